@@ -1,0 +1,16 @@
+package dev.phalanx.ecs;
+
+import dev.phalanx.ecs.storage.Storage;
+
+/**
+ * Creates the storage of a component type. Generated code passes a constructor reference
+ * ({@code Position_Storage::new}); the registry calls it once per registry, on first use.
+ *
+ * @param <T> the component class
+ * @param <S> the storage class
+ */
+@FunctionalInterface
+public interface StorageFactory<T, S extends Storage<T>> {
+  /** Returns a new, empty storage for {@code type}. */
+  S create(ComponentType<T, S> type);
+}
