@@ -2,6 +2,10 @@ package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.entity.Entity;
 import dev.phalanx.ecs.entity.EntityStorage;
+import dev.phalanx.ecs.group.Group;
+import dev.phalanx.ecs.group.Groups;
+import dev.phalanx.ecs.group.NonOwningGroup;
+import dev.phalanx.ecs.group.OwningGroup;
 import dev.phalanx.ecs.storage.SparseSet;
 import dev.phalanx.ecs.storage.Storage;
 import dev.phalanx.ecs.storage.VoidStorage;
@@ -45,6 +49,7 @@ public final class Registry {
   private Storage<?>[] storages = new Storage<?>[8];
   private int storageCount;
   private final Context context = new Context();
+  private final Groups groups = new Groups();
 
   /** Creates an empty registry. */
   public Registry() {
@@ -387,6 +392,44 @@ public final class Registry {
     return View.of(in, out);
   }
 
+  /**
+   * Returns the group with these lists, creating it on first request (O(n) to arrange the existing
+   * entities). With {@code owned} empty the group is non-owning. See {@link Groups} for the rules
+   * (nesting, conflicts, in-place storages).
+   *
+   * @throws IllegalArgumentException if a type is listed twice or nothing is included
+   * @throws IllegalStateException if the group conflicts with an existing one or would own an
+   *     in-place storage
+   */
+  public Group group(
+      final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+    return groups.group(storages(owned), storages(get), storages(exclude));
+  }
+
+  /** Returns the owning group with these lists; see {@link #group}. */
+  public OwningGroup owningGroup(
+      final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+    if (0 == owned.length) {
+      throw new IllegalArgumentException("an owning group needs at least one owned type");
+    }
+    return (OwningGroup) group(owned, get, exclude);
+  }
+
+  /** Returns the full-owning group of {@code owned}, with no get or excluded type. */
+  public OwningGroup owningGroup(final ComponentType<?, ?>... owned) {
+    return owningGroup(owned, new ComponentType<?, ?>[0], new ComponentType<?, ?>[0]);
+  }
+
+  /** Returns the non-owning group with these lists; see {@link #group}. */
+  public NonOwningGroup nonOwningGroup(final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+    return (NonOwningGroup) group(new ComponentType<?, ?>[0], get, exclude);
+  }
+
+  /** Returns the groups of this registry. */
+  public Groups groups() {
+    return groups;
+  }
+
   /** Returns the context variables (world-wide singletons). */
   public Context context() {
     return context;
@@ -395,6 +438,14 @@ public final class Registry {
   // ---------------------------------------------------------------------------------------------
   // Internals.
   // ---------------------------------------------------------------------------------------------
+
+  private Storage<?>[] storages(final ComponentType<?, ?>[] types) {
+    final Storage<?>[] result = new Storage<?>[types.length];
+    for (int i = 0; i < types.length; i++) {
+      result[i] = storage(types[i]);
+    }
+    return result;
+  }
 
   private void removeAll(final long entity) {
     // Last created storage first, as EnTT, so that storages created later (often dependents) go first.

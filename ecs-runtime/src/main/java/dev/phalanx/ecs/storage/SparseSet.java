@@ -75,6 +75,10 @@ public class SparseSet {
   // Fail-fast support for iterations: bumped by every change that moves elements.
   private int modifications;
   private long lastRemoved = Entity.NULL;
+  // Lowest position moved by swapAt since the last beginVisit(); MAX_VALUE when none.
+  private int lowestMoved = Integer.MAX_VALUE;
+  // Non-zero while a parallel iteration reads this set: structural changes are refused.
+  private int locks;
   // Reused adapter so that sort(EntityComparator) allocates nothing after its first call.
   private EntityOrder entityOrder;
 
@@ -200,6 +204,7 @@ public class SparseSet {
    * in-place deletion, else the end. The caller must have checked {@code !contains(entity)}.
    */
   protected final int insertEntity(final long entity) {
+    checkUnlocked("insert");
     final int position;
     final int hole = firstHole();
     if (ABSENT != hole) {
@@ -222,6 +227,7 @@ public class SparseSet {
    * its position.
    */
   protected final int appendEntity(final long entity) {
+    checkUnlocked("insert");
     final int position = size;
     if (position == packed.length) {
       growPacked(position + 1);
@@ -241,6 +247,7 @@ public class SparseSet {
    * class's threading note).
    */
   protected final void removeEntityAt(final int position) {
+    checkUnlocked("remove");
     final long entity = packed[position];
     final int[] entityPage = sparse[((int) entity) >>> SPARSE_SHIFT];
     if (DeletionPolicy.IN_PLACE == policy) {
@@ -275,6 +282,8 @@ public class SparseSet {
     if (left == right) {
       return;
     }
+    checkUnlocked("move");
+    lowestMoved = Math.min(lowestMoved, Math.min(left, right));
     final long[] entities = packed;
     final long a = entities[left];
     final long b = entities[right];
@@ -287,6 +296,7 @@ public class SparseSet {
 
   /** Removes every element (and every hole), releasing their payload. Pages are kept. */
   protected void clearEntities() {
+    checkUnlocked("clear");
     final long[] entities = packed;
     for (int position = size - 1; position >= 0; position--) {
       final long entity = entities[position];
@@ -308,6 +318,7 @@ public class SparseSet {
     if (!hasTombstones()) {
       return;
     }
+    checkUnlocked("compact");
     final long[] entities = packed;
     int left = 0;
     int right = size - 1;
@@ -368,7 +379,7 @@ public class SparseSet {
     }
     order.comparator = comparator;
     try {
-      sortRange(0, size, order);
+      sortPositions(0, size, order);
     } finally {
       order.comparator = null;
     }
@@ -381,7 +392,41 @@ public class SparseSet {
    */
   public final void sortByPosition(final PositionComparator comparator) {
     checkSortable();
-    sortRange(0, size, comparator);
+    sortPositions(0, size, comparator);
+  }
+
+  /**
+   * Sorts positions {@code [from, to)} only, skipping the ownership rule: groups use it to sort their
+   * range of an owned storage.
+   *
+   * @throws IllegalStateException if the set has tombstones
+   */
+  protected final void sortRange(final int from, final int to, final PositionComparator comparator) {
+    if (hasTombstones()) {
+      throw new IllegalStateException("cannot sort " + describe() + ": it has tombstones");
+    }
+    if (from < 0 || to > size || from > to) {
+      throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") outside [0, " + size + ")");
+    }
+    sortPositions(from, to, comparator);
+  }
+
+  /**
+   * Sorts positions {@code [from, to)} by entity, skipping the ownership rule (see
+   * {@link #sortRange(int, int, PositionComparator)}).
+   */
+  protected final void sortRange(final int from, final int to, final EntityComparator comparator) {
+    EntityOrder order = entityOrder;
+    if (null == order) {
+      order = new EntityOrder();
+      entityOrder = order;
+    }
+    order.comparator = comparator;
+    try {
+      sortRange(from, to, order);
+    } finally {
+      order.comparator = null;
+    }
   }
 
   /**
@@ -428,7 +473,7 @@ public class SparseSet {
     }
   }
 
-  private void sortRange(final int from, final int to, final PositionComparator comparator) {
+  private void sortPositions(final int from, final int to, final PositionComparator comparator) {
     final int length = to - from;
     introSort(from, to - 1, comparator, 2 * (32 - Integer.numberOfLeadingZeros(Math.max(length, 1))));
     modifications += 2;
@@ -522,6 +567,61 @@ public class SparseSet {
    */
   public final int modifications() {
     return modifications;
+  }
+
+  /**
+   * Starts the visit of one element by an iteration: forgets earlier element moves and returns
+   * {@link #modifications()}, to pass to {@link #checkIteration(int, long, int)} after the visit.
+   */
+  public final int beginVisit() {
+    lowestMoved = Integer.MAX_VALUE;
+    return modifications;
+  }
+
+  /**
+   * Checks, after the visit of {@code visited} at {@code position}, that the visit broke none of the
+   * iteration rules: besides {@link #checkIteration(int, long)}, no element below {@code position}
+   * (not yet visited) was moved by a swap, as a group does when an entity enters or leaves it.
+   *
+   * @throws ConcurrentModificationException if a rule was broken
+   */
+  public final void checkIteration(final int before, final long visited, final int position) {
+    checkIteration(before, visited);
+    if (lowestMoved < position) {
+      throw new ConcurrentModificationException(
+          describe() + " was rearranged while it was being iterated (visiting " + Entity.toString(visited)
+              + "): an entity entered or left a group that owns it, moving elements not yet visited;"
+              + " do not change group membership of other entities while iterating an owned storage");
+    }
+  }
+
+  /**
+   * Forbids structural changes (insertions, removals, moves) until {@link #unlock()}; used by parallel
+   * iterations. Locks nest.
+   */
+  public final void lock() {
+    locks++;
+  }
+
+  /** Releases one {@link #lock()}. */
+  public final void unlock() {
+    if (0 == locks) {
+      throw new IllegalStateException(describe() + " is not locked");
+    }
+    locks--;
+  }
+
+  /** Returns whether structural changes are currently forbidden. */
+  public final boolean isLocked() {
+    return 0 != locks;
+  }
+
+  private void checkUnlocked(final String operation) {
+    if (0 != locks) {
+      throw new ConcurrentModificationException(
+          "cannot " + operation + " an element of " + describe()
+              + ": a parallel iteration is reading it; structural changes are not allowed until it ends");
+    }
   }
 
   /**

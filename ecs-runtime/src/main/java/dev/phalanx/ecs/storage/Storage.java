@@ -282,6 +282,28 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
+   * Sorts positions {@code [0, length)} of an owned storage; called by the group that owns it.
+   *
+   * @throws IllegalStateException if the storage is not owned
+   */
+  public final void sortOwnedRange(final int length, final PositionComparator comparator) {
+    checkOwned();
+    sortRange(0, length, comparator);
+  }
+
+  /** As {@link #sortOwnedRange(int, PositionComparator)}, comparing entities. */
+  public final void sortOwnedRange(final int length, final EntityComparator comparator) {
+    checkOwned();
+    sortRange(0, length, comparator);
+  }
+
+  private void checkOwned() {
+    if (null == owner) {
+      throw new IllegalStateException(describe() + " is not owned by a group");
+    }
+  }
+
+  /**
    * Swaps two positions without the ownership check. Groups use it to arrange owned storages.
    *
    * @param left a live position

@@ -56,9 +56,9 @@ final class ViewLoop {
         // Nothing moves in an in-place set: any removal is safe.
         action.accept(entity);
       } else {
-        final int before = lead.modifications();
+        final int before = lead.beginVisit();
         action.accept(entity);
-        lead.checkIteration(before, entity);
+        lead.checkIteration(before, entity, position);
       }
     }
   }
