@@ -1,0 +1,88 @@
+package dev.phalanx.benchmarks.iteration;
+
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.model.Position;
+import dev.phalanx.benchmarks.model.Scale;
+import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
+import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
+import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
+import dev.phalanx.benchmarks.worlds.FloatArrays;
+import dev.phalanx.benchmarks.worlds.ObjectArrays;
+import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import dev.dominion.ecs.api.Results;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** iterate3: {@code position += velocity * DT * scale} over the entities with Position, Velocity and Scale. */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@OperationsPerInvocation(Work.ENTITIES)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(1)
+public class Iterate3 {
+
+  @Benchmark
+  public void floatArrays(final FloatArrays w) {
+    final float[] px = w.px;
+    final float[] py = w.py;
+    final float[] vx = w.vx;
+    final float[] vy = w.vy;
+    final float[] scale = w.scale;
+    for (int i = 0; i < w.n; i++) {
+      final float s = scale[i] * Work.DT;
+      px[i] += vx[i] * s;
+      py[i] += vy[i] * s;
+    }
+  }
+
+  @Benchmark
+  public void objects(final ObjectArrays w) {
+    final Position[] positions = w.positions;
+    final Velocity[] velocities = w.velocities;
+    final Scale[] scales = w.scales;
+    for (int i = 0; i < w.n; i++) {
+      final Position p = positions[i];
+      final Velocity v = velocities[i];
+      final float s = scales[i].s * Work.DT;
+      p.x += v.x * s;
+      p.y += v.y * s;
+    }
+  }
+
+  /** A view over the storages, with the callback reading the components from the storages. */
+  @Benchmark
+  public void phalanx(final PhalanxWorld.With3 w) {
+    w.view.each(w.move);
+  }
+
+  @Benchmark
+  public void artemis(final ArtemisWorld.With3 w) {
+    w.world.process();
+  }
+
+  @Benchmark
+  public void dominion(final DominionWorld.With3 w) {
+    for (final Results.With3<Position, Velocity, Scale> r
+        : w.dominion.findCompositionsWith(Position.class, Velocity.class, Scale.class)) {
+      final Position p = r.comp1();
+      final Velocity v = r.comp2();
+      final float s = r.comp3().s * Work.DT;
+      p.x += v.x * s;
+      p.y += v.y * s;
+    }
+  }
+
+  @Benchmark
+  public void ashley(final AshleyWorld.With3 w) {
+    w.engine.update(Work.DT);
+  }
+}

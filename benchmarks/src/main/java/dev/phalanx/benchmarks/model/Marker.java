@@ -1,0 +1,6 @@
+package dev.phalanx.benchmarks.model;
+
+/** A small component added and removed by the structural workloads. */
+public final class Marker {
+  public int value;
+}
