@@ -331,8 +331,8 @@ class StorageTest {
     assertFalse(storage.hasTombstones());
     assertEquals(DeletionPolicy.IN_PLACE == policy ? List.of(4, 3, 1, 0) : List.of(3, 4, 1, 0), destroyed);
     for (final Object[] page : storage.pages()) {
-      for (final Object slot : page) {
-        assertNull(slot, "clear kept a reference");
+      for (int offset = 0; null != page && offset < page.length; offset++) {
+        assertNull(page[offset], "clear kept a reference");
       }
     }
   }
