@@ -50,6 +50,8 @@ public final class Registry {
   private int storageCount;
   private final Context context = new Context();
   private final Groups groups = new Groups();
+  // The entity whose components destroy() is stripping, or NULL: groups must not let it enter.
+  private long destroying = Entity.NULL;
 
   /** Creates an empty registry. */
   public Registry() {
@@ -108,8 +110,22 @@ public final class Registry {
    */
   public void destroy(final long entity) {
     checkValid(entity, "destroy");
-    removeAll(entity);
+    final long outer = destroying;
+    destroying = entity;
+    try {
+      removeAll(entity);
+    } finally {
+      destroying = outer;
+    }
     entities.release(entity);
+  }
+
+  /**
+   * Returns whether {@code entity} is being destroyed: its components are being removed one by one.
+   * Groups use it so that losing an excluded component on the way does not make it enter them.
+   */
+  public boolean isBeingDestroyed(final long entity) {
+    return destroying == entity && !Entity.isNull(entity);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.phalanx.ecs.group;
 
+import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.signal.ComponentListener;
 import dev.phalanx.ecs.storage.DeletionPolicy;
 import dev.phalanx.ecs.storage.Storage;
@@ -210,7 +211,7 @@ public final class Groups {
     private Group[] including = NONE;
     private Group[] excluding = NONE;
     final ComponentListener constructed = (registry, entity) -> constructed(entity);
-    final ComponentListener destroyed = (registry, entity) -> destroyed(entity);
+    final ComponentListener destroyed = (registry, entity) -> destroyed(entity, registry);
 
     Handler(final Storage<?> storage, final boolean wrongEntryOrder) {
       this.storage = storage;
@@ -242,10 +243,15 @@ public final class Groups {
       }
     }
 
-    private void destroyed(final long entity) {
+    private void destroyed(final long entity, final Registry registry) {
       final Group[] in = including;
       for (int i = in.length - 1; i >= 0; i--) {
         in[i].tryLeave(entity);
+      }
+      if (null != registry && registry.isBeingDestroyed(entity)) {
+        // Its other components are going too: entering now would only move elements for nothing, and
+        // would break an iteration that destroys the entity it visits.
+        return;
       }
       final Group[] out = excluding;
       for (int i = 0; i < out.length; i++) {

@@ -33,7 +33,7 @@ import java.util.function.LongConsumer;
  *   <tr><td>{@code each}, {@code eachChunk}</td><td>O(n), no lookup, no allocation</td></tr>
  *   <tr><td>{@code parallelEachChunk}</td><td>O(n / threads), allocates its fork-join tasks</td></tr>
  *   <tr><td>{@code contains}</td><td>O(1)</td></tr>
- *   <tr><td>{@code sort}</td><td>O(n log n) plus O(n) per other owned storage</td></tr>
+ *   <tr><td>{@code sort}, {@code sortByPosition}</td><td>O(n log n) plus O(n) per other owned storage</td></tr>
  * </table>
  *
  * <h2>Chunks</h2>
@@ -156,13 +156,13 @@ public final class OwningGroup extends Group {
    * @throws IllegalStateException if a more restrictive nested group exists (only the most restrictive
    *     group of a family may be sorted)
    */
-  public void sort(final PositionComparator comparator) {
+  public void sortByPosition(final PositionComparator comparator) {
     checkSortable();
     owned[0].sortOwnedRange(length, comparator);
     alignOthers();
   }
 
-  /** As {@link #sort(PositionComparator)}, comparing entities. */
+  /** As {@link #sortByPosition(PositionComparator)}, comparing entities. */
   public void sort(final EntityComparator comparator) {
     checkSortable();
     owned[0].sortOwnedRange(length, comparator);
