@@ -1,0 +1,141 @@
+package dev.phalanx.benchmarks.structural;
+
+import static dev.phalanx.benchmarks.worlds.PhalanxTypes.MARKER;
+
+import dev.phalanx.benchmarks.model.Marker;
+import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.worlds.Sizes;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Steady-state structural change: add a Marker component to every entity, then remove it from
+ * every entity. The world ends as it started, so no set-up runs between shots; one operation is one
+ * entity's add plus remove. Phalanx and Dominion add one shared Marker instance (object storages
+ * hold references), artemis creates it through its mapper and Ashley takes it from its pool.
+ */
+@OperationsPerInvocation(Work.ENTITIES)
+public class AddRemove extends StructuralBenchmark {
+
+  @State(Scope.Benchmark)
+  public static class PhalanxState {
+    Worlds2.Phalanx w;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      if (null == w) {
+        w = new Worlds2.Phalanx(Sizes.entities(params));
+      } else {
+        // unchanged by a shot
+      }
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class ArtemisState {
+    Worlds2.Artemis w;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      if (null == w) {
+        w = new Worlds2.Artemis(Sizes.entities(params));
+      } else {
+        // unchanged by a shot
+      }
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class DominionState {
+    Worlds2.Dominion2 w;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      if (null == w) {
+        w = new Worlds2.Dominion2(Sizes.entities(params));
+      } else {
+        // unchanged by a shot
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      w.dominion.close();
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AshleyState {
+    Worlds2.Ashley w;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      if (null == w) {
+        w = new Worlds2.Ashley(Sizes.entities(params));
+      } else {
+        // unchanged by a shot
+      }
+    }
+  }
+
+  @Benchmark
+  public void phalanx(final PhalanxState s) {
+    final var registry = s.w.registry;
+    final long[] entities = s.w.entities;
+    final Marker marker = MARK;
+    for (final long e : entities) {
+      registry.emplace(e, MARKER, marker);
+    }
+    for (final long e : entities) {
+      registry.remove(e, MARKER);
+    }
+  }
+
+  @Benchmark
+  public void artemis(final ArtemisState s) {
+    final var markers = s.w.markers;
+    final int[] entities = s.w.entities;
+    for (final int e : entities) {
+      markers.create(e);
+    }
+    s.w.world.process();
+    for (final int e : entities) {
+      markers.remove(e);
+    }
+    s.w.world.process();
+  }
+
+  @Benchmark
+  public void dominion(final DominionState s) {
+    final var dominion = s.w.dominion;
+    final var add = dominion.composition().byAdding1AndRemoving(Marker.class);
+    final var remove = dominion.composition().byRemoving(Marker.class);
+    final Marker marker = MARK;
+    for (final var e : s.w.entities) {
+      dominion.modifyEntity(add.withValue(e, marker));
+    }
+    for (final var e : s.w.entities) {
+      dominion.modifyEntity(remove.withValue(e));
+    }
+  }
+
+  @Benchmark
+  public void ashley(final AshleyState s) {
+    final var engine = s.w.engine;
+    for (final var e : s.w.entities) {
+      e.add(engine.createComponent(AshleyComponents.Marker.class));
+    }
+    for (final var e : s.w.entities) {
+      e.remove(AshleyComponents.Marker.class);
+    }
+  }
+
+  private static final Marker MARK = new Marker();
+}

@@ -1,0 +1,192 @@
+package dev.phalanx.benchmarks.structural;
+
+import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
+import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
+
+import com.artemis.Archetype;
+import com.artemis.ComponentMapper;
+import com.artemis.WorldConfigurationBuilder;
+import com.badlogic.ashley.core.Entity;
+import com.badlogic.ashley.core.PooledEngine;
+import dev.dominion.ecs.api.Composition;
+import dev.dominion.ecs.api.Dominion;
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.model.Position;
+import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
+import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
+import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
+import dev.phalanx.ecs.Registry;
+
+/**
+ * Worlds of n entities with a Position and a Velocity, one per library, that the structural
+ * workloads change and then restore before the next shot, reusing component objects where the
+ * library lets them (so the set-up allocates little after the first shot).
+ */
+final class Worlds2 {
+
+  private Worlds2() {}
+
+  static final class Phalanx {
+    final int n;
+    final Registry registry = new Registry();
+    final long[] entities;
+    final Position[] positions;
+    final Velocity[] velocities;
+
+    Phalanx(final int n) {
+      this.n = n;
+      entities = new long[n];
+      positions = new Position[n];
+      velocities = new Velocity[n];
+      for (int i = 0; i < n; i++) {
+        positions[i] = new Position();
+        positions[i].x = Work.x(i);
+        velocities[i] = new Velocity();
+        velocities[i].x = Work.v(i);
+      }
+      recreate();
+    }
+
+    /** Creates the n entities (recycling identifiers after the first time) with their components. */
+    void recreate() {
+      for (int i = 0; i < n; i++) {
+        final long e = registry.create();
+        entities[i] = e;
+        registry.emplace(e, POSITION, positions[i]);
+        registry.emplace(e, VELOCITY, velocities[i]);
+      }
+    }
+
+    /** Gives back the components that a shot removed. */
+    void restore() {
+      for (int i = 0; i < n; i++) {
+        final long e = entities[i];
+        if (!registry.has(e, POSITION)) {
+          registry.emplace(e, POSITION, positions[i]);
+        }
+        if (!registry.has(e, VELOCITY)) {
+          registry.emplace(e, VELOCITY, velocities[i]);
+        }
+      }
+    }
+  }
+
+  static final class Artemis {
+    final int n;
+    final com.artemis.World world = new com.artemis.World(new WorldConfigurationBuilder().build());
+    final Archetype archetype = ArtemisWorld.archetype(world, 2);
+    final ComponentMapper<ArtemisComponents.Position> positions = world.getMapper(ArtemisComponents.Position.class);
+    final ComponentMapper<ArtemisComponents.Velocity> velocities = world.getMapper(ArtemisComponents.Velocity.class);
+    final ComponentMapper<ArtemisComponents.Marker> markers = world.getMapper(ArtemisComponents.Marker.class);
+    final int[] entities;
+
+    Artemis(final int n) {
+      this.n = n;
+      entities = new int[n];
+      recreate();
+    }
+
+    void recreate() {
+      for (int i = 0; i < n; i++) {
+        final int e = world.create(archetype);
+        entities[i] = e;
+        positions.get(e).x = Work.x(i);
+        velocities.get(e).x = Work.v(i);
+      }
+      world.process();
+    }
+
+    void restore() {
+      for (int i = 0; i < n; i++) {
+        final int e = entities[i];
+        if (!positions.has(e)) {
+          positions.create(e).x = Work.x(i);
+        }
+        if (!velocities.has(e)) {
+          velocities.create(e).x = Work.v(i);
+        }
+      }
+      world.process();
+    }
+  }
+
+  static final class Dominion2 {
+    final int n;
+    final Dominion dominion = Dominion.create();
+    final Composition.Of2<Position, Velocity> shape = dominion.composition().of(Position.class, Velocity.class);
+    final dev.dominion.ecs.api.Entity[] entities;
+    final Position[] positions;
+    final Velocity[] velocities;
+
+    Dominion2(final int n) {
+      this.n = n;
+      entities = new dev.dominion.ecs.api.Entity[n];
+      positions = new Position[n];
+      velocities = new Velocity[n];
+      for (int i = 0; i < n; i++) {
+        positions[i] = new Position();
+        positions[i].x = Work.x(i);
+        velocities[i] = new Velocity();
+        velocities[i].x = Work.v(i);
+      }
+      recreate();
+    }
+
+    void recreate() {
+      for (int i = 0; i < n; i++) {
+        entities[i] = dominion.createPreparedEntity(shape.withValue(positions[i], velocities[i]));
+      }
+    }
+
+    void restore() {
+      for (int i = 0; i < n; i++) {
+        final dev.dominion.ecs.api.Entity e = entities[i];
+        if (!e.has(Position.class)) {
+          e.add(positions[i]);
+        }
+        if (!e.has(Velocity.class)) {
+          e.add(velocities[i]);
+        }
+      }
+    }
+  }
+
+  static final class Ashley {
+    final int n;
+    final PooledEngine engine = new PooledEngine();
+    final Entity[] entities;
+
+    Ashley(final int n) {
+      this.n = n;
+      entities = new Entity[n];
+      recreate();
+    }
+
+    void recreate() {
+      for (int i = 0; i < n; i++) {
+        final Entity e = engine.createEntity();
+        final AshleyComponents.Position p = engine.createComponent(AshleyComponents.Position.class);
+        p.x = Work.x(i);
+        e.add(p);
+        final AshleyComponents.Velocity v = engine.createComponent(AshleyComponents.Velocity.class);
+        v.x = Work.v(i);
+        e.add(v);
+        engine.addEntity(e);
+        entities[i] = e;
+      }
+    }
+
+    void restore() {
+      for (int i = 0; i < n; i++) {
+        final Entity e = entities[i];
+        if (null == e.getComponent(AshleyComponents.Position.class)) {
+          e.add(engine.createComponent(AshleyComponents.Position.class));
+        }
+        if (null == e.getComponent(AshleyComponents.Velocity.class)) {
+          e.add(engine.createComponent(AshleyComponents.Velocity.class));
+        }
+      }
+    }
+  }
+}
