@@ -1,0 +1,217 @@
+package dev.phalanx.examples.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.entity.Entity;
+import dev.phalanx.ecs.group.OwningGroup;
+import dev.phalanx.ecs.storage.ComponentTraits;
+import dev.phalanx.ecs.storage.DeletionPolicy;
+import dev.phalanx.ecs.storage.EmptyStorage;
+import dev.phalanx.ecs.storage.ObjectStorage;
+import dev.phalanx.ecs.storage.VoidStorage;
+import dev.phalanx.ecs.view.RuntimeView;
+import dev.phalanx.ecs.view.View;
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The code of the user guide (docs/guide.md). Each region between {@code tag::name[]} and
+ * {@code end::name[]} appears verbatim in the guide; {@link DocsSnippetsTest} checks that.
+ */
+class GuideSnippetsTest {
+
+  // tag::types[]
+  /** A component without generated code: stored as one object per entity. */
+  static final class Health {
+    int points;
+
+    Health(final int points) {
+      this.points = points;
+    }
+  }
+
+  /** A tag: no fields, so no payload is stored. */
+  static final class Poisoned {}
+
+  static final ComponentType<Health, ObjectStorage<Health>> HEALTH = ComponentType.object(Health.class);
+  static final ComponentType<Poisoned, EmptyStorage<Poisoned>> POISONED = ComponentType.tag(Poisoned.class);
+  // end::types[]
+
+  /** Stable (in-place) object storage, for the pointer-stability section. */
+  static final class Node {
+    long parent = Entity.NULL;
+  }
+
+  // tag::in-place-type[]
+  static final ComponentType<Node, ObjectStorage<Node>> NODE =
+      ComponentType.object(Node.class, ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE));
+  // end::in-place-type[]
+
+  @Test
+  void entities() {
+    // tag::entities[]
+    final Registry registry = new Registry();
+    final long hero = registry.create();
+    registry.destroy(hero);
+    final long next = registry.create(); // recycles hero's index with a new version
+    assertEquals(Entity.index(hero), Entity.index(next));
+    assertFalse(registry.valid(hero)); // the stale handle is detected
+    assertTrue(registry.valid(next));
+    // end::entities[]
+  }
+
+  @Test
+  void components() {
+    final Registry registry = new Registry();
+    // tag::components[]
+    final long e = registry.create();
+    registry.emplace(e, HEALTH, new Health(100));
+    registry.storage(POISONED).emplace(e);
+    registry.patch(e, HEALTH, health -> health.points -= 10);
+    assertEquals(90, registry.get(e, HEALTH).points);
+    assertTrue(registry.has(e, POISONED));
+    registry.remove(e, POISONED); // tolerant: false if it had none
+    final IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> registry.erase(e, POISONED)); // strict
+    // "cannot erase Poisoned of Entity(index=0, version=0): the entity has no Poisoned"
+    // end::components[]
+    assertTrue(error.getMessage().contains("Poisoned"), error.getMessage());
+  }
+
+  @Test
+  void views() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 10; i++) {
+      final long e = registry.create();
+      registry.emplace(e, HEALTH, new Health(i));
+      if (i % 2 == 0) {
+        registry.storage(POISONED).emplace(e);
+      }
+    }
+    // tag::views[]
+    final ObjectStorage<Health> health = registry.storage(HEALTH);
+    final View poisoned = registry.view(HEALTH, POISONED);
+    poisoned.each(e -> health.get(e).points -= 1);
+
+    final View healthy = registry.view(HEALTH).exclude(registry.storage(POISONED));
+    final List<Long> survivors = new ArrayList<>();
+    healthy.each(survivors::add);
+    // end::views[]
+    assertEquals(5, survivors.size());
+    // tag::runtime-view[]
+    final VoidStorage selected = registry.storage("selected"); // a named, typeless tag pool
+    selected.emplace(survivors.get(0));
+    final RuntimeView picked = new RuntimeView().iterate(health).iterate(selected);
+    assertEquals(1, picked.sizeHint());
+    // end::runtime-view[]
+  }
+
+  @Test
+  void groups() {
+    final Registry registry = new Registry();
+    // tag::groups[]
+    final OwningGroup group = registry.owningGroup(HEALTH, NODE_FREE);
+    final long e = registry.create();
+    registry.emplace(e, HEALTH, new Health(1));
+    registry.emplace(e, NODE_FREE, new Node());
+    assertTrue(group.contains(e));
+    // Members sit at positions [0, size) of both storages, in the same order.
+    assertEquals(e, registry.storage(HEALTH).at(0));
+    assertEquals(e, registry.storage(NODE_FREE).at(0));
+    // end::groups[]
+  }
+
+  /** A swap-and-pop node type, so that it can be owned. */
+  static final class FreeNode extends Node {}
+
+  static final ComponentType<Node, ObjectStorage<Node>> NODE_FREE = cast(ComponentType.object(FreeNode.class));
+
+  @SuppressWarnings("unchecked") // FreeNode is a Node: the storage only holds FreeNode instances
+  private static ComponentType<Node, ObjectStorage<Node>> cast(final ComponentType<?, ?> type) {
+    return (ComponentType<Node, ObjectStorage<Node>>) type;
+  }
+
+  @Test
+  void inPlace() {
+    final Registry registry = new Registry();
+    // tag::in-place[]
+    final ObjectStorage<Node> nodes = registry.storage(NODE);
+    final long a = registry.create();
+    final long b = registry.create();
+    nodes.emplace(a, new Node());
+    nodes.emplace(b, new Node());
+    final int positionOfB = nodes.index(b);
+    nodes.remove(a); // leaves a tombstone: b does not move
+    assertEquals(positionOfB, nodes.index(b));
+    final IllegalStateException refused = assertThrows(IllegalStateException.class,
+        () -> registry.owningGroup(NODE)); // in-place storages cannot be owned
+    nodes.compact(); // removes the holes; now b may move
+    // end::in-place[]
+    assertTrue(refused.getMessage().contains("in-place"));
+  }
+
+  @Test
+  void signals() {
+    final Registry registry = new Registry();
+    // tag::signals[]
+    final List<String> log = new ArrayList<>();
+    final ObjectStorage<Health> health = registry.storage(HEALTH);
+    health.onConstruct().connect((r, e) -> log.add("constructed " + Entity.toString(e)));
+    health.onUpdate().connect((r, e) -> log.add("updated"));
+    health.onDestroy().connect((r, e) -> log.add("destroying, still has " + r.get(e, HEALTH).points));
+    final long e = registry.create();
+    registry.emplace(e, HEALTH, new Health(3));
+    registry.replace(e, HEALTH, new Health(4));
+    registry.destroy(e);
+    // log: [constructed Entity(index=0, version=0), updated, destroying, still has 4]
+    // end::signals[]
+    assertEquals(List.of("constructed Entity(index=0, version=0)", "updated", "destroying, still has 4"), log);
+  }
+
+  @Test
+  void sorting() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 5; i++) {
+      registry.emplace(registry.create(), HEALTH, new Health(5 - i));
+    }
+    // tag::sorting[]
+    final ObjectStorage<Health> health = registry.storage(HEALTH);
+    health.sortByPosition((l, r) -> Integer.compare(health.valueAt(l).points, health.valueAt(r).points));
+    // end::sorting[]
+    for (int p = 1; p < health.size(); p++) {
+      assertTrue(health.valueAt(p - 1).points <= health.valueAt(p).points);
+    }
+  }
+
+  @Test
+  void iterationRules() {
+    final Registry registry = new Registry();
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      final long e = registry.create();
+      registry.emplace(e, HEALTH, new Health(i));
+      all.add(e);
+    }
+    // tag::iteration-rules[]
+    final View view = registry.view(HEALTH);
+    view.each(e -> {
+      if (registry.get(e, HEALTH).points == 0) {
+        registry.destroy(e); // the visited entity: allowed
+      }
+      registry.emplace(registry.create(), HEALTH, new Health(9)); // new entities: allowed, not visited
+    });
+    assertThrows(ConcurrentModificationException.class, () -> view.each(e -> {
+      if (e == all.get(3)) {
+        registry.remove(all.get(1), HEALTH); // another entity of the leading pool: refused
+      }
+    }));
+    // end::iteration-rules[]
+  }
+}
