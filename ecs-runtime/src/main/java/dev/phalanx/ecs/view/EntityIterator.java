@@ -53,6 +53,7 @@ public final class EntityIterator implements PrimitiveIterator.OfLong {
       if (!(stable && Entity.isTombstone(entity)) && ViewLoop.matches(entity, include, exclude)) {
         position = at;
         current = entity;
+        expectedModifications = lead.beginVisit();
         return entity;
       }
       at--;
@@ -62,8 +63,9 @@ public final class EntityIterator implements PrimitiveIterator.OfLong {
   }
 
   private void check() {
-    if (!stable && !Entity.isNull(current)) {
-      lead.checkIteration(expectedModifications, current);
+    // As ViewLoop: in-place removals are not modifications, but sorting, compacting or clearing are.
+    if (!Entity.isNull(current)) {
+      lead.checkIteration(expectedModifications, current, position);
     }
     expectedModifications = lead.modifications();
     current = Entity.NULL;

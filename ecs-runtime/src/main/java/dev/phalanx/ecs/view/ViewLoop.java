@@ -52,14 +52,11 @@ final class ViewLoop {
       if (!matches(entity, include, exclude)) {
         continue;
       }
-      if (stable) {
-        // Nothing moves in an in-place set: any removal is safe.
-        action.accept(entity);
-      } else {
-        final int before = lead.beginVisit();
-        action.accept(entity);
-        lead.checkIteration(before, entity, position);
-      }
+      // In an in-place set removals move nothing and do not count as modifications, so the check only
+      // catches what is never safe there: sorting, compacting or clearing during the iteration.
+      final int before = lead.beginVisit();
+      action.accept(entity);
+      lead.checkIteration(before, entity, position);
     }
   }
 }
