@@ -165,7 +165,7 @@ public final class OwningGroup extends Group {
   /** As {@link #sortByPosition(PositionComparator)}, comparing entities. */
   public void sort(final EntityComparator comparator) {
     checkSortable();
-    owned[0].sortOwnedRange(length, comparator);
+    owned[0].sortOwnedRangeByEntity(length, comparator);
     alignOthers();
   }
 

@@ -415,7 +415,7 @@ public class SparseSet {
    * Sorts positions {@code [from, to)} by entity, skipping the ownership rule (see
    * {@link #sortRange(int, int, PositionComparator)}).
    */
-  protected final void sortRange(final int from, final int to, final EntityComparator comparator) {
+  protected final void sortRangeByEntity(final int from, final int to, final EntityComparator comparator) {
     EntityOrder order = entityOrder;
     if (null == order) {
       order = new EntityOrder();

@@ -292,9 +292,9 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /** As {@link #sortOwnedRange(int, PositionComparator)}, comparing entities. */
-  public final void sortOwnedRange(final int length, final EntityComparator comparator) {
+  public final void sortOwnedRangeByEntity(final int length, final EntityComparator comparator) {
     checkOwned();
-    sortRange(0, length, comparator);
+    sortRangeByEntity(0, length, comparator);
   }
 
   private void checkOwned() {
