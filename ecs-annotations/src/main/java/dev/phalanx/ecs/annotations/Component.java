@@ -1,0 +1,83 @@
+package dev.phalanx.ecs.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a component type: the Phalanx annotation processor generates, in the class's package,
+ *
+ * <ul>
+ *   <li>{@code Foo_Storage}: a struct-of-arrays storage that keeps each field in its own paged array
+ *       ({@code float[][]} for a {@code float} field, typed reference pages for other types), with
+ *       per-entity and per-position accessors, {@code emplace(entity, fields...)} and
+ *       {@code get}/{@code set} from an instance; a tag storage without payload for an empty type;
+ *   <li>{@code Foo_Cursor}: a reusable flyweight that reads and writes one element in place;
+ *   <li>{@code Foo_Traits}: page size, deletion policy, emptiness, field names and types as constants,
+ *       and {@code TYPE}, the key to pass to {@code registry.storage(Foo_Traits.TYPE)}.
+ * </ul>
+ *
+ * <p>A nested class {@code Outer.Foo} gets {@code Outer_Foo_Storage} and so on.
+ *
+ * <h2>What may be annotated</h2>
+ *
+ * <p>A record, or a class (final or not) whose every instance field can be read (a non-private field
+ * in the same package, or a getter {@code getX()}, {@code isX()} for a {@code boolean}, or
+ * {@code x()}) and whose instances can be built (a constructor taking every field, by name and type
+ * in declaration order, or a no-argument constructor plus writable fields or setters {@code setX}).
+ * Field types: the eight primitive types, and any reference type (enums, strings, arrays, other
+ * classes, parameterized types) that the generated code can name.
+ *
+ * <h2>Diagnostics</h2>
+ *
+ * <p>The processor reports these errors, each on the offending element:
+ *
+ * <ul>
+ *   <li>{@code [PhalanxComponentKind]}: an interface, annotation, enum or abstract class is annotated;
+ *   <li>{@code [PhalanxGeneric]}: the class has type parameters;
+ *   <li>{@code [PhalanxInnerClass]}: a non-static inner class, or a local or anonymous class;
+ *   <li>{@code [PhalanxPrivateClass]}: the class or a class enclosing it is private;
+ *   <li>{@code [PhalanxPageSize]}: {@link #pageSize()} is not a positive power of two (reported on the
+ *       annotation value);
+ *   <li>{@code [PhalanxTagWithFields]}: {@code empty = Empty.TAG} on a type with instance fields;
+ *   <li>{@code [PhalanxPrivateField]}: a field that the generated code cannot read (private, or in
+ *       another package) and has no accessible getter;
+ *   <li>{@code [PhalanxUnwritableField]}: a field that cannot be written (final or private without a
+ *       setter) while no constructor takes every field;
+ *   <li>{@code [PhalanxConstructor]}: no accessible constructor to build instances with;
+ *   <li>{@code [PhalanxFieldType]}: a field type the generated code cannot store (a private or local
+ *       type, an array of a parameterized type);
+ *   <li>{@code [PhalanxReservedName]}: a field whose generated accessors would clash with a member of
+ *       the storage base class or with another field's accessors;
+ *   <li>{@code [PhalanxNameCollision]}: two components whose generated class names are the same (for
+ *       example {@code Outer.Inner} and a top-level {@code Outer_Inner} in one package);
+ *   <li>{@code [PhalanxMissingType]}: a field type that never resolved (check earlier errors).
+ * </ul>
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface Component {
+
+  /** The default {@link #pageSize()}: 1024 elements, as EnTT's. */
+  int DEFAULT_PAGE_SIZE = 1024;
+
+  /**
+   * Whether removal leaves a tombstone instead of moving the last element into the hole
+   * ({@code DeletionPolicy.IN_PLACE}): positions, and so cursors and page slots, of the other
+   * elements stay stable until {@code compact()}. Iterations skip tombstones. Such a storage cannot be
+   * owned by a group. Default {@code false} (swap-and-pop).
+   */
+  boolean inPlaceDelete() default false;
+
+  /**
+   * Elements per payload page: a positive power of two ({@code [PhalanxPageSize]} otherwise). Pages
+   * are allocated whole, so a larger page wastes more for few elements and hops less for many.
+   */
+  int pageSize() default DEFAULT_PAGE_SIZE;
+
+  /** What to do with a type without instance fields; see {@link Empty}. */
+  Empty empty() default Empty.AUTO;
+}

@@ -1,0 +1,73 @@
+package dev.phalanx.ecs.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a group of {@link Component} types; the Phalanx annotation processor generates a typed
+ * query class for it. Annotate an interface (or an abstract class) that serves only as the
+ * declaration:
+ *
+ * <pre>{@code
+ * @GroupQuery(owned = {Position.class, Velocity.class}, exclude = Frozen.class)
+ * interface Movers {}
+ * }</pre>
+ *
+ * <p>generates {@code MoversQuery} in the same package (a nested declaration {@code Systems.Movers}
+ * gets {@code Systems_MoversQuery}), with:
+ *
+ * <ul>
+ *   <li>{@code MoversQuery.of(registry)}: gets or creates the runtime group (see
+ *       {@code Registry#group}) and keeps typed references to the generated storages;
+ *   <li>{@code each(Visitor)}: per entity, with reused, typed cursors ({@code Position_Cursor}) over
+ *       every included component that has fields; allocation-free;
+ *   <li>for an owning group, {@code eachChunk(Chunk)}: per run of contiguous positions, the primitive
+ *       page arrays of every field of every owned component and the {@code [from, to)} offsets into
+ *       them, so that the body is a plain counted loop the JIT can vectorize;
+ *   <li>for an owning group, {@code parallelEachChunk(Chunk)} and
+ *       {@code parallelEachChunk(ForkJoinPool, Chunk)}: the same runs spread over a fork-join pool.
+ * </ul>
+ *
+ * <p>With {@link #owned()} empty the group is non-owning: it owns no storage, may include any type
+ * (in-place ones too) and has no chunk forms.
+ *
+ * <h2>Diagnostics</h2>
+ *
+ * <p>The processor reports these errors on the declaration (on the offending annotation value where
+ * there is one); no query is generated for a declaration with errors:
+ *
+ * <ul>
+ *   <li>{@code [PhalanxQueryKind]}: the annotated type is not an interface or abstract class, or
+ *       carries both {@code @GroupQuery} and {@link ViewQuery};
+ *   <li>{@code [PhalanxQueryEmpty]}: {@link #owned()} and {@link #get()} are both empty;
+ *   <li>{@code [PhalanxQueryUnknownComponent]}: a listed class is not a {@link Component} (a class
+ *       that does not resolve at all is left to the compiler's own error);
+ *   <li>{@code [PhalanxQueryDuplicate]}: a class is listed twice (for example both owned and get);
+ *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included (owned or get) and
+ *       excluded;
+ *   <li>{@code [PhalanxQueryOwnedInPlace]}: an {@code @Component(inPlaceDelete = true)} class is
+ *       owned (its elements must not move);
+ *   <li>{@code [PhalanxQueryPageSize]}: owned components with fields have different page sizes (the
+ *       chunk form hands out one {@code [from, to)} range for all of their page arrays);
+ *   <li>{@code [PhalanxQueryConflict]}: two owning groups declared in the same compilation own a
+ *       common type without being nested (each of the owned, get and exclude lists of one must
+ *       contain the other's), which the registry would refuse at run time.
+ * </ul>
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface GroupQuery {
+
+  /** Components the group owns: kept packed, in one order, at the front of their storages. */
+  Class<?>[] owned() default {};
+
+  /** Components the members must have, looked up rather than owned. */
+  Class<?>[] get() default {};
+
+  /** Components the members must not have. */
+  Class<?>[] exclude() default {};
+}

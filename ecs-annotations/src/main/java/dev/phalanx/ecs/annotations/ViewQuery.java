@@ -1,0 +1,50 @@
+package dev.phalanx.ecs.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a view over {@link Component} types; the Phalanx annotation processor generates a typed
+ * query class for it. Annotate an interface (or an abstract class) that serves only as the
+ * declaration:
+ *
+ * <pre>{@code
+ * @ViewQuery(include = {Position.class, Sprite.class}, exclude = Hidden.class)
+ * interface Visible {}
+ * }</pre>
+ *
+ * <p>generates {@code VisibleQuery} in the same package, with {@code VisibleQuery.of(registry)},
+ * {@code view()}, {@code contains(entity)}, {@code sizeHint()} and an allocation-free
+ * {@code each(Visitor)} that hands the visitor reused, typed cursors ({@code Position_Cursor}) over
+ * every included component that has fields. A view keeps nothing up to date: it costs nothing until
+ * iterated and then tests each entity of its smallest included storage.
+ *
+ * <h2>Diagnostics</h2>
+ *
+ * <p>The processor reports these errors on the declaration (on the offending annotation value where
+ * there is one); no query is generated for a declaration with errors:
+ *
+ * <ul>
+ *   <li>{@code [PhalanxQueryKind]}: the annotated type is not an interface or abstract class, or
+ *       carries both {@code @ViewQuery} and {@link GroupQuery};
+ *   <li>{@code [PhalanxQueryEmpty]}: {@link #include()} is empty;
+ *   <li>{@code [PhalanxQueryUnknownComponent]}: a listed class is not a {@link Component} (a class
+ *       that does not resolve at all is left to the compiler's own error);
+ *   <li>{@code [PhalanxQueryDuplicate]}: a class is listed twice;
+ *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included and excluded.
+ * </ul>
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface ViewQuery {
+
+  /** Components the entities must have; at least one. */
+  Class<?>[] include();
+
+  /** Components the entities must not have. */
+  Class<?>[] exclude() default {};
+}

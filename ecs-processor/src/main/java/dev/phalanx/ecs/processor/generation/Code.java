@@ -1,0 +1,63 @@
+package dev.phalanx.ecs.processor.generation;
+
+import com.palantir.javapoet.ArrayTypeName;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.TypeName;
+import dev.phalanx.ecs.processor.model.Access;
+import dev.phalanx.ecs.processor.model.FieldModel;
+
+/** Small code fragments shared by the generators. */
+final class Code {
+
+  static final String RUNTIME = "dev.phalanx.ecs";
+  static final String STORAGE_PACKAGE = "dev.phalanx.ecs.storage";
+  static final ClassName COMPONENT_TYPE = ClassName.get(RUNTIME, "ComponentType");
+  static final ClassName COMPONENT_TRAITS = ClassName.get(STORAGE_PACKAGE, "ComponentTraits");
+  static final ClassName DELETION_POLICY = ClassName.get(STORAGE_PACKAGE, "DeletionPolicy");
+  static final ClassName STORAGE = ClassName.get(STORAGE_PACKAGE, "Storage");
+  static final ClassName EMPTY_STORAGE = ClassName.get(STORAGE_PACKAGE, "EmptyStorage");
+  static final ClassName OBJECT_STORAGE = ClassName.get(STORAGE_PACKAGE, "ObjectStorage");
+
+  private Code() {}
+
+  /** Returns the type of a field's page array: {@code float[][]} for a {@code float} field. */
+  static TypeName pagesType(final FieldModel field) {
+    return ArrayTypeName.of(ArrayTypeName.of(field.slotType()));
+  }
+
+  /**
+   * Returns an array creation expression {@code new E[length]} followed by {@code extra} empty
+   * dimensions, written correctly when {@code element} is itself an array ({@code new int[n][]}, not
+   * {@code new int[][n]}).
+   */
+  static CodeBlock newArray(final TypeName element, final String length, final int extra) {
+    TypeName base = element;
+    int dimensions = extra;
+    while (base instanceof ArrayTypeName array) {
+      base = array.componentType();
+      dimensions++;
+    }
+    return CodeBlock.of("new $T[$L]$L", base, length, "[]".repeat(dimensions));
+  }
+
+  /** Returns the slot of {@code field} at {@code page}/{@code offset}, cast back if needed. */
+  static CodeBlock slot(final FieldModel field, final String qualifier, final String page, final String offset) {
+    final CodeBlock raw = CodeBlock.of("$L$L[$L][$L]", qualifier, Names.pages(field.name()), page, offset);
+    return field.needsCast() ? CodeBlock.of("($T) $L", field.type(), raw) : raw;
+  }
+
+  /** Returns the expression reading {@code field} from the instance {@code value}. */
+  static CodeBlock read(final FieldModel field, final String value) {
+    return Access.Kind.FIELD == field.read().kind()
+        ? CodeBlock.of("$L.$L", value, field.read().name())
+        : CodeBlock.of("$L.$L()", value, field.read().name());
+  }
+
+  /** Returns the statement writing {@code expression} into {@code field} of {@code value}. */
+  static CodeBlock write(final FieldModel field, final String value, final CodeBlock expression) {
+    return Access.Kind.FIELD == field.write().kind()
+        ? CodeBlock.of("$L.$L = $L", value, field.write().name(), expression)
+        : CodeBlock.of("$L.$L($L)", value, field.write().name(), expression);
+  }
+}

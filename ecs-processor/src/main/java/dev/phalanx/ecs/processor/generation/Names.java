@@ -1,0 +1,154 @@
+package dev.phalanx.ecs.processor.generation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Every naming rule of the generated code, in one place.
+ *
+ * <p>Generated classes sit in the component's package and are named after its nesting chain joined
+ * with underscores, then a suffix: {@code Outer.Inner} gets {@code Outer_Inner_Storage},
+ * {@code Outer_Inner_Cursor} and {@code Outer_Inner_Traits}. The runtime's
+ * {@code ComponentType.of(Class)} finds the traits by that rule, so the two must agree.
+ *
+ * <p>A field {@code x} of type {@code F} gets, on the storage, {@code F x(long entity)},
+ * {@code setX(long entity, F value)}, {@code F xAt(int position)}, {@code setXAt(int position, F
+ * value)} and {@code F[][] xPages()}; on the cursor, {@code F x()} and {@code setX(F value)}.
+ */
+public final class Names {
+
+  /** Suffix of the generated storage class. */
+  public static final String STORAGE_SUFFIX = "_Storage";
+
+  /** Suffix of the generated cursor class. */
+  public static final String CURSOR_SUFFIX = "_Cursor";
+
+  /** Suffix of the generated traits class. */
+  public static final String TRAITS_SUFFIX = "_Traits";
+
+  /**
+   * Members of the storage's base classes (and of {@code Object}), as name and parameter count. A
+   * generated accessor with the same name and count would fail to compile (a final method) or be an
+   * error-prone overload ({@code at(int)} beside {@code at(long)}), so the processor refuses it.
+   */
+  private static final Set<String> STORAGE_RESERVED = Set.of(
+      // Object
+      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
+      "wait/0", "wait/1", "wait/2", "finalize/0",
+      // SparseSet
+      "policy/0", "size/0", "isEmpty/0", "packed/0", "firstHole/0", "hasTombstones/0", "contains/1",
+      "indexOf/1", "index/1", "at/1", "describe/0", "insertEntity/1", "appendEntity/1",
+      "removeEntityAt/1", "swapAt/2", "clearEntities/0", "compact/0", "moveElement/2",
+      "swapElements/2", "releaseElement/1", "sort/1", "sortByPosition/1",
+      "insertionSortByPosition/1", "sortAs/1", "checkSortable/0", "modifications/0",
+      "checkIteration/2", "reserve/1",
+      // Storage
+      "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "bind/1",
+      "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
+      "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
+      "clear/0", "claim/1", "owner/0", "swapPositions/2", "prepareInsert/1", "positionFor/2",
+      "notifyConstruct/1", "notifyUpdate/1", "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
+      // generated whole-component members
+      "set/2", "cursor/0");
+
+  /** Members of the generated cursor, as name and parameter count. */
+  private static final Set<String> CURSOR_RESERVED = Set.of(
+      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
+      "wait/0", "wait/1", "wait/2", "finalize/0", "moveTo/1", "moveToEntity/1",
+      "currentPosition/0", "currentEntity/0", "get/0", "set/1", "storage/0");
+
+  private Names() {}
+
+  /** Returns the nesting chain of {@code type} joined with underscores: {@code Outer_Inner}. */
+  public static String flatName(final TypeElement type) {
+    final StringBuilder flat = new StringBuilder(type.getSimpleName());
+    for (Element outer = type.getEnclosingElement();
+        null != outer && ElementKind.PACKAGE != outer.getKind();
+        outer = outer.getEnclosingElement()) {
+      flat.insert(0, outer.getSimpleName() + "_");
+    }
+    return flat.toString();
+  }
+
+  /** Returns the package of {@code type}, {@code ""} for the unnamed package. */
+  public static String packageOf(final Element type) {
+    Element current = type;
+    while (ElementKind.PACKAGE != current.getKind()) {
+      current = current.getEnclosingElement();
+    }
+    return ((PackageElement) current).getQualifiedName().toString();
+  }
+
+  /** Returns the qualified names of the classes generated for {@code type}. */
+  public static List<String> generatedClasses(final TypeElement type) {
+    final String packageName = packageOf(type);
+    final String prefix = (packageName.isEmpty() ? "" : packageName + ".") + flatName(type);
+    return List.of(prefix + STORAGE_SUFFIX, prefix + CURSOR_SUFFIX, prefix + TRAITS_SUFFIX);
+  }
+
+  /** Returns {@code name} with its first letter upper-cased: {@code x} to {@code X}. */
+  public static String capitalize(final String name) {
+    return name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
+  }
+
+  /** Returns the per-entity getter of field {@code name}: {@code x}. */
+  public static String getter(final String name) {
+    return name;
+  }
+
+  /** Returns the per-entity setter of field {@code name}: {@code setX}. */
+  public static String setter(final String name) {
+    return "set" + capitalize(name);
+  }
+
+  /** Returns the positional getter of field {@code name}: {@code xAt}. */
+  public static String positionalGetter(final String name) {
+    return name + "At";
+  }
+
+  /** Returns the positional setter of field {@code name}: {@code setXAt}. */
+  public static String positionalSetter(final String name) {
+    return "set" + capitalize(name) + "At";
+  }
+
+  /** Returns the page-array accessor (and private field) of field {@code name}: {@code xPages}. */
+  public static String pages(final String name) {
+    return name + "Pages";
+  }
+
+  /**
+   * Returns the members generated for field {@code name} on the storage, as {@code name/arity}
+   * (positional and per-entity forms share a count, so {@code xAt(int)} and a field {@code xAt}'s
+   * {@code xAt(long)} count as a clash).
+   */
+  public static List<String> storageMembers(final String name) {
+    final List<String> members = new ArrayList<>();
+    members.add(getter(name) + "/1");
+    members.add(setter(name) + "/2");
+    members.add(positionalGetter(name) + "/1");
+    members.add(positionalSetter(name) + "/2");
+    members.add(pages(name) + "/0");
+    return members;
+  }
+
+  /** Returns the members generated for field {@code name} on the cursor, as {@code name/arity}. */
+  public static List<String> cursorMembers(final String name) {
+    return List.of(getter(name) + "/0", setter(name) + "/1");
+  }
+
+  /** Returns whether {@code member} (as {@code name/arity}) is taken on the storage. */
+  public static boolean reservedOnStorage(final String member) {
+    return STORAGE_RESERVED.contains(member);
+  }
+
+  /** Returns whether {@code member} (as {@code name/arity}) is taken on the cursor. */
+  public static boolean reservedOnCursor(final String member) {
+    return CURSOR_RESERVED.contains(member);
+  }
+}

@@ -1,0 +1,65 @@
+package dev.phalanx.ecs.processor.generation;
+
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.TypeSpec;
+import java.io.IOException;
+import javax.annotation.processing.Filer;
+import javax.lang.model.element.Element;
+import javax.lang.model.util.Elements;
+
+/**
+ * The base of every generator: it adds what each generated file carries (the {@code @Generated}
+ * annotation when the compilation has one, the originating element for isolating incremental
+ * builds) and writes the file with two-space indentation and {@code java.lang} left unimported.
+ *
+ * @param <M> the validated model a file is generated from
+ */
+public abstract class SourceFileGenerator<M> {
+
+  /** The processor named in {@code @Generated}. */
+  public static final String PROCESSOR = "dev.phalanx.ecs.processor.PhalanxProcessor";
+
+  /** The {@code @Generated} annotation put on generated classes when the compilation has it. */
+  public static final String GENERATED = "javax.annotation.processing.Generated";
+
+  private final ClassName generated;
+
+  /**
+   * Creates a generator.
+   *
+   * @param elements used to find out whether {@code javax.annotation.processing.Generated} exists
+   */
+  protected SourceFileGenerator(final Elements elements) {
+    this.generated = null != elements.getTypeElement(GENERATED) ? ClassName.bestGuess(GENERATED) : null;
+  }
+
+  /** Builds the file for {@code model}, without writing it. */
+  public final JavaFile file(final M model) {
+    final TypeSpec.Builder type = write(model).addOriginatingElement(originatingElement(model));
+    if (null != generated) {
+      type.addAnnotation(AnnotationSpec.builder(generated).addMember("value", "$S", PROCESSOR).build());
+    }
+    return JavaFile.builder(packageName(model), type.build()).skipJavaLangImports(true).indent("  ").build();
+  }
+
+  /** Writes the file for {@code model} through {@code filer}. */
+  public final void generate(final M model, final Filer filer) throws IOException {
+    file(model).writeTo(filer);
+  }
+
+  /** Returns whether this generator produces a file for {@code model}. */
+  public boolean applies(final M model) {
+    return true;
+  }
+
+  /** Returns the class that the file is generated for. */
+  protected abstract Element originatingElement(M model);
+
+  /** Returns the package of the generated file. */
+  protected abstract String packageName(M model);
+
+  /** Returns the generated class, with its Javadoc and members. */
+  protected abstract TypeSpec.Builder write(M model);
+}

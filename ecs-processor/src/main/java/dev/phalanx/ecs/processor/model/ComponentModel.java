@@ -1,0 +1,57 @@
+package dev.phalanx.ecs.processor.model;
+
+import com.palantir.javapoet.ClassName;
+import java.util.List;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * A validated component: everything the generators need.
+ *
+ * @param element the annotated class, recorded as the originating element of every generated file
+ * @param component the component class
+ * @param packageName its package (where the generated classes go)
+ * @param flatName the nesting chain joined with underscores ({@code Outer_Inner})
+ * @param pageSize elements per page, a positive power of two
+ * @param inPlaceDelete whether the storage uses {@code DeletionPolicy.IN_PLACE}
+ * @param kind how the payload is kept
+ * @param fields the stored fields in declaration order (empty unless {@code kind} is FIELDS)
+ * @param construction how instances are built
+ * @param record whether the component is a record
+ */
+public record ComponentModel(
+    TypeElement element,
+    ClassName component,
+    String packageName,
+    String flatName,
+    int pageSize,
+    boolean inPlaceDelete,
+    StorageKind kind,
+    List<FieldModel> fields,
+    Construction construction,
+    boolean record) {
+
+  /** Copies the field list. */
+  public ComponentModel {
+    fields = List.copyOf(fields);
+  }
+
+  /** Returns the generated storage class, {@code Foo_Storage}. */
+  public ClassName storage() {
+    return ClassName.get(packageName, flatName + "_Storage");
+  }
+
+  /** Returns the generated cursor class, {@code Foo_Cursor} (FIELDS storages only). */
+  public ClassName cursor() {
+    return ClassName.get(packageName, flatName + "_Cursor");
+  }
+
+  /** Returns the generated traits class, {@code Foo_Traits}. */
+  public ClassName traits() {
+    return ClassName.get(packageName, flatName + "_Traits");
+  }
+
+  /** Returns whether the storage keeps no payload. */
+  public boolean empty() {
+    return StorageKind.TAG == kind;
+  }
+}

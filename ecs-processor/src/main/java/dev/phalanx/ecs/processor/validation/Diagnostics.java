@@ -1,0 +1,107 @@
+package dev.phalanx.ecs.processor.validation;
+
+/**
+ * Every message the processor reports, each with a stable bracketed code and the fix. The codes are
+ * listed in the Javadoc of {@code @Component} and {@code @EntityRef}; tests match on them.
+ */
+public final class Diagnostics {
+
+  private Diagnostics() {}
+
+  /** An interface, annotation, enum or abstract class is annotated. */
+  public static String componentKind(final String what) {
+    return "[PhalanxComponentKind] @Component cannot be applied to " + what
+        + ": annotate a record or a concrete class whose instances hold the component's data";
+  }
+
+  /** The component has type parameters. */
+  public static String generic(final String type) {
+    return "[PhalanxGeneric] @Component " + type + " has type parameters, but a storage holds one"
+        + " concrete type: remove the type parameters, or annotate a non-generic subclass or record"
+        + " that fixes them";
+  }
+
+  /** A non-static inner class, or a local or anonymous class. */
+  public static String innerClass(final String type, final boolean local) {
+    return local
+        ? "[PhalanxInnerClass] @Component " + type + " is a local class, which generated code cannot"
+            + " name: move it to the top level or make it a static nested class"
+        : "[PhalanxInnerClass] @Component " + type + " is an inner class (its instances need an"
+            + " enclosing instance): declare it static";
+  }
+
+  /** The class or an enclosing class is private. */
+  public static String privateClass(final String type, final String privateOne) {
+    return "[PhalanxPrivateClass] @Component " + type + " cannot be used by the generated classes"
+        + " in its package because " + privateOne + " is private: make it package-private or public";
+  }
+
+  /** The page size is not a positive power of two. */
+  public static String pageSize(final int pageSize) {
+    int suggestion = 1;
+    while (suggestion < pageSize && suggestion < (1 << 30)) {
+      suggestion <<= 1;
+    }
+    return "[PhalanxPageSize] pageSize must be a positive power of two (positions map to pages with"
+        + " a shift and a mask), got " + pageSize + ": use " + Math.max(1, suggestion)
+        + " for example";
+  }
+
+  /** {@code empty = Empty.TAG} on a type with instance fields. */
+  public static String tagWithFields(final String type, final String field) {
+    return "[PhalanxTagWithFields] empty = Empty.TAG stores no payload, but " + type
+        + " has the instance field '" + field + "', which would be lost: remove the field, or use"
+        + " Empty.AUTO (the default)";
+  }
+
+  /** A field that the generated code can read neither directly nor through a getter. */
+  public static String privateField(final String field, final String type, final String getters) {
+    return "[PhalanxPrivateField] field '" + field + "' of " + type + " cannot be read by the"
+        + " generated storage: make it package-private or public, or add an accessible getter "
+        + getters;
+  }
+
+  /** A field that cannot be written while no constructor takes every field. */
+  public static String unwritableField(final String field, final String setter, final String why) {
+    return "[PhalanxUnwritableField] field '" + field + "' " + why + ", and no constructor takes"
+        + " every field: make it non-final and non-private, add an accessible " + setter
+        + ", or add a constructor taking all fields (by name and type, in declaration order)";
+  }
+
+  /** No accessible constructor to build instances with. */
+  public static String constructor(final String type, final String signature) {
+    return "[PhalanxConstructor] " + type + " has no accessible constructor the generated storage"
+        + " can build instances with: add a non-private constructor " + signature
+        + " (all fields in declaration order), or a non-private no-argument constructor";
+  }
+
+  /** A field type the generated code cannot store. */
+  public static String fieldType(final String field, final String type, final String why) {
+    return "[PhalanxFieldType] field '" + field + "' has type " + type + ", which a generated"
+        + " storage cannot hold: " + why;
+  }
+
+  /** A field whose generated accessor clashes. */
+  public static String reservedName(final String field, final String member, final String with) {
+    return "[PhalanxReservedName] field '" + field + "' would generate " + member + ", which clashes"
+        + " with " + with + ": rename the field";
+  }
+
+  /** Two components whose generated classes have the same name. */
+  public static String nameCollision(final String generated, final String type, final String other) {
+    return "[PhalanxNameCollision] the class " + generated + " generated for @Component " + type
+        + " would have the same name as " + other + ": rename one of the two classes";
+  }
+
+  /** {@code @EntityRef} on a field that is not a {@code long}. */
+  public static String entityRefType(final String field, final String type) {
+    return "[PhalanxEntityRefType] @EntityRef field '" + field + "' has type " + type
+        + ", but entity handles are long: declare it long, or remove @EntityRef";
+  }
+
+  /** A field type that never resolved. */
+  public static String missingType(final String type) {
+    return "[PhalanxMissingType] @Component " + type + " has a field whose type could not be"
+        + " resolved, so no storage was generated for it; check the earlier errors";
+  }
+}
