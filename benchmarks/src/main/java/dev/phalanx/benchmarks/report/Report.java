@@ -1,0 +1,279 @@
+package dev.phalanx.benchmarks.report;
+
+import dev.phalanx.benchmarks.report.Workloads.Workload;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns the JMH JSON files of a run into a Markdown table and an SVG chart.
+ *
+ * <p>Usage: {@code java -cp benchmarks.jar dev.phalanx.benchmarks.report.Report <results-dir> <mode>}.
+ * It reads every {@code jmh-<size>[-<part>].json} of the directory ({@code size} is the entity count
+ * label, such as {@code 1M} or {@code 10k}) and writes {@code results.md} and {@code chart.svg} there.
+ * Scores are per entity (every workload sets its operations per invocation to its entity count);
+ * allocation is JMH's {@code gc.alloc.rate.norm}, bytes per entity.
+ */
+public final class Report {
+
+  /** The default size label: rows at it carry no size suffix. */
+  static final String DEFAULT_SIZE = "1M";
+
+  /** One measured cell. */
+  record Cell(double ns, double error, double bytes) {}
+
+  /** One row of the table: a workload at a size, with its cells by implementation. */
+  record Row(Workload workload, String size, Map<String, Cell> cells, Map<String, Cell> baseCells) {
+    String title() {
+      return DEFAULT_SIZE.equals(size) ? workload.title() : workload.title() + " (n = " + size + ")";
+    }
+  }
+
+  private Report() {}
+
+  public static void main(final String[] args) throws IOException {
+    if (args.length < 1) {
+      System.err.println("usage: Report <results-dir> [mode]");
+      System.exit(2);
+    }
+    final Path dir = Path.of(args[0]);
+    final String mode = args.length > 1 ? args[1] : "unknown";
+    final Map<String, Map<String, Map<String, Cell>>> bySize = new TreeMap<>(sizeOrder());
+    final Map<String, Object> sample = new LinkedHashMap<>();
+    final List<String> files = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "jmh-*.json")) {
+      for (final Path file : stream) {
+        files.add(file.getFileName().toString());
+      }
+    }
+    files.sort(null);
+    for (final String name : files) {
+      final String size = name.substring(4, name.length() - 5).split("-")[0];
+      final Object parsed = Json.parse(Files.readString(dir.resolve(name), StandardCharsets.UTF_8));
+      for (final Object o : (List<?>) parsed) {
+        final Map<?, ?> result = (Map<?, ?>) o;
+        if (sample.isEmpty()) {
+          for (final Map.Entry<?, ?> e : result.entrySet()) {
+            sample.put((String) e.getKey(), e.getValue());
+          }
+        }
+        final String benchmark = (String) result.get("benchmark");
+        final int dot = benchmark.lastIndexOf('.');
+        final String method = benchmark.substring(dot + 1);
+        final String owner = benchmark.substring(0, dot);
+        final String className = owner.substring(owner.lastIndexOf('.') + 1);
+        final Map<?, ?> primary = (Map<?, ?>) result.get("primaryMetric");
+        final double score = number(primary.get("score"));
+        final double error = number(primary.get("scoreError"));
+        double bytes = Double.NaN;
+        final Map<?, ?> secondary = (Map<?, ?>) result.get("secondaryMetrics");
+        if (null != secondary && secondary.get("gc.alloc.rate.norm") instanceof Map<?, ?> alloc) {
+          bytes = number(alloc.get("score"));
+        }
+        bySize.computeIfAbsent(size, k -> new LinkedHashMap<>())
+            .computeIfAbsent(className, k -> new LinkedHashMap<>())
+            .put(method, new Cell(score, error, bytes));
+      }
+    }
+    final List<Row> rows = rows(bySize);
+    final List<String[]> columns = columns(rows);
+    Files.writeString(dir.resolve("results.md"), markdown(rows, columns, sample, mode, files), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("chart.svg"), Svg.chart(rows, columns, mode), StandardCharsets.UTF_8);
+    System.out.println("wrote " + dir.resolve("results.md") + " and " + dir.resolve("chart.svg") + " (" + rows.size() + " rows)");
+  }
+
+  private static Comparator<String> sizeOrder() {
+    return Comparator.comparing((String s) -> !DEFAULT_SIZE.equals(s)).thenComparingDouble(Report::sizeValue);
+  }
+
+  private static double sizeValue(final String label) {
+    final String digits = label.replaceAll("[^0-9.]", "");
+    if (digits.isEmpty()) {
+      return Double.MAX_VALUE;
+    }
+    final double base = Double.parseDouble(digits);
+    final String upper = label.toUpperCase(Locale.ROOT);
+    return upper.endsWith("M") ? base * 1e6 : upper.endsWith("K") ? base * 1e3 : base;
+  }
+
+  private static double number(final Object value) {
+    return value instanceof Double d ? d : Double.NaN;
+  }
+
+  static List<Row> rows(final Map<String, Map<String, Map<String, Cell>>> bySize) {
+    final List<Workload> workloads = new ArrayList<>(Workloads.ALL);
+    final Set<String> known = new LinkedHashSet<>();
+    for (final Workload w : workloads) {
+      known.add(w.className());
+    }
+    for (final Map<String, Map<String, Cell>> classes : bySize.values()) {
+      for (final String className : classes.keySet()) {
+        if (known.add(className)) {
+          workloads.add(new Workload(className, className, null));
+        }
+      }
+    }
+    final List<Row> rows = new ArrayList<>();
+    for (final Workload w : workloads) {
+      for (final Map.Entry<String, Map<String, Map<String, Cell>>> size : bySize.entrySet()) {
+        final Map<String, Cell> cells = size.getValue().get(w.className());
+        if (null == cells) {
+          continue;
+        }
+        Map<String, Cell> base = Map.of();
+        if (null != w.base() && null != size.getValue().get(w.base())) {
+          base = size.getValue().get(w.base());
+        }
+        rows.add(new Row(w, size.getKey(), cells, base));
+      }
+    }
+    return rows;
+  }
+
+  static List<String[]> columns(final List<Row> rows) {
+    final List<String[]> columns = new ArrayList<>(Workloads.IMPLEMENTATIONS);
+    final Set<String> seen = new LinkedHashSet<>();
+    for (final String[] c : columns) {
+      seen.add(c[0]);
+    }
+    for (final Row row : rows) {
+      for (final String method : row.cells().keySet()) {
+        if (seen.add(method)) {
+          columns.add(new String[] {method, method});
+        }
+      }
+    }
+    return columns;
+  }
+
+  private static String markdown(
+      final List<Row> rows, final List<String[]> columns, final Map<String, Object> sample, final String mode,
+      final List<String> files) {
+    final StringBuilder md = new StringBuilder();
+    md.append("# Phalanx benchmarks: ").append(mode).append(" mode\n\n");
+    md.append("Machine: ").append(cpu()).append(", ").append(Runtime.getRuntime().availableProcessors())
+        .append(" hardware threads, ").append(System.getProperty("os.name")).append(' ')
+        .append(System.getProperty("os.arch")).append(".  \n");
+    md.append("JDK: ").append(sample.getOrDefault("vmName", "?")).append(' ')
+        .append(sample.getOrDefault("jdkVersion", "?")).append(" (").append(sample.getOrDefault("vmVersion", "?"))
+        .append("), JVM options ").append(sample.getOrDefault("jvmArgs", "[]")).append(".  \n");
+    md.append("JMH ").append(sample.getOrDefault("jmhVersion", "?")).append(", ")
+        .append(format(number(sample.get("forks")))).append(" fork(s); files: ").append(String.join(", ", files))
+        .append(".\n\n");
+    md.append("Time is ns per entity (lower is better); in parentheses, the implementation's time divided by ")
+        .append("Phalanx's in the same row (above 1: slower than Phalanx). Cells in italics come from the row ")
+        .append("named in the last column (the same work by the peers and baselines), for Phalanx forms that ")
+        .append("only Phalanx has. A blank cell: the implementation cannot express the workload or it was not ")
+        .append("run in this mode.\n\n");
+    table(md, rows, columns, false);
+    md.append("\nAllocation, bytes per entity (JMH `gc.alloc.rate.norm`; structural rows include the per-shot ")
+        .append("set-up that restores the world, see each class's javadoc):\n\n");
+    table(md, rows, columns, true);
+    return md.toString();
+  }
+
+  private static void table(final StringBuilder md, final List<Row> rows, final List<String[]> columns, final boolean alloc) {
+    md.append("| workload |");
+    for (final String[] c : columns) {
+      md.append(' ').append(c[1]).append(" |");
+    }
+    md.append(alloc ? "\n" : " compared with |\n");
+    md.append("| --- |");
+    for (int i = 0; i < columns.size(); i++) {
+      md.append(" ---: |");
+    }
+    md.append(alloc ? "\n" : " --- |\n");
+    for (final Row row : rows) {
+      md.append("| ").append(row.title()).append(" |");
+      final Cell phalanx = row.cells().get("phalanx");
+      boolean usedBase = false;
+      for (final String[] c : columns) {
+        Cell cell = row.cells().get(c[0]);
+        boolean fromBase = false;
+        if (null == cell && !alloc && !"phalanx".equals(c[0])) {
+          cell = row.baseCells().get(c[0]);
+          fromBase = null != cell;
+        }
+        md.append(' ');
+        if (null != cell) {
+          if (alloc) {
+            md.append(bytes(cell.bytes()));
+          } else {
+            final String text = format(cell.ns())
+                + (null != phalanx && !"phalanx".equals(c[0]) ? " (" + ratio(cell.ns() / phalanx.ns()) + ")" : "");
+            md.append(fromBase ? "*" + text + "*" : text);
+            usedBase |= fromBase;
+          }
+        }
+        md.append(" |");
+      }
+      if (!alloc) {
+        md.append(' ').append(usedBase ? titleOf(row.workload().base()) : "").append(" |");
+      }
+      md.append('\n');
+    }
+  }
+
+  private static String titleOf(final String className) {
+    for (final Workload w : Workloads.ALL) {
+      if (w.className().equals(className)) {
+        return w.title();
+      }
+    }
+    return className;
+  }
+
+  static String format(final double v) {
+    if (Double.isNaN(v)) {
+      return "?";
+    }
+    if (v >= 100) {
+      return String.format(Locale.ROOT, "%.0f", v);
+    }
+    if (v >= 10) {
+      return String.format(Locale.ROOT, "%.1f", v);
+    }
+    if (v >= 1) {
+      return String.format(Locale.ROOT, "%.2f", v);
+    }
+    return String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  private static String ratio(final double r) {
+    return (r >= 10 ? String.format(Locale.ROOT, "%.0f", r) : String.format(Locale.ROOT, "%.2f", r)) + "x";
+  }
+
+  private static String bytes(final double b) {
+    if (Double.isNaN(b)) {
+      return "?";
+    }
+    if (b < 0.05) {
+      return "0";
+    }
+    return b >= 10 ? String.format(Locale.ROOT, "%.0f", b) : String.format(Locale.ROOT, "%.1f", b);
+  }
+
+  private static String cpu() {
+    try {
+      for (final String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux: fall through.
+    }
+    return "CPU unknown";
+  }
+}
