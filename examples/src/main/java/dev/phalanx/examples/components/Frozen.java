@@ -1,0 +1,7 @@
+package dev.phalanx.examples.components;
+
+import dev.phalanx.ecs.annotations.Component;
+
+/** A tag: no fields, so the generated storage keeps no payload. */
+@Component
+public record Frozen() {}
