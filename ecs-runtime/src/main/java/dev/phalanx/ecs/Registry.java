@@ -234,7 +234,7 @@ public final class Registry {
 
   /** Adds the component, or replaces the one {@code entity} has. */
   public <T> T emplaceOrReplace(final long entity, final ComponentType<T, ?> type, final T value) {
-    checkValid(entity, "emplace or replace " + type.name() + " on");
+    checkValid(entity, "emplace or replace", type, "on");
     storage(type).emplaceOrReplace(entity, value);
     return value;
   }
@@ -274,7 +274,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid
    */
   public <T> T tryGet(final long entity, final ComponentType<T, ?> type) {
-    checkValid(entity, "get " + type.name() + " of");
+    checkValid(entity, "get", type, "of");
     final Storage<?> storage = findStorage(type);
     return null == storage ? null : storage(type).tryGet(entity);
   }
@@ -285,7 +285,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid
    */
   public <T> T getOrEmplace(final long entity, final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
-    checkValid(entity, "get or emplace " + type.name() + " on");
+    checkValid(entity, "get or emplace", type, "on");
     final Storage<T> storage = storage(type);
     final int position = storage.indexOf(entity);
     if (SparseSet.ABSENT != position) {
@@ -303,7 +303,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid
    */
   public boolean remove(final long entity, final ComponentType<?, ?> type) {
-    checkValid(entity, "remove " + type.name() + " from");
+    checkValid(entity, "remove", type, "from");
     final Storage<?> storage = findStorage(type);
     return null != storage && storage.remove(entity);
   }
@@ -323,7 +323,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid
    */
   public boolean has(final long entity, final ComponentType<?, ?> type) {
-    checkValid(entity, "inspect");
+    checkValid(entity, "inspect", type, "of");
     final Storage<?> storage = findStorage(type);
     return null != storage && storage.contains(entity);
   }
@@ -467,6 +467,14 @@ public final class Registry {
     // Last created storage first, as EnTT, so that storages created later (often dependents) go first.
     for (int i = storageCount - 1; i >= 0; i--) {
       storages[i].remove(entity);
+    }
+  }
+
+  // The message is built only on failure: these checks run on hot paths, which must not allocate.
+  private void checkValid(
+      final long entity, final String verb, final ComponentType<?, ?> type, final String preposition) {
+    if (!entities.valid(entity)) {
+      checkValid(entity, verb + " " + type.name() + " " + preposition);
     }
   }
 
