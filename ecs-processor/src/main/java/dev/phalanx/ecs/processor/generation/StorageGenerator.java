@@ -79,7 +79,9 @@ public final class StorageGenerator extends SourceFileGenerator<ComponentModel> 
                 + "@param type the component type, {@link $T#TYPE}\n", model.traits(), model.traits())
             .addModifiers(Modifier.PUBLIC)
             .addParameter(typeParameter(model))
-            .addStatement(shared ? "super(type, new $T())" : "super(type, null)", component)
+            .addCode(shared
+                ? CodeBlock.builder().addStatement("super(type, new $T())", component).build()
+                : CodeBlock.builder().addStatement("super(type, null)").build())
             .build());
   }
 

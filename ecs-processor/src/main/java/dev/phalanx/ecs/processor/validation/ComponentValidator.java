@@ -197,8 +197,19 @@ public final class ComponentValidator {
 
   private List<RawField> recordComponents(final TypeElement type) {
     final List<RawField> fields = new ArrayList<>();
+    final List<VariableElement> privateFields = ElementFilter.fieldsIn(type.getEnclosedElements());
     for (final RecordComponentElement component : type.getRecordComponents()) {
-      fields.add(new RawField(component.getSimpleName().toString(), component, component.asType(), null));
+      // Diagnostics go on the component's private field: javac places it at the component's source
+      // position, while messages on the component element itself get no position at all.
+      VariableElement field = null;
+      for (final VariableElement candidate : privateFields) {
+        if (candidate.getSimpleName().equals(component.getSimpleName())
+            && !candidate.getModifiers().contains(Modifier.STATIC)) {
+          field = candidate;
+        }
+      }
+      fields.add(new RawField(
+          component.getSimpleName().toString(), null == field ? component : field, component.asType(), field));
     }
     return fields;
   }
@@ -232,15 +243,14 @@ public final class ComponentValidator {
   }
 
   private void checkEntityRef(final RawField field, final ValidationReport report) {
-    final boolean marked = null != findAnnotation(field.element(), ENTITY_REF)
-        || (null != field.field() && null != findAnnotation(field.field(), ENTITY_REF));
-    if (marked && TypeKind.LONG != field.type().getKind()) {
+    if (isEntityRef(field) && TypeKind.LONG != field.type().getKind()) {
       report.error(Diagnostics.entityRefType(field.name(), field.type().toString()), field.element());
     }
   }
 
   private boolean isEntityRef(final RawField field) {
-    return null != findAnnotation(field.element(), ENTITY_REF);
+    return null != findAnnotation(field.element(), ENTITY_REF)
+        || (null != field.field() && null != findAnnotation(field.field(), ENTITY_REF));
   }
 
   private void checkFieldType(final RawField field, final String packageName, final ValidationReport report) {
@@ -419,6 +429,8 @@ public final class ComponentValidator {
             ? "is" + Names.capitalize(field.name()) + "() or get" + Names.capitalize(field.name()) + "()"
             : "get" + Names.capitalize(field.name()) + "()";
         report.error(Diagnostics.privateField(field.name(), type.getSimpleName().toString(), getters), field.element());
+        // One error per field: whether it can be written matters only once it can be read.
+        return null;
       }
       write = Construction.ALL_FIELDS == construction ? Access.constructor() : writeAccess(type, field, packageName);
       if (Construction.NO_ARG == construction && null == write) {

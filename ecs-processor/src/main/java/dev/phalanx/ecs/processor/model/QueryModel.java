@@ -1,0 +1,68 @@
+package dev.phalanx.ecs.processor.model;
+
+import com.palantir.javapoet.ClassName;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * A validated {@code @GroupQuery} or {@code @ViewQuery} declaration: everything the query generator
+ * needs.
+ *
+ * @param element the annotated declaration, the originating element of the generated query
+ * @param kind what the query iterates
+ * @param packageName the declaration's package, where the query is generated
+ * @param flatName the declaration's nesting chain joined with underscores ({@code Systems_Movers})
+ * @param owned the owned components, in declaration order (empty unless {@code kind} is
+ *     {@link Kind#OWNING_GROUP})
+ * @param get the components looked up: a group's {@code get} list, or a view's {@code include} list
+ * @param exclude the excluded components
+ */
+public record QueryModel(
+    TypeElement element,
+    Kind kind,
+    String packageName,
+    String flatName,
+    List<ComponentModel> owned,
+    List<ComponentModel> get,
+    List<ComponentModel> exclude) {
+
+  /** What a query iterates. */
+  public enum Kind {
+    /** A full- or partial-owning group: positions of the owned storages are aligned. */
+    OWNING_GROUP,
+    /** A group that owns nothing and keeps a member set. */
+    NON_OWNING_GROUP,
+    /** A view: nothing is kept, entities are tested while iterating. */
+    VIEW
+  }
+
+  /** Suffix of the generated query class. */
+  public static final String QUERY_SUFFIX = "Query";
+
+  /** Copies the lists. */
+  public QueryModel {
+    owned = List.copyOf(owned);
+    get = List.copyOf(get);
+    exclude = List.copyOf(exclude);
+  }
+
+  /** Returns the generated class, {@code MoversQuery}. */
+  public ClassName query() {
+    return ClassName.get(packageName, flatName + QUERY_SUFFIX);
+  }
+
+  /** Returns the owned then the get components: those every visited entity has. */
+  public List<ComponentModel> included() {
+    final List<ComponentModel> all = new ArrayList<>(owned);
+    all.addAll(get);
+    return all;
+  }
+
+  /** Returns every listed component: owned, get, then excluded. */
+  public List<ComponentModel> all() {
+    final List<ComponentModel> all = included();
+    all.addAll(exclude);
+    return all;
+  }
+}

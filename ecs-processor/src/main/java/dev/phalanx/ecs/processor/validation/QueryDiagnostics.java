@@ -1,0 +1,72 @@
+package dev.phalanx.ecs.processor.validation;
+
+/**
+ * Every message about {@code @GroupQuery} and {@code @ViewQuery} declarations, each with a stable
+ * bracketed code and the fix. The codes are listed in the Javadoc of both annotations; tests match on
+ * them.
+ */
+public final class QueryDiagnostics {
+
+  private QueryDiagnostics() {}
+
+  /** The annotated type is not an interface or abstract class. */
+  public static String kind(final String annotation, final String what) {
+    return "[PhalanxQueryKind] " + annotation + " cannot be applied to " + what + ": annotate an"
+        + " interface (or an abstract class) that only declares the query";
+  }
+
+  /** Both query annotations on one declaration. */
+  public static String both(final String type) {
+    return "[PhalanxQueryKind] " + type + " carries both @GroupQuery and @ViewQuery, which would"
+        + " generate the same class: keep one, or declare the other on a second interface";
+  }
+
+  /** Nothing included. */
+  public static String empty(final String annotation, final String lists) {
+    return "[PhalanxQueryEmpty] " + annotation + " includes no component: list at least one class in "
+        + lists;
+  }
+
+  /** A listed class that is not a component. */
+  public static String unknownComponent(final String type, final String list) {
+    return "[PhalanxQueryUnknownComponent] " + type + " (in " + list + ") is not a @Component, so it"
+        + " has no generated storage: annotate it with @Component, or remove it from the list";
+  }
+
+  /** A class listed twice. */
+  public static String duplicate(final String type, final String first, final String second) {
+    return "[PhalanxQueryDuplicate] " + type + " is listed twice (in " + first + " and in " + second
+        + "): list each component once"
+        + (first.equals(second) ? "" : " (a component is either owned or get, not both)");
+  }
+
+  /** A class both included and excluded. */
+  public static String includedAndExcluded(final String type, final String list) {
+    return "[PhalanxQueryIncludedAndExcluded] " + type + " is both in " + list + " and in exclude,"
+        + " so no entity could match: remove it from one of the two lists";
+  }
+
+  /** An in-place component listed as owned. */
+  public static String ownedInPlace(final String type) {
+    return "[PhalanxQueryOwnedInPlace] " + type + " uses in-place deletion (@Component(inPlaceDelete ="
+        + " true)), so its elements must not move and a group cannot own it: move it to get, or drop"
+        + " inPlaceDelete";
+  }
+
+  /** Owned components with fields but different page sizes. */
+  public static String pageSize(final String type, final int pageSize, final String first, final int firstSize) {
+    return "[PhalanxQueryPageSize] owned " + type + " has pageSize " + pageSize + " but " + first
+        + " has " + firstSize + "; eachChunk hands one [from, to) range for the page arrays of every"
+        + " owned component, so they need one page size: give them the same @Component(pageSize), or"
+        + " move one to get";
+  }
+
+  /** Two owning groups that own a common type without being nested. */
+  public static String conflict(final String group, final String other, final String shared) {
+    return "[PhalanxQueryConflict] the owning group " + group + " and the owning group " + other
+        + " both own " + shared + " but are not nested (neither one's owned, get and exclude lists"
+        + " contain the other's), so the registry would refuse to create the second one: make one"
+        + " group extend the other (for example <A, B> and <A, B, C>), or move the shared type to get"
+        + " in one of them";
+  }
+}

@@ -1,0 +1,320 @@
+package dev.phalanx.ecs.processor.validation;
+
+import dev.phalanx.ecs.processor.generation.Names;
+import dev.phalanx.ecs.processor.model.ComponentModel;
+import dev.phalanx.ecs.processor.model.QueryModel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Checks one {@code @GroupQuery} or {@code @ViewQuery} declaration and builds its {@link QueryModel}.
+ *
+ * <p>Every check runs, so that all problems of a declaration surface in one compilation. A listed
+ * class that does not resolve (javac reports it) or a component whose own field types are not
+ * resolved yet makes the result {@linkplain Result#missingTypes() incomplete}: the processor retries
+ * the declaration in the next round and stays silent if it never resolves, leaving the error to javac
+ * or to the component processor.
+ */
+public final class QueryValidator {
+
+  /** Qualified name of {@code @GroupQuery}. */
+  public static final String GROUP_QUERY = "dev.phalanx.ecs.annotations.GroupQuery";
+
+  /** Qualified name of {@code @ViewQuery}. */
+  public static final String VIEW_QUERY = "dev.phalanx.ecs.annotations.ViewQuery";
+
+  private final Elements elements;
+  private final ComponentValidator components;
+
+  /**
+   * The outcome of a validation.
+   *
+   * @param model the model, or {@code null} if the report has errors or types are missing
+   * @param annotation the query annotation, where conflicts with other declarations are reported
+   * @param report the errors found
+   * @param missingTypes whether a type was not resolved (retry in a later round)
+   */
+  public record Result(QueryModel model, AnnotationMirror annotation, ValidationReport report, boolean missingTypes) {}
+
+  /** One listed class and where it was listed. */
+  private record Listed(TypeElement type, String list, AnnotationValue value, ComponentModel model) {}
+
+  /** Creates a validator over the compiler's utilities. */
+  public QueryValidator(final Elements elements, final Types types) {
+    this.elements = elements;
+    this.components = new ComponentValidator(elements, types);
+  }
+
+  /** Validates {@code declaration}, annotated with {@code @GroupQuery} or {@code @ViewQuery}. */
+  public Result validate(final TypeElement declaration) {
+    final ValidationReport report = new ValidationReport();
+    final AnnotationMirror group = findAnnotation(declaration, GROUP_QUERY);
+    final AnnotationMirror view = findAnnotation(declaration, VIEW_QUERY);
+    final AnnotationMirror annotation = null != group ? group : view;
+    final String name = null != group ? "@GroupQuery" : "@ViewQuery";
+    if (null != group && null != view) {
+      report.error(QueryDiagnostics.both(declaration.getQualifiedName().toString()), declaration, view, null);
+      return new Result(null, annotation, report, false);
+    }
+    if (!checkKind(declaration, name, annotation, report)) {
+      return new Result(null, annotation, report, false);
+    }
+
+    final List<String> lists = null != group ? List.of("owned", "get", "exclude") : List.of("include", "exclude");
+    final Map<String, List<Listed>> listed = new HashMap<>();
+    boolean missing = false;
+    for (final String list : lists) {
+      final List<Listed> entries = new ArrayList<>();
+      for (final AnnotationValue value : values(annotation, list)) {
+        final Object raw = value.getValue();
+        if (!(raw instanceof TypeMirror) || TypeKind.ERROR == ((TypeMirror) raw).getKind()) {
+          // An unresolved class literal: javac reports it; it may also be generated in a later round.
+          missing = true;
+          continue;
+        }
+        final TypeMirror type = (TypeMirror) raw;
+        if (TypeKind.DECLARED != type.getKind()
+            || null == findAnnotation(((DeclaredType) type).asElement(), ComponentValidator.COMPONENT)) {
+          report.error(QueryDiagnostics.unknownComponent(type.toString(), list), declaration, annotation, value);
+          continue;
+        }
+        final TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
+        final ComponentValidator.Result component = components.validate(element);
+        // A component with errors of its own is reported by the component processor; no query then.
+        missing |= component.missingTypes();
+        entries.add(new Listed(element, list, value, component.model()));
+      }
+      listed.put(list, entries);
+    }
+
+    checkDuplicates(declaration, annotation, lists, listed, report);
+    final List<Listed> included = new ArrayList<>();
+    for (final String list : lists) {
+      if (!"exclude".equals(list)) {
+        included.addAll(listed.get(list));
+      }
+    }
+    if (included.isEmpty() && !missing && report.isClean()) {
+      report.error(
+          QueryDiagnostics.empty(name, null != group ? "owned or get" : "include"), declaration, annotation, null);
+    }
+    if (null != group) {
+      checkOwned(declaration, annotation, listed.get("owned"), report);
+    }
+    if (!report.isClean() || missing) {
+      return new Result(null, annotation, report, missing && report.isClean());
+    }
+    for (final List<Listed> entries : listed.values()) {
+      for (final Listed entry : entries) {
+        if (null == entry.model()) {
+          return new Result(null, annotation, report, false);
+        }
+      }
+    }
+    final List<ComponentModel> owned = models(null != group ? listed.get("owned") : List.of());
+    final QueryModel.Kind kind = null == group ? QueryModel.Kind.VIEW
+        : owned.isEmpty() ? QueryModel.Kind.NON_OWNING_GROUP : QueryModel.Kind.OWNING_GROUP;
+    final QueryModel model = new QueryModel(
+        declaration, kind, Names.packageOf(declaration), Names.flatName(declaration), owned,
+        models(listed.get(null != group ? "get" : "include")), models(listed.get("exclude")));
+    return new Result(model, annotation, report, false);
+  }
+
+  /**
+   * Checks {@code candidate}, an owning group, against the owning groups {@code earlier} accepted in
+   * this compilation, and reports a conflict on the candidate's annotation.
+   *
+   * @return whether no conflict was found
+   */
+  public static boolean checkConflicts(
+      final Result candidate, final List<QueryModel> earlier, final ValidationReport report) {
+    final QueryModel model = candidate.model();
+    for (final QueryModel other : earlier) {
+      final String shared = sharedOwned(model, other);
+      if (null != shared && !extendsGroup(model, other) && !extendsGroup(other, model)) {
+        report.error(
+            QueryDiagnostics.conflict(describe(model), describe(other), shared), model.element(),
+            candidate.annotation(), null);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Checks.
+  // -----------------------------------------------------------------------------------------------
+
+  private static boolean checkKind(
+      final TypeElement declaration, final String name, final AnnotationMirror annotation, final ValidationReport report) {
+    final String qualified = declaration.getQualifiedName().toString();
+    final String what;
+    switch (declaration.getKind()) {
+      case INTERFACE:
+        return true;
+      case CLASS:
+        if (declaration.getModifiers().contains(Modifier.ABSTRACT)) {
+          return true;
+        }
+        what = "the concrete class " + qualified;
+        break;
+      case ANNOTATION_TYPE:
+        what = "the annotation type " + qualified;
+        break;
+      case ENUM:
+        what = "the enum " + qualified;
+        break;
+      case RECORD:
+        what = "the record " + qualified;
+        break;
+      default:
+        what = qualified;
+        break;
+    }
+    report.error(QueryDiagnostics.kind(name, what), declaration, annotation, null);
+    return false;
+  }
+
+  private static void checkDuplicates(
+      final TypeElement declaration,
+      final AnnotationMirror annotation,
+      final List<String> lists,
+      final Map<String, List<Listed>> listed,
+      final ValidationReport report) {
+    final Map<String, Listed> seen = new HashMap<>();
+    for (final String list : lists) {
+      for (final Listed entry : listed.get(list)) {
+        final String key = entry.type().getQualifiedName().toString();
+        final Listed first = seen.putIfAbsent(key, entry);
+        if (null == first) {
+          continue;
+        }
+        final boolean excluded = "exclude".equals(list) != "exclude".equals(first.list());
+        report.error(
+            excluded
+                ? QueryDiagnostics.includedAndExcluded(key, first.list())
+                : QueryDiagnostics.duplicate(key, first.list(), list),
+            declaration, annotation, entry.value());
+      }
+    }
+  }
+
+  private static void checkOwned(
+      final TypeElement declaration, final AnnotationMirror annotation, final List<Listed> owned, final ValidationReport report) {
+    Listed paged = null;
+    for (final Listed entry : owned) {
+      final ComponentModel model = entry.model();
+      if (null == model) {
+        continue;
+      }
+      if (model.inPlaceDelete()) {
+        report.error(
+            QueryDiagnostics.ownedInPlace(entry.type().getQualifiedName().toString()), declaration, annotation, entry.value());
+      } else if (!model.fields().isEmpty()) {
+        if (null == paged) {
+          paged = entry;
+        } else if (paged.model().pageSize() != model.pageSize()) {
+          report.error(
+              QueryDiagnostics.pageSize(
+                  entry.type().getQualifiedName().toString(), model.pageSize(),
+                  paged.type().getQualifiedName().toString(), paged.model().pageSize()),
+              declaration, annotation, entry.value());
+        }
+      }
+    }
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Nesting, as the runtime's Groups decides it.
+  // -----------------------------------------------------------------------------------------------
+
+  private static String sharedOwned(final QueryModel a, final QueryModel b) {
+    final Set<String> theirs = names(b.owned());
+    for (final String mine : names(a.owned())) {
+      if (theirs.contains(mine)) {
+        return mine;
+      }
+    }
+    return null;
+  }
+
+  /** Returns whether each list of {@code outer} contains the corresponding list of {@code inner}. */
+  private static boolean extendsGroup(final QueryModel outer, final QueryModel inner) {
+    return names(outer.owned()).containsAll(names(inner.owned()))
+        && names(outer.get()).containsAll(names(inner.get()))
+        && names(outer.exclude()).containsAll(names(inner.exclude()));
+  }
+
+  private static Set<String> names(final List<ComponentModel> models) {
+    final Set<String> names = new java.util.LinkedHashSet<>();
+    for (final ComponentModel model : models) {
+      names.add(model.component().canonicalName());
+    }
+    return names;
+  }
+
+  private static String describe(final QueryModel model) {
+    return model.element().getQualifiedName() + " <owned=" + simpleNames(model.owned()) + ", get="
+        + simpleNames(model.get()) + ", exclude=" + simpleNames(model.exclude()) + ">";
+  }
+
+  private static String simpleNames(final List<ComponentModel> models) {
+    final List<String> names = new ArrayList<>();
+    for (final ComponentModel model : models) {
+      names.add(model.component().simpleName());
+    }
+    return names.toString();
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Annotations.
+  // -----------------------------------------------------------------------------------------------
+
+  private static List<ComponentModel> models(final List<Listed> entries) {
+    final List<ComponentModel> models = new ArrayList<>();
+    for (final Listed entry : entries) {
+      models.add(entry.model());
+    }
+    return models;
+  }
+
+  static AnnotationMirror findAnnotation(final Element element, final String name) {
+    for (final AnnotationMirror mirror : element.getAnnotationMirrors()) {
+      if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(name)) {
+        return mirror;
+      }
+    }
+    return null;
+  }
+
+  private List<? extends AnnotationValue> values(final AnnotationMirror annotation, final String name) {
+    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
+        : elements.getElementValuesWithDefaults(annotation).entrySet()) {
+      if (entry.getKey().getSimpleName().contentEquals(name)) {
+        final Object value = entry.getValue().getValue();
+        if (value instanceof List<?>) {
+          @SuppressWarnings("unchecked") // javac represents an array member as a List of AnnotationValue
+          final List<? extends AnnotationValue> items = (List<? extends AnnotationValue>) value;
+          return items;
+        }
+        // A single unresolved value: treated as an unresolved class by the caller.
+        return List.of(entry.getValue());
+      }
+    }
+    return List.of();
+  }
+}
