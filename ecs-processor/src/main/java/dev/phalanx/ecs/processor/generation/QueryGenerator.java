@@ -381,6 +381,22 @@ public final class QueryGenerator {
     }
   }
 
+  private static CodeBlock eachDoc(final QueryModel model) {
+    final CodeBlock.Builder doc = CodeBlock.builder()
+        .add("Calls {@code visitor} for each entity of the $L, last position first, with its cursors\n",
+            QueryModel.Kind.VIEW == model.kind() ? "view" : "group")
+        .add("positioned on the entity's components. The cursors are fields of this query, moved for each\n")
+        .add("entity: nothing is allocated. Not reentrant on one query object.\n\n");
+    if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
+      doc.add("<p>Owned components are reached by position, since the owned storages are aligned; get\n")
+          .add("components by one lookup each.\n\n");
+    }
+    return doc.add("@param visitor the loop body\n")
+        .add("@throws java.util.ConcurrentModificationException if the visitor made other entities leave the\n")
+        .add("    $L or rearranged the storage being walked\n", QueryModel.Kind.VIEW == model.kind() ? "view" : "group")
+        .build();
+  }
+
   private static MethodSpec.Builder eachOwning(final MethodSpec.Builder method, final List<Slot> slots) {
     final Slot lead = slots.get(0);
     method.addStatement("final $T group = this.group", OWNING_GROUP)
@@ -671,7 +687,8 @@ public final class QueryGenerator {
         .add("<p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;\n")
         .add("other entities may not leave the $L meanwhile (detected, {@link java.util.ConcurrentModificationException}).\n",
             QueryModel.Kind.VIEW == model.kind() ? "view's leading storage" : "group")
-        .add("The chunk forms lock the storages: no structural change at all.\n");
+        .add(QueryModel.Kind.OWNING_GROUP == model.kind()
+            ? "The chunk forms lock the storages: no structural change at all.\n" : "");
     return doc.build();
   }
 
