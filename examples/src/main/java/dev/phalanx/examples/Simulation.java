@@ -1,86 +1,72 @@
 package dev.phalanx.examples;
 
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.view.View;
-import java.util.SplittableRandom;
+import dev.phalanx.examples.particles.Options;
+import dev.phalanx.examples.particles.Renderer;
+import dev.phalanx.examples.particles.World;
+import java.io.IOException;
+import java.util.Locale;
 
-/** A small simulation on the runtime alone: particles move, some die and are replaced each frame. */
+/**
+ * Runs the particle world headless for a fixed number of frames, prints progress and a table of time
+ * per system per frame, and writes a picture of the final state. {@code --help} lists the options.
+ *
+ * <p>From the repository root: {@code mvn -q install -DskipTests && mvn -q -pl examples exec:java},
+ * with options as {@code -Dexec.args="--entities 200000 --frames 50 --seed 7"}.
+ */
 public final class Simulation {
-
-  /** A mutable position. */
-  public static final class Position {
-    float x;
-    float y;
-
-    Position(final float x, final float y) {
-      this.x = x;
-      this.y = y;
-    }
-  }
-
-  /** A velocity. */
-  public record Velocity(float dx, float dy) {}
-
-  static final ComponentType<Position, ObjectStorage<Position>> POSITION = ComponentType.object(Position.class);
-  static final ComponentType<Velocity, ObjectStorage<Velocity>> VELOCITY = ComponentType.object(Velocity.class);
 
   private Simulation() {}
 
-  /** Runs the simulation; prints a summary. */
-  public static void main(final String[] args) {
-    final int count = 100_000;
-    final int frames = 100;
-    final Registry registry = new Registry();
-    final ObjectStorage<Position> positions = registry.storage(POSITION);
-    final ObjectStorage<Velocity> velocities = registry.storage(VELOCITY);
-    final SplittableRandom random = new SplittableRandom(42);
-    for (int i = 0; i < count; i++) {
-      spawn(registry, random);
+  /** Parses the options, runs the world and reports. */
+  public static void main(final String[] args) throws IOException {
+    final Options options;
+    try {
+      options = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println();
+      System.err.println(Options.USAGE);
+      System.exit(2);
+      return;
     }
-    final View moving = registry.view(POSITION, VELOCITY);
-    final float dt = 1f / 60f;
-    final long start = System.nanoTime();
-    int destroyed = 0;
-    for (int frame = 0; frame < frames; frame++) {
-      moving.each(e -> {
-        final Position p = positions.get(e);
-        final Velocity v = velocities.get(e);
-        p.x += v.dx() * dt;
-        p.y += v.dy() * dt;
-      });
-      // Destroy one entity in a hundred, and replace it.
-      final long[] victims = new long[count / 100];
-      for (int i = 0; i < victims.length; i++) {
-        victims[i] = positions.at(random.nextInt(positions.size()));
-        if (!registry.valid(victims[i])) {
-          victims[i] = registry.create();
-        }
-      }
-      for (final long victim : victims) {
-        if (registry.valid(victim)) {
-          registry.destroy(victim);
-          destroyed++;
-          spawn(registry, random);
-        }
-      }
+    if (options.help()) {
+      System.out.println(Options.USAGE);
+      return;
     }
-    final double millis = (System.nanoTime() - start) / 1e6;
-    final double[] centroid = new double[2];
-    moving.each(e -> {
-      centroid[0] += positions.get(e).x;
-      centroid[1] += positions.get(e).y;
-    });
-    System.out.printf("Phalanx example: %d entities, %d frames, %d destroyed and respawned%n",
-        registry.alive(), frames, destroyed);
-    System.out.printf("centroid (%.3f, %.3f), %.2f ms per frame%n",
-        centroid[0] / registry.alive(), centroid[1] / registry.alive(), millis / frames);
+    run(options);
   }
 
-  private static void spawn(final Registry registry, final SplittableRandom random) {
-    final long e = registry.create();
-    registry.emplace(e, POSITION, new Position((float) random.nextDouble(100), (float) random.nextDouble(100)));
-    registry.emplace(e, VELOCITY, new Velocity((float) random.nextDouble(-1, 1), (float) random.nextDouble(-1, 1)));
+  private static void run(final Options options) throws IOException {
+    System.out.printf(Locale.ROOT, "Phalanx particles: %,d roots, %d frames, seed %d, %d thread(s)%n",
+        options.entities(), options.frames(), options.seed(), options.threads());
+    final long setupStart = System.nanoTime();
+    try (World world = new World(options.entities(), options.seed(), options.threads(), options.frames())) {
+      System.out.printf(Locale.ROOT, "created %,d entities in %.0f ms%n",
+          world.registry().alive(), (System.nanoTime() - setupStart) / 1e6);
+      final long runStart = System.nanoTime();
+      final int every = Math.max(1, options.frames() / 10);
+      for (int frame = 1; frame <= options.frames(); frame++) {
+        world.step();
+        if (0 == frame % every || frame == options.frames()) {
+          progress(world, frame, options.frames(), runStart);
+        }
+      }
+      System.out.println();
+      System.out.println("Time per system per frame:");
+      System.out.println();
+      System.out.print(world.times().table());
+      System.out.println();
+      System.out.printf(Locale.ROOT, "%,d roots died and respawned, %,d comet tail particles went with them%n",
+          world.lifetime().destroyedRoots(), world.lifetime().destroyedChildren());
+      System.out.printf("checksum %016x%n", world.checksum());
+      new Renderer(options.imageSize()).write(world, options.out());
+      System.out.println("picture: " + options.out());
+    }
+  }
+
+  private static void progress(final World world, final int frame, final int frames, final long runStart) {
+    final double elapsed = (System.nanoTime() - runStart) / 1e9;
+    System.out.printf(Locale.ROOT, "frame %4d/%d  %,10d entities  %,9d moving  %6.2f ms/frame  %5.1f s%n",
+        frame, frames, world.registry().alive(), world.movers().size(), world.times().meanFrameMillis(), elapsed);
   }
 }

@@ -1,0 +1,107 @@
+package dev.phalanx.examples.particles;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The command-line options of the simulation: {@code --entities N}, {@code --frames N},
+ * {@code --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH} and {@code --help};
+ * each also as {@code --name=value}.
+ *
+ * @param entities root entities (particles and comets; comet tails come on top)
+ * @param frames frames to run
+ * @param seed seed of every random draw
+ * @param threads threads of the movement system
+ * @param imageSize side of the picture, in pixels
+ * @param out where to write the picture
+ * @param help whether to print the usage and stop
+ */
+public record Options(int entities, int frames, long seed, int threads, int imageSize, Path out, boolean help) {
+
+  /** The usage text printed by {@code --help}. */
+  public static final String USAGE = String.join("\n",
+      "Phalanx particles: a 2D world of particles, frozen dust, sparks and comets pulled by orbiting",
+      "attractors and pushed apart by a density grid; roots die and respawn every frame.",
+      "",
+      "Options:",
+      "  --entities N   root entities (default 1000000; comets add 8 tail particles each)",
+      "  --frames N     frames to simulate (default 100)",
+      "  --seed N       seed of every random draw (default 42); same seed, same world",
+      "  --threads N    threads of the movement system (default: available processors)",
+      "  --image N      side of the picture in pixels (default 1024)",
+      "  --out PATH     where to write the PNG (default examples/out/particles.png)",
+      "  --help         print this and exit",
+      "",
+      "With Maven, from the repository root:",
+      "  mvn -q -pl examples exec:java -Dexec.args=\"--entities 200000 --frames 50\"");
+
+  /**
+   * Parses {@code args}.
+   *
+   * @throws IllegalArgumentException for an unknown option, a missing or malformed value
+   */
+  public static Options parse(final String... args) {
+    int entities = 1_000_000;
+    int frames = 100;
+    long seed = 42;
+    int threads = Runtime.getRuntime().availableProcessors();
+    int imageSize = 1024;
+    Path out = defaultOut();
+    boolean help = false;
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      String value = null;
+      final int equals = name.indexOf('=');
+      if (equals > 0) {
+        value = name.substring(equals + 1);
+        name = name.substring(0, equals);
+      }
+      if ("--help".equals(name) || "-h".equals(name)) {
+        help = true;
+        continue;
+      }
+      if (null == value) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(name + " needs a value");
+        }
+        value = args[++i];
+      }
+      switch (name) {
+        case "--entities" -> entities = positive(name, value);
+        case "--frames" -> frames = positive(name, value);
+        case "--seed" -> seed = number(name, value);
+        case "--threads" -> threads = positive(name, value);
+        case "--image" -> imageSize = positive(name, value);
+        case "--out" -> out = Path.of(value);
+        default -> throw new IllegalArgumentException("unknown option " + name + " (try --help)");
+      }
+    }
+    return new Options(entities, frames, seed, threads, imageSize, out, help);
+  }
+
+  /**
+   * Returns {@code examples/out/particles.png} when run from the repository root (as
+   * {@code mvn -pl examples exec:java} does), else {@code out/particles.png}.
+   */
+  private static Path defaultOut() {
+    return Files.isDirectory(Path.of("examples", "src"))
+        ? Path.of("examples", "out", "particles.png")
+        : Path.of("out", "particles.png");
+  }
+
+  private static int positive(final String name, final String value) {
+    final long parsed = number(name, value);
+    if (parsed < 1 || parsed > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(name + " must be a positive int, got " + value);
+    }
+    return (int) parsed;
+  }
+
+  private static long number(final String name, final String value) {
+    try {
+      return Long.parseLong(value.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " takes a number, got '" + value + "'", e);
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package dev.phalanx.examples.particles;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.group.OwningGroup;
+import dev.phalanx.ecs.view.View;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The particle world: a registry, its storages and queries, and the systems that run each frame.
+ *
+ * <p>A frame runs, in order:
+ *
+ * <ol>
+ *   <li><b>density</b>: count every particle into the neighbourhood grid;
+ *   <li><b>movement</b>: integrate the movers (owning group, chunked, optionally parallel);
+ *   <li><b>follow</b>: snap comet tails to their heads (view over the hierarchy);
+ *   <li><b>lifetime</b>: age the roots and destroy the dead, comets with their tails;
+ *   <li><b>spawn</b>: create as many roots as died.
+ * </ol>
+ *
+ * <p>The result depends only on the seed and the sizes: see {@link #checksum()}.
+ */
+public final class World implements AutoCloseable {
+
+  private static final String[] SYSTEMS = {"density", "movement", "follow", "lifetime", "spawn"};
+
+  private final Registry registry = new Registry();
+  private final Storages storages;
+  private final OwningGroup movers;
+  private final View followers;
+  private final View sparks;
+  private final ForkJoinPool pool;
+  private final DensityGrid grid = new DensityGrid();
+  private final MovementSystem movement;
+  private final FollowSystem follow;
+  private final LifetimeSystem lifetime;
+  private final Spawner spawner;
+  private final SystemTimes times;
+  private int frame;
+
+  /**
+   * Creates a world of {@code roots} root entities (plus the tails of the comets among them).
+   *
+   * @param roots number of root entities, kept constant: each one that dies is replaced
+   * @param seed the seed of every random draw
+   * @param threads threads of the movement system; 1 runs everything on the calling thread
+   * @param frames how many frames to keep timings for
+   */
+  public World(final int roots, final long seed, final int threads, final int frames) {
+    storages = new Storages(registry);
+    // Declared before any entity exists: the group then arranges each entity as it is created.
+    movers = registry.owningGroup(
+        new ComponentType<?, ?>[] {Position_Traits.TYPE, Velocity_Traits.TYPE},
+        new ComponentType<?, ?>[0],
+        new ComponentType<?, ?>[] {Frozen_Traits.TYPE});
+    followers = registry.view(Attachment_Traits.TYPE, Position_Traits.TYPE);
+    sparks = registry.view(Position_Traits.TYPE, Glowing_Traits.TYPE);
+    pool = threads > 1 ? new ForkJoinPool(threads) : null;
+    movement = new MovementSystem(movers, storages.positions, storages.velocities, grid, pool);
+    follow = new FollowSystem(followers, storages.positions, storages.attachments);
+    lifetime = new LifetimeSystem(registry, storages);
+    spawner = new Spawner(registry, storages, seed);
+    times = new SystemTimes(frames, SYSTEMS);
+    spawner.spawn(roots);
+  }
+
+  /** Runs one frame. */
+  public void step() {
+    long start = System.nanoTime();
+    grid.count(storages.positions);
+    start = lap(0, start);
+    movement.run(frame);
+    start = lap(1, start);
+    follow.run();
+    start = lap(2, start);
+    final int died = lifetime.run();
+    start = lap(3, start);
+    spawner.spawn(died);
+    lap(4, start);
+    times.endFrame();
+    frame++;
+  }
+
+  private long lap(final int system, final long start) {
+    final long now = System.nanoTime();
+    times.record(system, now - start);
+    return now;
+  }
+
+  /**
+   * Returns a fingerprint of the whole state: the sum, over live entities, of a hash of each one's
+   * components. A sum does not depend on the order of storages, so any implementation of the same
+   * rules (the tests use plain arrays) yields the same value for the same seed. A comet child's hash
+   * includes its parent's position, so the hierarchy counts too.
+   */
+  public long checksum() {
+    final Position_Storage positions = storages.positions;
+    long sum = 0;
+    for (int position = 0; position < positions.size(); position++) {
+      final long e = positions.at(position);
+      sum += Checksums.mix(storages.attachments.contains(e) ? childHash(e) : rootHash(e));
+    }
+    return sum;
+  }
+
+  private long rootHash(final long e) {
+    int flags = storages.frozen.contains(e) ? Checksums.FROZEN : 0;
+    flags |= storages.glowing.contains(e) ? Checksums.GLOWING : 0;
+    flags |= storages.comets.contains(e) ? Checksums.COMET | storages.comets.children(e) << 8 : 0;
+    return Checksums.root(
+        storages.positions.x(e), storages.positions.y(e),
+        storages.velocities.dx(e), storages.velocities.dy(e),
+        storages.lifetimes.ticks(e), flags);
+  }
+
+  private long childHash(final long e) {
+    final long parent = storages.attachments.parent(e);
+    return Checksums.child(
+        storages.positions.x(e), storages.positions.y(e),
+        storages.attachments.offsetX(e), storages.attachments.offsetY(e),
+        storages.positions.x(parent), storages.positions.y(parent));
+  }
+
+  /** Returns the number of frames run. */
+  public int frame() {
+    return frame;
+  }
+
+  /** Returns the registry, for tools and tests. */
+  public Registry registry() {
+    return registry;
+  }
+
+  /** Returns the typed storages. */
+  public Storages storages() {
+    return storages;
+  }
+
+  /** Returns the owning group of moving particles. */
+  public OwningGroup movers() {
+    return movers;
+  }
+
+  /** Returns the view of glowing particles. */
+  public View sparks() {
+    return sparks;
+  }
+
+  /** Returns the view of comet children. */
+  public View followers() {
+    return followers;
+  }
+
+  /** Returns the movement system (for the attractors' positions). */
+  public MovementSystem movement() {
+    return movement;
+  }
+
+  /** Returns the lifetime system (for its counters). */
+  public LifetimeSystem lifetime() {
+    return lifetime;
+  }
+
+  /** Returns the per-system timings. */
+  public SystemTimes times() {
+    return times;
+  }
+
+  /** Stops the movement system's threads, if any. */
+  @Override
+  public void close() {
+    if (null != pool) {
+      pool.shutdown();
+    }
+  }
+}
