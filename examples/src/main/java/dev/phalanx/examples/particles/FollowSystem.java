@@ -1,29 +1,25 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.view.View;
-import java.util.function.LongConsumer;
-
 /**
- * Moves every comet tail particle to its parent's position plus its offset, through a view of
- * {@code Attachment} and {@code Position}.
+ * Moves every comet tail particle to its parent's position plus its offset, through the generated
+ * {@link FollowersQuery} (a view of {@code Attachment} and {@code Position}).
  *
  * <p>A view suits this step: the children are few (a comet has {@link Rules#COMET_CHILDREN}), the
  * view is led by the smallest storage ({@code Attachment}), and each step follows a stored handle
- * to the parent anyway. Runs after the movement system, so children see where their parent is now.
+ * to the parent anyway. The query positions a cursor on each child's components; the parent's
+ * position is read through the storage, by handle. Runs after the movement system, so children see where their parent is now.
  */
 public final class FollowSystem {
 
-  private final View followers;
+  private final FollowersQuery followers;
   private final Position_Storage positions;
-  private final Attachment_Storage attachments;
-  // Created once: a capturing lambda per frame would allocate.
-  private final LongConsumer follow = this::follow;
+  // Created once: a method reference per frame would allocate.
+  private final FollowersQuery.Visitor follow = this::follow;
 
-  /** Creates the system over {@code followers}, a view of Attachment and Position. */
-  public FollowSystem(final View followers, final Position_Storage positions, final Attachment_Storage attachments) {
+  /** Creates the system. */
+  public FollowSystem(final FollowersQuery followers) {
     this.followers = followers;
-    this.positions = positions;
-    this.attachments = attachments;
+    this.positions = followers.positionStorage();
   }
 
   /** Moves every child next to its parent. */
@@ -31,9 +27,9 @@ public final class FollowSystem {
     followers.each(follow);
   }
 
-  private void follow(final long child) {
-    final long parent = attachments.parent(child);
-    positions.setX(child, Rules.wrap(positions.x(parent) + attachments.offsetX(child)));
-    positions.setY(child, Rules.wrap(positions.y(parent) + attachments.offsetY(child)));
+  private void follow(final long child, final Attachment_Cursor link, final Position_Cursor position) {
+    final long parent = link.parent();
+    position.setX(Rules.wrap(positions.x(parent) + link.offsetX()));
+    position.setY(Rules.wrap(positions.y(parent) + link.offsetY()));
   }
 }

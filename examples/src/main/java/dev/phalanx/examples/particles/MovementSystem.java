@@ -1,16 +1,16 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.concurrent.ForkJoinPool;
 
 /**
  * The fast path: integrates every moving particle (attractor gravity, density pressure, drag), a
- * chunk at a time, over the owning group of {@code Position} and {@code Velocity}.
+ * chunk at a time, through the generated {@link MoversQuery} (the owning group of {@code Position}
+ * and {@code Velocity}, without {@code Frozen}).
  *
- * <p>The group owns both storages, so its members sit at the same positions {@code [0, size())} of
- * each, and a chunk {@code [from, to)} lies within one page of each: the body is a counted loop over
- * four {@code float[]} pages, with no entity, no lookup and no object per particle.
+ * <p>The group owns both storages, so its members sit at the same positions of each, and a chunk
+ * lies within one page of each: the query hands the body those four {@code float[]} pages and the
+ * offsets {@code [from, to)}, and the body is a counted loop with no entity, no lookup and no object
+ * per particle.
  *
  * <p>Each particle reads only its own state, the attractors and the density grid (filled before this
  * system runs), and writes only its own state. So chunks may run on several threads in any order
@@ -18,30 +18,21 @@ import java.util.concurrent.ForkJoinPool;
  */
 public final class MovementSystem {
 
-  private final OwningGroup movers;
-  private final Position_Storage positions;
-  private final Velocity_Storage velocities;
+  private final MoversQuery movers;
   private final DensityGrid grid;
   private final ForkJoinPool pool;
   private final float[] attractorX = new float[Rules.ATTRACTORS];
   private final float[] attractorY = new float[Rules.ATTRACTORS];
-  // One instance for the whole run: passing this::moveChunk each frame would allocate.
-  private final RangeConsumer chunkBody = this::moveChunk;
+  // One instance for the whole run: passing this::move each frame would allocate.
+  private final MoversQuery.Chunk chunkBody = this::move;
 
   /**
    * Creates the system.
    *
    * @param pool where chunks run in parallel, or {@code null} to run them on the calling thread
    */
-  public MovementSystem(
-      final OwningGroup movers,
-      final Position_Storage positions,
-      final Velocity_Storage velocities,
-      final DensityGrid grid,
-      final ForkJoinPool pool) {
+  public MovementSystem(final MoversQuery movers, final DensityGrid grid, final ForkJoinPool pool) {
     this.movers = movers;
-    this.positions = positions;
-    this.velocities = velocities;
     this.grid = grid;
     this.pool = pool;
   }
@@ -69,18 +60,9 @@ public final class MovementSystem {
     return attractorY[index];
   }
 
-  private void moveChunk(final int from, final int to) {
-    // The page arrays are fetched per chunk, not cached: a storage grows its outer array as it grows.
-    final int page = from >>> positions.pageShift();
-    final int offset = from & (positions.pageSize() - 1);
-    move(
-        positions.xPages()[page], positions.yPages()[page],
-        velocities.dxPages()[page], velocities.dyPages()[page],
-        offset, offset + (to - from));
-  }
-
+  /** The chunk body: offsets {@code [from, to)} of one page of each field. */
   private void move(
-      final float[] x, final float[] y, final float[] dx, final float[] dy, final int from, final int to) {
+      final int from, final int to, final float[] x, final float[] y, final float[] dx, final float[] dy) {
     final int[] density = grid.counts();
     final float[] ax = attractorX;
     final float[] ay = attractorY;

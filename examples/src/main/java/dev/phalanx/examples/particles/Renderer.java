@@ -76,8 +76,8 @@ public final class Renderer {
         speed[pixel] += (float) Math.sqrt(dx * dx + dy * dy);
       }
     }
-    world.sparks().each(e -> glow[pixel(s.positions.x(e), s.positions.y(e))]++);
-    world.followers().each(e -> tail[pixel(s.positions.x(e), s.positions.y(e))]++);
+    world.sparks().each((e, at) -> glow[pixel(at.x(), at.y())]++);
+    world.followers().each((e, link, at) -> tail[pixel(at.x(), at.y())]++);
   }
 
   private int pixel(final float x, final float y) {

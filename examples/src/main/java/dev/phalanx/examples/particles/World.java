@@ -1,9 +1,6 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.view.View;
 import java.util.concurrent.ForkJoinPool;
 
 /**
@@ -27,9 +24,9 @@ public final class World implements AutoCloseable {
 
   private final Registry registry = new Registry();
   private final Storages storages;
-  private final OwningGroup movers;
-  private final View followers;
-  private final View sparks;
+  private final MoversQuery movers;
+  private final FollowersQuery followers;
+  private final SparksQuery sparks;
   private final ForkJoinPool pool;
   private final DensityGrid grid = new DensityGrid();
   private final MovementSystem movement;
@@ -50,15 +47,12 @@ public final class World implements AutoCloseable {
   public World(final int roots, final long seed, final int threads, final int frames) {
     storages = new Storages(registry);
     // Declared before any entity exists: the group then arranges each entity as it is created.
-    movers = registry.owningGroup(
-        new ComponentType<?, ?>[] {Position_Traits.TYPE, Velocity_Traits.TYPE},
-        new ComponentType<?, ?>[0],
-        new ComponentType<?, ?>[] {Frozen_Traits.TYPE});
-    followers = registry.view(Attachment_Traits.TYPE, Position_Traits.TYPE);
-    sparks = registry.view(Position_Traits.TYPE, Glowing_Traits.TYPE);
+    movers = MoversQuery.of(registry);
+    followers = FollowersQuery.of(registry);
+    sparks = SparksQuery.of(registry);
     pool = threads > 1 ? new ForkJoinPool(threads) : null;
-    movement = new MovementSystem(movers, storages.positions, storages.velocities, grid, pool);
-    follow = new FollowSystem(followers, storages.positions, storages.attachments);
+    movement = new MovementSystem(movers, grid, pool);
+    follow = new FollowSystem(followers);
     lifetime = new LifetimeSystem(registry, storages);
     spawner = new Spawner(registry, storages, seed);
     times = new SystemTimes(frames, SYSTEMS);
@@ -137,18 +131,18 @@ public final class World implements AutoCloseable {
     return storages;
   }
 
-  /** Returns the owning group of moving particles. */
-  public OwningGroup movers() {
+  /** Returns the query over the owning group of moving particles. */
+  public MoversQuery movers() {
     return movers;
   }
 
-  /** Returns the view of glowing particles. */
-  public View sparks() {
+  /** Returns the query over the view of glowing particles. */
+  public SparksQuery sparks() {
     return sparks;
   }
 
-  /** Returns the view of comet children. */
-  public View followers() {
+  /** Returns the query over the view of comet children. */
+  public FollowersQuery followers() {
     return followers;
   }
 
