@@ -228,7 +228,9 @@ public final class QueryGenerator {
         while (!taken.add(name)) {
           name = name + "$";
         }
-        parameters.add(ParameterSpec.builder(ArrayTypeName.of(field.slotType()), name, Modifier.FINAL).build());
+        parameters.add(ParameterSpec.builder(ArrayTypeName.of(field.slotType()), name, Modifier.FINAL)
+            .addJavadoc("the page of {@code $L.$L}\n", slot.model().component().simpleName(), field.name())
+            .build());
       }
     }
     return parameters;
@@ -244,14 +246,14 @@ public final class QueryGenerator {
         .addParameter(REGISTRY, "registry", Modifier.FINAL);
     switch (model.kind()) {
       case OWNING_GROUP:
-        method.addStatement("this.group = registry.owningGroup($L, $L, $L)",
+        method.addStatement("this.group = registry.owningGroup(\n$L,\n$L,\n$L)",
             types(slots, Role.OWNED), types(slots, Role.GET), types(slots, Role.EXCLUDE));
         break;
       case NON_OWNING_GROUP:
-        method.addStatement("this.group = registry.nonOwningGroup($L, $L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
+        method.addStatement("this.group = registry.nonOwningGroup(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
         break;
       default:
-        method.addStatement("this.view = registry.view($L, $L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
+        method.addStatement("this.view = registry.view(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
         break;
     }
     for (final Slot slot : slots) {
@@ -296,10 +298,11 @@ public final class QueryGenerator {
   }
 
   private static MethodSpec ofMethod(final QueryModel model) {
-    final String what = QueryModel.Kind.VIEW == model.kind() ? "the view" : "the group, creating it if the"
-        + " registry has none yet (O(n) to arrange the existing entities)";
+    final String what = QueryModel.Kind.VIEW == model.kind() ? "the view of {@code registry}"
+        : "the group of {@code registry}, creating the group if the\nregistry has none yet (O(n) to arrange the"
+            + " existing entities)";
     final MethodSpec.Builder method = MethodSpec.methodBuilder("of")
-        .addJavadoc("Returns a query over $L of {@code registry}. The query is cheap: keep one per system\n", what)
+        .addJavadoc("Returns a query over $L. The query is cheap: keep one per system\n", what)
         .addJavadoc("and thread; create a second one for a nested loop over the same declaration.\n\n")
         .addJavadoc("@param registry the registry to iterate\n")
         .addJavadoc("@return a new query\n")
@@ -605,7 +608,7 @@ public final class QueryGenerator {
         .addJavadoc("@param from the first offset, inclusive\n")
         .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
     for (final ParameterSpec array : arrays) {
-      visit.addParameter(array.type(), array.name()).addJavadoc("@param $L a page of one owned field\n", array.name());
+      visit.addParameter(array.type(), array.name()).addJavadoc("@param $L $L", array.name(), array.javadoc());
     }
     final String owned = slots.stream()
         .filter(slot -> Role.OWNED == slot.role())

@@ -1,0 +1,122 @@
+package dev.phalanx.ecs.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Golden-file tests of the generated queries: each declaration compiles, with the component processor,
+ * under {@code -Xlint:all -Werror}, and the generated query equals its golden, kept under
+ * {@code src/test/resources/goldens/QueryGeneratedSourcesTest/<method>/<qualified name>.java}.
+ *
+ * <p>After an intended change to the generated code, regenerate the goldens with
+ * {@code mvn -pl ecs-processor test -Dtest=QueryGeneratedSourcesTest -Dphalanx.updateGoldens=true} and
+ * review the diff.
+ */
+class QueryGeneratedSourcesTest {
+
+  private static final boolean UPDATE = Boolean.getBoolean("phalanx.updateGoldens");
+  private static final Path GOLDENS = Path.of("src", "test", "resources", "goldens", "QueryGeneratedSourcesTest");
+
+  private static final JavaFileObject POSITION = component("Position", "public record Position(float x, float y) {}");
+  private static final JavaFileObject VELOCITY = component("Velocity",
+      "public final class Velocity {", "  public float x;", "  public float y;", "}");
+  private static final JavaFileObject HEALTH = component("Health", "public record Health(int hp) {}");
+  private static final JavaFileObject FROZEN = component("Frozen", "public record Frozen() {}");
+  private static final JavaFileObject LABEL = component("Label",
+      "public record Label(String text, java.util.List<String> tags) {}");
+
+  @Test
+  void owningGroup(final TestInfo test) {
+    check(test, "test.MoversQuery", JavaFileObjects.forSourceLines("test.Movers",
+        "package test;",
+        "import dev.phalanx.ecs.annotations.GroupQuery;",
+        "@GroupQuery(owned = {Position.class, Velocity.class, Label.class}, get = Health.class, exclude = Frozen.class)",
+        "public interface Movers {}"));
+  }
+
+  @Test
+  void nonOwningGroup(final TestInfo test) {
+    check(test, "test.Systems_HealthyQuery", JavaFileObjects.forSourceLines("test.Systems",
+        "package test;",
+        "import dev.phalanx.ecs.annotations.GroupQuery;",
+        "public final class Systems {",
+        "  private Systems() {}",
+        "  @GroupQuery(get = {Health.class, Frozen.class})",
+        "  abstract static class Healthy {}",
+        "}"));
+  }
+
+  @Test
+  void view(final TestInfo test) {
+    check(test, "test.VisibleQuery", JavaFileObjects.forSourceLines("test.Visible",
+        "package test;",
+        "import dev.phalanx.ecs.annotations.ViewQuery;",
+        "@ViewQuery(include = {Position.class, Label.class}, exclude = Frozen.class)",
+        "interface Visible {}"));
+  }
+
+  private static JavaFileObject component(final String name, final String... lines) {
+    final String[] all = new String[lines.length + 3];
+    all[0] = "package test;";
+    all[1] = "import dev.phalanx.ecs.annotations.Component;";
+    all[2] = "@Component";
+    System.arraycopy(lines, 0, all, 3, lines.length);
+    return JavaFileObjects.forSourceLines("test." + name, all);
+  }
+
+  private static void check(final TestInfo test, final String generated, final JavaFileObject declaration) {
+    final Compilation compilation = javac()
+        .withProcessors(new PhalanxProcessor(), new PhalanxQueryProcessor())
+        .withOptions("-Xlint:all", "-Werror")
+        .compile(POSITION, VELOCITY, HEALTH, FROZEN, LABEL, declaration);
+    assertThat(compilation).succeededWithoutWarnings();
+    final Optional<JavaFileObject> file = compilation.generatedSourceFile(generated);
+    assertTrue(file.isPresent(), generated + " was not generated");
+    final String actual = read(file.get());
+    final Path golden = GOLDENS.resolve(test.getTestMethod().orElseThrow().getName()).resolve(generated + ".java");
+    if (UPDATE) {
+      write(golden, actual);
+    }
+    assertTrue(Files.exists(golden), "no golden " + golden + "; run with -Dphalanx.updateGoldens=true");
+    assertEquals(read(golden), actual, "generated " + generated + " differs from " + golden);
+  }
+
+  private static String read(final JavaFileObject file) {
+    try {
+      return file.getCharContent(true).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String read(final Path golden) {
+    try {
+      return Files.readString(golden, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void write(final Path golden, final String text) {
+    try {
+      Files.createDirectories(golden.getParent());
+      Files.writeString(golden, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package test;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.group.NonOwningGroup;
+import dev.phalanx.ecs.storage.SparseSet;
+import javax.annotation.processing.Generated;
+
+/**
+ * The non-owning group declared by {@code test.Systems.Healthy}: get {@link test.Health}, {@link test.Frozen}, excluded none.
+ *
+ * <p>Create it with {@link #of}, then iterate with {@link #each}.
+ *
+ * <h2>Costs</h2>
+ *
+ * <ul>
+ *   <li>{@code each}: O(n) over the members, one lookup per component; no allocation.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>A query object is not thread-safe: its cursors are shared by all calls of {@code each}, so use
+ * one query per thread, and a second query (another {@link #of}) for a nested loop over the same
+ * declaration.
+ *
+ * <h2>What may change during an iteration</h2>
+ *
+ * <p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;
+ * other entities may not leave the group meanwhile (detected, {@link java.util.ConcurrentModificationException}).
+ */
+@Generated("dev.phalanx.ecs.processor.PhalanxQueryProcessor")
+public final class Systems_HealthyQuery {
+  private final NonOwningGroup group;
+
+  private final Health_Storage healthStorage;
+
+  private final Frozen_Storage frozenStorage;
+
+  private final Health_Cursor healthCursor;
+
+  private Systems_HealthyQuery(final Registry registry) {
+    this.group = registry.nonOwningGroup(
+        new ComponentType<?, ?>[] {Health_Traits.TYPE, Frozen_Traits.TYPE},
+        new ComponentType<?, ?>[0]);
+    this.healthStorage = registry.storage(Health_Traits.TYPE);
+    this.frozenStorage = registry.storage(Frozen_Traits.TYPE);
+    this.healthCursor = healthStorage.cursor();
+  }
+
+  /**
+   * Returns a query over the group of {@code registry}, creating the group if the
+   * registry has none yet (O(n) to arrange the existing entities). The query is cheap: keep one per system
+   * and thread; create a second one for a nested loop over the same declaration.
+   *
+   * @param registry the registry to iterate
+   * @return a new query
+   * @throws IllegalStateException if the group conflicts with an existing group of the registry
+   */
+  public static Systems_HealthyQuery of(final Registry registry) {
+    return new Systems_HealthyQuery(registry);
+  }
+
+  /**
+   * Returns the runtime group this query iterates.
+   */
+  public NonOwningGroup group() {
+    return group;
+  }
+
+  /**
+   * Returns the number of members of the group.
+   */
+  public int size() {
+    return group.size();
+  }
+
+  /**
+   * Returns whether {@code entity} is visited by this query.
+   */
+  public boolean contains(final long entity) {
+    return group.contains(entity);
+  }
+
+  /**
+   * Returns the storage of {@link Health}.
+   */
+  public Health_Storage healthStorage() {
+    return healthStorage;
+  }
+
+  /**
+   * Returns the storage of {@link Frozen}.
+   */
+  public Frozen_Storage frozenStorage() {
+    return frozenStorage;
+  }
+
+  /**
+   * Calls {@code visitor} for each entity of the group, last position first, with its cursors
+   * positioned on the entity's components. The cursors are fields of this query, moved for each
+   * entity: nothing is allocated. Not reentrant on one query object.
+   *
+   * @param visitor the loop body
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     group or rearranged the storage being walked
+   */
+  public void each(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    final SparseSet members = group.members();
+    for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1)) {
+      final long entity = members.packed()[position];
+      healthCursor.moveToEntity(entity);
+      final int before = members.beginVisit();
+      visitor.visit(entity, healthCursor);
+      members.checkIteration(before, entity, position);
+    }
+  }
+
+  /**
+   * The body of {@link Systems_HealthyQuery#each}: one call per entity, with a typed cursor per included component
+   * that has fields (tags add no parameter).
+   */
+  @FunctionalInterface
+  public interface Visitor {
+    /**
+     * Visits one entity; the cursors are positioned on its components and are reused for the next
+     * entity, so do not keep them.
+     *
+     * @param entity the entity
+     * @param health a cursor over its {@link Health}
+     */
+    void visit(long entity, Health_Cursor health);
+  }
+}

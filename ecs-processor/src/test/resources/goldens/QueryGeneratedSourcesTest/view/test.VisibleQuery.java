@@ -1,0 +1,162 @@
+package test;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.entity.Entity;
+import dev.phalanx.ecs.storage.DeletionPolicy;
+import dev.phalanx.ecs.storage.SparseSet;
+import dev.phalanx.ecs.view.View;
+import javax.annotation.processing.Generated;
+
+/**
+ * The view declared by {@code test.Visible}: included {@link test.Position}, {@link test.Label}, excluded {@link test.Frozen}.
+ *
+ * <p>Create it with {@link #of}, then iterate with {@link #each}.
+ *
+ * <h2>Costs</h2>
+ *
+ * <ul>
+ *   <li>{@code each}: O(n * k) over the smallest included storage, k the number of listed
+ *       components; no allocation.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>A query object is not thread-safe: its cursors are shared by all calls of {@code each}, so use
+ * one query per thread, and a second query (another {@link #of}) for a nested loop over the same
+ * declaration.
+ *
+ * <h2>What may change during an iteration</h2>
+ *
+ * <p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;
+ * other entities may not leave the view's leading storage meanwhile (detected, {@link java.util.ConcurrentModificationException}).
+ */
+@Generated("dev.phalanx.ecs.processor.PhalanxQueryProcessor")
+public final class VisibleQuery {
+  private final View view;
+
+  private final Position_Storage positionStorage;
+
+  private final Label_Storage labelStorage;
+
+  private final Frozen_Storage frozenStorage;
+
+  private final Position_Cursor positionCursor;
+
+  private final Label_Cursor labelCursor;
+
+  private VisibleQuery(final Registry registry) {
+    this.view = registry.view(
+        new ComponentType<?, ?>[] {Position_Traits.TYPE, Label_Traits.TYPE},
+        new ComponentType<?, ?>[] {Frozen_Traits.TYPE});
+    this.positionStorage = registry.storage(Position_Traits.TYPE);
+    this.labelStorage = registry.storage(Label_Traits.TYPE);
+    this.frozenStorage = registry.storage(Frozen_Traits.TYPE);
+    this.positionCursor = positionStorage.cursor();
+    this.labelCursor = labelStorage.cursor();
+  }
+
+  /**
+   * Returns a query over the view of {@code registry}. The query is cheap: keep one per system
+   * and thread; create a second one for a nested loop over the same declaration.
+   *
+   * @param registry the registry to iterate
+   * @return a new query
+   */
+  public static VisibleQuery of(final Registry registry) {
+    return new VisibleQuery(registry);
+  }
+
+  /**
+   * Returns the runtime view this query iterates.
+   */
+  public View view() {
+    return view;
+  }
+
+  /**
+   * Returns an upper bound of the number of entities: the size of the smallest included storage.
+   */
+  public int sizeHint() {
+    return view.sizeHint();
+  }
+
+  /**
+   * Returns whether {@code entity} is visited by this query.
+   */
+  public boolean contains(final long entity) {
+    return view.contains(entity);
+  }
+
+  /**
+   * Returns the storage of {@link Position}.
+   */
+  public Position_Storage positionStorage() {
+    return positionStorage;
+  }
+
+  /**
+   * Returns the storage of {@link Label}.
+   */
+  public Label_Storage labelStorage() {
+    return labelStorage;
+  }
+
+  /**
+   * Returns the storage of {@link Frozen}.
+   */
+  public Frozen_Storage frozenStorage() {
+    return frozenStorage;
+  }
+
+  /**
+   * Calls {@code visitor} for each entity of the view, last position first, with its cursors
+   * positioned on the entity's components. The cursors are fields of this query, moved for each
+   * entity: nothing is allocated. Not reentrant on one query object.
+   *
+   * @param visitor the loop body
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     view or rearranged the storage being walked
+   */
+  public void each(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final SparseSet lead = view.leader();
+    // Nothing moves in an in-place storage: it leaves tombstones, and any removal is safe.
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    for (int position = lead.size() - 1; position >= 0; position--) {
+      // Read the array again: the visitor may have grown it (appended elements are not visited).
+      final long entity = lead.packed()[position];
+      if (stable && Entity.isTombstone(entity)) {
+        continue;
+      }
+      if (!positionStorage.contains(entity) || !labelStorage.contains(entity) || frozenStorage.contains(entity)) {
+        continue;
+      }
+      positionCursor.moveToEntity(entity);
+      labelCursor.moveToEntity(entity);
+      final int before = lead.beginVisit();
+      visitor.visit(entity, positionCursor, labelCursor);
+      if (!stable) {
+        lead.checkIteration(before, entity, position);
+      }
+    }
+  }
+
+  /**
+   * The body of {@link VisibleQuery#each}: one call per entity, with a typed cursor per included component
+   * that has fields (tags add no parameter).
+   */
+  @FunctionalInterface
+  public interface Visitor {
+    /**
+     * Visits one entity; the cursors are positioned on its components and are reused for the next
+     * entity, so do not keep them.
+     *
+     * @param entity the entity
+     * @param position a cursor over its {@link Position}
+     * @param label a cursor over its {@link Label}
+     */
+    void visit(long entity, Position_Cursor position, Label_Cursor label);
+  }
+}
