@@ -39,6 +39,11 @@ public final class CursorGenerator extends SourceFileGenerator<ComponentModel> {
   }
 
   @Override
+  protected boolean usesDeprecated(final ComponentModel model) {
+    return model.usesDeprecated();
+  }
+
+  @Override
   protected TypeSpec.Builder write(final ComponentModel model) {
     final ClassName storage = model.storage();
     final TypeSpec.Builder type = TypeSpec.classBuilder(model.cursor())

@@ -41,6 +41,13 @@ public abstract class SourceFileGenerator<M> {
     if (null != generated) {
       type.addAnnotation(AnnotationSpec.builder(generated).addMember("value", "$S", PROCESSOR).build());
     }
+    if (usesDeprecated(model)) {
+      // The user chose to keep using the deprecated code; the generated copy of that choice must not
+      // turn into warnings that fail -Werror builds.
+      type.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class)
+          .addMember("value", "{$S, $S}", "deprecation", "removal")
+          .build());
+    }
     return JavaFile.builder(packageName(model), type.build()).skipJavaLangImports(true).indent("  ").build();
   }
 
@@ -53,6 +60,9 @@ public abstract class SourceFileGenerator<M> {
   public boolean applies(final M model) {
     return true;
   }
+
+  /** Returns whether the generated code names deprecated classes or members. */
+  protected abstract boolean usesDeprecated(M model);
 
   /** Returns the class that the file is generated for. */
   protected abstract Element originatingElement(M model);

@@ -44,6 +44,11 @@ public final class StorageGenerator extends SourceFileGenerator<ComponentModel> 
   }
 
   @Override
+  protected boolean usesDeprecated(final ComponentModel model) {
+    return model.usesDeprecated();
+  }
+
+  @Override
   protected TypeSpec.Builder write(final ComponentModel model) {
     switch (model.kind()) {
       case TAG:

@@ -41,6 +41,11 @@ public final class TraitsGenerator extends SourceFileGenerator<ComponentModel> {
   }
 
   @Override
+  protected boolean usesDeprecated(final ComponentModel model) {
+    return model.usesDeprecated();
+  }
+
+  @Override
   protected TypeSpec.Builder write(final ComponentModel model) {
     final TypeName strings = ParameterizedTypeName.get(LIST, ClassName.get(String.class));
     final TypeName classes = ParameterizedTypeName.get(

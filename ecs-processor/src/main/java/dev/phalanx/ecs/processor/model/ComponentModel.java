@@ -17,6 +17,8 @@ import javax.lang.model.element.TypeElement;
  * @param fields the stored fields in declaration order (empty unless {@code kind} is FIELDS)
  * @param construction how instances are built
  * @param record whether the component is a record
+ * @param usesDeprecated whether generated code refers to a deprecated class or member (the component,
+ *     a field type, an accessor), so that it must suppress deprecation warnings to stay warning-free
  */
 public record ComponentModel(
     TypeElement element,
@@ -28,7 +30,8 @@ public record ComponentModel(
     StorageKind kind,
     List<FieldModel> fields,
     Construction construction,
-    boolean record) {
+    boolean record,
+    boolean usesDeprecated) {
 
   /** Copies the field list. */
   public ComponentModel {

@@ -135,7 +135,7 @@ public final class ComponentValidator {
     }
     final ComponentModel model = new ComponentModel(
         type, ClassName.get(type), packageName, Names.flatName(type), pageSize, inPlaceDelete, kind,
-        fields, construction, isRecord);
+        fields, construction, isRecord, usesDeprecated(type, raw));
     return new Result(model, report, false);
   }
 
@@ -514,6 +514,57 @@ public final class ComponentValidator {
   // -----------------------------------------------------------------------------------------------
   // Annotations.
   // -----------------------------------------------------------------------------------------------
+
+  /**
+   * Returns whether the generated code will name something deprecated: the component or a class
+   * enclosing it, a field's type (or a type argument of it), or an accessor or constructor.
+   */
+  private boolean usesDeprecated(final TypeElement type, final List<RawField> fields) {
+    for (Element current = type; current instanceof TypeElement; current = current.getEnclosingElement()) {
+      if (elements.isDeprecated(current)) {
+        return true;
+      }
+    }
+    for (final RawField field : fields) {
+      if (deprecatedType(field.type())) {
+        return true;
+      }
+    }
+    for (final Element member : type.getEnclosedElements()) {
+      if ((ElementKind.METHOD == member.getKind() || ElementKind.CONSTRUCTOR == member.getKind())
+          && elements.isDeprecated(member)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean deprecatedType(final TypeMirror type) {
+    switch (type.getKind()) {
+      case ARRAY:
+        return deprecatedType(((ArrayType) type).getComponentType());
+      case DECLARED:
+        for (Element current = types.asElement(type); current instanceof TypeElement;
+            current = current.getEnclosingElement()) {
+          if (elements.isDeprecated(current)) {
+            return true;
+          }
+        }
+        for (final TypeMirror argument : ((DeclaredType) type).getTypeArguments()) {
+          if (deprecatedType(argument)) {
+            return true;
+          }
+        }
+        return false;
+      case WILDCARD: {
+        final WildcardType wildcard = (WildcardType) type;
+        final TypeMirror bound = null != wildcard.getExtendsBound() ? wildcard.getExtendsBound() : wildcard.getSuperBound();
+        return null != bound && deprecatedType(bound);
+      }
+      default:
+        return false;
+    }
+  }
 
   private static AnnotationMirror findAnnotation(final Element element, final String name) {
     for (final AnnotationMirror mirror : element.getAnnotationMirrors()) {
