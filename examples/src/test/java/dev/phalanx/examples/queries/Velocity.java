@@ -1,0 +1,7 @@
+package dev.phalanx.examples.queries;
+
+import dev.phalanx.ecs.annotations.Component;
+
+/** A velocity, owned by the mover groups. */
+@Component
+public record Velocity(float x, float y) {}
