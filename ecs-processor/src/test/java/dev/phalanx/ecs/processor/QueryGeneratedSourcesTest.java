@@ -69,6 +69,14 @@ class QueryGeneratedSourcesTest {
         "interface Visible {}"));
   }
 
+  @Test
+  void gradleIncrementalDeclarationListsTheQueryProcessorAsIsolating() throws IOException {
+    final Path declaration = Path.of("src", "main", "resources", "META-INF", "gradle",
+        "incremental.annotation.processors");
+    assertTrue(Files.readAllLines(declaration, StandardCharsets.UTF_8)
+        .contains("dev.phalanx.ecs.processor.PhalanxQueryProcessor,isolating"));
+  }
+
   private static JavaFileObject component(final String name, final String... lines) {
     final String[] all = new String[lines.length + 3];
     all[0] = "package test;";
