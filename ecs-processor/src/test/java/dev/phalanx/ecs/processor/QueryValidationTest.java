@@ -28,6 +28,9 @@ class QueryValidationTest {
       "  @Component(inPlaceDelete = true) public record Node(long parent) {}",
       "  @Component(pageSize = 256) public record Small(int value) {}",
       "  public record Plain(int value) {}",
+      "  @Component(empty = dev.phalanx.ecs.annotations.Empty.STORE) public static final class Token {}",
+      "  @Component public record Entity(int id) {}",
+      "  @Component public record Int(int value) {}",
       "}");
 
   private static Compilation compile(final JavaFileObject... sources) {
@@ -72,6 +75,27 @@ class QueryValidationTest {
     assertThat(compilation).generatedSourceFile("test.MoversQuery");
     assertThat(compilation).generatedSourceFile("test.WatchedQuery");
     assertThat(compilation).generatedSourceFile("test.VisibleQuery");
+  }
+
+  @Test
+  void componentNamesThatClashWithKeywordsOrParametersCompile() {
+    final Compilation compilation = javac()
+        .withProcessors(new PhalanxProcessor(), new PhalanxQueryProcessor())
+        .withOptions("-Xlint:all", "-Werror")
+        .compile(COMPONENTS,
+            source("Odd",
+                "@ViewQuery(include = {Entity.class, Int.class, Token.class, Frozen.class})",
+                "interface Odd {}"),
+            source("OddGroup",
+                "@GroupQuery(owned = {Entity.class, Int.class, Token.class, Frozen.class})",
+                "interface OddGroup {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    // Keywords and the visitor's own parameter names get a $ suffix; a stored field-less type is
+    // passed as the instance itself, a tag not at all.
+    assertThat(compilation).generatedSourceFile("test.OddQuery").contentsAsUtf8String()
+        .contains("void visit(long entity, Components_Entity_Cursor entity$, Components_Int_Cursor int$,");
+    assertThat(compilation).generatedSourceFile("test.OddQuery").contentsAsUtf8String()
+        .contains("Components.Token token);");
   }
 
   @Test
