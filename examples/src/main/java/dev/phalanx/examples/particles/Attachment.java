@@ -8,9 +8,9 @@ import dev.phalanx.ecs.annotations.EntityRef;
  *
  * <p>Stored with in-place deletion: removing an attachment leaves a tombstone instead of moving the
  * last element into the hole, so the slots (and the handles in them) of every other child stay
- * where they are. That is what lets the lifetime system tear down a whole family, child by child,
- * without invalidating anything it still has to read, and what makes it legal to destroy children
- * while a view led by this storage is being walked.
+ * where they are. The lifetime system relies on it when it tears down a family: it reads a child's
+ * {@code nextSibling}, destroys the child, and the next child's slot is still the one it read. The
+ * follow view, led by this storage, skips the tombstones.
  *
  * @param parent the comet this particle belongs to
  * @param nextSibling the next child of the same comet, or {@code Entity.NULL}
