@@ -179,6 +179,20 @@ public class SparseSet {
     return position;
   }
 
+  /**
+   * Returns the entity of the set whose index is {@code index}, whatever its version, or
+   * {@link Entity#NULL}.
+   */
+  public final long entityWithIndex(final int index) {
+    final int[][] pages = sparse;
+    final int page = index >>> SPARSE_SHIFT;
+    if (page >= pages.length || null == pages[page]) {
+      return Entity.NULL;
+    }
+    final int position = pages[page][index & SPARSE_MASK];
+    return position >= 0 ? packed[position] : Entity.NULL;
+  }
+
   /** Returns the entity at {@code position} (a tombstone for a hole). */
   public final long at(final int position) {
     if (position < 0 || position >= size) {

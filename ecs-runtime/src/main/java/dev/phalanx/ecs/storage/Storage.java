@@ -51,6 +51,8 @@ public abstract class Storage<T> extends SparseSet {
   private int allocatedPages;
   private Registry registry;
   private Object owner;
+  // The entity whose destroy signal is being published, so that a listener removing it again is a no-op.
+  private long removing = Entity.NULL;
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
@@ -210,10 +212,17 @@ public abstract class Storage<T> extends SparseSet {
    * @return whether a component was removed
    */
   public final boolean remove(final long entity) {
-    if (!contains(entity)) {
+    if (!contains(entity) || removing == entity) {
+      // Absent, or already being removed: a destroy listener asked for the same removal again.
       return false;
     }
-    onDestroy.publish(registry, entity);
+    final long outer = removing;
+    removing = entity;
+    try {
+      onDestroy.publish(registry, entity);
+    } finally {
+      removing = outer;
+    }
     // A listener (a group, say) may have moved the element, or removed it: look it up again.
     final int position = indexOf(entity);
     if (ABSENT != position) {
@@ -340,6 +349,13 @@ public abstract class Storage<T> extends SparseSet {
       throw new IllegalArgumentException(
           "cannot emplace " + type.name() + " on " + Entity.toString(entity)
               + ": it already has one; use replace or emplaceOrReplace");
+    }
+    final long holder = entityWithIndex(index);
+    if (!Entity.isNull(holder)) {
+      // Only standalone storages get here: a registry never has two live versions of one index.
+      throw new IllegalArgumentException(
+          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": "
+              + Entity.toString(holder) + " (same index, another version) is still in the storage");
     }
     final int position = insertEntity(entity);
     ensurePage(position);

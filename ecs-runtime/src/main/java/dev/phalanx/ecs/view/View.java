@@ -25,7 +25,9 @@ import java.util.function.LongConsumer;
  * <h2>What may change during an iteration</h2>
  *
  * <ul>
- *   <li>Allowed: creating entities; adding components to any entity (new elements are not visited);
+ *   <li>Allowed: creating entities; adding components to any entity (new elements are not visited,
+ *       with one exception: when the leading set uses in-place deletion, an insertion reuses the most
+ *       recent hole, and if that hole is not visited yet the new element will be);
  *       changing the visited entity's components in place; removing the visited entity's components or
  *       destroying it.
  *   <li>Not allowed: removing components of <em>other</em> entities from the sets being iterated

@@ -45,7 +45,7 @@ class GuideSnippetsTest {
   // end::types[]
 
   /** Stable (in-place) object storage, for the pointer-stability section. */
-  static final class Node {
+  static class Node {
     long parent = Entity.NULL;
   }
 
