@@ -247,11 +247,20 @@ public final class Report {
     if (v >= 1) {
       return String.format(Locale.ROOT, "%.2f", v);
     }
-    return String.format(Locale.ROOT, "%.3f", v);
+    if (v >= 0.01 || 0 == v) {
+      return String.format(Locale.ROOT, "%.3f", v);
+    }
+    return String.format(Locale.ROOT, "%.1e", v);
   }
 
   private static String ratio(final double r) {
-    return (r >= 10 ? String.format(Locale.ROOT, "%.0f", r) : String.format(Locale.ROOT, "%.2f", r)) + "x";
+    if (r >= 10) {
+      return String.format(Locale.ROOT, "%.0fx", r);
+    }
+    if (r >= 0.1) {
+      return String.format(Locale.ROOT, "%.2fx", r);
+    }
+    return String.format(Locale.ROOT, "%.2gx", r);
   }
 
   private static String bytes(final double b) {

@@ -33,7 +33,8 @@ final class Svg {
     if (shown.isEmpty()) {
       return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"40\"><text x=\"10\" y=\"25\">no results</text></svg>\n";
     }
-    final int lo = (int) Math.floor(Math.log10(min));
+    // Below 0.01 ns per entity (the "one entity matches" row) bars are drawn at the floor.
+    final int lo = Math.max(-2, (int) Math.floor(Math.log10(min)));
     final int hi = (int) Math.ceil(Math.log10(max));
     final int decades = Math.max(1, hi - lo);
     final int bar = 9;
@@ -41,7 +42,7 @@ final class Svg {
     final int left = 70;
     final int top = 60;
     final int plot = 360;
-    final int labels = 230;
+    final int labels = 310;
     int width = left + 20;
     final List<Integer> groupWidths = new ArrayList<>();
     for (final Report.Row row : shown) {
@@ -101,7 +102,7 @@ final class Svg {
       }
       final int cx = x + groupWidths.get(g) / 2;
       svg.append(String.format(Locale.ROOT,
-          "<text x=\"%d\" y=\"%d\" transform=\"rotate(-60 %d %d)\" text-anchor=\"end\">%s</text>\n",
+          "<text x=\"%d\" y=\"%d\" transform=\"rotate(-90 %d %d)\" text-anchor=\"end\">%s</text>\n",
           cx, top + plot + 12, cx, top + plot + 12, escape(row.title())));
       x += groupWidths.get(g) + gap;
     }
