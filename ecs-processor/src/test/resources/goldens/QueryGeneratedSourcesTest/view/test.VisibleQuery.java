@@ -122,7 +122,6 @@ public final class VisibleQuery {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final SparseSet lead = view.leader();
-    // Nothing moves in an in-place storage: it leaves tombstones, and any removal is safe.
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     for (int position = lead.size() - 1; position >= 0; position--) {
       // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -130,16 +129,23 @@ public final class VisibleQuery {
       if (stable && Entity.isTombstone(entity)) {
         continue;
       }
-      if (!positionStorage.contains(entity) || !labelStorage.contains(entity) || frozenStorage.contains(entity)) {
+      final int positionCursorIndex$ = positionStorage.indexOf(entity);
+      if (positionCursorIndex$ < 0) {
         continue;
       }
-      positionCursor.moveToEntity(entity);
-      labelCursor.moveToEntity(entity);
+      final int labelCursorIndex$ = labelStorage.indexOf(entity);
+      if (labelCursorIndex$ < 0) {
+        continue;
+      }
+      if (frozenStorage.contains(entity)) {
+        continue;
+      }
+      positionCursor.moveTo(positionCursorIndex$);
+      labelCursor.moveTo(labelCursorIndex$);
       final int before = lead.beginVisit();
       visitor.visit(entity, positionCursor, labelCursor);
-      if (!stable) {
-        lead.checkIteration(before, entity, position);
-      }
+      // Also for an in-place leader: removals are safe there, but sorting or compacting is not.
+      lead.checkIteration(before, entity, position);
     }
   }
 

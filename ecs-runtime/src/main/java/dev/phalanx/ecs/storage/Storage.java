@@ -51,8 +51,9 @@ public abstract class Storage<T> extends SparseSet {
   private int allocatedPages;
   private Registry registry;
   private Object owner;
-  // The entity whose destroy signal is being published, so that a listener removing it again is a no-op.
-  private long removing = Entity.NULL;
+  // Removals whose destroy signal is being published, per thread: a listener removing the same
+  // element again is a no-op. Per thread because in-place storages allow concurrent removals.
+  private static final ThreadLocal<PendingRemovals> PENDING = ThreadLocal.withInitial(PendingRemovals::new);
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
@@ -212,16 +213,21 @@ public abstract class Storage<T> extends SparseSet {
    * @return whether a component was removed
    */
   public final boolean remove(final long entity) {
-    if (!contains(entity) || removing == entity) {
-      // Absent, or already being removed: a destroy listener asked for the same removal again.
+    if (!contains(entity)) {
       return false;
     }
-    final long outer = removing;
-    removing = entity;
-    try {
-      onDestroy.publish(registry, entity);
-    } finally {
-      removing = outer;
+    if (!onDestroy.isEmpty()) {
+      final PendingRemovals pending = PENDING.get();
+      if (pending.contains(this, entity)) {
+        // A destroy listener asked for the removal that is already under way.
+        return false;
+      }
+      pending.push(this, entity);
+      try {
+        onDestroy.publish(registry, entity);
+      } finally {
+        pending.pop();
+      }
     }
     // A listener (a group, say) may have moved the element, or removed it: look it up again.
     final int position = indexOf(entity);
@@ -407,6 +413,36 @@ public abstract class Storage<T> extends SparseSet {
     while (page >= allocatedPages) {
       allocatePage(allocatedPages);
       allocatedPages++;
+    }
+  }
+
+  /** A small per-thread stack of (storage, entity) removals in progress; grows, never shrinks. */
+  private static final class PendingRemovals {
+    private Storage<?>[] storages = new Storage<?>[4];
+    private long[] entities = new long[4];
+    private int depth;
+
+    boolean contains(final Storage<?> storage, final long entity) {
+      for (int i = depth - 1; i >= 0; i--) {
+        if (storages[i] == storage && entities[i] == entity) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    void push(final Storage<?> storage, final long entity) {
+      if (depth == storages.length) {
+        storages = java.util.Arrays.copyOf(storages, depth * 2);
+        entities = java.util.Arrays.copyOf(entities, depth * 2);
+      }
+      storages[depth] = storage;
+      entities[depth] = entity;
+      depth++;
+    }
+
+    void pop() {
+      storages[--depth] = null;
     }
   }
 

@@ -36,7 +36,7 @@ public final class EntityIterator implements PrimitiveIterator.OfLong {
     int at = position - 1;
     while (at >= 0) {
       final long entity = lead.packed()[at];
-      if (!(stable && Entity.isTombstone(entity)) && ViewLoop.matches(entity, include, exclude)) {
+      if (!(stable && Entity.isTombstone(entity)) && ViewLoop.matchesOthers(entity, lead, include, exclude)) {
         return true;
       }
       at--;
@@ -50,7 +50,7 @@ public final class EntityIterator implements PrimitiveIterator.OfLong {
     int at = position - 1;
     while (at >= 0) {
       final long entity = lead.packed()[at];
-      if (!(stable && Entity.isTombstone(entity)) && ViewLoop.matches(entity, include, exclude)) {
+      if (!(stable && Entity.isTombstone(entity)) && ViewLoop.matchesOthers(entity, lead, include, exclude)) {
         position = at;
         current = entity;
         expectedModifications = lead.beginVisit();

@@ -21,6 +21,25 @@ final class ViewLoop {
     return best;
   }
 
+  /**
+   * Returns whether {@code entity}, taken from {@code lead}, is in every other set of {@code include}
+   * and none of {@code exclude}.
+   */
+  static boolean matchesOthers(
+      final long entity, final SparseSet lead, final SparseSet[] include, final SparseSet[] exclude) {
+    for (int i = 0; i < include.length; i++) {
+      if (include[i] != lead && !include[i].contains(entity)) {
+        return false;
+      }
+    }
+    for (int i = 0; i < exclude.length; i++) {
+      if (exclude[i].contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Returns whether {@code entity} is in every set of {@code include} and none of {@code exclude}. */
   static boolean matches(final long entity, final SparseSet[] include, final SparseSet[] exclude) {
     for (int i = 0; i < include.length; i++) {
@@ -49,7 +68,7 @@ final class ViewLoop {
       if (stable && Entity.isTombstone(entity)) {
         continue;
       }
-      if (!matches(entity, include, exclude)) {
+      if (!matchesOthers(entity, lead, include, exclude)) {
         continue;
       }
       // In an in-place set removals move nothing and do not count as modifications, so the check only

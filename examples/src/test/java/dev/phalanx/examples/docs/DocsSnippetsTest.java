@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps docs/ true to the code: every {@code java} code block of a guide page must appear, line for
+ * Keeps docs/ and the README true to the code: every {@code java} code block of a page must appear, line for
  * line (indentation aside), in a source file of this module, where the compiler and the tests check
  * it.
  */
@@ -29,7 +29,7 @@ class DocsSnippetsTest {
     final String sources = normalize(allSources());
     final List<String> missing = new ArrayList<>();
     int blocks = 0;
-    try (Stream<Path> pages = Files.list(docs)) {
+    try (Stream<Path> pages = Stream.concat(Files.list(docs), Stream.of(Path.of("..", "README.md")))) {
       for (final Path page : pages.filter(p -> p.toString().endsWith(".md")).toList()) {
         final Matcher matcher = BLOCK.matcher(Files.readString(page));
         while (matcher.find()) {

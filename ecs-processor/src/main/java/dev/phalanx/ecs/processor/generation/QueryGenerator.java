@@ -432,29 +432,42 @@ public final class QueryGenerator {
   }
 
   private static MethodSpec.Builder eachView(final MethodSpec.Builder method, final List<Slot> slots) {
-    final List<CodeBlock> tests = new ArrayList<>();
-    for (final Slot slot : slots) {
-      tests.add(CodeBlock.of(slot.included() ? "!$L.contains(entity)" : "$L.contains(entity)", slot.storage()));
-    }
     method.addStatement("final $T lead = view.leader()", SPARSE_SET)
-        .addComment("Nothing moves in an in-place storage: it leaves tombstones, and any removal is safe.")
         .addStatement("final boolean stable = $T.IN_PLACE == lead.policy()", Code.DELETION_POLICY)
         .beginControlFlow("for (int position = lead.size() - 1; position >= 0; position--)")
         .addComment("Read the array again: the visitor may have grown it (appended elements are not visited).")
         .addStatement("final long entity = lead.packed()[position]")
         .beginControlFlow("if (stable && $T.isTombstone(entity))", ENTITY)
         .addStatement("continue")
-        .endControlFlow()
-        .beginControlFlow("if ($L)", CodeBlock.join(tests, " || "))
-        .addStatement("continue")
         .endControlFlow();
-    moveByEntity(method, slots);
+    // One lookup per storage: its position both tests membership and places the cursor.
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement("final int $L = $L.indexOf(entity)", indexLocal(slot), slot.storage())
+            .beginControlFlow("if ($L < 0)", indexLocal(slot))
+            .addStatement("continue")
+            .endControlFlow();
+      } else {
+        method.beginControlFlow(slot.included() ? "if (!$L.contains(entity))" : "if ($L.contains(entity))", slot.storage())
+            .addStatement("continue")
+            .endControlFlow();
+      }
+    }
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot));
+      }
+    }
     return method.addStatement("final int before = lead.beginVisit()")
         .addStatement(visitCall(slots))
-        .beginControlFlow("if (!stable)")
+        .addComment("Also for an in-place leader: removals are safe there, but sorting or compacting is not.")
         .addStatement("lead.checkIteration(before, entity, position)")
-        .endControlFlow()
         .endControlFlow();
+  }
+
+  /** The local holding a slot's position in a view loop; the {@code $} keeps it clear of user names. */
+  private static String indexLocal(final Slot slot) {
+    return slot.cursor() + "Index$";
   }
 
   private static void moveByEntity(final MethodSpec.Builder method, final List<Slot> slots) {
