@@ -213,7 +213,8 @@ public abstract class Storage<T> extends SparseSet {
    * @return whether a component was removed
    */
   public final boolean remove(final long entity) {
-    if (!contains(entity)) {
+    int position = indexOf(entity);
+    if (ABSENT == position) {
       return false;
     }
     if (!onDestroy.isEmpty()) {
@@ -228,12 +229,13 @@ public abstract class Storage<T> extends SparseSet {
       } finally {
         pending.pop();
       }
+      // A listener (a group, say) may have moved the element, or removed it: look it up again.
+      position = indexOf(entity);
+      if (ABSENT == position) {
+        return true;
+      }
     }
-    // A listener (a group, say) may have moved the element, or removed it: look it up again.
-    final int position = indexOf(entity);
-    if (ABSENT != position) {
-      removeEntityAt(position);
-    }
+    removeEntityAt(position);
     return true;
   }
 
@@ -351,13 +353,14 @@ public abstract class Storage<T> extends SparseSet {
           "cannot emplace " + type.name() + " on " + Entity.toString(entity)
               + ": the entity is not valid (destroyed or never created)");
     }
-    if (contains(entity)) {
-      throw new IllegalArgumentException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity)
-              + ": it already has one; use replace or emplaceOrReplace");
-    }
+    // One sparse lookup answers both "already has one" and "another version holds the index".
     final long holder = entityWithIndex(index);
     if (!Entity.isNull(holder)) {
+      if (holder == entity) {
+        throw new IllegalArgumentException(
+            "cannot emplace " + type.name() + " on " + Entity.toString(entity)
+                + ": it already has one; use replace or emplaceOrReplace");
+      }
       // Only standalone storages get here: a registry never has two live versions of one index.
       throw new IllegalArgumentException(
           "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": "
