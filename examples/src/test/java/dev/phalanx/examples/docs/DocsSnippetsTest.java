@@ -46,7 +46,9 @@ class DocsSnippetsTest {
 
   private static String allSources() throws IOException {
     final StringBuilder text = new StringBuilder();
-    for (final String root : List.of("src/main/java", "src/test/java")) {
+    // Hand-written sources, and what the annotation processors generated from them (also compiled).
+    for (final String root : List.of("src/main/java", "src/test/java", "target/generated-sources/annotations",
+        "target/generated-test-sources/test-annotations")) {
       final Path path = Path.of(root);
       if (!Files.isDirectory(path)) {
         continue;
