@@ -138,6 +138,53 @@ class GuideSnippetsTest {
     return (ComponentType<Node, ObjectStorage<Node>>) type;
   }
 
+  /** A third component for the nested-groups section. */
+  static final class Armor {
+    int rating;
+  }
+
+  static final ComponentType<Armor, ObjectStorage<Armor>> ARMOR = ComponentType.object(Armor.class);
+
+  @Test
+  void nestedGroups() {
+    final Registry registry = new Registry();
+    // tag::nested-groups[]
+    final OwningGroup alive = registry.owningGroup(HEALTH, NODE_FREE);
+    final OwningGroup armored = registry.owningGroup(HEALTH, NODE_FREE, ARMOR); // nested: extends alive
+    final long e = registry.create();
+    registry.emplace(e, HEALTH, new Health(5));
+    registry.emplace(e, NODE_FREE, new FreeNode());
+    registry.emplace(e, ARMOR, new Armor());
+    assertTrue(alive.contains(e) && armored.contains(e)); // armored's range is a prefix of alive's
+    assertThrows(IllegalStateException.class, () -> alive.sort((long l, long r) -> Long.compare(l, r)));
+    armored.sort((long l, long r) -> Long.compare(l, r)); // only the most restrictive one sorts
+    // end::nested-groups[]
+  }
+
+  @Test
+  void threading() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 50_000; i++) {
+      final long e = registry.create();
+      registry.emplace(e, HEALTH, new Health(i));
+      registry.emplace(e, NODE_FREE, new FreeNode());
+    }
+    // tag::threading[]
+    final OwningGroup group = registry.owningGroup(HEALTH, NODE_FREE);
+    final ObjectStorage<Health> health = registry.storage(HEALTH);
+    final java.util.concurrent.ForkJoinPool pool = java.util.concurrent.ForkJoinPool.commonPool();
+    group.parallelEachChunk(pool, (from, to) -> {
+      for (int position = from; position < to; position++) {
+        health.valueAt(position).points += 1; // each position is written by one thread
+      }
+    });
+    // Structural changes while it runs throw: the group's storages are locked.
+    assertThrows(ConcurrentModificationException.class,
+        () -> group.parallelEachChunk(pool, (from, to) -> registry.destroy(group.entityAt(from))));
+    // end::threading[]
+    assertEquals(50_000, group.size());
+  }
+
   @Test
   void inPlace() {
     final Registry registry = new Registry();
