@@ -386,17 +386,7 @@ public class SparseSet {
    */
   public final void sort(final EntityComparator comparator) {
     checkSortable();
-    EntityOrder order = entityOrder;
-    if (null == order) {
-      order = new EntityOrder();
-      entityOrder = order;
-    }
-    order.comparator = comparator;
-    try {
-      sortPositions(0, size, order);
-    } finally {
-      order.comparator = null;
-    }
+    sortRangeByEntity(0, size, comparator);
   }
 
   /**
@@ -430,6 +420,7 @@ public class SparseSet {
    * {@link #sortRange(int, int, PositionComparator)}).
    */
   protected final void sortRangeByEntity(final int from, final int to, final EntityComparator comparator) {
+    // One adapter per set, reused: sorting by entity allocates nothing after the first call.
     EntityOrder order = entityOrder;
     if (null == order) {
       order = new EntityOrder();
