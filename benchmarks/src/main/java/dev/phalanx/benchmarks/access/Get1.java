@@ -1,7 +1,5 @@
 package dev.phalanx.benchmarks.access;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-
 import com.artemis.ComponentMapper;
 import com.badlogic.ashley.core.Entity;
 import dev.phalanx.benchmarks.Work;
@@ -13,7 +11,7 @@ import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.Registry;
+import dev.phalanx.benchmarks.components.Position_Storage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Get one component of every entity by its handle, in creation order, and sum its x (returned, so
- * nothing is dropped). Phalanx through {@code registry.get}; peers through their documented
+ * nothing is dropped). Phalanx through the generated storage's field accessor
+ * ({@code positions.x(e)}: one sparse lookup, no object); peers through their documented
  * random-access path (artemis and Ashley mappers, Dominion's {@code Entity.get}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -48,10 +47,10 @@ public class Get1 {
 
   @Benchmark
   public float phalanx(final PhalanxWorld.With1 w) {
-    final Registry registry = w.registry;
+    final Position_Storage positions = w.positions;
     float sum = 0;
     for (final long e : w.entities) {
-      sum += registry.get(e, POSITION).x;
+      sum += positions.x(e);
     }
     return sum;
   }

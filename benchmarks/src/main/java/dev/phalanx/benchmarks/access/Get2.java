@@ -1,8 +1,5 @@
 package dev.phalanx.benchmarks.access;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
@@ -10,7 +7,8 @@ import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.Registry;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Storage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,10 +30,11 @@ public class Get2 {
 
   @Benchmark
   public float phalanx(final PhalanxWorld.With2 w) {
-    final Registry registry = w.registry;
+    final Position_Storage positions = w.positions;
+    final Velocity_Storage velocities = w.velocities;
     float sum = 0;
     for (final long e : w.entities) {
-      sum += registry.get(e, POSITION).x + registry.get(e, VELOCITY).x;
+      sum += positions.x(e) + velocities.x(e);
     }
     return sum;
   }

@@ -1,18 +1,8 @@
 package dev.phalanx.benchmarks.groups;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a full-owning group of Position and Velocity, per-entity callback (which still
- * looks the components up by entity: object storages have no position-based callback).
+ * iterate2 over a full-owning group of Position, Velocity, per entity ({@code FullOwning2Query.each}):
+ * every cursor moved by position, no lookup; one visitor call per entity.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -40,17 +30,22 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Iterate2FullOwningGroup {
 
   @State(Scope.Benchmark)
-  public static class GroupState {
-    Group group;
+  public static class Query {
+    FullOwning2Query query;
+    FullOwning2Query.Visitor body;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
-      group = w.registry.owningGroup(POSITION, VELOCITY);
+      query = FullOwning2Query.of(w.registry);
+      body = (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      };
     }
   }
 
   @Benchmark
-  public void phalanx(final PhalanxWorld.With2 w, final GroupState g) {
-    g.group.each(w.move);
+  public void phalanx(final Query q) {
+    q.query.each(q.body);
   }
 }

@@ -1,18 +1,8 @@
 package dev.phalanx.benchmarks.groups;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,10 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a full-owning group of Position and Velocity in chunks: each run of positions lies
- * in one payload page of both storages, so the body walks the two {@code Object[]} pages by index
- * with no lookup. (Object storages: one reference per element; the generated struct-of-arrays
- * storages will walk {@code float[]} pages instead.)
+ * iterate2 over a full-owning group of Position, Velocity in chunks ({@code FullOwning2Query.eachChunk}):
+ * one body call per page run (1,024 elements) with the {@code float[]} pages of every field.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -42,34 +30,24 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Iterate2FullOwningGroupChunk {
 
   @State(Scope.Benchmark)
-  public static class GroupState {
-    Group group;
-    RangeConsumer chunk;
+  public static class Query {
+    FullOwning2Query query;
+    FullOwning2Query.Chunk body;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
-      group = w.registry.owningGroup(POSITION, VELOCITY);
-      final Object[][] positions = w.positions.pages();
-      final Object[][] velocities = w.velocities.pages();
-      final int shift = w.positions.pageShift();
-      final int mask = w.positions.pageSize() - 1;
-      chunk = (from, to) -> {
-        final Object[] pp = positions[from >>> shift];
-        final Object[] vp = velocities[from >>> shift];
-        final int start = from & mask;
-        final int end = start + (to - from);
-        for (int i = start; i < end; i++) {
-          final Position p = (Position) pp[i];
-          final Velocity v = (Velocity) vp[i];
-          p.x += v.x * Work.DT;
-          p.y += v.y * Work.DT;
+      query = FullOwning2Query.of(w.registry);
+      body = (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
         }
       };
     }
   }
 
   @Benchmark
-  public void phalanx(final PhalanxWorld.With2 w, final GroupState g) {
-    ((OwningGroup) g.group).eachChunk(g.chunk);
+  public void phalanx(final Query q) {
+    q.query.eachChunk(q.body);
   }
 }

@@ -1,18 +1,8 @@
 package dev.phalanx.benchmarks.groups;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,7 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * As iterate2 full-owning group chunks, with the runs spread over the common fork-join pool
- * ({@code parallelEachChunk}); on this 2-core machine at most 2 threads.
+ * ({@code FullOwning2Query.parallelEachChunk}): on the 2-core machine of the published runs the
+ * common pool has 1 worker, so the calling thread and that worker run the chunks (2 threads).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -40,34 +31,24 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Iterate2FullOwningGroupParallel {
 
   @State(Scope.Benchmark)
-  public static class GroupState {
-    Group group;
-    RangeConsumer chunk;
+  public static class Query {
+    FullOwning2Query query;
+    FullOwning2Query.Chunk body;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
-      group = w.registry.owningGroup(POSITION, VELOCITY);
-      final Object[][] positions = w.positions.pages();
-      final Object[][] velocities = w.velocities.pages();
-      final int shift = w.positions.pageShift();
-      final int mask = w.positions.pageSize() - 1;
-      chunk = (from, to) -> {
-        final Object[] pp = positions[from >>> shift];
-        final Object[] vp = velocities[from >>> shift];
-        final int start = from & mask;
-        final int end = start + (to - from);
-        for (int i = start; i < end; i++) {
-          final Position p = (Position) pp[i];
-          final Velocity v = (Velocity) vp[i];
-          p.x += v.x * Work.DT;
-          p.y += v.y * Work.DT;
+      query = FullOwning2Query.of(w.registry);
+      body = (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
         }
       };
     }
   }
 
   @Benchmark
-  public void phalanx(final PhalanxWorld.With2 w, final GroupState g) {
-    ((OwningGroup) g.group).parallelEachChunk(g.chunk);
+  public void phalanx(final Query q) {
+    q.query.parallelEachChunk(q.body);
   }
 }

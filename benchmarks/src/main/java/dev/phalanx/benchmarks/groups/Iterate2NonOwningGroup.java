@@ -1,18 +1,8 @@
 package dev.phalanx.benchmarks.groups;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.queries.NonOwning2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a non-owning group of Position and Velocity (its own sparse set of members),
- * the callback reading components from the storages.
+ * iterate2 over a non-owning group of Position, Velocity (its own sparse set of members), through the
+ * generated {@code NonOwning2Query.each}: typed cursors, each moved by one sparse lookup per component.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -40,17 +30,22 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Iterate2NonOwningGroup {
 
   @State(Scope.Benchmark)
-  public static class GroupState {
-    Group group;
+  public static class Query {
+    NonOwning2Query query;
+    NonOwning2Query.Visitor body;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
-      group = w.registry.nonOwningGroup(new ComponentType<?, ?>[] {POSITION, VELOCITY}, new ComponentType<?, ?>[0]);
+      query = NonOwning2Query.of(w.registry);
+      body = (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      };
     }
   }
 
   @Benchmark
-  public void phalanx(final PhalanxWorld.With2 w, final GroupState g) {
-    g.group.each(w.move);
+  public void phalanx(final Query q) {
+    q.query.each(q.body);
   }
 }

@@ -1,18 +1,8 @@
 package dev.phalanx.benchmarks.groups;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
-import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Of2Query;
+import dev.phalanx.benchmarks.worlds.PartialWorlds;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,7 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a partial-owning group: Position owned, Velocity looked up; per-entity callback.
+ * iterate2 over a partial-owning group that owns Position and gets the other components
+ * ({@code OwnsPosition_Of2Query.each}): Position by position, the others by one lookup each.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -39,17 +30,22 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Iterate2PartialOwningGroup {
 
   @State(Scope.Benchmark)
-  public static class GroupState {
-    Group group;
+  public static class Query {
+    OwnsPosition_Of2Query query;
+    OwnsPosition_Of2Query.Visitor body;
 
     @Setup(Level.Trial)
-    public void setup(final PhalanxWorld.With2 w) {
-      group = w.registry.group(new ComponentType<?, ?>[] {POSITION}, new ComponentType<?, ?>[] {VELOCITY}, new ComponentType<?, ?>[0]);
+    public void setup(final PartialWorlds.OwnsPosition2 w) {
+      query = OwnsPosition_Of2Query.of(w.registry);
+      body = (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      };
     }
   }
 
   @Benchmark
-  public void phalanx(final PhalanxWorld.With2 w, final GroupState g) {
-    g.group.each(w.move);
+  public void phalanx(final Query q) {
+    q.query.each(q.body);
   }
 }

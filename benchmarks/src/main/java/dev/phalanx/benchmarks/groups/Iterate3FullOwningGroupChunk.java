@@ -1,18 +1,8 @@
 package dev.phalanx.benchmarks.groups;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
+import dev.phalanx.benchmarks.queries.FullOwning3Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate3 over a full-owning group of Position, Velocity and Scale in chunks (see
- * Iterate2FullOwningGroupChunk).
+ * iterate3 over a full-owning group of Position, Velocity, Scale in chunks ({@code FullOwning3Query.eachChunk}):
+ * one body call per page run (1,024 elements) with the {@code float[]} pages of every field.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -40,37 +30,25 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Iterate3FullOwningGroupChunk {
 
   @State(Scope.Benchmark)
-  public static class GroupState {
-    Group group;
-    RangeConsumer chunk;
+  public static class Query {
+    FullOwning3Query query;
+    FullOwning3Query.Chunk body;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With3 w) {
-      group = w.registry.owningGroup(POSITION, VELOCITY, SCALE);
-      final Object[][] positions = w.positions.pages();
-      final Object[][] velocities = w.velocities.pages();
-      final Object[][] scales = w.scales.pages();
-      final int shift = w.positions.pageShift();
-      final int mask = w.positions.pageSize() - 1;
-      chunk = (from, to) -> {
-        final Object[] pp = positions[from >>> shift];
-        final Object[] vp = velocities[from >>> shift];
-        final Object[] sp = scales[from >>> shift];
-        final int start = from & mask;
-        final int end = start + (to - from);
-        for (int i = start; i < end; i++) {
-          final Position p = (Position) pp[i];
-          final Velocity v = (Velocity) vp[i];
-          final float s = ((Scale) sp[i]).s * Work.DT;
-          p.x += v.x * s;
-          p.y += v.y * s;
+      query = FullOwning3Query.of(w.registry);
+      body = (from, to, px, py, vx, vy, s) -> {
+        for (int i = from; i < to; i++) {
+          final float f = s[i] * Work.DT;
+          px[i] += vx[i] * f;
+          py[i] += vy[i] * f;
         }
       };
     }
   }
 
   @Benchmark
-  public void phalanx(final PhalanxWorld.With3 w, final GroupState g) {
-    ((OwningGroup) g.group).eachChunk(g.chunk);
+  public void phalanx(final Query q) {
+    q.query.eachChunk(q.body);
   }
 }

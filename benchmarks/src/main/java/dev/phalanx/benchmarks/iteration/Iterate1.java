@@ -8,6 +8,11 @@ import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import dev.phalanx.benchmarks.queries.View1Query;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -42,10 +47,22 @@ public class Iterate1 {
     }
   }
 
-  /** A view over one storage, with the callback reading the component from the storage. */
+  /** The generated {@code View1Query.each}: typed cursors over the struct-of-arrays storages. */
+  @State(Scope.Benchmark)
+  public static class PhalanxView {
+    View1Query query;
+    View1Query.Visitor move;
+
+    @Setup(Level.Trial)
+    public void setup(final PhalanxWorld.With1 w) {
+      query = View1Query.of(w.registry);
+      move = (e, p) -> p.setX(p.x() + 1f);
+    }
+  }
+
   @Benchmark
-  public void phalanx(final PhalanxWorld.With1 w) {
-    w.view.each(w.move);
+  public void phalanx(final PhalanxView v) {
+    v.query.each(v.move);
   }
 
   @Benchmark

@@ -10,6 +10,11 @@ import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.dominion.ecs.api.Results;
+import dev.phalanx.benchmarks.queries.View2Query;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -53,10 +58,25 @@ public class Iterate2 {
     }
   }
 
-  /** A view over the storages, with the callback reading the components from the storages. */
+  /** The generated {@code View2Query.each}: typed cursors over the struct-of-arrays storages. */
+  @State(Scope.Benchmark)
+  public static class PhalanxView {
+    View2Query query;
+    View2Query.Visitor move;
+
+    @Setup(Level.Trial)
+    public void setup(final PhalanxWorld.With2 w) {
+      query = View2Query.of(w.registry);
+      move = (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      };
+    }
+  }
+
   @Benchmark
-  public void phalanx(final PhalanxWorld.With2 w) {
-    w.view.each(w.move);
+  public void phalanx(final PhalanxView v) {
+    v.query.each(v.move);
   }
 
   @Benchmark

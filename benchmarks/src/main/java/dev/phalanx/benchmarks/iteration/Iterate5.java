@@ -13,6 +13,11 @@ import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.dominion.ecs.api.Results;
+import dev.phalanx.benchmarks.queries.View5Query;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -68,10 +73,28 @@ public class Iterate5 {
     }
   }
 
-  /** A view over the storages, with the callback reading the components from the storages. */
+  /** The generated {@code View5Query.each}: typed cursors over the struct-of-arrays storages. */
+  @State(Scope.Benchmark)
+  public static class PhalanxView {
+    View5Query query;
+    View5Query.Visitor move;
+
+    @Setup(Level.Trial)
+    public void setup(final PhalanxWorld.With5 w) {
+      query = View5Query.of(w.registry);
+      move = (e, p, v, s, h, a) -> {
+        final float f = s.s() * Work.DT;
+        p.setX(p.x() + v.x() * f);
+        p.setY(p.y() + v.y() * f);
+        h.setValue(h.value() + 1f);
+        a.setValue(a.value() + 1f);
+      };
+    }
+  }
+
   @Benchmark
-  public void phalanx(final PhalanxWorld.With5 w) {
-    w.view.each(w.move);
+  public void phalanx(final PhalanxView v) {
+    v.query.each(v.move);
   }
 
   @Benchmark

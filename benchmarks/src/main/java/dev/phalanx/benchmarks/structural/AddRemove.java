@@ -1,10 +1,11 @@
 package dev.phalanx.benchmarks.structural;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.MARKER;
 
 import dev.phalanx.benchmarks.model.Marker;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Marker_Storage;
+import dev.phalanx.benchmarks.components.Marker_Traits;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -18,8 +19,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * Steady-state structural change: add a Marker component to every entity, then remove it from
  * every entity. The world ends as it started, so no set-up runs between shots; one operation is one
- * entity's add plus remove. Phalanx and Dominion add one shared Marker instance (object storages
- * hold references), artemis creates it through its mapper and Ashley takes it from its pool.
+ * entity's add plus remove. Phalanx writes the Marker's field into its generated storage
+ * ({@code markers.emplace(e, 1)}, no object), Dominion adds one shared Marker instance, artemis
+ * creates it through its mapper and Ashley takes it from its pool.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class AddRemove extends StructuralBenchmark {
@@ -27,11 +29,13 @@ public class AddRemove extends StructuralBenchmark {
   @State(Scope.Benchmark)
   public static class PhalanxState {
     Worlds2.Phalanx w;
+    Marker_Storage markers;
 
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
       if (null == w) {
         w = new Worlds2.Phalanx(Sizes.entities(params));
+        markers = w.registry.storage(Marker_Traits.TYPE);
       } else {
         // unchanged by a shot
       }
@@ -87,14 +91,13 @@ public class AddRemove extends StructuralBenchmark {
 
   @Benchmark
   public void phalanx(final PhalanxState s) {
-    final var registry = s.w.registry;
+    final Marker_Storage markers = s.markers;
     final long[] entities = s.w.entities;
-    final Marker marker = MARK;
     for (final long e : entities) {
-      registry.emplace(e, MARKER, marker);
+      markers.emplace(e, 1);
     }
     for (final long e : entities) {
-      registry.remove(e, MARKER);
+      markers.remove(e);
     }
   }
 

@@ -1,11 +1,10 @@
 package dev.phalanx.benchmarks.structural;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.storage.ObjectStorage;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Position_Traits;
 import dev.phalanx.ecs.storage.PositionComparator;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -18,7 +17,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Sort 150k entities by their Position's x, in place (EnTT's sort benchmark). The x values are
+ * Sort 150k entities by their Position's x, in place (EnTT's sort benchmark): Phalanx sorts the
+ * generated struct-of-arrays storage with {@code sortByPosition}, comparing {@code xAt}. The x values are
  * shuffled again before each shot. The objects baseline sorts an array of the same objects with
  * {@link Arrays#sort(Object[], Comparator)}. Fixed size: {@code -opi} does not apply.
  */
@@ -32,32 +32,43 @@ public class Sort extends StructuralBenchmark {
     }
   }
 
+  /** Gives every element of {@code storage} a new random x, position after position. */
+  static void shuffle(final Position_Storage storage, final long seed) {
+    final SplittableRandom random = new SplittableRandom(seed);
+    for (int p = 0; p < storage.size(); p++) {
+      storage.setXAt(p, (float) random.nextDouble());
+    }
+  }
+
+  /** A storage of 150k Positions in a registry of its own. */
+  static Position_Storage positions() {
+    final Registry registry = new Registry();
+    final Position_Storage storage = registry.storage(Position_Traits.TYPE);
+    for (int i = 0; i < Work.SORT_ENTITIES; i++) {
+      storage.emplace(registry.create(), 0f, 0f);
+    }
+    return storage;
+  }
+
   @State(Scope.Benchmark)
   public static class PhalanxState {
-    ObjectStorage<Position> storage;
-    Position[] values;
+    Position_Storage storage;
     PositionComparator byX;
     long seed;
 
     @Setup(Level.Iteration)
     public void setup() {
       if (null == storage) {
-        final Registry registry = new Registry();
-        storage = registry.storage(POSITION);
-        values = new Position[Work.SORT_ENTITIES];
-        for (int i = 0; i < values.length; i++) {
-          values[i] = new Position();
-          registry.emplace(registry.create(), POSITION, values[i]);
-        }
-        final ObjectStorage<Position> s = storage;
-        byX = (a, b) -> Float.compare(s.valueAt(a).x, s.valueAt(b).x);
+        final Position_Storage s = storage = positions();
+        byX = (a, b) -> Float.compare(s.xAt(a), s.xAt(b));
       }
-      shuffle(values, ++seed);
+      shuffle(storage, ++seed);
     }
   }
 
+  /** {@code sortByPosition} on the generated storage, comparing the {@code float} x field by position. */
   @Benchmark
-  public ObjectStorage<Position> phalanx(final PhalanxState s) {
+  public Position_Storage phalanx(final PhalanxState s) {
     s.storage.sortByPosition(s.byX);
     return s.storage;
   }

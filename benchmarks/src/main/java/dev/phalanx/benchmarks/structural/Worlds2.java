@@ -1,8 +1,5 @@
 package dev.phalanx.benchmarks.structural;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import com.artemis.Archetype;
 import com.artemis.ComponentMapper;
 import com.artemis.WorldConfigurationBuilder;
@@ -16,6 +13,10 @@ import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.components.Velocity_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.ecs.Registry;
 
 /**
@@ -27,24 +28,21 @@ final class Worlds2 {
 
   private Worlds2() {}
 
+  /**
+   * Phalanx with the generated struct-of-arrays storages: components are written field by field
+   * with the typed {@code emplace(e, x, y)}, so no component object exists and the set-up allocates
+   * nothing after the storages have grown.
+   */
   static final class Phalanx {
     final int n;
     final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
     final long[] entities;
-    final Position[] positions;
-    final Velocity[] velocities;
 
     Phalanx(final int n) {
       this.n = n;
       entities = new long[n];
-      positions = new Position[n];
-      velocities = new Velocity[n];
-      for (int i = 0; i < n; i++) {
-        positions[i] = new Position();
-        positions[i].x = Work.x(i);
-        velocities[i] = new Velocity();
-        velocities[i].x = Work.v(i);
-      }
       recreate();
     }
 
@@ -53,8 +51,8 @@ final class Worlds2 {
       for (int i = 0; i < n; i++) {
         final long e = registry.create();
         entities[i] = e;
-        registry.emplace(e, POSITION, positions[i]);
-        registry.emplace(e, VELOCITY, velocities[i]);
+        positions.emplace(e, Work.x(i), Work.x(i));
+        velocities.emplace(e, Work.v(i), Work.v(i));
       }
     }
 
@@ -62,11 +60,11 @@ final class Worlds2 {
     void restore() {
       for (int i = 0; i < n; i++) {
         final long e = entities[i];
-        if (!registry.has(e, POSITION)) {
-          registry.emplace(e, POSITION, positions[i]);
+        if (!positions.contains(e)) {
+          positions.emplace(e, Work.x(i), Work.x(i));
         }
-        if (!registry.has(e, VELOCITY)) {
-          registry.emplace(e, VELOCITY, velocities[i]);
+        if (!velocities.contains(e)) {
+          velocities.emplace(e, Work.v(i), Work.v(i));
         }
       }
     }

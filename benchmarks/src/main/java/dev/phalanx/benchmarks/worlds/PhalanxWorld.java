@@ -1,22 +1,17 @@
 package dev.phalanx.benchmarks.worlds;
 
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.AGE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.HEAT;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.POSITION;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.SCALE;
-import static dev.phalanx.benchmarks.worlds.PhalanxTypes.VELOCITY;
-
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Age;
-import dev.phalanx.benchmarks.model.Heat;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.benchmarks.model.Scale;
-import dev.phalanx.benchmarks.model.Velocity;
-import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.benchmarks.components.Age_Storage;
+import dev.phalanx.benchmarks.components.Age_Traits;
+import dev.phalanx.benchmarks.components.Heat_Storage;
+import dev.phalanx.benchmarks.components.Heat_Traits;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.components.Scale_Storage;
+import dev.phalanx.benchmarks.components.Scale_Traits;
+import dev.phalanx.benchmarks.components.Velocity_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.view.View;
-import java.util.function.LongConsumer;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -25,21 +20,20 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * A Phalanx registry whose entities have the first {@code components} of Position, Velocity, Scale,
- * Heat, Age (object storages), created one entity at a time as an application would.
+ * Heat, Age, in the generated struct-of-arrays storages (one paged {@code float[]} per field),
+ * created one entity at a time with the storages' typed {@code emplace(e, x, y)}, as an application
+ * would. The benchmarks build their views and groups on it ({@code View2Query.of(registry)}...).
  */
 @State(Scope.Benchmark)
 public abstract class PhalanxWorld {
   public int n;
   public Registry registry;
   public long[] entities;
-  public ObjectStorage<Position> positions;
-  public ObjectStorage<Velocity> velocities;
-  public ObjectStorage<Scale> scales;
-  public ObjectStorage<Heat> heats;
-  public ObjectStorage<Age> ages;
-  /** The view of the world's components, and the system doing the work of {@link Work} on it. */
-  public View view;
-  public LongConsumer move;
+  public Position_Storage positions;
+  public Velocity_Storage velocities;
+  public Scale_Storage scales;
+  public Heat_Storage heats;
+  public Age_Storage ages;
   private final int components;
 
   protected PhalanxWorld(final int components) {
@@ -50,57 +44,33 @@ public abstract class PhalanxWorld {
   public void setup(final BenchmarkParams params) {
     n = Sizes.entities(params);
     registry = new Registry();
-    positions = registry.storage(POSITION);
-    velocities = registry.storage(VELOCITY);
-    scales = registry.storage(SCALE);
-    heats = registry.storage(HEAT);
-    ages = registry.storage(AGE);
+    positions = registry.storage(Position_Traits.TYPE);
+    velocities = registry.storage(Velocity_Traits.TYPE);
+    scales = registry.storage(Scale_Traits.TYPE);
+    heats = registry.storage(Heat_Traits.TYPE);
+    ages = registry.storage(Age_Traits.TYPE);
     entities = new long[n];
     for (int i = 0; i < n; i++) {
       final long e = registry.create();
       entities[i] = e;
-      populate(registry, e, i, components);
-    }
-    switch (components) {
-      case 1:
-        view = registry.view(POSITION);
-        move = PhalanxSystems.move1(positions);
-        break;
-      case 2:
-        view = registry.view(POSITION, VELOCITY);
-        move = PhalanxSystems.move2(positions, velocities);
-        break;
-      case 3:
-        view = registry.view(POSITION, VELOCITY, SCALE);
-        move = PhalanxSystems.move3(positions, velocities, scales);
-        break;
-      default:
-        view = registry.view(new ComponentType<?, ?>[] {POSITION, VELOCITY, SCALE, HEAT, AGE}, new ComponentType<?, ?>[0]);
-        move = PhalanxSystems.move5(positions, velocities, scales, heats, ages);
-        break;
+      populate(e, i, components);
     }
   }
 
   /** Gives entity {@code e} (the {@code i}-th) the first {@code count} components. */
-  public static void populate(final Registry registry, final long e, final int i, final int count) {
-    final Position p = new Position();
-    p.x = Work.x(i);
-    p.y = Work.x(i);
-    registry.emplace(e, POSITION, p);
+  public void populate(final long e, final int i, final int count) {
+    positions.emplace(e, Work.x(i), Work.x(i));
     if (count >= 2) {
-      final Velocity v = new Velocity();
-      v.x = Work.v(i);
-      v.y = Work.v(i);
-      registry.emplace(e, VELOCITY, v);
+      velocities.emplace(e, Work.v(i), Work.v(i));
     }
     if (count >= 3) {
-      registry.emplace(e, SCALE, new Scale());
+      scales.emplace(e, 1f);
     }
     if (count >= 4) {
-      registry.emplace(e, HEAT, new Heat());
+      heats.emplace(e, 0f);
     }
     if (count >= 5) {
-      registry.emplace(e, AGE, new Age());
+      ages.emplace(e, 0f);
     }
   }
 

@@ -1,0 +1,56 @@
+package dev.phalanx.benchmarks.groups;
+
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.queries.FullOwning5Query;
+import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * iterate5 over a full-owning group of Position, Velocity, Scale, Heat, Age in chunks ({@code FullOwning5Query.eachChunk}):
+ * one body call per page run (1,024 elements) with the {@code float[]} pages of every field.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@OperationsPerInvocation(Work.ENTITIES)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(1)
+public class Iterate5FullOwningGroupChunk {
+
+  @State(Scope.Benchmark)
+  public static class Query {
+    FullOwning5Query query;
+    FullOwning5Query.Chunk body;
+
+    @Setup(Level.Trial)
+    public void setup(final PhalanxWorld.With5 w) {
+      query = FullOwning5Query.of(w.registry);
+      body = (from, to, px, py, vx, vy, s, h, a) -> {
+        for (int i = from; i < to; i++) {
+          final float f = s[i] * Work.DT;
+          px[i] += vx[i] * f;
+          py[i] += vy[i] * f;
+          h[i] += 1f;
+          a[i] += 1f;
+        }
+      };
+    }
+  }
+
+  @Benchmark
+  public void phalanx(final Query q) {
+    q.query.eachChunk(q.body);
+  }
+}

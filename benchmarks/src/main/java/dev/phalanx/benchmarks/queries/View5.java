@@ -1,0 +1,12 @@
+package dev.phalanx.benchmarks.queries;
+
+import dev.phalanx.benchmarks.components.Age;
+import dev.phalanx.benchmarks.components.Heat;
+import dev.phalanx.benchmarks.components.Position;
+import dev.phalanx.benchmarks.components.Scale;
+import dev.phalanx.benchmarks.components.Velocity;
+import dev.phalanx.ecs.annotations.ViewQuery;
+
+/** A view of the entities with Position, Velocity, Scale, Heat, Age (iterate5). */
+@ViewQuery(include = {Position.class, Velocity.class, Scale.class, Heat.class, Age.class})
+public interface View5 {}
