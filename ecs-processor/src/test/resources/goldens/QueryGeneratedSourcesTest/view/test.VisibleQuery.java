@@ -129,11 +129,11 @@ public final class VisibleQuery {
       if (stable && Entity.isTombstone(entity)) {
         continue;
       }
-      final int positionCursorIndex$ = positionStorage.indexOf(entity);
+      final int positionCursorIndex$ = lead == positionStorage ? position : positionStorage.indexOf(entity);
       if (positionCursorIndex$ < 0) {
         continue;
       }
-      final int labelCursorIndex$ = labelStorage.indexOf(entity);
+      final int labelCursorIndex$ = lead == labelStorage ? position : labelStorage.indexOf(entity);
       if (labelCursorIndex$ < 0) {
         continue;
       }

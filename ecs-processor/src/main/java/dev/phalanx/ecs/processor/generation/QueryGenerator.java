@@ -440,15 +440,21 @@ public final class QueryGenerator {
         .beginControlFlow("if (stable && $T.isTombstone(entity))", ENTITY)
         .addStatement("continue")
         .endControlFlow();
-    // One lookup per storage: its position both tests membership and places the cursor.
+    // One lookup per storage: its position both tests membership and places the cursor. The leader
+    // needs none: the entity is at the loop's position there.
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        method.addStatement("final int $L = $L.indexOf(entity)", indexLocal(slot), slot.storage())
+        method.addStatement("final int $L = lead == $L ? position : $L.indexOf(entity)", indexLocal(slot),
+                slot.storage(), slot.storage())
             .beginControlFlow("if ($L < 0)", indexLocal(slot))
             .addStatement("continue")
             .endControlFlow();
+      } else if (slot.included()) {
+        method.beginControlFlow("if (lead != $L && !$L.contains(entity))", slot.storage(), slot.storage())
+            .addStatement("continue")
+            .endControlFlow();
       } else {
-        method.beginControlFlow(slot.included() ? "if (!$L.contains(entity))" : "if ($L.contains(entity))", slot.storage())
+        method.beginControlFlow("if ($L.contains(entity))", slot.storage())
             .addStatement("continue")
             .endControlFlow();
       }
