@@ -16,7 +16,7 @@ public final class Velocity_Traits {
   /**
    * Elements per payload page.
    */
-  public static final int PAGE_SIZE = 1024;
+  public static final int PAGE_SIZE = 4096;
 
   /**
    * How elements are removed: in place (stable positions) or swap-and-pop.

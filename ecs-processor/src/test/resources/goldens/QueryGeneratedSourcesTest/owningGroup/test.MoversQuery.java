@@ -27,7 +27,7 @@ import javax.annotation.processing.Generated;
  *   <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.
  *   <li>Profile pollution: {@code each} calls the visitor once per entity, so when many
  *       different lambdas go through this class the call is megamorphic on every element. The
- *       chunk forms call the body once per page run (about 1,024 elements), so a megamorphic
+ *       chunk forms call the body once per page run (4,096 elements by default), so a megamorphic
  *       call costs once per run, and the inner loop is the body's own monomorphic loop: prefer
  *       them on hot paths.
  * </ul>

@@ -61,8 +61,13 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 public @interface Component {
 
-  /** The default {@link #pageSize()}: 1024 elements, as EnTT's. */
-  int DEFAULT_PAGE_SIZE = 1024;
+  /**
+   * The default {@link #pageSize()}: 4096 elements. Each field has its own pages, so a page of a
+   * {@code float} field is 16 KiB, the size of an EnTT page of a 16-byte component (1024 elements).
+   * Smaller pages cost more in chunked loops (a JMH run measured 1.9x the plain-array time for three
+   * float fields with 1024-element pages, 1.1x with 4096).
+   */
+  int DEFAULT_PAGE_SIZE = 4096;
 
   /**
    * Whether removal leaves a tombstone instead of moving the last element into the hole

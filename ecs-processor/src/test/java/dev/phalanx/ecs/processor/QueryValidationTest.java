@@ -171,7 +171,7 @@ class QueryValidationTest {
             "    Small.class})",
             "interface Mixed {}"),
         "[PhalanxQueryPageSize]",
-        "owned test.Components.Small has pageSize 256 but test.Components.Position has 1024",
+        "owned test.Components.Small has pageSize 256 but test.Components.Position has 4096",
         "Small.class})");
   }
 

@@ -686,7 +686,7 @@ public final class QueryGenerator {
             .add("  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.\n")
             .add("  <li>Profile pollution: {@code each} calls the visitor once per entity, so when many\n")
             .add("      different lambdas go through this class the call is megamorphic on every element. The\n")
-            .add("      chunk forms call the body once per page run (about 1,024 elements), so a megamorphic\n")
+            .add("      chunk forms call the body once per page run (4,096 elements by default), so a megamorphic\n")
             .add("      call costs once per run, and the inner loop is the body's own monomorphic loop: prefer\n")
             .add("      them on hot paths.\n");
         break;
