@@ -39,9 +39,9 @@ class PositionFootprintTest {
     fill(generated);
     final ObjectStorage<PlainPosition> objects = fillObjects(plainType.createStorage());
     final long sets = sparseAndPacked(generated);
-    final long generatedComputed = sets + pagesBytes(generated.xPages().length, generated.pageCount(), 4) * 2;
+    final long generatedComputed = sets + pagesBytes(generated.xPages().length, generated.pageCount(), generated.pageSize(), 4) * 2;
     final long objectComputed = sparseAndPacked(objects)
-        + pagesBytes(objects.pages().length, objects.pageCount(), 4) + (long) COUNT * OBJECT_TWO_FLOATS;
+        + pagesBytes(objects.pages().length, objects.pageCount(), objects.pageSize(), 4) + (long) COUNT * OBJECT_TWO_FLOATS;
     final long floatsComputed = 2 * (ARRAY_HEADER + 4L * COUNT);
 
     System.out.printf("Bytes per entity, %,d x Position(float x, float y):%n", COUNT);
@@ -77,8 +77,8 @@ class PositionFootprintTest {
     return sparse + ARRAY_HEADER + 8L * set.packed().length;
   }
 
-  private static long pagesBytes(final int outerLength, final int pages, final int elementBytes) {
-    return ARRAY_HEADER + 4L * outerLength + pages * (ARRAY_HEADER + (long) elementBytes * 1024);
+  private static long pagesBytes(final int outerLength, final int pages, final int pageSize, final int elementBytes) {
+    return ARRAY_HEADER + 4L * outerLength + pages * (ARRAY_HEADER + (long) elementBytes * pageSize);
   }
 
   private static double perEntity(final long bytes) {
