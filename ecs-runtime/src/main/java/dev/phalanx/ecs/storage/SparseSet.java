@@ -56,6 +56,9 @@ public class SparseSet {
   private static final long[] NO_ENTITIES = new long[0];
   private static final int[][] NO_PAGES = new int[0][];
   private static final VarHandle FIRST_HOLE;
+  private static final int CHANGE_LOG = 64;
+  private static final int REMOVED = -1;
+  private static final int REARRANGED = -2;
 
   static {
     try {
@@ -73,10 +76,12 @@ public class SparseSet {
   @SuppressWarnings("unused") // written through FIRST_HOLE
   private volatile int firstHole = ABSENT;
   // Fail-fast support for iterations: bumped by every change that moves elements.
+  // Fail-fast support for iterations: a counter of changes that move elements, and a log of the last
+  // CHANGE_LOG of them (a position for a swap, REMOVED or REARRANGED), so that a visit costs one
+  // counter comparison and only a visit that changed something reads the log.
   private int modifications;
-  private long lastRemoved = Entity.NULL;
-  // Lowest position moved by swapAt since the last beginVisit(); MAX_VALUE when none.
-  private int lowestMoved = Integer.MAX_VALUE;
+  private final int[] changeKinds = new int[CHANGE_LOG];
+  private final long[] changeEntities = new long[CHANGE_LOG];
   // Non-zero while a parallel iteration reads this set: structural changes are refused.
   private int locks;
   // Reused adapter so that sort(EntityComparator) allocates nothing after its first call.
@@ -284,8 +289,7 @@ public class SparseSet {
     releaseElement(last);
     entityPage[((int) entity) & SPARSE_MASK] = ABSENT;
     size = last;
-    modifications++;
-    lastRemoved = entity;
+    logChange(REMOVED, entity);
   }
 
   /**
@@ -297,7 +301,7 @@ public class SparseSet {
       return;
     }
     checkUnlocked("move");
-    lowestMoved = Math.min(lowestMoved, Math.min(left, right));
+    logChange(Math.min(left, right), Entity.NULL);
     final long[] entities = packed;
     final long a = entities[left];
     final long b = entities[right];
@@ -321,7 +325,7 @@ public class SparseSet {
     }
     size = 0;
     FIRST_HOLE.setVolatile(this, ABSENT);
-    modifications += 2;
+    logChange(REARRANGED, Entity.NULL);
   }
 
   /**
@@ -356,7 +360,7 @@ public class SparseSet {
     }
     size = right + 1;
     FIRST_HOLE.setVolatile(this, ABSENT);
-    modifications += 2;
+    logChange(REARRANGED, Entity.NULL);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -442,7 +446,7 @@ public class SparseSet {
   public final void insertionSortByPosition(final PositionComparator comparator) {
     checkSortable();
     insertionSort(0, size, comparator);
-    modifications += 2;
+    logChange(REARRANGED, Entity.NULL);
   }
 
   /**
@@ -462,7 +466,7 @@ public class SparseSet {
         swapAt(current, next++);
       }
     }
-    modifications += 2;
+    logChange(REARRANGED, Entity.NULL);
   }
 
   /**
@@ -481,7 +485,7 @@ public class SparseSet {
   private void sortPositions(final int from, final int to, final PositionComparator comparator) {
     final int length = to - from;
     introSort(from, to - 1, comparator, 2 * (32 - Integer.numberOfLeadingZeros(Math.max(length, 1))));
-    modifications += 2;
+    logChange(REARRANGED, Entity.NULL);
   }
 
   private void introSort(int low, int high, final PositionComparator comparator, int depth) {
@@ -567,37 +571,81 @@ public class SparseSet {
 
   /**
    * Returns a counter that changes whenever an element other than a tombstone moves: removals under
-   * swap-and-pop, sorting, compaction and clearing. Iterations compare it before and after each
-   * visit.
+   * swap-and-pop, swaps made by groups, sorting, compaction and clearing. Iterations compare it
+   * before and after each visit.
    */
   public final int modifications() {
     return modifications;
   }
 
   /**
-   * Starts the visit of one element by an iteration: forgets earlier element moves and returns
-   * {@link #modifications()}, to pass to {@link #checkIteration(int, long, int)} after the visit.
+   * Starts the visit of one element by an iteration: returns {@link #modifications()}, to pass to
+   * {@link #checkIteration(int, long, int)} after the visit. Costs one field read.
    */
   public final int beginVisit() {
-    lowestMoved = Integer.MAX_VALUE;
     return modifications;
   }
 
   /**
    * Checks, after the visit of {@code visited} at {@code position}, that the visit broke none of the
-   * iteration rules: besides {@link #checkIteration(int, long)}, no element below {@code position}
-   * (not yet visited) was moved by a swap, as a group does when an entity enters or leaves it.
+   * iteration rules: the only element removed (if any) is {@code visited} itself; the set was not
+   * sorted, compacted or cleared; and no element below {@code position} (not yet visited) was moved
+   * by a swap, as a group does when an entity enters or leaves it. A visit that changed nothing costs
+   * one comparison.
    *
-   * @throws ConcurrentModificationException if a rule was broken
+   * @param before the value of {@link #beginVisit()} before the visit
+   * @throws ConcurrentModificationException if a rule was broken, or if more than {@value #CHANGE_LOG}
+   *     changes happened during one visit (too many to check, refused conservatively)
    */
   public final void checkIteration(final int before, final long visited, final int position) {
-    checkIteration(before, visited);
-    if (lowestMoved < position) {
-      throw new ConcurrentModificationException(
-          describe() + " was rearranged while it was being iterated (visiting " + Entity.toString(visited)
-              + "): an entity entered or left a group that owns it, moving elements not yet visited;"
-              + " do not change group membership of other entities while iterating an owned storage");
+    if (modifications != before) {
+      checkChanges(before, visited, position);
     }
+  }
+
+  /**
+   * As {@link #checkIteration(int, long, int)}, ignoring swaps: checks removals and rearrangements only.
+   *
+   * @throws ConcurrentModificationException if the rule was broken
+   */
+  public final void checkIteration(final int before, final long visited) {
+    if (modifications != before) {
+      checkChanges(before, visited, Integer.MIN_VALUE);
+    }
+  }
+
+  private void logChange(final int kind, final long entity) {
+    final int slot = modifications & (CHANGE_LOG - 1);
+    changeKinds[slot] = kind;
+    changeEntities[slot] = entity;
+    modifications++;
+  }
+
+  private void checkChanges(final int before, final long visited, final int position) {
+    final int count = modifications - before;
+    if (count < 0 || count > CHANGE_LOG) {
+      throw changed(visited, "more than " + CHANGE_LOG + " elements moved during one visit");
+    }
+    for (int change = before; change != modifications; change++) {
+      final int slot = change & (CHANGE_LOG - 1);
+      final int kind = changeKinds[slot];
+      if (REARRANGED == kind) {
+        throw changed(visited, "it was sorted, compacted or cleared");
+      }
+      if (REMOVED == kind && changeEntities[slot] != visited) {
+        throw changed(visited, Entity.toString(changeEntities[slot]) + " was removed; only the visited"
+            + " entity's element may be removed (entities and components may be added)");
+      }
+      if (kind >= 0 && kind < position) {
+        throw changed(visited, "an entity entered or left a group that owns it, moving elements not yet"
+            + " visited; do not change group membership of other entities while iterating an owned storage");
+      }
+    }
+  }
+
+  private ConcurrentModificationException changed(final long visited, final String what) {
+    return new ConcurrentModificationException(
+        describe() + " changed while it was being iterated (visiting " + Entity.toString(visited) + "): " + what);
   }
 
   /**
@@ -626,24 +674,6 @@ public class SparseSet {
       throw new ConcurrentModificationException(
           "cannot " + operation + " an element of " + describe()
               + ": a parallel iteration is reading it; structural changes are not allowed until it ends");
-    }
-  }
-
-  /**
-   * Checks, after a visit to {@code visited}, that the only element removed from this set meanwhile
-   * (if any) is {@code visited} itself, and that the set was not sorted, compacted or cleared.
-   *
-   * @param before the value of {@link #modifications()} before the visit
-   * @param visited the entity being visited
-   * @throws ConcurrentModificationException if the rule was broken
-   */
-  public final void checkIteration(final int before, final long visited) {
-    final int delta = modifications - before;
-    if (0 != delta && (1 != delta || lastRemoved != visited)) {
-      throw new ConcurrentModificationException(
-          describe() + " changed while it was being iterated (visiting " + Entity.toString(visited)
-              + "): only the visited entity's element may be removed; entities and components may be"
-              + " added; removing other elements, sorting, compacting or clearing is not allowed");
     }
   }
 
