@@ -278,6 +278,32 @@ class GroupTest {
   }
 
   @Test
+  void entitiesEnteringTheGroupDuringItsIterationAreAllowedUpToTheChangeLog() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    for (int i = 0; i < 5; i++) {
+      entity(true, true, false);
+    }
+    entity(true, false, false); // a non-member after the range, so that every entry swaps
+    // New members are swapped to the end of the range, behind the visited position: allowed.
+    final int[] visits = {0};
+    group.each(e -> {
+      if (0 == visits[0]++) {
+        for (int i = 0; i < 20; i++) {
+          entity(true, true, false);
+        }
+      }
+    });
+    assertEquals(5, visits[0], "new members are not visited");
+    assertEquals(25, group.size());
+    // More moves in one visit than the change log keeps (64) are refused conservatively.
+    assertThrows(ConcurrentModificationException.class, () -> group.each(e -> {
+      for (int i = 0; i < 70; i++) {
+        entity(true, true, false);
+      }
+    }));
+  }
+
+  @Test
   void viewOverAnOwnedStorageDetectsEntitiesEnteringTheGroup() {
     registry.owningGroup(TA, TB);
     final List<Long> all = new ArrayList<>();
