@@ -1,15 +1,8 @@
 package dev.phalanx.benchmarks.structural;
 
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.worlds.Sizes;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Destroy entities that have a Position and a Velocity, one by one, in creation order. The world
@@ -19,69 +12,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OperationsPerInvocation(Work.ENTITIES)
 public class Destroy extends StructuralBenchmark {
 
-  @State(Scope.Benchmark)
-  public static class PhalanxState {
-    Worlds2.Phalanx w;
-
-    @Setup(Level.Iteration)
-    public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Phalanx(Sizes.entities(params));
-      } else {
-        w.recreate();
-      }
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class ArtemisState {
-    Worlds2.Artemis w;
-
-    @Setup(Level.Iteration)
-    public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Artemis(Sizes.entities(params));
-      } else {
-        w.recreate();
-      }
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class DominionState {
-    Worlds2.Dominion2 w;
-
-    @Setup(Level.Iteration)
-    public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Dominion2(Sizes.entities(params));
-      } else {
-        w.recreate();
-      }
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      w.dominion.close();
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class AshleyState {
-    Worlds2.Ashley w;
-
-    @Setup(Level.Iteration)
-    public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Ashley(Sizes.entities(params));
-      } else {
-        w.recreate();
-      }
-    }
-  }
-
   @Benchmark
-  public void phalanx(final PhalanxState s) {
+  public void phalanx(final WorldStates.PhalanxState s) {
     final var registry = s.w.registry;
     for (final long e : s.w.entities) {
       registry.destroy(e);
@@ -90,7 +22,7 @@ public class Destroy extends StructuralBenchmark {
 
   /** artemis deletes at the next {@code world.process()}, which is included. */
   @Benchmark
-  public void artemis(final ArtemisState s) {
+  public void artemis(final WorldStates.ArtemisState s) {
     final var world = s.w.world;
     for (final int e : s.w.entities) {
       world.delete(e);
@@ -99,7 +31,7 @@ public class Destroy extends StructuralBenchmark {
   }
 
   @Benchmark
-  public void dominion(final DominionState s) {
+  public void dominion(final WorldStates.DominionState s) {
     final var dominion = s.w.dominion;
     for (final var e : s.w.entities) {
       dominion.deleteEntity(e);
@@ -107,7 +39,7 @@ public class Destroy extends StructuralBenchmark {
   }
 
   @Benchmark
-  public void ashley(final AshleyState s) {
+  public void ashley(final WorldStates.AshleyState s) {
     final var engine = s.w.engine;
     for (final var e : s.w.entities) {
       engine.removeEntity(e);

@@ -13,11 +13,9 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class Remove2 extends StructuralBenchmark {
-  // The worlds, and how they are restored before each shot, are Remove1's.
-
 
   @Benchmark
-  public void phalanx(final Remove1.PhalanxState s) {
+  public void phalanx(final WorldStates.PhalanxState s) {
     final var positions = s.w.positions;
     final var velocities = s.w.velocities;
     for (final long e : s.w.entities) {
@@ -28,7 +26,7 @@ public class Remove2 extends StructuralBenchmark {
 
   /** Through the component mappers; artemis applies removals at {@code world.process()}, included. */
   @Benchmark
-  public void artemis(final Remove1.ArtemisState s) {
+  public void artemis(final WorldStates.ArtemisState s) {
     final var velocities = s.w.velocities;
     final var positions = s.w.positions;
     for (final int e : s.w.entities) {
@@ -44,7 +42,7 @@ public class Remove2 extends StructuralBenchmark {
    * ChunkedPool when the entity is left without components.
    */
   @Benchmark
-  public void dominion(final Remove1.DominionState s) {
+  public void dominion(final WorldStates.DominionState s) {
     for (final var e : s.w.entities) {
       e.removeType(Velocity.class);
       e.removeType(Position.class);
@@ -52,7 +50,7 @@ public class Remove2 extends StructuralBenchmark {
   }
 
   @Benchmark
-  public void ashley(final Remove1.AshleyState s) {
+  public void ashley(final WorldStates.AshleyState s) {
     for (final var e : s.w.entities) {
       e.remove(AshleyComponents.Velocity.class);
       e.remove(AshleyComponents.Position.class);

@@ -68,6 +68,18 @@ final class Worlds2 {
         }
       }
     }
+
+    /**
+     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
+     * destroyed them, else gives back the components it removed.
+     */
+    void ready() {
+      if (!registry.valid(entities[0])) {
+        recreate();
+      } else {
+        restore();
+      }
+    }
   }
 
   static final class Artemis {
@@ -106,6 +118,18 @@ final class Worlds2 {
         }
       }
       world.process();
+    }
+
+    /**
+     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
+     * destroyed them, else gives back the components it removed.
+     */
+    void ready() {
+      if (!world.getEntityManager().isActive(entities[0])) {
+        recreate();
+      } else {
+        restore();
+      }
     }
   }
 
@@ -148,6 +172,18 @@ final class Worlds2 {
         }
       }
     }
+
+    /**
+     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
+     * destroyed them, else gives back the components it removed.
+     */
+    void ready() {
+      if (entities[0].isDeleted()) {
+        recreate();
+      } else {
+        restore();
+      }
+    }
   }
 
   static final class Ashley {
@@ -184,6 +220,18 @@ final class Worlds2 {
         if (null == e.getComponent(AshleyComponents.Velocity.class)) {
           e.add(engine.createComponent(AshleyComponents.Velocity.class));
         }
+      }
+    }
+
+    /**
+     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
+     * destroyed them, else gives back the components it removed.
+     */
+    void ready() {
+      if (0 == engine.getEntities().size()) {
+        recreate();
+      } else {
+        restore();
       }
     }
   }
