@@ -7,7 +7,6 @@ import com.palantir.javapoet.TypeSpec;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import dev.phalanx.ecs.processor.model.StorageKind;
-import javax.lang.model.element.Element;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
@@ -16,7 +15,7 @@ import javax.lang.model.util.Elements;
  * it reads and writes the element's fields in place, so loops allocate nothing. Only components with
  * fields get one.
  */
-public final class CursorGenerator extends SourceFileGenerator<ComponentModel> {
+public final class CursorGenerator extends ComponentFileGenerator {
 
   /** Creates the generator. */
   public CursorGenerator(final Elements elements) {
@@ -26,21 +25,6 @@ public final class CursorGenerator extends SourceFileGenerator<ComponentModel> {
   @Override
   public boolean applies(final ComponentModel model) {
     return StorageKind.FIELDS == model.kind();
-  }
-
-  @Override
-  protected Element originatingElement(final ComponentModel model) {
-    return model.element();
-  }
-
-  @Override
-  protected String packageName(final ComponentModel model) {
-    return model.packageName();
-  }
-
-  @Override
-  protected boolean usesDeprecated(final ComponentModel model) {
-    return model.usesDeprecated();
   }
 
   @Override

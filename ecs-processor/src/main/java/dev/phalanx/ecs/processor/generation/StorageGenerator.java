@@ -14,7 +14,6 @@ import dev.phalanx.ecs.processor.model.Construction;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import java.util.Arrays;
 import java.util.List;
-import javax.lang.model.element.Element;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
@@ -23,7 +22,7 @@ import javax.lang.model.util.Elements;
  * component with fields, a payload-free subclass of {@code EmptyStorage} for a tag, or a subclass of
  * {@code ObjectStorage} for a field-less type whose instances are kept.
  */
-public final class StorageGenerator extends SourceFileGenerator<ComponentModel> {
+public final class StorageGenerator extends ComponentFileGenerator {
 
   private static final String PAGE = "page";
   private static final String OFFSET = "offset";
@@ -31,21 +30,6 @@ public final class StorageGenerator extends SourceFileGenerator<ComponentModel> 
   /** Creates the generator. */
   public StorageGenerator(final Elements elements) {
     super(elements);
-  }
-
-  @Override
-  protected Element originatingElement(final ComponentModel model) {
-    return model.element();
-  }
-
-  @Override
-  protected String packageName(final ComponentModel model) {
-    return model.packageName();
-  }
-
-  @Override
-  protected boolean usesDeprecated(final ComponentModel model) {
-    return model.usesDeprecated();
   }
 
   @Override

@@ -11,7 +11,6 @@ import com.palantir.javapoet.WildcardTypeName;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import java.util.List;
-import javax.lang.model.element.Element;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
@@ -21,28 +20,13 @@ import javax.lang.model.util.Elements;
  * runtime's {@code ComponentType.of(Foo.class)} loads this class by name (see {@link Names}), so no
  * index of all components is needed and the processor stays isolating.
  */
-public final class TraitsGenerator extends SourceFileGenerator<ComponentModel> {
+public final class TraitsGenerator extends ComponentFileGenerator {
 
   private static final ClassName LIST = ClassName.get(List.class);
 
   /** Creates the generator. */
   public TraitsGenerator(final Elements elements) {
     super(elements);
-  }
-
-  @Override
-  protected Element originatingElement(final ComponentModel model) {
-    return model.element();
-  }
-
-  @Override
-  protected String packageName(final ComponentModel model) {
-    return model.packageName();
-  }
-
-  @Override
-  protected boolean usesDeprecated(final ComponentModel model) {
-    return model.usesDeprecated();
   }
 
   @Override
