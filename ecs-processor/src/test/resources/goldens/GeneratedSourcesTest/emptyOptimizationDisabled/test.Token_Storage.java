@@ -1,7 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.storage.ObjectStorage;
+import dev.phalanx.ecs.ObjectStorage;
 import javax.annotation.processing.Generated;
 
 /**

@@ -1,7 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.storage.Storage;
+import dev.phalanx.ecs.Storage;
 import java.util.Arrays;
 import javax.annotation.processing.Generated;
 

@@ -1,8 +1,8 @@
 package test;
 
+import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.storage.ComponentTraits;
-import dev.phalanx.ecs.storage.DeletionPolicy;
+import dev.phalanx.ecs.DeletionPolicy;
 import java.util.List;
 import javax.annotation.processing.Generated;
 

@@ -1,7 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.storage.EmptyStorage;
+import dev.phalanx.ecs.EmptyStorage;
 import javax.annotation.processing.Generated;
 
 /**

@@ -1,9 +1,9 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.group.NonOwningGroup;
-import dev.phalanx.ecs.storage.SparseSet;
+import dev.phalanx.ecs.SparseSet;
 import javax.annotation.processing.Generated;
 
 /**

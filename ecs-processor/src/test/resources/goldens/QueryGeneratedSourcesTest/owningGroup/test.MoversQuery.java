@@ -1,9 +1,9 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.group.RangeConsumer;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import javax.annotation.processing.Generated;

@@ -1,11 +1,11 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.SparseSet;
-import dev.phalanx.ecs.view.View;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.View;
 import javax.annotation.processing.Generated;
 
 /**

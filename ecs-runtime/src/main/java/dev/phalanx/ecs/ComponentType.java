@@ -1,10 +1,5 @@
 package dev.phalanx.ecs;
 
-import dev.phalanx.ecs.storage.ComponentTraits;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.storage.Storage;
-import dev.phalanx.ecs.storage.VoidStorage;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Objects;

@@ -1,15 +1,5 @@
 package dev.phalanx.ecs;
 
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.entity.EntityStorage;
-import dev.phalanx.ecs.group.Group;
-import dev.phalanx.ecs.group.Groups;
-import dev.phalanx.ecs.group.NonOwningGroup;
-import dev.phalanx.ecs.group.OwningGroup;
-import dev.phalanx.ecs.storage.SparseSet;
-import dev.phalanx.ecs.storage.Storage;
-import dev.phalanx.ecs.storage.VoidStorage;
-import dev.phalanx.ecs.view.View;
 import java.util.Arrays;
 import java.util.function.Supplier;
 

@@ -1,6 +1,5 @@
 package dev.phalanx.ecs;
 
-import dev.phalanx.ecs.storage.Storage;
 
 /**
  * Creates the storage of a component type. Generated code passes a constructor reference

@@ -7,11 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.storage.ComponentTraits;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.storage.VoidStorage;
 import org.junit.jupiter.api.Test;
 
 class ComponentTypeTest {

@@ -1,9 +1,5 @@
 package dev.phalanx.ecs;
 
-import dev.phalanx.ecs.storage.ComponentTraits;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.ObjectStorage;
 
 /**
  * Component types shared by the tests. {@link ComponentType} allows one definition per class per JVM,

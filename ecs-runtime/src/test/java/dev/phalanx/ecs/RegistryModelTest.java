@@ -8,15 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.phalanx.ecs.Fixtures.Payload;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.storage.SparseSet;
-import dev.phalanx.ecs.storage.Storage;
-import dev.phalanx.ecs.view.EntityIterator;
-import dev.phalanx.ecs.view.RuntimeView;
-import dev.phalanx.ecs.view.View;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

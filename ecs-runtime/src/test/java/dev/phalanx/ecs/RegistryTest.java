@@ -9,11 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Fixtures.Payload;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.storage.Storage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -4,13 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Fixtures.Payload;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.EntityComparator;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.storage.PositionComparator;
-import dev.phalanx.ecs.view.View;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.BeforeAll;

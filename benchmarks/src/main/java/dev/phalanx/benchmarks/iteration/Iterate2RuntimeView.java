@@ -4,7 +4,7 @@ import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.ecs.view.RuntimeView;
+import dev.phalanx.ecs.RuntimeView;
 import java.util.function.LongConsumer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

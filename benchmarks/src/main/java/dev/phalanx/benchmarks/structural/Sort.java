@@ -5,7 +5,7 @@ import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Position_Traits;
-import dev.phalanx.ecs.storage.PositionComparator;
+import dev.phalanx.ecs.PositionComparator;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.SplittableRandom;

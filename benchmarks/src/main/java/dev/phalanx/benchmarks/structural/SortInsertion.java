@@ -2,7 +2,7 @@ package dev.phalanx.benchmarks.structural;
 
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Storage;
-import dev.phalanx.ecs.storage.PositionComparator;
+import dev.phalanx.ecs.PositionComparator;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;

@@ -6,7 +6,7 @@ import dev.phalanx.benchmarks.model.Heat;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
-import dev.phalanx.ecs.storage.ObjectStorage;
+import dev.phalanx.ecs.ObjectStorage;
 import java.util.function.LongConsumer;
 
 /**

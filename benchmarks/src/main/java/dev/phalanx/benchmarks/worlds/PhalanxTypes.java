@@ -6,7 +6,7 @@ import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.storage.ObjectStorage;
+import dev.phalanx.ecs.ObjectStorage;
 
 /**
  * Object-storage keys (one reference per element) of the plain model classes, for the

@@ -1,7 +1,7 @@
 package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.entity.Entity;
+import dev.phalanx.ecs.Entity;
 import java.util.SplittableRandom;
 
 /**

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.SparseSet;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.SparseSet;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;

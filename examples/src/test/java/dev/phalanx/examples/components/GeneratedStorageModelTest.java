@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.Storage;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Storage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.storage.DeletionPolicy;
-import dev.phalanx.ecs.storage.EmptyStorage;
-import dev.phalanx.ecs.storage.ObjectStorage;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.EmptyStorage;
+import dev.phalanx.ecs.ObjectStorage;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.entity.Entity;
+import dev.phalanx.ecs.Entity;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

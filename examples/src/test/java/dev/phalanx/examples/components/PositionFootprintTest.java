@@ -3,9 +3,9 @@ package dev.phalanx.examples.components;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.entity.Entity;
-import dev.phalanx.ecs.storage.ObjectStorage;
-import dev.phalanx.ecs.storage.SparseSet;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.ObjectStorage;
+import dev.phalanx.ecs.SparseSet;
 import java.lang.ref.Reference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;

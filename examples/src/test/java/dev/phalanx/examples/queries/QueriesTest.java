@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.entity.Entity;
+import dev.phalanx.ecs.Entity;
 import java.lang.management.ManagementFactory;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.ForkJoinPool;

@@ -11,13 +11,13 @@ import dev.phalanx.ecs.processor.model.FieldModel;
 final class Code {
 
   static final String RUNTIME = "dev.phalanx.ecs";
-  static final String STORAGE_PACKAGE = "dev.phalanx.ecs.storage";
+  
   static final ClassName COMPONENT_TYPE = ClassName.get(RUNTIME, "ComponentType");
-  static final ClassName COMPONENT_TRAITS = ClassName.get(STORAGE_PACKAGE, "ComponentTraits");
-  static final ClassName DELETION_POLICY = ClassName.get(STORAGE_PACKAGE, "DeletionPolicy");
-  static final ClassName STORAGE = ClassName.get(STORAGE_PACKAGE, "Storage");
-  static final ClassName EMPTY_STORAGE = ClassName.get(STORAGE_PACKAGE, "EmptyStorage");
-  static final ClassName OBJECT_STORAGE = ClassName.get(STORAGE_PACKAGE, "ObjectStorage");
+  static final ClassName COMPONENT_TRAITS = ClassName.get(RUNTIME, "ComponentTraits");
+  static final ClassName DELETION_POLICY = ClassName.get(RUNTIME, "DeletionPolicy");
+  static final ClassName STORAGE = ClassName.get(RUNTIME, "Storage");
+  static final ClassName EMPTY_STORAGE = ClassName.get(RUNTIME, "EmptyStorage");
+  static final ClassName OBJECT_STORAGE = ClassName.get(RUNTIME, "ObjectStorage");
 
   private Code() {}
 

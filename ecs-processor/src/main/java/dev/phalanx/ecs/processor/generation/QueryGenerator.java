@@ -43,12 +43,12 @@ public final class QueryGenerator {
 
   private static final String GENERATED = "javax.annotation.processing.Generated";
   private static final ClassName REGISTRY = ClassName.get(Code.RUNTIME, "Registry");
-  private static final ClassName VIEW = ClassName.get(Code.RUNTIME + ".view", "View");
-  private static final ClassName OWNING_GROUP = ClassName.get(Code.RUNTIME + ".group", "OwningGroup");
-  private static final ClassName NON_OWNING_GROUP = ClassName.get(Code.RUNTIME + ".group", "NonOwningGroup");
-  private static final ClassName RANGE_CONSUMER = ClassName.get(Code.RUNTIME + ".group", "RangeConsumer");
-  private static final ClassName SPARSE_SET = ClassName.get(Code.STORAGE_PACKAGE, "SparseSet");
-  private static final ClassName ENTITY = ClassName.get(Code.RUNTIME + ".entity", "Entity");
+  private static final ClassName VIEW = ClassName.get(Code.RUNTIME, "View");
+  private static final ClassName OWNING_GROUP = ClassName.get(Code.RUNTIME, "OwningGroup");
+  private static final ClassName NON_OWNING_GROUP = ClassName.get(Code.RUNTIME, "NonOwningGroup");
+  private static final ClassName RANGE_CONSUMER = ClassName.get(Code.RUNTIME, "RangeConsumer");
+  private static final ClassName SPARSE_SET = ClassName.get(Code.RUNTIME, "SparseSet");
+  private static final ClassName ENTITY = ClassName.get(Code.RUNTIME, "Entity");
   private static final ClassName FORK_JOIN_POOL = ClassName.get("java.util.concurrent", "ForkJoinPool");
   private static final ClassName FUNCTIONAL = ClassName.get(FunctionalInterface.class);
   private static final TypeName ANY_TYPE = ParameterizedTypeName.get(

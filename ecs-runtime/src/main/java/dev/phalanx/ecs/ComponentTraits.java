@@ -1,0 +1,51 @@
+package dev.phalanx.ecs;
+
+/**
+ * The storage traits of a component type: how many elements a payload page holds, how elements are
+ * deleted, and whether instances are stored at all.
+ *
+ * @param pageSize elements per payload page; a positive power of two. Elements never move between
+ *     pages, so a larger page costs more memory for a few elements and fewer page hops for many
+ * @param policy {@link DeletionPolicy#SWAP_AND_POP} or {@link DeletionPolicy#IN_PLACE}
+ * @param empty whether the type is a tag: no payload is stored
+ */
+public record ComponentTraits(int pageSize, DeletionPolicy policy, boolean empty) {
+
+  /** The default page size, as EnTT's: 1024 elements. */
+  public static final int DEFAULT_PAGE_SIZE = 1024;
+
+  /** Default traits: 1024-element pages, swap-and-pop, instances stored. */
+  public static final ComponentTraits DEFAULT =
+      new ComponentTraits(DEFAULT_PAGE_SIZE, DeletionPolicy.SWAP_AND_POP, false);
+
+  /** Traits of a tag type: no payload, swap-and-pop. */
+  public static final ComponentTraits TAG =
+      new ComponentTraits(DEFAULT_PAGE_SIZE, DeletionPolicy.SWAP_AND_POP, true);
+
+  /**
+   * Validates the traits.
+   *
+   * @throws IllegalArgumentException if the page size is not a positive power of two or the policy is
+   *     {@link DeletionPolicy#SWAP_ONLY}
+   */
+  public ComponentTraits {
+    if (pageSize <= 0 || 0 != (pageSize & (pageSize - 1))) {
+      throw new IllegalArgumentException(
+          "page size must be a positive power of two (1, 2, 4, ... 1024, ...), got " + pageSize);
+    }
+    if (null == policy || DeletionPolicy.SWAP_ONLY == policy) {
+      throw new IllegalArgumentException(
+          "component storages take SWAP_AND_POP or IN_PLACE deletion, got " + policy);
+    }
+  }
+
+  /** Returns these traits with another deletion policy. */
+  public ComponentTraits withPolicy(final DeletionPolicy newPolicy) {
+    return new ComponentTraits(pageSize, newPolicy, empty);
+  }
+
+  /** Returns these traits with another page size. */
+  public ComponentTraits withPageSize(final int newPageSize) {
+    return new ComponentTraits(newPageSize, policy, empty);
+  }
+}

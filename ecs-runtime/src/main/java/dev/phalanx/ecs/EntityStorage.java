@@ -1,0 +1,227 @@
+package dev.phalanx.ecs;
+
+import java.util.Arrays;
+import java.util.function.LongConsumer;
+
+/**
+ * Creates, validates and recycles entity identifiers, with the swap-only policy
+ * ({@link DeletionPolicy#SWAP_ONLY}).
+ *
+ * <h2>Invariants</h2>
+ *
+ * <ul>
+ *   <li>{@code packed[0, alive)} holds the live entities; {@code packed[alive, size)} the released
+ *       ones, each already carrying the version its next incarnation will have.
+ *   <li>{@code position[index(e)]} is the position of the slot with that index; every index below
+ *       {@code size} has one slot, so the map is a flat array.
+ *   <li>Releasing swaps the entity to position {@code alive - 1} and decrements {@code alive}; creating
+ *       takes position {@code alive}. Recycling is therefore last in, first out, as EnTT's.
+ * </ul>
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>{@code create}, {@code release} and {@code valid} are O(1) with no allocation once capacity is
+ * reached; bulk forms are O(n).
+ *
+ * <h2>Invalidation</h2>
+ *
+ * <p>{@link #each} walks live entities from the last to the first: entities created meanwhile are not
+ * visited, and releasing the visited entity neither skips nor repeats one.
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>Not thread-safe.
+ */
+public final class EntityStorage {
+
+  private final int limit;
+  private long[] packed = new long[16];
+  private int[] position = new int[16];
+  private int alive;
+  private int size;
+
+  /** Creates a storage that can hold up to {@link Entity#MAX_INDEX} + 1 entities. */
+  public EntityStorage() {
+    this(Entity.MAX_INDEX + 1);
+  }
+
+  /**
+   * Creates a storage that refuses to create more than {@code limit} distinct identifiers.
+   *
+   * @param limit the number of identifiers, {@code [1, MAX_INDEX + 1]}
+   */
+  public EntityStorage(final int limit) {
+    if (limit < 1 || limit > Entity.MAX_INDEX + 1) {
+      throw new IllegalArgumentException("entity limit must be in [1, " + (Entity.MAX_INDEX + 1) + "], got " + limit);
+    }
+    this.limit = limit;
+  }
+
+  /** Returns {@link DeletionPolicy#SWAP_ONLY}. */
+  public DeletionPolicy policy() {
+    return DeletionPolicy.SWAP_ONLY;
+  }
+
+  /** Returns the number of live entities. */
+  public int alive() {
+    return alive;
+  }
+
+  /** Returns the number of identifiers ever created (live and released). */
+  public int size() {
+    return size;
+  }
+
+  /** Returns the largest number of identifiers this storage may create. */
+  public int limit() {
+    return limit;
+  }
+
+  /**
+   * Returns the packed array: positions {@code [0, alive())} are live entities, {@code [alive(),
+   * size())} released identifiers with their next version. Replaced on growth.
+   */
+  public long[] packed() {
+    return packed;
+  }
+
+  /** Returns whether {@code entity} is live: created, and not destroyed since. */
+  public boolean valid(final long entity) {
+    final int index = (int) entity;
+    if (index < 0 || index >= size) {
+      return false;
+    }
+    final int at = position[index];
+    return at < alive && packed[at] == entity;
+  }
+
+  /**
+   * Creates an entity, recycling the most recently released identifier if any.
+   *
+   * @throws IllegalStateException if every identifier is live and the limit is reached
+   */
+  public long create() {
+    if (alive < size) {
+      return packed[alive++];
+    }
+    if (size == limit) {
+      throw new IllegalStateException(
+          "cannot create an entity: all " + limit + " identifiers are live (the layout holds at most "
+              + (Entity.MAX_INDEX + 1) + ")");
+    }
+    if (size == packed.length) {
+      grow(size + 1);
+    }
+    final long entity = Entity.of(size, 0);
+    packed[size] = entity;
+    position[size] = size;
+    size++;
+    alive++;
+    return entity;
+  }
+
+  /**
+   * Creates {@code count} entities into {@code out[offset, offset + count)}. Either all are created or,
+   * when the limit would be passed, none.
+   *
+   * @throws IllegalStateException if the limit would be passed
+   */
+  public void create(final long[] out, final int offset, final int count) {
+    if (count < 0 || offset < 0 || offset + count > out.length) {
+      throw new IndexOutOfBoundsException("range [" + offset + ", " + (offset + count) + ") of " + out.length);
+    }
+    final int recycled = Math.min(count, size - alive);
+    final int fresh = count - recycled;
+    if (fresh > limit - size) {
+      throw new IllegalStateException(
+          "cannot create " + count + " entities: only " + (limit - alive) + " identifiers are left");
+    }
+    for (int i = 0; i < count; i++) {
+      out[offset + i] = create();
+    }
+  }
+
+  /**
+   * Releases a live entity: its identifier will be recycled with the next version.
+   *
+   * @return the version the identifier will have when recycled
+   * @throws IllegalArgumentException if the entity is not valid
+   */
+  public int release(final long entity) {
+    if (!valid(entity)) {
+      throw new IllegalArgumentException(
+          "cannot destroy " + Entity.toString(entity) + ": it is not valid (already destroyed or never created)");
+    }
+    final int index = (int) entity;
+    final int at = position[index];
+    final int last = alive - 1;
+    final long lastEntity = packed[last];
+    packed[at] = lastEntity;
+    position[(int) lastEntity] = at;
+    final int nextVersion = Entity.nextVersion(Entity.version(entity));
+    packed[last] = Entity.of(index, nextVersion);
+    position[index] = last;
+    alive = last;
+    return nextVersion;
+  }
+
+  /** Returns the version {@code index} has now, live or released, or -1 if it was never created. */
+  public long current(final int index) {
+    if (index < 0 || index >= size) {
+      return Entity.NULL;
+    }
+    return packed[position[index]];
+  }
+
+  /** Visits every live entity, last position first. */
+  public void each(final LongConsumer action) {
+    for (int at = alive - 1; at >= 0; at = Math.min(at - 1, alive - 1)) {
+      action.accept(packed[at]);
+    }
+  }
+
+  /** Releases every live entity (their versions bump). */
+  public void releaseAll() {
+    for (int at = alive - 1; at >= 0; at--) {
+      final long entity = packed[at];
+      packed[at] = Entity.of((int) entity, Entity.nextVersion(Entity.version(entity)));
+    }
+    alive = 0;
+  }
+
+  /**
+   * Replaces the whole state: {@code entities[0, count)} are the identifiers in packed order, the first
+   * {@code aliveCount} live. Used to restore snapshots and, in tests, to reach version wrap-around.
+   *
+   * @throws IllegalArgumentException if the identifiers are not exactly the indices {@code [0, count)}
+   */
+  public void restore(final long[] entities, final int count, final int aliveCount) {
+    if (count < 0 || count > entities.length || aliveCount < 0 || aliveCount > count || count > limit) {
+      throw new IllegalArgumentException("bad restore counts: count=" + count + ", alive=" + aliveCount);
+    }
+    final long[] newPacked = new long[Math.max(16, count)];
+    final int[] newPosition = new int[newPacked.length];
+    Arrays.fill(newPosition, -1);
+    for (int at = 0; at < count; at++) {
+      final long entity = entities[at];
+      final int index = (int) entity;
+      if (index < 0 || index >= count || -1 != newPosition[index] || Entity.isTombstone(entity)) {
+        throw new IllegalArgumentException(
+            "bad restore: " + Entity.toString(entity) + " at " + at + " is out of range, repeated or a tombstone");
+      }
+      newPacked[at] = entity;
+      newPosition[index] = at;
+    }
+    packed = newPacked;
+    position = newPosition;
+    size = count;
+    alive = aliveCount;
+  }
+
+  private void grow(final int minimum) {
+    final int capacity = (int) Math.min((long) Entity.MAX_INDEX + 1,
+        Math.max(minimum, (long) packed.length + (packed.length >> 1)));
+    packed = Arrays.copyOf(packed, capacity);
+    position = Arrays.copyOf(position, capacity);
+  }
+}

@@ -1,0 +1,241 @@
+package dev.phalanx.ecs;
+
+import java.util.ConcurrentModificationException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
+import java.util.function.LongConsumer;
+
+/**
+ * A full- or partial-owning group: its members occupy positions {@code [0, size())} of every owned
+ * storage, in the same order, so component {@code i} of every owned type belongs to the same entity.
+ *
+ * <h2>Invariants</h2>
+ *
+ * <ul>
+ *   <li>For every owned storage {@code s} and position {@code p < size()}:
+ *       {@code s.at(p) == owned(0).at(p)}, and that entity matches the group.
+ *   <li>An entity entering is swapped to position {@code size()} of every owned storage, then the size
+ *       grows; an entity leaving is swapped to position {@code size() - 1}, then the size shrinks.
+ *   <li>Nested groups (owning groups whose owned, get and exclude lists extend one another) share owned
+ *       storages; a more restrictive group's range is a prefix of the less restrictive one's. Entries
+ *       are applied from the least to the most restrictive group, exits in the opposite order.
+ * </ul>
+ *
+ * <h2>Costs</h2>
+ *
+ * <table>
+ *   <caption>n = size()</caption>
+ *   <tr><th>operation</th><th>cost</th></tr>
+ *   <tr><td>{@code each}, {@code eachChunk}</td><td>O(n), no lookup, no allocation</td></tr>
+ *   <tr><td>{@code parallelEachChunk}</td><td>O(n / threads), allocates its fork-join tasks</td></tr>
+ *   <tr><td>{@code contains}</td><td>O(1)</td></tr>
+ *   <tr><td>{@code sort}, {@code sortByPosition}</td><td>O(n log n) plus O(n) per other owned storage</td></tr>
+ * </table>
+ *
+ * <h2>Chunks</h2>
+ *
+ * <p>{@link #eachChunk} hands out runs {@code [from, to)} that never cross a payload page of any owned
+ * storage: every position {@code p} of a run is at offset {@code p & (pageSize - 1)} of page
+ * {@code from >>> pageShift} in each of them.
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>{@link #parallelEachChunk} runs runs on several threads of a {@link ForkJoinPool}. While it runs,
+ * every storage the group observes is locked: inserting, removing or moving their elements throws
+ * {@link ConcurrentModificationException} (from any thread), and the lock is released when the call
+ * returns. Writing component fields in place is allowed, each position from one thread only.
+ */
+public final class OwningGroup extends Group {
+
+  private static final int PARALLEL_GRAIN = 16_384;
+
+  private final Groups groups;
+  private int length;
+
+  OwningGroup(final Groups groups, final Storage<?>[] owned, final Storage<?>[] get, final Storage<?>[] exclude) {
+    super(owned, get, exclude);
+    this.groups = groups;
+  }
+
+  @Override
+  public int size() {
+    return length;
+  }
+
+  @Override
+  public boolean contains(final long entity) {
+    final int position = owned[0].indexOf(entity);
+    return position >= 0 && position < length;
+  }
+
+  @Override
+  public long entityAt(final int position) {
+    if (position < 0 || position >= length) {
+      throw new IndexOutOfBoundsException("position " + position + " outside the group's [0, " + length + ")");
+    }
+    return owned[0].packed()[position];
+  }
+
+  /**
+   * Returns the largest run length {@link #eachChunk} uses: the smallest page size among the owned
+   * storages.
+   */
+  public int chunkSize() {
+    int size = Integer.MAX_VALUE;
+    for (final Storage<?> storage : owned) {
+      size = Math.min(size, storage.pageSize());
+    }
+    return size;
+  }
+
+  @Override
+  public void each(final LongConsumer action) {
+    final SparseSet lead = owned[0];
+    for (int position = length - 1; position >= 0; position = Math.min(position - 1, length - 1)) {
+      final long entity = lead.packed()[position];
+      final int before = lead.beginVisit();
+      action.accept(entity);
+      lead.checkIteration(before, entity, position);
+    }
+  }
+
+  /**
+   * Calls {@code action} for consecutive runs of positions covering {@code [0, size())}, first to last,
+   * each within one page of every owned storage. The group's storages are locked meanwhile: the body
+   * may read and write component fields but not add or remove components of observed types.
+   */
+  public void eachChunk(final RangeConsumer action) {
+    final int chunk = chunkSize();
+    lockAll();
+    try {
+      final int end = length;
+      for (int from = 0; from < end; from += chunk) {
+        action.accept(from, Math.min(end, from + chunk));
+      }
+    } finally {
+      unlockAll();
+    }
+  }
+
+  /**
+   * As {@link #eachChunk}, with runs spread over the threads of {@code pool}: runs are grouped into
+   * tasks of at least {@value #PARALLEL_GRAIN} positions (or one chunk, if larger). Returns when every
+   * run is done; the first exception thrown by the body is rethrown.
+   *
+   * @throws ConcurrentModificationException if the body (or another thread) tries a structural change
+   *     of an observed storage while it runs
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final RangeConsumer action) {
+    final int chunk = chunkSize();
+    final int grain = Math.max(chunk, (PARALLEL_GRAIN / chunk) * chunk);
+    lockAll();
+    try {
+      final int end = length;
+      if (end > 0) {
+        pool.invoke(new ChunkTask(action, 0, end, chunk, grain));
+      }
+    } finally {
+      unlockAll();
+    }
+  }
+
+  /** As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)} on the common pool. */
+  public void parallelEachChunk(final RangeConsumer action) {
+    parallelEachChunk(ForkJoinPool.commonPool(), action);
+  }
+
+  /**
+   * Sorts the members by comparing the elements at two positions of the owned storages (positions
+   * are aligned, so the comparator may read any owned storage at those positions). Every owned
+   * storage follows.
+   *
+   * @throws IllegalStateException if a more restrictive nested group exists (only the most restrictive
+   *     group of a family may be sorted)
+   */
+  public void sortByPosition(final PositionComparator comparator) {
+    checkSortable();
+    owned[0].sortOwnedRange(length, comparator);
+    alignOthers();
+  }
+
+  /** As {@link #sortByPosition(PositionComparator)}, comparing entities. */
+  public void sort(final EntityComparator comparator) {
+    checkSortable();
+    owned[0].sortOwnedRangeByEntity(length, comparator);
+    alignOthers();
+  }
+
+  private void checkSortable() {
+    final OwningGroup inner = groups.moreRestrictiveThan(this);
+    if (null != inner) {
+      throw new IllegalStateException(
+          "cannot sort " + this + ": " + inner + " is nested in it and only the most restrictive group of"
+              + " a nested family may be sorted; sort that one instead");
+    }
+  }
+
+  private void alignOthers() {
+    final long[] order = owned[0].packed();
+    for (int i = 1; i < owned.length; i++) {
+      final Storage<?> storage = owned[i];
+      for (int position = 0; position < length; position++) {
+        storage.swapPositions(position, storage.index(order[position]));
+      }
+    }
+  }
+
+  @Override
+  void enter(final long entity) {
+    final int target = length;
+    for (final Storage<?> storage : owned) {
+      storage.swapPositions(storage.index(entity), target);
+    }
+    length = target + 1;
+  }
+
+  @Override
+  void leave(final long entity) {
+    final int target = length - 1;
+    for (final Storage<?> storage : owned) {
+      storage.swapPositions(storage.index(entity), target);
+    }
+    length = target;
+  }
+
+  @Override
+  void reset() {
+    length = 0;
+  }
+
+  /** Splits a range of positions in halves, chunk-aligned, down to the grain. */
+  private static final class ChunkTask extends RecursiveAction {
+    private static final long serialVersionUID = 1L;
+
+    private final transient RangeConsumer action;
+    private final int from;
+    private final int to;
+    private final int chunk;
+    private final int grain;
+
+    ChunkTask(final RangeConsumer action, final int from, final int to, final int chunk, final int grain) {
+      this.action = action;
+      this.from = from;
+      this.to = to;
+      this.chunk = chunk;
+      this.grain = grain;
+    }
+
+    @Override
+    protected void compute() {
+      if (to - from <= grain) {
+        for (int start = from; start < to; start += chunk) {
+          action.accept(start, Math.min(to, start + chunk));
+        }
+        return;
+      }
+      final int chunks = (to - from + chunk - 1) / chunk;
+      final int middle = from + (chunks / 2) * chunk;
+      invokeAll(new ChunkTask(action, from, middle, chunk, grain), new ChunkTask(action, middle, to, chunk, grain));
+    }
+  }
+}

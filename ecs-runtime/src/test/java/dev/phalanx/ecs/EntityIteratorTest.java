@@ -1,0 +1,66 @@
+package dev.phalanx.ecs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.Fixtures.Payload;
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class EntityIteratorTest {
+
+  private final Registry registry = new Registry();
+
+  @ParameterizedTest
+  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  void walksTheLeaderBackToFrontSkippingTombstonesAndNonMatches(final DeletionPolicy policy) {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(policy));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(policy));
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      final long entity = registry.create();
+      all.add(entity);
+      a.emplace(entity, new Payload(i));
+      if (1 != i) {
+        b.emplace(entity, new Payload(i));
+      }
+    }
+    a.remove(all.get(4));
+    final EntityIterator iterator = View.of(a, b).leadBy(a).iterator();
+    final List<Long> seen = new ArrayList<>();
+    while (iterator.hasNext()) {
+      assertTrue(iterator.hasNext(), "hasNext is idempotent");
+      seen.add(iterator.nextLong());
+    }
+    final List<Long> expected = new ArrayList<>();
+    for (int position = a.size() - 1; position >= 0; position--) {
+      final long entity = a.packed()[position];
+      if (!dev.phalanx.ecs.Entity.isTombstone(entity) && b.contains(entity)) {
+        expected.add(entity);
+      }
+    }
+    assertEquals(expected, seen);
+    assertEquals(6, seen.size());
+    assertFalse(iterator.hasNext());
+    assertThrows(NoSuchElementException.class, iterator::nextLong);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  void nextLongWithoutHasNextStillChecksThePreviousVisit(final DeletionPolicy policy) {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(policy));
+    for (int i = 0; i < 5; i++) {
+      a.emplace(registry.create(), new Payload(i));
+    }
+    final EntityIterator iterator = View.of(a).iterator();
+    iterator.nextLong();
+    a.sort((x, y) -> Long.compare(y, x));
+    assertThrows(ConcurrentModificationException.class, iterator::nextLong);
+  }
+}

@@ -1,0 +1,413 @@
+package dev.phalanx.ecs;
+
+import static dev.phalanx.ecs.GroupTypes.NONE;
+import static dev.phalanx.ecs.GroupTypes.TA;
+import static dev.phalanx.ecs.GroupTypes.TB;
+import static dev.phalanx.ecs.GroupTypes.TC;
+import static dev.phalanx.ecs.GroupTypes.TD;
+import static dev.phalanx.ecs.GroupTypes.TE;
+import static dev.phalanx.ecs.GroupTypes.TF;
+import static dev.phalanx.ecs.GroupTypes.TS;
+import static dev.phalanx.ecs.GroupTypes.TX;
+import static dev.phalanx.ecs.GroupTypes.intOf;
+import static dev.phalanx.ecs.GroupTypes.types;
+import static dev.phalanx.ecs.GroupTypes.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.GroupTypes.A;
+import dev.phalanx.ecs.GroupTypes.B;
+import dev.phalanx.ecs.GroupTypes.E;
+import dev.phalanx.ecs.GroupTypes.F;
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class GroupTest {
+
+  private final Registry registry = new Registry();
+
+  private long entity(final boolean a, final boolean b, final boolean c) {
+    final long e = registry.create();
+    final int id = (int) e;
+    if (a) {
+      registry.emplace(e, TA, new A(id));
+    }
+    if (b) {
+      registry.emplace(e, TB, new B(id));
+    }
+    if (c) {
+      registry.emplace(e, TC, value(TC, id));
+    }
+    return e;
+  }
+
+  /** Checks that positions [0, size) of every owned storage hold the group's members, aligned. */
+  private static void assertPacked(final OwningGroup group, final Set<Long> expected) {
+    assertEquals(expected.size(), group.size(), group + " size");
+    final Set<Long> actual = new HashSet<>();
+    for (int p = 0; p < group.size(); p++) {
+      final long e = group.owned(0).at(p);
+      for (int i = 1; i < group.ownedCount(); i++) {
+        assertEquals(e, group.owned(i).at(p), "owned storages disagree at position " + p);
+      }
+      actual.add(e);
+    }
+    assertEquals(expected, actual);
+  }
+
+  @Test
+  void fullOwningGroupKeepsMembersAtTheFrontOfEveryOwnedStorage() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final Set<Long> members = new HashSet<>();
+    for (int i = 0; i < 50; i++) {
+      final long e = entity(i % 2 == 0, i % 3 == 0, false);
+      if (i % 6 == 0) {
+        members.add(e);
+      }
+    }
+    assertPacked(group, members);
+    // Values stay bound to their entities after the swaps.
+    for (final long e : members) {
+      assertEquals((int) e, intOf(registry.storage(TA), e));
+      assertEquals((int) e, intOf(registry.storage(TB), e));
+    }
+    final long leaving = members.iterator().next();
+    registry.remove(leaving, TB);
+    members.remove(leaving);
+    assertPacked(group, members);
+    assertFalse(group.contains(leaving));
+  }
+
+  @Test
+  void creatingAGroupOnAPopulatedRegistryArrangesExistingEntities() {
+    final Set<Long> members = new HashSet<>();
+    for (int i = 0; i < 200; i++) {
+      final long e = entity(i % 2 == 0, i % 5 != 0, false);
+      if (i % 2 == 0 && i % 5 != 0) {
+        members.add(e);
+      }
+    }
+    assertPacked(registry.owningGroup(TA, TB), members);
+  }
+
+  @Test
+  void partialOwningGroupOwnsSomeTypesAndLooksOthersUp() {
+    final OwningGroup group = registry.owningGroup(types(TA), types(TB), NONE);
+    final Set<Long> members = new HashSet<>();
+    for (int i = 0; i < 40; i++) {
+      final long e = entity(i % 2 == 0, i % 4 == 0, false);
+      if (i % 4 == 0) {
+        members.add(e);
+      }
+    }
+    assertPacked(group, members);
+    // B is not owned: it can be sorted on its own.
+    registry.storage(TB).sort(Long::compare);
+    assertPacked(group, members);
+  }
+
+  @Test
+  void excludedTypesMoveEntitiesOutAndBackIn() {
+    final OwningGroup group = registry.owningGroup(types(TA, TB), NONE, types(TX));
+    final long e = entity(true, true, false);
+    assertTrue(group.contains(e));
+    registry.emplace(e, TX, value(TX, 1));
+    assertFalse(group.contains(e));
+    registry.remove(e, TX);
+    assertTrue(group.contains(e));
+    assertPacked(group, Set.of(e));
+  }
+
+  @Test
+  void nonOwningGroupKeepsAMemberSetAndAcceptsInPlaceStorages() {
+    final NonOwningGroup group = registry.nonOwningGroup(types(TA, TS), types(TX));
+    final long a = entity(true, false, false);
+    final long b = entity(true, false, false);
+    registry.emplace(a, TS, value(TS, 1));
+    registry.emplace(b, TS, value(TS, 2));
+    registry.emplace(b, TX, value(TX, 2));
+    assertTrue(group.contains(a));
+    assertFalse(group.contains(b));
+    assertEquals(1, group.size());
+    final List<Long> seen = new ArrayList<>();
+    group.each(seen::add);
+    assertEquals(List.of(a), seen);
+    registry.destroy(a);
+    assertEquals(0, group.size());
+  }
+
+  @Test
+  void askingTwiceForTheSameGroupReturnsIt() {
+    final OwningGroup first = registry.owningGroup(types(TA, TB), NONE, types(TX));
+    assertSame(first, registry.owningGroup(types(TB, TA), NONE, types(TX)));
+    assertEquals(1, registry.groups().size());
+  }
+
+  @Test
+  void conflictingGroupsAreRefusedNamingBothAndChangeNothing() {
+    final OwningGroup ab = registry.owningGroup(TA, TB);
+    final long e = entity(true, true, true);
+    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> registry.owningGroup(TA, TC));
+    assertTrue(error.getMessage().contains("owned=[A, C]"), error.getMessage());
+    assertTrue(error.getMessage().contains("owned=[A, B]"), error.getMessage());
+    assertEquals(1, registry.groups().size());
+    assertPacked(ab, Set.of(e));
+    // Not nested either: same owned types but different excludes on each side.
+    registry.owningGroup(types(TD), NONE, types(TX));
+    assertThrows(IllegalStateException.class, () -> registry.owningGroup(types(TD), types(TB), NONE));
+  }
+
+  @Test
+  void inPlaceStoragesCannotBeOwned() {
+    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> registry.owningGroup(TA, TS));
+    assertTrue(error.getMessage().contains("in-place"), error.getMessage());
+    assertEquals(0, registry.groups().size());
+    assertEquals(null, registry.storage(TA).owner());
+    // As a get type it is fine.
+    registry.owningGroup(types(TA), types(TS), NONE);
+  }
+
+  @Test
+  void listingATypeTwiceIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> registry.owningGroup(types(TA), types(TB), types(TB)));
+    assertThrows(IllegalArgumentException.class, () -> registry.owningGroup(types(TA, TA), NONE, NONE));
+    assertThrows(IllegalArgumentException.class, () -> registry.group(NONE, NONE, types(TX)));
+  }
+
+  @Test
+  void ownedStoragesCannotBeSortedAloneButTheGroupCanBe() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      all.add(entity(true, true, false));
+    }
+    registry.storage(TA).emplace(registry.create(), new A(-1)); // a non-member after the prefix
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, () -> registry.storage(TA).sort(Long::compare));
+    assertTrue(error.getMessage().contains("owned"), error.getMessage());
+    // Sort by descending value of A, reading it at positions of the owned storage.
+    final ObjectStorage<A> as = registry.storage(TA);
+    group.sortByPosition((l, r) -> Integer.compare(as.valueAt(r).value(), as.valueAt(l).value()));
+    for (int p = 1; p < group.size(); p++) {
+      assertTrue(as.valueAt(p - 1).value() >= as.valueAt(p).value());
+    }
+    assertPacked(group, new HashSet<>(all));
+    for (final long e : all) {
+      assertEquals((int) e, intOf(registry.storage(TB), e));
+    }
+  }
+
+  @Test
+  void onlyTheMostRestrictiveGroupOfANestedFamilyCanBeSorted() {
+    final OwningGroup ab = registry.owningGroup(TA, TB);
+    final OwningGroup abc = registry.owningGroup(TA, TB, TC);
+    for (int i = 0; i < 30; i++) {
+      entity(true, true, i % 2 == 0);
+    }
+    assertThrows(IllegalStateException.class, () -> ab.sort((long l, long r) -> Long.compare(l, r)));
+    abc.sort((long l, long r) -> Long.compare(r, l));
+    for (int p = 1; p < abc.size(); p++) {
+      assertTrue(abc.entityAt(p - 1) > abc.entityAt(p));
+    }
+    assertEquals(30, ab.size());
+    assertEquals(15, abc.size());
+  }
+
+  @Test
+  void listenersThatChangeComponentsDuringMaintenanceLeaveGroupsConsistent() {
+    final OwningGroup group = registry.owningGroup(types(TA, TB), NONE, types(TX));
+    // Adding A also adds B (the entity enters the group inside a listener); removing B adds X.
+    registry.storage(TA).onConstruct().connect((r, e) -> r.emplace(e, TB, new B((int) e)));
+    registry.storage(TB).onDestroy().connect((r, e) -> r.emplaceOrReplace(e, TX, value(TX, 0)));
+    final long e = registry.create();
+    registry.emplace(e, TA, new A(7));
+    assertTrue(group.contains(e));
+    assertPacked(group, Set.of(e));
+    registry.remove(e, TB);
+    assertFalse(group.contains(e));
+    assertTrue(registry.has(e, TX));
+    registry.emplace(e, TB, new B(1));
+    assertFalse(group.contains(e), "still excluded by X");
+    registry.remove(e, TX);
+    assertTrue(group.contains(e));
+    assertPacked(group, Set.of(e));
+  }
+
+  @Test
+  void eachVisitsEveryMemberAndAllowsDestroyingTheVisitedOne() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final Set<Long> members = new HashSet<>();
+    for (int i = 0; i < 64; i++) {
+      members.add(entity(true, true, false));
+    }
+    final Set<Long> seen = new HashSet<>();
+    group.each(e -> {
+      assertTrue(seen.add(e), "visited twice");
+      if (e % 3 == 0) {
+        registry.destroy(e);
+      }
+    });
+    assertEquals(members, seen);
+    assertEquals(members.stream().filter(e -> e % 3 != 0).count(), group.size());
+  }
+
+  @Test
+  void eachDetectsAnotherMemberLeaving() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final List<Long> members = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      members.add(entity(true, true, false));
+    }
+    assertThrows(ConcurrentModificationException.class, () -> group.each(e -> {
+      if (e == members.get(9)) {
+        registry.remove(members.get(0), TB);
+      }
+    }));
+  }
+
+  @Test
+  void entitiesEnteringTheGroupDuringItsIterationAreAllowedUpToTheChangeLog() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    for (int i = 0; i < 5; i++) {
+      entity(true, true, false);
+    }
+    entity(true, false, false); // a non-member after the range, so that every entry swaps
+    // New members are swapped to the end of the range, behind the visited position: allowed.
+    final int[] visits = {0};
+    group.each(e -> {
+      if (0 == visits[0]++) {
+        for (int i = 0; i < 20; i++) {
+          entity(true, true, false);
+        }
+      }
+    });
+    assertEquals(5, visits[0], "new members are not visited");
+    assertEquals(25, group.size());
+    // More moves in one visit than the change log keeps (64) are refused conservatively.
+    assertThrows(ConcurrentModificationException.class, () -> group.each(e -> {
+      for (int i = 0; i < 70; i++) {
+        entity(true, true, false);
+      }
+    }));
+  }
+
+  @Test
+  void viewOverAnOwnedStorageDetectsEntitiesEnteringTheGroup() {
+    registry.owningGroup(TA, TB);
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      all.add(entity(true, false, false));
+    }
+    // Making an entity that is not yet visited enter the group moves it: refused.
+    assertThrows(ConcurrentModificationException.class,
+        () -> registry.view(TA).each(e -> registry.emplaceOrReplace(all.get(5), TB, new B(0))));
+  }
+
+  @Test
+  void chunksCoverTheGroupWithinPagesOfEveryOwnedStorage() {
+    // E has 8-element pages, F 16: chunks must stop at every multiple of 8.
+    final OwningGroup group = registry.owningGroup(TE, TF);
+    for (int i = 0; i < 100; i++) {
+      final long e = registry.create();
+      registry.emplace(e, TE, new E(i));
+      if (i % 10 != 0) {
+        registry.emplace(e, TF, new F(i));
+      }
+    }
+    assertEquals(8, group.chunkSize());
+    final List<int[]> chunks = new ArrayList<>();
+    group.eachChunk((from, to) -> chunks.add(new int[] {from, to}));
+    int expectedFrom = 0;
+    for (final int[] chunk : chunks) {
+      assertEquals(expectedFrom, chunk[0]);
+      assertTrue(chunk[1] > chunk[0]);
+      assertEquals(chunk[0] >>> 3, (chunk[1] - 1) >>> 3, "a chunk crosses a page");
+      expectedFrom = chunk[1];
+    }
+    assertEquals(group.size(), expectedFrom);
+    assertEquals(90, group.size());
+  }
+
+  @Test
+  void chunkIterationRefusesStructuralChangesAndUnlocksAfterwards() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final long e = entity(true, true, false);
+    final long other = entity(true, false, false);
+    assertThrows(ConcurrentModificationException.class,
+        () -> group.eachChunk((from, to) -> registry.emplace(other, TB, new B(1))));
+    assertFalse(registry.has(other, TB));
+    assertFalse(registry.storage(TA).isLocked());
+    registry.emplace(other, TB, new B(1));
+    assertEquals(2, group.size());
+    assertTrue(group.contains(e));
+  }
+
+  @Test
+  void parallelChunksVisitEveryPositionOnceAndPropagateFailures() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final int count = 100_000;
+    for (int i = 0; i < count; i++) {
+      entity(true, true, false);
+    }
+    final ForkJoinPool pool = new ForkJoinPool(4);
+    try {
+      final int[] hits = new int[count];
+      final AtomicLong sum = new AtomicLong();
+      final Storage<?> as = group.owned(0);
+      group.parallelEachChunk(pool, (from, to) -> {
+        long local = 0;
+        for (int p = from; p < to; p++) {
+          hits[p]++;
+          local += ((A) ((ObjectStorage<?>) as).valueAt(p)).value();
+        }
+        sum.addAndGet(local);
+      });
+      for (int p = 0; p < count; p++) {
+        assertEquals(1, hits[p], "position " + p);
+      }
+      assertEquals((long) count * (count - 1) / 2, sum.get());
+      final RuntimeException boom = new IllegalStateException("boom");
+      final RuntimeException thrown = assertThrows(RuntimeException.class,
+          () -> group.parallelEachChunk(pool, (from, to) -> {
+            if (from > count / 2) {
+              throw boom;
+            }
+          }));
+      // The fork-join pool may re-wrap the exception once per thread hop, keeping it as the cause.
+      Throwable root = thrown;
+      while (root != boom && null != root.getCause()) {
+        root = root.getCause();
+      }
+      assertSame(boom, root, String.valueOf(thrown));
+      assertThrows(ConcurrentModificationException.class,
+          () -> group.parallelEachChunk(pool, (from, to) -> registry.destroy(group.entityAt(from))));
+      assertEquals(count, group.size());
+      assertFalse(group.owned(0).isLocked());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
+  void destroyingEntitiesAndClearingStoragesEmptiesGroups() {
+    final OwningGroup ab = registry.owningGroup(TA, TB);
+    final NonOwningGroup nb = registry.nonOwningGroup(types(TB, TC), NONE);
+    for (int i = 0; i < 20; i++) {
+      entity(true, true, true);
+    }
+    registry.clear(TB);
+    assertEquals(0, ab.size());
+    assertEquals(0, nb.size());
+    registry.clear();
+    assertEquals(0, registry.alive());
+  }
+}

@@ -1,0 +1,422 @@
+package dev.phalanx.ecs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SparseSetTest {
+
+  private static TestSet filled(final DeletionPolicy policy, final int count) {
+    final TestSet set = new TestSet(policy);
+    for (int i = 0; i < count; i++) {
+      set.insert(Entity.of(i, i % 3));
+    }
+    return set;
+  }
+
+  private static long[] packedCopy(final SparseSet set) {
+    return Arrays.copyOf(set.packed(), set.size());
+  }
+
+  @Test
+  void refusesTheSwapOnlyPolicy() {
+    assertThrows(IllegalArgumentException.class, () -> new TestSet(DeletionPolicy.SWAP_ONLY));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  void anInsertedEntityIsContainedWithItsVersionOnly(final DeletionPolicy policy) {
+    final TestSet set = new TestSet(policy);
+    assertEquals(policy, set.policy());
+    assertTrue(set.isEmpty());
+    final long entity = Entity.of(5, 2);
+    assertEquals(0, set.insert(entity));
+    assertTrue(set.contains(entity));
+    assertEquals(0, set.index(entity));
+    assertEquals(0, set.indexOf(entity));
+    assertEquals(entity, set.at(0));
+    assertFalse(set.contains(Entity.of(5, 3)));
+    assertEquals(SparseSet.ABSENT, set.indexOf(Entity.of(5, 1)));
+    assertFalse(set.contains(Entity.of(4, 2)));
+    assertFalse(set.contains(Entity.NULL));
+    assertFalse(set.contains(Entity.of(Entity.MAX_INDEX, 2)));
+    assertEquals(1, set.size());
+  }
+
+  @Test
+  void indexOfAMissingEntityNamesIt() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    final IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> set.index(Entity.of(1, 7)));
+    assertTrue(error.getMessage().contains("index=1, version=7"), error.getMessage());
+  }
+
+  @Test
+  void atOutsideTheSetThrows() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    assertThrows(IndexOutOfBoundsException.class, () -> set.at(3));
+    assertThrows(IndexOutOfBoundsException.class, () -> set.at(-1));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {4095, 4096, 4097, 8191, 8192, 12287, 1 << 20, (1 << 20) + 4095})
+  void sparsePagesOf4096MapIndicesAcrossPageBoundaries(final int index) {
+    assertEquals(4096, SparseSet.SPARSE_PAGE_SIZE);
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.insert(Entity.of(index, 1));
+    set.insert(Entity.of(3, 0));
+    assertTrue(set.contains(Entity.of(index, 1)));
+    assertFalse(set.contains(Entity.of(index - 1, 1)));
+    assertFalse(set.contains(Entity.of(index + 1, 1)));
+    assertFalse(set.contains(Entity.of(index + 4096, 1)));
+    assertFalse(set.contains(Entity.of(index - 4096, 1)));
+    set.remove(Entity.of(index, 1));
+    assertFalse(set.contains(Entity.of(index, 1)));
+    assertTrue(set.contains(Entity.of(3, 0)));
+    set.checkInvariants();
+  }
+
+  @Test
+  void swapAndPopMovesTheLastElementIntoTheHole() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    set.recordHooks = true;
+    set.remove(Entity.of(1, 1));
+    assertEquals(List.of("move 4->1", "release 4"), set.hooks);
+    assertArrayEquals(new long[] {Entity.of(0, 0), Entity.of(4, 1), Entity.of(2, 2), Entity.of(3, 0)}, packedCopy(set));
+    assertEquals(4, set.size());
+    assertFalse(set.hasTombstones());
+    set.checkInvariants();
+  }
+
+  @Test
+  void swapAndPopOfTheLastElementMovesNothing() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    set.recordHooks = true;
+    set.remove(Entity.of(2, 2));
+    assertEquals(List.of("release 2"), set.hooks);
+    assertEquals(2, set.size());
+    set.checkInvariants();
+  }
+
+  @Test
+  void inPlaceRemovalLeavesATombstoneAndMovesNothing() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 5);
+    set.recordHooks = true;
+    final long[] before = packedCopy(set);
+    set.remove(Entity.of(1, 1));
+    assertEquals(List.of("release 1"), set.hooks);
+    assertEquals(5, set.size());
+    assertTrue(set.hasTombstones());
+    assertEquals(1, set.firstHole());
+    assertTrue(Entity.isTombstone(set.at(1)));
+    assertEquals(SparseSet.ABSENT, Entity.index(set.at(1)));
+    for (final int position : new int[] {0, 2, 3, 4}) {
+      assertEquals(before[position], set.at(position));
+    }
+    set.checkInvariants();
+  }
+
+  @Test
+  void inPlaceHolesFormALastInFirstOutFreeList() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 6);
+    set.remove(Entity.of(1, 1));
+    set.remove(Entity.of(4, 1));
+    set.remove(Entity.of(2, 2));
+    assertEquals(2, set.firstHole());
+    assertEquals(4, Entity.index(set.at(2)));
+    assertEquals(1, Entity.index(set.at(4)));
+    set.checkInvariants();
+    assertEquals(2, set.insert(Entity.of(10, 0)));
+    assertEquals(4, set.insert(Entity.of(11, 0)));
+    assertEquals(1, set.insert(Entity.of(12, 0)));
+    assertFalse(set.hasTombstones());
+    assertEquals(6, set.insert(Entity.of(13, 0)));
+    assertEquals(7, set.size());
+    set.checkInvariants();
+  }
+
+  @Test
+  void appendIgnoresHoles() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 3);
+    set.remove(Entity.of(0, 0));
+    assertEquals(3, set.append(Entity.of(7, 0)));
+    assertEquals(0, set.firstHole());
+    set.checkInvariants();
+  }
+
+  @Test
+  void compactFillsHolesFromTheBackAndMovesOnlyElementsBehindAHole() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 10);
+    set.remove(Entity.of(2, 2));
+    set.remove(Entity.of(5, 2));
+    set.remove(Entity.of(9, 0));
+    final int before = set.modifications();
+    set.compact();
+    assertNotEquals(before, set.modifications());
+    assertEquals(7, set.size());
+    assertFalse(set.hasTombstones());
+    final Map<Long, Integer> live = set.checkInvariants();
+    assertEquals(7, live.size());
+    for (final int index : new int[] {0, 1, 3, 4}) {
+      assertEquals(index, live.get(Entity.of(index, index % 3)), "element before the first hole moved");
+    }
+    assertEquals(7, set.insert(Entity.of(20, 0)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 2, 3, 10})
+  void compactOfOnlyHolesEmptiesTheSet(final int count) {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, count);
+    for (int i = 0; i < count; i++) {
+      set.remove(Entity.of(i, i % 3));
+    }
+    set.compact();
+    assertEquals(0, set.size());
+    assertFalse(set.hasTombstones());
+  }
+
+  @Test
+  void compactWithoutHolesChangesNothing() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 4);
+    final long[] before = packedCopy(set);
+    final int modifications = set.modifications();
+    set.compact();
+    assertArrayEquals(before, packedCopy(set));
+    assertEquals(modifications, set.modifications());
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  void clearRemovesEverythingIncludingHoles(final DeletionPolicy policy) {
+    final TestSet set = filled(policy, 5000);
+    set.remove(Entity.of(7, 1));
+    set.clear();
+    assertEquals(0, set.size());
+    assertFalse(set.hasTombstones());
+    assertFalse(set.contains(Entity.of(0, 0)));
+    assertFalse(set.contains(Entity.of(4999, 4999 % 3)));
+    assertEquals(0, set.insert(Entity.of(4999, 0)));
+    set.checkInvariants();
+  }
+
+  @Test
+  void sortByEntityOrdersPackedAndPayloadTogether() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    final Random random = new Random(1);
+    for (final int index : random.ints(0, 100_000).distinct().limit(1000).toArray()) {
+      set.insert(Entity.of(index, 0));
+    }
+    set.sort((a, b) -> Integer.compare(Entity.index(a), Entity.index(b)));
+    for (int position = 1; position < set.size(); position++) {
+      assertTrue(Entity.index(set.at(position - 1)) < Entity.index(set.at(position)));
+    }
+    set.checkInvariants();
+    set.sort((a, b) -> Integer.compare(Entity.index(b), Entity.index(a)));
+    for (int position = 1; position < set.size(); position++) {
+      assertTrue(Entity.index(set.at(position - 1)) > Entity.index(set.at(position)));
+    }
+    set.checkInvariants();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 2, 16, 17, 18, 100, 1000, 200_000})
+  void sortByPositionSortsRandomArraysOfEverySize(final int count) {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    final long[] keys = new Random(count).longs(count, 0, Math.max(1, count / 3)).toArray();
+    for (int i = 0; i < count; i++) {
+      set.insert(Entity.of(i, 0));
+    }
+    // The key of an element is keys[index(entity)].
+    set.sortByPosition((a, b) -> Long.compare(keys[Entity.index(set.at(a))], keys[Entity.index(set.at(b))]));
+    for (int position = 1; position < count; position++) {
+      assertTrue(keys[Entity.index(set.at(position - 1))] <= keys[Entity.index(set.at(position))]);
+    }
+    assertEquals(count, set.checkInvariants().size());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"equal", "sorted", "reversed", "organPipe", "sawtooth"})
+  void sortStaysNLogNOnAdversarialInputThroughTheHeapsortFallback(final String shape) {
+    final int count = 50_000;
+    final long[] keys = new long[count];
+    for (int i = 0; i < count; i++) {
+      switch (shape) {
+        case "equal": keys[i] = 7; break;
+        case "sorted": keys[i] = i; break;
+        case "reversed": keys[i] = count - i; break;
+        case "organPipe": keys[i] = Math.min(i, count - i); break;
+        default: keys[i] = i % 5; break;
+      }
+    }
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    for (int i = 0; i < count; i++) {
+      set.insert(Entity.of(i, 0));
+    }
+    final long[] comparisons = new long[1];
+    set.sortByPosition((a, b) -> {
+      comparisons[0]++;
+      return Long.compare(keys[Entity.index(set.at(a))], keys[Entity.index(set.at(b))]);
+    });
+    for (int position = 1; position < count; position++) {
+      assertTrue(keys[Entity.index(set.at(position - 1))] <= keys[Entity.index(set.at(position))]);
+    }
+    set.checkInvariants();
+    // A quadratic quicksort needs ~n^2/2 = 1.25e9 comparisons here; the introsort bound is O(n log n).
+    final double bound = 8.0 * count * (Math.log(count) / Math.log(2));
+    assertTrue(comparisons[0] < bound, shape + ": " + comparisons[0] + " comparisons, bound " + bound);
+  }
+
+  @Test
+  void insertionSortIsStable() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    for (int i = 0; i < 40; i++) {
+      set.insert(Entity.of(i, 0));
+    }
+    final int before = set.modifications();
+    set.insertionSortByPosition((a, b) -> Integer.compare(Entity.index(set.at(a)) % 4, Entity.index(set.at(b)) % 4));
+    assertNotEquals(before, set.modifications());
+    for (int position = 1; position < 40; position++) {
+      final int previous = Entity.index(set.at(position - 1));
+      final int current = Entity.index(set.at(position));
+      assertTrue(previous % 4 < current % 4 || (previous % 4 == current % 4 && previous < current),
+          previous + " before " + current);
+    }
+    set.checkInvariants();
+  }
+
+  @Test
+  void sortAsPutsSharedEntitiesFirstInTheOtherOrder() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 8);
+    final TestSet other = new TestSet(DeletionPolicy.IN_PLACE);
+    other.insert(Entity.of(5, 2));
+    other.insert(Entity.of(100, 0));
+    other.insert(Entity.of(1, 1));
+    other.insert(Entity.of(6, 1));
+    other.insert(Entity.of(3, 0));
+    other.remove(Entity.of(6, 1)); // a tombstone in the other set is skipped
+    set.sortAs(other);
+    assertEquals(Entity.of(5, 2), set.at(0));
+    assertEquals(Entity.of(1, 1), set.at(1));
+    assertEquals(Entity.of(3, 0), set.at(2));
+    assertEquals(8, set.checkInvariants().size());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sort", "sortByPosition", "insertionSort", "sortAs"})
+  void everySortIsRefusedWhileThereAreTombstones(final String which) {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 5);
+    set.remove(Entity.of(2, 2));
+    final long[] before = packedCopy(set);
+    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> {
+      switch (which) {
+        case "sort": set.sort((a, b) -> Long.compare(b, a)); break;
+        case "sortByPosition": set.sortByPosition((a, b) -> Integer.compare(b, a)); break;
+        case "insertionSort": set.insertionSortByPosition((a, b) -> Integer.compare(b, a)); break;
+        default: set.sortAs(filled(DeletionPolicy.SWAP_AND_POP, 5)); break;
+      }
+    });
+    assertTrue(error.getMessage().contains("compact"), error.getMessage());
+    assertArrayEquals(before, packedCopy(set));
+    set.compact();
+    assertDoesNotThrow(() -> set.sort((a, b) -> Long.compare(b, a)));
+  }
+
+  @Test
+  void checkIterationAllowsOnlyTheVisitedEntitysRemoval() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    int before = set.modifications();
+    set.remove(Entity.of(2, 2));
+    final int afterOne = set.modifications();
+    set.checkIteration(before, Entity.of(2, 2));
+    assertThrows(ConcurrentModificationException.class, () -> set.checkIteration(before, Entity.of(3, 0)));
+    set.remove(Entity.of(3, 0));
+    final ConcurrentModificationException error = assertThrows(ConcurrentModificationException.class,
+        () -> set.checkIteration(before, Entity.of(3, 0)));
+    assertTrue(error.getMessage().contains("index=3, version=0"), error.getMessage());
+    set.checkIteration(afterOne, Entity.of(3, 0));
+    final int beforeSort = set.modifications();
+    set.sort((a, b) -> Long.compare(a, b));
+    assertThrows(ConcurrentModificationException.class, () -> set.checkIteration(beforeSort, Entity.of(0, 0)));
+  }
+
+  @Test
+  void inPlaceRemovalDoesNotCountAsAModification() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 5);
+    final int before = set.modifications();
+    set.remove(Entity.of(2, 2));
+    set.remove(Entity.of(3, 0));
+    assertEquals(before, set.modifications());
+  }
+
+  @Test
+  void insertionsAreNotModifications() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    final int before = set.modifications();
+    for (int i = 5; i < 100; i++) {
+      set.insert(Entity.of(i, 0));
+    }
+    assertEquals(before, set.modifications());
+  }
+
+  @Test
+  void reserveAvoidsReallocatingThePackedArray() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.reserve(1000);
+    final long[] packed = set.packed();
+    for (int i = 0; i < 1000; i++) {
+      set.insert(Entity.of(i, 0));
+    }
+    assertTrue(packed == set.packed());
+  }
+
+  @Test
+  void inPlaceRemovalsOfDistinctEntitiesMayRunConcurrently() throws InterruptedException {
+    final int count = 20_000;
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, count);
+    final CountDownLatch start = new CountDownLatch(1);
+    final List<Thread> threads = new ArrayList<>();
+    final Throwable[] failure = new Throwable[1];
+    for (int t = 0; t < 2; t++) {
+      final int parity = t;
+      final Thread thread = new Thread(() -> {
+        try {
+          start.await();
+          for (int i = parity; i < count; i += 2) {
+            set.removeEntityAt(set.index(Entity.of(i, i % 3)));
+          }
+        } catch (Throwable e) {
+          failure[0] = e;
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    start.countDown();
+    for (final Thread thread : threads) {
+      thread.join();
+    }
+    assertEquals(null, failure[0]);
+    assertEquals(0, set.checkInvariants().size());
+    int holes = 0;
+    for (int hole = set.firstHole(); SparseSet.ABSENT != hole; hole = (int) set.packed()[hole]) {
+      holes++;
+    }
+    assertEquals(count, holes);
+  }
+}
