@@ -595,7 +595,7 @@ public final class Primitives_Storage extends Storage<Primitives> {
     this.bigPages[page$][offset$] = big;
     this.ratioPages[page$][offset$] = ratio;
     this.precisePages[page$][offset$] = precise;
-    notifyConstruct(entity);
+    commitInsert(entity, position$);
   }
 
   /**
@@ -677,14 +677,22 @@ public final class Primitives_Storage extends Storage<Primitives> {
   protected void setAt(final int position, final Primitives value) {
     final int page = position >>> pageShift();
     final int offset = position & (pageSize() - 1);
-    flagPages[page][offset] = value.flag();
-    tinyPages[page][offset] = value.tiny();
-    smallPages[page][offset] = value.small();
-    letterPages[page][offset] = value.letter();
-    countPages[page][offset] = value.count();
-    bigPages[page][offset] = value.big();
-    ratioPages[page][offset] = value.ratio();
-    precisePages[page][offset] = value.precise();
+    final boolean v$0 = value.flag();
+    final byte v$1 = value.tiny();
+    final short v$2 = value.small();
+    final char v$3 = value.letter();
+    final int v$4 = value.count();
+    final long v$5 = value.big();
+    final float v$6 = value.ratio();
+    final double v$7 = value.precise();
+    flagPages[page][offset] = v$0;
+    tinyPages[page][offset] = v$1;
+    smallPages[page][offset] = v$2;
+    letterPages[page][offset] = v$3;
+    countPages[page][offset] = v$4;
+    bigPages[page][offset] = v$5;
+    ratioPages[page][offset] = v$6;
+    precisePages[page][offset] = v$7;
   }
 
   @Override

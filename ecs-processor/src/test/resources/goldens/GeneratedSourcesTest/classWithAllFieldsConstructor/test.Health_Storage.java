@@ -204,7 +204,7 @@ public final class Health_Storage extends Storage<Health> {
     final int offset$ = position$ & (pageSize() - 1);
     this.currentPages[page$][offset$] = current;
     this.maxPages[page$][offset$] = max;
-    notifyConstruct(entity);
+    commitInsert(entity, position$);
   }
 
   /**
@@ -259,8 +259,10 @@ public final class Health_Storage extends Storage<Health> {
   protected void setAt(final int position, final Health value) {
     final int page = position >>> pageShift();
     final int offset = position & (pageSize() - 1);
-    currentPages[page][offset] = value.current();
-    maxPages[page][offset] = value.getMax();
+    final int v$0 = value.current();
+    final int v$1 = value.getMax();
+    currentPages[page][offset] = v$0;
+    maxPages[page][offset] = v$1;
   }
 
   @Override

@@ -218,7 +218,7 @@ public final class Node_Storage extends Storage<Node> {
     final int offset$ = position$ & (pageSize() - 1);
     this.entityPages[page$][offset$] = entity;
     this.namePages[page$][offset$] = name;
-    notifyConstruct(entity$);
+    commitInsert(entity$, position$);
   }
 
   /**
@@ -273,8 +273,10 @@ public final class Node_Storage extends Storage<Node> {
   protected void setAt(final int position, final Node value) {
     final int page = position >>> pageShift();
     final int offset = position & (pageSize() - 1);
-    entityPages[page][offset] = value.entity();
-    namePages[page][offset] = value.name();
+    final long v$0 = value.entity();
+    final String v$1 = value.name();
+    entityPages[page][offset] = v$0;
+    namePages[page][offset] = v$1;
   }
 
   @Override

@@ -269,7 +269,7 @@ public final class Velocity_Storage extends Storage<Velocity> {
     this.dxPages[page$][offset$] = dx;
     this.dyPages[page$][offset$] = dy;
     this.spinPages[page$][offset$] = spin;
-    notifyConstruct(entity);
+    commitInsert(entity, position$);
   }
 
   /**
@@ -332,9 +332,12 @@ public final class Velocity_Storage extends Storage<Velocity> {
   protected void setAt(final int position, final Velocity value) {
     final int page = position >>> pageShift();
     final int offset = position & (pageSize() - 1);
-    dxPages[page][offset] = value.dx;
-    dyPages[page][offset] = value.dy;
-    spinPages[page][offset] = value.getSpin();
+    final float v$0 = value.dx;
+    final float v$1 = value.dy;
+    final float v$2 = value.getSpin();
+    dxPages[page][offset] = v$0;
+    dyPages[page][offset] = v$1;
+    spinPages[page][offset] = v$2;
   }
 
   @Override

@@ -204,7 +204,7 @@ public final class Position_Storage extends Storage<Position> {
     final int offset$ = position$ & (pageSize() - 1);
     this.xPages[page$][offset$] = x;
     this.yPages[page$][offset$] = y;
-    notifyConstruct(entity);
+    commitInsert(entity, position$);
   }
 
   /**
@@ -259,8 +259,10 @@ public final class Position_Storage extends Storage<Position> {
   protected void setAt(final int position, final Position value) {
     final int page = position >>> pageShift();
     final int offset = position & (pageSize() - 1);
-    xPages[page][offset] = value.x();
-    yPages[page][offset] = value.y();
+    final float v$0 = value.x();
+    final float v$1 = value.y();
+    xPages[page][offset] = v$0;
+    yPages[page][offset] = v$1;
   }
 
   @Override

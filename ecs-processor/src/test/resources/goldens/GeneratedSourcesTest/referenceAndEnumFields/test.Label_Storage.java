@@ -472,7 +472,7 @@ public final class Label_Storage extends Storage<Label> {
     this.index2Pages[page$][offset$] = index2;
     this.gridPages[page$][offset$] = grid;
     this.ownerPages[page$][offset$] = owner;
-    notifyConstruct(entity);
+    commitInsert(entity, position$);
   }
 
   /**
@@ -549,12 +549,18 @@ public final class Label_Storage extends Storage<Label> {
   protected void setAt(final int position, final Label value) {
     final int page = position >>> pageShift();
     final int offset = position & (pageSize() - 1);
-    textPages[page][offset] = value.text();
-    colorPages[page][offset] = value.color();
-    tagsPages[page][offset] = value.tags();
-    index2Pages[page][offset] = value.index2();
-    gridPages[page][offset] = value.grid();
-    ownerPages[page][offset] = value.owner();
+    final String v$0 = value.text();
+    final Label.Color v$1 = value.color();
+    final List<?> v$2 = value.tags();
+    final Map<?, ?> v$3 = value.index2();
+    final int[][] v$4 = value.grid();
+    final long v$5 = value.owner();
+    textPages[page][offset] = v$0;
+    colorPages[page][offset] = v$1;
+    tagsPages[page][offset] = v$2;
+    index2Pages[page][offset] = v$3;
+    gridPages[page][offset] = v$4;
+    ownerPages[page][offset] = v$5;
   }
 
   @Override

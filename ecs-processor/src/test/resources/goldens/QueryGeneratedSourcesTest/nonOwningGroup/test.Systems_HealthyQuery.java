@@ -101,18 +101,22 @@ public final class Systems_HealthyQuery {
    * entity: nothing is allocated. Not reentrant on one query object.
    *
    * @param visitor the loop body
-   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
-   *     group or rearranged the storage being walked
+   * @throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor
+   *     tries a change that would make an entity be visited twice or never; it is refused unmade
    */
   public void each(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
     final SparseSet members = group.members();
-    for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1)) {
-      final long entity = members.packed()[position];
-      healthCursor.moveToEntity(entity);
-      final int before = members.beginVisit();
-      visitor.visit(entity, healthCursor);
-      members.checkIteration(before, entity, position);
+    members.beginIteration();
+    try {
+      for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1)) {
+        final long entity = members.packed()[position];
+        healthCursor.moveToEntity(entity);
+        members.visit(position);
+        visitor.visit(entity, healthCursor);
+      }
+    } finally {
+      members.endIteration();
     }
   }
 

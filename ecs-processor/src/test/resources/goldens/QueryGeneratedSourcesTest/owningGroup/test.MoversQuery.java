@@ -173,8 +173,8 @@ public final class MoversQuery {
    * components by one lookup each.
    *
    * @param visitor the loop body
-   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
-   *     group or rearranged the storage being walked
+   * @throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor
+   *     tries a change that would make an entity be visited twice or never; it is refused unmade
    */
   public void each(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
@@ -184,15 +184,19 @@ public final class MoversQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-      final long entity = lead.packed()[position];
-      positionCursor.moveTo(position);
-      velocityCursor.moveTo(position);
-      labelCursor.moveTo(position);
-      healthCursor.moveToEntity(entity);
-      final int before = lead.beginVisit();
-      visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-      lead.checkIteration(before, entity, position);
+    lead.beginIteration();
+    try {
+      for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
+        final long entity = lead.packed()[position];
+        positionCursor.moveTo(position);
+        velocityCursor.moveTo(position);
+        labelCursor.moveTo(position);
+        healthCursor.moveToEntity(entity);
+        lead.visit(position);
+        visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+      }
+    } finally {
+      lead.endIteration();
     }
   }
 

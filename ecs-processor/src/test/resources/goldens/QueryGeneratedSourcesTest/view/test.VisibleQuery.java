@@ -115,37 +115,40 @@ public final class VisibleQuery {
    * entity: nothing is allocated. Not reentrant on one query object.
    *
    * @param visitor the loop body
-   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
-   *     view or rearranged the storage being walked
+   * @throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor
+   *     tries a change that would make an entity be visited twice or never; it is refused unmade
    */
   public void each(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final SparseSet lead = view.leader();
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-    for (int position = lead.size() - 1; position >= 0; position--) {
-      // Read the array again: the visitor may have grown it (appended elements are not visited).
-      final long entity = lead.packed()[position];
-      if (stable && Entity.isTombstone(entity)) {
-        continue;
+    lead.beginIteration();
+    try {
+      for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1)) {
+        // Read the array again: the visitor may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
+        }
+        final int positionCursorIndex$ = lead == positionStorage ? position : positionStorage.indexOf(entity);
+        if (positionCursorIndex$ < 0) {
+          continue;
+        }
+        final int labelCursorIndex$ = lead == labelStorage ? position : labelStorage.indexOf(entity);
+        if (labelCursorIndex$ < 0) {
+          continue;
+        }
+        if (frozenStorage.contains(entity)) {
+          continue;
+        }
+        positionCursor.moveTo(positionCursorIndex$);
+        labelCursor.moveTo(labelCursorIndex$);
+        lead.visit(position);
+        visitor.visit(entity, positionCursor, labelCursor);
       }
-      final int positionCursorIndex$ = lead == positionStorage ? position : positionStorage.indexOf(entity);
-      if (positionCursorIndex$ < 0) {
-        continue;
-      }
-      final int labelCursorIndex$ = lead == labelStorage ? position : labelStorage.indexOf(entity);
-      if (labelCursorIndex$ < 0) {
-        continue;
-      }
-      if (frozenStorage.contains(entity)) {
-        continue;
-      }
-      positionCursor.moveTo(positionCursorIndex$);
-      labelCursor.moveTo(labelCursorIndex$);
-      final int before = lead.beginVisit();
-      visitor.visit(entity, positionCursor, labelCursor);
-      // Also for an in-place leader: removals are safe there, but sorting or compacting is not.
-      lead.checkIteration(before, entity, position);
+    } finally {
+      lead.endIteration();
     }
   }
 

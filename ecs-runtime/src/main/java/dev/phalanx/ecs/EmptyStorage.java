@@ -33,8 +33,7 @@ public class EmptyStorage<T> extends Storage<T> {
    * @throws IllegalArgumentException as {@link #emplace(long, Object)}
    */
   public final void emplace(final long entity) {
-    prepareInsert(entity);
-    notifyConstruct(entity);
+    commitInsert(entity, prepareInsert(entity));
   }
 
   @Override

@@ -96,11 +96,12 @@ public final class EntityStorage {
   }
 
   /**
-   * Creates an entity, recycling the most recently released identifier if any.
+   * Creates an entity, recycling the most recently released identifier if any. Only the registry
+   * creates entities.
    *
    * @throws IllegalStateException if every identifier is live and the limit is reached
    */
-  public long create() {
+  long create() {
     if (alive < size) {
       return packed[alive++];
     }
@@ -126,8 +127,8 @@ public final class EntityStorage {
    *
    * @throws IllegalStateException if the limit would be passed
    */
-  public void create(final long[] out, final int offset, final int count) {
-    if (count < 0 || offset < 0 || offset + count > out.length) {
+  void create(final long[] out, final int offset, final int count) {
+    if (offset < 0 || count < 0 || count > out.length - offset) {
       throw new IndexOutOfBoundsException("range [" + offset + ", " + (offset + count) + ") of " + out.length);
     }
     final int recycled = Math.min(count, size - alive);
@@ -142,12 +143,13 @@ public final class EntityStorage {
   }
 
   /**
-   * Releases a live entity: its identifier will be recycled with the next version.
+   * Releases a live entity: its identifier will be recycled with the next version. Only the registry
+   * releases entities, after removing their components.
    *
    * @return the version the identifier will have when recycled
    * @throws IllegalArgumentException if the entity is not valid
    */
-  public int release(final long entity) {
+  int release(final long entity) {
     if (!valid(entity)) {
       throw new IllegalArgumentException(
           "cannot destroy " + Entity.toString(entity) + ": it is not valid (already destroyed or never created)");
@@ -165,7 +167,11 @@ public final class EntityStorage {
     return nextVersion;
   }
 
-  /** Returns the version {@code index} has now, live or released, or -1 if it was never created. */
+  /**
+   * Returns the handle with index {@code index} as it is now: the live entity, or, for a released
+   * identifier, the handle its next incarnation will have; {@link Entity#NULL} if the index was never
+   * created. {@code Entity.version(current(i))} is the index's current version.
+   */
   public long current(final int index) {
     if (index < 0 || index >= size) {
       return Entity.NULL;
@@ -180,8 +186,8 @@ public final class EntityStorage {
     }
   }
 
-  /** Releases every live entity (their versions bump). */
-  public void releaseAll() {
+  /** Releases every live entity (their versions bump). Only the registry calls it. */
+  void releaseAll() {
     for (int at = alive - 1; at >= 0; at--) {
       final long entity = packed[at];
       packed[at] = Entity.of((int) entity, Entity.nextVersion(Entity.version(entity)));
@@ -195,7 +201,7 @@ public final class EntityStorage {
    *
    * @throws IllegalArgumentException if the identifiers are not exactly the indices {@code [0, count)}
    */
-  public void restore(final long[] entities, final int count, final int aliveCount) {
+  void restore(final long[] entities, final int count, final int aliveCount) {
     if (count < 0 || count > entities.length || aliveCount < 0 || aliveCount > count || count > limit) {
       throw new IllegalArgumentException("bad restore counts: count=" + count + ", alive=" + aliveCount);
     }
@@ -216,6 +222,18 @@ public final class EntityStorage {
     position = newPosition;
     size = count;
     alive = aliveCount;
+  }
+
+  /** Appends every broken invariant of the identifier index to {@code problems}. */
+  void verify(final java.util.List<String> problems) {
+    for (int at = 0; at < size; at++) {
+      final long entity = packed[at];
+      final int index = (int) entity;
+      if (index < 0 || index >= size || position[index] != at) {
+        problems.add("entity storage: " + Entity.toString(entity) + " at position " + at
+            + " is not indexed there");
+      }
+    }
   }
 
   private void grow(final int minimum) {

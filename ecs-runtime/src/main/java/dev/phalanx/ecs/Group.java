@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
@@ -13,7 +14,8 @@ import java.util.function.LongConsumer;
  *   <li>A {@link NonOwningGroup} keeps its members in a sparse set of its own and looks components up.
  * </ul>
  *
- * <p>Groups are created by {@link dev.phalanx.ecs.Registry#group} and live as long as the registry.
+ * <p>Groups are created by {@link Registry#group} and live as long as the registry. They are kept up to
+ * date by the storages' mutation path itself (see {@link Groups}), before any listener runs.
  *
  * <h2>Costs</h2>
  *
@@ -49,9 +51,9 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   public abstract long entityAt(int position);
 
   /**
-   * Calls {@code action} for each member, last position first. The rules of
-   * {@link dev.phalanx.ecs.View} apply: the visited entity may lose components or be destroyed;
-   * others may not leave the group meanwhile (detected).
+   * Calls {@code action} for each member, last position first. The rules of {@link View} apply: the
+   * visited entity (and those already visited) may lose components or be destroyed; a change that
+   * would make a member be visited twice or never is refused before it is made.
    */
   public abstract void each(LongConsumer action);
 
@@ -85,11 +87,49 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     return exclude[n];
   }
 
+  /** Returns whether {@code storage} is one of the owned storages. */
+  final boolean owns(final SparseSet storage) {
+    for (final Storage<?> candidate : owned) {
+      if (candidate == storage) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns whether {@code entity} has every owned and get component and no excluded one. */
+  final boolean matches(final long entity) {
+    return matchesWith(entity, null);
+  }
+
   /**
-   * Returns whether {@code entity} has every owned and get component and no excluded one, ignoring
-   * {@code ignored} among the excluded (it is about to be removed).
+   * Returns whether {@code entity} matches, counting {@code present} (a storage it is about to enter)
+   * as containing it.
    */
-  final boolean matches(final long entity, final SparseSet ignored) {
+  final boolean matchesWith(final long entity, final SparseSet present) {
+    for (final Storage<?> storage : owned) {
+      if (storage != present && !storage.contains(entity)) {
+        return false;
+      }
+    }
+    for (final Storage<?> storage : get) {
+      if (storage != present && !storage.contains(entity)) {
+        return false;
+      }
+    }
+    for (final Storage<?> storage : exclude) {
+      if (storage.contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Returns whether {@code entity} matches, counting {@code absent} (an excluded storage it is about to
+   * leave) as not containing it.
+   */
+  final boolean matchesWithout(final long entity, final SparseSet absent) {
     for (final Storage<?> storage : owned) {
       if (!storage.contains(entity)) {
         return false;
@@ -101,33 +141,26 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
       }
     }
     for (final Storage<?> storage : exclude) {
-      if (storage != ignored && storage.contains(entity)) {
+      if (storage != absent && storage.contains(entity)) {
         return false;
       }
     }
     return true;
   }
 
-  /** Adds {@code entity} if it matches and is not a member yet. */
-  final void tryEnter(final long entity, final SparseSet ignored) {
-    if (!contains(entity) && matches(entity, ignored)) {
-      enter(entity);
-    }
-  }
-
-  /** Removes {@code entity} if it is a member. */
-  final void tryLeave(final long entity) {
-    if (contains(entity)) {
-      leave(entity);
-    }
-  }
-
+  /** Adds {@code entity}, which matches and is not a member. */
   abstract void enter(long entity);
 
+  /** Removes {@code entity}, which is a member. */
   abstract void leave(long entity);
 
-  /** Forgets every member without touching storages; used before re-populating. */
+  /** Forgets every member without moving any element; used before re-populating. */
   abstract void reset();
+
+  /** Forgets every member because an included storage is being cleared. */
+  final void clearMembers() {
+    reset();
+  }
 
   /** Adds every matching entity, walking the smallest included storage from the front. */
   final void populate() {
@@ -142,9 +175,52 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     // before it, so nothing is skipped or visited twice.
     for (int position = 0; position < smallest.size(); position++) {
       final long entity = smallest.packed()[position];
-      if (!dev.phalanx.ecs.Entity.isTombstone(entity)) {
-        tryEnter(entity, null);
+      if (!Entity.isTombstone(entity) && !contains(entity) && matches(entity)) {
+        enter(entity);
       }
+    }
+  }
+
+  /** Appends every broken invariant of this group to {@code problems}. */
+  abstract void verify(List<String> problems);
+
+  /**
+   * Appends to {@code problems} the entities that match but are not members and the members that do
+   * not match, walking the smallest included storage.
+   */
+  final void verifyMembership(final List<String> problems) {
+    SparseSet smallest = null;
+    for (final Storage<?> storage : owned) {
+      smallest = null == smallest || storage.size() < smallest.size() ? storage : smallest;
+    }
+    for (final Storage<?> storage : get) {
+      smallest = null == smallest || storage.size() < smallest.size() ? storage : smallest;
+    }
+    for (int position = 0; position < smallest.size(); position++) {
+      final long entity = smallest.packed()[position];
+      if (!Entity.isTombstone(entity) && matches(entity) != contains(entity)) {
+        problems.add(this + ": " + Entity.toString(entity) + (contains(entity)
+            ? " is a member but does not match" : " matches but is not a member"));
+      }
+    }
+    for (int position = 0; position < size(); position++) {
+      final long entity = entityAt(position);
+      if (!matches(entity)) {
+        problems.add(this + ": member " + Entity.toString(entity) + " at " + position + " does not match");
+      }
+    }
+  }
+
+  /** Locks every observed storage; {@code by} says what holds the locks ("a chunk iteration of"). */
+  final void lockAll(final String by) {
+    for (final Storage<?> storage : owned) {
+      storage.lock(by, this);
+    }
+    for (final Storage<?> storage : get) {
+      storage.lock(by, this);
+    }
+    for (final Storage<?> storage : exclude) {
+      storage.lock(by, this);
     }
   }
 
@@ -156,18 +232,6 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   /** Returns whether both groups observe exactly the same storages in the same roles. */
   final boolean sameAs(final Group other) {
     return extendsGroup(other) && other.extendsGroup(this);
-  }
-
-  final void lockAll() {
-    for (final Storage<?> storage : owned) {
-      storage.lock();
-    }
-    for (final Storage<?> storage : get) {
-      storage.lock();
-    }
-    for (final Storage<?> storage : exclude) {
-      storage.lock();
-    }
   }
 
   final void unlockAll() {

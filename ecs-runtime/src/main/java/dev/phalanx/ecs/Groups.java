@@ -3,26 +3,30 @@ package dev.phalanx.ecs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The groups of one registry and the signal handlers that keep them up to date.
+ * The groups of one registry, and the upkeep that keeps them exact.
+ *
+ * <h2>Upkeep</h2>
+ *
+ * <p>Groups are not signal listeners: every insertion into or removal from a storage that groups
+ * observe is <em>planned</em> here first (which groups the entity enters or leaves), the plan is
+ * checked against the locks and iteration guards of every storage it will move, and only then is it
+ * applied, before any user listener runs. So group upkeep neither depends on where users connect
+ * their listeners nor on whether they throw, and a refused change moves nothing.
  *
  * <h2>Maintenance order</h2>
  *
- * <p>Each observed storage has one handler, connected first on its construct and destroy signals
- * (so groups are up to date before user listeners run). A handler visits the groups that observe its
- * storage ordered by <em>rank</em> (number of observed types; in a nested family the more restrictive
- * group always has the higher rank):
+ * <p>Each storage lists the groups that observe it by <em>rank</em> (number of observed types; in a
+ * nested family the more restrictive group always has the higher rank):
  *
  * <ul>
- *   <li>an event that can make entities <em>enter</em> (construct of an owned or get type, destroy of
- *       an excluded type) visits groups from the lowest rank to the highest: the less restrictive group
- *       places the entity first, then the more restrictive one moves it inside its prefix;
- *   <li>an event that can make entities <em>leave</em> (destroy of an owned or get type, construct of
- *       an excluded type) visits them from the highest rank to the lowest.
+ *   <li>entries (construct of an owned or get type, destroy of an excluded type) are applied from the
+ *       lowest rank to the highest: the less restrictive group places the entity first, then the more
+ *       restrictive one moves it inside its prefix;
+ *   <li>exits (destroy of an owned or get type, construct of an excluded type) from the highest rank to
+ *       the lowest.
  * </ul>
  *
  * <p>Applying entries in the other order corrupts nested groups: the more restrictive group would swap
@@ -36,23 +40,32 @@ import java.util.Map;
  *   <li>Storages with in-place deletion cannot be owned.
  *   <li>Asking for a group equal to an existing one returns the existing one.
  * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>Not thread-safe. Removals from an in-place storage that groups observe may run on several
+ * threads at once (the in-place contract): their upkeep is serialized on this object.
  */
 public final class Groups {
 
+  private final Registry registry;
   private final List<Group> groups = new ArrayList<>();
-  private final Map<Storage<?>, Handler> handlers = new IdentityHashMap<>();
+
+  // The plan of the change being made: groups to enter or leave, in the order to apply them.
+  private Group[] plan = new Group[8];
+  private boolean[] entering = new boolean[8];
+  private int planned;
+
+  // Bumped by every plan and every applied change, so that a two-step insertion knows whether user
+  // code ran between its steps.
+  int epoch;
 
   // Test hook: apply entries from the most restrictive group first, the order the seed article shows
   // to be wrong. Only the nested-group ordering test sets it, to prove the rule matters.
-  private final boolean wrongEntryOrder;
+  boolean wrongEntryOrder;
 
-  /** Creates an empty set of groups; the registry owns one. */
-  public Groups() {
-    this(false);
-  }
-
-  Groups(final boolean wrongEntryOrder) {
-    this.wrongEntryOrder = wrongEntryOrder;
+  Groups(final Registry registry) {
+    this.registry = registry;
   }
 
   /** Returns the number of groups. */
@@ -60,18 +73,20 @@ public final class Groups {
     return groups.size();
   }
 
+  /** Returns the {@code n}-th group created, {@code [0, size())}. */
+  public Group get(final int n) {
+    return groups.get(n);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Creation.
+  // ---------------------------------------------------------------------------------------------
+
   /**
    * Returns the group with these lists, creating it (and arranging the existing entities) if needed.
-   *
-   * @param owned storages whose elements the group arranges; empty for a non-owning group
-   * @param get storages observed but not owned
-   * @param exclude storages whose entities are left out
-   * @throws IllegalArgumentException if no storage is included, a storage is listed twice or both
-   *     included and excluded
-   * @throws IllegalStateException if an owned storage uses in-place deletion or is owned by a group
-   *     that is not nested with the new one
+   * Everything is checked before anything changes.
    */
-  public Group group(final Storage<?>[] owned, final Storage<?>[] get, final Storage<?>[] exclude) {
+  Group group(final Storage<?>[] owned, final Storage<?>[] get, final Storage<?>[] exclude) {
     final Group candidate = 0 == owned.length
         ? new NonOwningGroup(get.clone(), exclude.clone())
         : new OwningGroup(this, owned.clone(), get.clone(), exclude.clone());
@@ -82,25 +97,35 @@ public final class Groups {
       }
     }
     checkConflicts(candidate);
-    // Every check passed: from here on the registry changes.
+    final List<Group> family = candidate instanceof OwningGroup ? familyOf(candidate) : List.of(candidate);
+    for (final Group member : family) {
+      for (final Storage<?> storage : member.owned) {
+        storage.checkRearrange("create " + candidate + ", which rearranges");
+      }
+    }
+    // Every check passed: from here on the registry changes, and nothing can fail.
     for (final Storage<?> storage : candidate.owned) {
-      storage.claim(candidate);
+      storage.claim((OwningGroup) candidate);
     }
     groups.add(candidate);
     for (final Storage<?> storage : candidate.owned) {
-      handler(storage).addInclude(candidate);
+      storage.observe(candidate, true);
     }
     for (final Storage<?> storage : candidate.get) {
-      handler(storage).addInclude(candidate);
+      storage.observe(candidate, true);
     }
     for (final Storage<?> storage : candidate.exclude) {
-      handler(storage).addExclude(candidate);
+      storage.observe(candidate, false);
     }
-    if (candidate instanceof OwningGroup) {
-      rebuildFamily(candidate);
-    } else {
-      candidate.populate();
+    final List<Group> ordered = new ArrayList<>(family);
+    ordered.sort(Comparator.comparingInt(g -> g.rank));
+    for (final Group member : ordered) {
+      member.reset();
     }
+    for (final Group member : ordered) {
+      member.populate();
+    }
+    epoch++;
     return candidate;
   }
 
@@ -162,12 +187,8 @@ public final class Groups {
     return false;
   }
 
-  /**
-   * Re-arranges every owning group connected to {@code group} through shared owned storages: forget
-   * their members, then populate them from the least to the most restrictive, so that each one's
-   * prefix lies inside the prefixes of the groups it extends.
-   */
-  private void rebuildFamily(final Group group) {
+  /** Returns {@code group} and every owning group connected to it through shared owned storages. */
+  private List<Group> familyOf(final Group group) {
     final List<Group> family = new ArrayList<>();
     family.add(group);
     for (int i = 0; i < family.size(); i++) {
@@ -177,90 +198,225 @@ public final class Groups {
         }
       }
     }
-    family.sort(Comparator.comparingInt(g -> g.rank));
-    for (final Group member : family) {
-      member.reset();
+    return family;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Upkeep: plan, check, apply.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Plans the upkeep of inserting {@code entity} into {@code target} at {@code position} and checks it.
+   *
+   * @throws java.util.ConcurrentModificationException if a storage it would move is locked, or a move
+   *     would cross an iteration's floor
+   */
+  void planInsert(final Storage<?> target, final long entity, final int position) {
+    epoch++;
+    planned = 0;
+    final Group[] in = target.includedBy;
+    if (wrongEntryOrder) {
+      for (int i = in.length - 1; i >= 0; i--) {
+        if (!in[i].contains(entity) && in[i].matchesWith(entity, target)) {
+          add(in[i], true);
+        }
+      }
+    } else {
+      for (int i = 0; i < in.length; i++) {
+        if (!in[i].contains(entity) && in[i].matchesWith(entity, target)) {
+          add(in[i], true);
+        }
+      }
     }
-    for (final Group member : family) {
-      member.populate();
+    final Group[] out = target.excludedBy;
+    for (int i = out.length - 1; i >= 0; i--) {
+      if (out[i].contains(entity)) {
+        add(out[i], false);
+      }
+    }
+    check(target, entity, position, false);
+  }
+
+  /** Applies the plan of the last {@link #planInsert}, after the element was inserted. */
+  void applyInsert(final long entity) {
+    final Group[] steps = plan;
+    final boolean[] enter = entering;
+    for (int i = 0, count = planned; i < count; i++) {
+      if (enter[i]) {
+        steps[i].enter(entity);
+      } else {
+        steps[i].leave(entity);
+      }
     }
   }
 
-  private Handler handler(final Storage<?> storage) {
-    Handler handler = handlers.get(storage);
-    if (null == handler) {
-      handler = new Handler(storage, wrongEntryOrder);
-      handlers.put(storage, handler);
-      storage.onConstruct().connectFirst(handler.constructed);
-      storage.onDestroy().connectFirst(handler.destroyed);
+  /**
+   * Plans the upkeep of removing {@code entity}'s element at {@code position} of {@code target}, and
+   * checks it (with the target's own removal) if {@code check}.
+   */
+  void planRemove(final Storage<?> target, final long entity, final int position, final boolean check) {
+    if (DeletionPolicy.IN_PLACE == target.policy()) {
+      // In-place removals may run on several threads; their upkeep is serialized.
+      synchronized (this) {
+        planRemoveUnsynchronized(target, entity, position, check);
+      }
+    } else {
+      planRemoveUnsynchronized(target, entity, position, check);
     }
-    return handler;
   }
 
-  /** The listeners of one storage: they run the groups that observe it, in maintenance order. */
-  private static final class Handler {
-    private static final Group[] NONE = new Group[0];
-
-    private final Storage<?> storage;
-    private final boolean wrongEntryOrder;
-    // Both sorted by ascending rank.
-    private Group[] including = NONE;
-    private Group[] excluding = NONE;
-    final ComponentListener constructed = (registry, entity) -> constructed(entity);
-    final ComponentListener destroyed = (registry, entity) -> destroyed(entity, registry);
-
-    Handler(final Storage<?> storage, final boolean wrongEntryOrder) {
-      this.storage = storage;
-      this.wrongEntryOrder = wrongEntryOrder;
+  private void planRemoveUnsynchronized(
+      final Storage<?> target, final long entity, final int position, final boolean check) {
+    epoch++;
+    planned = 0;
+    final Group[] in = target.includedBy;
+    for (int i = in.length - 1; i >= 0; i--) {
+      if (in[i].contains(entity)) {
+        add(in[i], false);
+      }
     }
-
-    void addInclude(final Group group) {
-      including = sortedWith(including, group);
+    if (!registry.suppressesEntry(entity)) {
+      final Group[] out = target.excludedBy;
+      for (int i = 0; i < out.length; i++) {
+        if (!out[i].contains(entity) && out[i].matchesWithout(entity, target)) {
+          add(out[i], true);
+        }
+      }
     }
-
-    void addExclude(final Group group) {
-      excluding = sortedWith(excluding, group);
+    if (check) {
+      check(target, entity, position, true);
     }
+  }
 
-    private void constructed(final long entity) {
-      final Group[] in = including;
-      if (wrongEntryOrder) {
-        for (int i = in.length - 1; i >= 0; i--) {
-          in[i].tryEnter(entity, null);
+  /**
+   * Applies the plan of the last {@link #planRemove}: exits, the removal of the element, entries.
+   */
+  void applyRemove(final Storage<?> target, final long entity) {
+    if (DeletionPolicy.IN_PLACE == target.policy()) {
+      synchronized (this) {
+        // Another thread's removal may have planned since: plan again under the lock.
+        planRemoveUnsynchronized(target, entity, target.indexOf(entity), false);
+        applyRemoveUnsynchronized(target, entity);
+      }
+    } else {
+      applyRemoveUnsynchronized(target, entity);
+    }
+  }
+
+  private void applyRemoveUnsynchronized(final Storage<?> target, final long entity) {
+    final Group[] steps = plan;
+    final boolean[] enter = entering;
+    final int count = planned;
+    for (int i = 0; i < count; i++) {
+      if (!enter[i]) {
+        steps[i].leave(entity);
+      }
+    }
+    target.removeAt(target.indexOf(entity));
+    for (int i = 0; i < count; i++) {
+      if (enter[i]) {
+        steps[i].enter(entity);
+      }
+    }
+  }
+
+  /**
+   * Checks that {@code target} may be cleared as far as its groups are concerned: nothing they would
+   * move is locked or iterated.
+   */
+  void checkClear(final Storage<?> target) {
+    checkClearOf(target.includedBy);
+    checkClearOf(target.excludedBy);
+  }
+
+  private static void checkClearOf(final Group[] observers) {
+    for (final Group group : observers) {
+      if (group instanceof OwningGroup) {
+        for (final Storage<?> storage : group.owned) {
+          storage.checkRearrange("clear a storage observed by a group, which rearranges");
         }
       } else {
-        for (int i = 0; i < in.length; i++) {
-          in[i].tryEnter(entity, null);
+        ((NonOwningGroup) group).memberSet().checkRearrange("clear a storage observed by a group, which rearranges");
+      }
+    }
+  }
+
+  private void add(final Group group, final boolean enter) {
+    if (planned == plan.length) {
+      plan = Arrays.copyOf(plan, planned * 2);
+      entering = Arrays.copyOf(entering, planned * 2);
+    }
+    plan[planned] = group;
+    entering[planned] = enter;
+    planned++;
+  }
+
+  /** Checks the target's own change and every move the plan makes. Allocates only to throw. */
+  private void check(final Storage<?> target, final long entity, final int position, final boolean removal) {
+    checkStorage(target, position, removal, target, entity);
+    for (int i = 0; i < planned; i++) {
+      final Group group = plan[i];
+      if (group instanceof OwningGroup) {
+        for (final Storage<?> storage : group.owned) {
+          if (storage != target) {
+            checkStorage(storage, storage.indexOf(entity), removal, target, entity);
+          }
+        }
+      } else {
+        final SparseSet members = ((NonOwningGroup) group).memberSet();
+        if (entering[i]) {
+          members.checkUnlocked(removal, target, entity);
+        } else {
+          members.checkRemoveAt(members.indexOf(entity), entity, target);
         }
       }
-      final Group[] out = excluding;
-      for (int i = out.length - 1; i >= 0; i--) {
-        out[i].tryLeave(entity);
+    }
+  }
+
+  /**
+   * Checks the moves the plan makes in {@code storage}: they all lie between the entity's position,
+   * the lengths of the planned owning groups that own it and, when {@code storage} is the target of a
+   * removal, the last position.
+   */
+  private void checkStorage(
+      final Storage<?> storage, final int position, final boolean removal, final Storage<?> target, final long entity) {
+    final boolean removedHere = removal && storage == target;
+    if (!storage.isIterated() || (removedHere && DeletionPolicy.IN_PLACE == storage.policy())) {
+      storage.checkUnlocked(removal, target, entity);
+      return;
+    }
+    int low = position;
+    int high = position;
+    for (int i = 0; i < planned; i++) {
+      if (plan[i] instanceof OwningGroup && plan[i].owns(storage)) {
+        final int slot = ((OwningGroup) plan[i]).size() - (entering[i] ? 0 : 1);
+        low = Math.min(low, slot);
+        high = Math.max(high, slot);
       }
     }
-
-    private void destroyed(final long entity, final Registry registry) {
-      final Group[] in = including;
-      for (int i = in.length - 1; i >= 0; i--) {
-        in[i].tryLeave(entity);
-      }
-      if (null != registry && registry.isBeingDestroyed(entity)) {
-        // Its other components are going too: entering now would only move elements for nothing, and
-        // would break an iteration that destroys the entity it visits.
-        return;
-      }
-      final Group[] out = excluding;
-      for (int i = 0; i < out.length; i++) {
-        // The component is still there (destroy fires before removal): ignore it in the test.
-        out[i].tryEnter(entity, storage);
-      }
+    if (removedHere) {
+      high = Math.max(high, storage.size() - 1);
     }
+    storage.checkMoves(low, high, removal, target, entity);
+  }
 
-    private static Group[] sortedWith(final Group[] groups, final Group group) {
-      final Group[] next = Arrays.copyOf(groups, groups.length + 1);
-      next[groups.length] = group;
-      Arrays.sort(next, Comparator.comparingInt(g -> g.rank));
-      return next;
+  // ---------------------------------------------------------------------------------------------
+  // Consistency.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Appends every broken group invariant to {@code problems}. */
+  void verify(final List<String> problems) {
+    for (final Group group : groups) {
+      group.verify(problems);
+    }
+    for (final Group inner : groups) {
+      for (final Group outer : groups) {
+        if (inner != outer && inner instanceof OwningGroup && outer instanceof OwningGroup
+            && shareOwned(inner, outer) && inner.extendsGroup(outer) && inner.size() > outer.size()) {
+          problems.add(inner + " has " + inner.size() + " members but the group it is nested in, " + outer
+              + ", has only " + outer.size());
+        }
+      }
     }
   }
 }

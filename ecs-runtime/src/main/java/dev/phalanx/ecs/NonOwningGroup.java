@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
@@ -20,8 +21,15 @@ public final class NonOwningGroup extends Group {
     super(new Storage<?>[0], get, exclude);
   }
 
-  /** Returns the member set (positions {@code [0, size())}). */
+  /**
+   * Returns the member set (positions {@code [0, size())}), for reading and for iterating with the
+   * guard protocol of {@link SparseSet}; it changes only through the group's upkeep.
+   */
   public SparseSet members() {
+    return members;
+  }
+
+  SparseSet memberSet() {
     return members;
   }
 
@@ -42,50 +50,58 @@ public final class NonOwningGroup extends Group {
 
   @Override
   public void each(final LongConsumer action) {
-    for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1)) {
-      final long entity = members.packed()[position];
-      final int before = members.beginVisit();
-      action.accept(entity);
-      members.checkIteration(before, entity, position);
+    final SparseSet set = members;
+    set.beginIteration();
+    try {
+      for (int position = set.size() - 1; position >= 0; position = Math.min(position - 1, set.size() - 1)) {
+        final long entity = set.packed()[position];
+        set.visit(position);
+        action.accept(entity);
+      }
+    } finally {
+      set.endIteration();
     }
   }
 
-  /** Sorts the members (not the storages) by entity. */
+  /**
+   * Sorts the members (not the storages) by entity. The observed storages and the member set are
+   * locked while the comparator runs: if it throws nothing has moved; if it tries a structural change
+   * it gets a {@link java.util.ConcurrentModificationException}.
+   */
   public void sort(final EntityComparator comparator) {
-    members.sort(comparator);
+    lockAll("the comparator of a sort of");
+    try {
+      members.sort(comparator);
+    } finally {
+      unlockAll();
+    }
   }
 
   @Override
   void enter(final long entity) {
-    members.add(entity);
+    members.append(entity);
   }
 
   @Override
   void leave(final long entity) {
-    members.delete(entity);
+    members.removeAt(members.indexOf(entity));
   }
 
   @Override
   void reset() {
-    members.clearAll();
+    members.removeAll();
+  }
+
+  @Override
+  void verify(final List<String> problems) {
+    members.verify(problems);
+    verifyMembership(problems);
   }
 
   /** The member set: a plain swap-and-pop sparse set. */
   private static final class MemberSet extends SparseSet {
     MemberSet() {
       super(DeletionPolicy.SWAP_AND_POP);
-    }
-
-    void add(final long entity) {
-      appendEntity(entity);
-    }
-
-    void delete(final long entity) {
-      removeEntityAt(index(entity));
-    }
-
-    void clearAll() {
-      clearEntities();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import java.util.ConcurrentModificationException;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.function.LongConsumer;
@@ -41,9 +42,10 @@ import java.util.function.LongConsumer;
  * <h2>Threading</h2>
  *
  * <p>{@link #parallelEachChunk} runs runs on several threads of a {@link ForkJoinPool}. While it runs,
- * every storage the group observes is locked: inserting, removing or moving their elements throws
- * {@link ConcurrentModificationException} (from any thread), and the lock is released when the call
- * returns. Writing component fields in place is allowed, each position from one thread only.
+ * every storage the group observes is locked: inserting, removing or moving their elements is refused
+ * with a {@link ConcurrentModificationException} before anything changes (from any thread), and the
+ * lock is released when the call returns, which it does only once every run has ended. Writing
+ * component fields in place is allowed, each position from one thread only.
  */
 public final class OwningGroup extends Group {
 
@@ -90,23 +92,28 @@ public final class OwningGroup extends Group {
 
   @Override
   public void each(final LongConsumer action) {
-    final SparseSet lead = owned[0];
-    for (int position = length - 1; position >= 0; position = Math.min(position - 1, length - 1)) {
-      final long entity = lead.packed()[position];
-      final int before = lead.beginVisit();
-      action.accept(entity);
-      lead.checkIteration(before, entity, position);
+    final Storage<?> lead = owned[0];
+    lead.beginIteration();
+    try {
+      for (int position = length - 1; position >= 0; position = Math.min(position - 1, length - 1)) {
+        final long entity = lead.packed()[position];
+        lead.visit(position);
+        action.accept(entity);
+      }
+    } finally {
+      lead.endIteration();
     }
   }
 
   /**
    * Calls {@code action} for consecutive runs of positions covering {@code [0, size())}, first to last,
-   * each within one page of every owned storage. The group's storages are locked meanwhile: the body
-   * may read and write component fields but not add or remove components of observed types.
+   * each within one page of every owned storage. The group's storages (owned, get and excluded) are
+   * locked meanwhile: the body may read and write component fields but every structural change to
+   * them is refused. If the body throws, the iteration stops and the locks are released.
    */
   public void eachChunk(final RangeConsumer action) {
     final int chunk = chunkSize();
-    lockAll();
+    lockAll("a chunk iteration of");
     try {
       final int end = length;
       for (int from = 0; from < end; from += chunk) {
@@ -119,8 +126,9 @@ public final class OwningGroup extends Group {
 
   /**
    * As {@link #eachChunk}, with runs spread over the threads of {@code pool}: runs are grouped into
-   * tasks of at least {@value #PARALLEL_GRAIN} positions (or one chunk, if larger). Returns when every
-   * run is done; the first exception thrown by the body is rethrown.
+   * tasks of at least {@value #PARALLEL_GRAIN} positions (or one chunk, if larger). Returns only when
+   * every task is done, also when a run throws: then the runs not started yet are skipped, and the
+   * first exception is rethrown with the others attached as suppressed.
    *
    * @throws ConcurrentModificationException if the body (or another thread) tries a structural change
    *     of an observed storage while it runs
@@ -128,11 +136,13 @@ public final class OwningGroup extends Group {
   public void parallelEachChunk(final ForkJoinPool pool, final RangeConsumer action) {
     final int chunk = chunkSize();
     final int grain = Math.max(chunk, (PARALLEL_GRAIN / chunk) * chunk);
-    lockAll();
+    lockAll("a parallel chunk iteration of");
     try {
       final int end = length;
       if (end > 0) {
-        pool.invoke(new ChunkTask(action, 0, end, chunk, grain));
+        final Runs runs = new Runs(action);
+        pool.invoke(new ChunkTask(runs, 0, end, chunk, grain));
+        Failures.rethrow(runs.failure);
       }
     } finally {
       unlockAll();
@@ -145,24 +155,39 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Sorts the members by comparing the elements at two positions of the owned storages (positions
-   * are aligned, so the comparator may read any owned storage at those positions). Every owned
-   * storage follows.
+   * Sorts the members by comparing the elements at two positions of the owned storages. The order is
+   * computed before anything moves, on positions that stay aligned, so the comparator may read any
+   * owned storage at those positions (and any get storage by entity). Every owned storage follows.
+   * The group's storages are locked while the comparator runs: if it throws, nothing has moved; if it
+   * tries a structural change, it gets a {@link ConcurrentModificationException}.
    *
    * @throws IllegalStateException if a more restrictive nested group exists (only the most restrictive
    *     group of a family may be sorted)
+   * @throws ConcurrentModificationException if an owned storage is locked or iterated
    */
   public void sortByPosition(final PositionComparator comparator) {
     checkSortable();
-    owned[0].sortOwnedRange(length, comparator);
-    alignOthers();
+    final int[] order;
+    lockAll("the comparator of a sort of");
+    try {
+      order = owned[0].computeOrder(length, comparator, false);
+    } finally {
+      unlockAll();
+    }
+    SparseSet.applyOrder(owned, length, order);
   }
 
   /** As {@link #sortByPosition(PositionComparator)}, comparing entities. */
   public void sort(final EntityComparator comparator) {
     checkSortable();
-    owned[0].sortOwnedRangeByEntity(length, comparator);
-    alignOthers();
+    final int[] order;
+    lockAll("the comparator of a sort of");
+    try {
+      order = owned[0].computeOrder(length, owned[0].entityOrder(comparator), false);
+    } finally {
+      unlockAll();
+    }
+    SparseSet.applyOrder(owned, length, order);
   }
 
   private void checkSortable() {
@@ -172,15 +197,8 @@ public final class OwningGroup extends Group {
           "cannot sort " + this + ": " + inner + " is nested in it and only the most restrictive group of"
               + " a nested family may be sorted; sort that one instead");
     }
-  }
-
-  private void alignOthers() {
-    final long[] order = owned[0].packed();
-    for (int i = 1; i < owned.length; i++) {
-      final Storage<?> storage = owned[i];
-      for (int position = 0; position < length; position++) {
-        storage.swapPositions(position, storage.index(order[position]));
-      }
+    for (final Storage<?> storage : owned) {
+      storage.checkRearrange("sort a group that rearranges");
     }
   }
 
@@ -188,7 +206,7 @@ public final class OwningGroup extends Group {
   void enter(final long entity) {
     final int target = length;
     for (final Storage<?> storage : owned) {
-      storage.swapPositions(storage.index(entity), target);
+      storage.swap(storage.indexOf(entity), target);
     }
     length = target + 1;
   }
@@ -197,7 +215,7 @@ public final class OwningGroup extends Group {
   void leave(final long entity) {
     final int target = length - 1;
     for (final Storage<?> storage : owned) {
-      storage.swapPositions(storage.index(entity), target);
+      storage.swap(storage.indexOf(entity), target);
     }
     length = target;
   }
@@ -207,18 +225,61 @@ public final class OwningGroup extends Group {
     length = 0;
   }
 
-  /** Splits a range of positions in halves, chunk-aligned, down to the grain. */
+  @Override
+  void verify(final List<String> problems) {
+    final Storage<?> lead = owned[0];
+    for (final Storage<?> storage : owned) {
+      if (length > storage.size()) {
+        problems.add(this + ": " + length + " members but " + storage.describe() + " holds " + storage.size());
+        return;
+      }
+      if (storage.owner() == null) {
+        problems.add(this + ": " + storage.describe() + " is owned but not marked as owned");
+      }
+    }
+    for (int position = 0; position < length; position++) {
+      for (int i = 1; i < owned.length; i++) {
+        if (owned[i].packed()[position] != lead.packed()[position]) {
+          problems.add(this + ": owned storages are misaligned at position " + position + ": "
+              + Entity.toString(lead.packed()[position]) + " in " + lead.describe() + ", "
+              + Entity.toString(owned[i].packed()[position]) + " in " + owned[i].describe());
+        }
+      }
+    }
+    verifyMembership(problems);
+  }
+
+  /** The body of a parallel iteration and its first failure, shared by all tasks. */
+  private static final class Runs {
+    final RangeConsumer action;
+    volatile boolean failed;
+    Throwable failure;
+
+    Runs(final RangeConsumer action) {
+      this.action = action;
+    }
+
+    synchronized void fail(final Throwable thrown) {
+      failure = Failures.add(failure, thrown);
+      failed = true;
+    }
+  }
+
+  /**
+   * Splits a range of positions in halves, chunk-aligned, down to the grain. Tasks never throw: a
+   * run's exception is recorded in {@link Runs}, so that {@code invokeAll} waits for both halves.
+   */
   private static final class ChunkTask extends RecursiveAction {
     private static final long serialVersionUID = 1L;
 
-    private final transient RangeConsumer action;
+    private final transient Runs runs;
     private final int from;
     private final int to;
     private final int chunk;
     private final int grain;
 
-    ChunkTask(final RangeConsumer action, final int from, final int to, final int chunk, final int grain) {
-      this.action = action;
+    ChunkTask(final Runs runs, final int from, final int to, final int chunk, final int grain) {
+      this.runs = runs;
       this.from = from;
       this.to = to;
       this.chunk = chunk;
@@ -228,14 +289,18 @@ public final class OwningGroup extends Group {
     @Override
     protected void compute() {
       if (to - from <= grain) {
-        for (int start = from; start < to; start += chunk) {
-          action.accept(start, Math.min(to, start + chunk));
+        for (int start = from; start < to && !runs.failed; start += chunk) {
+          try {
+            runs.action.accept(start, Math.min(to, start + chunk));
+          } catch (final Throwable thrown) {
+            runs.fail(thrown);
+          }
         }
         return;
       }
       final int chunks = (to - from + chunk - 1) / chunk;
       final int middle = from + (chunks / 2) * chunk;
-      invokeAll(new ChunkTask(action, from, middle, chunk, grain), new ChunkTask(action, middle, to, chunk, grain));
+      invokeAll(new ChunkTask(runs, from, middle, chunk, grain), new ChunkTask(runs, middle, to, chunk, grain));
     }
   }
 }

@@ -1,6 +1,10 @@
 package dev.phalanx.ecs;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -34,14 +38,21 @@ import java.util.function.Supplier;
  */
 public final class Registry {
 
+  private static final SparseSet[] NO_SETS = new SparseSet[0];
+  private static final ComponentType<?, ?>[] NO_TYPES = new ComponentType<?, ?>[0];
+
   private final EntityStorage entities;
   private Storage<?>[] byId = new Storage<?>[32];
   private Storage<?>[] storages = new Storage<?>[8];
   private int storageCount;
   private final Context context = new Context();
-  private final Groups groups = new Groups();
-  // The entity whose components destroy() is stripping, or NULL: groups must not let it enter.
-  private long destroying = Entity.NULL;
+  private final Groups groups = new Groups(this);
+  // The entities whose components destroy() is removing (nested destroys from listeners stack up):
+  // they may not receive components, and they enter no group on the way out.
+  private long[] destroying = new long[4];
+  private int destroyingDepth;
+  // Whether clear() is removing everything: nothing may be created or added meanwhile.
+  private boolean clearing;
 
   /** Creates an empty registry. */
   public Registry() {
@@ -71,15 +82,27 @@ public final class Registry {
   /**
    * Creates an entity with no component.
    *
-   * @throws IllegalStateException if every identifier is in use
+   * @throws IllegalStateException if every identifier is in use, or the registry is being cleared
    */
   public long create() {
+    checkNotClearing("create an entity");
     return entities.create();
   }
 
   /** Creates {@code out.length} entities into {@code out}; all or none. */
   public void create(final long[] out) {
-    entities.create(out, 0, out.length);
+    create(out, 0, out.length);
+  }
+
+  /**
+   * Creates {@code count} entities into {@code out[offset, offset + count)}; all or none.
+   *
+   * @throws IndexOutOfBoundsException if the range does not fit {@code out}
+   * @throws IllegalStateException if the identifiers would run out, or the registry is being cleared
+   */
+  public void create(final long[] out, final int offset, final int count) {
+    checkNotClearing("create entities");
+    entities.create(out, offset, count);
   }
 
   /** Returns whether {@code entity} is live. */
@@ -93,40 +116,152 @@ public final class Registry {
   }
 
   /**
-   * Destroys {@code entity}: removes each of its components (publishing destroy signals), then
-   * releases its identifier with a bumped version.
+   * Destroys {@code entity}: removes each of its components (publishing destroy signals, last created
+   * storage first), then releases its identifier with a bumped version.
+   *
+   * <p>Every removal is checked before the first one is made, so a destroy refused by a lock or an
+   * iteration guard changes nothing. Once started it always completes: components added to the
+   * entity while it is being destroyed are refused ({@link IllegalStateException} in the listener
+   * that tried), destroying it again from its own listeners is a no-op, and the first exception a
+   * listener threw is rethrown after the identifier is released, later ones attached as suppressed.
    *
    * @throws IllegalArgumentException if the entity is not valid
+   * @throws java.util.ConcurrentModificationException if a removal would break an iteration or touch a
+   *     locked storage; nothing is changed
    */
   public void destroy(final long entity) {
     checkValid(entity, "destroy");
-    final long outer = destroying;
-    destroying = entity;
-    try {
-      removeAll(entity);
-    } finally {
-      destroying = outer;
+    if (isBeingDestroyed(entity)) {
+      return;
     }
-    entities.release(entity);
+    pushDestroying(entity);
+    try {
+      checkDestroy(entity);
+    } catch (final RuntimeException refused) {
+      popDestroying();
+      throw refused;
+    }
+    Failures.rethrow(destroyChecked(entity, null));
   }
 
   /**
-   * Returns whether {@code entity} is being destroyed: its components are being removed one by one.
-   * Groups use it so that losing an excluded component on the way does not make it enter them.
-   */
-  public boolean isBeingDestroyed(final long entity) {
-    return destroying == entity && !Entity.isNull(entity);
-  }
-
-  /**
-   * Destroys every entity of {@code batch[from, to)}.
+   * Destroys every entity of {@code batch[from, to)}; an entity listed twice is destroyed once.
+   * Everything is checked first (every entity valid, every removal allowed): a refused batch changes
+   * nothing. Listeners' exceptions are collected; the first is rethrown once the whole batch is done.
    *
-   * @throws IllegalArgumentException if one is not valid; the entities before it are destroyed, it and
-   *     those after it are not
+   * @throws IndexOutOfBoundsException if the range does not fit {@code batch}
+   * @throws IllegalArgumentException if an entity is not valid; none is destroyed
    */
   public void destroy(final long[] batch, final int from, final int to) {
+    Objects.checkFromToIndex(from, to, batch.length);
     for (int i = from; i < to; i++) {
-      destroy(batch[i]);
+      checkValid(batch[i], "destroy");
+    }
+    for (int i = from; i < to; i++) {
+      pushDestroying(batch[i]);
+      try {
+        checkDestroy(batch[i]);
+      } finally {
+        popDestroying();
+      }
+    }
+    Throwable failure = null;
+    for (int i = from; i < to; i++) {
+      final long entity = batch[i];
+      if (entities.valid(entity) && !isBeingDestroyed(entity)) {
+        pushDestroying(entity);
+        failure = destroyChecked(entity, failure);
+      }
+    }
+    Failures.rethrow(failure);
+  }
+
+  private void checkDestroy(final long entity) {
+    for (int i = storageCount - 1; i >= 0; i--) {
+      final Storage<?> storage = storages[i];
+      final int position = storage.indexOf(entity);
+      if (SparseSet.ABSENT != position) {
+        storage.checkRemovable(entity, position);
+      }
+    }
+  }
+
+  /** Removes every component of {@code entity}, which is on the destroying stack, then releases it. */
+  private Throwable destroyChecked(final long entity, Throwable failure) {
+    try {
+      // Listeners may create storages: those cannot hold the entity (additions are refused).
+      for (int i = storageCount - 1; i >= 0; i--) {
+        final Storage<?> storage = storages[i];
+        final int position = storage.indexOf(entity);
+        if (SparseSet.ABSENT != position) {
+          failure = storage.removeElement(entity, position, failure, true);
+        }
+      }
+    } finally {
+      popDestroying();
+    }
+    entities.release(entity);
+    return failure;
+  }
+
+  /** Returns whether {@code entity} is being destroyed: its components are being removed. */
+  boolean isBeingDestroyed(final long entity) {
+    for (int i = destroyingDepth - 1; i >= 0; i--) {
+      if (destroying[i] == entity) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns whether {@link #clear()} is in progress. */
+  boolean isClearing() {
+    return clearing;
+  }
+
+  /** Returns whether groups must not let {@code entity} enter: it is being destroyed or cleared. */
+  boolean suppressesEntry(final long entity) {
+    return clearing || (0 != destroyingDepth && isBeingDestroyed(entity));
+  }
+
+  /**
+   * Checks that {@code entity} may receive a component of {@code type} now.
+   *
+   * @throws IllegalArgumentException if it is not valid
+   * @throws IllegalStateException if it is being destroyed or the registry cleared
+   */
+  void checkInsertion(final long entity, final ComponentType<?, ?> type) {
+    if (!entities.valid(entity)) {
+      checkValid(entity, "emplace " + type.name() + " on");
+    }
+    if (clearing) {
+      throw new IllegalStateException(
+          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": the registry is being"
+              + " cleared, and everything added now would be left on a released entity");
+    }
+    if (0 != destroyingDepth && isBeingDestroyed(entity)) {
+      throw new IllegalStateException(
+          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": it is being destroyed,"
+              + " and a component added now would outlive it");
+    }
+  }
+
+  private void pushDestroying(final long entity) {
+    if (destroyingDepth == destroying.length) {
+      destroying = Arrays.copyOf(destroying, destroyingDepth * 2);
+    }
+    destroying[destroyingDepth++] = entity;
+  }
+
+  private void popDestroying() {
+    destroyingDepth--;
+  }
+
+  private void checkNotClearing(final String operation) {
+    if (clearing) {
+      throw new IllegalStateException(
+          "cannot " + operation + ": the registry is being cleared, and everything created now would be"
+              + " released with the rest");
     }
   }
 
@@ -195,7 +330,7 @@ public final class Registry {
 
   private <T, S extends Storage<T>> S createStorage(final ComponentType<T, S> type) {
     final S storage = type.createStorage();
-    storage.bind(this);
+    storage.bind(this, groups);
     final int id = type.id();
     if (id >= byId.length) {
       byId = Arrays.copyOf(byId, Math.max(id + 1, byId.length * 2));
@@ -216,9 +351,11 @@ public final class Registry {
    * Adds a component to {@code entity}.
    *
    * @throws IllegalArgumentException if the entity is not valid or already has one
+   * @throws IllegalStateException if the entity is being destroyed or the registry cleared
+   * @throws java.util.ConcurrentModificationException if the change would break an iteration
    */
   public <T> T emplace(final long entity, final ComponentType<T, ?> type, final T value) {
-    storage(type).emplace(entity, value);
+    storageFor(entity, type, "emplace", "on").emplace(entity, value);
     return value;
   }
 
@@ -235,7 +372,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public <T> T replace(final long entity, final ComponentType<T, ?> type, final T value) {
-    storage(type).replace(entity, value);
+    storageFor(entity, type, "replace", "of").replace(entity, value);
     return value;
   }
 
@@ -244,9 +381,8 @@ public final class Registry {
    *
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
-  public <T> void patch(
-      final long entity, final ComponentType<T, ?> type, final java.util.function.Consumer<? super T> patcher) {
-    storage(type).patch(entity, patcher);
+  public <T> void patch(final long entity, final ComponentType<T, ?> type, final Consumer<? super T> patcher) {
+    storageFor(entity, type, "patch", "of").patch(entity, patcher);
   }
 
   /**
@@ -255,7 +391,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public <T> T get(final long entity, final ComponentType<T, ?> type) {
-    return storage(type).get(entity);
+    return storageFor(entity, type, "get", "of").get(entity);
   }
 
   /**
@@ -270,15 +406,15 @@ public final class Registry {
   }
 
   /**
-   * Returns the component of {@code entity}, adding {@code supplier.get()} first if it has none.
+   * Returns the component of {@code entity}, adding {@code supplier.get()} first if it has none. If the
+   * supplier throws, nothing is added.
    *
    * @throws IllegalArgumentException if the entity is not valid
    */
   public <T> T getOrEmplace(final long entity, final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
     checkValid(entity, "get or emplace", type, "on");
     final Storage<T> storage = storage(type);
-    final int position = storage.indexOf(entity);
-    if (SparseSet.ABSENT != position) {
+    if (storage.contains(entity)) {
       return storage.get(entity);
     }
     final T value = supplier.get();
@@ -291,6 +427,7 @@ public final class Registry {
    *
    * @return whether one was removed
    * @throws IllegalArgumentException if the entity is not valid
+   * @throws java.util.ConcurrentModificationException if the removal would break an iteration
    */
   public boolean remove(final long entity, final ComponentType<?, ?> type) {
     checkValid(entity, "remove", type, "from");
@@ -304,7 +441,7 @@ public final class Registry {
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public void erase(final long entity, final ComponentType<?, ?> type) {
-    storage(type).erase(entity);
+    storageFor(entity, type, "erase", "from").erase(entity);
   }
 
   /**
@@ -350,7 +487,9 @@ public final class Registry {
     return false;
   }
 
-  /** Removes every component of {@code type} (publishing destroy for each). */
+  /**
+   * Removes every component of {@code type}, publishing destroy for each; see {@link Storage#clear()}.
+   */
   public void clear(final ComponentType<?, ?> type) {
     final Storage<?> storage = findStorage(type);
     if (null != storage) {
@@ -358,57 +497,79 @@ public final class Registry {
     }
   }
 
-  /** Destroys every entity and clears every storage. */
+  /**
+   * Destroys every entity and clears every storage (last created first), publishing destroy for each
+   * component. Everything is checked first: if a storage is locked or iterated, nothing changes. Once
+   * started it completes: creating entities or adding components meanwhile (from a listener) is
+   * refused, and the first exception a listener threw is rethrown at the end. Calling it from a
+   * listener of the clear itself is a no-op.
+   *
+   * @throws java.util.ConcurrentModificationException if a storage is locked or iterated
+   */
   public void clear() {
+    if (clearing) {
+      return;
+    }
     for (int i = storageCount - 1; i >= 0; i--) {
-      storages[i].clear();
+      final Storage<?> storage = storages[i];
+      if (!storage.isEmpty()) {
+        storage.checkRearrange("clear the registry, which clears");
+        if (storage.hasGroups()) {
+          groups.checkClear(storage);
+        }
+      }
+    }
+    clearing = true;
+    Throwable failure = null;
+    try {
+      for (int i = storageCount - 1; i >= 0; i--) {
+        failure = storages[i].clear(failure);
+      }
+    } finally {
+      clearing = false;
     }
     entities.releaseAll();
+    Failures.rethrow(failure);
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Views and context.
+  // Views and groups.
   // ---------------------------------------------------------------------------------------------
 
   /** Returns a view of the entities that have {@code type}. */
   public View view(final ComponentType<?, ?> type) {
-    return View.of(new SparseSet[] {storage(type)}, new SparseSet[0]);
+    return View.of(new SparseSet[] {storage(type)}, NO_SETS);
   }
 
   /** Returns a view of the entities that have both types. */
   public View view(final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
-    return View.of(new SparseSet[] {storage(first), storage(second)}, new SparseSet[0]);
+    return View.of(new SparseSet[] {storage(first), storage(second)}, NO_SETS);
   }
 
   /** Returns a view of the entities that have all three types. */
   public View view(final ComponentType<?, ?> first, final ComponentType<?, ?> second, final ComponentType<?, ?> third) {
-    return View.of(new SparseSet[] {storage(first), storage(second), storage(third)}, new SparseSet[0]);
+    return View.of(new SparseSet[] {storage(first), storage(second), storage(third)}, NO_SETS);
   }
 
   /** Returns a view of the entities that have every type of {@code include} and none of {@code exclude}. */
   public View view(final ComponentType<?, ?>[] include, final ComponentType<?, ?>[] exclude) {
-    final SparseSet[] in = new SparseSet[include.length];
-    for (int i = 0; i < include.length; i++) {
-      in[i] = storage(include[i]);
-    }
-    final SparseSet[] out = new SparseSet[exclude.length];
-    for (int i = 0; i < exclude.length; i++) {
-      out[i] = storage(exclude[i]);
-    }
-    return View.of(in, out);
+    return View.of(storages(include), storages(exclude));
   }
 
   /**
    * Returns the group with these lists, creating it on first request (O(n) to arrange the existing
    * entities). With {@code owned} empty the group is non-owning. See {@link Groups} for the rules
-   * (nesting, conflicts, in-place storages).
+   * (nesting, conflicts, in-place storages). A refused request changes nothing.
    *
    * @throws IllegalArgumentException if a type is listed twice or nothing is included
    * @throws IllegalStateException if the group conflicts with an existing one or would own an
    *     in-place storage
+   * @throws java.util.ConcurrentModificationException if creating it would rearrange a storage that is
+   *     locked or iterated
    */
   public Group group(
       final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+    checkDistinct(owned, get, exclude);
     return groups.group(storages(owned), storages(get), storages(exclude));
   }
 
@@ -423,12 +584,12 @@ public final class Registry {
 
   /** Returns the full-owning group of {@code owned}, with no get or excluded type. */
   public OwningGroup owningGroup(final ComponentType<?, ?>... owned) {
-    return owningGroup(owned, new ComponentType<?, ?>[0], new ComponentType<?, ?>[0]);
+    return owningGroup(owned, NO_TYPES, NO_TYPES);
   }
 
   /** Returns the non-owning group with these lists; see {@link #group}. */
   public NonOwningGroup nonOwningGroup(final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
-    return (NonOwningGroup) group(new ComponentType<?, ?>[0], get, exclude);
+    return (NonOwningGroup) group(NO_TYPES, get, exclude);
   }
 
   /** Returns the groups of this registry. */
@@ -442,8 +603,68 @@ public final class Registry {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Consistency.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Checks every invariant of the registry and returns the broken ones, in words; an empty list means
+   * the registry is consistent. Call it when no iteration is running. O(total number of elements): a
+   * debugging and testing aid, not for every frame.
+   *
+   * <p>It checks: the entity storage's index; every storage's sparse and packed arrays and free list
+   * of holes; that no component belongs to a dead entity; that every group holds exactly the matching
+   * entities, that owned storages are aligned, that nested groups are nested; that no lock, iteration
+   * or destroy is left registered.
+   */
+  public List<String> verify() {
+    final List<String> problems = new ArrayList<>();
+    entities.verify(problems);
+    for (int i = 0; i < storageCount; i++) {
+      final Storage<?> storage = storages[i];
+      storage.verify(problems);
+      final long[] packed = storage.packed();
+      for (int position = 0; position < storage.size(); position++) {
+        final long entity = packed[position];
+        if (!Entity.isTombstone(entity) && !entities.valid(entity)) {
+          problems.add(storage.describe() + ": holds a component of " + Entity.toString(entity)
+              + ", which is not a live entity");
+        }
+      }
+    }
+    groups.verify(problems);
+    if (0 != destroyingDepth) {
+      problems.add(destroyingDepth + " destroy(s) still registered as in progress");
+    }
+    if (clearing) {
+      problems.add("a clear() is still registered as in progress");
+    }
+    return problems;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Internals.
   // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Returns the storage of {@code type} for an operation on {@code entity}. An existing storage is
+   * returned at once (its own checks name an invalid entity); a storage is created only for a valid
+   * entity, so that a refused call on a stale handle leaves the registry as it was.
+   */
+  private <T, S extends Storage<T>> S storageFor(
+      final long entity, final ComponentType<T, S> type, final String verb, final String preposition) {
+    final int id = type.id();
+    final Storage<?>[] table = byId;
+    if (id < table.length) {
+      final Storage<?> found = table[id];
+      if (null != found) {
+        @SuppressWarnings("unchecked") // byId[id] was created by type.createStorage()
+        final S storage = (S) found;
+        return storage;
+      }
+    }
+    checkValid(entity, verb, type, preposition);
+    return createStorage(type);
+  }
 
   private Storage<?>[] storages(final ComponentType<?, ?>[] types) {
     final Storage<?>[] result = new Storage<?>[types.length];
@@ -453,10 +674,19 @@ public final class Registry {
     return result;
   }
 
-  private void removeAll(final long entity) {
-    // Last created storage first, as EnTT, so that storages created later (often dependents) go first.
-    for (int i = storageCount - 1; i >= 0; i--) {
-      storages[i].remove(entity);
+  private static void checkDistinct(final ComponentType<?, ?>[]... lists) {
+    for (int a = 0; a < lists.length; a++) {
+      for (int i = 0; i < lists[a].length; i++) {
+        for (int b = a; b < lists.length; b++) {
+          for (int j = b == a ? i + 1 : 0; j < lists[b].length; j++) {
+            if (lists[a][i] == lists[b][j]) {
+              throw new IllegalArgumentException(
+                  lists[a][i].name() + " is listed twice in the group's lists (a type cannot be both owned"
+                      + " and get, or both included and excluded)");
+            }
+          }
+        }
+      }
     }
   }
 

@@ -48,7 +48,7 @@ public final class RuntimeView {
   /** Returns a new iterator over the entities of the view. */
   public EntityIterator iterator() {
     if (0 == include.length) {
-      return new EntityIterator(new SparseSet(dev.phalanx.ecs.DeletionPolicy.SWAP_AND_POP), include, exclude);
+      return new EntityIterator(new SparseSet(DeletionPolicy.SWAP_AND_POP), include, exclude);
     }
     return new EntityIterator(ViewLoop.smallest(include), include, exclude);
   }

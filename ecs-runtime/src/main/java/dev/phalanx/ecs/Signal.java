@@ -3,13 +3,21 @@ package dev.phalanx.ecs;
 import java.util.Arrays;
 
 /**
- * An ordered list of {@link ComponentListener}s.
+ * An ordered list of {@link ComponentListener}s, published by a storage when a component is
+ * constructed, updated or about to be destroyed.
  *
  * <h2>Invariants</h2>
  *
  * <p>Listeners run in the order they were connected; a listener connected twice runs twice. The array
- * is copied on write: connecting or disconnecting during a {@link #publish} takes effect from the next
- * publication, so a publication always runs exactly the listeners connected when it began.
+ * is copied on write: connecting or disconnecting during a publication takes effect from the next
+ * one, so a publication always runs exactly the listeners connected when it began.
+ *
+ * <h2>Listeners that throw</h2>
+ *
+ * <p>A listener's exception never stops a publication half-way or the change that published it: every
+ * other listener still runs, the change completes, and the first exception is rethrown afterwards
+ * with the later ones attached as {@linkplain Throwable#getSuppressed() suppressed}. Groups are not
+ * listeners: they are kept up to date by the storages themselves, before any listener runs.
  *
  * <h2>Costs</h2>
  *
@@ -41,10 +49,7 @@ public final class Signal {
     listeners = next;
   }
 
-  /**
-   * Inserts {@code listener} before every listener connected so far. Groups use it so that they are
-   * up to date before user listeners run.
-   */
+  /** Inserts {@code listener} before every listener connected so far. */
   public void connectFirst(final ComponentListener listener) {
     if (null == listener) {
       throw new NullPointerException("listener");
@@ -85,11 +90,20 @@ public final class Signal {
     return 0 == listeners.length;
   }
 
-  /** Calls every listener connected now, in order. */
-  public void publish(final Registry registry, final long entity) {
+  /**
+   * Calls every listener connected now, in order, even when one throws; returns {@code failure}, or
+   * the first exception thrown if {@code failure} is {@code null}, with later ones suppressed.
+   */
+  Throwable publish(final Registry registry, final long entity, final Throwable failure) {
     final ComponentListener[] current = listeners;
+    Throwable first = failure;
     for (int i = 0; i < current.length; i++) {
-      current[i].onEvent(registry, entity);
+      try {
+        current[i].onEvent(registry, entity);
+      } catch (final Throwable thrown) {
+        first = Failures.add(first, thrown);
+      }
     }
+    return first;
   }
 }

@@ -24,22 +24,32 @@ import java.util.ConcurrentModificationException;
  * <h2>Costs</h2>
  *
  * <p>{@code contains}, {@code indexOf}, insertion and removal are O(1): a page lookup and one read of
- * the packed array. Sorting is O(n log n), in place, allocation-free. {@code compact()} is O(n).
+ * the packed array. Sorting is O(n log n) comparisons on a permutation, then O(n) moves, without
+ * allocation once the set has been sorted at its current size. {@code compact()} is O(n).
  *
- * <h2>Invalidation</h2>
+ * <h2>Iteration guards</h2>
  *
- * <p>Iterations walk positions from {@code size() - 1} down to {@code 0}. Appending never disturbs
- * them (appended elements are not visited) and removing the element being visited with swap-and-pop
- * moves an already visited element into its slot, so nothing is skipped or repeated. Removing any
- * other element from the set being walked is detected (see {@link #checkIteration}) unless the policy
- * is in-place, where nothing ever moves.
+ * <p>Iterations walk positions from the last down to {@code 0}. While one runs, the set knows its
+ * <em>floor</em>: the position being visited; positions at or above it are visited (or were appended
+ * after the iteration began and are not visited), positions below it are still to come. Every change
+ * is checked against the floors of all iterations in progress <em>before</em> it is made: a change
+ * that would move an element across a floor (so that it would be visited twice or never) is refused
+ * with a {@link ConcurrentModificationException} and changes nothing. Removing the visited element, or
+ * any element above the floor, moves the last element (also above the floor) and is allowed; appending
+ * is always allowed; sorting, compacting and clearing are refused while any iteration runs. The
+ * callback iterations of views and groups keep floors; external iterators ({@link EntityIterator})
+ * cannot (an abandoned iterator must not block the set) and check a log of the last
+ * {@value #CHANGE_LOG} moves at every step instead.
+ *
+ * <p>A set may also be <em>locked</em> (by chunk iterations, parallel iterations and sorts): while it
+ * is, every structural change is refused.
  *
  * <h2>Threading</h2>
  *
  * <p>Not thread-safe, with one exception: with {@link DeletionPolicy#IN_PLACE}, several threads may
- * {@linkplain #removeEntityAt remove} distinct entities at once, as long as nothing else (insertion,
- * iteration, sorting, compaction, clearing) runs meanwhile. Each removal writes only its own sparse
- * slot, its own packed slot and the head of the free list, which is updated with a CAS.
+ * remove distinct entities at once, as long as nothing else (insertion, iteration, sorting,
+ * compaction, clearing) runs meanwhile. Each removal writes only its own sparse slot, its own packed
+ * slot and the head of the free list, which is updated with a CAS.
  */
 public class SparseSet {
 
@@ -54,10 +64,10 @@ public class SparseSet {
   private static final long TOMBSTONE_BITS = Entity.of(0, Entity.TOMBSTONE_VERSION);
   private static final long[] NO_ENTITIES = new long[0];
   private static final int[][] NO_PAGES = new int[0][];
+  private static final int[] NO_FLOORS = new int[0];
   private static final VarHandle FIRST_HOLE;
   private static final int CHANGE_LOG = 64;
-  private static final int REMOVED = -1;
-  private static final int REARRANGED = -2;
+  private static final int REARRANGED = -1;
 
   static {
     try {
@@ -74,16 +84,25 @@ public class SparseSet {
   // Head of the free list of holes (IN_PLACE only); updated with a CAS by concurrent removals.
   @SuppressWarnings("unused") // written through FIRST_HOLE
   private volatile int firstHole = ABSENT;
-  // Fail-fast support for iterations: bumped by every change that moves elements.
-  // Fail-fast support for iterations: a counter of changes that move elements, and a log of the last
-  // CHANGE_LOG of them (a position for a swap, REMOVED or REARRANGED), so that a visit costs one
-  // counter comparison and only a visit that changed something reads the log.
-  private int modifications;
-  private final int[] changeKinds = new int[CHANGE_LOG];
-  private final long[] changeEntities = new long[CHANGE_LOG];
-  // Non-zero while a parallel iteration reads this set: structural changes are refused.
+
+  // Callback iterations in progress: their number, the innermost one's floor, the outer ones' floors.
+  private int iterations;
+  private int floor;
+  private int[] outerFloors = NO_FLOORS;
+
+  // Locks (chunk iterations, sorts): their number and what took the outermost, for messages.
   private int locks;
-  // Reused adapter so that sort(EntityComparator) allocates nothing after its first call.
+  private String lockedBy;
+  private Object lockedOf;
+
+  // For external iterators: a counter of moves and a log of the last CHANGE_LOG of them, each the
+  // two positions of a swap (low, high) or REARRANGED.
+  private int modifications;
+  private final int[] changeLow = new int[CHANGE_LOG];
+  private final int[] changeHigh = new int[CHANGE_LOG];
+
+  // Reused by sorts: the permutation being sorted, and the adapter of entity comparators.
+  private int[] permutation = new int[0];
   private EntityOrder entityOrder;
 
   /**
@@ -117,9 +136,9 @@ public class SparseSet {
   }
 
   /**
-   * Returns the packed array of entities. Positions {@code [0, size())} are meaningful; with in-place
-   * deletion some of them are tombstones ({@link Entity#isTombstone}). The array is replaced when the
-   * set grows: do not keep it across insertions.
+   * Returns the packed array of entities, for reading. Positions {@code [0, size())} are meaningful;
+   * with in-place deletion some of them are tombstones ({@link Entity#isTombstone}). The array is
+   * replaced when the set grows: do not keep it across insertions, and never write to it.
    */
   public final long[] packed() {
     return packed;
@@ -190,7 +209,7 @@ public class SparseSet {
   public final long entityWithIndex(final int index) {
     final int[][] pages = sparse;
     final int page = index >>> SPARSE_SHIFT;
-    if (page >= pages.length || null == pages[page]) {
+    if (index < 0 || page >= pages.length || null == pages[page]) {
       return Entity.NULL;
     }
     final int position = pages[page][index & SPARSE_MASK];
@@ -213,59 +232,235 @@ public class SparseSet {
     return "sparse set";
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Structural changes. Subclasses wrap them with their payload and their signals.
-  // ---------------------------------------------------------------------------------------------
+  /** Returns whether structural changes are currently refused because the set is locked. */
+  public final boolean isLocked() {
+    return 0 != locks;
+  }
 
-  /**
-   * Inserts an entity that is not in the set and returns its position: the most recent hole under
-   * in-place deletion, else the end. The caller must have checked {@code !contains(entity)}.
-   */
-  protected final int insertEntity(final long entity) {
-    checkUnlocked("insert");
-    final int position;
-    final int hole = firstHole();
-    if (ABSENT != hole) {
-      position = hole;
-      FIRST_HOLE.setVolatile(this, (int) packed[hole]);
-    } else {
-      position = size;
-      if (position == packed.length) {
-        growPacked(position + 1);
-      }
-      size = position + 1;
-    }
-    packed[position] = entity;
-    sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = position;
-    return position;
+  /** Returns whether a callback iteration (a view's or a group's {@code each}) walks the set now. */
+  public final boolean isIterated() {
+    return 0 != iterations;
   }
 
   /**
-   * Appends an entity that is not in the set, ignoring holes (the range insertion rule), and returns
-   * its position.
+   * Reserves room for {@code capacity} elements in the packed array, so that insertions up to that
+   * size do not reallocate it.
    */
-  protected final int appendEntity(final long entity) {
-    checkUnlocked("insert");
+  public final void reserve(final int capacity) {
+    if (capacity > packed.length) {
+      packed = Arrays.copyOf(packed, capacity);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // For generated code: the iteration guard protocol. A callback iteration over this set calls
+  // beginIteration() once, visit(position) before handing each element to user code, and
+  // endIteration() in a finally block. Calls must nest; user code should not call these.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Starts a callback iteration over this set: until {@link #endIteration()}, changes that would
+   * move an element across the iteration's floor are refused. The floor starts at {@link #size()}.
+   * For generated code.
+   */
+  public final void beginIteration() {
+    final int depth = iterations;
+    if (depth > 0) {
+      if (depth > outerFloors.length) {
+        outerFloors = Arrays.copyOf(outerFloors, Math.max(4, depth * 2));
+      }
+      outerFloors[depth - 1] = floor;
+    }
+    floor = size;
+    iterations = depth + 1;
+  }
+
+  /** Records that the innermost iteration now visits {@code position}. For generated code. */
+  public final void visit(final int position) {
+    floor = position;
+  }
+
+  /** Ends the innermost callback iteration. For generated code. */
+  public final void endIteration() {
+    final int depth = iterations - 1;
+    if (depth < 0) {
+      throw new IllegalStateException("no iteration of " + describe() + " to end");
+    }
+    iterations = depth;
+    if (depth > 0) {
+      floor = outerFloors[depth - 1];
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Checks. Every structural change calls them before it changes anything.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Throws if the set is locked; {@code operation} names what was refused. */
+  final void checkUnlocked(final String operation) {
+    if (0 != locks) {
+      throw new ConcurrentModificationException(
+          "cannot " + operation + " " + describe() + ": " + lockDescription()
+              + " is reading it, and structural changes are refused until it ends");
+    }
+  }
+
+  /**
+   * Throws if the set is locked, for an insertion into ({@code removal} false) or a removal from
+   * {@code target} of {@code entity}'s component, which would change this set. No allocation unless
+   * it throws.
+   */
+  final void checkUnlocked(final boolean removal, final Storage<?> target, final long entity) {
+    if (0 != locks) {
+      throw new ConcurrentModificationException(
+          "cannot " + operation(removal, target, entity) + ": " + describe() + " is being read by "
+              + lockDescription() + ", and structural changes are refused until it ends");
+    }
+  }
+
+  /**
+   * Throws unless moves between positions within {@code [low, high]} are allowed: the set is unlocked
+   * and no floor of an iteration in progress lies in {@code (low, high]}.
+   */
+  final void checkMoves(
+      final int low, final int high, final boolean removal, final Storage<?> target, final long entity) {
+    checkUnlocked(removal, target, entity);
+    if (0 != iterations && low < high && crossesFloor(low, high)) {
+      throw new ConcurrentModificationException(
+          "cannot " + operation(removal, target, entity) + ": " + describe() + " is being iterated, and"
+              + " this would move an element between the part already visited and the part not visited"
+              + " yet (positions " + low + " and " + high + "), so that it would be visited twice or never;"
+              + " while an iteration runs, only the visited entity and entities already visited may leave"
+              + " the iterated storage or move in it (for example by entering or leaving a group that owns"
+              + " it)");
+    }
+  }
+
+  /** Throws unless the set may be rearranged (sorted, compacted, cleared): unlocked, not iterated. */
+  final void checkRearrange(final String operation) {
+    checkUnlocked(operation);
+    if (0 != iterations) {
+      throw new ConcurrentModificationException(
+          "cannot " + operation + " " + describe() + ": an iteration over it is in progress");
+    }
+  }
+
+  /**
+   * Throws unless {@code entity}'s element at {@code position} may be removed: unlocked, and under
+   * swap-and-pop the move of the last element into its slot crosses no floor. {@code target} is the
+   * storage whose component is removed, for the message ({@code null}: this set).
+   */
+  final void checkRemoveAt(final int position, final long entity, final Storage<?> target) {
+    if (DeletionPolicy.IN_PLACE == policy) {
+      checkUnlocked(true, target, entity);
+    } else {
+      checkMoves(position, size - 1, true, target, entity);
+    }
+  }
+
+  private String operation(final boolean removal, final Storage<?> target, final long entity) {
+    final String what = null == target ? "an element" : target.type().name();
+    return (removal ? "remove " + what + " from " : "emplace " + what + " on ") + Entity.toString(entity);
+  }
+
+  private String lockDescription() {
+    return null == lockedOf ? lockedBy : lockedBy + " " + lockedOf;
+  }
+
+  private boolean crossesFloor(final int low, final int high) {
+    if (low < floor && floor <= high) {
+      return true;
+    }
+    for (int i = 0; i < iterations - 1; i++) {
+      final int outer = outerFloors[i];
+      if (low < outer && outer <= high) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Forbids structural changes until {@link #unlock()}; {@code by} and {@code of} say what holds the
+   * lock ("a chunk iteration of", a group), joined only in messages. Locks nest.
+   */
+  final void lock(final String by, final Object of) {
+    if (0 == locks) {
+      lockedBy = by;
+      lockedOf = of;
+    }
+    locks++;
+  }
+
+  /** Releases one {@link #lock}. */
+  final void unlock() {
+    if (0 == locks) {
+      throw new IllegalStateException(describe() + " is not locked");
+    }
+    if (0 == --locks) {
+      lockedBy = null;
+      lockedOf = null;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Raw structural changes: no checks, no signals. Callers have checked what they need.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Returns the position the next {@link #insertAt} would use: the most recent hole under in-place
+   * deletion, else the end.
+   */
+  final int nextPosition() {
+    final int hole = firstHole();
+    return ABSENT != hole ? hole : size;
+  }
+
+  /**
+   * Makes room for an insertion at {@link #nextPosition()} of an entity with {@code index}: grows the
+   * packed array and allocates the sparse page, so that {@link #insertAt} cannot fail.
+   */
+  final void prepareSlot(final int index) {
+    if (ABSENT == firstHole() && size == packed.length) {
+      growPacked(size + 1);
+    }
+    sparsePageFor(index);
+  }
+
+  /**
+   * Inserts {@code entity} at {@code position}, which {@link #nextPosition()} returned and
+   * {@link #prepareSlot} prepared.
+   */
+  final void insertAt(final long entity, final int position) {
+    if (position == size) {
+      size = position + 1;
+    } else {
+      FIRST_HOLE.setVolatile(this, (int) packed[position]);
+    }
+    packed[position] = entity;
+    sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = position;
+  }
+
+  /** Appends an entity that is not in the set, ignoring holes, and returns its position. */
+  final int append(final long entity) {
     final int position = size;
     if (position == packed.length) {
       growPacked(position + 1);
     }
+    final int[] page = sparsePageFor((int) entity);
     size = position + 1;
     packed[position] = entity;
-    sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = position;
+    page[((int) entity) & SPARSE_MASK] = position;
     return position;
   }
 
   /**
-   * Removes the entity at {@code position}, which must be live, following the deletion policy:
-   * swap-and-pop moves the last element into the slot ({@link #moveElement}) and releases the last
-   * slot ({@link #releaseElement}); in-place releases the slot and turns it into a hole.
-   *
-   * <p>Under in-place deletion this method may run concurrently for distinct entities (see the
-   * class's threading note).
+   * Removes the live entity at {@code position} following the deletion policy: swap-and-pop moves the
+   * last element into the slot ({@link #moveElement}) and releases the last slot
+   * ({@link #releaseElement}); in-place releases the slot and turns it into a hole. Under in-place
+   * deletion it may run concurrently for distinct entities.
    */
-  protected final void removeEntityAt(final int position) {
-    checkUnlocked("remove");
+  final void removeAt(final int position) {
     final long entity = packed[position];
     final int[] entityPage = sparse[((int) entity) >>> SPARSE_SHIFT];
     if (DeletionPolicy.IN_PLACE == policy) {
@@ -284,23 +479,23 @@ public class SparseSet {
       moveElement(last, position);
       packed[position] = moved;
       sparse[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = position;
+      logChange(position, last);
     }
     releaseElement(last);
     entityPage[((int) entity) & SPARSE_MASK] = ABSENT;
     size = last;
-    logChange(REMOVED, entity);
   }
 
-  /**
-   * Swaps the elements at two live positions: entities, sparse entries and payload
-   * ({@link #swapElements}).
-   */
-  protected final void swapAt(final int left, final int right) {
+  /** Swaps the elements at two live positions: entities, sparse entries and payload. */
+  final void swap(final int left, final int right) {
     if (left == right) {
       return;
     }
-    checkUnlocked("move");
-    logChange(Math.min(left, right), Entity.NULL);
+    logChange(Math.min(left, right), Math.max(left, right));
+    swapUnlogged(left, right);
+  }
+
+  private void swapUnlogged(final int left, final int right) {
     final long[] entities = packed;
     final long a = entities[left];
     final long b = entities[right];
@@ -312,8 +507,7 @@ public class SparseSet {
   }
 
   /** Removes every element (and every hole), releasing their payload. Pages are kept. */
-  protected void clearEntities() {
-    checkUnlocked("clear");
+  final void removeAll() {
     final long[] entities = packed;
     for (int position = size - 1; position >= 0; position--) {
       final long entity = entities[position];
@@ -324,18 +518,20 @@ public class SparseSet {
     }
     size = 0;
     FIRST_HOLE.setVolatile(this, ABSENT);
-    logChange(REARRANGED, Entity.NULL);
+    logChange(REARRANGED, REARRANGED);
   }
 
   /**
    * Removes every hole by moving live elements from the back into the holes, so that positions
    * {@code [0, size())} are live again. Only elements that were behind a hole move. O(size).
+   *
+   * @throws ConcurrentModificationException if the set is locked or iterated
    */
   public void compact() {
     if (!hasTombstones()) {
       return;
     }
-    checkUnlocked("compact");
+    checkRearrange("compact");
     final long[] entities = packed;
     int left = 0;
     int right = size - 1;
@@ -359,7 +555,7 @@ public class SparseSet {
     }
     size = right + 1;
     FIRST_HOLE.setVolatile(this, ABSENT);
-    logChange(REARRANGED, Entity.NULL);
+    logChange(REARRANGED, REARRANGED);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -376,304 +572,37 @@ public class SparseSet {
   protected void releaseElement(final int position) {}
 
   // ---------------------------------------------------------------------------------------------
-  // Sorting.
+  // Sorting. Comparators see a set that does not change: the order is computed on a permutation of
+  // positions while the set is locked, then applied. A comparator that throws leaves the set as it
+  // was; one that tries a structural change gets a ConcurrentModificationException.
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Sorts the elements by entity, in place and without allocation (an introsort: quicksort, with
-   * heapsort past a depth limit and insertion sort for short ranges). Payloads move with their
-   * entities.
+   * Sorts the elements by entity with an introsort (quicksort, heapsort past a depth limit, insertion
+   * sort for short ranges). Payloads move with their entities.
    *
    * @throws IllegalStateException if the set has tombstones (call {@link #compact()} first) or may not
-   *     be sorted (see {@link #checkSortable()})
+   *     be sorted on its own (a storage owned by a group)
+   * @throws ConcurrentModificationException if the set is locked or iterated, or the comparator tries
+   *     a structural change
    */
   public final void sort(final EntityComparator comparator) {
     checkSortable();
-    sortRangeByEntity(0, size, comparator);
+    applyOrder(size, computeOrder(size, entityOrder(comparator), false));
   }
 
   /**
-   * Sorts the elements by comparing the elements at two positions; see {@link PositionComparator}.
-   *
-   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   * Returns the set's reused adapter comparing positions by their entities: sorting by entity
+   * allocates nothing after the first call. {@link #computeOrder} clears it.
    */
-  public final void sortByPosition(final PositionComparator comparator) {
-    checkSortable();
-    sortPositions(0, size, comparator);
-  }
-
-  /**
-   * Sorts positions {@code [from, to)} only, skipping the ownership rule: groups use it to sort their
-   * range of an owned storage.
-   *
-   * @throws IllegalStateException if the set has tombstones
-   */
-  protected final void sortRange(final int from, final int to, final PositionComparator comparator) {
-    if (hasTombstones()) {
-      throw new IllegalStateException("cannot sort " + describe() + ": it has tombstones");
-    }
-    if (from < 0 || to > size || from > to) {
-      throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") outside [0, " + size + ")");
-    }
-    sortPositions(from, to, comparator);
-  }
-
-  /**
-   * Sorts positions {@code [from, to)} by entity, skipping the ownership rule (see
-   * {@link #sortRange(int, int, PositionComparator)}).
-   */
-  protected final void sortRangeByEntity(final int from, final int to, final EntityComparator comparator) {
-    // One adapter per set, reused: sorting by entity allocates nothing after the first call.
+  final PositionComparator entityOrder(final EntityComparator comparator) {
     EntityOrder order = entityOrder;
     if (null == order) {
       order = new EntityOrder();
       entityOrder = order;
     }
     order.comparator = comparator;
-    try {
-      sortRange(from, to, order);
-    } finally {
-      order.comparator = null;
-    }
-  }
-
-  /**
-   * Sorts with insertion sort, which is O(n) on almost sorted data and stable.
-   *
-   * @throws IllegalStateException as {@link #sort(EntityComparator)}
-   */
-  public final void insertionSortByPosition(final PositionComparator comparator) {
-    checkSortable();
-    insertionSort(0, size, comparator);
-    logChange(REARRANGED, Entity.NULL);
-  }
-
-  /**
-   * Rearranges this set so that the entities it shares with {@code other} come first, in the order
-   * they have in {@code other}; the others follow in unspecified order. O(other.size()), in place.
-   *
-   * @throws IllegalStateException as {@link #sort(EntityComparator)}
-   */
-  public final void sortAs(final SparseSet other) {
-    checkSortable();
-    final long[] order = other.packed;
-    final int count = other.size;
-    int next = 0;
-    for (int position = 0; position < count; position++) {
-      final int current = indexOf(order[position]);
-      if (ABSENT != current) {
-        swapAt(current, next++);
-      }
-    }
-    logChange(REARRANGED, Entity.NULL);
-  }
-
-  /**
-   * Checks that the set may be sorted: no tombstones. Subclasses add their own rules (a storage owned
-   * by a group may not be sorted on its own).
-   *
-   * @throws IllegalStateException if it may not
-   */
-  protected void checkSortable() {
-    if (hasTombstones()) {
-      throw new IllegalStateException(
-          "cannot sort " + describe() + ": it has tombstones (in-place deletion); call compact() first");
-    }
-  }
-
-  private void sortPositions(final int from, final int to, final PositionComparator comparator) {
-    final int length = to - from;
-    introSort(from, to - 1, comparator, 2 * (32 - Integer.numberOfLeadingZeros(Math.max(length, 1))));
-    logChange(REARRANGED, Entity.NULL);
-  }
-
-  private void introSort(int low, int high, final PositionComparator comparator, int depth) {
-    while (high - low > 16) {
-      if (0 == depth--) {
-        heapSort(low, high + 1, comparator);
-        return;
-      }
-      final int pivot = partition(low, high, comparator);
-      // Recurse into the smaller half, loop on the larger: the stack stays O(log n).
-      if (pivot - low < high - pivot) {
-        introSort(low, pivot - 1, comparator, depth);
-        low = pivot + 1;
-      } else {
-        introSort(pivot + 1, high, comparator, depth);
-        high = pivot - 1;
-      }
-    }
-    insertionSort(low, high + 1, comparator);
-  }
-
-  private int partition(final int low, final int high, final PositionComparator comparator) {
-    final int middle = (low + high) >>> 1;
-    // Median of three moved to 'high', which then serves as the pivot's position.
-    if (comparator.compare(middle, low) < 0) {
-      swapAt(middle, low);
-    }
-    if (comparator.compare(high, low) < 0) {
-      swapAt(high, low);
-    }
-    if (comparator.compare(middle, high) < 0) {
-      swapAt(middle, high);
-    }
-    int store = low;
-    for (int position = low; position < high; position++) {
-      if (comparator.compare(position, high) < 0) {
-        swapAt(position, store++);
-      }
-    }
-    swapAt(store, high);
-    return store;
-  }
-
-  private void insertionSort(final int from, final int to, final PositionComparator comparator) {
-    for (int position = from + 1; position < to; position++) {
-      for (int current = position; current > from && comparator.compare(current, current - 1) < 0; current--) {
-        swapAt(current, current - 1);
-      }
-    }
-  }
-
-  private void heapSort(final int from, final int to, final PositionComparator comparator) {
-    final int length = to - from;
-    for (int root = length / 2 - 1; root >= 0; root--) {
-      siftDown(from, root, length, comparator);
-    }
-    for (int end = length - 1; end > 0; end--) {
-      swapAt(from, from + end);
-      siftDown(from, 0, end, comparator);
-    }
-  }
-
-  private void siftDown(final int from, int root, final int length, final PositionComparator comparator) {
-    while (true) {
-      int child = 2 * root + 1;
-      if (child >= length) {
-        return;
-      }
-      if (child + 1 < length && comparator.compare(from + child, from + child + 1) < 0) {
-        child++;
-      }
-      if (comparator.compare(from + root, from + child) >= 0) {
-        return;
-      }
-      swapAt(from + root, from + child);
-      root = child;
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Fail-fast iteration support.
-  // ---------------------------------------------------------------------------------------------
-
-  /**
-   * Returns a counter that changes whenever an element other than a tombstone moves: removals under
-   * swap-and-pop, swaps made by groups, sorting, compaction and clearing. Iterations compare it
-   * before and after each visit.
-   */
-  public final int modifications() {
-    return modifications;
-  }
-
-  /**
-   * Starts the visit of one element by an iteration: returns {@link #modifications()}, to pass to
-   * {@link #checkIteration(int, long, int)} after the visit. Costs one field read.
-   */
-  public final int beginVisit() {
-    return modifications;
-  }
-
-  /**
-   * Checks, after the visit of {@code visited} at {@code position}, that the visit broke none of the
-   * iteration rules: the only element removed (if any) is {@code visited} itself; the set was not
-   * sorted, compacted or cleared; and no element below {@code position} (not yet visited) was moved
-   * by a swap, as a group does when an entity enters or leaves it. A visit that changed nothing costs
-   * one comparison.
-   *
-   * @param before the value of {@link #beginVisit()} before the visit
-   * @throws ConcurrentModificationException if a rule was broken, or if more than {@value #CHANGE_LOG}
-   *     changes happened during one visit (too many to check, refused conservatively)
-   */
-  public final void checkIteration(final int before, final long visited, final int position) {
-    if (modifications != before) {
-      checkChanges(before, visited, position);
-    }
-  }
-
-  /**
-   * As {@link #checkIteration(int, long, int)}, ignoring swaps: checks removals and rearrangements only.
-   *
-   * @throws ConcurrentModificationException if the rule was broken
-   */
-  public final void checkIteration(final int before, final long visited) {
-    if (modifications != before) {
-      checkChanges(before, visited, Integer.MIN_VALUE);
-    }
-  }
-
-  private void logChange(final int kind, final long entity) {
-    final int slot = modifications & (CHANGE_LOG - 1);
-    changeKinds[slot] = kind;
-    changeEntities[slot] = entity;
-    modifications++;
-  }
-
-  private void checkChanges(final int before, final long visited, final int position) {
-    final int count = modifications - before;
-    if (count < 0 || count > CHANGE_LOG) {
-      throw changed(visited, "more than " + CHANGE_LOG + " elements moved during one visit");
-    }
-    for (int change = before; change != modifications; change++) {
-      final int slot = change & (CHANGE_LOG - 1);
-      final int kind = changeKinds[slot];
-      if (REARRANGED == kind) {
-        throw changed(visited, "it was sorted, compacted or cleared");
-      }
-      if (REMOVED == kind && changeEntities[slot] != visited) {
-        throw changed(visited, Entity.toString(changeEntities[slot]) + " was removed; only the visited"
-            + " entity's element may be removed (entities and components may be added)");
-      }
-      if (kind >= 0 && kind < position) {
-        throw changed(visited, "an entity entered or left a group that owns it, moving elements not yet"
-            + " visited; do not change group membership of other entities while iterating an owned storage");
-      }
-    }
-  }
-
-  private ConcurrentModificationException changed(final long visited, final String what) {
-    return new ConcurrentModificationException(
-        describe() + " changed while it was being iterated (visiting " + Entity.toString(visited) + "): " + what);
-  }
-
-  /**
-   * Forbids structural changes (insertions, removals, moves) until {@link #unlock()}; used by parallel
-   * iterations. Locks nest.
-   */
-  public final void lock() {
-    locks++;
-  }
-
-  /** Releases one {@link #lock()}. */
-  public final void unlock() {
-    if (0 == locks) {
-      throw new IllegalStateException(describe() + " is not locked");
-    }
-    locks--;
-  }
-
-  /** Returns whether structural changes are currently forbidden. */
-  public final boolean isLocked() {
-    return 0 != locks;
-  }
-
-  private void checkUnlocked(final String operation) {
-    if (0 != locks) {
-      throw new ConcurrentModificationException(
-          "cannot " + operation + " an element of " + describe()
-              + ": a parallel iteration is reading it; structural changes are not allowed until it ends");
-    }
+    return order;
   }
 
   /** Compares positions by the entities they hold; one instance per set, reused by every sort. */
@@ -684,6 +613,325 @@ public class SparseSet {
     public int compare(final int left, final int right) {
       return comparator.compare(packed[left], packed[right]);
     }
+  }
+
+  /**
+   * Sorts the elements by comparing the elements at two positions; see {@link PositionComparator}.
+   * The comparator is given the positions the elements have before the sort: nothing moves until the
+   * order is known.
+   *
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void sortByPosition(final PositionComparator comparator) {
+    checkSortable();
+    applyOrder(size, computeOrder(size, comparator, false));
+  }
+
+  /**
+   * Sorts with insertion sort, which is O(n) on almost sorted data and stable.
+   *
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void insertionSortByPosition(final PositionComparator comparator) {
+    checkSortable();
+    applyOrder(size, computeOrder(size, comparator, true));
+  }
+
+  /**
+   * Rearranges this set so that the entities it shares with {@code other} come first, in the order
+   * they have in {@code other}; the others follow in their current order. O(size + other.size()).
+   *
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void sortAs(final SparseSet other) {
+    checkSortable();
+    final int count = size;
+    final int[] order = permutationOf(count);
+    final long[] theirs = other.packed;
+    final int theirSize = other.size;
+    int next = 0;
+    for (int position = 0; position < theirSize; position++) {
+      final int mine = indexOf(theirs[position]);
+      if (ABSENT != mine) {
+        order[next++] = mine;
+      }
+    }
+    // The others, in their current order: mark the taken positions by their sparse lookups.
+    for (int position = 0; position < count && next < count; position++) {
+      if (ABSENT == other.indexOf(packed[position])) {
+        order[next++] = position;
+      }
+    }
+    applyOrder(count, order);
+  }
+
+  /**
+   * Checks that the set may be sorted now: no tombstones, unlocked, not iterated. Storages add the
+   * ownership rule.
+   *
+   * @throws IllegalStateException if it has tombstones or is owned
+   * @throws ConcurrentModificationException if it is locked or iterated
+   */
+  void checkSortable() {
+    if (hasTombstones()) {
+      throw new IllegalStateException(
+          "cannot sort " + describe() + ": it has tombstones (in-place deletion); call compact() first");
+    }
+    checkRearrange("sort");
+  }
+
+  /**
+   * Computes the sorted order of positions {@code [0, count)}: {@code order[i]} is the position of the
+   * element that belongs at {@code i}. The set is locked meanwhile, so the comparator sees it
+   * unchanged and cannot change it.
+   */
+  final int[] computeOrder(final int count, final PositionComparator comparator, final boolean insertion) {
+    final int[] order = permutationOf(count);
+    for (int i = 0; i < count; i++) {
+      order[i] = i;
+    }
+    lock("the comparator of a sort of", this);
+    try {
+      if (insertion) {
+        insertionSort(order, 0, count, comparator);
+      } else {
+        introSort(order, 0, count - 1, comparator, 2 * (32 - Integer.numberOfLeadingZeros(Math.max(count, 1))));
+      }
+    } finally {
+      unlock();
+      if (null != entityOrder) {
+        entityOrder.comparator = null;
+      }
+    }
+    return order;
+  }
+
+  /**
+   * Rearranges positions {@code [0, count)} so that the element at {@code order[i]} lands at {@code i},
+   * following the permutation's cycles: at most {@code count} swaps. {@code order} is consumed.
+   */
+  final void applyOrder(final int count, final int[] order) {
+    for (int start = 0; start < count; start++) {
+      int current = start;
+      while (order[current] != start) {
+        final int source = order[current];
+        swapUnlogged(current, source);
+        order[current] = current;
+        current = source;
+      }
+      order[current] = current;
+    }
+    logChange(REARRANGED, REARRANGED);
+  }
+
+  /**
+   * As {@link #applyOrder(int, int[])} on several aligned sets at once (the owned storages of a group):
+   * the same permutation moves every one of them.
+   */
+  static void applyOrder(final SparseSet[] sets, final int count, final int[] order) {
+    for (int start = 0; start < count; start++) {
+      int current = start;
+      while (order[current] != start) {
+        final int source = order[current];
+        for (final SparseSet set : sets) {
+          set.swapUnlogged(current, source);
+        }
+        order[current] = current;
+        current = source;
+      }
+      order[current] = current;
+    }
+    for (final SparseSet set : sets) {
+      set.logChange(REARRANGED, REARRANGED);
+    }
+  }
+
+  private int[] permutationOf(final int count) {
+    if (permutation.length < count) {
+      permutation = new int[Math.max(count, permutation.length + (permutation.length >> 1))];
+    }
+    return permutation;
+  }
+
+  private static void introSort(
+      final int[] order, int low, int high, final PositionComparator comparator, int depth) {
+    while (high - low > 16) {
+      if (0 == depth--) {
+        heapSort(order, low, high + 1, comparator);
+        return;
+      }
+      final int pivot = partition(order, low, high, comparator);
+      // Recurse into the smaller half, loop on the larger: the stack stays O(log n).
+      if (pivot - low < high - pivot) {
+        introSort(order, low, pivot - 1, comparator, depth);
+        low = pivot + 1;
+      } else {
+        introSort(order, pivot + 1, high, comparator, depth);
+        high = pivot - 1;
+      }
+    }
+    insertionSort(order, low, high + 1, comparator);
+  }
+
+  private static int partition(final int[] order, final int low, final int high, final PositionComparator comparator) {
+    final int middle = (low + high) >>> 1;
+    // Median of three moved to 'high', which then serves as the pivot's slot.
+    if (comparator.compare(order[middle], order[low]) < 0) {
+      swap(order, middle, low);
+    }
+    if (comparator.compare(order[high], order[low]) < 0) {
+      swap(order, high, low);
+    }
+    if (comparator.compare(order[middle], order[high]) < 0) {
+      swap(order, middle, high);
+    }
+    final int pivot = order[high];
+    int store = low;
+    for (int i = low; i < high; i++) {
+      if (comparator.compare(order[i], pivot) < 0) {
+        swap(order, i, store++);
+      }
+    }
+    swap(order, store, high);
+    return store;
+  }
+
+  private static void insertionSort(final int[] order, final int from, final int to, final PositionComparator comparator) {
+    for (int i = from + 1; i < to; i++) {
+      final int moving = order[i];
+      int j = i;
+      while (j > from && comparator.compare(moving, order[j - 1]) < 0) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = moving;
+    }
+  }
+
+  private static void heapSort(final int[] order, final int from, final int to, final PositionComparator comparator) {
+    final int length = to - from;
+    for (int root = length / 2 - 1; root >= 0; root--) {
+      siftDown(order, from, root, length, comparator);
+    }
+    for (int end = length - 1; end > 0; end--) {
+      swap(order, from, from + end);
+      siftDown(order, from, 0, end, comparator);
+    }
+  }
+
+  private static void siftDown(
+      final int[] order, final int from, int root, final int length, final PositionComparator comparator) {
+    while (true) {
+      int child = 2 * root + 1;
+      if (child >= length) {
+        return;
+      }
+      if (child + 1 < length && comparator.compare(order[from + child], order[from + child + 1]) < 0) {
+        child++;
+      }
+      if (comparator.compare(order[from + root], order[from + child]) >= 0) {
+        return;
+      }
+      swap(order, from + root, from + child);
+      root = child;
+    }
+  }
+
+  private static void swap(final int[] order, final int left, final int right) {
+    final int value = order[left];
+    order[left] = order[right];
+    order[right] = value;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The change log, for external iterators.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Returns a counter of moves (swaps, swap-and-pop removals, rearrangements). */
+  final int modifications() {
+    return modifications;
+  }
+
+  /**
+   * Throws if a move logged since {@code since} crossed {@code floorPosition}, or the set was
+   * rearranged, or too many moves happened to tell.
+   */
+  final void checkLog(final int since, final int floorPosition, final String what) {
+    final int count = modifications - since;
+    if (0 == count) {
+      return;
+    }
+    if (count < 0 || count > CHANGE_LOG) {
+      throw new ConcurrentModificationException(
+          describe() + " changed while " + what + " was iterating it: more than " + CHANGE_LOG
+              + " elements moved between two steps, too many to check");
+    }
+    for (int change = since; change != modifications; change++) {
+      final int slot = change & (CHANGE_LOG - 1);
+      final int low = changeLow[slot];
+      if (REARRANGED == low) {
+        throw new ConcurrentModificationException(
+            describe() + " changed while " + what + " was iterating it: it was sorted, compacted or cleared");
+      }
+      if (low < floorPosition && floorPosition <= changeHigh[slot]) {
+        throw new ConcurrentModificationException(
+            describe() + " changed while " + what + " was iterating it: an element moved between the part"
+                + " already visited and the part not visited yet (positions " + low + " and "
+                + changeHigh[slot] + ")");
+      }
+    }
+  }
+
+  private void logChange(final int low, final int high) {
+    final int slot = modifications & (CHANGE_LOG - 1);
+    changeLow[slot] = low;
+    changeHigh[slot] = high;
+    modifications++;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Consistency.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Appends to {@code problems} every broken invariant of the set, in words. O(size). */
+  void verify(final java.util.List<String> problems) {
+    int holes = 0;
+    for (int position = 0; position < size; position++) {
+      final long entity = packed[position];
+      if (Entity.isTombstone(entity)) {
+        if (DeletionPolicy.IN_PLACE != policy) {
+          problems.add(describe() + ": tombstone at position " + position + " under swap-and-pop");
+        }
+        holes++;
+        continue;
+      }
+      if (indexOf(entity) != position) {
+        problems.add(describe() + ": " + Entity.toString(entity) + " at position " + position
+            + " is mapped by the sparse array to " + sparseEntry((int) entity));
+      }
+    }
+    int listed = 0;
+    for (int hole = firstHole(); ABSENT != hole; hole = (int) packed[hole]) {
+      if (hole < 0 || hole >= size || !Entity.isTombstone(packed[hole]) || ++listed > holes) {
+        problems.add(describe() + ": the free list of holes is broken at position " + hole);
+        listed = -1;
+        break;
+      }
+    }
+    if (listed >= 0 && listed != holes) {
+      problems.add(describe() + ": " + holes + " tombstones but " + listed + " holes in the free list");
+    }
+    if (0 != locks) {
+      problems.add(describe() + ": still locked (by " + lockDescription() + ")");
+    }
+    if (0 != iterations) {
+      problems.add(describe() + ": " + iterations + " iteration(s) still registered");
+    }
+  }
+
+  private int sparseEntry(final int index) {
+    final int page = index >>> SPARSE_SHIFT;
+    return page < sparse.length && null != sparse[page] ? sparse[page][index & SPARSE_MASK] : ABSENT;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -709,15 +957,5 @@ public class SparseSet {
   private void growPacked(final int minimum) {
     final int capacity = Math.max(minimum, Math.max(16, packed.length + (packed.length >> 1)));
     packed = Arrays.copyOf(packed, capacity);
-  }
-
-  /**
-   * Reserves room for {@code capacity} elements in the packed array, so that insertions up to that
-   * size do not reallocate it.
-   */
-  public void reserve(final int capacity) {
-    if (capacity > packed.length) {
-      packed = Arrays.copyOf(packed, capacity);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -7,6 +8,35 @@ import java.util.function.Consumer;
  * publishes lifecycle signals. It is the base of every storage: {@link ObjectStorage} (one reference
  * per element), {@link EmptyStorage} and {@link VoidStorage} (no payload) and the struct-of-arrays
  * storages that the annotation processor generates (one primitive page array per field).
+ *
+ * <h2>The mutation path</h2>
+ *
+ * <p>Every structural change (insertion, removal, clearing) goes through one path: it is checked in
+ * full first (the entity's validity, the presence rules, the locks and iteration guards of this
+ * storage and of every storage that a group upkeep will move), then applied (the element, then the
+ * groups that observe this storage), then announced to listeners. A refused change throws before
+ * anything is touched and publishes nothing. A change is never half-applied:
+ *
+ * <table>
+ *   <caption>What user code may do, and what happens when it throws</caption>
+ *   <tr><th>callback</th><th>runs</th><th>if it throws</th></tr>
+ *   <tr><td>construct listener</td><td>after insertion and group upkeep</td>
+ *       <td>the insertion stands; the other listeners run; the first exception is rethrown</td></tr>
+ *   <tr><td>update listener</td><td>after the new value is written</td><td>likewise</td></tr>
+ *   <tr><td>destroy listener</td><td>before removal: the component is still readable</td>
+ *       <td>the removal still happens; the other listeners run; the first exception is rethrown
+ *       after it</td></tr>
+ *   <tr><td>{@code patch} consumer</td><td>before the value is written back</td>
+ *       <td>nothing is written back, no update is published (an object storage's instance keeps
+ *       what the consumer did to it)</td></tr>
+ *   <tr><td>an instance's accessors ({@code emplace(e, value)})</td><td>before the element becomes
+ *       visible</td><td>nothing is inserted</td></tr>
+ * </table>
+ *
+ * <p>Listeners may change the world. A destroy listener removing the same component again is a
+ * no-op; one that destroys the entity makes the destruction remove the component; if listeners change
+ * the world so that the removal itself would now break an iteration, it is refused after they ran
+ * ({@link java.util.ConcurrentModificationException}).
  *
  * <h2>How a subclass keeps its payload</h2>
  *
@@ -22,15 +52,12 @@ import java.util.function.Consumer;
  *       instance of the component class.
  * </ul>
  *
- * <p>Typed mutators of a subclass follow one shape: {@link #prepareInsert(long)} (validates and
- * returns the new position with its page allocated), write the fields, then
- * {@link #notifyConstruct(long)}; or {@link #positionFor(long, String)}, write, then
- * {@link #notifyUpdate(long)}.
+ * <h2>For generated code</h2>
  *
- * <h2>Signals</h2>
- *
- * <p>{@link #onConstruct()} fires after insertion, {@link #onUpdate()} after replace/patch,
- * {@link #onDestroy()} before removal, each with the owning registry (or {@code null}).
+ * <p>Typed mutators of a subclass follow one shape: {@link #prepareInsert(long)} (checks everything,
+ * allocates, returns the position the element will have, not yet visible), write the fields at that
+ * position, then {@link #commitInsert(long, int)} (makes it visible, updates groups, publishes); or
+ * {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}.
  *
  * <h2>Invalidation</h2>
  *
@@ -41,15 +68,26 @@ import java.util.function.Consumer;
  */
 public abstract class Storage<T> extends SparseSet {
 
+  private static final Group[] NO_GROUPS = new Group[0];
+  // Removals whose destroy signal is being published, per thread: a listener removing the same
+  // element again is a no-op. Per thread because in-place storages allow concurrent removals.
+  private static final ThreadLocal<PendingRemovals> PENDING = ThreadLocal.withInitial(PendingRemovals::new);
+
   private final ComponentType<T, ?> type;
   private final int pageSize;
   private final int pageShift;
   private int allocatedPages;
   private Registry registry;
-  private Object owner;
-  // Removals whose destroy signal is being published, per thread: a listener removing the same
-  // element again is a no-op. Per thread because in-place storages allow concurrent removals.
-  private static final ThreadLocal<PendingRemovals> PENDING = ThreadLocal.withInitial(PendingRemovals::new);
+  private Groups groups;
+  private OwningGroup owner;
+  // The groups that include (owned or get) and exclude this storage, by ascending rank.
+  Group[] includedBy = NO_GROUPS;
+  Group[] excludedBy = NO_GROUPS;
+  // Non-zero while clear() removes elements one by one: insertions are refused meanwhile.
+  private int clearing;
+  // The epoch of the world when prepareInsert checked an insertion (see commitInsert).
+  private int preparedEpoch;
+  private int standaloneEpoch;
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
@@ -91,19 +129,12 @@ public abstract class Storage<T> extends SparseSet {
     return registry;
   }
 
-  /**
-   * Binds this storage to the registry that creates it. Called once by {@link Registry}.
-   *
-   * @throws IllegalStateException if already bound
-   */
-  public final void bind(final Registry owner) {
-    if (null != registry) {
-      throw new IllegalStateException(describe() + " already belongs to a registry");
-    }
-    registry = owner;
+  /** Returns the owning group that arranges this storage's elements, or {@code null}. */
+  public final OwningGroup owner() {
+    return owner;
   }
 
-  /** Signal published after a component is inserted. */
+  /** Signal published after a component is inserted (and the groups are up to date). */
   public final Signal onConstruct() {
     return onConstruct;
   }
@@ -113,7 +144,7 @@ public abstract class Storage<T> extends SparseSet {
     return onUpdate;
   }
 
-  /** Signal published before a component is removed. */
+  /** Signal published before a component is removed, while it can still be read. */
   public final Signal onDestroy() {
     return onDestroy;
   }
@@ -128,28 +159,31 @@ public abstract class Storage<T> extends SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Adds a component to {@code entity}.
+   * Adds a component to {@code entity}. The instance is read before the element becomes visible: an
+   * accessor that throws leaves the storage unchanged.
    *
    * @throws IllegalArgumentException if the entity is not valid in the owning registry or already has
    *     the component; {@link NullPointerException} if {@code value} is null and the type stores
-   *     instances
+   *     instances; {@link ClassCastException} (before anything is inserted) if a generated storage
+   *     is handed an instance of another class through an unchecked cast
+   * @throws IllegalStateException if the entity is being destroyed or the storage cleared
+   * @throws java.util.ConcurrentModificationException if the change would break an iteration
    */
   public final void emplace(final long entity, final T value) {
     checkValue(entity, value, "emplace");
     final int position = prepareInsert(entity);
     setAt(position, value);
-    notifyConstruct(entity);
+    commitInsert(entity, position);
   }
 
   /**
-   * Replaces the component of {@code entity}.
+   * Replaces the component of {@code entity}. The instance is read before anything is written.
    *
    * @throws IllegalArgumentException if the entity lacks the component
    */
   public final void replace(final long entity, final T value) {
     checkValue(entity, value, "replace");
-    final int position = positionFor(entity, "replace");
-    setAt(position, value);
+    writeChecked(entity, value, "replace");
     notifyUpdate(entity);
   }
 
@@ -165,15 +199,20 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Hands the component of {@code entity} to {@code patcher}, writes it back and publishes an update.
    * For mutable classes; a struct-of-arrays storage materializes an instance to do so (typed storages
-   * offer allocation-free accessors instead).
+   * offer allocation-free accessors instead). If the patcher throws, nothing is written back.
    *
    * @throws IllegalArgumentException if the entity lacks the component
+   * @throws IllegalStateException if the patcher removed the component
    */
   public final void patch(final long entity, final Consumer<? super T> patcher) {
-    final int position = positionFor(entity, "patch");
-    final T value = getAt(position);
+    final T value = getAt(positionFor(entity, "patch"));
     patcher.accept(value);
-    setAt(position, value);
+    // The patcher may have changed the world: look the element up again.
+    if (ABSENT == indexOf(entity)) {
+      throw new IllegalStateException(
+          "cannot patch " + type.name() + " of " + Entity.toString(entity) + ": the patcher removed it");
+    }
+    writeChecked(entity, value, "patch");
     notifyUpdate(entity);
   }
 
@@ -207,31 +246,19 @@ public abstract class Storage<T> extends SparseSet {
    * Removes the component of {@code entity} if it has one (tolerant). Publishes destroy first.
    *
    * @return whether a component was removed
+   * @throws java.util.ConcurrentModificationException if the removal would break an iteration or the
+   *     storage is locked; nothing is removed or published
    */
   public final boolean remove(final long entity) {
-    int position = indexOf(entity);
+    final int position = indexOf(entity);
     if (ABSENT == position) {
       return false;
     }
-    if (!onDestroy.isEmpty()) {
-      final PendingRemovals pending = PENDING.get();
-      if (pending.contains(this, entity)) {
-        // A destroy listener asked for the removal that is already under way.
-        return false;
-      }
-      pending.push(this, entity);
-      try {
-        onDestroy.publish(registry, entity);
-      } finally {
-        pending.pop();
-      }
-      // A listener (a group, say) may have moved the element, or removed it: look it up again.
-      position = indexOf(entity);
-      if (ABSENT == position) {
-        return true;
-      }
+    if (!onDestroy.isEmpty() && PENDING.get().contains(this, entity)) {
+      // A destroy listener asked for the removal that is already under way.
+      return false;
     }
-    removeEntityAt(position);
+    Failures.rethrow(removeElement(entity, position, null, false));
     return true;
   }
 
@@ -245,97 +272,32 @@ public abstract class Storage<T> extends SparseSet {
     remove(entity);
   }
 
-  /** Removes every component, publishing destroy for each, last position first. */
+  /**
+   * Removes every component, publishing destroy for each (last position first). It always completes
+   * once its checks passed: insertions into this storage are refused while it runs, and the first
+   * exception a listener threw is rethrown at the end.
+   *
+   * @throws java.util.ConcurrentModificationException if this storage, or one that a group upkeep would
+   *     move, is locked or iterated; nothing is removed
+   */
   public final void clear() {
-    if (!onDestroy.isEmpty()) {
-      // Listeners may remove other elements: re-read the bounds and the array at every step.
-      for (int position = size() - 1; position >= 0; position = Math.min(position - 1, size() - 1)) {
-        final long entity = packed()[position];
-        if (!Entity.isTombstone(entity)) {
-          remove(entity);
-        }
-      }
-    }
-    clearEntities();
+    Failures.rethrow(clear(null));
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Group ownership.
+  // The mutation path.
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Marks this storage as owned by {@code group} (an owning group arranges its elements), or clears
-   * the mark with {@code null}. Called by groups only.
-   *
-   * @throws IllegalStateException if the storage is already owned by another object, or uses in-place
-   *     deletion (its elements may not move)
-   */
-  public final void claim(final Object group) {
-    if (null != group && DeletionPolicy.IN_PLACE == policy()) {
-      throw new IllegalStateException(
-          describe() + " uses in-place deletion and cannot be owned by a group (its elements must not"
-              + " move); use it as a get or exclude type instead");
-    }
-    owner = group;
-  }
-
-  /** Returns the owning group, or {@code null}. */
-  public final Object owner() {
-    return owner;
-  }
-
-  @Override
-  protected void checkSortable() {
-    super.checkSortable();
-    if (null != owner) {
-      throw new IllegalStateException(
-          "cannot sort " + describe() + " on its own: it is owned by " + owner
-              + "; sort the group instead");
-    }
-  }
-
-  /**
-   * Sorts positions {@code [0, length)} of an owned storage; called by the group that owns it.
-   *
-   * @throws IllegalStateException if the storage is not owned
-   */
-  public final void sortOwnedRange(final int length, final PositionComparator comparator) {
-    checkOwned();
-    sortRange(0, length, comparator);
-  }
-
-  /** As {@link #sortOwnedRange(int, PositionComparator)}, comparing entities. */
-  public final void sortOwnedRangeByEntity(final int length, final EntityComparator comparator) {
-    checkOwned();
-    sortRangeByEntity(0, length, comparator);
-  }
-
-  private void checkOwned() {
-    if (null == owner) {
-      throw new IllegalStateException(describe() + " is not owned by a group");
-    }
-  }
-
-  /**
-   * Swaps two positions without the ownership check. Groups use it to arrange owned storages.
-   *
-   * @param left a live position
-   * @param right a live position
-   */
-  public final void swapPositions(final int left, final int right) {
-    swapAt(left, right);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Building blocks for typed subclasses.
-  // ---------------------------------------------------------------------------------------------
-
-  /**
-   * Validates an insertion, inserts {@code entity} and returns its position, whose payload page is
-   * allocated. The caller writes the payload, then calls {@link #notifyConstruct(long)}.
+   * Checks an insertion of {@code entity} in full (handle, validity, presence, lock, iteration guards
+   * of every storage the groups will move), allocates what it needs (packed and sparse room, payload
+   * page) and returns the position the element will have. The element is not visible yet: write its
+   * payload at that position, then call {@link #commitInsert(long, int)}. For generated code.
    *
    * @throws IllegalArgumentException if the entity is not valid in the owning registry or already has
    *     the component
+   * @throws IllegalStateException if the entity is being destroyed or the storage cleared
+   * @throws java.util.ConcurrentModificationException if the change would break an iteration
    */
   protected final int prepareInsert(final long entity) {
     final int index = Entity.index(entity);
@@ -344,10 +306,13 @@ public abstract class Storage<T> extends SparseSet {
           "cannot emplace " + type.name() + " on " + Entity.toString(entity)
               + ": not an entity handle (null, tombstone or index out of range)");
     }
-    if (null != registry && !registry.valid(entity)) {
-      throw new IllegalArgumentException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity)
-              + ": the entity is not valid (destroyed or never created)");
+    if (null != registry) {
+      registry.checkInsertion(entity, type);
+    }
+    if (0 != clearing) {
+      throw new IllegalStateException(
+          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": " + describe()
+              + " is being cleared");
     }
     // One sparse lookup answers both "already has one" and "another version holds the index".
     final long holder = entityWithIndex(index);
@@ -362,10 +327,210 @@ public abstract class Storage<T> extends SparseSet {
           "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": "
               + Entity.toString(holder) + " (same index, another version) is still in the storage");
     }
-    final int position = insertEntity(entity);
+    checkUnlocked(false, this, entity);
+    final int position = nextPosition();
+    if (hasGroups()) {
+      groups.planInsert(this, entity, position);
+    }
+    // Planning moves the epoch too: commitInsert then knows whether its plan is still the current one.
+    prepareSlot(index);
     ensurePage(position);
+    preparedEpoch = epoch();
     return position;
   }
+
+  /**
+   * Makes the element prepared by {@link #prepareInsert(long)} visible, updates the groups that observe
+   * this storage, then publishes construction. If something changed the world since the preparation
+   * (an accessor of the instance being inserted, say), everything is checked again first. For
+   * generated code.
+   *
+   * @throws IllegalStateException if the prepared position is no longer the storage's next one
+   */
+  protected final void commitInsert(final long entity, final int position) {
+    if (preparedEpoch != epoch() || position != nextPosition()) {
+      // User code ran since the checks: check again, and refuse if the slot moved.
+      if (prepareInsert(entity) != position) {
+        throw new IllegalStateException(
+            "cannot emplace " + type.name() + " on " + Entity.toString(entity)
+                + ": the storage changed while the component's values were read; nothing was inserted");
+      }
+    }
+    insertAt(entity, position);
+    if (hasGroups()) {
+      groups.applyInsert(entity);
+    }
+    advanceEpoch();
+    Failures.rethrow(onConstruct.publish(registry, entity, null));
+  }
+
+  /**
+   * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless
+   * {@code destroying} and the same removal is already being announced), checks again if listeners
+   * ran, then removes it and updates the groups. Returns {@code failure} or the first listener
+   * exception. With {@code force} (destroy and clear, which must complete) a removal that listeners made
+   * unsafe still happens and a {@link java.util.ConcurrentModificationException} is added to the
+   * failures.
+   */
+  final Throwable removeElement(final long entity, int position, Throwable failure, final boolean force) {
+    final boolean observed = hasGroups();
+    // Whether the groups' plan for this removal is current (planned after the last user code ran).
+    boolean planned = false;
+    if (!force) {
+      checkRemoval(entity, position, observed);
+      planned = observed;
+    }
+    if (!onDestroy.isEmpty()) {
+      final PendingRemovals pending = PENDING.get();
+      if (!pending.contains(this, entity)) {
+        pending.push(this, entity);
+        try {
+          failure = onDestroy.publish(registry, entity, failure);
+        } finally {
+          pending.pop();
+        }
+        position = indexOf(entity);
+        if (ABSENT == position) {
+          // A listener removed it (through another path, such as destroying the entity).
+          return failure;
+        }
+      }
+      try {
+        checkRemoval(entity, position, observed);
+        planned = observed;
+      } catch (final RuntimeException refused) {
+        if (!force) {
+          Failures.add(refused, failure);
+          throw refused;
+        }
+        failure = Failures.add(failure, refused);
+        planned = false;
+      }
+    }
+    if (observed) {
+      if (!planned) {
+        groups.planRemove(this, entity, position, false);
+      }
+      groups.applyRemove(this, entity);
+    } else {
+      removeAt(position);
+    }
+    advanceEpoch();
+    return failure;
+  }
+
+  /** Checks, without changing anything, that {@code entity}'s element at {@code position} may go. */
+  final void checkRemovable(final long entity, final int position) {
+    checkRemoval(entity, position, hasGroups());
+  }
+
+  private void checkRemoval(final long entity, final int position, final boolean observed) {
+    if (observed) {
+      groups.planRemove(this, entity, position, true);
+    } else {
+      checkRemoveAt(position, entity, this);
+    }
+  }
+
+  /**
+   * Clears the storage (see {@link #clear()}); returns {@code failure} or the first listener exception.
+   */
+  final Throwable clear(Throwable failure) {
+    if (isEmpty()) {
+      return failure;
+    }
+    checkRearrange("clear");
+    if (hasGroups()) {
+      groups.checkClear(this);
+    }
+    final boolean clearingRegistry = null != registry && registry.isClearing();
+    if (onDestroy.isEmpty() && (0 == excludedBy.length || clearingRegistry)) {
+      // Nothing to tell and nobody to enter a group: drop every element at once.
+      for (final Group group : includedBy) {
+        group.clearMembers();
+      }
+      removeAll();
+      advanceEpoch();
+      return failure;
+    }
+    clearing++;
+    try {
+      // Listeners may remove other elements: re-read the bounds at every step.
+      for (int position = size() - 1; position >= 0; position = Math.min(position - 1, size() - 1)) {
+        final long entity = packed()[position];
+        if (!Entity.isTombstone(entity)) {
+          failure = removeElement(entity, position, failure, true);
+        }
+      }
+      // Only holes are left (insertions were refused): drop them too.
+      removeAll();
+      advanceEpoch();
+    } finally {
+      clearing--;
+    }
+    return failure;
+  }
+
+  /** Returns whether groups observe this storage (include or exclude it). */
+  final boolean hasGroups() {
+    return 0 != includedBy.length || 0 != excludedBy.length;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Registry and groups. Package-private: only the registry and groups call them.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Binds this storage to the registry that creates it. */
+  final void bind(final Registry owner, final Groups ownerGroups) {
+    if (null != registry) {
+      throw new IllegalStateException(describe() + " already belongs to a registry");
+    }
+    registry = owner;
+    groups = ownerGroups;
+  }
+
+  /** Marks this storage as owned by {@code group}, or clears the mark with {@code null}. */
+  final void claim(final OwningGroup group) {
+    owner = group;
+  }
+
+  /** Registers {@code group} as including ({@code include}) or excluding this storage. */
+  final void observe(final Group group, final boolean include) {
+    final Group[] current = include ? includedBy : excludedBy;
+    final Group[] next = Arrays.copyOf(current, current.length + 1);
+    next[current.length] = group;
+    Arrays.sort(next, (a, b) -> Integer.compare(a.rank, b.rank));
+    if (include) {
+      includedBy = next;
+    } else {
+      excludedBy = next;
+    }
+  }
+
+  @Override
+  final void checkSortable() {
+    super.checkSortable();
+    if (null != owner) {
+      throw new IllegalStateException(
+          "cannot sort " + describe() + " on its own: it is owned by " + owner + "; sort the group instead");
+    }
+  }
+
+  private int epoch() {
+    return null != groups ? groups.epoch : standaloneEpoch;
+  }
+
+  private void advanceEpoch() {
+    if (null != groups) {
+      groups.epoch++;
+    } else {
+      standaloneEpoch++;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Building blocks for typed subclasses.
+  // ---------------------------------------------------------------------------------------------
 
   /**
    * Returns the position of {@code entity}'s component.
@@ -381,14 +546,9 @@ public abstract class Storage<T> extends SparseSet {
     return position;
   }
 
-  /** Publishes construction for {@code entity}; call after writing the payload. */
-  protected final void notifyConstruct(final long entity) {
-    onConstruct.publish(registry, entity);
-  }
-
   /** Publishes an update for {@code entity}; call after writing the payload. */
   protected final void notifyUpdate(final long entity) {
-    onUpdate.publish(registry, entity);
+    Failures.rethrow(onUpdate.publish(registry, entity, null));
   }
 
   /** Builds the exception for a missing component. */
@@ -404,6 +564,20 @@ public abstract class Storage<T> extends SparseSet {
     if (null == value && !type.traits().empty()) {
       throw new NullPointerException(
           "cannot " + operation + " a null " + type.name() + " on " + Entity.toString(entity));
+    }
+  }
+
+  /**
+   * Writes an instance at {@code entity}'s position. The instance's accessors are user code that may
+   * change the storage, so the position is looked up again after them.
+   */
+  private void writeChecked(final long entity, final T value, final String operation) {
+    final int position = positionFor(entity, operation);
+    setAt(position, value);
+    if (position != indexOf(entity)) {
+      throw new IllegalStateException(
+          "cannot " + operation + " " + type.name() + " of " + Entity.toString(entity)
+              + ": the component's accessors changed the storage while it was written");
     }
   }
 
@@ -432,8 +606,8 @@ public abstract class Storage<T> extends SparseSet {
 
     void push(final Storage<?> storage, final long entity) {
       if (depth == storages.length) {
-        storages = java.util.Arrays.copyOf(storages, depth * 2);
-        entities = java.util.Arrays.copyOf(entities, depth * 2);
+        storages = Arrays.copyOf(storages, depth * 2);
+        entities = Arrays.copyOf(entities, depth * 2);
       }
       storages[depth] = storage;
       entities[depth] = entity;
@@ -451,13 +625,17 @@ public abstract class Storage<T> extends SparseSet {
 
   /**
    * Allocates payload page {@code page}; pages are requested in order 0, 1, 2, .... Empty storages
-   * allocate nothing.
+   * allocate nothing. If it throws (out of memory), nothing was inserted and the next insertion asks
+   * for the same page again.
    */
   protected abstract void allocatePage(int page);
 
   /** Returns the component at {@code position} as an instance of the component class. */
   protected abstract T getAt(int position);
 
-  /** Writes {@code value} into the payload at {@code position}. */
+  /**
+   * Writes {@code value} into the payload at {@code position}. It may run the instance's accessors
+   * (user code) and must write nothing else.
+   */
   protected abstract void setAt(int position, T value);
 }

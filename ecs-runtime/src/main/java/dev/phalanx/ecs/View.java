@@ -23,17 +23,23 @@ import java.util.function.LongConsumer;
  *
  * <h2>What may change during an iteration</h2>
  *
+ * <p>Positions at or above the one being visited are <em>visited</em>; those below it are still to
+ * come. Every change is checked against that boundary before it is made:
+ *
  * <ul>
  *   <li>Allowed: creating entities; adding components to any entity (new elements are not visited,
  *       with one exception: when the leading set uses in-place deletion, an insertion reuses the most
- *       recent hole, and if that hole is not visited yet the new element will be);
- *       changing the visited entity's components in place; removing the visited entity's components or
- *       destroying it.
- *   <li>Not allowed: removing components of <em>other</em> entities from the sets being iterated
- *       (unless the leading set uses in-place deletion, where nothing moves); sorting, compacting or
- *       clearing them. Done to the leading set, this is detected and reported with a
- *       {@link java.util.ConcurrentModificationException}; done to another set it is not detected,
- *       so do not rely on it.
+ *       recent hole, and if that hole is not visited yet the new element will be); writing components
+ *       in place; removing components of the visited entity or of entities already visited, or
+ *       destroying them; any change to entities still to come that moves no element across the
+ *       boundary (with an in-place leading set, removals never move anything).
+ *   <li>Refused with a {@link java.util.ConcurrentModificationException}, before anything changes:
+ *       a change that would move an element of the leading set across the boundary (removing an
+ *       entity still to come under swap-and-pop brings an already visited one below the boundary; the
+ *       visited entity entering or leaving a group that owns the leading set moves it or another
+ *       element across); sorting, compacting or clearing the leading set.
+ *   <li>Changes to the other sets never make the walk skip or repeat an entity; they only decide
+ *       whether entities still to come match.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -64,6 +70,16 @@ public final class View {
   public static View of(final SparseSet[] include, final SparseSet[] exclude) {
     if (0 == include.length) {
       throw new IllegalArgumentException("a view needs at least one included storage");
+    }
+    for (int i = 0; i < include.length; i++) {
+      if (null == include[i]) {
+        throw new NullPointerException("include[" + i + "] is null: a view needs a storage in every slot");
+      }
+    }
+    for (int i = 0; i < exclude.length; i++) {
+      if (null == exclude[i]) {
+        throw new NullPointerException("exclude[" + i + "] is null: a view needs a storage in every slot");
+      }
     }
     for (final SparseSet in : include) {
       for (final SparseSet out : exclude) {

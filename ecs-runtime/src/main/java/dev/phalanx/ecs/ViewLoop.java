@@ -53,26 +53,29 @@ final class ViewLoop {
   }
 
   /**
-   * Visits the matching entities of {@code lead}, last position first, checking after each visit that
-   * only permitted changes were made to {@code lead}.
+   * Visits the matching entities of {@code lead}, last position first, under the lead's iteration
+   * guard: changes that would make an entity be visited twice or never are refused before they are
+   * made (see {@link SparseSet}).
    */
   static void each(
       final SparseSet lead, final SparseSet[] include, final SparseSet[] exclude, final LongConsumer action) {
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-    for (int position = lead.size() - 1; position >= 0; position--) {
-      // Re-read the array: the action may have grown it (appended elements are not visited).
-      final long entity = lead.packed()[position];
-      if (stable && Entity.isTombstone(entity)) {
-        continue;
+    lead.beginIteration();
+    try {
+      for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1)) {
+        // Re-read the array: the action may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
+        }
+        if (!matchesOthers(entity, lead, include, exclude)) {
+          continue;
+        }
+        lead.visit(position);
+        action.accept(entity);
       }
-      if (!matchesOthers(entity, lead, include, exclude)) {
-        continue;
-      }
-      // In an in-place set removals move nothing and do not count as modifications, so the check only
-      // catches what is never safe there: sorting, compacting or clearing during the iteration.
-      final int before = lead.beginVisit();
-      action.accept(entity);
-      lead.checkIteration(before, entity, position);
+    } finally {
+      lead.endIteration();
     }
   }
 }

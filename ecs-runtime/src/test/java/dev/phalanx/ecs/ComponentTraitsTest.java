@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ComponentTraitsTest {
 
   @ParameterizedTest
-  @ValueSource(ints = {0, -1, -1024, 3, 6, 1000, 1025, Integer.MIN_VALUE, Integer.MAX_VALUE})
+  @ValueSource(ints = {0, -1, -1024, 3, 6, 1000, 1025, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 17, 1 << 30})
   void aPageSizeThatIsNotAPositivePowerOfTwoIsRefusedWithItsValue(final int pageSize) {
     final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
         () -> ComponentTraits.DEFAULT.withPageSize(pageSize));
@@ -20,7 +20,7 @@ class ComponentTraitsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {1, 2, 4, 1024, 1 << 30})
+  @ValueSource(ints = {1, 2, 4, 1024, ComponentTraits.MAX_PAGE_SIZE})
   void positivePowersOfTwoAreAccepted(final int pageSize) {
     assertEquals(pageSize, ComponentTraits.DEFAULT.withPageSize(pageSize).pageSize());
   }

@@ -27,16 +27,21 @@ class NestedGroupOrderTest {
   private static final long E7 = Entity.of(7, 0);
   private static final long E8 = Entity.of(8, 0);
 
+  private Registry registry;
   private OwningGroup ab;
   private OwningGroup abc;
 
   private void runExample(final boolean wrongOrder) {
-    final Groups groups = new Groups(wrongOrder);
-    final ObjectStorage<A> a = TA.createStorage();
-    final ObjectStorage<B> b = TB.createStorage();
-    final ObjectStorage<C> c = TC.createStorage();
-    ab = (OwningGroup) groups.group(new Storage<?>[] {a, b}, new Storage<?>[0], new Storage<?>[0]);
-    abc = (OwningGroup) groups.group(new Storage<?>[] {a, b, c}, new Storage<?>[0], new Storage<?>[0]);
+    registry = new Registry();
+    registry.groups().wrongEntryOrder = wrongOrder;
+    for (int i = 0; i <= 8; i++) {
+      registry.create();
+    }
+    final ObjectStorage<A> a = registry.storage(TA);
+    final ObjectStorage<B> b = registry.storage(TB);
+    final ObjectStorage<C> c = registry.storage(TC);
+    ab = registry.owningGroup(TA, TB);
+    abc = registry.owningGroup(TA, TB, TC);
     // The article's initial state: A = [e4, e7, e3, e8, e6], B = [e4, e7, e5], C = [e6, e8, e5].
     for (final long e : new long[] {E4, E7, E3, E8, E6}) {
       a.emplace(e, new A((int) e));
@@ -65,6 +70,7 @@ class NestedGroupOrderTest {
     assertTrue(abc.contains(E8));
     assertEquals(1, abc.size());
     assertEquals(E8, ab.owned(0).at(0), "the <A,B,C> prefix is the first position");
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
   }
 
   @Test
@@ -73,6 +79,6 @@ class NestedGroupOrderTest {
     // This is the corruption the article describes: e4 still has A and B but left <A,B>.
     assertFalse(ab.contains(E4));
     assertTrue(ab.owned(0).contains(E4) && ab.owned(1).contains(E4));
-    assertTrue(abc.contains(E8));
+    assertFalse(registry.verify().isEmpty(), "the consistency check sees the corruption");
   }
 }

@@ -100,14 +100,26 @@ class RegistryTest {
   }
 
   @Test
-  void aBatchStopsAtTheFirstInvalidEntity() {
+  void aBatchWithAnInvalidEntityDestroysNone() {
     final long[] batch = new long[4];
     registry.create(batch);
     registry.destroy(batch[2]);
     assertThrows(IllegalArgumentException.class, () -> registry.destroy(batch, 0, 4));
+    assertTrue(registry.valid(batch[0]));
+    assertTrue(registry.valid(batch[1]));
+    assertTrue(registry.valid(batch[3]));
+    assertThrows(IndexOutOfBoundsException.class, () -> registry.destroy(batch, 3, 5));
+    assertTrue(registry.valid(batch[3]));
+  }
+
+  @Test
+  void anEntityListedTwiceInABatchIsDestroyedOnce() {
+    final long[] batch = new long[3];
+    registry.create(batch);
+    registry.destroy(new long[] {batch[0], batch[1], batch[0]}, 0, 3);
     assertFalse(registry.valid(batch[0]));
     assertFalse(registry.valid(batch[1]));
-    assertTrue(registry.valid(batch[3]));
+    assertTrue(registry.valid(batch[2]));
   }
 
   @Test

@@ -27,7 +27,7 @@ class SignalTest {
     final Registry registry = new Registry();
     final Registry[] seen = new Registry[1];
     signal.connect((r, e) -> seen[0] = r);
-    signal.publish(registry, 7);
+    Failures.rethrow(signal.publish(registry, 7, null));
     assertEquals(List.of("a7", "b7"), calls);
     assertSame(registry, seen[0]);
     assertEquals(3, signal.size());
@@ -39,7 +39,7 @@ class SignalTest {
     signal.connect(named("a"));
     signal.connectFirst(named("first"));
     signal.connectFirst(named("firster"));
-    signal.publish(null, 1);
+    Failures.rethrow(signal.publish(null, 1, null));
     assertEquals(List.of("firster1", "first1", "a1"), calls);
   }
 
@@ -50,11 +50,11 @@ class SignalTest {
     signal.connect(a);
     signal.connect(named("b"));
     signal.connect(a);
-    signal.publish(null, 0);
+    Failures.rethrow(signal.publish(null, 0, null));
     assertEquals(List.of("a0", "b0", "a0"), calls);
     calls.clear();
     assertTrue(signal.disconnect(a));
-    signal.publish(null, 0);
+    Failures.rethrow(signal.publish(null, 0, null));
     assertEquals(List.of("a0", "b0"), calls);
     assertTrue(signal.disconnect(a));
     assertFalse(signal.disconnect(a));
@@ -68,10 +68,10 @@ class SignalTest {
       calls.add("adder" + e);
       signal.connect(named("late"));
     });
-    signal.publish(null, 1);
+    Failures.rethrow(signal.publish(null, 1, null));
     assertEquals(List.of("adder1"), calls);
     calls.clear();
-    signal.publish(null, 2);
+    Failures.rethrow(signal.publish(null, 2, null));
     assertEquals(List.of("adder2", "late2"), calls);
   }
 
@@ -84,11 +84,30 @@ class SignalTest {
       signal.disconnect(victim);
     });
     signal.connect(victim);
-    signal.publish(null, 1);
+    Failures.rethrow(signal.publish(null, 1, null));
     assertEquals(List.of("remover1", "victim1"), calls);
     calls.clear();
-    signal.publish(null, 2);
+    Failures.rethrow(signal.publish(null, 2, null));
     assertEquals(List.of("remover2"), calls);
+  }
+
+  @Test
+  void aThrowingListenerStopsNoOtherAndTheFirstExceptionCarriesTheRest() {
+    final Signal signal = new Signal();
+    final IllegalStateException first = new IllegalStateException("first");
+    final IllegalArgumentException second = new IllegalArgumentException("second");
+    signal.connect((r, e) -> {
+      throw first;
+    });
+    signal.connect(named("middle"));
+    signal.connect((r, e) -> {
+      throw second;
+    });
+    signal.connect(named("last"));
+    final Throwable thrown = signal.publish(null, 3, null);
+    assertSame(first, thrown);
+    assertEquals(List.of("middle3", "last3"), calls);
+    assertEquals(List.of(second), List.of(thrown.getSuppressed()));
   }
 
   @Test

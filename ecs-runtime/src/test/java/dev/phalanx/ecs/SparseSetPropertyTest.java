@@ -53,7 +53,7 @@ class SparseSetPropertyTest {
           if (!model.contains(entity)) {
             final int hole = set.firstHole();
             final int size = set.size();
-            final int position = 0 == op.kind() ? set.insert(entity) : set.append(entity);
+            final int position = 0 == op.kind() ? set.insert(entity) : set.appendEntity(entity);
             // A single insertion reuses the most recent hole; an append never does.
             assertEquals(0 == op.kind() && SparseSet.ABSENT != hole ? hole : size, position);
             model.add(entity);

@@ -155,7 +155,7 @@ class SparseSetTest {
   void appendIgnoresHoles() {
     final TestSet set = filled(DeletionPolicy.IN_PLACE, 3);
     set.remove(Entity.of(0, 0));
-    assertEquals(3, set.append(Entity.of(7, 0)));
+    assertEquals(3, set.appendEntity(Entity.of(7, 0)));
     assertEquals(0, set.firstHole());
     set.checkInvariants();
   }
@@ -338,21 +338,56 @@ class SparseSetTest {
   }
 
   @Test
-  void checkIterationAllowsOnlyTheVisitedEntitysRemoval() {
+  void theChangeLogTellsMovesAcrossAFloorFromMovesOnOneSide() {
     final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
-    int before = set.modifications();
-    set.remove(Entity.of(2, 2));
-    final int afterOne = set.modifications();
-    set.checkIteration(before, Entity.of(2, 2));
-    assertThrows(ConcurrentModificationException.class, () -> set.checkIteration(before, Entity.of(3, 0)));
-    set.remove(Entity.of(3, 0));
+    final int before = set.modifications();
+    // Removing the element at 2 moves the last (4) into 2: across a floor at 3 or 4, not at 2 or 5.
+    set.remove(set.at(2));
+    assertDoesNotThrow(() -> set.checkLog(before, 2, "a test"));
+    assertDoesNotThrow(() -> set.checkLog(before, 5, "a test"));
     final ConcurrentModificationException error = assertThrows(ConcurrentModificationException.class,
-        () -> set.checkIteration(before, Entity.of(3, 0)));
-    assertTrue(error.getMessage().contains("index=3, version=0"), error.getMessage());
-    set.checkIteration(afterOne, Entity.of(3, 0));
+        () -> set.checkLog(before, 3, "a test"));
+    assertTrue(error.getMessage().contains("positions 2 and 4"), error.getMessage());
     final int beforeSort = set.modifications();
     set.sort((a, b) -> Long.compare(a, b));
-    assertThrows(ConcurrentModificationException.class, () -> set.checkIteration(beforeSort, Entity.of(0, 0)));
+    assertThrows(ConcurrentModificationException.class, () -> set.checkLog(beforeSort, 0, "a test"));
+  }
+
+  @Test
+  void aFloorRefusesMovesAcrossItBeforeTheyHappen() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    final long[] before = packedCopy(set);
+    set.beginIteration();
+    set.visit(2);
+    // Position 0 is still to come, the last (4) was visited: removing 0 would bring 4 below the floor.
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(0)));
+    assertTrue(error.getMessage().contains("visited twice or never"), error.getMessage());
+    assertArrayEquals(before, packedCopy(set));
+    assertThrows(ConcurrentModificationException.class, set::clear);
+    assertThrows(ConcurrentModificationException.class, () -> set.sort(Long::compare));
+    // The visited element and those above it may go.
+    set.remove(set.at(3));
+    set.remove(set.at(2));
+    set.endIteration();
+    assertFalse(set.isIterated());
+    assertEquals(3, set.size());
+  }
+
+  @Test
+  void nestedIterationsKeepEveryFloor() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 6);
+    set.beginIteration();
+    set.visit(4);
+    set.beginIteration();
+    set.visit(1);
+    // Below the inner floor and above the outer one: crosses the outer floor only.
+    assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(2)));
+    set.endIteration();
+    assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(2)));
+    set.endIteration();
+    set.remove(set.at(2));
+    assertEquals(5, set.size());
   }
 
   @Test
@@ -398,7 +433,7 @@ class SparseSetTest {
         try {
           start.await();
           for (int i = parity; i < count; i += 2) {
-            set.removeEntityAt(set.index(Entity.of(i, i % 3)));
+            set.removeAt(set.index(Entity.of(i, i % 3)));
           }
         } catch (Throwable e) {
           failure[0] = e;

@@ -383,16 +383,13 @@ class StorageTest {
   }
 
   @Test
-  void anOwnedStorageRefusesEverySortOnItsOwnButGroupsMaySwapIt() {
-    final ObjectStorage<Payload> storage = storage(DeletionPolicy.SWAP_AND_POP);
-    final Map<Long, Payload> model = new HashMap<>();
+  void anOwnedStorageRefusesEverySortOnItsOwn() {
+    final Registry registry = new Registry();
+    final ObjectStorage<Payload> storage = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     for (int i = 0; i < 5; i++) {
-      final Payload value = new Payload(i);
-      storage.emplace(Entity.of(i, 0), value);
-      model.put(Entity.of(i, 0), value);
+      storage.emplace(registry.create(), new Payload(i));
     }
-    final Object group = "the group";
-    storage.claim(group);
+    final OwningGroup group = registry.owningGroup(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     assertSame(group, storage.owner());
     final String before = state(storage);
     final List<Executable> sorts = List.of(
@@ -405,31 +402,29 @@ class StorageTest {
       assertTrue(error.getMessage().contains("owned"), error.getMessage());
       assertEquals(before, state(storage));
     }
-    storage.swapPositions(0, 4);
-    assertEquals(Entity.of(4, 0), storage.packed()[0]);
-    assertHolds(model, storage);
-    storage.claim(null);
-    assertDoesNotThrow(() -> storage.sort((a, b) -> Long.compare(a, b)));
-    assertEquals(Entity.of(0, 0), storage.packed()[0]);
-  }
-
-  @Test
-  void anInPlaceStorageCannotBeOwned() {
-    final ObjectStorage<Payload> storage = storage(DeletionPolicy.IN_PLACE);
-    assertThrows(IllegalStateException.class, () -> storage.claim("group"));
-    assertNull(storage.owner());
-    assertDoesNotThrow(() -> storage.claim(null));
+    assertDoesNotThrow(() -> group.sort((a, b) -> Long.compare(b, a)));
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
   }
 
   @Test
   void aStorageBindsToOneRegistryOnly() {
-    final ObjectStorage<Payload> storage = storage(DeletionPolicy.SWAP_AND_POP);
-    assertNull(storage.registry());
-    final dev.phalanx.ecs.Registry registry = new dev.phalanx.ecs.Registry();
-    storage.bind(registry);
+    final Registry registry = new Registry();
+    final ObjectStorage<Payload> storage = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     assertSame(registry, storage.registry());
-    assertThrows(IllegalStateException.class, () -> storage.bind(new dev.phalanx.ecs.Registry()));
+    final Registry other = new Registry();
+    assertThrows(IllegalStateException.class, () -> storage.bind(other, other.groups()));
     assertSame(registry, storage.registry());
+    assertNull(storage(DeletionPolicy.SWAP_AND_POP).registry());
+  }
+
+  @Test
+  void anInPlaceStorageCannotBeOwned() {
+    final Registry registry = new Registry();
+    final IllegalStateException error = assertThrows(IllegalStateException.class,
+        () -> registry.owningGroup(Fixtures.alpha(DeletionPolicy.IN_PLACE)));
+    assertTrue(error.getMessage().contains("in-place"), error.getMessage());
+    assertNull(registry.storage(Fixtures.alpha(DeletionPolicy.IN_PLACE)).owner());
+    assertEquals(0, registry.groups().size());
   }
 
   @Test

@@ -21,25 +21,30 @@ class TestSet extends SparseSet {
 
   /** Inserts {@code entity} (single-insert rule: reuses holes) with payload {@code entity * 10}. */
   int insert(final long entity) {
-    final int position = insertEntity(entity);
+    final int position = nextPosition();
+    prepareSlot((int) entity);
+    insertAt(entity, position);
     ensure(position);
     payload[position] = entity * 10;
     return position;
   }
 
-  int append(final long entity) {
-    final int position = appendEntity(entity);
+  int appendEntity(final long entity) {
+    final int position = append(entity);
     ensure(position);
     payload[position] = entity * 10;
     return position;
   }
 
   void remove(final long entity) {
-    removeEntityAt(index(entity));
+    final int position = index(entity);
+    checkRemoveAt(position, entity, null);
+    removeAt(position);
   }
 
   void clear() {
-    clearEntities();
+    checkRearrange("clear");
+    removeAll();
   }
 
   long payloadOf(final long entity) {

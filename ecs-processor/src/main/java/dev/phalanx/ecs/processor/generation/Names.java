@@ -43,17 +43,16 @@ public final class Names {
       "wait/0", "wait/1", "wait/2", "finalize/0",
       // SparseSet
       "policy/0", "size/0", "isEmpty/0", "packed/0", "firstHole/0", "hasTombstones/0", "contains/1",
-      "indexOf/1", "index/1", "at/1", "describe/0", "insertEntity/1", "appendEntity/1",
-      "removeEntityAt/1", "swapAt/2", "clearEntities/0", "compact/0", "moveElement/2",
+      "indexOf/1", "index/1", "entityWithIndex/1", "at/1", "describe/0", "isLocked/0", "isIterated/0",
+      "reserve/1", "beginIteration/0", "visit/1", "endIteration/0", "compact/0", "moveElement/2",
       "swapElements/2", "releaseElement/1", "sort/1", "sortByPosition/1",
-      "insertionSortByPosition/1", "sortAs/1", "checkSortable/0", "modifications/0",
-      "checkIteration/2", "reserve/1",
+      "insertionSortByPosition/1", "sortAs/1",
       // Storage
-      "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "bind/1",
+      "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
       "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
       "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
-      "clear/0", "claim/1", "owner/0", "swapPositions/2", "prepareInsert/1", "positionFor/2",
-      "notifyConstruct/1", "notifyUpdate/1", "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
+      "clear/0", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
+      "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
       // generated whole-component members
       "set/2", "cursor/0");
 

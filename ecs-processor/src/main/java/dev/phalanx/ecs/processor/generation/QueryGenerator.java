@@ -395,8 +395,8 @@ public final class QueryGenerator {
           .add("components by one lookup each.\n\n");
     }
     return doc.add("@param visitor the loop body\n")
-        .add("@throws java.util.ConcurrentModificationException if the visitor made other entities leave the\n")
-        .add("    $L or rearranged the storage being walked\n", QueryModel.Kind.VIEW == model.kind() ? "view" : "group")
+        .add("@throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor\n")
+        .add("    tries a change that would make an entity be visited twice or never; it is refused unmade\n")
         .build();
   }
 
@@ -404,37 +404,51 @@ public final class QueryGenerator {
     final Slot lead = slots.get(0);
     method.addStatement("final $T group = this.group", OWNING_GROUP)
         .addComment("Any owned storage can lead: members sit at positions [0, size()) of each, in one order.")
-        .addStatement("final $T lead = this.$L", lead.model().storage(), lead.storage())
-        .beginControlFlow(
-            "for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1))")
+        .addStatement("final $T lead = this.$L", lead.model().storage(), lead.storage());
+    beginGuardedLoop(method, "lead",
+        "for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1))")
         .addStatement("final long entity = lead.packed()[position]");
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
         method.addStatement(Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)", slot.cursor());
       }
     }
-    return method.addStatement("final int before = lead.beginVisit()")
-        .addStatement(visitCall(slots))
-        .addStatement("lead.checkIteration(before, entity, position)")
+    return endGuardedLoop(method.addStatement("lead.visit(position)").addStatement(visitCall(slots)), "lead");
+  }
+
+  /**
+   * Opens the runtime's iteration guard protocol around a loop over {@code set}: {@code beginIteration()}
+   * before it, {@code visit(position)} before each visitor call (emitted by the caller), and
+   * {@code endIteration()} in a finally block ({@link #endGuardedLoop}).
+   */
+  private static MethodSpec.Builder beginGuardedLoop(final MethodSpec.Builder method, final String set, final String loop) {
+    return method.addStatement("$L.beginIteration()", set)
+        .beginControlFlow("try")
+        .beginControlFlow(loop);
+  }
+
+  /** Closes the loop and the guard opened by {@link #beginGuardedLoop}. */
+  private static MethodSpec.Builder endGuardedLoop(final MethodSpec.Builder method, final String set) {
+    return method.endControlFlow()
+        .nextControlFlow("finally")
+        .addStatement("$L.endIteration()", set)
         .endControlFlow();
   }
 
   private static MethodSpec.Builder eachNonOwning(final MethodSpec.Builder method, final List<Slot> slots) {
-    method.addStatement("final $T members = group.members()", SPARSE_SET)
-        .beginControlFlow(
-            "for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1))")
+    method.addStatement("final $T members = group.members()", SPARSE_SET);
+    beginGuardedLoop(method, "members",
+        "for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1))")
         .addStatement("final long entity = members.packed()[position]");
     moveByEntity(method, slots);
-    return method.addStatement("final int before = members.beginVisit()")
-        .addStatement(visitCall(slots))
-        .addStatement("members.checkIteration(before, entity, position)")
-        .endControlFlow();
+    return endGuardedLoop(method.addStatement("members.visit(position)").addStatement(visitCall(slots)), "members");
   }
 
   private static MethodSpec.Builder eachView(final MethodSpec.Builder method, final List<Slot> slots) {
     method.addStatement("final $T lead = view.leader()", SPARSE_SET)
-        .addStatement("final boolean stable = $T.IN_PLACE == lead.policy()", Code.DELETION_POLICY)
-        .beginControlFlow("for (int position = lead.size() - 1; position >= 0; position--)")
+        .addStatement("final boolean stable = $T.IN_PLACE == lead.policy()", Code.DELETION_POLICY);
+    beginGuardedLoop(method, "lead",
+        "for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1))")
         .addComment("Read the array again: the visitor may have grown it (appended elements are not visited).")
         .addStatement("final long entity = lead.packed()[position]")
         .beginControlFlow("if (stable && $T.isTombstone(entity))", ENTITY)
@@ -464,11 +478,7 @@ public final class QueryGenerator {
         method.addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot));
       }
     }
-    return method.addStatement("final int before = lead.beginVisit()")
-        .addStatement(visitCall(slots))
-        .addComment("Also for an in-place leader: removals are safe there, but sorting or compacting is not.")
-        .addStatement("lead.checkIteration(before, entity, position)")
-        .endControlFlow();
+    return endGuardedLoop(method.addStatement("lead.visit(position)").addStatement(visitCall(slots)), "lead");
   }
 
   /** The local holding a slot's position in a view loop; the {@code $} keeps it clear of user names. */

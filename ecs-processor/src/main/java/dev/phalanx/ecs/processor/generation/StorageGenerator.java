@@ -345,7 +345,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
             + "    has one\n")
         .addStatement("final int position$$ = prepareInsert($L)", entity);
     writeFields(method, model);
-    return method.addStatement("notifyConstruct($L)", entity).build();
+    return method.addStatement("commitInsert($L, position$$)", entity).build();
   }
 
   private static MethodSpec replaceMethod(final ComponentModel model) {
@@ -424,8 +424,13 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addParameter(model.component(), "value", Modifier.FINAL)
         .addStatement("final int $L = position >>> pageShift()", PAGE)
         .addStatement("final int $L = position & (pageSize() - 1)", OFFSET);
-    for (final FieldModel field : model.fields()) {
-      method.addStatement("$L[$L][$L] = $L", Names.pages(field.name()), PAGE, OFFSET, Code.read(field, "value"));
+    // Read every accessor before writing anything: an accessor that throws leaves the element as it was.
+    final List<FieldModel> fields = model.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      method.addStatement("final $T v$$$L = $L", fields.get(i).slotType(), i, Code.read(fields.get(i), "value"));
+    }
+    for (int i = 0; i < fields.size(); i++) {
+      method.addStatement("$L[$L][$L] = v$$$L", Names.pages(fields.get(i).name()), PAGE, OFFSET, i);
     }
     return method.build();
   }
