@@ -261,4 +261,20 @@ class GuideSnippetsTest {
     }));
     // end::iteration-rules[]
   }
+
+  @Test
+  void userCodeThatThrows() {
+    final Registry registry = new Registry();
+    // tag::user-code-throws[]
+    registry.storage(HEALTH).onDestroy().connect((r, e) -> {
+      throw new IllegalStateException("a listener that fails");
+    });
+    final long doomed = registry.create();
+    registry.emplace(doomed, HEALTH, new Health(1));
+    assertThrows(IllegalStateException.class, () -> registry.destroy(doomed));
+    assertFalse(registry.valid(doomed)); // the destroy completed all the same
+    assertEquals(List.of(), registry.verify());
+    // end::user-code-throws[]
+    assertEquals(0, registry.storage(HEALTH).size());
+  }
 }
