@@ -1,0 +1,271 @@
+package dev.phalanx.ecs;
+
+import java.util.Arrays;
+
+/**
+ * Structural changes recorded now and applied later, at a sync point the user chooses: the way to
+ * destroy what died during a pass, spawn from a loop body, or change the world from a parallel
+ * iteration, where direct changes are refused.
+ *
+ * <h2>Recording</h2>
+ *
+ * <p>{@link #create()} reserves an entity: it returns a <em>reserved handle</em> that later commands of
+ * the same buffer (or of the same {@link CommandBuffers}) may target, and that becomes a real entity
+ * when the buffer is applied. {@link #emplace}, {@link #replace}, {@link #remove}, {@link #erase},
+ * {@link #destroy} and {@link #destroyTree} record a change of an existing or reserved entity.
+ * Recording reads nothing of the world and allocates nothing once the buffer's arrays have grown.
+ *
+ * <h2>Applying</h2>
+ *
+ * <p>{@link #apply()} first materializes the reserved entities in reservation order, then applies
+ * every command in recording order, then empties the buffer (keeping its arrays). It is refused
+ * (before anything changes) while any storage of the registry is locked or iterated: apply between
+ * passes, not inside one. Each command is tolerant, so that a buffer is never half-applied:
+ *
+ * <ul>
+ *   <li>a command whose target is dead (destroyed since recording, or never created) is skipped and
+ *       counted ({@link #skipped()});
+ *   <li>{@code emplace} on an entity that already has the component replaces it; {@code replace} and
+ *       {@code erase} of a component the entity lacks are skipped and counted; {@code remove} of a
+ *       missing component does nothing;
+ *   <li>listeners' exceptions do not stop it: every command is applied, and the first exception is
+ *       rethrown at the end with the later ones suppressed.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>A buffer is not thread-safe: give each thread, or each run of a parallel iteration, its own
+ * (see {@link CommandBuffers}, whose apply order does not depend on the number of threads).
+ */
+public final class CommandBuffer {
+
+  // Reserved handles: index bits with the top bit set (never a live index: indices stop at
+  // Entity.MAX_INDEX), the buffer's key in the other 31; the version bits count reservations.
+  private static final int RESERVED_BIT = 0x8000_0000;
+
+  private static final byte EMPLACE = 0;
+  private static final byte REPLACE = 1;
+  private static final byte REMOVE = 2;
+  private static final byte ERASE = 3;
+  private static final byte DESTROY = 4;
+  private static final byte DESTROY_TREE = 5;
+
+  private final Registry registry;
+  private final int key;
+  private byte[] ops = new byte[16];
+  private long[] targets = new long[16];
+  private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
+  private Object[] values = new Object[16];
+  private int count;
+  private int reserved;
+  // The entities the reserved handles became, valid from materialization until the next clear.
+  private long[] materialized = new long[16];
+  private int skipped;
+
+  /** Creates an empty buffer that applies to {@code registry}. */
+  public CommandBuffer(final Registry registry) {
+    this(registry, 0);
+  }
+
+  CommandBuffer(final Registry registry, final int key) {
+    this.registry = registry;
+    this.key = key;
+  }
+
+  /** Returns the number of commands recorded and not yet applied. */
+  public int size() {
+    return count;
+  }
+
+  /** Returns whether nothing is recorded. */
+  public boolean isEmpty() {
+    return 0 == count && 0 == reserved;
+  }
+
+  /** Returns the number of commands the last {@link #apply()} skipped (dead or missing targets). */
+  public int skipped() {
+    return skipped;
+  }
+
+  /** Returns whether {@code entity} is a reserved handle (from any buffer) rather than an entity. */
+  public static boolean isReserved(final long entity) {
+    return !Entity.isNull(entity) && 0 != (Entity.index(entity) & RESERVED_BIT);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Recording.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Reserves an entity, created when the buffer is applied; returns its reserved handle. */
+  public long create() {
+    return Entity.of(RESERVED_BIT | key, reserved++);
+  }
+
+  /**
+   * Records adding {@code value} of {@code type} to {@code entity} (replacing it if the entity has one
+   * by then).
+   *
+   * @throws NullPointerException if {@code type} is null, or {@code value} is null for a type that
+   *     stores instances
+   */
+  public <T> void emplace(final long entity, final ComponentType<T, ?> type, final T value) {
+    record(EMPLACE, entity, type, checkValue(type, value));
+  }
+
+  /** Records replacing the component of {@code entity}; skipped if it has none by then. */
+  public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
+    record(REPLACE, entity, type, checkValue(type, value));
+  }
+
+  /** Records removing the component of {@code entity} if it has one then. */
+  public void remove(final long entity, final ComponentType<?, ?> type) {
+    record(REMOVE, entity, checkType(type), null);
+  }
+
+  /** Records removing the component of {@code entity}; skipped (and counted) if it has none then. */
+  public void erase(final long entity, final ComponentType<?, ?> type) {
+    record(ERASE, entity, checkType(type), null);
+  }
+
+  /** Records destroying {@code entity}. */
+  public void destroy(final long entity) {
+    record(DESTROY, entity, null, null);
+  }
+
+  /** Records destroying {@code entity} and its descendants in the registry's {@link Hierarchy}. */
+  public void destroyTree(final long entity) {
+    record(DESTROY_TREE, entity, null, null);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Applying.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Applies the buffer (see the class comment), then empties it.
+   *
+   * @throws java.util.ConcurrentModificationException if a storage of the registry is locked or
+   *     iterated; nothing is applied and the buffer is kept
+   */
+  public void apply() {
+    checkSyncPoint(registry);
+    materialize();
+    final Throwable failure = applyCommands(null, null);
+    clear();
+    Failures.rethrow(failure);
+  }
+
+  /** Forgets every recorded command and reservation; the arrays are kept for reuse. */
+  public void clear() {
+    Arrays.fill(types, 0, count, null);
+    Arrays.fill(values, 0, count, null);
+    count = 0;
+    reserved = 0;
+  }
+
+  /** Throws unless no storage of {@code registry} is locked or iterated. */
+  static void checkSyncPoint(final Registry registry) {
+    for (int i = 0; i < registry.storageCount(); i++) {
+      registry.storageAt(i).checkRearrange("apply commands while an iteration or a lock holds");
+    }
+  }
+
+  /** Creates the reserved entities, in reservation order. */
+  void materialize() {
+    if (reserved > materialized.length) {
+      materialized = new long[Math.max(reserved, materialized.length * 2)];
+    }
+    if (reserved > 0) {
+      registry.create(materialized, 0, reserved);
+    }
+    skipped = 0;
+  }
+
+  /**
+   * Applies every command; reserved handles are resolved in this buffer or, when {@code siblings}
+   * is given, in the sibling buffer of their key. Returns {@code failure} or the first listener
+   * exception.
+   */
+  Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
+    for (int i = 0; i < count; i++) {
+      final long target = resolve(targets[i], siblings);
+      if (Entity.isNull(target) || !registry.valid(target)) {
+        skipped++;
+        continue;
+      }
+      try {
+        failure = applyOne(ops[i], target, types[i], values[i], failure);
+      } catch (final RuntimeException | Error thrown) {
+        failure = Failures.add(failure, thrown);
+      }
+    }
+    return failure;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
+  private Throwable applyOne(
+      final byte op, final long target, final ComponentType type, final Object value, final Throwable failure) {
+    switch (op) {
+      case EMPLACE -> registry.storage(type).emplaceOrReplace(target, value);
+      case REPLACE -> {
+        final Storage storage = registry.findStorage(type);
+        if (null == storage || !storage.contains(target)) {
+          skipped++;
+        } else {
+          storage.replace(target, value);
+        }
+      }
+      case REMOVE -> registry.remove(target, type);
+      case ERASE -> {
+        if (!registry.remove(target, type)) {
+          skipped++;
+        }
+      }
+      case DESTROY -> registry.destroy(target);
+      case DESTROY_TREE -> Hierarchy.of(registry).destroyTree(target);
+      default -> throw new AssertionError(op);
+    }
+    return failure;
+  }
+
+  /** Returns the entity a handle stands for now, or {@link Entity#NULL} if it cannot be resolved. */
+  long resolve(final long handle, final CommandBuffers siblings) {
+    if (!isReserved(handle)) {
+      return handle;
+    }
+    final int handleKey = Entity.index(handle) & ~RESERVED_BIT;
+    final CommandBuffer owner = handleKey == key ? this : null == siblings ? null : siblings.find(handleKey);
+    final int n = Entity.version(handle);
+    return null == owner || n < 0 || n >= owner.reserved ? Entity.NULL : owner.materialized[n];
+  }
+
+  private void record(final byte op, final long entity, final ComponentType<?, ?> type, final Object value) {
+    if (count == ops.length) {
+      final int capacity = count * 2;
+      ops = Arrays.copyOf(ops, capacity);
+      targets = Arrays.copyOf(targets, capacity);
+      types = Arrays.copyOf(types, capacity);
+      values = Arrays.copyOf(values, capacity);
+    }
+    ops[count] = op;
+    targets[count] = entity;
+    types[count] = type;
+    values[count] = value;
+    count++;
+  }
+
+  private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
+    if (null == type) {
+      throw new NullPointerException("type");
+    }
+    return type;
+  }
+
+  private static Object checkValue(final ComponentType<?, ?> type, final Object value) {
+    checkType(type);
+    if (null == value && !type.traits().empty()) {
+      throw new NullPointerException("cannot record a null " + type.name() + ": the type stores instances");
+    }
+    return value;
+  }
+}

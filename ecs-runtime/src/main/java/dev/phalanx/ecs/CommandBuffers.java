@@ -1,0 +1,116 @@
+package dev.phalanx.ecs;
+
+import java.util.Arrays;
+
+/**
+ * One {@link CommandBuffer} per run of a parallel iteration, applied in the order of the runs: the same
+ * program gives the same world whatever the number of threads.
+ *
+ * <p>Inside {@code parallelEachChunk(pool, (from, to) -> ...)}, take {@code forRun(from)}: each run has
+ * its own buffer (a run is processed by one thread), so recording takes no lock. {@link #apply()}
+ * materializes every reserved entity (runs in ascending order, each in reservation order), then
+ * applies every buffer's commands, runs in ascending order; a reserved handle may be used in any
+ * buffer of the set. Buffers are kept, emptied, for the next pass: after the first pass over the same
+ * runs, recording and applying allocate nothing.
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>{@link #forRun} may be called from any thread, for distinct keys at the same time;
+ * {@link #apply()} from one thread, when no iteration runs.
+ */
+public final class CommandBuffers {
+
+  private final Registry registry;
+  // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a new
+  // key appears; read without a lock.
+  private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
+
+  private record Table(int[] keys, CommandBuffer[] buffers) {}
+
+  /** Creates an empty set of buffers for {@code registry}. */
+  public CommandBuffers(final Registry registry) {
+    this.registry = registry;
+  }
+
+  /**
+   * Returns the buffer of the run that starts at position {@code key} (any non-negative int that
+   * identifies the run deterministically: its first position is the natural choice).
+   *
+   * @throws IllegalArgumentException if {@code key} is negative
+   */
+  public CommandBuffer forRun(final int key) {
+    if (key < 0) {
+      throw new IllegalArgumentException("a run key is a non-negative int, got " + key);
+    }
+    final Table current = table;
+    final int at = Arrays.binarySearch(current.keys, key);
+    return at >= 0 ? current.buffers[at] : add(key);
+  }
+
+  private synchronized CommandBuffer add(final int key) {
+    final Table current = table;
+    int at = Arrays.binarySearch(current.keys, key);
+    if (at >= 0) {
+      return current.buffers[at];
+    }
+    at = -at - 1;
+    final int length = current.keys.length;
+    final int[] keys = new int[length + 1];
+    final CommandBuffer[] buffers = new CommandBuffer[length + 1];
+    System.arraycopy(current.keys, 0, keys, 0, at);
+    System.arraycopy(current.buffers, 0, buffers, 0, at);
+    keys[at] = key;
+    buffers[at] = new CommandBuffer(registry, key);
+    System.arraycopy(current.keys, at, keys, at + 1, length - at);
+    System.arraycopy(current.buffers, at, buffers, at + 1, length - at);
+    table = new Table(keys, buffers);
+    return buffers[at];
+  }
+
+  /** Returns the number of commands recorded in every buffer. */
+  public int size() {
+    int size = 0;
+    for (final CommandBuffer buffer : table.buffers) {
+      size += buffer.size();
+    }
+    return size;
+  }
+
+  /** Returns the number of commands the last {@link #apply()} skipped. */
+  public int skipped() {
+    int skipped = 0;
+    for (final CommandBuffer buffer : table.buffers) {
+      skipped += buffer.skipped();
+    }
+    return skipped;
+  }
+
+  /**
+   * Applies every buffer (see the class comment) and empties them, as {@link CommandBuffer#apply()}.
+   *
+   * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing is
+   *     applied
+   */
+  public void apply() {
+    CommandBuffer.checkSyncPoint(registry);
+    final CommandBuffer[] buffers = table.buffers;
+    for (final CommandBuffer buffer : buffers) {
+      buffer.materialize();
+    }
+    Throwable failure = null;
+    for (final CommandBuffer buffer : buffers) {
+      failure = buffer.applyCommands(failure, this);
+    }
+    for (final CommandBuffer buffer : buffers) {
+      buffer.clear();
+    }
+    Failures.rethrow(failure);
+  }
+
+  /** Returns the buffer of {@code key}, or {@code null}. */
+  CommandBuffer find(final int key) {
+    final Table current = table;
+    final int at = Arrays.binarySearch(current.keys, key);
+    return at >= 0 ? current.buffers[at] : null;
+  }
+}
