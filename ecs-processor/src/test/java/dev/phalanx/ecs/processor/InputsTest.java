@@ -358,6 +358,15 @@ class InputsTest {
         .succeededWithoutWarnings();
   }
 
+  @Test
+  void internalFailuresAreCodedAndNameTheDeclaration() {
+    final String message = dev.phalanx.ecs.processor.validation.Diagnostics.internal(
+        "test.Position", new IllegalStateException("boom"));
+    assertTrue(message.startsWith("[PhalanxInternal] the Phalanx processor failed on test.Position ("
+        + "java.lang.IllegalStateException: boom at "), message);
+    assertFalse(message.contains("\n"), "one line, no stack trace: " + message);
+  }
+
   // -----------------------------------------------------------------------------------------------
   // Deprecation; registries.
   // -----------------------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * Golden-file tests of the generated queries: each declaration compiles, with the component processor,
- * under {@code -Xlint:all -Werror}, and the generated query equals its golden, kept under
+ * Golden-file tests of the generated queries: each declaration compiles, with its components, under
+ * {@code -Xlint:all -Werror}, and the generated query equals its golden, kept under
  * {@code src/test/resources/goldens/QueryGeneratedSourcesTest/<method>/<qualified name>.java}.
  *
  * <p>After an intended change to the generated code, regenerate the goldens with

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One test per diagnostic code of {@code @GroupQuery} and {@code @ViewQuery}: each compiles a
- * declaration with exactly one problem, with both processors, and checks that there is exactly one
- * error, with its code and text, on the offending line.
+ * declaration with exactly one problem and checks that there is exactly one error, with its code
+ * and text, on the offending line.
  */
 class QueryValidationTest {
 
