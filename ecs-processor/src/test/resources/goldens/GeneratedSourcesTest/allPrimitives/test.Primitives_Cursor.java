@@ -40,6 +40,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the storage this cursor walks.
+   *
+   * @return the storage
    */
   public Primitives_Storage storage() {
     return storage;
@@ -70,14 +72,18 @@ public final class Primitives_Cursor {
   }
 
   /**
-   * Returns the position this cursor points at, {@code -1} before the first move.
+   * Returns the position this cursor points at.
+   *
+   * @return the position, {@code -1} before the first move
    */
   public int currentPosition() {
     return position;
   }
 
   /**
-   * Returns the entity at the current position (a tombstone for a hole).
+   * Returns the entity at the current position.
+   *
+   * @return the entity (a tombstone for a hole)
    */
   public long currentEntity() {
     return storage.packed()[position];
@@ -85,6 +91,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code flag} of the current element.
+   *
+   * @return the field's value
    */
   public boolean flag() {
     return storage.flagAt(position);
@@ -101,6 +109,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code tiny} of the current element.
+   *
+   * @return the field's value
    */
   public byte tiny() {
     return storage.tinyAt(position);
@@ -117,6 +127,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code small} of the current element.
+   *
+   * @return the field's value
    */
   public short small() {
     return storage.smallAt(position);
@@ -133,6 +145,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code letter} of the current element.
+   *
+   * @return the field's value
    */
   public char letter() {
     return storage.letterAt(position);
@@ -149,6 +163,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code count} of the current element.
+   *
+   * @return the field's value
    */
   public int count() {
     return storage.countAt(position);
@@ -165,6 +181,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code big} of the current element.
+   *
+   * @return the field's value
    */
   public long big() {
     return storage.bigAt(position);
@@ -181,6 +199,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code ratio} of the current element.
+   *
+   * @return the field's value
    */
   public float ratio() {
     return storage.ratioAt(position);
@@ -197,6 +217,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns the {@code precise} of the current element.
+   *
+   * @return the field's value
    */
   public double precise() {
     return storage.preciseAt(position);
@@ -213,6 +235,8 @@ public final class Primitives_Cursor {
 
   /**
    * Returns a new {@link Primitives} holding the current element's fields (allocates).
+   *
+   * @return a new instance
    */
   public Primitives get() {
     return storage.getAt(position);

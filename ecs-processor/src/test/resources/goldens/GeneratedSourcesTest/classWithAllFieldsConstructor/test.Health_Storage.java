@@ -2,6 +2,8 @@ package test;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
+import java.lang.Math;
+import java.lang.Override;
 import java.util.Arrays;
 import javax.annotation.processing.Generated;
 
@@ -24,8 +26,9 @@ import javax.annotation.processing.Generated;
  *       {@code setCurrentAt(position, value)}; the position is not checked (only asserted).
  *   <li>Per page, for chunked loops: {@code currentPages()[position >>> pageShift()][position & (pageSize() - 1)]}.
  *   <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity, fields...)}
- *       allocate nothing; {@link #get(long)} builds a new {@code Health}; {@link #set(long, Health)} writes
- *       one in place; {@link #cursor()} reads and writes elements in place without allocating.
+ *       allocate nothing;
+ *       {@link #get(long)} builds a new {@code Health}; {@link #set(long, Health)} writes one in place;
+ *       {@link #cursor()} reads and writes elements in place without allocating.
  * </ul>
  *
  * <h2>Invariants</h2>
@@ -63,6 +66,8 @@ public final class Health_Storage extends Storage<Health> {
 
   /**
    * Returns a new cursor over this storage (the only allocation: reuse it).
+   *
+   * @return a cursor before the first element; move it before reading
    */
   public Health_Cursor cursor() {
     return new Health_Cursor(this);
@@ -226,7 +231,7 @@ public final class Health_Storage extends Storage<Health> {
 
   /**
    * Writes every field of {@code value} into {@code entity}'s element in place; publishes no
-   * signal ({@link #replace(long, Object)} does).
+   * signal ({@link #replace(long, java.lang.Object)} does).
    *
    * @param entity the entity
    * @param value the values to copy; not kept

@@ -2,6 +2,9 @@ package test;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
+import java.lang.Math;
+import java.lang.Override;
+import java.lang.String;
 import java.util.Arrays;
 import javax.annotation.processing.Generated;
 
@@ -24,8 +27,9 @@ import javax.annotation.processing.Generated;
  *       {@code setEntityAt(position, value)}; the position is not checked (only asserted).
  *   <li>Per page, for chunked loops: {@code entityPages()[position >>> pageShift()][position & (pageSize() - 1)]}.
  *   <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity, fields...)}
- *       allocate nothing; {@link #get(long)} builds a new {@code Node}; {@link #set(long, Node)} writes
- *       one in place; {@link #cursor()} reads and writes elements in place without allocating.
+ *       allocate nothing;
+ *       {@link #get(long)} builds a new {@code Node}; {@link #set(long, Node)} writes one in place;
+ *       {@link #cursor()} reads and writes elements in place without allocating.
  * </ul>
  *
  * <h2>Invariants</h2>
@@ -77,6 +81,8 @@ public final class Node_Storage extends Storage<Node> {
 
   /**
    * Returns a new cursor over this storage (the only allocation: reuse it).
+   *
+   * @return a cursor before the first element; move it before reading
    */
   public Node_Cursor cursor() {
     return new Node_Cursor(this);
@@ -240,7 +246,7 @@ public final class Node_Storage extends Storage<Node> {
 
   /**
    * Writes every field of {@code value} into {@code entity}'s element in place; publishes no
-   * signal ({@link #replace(long, Object)} does).
+   * signal ({@link #replace(long, java.lang.Object)} does).
    *
    * @param entity the entity
    * @param value the values to copy; not kept

@@ -40,6 +40,8 @@ public final class Velocity_Cursor {
 
   /**
    * Returns the storage this cursor walks.
+   *
+   * @return the storage
    */
   public Velocity_Storage storage() {
     return storage;
@@ -70,14 +72,18 @@ public final class Velocity_Cursor {
   }
 
   /**
-   * Returns the position this cursor points at, {@code -1} before the first move.
+   * Returns the position this cursor points at.
+   *
+   * @return the position, {@code -1} before the first move
    */
   public int currentPosition() {
     return position;
   }
 
   /**
-   * Returns the entity at the current position (a tombstone for a hole).
+   * Returns the entity at the current position.
+   *
+   * @return the entity (a tombstone for a hole)
    */
   public long currentEntity() {
     return storage.packed()[position];
@@ -85,6 +91,8 @@ public final class Velocity_Cursor {
 
   /**
    * Returns the {@code dx} of the current element.
+   *
+   * @return the field's value
    */
   public float dx() {
     return storage.dxAt(position);
@@ -101,6 +109,8 @@ public final class Velocity_Cursor {
 
   /**
    * Returns the {@code dy} of the current element.
+   *
+   * @return the field's value
    */
   public float dy() {
     return storage.dyAt(position);
@@ -117,6 +127,8 @@ public final class Velocity_Cursor {
 
   /**
    * Returns the {@code spin} of the current element.
+   *
+   * @return the field's value
    */
   public float spin() {
     return storage.spinAt(position);
@@ -133,6 +145,8 @@ public final class Velocity_Cursor {
 
   /**
    * Returns a new {@link Velocity} holding the current element's fields (allocates).
+   *
+   * @return a new instance
    */
   public Velocity get() {
     return storage.getAt(position);

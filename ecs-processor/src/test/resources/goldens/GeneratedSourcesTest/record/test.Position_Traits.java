@@ -3,6 +3,8 @@ package test;
 import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
+import java.lang.Class;
+import java.lang.String;
 import java.util.List;
 import javax.annotation.processing.Generated;
 

@@ -1,5 +1,7 @@
 package test;
 
+import java.lang.Integer;
+import java.lang.String;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.processing.Generated;
@@ -42,6 +44,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the storage this cursor walks.
+   *
+   * @return the storage
    */
   public Label_Storage storage() {
     return storage;
@@ -72,14 +76,18 @@ public final class Label_Cursor {
   }
 
   /**
-   * Returns the position this cursor points at, {@code -1} before the first move.
+   * Returns the position this cursor points at.
+   *
+   * @return the position, {@code -1} before the first move
    */
   public int currentPosition() {
     return position;
   }
 
   /**
-   * Returns the entity at the current position (a tombstone for a hole).
+   * Returns the entity at the current position.
+   *
+   * @return the entity (a tombstone for a hole)
    */
   public long currentEntity() {
     return storage.packed()[position];
@@ -87,6 +95,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the {@code text} of the current element.
+   *
+   * @return the field's value
    */
   public String text() {
     return storage.textAt(position);
@@ -103,6 +113,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the {@code color} of the current element.
+   *
+   * @return the field's value
    */
   public Label.Color color() {
     return storage.colorAt(position);
@@ -119,6 +131,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the {@code tags} of the current element.
+   *
+   * @return the field's value
    */
   public List<String> tags() {
     return storage.tagsAt(position);
@@ -135,6 +149,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the {@code index2} of the current element.
+   *
+   * @return the field's value
    */
   public Map<String, List<Integer>> index2() {
     return storage.index2At(position);
@@ -151,6 +167,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the {@code grid} of the current element.
+   *
+   * @return the field's value
    */
   public int[][] grid() {
     return storage.gridAt(position);
@@ -167,6 +185,8 @@ public final class Label_Cursor {
 
   /**
    * Returns the {@code owner} of the current element.
+   *
+   * @return the field's value
    */
   public long owner() {
     return storage.ownerAt(position);
@@ -183,6 +203,8 @@ public final class Label_Cursor {
 
   /**
    * Returns a new {@link Label} holding the current element's fields (allocates).
+   *
+   * @return a new instance
    */
   public Label get() {
     return storage.getAt(position);

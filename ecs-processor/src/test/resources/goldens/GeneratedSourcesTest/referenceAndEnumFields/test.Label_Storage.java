@@ -2,6 +2,11 @@ package test;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
+import java.lang.Integer;
+import java.lang.Math;
+import java.lang.Override;
+import java.lang.String;
+import java.lang.SuppressWarnings;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +35,9 @@ import javax.annotation.processing.Generated;
  *       {@code setTextAt(position, value)}; the position is not checked (only asserted).
  *   <li>Per page, for chunked loops: {@code textPages()[position >>> pageShift()][position & (pageSize() - 1)]}.
  *   <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity, fields...)}
- *       allocate nothing; {@link #get(long)} builds a new {@code Label}; {@link #set(long, Label)} writes
- *       one in place; {@link #cursor()} reads and writes elements in place without allocating.
+ *       allocate nothing;
+ *       {@link #get(long)} builds a new {@code Label}; {@link #set(long, Label)} writes one in place;
+ *       {@link #cursor()} reads and writes elements in place without allocating.
  * </ul>
  *
  * <h2>Invariants</h2>
@@ -77,6 +83,8 @@ public final class Label_Storage extends Storage<Label> {
 
   /**
    * Returns a new cursor over this storage (the only allocation: reuse it).
+   *
+   * @return a cursor before the first element; move it before reading
    */
   public Label_Cursor cursor() {
     return new Label_Cursor(this);
@@ -504,7 +512,7 @@ public final class Label_Storage extends Storage<Label> {
 
   /**
    * Writes every field of {@code value} into {@code entity}'s element in place; publishes no
-   * signal ({@link #replace(long, Object)} does).
+   * signal ({@link #replace(long, java.lang.Object)} does).
    *
    * @param entity the entity
    * @param value the values to copy; not kept

@@ -4,6 +4,8 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
+import java.lang.FunctionalInterface;
+import java.lang.Math;
 import javax.annotation.processing.Generated;
 
 /**
@@ -28,7 +30,7 @@ import javax.annotation.processing.Generated;
  * <p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;
  * other entities may not leave the group meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
-@Generated("dev.phalanx.ecs.processor.PhalanxQueryProcessor")
+@Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Systems_HealthyQuery {
   private final NonOwningGroup group;
 
@@ -62,6 +64,8 @@ public final class Systems_HealthyQuery {
 
   /**
    * Returns the runtime group this query iterates.
+   *
+   * @return the group
    */
   public NonOwningGroup group() {
     return group;
@@ -69,6 +73,8 @@ public final class Systems_HealthyQuery {
 
   /**
    * Returns the number of members of the group.
+   *
+   * @return the number of members
    */
   public int size() {
     return group.size();
@@ -76,6 +82,9 @@ public final class Systems_HealthyQuery {
 
   /**
    * Returns whether {@code entity} is visited by this query.
+   *
+   * @param entity the entity
+   * @return whether it has every included component and no excluded one
    */
   public boolean contains(final long entity) {
     return group.contains(entity);
@@ -83,6 +92,8 @@ public final class Systems_HealthyQuery {
 
   /**
    * Returns the storage of {@link Health}.
+   *
+   * @return the registry's storage
    */
   public Health_Storage healthStorage() {
     return healthStorage;
@@ -90,6 +101,8 @@ public final class Systems_HealthyQuery {
 
   /**
    * Returns the storage of {@link Frozen}.
+   *
+   * @return the registry's storage
    */
   public Frozen_Storage frozenStorage() {
     return frozenStorage;
@@ -101,8 +114,8 @@ public final class Systems_HealthyQuery {
    * entity: nothing is allocated. Not reentrant on one query object.
    *
    * @param visitor the loop body
-   * @throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor
-   *     tries a change that would make an entity be visited twice or never; it is refused unmade
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;

@@ -4,6 +4,9 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
+import java.lang.FunctionalInterface;
+import java.lang.Math;
+import java.lang.String;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import javax.annotation.processing.Generated;
@@ -11,7 +14,8 @@ import javax.annotation.processing.Generated;
 /**
  * The owning group declared by {@code test.Movers}: owned {@link test.Position}, {@link test.Velocity}, {@link test.Label}, get {@link test.Health}, excluded {@link test.Frozen}.
  *
- * <p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or {@link #parallelEachChunk(Chunk)}:
+ * <p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or
+ * {@link #parallelEachChunk(Chunk)}:
  *
  * <pre>{@code
  * query.eachChunk((from, to, ...) -> {
@@ -44,7 +48,7 @@ import javax.annotation.processing.Generated;
  * other entities may not leave the group meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  * The chunk forms lock the storages: no structural change at all.
  */
-@Generated("dev.phalanx.ecs.processor.PhalanxQueryProcessor")
+@Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class MoversQuery {
   private final OwningGroup group;
 
@@ -110,6 +114,8 @@ public final class MoversQuery {
 
   /**
    * Returns the runtime group this query iterates.
+   *
+   * @return the group
    */
   public OwningGroup group() {
     return group;
@@ -117,6 +123,8 @@ public final class MoversQuery {
 
   /**
    * Returns the number of members of the group.
+   *
+   * @return the number of members
    */
   public int size() {
     return group.size();
@@ -124,6 +132,9 @@ public final class MoversQuery {
 
   /**
    * Returns whether {@code entity} is visited by this query.
+   *
+   * @param entity the entity
+   * @return whether it has every included component and no excluded one
    */
   public boolean contains(final long entity) {
     return group.contains(entity);
@@ -131,6 +142,8 @@ public final class MoversQuery {
 
   /**
    * Returns the storage of {@link Position}.
+   *
+   * @return the registry's storage
    */
   public Position_Storage positionStorage() {
     return positionStorage;
@@ -138,6 +151,8 @@ public final class MoversQuery {
 
   /**
    * Returns the storage of {@link Velocity}.
+   *
+   * @return the registry's storage
    */
   public Velocity_Storage velocityStorage() {
     return velocityStorage;
@@ -145,6 +160,8 @@ public final class MoversQuery {
 
   /**
    * Returns the storage of {@link Label}.
+   *
+   * @return the registry's storage
    */
   public Label_Storage labelStorage() {
     return labelStorage;
@@ -152,6 +169,8 @@ public final class MoversQuery {
 
   /**
    * Returns the storage of {@link Health}.
+   *
+   * @return the registry's storage
    */
   public Health_Storage healthStorage() {
     return healthStorage;
@@ -159,6 +178,8 @@ public final class MoversQuery {
 
   /**
    * Returns the storage of {@link Frozen}.
+   *
+   * @return the registry's storage
    */
   public Frozen_Storage frozenStorage() {
     return frozenStorage;
@@ -173,8 +194,8 @@ public final class MoversQuery {
    * components by one lookup each.
    *
    * @param visitor the loop body
-   * @throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor
-   *     tries a change that would make an entity be visited twice or never; it is refused unmade
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
@@ -236,8 +257,7 @@ public final class MoversQuery {
    * As {@link #eachChunk}, with the runs spread over the threads of {@code pool}; returns when
    * every run is done and rethrows the first exception thrown by the body.
    *
-   * <h2>Threading</h2>
-   *
+   * <p>Threading:
    * <ul>
    *   <li>Every storage the group observes is locked until the call returns: adding or removing a
    *       component of a listed type, from any thread, throws

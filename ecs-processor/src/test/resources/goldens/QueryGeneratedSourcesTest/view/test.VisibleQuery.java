@@ -6,6 +6,8 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.View;
+import java.lang.FunctionalInterface;
+import java.lang.Math;
 import javax.annotation.processing.Generated;
 
 /**
@@ -31,7 +33,7 @@ import javax.annotation.processing.Generated;
  * <p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;
  * other entities may not leave the view's leading storage meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
-@Generated("dev.phalanx.ecs.processor.PhalanxQueryProcessor")
+@Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class VisibleQuery {
   private final View view;
 
@@ -69,6 +71,8 @@ public final class VisibleQuery {
 
   /**
    * Returns the runtime view this query iterates.
+   *
+   * @return the view
    */
   public View view() {
     return view;
@@ -76,6 +80,8 @@ public final class VisibleQuery {
 
   /**
    * Returns an upper bound of the number of entities: the size of the smallest included storage.
+   *
+   * @return the upper bound
    */
   public int sizeHint() {
     return view.sizeHint();
@@ -83,6 +89,9 @@ public final class VisibleQuery {
 
   /**
    * Returns whether {@code entity} is visited by this query.
+   *
+   * @param entity the entity
+   * @return whether it has every included component and no excluded one
    */
   public boolean contains(final long entity) {
     return view.contains(entity);
@@ -90,6 +99,8 @@ public final class VisibleQuery {
 
   /**
    * Returns the storage of {@link Position}.
+   *
+   * @return the registry's storage
    */
   public Position_Storage positionStorage() {
     return positionStorage;
@@ -97,6 +108,8 @@ public final class VisibleQuery {
 
   /**
    * Returns the storage of {@link Label}.
+   *
+   * @return the registry's storage
    */
   public Label_Storage labelStorage() {
     return labelStorage;
@@ -104,6 +117,8 @@ public final class VisibleQuery {
 
   /**
    * Returns the storage of {@link Frozen}.
+   *
+   * @return the registry's storage
    */
   public Frozen_Storage frozenStorage() {
     return frozenStorage;
@@ -115,8 +130,8 @@ public final class VisibleQuery {
    * entity: nothing is allocated. Not reentrant on one query object.
    *
    * @param visitor the loop body
-   * @throws java.util.ConcurrentModificationException (from the visitor's own call) if the visitor
-   *     tries a change that would make an entity be visited twice or never; it is refused unmade
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     view or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;

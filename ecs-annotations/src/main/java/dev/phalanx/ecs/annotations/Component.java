@@ -37,10 +37,11 @@ import java.lang.annotation.Target;
  * <ul>
  *   <li>{@code [PhalanxComponentKind]}: an interface, annotation, enum or abstract class is annotated;
  *   <li>{@code [PhalanxGeneric]}: the class has type parameters;
- *   <li>{@code [PhalanxInnerClass]}: a non-static inner class, or a local or anonymous class;
+ *   <li>{@code [PhalanxInnerClass]}: a non-static inner class, or a local class (a local record
+ *       included);
  *   <li>{@code [PhalanxPrivateClass]}: the class or a class enclosing it is private;
- *   <li>{@code [PhalanxPageSize]}: {@link #pageSize()} is not a positive power of two (reported on the
- *       annotation value);
+ *   <li>{@code [PhalanxPageSize]}: {@link #pageSize()} is not a power of two from 1 to 65536 (reported
+ *       on the annotation value);
  *   <li>{@code [PhalanxTagWithFields]}: {@code empty = Empty.TAG} on a type with instance fields;
  *   <li>{@code [PhalanxPrivateField]}: a field that the generated code cannot read (private, or in
  *       another package) and has no accessible getter;
@@ -52,9 +53,27 @@ import java.lang.annotation.Target;
  *   <li>{@code [PhalanxReservedName]}: a field whose generated accessors would clash with a member of
  *       the storage base class or with another field's accessors;
  *   <li>{@code [PhalanxNameCollision]}: two components whose generated class names are the same (for
- *       example {@code Outer.Inner} and a top-level {@code Outer_Inner} in one package);
+ *       example {@code Outer.Inner} and a top-level {@code Outer_Inner} in one package), or a generated
+ *       name taken by a class written by hand;
  *   <li>{@code [PhalanxMissingType]}: a field type that never resolved (check earlier errors).
  * </ul>
+ *
+ * <p>and this warning, which {@code @SuppressWarnings("PhalanxValidatingConstructor")} on the record
+ * silences:
+ *
+ * <ul>
+ *   <li>{@code [PhalanxValidatingConstructor]}: a record declares its canonical constructor (compact
+ *       or not), which may validate, but the typed {@code emplace(entity, fields...)},
+ *       {@code replace(entity, fields...)}, field setters and cursors write fields without running
+ *       it.
+ * </ul>
+ *
+ * <h2>Wide components</h2>
+ *
+ * <p>A Java method takes at most 255 parameter slots ({@code long} and {@code double} take two). When
+ * the typed {@code emplace(entity, fields...)} and {@code replace(entity, fields...)} would exceed
+ * that (a record of 127 {@code long} fields, say), they are not generated, and the storage's Javadoc
+ * says so: use {@code emplace(entity, value)} and the field setters instead.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -78,8 +97,9 @@ public @interface Component {
   boolean inPlaceDelete() default false;
 
   /**
-   * Elements per payload page: a positive power of two ({@code [PhalanxPageSize]} otherwise). Pages
-   * are allocated whole, so a larger page wastes more for few elements and hops less for many.
+   * Elements per payload page: a power of two from 1 to 65536 ({@code [PhalanxPageSize]} otherwise).
+   * Pages are allocated whole on first use, so a larger page wastes more for few elements and hops
+   * less for many.
    */
   int pageSize() default DEFAULT_PAGE_SIZE;
 

@@ -54,7 +54,14 @@ import java.lang.annotation.Target;
  *       chunk form hands out one {@code [from, to)} range for all of their page arrays);
  *   <li>{@code [PhalanxQueryConflict]}: two owning groups declared in the same compilation own a
  *       common type without being nested (each of the owned, get and exclude lists of one must
- *       contain the other's), which the registry would refuse at run time.
+ *       contain the other's), which the registry would refuse at run time; give the two
+ *       declarations different {@link #registry()} names if they are never used in one registry;
+ *   <li>{@code [PhalanxQueryInvalidComponent]}: a listed component has errors of its own (reported
+ *       on it);
+ *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method may
+ *       (more than 252 visited components);
+ *   <li>{@code [PhalanxNameCollision]}: the generated class's name is taken (by a class written by
+ *       hand, or generated for another declaration).
  * </ul>
  */
 @Documented
@@ -70,4 +77,14 @@ public @interface GroupQuery {
 
   /** Components the members must not have. */
   Class<?>[] exclude() default {};
+
+  /**
+   * The name of the registry (the world) this group is used with; {@code ""} by default. It changes
+   * no generated code: it tells the processor's {@code [PhalanxQueryConflict]} check that two owning
+   * groups which own a common type without being nested are never created in the same registry (a
+   * physics world and a render world, say), so both may be declared. Groups are compared only with
+   * groups of the same name. If both are created in one registry anyway, the registry refuses the
+   * second at run time with an {@code IllegalStateException}.
+   */
+  String registry() default "";
 }

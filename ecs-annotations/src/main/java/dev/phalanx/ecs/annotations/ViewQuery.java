@@ -34,7 +34,13 @@ import java.lang.annotation.Target;
  *   <li>{@code [PhalanxQueryUnknownComponent]}: a listed class is not a {@link Component} (a class
  *       that does not resolve at all is left to the compiler's own error);
  *   <li>{@code [PhalanxQueryDuplicate]}: a class is listed twice;
- *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included and excluded.
+ *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included and excluded;
+ *   <li>{@code [PhalanxQueryInvalidComponent]}: a listed component has errors of its own (reported
+ *       on it);
+ *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method may
+ *       (more than 252 visited components);
+ *   <li>{@code [PhalanxNameCollision]}: the generated class's name is taken (by a class written by
+ *       hand, or generated for another declaration).
  * </ul>
  */
 @Documented

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One test per diagnostic code of {@code @GroupQuery} and {@code @ViewQuery}: each compiles a
- * declaration with exactly one problem, with both processors, and checks that there is exactly one
- * error, with its code and text, on the offending line.
+ * declaration with exactly one problem and checks that there is exactly one error, with its code
+ * and text, on the offending line.
  */
 class QueryValidationTest {
 
@@ -37,7 +37,7 @@ class QueryValidationTest {
     final JavaFileObject[] all = new JavaFileObject[sources.length + 1];
     all[0] = COMPONENTS;
     System.arraycopy(sources, 0, all, 1, sources.length);
-    return javac().withProcessors(new PhalanxProcessor(), new PhalanxQueryProcessor()).compile(all);
+    return javac().withProcessors(new PhalanxProcessor()).compile(all);
   }
 
   private static JavaFileObject source(final String name, final String... lines) {
@@ -80,7 +80,7 @@ class QueryValidationTest {
   @Test
   void componentNamesThatClashWithKeywordsOrParametersCompile() {
     final Compilation compilation = javac()
-        .withProcessors(new PhalanxProcessor(), new PhalanxQueryProcessor())
+        .withProcessors(new PhalanxProcessor())
         .withOptions("-Xlint:all", "-Werror")
         .compile(COMPONENTS,
             source("Odd",

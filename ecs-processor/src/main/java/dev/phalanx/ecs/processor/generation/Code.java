@@ -1,7 +1,6 @@
 package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.ArrayTypeName;
-import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.TypeName;
 import dev.phalanx.ecs.processor.model.Access;
@@ -10,16 +9,19 @@ import dev.phalanx.ecs.processor.model.FieldModel;
 /** Small code fragments shared by the generators. */
 final class Code {
 
-  static final String RUNTIME = "dev.phalanx.ecs";
-  
-  static final ClassName COMPONENT_TYPE = ClassName.get(RUNTIME, "ComponentType");
-  static final ClassName COMPONENT_TRAITS = ClassName.get(RUNTIME, "ComponentTraits");
-  static final ClassName DELETION_POLICY = ClassName.get(RUNTIME, "DeletionPolicy");
-  static final ClassName STORAGE = ClassName.get(RUNTIME, "Storage");
-  static final ClassName EMPTY_STORAGE = ClassName.get(RUNTIME, "EmptyStorage");
-  static final ClassName OBJECT_STORAGE = ClassName.get(RUNTIME, "ObjectStorage");
+  /** The JVM's limit of parameter slots of a method, {@code this} included. */
+  static final int MAX_SLOTS = 255;
 
   private Code() {}
+
+  /** Returns {@code base}, with {@code $} appended until it is not in {@code taken}. */
+  static String fresh(final String base, final java.util.Set<String> taken) {
+    String name = base;
+    while (taken.contains(name)) {
+      name += "$";
+    }
+    return name;
+  }
 
   /** Returns the type of a field's page array: {@code float[][]} for a {@code float} field. */
   static TypeName pagesType(final FieldModel field) {

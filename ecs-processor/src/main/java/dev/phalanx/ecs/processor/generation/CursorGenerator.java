@@ -28,6 +28,11 @@ public final class CursorGenerator extends ComponentFileGenerator {
   }
 
   @Override
+  public ClassName generatedClass(final ComponentModel model) {
+    return model.cursor();
+  }
+
+  @Override
   protected TypeSpec.Builder write(final ComponentModel model) {
     final ClassName storage = model.storage();
     final TypeSpec.Builder type = TypeSpec.classBuilder(model.cursor())
@@ -75,7 +80,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
 
   private static MethodSpec storageMethod(final ClassName storage) {
     return MethodSpec.methodBuilder("storage")
-        .addJavadoc("Returns the storage this cursor walks.\n")
+        .addJavadoc("Returns the storage this cursor walks.\n\n@return the storage\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(storage)
         .addStatement("return storage")
@@ -112,7 +117,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
 
   private static MethodSpec currentPosition() {
     return MethodSpec.methodBuilder("currentPosition")
-        .addJavadoc("Returns the position this cursor points at, {@code -1} before the first move.\n")
+        .addJavadoc("Returns the position this cursor points at.\n\n@return the position, {@code -1} before the first move\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(TypeName.INT)
         .addStatement("return position")
@@ -121,7 +126,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
 
   private static MethodSpec currentEntity() {
     return MethodSpec.methodBuilder("currentEntity")
-        .addJavadoc("Returns the entity at the current position (a tombstone for a hole).\n")
+        .addJavadoc("Returns the entity at the current position.\n\n@return the entity (a tombstone for a hole)\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(TypeName.LONG)
         .addStatement("return storage.packed()[position]")
@@ -130,7 +135,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
 
   private static MethodSpec getter(final FieldModel field) {
     return MethodSpec.methodBuilder(Names.getter(field.name()))
-        .addJavadoc("Returns the {@code $L} of the current element.\n", field.name())
+        .addJavadoc("Returns the {@code $L} of the current element.\n\n@return the field's value\n", field.name())
         .addModifiers(Modifier.PUBLIC)
         .returns(field.type())
         .addStatement("return storage.$L(position)", Names.positionalGetter(field.name()))
@@ -149,7 +154,8 @@ public final class CursorGenerator extends ComponentFileGenerator {
 
   private static MethodSpec get(final ComponentModel model) {
     return MethodSpec.methodBuilder("get")
-        .addJavadoc("Returns a new {@link $T} holding the current element's fields (allocates).\n", model.component())
+        .addJavadoc("Returns a new {@link $T} holding the current element's fields (allocates).\n\n"
+            + "@return a new instance\n", model.component())
         .addModifiers(Modifier.PUBLIC)
         .returns(model.component())
         .addStatement("return storage.getAt(position)")

@@ -32,35 +32,12 @@ public final class Names {
   /** Suffix of the generated traits class. */
   public static final String TRAITS_SUFFIX = "_Traits";
 
-  /**
-   * Members of the storage's base classes (and of {@code Object}), as name and parameter count. A
-   * generated accessor with the same name and count would fail to compile (a final method) or be an
-   * error-prone overload ({@code at(int)} beside {@code at(long)}), so the processor refuses it.
-   */
-  private static final Set<String> STORAGE_RESERVED = Set.of(
-      // Object
-      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
-      "wait/0", "wait/1", "wait/2", "finalize/0",
-      // SparseSet
-      "policy/0", "size/0", "isEmpty/0", "packed/0", "firstHole/0", "hasTombstones/0", "contains/1",
-      "indexOf/1", "index/1", "entityWithIndex/1", "at/1", "describe/0", "isLocked/0", "isIterated/0",
-      "reserve/1", "beginIteration/0", "visit/1", "endIteration/0", "compact/0", "moveElement/2",
-      "swapElements/2", "releaseElement/1", "sort/1", "sortByPosition/1",
-      "insertionSortByPosition/1", "sortAs/1",
-      // Storage
-      "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
-      "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
-      "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
-      "clear/0", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
-      "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
-      // generated whole-component members
-      "set/2", "cursor/0");
+  /** Members a generated storage declares for the whole component, as name and parameter count. */
+  private static final Set<String> STORAGE_GENERATED = Set.of("set/2", "cursor/0");
 
-  /** Members of the generated cursor, as name and parameter count. */
-  private static final Set<String> CURSOR_RESERVED = Set.of(
-      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
-      "wait/0", "wait/1", "wait/2", "finalize/0", "moveTo/1", "moveToEntity/1",
-      "currentPosition/0", "currentEntity/0", "get/0", "set/1", "storage/0");
+  /** Members a generated cursor declares besides the field accessors, as name and parameter count. */
+  private static final Set<String> CURSOR_GENERATED = Set.of(
+      "moveTo/1", "moveToEntity/1", "currentPosition/0", "currentEntity/0", "get/0", "set/1", "storage/0");
 
   private Names() {}
 
@@ -82,6 +59,19 @@ public final class Names {
       current = current.getEnclosingElement();
     }
     return ((PackageElement) current).getQualifiedName().toString();
+  }
+
+  /**
+   * Returns the qualified name of the traits class of a component: {@code p.Outer_Inner_Traits} for
+   * {@code p.Outer.Inner}. The runtime's {@code ComponentType.of(Class)} loads it by this rule
+   * ({@code RuntimeContractTest} checks that both agree).
+   *
+   * @param packageName the component's package, {@code ""} for the unnamed package
+   * @param flatName the component's nesting chain joined with underscores
+   * @return the qualified name
+   */
+  public static String traits(final String packageName, final String flatName) {
+    return (packageName.isEmpty() ? "" : packageName + ".") + flatName + TRAITS_SUFFIX;
   }
 
   /** Returns the qualified names of the classes generated for {@code type}. */
@@ -143,11 +133,11 @@ public final class Names {
 
   /** Returns whether {@code member} (as {@code name/arity}) is taken on the storage. */
   public static boolean reservedOnStorage(final String member) {
-    return STORAGE_RESERVED.contains(member);
+    return RuntimeContract.STORAGE_INHERITED.contains(member) || STORAGE_GENERATED.contains(member);
   }
 
   /** Returns whether {@code member} (as {@code name/arity}) is taken on the cursor. */
   public static boolean reservedOnCursor(final String member) {
-    return CURSOR_RESERVED.contains(member);
+    return RuntimeContract.OBJECT_INHERITED.contains(member) || CURSOR_GENERATED.contains(member);
   }
 }

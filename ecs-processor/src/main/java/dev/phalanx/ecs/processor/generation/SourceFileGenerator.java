@@ -10,9 +10,15 @@ import javax.lang.model.element.Element;
 import javax.lang.model.util.Elements;
 
 /**
- * The base of every generator: it adds what each generated file carries (the {@code @Generated}
- * annotation when the compilation has one, the originating element for isolating incremental
- * builds) and writes the file with two-space indentation and {@code java.lang} left unimported.
+ * The base of every generator, for components and queries alike: it adds what each generated file
+ * carries (the {@code @Generated} annotation when the compilation has one, the originating element
+ * for isolating incremental builds, the suppression of deprecation warnings when the code names
+ * something deprecated) and writes the file with two-space indentation.
+ *
+ * <p>Every class the generated code names is written through {@code $T}, so JavaPoet imports it,
+ * {@code java.lang} classes included: a single-type import shadows a class of the same simple name in
+ * the generated file's package, so a user's {@code Math}, {@code String} or {@code Override} beside
+ * the component cannot change what generated code means.
  *
  * @param <M> the validated model a file is generated from
  */
@@ -48,7 +54,7 @@ public abstract class SourceFileGenerator<M> {
           .addMember("value", "{$S, $S}", "deprecation", "removal")
           .build());
     }
-    return JavaFile.builder(packageName(model), type.build()).skipJavaLangImports(true).indent("  ").build();
+    return JavaFile.builder(packageName(model), type.build()).indent("  ").build();
   }
 
   /** Writes the file for {@code model} through {@code filer}. */
@@ -63,6 +69,9 @@ public abstract class SourceFileGenerator<M> {
 
   /** Returns whether the generated code names deprecated classes or members. */
   protected abstract boolean usesDeprecated(M model);
+
+  /** Returns the class generated for {@code model}. */
+  public abstract ClassName generatedClass(M model);
 
   /** Returns the class that the file is generated for. */
   protected abstract Element originatingElement(M model);

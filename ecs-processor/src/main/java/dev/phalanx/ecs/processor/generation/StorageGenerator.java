@@ -13,7 +13,9 @@ import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.Construction;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
@@ -30,6 +32,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
   /** Creates the generator. */
   public StorageGenerator(final Elements elements) {
     super(elements);
+  }
+
+  @Override
+  public ClassName generatedClass(final ComponentModel model) {
+    return model.storage();
   }
 
   @Override
@@ -62,7 +69,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addJavadoc("\n<h2>Costs</h2>\n\n<p>The sparse set only: a sparse entry and a packed entity per element, no payload\npage.\n")
         .addJavadoc(threading(model))
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .superclass(ParameterizedTypeName.get(Code.EMPTY_STORAGE, component))
+        .superclass(ParameterizedTypeName.get(RuntimeContract.EMPTY_STORAGE, component))
         .addMethod(MethodSpec.constructorBuilder()
             .addJavadoc("Creates an empty storage; the registry calls it through {@link $T#TYPE}.\n\n"
                 + "@param type the component type, {@link $T#TYPE}\n", model.traits(), model.traits())
@@ -84,7 +91,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addJavadoc("\n<h2>Costs</h2>\n\n<p>One reference per element plus the instance, and the sparse set's overhead.\n")
         .addJavadoc(threading(model))
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .superclass(ParameterizedTypeName.get(Code.OBJECT_STORAGE, component))
+        .superclass(ParameterizedTypeName.get(RuntimeContract.OBJECT_STORAGE, component))
         .addMethod(MethodSpec.constructorBuilder()
             .addJavadoc("Creates an empty storage; the registry calls it through {@link $T#TYPE}.\n\n"
                 + "@param type the component type, {@link $T#TYPE}\n", model.traits(), model.traits())
@@ -108,7 +115,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
 
   private static ParameterSpec typeParameter(final ComponentModel model) {
     return ParameterSpec.builder(
-            ParameterizedTypeName.get(Code.COMPONENT_TYPE, model.component(), model.storage()), "type", Modifier.FINAL)
+            ParameterizedTypeName.get(RuntimeContract.COMPONENT_TYPE, model.component(), model.storage()), "type", Modifier.FINAL)
         .build();
   }
 
@@ -143,7 +150,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     final TypeSpec.Builder type = TypeSpec.classBuilder(model.storage())
         .addJavadoc(classDoc(model))
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .superclass(ParameterizedTypeName.get(Code.STORAGE, model.component()));
+        .superclass(ParameterizedTypeName.get(RuntimeContract.STORAGE, model.component()));
     for (final FieldModel field : model.fields()) {
       type.addField(pagesField(field));
     }
@@ -155,9 +162,10 @@ public final class StorageGenerator extends ComponentFileGenerator {
           .addMethod(positionalSetter(field))
           .addMethod(pagesAccessor(field));
     }
-    type.addMethod(emplaceMethod(model))
-        .addMethod(replaceMethod(model))
-        .addMethod(setMethod(model))
+    if (hasTypedForms(model)) {
+      type.addMethod(emplaceMethod(model)).addMethod(replaceMethod(model));
+    }
+    type.addMethod(setMethod(model))
         .addMethod(allocatePageMethod(model))
         .addMethod(getAtMethod(model))
         .addMethod(setAtMethod(model))
@@ -185,12 +193,21 @@ public final class StorageGenerator extends ComponentFileGenerator {
         + "  <li>Per position, for loops over {@link #packed()}: {@code $L(position)},\n"
         + "      {@code $L(position, value)}; the position is not checked (only asserted).\n"
         + "  <li>Per page, for chunked loops: {@code $L()[position >>> pageShift()][position & (pageSize() - 1)]}.\n"
-        + "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity, fields...)}\n"
-        + "      allocate nothing; {@link #get(long)} builds a new {@code $T}; {@link #set(long, $T)} writes\n"
-        + "      one in place; {@link #cursor()} reads and writes elements in place without allocating.\n"
+        + "$L"
+        + "      {@link #get(long)} builds a new {@code $T}; {@link #set(long, $T)} writes one in place;\n"
+        + "      {@link #cursor()} reads and writes elements in place without allocating.\n"
         + "</ul>\n\n",
         Names.getter(first), Names.setter(first), Names.positionalGetter(first), Names.positionalSetter(first),
-        Names.pages(first), model.component(), model.component());
+        Names.pages(first),
+        hasTypedForms(model)
+            ? "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity, fields...)}\n"
+                + "      allocate nothing;\n"
+            : "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity, fields...)}\n"
+                + "      are not generated: they would take " + typedSlots(model) + " parameter slots, more than the\n"
+                + "      " + Code.MAX_SLOTS + " a Java method may take. Use {@code emplace(entity, value)} or\n"
+                + "      {@code emplaceOrReplace(entity, value)}, or write the fields one by one with the setters\n"
+                + "      after emplacing;\n",
+        model.component(), model.component());
     doc.add("<h2>Invariants</h2>\n\n"
         + "<p>Every page array has {@link #pageCount()} pages of {@link #pageSize()} elements (the outer\n"
         + "arrays may be longer). The element at position {@code p} lives in page {@code p >>> pageShift()}\n"
@@ -223,7 +240,8 @@ public final class StorageGenerator extends ComponentFileGenerator {
 
   private static MethodSpec cursorMethod(final ComponentModel model) {
     return MethodSpec.methodBuilder("cursor")
-        .addJavadoc("Returns a new cursor over this storage (the only allocation: reuse it).\n")
+        .addJavadoc("Returns a new cursor over this storage (the only allocation: reuse it).\n\n"
+            + "@return a cursor before the first element; move it before reading\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(model.cursor())
         .addStatement("return new $T(this)", model.cursor())
@@ -309,17 +327,45 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .build();
   }
 
-  private static String entityName(final ComponentModel model) {
-    return model.fields().stream().anyMatch(field -> "entity".equals(field.name())) ? "entity$" : "entity";
+  /**
+   * The parameter slots of a typed {@code emplace(entity, fields...)}: one for {@code this}, two for
+   * the entity, two for each {@code long} or {@code double} field and one for any other.
+   */
+  static int typedSlots(final ComponentModel model) {
+    int slots = 3;
+    for (final FieldModel field : model.fields()) {
+      slots += TypeName.LONG.equals(field.type()) || TypeName.DOUBLE.equals(field.type()) ? 2 : 1;
+    }
+    return slots;
   }
 
-  private static MethodSpec.Builder wholeComponent(final String name, final ComponentModel model, final String javadoc) {
-    final String entity = entityName(model);
+  /** Whether the typed whole-component forms fit in a method's 255 parameter slots. */
+  static boolean hasTypedForms(final ComponentModel model) {
+    return typedSlots(model) <= Code.MAX_SLOTS;
+  }
+
+  /**
+   * The names of a typed whole-component method's entity parameter and locals: the parameters are
+   * named after the fields, so each name gets {@code $} suffixes until no field has it.
+   */
+  private record Locals(String entity, String position, String page, String offset) {
+    static Locals of(final ComponentModel model) {
+      final Set<String> fields = new HashSet<>();
+      for (final FieldModel field : model.fields()) {
+        fields.add(field.name());
+      }
+      return new Locals(Code.fresh("entity", fields), Code.fresh("position$", fields), Code.fresh("page$", fields),
+          Code.fresh("offset$", fields));
+    }
+  }
+
+  private static MethodSpec.Builder wholeComponent(
+      final String name, final ComponentModel model, final Locals locals, final String javadoc) {
     final MethodSpec.Builder method = MethodSpec.methodBuilder(name)
         .addJavadoc(javadoc, model.component())
-        .addJavadoc("\n@param $L the entity\n", entity)
+        .addJavadoc("\n@param $L the entity\n", locals.entity())
         .addModifiers(Modifier.PUBLIC)
-        .addParameter(TypeName.LONG, entity, Modifier.FINAL);
+        .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL);
     for (final FieldModel field : model.fields()) {
       method.addJavadoc("@param $L the {@code $L} field\n", field.name(), field.name())
           .addParameter(field.type(), field.name(), Modifier.FINAL);
@@ -327,41 +373,43 @@ public final class StorageGenerator extends ComponentFileGenerator {
     return method;
   }
 
-  private static void writeFields(final MethodSpec.Builder method, final ComponentModel model) {
-    method.addStatement("final int page$$ = position$$ >>> pageShift()")
-        .addStatement("final int offset$$ = position$$ & (pageSize() - 1)");
+  private static CodeBlock writeFields(final ComponentModel model, final Locals locals) {
+    final CodeBlock.Builder code = CodeBlock.builder()
+        .addStatement("final int $L = $L >>> pageShift()", locals.page(), locals.position())
+        .addStatement("final int $L = $L & (pageSize() - 1)", locals.offset(), locals.position());
     for (final FieldModel field : model.fields()) {
       // 'this.' because a parameter may be named like a page field.
-      method.addStatement("this.$L[page$$][offset$$] = $L", Names.pages(field.name()), field.name());
+      code.addStatement("this.$L[$L][$L] = $L", Names.pages(field.name()), locals.page(), locals.offset(), field.name());
     }
+    return code.build();
   }
 
   private static MethodSpec emplaceMethod(final ComponentModel model) {
-    final String entity = entityName(model);
-    final MethodSpec.Builder method = wholeComponent("emplace", model,
+    final Locals locals = Locals.of(model);
+    final MethodSpec.Builder method = wholeComponent("emplace", model, locals,
         "Adds a {@link $T} with the given fields to an entity without allocating one, then publishes\n"
             + "construction.\n")
         .addJavadoc("@throws IllegalArgumentException if the entity is not valid in the owning registry or already\n"
-            + "    has one\n")
-        .addStatement("final int position$$ = prepareInsert($L)", entity);
-    writeFields(method, model);
-    return method.addStatement("commitInsert($L, position$$)", entity).build();
+            + "    has one\n");
+    RuntimeContract.insert(method, locals.entity(), locals.position(), writeFields(model, locals));
+    return method.build();
   }
 
   private static MethodSpec replaceMethod(final ComponentModel model) {
-    final String entity = entityName(model);
-    final MethodSpec.Builder method = wholeComponent("replace", model,
+    final Locals locals = Locals.of(model);
+    return wholeComponent("replace", model, locals,
         "Replaces every field of an entity's {@link $T} without allocating, then publishes an update.\n")
         .addJavadoc("@throws IllegalArgumentException if the entity has none\n")
-        .addStatement("final int position$$ = positionFor($L, $S)", entity, "replace");
-    writeFields(method, model);
-    return method.addStatement("notifyUpdate($L)", entity).build();
+        .addStatement("final int $L = positionFor($L, $S)", locals.position(), locals.entity(), "replace")
+        .addCode(writeFields(model, locals))
+        .addStatement("notifyUpdate($L)", locals.entity())
+        .build();
   }
 
   private static MethodSpec setMethod(final ComponentModel model) {
     return MethodSpec.methodBuilder("set")
         .addJavadoc("Writes every field of {@code value} into {@code entity}'s element in place; publishes no\n"
-            + "signal ({@link #replace(long, Object)} does).\n\n"
+            + "signal ({@link #replace(long, java.lang.Object)} does).\n\n"
             + "@param entity the entity\n"
             + "@param value the values to copy; not kept\n"
             + "@throws IllegalArgumentException if the entity has no {@code $T}\n", model.component())
@@ -381,7 +429,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addParameter(TypeName.INT, "page", Modifier.FINAL)
         .addComment("Pages are requested in order 0, 1, 2...; all outer arrays have the same length.")
         .beginControlFlow("if (page >= $L.length)", first)
-        .addStatement("final int capacity = Math.max(page + 1, $L.length * 2)", first);
+        .addStatement("final int capacity = $T.max(page + 1, $L.length * 2)", Math.class, first);
     for (final FieldModel field : fields) {
       method.addStatement("$L = $T.copyOf($L, capacity)", Names.pages(field.name()), Arrays.class, Names.pages(field.name()));
     }

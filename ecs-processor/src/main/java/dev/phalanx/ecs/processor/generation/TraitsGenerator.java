@@ -30,6 +30,11 @@ public final class TraitsGenerator extends ComponentFileGenerator {
   }
 
   @Override
+  public ClassName generatedClass(final ComponentModel model) {
+    return model.traits();
+  }
+
+  @Override
   protected TypeSpec.Builder write(final ComponentModel model) {
     final TypeName strings = ParameterizedTypeName.get(LIST, ClassName.get(String.class));
     final TypeName classes = ParameterizedTypeName.get(
@@ -42,8 +47,8 @@ public final class TraitsGenerator extends ComponentFileGenerator {
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addField(constant(TypeName.INT, "PAGE_SIZE", CodeBlock.of("$L", model.pageSize()),
             "Elements per payload page."))
-        .addField(constant(Code.DELETION_POLICY, "POLICY",
-            CodeBlock.of("$T.$L", Code.DELETION_POLICY, model.inPlaceDelete() ? "IN_PLACE" : "SWAP_AND_POP"),
+        .addField(constant(RuntimeContract.DELETION_POLICY, "POLICY",
+            CodeBlock.of("$T.$L", RuntimeContract.DELETION_POLICY, model.inPlaceDelete() ? "IN_PLACE" : "SWAP_AND_POP"),
             "How elements are removed: in place (stable positions) or swap-and-pop."))
         .addField(constant(TypeName.BOOLEAN, "EMPTY", CodeBlock.of("$L", model.empty()),
             "Whether the storage keeps no payload (a tag)."))
@@ -53,11 +58,11 @@ public final class TraitsGenerator extends ComponentFileGenerator {
             "The erased types of the stored fields, in the order of {@link #FIELD_NAMES}."))
         .addField(constant(strings, "ENTITY_REF_FIELDS", names(model.fields(), true),
             "The fields marked {@code @EntityRef}: entity handles that snapshot loading remaps."))
-        .addField(constant(Code.COMPONENT_TRAITS, "TRAITS",
-            CodeBlock.of("new $T(PAGE_SIZE, POLICY, EMPTY)", Code.COMPONENT_TRAITS),
+        .addField(constant(RuntimeContract.COMPONENT_TRAITS, "TRAITS",
+            CodeBlock.of("new $T(PAGE_SIZE, POLICY, EMPTY)", RuntimeContract.COMPONENT_TRAITS),
             "The storage traits built from the constants above."))
-        .addField(constant(ParameterizedTypeName.get(Code.COMPONENT_TYPE, model.component(), model.storage()), "TYPE",
-            CodeBlock.of("$T.define($T.class,$WTRAITS,$W$T::new)", Code.COMPONENT_TYPE, model.component(), model.storage()),
+        .addField(constant(ParameterizedTypeName.get(RuntimeContract.COMPONENT_TYPE, model.component(), model.storage()), "TYPE",
+            CodeBlock.of("$T.define($T.class,$WTRAITS,$W$T::new)", RuntimeContract.COMPONENT_TYPE, model.component(), model.storage()),
             "The component type: its id finds the storage in a registry with one array read."))
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
   }

@@ -1,10 +1,13 @@
 /**
- * Generation: one generator per kind of output ({@link
- * dev.phalanx.ecs.processor.generation.StorageGenerator}, {@link
- * dev.phalanx.ecs.processor.generation.CursorGenerator}, {@link
- * dev.phalanx.ecs.processor.generation.TraitsGenerator}), each taking only a validated {@link
- * dev.phalanx.ecs.processor.model.ComponentModel}. {@link
- * dev.phalanx.ecs.processor.generation.SourceFileGenerator} adds what every file carries, and {@link
- * dev.phalanx.ecs.processor.generation.Names} holds every naming rule.
+ * Generation: one generator per kind of file, each taking only a validated model. For a component,
+ * {@link dev.phalanx.ecs.processor.generation.StorageGenerator}, {@link
+ * dev.phalanx.ecs.processor.generation.CursorGenerator} and {@link
+ * dev.phalanx.ecs.processor.generation.TraitsGenerator}; for a query, {@link
+ * dev.phalanx.ecs.processor.generation.OwningGroupQueryGenerator}, {@link
+ * dev.phalanx.ecs.processor.generation.NonOwningGroupQueryGenerator} and {@link
+ * dev.phalanx.ecs.processor.generation.ViewQueryGenerator}. {@link
+ * dev.phalanx.ecs.processor.generation.SourceFileGenerator} adds what every file carries, {@link
+ * dev.phalanx.ecs.processor.generation.Names} holds every naming rule and {@link
+ * dev.phalanx.ecs.processor.generation.RuntimeContract} every runtime name and protocol.
  */
 package dev.phalanx.ecs.processor.generation;

@@ -17,6 +17,8 @@ import javax.lang.model.element.TypeElement;
  *     {@link Kind#OWNING_GROUP})
  * @param get the components looked up: a group's {@code get} list, or a view's {@code include} list
  * @param exclude the excluded components
+ * @param registry the registry name of a group ({@code ""} by default): owning groups of different
+ *     names are never checked against each other
  */
 public record QueryModel(
     TypeElement element,
@@ -25,7 +27,8 @@ public record QueryModel(
     String flatName,
     List<ComponentModel> owned,
     List<ComponentModel> get,
-    List<ComponentModel> exclude) {
+    List<ComponentModel> exclude,
+    String registry) {
 
   /** What a query iterates. */
   public enum Kind {
@@ -50,6 +53,14 @@ public record QueryModel(
   /** Returns the generated class, {@code MoversQuery}. */
   public ClassName query() {
     return ClassName.get(packageName, flatName + QUERY_SUFFIX);
+  }
+
+  /**
+   * Returns whether the generated query names a deprecated class: a listed component, or a class its
+   * generated code names.
+   */
+  public boolean usesDeprecated() {
+    return all().stream().anyMatch(ComponentModel::usesDeprecated);
   }
 
   /** Returns the owned then the get components: those every visited entity has. */

@@ -84,7 +84,7 @@ public final class ComponentValidator {
     }
     final AnnotationMirror annotation = findAnnotation(type, COMPONENT);
     final int pageSize = ((Number) value(annotation, "pageSize").getValue()).intValue();
-    if (pageSize <= 0 || 0 != (pageSize & (pageSize - 1))) {
+    if (pageSize <= 0 || pageSize > Diagnostics.MAX_PAGE_SIZE || 0 != (pageSize & (pageSize - 1))) {
       report.error(Diagnostics.pageSize(pageSize), type, annotation, explicitValue(annotation, "pageSize"));
     }
     final boolean inPlaceDelete = (Boolean) value(annotation, "inPlaceDelete").getValue();
@@ -110,6 +110,10 @@ public final class ComponentValidator {
             Diagnostics.tagWithFields(type.getSimpleName().toString(), raw.get(0).name()),
             type, annotation, explicitValue(annotation, "empty"));
       }
+    }
+
+    if (isRecord && !raw.isEmpty() && declaresCanonicalConstructor(type)) {
+      report.warning(Diagnostics.validatingConstructor(type.getQualifiedName().toString()), type);
     }
 
     final List<FieldModel> fields = new ArrayList<>();
@@ -189,6 +193,26 @@ public final class ComponentValidator {
       }
     }
     return true;
+  }
+
+  /** Returns whether the record declares its canonical constructor (compact or not) in source. */
+  private boolean declaresCanonicalConstructor(final TypeElement record) {
+    final List<? extends RecordComponentElement> components = record.getRecordComponents();
+    for (final ExecutableElement constructor : ElementFilter.constructorsIn(record.getEnclosedElements())) {
+      if (constructor.getParameters().size() != components.size()
+          || Elements.Origin.EXPLICIT != elements.getOrigin(constructor)) {
+        continue;
+      }
+      boolean canonical = true;
+      for (int i = 0; i < components.size() && canonical; i++) {
+        canonical = types.isSameType(
+            types.erasure(constructor.getParameters().get(i).asType()), types.erasure(components.get(i).asType()));
+      }
+      if (canonical) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // -----------------------------------------------------------------------------------------------

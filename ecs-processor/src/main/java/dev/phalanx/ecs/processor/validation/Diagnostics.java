@@ -36,15 +36,26 @@ public final class Diagnostics {
         + " in its package because " + privateOne + " is private: make it package-private or public";
   }
 
-  /** The page size is not a positive power of two. */
+  /**
+   * The largest page size, in elements: the runtime's {@code ComponentTraits.MAX_PAGE_SIZE}. A page
+   * is allocated whole on first use, so one element costs a whole page of every field.
+   */
+  public static final int MAX_PAGE_SIZE = 1 << 16;
+
+  /** The page size is not a power of two in {@code [1, MAX_PAGE_SIZE]}. */
   public static String pageSize(final int pageSize) {
+    if (pageSize > MAX_PAGE_SIZE) {
+      return "[PhalanxPageSize] pageSize must be a power of two from 1 to " + MAX_PAGE_SIZE + ", got "
+          + pageSize + ": a page is allocated whole on first use (one entity costs a page of every"
+          + " field), and the runtime refuses larger pages; use " + MAX_PAGE_SIZE + " or less";
+    }
     int suggestion = 1;
-    while (suggestion < pageSize && suggestion < (1 << 30)) {
+    while (suggestion < pageSize) {
       suggestion <<= 1;
     }
-    return "[PhalanxPageSize] pageSize must be a positive power of two (positions map to pages with"
-        + " a shift and a mask), got " + pageSize + ": use " + Math.max(1, suggestion)
-        + " for example";
+    return "[PhalanxPageSize] pageSize must be a power of two from 1 to " + MAX_PAGE_SIZE
+        + " (positions map to pages with a shift and a mask), got " + pageSize + ": use "
+        + Math.max(1, suggestion) + " for example";
   }
 
   /** {@code empty = Empty.TAG} on a type with instance fields. */
@@ -87,10 +98,43 @@ public final class Diagnostics {
         + " with " + with + ": rename the field";
   }
 
-  /** Two components whose generated classes have the same name. */
-  public static String nameCollision(final String generated, final String type, final String other) {
-    return "[PhalanxNameCollision] the class " + generated + " generated for @Component " + type
-        + " would have the same name as " + other + ": rename one of the two classes";
+  /**
+   * A generated class whose name is taken.
+   *
+   * @param generated the qualified name of the generated class
+   * @param declaration what it is generated for, {@code "@Component p.Foo"}
+   * @param other what already has the name
+   */
+  public static String nameCollision(final String generated, final String declaration, final String other) {
+    return "[PhalanxNameCollision] the class " + generated + " generated for " + declaration
+        + " would have the same name as " + other + ": rename one of the two";
+  }
+
+  /** A record whose canonical constructor is declared, and so may validate. */
+  public static String validatingConstructor(final String type) {
+    return "[PhalanxValidatingConstructor] record " + type + " declares its canonical constructor,"
+        + " but the generated emplace(entity, fields...), replace(entity, fields...), field setters and"
+        + " cursors write fields directly and never run it; only get(entity) does. Validate before"
+        + " calling them (or emplace a constructed instance with emplace(entity, value)), or add"
+        + " @SuppressWarnings(\"PhalanxValidatingConstructor\") to the record if the constructor does not"
+        + " validate";
+  }
+
+  /**
+   * A failure of the processor itself, not of the user's code.
+   *
+   * @param element the declaration being processed
+   * @param failure what was thrown
+   */
+  public static String internal(final String element, final Throwable failure) {
+    final StringBuilder where = new StringBuilder();
+    final StackTraceElement[] frames = failure.getStackTrace();
+    for (int i = 0; i < Math.min(3, frames.length); i++) {
+      where.append(i > 0 ? " < " : "").append(frames[i]);
+    }
+    return "[PhalanxInternal] the Phalanx processor failed on " + element + " (" + failure + " at "
+        + where + "); this is a bug of the processor, not of your code: please report it with this"
+        + " message";
   }
 
   /** {@code @EntityRef} on a field that is not a {@code long}. */

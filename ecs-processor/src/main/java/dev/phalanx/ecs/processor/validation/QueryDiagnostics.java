@@ -67,6 +67,28 @@ public final class QueryDiagnostics {
         + " both own " + shared + " but are not nested (neither one's owned, get and exclude lists"
         + " contain the other's), so the registry would refuse to create the second one: make one"
         + " group extend the other (for example <A, B> and <A, B, C>), or move the shared type to get"
-        + " in one of them";
+        + " in one of them; if they are used with different registries, say so with registry names:"
+        + " @GroupQuery(..., registry = \"physics\")";
+  }
+
+  /** A listed component that has errors of its own. */
+  public static String invalidComponent(final String type, final String list) {
+    return "[PhalanxQueryInvalidComponent] " + type + " (in " + list + ") has errors of its own,"
+        + " reported on its declaration, so no storage was generated for it: fix them, and this query"
+        + " is generated too";
+  }
+
+  /** More visited components than a Java method may take. */
+  public static String tooWide(final String annotation, final int slots) {
+    return "[PhalanxQueryTooWide] " + annotation + " hands " + slots + " parameter slots to its"
+        + " Visitor (the entity takes 2, each visited component 1), more than the 254 a Java interface"
+        + " method may take: split the query, or iterate the runtime group or view with each(entity ->"
+        + " ...) and read the storages";
+  }
+
+  /** A query annotation on a local class. */
+  public static String local(final String annotation, final String type) {
+    return "[PhalanxQueryKind] " + annotation + " cannot be applied to the local " + type + ", which"
+        + " generated code cannot name: move it to the top level or make it a static nested type";
   }
 }

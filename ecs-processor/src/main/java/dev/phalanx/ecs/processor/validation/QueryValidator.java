@@ -3,11 +3,13 @@ package dev.phalanx.ecs.processor.validation;
 import dev.phalanx.ecs.processor.generation.Names;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.QueryModel;
+import dev.phalanx.ecs.processor.model.StorageKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
@@ -18,7 +20,6 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
-import javax.lang.model.util.Types;
 
 /**
  * Checks one {@code @GroupQuery} or {@code @ViewQuery} declaration and builds its {@link QueryModel}.
@@ -38,7 +39,7 @@ public final class QueryValidator {
   public static final String VIEW_QUERY = "dev.phalanx.ecs.annotations.ViewQuery";
 
   private final Elements elements;
-  private final ComponentValidator components;
+  private final Function<TypeElement, ComponentValidator.Result> components;
 
   /**
    * The outcome of a validation.
@@ -50,13 +51,22 @@ public final class QueryValidator {
    */
   public record Result(QueryModel model, AnnotationMirror annotation, ValidationReport report, boolean missingTypes) {}
 
+  /** Parameter slots of an interface method: the JVM's 255, less one for {@code this}. */
+  private static final int MAX_INTERFACE_SLOTS = 254;
+
   /** One listed class and where it was listed. */
   private record Listed(TypeElement type, String list, AnnotationValue value, ComponentModel model) {}
 
-  /** Creates a validator over the compiler's utilities. */
-  public QueryValidator(final Elements elements, final Types types) {
+  /**
+   * Creates a validator.
+   *
+   * @param elements the compiler's element utilities
+   * @param components the validation of a listed {@code @Component} class; the processor passes its
+   *     per-round cache, so that each component is validated once per round
+   */
+  public QueryValidator(final Elements elements, final Function<TypeElement, ComponentValidator.Result> components) {
     this.elements = elements;
-    this.components = new ComponentValidator(elements, types);
+    this.components = components;
   }
 
   /** Validates {@code declaration}, annotated with {@code @GroupQuery} or {@code @ViewQuery}. */
@@ -93,9 +103,13 @@ public final class QueryValidator {
           continue;
         }
         final TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
-        final ComponentValidator.Result component = components.validate(element);
-        // A component with errors of its own is reported by the component processor; no query then.
+        final ComponentValidator.Result component = components.apply(element);
         missing |= component.missingTypes();
+        if (null == component.model() && !component.missingTypes()) {
+          // Its own errors are reported on it; say here why this query is not generated.
+          report.error(QueryDiagnostics.invalidComponent(type.toString(), list), declaration, annotation, value);
+          continue;
+        }
         entries.add(new Listed(element, list, value, component.model()));
       }
       listed.put(list, entries);
@@ -118,19 +132,21 @@ public final class QueryValidator {
     if (!report.isClean() || missing) {
       return new Result(null, annotation, report, missing && report.isClean());
     }
-    for (final List<Listed> entries : listed.values()) {
-      for (final Listed entry : entries) {
-        if (null == entry.model()) {
-          return new Result(null, annotation, report, false);
-        }
-      }
-    }
     final List<ComponentModel> owned = models(null != group ? listed.get("owned") : List.of());
     final QueryModel.Kind kind = null == group ? QueryModel.Kind.VIEW
         : owned.isEmpty() ? QueryModel.Kind.NON_OWNING_GROUP : QueryModel.Kind.OWNING_GROUP;
+    final String registry = null != group ? (String) value(annotation, "registry").getValue() : "";
     final QueryModel model = new QueryModel(
         declaration, kind, Names.packageOf(declaration), Names.flatName(declaration), owned,
-        models(listed.get(null != group ? "get" : "include")), models(listed.get("exclude")));
+        models(listed.get(null != group ? "get" : "include")), models(listed.get("exclude")), registry);
+    int visited = 2;
+    for (final ComponentModel component : model.included()) {
+      visited += StorageKind.TAG == component.kind() ? 0 : 1;
+    }
+    if (visited > MAX_INTERFACE_SLOTS) {
+      report.error(QueryDiagnostics.tooWide(name, visited), declaration, annotation, null);
+      return new Result(null, annotation, report, false);
+    }
     return new Result(model, annotation, report, false);
   }
 
@@ -144,6 +160,9 @@ public final class QueryValidator {
       final Result candidate, final List<QueryModel> earlier, final ValidationReport report) {
     final QueryModel model = candidate.model();
     for (final QueryModel other : earlier) {
+      if (!model.registry().equals(other.registry())) {
+        continue;
+      }
       final String shared = sharedOwned(model, other);
       if (null != shared && !extendsGroup(model, other) && !extendsGroup(other, model)) {
         report.error(
@@ -268,7 +287,8 @@ public final class QueryValidator {
   }
 
   private static String describe(final QueryModel model) {
-    return model.element().getQualifiedName() + " <owned=" + simpleNames(model.owned()) + ", get="
+    return model.element().getQualifiedName()
+        + (model.registry().isEmpty() ? "" : " (registry \"" + model.registry() + "\")") + " <owned=" + simpleNames(model.owned()) + ", get="
         + simpleNames(model.get()) + ", exclude=" + simpleNames(model.exclude()) + ">";
   }
 
@@ -299,6 +319,16 @@ public final class QueryValidator {
       }
     }
     return null;
+  }
+
+  private AnnotationValue value(final AnnotationMirror annotation, final String name) {
+    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
+        : elements.getElementValuesWithDefaults(annotation).entrySet()) {
+      if (entry.getKey().getSimpleName().contentEquals(name)) {
+        return entry.getValue();
+      }
+    }
+    throw new IllegalStateException(annotation + " has no member " + name);
   }
 
   private List<? extends AnnotationValue> values(final AnnotationMirror annotation, final String name) {

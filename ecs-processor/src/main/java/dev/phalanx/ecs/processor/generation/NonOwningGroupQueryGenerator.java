@@ -1,0 +1,61 @@
+package dev.phalanx.ecs.processor.generation;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import dev.phalanx.ecs.processor.model.QueryModel;
+import java.util.List;
+import javax.lang.model.util.Elements;
+
+/**
+ * Generates the query of a non-owning {@code @GroupQuery} (one with no {@code owned} component): it
+ * walks the group's member set and reaches every component by one lookup.
+ */
+public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
+
+  /** Creates the generator. */
+  public NonOwningGroupQueryGenerator(final Elements elements) {
+    super(elements);
+  }
+
+  @Override
+  QueryModel.Kind kind() {
+    return QueryModel.Kind.NON_OWNING_GROUP;
+  }
+
+  @Override
+  ClassName container() {
+    return RuntimeContract.NON_OWNING_GROUP;
+  }
+
+  @Override
+  String containerName() {
+    return "group";
+  }
+
+  @Override
+  CodeBlock createContainer(final List<Slot> slots) {
+    return CodeBlock.of("registry.nonOwningGroup(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
+  }
+
+  @Override
+  CodeBlock summary(final QueryModel model, final List<Slot> slots) {
+    return CodeBlock.of("The non-owning group declared by {@code $L}: get $L, excluded $L.\n",
+        model.element().getQualifiedName(), list(slots, Role.GET), list(slots, Role.EXCLUDE));
+  }
+
+  @Override
+  String costs() {
+    return "  <li>{@code each}: O(n) over the members, one lookup per component; no allocation.\n";
+  }
+
+  @Override
+  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots) {
+    method.addStatement("final $T members = group.members()", RuntimeContract.SPARSE_SET);
+    final CodeBlock body = CodeBlock.builder()
+        .addStatement("final long entity = members.packed()[position]")
+        .add(moveByEntity(slots))
+        .build();
+    RuntimeContract.guardedLoop(method, "members", CodeBlock.of("members.size()"), body, visitCall(slots));
+  }
+}

@@ -1,0 +1,302 @@
+package dev.phalanx.ecs.processor.generation;
+
+import com.palantir.javapoet.ArrayTypeName;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import dev.phalanx.ecs.processor.model.FieldModel;
+import dev.phalanx.ecs.processor.model.QueryModel;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.Collectors;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.util.Elements;
+
+/**
+ * Generates the query of an owning {@code @GroupQuery}: owned components are reached by position,
+ * and {@code eachChunk}/{@code parallelEachChunk} hand a {@code Chunk} body the page arrays of every
+ * field of every owned component, for one run of positions that never crosses a page.
+ *
+ * <p>The {@code Chunk} method takes one array per owned field after {@code from} and {@code to}; when
+ * that exceeds the 254 parameter slots an interface method may have, the chunk forms are not
+ * generated and the class Javadoc says what to use instead.
+ */
+public final class OwningGroupQueryGenerator extends QueryFileGenerator {
+
+  /** Creates the generator. */
+  public OwningGroupQueryGenerator(final Elements elements) {
+    super(elements);
+  }
+
+  @Override
+  QueryModel.Kind kind() {
+    return QueryModel.Kind.OWNING_GROUP;
+  }
+
+  @Override
+  ClassName container() {
+    return RuntimeContract.OWNING_GROUP;
+  }
+
+  @Override
+  String containerName() {
+    return "group";
+  }
+
+  @Override
+  CodeBlock createContainer(final List<Slot> slots) {
+    return CodeBlock.of("registry.owningGroup(\n$L,\n$L,\n$L)",
+        types(slots, Role.OWNED), types(slots, Role.GET), types(slots, Role.EXCLUDE));
+  }
+
+  @Override
+  CodeBlock summary(final QueryModel model, final List<Slot> slots) {
+    return CodeBlock.of("The owning group declared by {@code $L}: owned $L, get $L, excluded $L.\n",
+        model.element().getQualifiedName(), list(slots, Role.OWNED), list(slots, Role.GET), list(slots, Role.EXCLUDE));
+  }
+
+  @Override
+  CodeBlock usage(final QueryModel model) {
+    final List<Slot> slots = slots(model);
+    if (!hasChunk(slots)) {
+      return CodeBlock.of("\n<p>Create it with {@link #of}, then iterate with {@link #each}. The chunk forms are not\n"
+          + "generated: their body would take $L parameter slots (two offsets and one page array per field of\n"
+          + "each owned component), more than the $L a Java interface method may take. For chunked loops, call\n"
+          + "{@code group().eachChunk((from, to) -> ...)} and read each storage's {@code ...Pages()} arrays at\n"
+          + "page {@code from >>> pageShift()}.\n", chunkSlots(slots), Code.MAX_SLOTS - 1);
+    }
+    return CodeBlock.builder()
+        .add("\n<p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or\n")
+        .add("{@link #parallelEachChunk(Chunk)}:\n\n")
+        .add("<pre>{@code\n")
+        .add("query.eachChunk((from, to, $L) -> {\n", "...")
+        .add("  for (int i = from; i < to; i++) { ... }\n")
+        .add("});\n")
+        .add("}</pre>\n")
+        .build();
+  }
+
+  @Override
+  String costs() {
+    return "  <li>{@code each}: O(n), owned components by position, get components by one lookup each;\n"
+        + "      no allocation.\n"
+        + "  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.\n"
+        + "  <li>Profile pollution: {@code each} calls the visitor once per entity, so when many\n"
+        + "      different lambdas go through this class the call is megamorphic on every element. The\n"
+        + "      chunk forms call the body once per page run (4,096 elements by default), so a megamorphic\n"
+        + "      call costs once per run, and the inner loop is the body's own monomorphic loop: prefer\n"
+        + "      them on hot paths.\n";
+  }
+
+  @Override
+  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots) {
+    final Slot lead = slots.get(0);
+    method.addStatement("final $T group = this.group", RuntimeContract.OWNING_GROUP)
+        .addComment("Any owned storage can lead: members sit at positions [0, size()) of each, in one order.")
+        .addStatement("final $T lead = this.$L", lead.model().storage(), lead.storage());
+    final CodeBlock.Builder body = CodeBlock.builder().addStatement("final long entity = lead.packed()[position]");
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        body.addStatement(Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)", slot.cursor());
+      }
+    }
+    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("group.size()"), body.build(), visitCall(slots));
+  }
+
+  @Override
+  void addOwnMembers(
+      final TypeSpec.Builder type, final MethodSpec.Builder constructor, final QueryModel model, final List<Slot> slots) {
+    if (!hasChunk(slots)) {
+      return;
+    }
+    final ClassName chunk = chunkType(model);
+    final Slot paged = pagedSlot(slots);
+    type.addField(TypeName.INT, "pageShift", Modifier.PRIVATE, Modifier.FINAL)
+        .addField(TypeName.INT, "pageMask", Modifier.PRIVATE, Modifier.FINAL)
+        .addField(RuntimeContract.RANGE_CONSUMER, "currentRun", Modifier.PRIVATE, Modifier.FINAL)
+        .addField(chunk, "current", Modifier.PRIVATE);
+    constructor.addComment("Owned components with fields share one page size (checked at compile time), so one")
+        .addComment("shift and mask turn a position into a page and an offset for all of them.")
+        .addStatement("this.pageShift = $L.pageShift()", paged.storage())
+        .addStatement("this.pageMask = $L.pageSize() - 1", paged.storage())
+        .addStatement("this.currentRun = this::runCurrent");
+    type.addMethod(eachChunkMethod(chunk))
+        .addMethod(parallelEachChunkMethod(chunk))
+        .addMethod(parallelEachChunkPoolMethod(chunk))
+        .addMethod(runCurrentMethod())
+        .addMethod(visitRunMethod(chunk, slots))
+        .addType(chunkInterface(model, slots));
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Chunks.
+  // -----------------------------------------------------------------------------------------------
+
+  /** Returns the parameter slots of {@code Chunk.visit}: {@code this}, two offsets and the arrays. */
+  static int chunkSlots(final List<Slot> slots) {
+    return 3 + chunkParameters(slots).size();
+  }
+
+  /** Returns whether the chunk forms fit the JVM's limit of parameter slots. */
+  static boolean hasChunk(final List<Slot> slots) {
+    return chunkSlots(slots) <= Code.MAX_SLOTS;
+  }
+
+  private static ClassName chunkType(final QueryModel model) {
+    return model.query().nestedClass("Chunk");
+  }
+
+  /** The first owned component with fields, else the first owned one. */
+  private static Slot pagedSlot(final List<Slot> slots) {
+    for (final Slot slot : slots) {
+      if (Role.OWNED == slot.role() && slot.fields()) {
+        return slot;
+      }
+    }
+    return slots.get(0);
+  }
+
+  /** The chunk parameters: one page array per field of each owned component with fields. */
+  private static List<ParameterSpec> chunkParameters(final List<Slot> slots) {
+    final List<ParameterSpec> parameters = new ArrayList<>();
+    final Set<String> taken = new HashSet<>(RESERVED);
+    for (final Slot slot : slots) {
+      if (Role.OWNED != slot.role() || !slot.fields()) {
+        continue;
+      }
+      for (final FieldModel field : slot.model().fields()) {
+        final String name = Code.fresh(slot.name().replace("$", "") + Names.capitalize(field.name()), taken);
+        taken.add(name);
+        parameters.add(ParameterSpec.builder(ArrayTypeName.of(field.slotType()), name, Modifier.FINAL)
+            .addJavadoc("the page of {@code $L.$L}\n", slot.model().component().simpleName(), field.name())
+            .build());
+      }
+    }
+    return parameters;
+  }
+
+  private static MethodSpec eachChunkMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("eachChunk")
+        .addJavadoc("Calls {@code chunk} once per run of contiguous positions covering the group, first to last.\n"
+            + "Each run lies within one page of every owned storage; {@code chunk} receives that page of each\n"
+            + "field of each owned component and the range {@code [from, to)} of offsets into those arrays.\n\n"
+            + "<p>The group's storages are locked meanwhile: the body may read and write the arrays (and any\n"
+            + "component field) but not add or remove components of the listed types, which throws\n"
+            + "{@link java.util.ConcurrentModificationException}. Allocates nothing. Reentrant: the body may\n"
+            + "call {@code eachChunk} again.\n\n"
+            + "@param chunk the loop body, called once per run of up to a page of elements\n")
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("final $T outer = current", chunk)
+        .addStatement("current = chunk")
+        .beginControlFlow("try")
+        .addComment("A run adapter made once per query, so that a call allocates nothing.")
+        .addStatement("group.eachChunk(currentRun)")
+        .nextControlFlow("finally")
+        .addStatement("current = outer")
+        .endControlFlow()
+        .build();
+  }
+
+  private static MethodSpec parallelEachChunkMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc("As {@link #parallelEachChunk($T, Chunk)} on the common pool.\n\n"
+            + "@param chunk the loop body; called from several threads at once\n", ForkJoinPool.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("parallelEachChunk($T.commonPool(), chunk)", ForkJoinPool.class)
+        .build();
+  }
+
+  private static MethodSpec parallelEachChunkPoolMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc("As {@link #eachChunk}, with the runs spread over the threads of {@code pool}; returns when\n"
+            + "every run is done and rethrows the first exception thrown by the body.\n\n"
+            + "<p>Threading:\n"
+            + "<ul>\n"
+            + "  <li>Every storage the group observes is locked until the call returns: adding or removing a\n"
+            + "      component of a listed type, from any thread, throws\n"
+            + "      {@link java.util.ConcurrentModificationException}.\n"
+            + "  <li>Runs are disjoint: the body may write the elements {@code [from, to)} of the arrays it\n"
+            + "      receives, each position from one thread only. It must not write other positions, nor\n"
+            + "      read positions other threads write.\n"
+            + "  <li>Writes made by the body happen-before the return of this method.\n"
+            + "</ul>\n\n"
+            + "<p>Allocates the fork-join tasks (a few per call), never per element.\n\n"
+            + "@param pool the pool to run on\n"
+            + "@param chunk the loop body; called from several threads at once\n")
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("group.parallelEachChunk(pool, (from, to) -> visitRun(chunk, from, to))")
+        .build();
+  }
+
+  private static MethodSpec runCurrentMethod() {
+    return MethodSpec.methodBuilder("runCurrent")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addStatement("visitRun(current, from, to)")
+        .build();
+  }
+
+  private static MethodSpec visitRunMethod(final ClassName chunk, final List<Slot> slots) {
+    final List<CodeBlock> arguments = new ArrayList<>();
+    arguments.add(CodeBlock.of("offset"));
+    arguments.add(CodeBlock.of("offset + (to - from)"));
+    for (final Slot slot : slots) {
+      if (Role.OWNED == slot.role() && slot.fields()) {
+        for (final FieldModel field : slot.model().fields()) {
+          arguments.add(CodeBlock.of("$L.$L()[page]", slot.storage(), Names.pages(field.name())));
+        }
+      }
+    }
+    return MethodSpec.methodBuilder("visitRun")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addComment("The group's runs never cross a page of an owned storage: one page and offset serve the run.")
+        .addStatement("final int page = from >>> pageShift")
+        .addStatement("final int offset = from & pageMask")
+        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
+        .build();
+  }
+
+  private static TypeSpec chunkInterface(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder visit = MethodSpec.methodBuilder("visit")
+        .addJavadoc("Visits one run: the elements at offsets {@code [from, to)} of every array belong to the same\n"
+            + "entities, in the same order.\n\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+        .addParameter(TypeName.INT, "from")
+        .addParameter(TypeName.INT, "to")
+        .addJavadoc("@param from the first offset, inclusive\n")
+        .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
+    for (final ParameterSpec array : chunkParameters(slots)) {
+      visit.addParameter(array.type(), array.name()).addJavadoc("@param $L $L", array.name(), array.javadoc());
+    }
+    final String owned = slots.stream()
+        .filter(slot -> Role.OWNED == slot.role())
+        .map(slot -> slot.model().component().simpleName())
+        .collect(Collectors.joining(", "));
+    return TypeSpec.interfaceBuilder("Chunk")
+        .addJavadoc("The body of {@link $T#eachChunk}: one call per run of contiguous positions, with the page\n"
+            + "arrays of every field of the owned components ($L) in declaration order. Write it as a counted\n"
+            + "loop, {@code for (int i = from; i < to; i++)}, over the arrays; the JIT can then unroll and\n"
+            + "vectorize it.\n\n"
+            + "<p>Components the group gets but does not own are not passed: their elements are not aligned\n"
+            + "with the group's positions, so there is no array range to hand out; read them per entity in\n"
+            + "{@code each}. Tags add nothing.\n", model.query(), owned)
+        .addModifiers(Modifier.PUBLIC)
+        .addAnnotation(FunctionalInterface.class)
+        .addMethod(visit.build())
+        .build();
+  }
+}

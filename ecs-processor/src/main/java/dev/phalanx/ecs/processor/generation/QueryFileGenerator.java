@@ -1,0 +1,414 @@
+package dev.phalanx.ecs.processor.generation;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.WildcardTypeName;
+import dev.phalanx.ecs.processor.model.ComponentModel;
+import dev.phalanx.ecs.processor.model.QueryModel;
+import dev.phalanx.ecs.processor.model.StorageKind;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.util.Elements;
+
+/**
+ * The base of the three query generators, one per kind of query ({@link OwningGroupQueryGenerator},
+ * {@link NonOwningGroupQueryGenerator}, {@link ViewQueryGenerator}): it writes what every generated
+ * query has ({@code of(registry)}, the runtime container, typed storages, {@code contains},
+ * {@code each(Visitor)} and its {@code Visitor}), and asks the subclass for what differs.
+ *
+ * <p>The iteration loops are generated into the query class rather than delegated to the runtime's
+ * {@code each(LongConsumer)}: each query class then has its own loop whose only megamorphic call is
+ * the user's visitor, and owned components are reached by position without a lookup.
+ */
+abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
+
+  /** {@code ComponentType<?, ?>}. */
+  static final TypeName ANY_TYPE = ParameterizedTypeName.get(
+      RuntimeContract.COMPONENT_TYPE, WildcardTypeName.subtypeOf(Object.class), WildcardTypeName.subtypeOf(Object.class));
+
+  /** Parameter names of the generated interfaces that component names must not take. */
+  static final Set<String> RESERVED = Set.of("entity", "from", "to");
+
+  /** The role of a component in the query. */
+  enum Role {
+    OWNED,
+    GET,
+    EXCLUDE
+  }
+
+  /** A listed component with the name it goes by in the generated code. */
+  record Slot(ComponentModel model, Role role, String name) {
+    String storage() {
+      return name + "Storage";
+    }
+
+    String cursor() {
+      return name + "Cursor";
+    }
+
+    boolean included() {
+      return Role.EXCLUDE != role;
+    }
+
+    boolean fields() {
+      return StorageKind.FIELDS == model.kind();
+    }
+
+    /** Whether the visitor receives something for this component (tags add nothing). */
+    boolean visited() {
+      return included() && StorageKind.TAG != model.kind();
+    }
+  }
+
+  QueryFileGenerator(final Elements elements) {
+    super(elements);
+  }
+
+  /** Returns the kind of query this generator writes. */
+  abstract QueryModel.Kind kind();
+
+  /** Returns the runtime class the query wraps. */
+  abstract ClassName container();
+
+  /** Returns the name of the field (and accessor) holding the runtime container. */
+  abstract String containerName();
+
+  /** Returns the expression creating the runtime container from {@code registry}. */
+  abstract CodeBlock createContainer(List<Slot> slots);
+
+  /** Returns the first sentence of the class Javadoc. */
+  abstract CodeBlock summary(QueryModel model, List<Slot> slots);
+
+  /** Returns the list items of the class Javadoc's Costs section. */
+  abstract String costs();
+
+  /** Adds the loop of {@code each} to {@code method}, after the cursor locals. */
+  abstract void eachLoop(MethodSpec.Builder method, List<Slot> slots);
+
+  /** Adds the kind's own fields, constructor statements and members; nothing by default. */
+  void addOwnMembers(final TypeSpec.Builder type, final MethodSpec.Builder constructor, final QueryModel model,
+      final List<Slot> slots) {}
+
+  /** Returns the class Javadoc's text after the summary: how to iterate; {@link #each} by default. */
+  CodeBlock usage(final QueryModel model) {
+    return CodeBlock.of("\n<p>Create it with {@link #of}, then iterate with {@link #each}.\n");
+  }
+
+  @Override
+  public final boolean applies(final QueryModel model) {
+    return kind() == model.kind();
+  }
+
+  @Override
+  public final ClassName generatedClass(final QueryModel model) {
+    return model.query();
+  }
+
+  @Override
+  protected final Element originatingElement(final QueryModel model) {
+    return model.element();
+  }
+
+  @Override
+  protected final String packageName(final QueryModel model) {
+    return model.packageName();
+  }
+
+  @Override
+  protected final boolean usesDeprecated(final QueryModel model) {
+    return model.usesDeprecated();
+  }
+
+  @Override
+  protected final TypeSpec.Builder write(final QueryModel model) {
+    final List<Slot> slots = slots(model);
+    final TypeSpec.Builder type = TypeSpec.classBuilder(model.query())
+        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+        .addJavadoc(classDoc(model, slots));
+    type.addField(FieldSpec.builder(container(), containerName(), Modifier.PRIVATE, Modifier.FINAL).build());
+    for (final Slot slot : slots) {
+      type.addField(slot.model().storage(), slot.storage(), Modifier.PRIVATE, Modifier.FINAL);
+    }
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        type.addField(slot.model().cursor(), slot.cursor(), Modifier.PRIVATE, Modifier.FINAL);
+      }
+    }
+    final MethodSpec.Builder constructor = constructor(slots);
+    final TypeSpec.Builder own = TypeSpec.classBuilder("own");
+    addOwnMembers(own, constructor, model, slots);
+    final TypeSpec members = own.build();
+    type.addFields(members.fieldSpecs())
+        .addMethod(constructor.build())
+        .addMethod(ofMethod(model))
+        .addMethod(containerMethod())
+        .addMethod(sizeMethod())
+        .addMethod(containsMethod());
+    for (final Slot slot : slots) {
+      type.addMethod(storageMethod(slot));
+    }
+    type.addMethod(eachMethod(model, slots))
+        .addMethods(members.methodSpecs())
+        .addType(visitorType(model, slots))
+        .addTypes(members.typeSpecs());
+    return type;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Names.
+  // -----------------------------------------------------------------------------------------------
+
+  /** Gives every component a name: its decapitalized simple name, else its flat name, else numbered. */
+  static List<Slot> slots(final QueryModel model) {
+    final List<ComponentModel> all = model.all();
+    final List<Slot> slots = new ArrayList<>();
+    final Set<String> taken = new HashSet<>();
+    for (int i = 0; i < all.size(); i++) {
+      final ComponentModel component = all.get(i);
+      final Role role = i < model.owned().size() ? Role.OWNED
+          : i < model.included().size() ? Role.GET : Role.EXCLUDE;
+      String name = safe(decapitalize(component.component().simpleName()));
+      if (taken.contains(name)) {
+        name = safe(decapitalize(component.flatName()));
+      }
+      for (int n = 2; taken.contains(name); n++) {
+        name = safe(decapitalize(component.flatName()) + n);
+      }
+      taken.add(name);
+      slots.add(new Slot(component, role, name));
+    }
+    return slots;
+  }
+
+  private static String decapitalize(final String name) {
+    return name.substring(0, 1).toLowerCase(Locale.ROOT) + name.substring(1);
+  }
+
+  /** Returns {@code name}, with a {@code $} suffix if it is a keyword or a reserved parameter name. */
+  private static String safe(final String name) {
+    return SourceVersion.isKeyword(name) || RESERVED.contains(name) ? name + "$" : name;
+  }
+
+  static ClassName visitorType(final QueryModel model) {
+    return model.query().nestedClass("Visitor");
+  }
+
+  /** Returns the array of the keys of the slots of {@code role}. */
+  static CodeBlock types(final List<Slot> slots, final Role role) {
+    final List<CodeBlock> keys = new ArrayList<>();
+    for (final Slot slot : slots) {
+      if (role == slot.role()) {
+        keys.add(CodeBlock.of("$T.TYPE", slot.model().traits()));
+      }
+    }
+    return keys.isEmpty()
+        ? CodeBlock.of("new $T[0]", ANY_TYPE)
+        : CodeBlock.of("new $T[] {$L}", ANY_TYPE, CodeBlock.join(keys, ", "));
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Members.
+  // -----------------------------------------------------------------------------------------------
+
+  private MethodSpec.Builder constructor(final List<Slot> slots) {
+    final MethodSpec.Builder method = MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(RuntimeContract.REGISTRY, "registry", Modifier.FINAL)
+        .addStatement("this.$L = $L", containerName(), createContainer(slots));
+    for (final Slot slot : slots) {
+      method.addStatement("this.$L = registry.storage($T.TYPE)", slot.storage(), slot.model().traits());
+    }
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement("this.$L = $L.cursor()", slot.cursor(), slot.storage());
+      }
+    }
+    return method;
+  }
+
+  private MethodSpec ofMethod(final QueryModel model) {
+    final boolean view = QueryModel.Kind.VIEW == model.kind();
+    final String what = view ? "the view of {@code registry}"
+        : "the group of {@code registry}, creating the group if the\nregistry has none yet (O(n) to arrange the"
+            + " existing entities)";
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("of")
+        .addJavadoc("Returns a query over $L. The query is cheap: keep one per system\n", what)
+        .addJavadoc("and thread; create a second one for a nested loop over the same declaration.\n\n")
+        .addJavadoc("@param registry the registry to iterate\n")
+        .addJavadoc("@return a new query\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addParameter(RuntimeContract.REGISTRY, "registry", Modifier.FINAL)
+        .returns(model.query());
+    if (!view) {
+      method.addJavadoc("@throws IllegalStateException if the group conflicts with an existing group of the registry\n");
+    }
+    return method.addStatement("return new $T(registry)", model.query()).build();
+  }
+
+  private MethodSpec containerMethod() {
+    return MethodSpec.methodBuilder(containerName())
+        .addJavadoc("Returns the runtime $L this query iterates.\n\n@return the $L\n", containerName(), containerName())
+        .addModifiers(Modifier.PUBLIC)
+        .returns(container())
+        .addStatement("return $L", containerName())
+        .build();
+  }
+
+  /** Returns the size method: {@code size()} of a group; a view overrides it with {@code sizeHint()}. */
+  MethodSpec sizeMethod() {
+    return MethodSpec.methodBuilder("size")
+        .addJavadoc("Returns the number of members of the group.\n\n@return the number of members\n")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(TypeName.INT)
+        .addStatement("return group.size()")
+        .build();
+  }
+
+  private MethodSpec containsMethod() {
+    return MethodSpec.methodBuilder("contains")
+        .addJavadoc("Returns whether {@code entity} is visited by this query.\n\n"
+            + "@param entity the entity\n"
+            + "@return whether it has every included component and no excluded one\n")
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
+        .returns(TypeName.BOOLEAN)
+        .addStatement("return $L.contains(entity)", containerName())
+        .build();
+  }
+
+  private static MethodSpec storageMethod(final Slot slot) {
+    return MethodSpec.methodBuilder(slot.storage())
+        .addJavadoc("Returns the storage of {@link $T}.\n\n@return the registry's storage\n", slot.model().component())
+        .addModifiers(Modifier.PUBLIC)
+        .returns(slot.model().storage())
+        .addStatement("return $L", slot.storage())
+        .build();
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Per-entity iteration.
+  // -----------------------------------------------------------------------------------------------
+
+  private MethodSpec eachMethod(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("each")
+        .addJavadoc(eachDoc(model))
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement("final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
+      }
+    }
+    eachLoop(method, slots);
+    return method.build();
+  }
+
+  private static CodeBlock eachDoc(final QueryModel model) {
+    final String what = QueryModel.Kind.VIEW == model.kind() ? "view" : "group";
+    final CodeBlock.Builder doc = CodeBlock.builder()
+        .add("Calls {@code visitor} for each entity of the $L, last position first, with its cursors\n", what)
+        .add("positioned on the entity's components. The cursors are fields of this query, moved for each\n")
+        .add("entity: nothing is allocated. Not reentrant on one query object.\n\n");
+    if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
+      doc.add("<p>Owned components are reached by position, since the owned storages are aligned; get\n")
+          .add("components by one lookup each.\n\n");
+    }
+    return doc.add("@param visitor the loop body\n")
+        .add("@throws java.util.ConcurrentModificationException if the visitor made other entities leave the\n")
+        .add("    $L or rearranged the storage being walked\n", what)
+        .build();
+  }
+
+  /** Moves the cursor of every included slot with fields to {@code entity} by lookup. */
+  static CodeBlock moveByEntity(final List<Slot> slots) {
+    final CodeBlock.Builder code = CodeBlock.builder();
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        code.addStatement("$L.moveToEntity(entity)", slot.cursor());
+      }
+    }
+    return code.build();
+  }
+
+  /** Returns the call of the visitor. */
+  static CodeBlock visitCall(final List<Slot> slots) {
+    final List<CodeBlock> arguments = new ArrayList<>();
+    arguments.add(CodeBlock.of("entity"));
+    for (final Slot slot : slots) {
+      if (slot.visited()) {
+        arguments.add(slot.fields() ? CodeBlock.of("$L", slot.cursor()) : CodeBlock.of("$L.get(entity)", slot.storage()));
+      }
+    }
+    return CodeBlock.of("visitor.visit($L)", CodeBlock.join(arguments, ", "));
+  }
+
+  private static TypeSpec visitorType(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder visit = MethodSpec.methodBuilder("visit")
+        .addJavadoc("Visits one entity; the cursors are positioned on its components and are reused for the next\n"
+            + "entity, so do not keep them.\n\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+        .addParameter(TypeName.LONG, "entity")
+        .addJavadoc("@param entity the entity\n");
+    for (final Slot slot : slots) {
+      if (slot.visited()) {
+        final TypeName type = slot.fields() ? slot.model().cursor() : slot.model().component();
+        visit.addParameter(type, slot.name())
+            .addJavadoc("@param $L $L {@link $T}\n", slot.name(), slot.fields() ? "a cursor over its" : "its",
+                slot.model().component());
+      }
+    }
+    return TypeSpec.interfaceBuilder("Visitor")
+        .addJavadoc("The body of {@link $T#each}: one call per entity, with a typed cursor per included component\n"
+            + "that has fields (tags add no parameter).\n", model.query())
+        .addModifiers(Modifier.PUBLIC)
+        .addAnnotation(FunctionalInterface.class)
+        .addMethod(visit.build())
+        .build();
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Javadoc.
+  // -----------------------------------------------------------------------------------------------
+
+  private CodeBlock classDoc(final QueryModel model, final List<Slot> slots) {
+    final boolean view = QueryModel.Kind.VIEW == model.kind();
+    return CodeBlock.builder()
+        .add(summary(model, slots))
+        .add(usage(model))
+        .add("\n<h2>Costs</h2>\n\n<ul>\n")
+        .add(costs())
+        .add("</ul>\n\n<h2>Threading</h2>\n\n")
+        .add("<p>A query object is not thread-safe: its cursors are shared by all calls of {@code each}, so use\n")
+        .add("one query per thread, and a second query (another {@link #of}) for a nested loop over the same\n")
+        .add("declaration.$L\n", QueryModel.Kind.OWNING_GROUP == model.kind() && OwningGroupQueryGenerator.hasChunk(slots)
+            ? " {@link #parallelEachChunk(java.util.concurrent.ForkJoinPool, Chunk)} documents its own contract." : "")
+        .add("\n<h2>What may change during an iteration</h2>\n\n")
+        .add("<p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;\n")
+        .add("other entities may not leave the $L meanwhile (detected, {@link java.util.ConcurrentModificationException}).\n",
+            view ? "view's leading storage" : "group")
+        .add(QueryModel.Kind.OWNING_GROUP == model.kind() ? "The chunk forms lock the storages: no structural change at all.\n" : "")
+        .build();
+  }
+
+  /** Returns the components of {@code role} as Javadoc links, {@code none} if there are none. */
+  static String list(final List<Slot> slots, final Role role) {
+    final List<String> names = new ArrayList<>();
+    for (final Slot slot : slots) {
+      if (role == slot.role()) {
+        names.add("{@link " + slot.model().component().canonicalName() + "}");
+      }
+    }
+    return names.isEmpty() ? "none" : String.join(", ", names);
+  }
+}

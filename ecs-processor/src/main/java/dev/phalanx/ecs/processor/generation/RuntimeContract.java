@@ -1,0 +1,212 @@
+package dev.phalanx.ecs.processor.generation;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The contract between generated code and the runtime, in one place: every runtime class and member
+ * the generated code names, the members a generated storage inherits (which a field's accessors must
+ * not clash with), and the two protocols generated code follows (inserting an element, guarding an
+ * iteration). {@code RuntimeContractTest} resolves every name here against the runtime by reflection
+ * and derives the inherited members from the runtime's public and protected methods, so a rename or a
+ * new runtime method fails a test instead of a user's build.
+ */
+public final class RuntimeContract {
+
+  /** The runtime's package. */
+  public static final String PACKAGE = "dev.phalanx.ecs";
+
+  /** {@code Registry}. */
+  public static final ClassName REGISTRY = ClassName.get(PACKAGE, "Registry");
+  /** {@code SparseSet}, the base of every storage. */
+  public static final ClassName SPARSE_SET = ClassName.get(PACKAGE, "SparseSet");
+  /** {@code Storage}, the base of generated struct-of-arrays storages. */
+  public static final ClassName STORAGE = ClassName.get(PACKAGE, "Storage");
+  /** {@code EmptyStorage}, the base of generated tag storages. */
+  public static final ClassName EMPTY_STORAGE = ClassName.get(PACKAGE, "EmptyStorage");
+  /** {@code ObjectStorage}, the base of generated instance-keeping storages. */
+  public static final ClassName OBJECT_STORAGE = ClassName.get(PACKAGE, "ObjectStorage");
+  /** {@code ComponentType}, the key of a storage. */
+  public static final ClassName COMPONENT_TYPE = ClassName.get(PACKAGE, "ComponentType");
+  /** {@code ComponentTraits}. */
+  public static final ClassName COMPONENT_TRAITS = ClassName.get(PACKAGE, "ComponentTraits");
+  /** {@code DeletionPolicy}. */
+  public static final ClassName DELETION_POLICY = ClassName.get(PACKAGE, "DeletionPolicy");
+  /** {@code OwningGroup}. */
+  public static final ClassName OWNING_GROUP = ClassName.get(PACKAGE, "OwningGroup");
+  /** {@code NonOwningGroup}. */
+  public static final ClassName NON_OWNING_GROUP = ClassName.get(PACKAGE, "NonOwningGroup");
+  /** {@code View}. */
+  public static final ClassName VIEW = ClassName.get(PACKAGE, "View");
+  /** {@code RangeConsumer}, the runtime's chunk callback. */
+  public static final ClassName RANGE_CONSUMER = ClassName.get(PACKAGE, "RangeConsumer");
+  /** {@code Entity}, the handle helpers. */
+  public static final ClassName ENTITY = ClassName.get(PACKAGE, "Entity");
+
+  /** Every runtime class generated code names. */
+  public static final List<ClassName> CLASSES = List.of(
+      REGISTRY, SPARSE_SET, STORAGE, EMPTY_STORAGE, OBJECT_STORAGE, COMPONENT_TYPE, COMPONENT_TRAITS,
+      DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY);
+
+  /**
+   * A runtime member generated code calls, overrides or reads.
+   *
+   * @param owner the class declaring or inheriting it
+   * @param name the method or field name ({@code <init>} for a constructor)
+   * @param arity the parameter count ({@code -1} for a field or enum constant)
+   */
+  public record Member(ClassName owner, String name, int arity) {}
+
+  /** Every runtime member generated code uses; each must be public or protected. */
+  public static final List<Member> MEMBERS = List.of(
+      new Member(STORAGE, "<init>", 1),
+      new Member(STORAGE, "prepareInsert", 1),
+      new Member(STORAGE, "commitInsert", 2),
+      new Member(STORAGE, "notifyUpdate", 1),
+      new Member(STORAGE, "positionFor", 2),
+      new Member(STORAGE, "pageShift", 0),
+      new Member(STORAGE, "pageSize", 0),
+      new Member(STORAGE, "pageCount", 0),
+      new Member(STORAGE, "allocatePage", 1),
+      new Member(STORAGE, "getAt", 1),
+      new Member(STORAGE, "setAt", 2),
+      new Member(STORAGE, "patch", 1),
+      new Member(STORAGE, "get", 1),
+      new Member(STORAGE, "remove", 1),
+      new Member(STORAGE, "erase", 1),
+      new Member(STORAGE, "compact", 0),
+      new Member(STORAGE, "clear", 0),
+      new Member(STORAGE, "replace", 2),
+      new Member(STORAGE, "emplace", 2),
+      new Member(SPARSE_SET, "moveElement", 2),
+      new Member(SPARSE_SET, "swapElements", 2),
+      new Member(SPARSE_SET, "releaseElement", 1),
+      new Member(SPARSE_SET, "size", 0),
+      new Member(SPARSE_SET, "packed", 0),
+      new Member(SPARSE_SET, "index", 1),
+      new Member(SPARSE_SET, "indexOf", 1),
+      new Member(SPARSE_SET, "contains", 1),
+      new Member(SPARSE_SET, "policy", 0),
+      new Member(SPARSE_SET, "beginIteration", 0),
+      new Member(SPARSE_SET, "visit", 1),
+      new Member(SPARSE_SET, "endIteration", 0),
+      new Member(EMPTY_STORAGE, "<init>", 2),
+      new Member(OBJECT_STORAGE, "<init>", 1),
+      new Member(COMPONENT_TYPE, "define", 3),
+      new Member(COMPONENT_TRAITS, "<init>", 3),
+      new Member(DELETION_POLICY, "IN_PLACE", -1),
+      new Member(DELETION_POLICY, "SWAP_AND_POP", -1),
+      new Member(REGISTRY, "storage", 1),
+      new Member(REGISTRY, "owningGroup", 3),
+      new Member(REGISTRY, "nonOwningGroup", 2),
+      new Member(REGISTRY, "view", 2),
+      new Member(OWNING_GROUP, "size", 0),
+      new Member(OWNING_GROUP, "contains", 1),
+      new Member(OWNING_GROUP, "eachChunk", 1),
+      new Member(OWNING_GROUP, "parallelEachChunk", 2),
+      new Member(NON_OWNING_GROUP, "size", 0),
+      new Member(NON_OWNING_GROUP, "contains", 1),
+      new Member(NON_OWNING_GROUP, "members", 0),
+      new Member(VIEW, "leader", 0),
+      new Member(VIEW, "sizeHint", 0),
+      new Member(VIEW, "contains", 1),
+      new Member(RANGE_CONSUMER, "accept", 2),
+      new Member(ENTITY, "isTombstone", 1));
+
+  /**
+   * The public and protected methods a generated struct-of-arrays storage inherits from
+   * {@code Storage}, {@code SparseSet} and {@code Object}, as {@code name/arity}. A field accessor
+   * with the same name and parameter count would fail to compile (a final method) or be an
+   * error-prone overload ({@code at(int)} beside {@code at(long)}), so the validator refuses it.
+   * {@code RuntimeContractTest} derives this set from the runtime and checks it is equal.
+   */
+  public static final Set<String> STORAGE_INHERITED = Set.of(
+      // Object
+      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
+      "wait/0", "wait/1", "wait/2", "finalize/0",
+      // SparseSet
+      "policy/0", "size/0", "isEmpty/0", "packed/0", "firstHole/0", "hasTombstones/0", "contains/1",
+      "indexOf/1", "index/1", "entityWithIndex/1", "at/1", "describe/0", "isLocked/0", "isIterated/0",
+      "reserve/1", "beginIteration/0", "visit/1", "endIteration/0", "compact/0", "moveElement/2",
+      "swapElements/2", "releaseElement/1", "sort/1", "sortByPosition/1",
+      "insertionSortByPosition/1", "sortAs/1",
+      // Storage
+      "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
+      "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
+      "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
+      "clear/0", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
+      "missing/2", "allocatePage/1", "getAt/1", "setAt/2");
+
+  /**
+   * The public and protected methods of {@code Object}, which a generated cursor inherits, as
+   * {@code name/arity}.
+   */
+  public static final Set<String> OBJECT_INHERITED = Set.of(
+      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
+      "wait/0", "wait/1", "wait/2", "finalize/0");
+
+  private RuntimeContract() {}
+
+  /**
+   * Emits the insertion protocol of a typed {@code emplace}: the runtime places {@code entity} and
+   * returns its position, the generated code writes the payload there ({@code writes}, which may
+   * read the local {@code position}), then the runtime publishes. This is the only place that emits
+   * it.
+   *
+   * <p>{@code final int position = prepareInsert(entity); writes; commitInsert(entity, position);}:
+   * {@code prepareInsert} checks the whole change and returns the position the element will have,
+   * not yet visible; {@code commitInsert} makes it visible, updates the groups and publishes.
+   *
+   * @param method the method to add the statements to
+   * @param entity the name of the entity parameter
+   * @param position the name of the position local
+   * @param writes the statements writing the payload at {@code position}
+   */
+  static void insert(final MethodSpec.Builder method, final String entity, final String position, final CodeBlock writes) {
+    method.addStatement("final int $L = prepareInsert($L)", position, entity)
+        .addCode(writes)
+        .addStatement("commitInsert($L, $L)", entity, position);
+  }
+
+  /**
+   * Emits the iteration guard of a generated {@code each}: a loop from the last position of the
+   * walked set to the first, in which {@code body} reads the element (it may {@code continue} to
+   * skip it) and {@code visit} calls the user's visitor, checked by the runtime through {@code guard}
+   * so that forbidden structural changes throw {@code ConcurrentModificationException}. This is the
+   * only place that emits it.
+   *
+   * <p>{@code guard.beginIteration(); try { for (...; position = Math.min(position - 1, size - 1)) {
+   * body; guard.visit(position); visit; } } finally { guard.endIteration(); }}: the runtime refuses,
+   * before it is made, any change that would move an element between the visited positions and those
+   * still to come.
+   *
+   * @param method the method to add the loop to
+   * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the visits
+   * @param size the expression of the number of positions to walk ({@code group.size()})
+   * @param body the statements before the visit; they declare {@code entity}
+   * @param visit the visitor call
+   */
+  static void guardedLoop(
+      final MethodSpec.Builder method,
+      final String guard,
+      final CodeBlock size,
+      final CodeBlock body,
+      final CodeBlock visit) {
+    // The step clamps to the size: a visit may remove several elements (already visited ones, or ones
+    // still to come when nothing crosses the boundary).
+    final CodeBlock step = CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size);
+    method.addStatement("$L.beginIteration()", guard)
+        .beginControlFlow("try")
+        .beginControlFlow("for (int position = $L - 1; position >= 0; $L)", size, step)
+        .addCode(body)
+        .addStatement("$L.visit(position)", guard)
+        .addStatement(visit)
+        .endControlFlow()
+        .nextControlFlow("finally")
+        .addStatement("$L.endIteration()", guard)
+        .endControlFlow();
+  }
+}
