@@ -1,6 +1,8 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
 import java.lang.Integer;
 import java.lang.Math;
@@ -622,5 +624,24 @@ public final class Label_Storage extends Storage<Label> {
     tagsPages[page][offset] = null;
     index2Pages[page][offset] = null;
     gridPages[page][offset] = null;
+  }
+
+  /**
+   * Hands {@code visitor} every {@code @EntityRef} field of every element: owner.
+   *
+   * @param visitor receives the owner, the field's name and the handle stored
+   */
+  @Override
+  public void eachEntityRef(final EntityRefVisitor visitor) {
+    final long[] entities = packed();
+    for (int position = 0; position < size(); position++) {
+      final long entity = entities[position];
+      if (Entity.isTombstone(entity)) {
+        continue;
+      }
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      visitor.visit(entity, "owner", this.ownerPages[page][offset]);
+    }
   }
 }

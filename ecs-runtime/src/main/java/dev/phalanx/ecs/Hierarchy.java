@@ -653,6 +653,20 @@ public final class Hierarchy {
     }
 
     @Override
+    public void eachEntityRef(final EntityRefVisitor visitor) {
+      final long[] entities = packed();
+      for (int position = 0; position < size(); position++) {
+        final long entity = entities[position];
+        if (!Entity.isTombstone(entity)) {
+          visitor.visit(entity, "parent", parentAt(position));
+          visitor.visit(entity, "firstChild", firstAt(position));
+          visitor.visit(entity, "previousSibling", previousAt(position));
+          visitor.visit(entity, "nextSibling", nextAt(position));
+        }
+      }
+    }
+
+    @Override
     public String describe() {
       return "storage of the hierarchy's nodes";
     }

@@ -641,6 +641,26 @@ public final class Registry {
     return problems;
   }
 
+  /**
+   * Returns, in words, every entity reference held by a component (a field marked {@code @EntityRef},
+   * a {@link Hierarchy} link) that names neither {@link Entity#NULL} nor a live entity: references
+   * left dangling when their target was destroyed. A debugging aid built from generated code: it
+   * walks every reference of every storage, without reflection. O(references).
+   */
+  public List<String> danglingReferences() {
+    final List<String> dangling = new ArrayList<>();
+    for (int i = 0; i < storageCount; i++) {
+      final Storage<?> storage = storages[i];
+      storage.eachEntityRef((owner, field, reference) -> {
+        if (!Entity.isNull(reference) && !entities.valid(reference)) {
+          dangling.add(storage.type().name() + "." + field + " of " + Entity.toString(owner) + " names "
+              + Entity.toString(reference) + ", which is not a live entity");
+        }
+      });
+    }
+    return dangling;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Internals.
   // ---------------------------------------------------------------------------------------------

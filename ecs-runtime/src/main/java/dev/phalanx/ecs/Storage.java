@@ -284,6 +284,14 @@ public abstract class Storage<T> extends SparseSet {
     Failures.rethrow(clear(null));
   }
 
+  /**
+   * Calls {@code visitor} for every entity reference the elements hold (their {@code @EntityRef}
+   * fields); the base holds none. Generated storages of components with {@code @EntityRef} fields
+   * override it, reading the primitive pages (no reflection, no allocation).
+   * {@link Registry#danglingReferences()} uses it to find references to dead entities.
+   */
+  public void eachEntityRef(final EntityRefVisitor visitor) {}
+
   // ---------------------------------------------------------------------------------------------
   // The mutation path.
   // ---------------------------------------------------------------------------------------------

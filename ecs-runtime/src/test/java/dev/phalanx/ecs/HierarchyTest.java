@@ -209,6 +209,7 @@ class HierarchyTest {
   private void check(final Map<Long, Long> parents) {
     assertEquals(List.of(), hierarchy.verify());
     assertEquals(List.of(), registry.verify());
+    assertEquals(List.of(), registry.danglingReferences());
     for (final Map.Entry<Long, Long> entry : parents.entrySet()) {
       final long entity = entry.getKey();
       assertEquals(entry.getValue(), hierarchy.parent(entity), Entity.toString(entity));

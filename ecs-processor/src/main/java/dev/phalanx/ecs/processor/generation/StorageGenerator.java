@@ -174,6 +174,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
     if (model.fields().stream().anyMatch(field -> !field.primitive())) {
       type.addMethod(releaseElementMethod(model));
     }
+    if (model.fields().stream().anyMatch(FieldModel::entityRef)) {
+      type.addMethod(eachEntityRefMethod(model));
+    }
     return type;
   }
 
@@ -462,6 +465,30 @@ public final class StorageGenerator extends ComponentFileGenerator {
       method.addStatement(Code.write(field, "value", Code.slot(field, "", PAGE, OFFSET)));
     }
     return method.addStatement("return value").build();
+  }
+
+  private static MethodSpec eachEntityRefMethod(final ComponentModel model) {
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("eachEntityRef")
+        .addJavadoc("Hands {@code visitor} every {@code @EntityRef} field of every element: $L.\n\n"
+            + "@param visitor receives the owner, the field's name and the handle stored\n",
+            String.join(", ", model.fields().stream().filter(FieldModel::entityRef).map(FieldModel::name).toList()))
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(RuntimeContract.ENTITY_REF_VISITOR, "visitor", Modifier.FINAL)
+        .addStatement("final long[] entities = packed()")
+        .beginControlFlow("for (int position = 0; position < size(); position++)")
+        .addStatement("final long entity = entities[position]")
+        .beginControlFlow("if ($T.isTombstone(entity))", RuntimeContract.ENTITY)
+        .addStatement("continue")
+        .endControlFlow()
+        .addStatement("final int $L = position >>> pageShift()", PAGE)
+        .addStatement("final int $L = position & (pageSize() - 1)", OFFSET);
+    for (final FieldModel field : model.fields()) {
+      if (field.entityRef()) {
+        method.addStatement("visitor.visit(entity, $S, this.$L[$L][$L])", field.name(), Names.pages(field.name()), PAGE, OFFSET);
+      }
+    }
+    return method.endControlFlow().build();
   }
 
   private static MethodSpec setAtMethod(final ComponentModel model) {
