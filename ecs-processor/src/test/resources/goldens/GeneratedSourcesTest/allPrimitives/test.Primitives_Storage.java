@@ -1,7 +1,10 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
+import java.lang.Double;
+import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
 import java.util.Arrays;
@@ -631,6 +634,61 @@ public final class Primitives_Storage extends Storage<Primitives> {
     this.ratioPages[page$][offset$] = ratio;
     this.precisePages[page$][offset$] = precise;
     notifyUpdate(entity);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Primitives} with the given fields to an entity (live, or
+   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
+   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
+   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param flag the {@code flag} field
+   * @param tiny the {@code tiny} field
+   * @param small the {@code small} field
+   * @param letter the {@code letter} field
+   * @param count the {@code count} field
+   * @param big the {@code big} field
+   * @param ratio the {@code ratio} field
+   * @param precise the {@code precise} field
+   */
+  public void emplace(final CommandBuffer commands, final long entity, final boolean flag,
+      final byte tiny, final short small, final char letter, final int count, final long big,
+      final float ratio, final double precise) {
+    commands.beginFields(entity, this);
+    commands.putWord(flag ? 1L : 0L);
+    commands.putWord(tiny);
+    commands.putWord(small);
+    commands.putWord(letter);
+    commands.putWord(count);
+    commands.putWord(big);
+    commands.putWord(Float.floatToRawIntBits(ratio));
+    commands.putWord(Double.doubleToRawLongBits(precise));
+  }
+
+  /**
+   * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
+   * back in declaration order, then emplaces them, or replaces the entity's {@link Primitives}.
+   *
+   * @param entity the entity
+   * @param commands the buffer being applied
+   */
+  @Override
+  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+    final boolean flag = 0L != commands.nextWord();
+    final byte tiny = (byte) commands.nextWord();
+    final short small = (short) commands.nextWord();
+    final char letter = (char) commands.nextWord();
+    final int count = (int) commands.nextWord();
+    final long big = commands.nextWord();
+    final float ratio = Float.intBitsToFloat((int) commands.nextWord());
+    final double precise = Double.longBitsToDouble(commands.nextWord());
+    if (contains(entity)) {
+      replace(entity, flag, tiny, small, letter, count, big, ratio, precise);
+    } else {
+      emplace(entity, flag, tiny, small, letter, count, big, ratio, precise);
+    }
   }
 
   /**

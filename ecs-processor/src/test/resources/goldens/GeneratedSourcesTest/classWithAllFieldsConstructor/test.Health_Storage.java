@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
 import java.lang.Math;
@@ -227,6 +228,42 @@ public final class Health_Storage extends Storage<Health> {
     this.currentPages[page$][offset$] = current;
     this.maxPages[page$][offset$] = max;
     notifyUpdate(entity);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Health} with the given fields to an entity (live, or
+   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
+   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
+   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param current the {@code current} field
+   * @param max the {@code max} field
+   */
+  public void emplace(final CommandBuffer commands, final long entity, final int current,
+      final int max) {
+    commands.beginFields(entity, this);
+    commands.putWord(current);
+    commands.putWord(max);
+  }
+
+  /**
+   * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
+   * back in declaration order, then emplaces them, or replaces the entity's {@link Health}.
+   *
+   * @param entity the entity
+   * @param commands the buffer being applied
+   */
+  @Override
+  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+    final int current = (int) commands.nextWord();
+    final int max = (int) commands.nextWord();
+    if (contains(entity)) {
+      replace(entity, current, max);
+    } else {
+      emplace(entity, current, max);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRefVisitor;
@@ -244,6 +245,42 @@ public final class Node_Storage extends Storage<Node> {
     this.entityPages[page$][offset$] = entity;
     this.namePages[page$][offset$] = name;
     notifyUpdate(entity$);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Node} with the given fields to an entity (live, or
+   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
+   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
+   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity$ the entity or reserved handle
+   * @param entity the {@code entity} field
+   * @param name the {@code name} field
+   */
+  public void emplace(final CommandBuffer commands, final long entity$, final long entity,
+      final String name) {
+    commands.beginFields(entity$, this);
+    commands.putWord(entity);
+    commands.putRef(name);
+  }
+
+  /**
+   * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
+   * back in declaration order, then emplaces them, or replaces the entity's {@link Node}.
+   *
+   * @param entity$ the entity
+   * @param commands the buffer being applied
+   */
+  @Override
+  protected void applyRecorded(final long entity$, final CommandBuffer commands) {
+    final long entity = commands.nextWord();
+    final String name = (String) commands.nextRef();
+    if (contains(entity$)) {
+      replace(entity$, entity, name);
+    } else {
+      emplace(entity$, entity, name);
+    }
   }
 
   /**

@@ -1,7 +1,9 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
+import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
 import java.util.Arrays;
@@ -294,6 +296,45 @@ public final class Velocity_Storage extends Storage<Velocity> {
     this.dyPages[page$][offset$] = dy;
     this.spinPages[page$][offset$] = spin;
     notifyUpdate(entity);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Velocity} with the given fields to an entity (live, or
+   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
+   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
+   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param dx the {@code dx} field
+   * @param dy the {@code dy} field
+   * @param spin the {@code spin} field
+   */
+  public void emplace(final CommandBuffer commands, final long entity, final float dx,
+      final float dy, final float spin) {
+    commands.beginFields(entity, this);
+    commands.putWord(Float.floatToRawIntBits(dx));
+    commands.putWord(Float.floatToRawIntBits(dy));
+    commands.putWord(Float.floatToRawIntBits(spin));
+  }
+
+  /**
+   * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
+   * back in declaration order, then emplaces them, or replaces the entity's {@link Velocity}.
+   *
+   * @param entity the entity
+   * @param commands the buffer being applied
+   */
+  @Override
+  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+    final float dx = Float.intBitsToFloat((int) commands.nextWord());
+    final float dy = Float.intBitsToFloat((int) commands.nextWord());
+    final float spin = Float.intBitsToFloat((int) commands.nextWord());
+    if (contains(entity)) {
+      replace(entity, dx, dy, spin);
+    } else {
+      emplace(entity, dx, dy, spin);
+    }
   }
 
   /**

@@ -1,7 +1,9 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
+import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
 import java.util.Arrays;
@@ -227,6 +229,42 @@ public final class Position_Storage extends Storage<Position> {
     this.xPages[page$][offset$] = x;
     this.yPages[page$][offset$] = y;
     notifyUpdate(entity);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Position} with the given fields to an entity (live, or
+   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
+   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
+   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param x the {@code x} field
+   * @param y the {@code y} field
+   */
+  public void emplace(final CommandBuffer commands, final long entity, final float x,
+      final float y) {
+    commands.beginFields(entity, this);
+    commands.putWord(Float.floatToRawIntBits(x));
+    commands.putWord(Float.floatToRawIntBits(y));
+  }
+
+  /**
+   * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
+   * back in declaration order, then emplaces them, or replaces the entity's {@link Position}.
+   *
+   * @param entity the entity
+   * @param commands the buffer being applied
+   */
+  @Override
+  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+    final float x = Float.intBitsToFloat((int) commands.nextWord());
+    final float y = Float.intBitsToFloat((int) commands.nextWord());
+    if (contains(entity)) {
+      replace(entity, x, y);
+    } else {
+      emplace(entity, x, y);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRefVisitor;
@@ -510,6 +511,56 @@ public final class Label_Storage extends Storage<Label> {
     this.gridPages[page$][offset$] = grid;
     this.ownerPages[page$][offset$] = owner;
     notifyUpdate(entity);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Label} with the given fields to an entity (live, or
+   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
+   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
+   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param text the {@code text} field
+   * @param color the {@code color} field
+   * @param tags the {@code tags} field
+   * @param index2 the {@code index2} field
+   * @param grid the {@code grid} field
+   * @param owner the {@code owner} field
+   */
+  public void emplace(final CommandBuffer commands, final long entity, final String text,
+      final Label.Color color, final List<String> tags, final Map<String, List<Integer>> index2,
+      final int[][] grid, final long owner) {
+    commands.beginFields(entity, this);
+    commands.putRef(text);
+    commands.putRef(color);
+    commands.putRef(tags);
+    commands.putRef(index2);
+    commands.putRef(grid);
+    commands.putWord(owner);
+  }
+
+  /**
+   * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
+   * back in declaration order, then emplaces them, or replaces the entity's {@link Label}.
+   *
+   * @param entity the entity
+   * @param commands the buffer being applied
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+    final String text = (String) commands.nextRef();
+    final Label.Color color = (Label.Color) commands.nextRef();
+    final List<String> tags = (List<String>) commands.nextRef();
+    final Map<String, List<Integer>> index2 = (Map<String, List<Integer>>) commands.nextRef();
+    final int[][] grid = (int[][]) commands.nextRef();
+    final long owner = commands.nextWord();
+    if (contains(entity)) {
+      replace(entity, text, color, tags, index2, grid, owner);
+    } else {
+      emplace(entity, text, color, tags, index2, grid, owner);
+    }
   }
 
   /**

@@ -13,7 +13,9 @@ import java.util.Arrays;
  * the same buffer (or of the same {@link CommandBuffers}) may target, and that becomes a real entity
  * when the buffer is applied. {@link #emplace}, {@link #replace}, {@link #remove}, {@link #erase},
  * {@link #destroy} and {@link #destroyTree} record a change of an existing or reserved entity.
- * Recording reads nothing of the world and allocates nothing once the buffer's arrays have grown.
+ * Generated storages add a typed form, {@code positions.emplace(commands, entity, x, y)}, that records
+ * the fields as primitives (no component object, no boxing). Recording reads nothing of the world and
+ * allocates nothing once the buffer's arrays have grown.
  *
  * <h2>Applying</h2>
  *
@@ -49,6 +51,7 @@ public final class CommandBuffer {
   private static final byte ERASE = 3;
   private static final byte DESTROY = 4;
   private static final byte DESTROY_TREE = 5;
+  private static final byte FIELDS = 6;
 
   private final Registry registry;
   private final int key;
@@ -56,6 +59,15 @@ public final class CommandBuffer {
   private long[] targets = new long[16];
   private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
   private Object[] values = new Object[16];
+  // Typed field recordings of generated storages: where each command's words and references start.
+  private int[] wordStarts = new int[16];
+  private int[] refStarts = new int[16];
+  private long[] words = new long[64];
+  private int wordCount;
+  private Object[] refs = new Object[16];
+  private int refCount;
+  private int readWord;
+  private int readRef;
   private int count;
   private int reserved;
   // The entities the reserved handles became, valid from materialization until the next clear.
@@ -138,6 +150,49 @@ public final class CommandBuffer {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // For generated code: typed field recording. A generated storage's emplace(commands, entity,
+  // fields...) calls beginFields, then putWord or putRef once per field in declaration order; on
+  // apply, the runtime calls the storage's applyRecorded(entity, commands), which reads them back
+  // with nextWord and nextRef in the same order. Nothing is boxed.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Starts recording the fields of a typed emplace of {@code storage}'s component on {@code entity}.
+   * For generated code.
+   */
+  public void beginFields(final long entity, final Storage<?> storage) {
+    record(FIELDS, entity, storage.type(), null);
+    wordStarts[count - 1] = wordCount;
+    refStarts[count - 1] = refCount;
+  }
+
+  /** Records one primitive field's bits (see {@link #beginFields}). For generated code. */
+  public void putWord(final long bits) {
+    if (wordCount == words.length) {
+      words = Arrays.copyOf(words, wordCount * 2);
+    }
+    words[wordCount++] = bits;
+  }
+
+  /** Records one reference field (see {@link #beginFields}). For generated code. */
+  public void putRef(final Object value) {
+    if (refCount == refs.length) {
+      refs = Arrays.copyOf(refs, refCount * 2);
+    }
+    refs[refCount++] = value;
+  }
+
+  /** Reads back the next primitive field of the command being applied. For generated code. */
+  public long nextWord() {
+    return words[readWord++];
+  }
+
+  /** Reads back the next reference field of the command being applied. For generated code. */
+  public Object nextRef() {
+    return refs[readRef++];
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Applying.
   // ---------------------------------------------------------------------------------------------
 
@@ -159,8 +214,11 @@ public final class CommandBuffer {
   public void clear() {
     Arrays.fill(types, 0, count, null);
     Arrays.fill(values, 0, count, null);
+    Arrays.fill(refs, 0, refCount, null);
     count = 0;
     reserved = 0;
+    wordCount = 0;
+    refCount = 0;
   }
 
   /** Throws unless no storage of {@code registry} is locked or iterated. */
@@ -194,6 +252,8 @@ public final class CommandBuffer {
         continue;
       }
       try {
+        readWord = wordStarts[i];
+        readRef = refStarts[i];
         failure = applyOne(ops[i], target, types[i], values[i], failure);
       } catch (final RuntimeException | Error thrown) {
         failure = Failures.add(failure, thrown);
@@ -223,6 +283,7 @@ public final class CommandBuffer {
       }
       case DESTROY -> registry.destroy(target);
       case DESTROY_TREE -> Hierarchy.of(registry).destroyTree(target);
+      case FIELDS -> registry.storage(type).applyRecorded(target, this);
       default -> throw new AssertionError(op);
     }
     return failure;
@@ -246,6 +307,8 @@ public final class CommandBuffer {
       targets = Arrays.copyOf(targets, capacity);
       types = Arrays.copyOf(types, capacity);
       values = Arrays.copyOf(values, capacity);
+      wordStarts = Arrays.copyOf(wordStarts, capacity);
+      refStarts = Arrays.copyOf(refStarts, capacity);
     }
     ops[count] = op;
     targets[count] = entity;

@@ -292,6 +292,17 @@ public abstract class Storage<T> extends SparseSet {
    */
   public void eachEntityRef(final EntityRefVisitor visitor) {}
 
+  /**
+   * Applies a typed emplace recorded by a generated {@code emplace(commands, entity, fields...)}: reads
+   * the fields back from {@code commands} and emplaces them, or replaces the component if the entity
+   * has one. For generated code; storages without typed recording never receive one.
+   *
+   * @throws IllegalStateException if this storage does not record typed fields
+   */
+  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+    throw new IllegalStateException(describe() + " has no typed recording: record emplace(entity, type, value)");
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The mutation path.
   // ---------------------------------------------------------------------------------------------

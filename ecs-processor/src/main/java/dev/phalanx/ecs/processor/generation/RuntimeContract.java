@@ -45,13 +45,16 @@ public final class RuntimeContract {
   public static final ClassName RANGE_CONSUMER = ClassName.get(PACKAGE, "RangeConsumer");
   /** {@code Entity}, the handle helpers. */
   public static final ClassName ENTITY = ClassName.get(PACKAGE, "Entity");
+  /** {@code CommandBuffer}, which generated storages record typed fields into. */
+  public static final ClassName COMMAND_BUFFER = ClassName.get(PACKAGE, "CommandBuffer");
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
   public static final ClassName ENTITY_REF_VISITOR = ClassName.get(PACKAGE, "EntityRefVisitor");
 
   /** Every runtime class generated code names. */
   public static final List<ClassName> CLASSES = List.of(
       REGISTRY, SPARSE_SET, STORAGE, EMPTY_STORAGE, OBJECT_STORAGE, COMPONENT_TYPE, COMPONENT_TRAITS,
-      DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY, ENTITY_REF_VISITOR);
+      DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY, ENTITY_REF_VISITOR,
+      COMMAND_BUFFER);
 
   /**
    * A runtime member generated code calls, overrides or reads.
@@ -85,6 +88,13 @@ public final class RuntimeContract {
       new Member(STORAGE, "emplace", 2),
       new Member(STORAGE, "eachEntityRef", 1),
       new Member(ENTITY_REF_VISITOR, "visit", 3),
+      new Member(STORAGE, "applyRecorded", 2),
+      new Member(STORAGE, "contains", 1),
+      new Member(COMMAND_BUFFER, "beginFields", 2),
+      new Member(COMMAND_BUFFER, "putWord", 1),
+      new Member(COMMAND_BUFFER, "putRef", 1),
+      new Member(COMMAND_BUFFER, "nextWord", 0),
+      new Member(COMMAND_BUFFER, "nextRef", 0),
       new Member(SPARSE_SET, "moveElement", 2),
       new Member(SPARSE_SET, "swapElements", 2),
       new Member(SPARSE_SET, "releaseElement", 1),
@@ -141,7 +151,7 @@ public final class RuntimeContract {
       "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
       "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
       "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
-      "clear/0", "eachEntityRef/1", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
+      "clear/0", "eachEntityRef/1", "applyRecorded/2", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
       "missing/2", "allocatePage/1", "getAt/1", "setAt/2");
 
   /**

@@ -165,6 +165,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
     if (hasTypedForms(model)) {
       type.addMethod(emplaceMethod(model)).addMethod(replaceMethod(model));
     }
+    if (typedSlots(model) + 1 <= Code.MAX_SLOTS) {
+      type.addMethod(recordMethod(model)).addMethod(applyRecordedMethod(model));
+    }
     type.addMethod(setMethod(model))
         .addMethod(allocatePageMethod(model))
         .addMethod(getAtMethod(model))
@@ -396,6 +399,106 @@ public final class StorageGenerator extends ComponentFileGenerator {
             + "    has one\n");
     RuntimeContract.insert(method, locals.entity(), locals.position(), writeFields(model, locals));
     return method.build();
+  }
+
+  /** The name of the command buffer parameter, clear of every field name. */
+  private static String commandsName(final ComponentModel model) {
+    final Set<String> fields = new HashSet<>();
+    for (final FieldModel field : model.fields()) {
+      fields.add(field.name());
+    }
+    return Code.fresh("commands", fields);
+  }
+
+  private static MethodSpec recordMethod(final ComponentModel model) {
+    final Locals locals = Locals.of(model);
+    final String commands = commandsName(model);
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("emplace")
+        .addJavadoc("Records in {@code $L} adding a {@link $T} with the given fields to an entity (live,\n"
+            + "or reserved with {@code $L.create()}); {@code $L.apply()} emplaces it, or replaces the one\n"
+            + "the entity has by then. Primitive fields are recorded as bits, references as they are: no\n"
+            + "component object is built, and nothing is allocated once the buffer has grown. Safe inside\n"
+            + "any iteration, including a parallel one with a buffer per run.\n\n"
+            + "@param $L the buffer to record into\n"
+            + "@param $L the entity or reserved handle\n",
+            commands, model.component(), commands, commands, commands, locals.entity())
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(RuntimeContract.COMMAND_BUFFER, commands, Modifier.FINAL)
+        .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL)
+        .addStatement("$L.beginFields($L, this)", commands, locals.entity());
+    for (final FieldModel field : model.fields()) {
+      method.addJavadoc("@param $L the {@code $L} field\n", field.name(), field.name())
+          .addParameter(field.type(), field.name(), Modifier.FINAL)
+          .addStatement(encode(field, commands));
+    }
+    return method.build();
+  }
+
+  private static CodeBlock encode(final FieldModel field, final String commands) {
+    final TypeName type = field.type();
+    if (TypeName.BOOLEAN.equals(type)) {
+      return CodeBlock.of("$L.putWord($L ? 1L : 0L)", commands, field.name());
+    }
+    if (TypeName.FLOAT.equals(type)) {
+      return CodeBlock.of("$L.putWord($T.floatToRawIntBits($L))", commands, Float.class, field.name());
+    }
+    if (TypeName.DOUBLE.equals(type)) {
+      return CodeBlock.of("$L.putWord($T.doubleToRawLongBits($L))", commands, Double.class, field.name());
+    }
+    if (type.isPrimitive()) {
+      return CodeBlock.of("$L.putWord($L)", commands, field.name());
+    }
+    return CodeBlock.of("$L.putRef($L)", commands, field.name());
+  }
+
+  private static CodeBlock decode(final FieldModel field, final String commands) {
+    final TypeName type = field.type();
+    if (TypeName.BOOLEAN.equals(type)) {
+      return CodeBlock.of("0L != $L.nextWord()", commands);
+    }
+    if (TypeName.FLOAT.equals(type)) {
+      return CodeBlock.of("$T.intBitsToFloat((int) $L.nextWord())", Float.class, commands);
+    }
+    if (TypeName.DOUBLE.equals(type)) {
+      return CodeBlock.of("$T.longBitsToDouble($L.nextWord())", Double.class, commands);
+    }
+    if (TypeName.LONG.equals(type)) {
+      return CodeBlock.of("$L.nextWord()", commands);
+    }
+    if (type.isPrimitive()) {
+      return CodeBlock.of("($T) $L.nextWord()", type, commands);
+    }
+    return CodeBlock.of("($T) $L.nextRef()", type, commands);
+  }
+
+  private static MethodSpec applyRecordedMethod(final ComponentModel model) {
+    final Locals locals = Locals.of(model);
+    final String commands = commandsName(model);
+    final boolean unchecked = model.fields().stream()
+        .anyMatch(field -> !field.type().isPrimitive() && !(field.type() instanceof ClassName));
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("applyRecorded")
+        .addJavadoc("Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields\n"
+            + "back in declaration order, then emplaces them, or replaces the entity's {@link $T}.\n\n"
+            + "@param $L the entity\n"
+            + "@param $L the buffer being applied\n",
+            model.component(), locals.entity(), commands)
+        .addAnnotation(Override.class)
+        .addAnnotations(uncheckedIf(unchecked))
+        .addModifiers(Modifier.PROTECTED)
+        .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL)
+        .addParameter(RuntimeContract.COMMAND_BUFFER, commands, Modifier.FINAL);
+    final CodeBlock.Builder arguments = CodeBlock.builder().add("$L", locals.entity());
+    for (final FieldModel field : model.fields()) {
+      method.addStatement("final $T $L = $L", field.type(), field.name(), decode(field, commands));
+      arguments.add(",$W$L", field.name());
+    }
+    // Recording exists only where the typed forms fit (one slot fewer), so they exist too.
+    return method.beginControlFlow("if (contains($L))", locals.entity())
+        .addStatement("replace($L)", arguments.build())
+        .nextControlFlow("else")
+        .addStatement("emplace($L)", arguments.build())
+        .endControlFlow()
+        .build();
   }
 
   private static MethodSpec replaceMethod(final ComponentModel model) {
