@@ -248,10 +248,11 @@ public final class Node_Storage extends Storage<Node> {
   }
 
   /**
-   * Records in {@code commands} adding a {@link Node} with the given fields to an entity (live, or
-   * reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one the
-   * entity has by then. The fields are recorded as primitives: nothing is allocated once the buffer
-   * has grown. Safe inside any iteration, including a parallel one with a buffer per run.
+   * Records in {@code commands} adding a {@link Node} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}); {@code commands.apply()} emplaces it, or replaces the one
+   * the entity has by then. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
    *
    * @param commands the buffer to record into
    * @param entity$ the entity or reserved handle
