@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.CommandBuffer;
+import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.OwningGroup;
@@ -260,6 +263,75 @@ class GuideSnippetsTest {
       }
     }));
     // end::iteration-rules[]
+  }
+
+  @Test
+  void commands() {
+    final Registry registry = new Registry();
+    for (int i = -2; i < 3; i++) {
+      registry.emplace(registry.create(), HEALTH, new Health(i));
+    }
+    // tag::commands[]
+    final CommandBuffer commands = new CommandBuffer(registry);
+    registry.view(HEALTH).each(e -> {
+      if (registry.get(e, HEALTH).points <= 0) {
+        commands.destroy(e); // the dead go after the pass
+        final long ghost = commands.create(); // a reserved handle, usable in later commands
+        commands.emplace(ghost, POISONED, null);
+      }
+    });
+    commands.apply(); // reserved entities first, then every command in recording order
+    // end::commands[]
+    assertEquals(2, registry.storage(HEALTH).size());
+    assertEquals(3, registry.storage(POISONED).size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void parallelCommands() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 50_000; i++) {
+      final long e = registry.create();
+      registry.emplace(e, HEALTH, new Health(i % 200));
+      registry.emplace(e, NODE_FREE, new FreeNode());
+    }
+    final OwningGroup group = registry.owningGroup(HEALTH, NODE_FREE);
+    final ObjectStorage<Health> health = registry.storage(HEALTH);
+    final java.util.concurrent.ForkJoinPool pool = java.util.concurrent.ForkJoinPool.commonPool();
+    // tag::parallel-commands[]
+    final CommandBuffers perRun = new CommandBuffers(registry);
+    group.parallelEachChunk(pool, (from, to) -> {
+      final CommandBuffer buffer = perRun.forRun(from);
+      for (int position = from; position < to; position++) {
+        if (health.valueAt(position).points > 100) {
+          buffer.destroy(group.entityAt(position));
+        }
+      }
+    });
+    perRun.apply();
+    // end::parallel-commands[]
+    assertEquals(50_000 / 200 * 101, group.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void hierarchies() {
+    final Registry registry = new Registry();
+    // tag::hierarchies[]
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long ship = registry.create();
+    final long turret = registry.create();
+    final long gun = registry.create();
+    hierarchy.attach(turret, ship);
+    hierarchy.attach(gun, turret);
+    assertThrows(IllegalArgumentException.class, () -> hierarchy.attach(ship, gun)); // a cycle
+    final List<Long> order = new ArrayList<>();
+    hierarchy.depthFirst(ship, order::add); // ship, turret, gun: parents first
+    hierarchy.destroyTree(turret); // gun, then turret
+    assertEquals(0, hierarchy.childCount(ship));
+    // end::hierarchies[]
+    assertEquals(List.of(ship, turret, gun), order);
+    assertEquals(List.of(), registry.danglingReferences());
   }
 
   @Test
