@@ -1,38 +1,62 @@
 package dev.phalanx.examples.particles;
 
+import dev.phalanx.ecs.CommandBuffer;
+import dev.phalanx.ecs.CommandBuffers;
+import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.Entity;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Ages every root entity by one frame and destroys those whose time is up, comets with their whole
  * tail. Returns how many roots died, so that the spawner can replace them.
  *
- * <p>Two passes, because destroying an entity moves the last element of each swap-and-pop storage
- * into its hole: first walk the {@code Lifetime} pages and collect the dying (no structural change
- * while walking), then destroy them.
+ * <p>The lifetimes are a full-owning group of their own, walked in chunks of {@code int[]} pages
+ * (in parallel when the world has a pool). A chunk pass may not change the world, so each run records
+ * its dead into its own {@link CommandBuffer} ({@code destroyTree} for a comet: the hierarchy takes
+ * the tail with it); the buffers are applied after the pass, in the order of the runs, so the world is
+ * the same whatever the number of threads.
  */
 public final class LifetimeSystem {
 
-  private final Registry registry;
+  private final OwningGroup group;
+  private final Lifetime_Storage lifetimes;
   private final Storages storages;
-  private final LongBuffer dying = new LongBuffer();
+  private final ForkJoinPool pool;
+  private final CommandBuffers commands;
+  private final RangeConsumer age = this::age;
+  private final AtomicLong dying = new AtomicLong();
+  private final AtomicLong dyingChildren = new AtomicLong();
   private long destroyedRoots;
   private long destroyedChildren;
 
-  /** Creates the system. */
-  public LifetimeSystem(final Registry registry, final Storages storages) {
-    this.registry = registry;
+  /**
+   * Creates the system; declares the lifetimes' group, so create it before any entity exists.
+   *
+   * @param pool the pool of the parallel pass, or {@code null} to run on the calling thread
+   */
+  public LifetimeSystem(final Registry registry, final Storages storages, final ForkJoinPool pool) {
+    this.group = registry.owningGroup(Lifetime_Traits.TYPE);
+    this.lifetimes = storages.lifetimes;
     this.storages = storages;
+    this.pool = pool;
+    this.commands = new CommandBuffers(registry);
   }
 
   /** Runs one frame; returns the number of root entities destroyed. */
   public int run() {
-    collectDying();
-    for (int i = 0; i < dying.size(); i++) {
-      destroyFamily(dying.get(i));
+    dying.set(0);
+    if (null == pool) {
+      group.eachChunk(age);
+    } else {
+      group.parallelEachChunk(pool, age);
     }
-    destroyedRoots += dying.size();
-    return dying.size();
+    commands.apply();
+    final int died = (int) dying.get();
+    destroyedRoots += died;
+    destroyedChildren += dyingChildren.getAndSet(0);
+    return died;
   }
 
   /** Returns the number of root entities destroyed so far. */
@@ -45,39 +69,33 @@ public final class LifetimeSystem {
     return destroyedChildren;
   }
 
-  private void collectDying() {
-    dying.clear();
-    final Lifetime_Storage lifetimes = storages.lifetimes;
-    final int[][] pages = lifetimes.ticksPages();
-    final long[] entities = lifetimes.packed();
-    final int size = lifetimes.size();
-    final int shift = lifetimes.pageShift();
+  /** Ages the run {@code [from, to)} (within one page) and records its dead. */
+  private void age(final int from, final int to) {
+    final int[] ticks = lifetimes.ticksPages()[from >>> lifetimes.pageShift()];
     final int mask = lifetimes.pageSize() - 1;
-    for (int position = 0; position < size; position++) {
-      final int[] ticks = pages[position >>> shift];
-      final int left = ticks[position & mask] - 1;
-      ticks[position & mask] = left;
+    final long[] entities = lifetimes.packed();
+    CommandBuffer buffer = null;
+    int died = 0;
+    int children = 0;
+    for (int position = from; position < to; position++) {
+      final int left = --ticks[position & mask];
       if (left <= 0) {
-        dying.add(entities[position]);
+        if (null == buffer) {
+          buffer = commands.forRun(from);
+        }
+        final long entity = entities[position];
+        if (storages.comets.contains(entity)) {
+          children += storages.hierarchy.childCount(entity);
+          buffer.destroyTree(entity);
+        } else {
+          buffer.destroy(entity);
+        }
+        died++;
       }
     }
-  }
-
-  /**
-   * Destroys {@code root}; for a comet, its children first. The children are found by walking the
-   * list stored in the components, handle by handle: the hierarchy needs no other bookkeeping.
-   */
-  private void destroyFamily(final long root) {
-    if (storages.comets.contains(root)) {
-      long child = storages.comets.firstChild(root);
-      while (!Entity.isNull(child)) {
-        // Read the link before the child goes: its slot becomes a tombstone.
-        final long next = storages.attachments.nextSibling(child);
-        registry.destroy(child);
-        destroyedChildren++;
-        child = next;
-      }
+    if (0 != died) {
+      dying.addAndGet(died);
+      dyingChildren.addAndGet(children);
     }
-    registry.destroy(root);
   }
 }

@@ -58,18 +58,16 @@ public final class Spawner {
     }
   }
 
-  /** Creates the children of comet {@code head}, linked into a list that starts at the head. */
+  /** Creates the children of comet {@code head}, attached to it in the registry's hierarchy. */
   private void spawnTail(final long head, final float x, final float y) {
-    long first = Entity.NULL;
     for (int c = 0; c < Rules.COMET_CHILDREN; c++) {
       final float offsetX = (float) ((random.nextDouble() * 2 - 1) * Rules.CHILD_SPREAD);
       final float offsetY = (float) ((random.nextDouble() * 2 - 1) * Rules.CHILD_SPREAD);
       final long child = registry.create();
       storages.positions.emplace(child, Rules.wrap(x + offsetX), Rules.wrap(y + offsetY));
-      // Push at the front of the list: the new child's next sibling is the previous first child.
-      storages.attachments.emplace(child, head, first, offsetX, offsetY);
-      first = child;
+      storages.attachments.emplace(child, offsetX, offsetY);
+      storages.hierarchy.attach(child, head);
     }
-    storages.comets.emplace(head, first, Rules.COMET_CHILDREN);
+    storages.comets.emplace(head);
   }
 }

@@ -1,5 +1,6 @@
 package dev.phalanx.examples.particles;
 
+import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
 
 /**
@@ -23,11 +24,14 @@ public final class Storages {
   /** Glowing sparks (tag). */
   public final Glowing_Storage glowing;
 
-  /** Comet heads: the first child of each. */
+  /** Comet heads (tag); their tails are their children in {@link #hierarchy}. */
   public final Comet_Storage comets;
 
-  /** Comet tails: parent, next sibling and offset of each (in-place deletion). */
+  /** Comet tails: the offset of each from its parent (in-place deletion). */
   public final Attachment_Storage attachments;
+
+  /** The registry's built-in hierarchy: comet heads and their tails. */
+  public final Hierarchy hierarchy;
 
   /** Fetches (creating) every storage of the world from {@code registry}. */
   public Storages(final Registry registry) {
@@ -38,5 +42,6 @@ public final class Storages {
     glowing = registry.storage(Glowing_Traits.TYPE);
     comets = registry.storage(Comet_Traits.TYPE);
     attachments = registry.storage(Attachment_Traits.TYPE);
+    hierarchy = Hierarchy.of(registry);
   }
 }

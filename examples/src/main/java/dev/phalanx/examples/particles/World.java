@@ -12,7 +12,8 @@ import java.util.concurrent.ForkJoinPool;
  *   <li><b>density</b>: count every particle into the neighbourhood grid;
  *   <li><b>movement</b>: integrate the movers (owning group, chunked, optionally parallel);
  *   <li><b>follow</b>: snap comet tails to their heads (view over the hierarchy);
- *   <li><b>lifetime</b>: age the roots and destroy the dead, comets with their tails;
+ *   <li><b>lifetime</b>: age the roots (a chunked, optionally parallel pass that records the dead
+ *       in command buffers, one per run) and destroy the dead, comets with their tails;
  *   <li><b>spawn</b>: create as many roots as died.
  * </ol>
  *
@@ -52,8 +53,8 @@ public final class World implements AutoCloseable {
     sparks = SparksQuery.of(registry);
     pool = threads > 1 ? new ForkJoinPool(threads) : null;
     movement = new MovementSystem(movers, grid, pool);
-    follow = new FollowSystem(followers);
-    lifetime = new LifetimeSystem(registry, storages);
+    follow = new FollowSystem(followers, storages.hierarchy);
+    lifetime = new LifetimeSystem(registry, storages, pool);
     spawner = new Spawner(registry, storages, seed);
     times = new SystemTimes(frames, SYSTEMS);
     spawner.spawn(roots);
@@ -101,7 +102,7 @@ public final class World implements AutoCloseable {
   private long rootHash(final long e) {
     int flags = storages.frozen.contains(e) ? Checksums.FROZEN : 0;
     flags |= storages.glowing.contains(e) ? Checksums.GLOWING : 0;
-    flags |= storages.comets.contains(e) ? Checksums.COMET | storages.comets.children(e) << 8 : 0;
+    flags |= storages.comets.contains(e) ? Checksums.COMET | storages.hierarchy.childCount(e) << 8 : 0;
     return Checksums.root(
         storages.positions.x(e), storages.positions.y(e),
         storages.velocities.dx(e), storages.velocities.dy(e),
@@ -109,7 +110,7 @@ public final class World implements AutoCloseable {
   }
 
   private long childHash(final long e) {
-    final long parent = storages.attachments.parent(e);
+    final long parent = storages.hierarchy.parent(e);
     return Checksums.child(
         storages.positions.x(e), storages.positions.y(e),
         storages.attachments.offsetX(e), storages.attachments.offsetY(e),
