@@ -12,7 +12,8 @@ import java.util.Arrays;
  * <p>{@link #create()} reserves an entity: it returns a <em>reserved handle</em> that later commands of
  * the same buffer (or of the same {@link CommandBuffers}) may target, and that becomes a real entity
  * when the buffer is applied. {@link #emplace}, {@link #replace}, {@link #remove}, {@link #erase},
- * {@link #destroy} and {@link #destroyTree} record a change of an existing or reserved entity.
+ * {@link #destroy}, {@link #destroyTree} and {@link #attach} record a change of an existing or reserved
+ * entity.
  * Generated storages add a typed form, {@code positions.emplace(commands, entity, x, y)}, that records
  * the fields as primitives (no component object, no boxing). Recording reads nothing of the world and
  * allocates nothing once the buffer's arrays have grown.
@@ -52,6 +53,7 @@ public final class CommandBuffer {
   private static final byte DESTROY = 4;
   private static final byte DESTROY_TREE = 5;
   private static final byte FIELDS = 6;
+  private static final byte ATTACH = 7;
 
   private final Registry registry;
   private final int key;
@@ -68,6 +70,8 @@ public final class CommandBuffer {
   private int refCount;
   private int readWord;
   private int readRef;
+  // The set this buffer belongs to while it is applied, to resolve reserved handles of its siblings.
+  private CommandBuffers siblingsInApply;
   private int count;
   private int reserved;
   // The entities the reserved handles became, valid from materialization until the next clear.
@@ -142,6 +146,17 @@ public final class CommandBuffer {
   /** Records destroying {@code entity}. */
   public void destroy(final long entity) {
     record(DESTROY, entity, null, null);
+  }
+
+  /**
+   * Records making {@code child} a child of {@code parent} in the registry's {@link Hierarchy} (either
+   * may be a reserved handle). Applied as {@link Hierarchy#reparent}; skipped and counted if either is
+   * dead by then or it would make a cycle.
+   */
+  public void attach(final long child, final long parent) {
+    record(ATTACH, child, null, null);
+    wordStarts[count - 1] = wordCount;
+    putWord(parent);
   }
 
   /** Records destroying {@code entity} and its descendants in the registry's {@link Hierarchy}. */
@@ -245,6 +260,7 @@ public final class CommandBuffer {
    * exception.
    */
   Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
+    siblingsInApply = siblings;
     for (int i = 0; i < count; i++) {
       final long target = resolve(targets[i], siblings);
       if (Entity.isNull(target) || !registry.valid(target)) {
@@ -284,6 +300,15 @@ public final class CommandBuffer {
       case DESTROY -> registry.destroy(target);
       case DESTROY_TREE -> Hierarchy.of(registry).destroyTree(target);
       case FIELDS -> registry.storage(type).applyRecorded(target, this);
+      case ATTACH -> {
+        final long parent = resolve(nextWord(), siblingsInApply);
+        final Hierarchy hierarchy = Hierarchy.of(registry);
+        if (Entity.isNull(parent) || !registry.valid(parent) || target == parent || hierarchy.isAncestor(target, parent)) {
+          skipped++;
+        } else {
+          hierarchy.reparent(target, parent);
+        }
+      }
       default -> throw new AssertionError(op);
     }
     return failure;

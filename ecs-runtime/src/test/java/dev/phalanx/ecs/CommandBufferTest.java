@@ -70,6 +70,27 @@ class CommandBufferTest {
   }
 
   @Test
+  void attachLinksReservedEntitiesAndSkipsCyclesAndTheDead() {
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long root = registry.create();
+    final long dead = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    final long child = commands.create();
+    final long grandchild = commands.create();
+    commands.attach(child, root);
+    commands.attach(grandchild, child);
+    commands.attach(root, grandchild); // a cycle by then: skipped
+    commands.destroy(dead);
+    commands.attach(child, dead); // dead parent: skipped
+    commands.apply();
+    assertEquals(2, commands.skipped());
+    assertEquals(2, hierarchy.depth(hierarchy.firstChild(hierarchy.firstChild(root))));
+    assertEquals(List.of(), hierarchy.verify());
+    assertEquals(List.of(), registry.danglingReferences());
+  }
+
+  @Test
   void applyingInsideAnIterationIsRefusedAndKeepsTheBuffer() {
     final Registry registry = new Registry();
     registry.emplace(registry.create(), TA, new A(0));

@@ -111,6 +111,33 @@ class HierarchyTest {
   }
 
   @Test
+  void traversalsAllocateNothingOnceWarm() {
+    final long root = registry.create();
+    long parent = root;
+    for (int i = 0; i < 300; i++) {
+      final long child = registry.create();
+      hierarchy.attach(child, 0 == i % 3 ? root : parent);
+      parent = child;
+    }
+    final long[] sum = {0};
+    final java.util.function.LongConsumer add = e -> sum[0] += e;
+    final com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    final long id = Thread.currentThread().getId();
+    long allocated = -1;
+    for (int round = 0; round < 200; round++) {
+      final long start = threads.getThreadAllocatedBytes(id);
+      hierarchy.depthFirst(root, add);
+      hierarchy.breadthFirst(root, add);
+      hierarchy.eachParentFirst(add);
+      hierarchy.eachChild(root, add);
+      allocated = threads.getThreadAllocatedBytes(id) - start;
+    }
+    assertEquals(0, allocated);
+    assertTrue(sum[0] != 0);
+  }
+
+  @Test
   void destroyingANodeMakesItsChildrenRootsAndDestroyTreeTakesTheSubtree() {
     final long root = registry.create();
     final long mid = registry.create();

@@ -1,7 +1,7 @@
 package dev.phalanx.examples.particles;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.Entity;
 import java.util.SplittableRandom;
 
 /**
@@ -13,22 +13,32 @@ import java.util.SplittableRandom;
  */
 public final class Spawner {
 
-  private final Registry registry;
   private final Storages storages;
   private final SplittableRandom random;
+  private final CommandBuffer commands;
+  // Commands per apply: bounds the buffer's arrays when the initial world is spawned.
+  private static final int BATCH = 16_384;
 
   /** Creates a spawner drawing from a generator seeded with {@code seed}. */
   public Spawner(final Registry registry, final Storages storages, final long seed) {
-    this.registry = registry;
     this.storages = storages;
     this.random = new SplittableRandom(seed);
+    this.commands = new CommandBuffer(registry);
   }
 
-  /** Spawns {@code count} root entities. */
+  /**
+   * Spawns {@code count} root entities: records them in a command buffer (reserved entities, typed
+   * emplaces, hierarchy links), applied every few thousand commands and at the end. Reservations
+   * materialize in recording order, so the identifiers are those a direct spawn would give.
+   */
   public void spawn(final int count) {
     for (int i = 0; i < count; i++) {
       spawnOne();
+      if (commands.size() >= BATCH) {
+        commands.apply();
+      }
     }
+    commands.apply();
   }
 
   private void spawnOne() {
@@ -39,21 +49,21 @@ public final class Spawner {
     final int ticks = Rules.MIN_LIFETIME + random.nextInt(Rules.LIFETIME_SPAN);
     final int kind = random.nextInt(Rules.KIND_ROLLS);
 
-    final long e = registry.create();
-    storages.positions.emplace(e, x, y);
-    storages.lifetimes.emplace(e, ticks);
+    final long e = commands.create();
+    storages.positions.emplace(commands, e, x, y);
+    storages.lifetimes.emplace(commands, e, ticks);
     if (kind < Rules.COMET_ROLLS) {
-      storages.velocities.emplace(e, dx, dy);
+      storages.velocities.emplace(commands, e, dx, dy);
       spawnTail(e, x, y);
     } else if (kind < Rules.COMET_ROLLS + Rules.FROZEN_ROLLS) {
       // Frozen dust keeps a (zero) velocity: it is the tag, not a missing component, that keeps it
       // out of the movers group.
-      storages.velocities.emplace(e, 0f, 0f);
-      storages.frozen.emplace(e);
+      storages.velocities.emplace(commands, e, 0f, 0f);
+      commands.emplace(e, Frozen_Traits.TYPE, null);
     } else {
-      storages.velocities.emplace(e, dx, dy);
+      storages.velocities.emplace(commands, e, dx, dy);
       if (kind < Rules.COMET_ROLLS + Rules.FROZEN_ROLLS + Rules.GLOWING_ROLLS) {
-        storages.glowing.emplace(e);
+        commands.emplace(e, Glowing_Traits.TYPE, null);
       }
     }
   }
@@ -63,11 +73,11 @@ public final class Spawner {
     for (int c = 0; c < Rules.COMET_CHILDREN; c++) {
       final float offsetX = (float) ((random.nextDouble() * 2 - 1) * Rules.CHILD_SPREAD);
       final float offsetY = (float) ((random.nextDouble() * 2 - 1) * Rules.CHILD_SPREAD);
-      final long child = registry.create();
-      storages.positions.emplace(child, Rules.wrap(x + offsetX), Rules.wrap(y + offsetY));
-      storages.attachments.emplace(child, offsetX, offsetY);
-      storages.hierarchy.attach(child, head);
+      final long child = commands.create();
+      storages.positions.emplace(commands, child, Rules.wrap(x + offsetX), Rules.wrap(y + offsetY));
+      storages.attachments.emplace(commands, child, offsetX, offsetY);
+      commands.attach(child, head);
     }
-    storages.comets.emplace(head);
+    commands.emplace(head, Comet_Traits.TYPE, null);
   }
 }
