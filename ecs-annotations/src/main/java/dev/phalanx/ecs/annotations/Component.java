@@ -74,15 +74,19 @@ public @interface Component {
    * ({@code DeletionPolicy.IN_PLACE}): positions, and so cursors and page slots, of the other
    * elements stay stable until {@code compact()}. Iterations skip tombstones. Such a storage cannot be
    * owned by a group. Default {@code false} (swap-and-pop).
+   *
+   * @return whether the storage deletes in place
    */
   boolean inPlaceDelete() default false;
 
   /**
    * Elements per payload page: a positive power of two ({@code [PhalanxPageSize]} otherwise). Pages
    * are allocated whole, so a larger page wastes more for few elements and hops less for many.
+   *
+   * @return the number of elements per page
    */
   int pageSize() default DEFAULT_PAGE_SIZE;
 
-  /** What to do with a type without instance fields; see {@link Empty}. */
+  /** {@return what to do with a type without instance fields; see {@link Empty}} */
   Empty empty() default Empty.AUTO;
 }

@@ -62,12 +62,15 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 public @interface GroupQuery {
 
-  /** Components the group owns: kept packed, in one order, at the front of their storages. */
+  /**
+   * {@return the components the group owns: kept packed, in one order, at the front of their
+   * storages}
+   */
   Class<?>[] owned() default {};
 
-  /** Components the members must have, looked up rather than owned. */
+  /** {@return the components the members must have, looked up rather than owned} */
   Class<?>[] get() default {};
 
-  /** Components the members must not have. */
+  /** {@return the components the members must not have} */
   Class<?>[] exclude() default {};
 }
