@@ -93,6 +93,8 @@ public @interface Component {
    * ({@code DeletionPolicy.IN_PLACE}): positions, and so cursors and page slots, of the other
    * elements stay stable until {@code compact()}. Iterations skip tombstones. Such a storage cannot be
    * owned by a group. Default {@code false} (swap-and-pop).
+   *
+   * @return whether the storage deletes in place
    */
   boolean inPlaceDelete() default false;
 
@@ -100,9 +102,11 @@ public @interface Component {
    * Elements per payload page: a power of two from 1 to 65536 ({@code [PhalanxPageSize]} otherwise).
    * Pages are allocated whole on first use, so a larger page wastes more for few elements and hops
    * less for many.
+   *
+   * @return the number of elements per page
    */
   int pageSize() default DEFAULT_PAGE_SIZE;
 
-  /** What to do with a type without instance fields; see {@link Empty}. */
+  /** {@return what to do with a type without instance fields; see {@link Empty}} */
   Empty empty() default Empty.AUTO;
 }

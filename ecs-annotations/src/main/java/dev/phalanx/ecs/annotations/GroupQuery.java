@@ -69,13 +69,16 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 public @interface GroupQuery {
 
-  /** Components the group owns: kept packed, in one order, at the front of their storages. */
+  /**
+   * {@return the components the group owns: kept packed, in one order, at the front of their
+   * storages}
+   */
   Class<?>[] owned() default {};
 
-  /** Components the members must have, looked up rather than owned. */
+  /** {@return the components the members must have, looked up rather than owned} */
   Class<?>[] get() default {};
 
-  /** Components the members must not have. */
+  /** {@return the components the members must not have} */
   Class<?>[] exclude() default {};
 
   /**
@@ -85,6 +88,8 @@ public @interface GroupQuery {
    * physics world and a render world, say), so both may be declared. Groups are compared only with
    * groups of the same name. If both are created in one registry anyway, the registry refuses the
    * second at run time with an {@code IllegalStateException}.
+   *
+   * @return the registry's name
    */
   String registry() default "";
 }

@@ -48,9 +48,9 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 public @interface ViewQuery {
 
-  /** Components the entities must have; at least one. */
+  /** {@return the components the entities must have; at least one} */
   Class<?>[] include();
 
-  /** Components the entities must not have. */
+  /** {@return the components the entities must not have} */
   Class<?>[] exclude() default {};
 }

@@ -46,9 +46,10 @@ class DocsSnippetsTest {
 
   private static String allSources() throws IOException {
     final StringBuilder text = new StringBuilder();
-    // Hand-written sources, and what the annotation processors generated from them (also compiled).
-    for (final String root : List.of("src/main/java", "src/test/java", "target/generated-sources/annotations",
-        "target/generated-test-sources/test-annotations")) {
+    // Hand-written sources, and what the annotation processors generated from them (also compiled);
+    // src/it holds the README's installation project, which maven-invoker-plugin compiles and runs.
+    for (final String root : List.of("src/main/java", "src/test/java", "src/it",
+        "target/generated-sources/annotations", "target/generated-test-sources/test-annotations")) {
       final Path path = Path.of(root);
       if (!Files.isDirectory(path)) {
         continue;
