@@ -17,8 +17,9 @@ public final class NonOwningGroup extends Group {
 
   private final MemberSet members = new MemberSet();
 
-  NonOwningGroup(final Storage<?>[] get, final Storage<?>[] exclude) {
+  NonOwningGroup(final Storage<?>[] get, final Storage<?>[] exclude, final Guards guards) {
     super(new Storage<?>[0], get, exclude);
+    members.guards = guards;
   }
 
   /**

@@ -135,11 +135,14 @@ public final class Registry {
       return;
     }
     pushDestroying(entity);
-    try {
-      checkDestroy(entity);
-    } catch (final RuntimeException refused) {
-      popDestroying();
-      throw refused;
+    if (groups.guards.any()) {
+      // Something is iterated or locked: every removal must be allowed before the first is made.
+      try {
+        checkDestroy(entity);
+      } catch (final RuntimeException refused) {
+        popDestroying();
+        throw refused;
+      }
     }
     Failures.rethrow(destroyChecked(entity, null));
   }

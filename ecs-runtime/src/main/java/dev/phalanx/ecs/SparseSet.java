@@ -85,6 +85,10 @@ public class SparseSet {
   @SuppressWarnings("unused") // written through FIRST_HOLE
   private volatile int firstHole = ABSENT;
 
+  // The guard count of the registry this set belongs to (null when standalone): how many iterations
+  // and locks are active over all its sets, so that changes skip their checks when there are none.
+  Guards guards;
+
   // Callback iterations in progress: their number, the innermost one's floor, the outer ones' floors.
   private int iterations;
   private int floor;
@@ -273,6 +277,9 @@ public class SparseSet {
     }
     floor = size;
     iterations = depth + 1;
+    if (null != guards) {
+      guards.active++;
+    }
   }
 
   /** Records that the innermost iteration now visits {@code position}. For generated code. */
@@ -289,6 +296,9 @@ public class SparseSet {
     iterations = depth;
     if (depth > 0) {
       floor = outerFloors[depth - 1];
+    }
+    if (null != guards) {
+      guards.active--;
     }
   }
 
@@ -390,6 +400,9 @@ public class SparseSet {
       lockedOf = of;
     }
     locks++;
+    if (null != guards) {
+      guards.active++;
+    }
   }
 
   /** Releases one {@link #lock}. */
@@ -400,6 +413,9 @@ public class SparseSet {
     if (0 == --locks) {
       lockedBy = null;
       lockedOf = null;
+    }
+    if (null != guards) {
+      guards.active--;
     }
   }
 

@@ -445,7 +445,7 @@ public abstract class Storage<T> extends SparseSet {
 
   private void checkRemoval(final long entity, final int position, final boolean observed) {
     if (observed) {
-      groups.planRemove(this, entity, position, true);
+      groups.planRemove(this, entity, position, groups.guards.any());
     } else {
       checkRemoveAt(position, entity, this);
     }
@@ -506,6 +506,7 @@ public abstract class Storage<T> extends SparseSet {
     }
     registry = owner;
     groups = ownerGroups;
+    guards = ownerGroups.guards;
   }
 
   /** Marks this storage as owned by {@code group}, or clears the mark with {@code null}. */

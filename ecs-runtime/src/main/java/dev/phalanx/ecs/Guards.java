@@ -1,0 +1,16 @@
+package dev.phalanx.ecs;
+
+/**
+ * The number of iteration guards and locks active over every set of one registry. While it is zero,
+ * no change can be refused by a guard or a lock, so the mutation path skips those checks (the
+ * entity and presence checks always run). Not thread-safe: parallel iterations take their locks on
+ * the calling thread before their tasks start.
+ */
+final class Guards {
+  int active;
+
+  /** Returns whether some set of the registry is iterated or locked. */
+  boolean any() {
+    return 0 != active;
+  }
+}
