@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import java.lang.FunctionalInterface;
 import java.lang.Math;
@@ -88,6 +89,26 @@ public final class Systems_HealthyQuery {
    */
   public boolean contains(final long entity) {
     return group.contains(entity);
+  }
+
+  /**
+   * Returns the signal published when an entity joins this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onEnter} signal of the underlying group
+   */
+  public Signal onEnter() {
+    return group.onEnter();
+  }
+
+  /**
+   * Returns the signal published when an entity leaves this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onLeave} signal of the underlying group
+   */
+  public Signal onLeave() {
+    return group.onLeave();
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Signal;
 import java.lang.FunctionalInterface;
 import java.lang.Math;
 import java.lang.String;
@@ -138,6 +139,26 @@ public final class MoversQuery {
    */
   public boolean contains(final long entity) {
     return group.contains(entity);
+  }
+
+  /**
+   * Returns the signal published when an entity joins this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onEnter} signal of the underlying group
+   */
+  public Signal onEnter() {
+    return group.onEnter();
+  }
+
+  /**
+   * Returns the signal published when an entity leaves this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onLeave} signal of the underlying group
+   */
+  public Signal onLeave() {
+    return group.onLeave();
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
@@ -95,6 +96,26 @@ public final class VisibleQuery {
    */
   public boolean contains(final long entity) {
     return view.contains(entity);
+  }
+
+  /**
+   * Returns the signal published when an entity joins this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onEnter} signal of the underlying view
+   */
+  public Signal onEnter() {
+    return view.onEnter();
+  }
+
+  /**
+   * Returns the signal published when an entity leaves this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onLeave} signal of the underlying view
+   */
+  public Signal onLeave() {
+    return view.onLeave();
   }
 
   /**

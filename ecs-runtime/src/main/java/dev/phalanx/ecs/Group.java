@@ -33,12 +33,32 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   final Storage<?>[] get;
   final Storage<?>[] exclude;
   final int rank;
+  final Signal onEnter = new Signal();
+  final Signal onLeave = new Signal();
 
   Group(final Storage<?>[] owned, final Storage<?>[] get, final Storage<?>[] exclude) {
     this.owned = owned;
     this.get = get;
     this.exclude = exclude;
     this.rank = owned.length + get.length + exclude.length;
+  }
+
+  /**
+   * Signal published after an entity entered the group, once the change that made it enter is
+   * complete (the entity is a member; its components can be read), before the storage's construct
+   * or update listeners. Listeners follow the rules of {@link Signal}.
+   */
+  public final Signal onEnter() {
+    return onEnter;
+  }
+
+  /**
+   * Signal published after an entity left the group, once the change that made it leave is complete:
+   * it is no longer a member, and the component whose removal made it leave is gone (read it in that
+   * storage's destroy listener). Published after the storage's destroy listeners.
+   */
+  public final Signal onLeave() {
+    return onLeave;
   }
 
   /** Returns the number of members. */

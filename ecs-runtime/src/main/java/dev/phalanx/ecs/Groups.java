@@ -63,6 +63,12 @@ public final class Groups {
   // Iterations and locks active over the registry's sets.
   final Guards guards = new Guards();
 
+  // Enter and leave signals waiting to be published, as a stack: each change pushes what its plan
+  // did, publishes its own entries, and pops them; changes made by those listeners push above.
+  private Group[] pendingGroups = new Group[8];
+  private boolean[] pendingEnter = new boolean[8];
+  private int pendingTop;
+
   // Test hook: apply entries from the most restrictive group first, the order the seed article shows
   // to be wrong. Only the nested-group ordering test sets it, to prove the rule matters.
   boolean wrongEntryOrder;
@@ -256,6 +262,46 @@ public final class Groups {
   }
 
   /**
+   * Remembers the entries and exits of the last applied plan whose groups have listeners, returning
+   * the stack mark to pass to {@link #publishPending}. Call right after applying a plan.
+   */
+  int pushPending() {
+    final int mark = pendingTop;
+    for (int i = 0; i < planned; i++) {
+      final Group group = plan[i];
+      if (group.onEnter.isEmpty() && group.onLeave.isEmpty()) {
+        continue;
+      }
+      if (pendingTop == pendingGroups.length) {
+        pendingGroups = Arrays.copyOf(pendingGroups, pendingTop * 2);
+        pendingEnter = Arrays.copyOf(pendingEnter, pendingTop * 2);
+      }
+      pendingGroups[pendingTop] = group;
+      pendingEnter[pendingTop] = entering[i];
+      pendingTop++;
+    }
+    return mark;
+  }
+
+  /**
+   * Publishes, in plan order, the entries and exits pushed since {@code mark}, then pops them. Every
+   * listener runs; returns {@code failure} or the first exception.
+   */
+  Throwable publishPending(final int mark, final Registry registry, final long entity, Throwable failure) {
+    final int top = pendingTop;
+    try {
+      for (int i = mark; i < top; i++) {
+        final Group group = pendingGroups[i];
+        failure = (pendingEnter[i] ? group.onEnter : group.onLeave).publish(registry, entity, failure);
+      }
+    } finally {
+      Arrays.fill(pendingGroups, mark, top, null);
+      pendingTop = mark;
+    }
+    return failure;
+  }
+
+  /**
    * Plans the upkeep of removing {@code entity}'s element at {@code position} of {@code target}, and
    * checks it (with the target's own removal) if {@code check}.
    */
@@ -296,16 +342,21 @@ public final class Groups {
   /**
    * Applies the plan of the last {@link #planRemove}: exits, the removal of the element, entries.
    */
-  void applyRemove(final Storage<?> target, final long entity) {
+  Throwable applyRemove(final Storage<?> target, final long entity, final Throwable failure) {
     if (DeletionPolicy.IN_PLACE == target.policy()) {
+      // Removals from an in-place storage may run on several threads: the upkeep, and the group
+      // signals it publishes, are serialized.
       synchronized (this) {
         // Another thread's removal may have planned since: plan again under the lock.
         planRemoveUnsynchronized(target, entity, target.indexOf(entity), false);
         applyRemoveUnsynchronized(target, entity);
+        epoch++;
+        return publishPending(pushPending(), target.registry(), entity, failure);
       }
-    } else {
-      applyRemoveUnsynchronized(target, entity);
     }
+    applyRemoveUnsynchronized(target, entity);
+    epoch++;
+    return publishPending(pushPending(), target.registry(), entity, failure);
   }
 
   private void applyRemoveUnsynchronized(final Storage<?> target, final long entity) {

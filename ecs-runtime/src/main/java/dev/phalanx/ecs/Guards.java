@@ -9,6 +9,10 @@ package dev.phalanx.ecs;
 final class Guards {
   int active;
 
+  // The change tick that tracked storages stamp on writes (see Registry.changeTick()). Kept here,
+  // next to the guards every storage already holds, so a write reads it with one load.
+  int changeTick = 1;
+
   /** Returns whether some set of the registry is iterated or locked. */
   boolean any() {
     return 0 != active;

@@ -606,6 +606,34 @@ public final class Registry {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Change ticks.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Returns the current change tick: the stamp that tracked storages ({@code @Component(tracked =
+   * true)}) give a write made now. Starts at 1.
+   */
+  public int changeTick() {
+    return groups.guards.changeTick;
+  }
+
+  /**
+   * Advances the change tick and returns the tick before it: writes made from now on are stamped
+   * later than the returned tick. A system that reacts to changes keeps the value it got last time:
+   *
+   * <pre>{@code
+   * final int since = seen;              // what this system has already seen
+   * seen = registry.advanceChangeTick(); // later writes count as new next time
+   * query.eachChangedSince(since, visitor);
+   * }</pre>
+   *
+   * Ticks compare with wrap-around: a reader must look at least once every 2^31 advances.
+   */
+  public int advanceChangeTick() {
+    return groups.guards.changeTick++;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Consistency.
   // ---------------------------------------------------------------------------------------------
 

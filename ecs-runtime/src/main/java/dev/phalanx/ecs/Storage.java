@@ -91,6 +91,9 @@ public abstract class Storage<T> extends SparseSet {
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
+  // Internal signals after an insertion and after a removal (view monitors use them).
+  final Signal afterInsert = new Signal();
+  final Signal afterRemove = new Signal();
 
   /**
    * Creates an empty storage with the traits of {@code type}.
@@ -222,7 +225,7 @@ public abstract class Storage<T> extends SparseSet {
    * @throws IllegalArgumentException if the entity lacks the component
    */
   public final void patch(final long entity) {
-    positionFor(entity, "patch");
+    markWritten(positionFor(entity, "patch"));
     notifyUpdate(entity);
   }
 
@@ -291,6 +294,46 @@ public abstract class Storage<T> extends SparseSet {
    * {@link Registry#danglingReferences()} uses it to find references to dead entities.
    */
   public void eachEntityRef(final EntityRefVisitor visitor) {}
+
+  // ---------------------------------------------------------------------------------------------
+  // Change tracking. Generated storages of @Component(tracked = true) types override these.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Returns whether this storage records a change tick per element. */
+  public boolean isTracked() {
+    return false;
+  }
+
+  /**
+   * Returns the change tick at which the element at {@code position} was last written (added,
+   * replaced, set, patched); 0 for an untracked storage.
+   */
+  public int changeTickAt(final int position) {
+    return 0;
+  }
+
+  /**
+   * Returns whether {@code entity}'s component was added or written after {@code tick}
+   * (wrap-around safe); {@code false} if it has none or the storage is untracked.
+   */
+  public final boolean changedSince(final long entity, final int tick) {
+    final int position = indexOf(entity);
+    return ABSENT != position && changeTickAt(position) - tick > 0;
+  }
+
+  /**
+   * Records that the element at {@code position} was written in place now; called by
+   * {@link #patch(long)}. Tracked generated storages stamp the current tick. For generated code.
+   */
+  protected void markWritten(final int position) {}
+
+  /**
+   * Returns the registry's current change tick, the stamp of a write made now (1 for a standalone
+   * storage). For generated code.
+   */
+  protected final int changeTick() {
+    return null != guards ? guards.changeTick : 1;
+  }
 
   /**
    * Applies a typed emplace recorded by a generated {@code emplace(commands, entity, fields...)}: reads
@@ -376,11 +419,19 @@ public abstract class Storage<T> extends SparseSet {
       }
     }
     insertAt(entity, position);
+    Throwable failure = null;
     if (hasGroups()) {
       groups.applyInsert(entity);
+      advanceEpoch();
+      failure = groups.publishPending(groups.pushPending(), registry, entity, null);
+    } else {
+      advanceEpoch();
     }
-    advanceEpoch();
-    Failures.rethrow(onConstruct.publish(registry, entity, null));
+    failure = onConstruct.publish(registry, entity, failure);
+    if (!afterInsert.isEmpty()) {
+      failure = afterInsert.publish(registry, entity, failure);
+    }
+    Failures.rethrow(failure);
   }
 
   /**
@@ -430,11 +481,14 @@ public abstract class Storage<T> extends SparseSet {
       if (!planned) {
         groups.planRemove(this, entity, position, false);
       }
-      groups.applyRemove(this, entity);
+      failure = groups.applyRemove(this, entity, failure);
     } else {
       removeAt(position);
+      advanceEpoch();
     }
-    advanceEpoch();
+    if (!afterRemove.isEmpty()) {
+      failure = afterRemove.publish(registry, entity, failure);
+    }
     return failure;
   }
 
@@ -463,7 +517,8 @@ public abstract class Storage<T> extends SparseSet {
       groups.checkClear(this);
     }
     final boolean clearingRegistry = null != registry && registry.isClearing();
-    if (onDestroy.isEmpty() && (0 == excludedBy.length || clearingRegistry)) {
+    if (onDestroy.isEmpty() && afterRemove.isEmpty() && !leaveSignalled()
+        && (0 == excludedBy.length || clearingRegistry)) {
       // Nothing to tell and nobody to enter a group: drop every element at once.
       for (final Group group : includedBy) {
         group.clearMembers();
@@ -488,6 +543,16 @@ public abstract class Storage<T> extends SparseSet {
       clearing--;
     }
     return failure;
+  }
+
+  /** Returns whether a group including this storage has leave listeners. */
+  private boolean leaveSignalled() {
+    for (final Group group : includedBy) {
+      if (!group.onLeave.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Returns whether groups observe this storage (include or exclude it). */

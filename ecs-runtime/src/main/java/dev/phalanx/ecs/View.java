@@ -53,6 +53,9 @@ public final class View {
   private final SparseSet[] include;
   private final SparseSet[] exclude;
   private final SparseSet leader;
+  // Created on the first call to onEnter() or onLeave(): the listeners that tell entries and exits.
+  private Signal onEnter;
+  private Signal onLeave;
 
   private View(final SparseSet[] include, final SparseSet[] exclude, final SparseSet leader) {
     this.include = include;
@@ -142,5 +145,97 @@ public final class View {
   /** Returns a new iterator over the entities of the view. */
   public EntityIterator iterator() {
     return new EntityIterator(leader(), include, exclude);
+  }
+
+  /**
+   * Signal published when an entity starts matching this view (it gained an included component or
+   * lost an excluded one), after the change is complete and after that storage's own listeners. The
+   * first call connects the view to its storages for good (one listener per storage, internal); keep
+   * the view (a generated view query keeps its own) rather than asking the registry for a new one.
+   * An entity being destroyed, or a registry being cleared, enters nothing.
+   *
+   * @throws IllegalStateException if a set of the view is not a storage (a plain sparse set has no
+   *     signals)
+   */
+  public Signal onEnter() {
+    monitor();
+    return onEnter;
+  }
+
+  /**
+   * Signal published when an entity stops matching this view (it lost an included component or gained
+   * an excluded one), after the change is complete. See {@link #onEnter()}.
+   *
+   * @throws IllegalStateException as {@link #onEnter()}
+   */
+  public Signal onLeave() {
+    monitor();
+    return onLeave;
+  }
+
+  private void monitor() {
+    if (null != onEnter) {
+      return;
+    }
+    for (final SparseSet set : include) {
+      requireStorage(set);
+    }
+    for (final SparseSet set : exclude) {
+      requireStorage(set);
+    }
+    final Signal entered = new Signal();
+    final Signal left = new Signal();
+    for (final SparseSet set : include) {
+      final Storage<?> storage = (Storage<?>) set;
+      // Gaining an included component: it did not match before; does it now?
+      storage.afterInsert.connect((registry, entity) -> {
+        if (ViewLoop.matches(entity, include, exclude)) {
+          Failures.rethrow(entered.publish(registry, entity, null));
+        }
+      });
+      // Losing one: it matched before if everything else still holds.
+      storage.afterRemove.connect((registry, entity) -> {
+        if (ViewLoop.matchesOthers(entity, storage, include, exclude)) {
+          Failures.rethrow(left.publish(registry, entity, null));
+        }
+      });
+    }
+    for (final SparseSet set : exclude) {
+      final Storage<?> storage = (Storage<?>) set;
+      storage.afterInsert.connect((registry, entity) -> {
+        if (matchesIgnoring(entity, storage)) {
+          Failures.rethrow(left.publish(registry, entity, null));
+        }
+      });
+      storage.afterRemove.connect((registry, entity) -> {
+        if ((null == registry || !registry.suppressesEntry(entity)) && ViewLoop.matches(entity, include, exclude)) {
+          Failures.rethrow(entered.publish(registry, entity, null));
+        }
+      });
+    }
+    onLeave = left;
+    onEnter = entered;
+  }
+
+  /** Returns whether {@code entity} matches, {@code ignored} (an excluded set) aside. */
+  private boolean matchesIgnoring(final long entity, final SparseSet ignored) {
+    for (final SparseSet in : include) {
+      if (!in.contains(entity)) {
+        return false;
+      }
+    }
+    for (final SparseSet out : exclude) {
+      if (out != ignored && out.contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void requireStorage(final SparseSet set) {
+    if (!(set instanceof Storage)) {
+      throw new IllegalStateException(
+          set.describe() + " is not a storage and publishes no signals: a view over it has no enter or leave signals");
+    }
   }
 }

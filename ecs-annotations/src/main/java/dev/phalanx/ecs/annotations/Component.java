@@ -99,6 +99,19 @@ public @interface Component {
   boolean inPlaceDelete() default false;
 
   /**
+   * Whether the storage records, per element, the change tick at which it was last written: by
+   * {@code emplace}, {@code replace}, {@code set}, {@code patch}, the generated setters and cursors,
+   * and the chunk forms of queries that own the component. Queries then offer
+   * {@code eachChangedSince(tick, visitor)}, which visits only the entities whose tracked components
+   * changed after {@code tick} (see {@code Registry.advanceChangeTick()}). It costs an {@code int} per
+   * element and a store per write; an untracked component's generated code is unchanged. Default
+   * {@code false}. Only components with fields can be tracked ({@code [PhalanxTrackedTag]}).
+   *
+   * @return whether writes are tracked
+   */
+  boolean tracked() default false;
+
+  /**
    * Elements per payload page: a power of two from 1 to 65536 ({@code [PhalanxPageSize]} otherwise).
    * Pages are allocated whole on first use, so a larger page wastes more for few elements and hops
    * less for many.

@@ -119,6 +119,17 @@ class ComponentValidationTest {
   }
 
   @Test
+  void trackedTagIsRejected() {
+    final JavaFileObject source = source("Seen",
+        "package test;",
+        "import dev.phalanx.ecs.annotations.Component;",
+        "@Component(",
+        "    tracked = true)",
+        "public final class Seen {}");
+    assertSingleError(source, "[PhalanxTrackedTag]", "Seen has no fields", "tracked = true");
+  }
+
+  @Test
   void forcedTagWithFieldsIsRejected() {
     final JavaFileObject source = source("Heavy",
         "package test;",

@@ -43,6 +43,16 @@ class GeneratedSourcesTest {
   }
 
   @Test
+  void tracked(final TestInfo test) {
+    check(test, List.of("test.Heat_Storage", "test.Heat_Cursor", "test.Heat_Traits"),
+        source("Heat",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component(tracked = true)",
+            "public record Heat(float celsius, int source) {}"));
+  }
+
+  @Test
   void mutableClass(final TestInfo test) {
     check(test, List.of("test.Velocity_Storage", "test.Velocity_Cursor", "test.Velocity_Traits"),
         source("Velocity",

@@ -36,6 +36,9 @@ class QueryGeneratedSourcesTest {
       "public final class Velocity {", "  public float x;", "  public float y;", "}");
   private static final JavaFileObject HEALTH = component("Health", "public record Health(int hp) {}");
   private static final JavaFileObject FROZEN = component("Frozen", "public record Frozen() {}");
+  private static final JavaFileObject HEAT = JavaFileObjects.forSourceLines("test.Heat",
+      "package test;", "import dev.phalanx.ecs.annotations.Component;", "@Component(tracked = true)",
+      "public record Heat(float celsius) {}");
   private static final JavaFileObject LABEL = component("Label",
       "public record Label(String text, java.util.List<String> tags) {}");
 
@@ -46,6 +49,24 @@ class QueryGeneratedSourcesTest {
         "import dev.phalanx.ecs.annotations.GroupQuery;",
         "@GroupQuery(owned = {Position.class, Velocity.class, Label.class}, get = Health.class, exclude = Frozen.class)",
         "public interface Movers {}"));
+  }
+
+  @Test
+  void trackedOwningGroup(final TestInfo test) {
+    check(test, "test.WarmersQuery", JavaFileObjects.forSourceLines("test.Warmers",
+        "package test;",
+        "import dev.phalanx.ecs.annotations.GroupQuery;",
+        "@GroupQuery(owned = {Position.class, Heat.class})",
+        "public interface Warmers {}"));
+  }
+
+  @Test
+  void trackedView(final TestInfo test) {
+    check(test, "test.HotQuery", JavaFileObjects.forSourceLines("test.Hot",
+        "package test;",
+        "import dev.phalanx.ecs.annotations.ViewQuery;",
+        "@ViewQuery(include = {Heat.class, Health.class})",
+        "public interface Hot {}"));
   }
 
   @Test
@@ -90,7 +111,7 @@ class QueryGeneratedSourcesTest {
     final Compilation compilation = javac()
         .withProcessors(new PhalanxProcessor())
         .withOptions("-Xlint:all", "-Werror")
-        .compile(POSITION, VELOCITY, HEALTH, FROZEN, LABEL, declaration);
+        .compile(POSITION, VELOCITY, HEALTH, FROZEN, LABEL, HEAT, declaration);
     assertThat(compilation).succeededWithoutWarnings();
     final Optional<JavaFileObject> file = compilation.generatedSourceFile(generated);
     assertTrue(file.isPresent(), generated + " was not generated");

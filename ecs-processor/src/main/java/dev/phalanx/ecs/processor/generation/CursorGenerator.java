@@ -67,6 +67,16 @@ public final class CursorGenerator extends ComponentFileGenerator {
     for (final FieldModel field : model.fields()) {
       type.addMethod(getter(field)).addMethod(setter(field));
     }
+    if (model.tracked()) {
+      type.addMethod(MethodSpec.methodBuilder("changedSince")
+          .addJavadoc("Returns whether the current element was added or written after {@code tick}.\n\n"
+              + "@param tick a change tick\n@return whether the element's change tick is later\n")
+          .addModifiers(Modifier.PUBLIC)
+          .addParameter(TypeName.INT, "tick", Modifier.FINAL)
+          .returns(TypeName.BOOLEAN)
+          .addStatement("return storage.changeTickAt(position) - tick > 0")
+          .build());
+    }
     return type.addMethod(get(model)).addMethod(set(model));
   }
 

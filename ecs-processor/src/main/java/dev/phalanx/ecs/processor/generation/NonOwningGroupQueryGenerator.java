@@ -50,12 +50,12 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
   }
 
   @Override
-  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots) {
+  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
     method.addStatement("final $T members = group.members()", RuntimeContract.SPARSE_SET);
     final CodeBlock body = CodeBlock.builder()
         .addStatement("final long entity = members.packed()[position]")
         .add(moveByEntity(slots))
         .build();
-    RuntimeContract.guardedLoop(method, "members", CodeBlock.of("members.size()"), body, visitCall(slots));
+    RuntimeContract.guardedLoop(method, "members", CodeBlock.of("members.size()"), body, filter, visitCall(slots));
   }
 }

@@ -95,7 +95,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   }
 
   @Override
-  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots) {
+  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
     final Slot lead = slots.get(0);
     method.addStatement("final $T group = this.group", RuntimeContract.OWNING_GROUP)
         .addComment("Any owned storage can lead: members sit at positions [0, size()) of each, in one order.")
@@ -106,7 +106,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         body.addStatement(Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)", slot.cursor());
       }
     }
-    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("group.size()"), body.build(), visitCall(slots));
+    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("group.size()"), body.build(), filter, visitCall(slots));
   }
 
   @Override
@@ -267,7 +267,19 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addStatement("final int page = from >>> pageShift")
         .addStatement("final int offset = from & pageMask")
         .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
+        .addCode(markChunk(slots))
         .build();
+  }
+
+  /** Stamps what a run handed out for writing, in every tracked owned storage. */
+  private static CodeBlock markChunk(final List<Slot> slots) {
+    final CodeBlock.Builder code = CodeBlock.builder();
+    for (final Slot slot : slots) {
+      if (Role.OWNED == slot.role() && slot.fields() && slot.model().tracked()) {
+        code.addStatement("$L.markWritten(from, to)", slot.storage());
+      }
+    }
+    return code.build();
   }
 
   private static TypeSpec chunkInterface(final QueryModel model, final List<Slot> slots) {

@@ -94,7 +94,11 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   abstract String costs();
 
   /** Adds the loop of {@code each} to {@code method}, after the cursor locals. */
-  abstract void eachLoop(MethodSpec.Builder method, List<Slot> slots);
+  /**
+   * Emits the per-entity loop: position the cursors, skip the entity unless {@code filter} (an
+   * expression over the positioned cursors; empty for none) holds, call the visitor.
+   */
+  abstract void eachLoop(MethodSpec.Builder method, List<Slot> slots, CodeBlock filter);
 
   /** Adds the kind's own fields, constructor statements and members; nothing by default. */
   void addOwnMembers(final TypeSpec.Builder type, final MethodSpec.Builder constructor, final QueryModel model,
@@ -154,12 +158,17 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .addMethod(ofMethod(model))
         .addMethod(containerMethod())
         .addMethod(sizeMethod())
-        .addMethod(containsMethod());
+        .addMethod(containsMethod())
+        .addMethod(signalMethod("onEnter", "joins"))
+        .addMethod(signalMethod("onLeave", "leaves"));
     for (final Slot slot : slots) {
       type.addMethod(storageMethod(slot));
     }
-    type.addMethod(eachMethod(model, slots))
-        .addMethods(members.methodSpecs())
+    type.addMethod(eachMethod(model, slots));
+    if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
+      type.addMethod(eachChangedSinceMethod(model, slots));
+    }
+    type.addMethods(members.methodSpecs())
         .addType(visitorType(model, slots))
         .addTypes(members.typeSpecs());
     return type;
@@ -287,6 +296,17 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .build();
   }
 
+  private MethodSpec signalMethod(final String name, final String what) {
+    return MethodSpec.methodBuilder(name)
+        .addJavadoc("Returns the signal published when an entity $L this query's entities, once the change\n"
+            + "that made it so is complete; listeners follow the runtime's signal rules.\n\n"
+            + "@return the {@code $L} signal of the underlying $L\n", what, name, containerName())
+        .addModifiers(Modifier.PUBLIC)
+        .returns(RuntimeContract.SIGNAL)
+        .addStatement("return $L.$L()", containerName(), name)
+        .build();
+  }
+
   private static MethodSpec storageMethod(final Slot slot) {
     return MethodSpec.methodBuilder(slot.storage())
         .addJavadoc("Returns the storage of {@link $T}.\n\n@return the registry's storage\n", slot.model().component())
@@ -310,7 +330,35 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         method.addStatement("final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
       }
     }
-    eachLoop(method, slots);
+    eachLoop(method, slots, CodeBlock.of(""));
+    return method.build();
+  }
+
+  /** Whether a slot reads a tracked component (included, with fields). */
+  static boolean tracked(final Slot slot) {
+    return slot.included() && slot.fields() && slot.model().tracked();
+  }
+
+  private MethodSpec eachChangedSinceMethod(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("eachChangedSince")
+        .addJavadoc("As {@link #each}, visiting only the entities whose tracked components ($L) were added or\n"
+            + "written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.\n\n"
+            + "@param tick the change tick already seen\n"
+            + "@param visitor the loop body\n",
+            String.join(", ", slots.stream().filter(QueryFileGenerator::tracked).map(slot -> slot.model().component().simpleName()).toList()))
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(TypeName.INT, "tick", Modifier.FINAL)
+        .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    final List<CodeBlock> tests = new ArrayList<>();
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement("final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
+      }
+      if (tracked(slot)) {
+        tests.add(CodeBlock.of("$L.changedSince(tick)", slot.cursor()));
+      }
+    }
+    eachLoop(method, slots, CodeBlock.join(tests, " || "));
     return method.build();
   }
 

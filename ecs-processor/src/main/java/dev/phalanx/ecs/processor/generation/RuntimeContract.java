@@ -45,6 +45,8 @@ public final class RuntimeContract {
   public static final ClassName RANGE_CONSUMER = ClassName.get(PACKAGE, "RangeConsumer");
   /** {@code Entity}, the handle helpers. */
   public static final ClassName ENTITY = ClassName.get(PACKAGE, "Entity");
+  /** {@code Signal}, what queries' enter and leave signals are. */
+  public static final ClassName SIGNAL = ClassName.get(PACKAGE, "Signal");
   /** {@code CommandBuffer}, which generated storages record typed fields into. */
   public static final ClassName COMMAND_BUFFER = ClassName.get(PACKAGE, "CommandBuffer");
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
@@ -54,7 +56,7 @@ public final class RuntimeContract {
   public static final List<ClassName> CLASSES = List.of(
       REGISTRY, SPARSE_SET, STORAGE, EMPTY_STORAGE, OBJECT_STORAGE, COMPONENT_TYPE, COMPONENT_TRAITS,
       DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY, ENTITY_REF_VISITOR,
-      COMMAND_BUFFER);
+      COMMAND_BUFFER, SIGNAL);
 
   /**
    * A runtime member generated code calls, overrides or reads.
@@ -89,6 +91,16 @@ public final class RuntimeContract {
       new Member(STORAGE, "eachEntityRef", 1),
       new Member(ENTITY_REF_VISITOR, "visit", 3),
       new Member(STORAGE, "applyRecorded", 2),
+      new Member(OWNING_GROUP, "onEnter", 0),
+      new Member(OWNING_GROUP, "onLeave", 0),
+      new Member(NON_OWNING_GROUP, "onEnter", 0),
+      new Member(NON_OWNING_GROUP, "onLeave", 0),
+      new Member(VIEW, "onEnter", 0),
+      new Member(VIEW, "onLeave", 0),
+      new Member(STORAGE, "isTracked", 0),
+      new Member(STORAGE, "changeTickAt", 1),
+      new Member(STORAGE, "markWritten", 1),
+      new Member(STORAGE, "changeTick", 0),
       new Member(STORAGE, "contains", 1),
       new Member(COMMAND_BUFFER, "beginFields", 2),
       new Member(COMMAND_BUFFER, "putWord", 1),
@@ -151,7 +163,8 @@ public final class RuntimeContract {
       "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
       "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
       "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
-      "clear/0", "eachEntityRef/1", "applyRecorded/2", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
+      "clear/0", "eachEntityRef/1", "applyRecorded/2", "isTracked/0", "changeTickAt/1",
+      "changedSince/2", "markWritten/1", "changeTick/0", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
       "missing/2", "allocatePage/1", "getAt/1", "setAt/2");
 
   /**
@@ -209,6 +222,21 @@ public final class RuntimeContract {
       final CodeBlock size,
       final CodeBlock body,
       final CodeBlock visit) {
+    guardedLoop(method, guard, size, body, CodeBlock.of(""), visit);
+  }
+
+  /**
+   * As {@link #guardedLoop(MethodSpec.Builder, String, CodeBlock, CodeBlock, CodeBlock)}, skipping the
+   * elements for which {@code filter} (an expression, evaluated after {@code body}) is false; an
+   * empty filter skips nothing.
+   */
+  static void guardedLoop(
+      final MethodSpec.Builder method,
+      final String guard,
+      final CodeBlock size,
+      final CodeBlock body,
+      final CodeBlock filter,
+      final CodeBlock visit) {
     // The step clamps to the size: a visit may remove several elements (already visited ones, or ones
     // still to come when nothing crosses the boundary).
     final CodeBlock step = CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size);
@@ -216,6 +244,9 @@ public final class RuntimeContract {
         .beginControlFlow("try")
         .beginControlFlow("for (int position = $L - 1; position >= 0; $L)", size, step)
         .addCode(body)
+        .addCode(filter.isEmpty()
+            ? CodeBlock.of("")
+            : CodeBlock.builder().beginControlFlow("if (!($L))", filter).addStatement("continue").endControlFlow().build())
         .addStatement("$L.visit(position)", guard)
         .addStatement(visit)
         .endControlFlow()

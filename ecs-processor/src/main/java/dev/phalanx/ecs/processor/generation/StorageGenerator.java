@@ -27,6 +27,8 @@ import javax.lang.model.util.Elements;
 public final class StorageGenerator extends ComponentFileGenerator {
 
   private static final String PAGE = "page";
+  /** The tick pages of a tracked storage; not a legal page-array name of a field (those end in Pages). */
+  private static final String TICKS = "changeTicks$";
   private static final String OFFSET = "offset";
 
   /** Creates the generator. */
@@ -159,7 +161,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
       type.addMethod(getter(model, field))
           .addMethod(setter(model, field))
           .addMethod(positionalGetter(field))
-          .addMethod(positionalSetter(field))
+          .addMethod(positionalSetter(model, field))
           .addMethod(pagesAccessor(field));
     }
     if (hasTypedForms(model)) {
@@ -179,6 +181,12 @@ public final class StorageGenerator extends ComponentFileGenerator {
     }
     if (model.fields().stream().anyMatch(FieldModel::entityRef)) {
       type.addMethod(eachEntityRefMethod(model));
+    }
+    if (model.tracked()) {
+      type.addField(FieldSpec.builder(int[][].class, TICKS, Modifier.PRIVATE)
+              .initializer("new int[0][]")
+              .build())
+          .addMethods(trackingMethods());
     }
     return type;
   }
@@ -282,7 +290,61 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addParameter(field.type(), "value", Modifier.FINAL)
         .addStatement("final int position = positionFor(entity, $S)", "set " + field.name() + " of")
         .addStatement("$L[position >>> pageShift()][position & (pageSize() - 1)] = value", Names.pages(field.name()))
+        .addCode(stamp(model, "position >>> pageShift()", "position & (pageSize() - 1)"))
         .build();
+  }
+
+  /** The statement stamping the current change tick at page/offset, for a tracked storage; else none. */
+  private static CodeBlock stamp(final ComponentModel model, final String page, final String offset) {
+    return model.tracked()
+        ? CodeBlock.builder().addStatement("$L[$L][$L] = changeTick()", TICKS, page, offset).build()
+        : CodeBlock.of("");
+  }
+
+  private static java.util.List<MethodSpec> trackingMethods() {
+    return List.of(
+        MethodSpec.methodBuilder("isTracked")
+            .addJavadoc("{@return {@code true}: this storage records a change tick per element}\n")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(TypeName.BOOLEAN)
+            .addStatement("return true")
+            .build(),
+        MethodSpec.methodBuilder("changeTickAt")
+            .addJavadoc("Returns the change tick at which the element at {@code position} was last added or\n"
+                + "written.\n\n@param position a live position\n@return its change tick\n")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(TypeName.INT)
+            .addParameter(TypeName.INT, "position", Modifier.FINAL)
+            .addStatement("return $L[position >>> pageShift()][position & (pageSize() - 1)]", TICKS)
+            .build(),
+        MethodSpec.methodBuilder("changeTickPages")
+            .addJavadoc("Returns the pages of change ticks, laid out as the field pages (for chunk loops).\n\n"
+                + "@return the tick pages; the outer array is replaced as pages are added\n")
+            .addModifiers(Modifier.PUBLIC)
+            .returns(int[][].class)
+            .addStatement("return $L", TICKS)
+            .build(),
+        MethodSpec.methodBuilder("markWritten")
+            .addJavadoc("Stamps the element at {@code position} with the current change tick.\n\n"
+                + "@param position a live position\n")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PROTECTED)
+            .addParameter(TypeName.INT, "position", Modifier.FINAL)
+            .addStatement("$L[position >>> pageShift()][position & (pageSize() - 1)] = changeTick()", TICKS)
+            .build(),
+        MethodSpec.methodBuilder("markWritten")
+            .addJavadoc("Stamps positions {@code [from, to)}, within one page, with the current change tick;\n"
+                + "the chunk forms of queries call it for what they hand out for writing.\n\n"
+                + "@param from the first position\n@param to the end of the run, exclusive\n")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(TypeName.INT, "from", Modifier.FINAL)
+            .addParameter(TypeName.INT, "to", Modifier.FINAL)
+            .addStatement("final int offset = from & (pageSize() - 1)")
+            .addStatement("$T.fill($L[from >>> pageShift()], offset, offset + (to - from), changeTick())",
+                Arrays.class, TICKS)
+            .build());
   }
 
   private static MethodSpec positionalGetter(final FieldModel field) {
@@ -300,7 +362,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .build();
   }
 
-  private static MethodSpec positionalSetter(final FieldModel field) {
+  private static MethodSpec positionalSetter(final ComponentModel model, final FieldModel field) {
     return MethodSpec.methodBuilder(Names.positionalSetter(field.name()))
         .addJavadoc("Sets the {@code $L} of the element at {@code position} in place; publishes no signal.\n"
             + "The position must be in {@code [0, size())} and not a tombstone (asserted, not checked).\n\n"
@@ -311,6 +373,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addParameter(field.type(), "value", Modifier.FINAL)
         .addCode(assertPosition())
         .addStatement("$L[position >>> pageShift()][position & (pageSize() - 1)] = value", Names.pages(field.name()))
+        .addCode(stamp(model, "position >>> pageShift()", "position & (pageSize() - 1)"))
         .build();
   }
 
@@ -387,7 +450,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
       // 'this.' because a parameter may be named like a page field.
       code.addStatement("this.$L[$L][$L] = $L", Names.pages(field.name()), locals.page(), locals.offset(), field.name());
     }
-    return code.build();
+    return code.add(stamp(model, locals.page(), locals.offset())).build();
   }
 
   private static MethodSpec emplaceMethod(final ComponentModel model) {
@@ -539,9 +602,15 @@ public final class StorageGenerator extends ComponentFileGenerator {
     for (final FieldModel field : fields) {
       method.addStatement("$L = $T.copyOf($L, capacity)", Names.pages(field.name()), Arrays.class, Names.pages(field.name()));
     }
+    if (model.tracked()) {
+      method.addStatement("$L = $T.copyOf($L, capacity)", TICKS, Arrays.class, TICKS);
+    }
     method.endControlFlow();
     for (final FieldModel field : fields) {
       method.addStatement("$L[page] = $L", Names.pages(field.name()), Code.newArray(field.slotType(), "pageSize()", 0));
+    }
+    if (model.tracked()) {
+      method.addStatement("$L[page] = new int[pageSize()]", TICKS);
     }
     return method.build();
   }
@@ -610,7 +679,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     for (int i = 0; i < fields.size(); i++) {
       method.addStatement("$L[$L][$L] = v$$$L", Names.pages(fields.get(i).name()), PAGE, OFFSET, i);
     }
-    return method.build();
+    return method.addCode(stamp(model, PAGE, OFFSET)).build();
   }
 
   private static MethodSpec moveElementMethod(final ComponentModel model) {
@@ -624,6 +693,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
     for (final FieldModel field : model.fields()) {
       final String pages = Names.pages(field.name());
       method.addStatement("$L[to >>> shift][to & mask] = $L[from >>> shift][from & mask]", pages, pages);
+    }
+    if (model.tracked()) {
+      method.addStatement("$L[to >>> shift][to & mask] = $L[from >>> shift][from & mask]", TICKS, TICKS);
     }
     return method.build();
   }
@@ -646,6 +718,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
       method.addStatement("final $T $L = $L[leftPage][leftOffset]", field.slotType(), local, pages)
           .addStatement("$L[leftPage][leftOffset] = $L[rightPage][rightOffset]", pages, pages)
           .addStatement("$L[rightPage][rightOffset] = $L", pages, local);
+    }
+    if (model.tracked()) {
+      method.addStatement("final int tick$$ = $L[leftPage][leftOffset]", TICKS)
+          .addStatement("$L[leftPage][leftOffset] = $L[rightPage][rightOffset]", TICKS, TICKS)
+          .addStatement("$L[rightPage][rightOffset] = tick$$", TICKS);
     }
     return method.build();
   }

@@ -64,7 +64,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
   }
 
   @Override
-  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots) {
+  void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
     method.addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET)
         .addStatement("final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY);
     final CodeBlock.Builder body = CodeBlock.builder()
@@ -97,7 +97,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         body.addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot));
       }
     }
-    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("lead.size()"), body.build(), visitCall(slots));
+    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("lead.size()"), body.build(), filter, visitCall(slots));
   }
 
   /** The local holding a slot's position in a view loop; the {@code $} keeps it clear of user names. */

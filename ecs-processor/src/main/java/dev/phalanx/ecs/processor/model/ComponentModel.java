@@ -19,6 +19,7 @@ import javax.lang.model.element.TypeElement;
  * @param record whether the component is a record
  * @param usesDeprecated whether generated code refers to a deprecated class or member (the component,
  *     a field type, an accessor), so that it must suppress deprecation warnings to stay warning-free
+ * @param tracked whether the storage records a change tick per element ({@code tracked = true})
  */
 public record ComponentModel(
     TypeElement element,
@@ -31,7 +32,8 @@ public record ComponentModel(
     List<FieldModel> fields,
     Construction construction,
     boolean record,
-    boolean usesDeprecated) {
+    boolean usesDeprecated,
+    boolean tracked) {
 
   /** Copies the field list. */
   public ComponentModel {

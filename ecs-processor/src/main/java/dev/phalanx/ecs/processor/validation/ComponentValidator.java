@@ -88,6 +88,7 @@ public final class ComponentValidator {
       report.error(Diagnostics.pageSize(pageSize), type, annotation, explicitValue(annotation, "pageSize"));
     }
     final boolean inPlaceDelete = (Boolean) value(annotation, "inPlaceDelete").getValue();
+    final boolean tracked = (Boolean) value(annotation, "tracked").getValue();
     final String empty = ((VariableElement) value(annotation, "empty").getValue()).getSimpleName().toString();
 
     final boolean isRecord = ElementKind.RECORD == type.getKind();
@@ -103,6 +104,10 @@ public final class ComponentValidator {
     final StorageKind kind;
     if (raw.isEmpty()) {
       kind = "STORE".equals(empty) ? StorageKind.INSTANCES : StorageKind.TAG;
+      if (tracked) {
+        report.error(Diagnostics.trackedTag(type.getSimpleName().toString()), type, annotation,
+            explicitValue(annotation, "tracked"));
+      }
     } else {
       kind = StorageKind.FIELDS;
       if ("TAG".equals(empty)) {
@@ -139,7 +144,7 @@ public final class ComponentValidator {
     }
     final ComponentModel model = new ComponentModel(
         type, ClassName.get(type), packageName, Names.flatName(type), pageSize, inPlaceDelete, kind,
-        fields, construction, isRecord, usesDeprecated(type, raw));
+        fields, construction, isRecord, usesDeprecated(type, raw), tracked);
     return new Result(model, report, false);
   }
 

@@ -59,6 +59,13 @@ public final class Diagnostics {
   }
 
   /** {@code empty = Empty.TAG} on a type with instance fields. */
+  /** {@code tracked = true} on a component without fields. */
+  public static String trackedTag(final String type) {
+    return "[PhalanxTrackedTag] tracked = true records when fields are written, but " + type
+        + " has no fields: remove tracked, or watch its additions with a Reactive storage (onConstruct)";
+  }
+
+  /** {@code empty = TAG} on a component with fields. */
   public static String tagWithFields(final String type, final String field) {
     return "[PhalanxTagWithFields] empty = Empty.TAG stores no payload, but " + type
         + " has the instance field '" + field + "', which would be lost: remove the field, or use"

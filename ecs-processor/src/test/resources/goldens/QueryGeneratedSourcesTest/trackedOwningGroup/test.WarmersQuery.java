@@ -1,0 +1,336 @@
+package test;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.RangeConsumer;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Signal;
+import java.lang.FunctionalInterface;
+import java.lang.Math;
+import java.util.concurrent.ForkJoinPool;
+import javax.annotation.processing.Generated;
+
+/**
+ * The owning group declared by {@code test.Warmers}: owned {@link test.Position}, {@link test.Heat}, get none, excluded none.
+ *
+ * <p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or
+ * {@link #parallelEachChunk(Chunk)}:
+ *
+ * <pre>{@code
+ * query.eachChunk((from, to, ...) -> {
+ *   for (int i = from; i < to; i++) { ... }
+ * });
+ * }</pre>
+ *
+ * <h2>Costs</h2>
+ *
+ * <ul>
+ *   <li>{@code each}: O(n), owned components by position, get components by one lookup each;
+ *       no allocation.
+ *   <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.
+ *   <li>Profile pollution: {@code each} calls the visitor once per entity, so when many
+ *       different lambdas go through this class the call is megamorphic on every element. The
+ *       chunk forms call the body once per page run (4,096 elements by default), so a megamorphic
+ *       call costs once per run, and the inner loop is the body's own monomorphic loop: prefer
+ *       them on hot paths.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>A query object is not thread-safe: its cursors are shared by all calls of {@code each}, so use
+ * one query per thread, and a second query (another {@link #of}) for a nested loop over the same
+ * declaration. {@link #parallelEachChunk(java.util.concurrent.ForkJoinPool, Chunk)} documents its own contract.
+ *
+ * <h2>What may change during an iteration</h2>
+ *
+ * <p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;
+ * other entities may not leave the group meanwhile (detected, {@link java.util.ConcurrentModificationException}).
+ * The chunk forms lock the storages: no structural change at all.
+ */
+@Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
+public final class WarmersQuery {
+  private final OwningGroup group;
+
+  private final Position_Storage positionStorage;
+
+  private final Heat_Storage heatStorage;
+
+  private final Position_Cursor positionCursor;
+
+  private final Heat_Cursor heatCursor;
+
+  private final int pageShift;
+
+  private final int pageMask;
+
+  private final RangeConsumer currentRun;
+
+  private Chunk current;
+
+  private WarmersQuery(final Registry registry) {
+    this.group = registry.owningGroup(
+        new ComponentType<?, ?>[] {Position_Traits.TYPE, Heat_Traits.TYPE},
+        new ComponentType<?, ?>[0],
+        new ComponentType<?, ?>[0]);
+    this.positionStorage = registry.storage(Position_Traits.TYPE);
+    this.heatStorage = registry.storage(Heat_Traits.TYPE);
+    this.positionCursor = positionStorage.cursor();
+    this.heatCursor = heatStorage.cursor();
+    // Owned components with fields share one page size (checked at compile time), so one
+    // shift and mask turn a position into a page and an offset for all of them.
+    this.pageShift = positionStorage.pageShift();
+    this.pageMask = positionStorage.pageSize() - 1;
+    this.currentRun = this::runCurrent;
+  }
+
+  /**
+   * Returns a query over the group of {@code registry}, creating the group if the
+   * registry has none yet (O(n) to arrange the existing entities). The query is cheap: keep one per system
+   * and thread; create a second one for a nested loop over the same declaration.
+   *
+   * @param registry the registry to iterate
+   * @return a new query
+   * @throws IllegalStateException if the group conflicts with an existing group of the registry
+   */
+  public static WarmersQuery of(final Registry registry) {
+    return new WarmersQuery(registry);
+  }
+
+  /**
+   * Returns the runtime group this query iterates.
+   *
+   * @return the group
+   */
+  public OwningGroup group() {
+    return group;
+  }
+
+  /**
+   * Returns the number of members of the group.
+   *
+   * @return the number of members
+   */
+  public int size() {
+    return group.size();
+  }
+
+  /**
+   * Returns whether {@code entity} is visited by this query.
+   *
+   * @param entity the entity
+   * @return whether it has every included component and no excluded one
+   */
+  public boolean contains(final long entity) {
+    return group.contains(entity);
+  }
+
+  /**
+   * Returns the signal published when an entity joins this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onEnter} signal of the underlying group
+   */
+  public Signal onEnter() {
+    return group.onEnter();
+  }
+
+  /**
+   * Returns the signal published when an entity leaves this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onLeave} signal of the underlying group
+   */
+  public Signal onLeave() {
+    return group.onLeave();
+  }
+
+  /**
+   * Returns the storage of {@link Position}.
+   *
+   * @return the registry's storage
+   */
+  public Position_Storage positionStorage() {
+    return positionStorage;
+  }
+
+  /**
+   * Returns the storage of {@link Heat}.
+   *
+   * @return the registry's storage
+   */
+  public Heat_Storage heatStorage() {
+    return heatStorage;
+  }
+
+  /**
+   * Calls {@code visitor} for each entity of the group, last position first, with its cursors
+   * positioned on the entity's components. The cursors are fields of this query, moved for each
+   * entity: nothing is allocated. Not reentrant on one query object.
+   *
+   * <p>Owned components are reached by position, since the owned storages are aligned; get
+   * components by one lookup each.
+   *
+   * @param visitor the loop body
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     group or rearranged the storage being walked
+   */
+  public void each(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Heat_Cursor heatCursor = this.heatCursor;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
+    try {
+      for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
+        final long entity = lead.packed()[position];
+        positionCursor.moveTo(position);
+        heatCursor.moveTo(position);
+        lead.visit(position);
+        visitor.visit(entity, positionCursor, heatCursor);
+      }
+    } finally {
+      lead.endIteration();
+    }
+  }
+
+  /**
+   * As {@link #each}, visiting only the entities whose tracked components (Heat) were added or
+   * written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.
+   *
+   * @param tick the change tick already seen
+   * @param visitor the loop body
+   */
+  public void eachChangedSince(final int tick, final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Heat_Cursor heatCursor = this.heatCursor;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
+    try {
+      for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
+        final long entity = lead.packed()[position];
+        positionCursor.moveTo(position);
+        heatCursor.moveTo(position);
+        if (!(heatCursor.changedSince(tick))) {
+          continue;
+        }
+        lead.visit(position);
+        visitor.visit(entity, positionCursor, heatCursor);
+      }
+    } finally {
+      lead.endIteration();
+    }
+  }
+
+  /**
+   * Calls {@code chunk} once per run of contiguous positions covering the group, first to last.
+   * Each run lies within one page of every owned storage; {@code chunk} receives that page of each
+   * field of each owned component and the range {@code [from, to)} of offsets into those arrays.
+   *
+   * <p>The group's storages are locked meanwhile: the body may read and write the arrays (and any
+   * component field) but not add or remove components of the listed types, which throws
+   * {@link java.util.ConcurrentModificationException}. Allocates nothing. Reentrant: the body may
+   * call {@code eachChunk} again.
+   *
+   * @param chunk the loop body, called once per run of up to a page of elements
+   */
+  public void eachChunk(final Chunk chunk) {
+    final Chunk outer = current;
+    current = chunk;
+    try {
+      // A run adapter made once per query, so that a call allocates nothing.
+      group.eachChunk(currentRun);
+    } finally {
+      current = outer;
+    }
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, Chunk)} on the common pool.
+   *
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunk(final Chunk chunk) {
+    parallelEachChunk(ForkJoinPool.commonPool(), chunk);
+  }
+
+  /**
+   * As {@link #eachChunk}, with the runs spread over the threads of {@code pool}; returns when
+   * every run is done and rethrows the first exception thrown by the body.
+   *
+   * <p>Threading:
+   * <ul>
+   *   <li>Every storage the group observes is locked until the call returns: adding or removing a
+   *       component of a listed type, from any thread, throws
+   *       {@link java.util.ConcurrentModificationException}.
+   *   <li>Runs are disjoint: the body may write the elements {@code [from, to)} of the arrays it
+   *       receives, each position from one thread only. It must not write other positions, nor
+   *       read positions other threads write.
+   *   <li>Writes made by the body happen-before the return of this method.
+   * </ul>
+   *
+   * <p>Allocates the fork-join tasks (a few per call), never per element.
+   *
+   * @param pool the pool to run on
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final Chunk chunk) {
+    group.parallelEachChunk(pool, (from, to) -> visitRun(chunk, from, to));
+  }
+
+  private void runCurrent(final int from, final int to) {
+    visitRun(current, from, to);
+  }
+
+  private void visitRun(final Chunk chunk, final int from, final int to) {
+    // The group's runs never cross a page of an owned storage: one page and offset serve the run.
+    final int page = from >>> pageShift;
+    final int offset = from & pageMask;
+    chunk.visit(offset, offset + (to - from), positionStorage.xPages()[page], positionStorage.yPages()[page], heatStorage.celsiusPages()[page]);
+    heatStorage.markWritten(from, to);
+  }
+
+  /**
+   * The body of {@link WarmersQuery#each}: one call per entity, with a typed cursor per included component
+   * that has fields (tags add no parameter).
+   */
+  @FunctionalInterface
+  public interface Visitor {
+    /**
+     * Visits one entity; the cursors are positioned on its components and are reused for the next
+     * entity, so do not keep them.
+     *
+     * @param entity the entity
+     * @param position a cursor over its {@link Position}
+     * @param heat a cursor over its {@link Heat}
+     */
+    void visit(long entity, Position_Cursor position, Heat_Cursor heat);
+  }
+
+  /**
+   * The body of {@link WarmersQuery#eachChunk}: one call per run of contiguous positions, with the page
+   * arrays of every field of the owned components (Position, Heat) in declaration order. Write it as a counted
+   * loop, {@code for (int i = from; i < to; i++)}, over the arrays; the JIT can then unroll and
+   * vectorize it.
+   *
+   * <p>Components the group gets but does not own are not passed: their elements are not aligned
+   * with the group's positions, so there is no array range to hand out; read them per entity in
+   * {@code each}. Tags add nothing.
+   */
+  @FunctionalInterface
+  public interface Chunk {
+    /**
+     * Visits one run: the elements at offsets {@code [from, to)} of every array belong to the same
+     * entities, in the same order.
+     *
+     * @param from the first offset, inclusive
+     * @param to the last offset, exclusive; {@code from < to}
+     * @param positionX the page of {@code Position.x}
+     * @param positionY the page of {@code Position.y}
+     * @param heatCelsius the page of {@code Heat.celsius}
+     */
+    void visit(int from, int to, float[] positionX, float[] positionY, float[] heatCelsius);
+  }
+}

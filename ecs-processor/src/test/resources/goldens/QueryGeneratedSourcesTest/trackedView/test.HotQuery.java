@@ -1,0 +1,233 @@
+package test;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Signal;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.View;
+import java.lang.FunctionalInterface;
+import java.lang.Math;
+import javax.annotation.processing.Generated;
+
+/**
+ * The view declared by {@code test.Hot}: included {@link test.Heat}, {@link test.Health}, excluded none.
+ *
+ * <p>Create it with {@link #of}, then iterate with {@link #each}.
+ *
+ * <h2>Costs</h2>
+ *
+ * <ul>
+ *   <li>{@code each}: O(n * k) over the smallest included storage, k the number of listed
+ *       components; no allocation.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>A query object is not thread-safe: its cursors are shared by all calls of {@code each}, so use
+ * one query per thread, and a second query (another {@link #of}) for a nested loop over the same
+ * declaration.
+ *
+ * <h2>What may change during an iteration</h2>
+ *
+ * <p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;
+ * other entities may not leave the view's leading storage meanwhile (detected, {@link java.util.ConcurrentModificationException}).
+ */
+@Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
+public final class HotQuery {
+  private final View view;
+
+  private final Heat_Storage heatStorage;
+
+  private final Health_Storage healthStorage;
+
+  private final Heat_Cursor heatCursor;
+
+  private final Health_Cursor healthCursor;
+
+  private HotQuery(final Registry registry) {
+    this.view = registry.view(
+        new ComponentType<?, ?>[] {Heat_Traits.TYPE, Health_Traits.TYPE},
+        new ComponentType<?, ?>[0]);
+    this.heatStorage = registry.storage(Heat_Traits.TYPE);
+    this.healthStorage = registry.storage(Health_Traits.TYPE);
+    this.heatCursor = heatStorage.cursor();
+    this.healthCursor = healthStorage.cursor();
+  }
+
+  /**
+   * Returns a query over the view of {@code registry}. The query is cheap: keep one per system
+   * and thread; create a second one for a nested loop over the same declaration.
+   *
+   * @param registry the registry to iterate
+   * @return a new query
+   */
+  public static HotQuery of(final Registry registry) {
+    return new HotQuery(registry);
+  }
+
+  /**
+   * Returns the runtime view this query iterates.
+   *
+   * @return the view
+   */
+  public View view() {
+    return view;
+  }
+
+  /**
+   * Returns an upper bound of the number of entities: the size of the smallest included storage.
+   *
+   * @return the upper bound
+   */
+  public int sizeHint() {
+    return view.sizeHint();
+  }
+
+  /**
+   * Returns whether {@code entity} is visited by this query.
+   *
+   * @param entity the entity
+   * @return whether it has every included component and no excluded one
+   */
+  public boolean contains(final long entity) {
+    return view.contains(entity);
+  }
+
+  /**
+   * Returns the signal published when an entity joins this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onEnter} signal of the underlying view
+   */
+  public Signal onEnter() {
+    return view.onEnter();
+  }
+
+  /**
+   * Returns the signal published when an entity leaves this query's entities, once the change
+   * that made it so is complete; listeners follow the runtime's signal rules.
+   *
+   * @return the {@code onLeave} signal of the underlying view
+   */
+  public Signal onLeave() {
+    return view.onLeave();
+  }
+
+  /**
+   * Returns the storage of {@link Heat}.
+   *
+   * @return the registry's storage
+   */
+  public Heat_Storage heatStorage() {
+    return heatStorage;
+  }
+
+  /**
+   * Returns the storage of {@link Health}.
+   *
+   * @return the registry's storage
+   */
+  public Health_Storage healthStorage() {
+    return healthStorage;
+  }
+
+  /**
+   * Calls {@code visitor} for each entity of the view, last position first, with its cursors
+   * positioned on the entity's components. The cursors are fields of this query, moved for each
+   * entity: nothing is allocated. Not reentrant on one query object.
+   *
+   * @param visitor the loop body
+   * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
+   *     view or rearranged the storage being walked
+   */
+  public void each(final Visitor visitor) {
+    final Heat_Cursor heatCursor = this.heatCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    lead.beginIteration();
+    try {
+      for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1)) {
+        // Read the array again: the visitor may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
+        }
+        final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
+        if (heatCursorIndex$ < 0) {
+          continue;
+        }
+        final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
+        if (healthCursorIndex$ < 0) {
+          continue;
+        }
+        heatCursor.moveTo(heatCursorIndex$);
+        healthCursor.moveTo(healthCursorIndex$);
+        lead.visit(position);
+        visitor.visit(entity, heatCursor, healthCursor);
+      }
+    } finally {
+      lead.endIteration();
+    }
+  }
+
+  /**
+   * As {@link #each}, visiting only the entities whose tracked components (Heat) were added or
+   * written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.
+   *
+   * @param tick the change tick already seen
+   * @param visitor the loop body
+   */
+  public void eachChangedSince(final int tick, final Visitor visitor) {
+    final Heat_Cursor heatCursor = this.heatCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    lead.beginIteration();
+    try {
+      for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1)) {
+        // Read the array again: the visitor may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
+        }
+        final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
+        if (heatCursorIndex$ < 0) {
+          continue;
+        }
+        final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
+        if (healthCursorIndex$ < 0) {
+          continue;
+        }
+        heatCursor.moveTo(heatCursorIndex$);
+        healthCursor.moveTo(healthCursorIndex$);
+        if (!(heatCursor.changedSince(tick))) {
+          continue;
+        }
+        lead.visit(position);
+        visitor.visit(entity, heatCursor, healthCursor);
+      }
+    } finally {
+      lead.endIteration();
+    }
+  }
+
+  /**
+   * The body of {@link HotQuery#each}: one call per entity, with a typed cursor per included component
+   * that has fields (tags add no parameter).
+   */
+  @FunctionalInterface
+  public interface Visitor {
+    /**
+     * Visits one entity; the cursors are positioned on its components and are reused for the next
+     * entity, so do not keep them.
+     *
+     * @param entity the entity
+     * @param heat a cursor over its {@link Heat}
+     * @param health a cursor over its {@link Health}
+     */
+    void visit(long entity, Heat_Cursor heat, Health_Cursor health);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.phalanx.ecs;
+
+import java.util.function.LongConsumer;
+
+/**
+ * A reactive storage: a tag storage filled by rules ("every entity whose Position was updated",
+ * "every entity that gained or lost a Velocity"), iterated like any storage, and emptied by the user
+ * after processing (EnTT's reactive mixin, flecs' monitors).
+ *
+ * <p>The target is any tag type: a named void type ({@code ComponentType.named("moved")}) for runtime
+ * views, or an {@code @Component} tag class, so that generated queries can include it
+ * ({@code @ViewQuery(include = {Position.class, Moved.class})}: "entities with a Position that
+ * moved"). Rules add an entity to the target when a source storage publishes the chosen signal:
+ * construction, update ({@code replace}, {@code patch}, generated {@code replace}), or destruction of
+ * the component while the entity lives on. An entity already collected stays once; destroying an
+ * entity removes it from the target like any component; {@link #clear()} empties it after
+ * processing.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>One listener per rule on the source storage: a membership test and, the first time, one
+ * insertion into the target per signal. Writes that publish no signal (generated setters, cursors,
+ * chunk loops) are not seen: use change tracking ({@code @Component(tracked = true)}) for those.
+ *
+ * <h2>Rules and failures</h2>
+ *
+ * <p>Collection follows the signal rules: it runs after the change (before it, for destruction) and
+ * never while the entity is being destroyed or the registry cleared. If the target cannot take the
+ * entity (its storage is locked by a chunk iteration), the rule's exception reaches the caller after
+ * the change completed, as any listener's.
+ */
+public final class Reactive {
+
+  private final Registry registry;
+  private final EmptyStorage<?> target;
+  private final ComponentListener collect;
+
+  private Reactive(final Registry registry, final EmptyStorage<?> target) {
+    this.registry = registry;
+    this.target = target;
+    this.collect = (r, entity) -> add(entity);
+  }
+
+  /**
+   * Returns a reactive storage that collects into the storage of {@code type}, a tag type (no
+   * payload). Add rules with {@link #onConstruct}, {@link #onUpdate} and {@link #onDestroy}.
+   *
+   * @throws IllegalArgumentException if {@code type} stores instances
+   */
+  public static Reactive collect(final Registry registry, final ComponentType<?, ?> type) {
+    final Storage<?> storage = registry.storage(type);
+    if (!(storage instanceof EmptyStorage)) {
+      throw new IllegalArgumentException(
+          "a reactive storage collects into a tag type, but " + type.name() + " stores instances; use"
+              + " ComponentType.named(...) or a field-less @Component");
+    }
+    return new Reactive(registry, (EmptyStorage<?>) storage);
+  }
+
+  /** Collects every entity that receives a component of {@code type}; returns this. */
+  public Reactive onConstruct(final ComponentType<?, ?> type) {
+    registry.storage(type).onConstruct().connect(collect);
+    return this;
+  }
+
+  /** Collects every entity whose component of {@code type} is replaced or patched; returns this. */
+  public Reactive onUpdate(final ComponentType<?, ?> type) {
+    registry.storage(type).onUpdate().connect(collect);
+    return this;
+  }
+
+  /**
+   * Collects every entity that loses its component of {@code type} and lives on (an entity being
+   * destroyed is not collected); returns this.
+   */
+  public Reactive onDestroy(final ComponentType<?, ?> type) {
+    registry.storage(type).onDestroy().connect(collect);
+    return this;
+  }
+
+  /** Returns the target storage: include it in views and queries. */
+  public EmptyStorage<?> storage() {
+    return target;
+  }
+
+  /** Returns the number of entities collected. */
+  public int size() {
+    return target.size();
+  }
+
+  /** Returns whether {@code entity} is collected. */
+  public boolean contains(final long entity) {
+    return target.contains(entity);
+  }
+
+  /** Calls {@code action} for every collected entity (the rules of {@link View} apply). */
+  public void each(final LongConsumer action) {
+    View.of(target).each(action);
+  }
+
+  /** Forgets every collected entity: call it once they are processed. */
+  public void clear() {
+    target.clear();
+  }
+
+  private void add(final long entity) {
+    if (registry.suppressesEntry(entity) || target.contains(entity) || !registry.valid(entity)) {
+      return;
+    }
+    target.commitInsert(entity, target.prepareInsert(entity));
+  }
+}

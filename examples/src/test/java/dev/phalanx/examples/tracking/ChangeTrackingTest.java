@@ -1,0 +1,164 @@
+package dev.phalanx.examples.tracking;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.Registry;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Change tracking on a generated storage: every kind of write stamps the element, queries visit only
+ * what changed since a tick, untracked components pay nothing. A seeded model test keeps the expected
+ * changed set in a plain HashSet.
+ */
+class ChangeTrackingTest {
+
+  @Test
+  void everyKindOfWriteIsSeenAndNothingElse() {
+    final Registry registry = new Registry();
+    final Temperature_Storage temperatures = registry.storage(Temperature_Traits.TYPE);
+    final Mass_Storage masses = registry.storage(Mass_Traits.TYPE);
+    final long[] e = new long[6];
+    for (int i = 0; i < e.length; i++) {
+      e[i] = registry.create();
+      temperatures.emplace(e[i], i);
+      masses.emplace(e[i], i);
+    }
+    assertTrue(temperatures.isTracked());
+    assertFalse(masses.isTracked());
+    final int seen = registry.advanceChangeTick();
+    assertFalse(temperatures.changedSince(e[0], seen));
+    temperatures.setCelsius(e[0], 1f);
+    temperatures.replace(e[1], 2f);
+    temperatures.patch(e[2]);
+    registry.replace(e[3], Temperature_Traits.TYPE, new Temperature(4f));
+    final Temperature_Cursor cursor = temperatures.cursor();
+    cursor.moveToEntity(e[4]);
+    cursor.setCelsius(5f);
+    masses.setKilograms(e[5], 9f); // untracked: not a change of the temperature
+    final Set<Long> changed = new HashSet<>();
+    for (final long entity : e) {
+      if (temperatures.changedSince(entity, seen)) {
+        changed.add(entity);
+      }
+    }
+    assertEquals(Set.of(e[0], e[1], e[2], e[3], e[4]), changed);
+  }
+
+  @Test
+  void queriesVisitOnlyWhatChangedAndChunksMarkWhatTheyHandOut() {
+    final Registry registry = new Registry();
+    final CoolingQuery cooling = CoolingQuery.of(registry);
+    final WarmQuery warm = WarmQuery.of(registry);
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      final long e = registry.create();
+      cooling.temperatureStorage().emplace(e, 20f);
+      cooling.massStorage().emplace(e, 1f);
+      all.add(e);
+    }
+    int seen = registry.advanceChangeTick();
+    final Set<Long> visited = new HashSet<>();
+    cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
+    assertEquals(Set.of(), visited, "nothing written since");
+    cooling.temperatureStorage().setCelsius(all.get(7), 30f);
+    cooling.temperatureStorage().setCelsius(all.get(9_000), 30f);
+    cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
+    assertEquals(Set.of(all.get(7), all.get(9_000)), visited);
+    visited.clear();
+    warm.eachChangedSince(seen, (e, m, t) -> visited.add(e));
+    assertEquals(Set.of(all.get(7), all.get(9_000)), visited, "views filter the same way");
+    seen = registry.advanceChangeTick();
+    cooling.eachChunk((from, to, celsius, kilograms) -> {
+      for (int i = from; i < to; i++) {
+        celsius[i] -= 1f;
+      }
+    });
+    visited.clear();
+    cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
+    assertEquals(10_000, visited.size(), "the chunk form marks what it hands out");
+  }
+
+  @Test
+  void generatedQueriesTellEntriesAndExits() {
+    final Registry registry = new Registry();
+    final CoolingQuery cooling = CoolingQuery.of(registry);
+    final WarmQuery warm = WarmQuery.of(registry);
+    final List<String> events = new ArrayList<>();
+    cooling.onEnter().connect((r, e) -> events.add("group+" + e));
+    cooling.onLeave().connect((r, e) -> events.add("group-" + e));
+    warm.onEnter().connect((r, e) -> events.add("view+" + e));
+    warm.onLeave().connect((r, e) -> events.add("view-" + e));
+    final long e = registry.create();
+    cooling.temperatureStorage().emplace(e, 1f);
+    assertEquals(List.of(), events);
+    cooling.massStorage().emplace(e, 1f);
+    assertEquals(List.of("group+" + e, "view+" + e), events);
+    events.clear();
+    registry.destroy(e);
+    assertEquals(Set.of("group-" + e, "view-" + e), new HashSet<>(events));
+    assertEquals(2, events.size());
+  }
+
+  @Test
+  void aSeededProgramMatchesAModelOfChangedEntities() {
+    for (long seed = 1; seed <= 5; seed++) {
+      final Random random = new Random(seed);
+      final Registry registry = new Registry();
+      final CoolingQuery cooling = CoolingQuery.of(registry);
+      final Temperature_Storage temperatures = cooling.temperatureStorage();
+      final List<Long> live = new ArrayList<>();
+      final Set<Long> changed = new HashSet<>();
+      int seen = registry.advanceChangeTick();
+      for (int step = 0; step < 20_000; step++) {
+        switch (random.nextInt(8)) {
+          case 0, 1 -> {
+            final long e = registry.create();
+            temperatures.emplace(e, step);
+            cooling.massStorage().emplace(e, 1f);
+            live.add(e);
+            changed.add(e); // an addition counts
+          }
+          case 2 -> {
+            if (!live.isEmpty()) {
+              final long e = live.remove(random.nextInt(live.size()));
+              registry.destroy(e);
+              changed.remove(e);
+            }
+          }
+          case 3, 4 -> {
+            if (!live.isEmpty()) {
+              final long e = live.get(random.nextInt(live.size()));
+              temperatures.setCelsius(e, step);
+              changed.add(e);
+            }
+          }
+          case 5 -> {
+            if (!live.isEmpty()) {
+              final long e = live.get(random.nextInt(live.size()));
+              cooling.massStorage().setKilograms(e, step); // untracked
+            }
+          }
+          case 6 -> {
+            final Set<Long> visited = new HashSet<>();
+            cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
+            assertEquals(changed, visited, "seed " + seed + " step " + step);
+            seen = registry.advanceChangeTick();
+            changed.clear();
+          }
+          default -> {
+            // Sorting moves elements: their ticks must move with them.
+            cooling.group().sortByPosition((l, r) -> Float.compare(temperatures.celsiusAt(l), temperatures.celsiusAt(r)));
+          }
+        }
+      }
+      assertEquals(List.of(), registry.verify());
+    }
+  }
+}
