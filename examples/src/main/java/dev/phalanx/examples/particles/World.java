@@ -1,5 +1,7 @@
 package dev.phalanx.examples.particles;
 
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Reactive;
 import dev.phalanx.ecs.Registry;
 import java.util.concurrent.ForkJoinPool;
 
@@ -14,7 +16,8 @@ import java.util.concurrent.ForkJoinPool;
  *   <li><b>follow</b>: snap comet tails to their heads (view over the hierarchy);
  *   <li><b>lifetime</b>: age the roots (a chunked, optionally parallel pass that records the dead
  *       in command buffers, one per run) and destroy the dead, comets with their tails;
- *   <li><b>spawn</b>: create as many roots as died.
+ *   <li><b>spawn</b>: create as many roots as died (recorded in a command buffer; a reactive storage
+ *       counts them).
  * </ol>
  *
  * <p>The result depends only on the seed and the sizes: see {@link #checksum()}.
@@ -35,6 +38,9 @@ public final class World implements AutoCloseable {
   private final LifetimeSystem lifetime;
   private final Spawner spawner;
   private final SystemTimes times;
+  // A reactive storage: every entity that received a Lifetime (a spawned root) since the last frame.
+  private final Reactive spawned;
+  private int spawnedLastFrame;
   private int frame;
 
   /**
@@ -57,7 +63,9 @@ public final class World implements AutoCloseable {
     lifetime = new LifetimeSystem(registry, storages, pool);
     spawner = new Spawner(registry, storages, seed);
     times = new SystemTimes(frames, SYSTEMS);
+    spawned = Reactive.collect(registry, ComponentType.named("spawned")).onConstruct(Lifetime_Traits.TYPE);
     spawner.spawn(roots);
+    spawned.clear();
   }
 
   /** Runs one frame. */
@@ -72,6 +80,9 @@ public final class World implements AutoCloseable {
     final int died = lifetime.run();
     start = lap(3, start);
     spawner.spawn(died);
+    // The reactive storage counted the spawns; processed, it is emptied for the next frame.
+    spawnedLastFrame = spawned.size();
+    spawned.clear();
     lap(4, start);
     times.endFrame();
     frame++;
@@ -115,6 +126,11 @@ public final class World implements AutoCloseable {
         storages.positions.x(e), storages.positions.y(e),
         storages.attachments.offsetX(e), storages.attachments.offsetY(e),
         storages.positions.x(parent), storages.positions.y(parent));
+  }
+
+  /** Returns how many root entities the last frame spawned (counted by a reactive storage). */
+  public int spawnedLastFrame() {
+    return spawnedLastFrame;
   }
 
   /** Returns the number of frames run. */

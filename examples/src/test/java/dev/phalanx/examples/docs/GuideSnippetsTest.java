@@ -9,6 +9,7 @@ import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Hierarchy;
+import dev.phalanx.ecs.Reactive;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.OwningGroup;
@@ -312,6 +313,25 @@ class GuideSnippetsTest {
     // end::parallel-commands[]
     assertEquals(50_000 / 200 * 101, group.size());
     assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void reactive() {
+    final Registry registry = new Registry();
+    final long first = registry.create();
+    registry.emplace(first, HEALTH, new Health(1));
+    registry.emplace(registry.create(), HEALTH, new Health(2));
+    final List<String> log = new ArrayList<>();
+    // tag::reactive[]
+    final Reactive pushed = Reactive.collect(registry, ComponentType.named("pushed")).onUpdate(HEALTH);
+    registry.replace(first, HEALTH, new Health(7)); // an update: collected
+    final View view = registry.view(new ComponentType<?, ?>[] {HEALTH, ComponentType.named("pushed")},
+        new ComponentType<?, ?>[0]);
+    view.each(e -> log.add("pushed " + registry.get(e, HEALTH).points));
+    pushed.clear(); // processed
+    // end::reactive[]
+    assertEquals(List.of("pushed 7"), log);
+    assertEquals(0, pushed.size());
   }
 
   @Test

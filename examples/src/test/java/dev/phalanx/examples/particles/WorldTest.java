@@ -44,6 +44,19 @@ class WorldTest {
   }
 
   @Test
+  void theReactiveSpawnCounterMatchesTheDead() {
+    try (World world = new World(ROOTS, SEED, 1, FRAMES)) {
+      long spawned = 0;
+      for (int frame = 0; frame < FRAMES; frame++) {
+        world.step();
+        spawned += world.spawnedLastFrame();
+      }
+      assertEquals(world.lifetime().destroyedRoots(), spawned, "every dead root is replaced once");
+      assertTrue(spawned > 0, "the run is long enough for roots to die");
+    }
+  }
+
+  @Test
   void tailsFollowTheirCometAndDieWithIt() {
     try (World world = new World(ROOTS, SEED, 1, FRAMES)) {
       for (int frame = 0; frame < FRAMES; frame++) {

@@ -85,6 +85,30 @@ class ChangeTrackingTest {
     assertEquals(10_000, visited.size(), "the chunk form marks what it hands out");
   }
 
+  /** The guide's snippet: a system that visits what changed since it last ran. */
+  private int seen;
+
+  @Test
+  void aSystemSeesEachWriteOnce() {
+    final Registry registry = new Registry();
+    final CoolingQuery cooling = CoolingQuery.of(registry);
+    final long hot = registry.create();
+    cooling.temperatureStorage().emplace(hot, 1f);
+    cooling.massStorage().emplace(hot, 1f);
+    for (int frame = 0; frame < 3; frame++) {
+      final List<Long> changedNow = new ArrayList<>();
+      // tag::change-tracking[]
+      final int since = seen;               // what this system saw last time
+      seen = registry.advanceChangeTick();  // writes from now on are newer
+      cooling.eachChangedSince(since, (e, temperature, mass) -> changedNow.add(e));
+      // end::change-tracking[]
+      assertEquals(0 == frame || 2 == frame ? List.of(hot) : List.of(), changedNow, "frame " + frame);
+      if (1 == frame) {
+        cooling.temperatureStorage().setCelsius(hot, 5f);
+      }
+    }
+  }
+
   @Test
   void generatedQueriesTellEntriesAndExits() {
     final Registry registry = new Registry();
