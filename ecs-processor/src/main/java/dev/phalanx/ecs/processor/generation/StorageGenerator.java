@@ -29,7 +29,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static final String PAGE = "page";
   private static final String OFFSET = "offset";
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public StorageGenerator(final Elements elements) {
     super(elements);
   }
