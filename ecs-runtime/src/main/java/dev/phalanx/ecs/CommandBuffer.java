@@ -78,7 +78,11 @@ public final class CommandBuffer {
   private long[] materialized = new long[16];
   private int skipped;
 
-  /** Creates an empty buffer that applies to {@code registry}. */
+  /**
+   * Creates an empty buffer that applies to {@code registry}.
+   *
+   * @param registry the registry that {@link #apply()} changes
+   */
   public CommandBuffer(final Registry registry) {
     this(registry, 0);
   }
@@ -88,22 +92,28 @@ public final class CommandBuffer {
     this.key = key;
   }
 
-  /** Returns the number of commands recorded and not yet applied. */
+  /** {@return the number of commands recorded and not yet applied} */
   public int size() {
     return count;
   }
 
-  /** Returns whether nothing is recorded. */
+  /** {@return whether nothing is recorded} */
   public boolean isEmpty() {
     return 0 == count && 0 == reserved;
   }
 
-  /** Returns the number of commands the last {@link #apply()} skipped (dead or missing targets). */
+  /**
+   * {@return the number of commands the last {@link #apply()} skipped (dead or missing targets)}
+   */
   public int skipped() {
     return skipped;
   }
 
-  /** Returns whether {@code entity} is a reserved handle (from any buffer) rather than an entity. */
+  /**
+   * {@return whether {@code entity} is a reserved handle (from any buffer) rather than an entity}
+   *
+   * @param entity any handle
+   */
   public static boolean isReserved(final long entity) {
     return !Entity.isNull(entity) && 0 != (Entity.index(entity) & RESERVED_BIT);
   }
@@ -112,7 +122,12 @@ public final class CommandBuffer {
   // Recording.
   // ---------------------------------------------------------------------------------------------
 
-  /** Reserves an entity, created when the buffer is applied; returns its reserved handle. */
+  /**
+   * Reserves an entity, created when the buffer is applied; returns its reserved handle.
+   *
+   * @return a reserved handle, which this buffer's later commands may name; it becomes the created
+   *     entity when the buffer is applied
+   */
   public long create() {
     return Entity.of(RESERVED_BIT | key, reserved++);
   }
@@ -121,6 +136,10 @@ public final class CommandBuffer {
    * Records adding {@code value} of {@code type} to {@code entity} (replacing it if the entity has one
    * by then).
    *
+   * @param <T> the component type
+   * @param entity the target: an entity, or a handle reserved by {@link #create()}
+   * @param type the component type's key
+   * @param value the component to add
    * @throws NullPointerException if {@code type} is null, or {@code value} is null for a type that
    *     stores instances
    */
@@ -128,22 +147,43 @@ public final class CommandBuffer {
     record(EMPLACE, entity, type, checkValue(type, value));
   }
 
-  /** Records replacing the component of {@code entity}; skipped if it has none by then. */
+  /**
+   * Records replacing the component of {@code entity}; skipped if it has none by then.
+   *
+   * @param <T> the component type
+   * @param entity the target: an entity, or a handle reserved by {@link #create()}
+   * @param type the component type's key
+   * @param value the new component
+   */
   public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
     record(REPLACE, entity, type, checkValue(type, value));
   }
 
-  /** Records removing the component of {@code entity} if it has one then. */
+  /**
+   * Records removing the component of {@code entity} if it has one then.
+   *
+   * @param entity the target: an entity, or a handle reserved by {@link #create()}
+   * @param type the component type's key
+   */
   public void remove(final long entity, final ComponentType<?, ?> type) {
     record(REMOVE, entity, checkType(type), null);
   }
 
-  /** Records removing the component of {@code entity}; skipped (and counted) if it has none then. */
+  /**
+   * Records removing the component of {@code entity}; skipped (and counted) if it has none then.
+   *
+   * @param entity the target: an entity, or a handle reserved by {@link #create()}
+   * @param type the component type's key
+   */
   public void erase(final long entity, final ComponentType<?, ?> type) {
     record(ERASE, entity, checkType(type), null);
   }
 
-  /** Records destroying {@code entity}. */
+  /**
+   * Records destroying {@code entity}.
+   *
+   * @param entity the target: an entity, or a handle reserved by {@link #create()}
+   */
   public void destroy(final long entity) {
     record(DESTROY, entity, null, null);
   }
@@ -152,6 +192,9 @@ public final class CommandBuffer {
    * Records making {@code child} a child of {@code parent} in the registry's {@link Hierarchy} (either
    * may be a reserved handle). Applied as {@link Hierarchy#reparent}; skipped and counted if either is
    * dead by then or it would make a cycle.
+   *
+   * @param child the entity to attach, or a reserved handle
+   * @param parent its new parent, or a reserved handle
    */
   public void attach(final long child, final long parent) {
     record(ATTACH, child, null, null);
@@ -159,7 +202,11 @@ public final class CommandBuffer {
     putWord(parent);
   }
 
-  /** Records destroying {@code entity} and its descendants in the registry's {@link Hierarchy}. */
+  /**
+   * Records destroying {@code entity} and its descendants in the registry's {@link Hierarchy}.
+   *
+   * @param entity the root of the subtree to destroy, or a reserved handle
+   */
   public void destroyTree(final long entity) {
     record(DESTROY_TREE, entity, null, null);
   }
@@ -174,6 +221,9 @@ public final class CommandBuffer {
   /**
    * Starts recording the fields of a typed emplace of {@code storage}'s component on {@code entity}.
    * For generated code.
+   *
+   * @param entity the target: an entity, or a reserved handle
+   * @param storage the generated storage whose {@code applyRecorded} reads the fields back
    */
   public void beginFields(final long entity, final Storage<?> storage) {
     record(FIELDS, entity, storage.type(), null);
@@ -181,7 +231,11 @@ public final class CommandBuffer {
     refStarts[count - 1] = refCount;
   }
 
-  /** Records one primitive field's bits (see {@link #beginFields}). For generated code. */
+  /**
+   * Records one primitive field's bits (see {@link #beginFields}). For generated code.
+   *
+   * @param bits the field's value as raw bits ({@code Float.floatToRawIntBits} and the like)
+   */
   public void putWord(final long bits) {
     if (wordCount == words.length) {
       words = Arrays.copyOf(words, wordCount * 2);
@@ -189,7 +243,11 @@ public final class CommandBuffer {
     words[wordCount++] = bits;
   }
 
-  /** Records one reference field (see {@link #beginFields}). For generated code. */
+  /**
+   * Records one reference field (see {@link #beginFields}). For generated code.
+   *
+   * @param value the field's value, possibly {@code null}
+   */
   public void putRef(final Object value) {
     if (refCount == refs.length) {
       refs = Arrays.copyOf(refs, refCount * 2);
@@ -197,12 +255,20 @@ public final class CommandBuffer {
     refs[refCount++] = value;
   }
 
-  /** Reads back the next primitive field of the command being applied. For generated code. */
+  /**
+   * Reads back the next primitive field of the command being applied. For generated code.
+   *
+   * @return the field's bits, as recorded by {@link #putWord}
+   */
   public long nextWord() {
     return words[readWord++];
   }
 
-  /** Reads back the next reference field of the command being applied. For generated code. */
+  /**
+   * Reads back the next reference field of the command being applied. For generated code.
+   *
+   * @return the field's value, as recorded by {@link #putRef}
+   */
   public Object nextRef() {
     return refs[readRef++];
   }

@@ -27,15 +27,20 @@ public final class CommandBuffers {
 
   private record Table(int[] keys, CommandBuffer[] buffers) {}
 
-  /** Creates an empty set of buffers for {@code registry}. */
+  /**
+   * Creates an empty set of buffers for {@code registry}.
+   *
+   * @param registry the registry that {@link #apply()} changes
+   */
   public CommandBuffers(final Registry registry) {
     this.registry = registry;
   }
 
   /**
-   * Returns the buffer of the run that starts at position {@code key} (any non-negative int that
-   * identifies the run deterministically: its first position is the natural choice).
+   * {@return the buffer of the run that starts at position {@code key} (any non-negative int that
+   * identifies the run deterministically: its first position is the natural choice)}
    *
+   * @param key the run's key, usually its first position
    * @throws IllegalArgumentException if {@code key} is negative
    */
   public CommandBuffer forRun(final int key) {
@@ -67,7 +72,7 @@ public final class CommandBuffers {
     return buffers[at];
   }
 
-  /** Returns the number of commands recorded in every buffer. */
+  /** {@return the number of commands recorded in every buffer} */
   public int size() {
     int size = 0;
     for (final CommandBuffer buffer : table.buffers) {
@@ -76,7 +81,7 @@ public final class CommandBuffers {
     return size;
   }
 
-  /** Returns the number of commands the last {@link #apply()} skipped. */
+  /** {@return the number of commands the last {@link #apply()} skipped} */
   public int skipped() {
     int skipped = 0;
     for (final CommandBuffer buffer : table.buffers) {

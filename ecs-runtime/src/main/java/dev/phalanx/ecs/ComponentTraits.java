@@ -33,6 +33,9 @@ public record ComponentTraits(int pageSize, DeletionPolicy policy, boolean empty
   /**
    * Validates the traits.
    *
+   * @param pageSize elements per payload page; a power of two, at most {@link #MAX_PAGE_SIZE}
+   * @param policy {@link DeletionPolicy#SWAP_AND_POP} or {@link DeletionPolicy#IN_PLACE}
+   * @param empty whether the type is a tag: no payload is stored
    * @throws IllegalArgumentException if the page size is not a power of two in
    *     {@code [1, MAX_PAGE_SIZE]} or the policy is {@link DeletionPolicy#SWAP_ONLY}
    */
@@ -48,12 +51,20 @@ public record ComponentTraits(int pageSize, DeletionPolicy policy, boolean empty
     }
   }
 
-  /** Returns these traits with another deletion policy. */
+  /**
+   * {@return these traits with another deletion policy}
+   *
+   * @param newPolicy the deletion policy of the copy
+   */
   public ComponentTraits withPolicy(final DeletionPolicy newPolicy) {
     return new ComponentTraits(pageSize, newPolicy, empty);
   }
 
-  /** Returns these traits with another page size. */
+  /**
+   * {@return these traits with another page size}
+   *
+   * @param newPageSize the page size of the copy
+   */
   public ComponentTraits withPageSize(final int newPageSize) {
     return new ComponentTraits(newPageSize, policy, empty);
   }

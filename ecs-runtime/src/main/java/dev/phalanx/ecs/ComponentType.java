@@ -75,6 +75,12 @@ public final class ComponentType<T, S extends Storage<T>> {
    * Defines the type of {@code javaClass} with a storage of the caller's making. Generated
    * {@code Foo_Traits} classes call it once, in their static initializer.
    *
+   * @param <T> the component type
+   * @param <S> the storage class
+   * @param javaClass the component class
+   * @param traits how the storage pages, deletes and stores the component
+   * @param factory creates the type's storages
+   * @return the new type
    * @throws IllegalStateException if the class is already defined
    */
   public static <T, S extends Storage<T>> ComponentType<T, S> define(
@@ -86,9 +92,12 @@ public final class ComponentType<T, S extends Storage<T>> {
   }
 
   /**
-   * Returns the type of {@code javaClass} stored as objects with {@code traits}, defining it on first
-   * call.
+   * {@return the type of {@code javaClass} stored as objects with {@code traits}, defining it on
+   * first call}
    *
+   * @param <T> the component type
+   * @param javaClass the component class
+   * @param traits how the storage pages and deletes the component
    * @throws IllegalStateException if the class is already defined otherwise
    */
   public static <T> ComponentType<T, ObjectStorage<T>> object(
@@ -100,15 +109,23 @@ public final class ComponentType<T, S extends Storage<T>> {
         javaClass, javaClass.getSimpleName(), traits, ObjectStorage::new, Kind.OBJECT));
   }
 
-  /** Returns the type of {@code javaClass} stored as objects with default traits. */
+  /**
+   * {@return the type of {@code javaClass} stored as objects with default traits}
+   *
+   * @param <T> the component type
+   * @param javaClass the component class
+   */
   public static <T> ComponentType<T, ObjectStorage<T>> object(final Class<T> javaClass) {
     return object(javaClass, ComponentTraits.DEFAULT);
   }
 
   /**
-   * Returns the tag type of {@code javaClass}: no payload is stored; {@code get} returns
-   * {@code instance}.
+   * {@return the tag type of {@code javaClass}: no payload is stored; {@code get} returns
+   * {@code instance}}
    *
+   * @param <T> the component type
+   * @param javaClass the component class
+   * @param instance the instance that every {@code get} returns
    * @throws IllegalStateException if the class is already defined otherwise
    */
   public static <T> ComponentType<T, EmptyStorage<T>> tag(final Class<T> javaClass, final T instance) {
@@ -117,14 +134,20 @@ public final class ComponentType<T, S extends Storage<T>> {
         type -> new EmptyStorage<>(type, instance), Kind.TAG));
   }
 
-  /** Returns the tag type of {@code javaClass}, whose storage's {@code get} returns {@code null}. */
+  /**
+   * {@return the tag type of {@code javaClass}, whose storage's {@code get} returns {@code null}}
+   *
+   * @param <T> the component type
+   * @param javaClass the component class
+   */
   public static <T> ComponentType<T, EmptyStorage<T>> tag(final Class<T> javaClass) {
     return tag(javaClass, null);
   }
 
   /**
-   * Returns the named typeless type {@code name} (EnTT's {@code storage<void>}), one per name.
+   * {@return the named typeless type {@code name} (EnTT's {@code storage<void>}), one per name}
    *
+   * @param name the type's name, which is also its name in messages
    * @throws IllegalArgumentException if the name is blank
    */
   public static ComponentType<Void, VoidStorage> named(final String name) {
@@ -136,9 +159,12 @@ public final class ComponentType<T, S extends Storage<T>> {
   }
 
   /**
-   * Returns the type of {@code javaClass}: its generated {@code _Traits.TYPE} when the class is an
+   * {@return the type of {@code javaClass}: its generated {@code _Traits.TYPE} when the class is an
    * {@code @Component}, else an existing definition, else a new default one (tag storage if the
-   * class has no instance fields, object storage otherwise).
+   * class has no instance fields, object storage otherwise)}
+   *
+   * @param <T> the component type
+   * @param javaClass the component class
    */
   public static <T> ComponentType<T, ?> of(final Class<T> javaClass) {
     ComponentType<?, ?> found = BY_CLASS.get(javaClass);
@@ -152,27 +178,31 @@ public final class ComponentType<T, S extends Storage<T>> {
     return cast(found, javaClass);
   }
 
-  /** Returns the dense id, unique in the JVM; the registry's array index for this type. */
+  /** {@return the dense id, unique in the JVM; the registry's array index for this type} */
   public int id() {
     return id;
   }
 
-  /** Returns the component class ({@link Void} for named types). */
+  /** {@return the component class ({@link Void} for named types)} */
   public Class<T> javaClass() {
     return javaClass;
   }
 
-  /** Returns the name used in messages: the class's simple name, or the void type's name. */
+  /** {@return the name used in messages: the class's simple name, or the void type's name} */
   public String name() {
     return name;
   }
 
-  /** Returns the storage traits. */
+  /** {@return the storage traits} */
   public ComponentTraits traits() {
     return traits;
   }
 
-  /** Creates a new, empty storage for this type. */
+  /**
+   * Creates a new, empty storage for this type.
+   *
+   * @return a new storage, made by the type's factory
+   */
   public S createStorage() {
     return factory.create(this);
   }

@@ -17,6 +17,10 @@ public final class Context {
   /**
    * Stores {@code value} under {@code type}.
    *
+   * @param <T> the value's type
+   * @param type the key
+   * @param value the value, not {@code null}
+   * @return {@code value}
    * @throws IllegalArgumentException if a value of that type is already stored
    */
   public <T> T emplace(final Class<T> type, final T value) {
@@ -27,15 +31,24 @@ public final class Context {
     return value;
   }
 
-  /** Stores {@code value} under {@code type}, replacing any previous one. */
+  /**
+   * Stores {@code value} under {@code type}, replacing any previous one.
+   *
+   * @param <T> the value's type
+   * @param type the key
+   * @param value the value, not {@code null}
+   * @return {@code value}
+   */
   public <T> T insertOrAssign(final Class<T> type, final T value) {
     values.put(type, type.cast(java.util.Objects.requireNonNull(value, "value")));
     return value;
   }
 
   /**
-   * Returns the value stored under {@code type}.
+   * {@return the value stored under {@code type}}
    *
+   * @param <T> the value's type
+   * @param type the key
    * @throws IllegalArgumentException if there is none
    */
   public <T> T get(final Class<T> type) {
@@ -46,17 +59,31 @@ public final class Context {
     return type.cast(value);
   }
 
-  /** Returns the value stored under {@code type}, or {@code null}. */
+  /**
+   * {@return the value stored under {@code type}, or {@code null}}
+   *
+   * @param <T> the value's type
+   * @param type the key
+   */
   public <T> T find(final Class<T> type) {
     return type.cast(values.get(type));
   }
 
-  /** Returns whether a value is stored under {@code type}. */
+  /**
+   * {@return whether a value is stored under {@code type}}
+   *
+   * @param type the key
+   */
   public boolean contains(final Class<?> type) {
     return values.containsKey(type);
   }
 
-  /** Removes the value stored under {@code type}; returns whether there was one. */
+  /**
+   * Removes the value stored under {@code type}; returns whether there was one.
+   *
+   * @param type the key
+   * @return whether a value was stored under {@code type}
+   */
   public boolean erase(final Class<?> type) {
     return null != values.remove(type);
   }

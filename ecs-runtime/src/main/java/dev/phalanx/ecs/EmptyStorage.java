@@ -30,6 +30,7 @@ public class EmptyStorage<T> extends Storage<T> {
   /**
    * Adds the tag to {@code entity}.
    *
+   * @param entity the entity that receives the tag
    * @throws IllegalArgumentException as {@link #emplace(long, Object)}
    */
   public final void emplace(final long entity) {

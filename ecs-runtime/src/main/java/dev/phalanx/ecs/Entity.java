@@ -64,29 +64,47 @@ public final class Entity {
     return ((long) version << INDEX_BITS) | (index & INDEX_MASK);
   }
 
-  /** Returns the index part of {@code entity}. */
+  /**
+   * {@return the index part of {@code entity}}
+   *
+   * @param entity a handle
+   */
   public static int index(final long entity) {
     return (int) entity;
   }
 
-  /** Returns the version part of {@code entity}. */
+  /**
+   * {@return the version part of {@code entity}}
+   *
+   * @param entity a handle
+   */
   public static int version(final long entity) {
     return (int) (entity >>> INDEX_BITS);
   }
 
-  /** Returns whether {@code entity} is the null handle (its index bits are all set). */
+  /**
+   * {@return whether {@code entity} is the null handle (its index bits are all set)}
+   *
+   * @param entity a handle
+   */
   public static boolean isNull(final long entity) {
     return NULL_INDEX == (int) entity;
   }
 
-  /** Returns whether {@code entity} is a tombstone (its version bits are all set). */
+  /**
+   * {@return whether {@code entity} is a tombstone (its version bits are all set)}
+   *
+   * @param entity a handle
+   */
   public static boolean isTombstone(final long entity) {
     return TOMBSTONE_VERSION == (int) (entity >>> INDEX_BITS);
   }
 
   /**
-   * Returns the version that follows {@code version} when a slot is recycled. It wraps from the
+   * {@return the version that follows {@code version} when a slot is recycled} It wraps from the
    * largest value to 0 and skips {@link #TOMBSTONE_VERSION}.
+   *
+   * @param version the slot's current version
    */
   public static int nextVersion(final int version) {
     final int next = version + 1;
@@ -96,6 +114,9 @@ public final class Entity {
   /**
    * Formats a handle for messages, for example {@code Entity(index=3, version=1)}. Used by every
    * exception that names an entity.
+   *
+   * @param entity a handle, possibly {@link Entity#NULL} or a tombstone
+   * @return the description
    */
   public static String toString(final long entity) {
     if (isNull(entity)) {

@@ -6,6 +6,8 @@ public interface EntityComparator {
   /**
    * Compares two entity handles.
    *
+   * @param left an entity
+   * @param right another entity
    * @return negative, zero or positive as {@code left} sorts before, with or after {@code right}
    */
   int compare(long left, long right);

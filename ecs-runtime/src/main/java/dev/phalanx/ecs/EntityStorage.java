@@ -57,35 +57,39 @@ public final class EntityStorage {
     this.limit = limit;
   }
 
-  /** Returns {@link DeletionPolicy#SWAP_ONLY}. */
+  /** {@return {@link DeletionPolicy#SWAP_ONLY}} */
   public DeletionPolicy policy() {
     return DeletionPolicy.SWAP_ONLY;
   }
 
-  /** Returns the number of live entities. */
+  /** {@return the number of live entities} */
   public int alive() {
     return alive;
   }
 
-  /** Returns the number of identifiers ever created (live and released). */
+  /** {@return the number of identifiers ever created (live and released)} */
   public int size() {
     return size;
   }
 
-  /** Returns the largest number of identifiers this storage may create. */
+  /** {@return the largest number of identifiers this storage may create} */
   public int limit() {
     return limit;
   }
 
   /**
-   * Returns the packed array: positions {@code [0, alive())} are live entities, {@code [alive(),
-   * size())} released identifiers with their next version. Replaced on growth.
+   * {@return the packed array: positions {@code [0, alive())} are live entities, {@code [alive(),
+   * size())} released identifiers with their next version} Replaced on growth.
    */
   public long[] packed() {
     return packed;
   }
 
-  /** Returns whether {@code entity} is live: created, and not destroyed since. */
+  /**
+   * {@return whether {@code entity} is live: created, and not destroyed since}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
+   */
   public boolean valid(final long entity) {
     final int index = (int) entity;
     if (index < 0 || index >= size) {
@@ -168,9 +172,11 @@ public final class EntityStorage {
   }
 
   /**
-   * Returns the handle with index {@code index} as it is now: the live entity, or, for a released
+   * {@return the handle with index {@code index} as it is now: the live entity, or, for a released
    * identifier, the handle its next incarnation will have; {@link Entity#NULL} if the index was never
-   * created. {@code Entity.version(current(i))} is the index's current version.
+   * created} {@code Entity.version(current(i))} is the index's current version.
+   *
+   * @param index an entity index
    */
   public long current(final int index) {
     if (index < 0 || index >= size) {
@@ -179,7 +185,11 @@ public final class EntityStorage {
     return packed[position[index]];
   }
 
-  /** Visits every live entity, last position first. */
+  /**
+   * Visits every live entity, last position first.
+   *
+   * @param action called with each live entity
+   */
   public void each(final LongConsumer action) {
     for (int at = alive - 1; at >= 0; at = Math.min(at - 1, alive - 1)) {
       action.accept(packed[at]);

@@ -47,6 +47,8 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
    * Signal published after an entity entered the group, once the change that made it enter is
    * complete (the entity is a member; its components can be read), before the storage's construct
    * or update listeners. Listeners follow the rules of {@link Signal}.
+   *
+   * @return the enter signal
    */
   public final Signal onEnter() {
     return onEnter;
@@ -56,53 +58,77 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
    * Signal published after an entity left the group, once the change that made it leave is complete:
    * it is no longer a member, and the component whose removal made it leave is gone (read it in that
    * storage's destroy listener). Published after the storage's destroy listeners.
+   *
+   * @return the leave signal
    */
   public final Signal onLeave() {
     return onLeave;
   }
 
-  /** Returns the number of members. */
+  /** {@return the number of members} */
   public abstract int size();
 
-  /** Returns whether {@code entity} is a member. */
+  /**
+   * {@return whether {@code entity} is a member}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
+   */
   public abstract boolean contains(long entity);
 
-  /** Returns the member at {@code position}, {@code [0, size())}. */
+  /**
+   * {@return the member at {@code position}, {@code [0, size())}}
+   *
+   * @param position the member's position
+   */
   public abstract long entityAt(int position);
 
   /**
    * Calls {@code action} for each member, last position first. The rules of {@link View} apply: the
    * visited entity (and those already visited) may lose components or be destroyed; a change that
    * would make a member be visited twice or never is refused before it is made.
+   *
+   * @param action called with each member
    */
   public abstract void each(LongConsumer action);
 
-  /** Returns the number of owned storages (0 for a non-owning group). */
+  /** {@return the number of owned storages (0 for a non-owning group)} */
   public final int ownedCount() {
     return owned.length;
   }
 
-  /** Returns the {@code n}-th owned storage, in declaration order. */
+  /**
+   * {@return the {@code n}-th owned storage, in declaration order}
+   *
+   * @param n the index in the owned list, {@code [0, ownedCount())}
+   */
   public final Storage<?> owned(final int n) {
     return owned[n];
   }
 
-  /** Returns the number of get (observed, not owned) storages. */
+  /** {@return the number of get (observed, not owned) storages} */
   public final int getCount() {
     return get.length;
   }
 
-  /** Returns the {@code n}-th get storage, in declaration order. */
+  /**
+   * {@return the {@code n}-th get storage, in declaration order}
+   *
+   * @param n the index in the get list, {@code [0, getCount())}
+   */
   public final Storage<?> get(final int n) {
     return get[n];
   }
 
-  /** Returns the number of excluded storages. */
+  /** {@return the number of excluded storages} */
   public final int excludeCount() {
     return exclude.length;
   }
 
-  /** Returns the {@code n}-th excluded storage, in declaration order. */
+  /**
+   * {@return the {@code n}-th excluded storage, in declaration order}
+   *
+   * @param n the index in the exclude list, {@code [0, excludeCount())}
+   */
   public final Storage<?> exclude(final int n) {
     return exclude[n];
   }

@@ -77,12 +77,16 @@ public final class Groups {
     this.registry = registry;
   }
 
-  /** Returns the number of groups. */
+  /** {@return the number of groups} */
   public int size() {
     return groups.size();
   }
 
-  /** Returns the {@code n}-th group created, {@code [0, size())}. */
+  /**
+   * {@return the {@code n}-th group created, {@code [0, size())}}
+   *
+   * @param n the index, in creation order
+   */
   public Group get(final int n) {
     return groups.get(n);
   }

@@ -75,13 +75,20 @@ public final class Hierarchy {
     nodes.onDestroy().connectFirst((r, entity) -> unlink(entity));
   }
 
-  /** Returns the hierarchy of {@code registry}, creating it on first call. */
+  /**
+   * {@return the hierarchy of {@code registry}, creating it on first call}
+   *
+   * @param registry the registry whose entities the hierarchy links; it keeps the hierarchy in its
+   *     context
+   */
   public static Hierarchy of(final Registry registry) {
     final Hierarchy existing = registry.context().find(Hierarchy.class);
     return null != existing ? existing : registry.context().emplace(Hierarchy.class, new Hierarchy(registry));
   }
 
-  /** Returns the storage of the nodes (read it to iterate nodes, or to view them with other types). */
+  /**
+   * {@return the storage of the nodes (read it to iterate nodes, or to view them with other types)}
+   */
   public NodeStorage nodes() {
     return nodes;
   }
@@ -90,43 +97,73 @@ public final class Hierarchy {
   // Queries.
   // ---------------------------------------------------------------------------------------------
 
-  /** Returns the parent of {@code entity}, or {@link Entity#NULL} for a root. */
+  /**
+   * {@return the parent of {@code entity}, or {@link Entity#NULL} for a root}
+   *
+   * @param entity the entity to inspect; one without a node is a root
+   */
   public long parent(final long entity) {
     final int position = nodes.indexOf(entity);
     return SparseSet.ABSENT == position ? Entity.NULL : nodes.parentAt(position);
   }
 
-  /** Returns the first child of {@code entity} (the most recently attached), or {@link Entity#NULL}. */
+  /**
+   * {@return the first child of {@code entity} (the most recently attached), or
+   * {@link Entity#NULL}}
+   *
+   * @param entity the entity to inspect
+   */
   public long firstChild(final long entity) {
     final int position = nodes.indexOf(entity);
     return SparseSet.ABSENT == position ? Entity.NULL : nodes.firstAt(position);
   }
 
-  /** Returns the next sibling of {@code entity}, or {@link Entity#NULL}. */
+  /**
+   * {@return the next sibling of {@code entity}, or {@link Entity#NULL}}
+   *
+   * @param entity the entity to inspect
+   */
   public long nextSibling(final long entity) {
     final int position = nodes.indexOf(entity);
     return SparseSet.ABSENT == position ? Entity.NULL : nodes.nextAt(position);
   }
 
-  /** Returns the previous sibling of {@code entity}, or {@link Entity#NULL}. */
+  /**
+   * {@return the previous sibling of {@code entity}, or {@link Entity#NULL}}
+   *
+   * @param entity the entity to inspect
+   */
   public long previousSibling(final long entity) {
     final int position = nodes.indexOf(entity);
     return SparseSet.ABSENT == position ? Entity.NULL : nodes.previousAt(position);
   }
 
-  /** Returns the number of children of {@code entity}. */
+  /**
+   * {@return the number of children of {@code entity}}
+   *
+   * @param entity the entity to inspect; 0 if it has no node
+   */
   public int childCount(final long entity) {
     final int position = nodes.indexOf(entity);
     return SparseSet.ABSENT == position ? 0 : nodes.countAt(position);
   }
 
-  /** Returns the depth of {@code entity}: 0 for a root. */
+  /**
+   * {@return the depth of {@code entity}: 0 for a root}
+   *
+   * @param entity the entity to inspect
+   */
   public int depth(final long entity) {
     final int position = nodes.indexOf(entity);
     return SparseSet.ABSENT == position ? 0 : nodes.depthAt(position);
   }
 
-  /** Returns whether {@code ancestor} is a strict ancestor of {@code entity}. O(depth). */
+  /**
+   * {@return whether {@code ancestor} is a strict ancestor of {@code entity}} O(depth).
+   *
+   * @param ancestor the candidate ancestor
+   * @param entity the entity whose parents are walked up
+   */
   public boolean isAncestor(final long ancestor, final long entity) {
     for (long current = parent(entity); !Entity.isNull(current); current = parent(current)) {
       if (current == ancestor) {
@@ -143,6 +180,8 @@ public final class Hierarchy {
   /**
    * Makes {@code child} a child of {@code parent} (its first child). Everything is checked first.
    *
+   * @param child the entity to attach, a root
+   * @param parent its new parent
    * @throws IllegalArgumentException if either entity is not valid, they are the same entity, or
    *     {@code parent} descends from {@code child} (a cycle)
    * @throws IllegalStateException if {@code child} already has a parent (use {@link #reparent})
@@ -161,6 +200,8 @@ public final class Hierarchy {
    * Moves {@code child} under {@code parent}, or makes it a root if {@code parent} is
    * {@link Entity#NULL}. Everything is checked first.
    *
+   * @param child the entity to move, with its subtree
+   * @param parent its new parent, or {@link Entity#NULL}
    * @throws IllegalArgumentException as {@link #attach}
    */
   public void reparent(final long child, final long parent) {
@@ -179,6 +220,7 @@ public final class Hierarchy {
   /**
    * Makes {@code child} a root, keeping its own children. A root is left as it is.
    *
+   * @param child the entity to detach
    * @throws IllegalArgumentException if {@code child} is not valid
    */
   public void detach(final long child) {
@@ -196,6 +238,7 @@ public final class Hierarchy {
    * Destroys {@code root} and every descendant, children before parents. Every entity is checked
    * first, as {@link Registry#destroy(long[], int, int)} does: a refused destroy changes nothing.
    *
+   * @param root the root of the subtree to destroy (it need not be a root of the forest)
    * @throws IllegalArgumentException if {@code root} is not valid
    */
   public void destroyTree(final long root) {
@@ -215,7 +258,12 @@ public final class Hierarchy {
   // Traversals.
   // ---------------------------------------------------------------------------------------------
 
-  /** Calls {@code action} for each child of {@code parent}, most recently attached first. */
+  /**
+   * Calls {@code action} for each child of {@code parent}, most recently attached first.
+   *
+   * @param parent the entity whose children are visited
+   * @param action called with each child
+   */
   public void eachChild(final long parent, final LongConsumer action) {
     final int before = changes;
     for (long child = firstChild(parent); !Entity.isNull(child); ) {
@@ -229,6 +277,9 @@ public final class Hierarchy {
   /**
    * Calls {@code action} for {@code root} and every descendant, depth first, each parent before its
    * children. No allocation.
+   *
+   * @param root the root of the subtree to visit
+   * @param action called with each entity of the subtree
    */
   public void depthFirst(final long root, final LongConsumer action) {
     final int before = changes;
@@ -255,6 +306,9 @@ public final class Hierarchy {
   /**
    * Calls {@code action} for {@code root} and every descendant, level by level. Reuses one queue: no
    * allocation once it has grown to the widest subtree.
+   *
+   * @param root the root of the subtree to visit
+   * @param action called with each entity of the subtree
    */
   public void breadthFirst(final long root, final LongConsumer action) {
     // A breadth-first traversal nested in another gets a queue of its own.
@@ -290,6 +344,8 @@ public final class Hierarchy {
   /**
    * Calls {@code action} for every entity that has a node, each parent before its children: every root
    * (an entity with a node and no parent) depth first. The order a transform propagation needs.
+   *
+   * @param action called with each entity that has a node
    */
   public void eachParentFirst(final LongConsumer action) {
     final int before = changes;
@@ -310,6 +366,8 @@ public final class Hierarchy {
   /**
    * Checks every invariant of the hierarchy and returns the broken ones in words (empty when
    * consistent). O(nodes x depth).
+   *
+   * @return the broken invariants, each described in words; empty if the hierarchy is consistent
    */
   public List<String> verify() {
     final List<String> problems = new ArrayList<>();
@@ -566,7 +624,11 @@ public final class Hierarchy {
       return counts[position >>> pageShift()][position & (pageSize() - 1)];
     }
 
-    /** Returns the depth of the node at {@code position}: 0 for a root. */
+    /**
+     * {@return the depth of the node at {@code position}: 0 for a root}
+     *
+     * @param position a position of the node storage that holds a node
+     */
     public int depthAt(final int position) {
       return depths[position >>> pageShift()][position & (pageSize() - 1)];
     }

@@ -23,8 +23,8 @@ public final class NonOwningGroup extends Group {
   }
 
   /**
-   * Returns the member set (positions {@code [0, size())}), for reading and for iterating with the
-   * guard protocol of {@link SparseSet}; it changes only through the group's upkeep.
+   * {@return the member set (positions {@code [0, size())}), for reading and for iterating with the
+   * guard protocol of {@link SparseSet}; it changes only through the group's upkeep}
    */
   public SparseSet members() {
     return members;
@@ -68,6 +68,8 @@ public final class NonOwningGroup extends Group {
    * Sorts the members (not the storages) by entity. The observed storages and the member set are
    * locked while the comparator runs: if it throws nothing has moved; if it tries a structural change
    * it gets a {@link java.util.ConcurrentModificationException}.
+   *
+   * @param comparator orders two members
    */
   public void sort(final EntityComparator comparator) {
     lockAll("the comparator of a sort of");

@@ -18,20 +18,28 @@ public class ObjectStorage<T> extends Storage<T> {
 
   private Object[][] pages = new Object[0][];
 
-  /** Creates an empty storage for {@code type}. */
+  /**
+   * Creates an empty storage for {@code type}.
+   *
+   * @param type the component type whose instances the storage holds
+   */
   public ObjectStorage(final ComponentType<T, ?> type) {
     super(type);
   }
 
   /**
-   * Returns the payload page array; page {@code position >>> pageShift()} holds the element at offset
-   * {@code position & (pageSize() - 1)}. The outer array grows; each page never moves.
+   * {@return the payload page array; page {@code position >>> pageShift()} holds the element at
+   * offset {@code position & (pageSize() - 1)}} The outer array grows; each page never moves.
    */
   public final Object[][] pages() {
     return pages;
   }
 
-  /** Returns the instance at {@code position} (no check). */
+  /**
+   * {@return the instance at {@code position} (no check)}
+   *
+   * @param position a position in {@code [0, size())}; a tombstone's slot reads {@code null}
+   */
   @SuppressWarnings("unchecked") // every non-null slot was written by setAt with a T
   public final T valueAt(final int position) {
     return (T) pages[position >>> pageShift()][position & (pageSize() - 1)];

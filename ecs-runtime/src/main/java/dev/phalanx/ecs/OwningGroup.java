@@ -79,8 +79,8 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Returns the largest run length {@link #eachChunk} uses: the smallest page size among the owned
-   * storages.
+   * {@return the largest run length {@link #eachChunk} uses: the smallest page size among the owned
+   * storages}
    */
   public int chunkSize() {
     int size = Integer.MAX_VALUE;
@@ -110,6 +110,8 @@ public final class OwningGroup extends Group {
    * each within one page of every owned storage. The group's storages (owned, get and excluded) are
    * locked meanwhile: the body may read and write component fields but every structural change to
    * them is refused. If the body throws, the iteration stops and the locks are released.
+   *
+   * @param action called with each run {@code [from, to)}
    */
   public void eachChunk(final RangeConsumer action) {
     final int chunk = chunkSize();
@@ -130,6 +132,8 @@ public final class OwningGroup extends Group {
    * every task is done, also when a run throws: then the runs not started yet are skipped, and the
    * first exception is rethrown with the others attached as suppressed.
    *
+   * @param pool the pool whose threads run the tasks
+   * @param action called with each run {@code [from, to)}, from several threads at once
    * @throws ConcurrentModificationException if the body (or another thread) tries a structural change
    *     of an observed storage while it runs
    */
@@ -149,7 +153,11 @@ public final class OwningGroup extends Group {
     }
   }
 
-  /** As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)} on the common pool. */
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)} on the common pool.
+   *
+   * @param action called with each run {@code [from, to)}, from several threads at once
+   */
   public void parallelEachChunk(final RangeConsumer action) {
     parallelEachChunk(ForkJoinPool.commonPool(), action);
   }
@@ -161,6 +169,7 @@ public final class OwningGroup extends Group {
    * The group's storages are locked while the comparator runs: if it throws, nothing has moved; if it
    * tries a structural change, it gets a {@link ConcurrentModificationException}.
    *
+   * @param comparator orders the members at two positions
    * @throws IllegalStateException if a more restrictive nested group exists (only the most restrictive
    *     group of a family may be sorted)
    * @throws ConcurrentModificationException if an owned storage is locked or iterated
@@ -177,7 +186,11 @@ public final class OwningGroup extends Group {
     SparseSet.applyOrder(owned, length, order);
   }
 
-  /** As {@link #sortByPosition(PositionComparator)}, comparing entities. */
+  /**
+   * As {@link #sortByPosition(PositionComparator)}, comparing entities.
+   *
+   * @param comparator orders two members
+   */
   public void sort(final EntityComparator comparator) {
     checkSortable();
     final int[] order;

@@ -10,6 +10,8 @@ public interface PositionComparator {
   /**
    * Compares the elements currently at two positions.
    *
+   * @param left a position
+   * @param right another position
    * @return negative, zero or positive as the element at {@code left} sorts before, with or after the
    *     one at {@code right}
    */

@@ -45,6 +45,9 @@ public final class Reactive {
    * Returns a reactive storage that collects into the storage of {@code type}, a tag type (no
    * payload). Add rules with {@link #onConstruct}, {@link #onUpdate} and {@link #onDestroy}.
    *
+   * @param registry the registry whose changes are collected
+   * @param type the tag type to collect into
+   * @return the reactive storage, with no rule yet
    * @throws IllegalArgumentException if {@code type} stores instances
    */
   public static Reactive collect(final Registry registry, final ComponentType<?, ?> type) {
@@ -57,13 +60,23 @@ public final class Reactive {
     return new Reactive(registry, (EmptyStorage<?>) storage);
   }
 
-  /** Collects every entity that receives a component of {@code type}; returns this. */
+  /**
+   * Collects every entity that receives a component of {@code type}.
+   *
+   * @param type the watched type
+   * @return this
+   */
   public Reactive onConstruct(final ComponentType<?, ?> type) {
     registry.storage(type).onConstruct().connect(collect);
     return this;
   }
 
-  /** Collects every entity whose component of {@code type} is replaced or patched; returns this. */
+  /**
+   * Collects every entity whose component of {@code type} is replaced or patched.
+   *
+   * @param type the watched type
+   * @return this
+   */
   public Reactive onUpdate(final ComponentType<?, ?> type) {
     registry.storage(type).onUpdate().connect(collect);
     return this;
@@ -71,29 +84,40 @@ public final class Reactive {
 
   /**
    * Collects every entity that loses its component of {@code type} and lives on (an entity being
-   * destroyed is not collected); returns this.
+   * destroyed is not collected).
+   *
+   * @param type the watched type
+   * @return this
    */
   public Reactive onDestroy(final ComponentType<?, ?> type) {
     registry.storage(type).onDestroy().connect(collect);
     return this;
   }
 
-  /** Returns the target storage: include it in views and queries. */
+  /** {@return the target storage: include it in views and queries} */
   public EmptyStorage<?> storage() {
     return target;
   }
 
-  /** Returns the number of entities collected. */
+  /** {@return the number of entities collected} */
   public int size() {
     return target.size();
   }
 
-  /** Returns whether {@code entity} is collected. */
+  /**
+   * {@return whether {@code entity} is collected}
+   *
+   * @param entity any handle
+   */
   public boolean contains(final long entity) {
     return target.contains(entity);
   }
 
-  /** Calls {@code action} for every collected entity (the rules of {@link View} apply). */
+  /**
+   * Calls {@code action} for every collected entity (the rules of {@link View} apply).
+   *
+   * @param action the loop body
+   */
   public void each(final LongConsumer action) {
     View.of(target).each(action);
   }

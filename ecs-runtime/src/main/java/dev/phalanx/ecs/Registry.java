@@ -61,6 +61,8 @@ public final class Registry {
 
   /**
    * Creates an empty registry that refuses to create more than {@code entityLimit} identifiers.
+   *
+   * @param entityLimit the most identifiers the registry may ever create
    */
   public Registry(final int entityLimit) {
     this(new EntityStorage(entityLimit));
@@ -74,7 +76,7 @@ public final class Registry {
   // Entities.
   // ---------------------------------------------------------------------------------------------
 
-  /** Returns the entity storage (identifiers, versions, live entities). */
+  /** {@return the entity storage (identifiers, versions, live entities)} */
   public EntityStorage entities() {
     return entities;
   }
@@ -82,6 +84,7 @@ public final class Registry {
   /**
    * Creates an entity with no component.
    *
+   * @return the new entity, with a fresh or recycled identifier
    * @throws IllegalStateException if every identifier is in use, or the registry is being cleared
    */
   public long create() {
@@ -89,7 +92,11 @@ public final class Registry {
     return entities.create();
   }
 
-  /** Creates {@code out.length} entities into {@code out}; all or none. */
+  /**
+   * Creates {@code out.length} entities into {@code out}; all or none.
+   *
+   * @param out receives the new entities
+   */
   public void create(final long[] out) {
     create(out, 0, out.length);
   }
@@ -97,6 +104,9 @@ public final class Registry {
   /**
    * Creates {@code count} entities into {@code out[offset, offset + count)}; all or none.
    *
+   * @param out receives the new entities
+   * @param offset where in {@code out} the first one goes
+   * @param count how many to create
    * @throws IndexOutOfBoundsException if the range does not fit {@code out}
    * @throws IllegalStateException if the identifiers would run out, or the registry is being cleared
    */
@@ -105,12 +115,16 @@ public final class Registry {
     entities.create(out, offset, count);
   }
 
-  /** Returns whether {@code entity} is live. */
+  /**
+   * {@return whether {@code entity} is live}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
+   */
   public boolean valid(final long entity) {
     return entities.valid(entity);
   }
 
-  /** Returns the number of live entities. */
+  /** {@return the number of live entities} */
   public int alive() {
     return entities.alive();
   }
@@ -125,6 +139,7 @@ public final class Registry {
    * that tried), destroying it again from its own listeners is a no-op, and the first exception a
    * listener threw is rethrown after the identifier is released, later ones attached as suppressed.
    *
+   * @param entity the entity to destroy
    * @throws IllegalArgumentException if the entity is not valid
    * @throws java.util.ConcurrentModificationException if a removal would break an iteration or touch a
    *     locked storage; nothing is changed
@@ -152,6 +167,9 @@ public final class Registry {
    * Everything is checked first (every entity valid, every removal allowed): a refused batch changes
    * nothing. Listeners' exceptions are collected; the first is rethrown once the whole batch is done.
    *
+   * @param batch the entities to destroy
+   * @param from the first index of the range, inclusive
+   * @param to the end of the range, exclusive
    * @throws IndexOutOfBoundsException if the range does not fit {@code batch}
    * @throws IllegalArgumentException if an entity is not valid; none is destroyed
    */
@@ -268,7 +286,12 @@ public final class Registry {
     }
   }
 
-  /** Returns whether {@code entity} is valid and has no component. */
+  /**
+   * {@return whether {@code entity} is valid and has no component}
+   *
+   * @param entity the entity to inspect
+   * @throws IllegalArgumentException if the entity is not valid
+   */
   public boolean orphan(final long entity) {
     checkValid(entity, "inspect");
     for (int i = 0; i < storageCount; i++) {
@@ -284,9 +307,13 @@ public final class Registry {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Returns the storage of {@code type}, creating it on first use. The result is typed with the
+   * {@return the storage of {@code type}, creating it on first use} The result is typed with the
    * type's storage class: {@code registry.storage(Position_Traits.TYPE)} is a
    * {@code Position_Storage}.
+   *
+   * @param <T> the component type
+   * @param <S> the storage class generated for it
+   * @param type the component type's key
    */
   public <T, S extends Storage<T>> S storage(final ComponentType<T, S> type) {
     final int id = type.id();
@@ -302,28 +329,47 @@ public final class Registry {
     return createStorage(type);
   }
 
-  /** Returns the storage of {@code type} if it exists, else {@code null}; never creates one. */
+  /**
+   * {@return the storage of {@code type} if it exists, else {@code null}; never creates one}
+   *
+   * @param type the component type's key
+   */
   public Storage<?> findStorage(final ComponentType<?, ?> type) {
     final int id = type.id();
     return id < byId.length ? byId[id] : null;
   }
 
-  /** Returns the named void storage {@code name}, creating it on first use. */
+  /**
+   * {@return the named void storage {@code name}, creating it on first use}
+   *
+   * @param name the void storage's name
+   */
   public VoidStorage storage(final String name) {
     return storage(ComponentType.named(name));
   }
 
-  /** Returns the storage of {@code javaClass}'s type (see {@link ComponentType#of}); not for hot paths. */
+  /**
+   * {@return the storage of {@code javaClass}'s type (see {@link ComponentType#of}); not for hot
+   * paths}
+   *
+   * @param <T> the component type
+   * @param javaClass a {@code @Component} class, whose generated traits are loaded reflectively
+   */
   public <T> Storage<T> storage(final Class<T> javaClass) {
     return storage(ComponentType.of(javaClass));
   }
 
-  /** Returns the number of storages created so far. */
+  /** {@return the number of storages created so far} */
   public int storageCount() {
     return storageCount;
   }
 
-  /** Returns the storage created {@code n}-th, {@code [0, storageCount())}. */
+  /**
+   * {@return the storage created {@code n}-th, {@code [0, storageCount())}}
+   *
+   * @param n the index, in creation order
+   * @throws IndexOutOfBoundsException if {@code n} is outside {@code [0, storageCount())}
+   */
   public Storage<?> storageAt(final int n) {
     if (n < 0 || n >= storageCount) {
       throw new IndexOutOfBoundsException(n + " outside [0, " + storageCount + ")");
@@ -353,6 +399,11 @@ public final class Registry {
   /**
    * Adds a component to {@code entity}.
    *
+   * @param <T> the component type
+   * @param entity the entity that receives the component
+   * @param type the component type's key
+   * @param value the component
+   * @return {@code value}
    * @throws IllegalArgumentException if the entity is not valid or already has one
    * @throws IllegalStateException if the entity is being destroyed or the registry cleared
    * @throws java.util.ConcurrentModificationException if the change would break an iteration
@@ -362,7 +413,16 @@ public final class Registry {
     return value;
   }
 
-  /** Adds the component, or replaces the one {@code entity} has. */
+  /**
+   * Adds the component, or replaces the one {@code entity} has.
+   *
+   * @param <T> the component type
+   * @param entity the entity that receives the component
+   * @param type the component type's key
+   * @param value the new component
+   * @return {@code value}
+   * @throws IllegalArgumentException if the entity is not valid
+   */
   public <T> T emplaceOrReplace(final long entity, final ComponentType<T, ?> type, final T value) {
     checkValid(entity, "emplace or replace", type, "on");
     storage(type).emplaceOrReplace(entity, value);
@@ -372,6 +432,11 @@ public final class Registry {
   /**
    * Replaces the component of {@code entity}.
    *
+   * @param <T> the component type
+   * @param entity the entity whose component is replaced
+   * @param type the component type's key
+   * @param value the new component
+   * @return {@code value}
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public <T> T replace(final long entity, final ComponentType<T, ?> type, final T value) {
@@ -382,6 +447,10 @@ public final class Registry {
   /**
    * Passes the component of {@code entity} to {@code patcher} and publishes an update.
    *
+   * @param <T> the component type
+   * @param entity the entity whose component is patched
+   * @param type the component type's key
+   * @param patcher changes the component in place
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public <T> void patch(final long entity, final ComponentType<T, ?> type, final Consumer<? super T> patcher) {
@@ -389,8 +458,11 @@ public final class Registry {
   }
 
   /**
-   * Returns the component of {@code entity}.
+   * {@return the component of {@code entity}}
    *
+   * @param <T> the component type
+   * @param entity the entity to read
+   * @param type the component type's key
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public <T> T get(final long entity, final ComponentType<T, ?> type) {
@@ -398,8 +470,11 @@ public final class Registry {
   }
 
   /**
-   * Returns the component of {@code entity}, or {@code null} if it has none.
+   * {@return the component of {@code entity}, or {@code null} if it has none}
    *
+   * @param <T> the component type
+   * @param entity the entity to read
+   * @param type the component type's key
    * @throws IllegalArgumentException if the entity is not valid
    */
   public <T> T tryGet(final long entity, final ComponentType<T, ?> type) {
@@ -409,9 +484,13 @@ public final class Registry {
   }
 
   /**
-   * Returns the component of {@code entity}, adding {@code supplier.get()} first if it has none. If the
-   * supplier throws, nothing is added.
+   * {@return the component of {@code entity}, adding {@code supplier.get()} first if it has none}
+   * If the supplier throws, nothing is added.
    *
+   * @param <T> the component type
+   * @param entity the entity to read, or to add the component to
+   * @param type the component type's key
+   * @param supplier makes the component to add; called only if the entity has none
    * @throws IllegalArgumentException if the entity is not valid
    */
   public <T> T getOrEmplace(final long entity, final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
@@ -428,6 +507,8 @@ public final class Registry {
   /**
    * Removes the component of {@code entity} if it has one (tolerant).
    *
+   * @param entity the entity to remove the component from
+   * @param type the component type's key
    * @return whether one was removed
    * @throws IllegalArgumentException if the entity is not valid
    * @throws java.util.ConcurrentModificationException if the removal would break an iteration
@@ -441,6 +522,8 @@ public final class Registry {
   /**
    * Removes the component of {@code entity} (strict).
    *
+   * @param entity the entity to remove the component from
+   * @param type the component type's key
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
   public void erase(final long entity, final ComponentType<?, ?> type) {
@@ -448,8 +531,10 @@ public final class Registry {
   }
 
   /**
-   * Returns whether {@code entity} has a component of {@code type}.
+   * {@return whether {@code entity} has a component of {@code type}}
    *
+   * @param entity the entity to inspect
+   * @param type the component type's key
    * @throws IllegalArgumentException if the entity is not valid
    */
   public boolean has(final long entity, final ComponentType<?, ?> type) {
@@ -458,12 +543,25 @@ public final class Registry {
     return null != storage && storage.contains(entity);
   }
 
-  /** Returns whether {@code entity} has both components. */
+  /**
+   * {@return whether {@code entity} has both components}
+   *
+   * @param entity the entity to inspect
+   * @param first a component type's key
+   * @param second another component type's key
+   * @throws IllegalArgumentException if the entity is not valid
+   */
   public boolean allOf(final long entity, final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
     return has(entity, first) && has(entity, second);
   }
 
-  /** Returns whether {@code entity} has every component of {@code types}. */
+  /**
+   * {@return whether {@code entity} has every component of {@code types}}
+   *
+   * @param entity the entity to inspect
+   * @param types the component types' keys; an empty array matches every valid entity
+   * @throws IllegalArgumentException if the entity is not valid
+   */
   public boolean allOf(final long entity, final ComponentType<?, ?>[] types) {
     checkValid(entity, "inspect");
     for (final ComponentType<?, ?> type : types) {
@@ -474,12 +572,25 @@ public final class Registry {
     return true;
   }
 
-  /** Returns whether {@code entity} has at least one of the two components. */
+  /**
+   * {@return whether {@code entity} has at least one of the two components}
+   *
+   * @param entity the entity to inspect
+   * @param first a component type's key
+   * @param second another component type's key
+   * @throws IllegalArgumentException if the entity is not valid
+   */
   public boolean anyOf(final long entity, final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
     return has(entity, first) || has(entity, second);
   }
 
-  /** Returns whether {@code entity} has at least one component of {@code types}. */
+  /**
+   * {@return whether {@code entity} has at least one component of {@code types}}
+   *
+   * @param entity the entity to inspect
+   * @param types the component types' keys; an empty array matches no entity
+   * @throws IllegalArgumentException if the entity is not valid
+   */
   public boolean anyOf(final long entity, final ComponentType<?, ?>[] types) {
     checkValid(entity, "inspect");
     for (final ComponentType<?, ?> type : types) {
@@ -492,6 +603,8 @@ public final class Registry {
 
   /**
    * Removes every component of {@code type}, publishing destroy for each; see {@link Storage#clear()}.
+   *
+   * @param type the component type's key; nothing happens if its storage was never created
    */
   public void clear(final ComponentType<?, ?> type) {
     final Storage<?> storage = findStorage(type);
@@ -539,22 +652,43 @@ public final class Registry {
   // Views and groups.
   // ---------------------------------------------------------------------------------------------
 
-  /** Returns a view of the entities that have {@code type}. */
+  /**
+   * {@return a view of the entities that have {@code type}}
+   *
+   * @param type the component type's key
+   */
   public View view(final ComponentType<?, ?> type) {
     return View.of(new SparseSet[] {storage(type)}, NO_SETS);
   }
 
-  /** Returns a view of the entities that have both types. */
+  /**
+   * {@return a view of the entities that have both types}
+   *
+   * @param first a component type's key
+   * @param second another component type's key
+   */
   public View view(final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
     return View.of(new SparseSet[] {storage(first), storage(second)}, NO_SETS);
   }
 
-  /** Returns a view of the entities that have all three types. */
+  /**
+   * {@return a view of the entities that have all three types}
+   *
+   * @param first a component type's key
+   * @param second another component type's key
+   * @param third a third component type's key
+   */
   public View view(final ComponentType<?, ?> first, final ComponentType<?, ?> second, final ComponentType<?, ?> third) {
     return View.of(new SparseSet[] {storage(first), storage(second), storage(third)}, NO_SETS);
   }
 
-  /** Returns a view of the entities that have every type of {@code include} and none of {@code exclude}. */
+  /**
+   * {@return a view of the entities that have every type of {@code include} and none of
+   * {@code exclude}}
+   *
+   * @param include the types every visited entity has
+   * @param exclude the types no visited entity has
+   */
   public View view(final ComponentType<?, ?>[] include, final ComponentType<?, ?>[] exclude) {
     return View.of(storages(include), storages(exclude));
   }
@@ -564,6 +698,11 @@ public final class Registry {
    * entities). With {@code owned} empty the group is non-owning. See {@link Groups} for the rules
    * (nesting, conflicts, in-place storages). A refused request changes nothing.
    *
+   * @param owned the types whose storages the group owns (arranges), possibly none
+   * @param get the other types every member has
+   * @param exclude the types no member has
+   * @return the group: an {@link OwningGroup}, or a {@link NonOwningGroup} if {@code owned} is
+   *     empty
    * @throws IllegalArgumentException if a type is listed twice or nothing is included
    * @throws IllegalStateException if the group conflicts with an existing one or would own an
    *     in-place storage
@@ -576,7 +715,14 @@ public final class Registry {
     return groups.group(storages(owned), storages(get), storages(exclude));
   }
 
-  /** Returns the owning group with these lists; see {@link #group}. */
+  /**
+   * {@return the owning group with these lists; see {@link #group}}
+   *
+   * @param owned the types whose storages the group owns; at least one
+   * @param get the other types every member has
+   * @param exclude the types no member has
+   * @throws IllegalArgumentException if {@code owned} is empty, or as {@link #group}
+   */
   public OwningGroup owningGroup(
       final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
     if (0 == owned.length) {
@@ -585,22 +731,31 @@ public final class Registry {
     return (OwningGroup) group(owned, get, exclude);
   }
 
-  /** Returns the full-owning group of {@code owned}, with no get or excluded type. */
+  /**
+   * {@return the full-owning group of {@code owned}, with no get or excluded type}
+   *
+   * @param owned the types whose storages the group owns; at least one
+   */
   public OwningGroup owningGroup(final ComponentType<?, ?>... owned) {
     return owningGroup(owned, NO_TYPES, NO_TYPES);
   }
 
-  /** Returns the non-owning group with these lists; see {@link #group}. */
+  /**
+   * {@return the non-owning group with these lists; see {@link #group}}
+   *
+   * @param get the types every member has
+   * @param exclude the types no member has
+   */
   public NonOwningGroup nonOwningGroup(final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
     return (NonOwningGroup) group(NO_TYPES, get, exclude);
   }
 
-  /** Returns the groups of this registry. */
+  /** {@return the groups of this registry} */
   public Groups groups() {
     return groups;
   }
 
-  /** Returns the context variables (world-wide singletons). */
+  /** {@return the context variables (world-wide singletons)} */
   public Context context() {
     return context;
   }
@@ -612,6 +767,8 @@ public final class Registry {
   /**
    * Returns the current change tick: the stamp that tracked storages ({@code @Component(tracked =
    * true)}) give a write made now. Starts at 1.
+   *
+   * @return the current change tick
    */
   public int changeTick() {
     return groups.guards.changeTick;
@@ -628,6 +785,8 @@ public final class Registry {
    * }</pre>
    *
    * Ticks compare with wrap-around: a reader must look at least once every 2^31 advances.
+   *
+   * @return the tick before the advance: every write stamped later is newer than it
    */
   public int advanceChangeTick() {
     return groups.guards.changeTick++;
@@ -646,6 +805,8 @@ public final class Registry {
    * of holes; that no component belongs to a dead entity; that every group holds exactly the matching
    * entities, that owned storages are aligned, that nested groups are nested; that no lock, iteration
    * or destroy is left registered.
+   *
+   * @return the broken invariants, each described in words; empty if the registry is consistent
    */
   public List<String> verify() {
     final List<String> problems = new ArrayList<>();
@@ -677,6 +838,8 @@ public final class Registry {
    * a {@link Hierarchy} link) that names neither {@link Entity#NULL} nor a live entity: references
    * left dangling when their target was destroyed. A debugging aid built from generated code: it
    * walks every reference of every storage, without reflection. O(references).
+   *
+   * @return the dangling references, each described in words; empty if there is none
    */
   public List<String> danglingReferences() {
     final List<String> dangling = new ArrayList<>();

@@ -16,36 +16,54 @@ public final class RuntimeView {
   /** Creates an empty runtime view; it visits nothing until a set is included. */
   public RuntimeView() {}
 
-  /** Includes {@code set}; returns this view. */
+  /**
+   * Includes {@code set}; returns this view.
+   *
+   * @param set a set every visited entity must be in
+   * @return this view
+   */
   public RuntimeView iterate(final SparseSet set) {
     include = append(include, set);
     return this;
   }
 
-  /** Excludes {@code set}; returns this view. */
+  /**
+   * Excludes {@code set}; returns this view.
+   *
+   * @param set a set no visited entity may be in
+   * @return this view
+   */
   public RuntimeView exclude(final SparseSet set) {
     exclude = append(exclude, set);
     return this;
   }
 
-  /** Returns an upper bound of the number of entities (0 with nothing included). */
+  /** {@return an upper bound of the number of entities (0 with nothing included)} */
   public int sizeHint() {
     return 0 == include.length ? 0 : ViewLoop.smallest(include).size();
   }
 
-  /** Returns whether {@code entity} is in the view (never, with nothing included). */
+  /**
+   * {@return whether {@code entity} is in the view (never, with nothing included)}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
+   */
   public boolean contains(final long entity) {
     return 0 != include.length && ViewLoop.matches(entity, include, exclude);
   }
 
-  /** Calls {@code action} for each entity of the view; allocates nothing. */
+  /**
+   * Calls {@code action} for each entity of the view; allocates nothing.
+   *
+   * @param action called with each entity
+   */
   public void each(final LongConsumer action) {
     if (0 != include.length) {
       ViewLoop.each(ViewLoop.smallest(include), include, exclude, action);
     }
   }
 
-  /** Returns a new iterator over the entities of the view. */
+  /** {@return a new iterator over the entities of the view} */
   public EntityIterator iterator() {
     if (0 == include.length) {
       return new EntityIterator(new SparseSet(DeletionPolicy.SWAP_AND_POP), include, exclude);

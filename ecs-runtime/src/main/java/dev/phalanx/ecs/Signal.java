@@ -38,7 +38,11 @@ public final class Signal {
   /** Creates a signal with no listener. */
   public Signal() {}
 
-  /** Appends {@code listener}; it runs after those connected before it. */
+  /**
+   * Appends {@code listener}; it runs after those connected before it.
+   *
+   * @param listener the listener to run on each publication
+   */
   public void connect(final ComponentListener listener) {
     if (null == listener) {
       throw new NullPointerException("listener");
@@ -49,7 +53,11 @@ public final class Signal {
     listeners = next;
   }
 
-  /** Inserts {@code listener} before every listener connected so far. */
+  /**
+   * Inserts {@code listener} before every listener connected so far.
+   *
+   * @param listener the listener to run on each publication
+   */
   public void connectFirst(final ComponentListener listener) {
     if (null == listener) {
       throw new NullPointerException("listener");
@@ -64,6 +72,7 @@ public final class Signal {
   /**
    * Removes the most recently connected occurrence of {@code listener} (compared by identity).
    *
+   * @param listener the listener to remove
    * @return whether it was connected
    */
   public boolean disconnect(final ComponentListener listener) {
@@ -80,12 +89,12 @@ public final class Signal {
     return false;
   }
 
-  /** Returns the number of connected listeners. */
+  /** {@return the number of connected listeners} */
   public int size() {
     return listeners.length;
   }
 
-  /** Returns whether no listener is connected. */
+  /** {@return whether no listener is connected} */
   public boolean isEmpty() {
     return 0 == listeners.length;
   }

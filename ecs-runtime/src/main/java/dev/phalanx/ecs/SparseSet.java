@@ -124,41 +124,46 @@ public class SparseSet {
     this.policy = policy;
   }
 
-  /** Returns the deletion policy, fixed at construction. */
+  /** {@return the deletion policy, fixed at construction} */
   public final DeletionPolicy policy() {
     return policy;
   }
 
-  /** Returns the number of positions in use, tombstones included. */
+  /** {@return the number of positions in use, tombstones included} */
   public final int size() {
     return size;
   }
 
-  /** Returns whether no position is in use. */
+  /** {@return whether no position is in use} */
   public final boolean isEmpty() {
     return 0 == size;
   }
 
   /**
-   * Returns the packed array of entities, for reading. Positions {@code [0, size())} are meaningful;
-   * with in-place deletion some of them are tombstones ({@link Entity#isTombstone}). The array is
-   * replaced when the set grows: do not keep it across insertions, and never write to it.
+   * {@return the packed array of entities, for reading} Positions {@code [0, size())} are
+   * meaningful; with in-place deletion some of them are tombstones ({@link Entity#isTombstone}).
+   * The array is replaced when the set grows: do not keep it across insertions, and never write to
+   * it.
    */
   public final long[] packed() {
     return packed;
   }
 
-  /** Returns the position of the most recent hole, or {@link #ABSENT} when there is none. */
+  /** {@return the position of the most recent hole, or {@link #ABSENT} when there is none} */
   public final int firstHole() {
     return (int) FIRST_HOLE.getVolatile(this);
   }
 
-  /** Returns whether the set has holes (in-place deletion only). */
+  /** {@return whether the set has holes (in-place deletion only)} */
   public final boolean hasTombstones() {
     return ABSENT != firstHole();
   }
 
-  /** Returns whether {@code entity} (index and version) is in the set. */
+  /**
+   * {@return whether {@code entity} (index and version) is in the set}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
+   */
   public final boolean contains(final long entity) {
     final int index = (int) entity;
     final int[][] pages = sparse;
@@ -175,8 +180,10 @@ public class SparseSet {
   }
 
   /**
-   * Returns the position of {@code entity} in the packed array, or {@link #ABSENT} if it is not in
-   * the set.
+   * {@return the position of {@code entity} in the packed array, or {@link #ABSENT} if it is not in
+   * the set}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
    */
   public final int indexOf(final long entity) {
     final int index = (int) entity;
@@ -194,8 +201,9 @@ public class SparseSet {
   }
 
   /**
-   * Returns the position of {@code entity}.
+   * {@return the position of {@code entity}}
    *
+   * @param entity an entity of the set
    * @throws IllegalArgumentException if the entity is not in the set
    */
   public final int index(final long entity) {
@@ -207,8 +215,10 @@ public class SparseSet {
   }
 
   /**
-   * Returns the entity of the set whose index is {@code index}, whatever its version, or
-   * {@link Entity#NULL}.
+   * {@return the entity of the set whose index is {@code index}, whatever its version, or
+   * {@link Entity#NULL}}
+   *
+   * @param index an entity index ({@link Entity#index})
    */
   public final long entityWithIndex(final int index) {
     final int[][] pages = sparse;
@@ -220,7 +230,11 @@ public class SparseSet {
     return position >= 0 ? packed[position] : Entity.NULL;
   }
 
-  /** Returns the entity at {@code position} (a tombstone for a hole). */
+  /**
+   * {@return the entity at {@code position} (a tombstone for a hole)}
+   *
+   * @param position a position in {@code [0, size())}
+   */
   public final long at(final int position) {
     if (position < 0 || position >= size) {
       throw new IndexOutOfBoundsException("position " + position + " outside [0, " + size + ")");
@@ -229,19 +243,21 @@ public class SparseSet {
   }
 
   /**
-   * Returns a short description used in exception messages, such as {@code storage of Position}.
+   * {@return a short description used in exception messages, such as {@code storage of Position}}
    * Storages override it to name their component.
    */
   public String describe() {
     return "sparse set";
   }
 
-  /** Returns whether structural changes are currently refused because the set is locked. */
+  /** {@return whether structural changes are currently refused because the set is locked} */
   public final boolean isLocked() {
     return 0 != locks;
   }
 
-  /** Returns whether a callback iteration (a view's or a group's {@code each}) walks the set now. */
+  /**
+   * {@return whether a callback iteration (a view's or a group's {@code each}) walks the set now}
+   */
   public final boolean isIterated() {
     return 0 != iterations;
   }
@@ -249,6 +265,8 @@ public class SparseSet {
   /**
    * Reserves room for {@code capacity} elements in the packed array, so that insertions up to that
    * size do not reallocate it.
+   *
+   * @param capacity the number of elements to make room for
    */
   public final void reserve(final int capacity) {
     if (capacity > packed.length) {
@@ -282,7 +300,11 @@ public class SparseSet {
     }
   }
 
-  /** Records that the innermost iteration now visits {@code position}. For generated code. */
+  /**
+   * Records that the innermost iteration now visits {@code position}. For generated code.
+   *
+   * @param position the position being visited
+   */
   public final void visit(final int position) {
     floor = position;
   }
@@ -578,13 +600,27 @@ public class SparseSet {
   // Payload hooks: a set without payload leaves them empty; storages override them.
   // ---------------------------------------------------------------------------------------------
 
-  /** Moves the payload at {@code from} to {@code to}; the slot at {@code to} is free. */
+  /**
+   * Moves the payload at {@code from} to {@code to}; the slot at {@code to} is free.
+   *
+   * @param from the position whose payload moves
+   * @param to the free position it moves to
+   */
   protected void moveElement(final int from, final int to) {}
 
-  /** Swaps the payloads at two positions. */
+  /**
+   * Swaps the payloads at two positions.
+   *
+   * @param left one position
+   * @param right the other position
+   */
   protected void swapElements(final int left, final int right) {}
 
-  /** Releases the payload at {@code position} (for example clears a reference so it can be GC'd). */
+  /**
+   * Releases the payload at {@code position} (for example clears a reference so it can be GC'd).
+   *
+   * @param position the position being vacated
+   */
   protected void releaseElement(final int position) {}
 
   // ---------------------------------------------------------------------------------------------
@@ -597,6 +633,7 @@ public class SparseSet {
    * Sorts the elements by entity with an introsort (quicksort, heapsort past a depth limit, insertion
    * sort for short ranges). Payloads move with their entities.
    *
+   * @param comparator orders two entities
    * @throws IllegalStateException if the set has tombstones (call {@link #compact()} first) or may not
    *     be sorted on its own (a storage owned by a group)
    * @throws ConcurrentModificationException if the set is locked or iterated, or the comparator tries
@@ -636,6 +673,7 @@ public class SparseSet {
    * The comparator is given the positions the elements have before the sort: nothing moves until the
    * order is known.
    *
+   * @param comparator orders the elements at two positions
    * @throws IllegalStateException as {@link #sort(EntityComparator)}
    */
   public final void sortByPosition(final PositionComparator comparator) {
@@ -646,6 +684,7 @@ public class SparseSet {
   /**
    * Sorts with insertion sort, which is O(n) on almost sorted data and stable.
    *
+   * @param comparator orders the elements at two positions
    * @throws IllegalStateException as {@link #sort(EntityComparator)}
    */
   public final void insertionSortByPosition(final PositionComparator comparator) {
@@ -657,6 +696,7 @@ public class SparseSet {
    * Rearranges this set so that the entities it shares with {@code other} come first, in the order
    * they have in {@code other}; the others follow in their current order. O(size + other.size()).
    *
+   * @param other the set whose order to follow
    * @throws IllegalStateException as {@link #sort(EntityComparator)}
    */
   public final void sortAs(final SparseSet other) {

@@ -107,47 +107,61 @@ public abstract class Storage<T> extends SparseSet {
     this.pageShift = Integer.numberOfTrailingZeros(pageSize);
   }
 
-  /** Returns the component type held. */
+  /** {@return the component type held} */
   public final ComponentType<T, ?> type() {
     return type;
   }
 
-  /** Returns the number of elements in a payload page (a power of two). */
+  /** {@return the number of elements in a payload page (a power of two)} */
   public final int pageSize() {
     return pageSize;
   }
 
-  /** Returns {@code log2(pageSize())}: {@code position >>> pageShift()} is the page of a position. */
+  /**
+   * {@return {@code log2(pageSize())}: {@code position >>> pageShift()} is the page of a position}
+   */
   public final int pageShift() {
     return pageShift;
   }
 
-  /** Returns the number of payload pages allocated so far. */
+  /** {@return the number of payload pages allocated so far} */
   public final int pageCount() {
     return allocatedPages;
   }
 
-  /** Returns the registry that owns this storage, or {@code null} for a standalone storage. */
+  /** {@return the registry that owns this storage, or {@code null} for a standalone storage} */
   public final Registry registry() {
     return registry;
   }
 
-  /** Returns the owning group that arranges this storage's elements, or {@code null}. */
+  /** {@return the owning group that arranges this storage's elements, or {@code null}} */
   public final OwningGroup owner() {
     return owner;
   }
 
-  /** Signal published after a component is inserted (and the groups are up to date). */
+  /**
+   * Signal published after a component is inserted (and the groups are up to date).
+   *
+   * @return the construction signal of this storage
+   */
   public final Signal onConstruct() {
     return onConstruct;
   }
 
-  /** Signal published after a component is replaced or patched. */
+  /**
+   * Signal published after a component is replaced or patched.
+   *
+   * @return the update signal of this storage
+   */
   public final Signal onUpdate() {
     return onUpdate;
   }
 
-  /** Signal published before a component is removed, while it can still be read. */
+  /**
+   * Signal published before a component is removed, while it can still be read.
+   *
+   * @return the destruction signal of this storage
+   */
   public final Signal onDestroy() {
     return onDestroy;
   }
@@ -165,6 +179,8 @@ public abstract class Storage<T> extends SparseSet {
    * Adds a component to {@code entity}. The instance is read before the element becomes visible: an
    * accessor that throws leaves the storage unchanged.
    *
+   * @param entity the entity that receives the component
+   * @param value the component; its fields are copied into the pages of a struct-of-arrays storage
    * @throws IllegalArgumentException if the entity is not valid in the owning registry or already has
    *     the component; {@link NullPointerException} if {@code value} is null and the type stores
    *     instances; {@link ClassCastException} (before anything is inserted) if a generated storage
@@ -182,6 +198,8 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Replaces the component of {@code entity}. The instance is read before anything is written.
    *
+   * @param entity the entity whose component is replaced
+   * @param value the new component
    * @throws IllegalArgumentException if the entity lacks the component
    */
   public final void replace(final long entity, final T value) {
@@ -190,7 +208,12 @@ public abstract class Storage<T> extends SparseSet {
     notifyUpdate(entity);
   }
 
-  /** Adds the component, or replaces it if the entity already has one. */
+  /**
+   * Adds the component, or replaces it if the entity already has one.
+   *
+   * @param entity the entity that receives the component
+   * @param value the new component
+   */
   public final void emplaceOrReplace(final long entity, final T value) {
     if (contains(entity)) {
       replace(entity, value);
@@ -204,6 +227,8 @@ public abstract class Storage<T> extends SparseSet {
    * For mutable classes; a struct-of-arrays storage materializes an instance to do so (typed storages
    * offer allocation-free accessors instead). If the patcher throws, nothing is written back.
    *
+   * @param entity the entity whose component is patched
+   * @param patcher changes the component in place
    * @throws IllegalArgumentException if the entity lacks the component
    * @throws IllegalStateException if the patcher removed the component
    */
@@ -222,6 +247,7 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Publishes an update for {@code entity} after its fields were written in place.
    *
+   * @param entity the entity whose fields were written
    * @throws IllegalArgumentException if the entity lacks the component
    */
   public final void patch(final long entity) {
@@ -230,16 +256,21 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Returns the component of {@code entity}: the stored instance for object storages, a new instance
-   * built from the fields for struct-of-arrays storages.
+   * {@return the component of {@code entity}: the stored instance for object storages, a new
+   * instance built from the fields for struct-of-arrays storages}
    *
+   * @param entity the entity to read
    * @throws IllegalArgumentException if the entity lacks the component
    */
   public final T get(final long entity) {
     return getAt(positionFor(entity, "get"));
   }
 
-  /** Returns the component of {@code entity}, or {@code null} if it has none. */
+  /**
+   * {@return the component of {@code entity}, or {@code null} if it has none}
+   *
+   * @param entity the entity to read
+   */
   public final T tryGet(final long entity) {
     final int position = indexOf(entity);
     return ABSENT == position ? null : getAt(position);
@@ -248,6 +279,7 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Removes the component of {@code entity} if it has one (tolerant). Publishes destroy first.
    *
+   * @param entity the entity to remove the component from; need not be valid
    * @return whether a component was removed
    * @throws java.util.ConcurrentModificationException if the removal would break an iteration or the
    *     storage is locked; nothing is removed or published
@@ -268,6 +300,7 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Removes the component of {@code entity} (strict).
    *
+   * @param entity the entity to remove the component from
    * @throws IllegalArgumentException if the entity has no such component
    */
   public final void erase(final long entity) {
@@ -292,6 +325,8 @@ public abstract class Storage<T> extends SparseSet {
    * fields); the base holds none. Generated storages of components with {@code @EntityRef} fields
    * override it, reading the primitive pages (no reflection, no allocation).
    * {@link Registry#danglingReferences()} uses it to find references to dead entities.
+   *
+   * @param visitor receives each holder, field name and reference
    */
   public void eachEntityRef(final EntityRefVisitor visitor) {}
 
@@ -299,7 +334,7 @@ public abstract class Storage<T> extends SparseSet {
   // Change tracking. Generated storages of @Component(tracked = true) types override these.
   // ---------------------------------------------------------------------------------------------
 
-  /** Returns whether this storage records a change tick per element. */
+  /** {@return whether this storage records a change tick per element} */
   public boolean isTracked() {
     return false;
   }
@@ -307,6 +342,9 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Returns the change tick at which the element at {@code position} was last written (added,
    * replaced, set, patched); 0 for an untracked storage.
+   *
+   * @param position a live position
+   * @return the element's change tick
    */
   public int changeTickAt(final int position) {
     return 0;
@@ -315,6 +353,10 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Returns whether {@code entity}'s component was added or written after {@code tick}
    * (wrap-around safe); {@code false} if it has none or the storage is untracked.
+   *
+   * @param entity any handle
+   * @param tick a change tick already seen
+   * @return whether the component changed after it
    */
   public final boolean changedSince(final long entity, final int tick) {
     final int position = indexOf(entity);
@@ -324,12 +366,16 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Records that the element at {@code position} was written in place now; called by
    * {@link #patch(long)}. Tracked generated storages stamp the current tick. For generated code.
+   *
+   * @param position the element's position
    */
   protected void markWritten(final int position) {}
 
   /**
    * Returns the registry's current change tick, the stamp of a write made now (1 for a standalone
    * storage). For generated code.
+   *
+   * @return the current change tick
    */
   protected final int changeTick() {
     return null != guards ? guards.changeTick : 1;
@@ -340,6 +386,8 @@ public abstract class Storage<T> extends SparseSet {
    * the fields back from {@code commands} and emplaces them, or replaces the component if the entity
    * has one. For generated code; storages without typed recording never receive one.
    *
+   * @param entity the entity the command targets
+   * @param commands the buffer to read the recorded fields from
    * @throws IllegalStateException if this storage does not record typed fields
    */
   protected void applyRecorded(final long entity, final CommandBuffer commands) {
@@ -356,6 +404,8 @@ public abstract class Storage<T> extends SparseSet {
    * page) and returns the position the element will have. The element is not visible yet: write its
    * payload at that position, then call {@link #commitInsert(long, int)}. For generated code.
    *
+   * @param entity the entity that will receive the component
+   * @return the position to write the payload at
    * @throws IllegalArgumentException if the entity is not valid in the owning registry or already has
    *     the component
    * @throws IllegalStateException if the entity is being destroyed or the storage cleared
@@ -407,6 +457,8 @@ public abstract class Storage<T> extends SparseSet {
    * (an accessor of the instance being inserted, say), everything is checked again first. For
    * generated code.
    *
+   * @param entity the entity passed to {@link #prepareInsert(long)}
+   * @param position the position it returned
    * @throws IllegalStateException if the prepared position is no longer the storage's next one
    */
   protected final void commitInsert(final long entity, final int position) {
@@ -618,9 +670,10 @@ public abstract class Storage<T> extends SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Returns the position of {@code entity}'s component.
+   * {@return the position of {@code entity}'s component}
    *
    * @param operation the operation's name, for the exception message
+   * @param entity the entity to look up
    * @throws IllegalArgumentException if the entity has no such component
    */
   protected final int positionFor(final long entity, final String operation) {
@@ -631,12 +684,22 @@ public abstract class Storage<T> extends SparseSet {
     return position;
   }
 
-  /** Publishes an update for {@code entity}; call after writing the payload. */
+  /**
+   * Publishes an update for {@code entity}; call after writing the payload.
+   *
+   * @param entity the entity whose component changed
+   */
   protected final void notifyUpdate(final long entity) {
     Failures.rethrow(onUpdate.publish(registry, entity, null));
   }
 
-  /** Builds the exception for a missing component. */
+  /**
+   * Builds the exception for a missing component.
+   *
+   * @param entity the entity that lacks the component
+   * @param operation the refused operation's name, for the message
+   * @return the exception to throw
+   */
   protected final IllegalArgumentException missing(final long entity, final String operation) {
     final String reason = null != registry && !registry.valid(entity)
         ? "the entity is not valid (destroyed or never created)"
@@ -712,15 +775,24 @@ public abstract class Storage<T> extends SparseSet {
    * Allocates payload page {@code page}; pages are requested in order 0, 1, 2, .... Empty storages
    * allocate nothing. If it throws (out of memory), nothing was inserted and the next insertion asks
    * for the same page again.
+   *
+   * @param page the index of the page to allocate
    */
   protected abstract void allocatePage(int page);
 
-  /** Returns the component at {@code position} as an instance of the component class. */
+  /**
+   * {@return the component at {@code position} as an instance of the component class}
+   *
+   * @param position a position in {@code [0, size())} that holds an element
+   */
   protected abstract T getAt(int position);
 
   /**
    * Writes {@code value} into the payload at {@code position}. It may run the instance's accessors
    * (user code) and must write nothing else.
+   *
+   * @param position a position whose page is allocated
+   * @param value the component to copy
    */
   protected abstract void setAt(int position, T value);
 }

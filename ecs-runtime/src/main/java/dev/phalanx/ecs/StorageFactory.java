@@ -10,6 +10,10 @@ package dev.phalanx.ecs;
  */
 @FunctionalInterface
 public interface StorageFactory<T, S extends Storage<T>> {
-  /** Returns a new, empty storage for {@code type}. */
+  /**
+   * {@return a new, empty storage for {@code type}}
+   *
+   * @param type the component type the storage holds
+   */
   S create(ComponentType<T, S> type);
 }

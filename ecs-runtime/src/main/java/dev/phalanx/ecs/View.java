@@ -68,6 +68,7 @@ public final class View {
    *
    * @param include at least one set
    * @param exclude sets whose entities are skipped; may be empty
+   * @return the view
    * @throws IllegalArgumentException if {@code include} is empty or a set is both included and excluded
    */
   public static View of(final SparseSet[] include, final SparseSet[] exclude) {
@@ -94,12 +95,22 @@ public final class View {
     return new View(include.clone(), exclude.clone(), null);
   }
 
-  /** Creates a view over {@code include} with nothing excluded. */
+  /**
+   * Creates a view over {@code include} with nothing excluded.
+   *
+   * @param include at least one set
+   * @return the view
+   * @throws IllegalArgumentException if {@code include} is empty
+   */
   public static View of(final SparseSet... include) {
     return of(include, NONE);
   }
 
-  /** Returns a view like this one that also excludes {@code sets}. */
+  /**
+   * {@return a view like this one that also excludes {@code sets}}
+   *
+   * @param sets the sets whose entities are skipped too
+   */
   public View exclude(final SparseSet... sets) {
     final SparseSet[] merged = new SparseSet[exclude.length + sets.length];
     System.arraycopy(exclude, 0, merged, 0, exclude.length);
@@ -109,8 +120,9 @@ public final class View {
   }
 
   /**
-   * Returns a view like this one that always iterates {@code set}, one of its included sets.
+   * {@return a view like this one that always iterates {@code set}, one of its included sets}
    *
+   * @param set the set to iterate
    * @throws IllegalArgumentException if {@code set} is not included
    */
   public View leadBy(final SparseSet set) {
@@ -122,27 +134,35 @@ public final class View {
     throw new IllegalArgumentException(set.describe() + " is not included in the view and cannot lead it");
   }
 
-  /** Returns the set an iteration starting now would walk. */
+  /** {@return the set an iteration starting now would walk} */
   public SparseSet leader() {
     return null != leader ? leader : ViewLoop.smallest(include);
   }
 
-  /** Returns an upper bound of the number of entities: the size of the leading set. */
+  /** {@return an upper bound of the number of entities: the size of the leading set} */
   public int sizeHint() {
     return leader().size();
   }
 
-  /** Returns whether {@code entity} is in the view. */
+  /**
+   * {@return whether {@code entity} is in the view}
+   *
+   * @param entity any handle, possibly stale or {@link Entity#NULL}
+   */
   public boolean contains(final long entity) {
     return ViewLoop.matches(entity, include, exclude);
   }
 
-  /** Calls {@code action} for each entity of the view; allocates nothing. */
+  /**
+   * Calls {@code action} for each entity of the view; allocates nothing.
+   *
+   * @param action called with each entity
+   */
   public void each(final LongConsumer action) {
     ViewLoop.each(leader(), include, exclude, action);
   }
 
-  /** Returns a new iterator over the entities of the view. */
+  /** {@return a new iterator over the entities of the view} */
   public EntityIterator iterator() {
     return new EntityIterator(leader(), include, exclude);
   }
@@ -154,6 +174,7 @@ public final class View {
    * the view (a generated view query keeps its own) rather than asking the registry for a new one.
    * An entity being destroyed, or a registry being cleared, enters nothing.
    *
+   * @return the enter signal
    * @throws IllegalStateException if a set of the view is not a storage (a plain sparse set has no
    *     signals)
    */
@@ -166,6 +187,7 @@ public final class View {
    * Signal published when an entity stops matching this view (it lost an included component or gained
    * an excluded one), after the change is complete. See {@link #onEnter()}.
    *
+   * @return the leave signal
    * @throws IllegalStateException as {@link #onEnter()}
    */
   public Signal onLeave() {

@@ -8,7 +8,11 @@ package dev.phalanx.ecs;
  */
 public final class VoidStorage extends EmptyStorage<Void> {
 
-  /** Creates an empty storage for a named void type. */
+  /**
+   * Creates an empty storage for a named void type.
+   *
+   * @param type the named type, from {@link ComponentType#named}
+   */
   public VoidStorage(final ComponentType<Void, ?> type) {
     super(type, null);
   }

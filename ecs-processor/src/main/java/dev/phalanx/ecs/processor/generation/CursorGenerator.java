@@ -17,7 +17,11 @@ import javax.lang.model.util.Elements;
  */
 public final class CursorGenerator extends ComponentFileGenerator {
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public CursorGenerator(final Elements elements) {
     super(elements);
   }

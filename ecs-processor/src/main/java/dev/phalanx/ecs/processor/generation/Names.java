@@ -41,7 +41,11 @@ public final class Names {
 
   private Names() {}
 
-  /** Returns the nesting chain of {@code type} joined with underscores: {@code Outer_Inner}. */
+  /**
+   * {@return the nesting chain of {@code type} joined with underscores: {@code Outer_Inner}}
+   *
+   * @param type a class, possibly nested
+   */
   public static String flatName(final TypeElement type) {
     final StringBuilder flat = new StringBuilder(type.getSimpleName());
     for (Element outer = type.getEnclosingElement();
@@ -52,7 +56,11 @@ public final class Names {
     return flat.toString();
   }
 
-  /** Returns the package of {@code type}, {@code ""} for the unnamed package. */
+  /**
+   * {@return the package of {@code type}, {@code ""} for the unnamed package}
+   *
+   * @param type a class, or any element inside a package
+   */
   public static String packageOf(final Element type) {
     Element current = type;
     while (ElementKind.PACKAGE != current.getKind()) {
@@ -74,47 +82,77 @@ public final class Names {
     return (packageName.isEmpty() ? "" : packageName + ".") + flatName + TRAITS_SUFFIX;
   }
 
-  /** Returns the qualified names of the classes generated for {@code type}. */
+  /**
+   * {@return the qualified names of the classes generated for {@code type}: storage, cursor, traits}
+   *
+   * @param type the component class
+   */
   public static List<String> generatedClasses(final TypeElement type) {
     final String packageName = packageOf(type);
     final String prefix = (packageName.isEmpty() ? "" : packageName + ".") + flatName(type);
     return List.of(prefix + STORAGE_SUFFIX, prefix + CURSOR_SUFFIX, prefix + TRAITS_SUFFIX);
   }
 
-  /** Returns {@code name} with its first letter upper-cased: {@code x} to {@code X}. */
+  /**
+   * {@return {@code name} with its first letter upper-cased: {@code x} to {@code X}}
+   *
+   * @param name a non-empty field name
+   */
   public static String capitalize(final String name) {
     return name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
   }
 
-  /** Returns the per-entity getter of field {@code name}: {@code x}. */
+  /**
+   * {@return the per-entity getter of field {@code name}: {@code x}}
+   *
+   * @param name the field's name
+   */
   public static String getter(final String name) {
     return name;
   }
 
-  /** Returns the per-entity setter of field {@code name}: {@code setX}. */
+  /**
+   * {@return the per-entity setter of field {@code name}: {@code setX}}
+   *
+   * @param name the field's name
+   */
   public static String setter(final String name) {
     return "set" + capitalize(name);
   }
 
-  /** Returns the positional getter of field {@code name}: {@code xAt}. */
+  /**
+   * {@return the positional getter of field {@code name}: {@code xAt}}
+   *
+   * @param name the field's name
+   */
   public static String positionalGetter(final String name) {
     return name + "At";
   }
 
-  /** Returns the positional setter of field {@code name}: {@code setXAt}. */
+  /**
+   * {@return the positional setter of field {@code name}: {@code setXAt}}
+   *
+   * @param name the field's name
+   */
   public static String positionalSetter(final String name) {
     return "set" + capitalize(name) + "At";
   }
 
-  /** Returns the page-array accessor (and private field) of field {@code name}: {@code xPages}. */
+  /**
+   * {@return the page-array accessor (and private field) of field {@code name}: {@code xPages}}
+   *
+   * @param name the field's name
+   */
   public static String pages(final String name) {
     return name + "Pages";
   }
 
   /**
-   * Returns the members generated for field {@code name} on the storage, as {@code name/arity}
+   * {@return the members generated for field {@code name} on the storage, as {@code name/arity}
    * (positional and per-entity forms share a count, so {@code xAt(int)} and a field {@code xAt}'s
-   * {@code xAt(long)} count as a clash).
+   * {@code xAt(long)} count as a clash)}
+   *
+   * @param name the field's name
    */
   public static List<String> storageMembers(final String name) {
     final List<String> members = new ArrayList<>();
@@ -126,17 +164,31 @@ public final class Names {
     return members;
   }
 
-  /** Returns the members generated for field {@code name} on the cursor, as {@code name/arity}. */
+  /**
+   * {@return the members generated for field {@code name} on the cursor, as {@code name/arity}}
+   *
+   * @param name the field's name
+   */
   public static List<String> cursorMembers(final String name) {
     return List.of(getter(name) + "/0", setter(name) + "/1");
   }
 
-  /** Returns whether {@code member} (as {@code name/arity}) is taken on the storage. */
+  /**
+   * {@return whether {@code member} is taken on the storage: inherited from the runtime's storage,
+   * or generated for the whole component}
+   *
+   * @param member a member as {@code name/arity}, {@code "get/1"}
+   */
   public static boolean reservedOnStorage(final String member) {
     return RuntimeContract.STORAGE_INHERITED.contains(member) || STORAGE_GENERATED.contains(member);
   }
 
-  /** Returns whether {@code member} (as {@code name/arity}) is taken on the cursor. */
+  /**
+   * {@return whether {@code member} is taken on the cursor: inherited from {@code Object}, or
+   * generated besides the field accessors}
+   *
+   * @param member a member as {@code name/arity}, {@code "get/0"}
+   */
   public static boolean reservedOnCursor(final String member) {
     return RuntimeContract.OBJECT_INHERITED.contains(member) || CURSOR_GENERATED.contains(member);
   }

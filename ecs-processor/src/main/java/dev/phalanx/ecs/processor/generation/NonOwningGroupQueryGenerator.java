@@ -13,7 +13,11 @@ import javax.lang.model.util.Elements;
  */
 public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public NonOwningGroupQueryGenerator(final Elements elements) {
     super(elements);
   }

@@ -29,7 +29,11 @@ import javax.lang.model.util.Elements;
  */
 public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public OwningGroupQueryGenerator(final Elements elements) {
     super(elements);
   }

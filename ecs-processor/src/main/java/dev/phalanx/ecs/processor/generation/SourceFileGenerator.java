@@ -41,7 +41,12 @@ public abstract class SourceFileGenerator<M> {
     this.generated = null != elements.getTypeElement(GENERATED) ? ClassName.bestGuess(GENERATED) : null;
   }
 
-  /** Builds the file for {@code model}, without writing it. */
+  /**
+   * Builds the file for {@code model}, without writing it.
+   *
+   * @param model the validated model
+   * @return the file, annotated and with its originating element
+   */
   public final JavaFile file(final M model) {
     final TypeSpec.Builder type = write(model).addOriginatingElement(originatingElement(model));
     if (null != generated) {
@@ -57,28 +62,58 @@ public abstract class SourceFileGenerator<M> {
     return JavaFile.builder(packageName(model), type.build()).indent("  ").build();
   }
 
-  /** Writes the file for {@code model} through {@code filer}. */
+  /**
+   * Writes the file for {@code model} through {@code filer}.
+   *
+   * @param model the validated model
+   * @param filer the compilation's filer
+   * @throws IOException if the file cannot be written, for example because it already exists
+   */
   public final void generate(final M model, final Filer filer) throws IOException {
     file(model).writeTo(filer);
   }
 
-  /** Returns whether this generator produces a file for {@code model}. */
+  /**
+   * {@return whether this generator produces a file for {@code model}}
+   *
+   * @param model the validated model
+   */
   public boolean applies(final M model) {
     return true;
   }
 
-  /** Returns whether the generated code names deprecated classes or members. */
+  /**
+   * {@return whether the generated code names deprecated classes or members}
+   *
+   * @param model the validated model
+   */
   protected abstract boolean usesDeprecated(M model);
 
-  /** Returns the class generated for {@code model}. */
+  /**
+   * {@return the class generated for {@code model}}
+   *
+   * @param model the validated model
+   */
   public abstract ClassName generatedClass(M model);
 
-  /** Returns the class that the file is generated for. */
+  /**
+   * {@return the class that the file is generated for}
+   *
+   * @param model the validated model
+   */
   protected abstract Element originatingElement(M model);
 
-  /** Returns the package of the generated file. */
+  /**
+   * {@return the package of the generated file}
+   *
+   * @param model the validated model
+   */
   protected abstract String packageName(M model);
 
-  /** Returns the generated class, with its Javadoc and members. */
+  /**
+   * {@return the generated class, with its Javadoc and members}
+   *
+   * @param model the validated model
+   */
   protected abstract TypeSpec.Builder write(M model);
 }

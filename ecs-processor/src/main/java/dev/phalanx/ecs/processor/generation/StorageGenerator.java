@@ -31,7 +31,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static final String TICKS = "changeTicks$";
   private static final String OFFSET = "offset";
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public StorageGenerator(final Elements elements) {
     super(elements);
   }

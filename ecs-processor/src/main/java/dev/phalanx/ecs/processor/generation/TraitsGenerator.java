@@ -24,7 +24,11 @@ public final class TraitsGenerator extends ComponentFileGenerator {
 
   private static final ClassName LIST = ClassName.get(List.class);
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public TraitsGenerator(final Elements elements) {
     super(elements);
   }

@@ -15,7 +15,11 @@ import javax.lang.model.util.Elements;
  */
 public final class ViewQueryGenerator extends QueryFileGenerator {
 
-  /** Creates the generator. */
+  /**
+   * Creates the generator.
+   *
+   * @param elements the compiler's element utilities, to find out whether {@code @Generated} exists
+   */
   public ViewQueryGenerator(final Elements elements) {
     super(elements);
   }

@@ -19,17 +19,25 @@ public record Access(Kind kind, String name) {
     CONSTRUCTOR
   }
 
-  /** Returns direct field access. */
+  /**
+   * {@return direct field access}
+   *
+   * @param name the field's name
+   */
   public static Access field(final String name) {
     return new Access(Kind.FIELD, name);
   }
 
-  /** Returns access through a getter or setter. */
+  /**
+   * {@return access through a getter or setter}
+   *
+   * @param name the getter's or setter's name
+   */
   public static Access method(final String name) {
     return new Access(Kind.METHOD, name);
   }
 
-  /** Returns write access through the constructor. */
+  /** {@return write access through the constructor} */
   public static Access constructor() {
     return new Access(Kind.CONSTRUCTOR, "");
   }

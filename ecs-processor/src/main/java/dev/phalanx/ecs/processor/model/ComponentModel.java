@@ -35,27 +35,42 @@ public record ComponentModel(
     boolean usesDeprecated,
     boolean tracked) {
 
-  /** Copies the field list. */
+  /**
+   * Copies the field list.
+   *
+   * @param element the annotated class, the originating element of every generated file
+   * @param component the component class
+   * @param packageName the component's package, where the generated classes go
+   * @param flatName the nesting chain joined with underscores
+   * @param pageSize elements per page, a positive power of two
+   * @param inPlaceDelete whether the storage uses {@code DeletionPolicy.IN_PLACE}
+   * @param kind how the payload is kept
+   * @param fields the stored fields in declaration order; copied
+   * @param construction how instances are built
+   * @param record whether the component is a record
+   * @param usesDeprecated whether generated code refers to a deprecated class or member
+   * @param tracked whether the storage records a change tick per element
+   */
   public ComponentModel {
     fields = List.copyOf(fields);
   }
 
-  /** Returns the generated storage class, {@code Foo_Storage}. */
+  /** {@return the generated storage class, {@code Foo_Storage}} */
   public ClassName storage() {
     return ClassName.get(packageName, flatName + "_Storage");
   }
 
-  /** Returns the generated cursor class, {@code Foo_Cursor} (FIELDS storages only). */
+  /** {@return the generated cursor class, {@code Foo_Cursor} (FIELDS storages only)} */
   public ClassName cursor() {
     return ClassName.get(packageName, flatName + "_Cursor");
   }
 
-  /** Returns the generated traits class, {@code Foo_Traits}. */
+  /** {@return the generated traits class, {@code Foo_Traits}} */
   public ClassName traits() {
     return ClassName.get(packageName, flatName + "_Traits");
   }
 
-  /** Returns whether the storage keeps no payload. */
+  /** {@return whether the storage keeps no payload} */
   public boolean empty() {
     return StorageKind.TAG == kind;
   }

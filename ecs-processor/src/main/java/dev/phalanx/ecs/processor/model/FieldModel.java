@@ -24,12 +24,12 @@ public record FieldModel(
     Access write,
     boolean entityRef) {
 
-  /** Returns whether reading a slot needs an (unchecked) cast back to {@link #type()}. */
+  /** {@return whether reading a slot needs an (unchecked) cast back to {@link #type()}} */
   public boolean needsCast() {
     return !type.equals(slotType);
   }
 
-  /** Returns whether the field is of a primitive type (nothing to release on removal). */
+  /** {@return whether the field is of a primitive type (nothing to release on removal)} */
   public boolean primitive() {
     return type.isPrimitive();
   }

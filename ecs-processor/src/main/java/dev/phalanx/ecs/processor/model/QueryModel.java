@@ -43,34 +43,45 @@ public record QueryModel(
   /** Suffix of the generated query class. */
   public static final String QUERY_SUFFIX = "Query";
 
-  /** Copies the lists. */
+  /**
+   * Copies the lists.
+   *
+   * @param element the annotated declaration, the originating element of the generated query
+   * @param kind what the query iterates
+   * @param packageName the declaration's package, where the query is generated
+   * @param flatName the declaration's nesting chain joined with underscores
+   * @param owned the owned components, in declaration order; copied
+   * @param get the components looked up (a group's {@code get}, a view's {@code include}); copied
+   * @param exclude the excluded components; copied
+   * @param registry the registry name of a group ({@code ""} by default)
+   */
   public QueryModel {
     owned = List.copyOf(owned);
     get = List.copyOf(get);
     exclude = List.copyOf(exclude);
   }
 
-  /** Returns the generated class, {@code MoversQuery}. */
+  /** {@return the generated class, {@code MoversQuery}} */
   public ClassName query() {
     return ClassName.get(packageName, flatName + QUERY_SUFFIX);
   }
 
   /**
-   * Returns whether the generated query names a deprecated class: a listed component, or a class its
-   * generated code names.
+   * {@return whether the generated query names a deprecated class: a listed component, or a class
+   * its generated code names}
    */
   public boolean usesDeprecated() {
     return all().stream().anyMatch(ComponentModel::usesDeprecated);
   }
 
-  /** Returns the owned then the get components: those every visited entity has. */
+  /** {@return the owned then the get components: those every visited entity has} */
   public List<ComponentModel> included() {
     final List<ComponentModel> all = new ArrayList<>(owned);
     all.addAll(get);
     return all;
   }
 
-  /** Returns every listed component: owned, get, then excluded. */
+  /** {@return every listed component: owned, get, then excluded} */
   public List<ComponentModel> all() {
     final List<ComponentModel> all = included();
     all.addAll(exclude);

@@ -67,13 +67,23 @@ public final class ComponentValidator {
   /** A field before its accesses are checked. */
   private record RawField(String name, Element element, TypeMirror type, VariableElement field) {}
 
-  /** Creates a validator over the compiler's utilities. */
+  /**
+   * Creates a validator over the compiler's utilities.
+   *
+   * @param elements the compiler's element utilities
+   * @param types the compiler's type utilities
+   */
   public ComponentValidator(final Elements elements, final Types types) {
     this.elements = elements;
     this.types = types;
   }
 
-  /** Validates {@code type}, annotated with {@code @Component}. */
+  /**
+   * Validates {@code type}, annotated with {@code @Component}.
+   *
+   * @param type the annotated class
+   * @return the model if {@code type} is valid, and the diagnostics found
+   */
   public Result validate(final TypeElement type) {
     final ValidationReport report = new ValidationReport();
     if (!checkDeclaration(type, report)) {

@@ -9,51 +9,100 @@ public final class QueryDiagnostics {
 
   private QueryDiagnostics() {}
 
-  /** The annotated type is not an interface or abstract class. */
+  /**
+   * The annotated type is not an interface or abstract class.
+   *
+   * @param annotation {@code "@GroupQuery"} or {@code "@ViewQuery"}
+   * @param what the offending declaration, {@code "the enum p.Foo"}
+   * @return the coded message
+   */
   public static String kind(final String annotation, final String what) {
     return "[PhalanxQueryKind] " + annotation + " cannot be applied to " + what + ": annotate an"
         + " interface (or an abstract class) that only declares the query";
   }
 
-  /** Both query annotations on one declaration. */
+  /**
+   * Both query annotations on one declaration.
+   *
+   * @param type the declaration's qualified name
+   * @return the coded message
+   */
   public static String both(final String type) {
     return "[PhalanxQueryKind] " + type + " carries both @GroupQuery and @ViewQuery, which would"
         + " generate the same class: keep one, or declare the other on a second interface";
   }
 
-  /** Nothing included. */
+  /**
+   * Nothing included.
+   *
+   * @param annotation {@code "@GroupQuery"} or {@code "@ViewQuery"}
+   * @param lists the lists that include components, {@code "owned or get"} or {@code "include"}
+   * @return the coded message
+   */
   public static String empty(final String annotation, final String lists) {
     return "[PhalanxQueryEmpty] " + annotation + " includes no component: list at least one class in "
         + lists;
   }
 
-  /** A listed class that is not a component. */
+  /**
+   * A listed class that is not a component.
+   *
+   * @param type the listed class
+   * @param list the list naming it, {@code "get"}
+   * @return the coded message
+   */
   public static String unknownComponent(final String type, final String list) {
     return "[PhalanxQueryUnknownComponent] " + type + " (in " + list + ") is not a @Component, so it"
         + " has no generated storage: annotate it with @Component, or remove it from the list";
   }
 
-  /** A class listed twice. */
+  /**
+   * A class listed twice.
+   *
+   * @param type the listed class
+   * @param first the list naming it first
+   * @param second the list naming it again (may equal {@code first})
+   * @return the coded message
+   */
   public static String duplicate(final String type, final String first, final String second) {
     return "[PhalanxQueryDuplicate] " + type + " is listed twice (in " + first + " and in " + second
         + "): list each component once"
         + (first.equals(second) ? "" : " (a component is either owned or get, not both)");
   }
 
-  /** A class both included and excluded. */
+  /**
+   * A class both included and excluded.
+   *
+   * @param type the listed class
+   * @param list the including list naming it
+   * @return the coded message
+   */
   public static String includedAndExcluded(final String type, final String list) {
     return "[PhalanxQueryIncludedAndExcluded] " + type + " is both in " + list + " and in exclude,"
         + " so no entity could match: remove it from one of the two lists";
   }
 
-  /** An in-place component listed as owned. */
+  /**
+   * An in-place component listed as owned.
+   *
+   * @param type the component's qualified name
+   * @return the coded message
+   */
   public static String ownedInPlace(final String type) {
     return "[PhalanxQueryOwnedInPlace] " + type + " uses in-place deletion (@Component(inPlaceDelete ="
         + " true)), so its elements must not move and a group cannot own it: move it to get, or drop"
         + " inPlaceDelete";
   }
 
-  /** Owned components with fields but different page sizes. */
+  /**
+   * Owned components with fields but different page sizes.
+   *
+   * @param type the owned component's qualified name
+   * @param pageSize its page size
+   * @param first the first owned component with fields, whose page size the others must have
+   * @param firstSize that component's page size
+   * @return the coded message
+   */
   public static String pageSize(final String type, final int pageSize, final String first, final int firstSize) {
     return "[PhalanxQueryPageSize] owned " + type + " has pageSize " + pageSize + " but " + first
         + " has " + firstSize + "; eachChunk hands one [from, to) range for the page arrays of every"
@@ -61,7 +110,14 @@ public final class QueryDiagnostics {
         + " move one to get";
   }
 
-  /** Two owning groups that own a common type without being nested. */
+  /**
+   * Two owning groups that own a common type without being nested.
+   *
+   * @param group the group being checked, described with its lists (and registry name, if any)
+   * @param other the group accepted earlier, described the same way
+   * @param shared the owned component both groups share
+   * @return the coded message
+   */
   public static String conflict(final String group, final String other, final String shared) {
     return "[PhalanxQueryConflict] the owning group " + group + " and the owning group " + other
         + " both own " + shared + " but are not nested (neither one's owned, get and exclude lists"
@@ -71,14 +127,26 @@ public final class QueryDiagnostics {
         + " @GroupQuery(..., registry = \"physics\")";
   }
 
-  /** A listed component that has errors of its own. */
+  /**
+   * A listed component that has errors of its own.
+   *
+   * @param type the listed class
+   * @param list the list naming it
+   * @return the coded message
+   */
   public static String invalidComponent(final String type, final String list) {
     return "[PhalanxQueryInvalidComponent] " + type + " (in " + list + ") has errors of its own,"
         + " reported on its declaration, so no storage was generated for it: fix them, and this query"
         + " is generated too";
   }
 
-  /** More visited components than a Java method may take. */
+  /**
+   * More visited components than a Java method may take.
+   *
+   * @param annotation {@code "@GroupQuery"} or {@code "@ViewQuery"}
+   * @param slots the parameter slots the visitor method would take
+   * @return the coded message
+   */
   public static String tooWide(final String annotation, final int slots) {
     return "[PhalanxQueryTooWide] " + annotation + " hands " + slots + " parameter slots to its"
         + " Visitor (the entity takes 2, each visited component 1), more than the 254 a Java interface"
@@ -86,7 +154,13 @@ public final class QueryDiagnostics {
         + " ...) and read the storages";
   }
 
-  /** A query annotation on a local class. */
+  /**
+   * A query annotation on a local class.
+   *
+   * @param annotation the annotation, {@code "@GroupQuery"} or {@code "@ViewQuery"}
+   * @param type the local declaration, {@code "class Foo"}
+   * @return the coded message
+   */
   public static String local(final String annotation, final String type) {
     return "[PhalanxQueryKind] " + annotation + " cannot be applied to the local " + type + ", which"
         + " generated code cannot name: move it to the top level or make it a static nested type";

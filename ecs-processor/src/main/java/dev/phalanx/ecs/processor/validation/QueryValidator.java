@@ -69,7 +69,13 @@ public final class QueryValidator {
     this.components = components;
   }
 
-  /** Validates {@code declaration}, annotated with {@code @GroupQuery} or {@code @ViewQuery}. */
+  /**
+   * Validates {@code declaration}, annotated with {@code @GroupQuery} or {@code @ViewQuery}.
+   *
+   * @param declaration the annotated interface or abstract class
+   * @return the model if {@code declaration} is valid, the query annotation, and the diagnostics
+   *     found
+   */
   public Result validate(final TypeElement declaration) {
     final ValidationReport report = new ValidationReport();
     final AnnotationMirror group = findAnnotation(declaration, GROUP_QUERY);
@@ -154,6 +160,9 @@ public final class QueryValidator {
    * Checks {@code candidate}, an owning group, against the owning groups {@code earlier} accepted in
    * this compilation, and reports a conflict on the candidate's annotation.
    *
+   * @param candidate a valid owning group's validation result
+   * @param earlier the owning groups accepted before it in this compilation
+   * @param report where a conflict is recorded
    * @return whether no conflict was found
    */
   public static boolean checkConflicts(

@@ -46,7 +46,12 @@ public final class ValidationReport {
   private final List<Item> items = new ArrayList<>();
   private boolean errors;
 
-  /** Records an error on {@code element}. */
+  /**
+   * Records an error on {@code element}.
+   *
+   * @param message the coded message
+   * @param element where the error points
+   */
   public void error(final String message, final Element element) {
     error(message, element, null, null);
   }
@@ -54,6 +59,11 @@ public final class ValidationReport {
   /**
    * Records an error on {@code element}, or on {@code value} of its {@code annotation} when a value is
    * given (javac places a message on an annotation without a value at the element anyway).
+   *
+   * @param message the coded message
+   * @param element where the error points
+   * @param annotation the annotation on {@code element} that holds {@code value}, or {@code null}
+   * @param value the annotation value the error points at, or {@code null} for the element
    */
   public void error(
       final String message, final Element element, final AnnotationMirror annotation, final AnnotationValue value) {
@@ -62,26 +72,41 @@ public final class ValidationReport {
     errors = true;
   }
 
-  /** Records an error at {@code location}. */
+  /**
+   * Records an error at {@code location}.
+   *
+   * @param message the coded message
+   * @param location where the error points
+   */
   public void error(final String message, final Location location) {
     code(message);
     items.add(new Item(Diagnostic.Kind.ERROR, message, null, null, null, location));
     errors = true;
   }
 
-  /** Records a warning on {@code element}, unless the element suppresses its code. */
+  /**
+   * Records a warning on {@code element}, unless the element suppresses its code.
+   *
+   * @param message the coded message
+   * @param element where the warning points; it and its enclosing elements are checked for
+   *     {@code @SuppressWarnings}
+   */
   public void warning(final String message, final Element element) {
     if (!suppressed(code(message), element)) {
       items.add(new Item(Diagnostic.Kind.WARNING, message, element, null, null, null));
     }
   }
 
-  /** Returns whether no error was recorded (warnings may have been). */
+  /** {@return whether no error was recorded (warnings may have been)} */
   public boolean isClean() {
     return !errors;
   }
 
-  /** Prints every diagnostic to {@code messager}, in the order found, and forgets them. */
+  /**
+   * Prints every diagnostic to {@code messager}, in the order found, and forgets them.
+   *
+   * @param messager the compiler's messager
+   */
   public void printMessagesTo(final Messager messager) {
     for (final Item item : items) {
       if (null != item.location()) {
