@@ -221,7 +221,10 @@ public final class Registry {
     } finally {
       popDestroying();
     }
-    entities.release(entity);
+    // A listener may have released it already (registry.clear() from a destroy listener).
+    if (entities.valid(entity)) {
+      entities.release(entity);
+    }
     return failure;
   }
 
