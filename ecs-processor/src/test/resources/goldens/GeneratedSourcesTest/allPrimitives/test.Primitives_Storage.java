@@ -76,6 +76,22 @@ public final class Primitives_Storage extends Storage<Primitives> {
 
   private double[][] precisePages = new double[0][];
 
+  private boolean flag$staged;
+
+  private byte tiny$staged;
+
+  private short small$staged;
+
+  private char letter$staged;
+
+  private int count$staged;
+
+  private long big$staged;
+
+  private float ratio$staged;
+
+  private double precise$staged;
+
   /**
    * Creates an empty storage; the registry calls it through {@link Primitives_Traits#TYPE}.
    *
@@ -701,7 +717,8 @@ public final class Primitives_Storage extends Storage<Primitives> {
    * @throws IllegalArgumentException if the entity has no {@code Primitives}
    */
   public void set(final long entity, final Primitives value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -805,5 +822,42 @@ public final class Primitives_Storage extends Storage<Primitives> {
     final double preciseValue = precisePages[leftPage][leftOffset];
     precisePages[leftPage][leftOffset] = precisePages[rightPage][rightOffset];
     precisePages[rightPage][rightOffset] = preciseValue;
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Primitives value) {
+    this.flag$staged = value.flag();
+    this.tiny$staged = value.tiny();
+    this.small$staged = value.small();
+    this.letter$staged = value.letter();
+    this.count$staged = value.count();
+    this.big$staged = value.big();
+    this.ratio$staged = value.ratio();
+    this.precise$staged = value.precise();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    flagPages[page][offset] = this.flag$staged;
+    tinyPages[page][offset] = this.tiny$staged;
+    smallPages[page][offset] = this.small$staged;
+    letterPages[page][offset] = this.letter$staged;
+    countPages[page][offset] = this.count$staged;
+    bigPages[page][offset] = this.big$staged;
+    ratioPages[page][offset] = this.ratio$staged;
+    precisePages[page][offset] = this.precise$staged;
   }
 }

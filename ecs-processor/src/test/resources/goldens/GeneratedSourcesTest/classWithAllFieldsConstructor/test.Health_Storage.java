@@ -56,6 +56,10 @@ public final class Health_Storage extends Storage<Health> {
 
   private int[][] maxPages = new int[0][];
 
+  private int current$staged;
+
+  private int max$staged;
+
   /**
    * Creates an empty storage; the registry calls it through {@link Health_Traits#TYPE}.
    *
@@ -276,7 +280,8 @@ public final class Health_Storage extends Storage<Health> {
    * @throws IllegalArgumentException if the entity has no {@code Health}
    */
   public void set(final long entity, final Health value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -330,5 +335,30 @@ public final class Health_Storage extends Storage<Health> {
     final int maxValue = maxPages[leftPage][leftOffset];
     maxPages[leftPage][leftOffset] = maxPages[rightPage][rightOffset];
     maxPages[rightPage][rightOffset] = maxValue;
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Health value) {
+    this.current$staged = value.current();
+    this.max$staged = value.getMax();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    currentPages[page][offset] = this.current$staged;
+    maxPages[page][offset] = this.max$staged;
   }
 }

@@ -73,6 +73,10 @@ public final class Node_Storage extends Storage<Node> {
 
   private String[][] namePages = new String[0][];
 
+  private long entity$staged;
+
+  private String name$staged;
+
   /**
    * Creates an empty storage; the registry calls it through {@link Node_Traits#TYPE}.
    *
@@ -293,7 +297,8 @@ public final class Node_Storage extends Storage<Node> {
    * @throws IllegalArgumentException if the entity has no {@code Node}
    */
   public void set(final long entity, final Node value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -375,5 +380,31 @@ public final class Node_Storage extends Storage<Node> {
       final int offset = position & (pageSize() - 1);
       visitor.visit(entity, "entity", this.entityPages[page][offset]);
     }
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Node value) {
+    this.entity$staged = value.entity();
+    this.name$staged = value.name();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    entityPages[page][offset] = this.entity$staged;
+    namePages[page][offset] = this.name$staged;
+    this.name$staged = null;
   }
 }

@@ -60,6 +60,12 @@ public final class Velocity_Storage extends Storage<Velocity> {
 
   private float[][] spinPages = new float[0][];
 
+  private float dx$staged;
+
+  private float dy$staged;
+
+  private float spin$staged;
+
   /**
    * Creates an empty storage; the registry calls it through {@link Velocity_Traits#TYPE}.
    *
@@ -347,7 +353,8 @@ public final class Velocity_Storage extends Storage<Velocity> {
    * @throws IllegalArgumentException if the entity has no {@code Velocity}
    */
   public void set(final long entity, final Velocity value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -413,5 +420,32 @@ public final class Velocity_Storage extends Storage<Velocity> {
     final float spinValue = spinPages[leftPage][leftOffset];
     spinPages[leftPage][leftOffset] = spinPages[rightPage][rightOffset];
     spinPages[rightPage][rightOffset] = spinValue;
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Velocity value) {
+    this.dx$staged = value.dx;
+    this.dy$staged = value.dy;
+    this.spin$staged = value.getSpin();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    dxPages[page][offset] = this.dx$staged;
+    dyPages[page][offset] = this.dy$staged;
+    spinPages[page][offset] = this.spin$staged;
   }
 }

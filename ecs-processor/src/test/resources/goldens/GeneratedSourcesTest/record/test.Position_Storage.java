@@ -57,6 +57,10 @@ public final class Position_Storage extends Storage<Position> {
 
   private float[][] yPages = new float[0][];
 
+  private float x$staged;
+
+  private float y$staged;
+
   /**
    * Creates an empty storage; the registry calls it through {@link Position_Traits#TYPE}.
    *
@@ -277,7 +281,8 @@ public final class Position_Storage extends Storage<Position> {
    * @throws IllegalArgumentException if the entity has no {@code Position}
    */
   public void set(final long entity, final Position value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -331,5 +336,30 @@ public final class Position_Storage extends Storage<Position> {
     final float yValue = yPages[leftPage][leftOffset];
     yPages[leftPage][leftOffset] = yPages[rightPage][rightOffset];
     yPages[rightPage][rightOffset] = yValue;
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Position value) {
+    this.x$staged = value.x();
+    this.y$staged = value.y();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    xPages[page][offset] = this.x$staged;
+    yPages[page][offset] = this.y$staged;
   }
 }

@@ -75,6 +75,18 @@ public final class Label_Storage extends Storage<Label> {
 
   private long[][] ownerPages = new long[0][];
 
+  private String text$staged;
+
+  private Label.Color color$staged;
+
+  private List<?> tags$staged;
+
+  private Map<?, ?> index2$staged;
+
+  private int[][] grid$staged;
+
+  private long owner$staged;
+
   /**
    * Creates an empty storage; the registry calls it through {@link Label_Traits#TYPE}.
    *
@@ -573,7 +585,8 @@ public final class Label_Storage extends Storage<Label> {
    * @throws IllegalArgumentException if the entity has no {@code Label}
    */
   public void set(final long entity, final Label value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -695,5 +708,43 @@ public final class Label_Storage extends Storage<Label> {
       final int offset = position & (pageSize() - 1);
       visitor.visit(entity, "owner", this.ownerPages[page][offset]);
     }
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Label value) {
+    this.text$staged = value.text();
+    this.color$staged = value.color();
+    this.tags$staged = value.tags();
+    this.index2$staged = value.index2();
+    this.grid$staged = value.grid();
+    this.owner$staged = value.owner();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    textPages[page][offset] = this.text$staged;
+    this.text$staged = null;
+    colorPages[page][offset] = this.color$staged;
+    this.color$staged = null;
+    tagsPages[page][offset] = this.tags$staged;
+    this.tags$staged = null;
+    index2Pages[page][offset] = this.index2$staged;
+    this.index2$staged = null;
+    gridPages[page][offset] = this.grid$staged;
+    this.grid$staged = null;
+    ownerPages[page][offset] = this.owner$staged;
   }
 }

@@ -57,6 +57,10 @@ public final class Heat_Storage extends Storage<Heat> {
 
   private int[][] sourcePages = new int[0][];
 
+  private float celsius$staged;
+
+  private int source$staged;
+
   private int[][] changeTicks$ = new int[0][];
 
   /**
@@ -285,7 +289,8 @@ public final class Heat_Storage extends Storage<Heat> {
    * @throws IllegalArgumentException if the entity has no {@code Heat}
    */
   public void set(final long entity, final Heat value) {
-    setAt(positionFor(entity, "set"), value);
+    stage(value);
+    writeStaged(positionFor(entity, "set"));
   }
 
   @Override
@@ -346,6 +351,32 @@ public final class Heat_Storage extends Storage<Heat> {
     final int tick$ = changeTicks$[leftPage][leftOffset];
     changeTicks$[leftPage][leftOffset] = changeTicks$[rightPage][rightOffset];
     changeTicks$[rightPage][rightOffset] = tick$;
+  }
+
+  /**
+   * Reads every field of {@code value} (its accessors may be user code) before a position is
+   * chosen; {@link #writeStaged} writes them.
+   *
+   * @param value the component about to be written
+   */
+  @Override
+  protected void stage(final Heat value) {
+    this.celsius$staged = value.celsius();
+    this.source$staged = value.source();
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at {@code position}; runs no user code.
+   *
+   * @param position where to write
+   */
+  @Override
+  protected void writeStaged(final int position) {
+    final int page = position >>> pageShift();
+    final int offset = position & (pageSize() - 1);
+    celsiusPages[page][offset] = this.celsius$staged;
+    sourcePages[page][offset] = this.source$staged;
+    changeTicks$[page][offset] = changeTick();
   }
 
   /**

@@ -85,6 +85,8 @@ public abstract class Storage<T> extends SparseSet {
   Group[] excludedBy = NO_GROUPS;
   // Non-zero while clear() removes elements one by one: insertions are refused meanwhile.
   private int clearing;
+  // The instance staged by the default stage(), until writeStaged() writes it.
+  private T staged;
   // The epoch of the world when prepareInsert checked an insertion (see commitInsert).
   private int preparedEpoch;
   private int standaloneEpoch;
@@ -190,8 +192,10 @@ public abstract class Storage<T> extends SparseSet {
    */
   public final void emplace(final long entity, final T value) {
     checkValue(entity, value, "emplace");
+    // Read the instance first: its accessors are user code, which must run before a slot is chosen.
+    stage(value);
     final int position = prepareInsert(entity);
-    setAt(position, value);
+    writeStaged(position);
     commitInsert(entity, position);
   }
 
@@ -720,13 +724,9 @@ public abstract class Storage<T> extends SparseSet {
    * change the storage, so the position is looked up again after them.
    */
   private void writeChecked(final long entity, final T value, final String operation) {
-    final int position = positionFor(entity, operation);
-    setAt(position, value);
-    if (position != indexOf(entity)) {
-      throw new IllegalStateException(
-          "cannot " + operation + " " + type.name() + " of " + Entity.toString(entity)
-              + ": the component's accessors changed the storage while it was written");
-    }
+    // Read the instance first (its accessors are user code), then find where to write it.
+    stage(value);
+    writeStaged(positionFor(entity, operation));
   }
 
   private void ensurePage(final int position) {
@@ -788,11 +788,37 @@ public abstract class Storage<T> extends SparseSet {
   protected abstract T getAt(int position);
 
   /**
-   * Writes {@code value} into the payload at {@code position}. It may run the instance's accessors
-   * (user code) and must write nothing else.
+   * Writes {@code value} into the payload at {@code position}; it must write nothing else. If it reads
+   * the instance through accessors (user code), override {@link #stage} and {@link #writeStaged} too,
+   * so that the accessors run before a position is chosen.
    *
    * @param position a position whose page is allocated
    * @param value the component to copy
    */
   protected abstract void setAt(int position, T value);
+
+  /**
+   * Reads everything {@link #writeStaged} will write from {@code value}, before any position is
+   * chosen: the instance's accessors may be user code that changes this very storage, and must not
+   * run between choosing a slot and writing it. The default keeps the reference, for storages whose
+   * {@link #setAt} reads nothing but the reference; a storage whose {@code setAt} calls accessors
+   * overrides both (generated storages do). For generated code and custom storages.
+   *
+   * @param value the component about to be written
+   */
+  protected void stage(final T value) {
+    staged = value;
+  }
+
+  /**
+   * Writes what {@link #stage} read into the payload at {@code position}, running no user code; the
+   * default hands the kept reference to {@link #setAt}. For generated code and custom storages.
+   *
+   * @param position where to write
+   */
+  protected void writeStaged(final int position) {
+    final T value = staged;
+    staged = null;
+    setAt(position, value);
+  }
 }

@@ -97,6 +97,8 @@ public final class RuntimeContract {
       new Member(NON_OWNING_GROUP, "onLeave", 0),
       new Member(VIEW, "onEnter", 0),
       new Member(VIEW, "onLeave", 0),
+      new Member(STORAGE, "stage", 1),
+      new Member(STORAGE, "writeStaged", 1),
       new Member(STORAGE, "isTracked", 0),
       new Member(STORAGE, "changeTickAt", 1),
       new Member(STORAGE, "markWritten", 1),
@@ -164,7 +166,7 @@ public final class RuntimeContract {
       "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
       "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
       "clear/0", "eachEntityRef/1", "applyRecorded/2", "isTracked/0", "changeTickAt/1",
-      "changedSince/2", "markWritten/1", "changeTick/0", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
+      "changedSince/2", "markWritten/1", "changeTick/0", "stage/1", "writeStaged/1", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
       "missing/2", "allocatePage/1", "getAt/1", "setAt/2");
 
   /**

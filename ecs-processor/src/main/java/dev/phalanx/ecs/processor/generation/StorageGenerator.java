@@ -186,6 +186,10 @@ public final class StorageGenerator extends ComponentFileGenerator {
     if (model.fields().stream().anyMatch(FieldModel::entityRef)) {
       type.addMethod(eachEntityRefMethod(model));
     }
+    for (final FieldModel field : model.fields()) {
+      type.addField(field.slotType(), staged(field), Modifier.PRIVATE);
+    }
+    type.addMethod(stageMethod(model)).addMethod(writeStagedMethod(model));
     if (model.tracked()) {
       type.addField(FieldSpec.builder(int[][].class, TICKS, Modifier.PRIVATE)
               .initializer("new int[0][]")
@@ -589,7 +593,8 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addModifiers(Modifier.PUBLIC)
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
         .addParameter(model.component(), "value", Modifier.FINAL)
-        .addStatement("setAt(positionFor(entity, $S), value)", "set")
+        .addStatement("stage(value)")
+        .addStatement("writeStaged(positionFor(entity, $S))", "set")
         .build();
   }
 
@@ -665,6 +670,43 @@ public final class StorageGenerator extends ComponentFileGenerator {
       }
     }
     return method.endControlFlow().build();
+  }
+
+  /** The field holding a staged value; not a legal page-array name (those end in Pages). */
+  private static String staged(final FieldModel field) {
+    return field.name() + "$staged";
+  }
+
+  private static MethodSpec stageMethod(final ComponentModel model) {
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("stage")
+        .addJavadoc("Reads every field of {@code value} (its accessors may be user code) before a position is\n"
+            + "chosen; {@link #writeStaged} writes them.\n\n"
+            + "@param value the component about to be written\n")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PROTECTED)
+        .addParameter(model.component(), "value", Modifier.FINAL);
+    for (final FieldModel field : model.fields()) {
+      method.addStatement("this.$L = $L", staged(field), Code.read(field, "value"));
+    }
+    return method.build();
+  }
+
+  private static MethodSpec writeStagedMethod(final ComponentModel model) {
+    final MethodSpec.Builder method = MethodSpec.methodBuilder("writeStaged")
+        .addJavadoc("Writes the fields {@link #stage} read at {@code position}; runs no user code.\n\n"
+            + "@param position where to write\n")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PROTECTED)
+        .addParameter(TypeName.INT, "position", Modifier.FINAL)
+        .addStatement("final int $L = position >>> pageShift()", PAGE)
+        .addStatement("final int $L = position & (pageSize() - 1)", OFFSET);
+    for (final FieldModel field : model.fields()) {
+      method.addStatement("$L[$L][$L] = this.$L", Names.pages(field.name()), PAGE, OFFSET, staged(field));
+      if (!field.primitive()) {
+        method.addStatement("this.$L = null", staged(field));
+      }
+    }
+    return method.addCode(stamp(model, PAGE, OFFSET)).build();
   }
 
   private static MethodSpec setAtMethod(final ComponentModel model) {
