@@ -498,12 +498,13 @@ public final class Registry {
    */
   public <T> T getOrEmplace(final long entity, final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
     checkValid(entity, "get or emplace", type, "on");
-    final Storage<T> storage = storage(type);
-    if (storage.contains(entity)) {
-      return storage.get(entity);
+    final Storage<?> existing = findStorage(type);
+    if (null != existing && existing.contains(entity)) {
+      return storage(type).get(entity);
     }
+    // The supplier runs before the storage is created: if it throws, nothing changed.
     final T value = supplier.get();
-    storage.emplace(entity, value);
+    storage(type).emplace(entity, value);
     return value;
   }
 
