@@ -6,7 +6,6 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import java.lang.FunctionalInterface;
-import java.lang.Math;
 import javax.annotation.processing.Generated;
 
 /**
@@ -143,7 +142,7 @@ public final class Systems_HealthyQuery {
     final SparseSet members = group.members();
     members.beginIteration();
     try {
-      for (int position = members.size() - 1; position >= 0; position = Math.min(position - 1, members.size() - 1)) {
+      for (int position = members.size() - 1; position >= 0; position--) {
         final long entity = members.packed()[position];
         healthCursor.moveToEntity(entity);
         members.visit(position);

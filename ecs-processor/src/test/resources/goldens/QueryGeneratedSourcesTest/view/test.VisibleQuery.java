@@ -8,7 +8,6 @@ import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
-import java.lang.Math;
 import javax.annotation.processing.Generated;
 
 /**
@@ -161,7 +160,7 @@ public final class VisibleQuery {
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     lead.beginIteration();
     try {
-      for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1)) {
+      for (int position = lead.size() - 1; position >= 0; position--) {
         // Read the array again: the visitor may have grown it (appended elements are not visited).
         final long entity = lead.packed()[position];
         if (stable && Entity.isTombstone(entity)) {

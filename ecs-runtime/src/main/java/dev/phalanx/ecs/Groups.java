@@ -56,9 +56,9 @@ public final class Groups {
   private boolean[] entering = new boolean[8];
   private int planned;
 
-  // Bumped by every plan and every applied change, so that a two-step insertion knows whether user
-  // code ran between its steps.
-  int epoch;
+  // What the plan was made for: an insertion checks, at commit, that it is still its own.
+  private Storage<?> planTarget;
+  private long planEntity;
 
   // Iterations and locks active over the registry's sets.
   final Guards guards = new Guards();
@@ -138,7 +138,6 @@ public final class Groups {
     for (final Group member : ordered) {
       member.populate();
     }
-    epoch++;
     return candidate;
   }
 
@@ -225,8 +224,9 @@ public final class Groups {
    *     would cross an iteration's floor
    */
   void planInsert(final Storage<?> target, final long entity, final int position) {
-    epoch++;
     planned = 0;
+    planTarget = target;
+    planEntity = entity;
     final Group[] in = target.includedBy;
     if (wrongEntryOrder) {
       for (int i = in.length - 1; i >= 0; i--) {
@@ -250,6 +250,11 @@ public final class Groups {
     if (guards.any()) {
       check(target, entity, position, false);
     }
+  }
+
+  /** {@return whether the current plan is the insertion of {@code entity} into {@code target}} */
+  boolean plannedFor(final Storage<?> target, final long entity) {
+    return planTarget == target && planEntity == entity;
   }
 
   /** Applies the plan of the last {@link #planInsert}, after the element was inserted. */
@@ -322,8 +327,8 @@ public final class Groups {
 
   private void planRemoveUnsynchronized(
       final Storage<?> target, final long entity, final int position, final boolean check) {
-    epoch++;
     planned = 0;
+    planTarget = null;
     final Group[] in = target.includedBy;
     for (int i = in.length - 1; i >= 0; i--) {
       if (in[i].contains(entity)) {
@@ -354,12 +359,10 @@ public final class Groups {
         // Another thread's removal may have planned since: plan again under the lock.
         planRemoveUnsynchronized(target, entity, target.indexOf(entity), false);
         applyRemoveUnsynchronized(target, entity);
-        epoch++;
         return publishPending(pushPending(), target.registry(), entity, failure);
       }
     }
     applyRemoveUnsynchronized(target, entity);
-    epoch++;
     return publishPending(pushPending(), target.registry(), entity, failure);
   }
 

@@ -54,7 +54,8 @@ public final class NonOwningGroup extends Group {
     final SparseSet set = members;
     set.beginIteration();
     try {
-      for (int position = set.size() - 1; position >= 0; position = Math.min(position - 1, set.size() - 1)) {
+      // A counted loop: the guard keeps the member set at least as large as the visited position.
+      for (int position = set.size() - 1; position >= 0; position--) {
         final long entity = set.packed()[position];
         set.visit(position);
         action.accept(entity);

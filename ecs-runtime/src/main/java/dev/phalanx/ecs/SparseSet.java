@@ -36,7 +36,9 @@ import java.util.ConcurrentModificationException;
  * that would move an element across a floor (so that it would be visited twice or never) is refused
  * with a {@link ConcurrentModificationException} and changes nothing. Removing the visited element, or
  * any element above the floor, moves the last element (also above the floor) and is allowed; appending
- * is always allowed; sorting, compacting and clearing are refused while any iteration runs. The
+ * is always allowed; a removal that would leave the set smaller than its floor is refused (the walk
+ * steps down one position at a time); sorting, compacting and clearing are refused while any
+ * iteration runs. The
  * callback iterations of views and groups keep floors; external iterators ({@link EntityIterator})
  * cannot (an abandoned iterator must not block the set) and check a log of the last
  * {@value #CHANGE_LOG} moves at every step instead.
@@ -387,7 +389,23 @@ public class SparseSet {
       checkUnlocked(true, target, entity);
     } else {
       checkMoves(position, size - 1, true, target, entity);
+      if (0 != iterations && size - 1 < lowestFloor()) {
+        // The walk's next position would lie past the end: the loop steps down one position at a
+        // time (a counted loop the JIT unrolls), so the set may not shrink below what was visited.
+        throw new ConcurrentModificationException(
+            "cannot " + operation(true, target, entity) + ": " + describe() + " is being iterated, and"
+                + " this would make it smaller than the part already visited; remove entities still to"
+                + " come before the visited one, or defer the removal (CommandBuffer)");
+      }
     }
+  }
+
+  private int lowestFloor() {
+    int lowest = floor;
+    for (int i = 0; i < iterations - 1; i++) {
+      lowest = Math.min(lowest, outerFloors[i]);
+    }
+    return lowest;
   }
 
   private String operation(final boolean removal, final Storage<?> target, final long entity) {

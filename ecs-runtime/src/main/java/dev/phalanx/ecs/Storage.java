@@ -87,9 +87,6 @@ public abstract class Storage<T> extends SparseSet {
   private int clearing;
   // The instance staged by the default stage(), until writeStaged() writes it.
   private T staged;
-  // The epoch of the world when prepareInsert checked an insertion (see commitInsert).
-  private int preparedEpoch;
-  private int standaloneEpoch;
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
@@ -293,6 +290,11 @@ public abstract class Storage<T> extends SparseSet {
     if (ABSENT == position) {
       return false;
     }
+    if (isQuiet()) {
+      // Nobody listens, no group observes, nothing is iterated or locked: nothing to check or tell.
+      removeAt(position);
+      return true;
+    }
     if (!onDestroy.isEmpty() && PENDING.get().contains(this, entity)) {
       // A destroy listener asked for the removal that is already under way.
       return false;
@@ -448,40 +450,36 @@ public abstract class Storage<T> extends SparseSet {
     if (hasGroups()) {
       groups.planInsert(this, entity, position);
     }
-    // Planning moves the epoch too: commitInsert then knows whether its plan is still the current one.
     prepareSlot(index);
     ensurePage(position);
-    preparedEpoch = epoch();
     return position;
   }
 
   /**
    * Makes the element prepared by {@link #prepareInsert(long)} visible, updates the groups that observe
-   * this storage, then publishes construction. If something changed the world since the preparation
-   * (an accessor of the instance being inserted, say), everything is checked again first. For
-   * generated code.
+   * this storage, then publishes construction. No user code may run between the two calls (generated
+   * code only writes fields); if the groups planned another change meanwhile, the plan is made and
+   * checked again. For generated code.
    *
    * @param entity the entity passed to {@link #prepareInsert(long)}
    * @param position the position it returned
    * @throws IllegalStateException if the prepared position is no longer the storage's next one
    */
   protected final void commitInsert(final long entity, final int position) {
-    if (preparedEpoch != epoch() || position != nextPosition()) {
-      // User code ran since the checks: check again, and refuse if the slot moved.
-      if (prepareInsert(entity) != position) {
-        throw new IllegalStateException(
-            "cannot emplace " + type.name() + " on " + Entity.toString(entity)
-                + ": the storage changed while the component's values were read; nothing was inserted");
-      }
+    if (position != nextPosition()) {
+      throw new IllegalStateException(
+          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": the storage changed"
+              + " between prepareInsert and commitInsert; nothing was inserted");
+    }
+    final boolean observed = hasGroups();
+    if (observed && !groups.plannedFor(this, entity)) {
+      groups.planInsert(this, entity, position);
     }
     insertAt(entity, position);
     Throwable failure = null;
-    if (hasGroups()) {
+    if (observed) {
       groups.applyInsert(entity);
-      advanceEpoch();
       failure = groups.publishPending(groups.pushPending(), registry, entity, null);
-    } else {
-      advanceEpoch();
     }
     failure = onConstruct.publish(registry, entity, failure);
     if (!afterInsert.isEmpty()) {
@@ -540,7 +538,6 @@ public abstract class Storage<T> extends SparseSet {
       failure = groups.applyRemove(this, entity, failure);
     } else {
       removeAt(position);
-      advanceEpoch();
     }
     if (!afterRemove.isEmpty()) {
       failure = afterRemove.publish(registry, entity, failure);
@@ -580,7 +577,6 @@ public abstract class Storage<T> extends SparseSet {
         group.clearMembers();
       }
       removeAll();
-      advanceEpoch();
       return failure;
     }
     clearing++;
@@ -594,11 +590,19 @@ public abstract class Storage<T> extends SparseSet {
       }
       // Only holes are left (insertions were refused): drop them too.
       removeAll();
-      advanceEpoch();
     } finally {
       clearing--;
     }
     return failure;
+  }
+
+  /**
+   * Returns whether a removal may skip the mutation path's checks and announcements: no listener, no
+   * group, and no iteration or lock anywhere in the registry (in this set, for a standalone storage).
+   */
+  private boolean isQuiet() {
+    return onDestroy.isEmpty() && afterRemove.isEmpty() && 0 == includedBy.length && 0 == excludedBy.length
+        && (null != guards ? !guards.any() : !isLocked() && !isIterated());
   }
 
   /** Returns whether a group including this storage has leave listeners. */
@@ -657,17 +661,6 @@ public abstract class Storage<T> extends SparseSet {
     }
   }
 
-  private int epoch() {
-    return null != groups ? groups.epoch : standaloneEpoch;
-  }
-
-  private void advanceEpoch() {
-    if (null != groups) {
-      groups.epoch++;
-    } else {
-      standaloneEpoch++;
-    }
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Building blocks for typed subclasses.

@@ -62,7 +62,8 @@ final class ViewLoop {
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     lead.beginIteration();
     try {
-      for (int position = lead.size() - 1; position >= 0; position = Math.min(position - 1, lead.size() - 1)) {
+      // A counted loop: the guard keeps the set at least as large as the visited position.
+      for (int position = lead.size() - 1; position >= 0; position--) {
         // Re-read the array: the action may have grown it (appended elements are not visited).
         final long entity = lead.packed()[position];
         if (stable && Entity.isTombstone(entity)) {

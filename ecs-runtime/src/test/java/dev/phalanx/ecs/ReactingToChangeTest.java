@@ -55,6 +55,69 @@ class ReactingToChangeTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /** Random changes against a model of what each rule should have collected since the last clear. */
+  @Test
+  void aReactiveStorageMatchesAModelOfItsRules() {
+    final Random random = new Random(7);
+    final Registry registry = new Registry();
+    final Reactive watched = Reactive.collect(registry, ComponentType.named("watched"))
+        .onConstruct(TA)
+        .onUpdate(TB)
+        .onDestroy(TC);
+    final Set<Long> expected = new HashSet<>();
+    final List<Long> live = new ArrayList<>();
+    final ComponentType<?, ?>[] types = {TA, TB, TC};
+    for (int step = 0; step < 30_000; step++) {
+      if (live.size() < 20 || random.nextInt(10) == 0) {
+        live.add(registry.create());
+      }
+      final long e = live.get(random.nextInt(live.size()));
+      final ComponentType<?, ?> type = types[random.nextInt(types.length)];
+      switch (random.nextInt(6)) {
+        case 0 -> {
+          registry.destroy(e);
+          live.remove(e);
+          expected.remove(e);
+        }
+        case 1, 2 -> {
+          if (!registry.has(e, type)) {
+            emplace(registry, e, type);
+            if (TA == type) {
+              expected.add(e);
+            }
+          }
+        }
+        case 3 -> {
+          if (registry.has(e, type)) {
+            replace(registry, e, type);
+            if (TB == type) {
+              expected.add(e);
+            }
+          }
+        }
+        case 4 -> {
+          if (registry.remove(e, type) && TC == type) {
+            expected.add(e);
+          }
+        }
+        default -> {
+          assertEquals(expected, collected(watched), "step " + step);
+          if (random.nextBoolean()) {
+            watched.clear();
+            expected.clear();
+          }
+        }
+      }
+    }
+    assertEquals(expected, collected(watched));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @SuppressWarnings("unchecked") // the value is built for the type
+  private static void replace(final Registry registry, final long entity, final ComponentType<?, ?> type) {
+    registry.replace(entity, (ComponentType<Object, ?>) type, value((ComponentType<Object, ?>) type, 2));
+  }
+
   private static Set<Long> collected(final Reactive reactive) {
     final Set<Long> set = new HashSet<>();
     reactive.each(set::add);

@@ -375,6 +375,21 @@ class SparseSetTest {
   }
 
   @Test
+  void aSetMayNotShrinkBelowTheVisitedPosition() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    set.beginIteration();
+    set.visit(4);
+    set.remove(set.at(4)); // the visited element, the last one: allowed
+    // Removing an element still to come would move only elements still to come, but leave the set
+    // smaller than the next position the walk reads: refused.
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(1)));
+    assertTrue(error.getMessage().contains("smaller than the part already visited"), error.getMessage());
+    assertEquals(4, set.size());
+    set.endIteration();
+  }
+
+  @Test
   void nestedIterationsKeepEveryFloor() {
     final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 6);
     set.beginIteration();

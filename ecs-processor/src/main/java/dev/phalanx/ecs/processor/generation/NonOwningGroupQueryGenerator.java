@@ -60,6 +60,6 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
         .addStatement("final long entity = members.packed()[position]")
         .add(moveByEntity(slots))
         .build();
-    RuntimeContract.guardedLoop(method, "members", CodeBlock.of("members.size()"), body, filter, visitCall(slots));
+    RuntimeContract.guardedLoop(method, "members", CodeBlock.of("members.size()"), false, body, filter, visitCall(slots));
   }
 }

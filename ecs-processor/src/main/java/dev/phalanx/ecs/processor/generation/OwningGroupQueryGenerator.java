@@ -110,7 +110,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         body.addStatement(Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)", slot.cursor());
       }
     }
-    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("group.size()"), body.build(), filter, visitCall(slots));
+    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("group.size()"), true, body.build(), filter, visitCall(slots));
   }
 
   @Override

@@ -215,33 +215,28 @@ public final class RuntimeContract {
    * @param method the method to add the loop to
    * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the visits
    * @param size the expression of the number of positions to walk ({@code group.size()})
+   * @param clamp whether the step clamps to {@code size} (a group's range may shrink by more than the
+   *     visited element); a set's loop steps down one position, the runtime keeping the set at least
+   *     as large as the visited position
    * @param body the statements before the visit; they declare {@code entity}
+   * @param filter an expression evaluated after {@code body}: the element is skipped unless it holds;
+   *     empty for none
    * @param visit the visitor call
    */
   static void guardedLoop(
       final MethodSpec.Builder method,
       final String guard,
       final CodeBlock size,
-      final CodeBlock body,
-      final CodeBlock visit) {
-    guardedLoop(method, guard, size, body, CodeBlock.of(""), visit);
-  }
-
-  /**
-   * As {@link #guardedLoop(MethodSpec.Builder, String, CodeBlock, CodeBlock, CodeBlock)}, skipping the
-   * elements for which {@code filter} (an expression, evaluated after {@code body}) is false; an
-   * empty filter skips nothing.
-   */
-  static void guardedLoop(
-      final MethodSpec.Builder method,
-      final String guard,
-      final CodeBlock size,
+      final boolean clamp,
       final CodeBlock body,
       final CodeBlock filter,
       final CodeBlock visit) {
-    // The step clamps to the size: a visit may remove several elements (already visited ones, or ones
-    // still to come when nothing crosses the boundary).
-    final CodeBlock step = CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size);
+    // Over a set, the runtime keeps the set at least as large as the visited position, so the loop is
+    // a counted loop (the JIT unrolls it). Over a group's range, which members leaving may shrink by
+    // more than the visited one, the step clamps to the size.
+    final CodeBlock step = clamp
+        ? CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size)
+        : CodeBlock.of("position--");
     method.addStatement("$L.beginIteration()", guard)
         .beginControlFlow("try")
         .beginControlFlow("for (int position = $L - 1; position >= 0; $L)", size, step)

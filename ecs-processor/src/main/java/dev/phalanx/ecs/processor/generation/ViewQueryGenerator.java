@@ -101,7 +101,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         body.addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot));
       }
     }
-    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("lead.size()"), body.build(), filter, visitCall(slots));
+    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("lead.size()"), false, body.build(), filter, visitCall(slots));
   }
 
   /** The local holding a slot's position in a view loop; the {@code $} keeps it clear of user names. */
