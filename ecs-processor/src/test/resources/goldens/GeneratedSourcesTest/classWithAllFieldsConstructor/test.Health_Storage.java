@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
@@ -330,5 +331,17 @@ public final class Health_Storage extends Storage<Health> {
     final int maxValue = maxPages[leftPage][leftOffset];
     maxPages[leftPage][leftOffset] = maxPages[rightPage][rightOffset];
     maxPages[rightPage][rightOffset] = maxValue;
+  }
+
+  /**
+   * Hands {@code visitor} every field of {@link Health} with its page array, in declaration
+   * order, for snapshots: no reflection, no element visited here.
+   *
+   * @param visitor receives one call per field
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.ints("current", currentPages);
+    visitor.ints("max", maxPages);
   }
 }

@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
@@ -375,5 +376,17 @@ public final class Node_Storage extends Storage<Node> {
       final int offset = position & (pageSize() - 1);
       visitor.visit(entity, "entity", this.entityPages[page][offset]);
     }
+  }
+
+  /**
+   * Hands {@code visitor} every field of {@link Node} with its page array, in declaration
+   * order, for snapshots: no reflection, no element visited here.
+   *
+   * @param visitor receives one call per field
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.longs("entity", entityPages, true);
+    visitor.objects("name", String.class, namePages);
   }
 }
