@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
@@ -406,5 +407,17 @@ public final class Node_Storage extends Storage<Node> {
     entityPages[page][offset] = this.entity$staged;
     namePages[page][offset] = this.name$staged;
     this.name$staged = null;
+  }
+
+  /**
+   * Hands {@code visitor} every field of {@link Node} with its page array, in declaration
+   * order, for snapshots: no reflection, no element visited here.
+   *
+   * @param visitor receives one call per field
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.longs("entity", entityPages, true);
+    visitor.objects("name", String.class, namePages);
   }
 }

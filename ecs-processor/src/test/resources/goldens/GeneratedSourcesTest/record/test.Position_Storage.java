@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
@@ -361,5 +362,17 @@ public final class Position_Storage extends Storage<Position> {
     final int offset = position & (pageSize() - 1);
     xPages[page][offset] = this.x$staged;
     yPages[page][offset] = this.y$staged;
+  }
+
+  /**
+   * Hands {@code visitor} every field of {@link Position} with its page array, in declaration
+   * order, for snapshots: no reflection, no element visited here.
+   *
+   * @param visitor receives one call per field
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.floats("x", xPages);
+    visitor.floats("y", yPages);
   }
 }

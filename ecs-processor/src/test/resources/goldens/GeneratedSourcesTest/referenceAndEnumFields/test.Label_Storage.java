@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
@@ -746,5 +747,21 @@ public final class Label_Storage extends Storage<Label> {
     gridPages[page][offset] = this.grid$staged;
     this.grid$staged = null;
     ownerPages[page][offset] = this.owner$staged;
+  }
+
+  /**
+   * Hands {@code visitor} every field of {@link Label} with its page array, in declaration
+   * order, for snapshots: no reflection, no element visited here.
+   *
+   * @param visitor receives one call per field
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.objects("text", String.class, textPages);
+    visitor.objects("color", Label.Color.class, colorPages);
+    visitor.objects("tags", List.class, tagsPages);
+    visitor.objects("index2", Map.class, index2Pages);
+    visitor.objects("grid", int[][].class, gridPages);
+    visitor.longs("owner", ownerPages, true);
   }
 }

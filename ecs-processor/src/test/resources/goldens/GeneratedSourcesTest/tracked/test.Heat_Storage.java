@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
@@ -428,5 +429,17 @@ public final class Heat_Storage extends Storage<Heat> {
   public void markWritten(final int from, final int to) {
     final int offset = from & (pageSize() - 1);
     Arrays.fill(changeTicks$[from >>> pageShift()], offset, offset + (to - from), changeTick());
+  }
+
+  /**
+   * Hands {@code visitor} every field of {@link Heat} with its page array, in declaration
+   * order, for snapshots: no reflection, no element visited here.
+   *
+   * @param visitor receives one call per field
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.floats("celsius", celsiusPages);
+    visitor.ints("source", sourcePages);
   }
 }

@@ -227,6 +227,19 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     }
   }
 
+  /**
+   * Adds every matching entity in the order of {@code walked}, an included storage, from the front;
+   * snapshot loading passes an owned storage so that saved owned prefixes stay where they are.
+   */
+  final void populate(final SparseSet walked) {
+    for (int position = 0; position < walked.size(); position++) {
+      final long entity = walked.packed()[position];
+      if (!Entity.isTombstone(entity) && !contains(entity) && matches(entity)) {
+        enter(entity);
+      }
+    }
+  }
+
   /** Appends every broken invariant of this group to {@code problems}. */
   abstract void verify(List<String> problems);
 

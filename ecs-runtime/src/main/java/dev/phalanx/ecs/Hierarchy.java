@@ -732,5 +732,19 @@ public final class Hierarchy {
     public String describe() {
       return "storage of the hierarchy's nodes";
     }
+
+    /**
+     * Hands {@code visitor} the node's fields: the four links (entity references, remapped by
+     * loaders), the child count and the depth.
+     */
+    @Override
+    protected void eachColumn(final ColumnVisitor visitor) {
+      visitor.longs("parent", parents, true);
+      visitor.longs("firstChild", firsts, true);
+      visitor.longs("previousSibling", previouses, true);
+      visitor.longs("nextSibling", nexts, true);
+      visitor.ints("childCount", counts);
+      visitor.ints("depth", depths);
+    }
   }
 }

@@ -86,4 +86,14 @@ public class ObjectStorage<T> extends Storage<T> {
     // Drop the reference so that the removed component can be collected.
     pages[position >>> pageShift()][position & (pageSize() - 1)] = null;
   }
+
+  /**
+   * Hands {@code visitor} the one column of an object storage, {@code value}: the instances, of the
+   * component class, which snapshots write with a {@link ValueCodec} (or natively for strings and
+   * enums).
+   */
+  @Override
+  protected void eachColumn(final ColumnVisitor visitor) {
+    visitor.objects("value", type().javaClass(), pages);
+  }
 }

@@ -1032,4 +1032,31 @@ public class SparseSet {
     final int capacity = Math.max(minimum, Math.max(16, packed.length + (packed.length >> 1)));
     packed = Arrays.copyOf(packed, capacity);
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Snapshots.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Replaces the contents of this empty set with {@code entities[0, count)} in that packed order,
+   * tombstones included (their index bits are the free list's links), with {@code hole} the first
+   * hole. Only snapshot loading calls it, after checking the entities are distinct and the free list
+   * well formed. No checks, no signals, no payload: the caller fills the payload.
+   */
+  final void restore(final long[] entities, final int count, final int hole) {
+    assert 0 == size : "restore into a non-empty set";
+    if (count > packed.length) {
+      packed = new long[Math.max(16, count)];
+    }
+    System.arraycopy(entities, 0, packed, 0, count);
+    for (int position = 0; position < count; position++) {
+      final long entity = entities[position];
+      if (!Entity.isTombstone(entity)) {
+        sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = position;
+      }
+    }
+    size = count;
+    FIRST_HOLE.setVolatile(this, hole);
+    logChange(REARRANGED, REARRANGED);
+  }
 }

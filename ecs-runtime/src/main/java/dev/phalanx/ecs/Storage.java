@@ -814,4 +814,32 @@ public abstract class Storage<T> extends SparseSet {
     staged = null;
     setAt(position, value);
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Snapshots.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Hands {@code visitor} every payload field of this storage, in declaration order: its name and
+   * its page array (see {@link ColumnVisitor}). Snapshots read and write fields only through it, so a
+   * storage that overrides it is saved, loaded, remapped and dumped field by field. The base, tag
+   * and void storages have no column; {@link ObjectStorage} has one, {@code value}; generated
+   * struct-of-arrays storages override it with one call per field. O(fields): it hands over page
+   * arrays, it does not walk elements. For generated code and the runtime's storages.
+   *
+   * @param visitor receives one call per field
+   */
+  protected void eachColumn(final ColumnVisitor visitor) {}
+
+  /** Allocates the payload pages of positions {@code [0, count)}; snapshot loading calls it. */
+  final void allocatePagesFor(final int count) {
+    if (count > 0) {
+      ensurePage(count - 1);
+    }
+  }
+
+  /** Returns whether insertions are refused because {@link #clear()} runs; snapshot loading checks it. */
+  final boolean isClearing() {
+    return 0 != clearing;
+  }
 }

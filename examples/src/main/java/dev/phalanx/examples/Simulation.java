@@ -3,7 +3,12 @@ package dev.phalanx.examples;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
 import dev.phalanx.examples.particles.World;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.util.Locale;
 
 /**
@@ -40,13 +45,19 @@ public final class Simulation {
     System.out.printf(Locale.ROOT, "Phalanx particles: %,d roots, %d frames, seed %d, %d thread(s)%n",
         options.entities(), options.frames(), options.seed(), options.threads());
     final long setupStart = System.nanoTime();
-    try (World world = new World(options.entities(), options.seed(), options.threads(), options.frames())) {
-      System.out.printf(Locale.ROOT, "created %,d entities in %.0f ms%n",
+    try (World world = open(options)) {
+      System.out.printf(Locale.ROOT, "%s %,d entities in %.0f ms%n", null == options.load() ? "created" : "loaded",
           world.registry().alive(), (System.nanoTime() - setupStart) / 1e6);
       final long runStart = System.nanoTime();
       final int every = Math.max(1, options.frames() / 10);
       for (int frame = 1; frame <= options.frames(); frame++) {
         world.step();
+        if (null != options.save() && frame == options.saveAt()) {
+          try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(options.save()))) {
+            world.save(out);
+          }
+          System.out.println("saved " + options.save() + " after frame " + frame);
+        }
         if (0 == frame % every || frame == options.frames()) {
           progress(world, frame, options.frames(), runStart);
         }
@@ -61,6 +72,15 @@ public final class Simulation {
       System.out.printf("checksum %016x%n", world.checksum());
       new Renderer(options.imageSize()).write(world, options.out());
       System.out.println("picture: " + options.out());
+    }
+  }
+
+  private static World open(final Options options) throws IOException {
+    if (null == options.load()) {
+      return new World(options.entities(), options.seed(), options.threads(), options.frames());
+    }
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(options.load()))) {
+      return World.load(in, options.threads(), options.frames());
     }
   }
 

@@ -15,8 +15,13 @@ import java.nio.file.Path;
  * @param imageSize side of the picture, in pixels
  * @param out where to write the picture
  * @param help whether to print the usage and stop
+ * @param save where to save a snapshot of the world, or {@code null}
+ * @param saveAt after which frame to save it (counted from the start of this run)
+ * @param load a snapshot to start from instead of a new world, or {@code null}
  */
-public record Options(int entities, int frames, long seed, int threads, int imageSize, Path out, boolean help) {
+public record Options(
+    int entities, int frames, long seed, int threads, int imageSize, Path out, boolean help, Path save, int saveAt,
+    Path load) {
 
   /** The usage text printed by {@code --help}. */
   public static final String USAGE = String.join("\n",
@@ -30,6 +35,9 @@ public record Options(int entities, int frames, long seed, int threads, int imag
       "  --threads N    threads of the movement system (default: available processors)",
       "  --image N      side of the picture in pixels (default 1024)",
       "  --out PATH     where to write the PNG (default examples/out/particles.png)",
+      "  --save FILE    save a snapshot of the world to FILE (after the last frame, or see --save-at)",
+      "  --save-at N    save the snapshot after frame N of this run",
+      "  --load FILE    start from a snapshot saved with --save instead of a new world",
       "  --help         print this and exit",
       "",
       "With Maven, from the repository root:",
@@ -48,6 +56,9 @@ public record Options(int entities, int frames, long seed, int threads, int imag
     int imageSize = 1024;
     Path out = defaultOut();
     boolean help = false;
+    Path save = null;
+    int saveAt = -1;
+    Path load = null;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
       String value = null;
@@ -73,10 +84,19 @@ public record Options(int entities, int frames, long seed, int threads, int imag
         case "--threads" -> threads = positive(name, value);
         case "--image" -> imageSize = positive(name, value);
         case "--out" -> out = Path.of(value);
+        case "--save" -> save = Path.of(value);
+        case "--save-at" -> saveAt = positive(name, value);
+        case "--load" -> load = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + name + " (try --help)");
       }
     }
-    return new Options(entities, frames, seed, threads, imageSize, out, help);
+    if (saveAt > frames) {
+      throw new IllegalArgumentException("--save-at " + saveAt + " is after the last frame, " + frames);
+    }
+    if (saveAt > 0 && null == save) {
+      throw new IllegalArgumentException("--save-at needs --save FILE");
+    }
+    return new Options(entities, frames, seed, threads, imageSize, out, help, save, saveAt < 0 ? frames : saveAt, load);
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.Registry;
-import java.util.SplittableRandom;
 
 /**
  * Creates root entities: plain particles, frozen dust, glowing sparks and comets with their tails.
@@ -14,7 +13,7 @@ import java.util.SplittableRandom;
 public final class Spawner {
 
   private final Storages storages;
-  private final SplittableRandom random;
+  private final SplitMix random;
   private final CommandBuffer commands;
   // Commands per apply: bounds the buffer's arrays when the initial world is spawned.
   private static final int BATCH = 16_384;
@@ -22,8 +21,18 @@ public final class Spawner {
   /** Creates a spawner drawing from a generator seeded with {@code seed}. */
   public Spawner(final Registry registry, final Storages storages, final long seed) {
     this.storages = storages;
-    this.random = new SplittableRandom(seed);
+    this.random = new SplitMix(seed);
     this.commands = new CommandBuffer(registry);
+  }
+
+  /** Returns the random generator's state, which a snapshot of the world saves. */
+  public long randomState() {
+    return random.state();
+  }
+
+  /** Continues the random sequence from {@code state}, as saved by {@link #randomState()}. */
+  public void restoreRandomState(final long state) {
+    random.restore(state);
   }
 
   /**

@@ -3,6 +3,14 @@ package dev.phalanx.examples.particles;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Reactive;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SnapshotFormatException;
+import dev.phalanx.ecs.SnapshotLoader;
+import dev.phalanx.ecs.SnapshotWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 
 /**
@@ -25,6 +33,12 @@ import java.util.concurrent.ForkJoinPool;
 public final class World implements AutoCloseable {
 
   private static final String[] SYSTEMS = {"density", "movement", "follow", "lifetime", "spawn"};
+
+  /**
+   * The name of the snapshot's extra block holding what the registry does not: the frame number
+   * (the attractors' positions depend on it) and the spawner's random state.
+   */
+  public static final String STATE_BLOCK = "particles.state";
 
   private final Registry registry = new Registry();
   private final Storages storages;
@@ -132,6 +146,51 @@ public final class World implements AutoCloseable {
   public int spawnedLastFrame() {
     return spawnedLastFrame;
   }
+
+  // tag::save[]
+  /**
+   * Saves the world: the registry (entities, components, hierarchy) plus an extra block with the
+   * frame number and the spawner's random state, so that a loaded world runs on exactly as this one.
+   *
+   * @param out where to write the snapshot (not closed)
+   * @throws IOException if {@code out} fails
+   */
+  public void save(final OutputStream out) throws IOException {
+    final byte[] state = ByteBuffer.allocate(12).putInt(frame).putLong(spawner.randomState()).array();
+    new SnapshotWriter(registry).extra(STATE_BLOCK, state).write(out);
+  }
+  // end::save[]
+
+  // tag::load[]
+  /**
+   * Loads a world saved by {@link #save}: a new world with no roots of its own receives the
+   * snapshot (its storages and groups exist already; the loader fills and rebuilds them), then its
+   * frame number and random state.
+   *
+   * @param in the snapshot
+   * @param threads threads of the movement system
+   * @param frames how many frames to keep timings for
+   * @return the loaded world
+   * @throws IOException if the stream fails or is not a particle world snapshot
+   */
+  public static World load(final InputStream in, final int threads, final int frames) throws IOException {
+    final World world = new World(0, 0, threads, frames);
+    try {
+      final Map<String, byte[]> extras = new SnapshotLoader(world.registry).load(in);
+      final byte[] state = extras.get(STATE_BLOCK);
+      if (null == state || 12 != state.length) {
+        throw new SnapshotFormatException(-1, "not a particle world snapshot: no '" + STATE_BLOCK + "' block");
+      }
+      final ByteBuffer buffer = ByteBuffer.wrap(state);
+      world.frame = buffer.getInt();
+      world.spawner.restoreRandomState(buffer.getLong());
+      return world;
+    } catch (final IOException | RuntimeException e) {
+      world.close();
+      throw e;
+    }
+  }
+  // end::load[]
 
   /** Returns the number of frames run. */
   public int frame() {

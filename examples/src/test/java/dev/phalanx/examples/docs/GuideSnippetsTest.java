@@ -20,6 +20,15 @@ import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.VoidStorage;
 import dev.phalanx.ecs.RuntimeView;
 import dev.phalanx.ecs.View;
+import dev.phalanx.ecs.ContinuousLoader;
+import dev.phalanx.ecs.SnapshotDump;
+import dev.phalanx.ecs.SnapshotFormatException;
+import dev.phalanx.ecs.SnapshotLoader;
+import dev.phalanx.ecs.SnapshotWriter;
+import dev.phalanx.examples.components.Position_Traits;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
@@ -368,5 +377,35 @@ class GuideSnippetsTest {
     assertEquals(List.of(), registry.verify());
     // end::user-code-throws[]
     assertEquals(0, registry.storage(HEALTH).size());
+  }
+
+  @Test
+  void snapshots() throws IOException {
+    final Registry registry = new Registry();
+    final long ship = registry.create();
+    registry.storage(Position_Traits.TYPE).emplace(ship, 1f, 2f);
+    // tag::snapshots[]
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(registry).write(out); // or .types(...), .entities(...), .extra(name, bytes)
+    final Registry copy = new Registry(); // never created an entity
+    new SnapshotLoader(copy).load(new ByteArrayInputStream(out.toByteArray()));
+    assertEquals(registry.get(ship, Position_Traits.TYPE), copy.get(ship, Position_Traits.TYPE)); // same ids
+    assertThrows(SnapshotFormatException.class, // bad input: nothing changes
+        () -> new SnapshotLoader(new Registry()).load(new ByteArrayInputStream(new byte[] {'P', 'H'})));
+    // end::snapshots[]
+    // tag::continuous[]
+    final Registry mirror = new Registry();
+    final long own = mirror.create(); // the mirror's own entities are left alone
+    final ContinuousLoader loader = new ContinuousLoader(mirror);
+    loader.load(new ByteArrayInputStream(out.toByteArray())); // again for every new snapshot
+    final long local = loader.map(ship); // the mirror's entity for the remote ship
+    assertEquals(1f, mirror.storage(Position_Traits.TYPE).x(local));
+    // end::continuous[]
+    // tag::dump[]
+    final StringBuilder text = new StringBuilder();
+    SnapshotDump.write(copy, text); // {"entities": ..., "storages": [...], "components": [...]}
+    // end::dump[]
+    assertTrue(mirror.valid(own));
+    assertTrue(text.toString().contains("\"x\": 1.0"), text.toString());
   }
 }

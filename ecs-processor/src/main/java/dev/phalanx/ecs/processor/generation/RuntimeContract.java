@@ -51,12 +51,16 @@ public final class RuntimeContract {
   public static final ClassName COMMAND_BUFFER = ClassName.get(PACKAGE, "CommandBuffer");
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
   public static final ClassName ENTITY_REF_VISITOR = ClassName.get(PACKAGE, "EntityRefVisitor");
+  /** {@code ColumnVisitor}, what {@code eachColumn} hands each field's pages to (snapshots). */
+  public static final ClassName COLUMN_VISITOR = ClassName.get(PACKAGE, "ColumnVisitor");
 
   /** Every runtime class generated code names. */
   public static final List<ClassName> CLASSES = List.of(
       REGISTRY, SPARSE_SET, STORAGE, EMPTY_STORAGE, OBJECT_STORAGE, COMPONENT_TYPE, COMPONENT_TRAITS,
       DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY, ENTITY_REF_VISITOR,
-      COMMAND_BUFFER, SIGNAL);
+      COMMAND_BUFFER, SIGNAL,
+      // Snapshots.
+      COLUMN_VISITOR);
 
   /**
    * A runtime member generated code calls, overrides or reads.
@@ -142,7 +146,18 @@ public final class RuntimeContract {
       new Member(VIEW, "sizeHint", 0),
       new Member(VIEW, "contains", 1),
       new Member(RANGE_CONSUMER, "accept", 2),
-      new Member(ENTITY, "isTombstone", 1));
+      new Member(ENTITY, "isTombstone", 1),
+      // Snapshots.
+      new Member(STORAGE, "eachColumn", 1),
+      new Member(COLUMN_VISITOR, "booleans", 2),
+      new Member(COLUMN_VISITOR, "bytes", 2),
+      new Member(COLUMN_VISITOR, "shorts", 2),
+      new Member(COLUMN_VISITOR, "chars", 2),
+      new Member(COLUMN_VISITOR, "ints", 2),
+      new Member(COLUMN_VISITOR, "longs", 3),
+      new Member(COLUMN_VISITOR, "floats", 2),
+      new Member(COLUMN_VISITOR, "doubles", 2),
+      new Member(COLUMN_VISITOR, "objects", 3));
 
   /**
    * The public and protected methods a generated struct-of-arrays storage inherits from
@@ -167,7 +182,9 @@ public final class RuntimeContract {
       "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
       "clear/0", "eachEntityRef/1", "applyRecorded/2", "isTracked/0", "changeTickAt/1",
       "changedSince/2", "markWritten/1", "changeTick/0", "stage/1", "writeStaged/1", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
-      "missing/2", "allocatePage/1", "getAt/1", "setAt/2");
+      "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
+      // Storage: snapshots
+      "eachColumn/1");
 
   /**
    * The public and protected methods of {@code Object}, which a generated cursor inherits, as

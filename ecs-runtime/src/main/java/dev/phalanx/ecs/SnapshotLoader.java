@@ -1,0 +1,245 @@
+package dev.phalanx.ecs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads a whole snapshot ({@link SnapshotWriter} without {@link SnapshotWriter#entities}) into a
+ * registry that never created an entity, giving it the saved identifiers and versions, its recycling
+ * order, every saved storage with its elements at their saved positions (holes of in-place storages
+ * included), and rebuilt groups.
+ *
+ * <pre>{@code
+ * Map<String, byte[]> extras = new SnapshotLoader(registry).load(inputStream);
+ * }</pre>
+ *
+ * <h2>Never half-loaded</h2>
+ *
+ * <p>The whole stream is read and checked first, into a staging area ({@code StagedSnapshot}): the
+ * magic, the format version, every count and identifier, every storage's elements (live entities of
+ * the snapshot, no repeats, a well-formed free list of holes), and every field against the type's
+ * current fields. Only then is the registry changed, by steps that cannot fail. A bad stream throws
+ * {@link SnapshotFormatException} (what, where: byte offset, storage, field) and leaves the registry
+ * exactly as it was.
+ *
+ * <h2>Schema changes</h2>
+ *
+ * <p>Fields are matched by name. A field the snapshot lacks gets its type's default ({@code 0},
+ * {@code false}, {@code null}); a field the class no longer has is skipped; a field whose type
+ * changed ({@code int} to {@code float}, a plain {@code long} to an {@code @EntityRef long}, one
+ * codec class to another) is refused. Enum values are matched by constant name: a constant that no
+ * longer exists is refused where it is used. A storage saved with in-place deletion and loaded into a
+ * swap-and-pop one loses its holes.
+ *
+ * <h2>Signals and groups</h2>
+ *
+ * <p>Loading fills storages in bulk: no construct signal is published. Groups that exist in the
+ * target are rebuilt from the loaded storages (an owning group finds its members in front when the
+ * saved registry had the same groups, and moves nothing); groups created later arrange themselves as
+ * usual. A loaded hierarchy storage gets its {@link Hierarchy} (the context variable) at once.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>O(bytes): every field is read into a flat array, then copied into the storage's pages with one
+ * {@code System.arraycopy} per page; no reflection and no allocation per element for primitive
+ * fields.
+ */
+public final class SnapshotLoader {
+
+  private final Registry registry;
+  private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
+  private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
+
+  /**
+   * Creates a loader into {@code registry}.
+   *
+   * @param registry the target; it must never have created an entity when {@link #load} runs
+   */
+  public SnapshotLoader(final Registry registry) {
+    this.registry = registry;
+  }
+
+  /**
+   * Registers the codec of reference type {@code type}.
+   *
+   * @param type the class of the values
+   * @param codec reads them
+   * @param <T> the value type
+   * @return this loader
+   */
+  public <T> SnapshotLoader codec(final Class<T> type, final ValueCodec<T> codec) {
+    codecs.put(type, codec);
+    return this;
+  }
+
+  /**
+   * Adds types the snapshot may name, for classes that the loader's class loaders cannot find by name.
+   *
+   * @param extraTypes the types
+   * @return this loader
+   */
+  public SnapshotLoader types(final ComponentType<?, ?>... extraTypes) {
+    for (final ComponentType<?, ?> type : extraTypes) {
+      types.put(SnapshotFormat.key(type), type);
+    }
+    return this;
+  }
+
+  /**
+   * Loads the storage saved for class {@code savedClassName} (binary name) into {@code type}: for
+   * renamed or moved classes, and to load a saved type into a newer version of it. Fields are then
+   * matched by name as usual.
+   *
+   * @param savedClassName the binary name of the class the snapshot names
+   * @param type the type to load it into
+   * @return this loader
+   */
+  public SnapshotLoader alias(final String savedClassName, final ComponentType<?, ?> type) {
+    types.put("class:" + savedClassName, type);
+    return this;
+  }
+
+  /**
+   * Loads a snapshot from {@code in} (read to the snapshot's end, not closed).
+   *
+   * @param in the stream
+   * @return the snapshot's extra blocks by name (see {@link SnapshotWriter#extra})
+   * @throws SnapshotFormatException if the stream is not a loadable snapshot; nothing changed
+   * @throws IOException if the stream fails; nothing changed
+   * @throws IllegalStateException if the registry has created entities; nothing changed
+   */
+  public Map<String, byte[]> load(final InputStream in) throws IOException {
+    return load(Channels.newChannel(in));
+  }
+
+  /**
+   * Loads a snapshot from {@code channel} (not closed).
+   *
+   * @param channel the channel
+   * @return the snapshot's extra blocks by name
+   * @throws SnapshotFormatException if the stream is not a loadable snapshot; nothing changed
+   * @throws IOException if the channel fails; nothing changed
+   * @throws IllegalStateException if the registry has created entities; nothing changed
+   */
+  public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
+    checkEmpty();
+    final StagedSnapshot staged = StagedSnapshot.read(new SnapshotInput(channel), registry, codecs, types);
+    if (!staged.full) {
+      throw new SnapshotFormatException(-1, "this snapshot holds chosen entities, not a whole entity storage:"
+          + " load it with a ContinuousLoader, which maps identifiers");
+    }
+    if (staged.entityCount > registry.entities().limit()) {
+      throw new SnapshotFormatException(-1, "the snapshot has " + staged.entityCount + " identifiers, more than"
+          + " the target registry's limit of " + registry.entities().limit());
+    }
+    checkEmpty();
+    commit(staged);
+    return Collections.unmodifiableMap(staged.extras);
+  }
+
+  private void checkEmpty() {
+    if (0 != registry.entities().size()) {
+      throw new IllegalStateException(
+          "cannot load a snapshot into a registry that has created entities (" + registry.entities().size()
+              + " identifiers): load into a new registry, or use a ContinuousLoader");
+    }
+  }
+
+  /** Changes the registry; every step here was checked by the staging. */
+  private void commit(final StagedSnapshot staged) {
+    registry.entities().restore(staged.entities, staged.entityCount, staged.alive);
+    final Filler filler = new Filler();
+    for (final StagedSnapshot.StagedStorage source : staged.storages) {
+      final Storage<?> storage = registry.storage(source.type);
+      storage.restore(source.packed, source.size, source.firstHole);
+      storage.allocatePagesFor(source.size);
+      filler.start(source, storage);
+      storage.eachColumn(filler);
+    }
+    if (staged.has(Hierarchy.TYPE)) {
+      Hierarchy.of(registry);
+    }
+    registry.groups().rebuild();
+  }
+
+  /** Copies each staged field into the storage's pages, page by page; defaults for missing fields. */
+  private static final class Filler implements ColumnVisitor {
+    private StagedSnapshot.StagedStorage source;
+    private int pageSize;
+
+    void start(final StagedSnapshot.StagedStorage staged, final Storage<?> storage) {
+      source = staged;
+      pageSize = storage.pageSize();
+    }
+
+    private void copy(final String name, final Object[] pages, final Runnable clear) {
+      final StagedSnapshot.StagedColumn column = source.columns.get(name);
+      if (null == column) {
+        clear.run();
+        return;
+      }
+      for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
+        System.arraycopy(column.data(), from, pages[page], 0, Math.min(pageSize, source.size - from));
+      }
+    }
+
+    private void fill(final Object[] pages, final java.util.function.IntConsumer clearPage) {
+      for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
+        clearPage.accept(page);
+      }
+    }
+
+    @Override
+    public void booleans(final String name, final boolean[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], false)));
+    }
+
+    @Override
+    public void bytes(final String name, final byte[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (byte) 0)));
+    }
+
+    @Override
+    public void shorts(final String name, final short[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (short) 0)));
+    }
+
+    @Override
+    public void chars(final String name, final char[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (char) 0)));
+    }
+
+    @Override
+    public void ints(final String name, final int[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0)));
+    }
+
+    @Override
+    public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], entityRef ? Entity.NULL : 0L)));
+    }
+
+    @Override
+    public void floats(final String name, final float[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0f)));
+    }
+
+    @Override
+    public void doubles(final String name, final double[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0d)));
+    }
+
+    @Override
+    public void objects(final String name, final Class<?> type, final Object[][] pages) {
+      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], null)));
+    }
+  }
+}

@@ -1,0 +1,570 @@
+package dev.phalanx.ecs;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A snapshot read whole into memory and checked, before a loader changes anything: the staging area
+ * of {@link SnapshotLoader} and {@link ContinuousLoader}. Reading resolves every storage's type,
+ * matches the file's fields with the type's by name (a field the file lacks is left out and gets the
+ * default at commit; a field the type lacks is skipped; a field whose type changed is refused), reads
+ * each kept field into one flat array, and checks every count and identifier. Any problem throws
+ * {@link SnapshotFormatException} naming the byte offset, the storage and the field.
+ */
+final class StagedSnapshot {
+
+  /** One storage of the snapshot. */
+  static final class StagedStorage {
+    final ComponentType<?, ?> type;
+    final String key;
+    final long[] packed;
+    final int size;
+    final int firstHole;
+    final Map<String, StagedColumn> columns;
+
+    StagedStorage(final ComponentType<?, ?> type, final String key, final long[] packed, final int size,
+        final int firstHole, final Map<String, StagedColumn> columns) {
+      this.type = type;
+      this.key = key;
+      this.packed = packed;
+      this.size = size;
+      this.firstHole = firstHole;
+      this.columns = columns;
+    }
+  }
+
+  /**
+   * One kept field: its values at positions {@code [0, size)} in a flat array ({@code float[]},
+   * {@code Object[]} of the field's class, ...).
+   */
+  record StagedColumn(String name, byte code, Object data) {}
+
+  final boolean full;
+  final long[] entities;
+  final int entityCount;
+  final int alive;
+  final Map<String, byte[]> extras;
+  final List<StagedStorage> storages;
+
+  private StagedSnapshot(final boolean full, final long[] entities, final int entityCount, final int alive,
+      final Map<String, byte[]> extras, final List<StagedStorage> storages) {
+    this.full = full;
+    this.entities = entities;
+    this.entityCount = entityCount;
+    this.alive = alive;
+    this.extras = extras;
+    this.storages = storages;
+  }
+
+  /** Returns whether the snapshot holds the storage of {@code type}. */
+  boolean has(final ComponentType<?, ?> type) {
+    for (final StagedStorage storage : storages) {
+      if (storage.type == type) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Reads and checks a whole snapshot.
+   *
+   * @param in the stream
+   * @param target the registry it will go into (its storages give the types' current fields)
+   * @param codecs the codecs of reference types
+   * @param types types by key (given and aliases), looked up before the target's storages
+   */
+  static StagedSnapshot read(final SnapshotInput in, final Registry target,
+      final Map<Class<?>, ValueCodec<?>> codecs, final Map<String, ComponentType<?, ?>> types) throws IOException {
+    in.at("the header");
+    for (int i = 0; i < 4; i++) {
+      if (in.getByte() != SnapshotFormat.MAGIC[i]) {
+        throw new SnapshotFormatException(i, "not a Phalanx snapshot: wrong magic (expected the bytes 'PHNX')");
+      }
+    }
+    final long versionAt = in.offset();
+    final int version = in.getInt();
+    if (version > SnapshotFormat.VERSION) {
+      throw new SnapshotFormatException(versionAt, "snapshot format version " + version
+          + " is newer than this runtime's, " + SnapshotFormat.VERSION + "; upgrade Phalanx to load it");
+    }
+    if (version < 1) {
+      throw new SnapshotFormatException(versionAt, "corrupt format version " + version);
+    }
+    final long flagsAt = in.offset();
+    final int flags = in.getInt();
+    if (0 != (flags & ~SnapshotFormat.FLAG_FULL)) {
+      throw new SnapshotFormatException(flagsAt, "corrupt header flags " + Integer.toHexString(flags));
+    }
+    final boolean full = 0 != (flags & SnapshotFormat.FLAG_FULL);
+
+    // Entities.
+    in.at("the entity section");
+    final int count = in.getCount("identifiers", (long) Entity.MAX_INDEX + 1);
+    final int alive = in.getCount("live identifiers", count);
+    if (!full && alive != count) {
+      throw in.error("corrupt entity list: " + alive + " live of " + count + " listed");
+    }
+    final long entitiesAt = in.offset();
+    final long[] entities = readLongs(in, count);
+    // For full snapshots: where each index sits; for partial ones: each listed entity's ordinal.
+    final int[] positionOf = full ? new int[count] : null;
+    final LongLongMap listed = full ? null : new LongLongMap(count);
+    if (full) {
+      Arrays.fill(positionOf, -1);
+    }
+    for (int at = 0; at < count; at++) {
+      final long entity = entities[at];
+      final int index = Entity.index(entity);
+      final boolean bad = full
+          ? index < 0 || index >= count || -1 != positionOf[index]
+          : index < 0 || index > Entity.MAX_INDEX || listed.containsKey(entity);
+      if (bad || Entity.isTombstone(entity)) {
+        throw new SnapshotFormatException(entitiesAt + 8L * at, "corrupt identifier " + Entity.toString(entity)
+            + " at entity " + at + ": out of range, repeated or a tombstone (reading the entity section)");
+      }
+      if (full) {
+        positionOf[index] = at;
+      } else {
+        listed.put(entity, at);
+      }
+    }
+
+    // Extras.
+    in.at("the extra blocks");
+    final int extraCount = in.getCount("extra blocks", 1 << 16);
+    final Map<String, byte[]> extras = new LinkedHashMap<>();
+    for (int i = 0; i < extraCount; i++) {
+      final String name = in.getString();
+      in.at("extra block '" + name + "'");
+      final int length = in.getCount("bytes", Integer.MAX_VALUE - 16);
+      extras.put(name, readBytes(in, length));
+    }
+
+    // Storages.
+    in.at("the storage section");
+    final int storageCount = in.getCount("storages", 1 << 20);
+    final List<StagedStorage> storages = new ArrayList<>(storageCount);
+    final Set<String> seen = new HashSet<>();
+    // Stamps: which storage last held each entity (by position or ordinal), to find repeats.
+    final int[] stamp = new int[count];
+    for (int s = 0; s < storageCount; s++) {
+      final long keyAt = in.offset();
+      final String key = in.getString();
+      in.at("storage " + key);
+      if (!seen.add(key)) {
+        throw new SnapshotFormatException(keyAt, "corrupt storage section: storage " + key + " appears twice");
+      }
+      final ComponentType<?, ?> type = resolve(key, target, types, keyAt);
+      final Storage<?> schema = null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
+      final String storageName = schema.describe();
+      in.at(storageName);
+      final int policy = in.getByte();
+      if (0 != policy && 1 != policy) {
+        throw in.error("corrupt deletion policy " + policy);
+      }
+      final int columnCount = in.getCount("fields", 1 << 16);
+      final List<FileColumn> fileColumns = new ArrayList<>(columnCount);
+      for (int c = 0; c < columnCount; c++) {
+        fileColumns.add(readColumnHeader(in, storageName));
+      }
+      in.at(storageName + ", its elements");
+      final int size = in.getCount("elements", count);
+      final long holeAt = in.offset();
+      final int firstHole = in.getInt();
+      final long packedAt = in.offset();
+      final long[] packed = readLongs(in, size);
+      int holes = 0;
+      for (int p = 0; p < size; p++) {
+        final long entity = packed[p];
+        if (Entity.isTombstone(entity)) {
+          holes++;
+          continue;
+        }
+        final int slot;
+        if (full) {
+          final int index = Entity.index(entity);
+          final boolean live = index >= 0 && index < count && positionOf[index] < alive
+              && positionOf[index] >= 0 && entities[positionOf[index]] == entity;
+          slot = live ? index : -1;
+        } else {
+          slot = (int) listed.get(entity, -1);
+        }
+        if (slot < 0) {
+          throw new SnapshotFormatException(packedAt + 8L * p, "corrupt element at position " + p + " of "
+              + storageName + ": " + Entity.toString(entity) + " is not a live entity of the snapshot");
+        }
+        if (stamp[slot] == s + 1) {
+          throw new SnapshotFormatException(packedAt + 8L * p, "corrupt element at position " + p + " of "
+              + storageName + ": " + Entity.toString(entity) + " appears twice");
+        }
+        stamp[slot] = s + 1;
+      }
+      checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
+      final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
+      for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
+        wanted.put(column.name(), column);
+      }
+      final Map<String, StagedColumn> columns = new LinkedHashMap<>();
+      for (final FileColumn column : fileColumns) {
+        in.at(storageName + ", field '" + column.name + "'");
+        final SnapshotFormat.Column into = wanted.get(column.name);
+        if (null == into) {
+          skipColumn(in, column, size);
+        } else {
+          checkSameType(in, column, into, storageName, codecs);
+          columns.put(column.name, new StagedColumn(column.name, column.code,
+              readColumn(in, column, into, size, packed, codecs)));
+        }
+      }
+      final StagedStorage staged = new StagedStorage(type, key, packed, size, firstHole, columns);
+      storages.add(0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
+    }
+    in.at("the end marker");
+    for (int i = 0; i < 4; i++) {
+      if (in.getByte() != SnapshotFormat.END[i]) {
+        throw in.error("corrupt snapshot: the end marker 'END!' is missing");
+      }
+    }
+    return new StagedSnapshot(full, entities, count, alive, extras, storages);
+  }
+
+  /** A field as the file describes it. */
+  private static final class FileColumn {
+    String name;
+    byte code;
+    String className;
+    String[] constants;
+  }
+
+  private static FileColumn readColumnHeader(final SnapshotInput in, final String storageName) throws IOException {
+    final FileColumn column = new FileColumn();
+    column.name = in.getString();
+    in.at(storageName + ", field '" + column.name + "'");
+    final long codeAt = in.offset();
+    column.code = (byte) in.getByte();
+    if (column.code < SnapshotFormat.BOOLEAN || column.code > SnapshotFormat.CODEC) {
+      throw new SnapshotFormatException(codeAt, "corrupt type code " + column.code + " (reading " + in.what() + ")");
+    }
+    if (SnapshotFormat.ENUM == column.code || SnapshotFormat.CODEC == column.code) {
+      column.className = in.getString();
+    }
+    if (SnapshotFormat.ENUM == column.code) {
+      final int constants = in.getCount("enum constants", 1 << 16);
+      column.constants = new String[constants];
+      for (int i = 0; i < constants; i++) {
+        column.constants[i] = in.getString();
+      }
+    }
+    return column;
+  }
+
+  private static void checkSameType(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
+      final String storageName, final Map<Class<?>, ValueCodec<?>> codecs) throws SnapshotFormatException {
+    final boolean sameClass = SnapshotFormat.CODEC != column.code || into.type().getName().equals(column.className);
+    if (column.code != into.code() || !sameClass) {
+      final String was = SnapshotFormat.CODEC == column.code ? column.className : SnapshotFormat.typeName(column.code);
+      final String is = SnapshotFormat.CODEC == into.code() ? into.type().getName() : SnapshotFormat.typeName(into.code());
+      throw in.error("field '" + column.name + "' of " + storageName + " changed type: the snapshot has " + was
+          + ", the class has " + is + "; a changed field type cannot be loaded (rename the field to drop the old"
+          + " values)");
+    }
+    if (SnapshotFormat.CODEC == column.code && !codecs.containsKey(into.type())) {
+      throw in.error("field '" + column.name + "' of " + storageName + " is of type " + into.type().getName()
+          + ", which needs a ValueCodec: register one with codec(" + into.type().getSimpleName() + ".class, ...)");
+    }
+  }
+
+  private static Object readColumn(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
+      final int size, final long[] packed, final Map<Class<?>, ValueCodec<?>> codecs) throws IOException {
+    switch (column.code) {
+      case SnapshotFormat.BOOLEAN: {
+        final boolean[] data = new boolean[size];
+        in.booleans(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.BYTE: {
+        final byte[] data = new byte[size];
+        in.getBytes(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.SHORT: {
+        final short[] data = new short[size];
+        in.shorts(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.CHAR: {
+        final char[] data = new char[size];
+        in.chars(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.INT: {
+        final int[] data = new int[size];
+        in.ints(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.LONG:
+      case SnapshotFormat.ENTITY: {
+        final long[] data = new long[size];
+        in.longs(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.FLOAT: {
+        final float[] data = new float[size];
+        in.floats(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.DOUBLE: {
+        final double[] data = new double[size];
+        in.doubles(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.STRING: {
+        final Object[] data = new Object[size];
+        for (int p = 0; p < size; p++) {
+          data[p] = in.getChars();
+        }
+        return data;
+      }
+      case SnapshotFormat.ENUM:
+        return readEnums(in, column, into, size, packed);
+      default:
+        return readCodec(in, column, into, size, codecs);
+    }
+  }
+
+  private static Object[] readEnums(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
+      final int size, final long[] packed) throws IOException {
+    final Object[] targets = into.type().getEnumConstants();
+    final Object[] byFileOrdinal = new Object[column.constants.length];
+    for (int i = 0; i < byFileOrdinal.length; i++) {
+      for (final Object constant : targets) {
+        if (((Enum<?>) constant).name().equals(column.constants[i])) {
+          byFileOrdinal[i] = constant;
+        }
+      }
+    }
+    final Object[] data = new Object[size];
+    for (int p = 0; p < size; p++) {
+      final long at = in.offset();
+      final int ordinal = in.getInt();
+      if (-1 == ordinal) {
+        continue;
+      }
+      if (ordinal < 0 || ordinal >= byFileOrdinal.length) {
+        throw new SnapshotFormatException(at, "corrupt enum index " + ordinal + " (reading " + in.what() + ")");
+      }
+      if (null == byFileOrdinal[ordinal] && !Entity.isTombstone(packed[p])) {
+        throw new SnapshotFormatException(at, "enum constant " + column.constants[ordinal] + " of "
+            + into.type().getName() + " no longer exists (reading " + in.what() + ", position " + p + ")");
+      }
+      data[p] = byFileOrdinal[ordinal];
+    }
+    return data;
+  }
+
+  private static Object[] readCodec(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
+      final int size, final Map<Class<?>, ValueCodec<?>> codecs) throws IOException {
+    final ValueCodec<?> codec = codecs.get(into.type());
+    final Slice slice = new Slice();
+    final DataInputStream data = new DataInputStream(slice);
+    final Object[] values = new Object[size];
+    byte[] bytes = new byte[64];
+    for (int p = 0; p < size; p++) {
+      final long at = in.offset();
+      final int length = in.getInt();
+      if (-1 == length) {
+        continue;
+      }
+      if (length < 0) {
+        throw new SnapshotFormatException(at, "corrupt value length " + length + " (reading " + in.what() + ")");
+      }
+      if (length > bytes.length) {
+        bytes = readBytes(in, length);
+      } else {
+        in.getBytes(bytes, 0, length);
+      }
+      slice.set(bytes, length);
+      final Object value;
+      try {
+        value = codec.read(data);
+      } catch (final IOException | RuntimeException e) {
+        throw new SnapshotFormatException(at, "the codec of " + into.type().getName() + " failed on the value at"
+            + " position " + p + " (reading " + in.what() + "): " + e, e);
+      }
+      if (0 != slice.remaining() || !into.type().isInstance(value)) {
+        throw new SnapshotFormatException(at, "the codec of " + into.type().getName() + " read "
+            + (length - slice.remaining()) + " of " + length + " bytes or returned a "
+            + (null == value ? "null" : value.getClass().getName()) + " (reading " + in.what() + ", position " + p + ")");
+      }
+      values[p] = value;
+    }
+    return values;
+  }
+
+  private static void skipColumn(final SnapshotInput in, final FileColumn column, final int size) throws IOException {
+    final int width = SnapshotFormat.width(column.code);
+    if (0 != width) {
+      in.skip((long) width * size);
+      return;
+    }
+    for (int p = 0; p < size; p++) {
+      final long at = in.offset();
+      final int length = in.getInt();
+      if (SnapshotFormat.ENUM == column.code || -1 == length) {
+        continue;
+      }
+      if (length < 0) {
+        throw new SnapshotFormatException(at, "corrupt value length " + length + " (reading " + in.what() + ")");
+      }
+      in.skip(SnapshotFormat.STRING == column.code ? 2L * length : length);
+    }
+  }
+
+  /** Checks that the holes form one free list from {@code firstHole} through every tombstone. */
+  private static void checkHoles(final long[] packed, final int size, final int firstHole, final int holes,
+      final boolean inPlace, final String storageName, final long at) throws SnapshotFormatException {
+    if (!inPlace && 0 != holes) {
+      throw new SnapshotFormatException(at, "corrupt " + storageName + ": holes in a swap-and-pop storage");
+    }
+    int walked = 0;
+    for (int hole = firstHole; SparseSet.ABSENT != hole; hole = Entity.index(packed[hole])) {
+      if (hole < 0 || hole >= size || !Entity.isTombstone(packed[hole]) || ++walked > holes) {
+        throw new SnapshotFormatException(at, "corrupt free list of " + storageName + ": link " + hole
+            + " is not a hole, or the list loops");
+      }
+    }
+    if (walked != holes) {
+      throw new SnapshotFormatException(at, "corrupt free list of " + storageName + ": it reaches " + walked
+          + " of " + holes + " holes");
+    }
+  }
+
+  /** Drops the holes of a storage loaded into a swap-and-pop storage (its deletion policy changed). */
+  private static StagedStorage compacted(final StagedStorage staged) {
+    int live = 0;
+    for (int p = 0; p < staged.size; p++) {
+      live += Entity.isTombstone(staged.packed[p]) ? 0 : 1;
+    }
+    final int[] keep = new int[live];
+    final long[] packed = new long[live];
+    for (int p = 0, k = 0; p < staged.size; p++) {
+      if (!Entity.isTombstone(staged.packed[p])) {
+        keep[k] = p;
+        packed[k++] = staged.packed[p];
+      }
+    }
+    final Map<String, StagedColumn> columns = new LinkedHashMap<>();
+    for (final StagedColumn column : staged.columns.values()) {
+      final Object data = column.data();
+      final Object kept = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), live);
+      for (int k = 0; k < live; k++) {
+        System.arraycopy(data, keep[k], kept, k, 1);
+      }
+      columns.put(column.name(), new StagedColumn(column.name(), column.code(), kept));
+    }
+    return new StagedStorage(staged.type, staged.key, packed, live, SparseSet.ABSENT, columns);
+  }
+
+  private static ComponentType<?, ?> resolve(final String key, final Registry target,
+      final Map<String, ComponentType<?, ?>> types, final long at) throws SnapshotFormatException {
+    final ComponentType<?, ?> given = types.get(key);
+    if (null != given) {
+      return given;
+    }
+    for (int i = 0; i < target.storageCount(); i++) {
+      if (key.equals(SnapshotFormat.key(target.storageAt(i)))) {
+        return target.storageAt(i).type();
+      }
+    }
+    if (key.equals(SnapshotFormat.key(Hierarchy.TYPE))) {
+      return Hierarchy.TYPE;
+    }
+    if (key.startsWith("void:") && key.length() > 5) {
+      return ComponentType.named(key.substring(5));
+    }
+    if (key.startsWith("class:")) {
+      final String name = key.substring(6);
+      for (final ClassLoader loader : new ClassLoader[] {
+          Thread.currentThread().getContextClassLoader(), StagedSnapshot.class.getClassLoader()}) {
+        try {
+          return ComponentType.of(Class.forName(name, true, loader));
+        } catch (final ClassNotFoundException | LinkageError | RuntimeException e) {
+          // Try the next loader, then report.
+        }
+      }
+    }
+    throw new SnapshotFormatException(at, "unknown component type " + key + ": no such class; pass its type to"
+        + " the loader with types(...)");
+  }
+
+  private static long[] readLongs(final SnapshotInput in, final int count) throws IOException {
+    // Grown as data arrives: a corrupt count runs into the end of the stream before a huge allocation.
+    long[] data = new long[Math.min(count, 1 << 20)];
+    int done = 0;
+    while (done < count) {
+      if (done == data.length) {
+        data = Arrays.copyOf(data, (int) Math.min(count, 2L * data.length));
+      }
+      final int n = data.length - done;
+      in.longs(data, done, n);
+      done += n;
+    }
+    return data;
+  }
+
+  private static byte[] readBytes(final SnapshotInput in, final int length) throws IOException {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.min(length, 1 << 16));
+    final byte[] chunk = new byte[Math.min(length, 1 << 16)];
+    for (int done = 0; done < length; ) {
+      final int n = Math.min(chunk.length, length - done);
+      in.getBytes(chunk, 0, n);
+      bytes.write(chunk, 0, n);
+      done += n;
+    }
+    return bytes.toByteArray();
+  }
+
+  /** A reusable input over the first bytes of an array. */
+  private static final class Slice extends InputStream {
+    private byte[] bytes;
+    private int position;
+    private int limit;
+
+    void set(final byte[] source, final int length) {
+      bytes = source;
+      position = 0;
+      limit = length;
+    }
+
+    int remaining() {
+      return limit - position;
+    }
+
+    @Override
+    public int read() {
+      return position < limit ? bytes[position++] & 0xFF : -1;
+    }
+
+    @Override
+    public int read(final byte[] target, final int offset, final int length) {
+      if (position >= limit) {
+        return -1;
+      }
+      final int n = Math.min(length, limit - position);
+      System.arraycopy(bytes, position, target, offset, n);
+      position += n;
+      return n;
+    }
+  }
+}
