@@ -59,8 +59,9 @@ public final class CommandBuffer {
   private final int key;
   private byte[] ops = new byte[16];
   private long[] targets = new long[16];
-  private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
-  private Object[] values = new Object[16];
+  // The type of each command as its dense id (no reference stored per command), and the types by id.
+  private int[] typeIds = new int[16];
+  private ComponentType<?, ?>[] typesById = new ComponentType<?, ?>[16];
   // Typed field recordings of generated storages: where each command's words and references start.
   private int[] wordStarts = new int[16];
   private int[] refStarts = new int[16];
@@ -144,7 +145,9 @@ public final class CommandBuffer {
    *     stores instances
    */
   public <T> void emplace(final long entity, final ComponentType<T, ?> type, final T value) {
-    record(EMPLACE, entity, type, checkValue(type, value));
+    final Object checked = checkValue(type, value);
+    record(EMPLACE, entity, type);
+    putValue(checked);
   }
 
   /**
@@ -156,7 +159,9 @@ public final class CommandBuffer {
    * @param value the new component
    */
   public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
-    record(REPLACE, entity, type, checkValue(type, value));
+    final Object checked = checkValue(type, value);
+    record(REPLACE, entity, type);
+    putValue(checked);
   }
 
   /**
@@ -166,7 +171,7 @@ public final class CommandBuffer {
    * @param type the component type's key
    */
   public void remove(final long entity, final ComponentType<?, ?> type) {
-    record(REMOVE, entity, checkType(type), null);
+    record(REMOVE, entity, checkType(type));
   }
 
   /**
@@ -176,7 +181,7 @@ public final class CommandBuffer {
    * @param type the component type's key
    */
   public void erase(final long entity, final ComponentType<?, ?> type) {
-    record(ERASE, entity, checkType(type), null);
+    record(ERASE, entity, checkType(type));
   }
 
   /**
@@ -185,7 +190,7 @@ public final class CommandBuffer {
    * @param entity the target: an entity, or a handle reserved by {@link #create()}
    */
   public void destroy(final long entity) {
-    record(DESTROY, entity, null, null);
+    record(DESTROY, entity, null);
   }
 
   /**
@@ -197,8 +202,7 @@ public final class CommandBuffer {
    * @param parent its new parent, or a reserved handle
    */
   public void attach(final long child, final long parent) {
-    record(ATTACH, child, null, null);
-    wordStarts[count - 1] = wordCount;
+    record(ATTACH, child, null);
     putWord(parent);
   }
 
@@ -208,7 +212,7 @@ public final class CommandBuffer {
    * @param entity the root of the subtree to destroy, or a reserved handle
    */
   public void destroyTree(final long entity) {
-    record(DESTROY_TREE, entity, null, null);
+    record(DESTROY_TREE, entity, null);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -226,9 +230,7 @@ public final class CommandBuffer {
    * @param storage the generated storage whose {@code applyRecorded} reads the fields back
    */
   public void beginFields(final long entity, final Storage<?> storage) {
-    record(FIELDS, entity, storage.type(), null);
-    wordStarts[count - 1] = wordCount;
-    refStarts[count - 1] = refCount;
+    record(FIELDS, entity, storage.type());
   }
 
   /**
@@ -293,8 +295,6 @@ public final class CommandBuffer {
 
   /** Forgets every recorded command and reservation; the arrays are kept for reuse. */
   public void clear() {
-    Arrays.fill(types, 0, count, null);
-    Arrays.fill(values, 0, count, null);
     Arrays.fill(refs, 0, refCount, null);
     count = 0;
     reserved = 0;
@@ -336,7 +336,8 @@ public final class CommandBuffer {
       try {
         readWord = wordStarts[i];
         readRef = refStarts[i];
-        failure = applyOne(ops[i], target, types[i], values[i], failure);
+        final int typeId = typeIds[i];
+        failure = applyOne(ops[i], target, typeId < 0 ? null : typesById[typeId], failure);
       } catch (final RuntimeException | Error thrown) {
         failure = Failures.add(failure, thrown);
       }
@@ -345,11 +346,11 @@ public final class CommandBuffer {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
-  private Throwable applyOne(
-      final byte op, final long target, final ComponentType type, final Object value, final Throwable failure) {
+  private Throwable applyOne(final byte op, final long target, final ComponentType type, final Throwable failure) {
     switch (op) {
-      case EMPLACE -> registry.storage(type).emplaceOrReplace(target, value);
+      case EMPLACE -> registry.storage(type).emplaceOrReplace(target, nextRef());
       case REPLACE -> {
+        final Object value = nextRef();
         final Storage storage = registry.findStorage(type);
         if (null == storage || !storage.contains(target)) {
           skipped++;
@@ -391,21 +392,40 @@ public final class CommandBuffer {
     return null == owner || n < 0 || n >= owner.reserved ? Entity.NULL : owner.materialized[n];
   }
 
-  private void record(final byte op, final long entity, final ComponentType<?, ?> type, final Object value) {
+  /** Records a command; its payload (words, references) follows through putWord and putRef. */
+  private void record(final byte op, final long entity, final ComponentType<?, ?> type) {
     if (count == ops.length) {
       final int capacity = count * 2;
       ops = Arrays.copyOf(ops, capacity);
       targets = Arrays.copyOf(targets, capacity);
-      types = Arrays.copyOf(types, capacity);
-      values = Arrays.copyOf(values, capacity);
+      typeIds = Arrays.copyOf(typeIds, capacity);
       wordStarts = Arrays.copyOf(wordStarts, capacity);
       refStarts = Arrays.copyOf(refStarts, capacity);
     }
     ops[count] = op;
     targets[count] = entity;
-    types[count] = type;
-    values[count] = value;
+    wordStarts[count] = wordCount;
+    refStarts[count] = refCount;
+    if (null == type) {
+      typeIds[count] = -1;
+    } else {
+      final int id = type.id();
+      if (id >= typesById.length) {
+        typesById = Arrays.copyOf(typesById, Math.max(id + 1, typesById.length * 2));
+      }
+      if (typesById[id] != type) {
+        typesById[id] = type;
+      }
+      typeIds[count] = id;
+    }
     count++;
+  }
+
+  private void putValue(final Object value) {
+    if (refCount == refs.length) {
+      refs = Arrays.copyOf(refs, refCount * 2);
+    }
+    refs[refCount++] = value;
   }
 
   private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
