@@ -210,6 +210,11 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /** Adds every matching entity, walking the smallest included storage from the front. */
   final void populate() {
+    populate(smallestIncluded());
+  }
+
+  /** {@return the smallest owned or get storage: the fewest candidates to walk} */
+  private SparseSet smallestIncluded() {
     SparseSet smallest = null;
     for (final Storage<?> storage : owned) {
       smallest = null == smallest || storage.size() < smallest.size() ? storage : smallest;
@@ -217,19 +222,14 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     for (final Storage<?> storage : get) {
       smallest = null == smallest || storage.size() < smallest.size() ? storage : smallest;
     }
-    // Front to back: entering swaps the visited element with the first non-member, which lies at or
-    // before it, so nothing is skipped or visited twice.
-    for (int position = 0; position < smallest.size(); position++) {
-      final long entity = smallest.packed()[position];
-      if (!Entity.isTombstone(entity) && !contains(entity) && matches(entity)) {
-        enter(entity);
-      }
-    }
+    return smallest;
   }
 
   /**
    * Adds every matching entity in the order of {@code walked}, an included storage, from the front;
-   * snapshot loading passes an owned storage so that saved owned prefixes stay where they are.
+   * snapshot loading passes an owned storage so that saved owned prefixes stay where they are. Front
+   * to back: entering swaps the visited element with the first non-member, which lies at or before
+   * it, so nothing is skipped or visited twice.
    */
   final void populate(final SparseSet walked) {
     for (int position = 0; position < walked.size(); position++) {
@@ -248,13 +248,7 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
    * not match, walking the smallest included storage.
    */
   final void verifyMembership(final List<String> problems) {
-    SparseSet smallest = null;
-    for (final Storage<?> storage : owned) {
-      smallest = null == smallest || storage.size() < smallest.size() ? storage : smallest;
-    }
-    for (final Storage<?> storage : get) {
-      smallest = null == smallest || storage.size() < smallest.size() ? storage : smallest;
-    }
+    final SparseSet smallest = smallestIncluded();
     for (int position = 0; position < smallest.size(); position++) {
       final long entity = smallest.packed()[position];
       if (!Entity.isTombstone(entity) && matches(entity) != contains(entity)) {

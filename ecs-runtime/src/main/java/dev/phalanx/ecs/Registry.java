@@ -319,17 +319,8 @@ public final class Registry {
    * @param type the component type's key
    */
   public <T, S extends Storage<T>> S storage(final ComponentType<T, S> type) {
-    final int id = type.id();
-    final Storage<?>[] table = byId;
-    if (id < table.length) {
-      final Storage<?> found = table[id];
-      if (null != found) {
-        @SuppressWarnings("unchecked") // byId[id] was created by type.createStorage()
-        final S storage = (S) found;
-        return storage;
-      }
-    }
-    return createStorage(type);
+    final S existing = existing(type);
+    return null != existing ? existing : createStorage(type);
   }
 
   /**
@@ -870,18 +861,24 @@ public final class Registry {
    */
   private <T, S extends Storage<T>> S storageFor(
       final long entity, final ComponentType<T, S> type, final String verb, final String preposition) {
-    final int id = type.id();
-    final Storage<?>[] table = byId;
-    if (id < table.length) {
-      final Storage<?> found = table[id];
-      if (null != found) {
-        @SuppressWarnings("unchecked") // byId[id] was created by type.createStorage()
-        final S storage = (S) found;
-        return storage;
-      }
+    final S existing = existing(type);
+    if (null != existing) {
+      return existing;
     }
     checkValid(entity, verb, type, preposition);
     return createStorage(type);
+  }
+
+  /** Returns the storage of {@code type}, or {@code null}: one array read. */
+  private <T, S extends Storage<T>> S existing(final ComponentType<T, S> type) {
+    final int id = type.id();
+    final Storage<?>[] table = byId;
+    if (id < table.length) {
+      @SuppressWarnings("unchecked") // byId[id] was created by type.createStorage()
+      final S found = (S) table[id];
+      return found;
+    }
+    return null;
   }
 
   private Storage<?>[] storages(final ComponentType<?, ?>[] types) {
