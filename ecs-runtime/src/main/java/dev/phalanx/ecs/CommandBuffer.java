@@ -337,7 +337,13 @@ public final class CommandBuffer {
         readWord = wordStarts[i];
         readRef = refStarts[i];
         final int typeId = typeIds[i];
-        failure = applyOne(ops[i], target, typeId < 0 ? null : typesById[typeId], failure);
+        final byte op = ops[i];
+        if (FIELDS == op) {
+          // The common case, kept out of the switch: a typed emplace recorded by a generated storage.
+          registry.storage(typesById[typeId]).applyRecorded(target, this);
+        } else {
+          failure = applyOne(op, target, typeId < 0 ? null : typesById[typeId], failure);
+        }
       } catch (final RuntimeException | Error thrown) {
         failure = Failures.add(failure, thrown);
       }
