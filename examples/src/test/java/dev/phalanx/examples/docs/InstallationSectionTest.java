@@ -48,6 +48,9 @@ class InstallationSectionTest {
         sources.add(normalize(Files.readString(file)));
       }
     }
+    // The tested project's sources, plus the module declaration of its modular twin.
+    sources.add(normalize(Files.readString(
+        PROJECT.resolveSibling("modular").resolve("src/main/java/module-info.java"))));
     assertEquals(blocks.size(), sources.size(), "as many java blocks as source files");
     for (final String source : sources) {
       assertTrue(blocks.contains(source),
