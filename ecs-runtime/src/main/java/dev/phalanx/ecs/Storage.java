@@ -295,6 +295,11 @@ public abstract class Storage<T> extends SparseSet {
       removeAt(position);
       return true;
     }
+    return removeObserved(entity, position);
+  }
+
+  /** The rest of {@link #remove}, kept apart so that the quiet path stays small enough to inline. */
+  private boolean removeObserved(final long entity, final int position) {
     if (!onDestroy.isEmpty() && PENDING.get().contains(this, entity)) {
       // A destroy listener asked for the removal that is already under way.
       return false;
