@@ -96,6 +96,18 @@ public class Commands extends StructuralBenchmark {
     buffer.apply();
   }
 
+  /** Recording alone (the buffer is cleared, not applied): what recording costs. */
+  @Benchmark
+  public void emplaceRecordOnly(final CommandState s) {
+    final Scale_Storage scales = s.scales;
+    final CommandBuffer buffer = s.buffer;
+    final long[] entities = s.w.entities;
+    for (int i = 0; i < entities.length; i++) {
+      scales.emplace(buffer, entities[i], Work.v(i));
+    }
+    buffer.clear();
+  }
+
   /** One reserved entity with a Position per existing one, recorded from 2 threads, then applied. */
   @Benchmark
   public void reserveParallel(final CommandState s) {
