@@ -6,6 +6,7 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import java.lang.FunctionalInterface;
+import java.lang.IllegalStateException;
 import javax.annotation.processing.Generated;
 
 /**
@@ -33,6 +34,8 @@ import javax.annotation.processing.Generated;
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Systems_HealthyQuery {
   private final NonOwningGroup group;
+
+  private boolean iterating$;
 
   private final Health_Storage healthStorage;
 
@@ -131,7 +134,8 @@ public final class Systems_HealthyQuery {
   /**
    * Calls {@code visitor} for each entity of the group, last position first, with its cursors
    * positioned on the entity's components. The cursors are fields of this query, moved for each
-   * entity: nothing is allocated. Not reentrant on one query object.
+   * entity: nothing is allocated. Not reentrant on one query object: a nested call throws
+   * {@link IllegalStateException} (make a second query object for a nested loop).
    *
    * @param visitor the loop body
    * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
@@ -139,17 +143,25 @@ public final class Systems_HealthyQuery {
    */
   public void each(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    final SparseSet members = group.members();
-    members.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = members.size() - 1; position >= 0; position--) {
-        final long entity = members.packed()[position];
-        healthCursor.moveToEntity(entity);
-        members.visit(position);
-        visitor.visit(entity, healthCursor);
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
       }
     } finally {
-      members.endIteration();
+      this.iterating$ = false;
     }
   }
 

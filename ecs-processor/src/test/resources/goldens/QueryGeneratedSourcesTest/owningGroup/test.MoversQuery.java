@@ -6,6 +6,7 @@ import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import java.lang.FunctionalInterface;
+import java.lang.IllegalStateException;
 import java.lang.Math;
 import java.lang.String;
 import java.util.List;
@@ -52,6 +53,8 @@ import javax.annotation.processing.Generated;
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class MoversQuery {
   private final OwningGroup group;
+
+  private boolean iterating$;
 
   private final Position_Storage positionStorage;
 
@@ -209,7 +212,8 @@ public final class MoversQuery {
   /**
    * Calls {@code visitor} for each entity of the group, last position first, with its cursors
    * positioned on the entity's components. The cursors are fields of this query, moved for each
-   * entity: nothing is allocated. Not reentrant on one query object.
+   * entity: nothing is allocated. Not reentrant on one query object: a nested call throws
+   * {@link IllegalStateException} (make a second query object for a nested loop).
    *
    * <p>Owned components are reached by position, since the owned storages are aligned; get
    * components by one lookup each.
@@ -223,22 +227,30 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    final OwningGroup group = this.group;
-    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-    final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-        final long entity = lead.packed()[position];
-        positionCursor.moveTo(position);
-        velocityCursor.moveTo(position);
-        labelCursor.moveTo(position);
-        healthCursor.moveToEntity(entity);
-        lead.visit(position);
-        visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
+          final long entity = lead.packed()[position];
+          positionCursor.moveTo(position);
+          velocityCursor.moveTo(position);
+          labelCursor.moveTo(position);
+          healthCursor.moveToEntity(entity);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+        }
+      } finally {
+        lead.endIteration();
       }
     } finally {
-      lead.endIteration();
+      this.iterating$ = false;
     }
   }
 

@@ -6,6 +6,7 @@ import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import java.lang.FunctionalInterface;
+import java.lang.IllegalStateException;
 import java.lang.Math;
 import java.util.concurrent.ForkJoinPool;
 import javax.annotation.processing.Generated;
@@ -50,6 +51,8 @@ import javax.annotation.processing.Generated;
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class WarmersQuery {
   private final OwningGroup group;
+
+  private boolean iterating$;
 
   private final Position_Storage positionStorage;
 
@@ -165,7 +168,8 @@ public final class WarmersQuery {
   /**
    * Calls {@code visitor} for each entity of the group, last position first, with its cursors
    * positioned on the entity's components. The cursors are fields of this query, moved for each
-   * entity: nothing is allocated. Not reentrant on one query object.
+   * entity: nothing is allocated. Not reentrant on one query object: a nested call throws
+   * {@link IllegalStateException} (make a second query object for a nested loop).
    *
    * <p>Owned components are reached by position, since the owned storages are aligned; get
    * components by one lookup each.
@@ -177,20 +181,28 @@ public final class WarmersQuery {
   public void each(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    final OwningGroup group = this.group;
-    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-    final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-        final long entity = lead.packed()[position];
-        positionCursor.moveTo(position);
-        heatCursor.moveTo(position);
-        lead.visit(position);
-        visitor.visit(entity, positionCursor, heatCursor);
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
+          final long entity = lead.packed()[position];
+          positionCursor.moveTo(position);
+          heatCursor.moveTo(position);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+        }
+      } finally {
+        lead.endIteration();
       }
     } finally {
-      lead.endIteration();
+      this.iterating$ = false;
     }
   }
 
@@ -204,23 +216,31 @@ public final class WarmersQuery {
   public void eachChangedSince(final int tick, final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    final OwningGroup group = this.group;
-    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-    final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-        final long entity = lead.packed()[position];
-        positionCursor.moveTo(position);
-        heatCursor.moveTo(position);
-        if (!(heatCursor.changedSince(tick))) {
-          continue;
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
+          final long entity = lead.packed()[position];
+          positionCursor.moveTo(position);
+          heatCursor.moveTo(position);
+          if (!(heatCursor.changedSince(tick))) {
+            continue;
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
         }
-        lead.visit(position);
-        visitor.visit(entity, positionCursor, heatCursor);
+      } finally {
+        lead.endIteration();
       }
     } finally {
-      lead.endIteration();
+      this.iterating$ = false;
     }
   }
 

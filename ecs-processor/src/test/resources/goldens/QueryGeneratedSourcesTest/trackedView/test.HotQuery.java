@@ -8,6 +8,7 @@ import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
+import java.lang.IllegalStateException;
 import javax.annotation.processing.Generated;
 
 /**
@@ -36,6 +37,8 @@ import javax.annotation.processing.Generated;
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class HotQuery {
   private final View view;
+
+  private boolean iterating$;
 
   private final Heat_Storage heatStorage;
 
@@ -135,7 +138,8 @@ public final class HotQuery {
   /**
    * Calls {@code visitor} for each entity of the view, last position first, with its cursors
    * positioned on the entity's components. The cursors are fields of this query, moved for each
-   * entity: nothing is allocated. Not reentrant on one query object.
+   * entity: nothing is allocated. Not reentrant on one query object: a nested call throws
+   * {@link IllegalStateException} (make a second query object for a nested loop).
    *
    * @param visitor the loop body
    * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
@@ -144,31 +148,39 @@ public final class HotQuery {
   public void each(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    final SparseSet lead = view.leader();
-    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-    lead.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = lead.size() - 1; position >= 0; position--) {
-        // Read the array again: the visitor may have grown it (appended elements are not visited).
-        final long entity = lead.packed()[position];
-        if (stable && Entity.isTombstone(entity)) {
-          continue;
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      lead.beginIteration();
+      try {
+        for (int position = lead.size() - 1; position >= 0; position--) {
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          heatCursor.moveTo(heatCursorIndex$);
+          healthCursor.moveTo(healthCursorIndex$);
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
         }
-        final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
-        if (heatCursorIndex$ < 0) {
-          continue;
-        }
-        final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
-        if (healthCursorIndex$ < 0) {
-          continue;
-        }
-        heatCursor.moveTo(heatCursorIndex$);
-        healthCursor.moveTo(healthCursorIndex$);
-        lead.visit(position);
-        visitor.visit(entity, heatCursor, healthCursor);
+      } finally {
+        lead.endIteration();
       }
     } finally {
-      lead.endIteration();
+      this.iterating$ = false;
     }
   }
 
@@ -182,34 +194,42 @@ public final class HotQuery {
   public void eachChangedSince(final int tick, final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    final SparseSet lead = view.leader();
-    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-    lead.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = lead.size() - 1; position >= 0; position--) {
-        // Read the array again: the visitor may have grown it (appended elements are not visited).
-        final long entity = lead.packed()[position];
-        if (stable && Entity.isTombstone(entity)) {
-          continue;
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      lead.beginIteration();
+      try {
+        for (int position = lead.size() - 1; position >= 0; position--) {
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          heatCursor.moveTo(heatCursorIndex$);
+          healthCursor.moveTo(healthCursorIndex$);
+          if (!(heatCursor.changedSince(tick))) {
+            continue;
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
         }
-        final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
-        if (heatCursorIndex$ < 0) {
-          continue;
-        }
-        final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
-        if (healthCursorIndex$ < 0) {
-          continue;
-        }
-        heatCursor.moveTo(heatCursorIndex$);
-        healthCursor.moveTo(healthCursorIndex$);
-        if (!(heatCursor.changedSince(tick))) {
-          continue;
-        }
-        lead.visit(position);
-        visitor.visit(entity, heatCursor, healthCursor);
+      } finally {
+        lead.endIteration();
       }
     } finally {
-      lead.endIteration();
+      this.iterating$ = false;
     }
   }
 

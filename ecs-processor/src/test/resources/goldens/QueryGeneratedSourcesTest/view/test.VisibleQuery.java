@@ -8,6 +8,7 @@ import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
+import java.lang.IllegalStateException;
 import javax.annotation.processing.Generated;
 
 /**
@@ -36,6 +37,8 @@ import javax.annotation.processing.Generated;
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class VisibleQuery {
   private final View view;
+
+  private boolean iterating$;
 
   private final Position_Storage positionStorage;
 
@@ -147,7 +150,8 @@ public final class VisibleQuery {
   /**
    * Calls {@code visitor} for each entity of the view, last position first, with its cursors
    * positioned on the entity's components. The cursors are fields of this query, moved for each
-   * entity: nothing is allocated. Not reentrant on one query object.
+   * entity: nothing is allocated. Not reentrant on one query object: a nested call throws
+   * {@link IllegalStateException} (make a second query object for a nested loop).
    *
    * @param visitor the loop body
    * @throws java.util.ConcurrentModificationException if the visitor made other entities leave the
@@ -156,34 +160,42 @@ public final class VisibleQuery {
   public void each(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    final SparseSet lead = view.leader();
-    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-    lead.beginIteration();
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
     try {
-      for (int position = lead.size() - 1; position >= 0; position--) {
-        // Read the array again: the visitor may have grown it (appended elements are not visited).
-        final long entity = lead.packed()[position];
-        if (stable && Entity.isTombstone(entity)) {
-          continue;
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      lead.beginIteration();
+      try {
+        for (int position = lead.size() - 1; position >= 0; position--) {
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          positionCursor.moveTo(positionCursorIndex$);
+          labelCursor.moveTo(labelCursorIndex$);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
         }
-        final int positionCursorIndex$ = lead == positionStorage ? position : positionStorage.indexOf(entity);
-        if (positionCursorIndex$ < 0) {
-          continue;
-        }
-        final int labelCursorIndex$ = lead == labelStorage ? position : labelStorage.indexOf(entity);
-        if (labelCursorIndex$ < 0) {
-          continue;
-        }
-        if (frozenStorage.contains(entity)) {
-          continue;
-        }
-        positionCursor.moveTo(positionCursorIndex$);
-        labelCursor.moveTo(labelCursorIndex$);
-        lead.visit(position);
-        visitor.visit(entity, positionCursor, labelCursor);
+      } finally {
+        lead.endIteration();
       }
     } finally {
-      lead.endIteration();
+      this.iterating$ = false;
     }
   }
 

@@ -110,6 +110,25 @@ class ChangeTrackingTest {
   }
 
   @Test
+  void aNestedLoopOnOneQueryObjectIsRefusedAndASecondQueryWorks() {
+    final Registry registry = new Registry();
+    final CoolingQuery cooling = CoolingQuery.of(registry);
+    for (int i = 0; i < 3; i++) {
+      final long e = registry.create();
+      cooling.temperatureStorage().emplace(e, i);
+      cooling.massStorage().emplace(e, 1f);
+    }
+    final IllegalStateException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> cooling.each((e, t, m) -> cooling.each((f, u, n) -> {})));
+    assertTrue(error.getMessage().contains("CoolingQuery.of(registry)"), error.getMessage());
+    final CoolingQuery inner = CoolingQuery.of(registry);
+    final int[] pairs = {0};
+    cooling.each((e, t, m) -> inner.each((f, u, n) -> pairs[0]++));
+    assertEquals(9, pairs[0], "a second query object nests");
+    cooling.each((e, t, m) -> {}); // the flag was reset after the failure
+  }
+
+  @Test
   void generatedQueriesTellEntriesAndExits() {
     final Registry registry = new Registry();
     final CoolingQuery cooling = CoolingQuery.of(registry);

@@ -141,6 +141,8 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addJavadoc(classDoc(model, slots));
     type.addField(FieldSpec.builder(container(), containerName(), Modifier.PRIVATE, Modifier.FINAL).build());
+    // Whether a per-entity loop runs: a nested one on the same query would share its cursors.
+    type.addField(TypeName.BOOLEAN, "iterating$", Modifier.PRIVATE);
     for (final Slot slot : slots) {
       type.addField(slot.model().storage(), slot.storage(), Modifier.PRIVATE, Modifier.FINAL);
     }
@@ -330,8 +332,28 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         method.addStatement("final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
       }
     }
-    eachLoop(method, slots, CodeBlock.of(""));
+    exclusiveLoop(method, model, slots, CodeBlock.of(""));
     return method.build();
+  }
+
+  /**
+   * Emits the per-entity loop, refusing a nested call on the same query object: the cursors are
+   * fields of the query, so an inner loop would move the outer loop's cursors.
+   */
+  private void exclusiveLoop(
+      final MethodSpec.Builder method, final QueryModel model, final List<Slot> slots, final CodeBlock filter) {
+    final String name = model.query().simpleName();
+    method.beginControlFlow("if (this.iterating$$)")
+        .addStatement("throw new $T($S)", IllegalStateException.class,
+            name + " is already iterating: every per-entity loop of one query object shares its cursors;"
+                + " for a nested loop over the same entities, make a second query with " + name + ".of(registry)")
+        .endControlFlow()
+        .addStatement("this.iterating$$ = true")
+        .beginControlFlow("try");
+    eachLoop(method, slots, filter);
+    method.nextControlFlow("finally")
+        .addStatement("this.iterating$$ = false")
+        .endControlFlow();
   }
 
   /** Whether a slot reads a tracked component (included, with fields). */
@@ -358,7 +380,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         tests.add(CodeBlock.of("$L.changedSince(tick)", slot.cursor()));
       }
     }
-    eachLoop(method, slots, CodeBlock.join(tests, " || "));
+    exclusiveLoop(method, model, slots, CodeBlock.join(tests, " || "));
     return method.build();
   }
 
@@ -367,7 +389,8 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     final CodeBlock.Builder doc = CodeBlock.builder()
         .add("Calls {@code visitor} for each entity of the $L, last position first, with its cursors\n", what)
         .add("positioned on the entity's components. The cursors are fields of this query, moved for each\n")
-        .add("entity: nothing is allocated. Not reentrant on one query object.\n\n");
+        .add("entity: nothing is allocated. Not reentrant on one query object: a nested call throws\n")
+        .add("{@link IllegalStateException} (make a second query object for a nested loop).\n\n");
     if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
       doc.add("<p>Owned components are reached by position, since the owned storages are aligned; get\n")
           .add("components by one lookup each.\n\n");
