@@ -1,6 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
@@ -163,6 +164,16 @@ public final class Systems_HealthyQuery {
     } finally {
       this.iterating$ = false;
     }
+  }
+
+  /**
+   * Sorts the members by entity through the group (see its {@code sort}): the comparator sees
+   * the storages unchanged; if it throws, nothing moves.
+   *
+   * @param comparator the order of two entities
+   */
+  public void sort(final EntityComparator comparator) {
+    group.sort(comparator);
   }
 
   /**

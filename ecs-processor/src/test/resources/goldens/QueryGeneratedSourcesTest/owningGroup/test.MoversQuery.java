@@ -1,7 +1,9 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.PositionComparator;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
@@ -252,6 +254,26 @@ public final class MoversQuery {
     } finally {
       this.iterating$ = false;
     }
+  }
+
+  /**
+   * Sorts the members by entity through the group (see its {@code sort}): the comparator sees
+   * the storages unchanged; if it throws, nothing moves.
+   *
+   * @param comparator the order of two entities
+   */
+  public void sort(final EntityComparator comparator) {
+    group.sort(comparator);
+  }
+
+  /**
+   * Sorts the members through the group by comparing two positions of the owned storages
+   * (aligned, and unchanged while the comparator runs); every owned storage follows.
+   *
+   * @param comparator the order of the elements at two positions
+   */
+  public void sortByPosition(final PositionComparator comparator) {
+    group.sortByPosition(comparator);
   }
 
   /**

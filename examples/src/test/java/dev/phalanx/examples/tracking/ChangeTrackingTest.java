@@ -129,6 +129,27 @@ class ChangeTrackingTest {
   }
 
   @Test
+  void groupQueriesSortThroughTheirGroup() {
+    final Registry registry = new Registry();
+    final CoolingQuery cooling = CoolingQuery.of(registry);
+    for (int i = 0; i < 50; i++) {
+      final long e = registry.create();
+      cooling.temperatureStorage().emplace(e, (i * 37) % 50);
+      cooling.massStorage().emplace(e, i);
+    }
+    final Temperature_Storage temperatures = cooling.temperatureStorage();
+    cooling.sortByPosition((l, r) -> Float.compare(temperatures.celsiusAt(l), temperatures.celsiusAt(r)));
+    for (int p = 1; p < cooling.size(); p++) {
+      assertTrue(temperatures.celsiusAt(p - 1) <= temperatures.celsiusAt(p));
+    }
+    cooling.sort(Long::compare);
+    for (int p = 1; p < cooling.size(); p++) {
+      assertTrue(cooling.group().entityAt(p - 1) < cooling.group().entityAt(p));
+    }
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
   void generatedQueriesTellEntriesAndExits() {
     final Registry registry = new Registry();
     final CoolingQuery cooling = CoolingQuery.of(registry);

@@ -167,6 +167,26 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       type.addMethod(storageMethod(slot));
     }
     type.addMethod(eachMethod(model, slots));
+    if (QueryModel.Kind.VIEW != model.kind()) {
+      type.addMethod(MethodSpec.methodBuilder("sort")
+          .addJavadoc("Sorts the members by entity through the group (see its {@code sort}): the comparator sees\n"
+              + "the storages unchanged; if it throws, nothing moves.\n\n"
+              + "@param comparator the order of two entities\n")
+          .addModifiers(Modifier.PUBLIC)
+          .addParameter(RuntimeContract.ENTITY_COMPARATOR, "comparator", Modifier.FINAL)
+          .addStatement("group.sort(comparator)")
+          .build());
+    }
+    if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
+      type.addMethod(MethodSpec.methodBuilder("sortByPosition")
+          .addJavadoc("Sorts the members through the group by comparing two positions of the owned storages\n"
+              + "(aligned, and unchanged while the comparator runs); every owned storage follows.\n\n"
+              + "@param comparator the order of the elements at two positions\n")
+          .addModifiers(Modifier.PUBLIC)
+          .addParameter(RuntimeContract.POSITION_COMPARATOR, "comparator", Modifier.FINAL)
+          .addStatement("group.sortByPosition(comparator)")
+          .build());
+    }
     if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
       type.addMethod(eachChangedSinceMethod(model, slots));
     }

@@ -45,6 +45,10 @@ public final class RuntimeContract {
   public static final ClassName RANGE_CONSUMER = ClassName.get(PACKAGE, "RangeConsumer");
   /** {@code Entity}, the handle helpers. */
   public static final ClassName ENTITY = ClassName.get(PACKAGE, "Entity");
+  /** {@code EntityComparator}, the order of a sort by entity. */
+  public static final ClassName ENTITY_COMPARATOR = ClassName.get(PACKAGE, "EntityComparator");
+  /** {@code PositionComparator}, the order of a sort by position. */
+  public static final ClassName POSITION_COMPARATOR = ClassName.get(PACKAGE, "PositionComparator");
   /** {@code Signal}, what queries' enter and leave signals are. */
   public static final ClassName SIGNAL = ClassName.get(PACKAGE, "Signal");
   /** {@code CommandBuffer}, which generated storages record typed fields into. */
@@ -58,7 +62,7 @@ public final class RuntimeContract {
   public static final List<ClassName> CLASSES = List.of(
       REGISTRY, SPARSE_SET, STORAGE, EMPTY_STORAGE, OBJECT_STORAGE, COMPONENT_TYPE, COMPONENT_TRAITS,
       DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY, ENTITY_REF_VISITOR,
-      COMMAND_BUFFER, SIGNAL,
+      COMMAND_BUFFER, SIGNAL, ENTITY_COMPARATOR, POSITION_COMPARATOR,
       // Snapshots.
       COLUMN_VISITOR);
 
@@ -95,6 +99,9 @@ public final class RuntimeContract {
       new Member(STORAGE, "eachEntityRef", 1),
       new Member(ENTITY_REF_VISITOR, "visit", 3),
       new Member(STORAGE, "applyRecorded", 2),
+      new Member(OWNING_GROUP, "sort", 1),
+      new Member(OWNING_GROUP, "sortByPosition", 1),
+      new Member(NON_OWNING_GROUP, "sort", 1),
       new Member(OWNING_GROUP, "onEnter", 0),
       new Member(OWNING_GROUP, "onLeave", 0),
       new Member(NON_OWNING_GROUP, "onEnter", 0),
