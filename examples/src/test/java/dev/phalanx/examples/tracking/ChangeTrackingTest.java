@@ -129,6 +129,30 @@ class ChangeTrackingTest {
   }
 
   @Test
+  void aReactiveStorageIsAMemberOfAGeneratedQuery() {
+    final Registry registry = new Registry();
+    final dev.phalanx.ecs.Reactive replaced =
+        dev.phalanx.ecs.Reactive.collect(registry, Moved_Traits.TYPE).onUpdate(Temperature_Traits.TYPE);
+    final ReheatedQuery reheated = ReheatedQuery.of(registry);
+    final Temperature_Storage temperatures = registry.storage(Temperature_Traits.TYPE);
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      final long e = registry.create();
+      temperatures.emplace(e, i);
+      all.add(e);
+    }
+    temperatures.replace(all.get(3), 30f);
+    registry.replace(all.get(7), Temperature_Traits.TYPE, new Temperature(70f));
+    final Set<Long> visited = new HashSet<>();
+    reheated.each((e, temperature) -> visited.add(e));
+    assertEquals(Set.of(all.get(3), all.get(7)), visited);
+    replaced.clear();
+    visited.clear();
+    reheated.each((e, temperature) -> visited.add(e));
+    assertEquals(Set.of(), visited, "processed and cleared");
+  }
+
+  @Test
   void groupQueriesSortThroughTheirGroup() {
     final Registry registry = new Registry();
     final CoolingQuery cooling = CoolingQuery.of(registry);
