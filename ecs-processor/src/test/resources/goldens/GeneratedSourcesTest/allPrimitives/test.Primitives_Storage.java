@@ -687,7 +687,8 @@ public final class Primitives_Storage extends Storage<Primitives> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Primitives}.
+   * back in declaration order, then writes them into the entity's {@link Primitives}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity the entity
    * @param commands the buffer being applied
@@ -702,10 +703,22 @@ public final class Primitives_Storage extends Storage<Primitives> {
     final long big = commands.nextWord();
     final float ratio = Float.intBitsToFloat((int) commands.nextWord());
     final double precise = Double.longBitsToDouble(commands.nextWord());
-    if (contains(entity)) {
-      replace(entity, flag, tiny, small, letter, count, big, ratio, precise);
+    final int at$ = prepareRecorded(entity);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.flagPages[page$][offset$] = flag;
+    this.tinyPages[page$][offset$] = tiny;
+    this.smallPages[page$][offset$] = small;
+    this.letterPages[page$][offset$] = letter;
+    this.countPages[page$][offset$] = count;
+    this.bigPages[page$][offset$] = big;
+    this.ratioPages[page$][offset$] = ratio;
+    this.precisePages[page$][offset$] = precise;
+    if (at$ >= 0) {
+      notifyUpdate(entity);
     } else {
-      emplace(entity, flag, tiny, small, letter, count, big, ratio, precise);
+      commitInsert(entity, position$);
     }
   }
 

@@ -256,7 +256,8 @@ public final class Health_Storage extends Storage<Health> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Health}.
+   * back in declaration order, then writes them into the entity's {@link Health}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity the entity
    * @param commands the buffer being applied
@@ -265,10 +266,16 @@ public final class Health_Storage extends Storage<Health> {
   protected void applyRecorded(final long entity, final CommandBuffer commands) {
     final int current = (int) commands.nextWord();
     final int max = (int) commands.nextWord();
-    if (contains(entity)) {
-      replace(entity, current, max);
+    final int at$ = prepareRecorded(entity);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.currentPages[page$][offset$] = current;
+    this.maxPages[page$][offset$] = max;
+    if (at$ >= 0) {
+      notifyUpdate(entity);
     } else {
-      emplace(entity, current, max);
+      commitInsert(entity, position$);
     }
   }
 

@@ -273,7 +273,8 @@ public final class Node_Storage extends Storage<Node> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Node}.
+   * back in declaration order, then writes them into the entity's {@link Node}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity$ the entity
    * @param commands the buffer being applied
@@ -282,10 +283,16 @@ public final class Node_Storage extends Storage<Node> {
   protected void applyRecorded(final long entity$, final CommandBuffer commands) {
     final long entity = commands.nextWord();
     final String name = (String) commands.nextRef();
-    if (contains(entity$)) {
-      replace(entity$, entity, name);
+    final int at$ = prepareRecorded(entity$);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.entityPages[page$][offset$] = entity;
+    this.namePages[page$][offset$] = name;
+    if (at$ >= 0) {
+      notifyUpdate(entity$);
     } else {
-      emplace(entity$, entity, name);
+      commitInsert(entity$, position$);
     }
   }
 

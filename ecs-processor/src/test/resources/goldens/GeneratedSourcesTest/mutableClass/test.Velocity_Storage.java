@@ -328,7 +328,8 @@ public final class Velocity_Storage extends Storage<Velocity> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Velocity}.
+   * back in declaration order, then writes them into the entity's {@link Velocity}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity the entity
    * @param commands the buffer being applied
@@ -338,10 +339,17 @@ public final class Velocity_Storage extends Storage<Velocity> {
     final float dx = Float.intBitsToFloat((int) commands.nextWord());
     final float dy = Float.intBitsToFloat((int) commands.nextWord());
     final float spin = Float.intBitsToFloat((int) commands.nextWord());
-    if (contains(entity)) {
-      replace(entity, dx, dy, spin);
+    final int at$ = prepareRecorded(entity);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.dxPages[page$][offset$] = dx;
+    this.dyPages[page$][offset$] = dy;
+    this.spinPages[page$][offset$] = spin;
+    if (at$ >= 0) {
+      notifyUpdate(entity);
     } else {
-      emplace(entity, dx, dy, spin);
+      commitInsert(entity, position$);
     }
   }
 

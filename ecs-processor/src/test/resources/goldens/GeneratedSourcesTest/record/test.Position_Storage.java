@@ -257,7 +257,8 @@ public final class Position_Storage extends Storage<Position> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Position}.
+   * back in declaration order, then writes them into the entity's {@link Position}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity the entity
    * @param commands the buffer being applied
@@ -266,10 +267,16 @@ public final class Position_Storage extends Storage<Position> {
   protected void applyRecorded(final long entity, final CommandBuffer commands) {
     final float x = Float.intBitsToFloat((int) commands.nextWord());
     final float y = Float.intBitsToFloat((int) commands.nextWord());
-    if (contains(entity)) {
-      replace(entity, x, y);
+    final int at$ = prepareRecorded(entity);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.xPages[page$][offset$] = x;
+    this.yPages[page$][offset$] = y;
+    if (at$ >= 0) {
+      notifyUpdate(entity);
     } else {
-      emplace(entity, x, y);
+      commitInsert(entity, position$);
     }
   }
 

@@ -556,7 +556,8 @@ public final class Label_Storage extends Storage<Label> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Label}.
+   * back in declaration order, then writes them into the entity's {@link Label}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity the entity
    * @param commands the buffer being applied
@@ -570,10 +571,20 @@ public final class Label_Storage extends Storage<Label> {
     final Map<String, List<Integer>> index2 = (Map<String, List<Integer>>) commands.nextRef();
     final int[][] grid = (int[][]) commands.nextRef();
     final long owner = commands.nextWord();
-    if (contains(entity)) {
-      replace(entity, text, color, tags, index2, grid, owner);
+    final int at$ = prepareRecorded(entity);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.textPages[page$][offset$] = text;
+    this.colorPages[page$][offset$] = color;
+    this.tagsPages[page$][offset$] = tags;
+    this.index2Pages[page$][offset$] = index2;
+    this.gridPages[page$][offset$] = grid;
+    this.ownerPages[page$][offset$] = owner;
+    if (at$ >= 0) {
+      notifyUpdate(entity);
     } else {
-      emplace(entity, text, color, tags, index2, grid, owner);
+      commitInsert(entity, position$);
     }
   }
 

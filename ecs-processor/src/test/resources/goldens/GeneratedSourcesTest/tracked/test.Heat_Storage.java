@@ -265,7 +265,8 @@ public final class Heat_Storage extends Storage<Heat> {
 
   /**
    * Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields
-   * back in declaration order, then emplaces them, or replaces the entity's {@link Heat}.
+   * back in declaration order, then writes them into the entity's {@link Heat}, added if it has none
+   * (the buffer has checked the entity is live).
    *
    * @param entity the entity
    * @param commands the buffer being applied
@@ -274,10 +275,17 @@ public final class Heat_Storage extends Storage<Heat> {
   protected void applyRecorded(final long entity, final CommandBuffer commands) {
     final float celsius = Float.intBitsToFloat((int) commands.nextWord());
     final int source = (int) commands.nextWord();
-    if (contains(entity)) {
-      replace(entity, celsius, source);
+    final int at$ = prepareRecorded(entity);
+    final int position$ = at$ >= 0 ? at$ : -2 - at$;
+    final int page$ = position$ >>> pageShift();
+    final int offset$ = position$ & (pageSize() - 1);
+    this.celsiusPages[page$][offset$] = celsius;
+    this.sourcePages[page$][offset$] = source;
+    changeTicks$[page$][offset$] = changeTick();
+    if (at$ >= 0) {
+      notifyUpdate(entity);
     } else {
-      emplace(entity, celsius, source);
+      commitInsert(entity, position$);
     }
   }
 

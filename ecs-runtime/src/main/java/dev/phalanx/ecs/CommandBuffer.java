@@ -54,17 +54,27 @@ public final class CommandBuffer {
   private static final byte DESTROY_TREE = 5;
   private static final byte FIELDS = 6;
   private static final byte ATTACH = 7;
+  private static final int OP_SHIFT = 24;
+  private static final int TYPE_MASK = (1 << OP_SHIFT) - 1;
+  private static final int NO_TYPE = TYPE_MASK;
 
   private final Registry registry;
   private final int key;
-  private byte[] ops = new byte[16];
+  // Each command's operation (top 8 bits) and type id (low 24 bits; NO_TYPE for none), in one int.
+  private int[] codes = new int[16];
   private long[] targets = new long[16];
-  // The type of each command as its dense id (no reference stored per command), and the types by id.
-  private int[] typeIds = new int[16];
+  // The types by dense id: commands store ids, not references.
   private ComponentType<?, ?>[] typesById = new ComponentType<?, ?>[16];
+  // The registry's storages by type id, filled as commands are applied (a storage never changes).
+  private Storage<?>[] storagesById = new Storage<?>[16];
   // Typed field recordings of generated storages: where each command's words and references start.
-  private int[] wordStarts = new int[16];
-  private int[] refStarts = new int[16];
+  // How many words and references a typed recording of each type (by id) holds, learned when the
+  // recording ends (the next command, or apply): no per-command payload offsets are stored.
+  private int[] fieldWords = unknownSizes(16);
+  private int[] fieldRefs = unknownSizes(16);
+  private int pendingFieldsType = -1;
+  private int pendingWordStart;
+  private int pendingRefStart;
   private long[] words = new long[64];
   private int wordCount;
   private Object[] refs = new Object[16];
@@ -230,7 +240,38 @@ public final class CommandBuffer {
    * @param storage the generated storage whose {@code applyRecorded} reads the fields back
    */
   public void beginFields(final long entity, final Storage<?> storage) {
-    record(FIELDS, entity, storage.type());
+    final ComponentType<?, ?> type = storage.type();
+    record(FIELDS, entity, type);
+    final int id = type.id();
+    if (id >= fieldWords.length || fieldWords[id] < 0) {
+      // The first recording of this type: learn its size when it ends.
+      pendingFieldsType = id;
+      pendingWordStart = wordCount;
+      pendingRefStart = refCount;
+    }
+  }
+
+  private static int[] unknownSizes(final int length) {
+    final int[] sizes = new int[length];
+    Arrays.fill(sizes, -1);
+    return sizes;
+  }
+
+  /** Learns the payload size of the typed recording that just ended. */
+  private void endFields() {
+    final int type = pendingFieldsType;
+    if (type >= fieldWords.length) {
+      final int length = Math.max(type + 1, fieldWords.length * 2);
+      final int[] words = unknownSizes(length);
+      final int[] refs = unknownSizes(length);
+      System.arraycopy(fieldWords, 0, words, 0, fieldWords.length);
+      System.arraycopy(fieldRefs, 0, refs, 0, fieldRefs.length);
+      fieldWords = words;
+      fieldRefs = refs;
+    }
+    fieldWords[type] = wordCount - pendingWordStart;
+    fieldRefs[type] = refCount - pendingRefStart;
+    pendingFieldsType = -1;
   }
 
   /**
@@ -300,6 +341,7 @@ public final class CommandBuffer {
     reserved = 0;
     wordCount = 0;
     refCount = 0;
+    pendingFieldsType = -1;
   }
 
   /** Throws unless no storage of {@code registry} is locked or iterated. */
@@ -327,28 +369,77 @@ public final class CommandBuffer {
    */
   Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
     siblingsInApply = siblings;
+    if (pendingFieldsType >= 0) {
+      endFields();
+    }
+    // Commands consume their payload in order: the read cursors are reset only when one is skipped
+    // or fails part-way.
+    readWord = 0;
+    readRef = 0;
     for (int i = 0; i < count; i++) {
+      final int firstWord = readWord;
+      final int firstRef = readRef;
       final long target = resolve(targets[i], siblings);
       if (Entity.isNull(target) || !registry.valid(target)) {
         skipped++;
+        skipPayload(i, firstWord, firstRef);
         continue;
       }
       try {
-        readWord = wordStarts[i];
-        readRef = refStarts[i];
-        final int typeId = typeIds[i];
-        final byte op = ops[i];
+        final int code = codes[i];
+        final int typeId = code & TYPE_MASK;
+        final byte op = (byte) (code >>> OP_SHIFT);
         if (FIELDS == op) {
           // The common case, kept out of the switch: a typed emplace recorded by a generated storage.
-          registry.storage(typesById[typeId]).applyRecorded(target, this);
+          storageOf(typeId).applyRecorded(target, this);
         } else {
-          failure = applyOne(op, target, typeId < 0 ? null : typesById[typeId], failure);
+          failure = applyOne(op, target, NO_TYPE == typeId ? null : typesById[typeId], failure);
         }
       } catch (final RuntimeException | Error thrown) {
         failure = Failures.add(failure, thrown);
+        skipPayload(i, firstWord, firstRef);
       }
     }
     return failure;
+  }
+
+  /**
+   * Moves the read cursors past the payload of command {@code i}, which starts at {@code firstWord}
+   * and {@code firstRef}.
+   */
+  private void skipPayload(final int i, final int firstWord, final int firstRef) {
+    final int code = codes[i];
+    switch ((byte) (code >>> OP_SHIFT)) {
+      case FIELDS -> {
+        readWord = firstWord + fieldWords[code & TYPE_MASK];
+        readRef = firstRef + fieldRefs[code & TYPE_MASK];
+      }
+      case EMPLACE, REPLACE -> {
+        readWord = firstWord;
+        readRef = firstRef + 1;
+      }
+      case ATTACH -> {
+        readWord = firstWord + 1;
+        readRef = firstRef;
+      }
+      default -> {
+        readWord = firstWord;
+        readRef = firstRef;
+      }
+    }
+  }
+
+  /** Returns the registry's storage of the type with dense id {@code typeId}, cached per buffer. */
+  private Storage<?> storageOf(final int typeId) {
+    if (typeId >= storagesById.length) {
+      storagesById = Arrays.copyOf(storagesById, typesById.length);
+    }
+    Storage<?> storage = storagesById[typeId];
+    if (null == storage) {
+      storage = registry.storage(typesById[typeId]);
+      storagesById[typeId] = storage;
+    }
+    return storage;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
@@ -400,30 +491,29 @@ public final class CommandBuffer {
 
   /** Records a command; its payload (words, references) follows through putWord and putRef. */
   private void record(final byte op, final long entity, final ComponentType<?, ?> type) {
-    if (count == ops.length) {
+    if (count == codes.length) {
       final int capacity = count * 2;
-      ops = Arrays.copyOf(ops, capacity);
+      codes = Arrays.copyOf(codes, capacity);
       targets = Arrays.copyOf(targets, capacity);
-      typeIds = Arrays.copyOf(typeIds, capacity);
-      wordStarts = Arrays.copyOf(wordStarts, capacity);
-      refStarts = Arrays.copyOf(refStarts, capacity);
     }
-    ops[count] = op;
     targets[count] = entity;
-    wordStarts[count] = wordCount;
-    refStarts[count] = refCount;
-    if (null == type) {
-      typeIds[count] = -1;
-    } else {
-      final int id = type.id();
+    if (pendingFieldsType >= 0) {
+      endFields();
+    }
+    int id = NO_TYPE;
+    if (null != type) {
+      id = type.id();
+      if (id >= NO_TYPE) {
+        throw new IllegalStateException("more than " + NO_TYPE + " component types: command buffers cannot record them");
+      }
       if (id >= typesById.length) {
         typesById = Arrays.copyOf(typesById, Math.max(id + 1, typesById.length * 2));
       }
       if (typesById[id] != type) {
         typesById[id] = type;
       }
-      typeIds[count] = id;
     }
+    codes[count] = op << OP_SHIFT | id;
     count++;
   }
 

@@ -258,6 +258,15 @@ public final class Registry {
     if (!entities.valid(entity)) {
       checkValid(entity, "emplace " + type.name() + " on");
     }
+    checkInsertionState(entity, type);
+  }
+
+  /**
+   * Checks, for an entity known to be live, that it may receive a component of {@code type} now.
+   *
+   * @throws IllegalStateException if it is being destroyed or the registry cleared
+   */
+  void checkInsertionState(final long entity, final ComponentType<?, ?> type) {
     if (clearing) {
       throw new IllegalStateException(
           "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": the registry is being"

@@ -450,12 +450,44 @@ public abstract class Storage<T> extends SparseSet {
           "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": "
               + Entity.toString(holder) + " (same index, another version) is still in the storage");
     }
+    return prepareSlotFor(entity);
+  }
+
+  /**
+   * For generated code: where an emplace recorded in a {@link CommandBuffer} goes, the buffer having
+   * checked that {@code entity} is live. Returns the entity's position if it has the component (write
+   * the fields there, then {@link #notifyUpdate}), else {@code -2 - p}, {@code p} being the position an
+   * insertion was prepared at as by {@link #prepareInsert} (write there, then {@link #commitInsert}).
+   *
+   * @param entity a live entity
+   * @return the position to write at, encoded as above
+   * @throws IllegalStateException if the entity is being destroyed or the storage cleared
+   * @throws java.util.ConcurrentModificationException if the insertion would break an iteration
+   */
+  protected final int prepareRecorded(final long entity) {
+    final int position = indexOf(entity);
+    if (ABSENT != position) {
+      return position;
+    }
+    if (null != registry) {
+      registry.checkInsertionState(entity, type);
+    }
+    if (0 != clearing) {
+      throw new IllegalStateException(
+          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": " + describe()
+              + " is being cleared");
+    }
+    return -2 - prepareSlotFor(entity);
+  }
+
+  /** The end of {@link #prepareInsert}: lock, group plan, room and page for {@code entity}. */
+  private int prepareSlotFor(final long entity) {
     checkUnlocked(false, this, entity);
     final int position = nextPosition();
     if (hasGroups()) {
       groups.planInsert(this, entity, position);
     }
-    prepareSlot(index);
+    prepareSlot(Entity.index(entity));
     ensurePage(position);
     return position;
   }

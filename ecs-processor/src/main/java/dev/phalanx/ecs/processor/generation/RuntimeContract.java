@@ -99,6 +99,7 @@ public final class RuntimeContract {
       new Member(STORAGE, "eachEntityRef", 1),
       new Member(ENTITY_REF_VISITOR, "visit", 3),
       new Member(STORAGE, "applyRecorded", 2),
+      new Member(STORAGE, "prepareRecorded", 1),
       new Member(OWNING_GROUP, "sort", 1),
       new Member(OWNING_GROUP, "sortByPosition", 1),
       new Member(NON_OWNING_GROUP, "sort", 1),
@@ -187,7 +188,7 @@ public final class RuntimeContract {
       "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
       "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
       "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
-      "clear/0", "eachEntityRef/1", "applyRecorded/2", "isTracked/0", "changeTickAt/1",
+      "clear/0", "eachEntityRef/1", "applyRecorded/2", "prepareRecorded/1", "isTracked/0", "changeTickAt/1",
       "changedSince/2", "markWritten/1", "changeTick/0", "stage/1", "writeStaged/1", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
       "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
       // Storage: snapshots

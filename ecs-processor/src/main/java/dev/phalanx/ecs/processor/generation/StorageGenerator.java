@@ -546,11 +546,17 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static MethodSpec applyRecordedMethod(final ComponentModel model) {
     final Locals locals = Locals.of(model);
     final String commands = commandsName(model);
+    final Set<String> taken = new HashSet<>();
+    for (final FieldModel field : model.fields()) {
+      taken.add(field.name());
+    }
+    final String at = Code.fresh("at$", taken);
     final boolean unchecked = model.fields().stream()
         .anyMatch(field -> !field.type().isPrimitive() && !(field.type() instanceof ClassName));
     final MethodSpec.Builder method = MethodSpec.methodBuilder("applyRecorded")
         .addJavadoc("Applies an emplace recorded by {@code emplace(commands, entity, fields...)}: reads the fields\n"
-            + "back in declaration order, then emplaces them, or replaces the entity's {@link $T}.\n\n"
+            + "back in declaration order, then writes them into the entity's {@link $T}, added if it has none\n"
+            + "(the buffer has checked the entity is live).\n\n"
             + "@param $L the entity\n"
             + "@param $L the buffer being applied\n",
             model.component(), locals.entity(), commands)
@@ -559,16 +565,17 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addModifiers(Modifier.PROTECTED)
         .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL)
         .addParameter(RuntimeContract.COMMAND_BUFFER, commands, Modifier.FINAL);
-    final CodeBlock.Builder arguments = CodeBlock.builder().add("$L", locals.entity());
     for (final FieldModel field : model.fields()) {
       method.addStatement("final $T $L = $L", field.type(), field.name(), decode(field, commands));
-      arguments.add(",$W$L", field.name());
     }
-    // Recording exists only where the typed forms fit (one slot fewer), so they exist too.
-    return method.beginControlFlow("if (contains($L))", locals.entity())
-        .addStatement("replace($L)", arguments.build())
+    // One lookup decides: the element's position if it exists, else an insertion prepared (encoded).
+    return method.addStatement("final int $L = prepareRecorded($L)", at, locals.entity())
+        .addStatement("final int $L = $L >= 0 ? $L : -2 - $L", locals.position(), at, at, at)
+        .addCode(writeFields(model, locals))
+        .beginControlFlow("if ($L >= 0)", at)
+        .addStatement("notifyUpdate($L)", locals.entity())
         .nextControlFlow("else")
-        .addStatement("emplace($L)", arguments.build())
+        .addStatement("commitInsert($L, $L)", locals.entity(), locals.position())
         .endControlFlow()
         .build();
   }
