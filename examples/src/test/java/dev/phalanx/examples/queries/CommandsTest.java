@@ -71,6 +71,38 @@ class CommandsTest {
   }
 
   @Test
+  void skippedTypedCommandsLeaveTheOthersTheirOwnFields() {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
+    final long a = registry.create();
+    final long dead = registry.create();
+    final long c = registry.create();
+    final CommandBuffer buffer = new CommandBuffer(registry);
+    positions.emplace(buffer, a, 1f, 2f);
+    buffer.destroy(dead);
+    positions.emplace(buffer, dead, 3f, 4f); // skipped: dead by then
+    velocities.emplace(buffer, dead, 9f, 9f); // skipped too
+    buffer.attach(c, dead); // skipped: a word of its own
+    positions.emplace(buffer, c, 5f, 6f);
+    velocities.emplace(buffer, c, 7f, 8f);
+    final long spawn = buffer.create();
+    positions.emplace(buffer, spawn, 10f, 11f);
+    buffer.apply();
+    assertEquals(3, buffer.skipped());
+    assertEquals(1f, positions.x(a));
+    assertEquals(2f, positions.y(a));
+    assertEquals(5f, positions.x(c));
+    assertEquals(6f, positions.y(c));
+    assertEquals(7f, velocities.x(c));
+    assertEquals(8f, velocities.y(c));
+    final long created = positions.packed()[positions.size() - 1];
+    assertEquals(10f, positions.x(created));
+    assertEquals(11f, positions.y(created));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
   void theSameWorldWithOneOrFourThreads() {
     final TreeMap<Long, String> one = run(1);
     assertEquals(60_000, one.size());
