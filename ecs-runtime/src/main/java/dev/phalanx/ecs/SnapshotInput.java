@@ -13,21 +13,21 @@ import java.nio.charset.StandardCharsets;
 /**
  * The little-endian reader of snapshots: a 64 KiB buffer refilled from a channel, which knows its
  * byte offset and what it is reading ({@link #at}), so that every failure names both. A stream that
- * ends early throws {@link SnapshotFormatException} ("truncated").
+ * ends early throws {@link SnapshotFormatException} ("truncated"). Bulk methods copy whole runs out
+ * of the buffer through its little-endian views (one view object per run, none per element).
  */
 final class SnapshotInput {
 
   private static final int CAPACITY = 1 << 16;
-  private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle CHARS = MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final ReadableByteChannel channel;
   private final byte[] buffer = new byte[CAPACITY];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buffer);
+  /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
+  private final ByteBuffer view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
   private int position;
   private int limit;
   private long consumed;
@@ -152,6 +152,12 @@ final class SnapshotInput {
     return builder.toString();
   }
 
+  /** Returns {@link #view} positioned at byte {@code at}. */
+  private ByteBuffer viewAt(final int at) {
+    view.clear().position(at);
+    return view;
+  }
+
   void getBytes(final byte[] target, final int from, final int count) throws IOException {
     int done = 0;
     while (done < count) {
@@ -187,9 +193,7 @@ final class SnapshotInput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(2));
-      for (int i = 0; i < n; i++) {
-        target[from + done + i] = (short) SHORTS.get(buffer, position + 2 * i);
-      }
+      viewAt(position).asShortBuffer().get(target, from + done, n);
       position += 2 * n;
       done += n;
     }
@@ -199,9 +203,7 @@ final class SnapshotInput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(2));
-      for (int i = 0; i < n; i++) {
-        target[from + done + i] = (char) CHARS.get(buffer, position + 2 * i);
-      }
+      viewAt(position).asCharBuffer().get(target, from + done, n);
       position += 2 * n;
       done += n;
     }
@@ -211,9 +213,7 @@ final class SnapshotInput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(4));
-      for (int i = 0; i < n; i++) {
-        target[from + done + i] = (int) INTS.get(buffer, position + 4 * i);
-      }
+      viewAt(position).asIntBuffer().get(target, from + done, n);
       position += 4 * n;
       done += n;
     }
@@ -223,9 +223,7 @@ final class SnapshotInput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(8));
-      for (int i = 0; i < n; i++) {
-        target[from + done + i] = (long) LONGS.get(buffer, position + 8 * i);
-      }
+      viewAt(position).asLongBuffer().get(target, from + done, n);
       position += 8 * n;
       done += n;
     }
@@ -235,9 +233,7 @@ final class SnapshotInput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(4));
-      for (int i = 0; i < n; i++) {
-        target[from + done + i] = (float) FLOATS.get(buffer, position + 4 * i);
-      }
+      viewAt(position).asFloatBuffer().get(target, from + done, n);
       position += 4 * n;
       done += n;
     }
@@ -247,9 +243,7 @@ final class SnapshotInput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(8));
-      for (int i = 0; i < n; i++) {
-        target[from + done + i] = (double) DOUBLES.get(buffer, position + 8 * i);
-      }
+      viewAt(position).asDoubleBuffer().get(target, from + done, n);
       position += 8 * n;
       done += n;
     }

@@ -10,21 +10,21 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The little-endian writer of snapshots: a 64 KiB buffer flushed to a channel. Bulk methods copy
- * whole page ranges into the buffer with one store per element (no boxing, no allocation).
+ * whole page ranges into the buffer through its little-endian views, in bulk (no boxing; one view
+ * object per run of a page, none per element).
  */
 final class SnapshotOutput {
 
   private static final int CAPACITY = 1 << 16;
-  private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle CHARS = MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final WritableByteChannel channel;
   private final byte[] buffer = new byte[CAPACITY];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buffer);
+  /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
+  private final ByteBuffer view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
   private int used;
   private long flushed;
 
@@ -58,6 +58,12 @@ final class SnapshotOutput {
       flush();
     }
     return (CAPACITY - used) / width;
+  }
+
+  /** Returns {@link #view} positioned at byte {@code at}. */
+  private ByteBuffer viewAt(final int at) {
+    view.clear().position(at);
+    return view;
   }
 
   void putByte(final int value) throws IOException {
@@ -129,9 +135,7 @@ final class SnapshotOutput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, fit(2));
-      for (int i = 0; i < n; i++) {
-        SHORTS.set(buffer, used + 2 * i, source[from + done + i]);
-      }
+      viewAt(used).asShortBuffer().put(source, from + done, n);
       used += 2 * n;
       done += n;
     }
@@ -141,9 +145,7 @@ final class SnapshotOutput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, fit(2));
-      for (int i = 0; i < n; i++) {
-        CHARS.set(buffer, used + 2 * i, source[from + done + i]);
-      }
+      viewAt(used).asCharBuffer().put(source, from + done, n);
       used += 2 * n;
       done += n;
     }
@@ -153,9 +155,7 @@ final class SnapshotOutput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, fit(4));
-      for (int i = 0; i < n; i++) {
-        INTS.set(buffer, used + 4 * i, source[from + done + i]);
-      }
+      viewAt(used).asIntBuffer().put(source, from + done, n);
       used += 4 * n;
       done += n;
     }
@@ -165,9 +165,7 @@ final class SnapshotOutput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, fit(8));
-      for (int i = 0; i < n; i++) {
-        LONGS.set(buffer, used + 8 * i, source[from + done + i]);
-      }
+      viewAt(used).asLongBuffer().put(source, from + done, n);
       used += 8 * n;
       done += n;
     }
@@ -177,9 +175,7 @@ final class SnapshotOutput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, fit(4));
-      for (int i = 0; i < n; i++) {
-        FLOATS.set(buffer, used + 4 * i, source[from + done + i]);
-      }
+      viewAt(used).asFloatBuffer().put(source, from + done, n);
       used += 4 * n;
       done += n;
     }
@@ -189,9 +185,7 @@ final class SnapshotOutput {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, fit(8));
-      for (int i = 0; i < n; i++) {
-        DOUBLES.set(buffer, used + 8 * i, source[from + done + i]);
-      }
+      viewAt(used).asDoubleBuffer().put(source, from + done, n);
       used += 8 * n;
       done += n;
     }
