@@ -208,6 +208,8 @@ public final class EntityStorage {
   /**
    * Replaces the whole state: {@code entities[0, count)} are the identifiers in packed order, the first
    * {@code aliveCount} live. Used to restore snapshots and, in tests, to reach version wrap-around.
+   * Takes ownership of {@code entities} when it holds at least 16 elements: callers pass an array they
+   * no longer use.
    *
    * @throws IllegalArgumentException if the identifiers are not exactly the indices {@code [0, count)}
    */
@@ -215,7 +217,8 @@ public final class EntityStorage {
     if (count < 0 || count > entities.length || aliveCount < 0 || aliveCount > count || count > limit) {
       throw new IllegalArgumentException("bad restore counts: count=" + count + ", alive=" + aliveCount);
     }
-    final long[] newPacked = new long[Math.max(16, count)];
+    // The snapshot loader's staging array is not used afterwards: adopt it when it is large enough.
+    final long[] newPacked = entities.length >= Math.max(16, count) ? entities : new long[Math.max(16, count)];
     final int[] newPosition = new int[newPacked.length];
     Arrays.fill(newPosition, -1);
     for (int at = 0; at < count; at++) {

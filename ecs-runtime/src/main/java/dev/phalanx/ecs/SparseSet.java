@@ -1041,14 +1041,20 @@ public class SparseSet {
    * Replaces the contents of this empty set with {@code entities[0, count)} in that packed order,
    * tombstones included (their index bits are the free list's links), with {@code hole} the first
    * hole. Only snapshot loading calls it, after checking the entities are distinct and the free list
-   * well formed. No checks, no signals, no payload: the caller fills the payload.
+   * well formed. No checks, no signals, no payload: the caller fills the payload. The set takes
+   * ownership of {@code entities} when it is large enough (the loader's staging array is not used
+   * afterwards), which saves a copy of the packed array.
    */
   final void restore(final long[] entities, final int count, final int hole) {
     assert 0 == size : "restore into a non-empty set";
-    if (count > packed.length) {
-      packed = new long[Math.max(16, count)];
+    if (count > packed.length && entities.length >= 16) {
+      packed = entities;
+    } else {
+      if (count > packed.length) {
+        packed = new long[Math.max(16, count)];
+      }
+      System.arraycopy(entities, 0, packed, 0, count);
     }
-    System.arraycopy(entities, 0, packed, 0, count);
     for (int position = 0; position < count; position++) {
       final long entity = entities[position];
       if (!Entity.isTombstone(entity)) {
