@@ -1,0 +1,107 @@
+package dev.phalanx.benchmarks.snapshot;
+
+import dev.phalanx.examples.particles.World;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Save and load of the particle example's world (1M roots by default, after 20 frames, so with
+ * comets, their tails' hierarchy links, holes and recycled identifiers), through the example's own
+ * {@code World.save} and {@code World.load}. Side by side: moving the same number of bytes with
+ * {@code System.arraycopy} (save) and into a fresh array (load), the limit for any format of that
+ * size. Times per whole world, single-threaded.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@State(Scope.Benchmark)
+public class ExampleWorldSnapshot {
+
+  @Param("1000000")
+  int roots;
+
+  World world;
+  byte[] snapshot;
+  Sink sink;
+
+  @Setup(Level.Trial)
+  public void setup() throws IOException {
+    world = new World(roots, 42, 1, 100);
+    for (int frame = 0; frame < 20; frame++) {
+      world.step();
+    }
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    world.save(out);
+    snapshot = out.toByteArray();
+    sink = new Sink(snapshot.length);
+    System.err.printf("%nexample world: %,d entities, %,d bytes, %.2f bytes per entity%n",
+        world.registry().alive(), snapshot.length, snapshot.length / (double) world.registry().alive());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    world.close();
+  }
+
+  @Benchmark
+  public int saveSnapshot() throws IOException {
+    sink.reset();
+    world.save(sink);
+    return sink.size;
+  }
+
+  @Benchmark
+  public long loadSnapshot() throws IOException {
+    try (World loaded = World.load(new ByteArrayInputStream(snapshot), 1, 100)) {
+      return loaded.registry().alive();
+    }
+  }
+
+  @Benchmark
+  public int saveCopyBytes() {
+    System.arraycopy(snapshot, 0, sink.bytes, 0, snapshot.length);
+    return sink.bytes.length;
+  }
+
+  @Benchmark
+  public byte[] loadCopyBytes() {
+    return snapshot.clone();
+  }
+
+  /** A stream into a preallocated array: measures the snapshot, not a growing stream. */
+  static final class Sink extends OutputStream {
+    final byte[] bytes;
+    int size;
+
+    Sink(final int capacity) {
+      bytes = new byte[capacity];
+    }
+
+    void reset() {
+      size = 0;
+    }
+
+    @Override
+    public void write(final int b) {
+      bytes[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(final byte[] source, final int offset, final int length) {
+      System.arraycopy(source, offset, bytes, size, length);
+      size += length;
+    }
+  }
+}
