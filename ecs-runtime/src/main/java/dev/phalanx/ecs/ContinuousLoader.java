@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,8 +48,7 @@ import java.util.Map;
 public final class ContinuousLoader {
 
   private final Registry registry;
-  private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
-  private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
+  private final LoaderSettings settings = new LoaderSettings();
   private final LongLongMap remoteToLocal = new LongLongMap(16);
 
   /**
@@ -71,7 +69,7 @@ public final class ContinuousLoader {
    * @return this loader
    */
   public <T> ContinuousLoader codec(final Class<T> type, final ValueCodec<T> codec) {
-    codecs.put(type, codec);
+    settings.codec(type, codec);
     return this;
   }
 
@@ -82,9 +80,7 @@ public final class ContinuousLoader {
    * @return this loader
    */
   public ContinuousLoader types(final ComponentType<?, ?>... extraTypes) {
-    for (final ComponentType<?, ?> type : extraTypes) {
-      types.put(SnapshotFormat.key(type), type);
-    }
+    settings.types(extraTypes);
     return this;
   }
 
@@ -98,7 +94,7 @@ public final class ContinuousLoader {
    * @return this loader
    */
   public ContinuousLoader alias(final String savedClassName, final ComponentType<?, ?> type) {
-    types.put("class:" + savedClassName, type);
+    settings.alias(savedClassName, type);
     return this;
   }
 
@@ -148,7 +144,8 @@ public final class ContinuousLoader {
    * @throws IOException if the channel fails; nothing changed
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
-    final StagedSnapshot staged = StagedSnapshot.read(new SnapshotInput(channel), registry, codecs, types);
+    final StagedSnapshot staged =
+        StagedSnapshot.read(new SnapshotInput(channel), registry, settings.codecs, settings.types);
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.findStorage(source.type);
       if (null != storage && (storage.isLocked() || storage.isIterated())) {

@@ -69,12 +69,17 @@ final class SnapshotFormat {
   static String key(final Storage<?> storage) {
     return storage instanceof VoidStorage
         ? "void:" + storage.type().name()
-        : "class:" + storage.type().javaClass().getName();
+        : classKey(storage.type().javaClass().getName());
   }
 
   /** Returns the key of {@code type}. */
   static String key(final ComponentType<?, ?> type) {
-    return Void.class == type.javaClass() ? "void:" + type.name() : "class:" + type.javaClass().getName();
+    return Void.class == type.javaClass() ? "void:" + type.name() : classKey(type.javaClass().getName());
+  }
+
+  /** Returns the key of the component class of binary name {@code binaryName}. */
+  static String classKey(final String binaryName) {
+    return "class:" + binaryName;
   }
 
   /** One column of a storage: its name, type code and, for references, its class. */

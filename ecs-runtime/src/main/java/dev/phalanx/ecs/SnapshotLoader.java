@@ -7,7 +7,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -55,8 +54,7 @@ import java.util.Map;
 public final class SnapshotLoader {
 
   private final Registry registry;
-  private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
-  private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
+  private final LoaderSettings settings = new LoaderSettings();
 
   /**
    * Creates a loader into {@code registry}.
@@ -76,7 +74,7 @@ public final class SnapshotLoader {
    * @return this loader
    */
   public <T> SnapshotLoader codec(final Class<T> type, final ValueCodec<T> codec) {
-    codecs.put(type, codec);
+    settings.codec(type, codec);
     return this;
   }
 
@@ -87,9 +85,7 @@ public final class SnapshotLoader {
    * @return this loader
    */
   public SnapshotLoader types(final ComponentType<?, ?>... extraTypes) {
-    for (final ComponentType<?, ?> type : extraTypes) {
-      types.put(SnapshotFormat.key(type), type);
-    }
+    settings.types(extraTypes);
     return this;
   }
 
@@ -103,7 +99,7 @@ public final class SnapshotLoader {
    * @return this loader
    */
   public SnapshotLoader alias(final String savedClassName, final ComponentType<?, ?> type) {
-    types.put("class:" + savedClassName, type);
+    settings.alias(savedClassName, type);
     return this;
   }
 
@@ -131,7 +127,8 @@ public final class SnapshotLoader {
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
     checkEmpty();
-    final StagedSnapshot staged = StagedSnapshot.read(new SnapshotInput(channel), registry, codecs, types);
+    final StagedSnapshot staged =
+        StagedSnapshot.read(new SnapshotInput(channel), registry, settings.codecs, settings.types);
     if (!staged.full) {
       throw new SnapshotFormatException(-1, "this snapshot holds chosen entities, not a whole entity storage:"
           + " load it with a ContinuousLoader, which maps identifiers");
