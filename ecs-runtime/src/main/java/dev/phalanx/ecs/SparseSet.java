@@ -167,18 +167,7 @@ public class SparseSet {
    * @param entity any handle, possibly stale or {@link Entity#NULL}
    */
   public final boolean contains(final long entity) {
-    final int index = (int) entity;
-    final int[][] pages = sparse;
-    final int page = index >>> SPARSE_SHIFT;
-    if (page >= pages.length) {
-      return false;
-    }
-    final int[] sparsePage = pages[page];
-    if (null == sparsePage) {
-      return false;
-    }
-    final int position = sparsePage[index & SPARSE_MASK];
-    return position >= 0 && packed[position] == entity;
+    return ABSENT != indexOf(entity);
   }
 
   /**
