@@ -7,8 +7,8 @@ package dev.phalanx.ecs;
  *
  * <p>It is how snapshots ({@link SnapshotWriter}, {@link SnapshotLoader}, {@link ContinuousLoader},
  * {@link SnapshotDump}) read and write a storage's fields without reflection and without an object
- * per element: generated storages call one method per field, in declaration order, handing over
- * the field's own page array, and the snapshot code copies whole pages. The page arrays are the
+ * per element: generated storages call one method per field, in declaration order, handing over the
+ * field's own page array, and the snapshot code copies whole pages. The page arrays are the
  * storage's own (not copies): a visitor may read and write them, and must not keep them.
  *
  * <p>For generated code and the runtime's storages; user code rarely implements it.
@@ -60,7 +60,8 @@ public interface ColumnVisitor {
    *
    * @param name the field's name
    * @param pages the field's pages
-   * @param entityRef whether the field holds entity handles ({@code @EntityRef}): loaders remap them
+   * @param entityRef whether the field holds entity handles ({@code @EntityRef}): loaders remap
+   *     them
    */
   void longs(String name, long[][] pages, boolean entityRef);
 

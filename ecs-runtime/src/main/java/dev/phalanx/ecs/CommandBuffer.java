@@ -9,14 +9,14 @@ import java.util.Arrays;
  *
  * <h2>Recording</h2>
  *
- * <p>{@link #create()} reserves an entity: it returns a <em>reserved handle</em> that later commands of
- * the same buffer (or of the same {@link CommandBuffers}) may target, and that becomes a real entity
- * when the buffer is applied. {@link #emplace}, {@link #replace}, {@link #remove}, {@link #erase},
- * {@link #destroy}, {@link #destroyTree} and {@link #attach} record a change of an existing or reserved
- * entity.
- * Generated storages add a typed form, {@code positions.emplace(commands, entity, x, y)}, that records
- * the fields as primitives (no component object, no boxing). Recording reads nothing of the world and
- * allocates nothing once the buffer's arrays have grown.
+ * <p>{@link #create()} reserves an entity: it returns a <em>reserved handle</em> that later
+ * commands of the same buffer (or of the same {@link CommandBuffers}) may target, and that becomes
+ * a real entity when the buffer is applied. {@link #emplace}, {@link #replace}, {@link #remove},
+ * {@link #erase}, {@link #destroy}, {@link #destroyTree} and {@link #attach} record a change of an
+ * existing or reserved entity. Generated storages add a typed form, {@code
+ * positions.emplace(commands, entity, x, y)}, that records the fields as primitives (no component
+ * object, no boxing). Recording reads nothing of the world and allocates nothing once the buffer's
+ * arrays have grown.
  *
  * <h2>Applying</h2>
  *
@@ -28,9 +28,9 @@ import java.util.Arrays;
  * <ul>
  *   <li>a command whose target is dead (destroyed since recording, or never created) is skipped and
  *       counted ({@link #skipped()});
- *   <li>{@code emplace} on an entity that already has the component replaces it; {@code replace} and
- *       {@code erase} of a component the entity lacks are skipped and counted; {@code remove} of a
- *       missing component does nothing;
+ *   <li>{@code emplace} on an entity that already has the component replaces it; {@code replace}
+ *       and {@code erase} of a component the entity lacks are skipped and counted; {@code remove}
+ *       of a missing component does nothing;
  *   <li>listeners' exceptions do not stop it: every command is applied, and the first exception is
  *       rethrown at the end with the later ones suppressed.
  * </ul>
@@ -81,7 +81,8 @@ public final class CommandBuffer {
   private int refCount;
   private int readWord;
   private int readRef;
-  // The set this buffer belongs to while it is applied, to resolve reserved handles of its siblings.
+  // The set this buffer belongs to while it is applied, to resolve reserved handles of its
+  // siblings.
   private CommandBuffers siblingsInApply;
   private int count;
   private int reserved;
@@ -144,8 +145,8 @@ public final class CommandBuffer {
   }
 
   /**
-   * Records adding {@code value} of {@code type} to {@code entity} (replacing it if the entity has one
-   * by then).
+   * Records adding {@code value} of {@code type} to {@code entity} (replacing it if the entity has
+   * one by then).
    *
    * @param <T> the component type
    * @param entity the target: an entity, or a handle reserved by {@link #create()}
@@ -204,9 +205,9 @@ public final class CommandBuffer {
   }
 
   /**
-   * Records making {@code child} a child of {@code parent} in the registry's {@link Hierarchy} (either
-   * may be a reserved handle). Applied as {@link Hierarchy#reparent}; skipped and counted if either is
-   * dead by then or it would make a cycle.
+   * Records making {@code child} a child of {@code parent} in the registry's {@link Hierarchy}
+   * (either may be a reserved handle). Applied as {@link Hierarchy#reparent}; skipped and counted
+   * if either is dead by then or it would make a cycle.
    *
    * @param child the entity to attach, or a reserved handle
    * @param parent its new parent, or a reserved handle
@@ -233,8 +234,8 @@ public final class CommandBuffer {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Starts recording the fields of a typed emplace of {@code storage}'s component on {@code entity}.
-   * For generated code.
+   * Starts recording the fields of a typed emplace of {@code storage}'s component on {@code
+   * entity}. For generated code.
    *
    * @param entity the target: an entity, or a reserved handle
    * @param storage the generated storage whose {@code applyRecorded} reads the fields back
@@ -390,7 +391,8 @@ public final class CommandBuffer {
         final int typeId = code & TYPE_MASK;
         final byte op = (byte) (code >>> OP_SHIFT);
         if (FIELDS == op) {
-          // The common case, kept out of the switch: a typed emplace recorded by a generated storage.
+          // The common case, kept out of the switch: a typed emplace recorded by a generated
+          // storage.
           storageOf(typeId).applyRecorded(target, this);
         } else {
           failure = applyOne(op, target, NO_TYPE == typeId ? null : typesById[typeId], failure);
@@ -443,7 +445,8 @@ public final class CommandBuffer {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
-  private Throwable applyOne(final byte op, final long target, final ComponentType type, final Throwable failure) {
+  private Throwable applyOne(
+      final byte op, final long target, final ComponentType type, final Throwable failure) {
     switch (op) {
       case EMPLACE -> registry.storage(type).emplaceOrReplace(target, nextRef());
       case REPLACE -> {
@@ -467,7 +470,10 @@ public final class CommandBuffer {
       case ATTACH -> {
         final long parent = resolve(nextWord(), siblingsInApply);
         final Hierarchy hierarchy = Hierarchy.of(registry);
-        if (Entity.isNull(parent) || !registry.valid(parent) || target == parent || hierarchy.isAncestor(target, parent)) {
+        if (Entity.isNull(parent)
+            || !registry.valid(parent)
+            || target == parent
+            || hierarchy.isAncestor(target, parent)) {
           skipped++;
         } else {
           hierarchy.reparent(target, parent);
@@ -478,13 +484,16 @@ public final class CommandBuffer {
     return failure;
   }
 
-  /** Returns the entity a handle stands for now, or {@link Entity#NULL} if it cannot be resolved. */
+  /**
+   * Returns the entity a handle stands for now, or {@link Entity#NULL} if it cannot be resolved.
+   */
   long resolve(final long handle, final CommandBuffers siblings) {
     if (!isReserved(handle)) {
       return handle;
     }
     final int handleKey = Entity.index(handle) & ~RESERVED_BIT;
-    final CommandBuffer owner = handleKey == key ? this : null == siblings ? null : siblings.find(handleKey);
+    final CommandBuffer owner =
+        handleKey == key ? this : null == siblings ? null : siblings.find(handleKey);
     final int n = Entity.version(handle);
     return null == owner || n < 0 || n >= owner.reserved ? Entity.NULL : owner.materialized[n];
   }
@@ -504,7 +513,8 @@ public final class CommandBuffer {
     if (null != type) {
       id = type.id();
       if (id >= NO_TYPE) {
-        throw new IllegalStateException("more than " + NO_TYPE + " component types: command buffers cannot record them");
+        throw new IllegalStateException(
+            "more than " + NO_TYPE + " component types: command buffers cannot record them");
       }
       if (id >= typesById.length) {
         typesById = Arrays.copyOf(typesById, Math.max(id + 1, typesById.length * 2));
@@ -534,7 +544,8 @@ public final class CommandBuffer {
   private static Object checkValue(final ComponentType<?, ?> type, final Object value) {
     checkType(type);
     if (null == value && !type.traits().empty()) {
-      throw new NullPointerException("cannot record a null " + type.name() + ": the type stores instances");
+      throw new NullPointerException(
+          "cannot record a null " + type.name() + ": the type stores instances");
     }
     return value;
   }

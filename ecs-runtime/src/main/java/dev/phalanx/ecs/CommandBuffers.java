@@ -3,25 +3,26 @@ package dev.phalanx.ecs;
 import java.util.Arrays;
 
 /**
- * One {@link CommandBuffer} per run of a parallel iteration, applied in the order of the runs: the same
- * program gives the same world whatever the number of threads.
+ * One {@link CommandBuffer} per run of a parallel iteration, applied in the order of the runs: the
+ * same program gives the same world whatever the number of threads.
  *
- * <p>Inside {@code parallelEachChunk(pool, (from, to) -> ...)}, take {@code forRun(from)}: each run has
- * its own buffer (a run is processed by one thread), so recording takes no lock. {@link #apply()}
- * materializes every reserved entity (runs in ascending order, each in reservation order), then
- * applies every buffer's commands, runs in ascending order; a reserved handle may be used in any
- * buffer of the set. Buffers are kept, emptied, for the next pass: after the first pass over the same
- * runs, recording and applying allocate nothing.
+ * <p>Inside {@code parallelEachChunk(pool, (from, to) -> ...)}, take {@code forRun(from)}: each run
+ * has its own buffer (a run is processed by one thread), so recording takes no lock. {@link
+ * #apply()} materializes every reserved entity (runs in ascending order, each in reservation
+ * order), then applies every buffer's commands, runs in ascending order; a reserved handle may be
+ * used in any buffer of the set. Buffers are kept, emptied, for the next pass: after the first pass
+ * over the same runs, recording and applying allocate nothing.
  *
  * <h2>Threading</h2>
  *
- * <p>{@link #forRun} may be called from any thread, for distinct keys at the same time;
- * {@link #apply()} from one thread, when no iteration runs.
+ * <p>{@link #forRun} may be called from any thread, for distinct keys at the same time; {@link
+ * #apply()} from one thread, when no iteration runs.
  */
 public final class CommandBuffers {
 
   private final Registry registry;
-  // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a new
+  // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a
+  // new
   // key appears; read without a lock.
   private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
 
@@ -91,10 +92,11 @@ public final class CommandBuffers {
   }
 
   /**
-   * Applies every buffer (see the class comment) and empties them, as {@link CommandBuffer#apply()}.
+   * Applies every buffer (see the class comment) and empties them, as {@link
+   * CommandBuffer#apply()}.
    *
-   * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing is
-   *     applied
+   * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing
+   *     is applied
    */
   public void apply() {
     CommandBuffer.checkSyncPoint(registry);

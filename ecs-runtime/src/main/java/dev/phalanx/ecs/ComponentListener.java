@@ -1,6 +1,5 @@
 package dev.phalanx.ecs;
 
-
 /**
  * Receives a storage's lifecycle events: construction (after insertion), update (after replace or
  * patch) and destruction (before removal).

@@ -4,8 +4,9 @@ package dev.phalanx.ecs;
  * The storage traits of a component type: how many elements a payload page holds, how elements are
  * deleted, and whether instances are stored at all.
  *
- * @param pageSize elements per payload page; a power of two, at most {@link #MAX_PAGE_SIZE}. Elements
- *     never move between pages, so a larger page costs more memory for a few elements and fewer page hops for many
+ * @param pageSize elements per payload page; a power of two, at most {@link #MAX_PAGE_SIZE}.
+ *     Elements never move between pages, so a larger page costs more memory for a few elements and
+ *     fewer page hops for many
  * @param policy {@link DeletionPolicy#SWAP_AND_POP} or {@link DeletionPolicy#IN_PLACE}
  * @param empty whether the type is a tag: no payload is stored
  */
@@ -15,10 +16,10 @@ public record ComponentTraits(int pageSize, DeletionPolicy policy, boolean empty
   public static final int DEFAULT_PAGE_SIZE = 1024;
 
   /**
-   * The largest page size: 65,536 elements. A payload page is allocated whole when its first element
-   * arrives, so a larger page would cost megabytes per field for a handful of entities, and a single
-   * allocation that size may fail; chunk loops gain nothing from pages beyond a few thousand
-   * elements.
+   * The largest page size: 65,536 elements. A payload page is allocated whole when its first
+   * element arrives, so a larger page would cost megabytes per field for a handful of entities, and
+   * a single allocation that size may fail; chunk loops gain nothing from pages beyond a few
+   * thousand elements.
    */
   public static final int MAX_PAGE_SIZE = 1 << 16;
 
@@ -36,14 +37,17 @@ public record ComponentTraits(int pageSize, DeletionPolicy policy, boolean empty
    * @param pageSize elements per payload page; a power of two, at most {@link #MAX_PAGE_SIZE}
    * @param policy {@link DeletionPolicy#SWAP_AND_POP} or {@link DeletionPolicy#IN_PLACE}
    * @param empty whether the type is a tag: no payload is stored
-   * @throws IllegalArgumentException if the page size is not a power of two in
-   *     {@code [1, MAX_PAGE_SIZE]} or the policy is {@link DeletionPolicy#SWAP_ONLY}
+   * @throws IllegalArgumentException if the page size is not a power of two in {@code [1,
+   *     MAX_PAGE_SIZE]} or the policy is {@link DeletionPolicy#SWAP_ONLY}
    */
   public ComponentTraits {
     if (pageSize <= 0 || pageSize > MAX_PAGE_SIZE || 0 != (pageSize & (pageSize - 1))) {
       throw new IllegalArgumentException(
-          "page size must be a power of two from 1 to " + MAX_PAGE_SIZE + " (a page is allocated whole"
-              + " on first use), got " + pageSize);
+          "page size must be a power of two from 1 to "
+              + MAX_PAGE_SIZE
+              + " (a page is allocated whole"
+              + " on first use), got "
+              + pageSize);
     }
     if (null == policy || DeletionPolicy.SWAP_ONLY == policy) {
       throw new IllegalArgumentException(

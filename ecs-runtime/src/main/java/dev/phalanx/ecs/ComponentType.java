@@ -13,12 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Where keys come from</h2>
  *
  * <ul>
- *   <li>For an {@code @Component} class the processor generates {@code Foo_Traits.TYPE}, typed with the
- *       generated storage: {@code registry.storage(Position_Traits.TYPE)} returns a
- *       {@code Position_Storage}.
- *   <li>Any other class gets a key from {@link #of(Class)} (object storage, or tag storage for a class
- *       without instance fields) or from {@link #object}, {@link #tag} and {@link #define} with
- *       explicit traits.
+ *   <li>For an {@code @Component} class the processor generates {@code Foo_Traits.TYPE}, typed with
+ *       the generated storage: {@code registry.storage(Position_Traits.TYPE)} returns a {@code
+ *       Position_Storage}.
+ *   <li>Any other class gets a key from {@link #of(Class)} (object storage, or tag storage for a
+ *       class without instance fields) or from {@link #object}, {@link #tag} and {@link #define}
+ *       with explicit traits.
  *   <li>Named typeless (void) types come from {@link #named(String)}.
  * </ul>
  *
@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Costs</h2>
  *
  * <p>Looking a key up by class ({@link #of}) is a concurrent hash lookup and, the first time, may
- * load the generated traits class through reflection: do it once and keep the key in a
- * {@code static final} field. Using a key costs one array read in the registry.
+ * load the generated traits class through reflection: do it once and keep the key in a {@code
+ * static final} field. Using a key costs one array read in the registry.
  *
  * @param <T> the component class ({@link Void} for named types)
  * @param <S> the storage class
@@ -72,8 +72,8 @@ public final class ComponentType<T, S extends Storage<T>> {
   }
 
   /**
-   * Defines the type of {@code javaClass} with a storage of the caller's making. Generated
-   * {@code Foo_Traits} classes call it once, in their static initializer.
+   * Defines the type of {@code javaClass} with a storage of the caller's making. Generated {@code
+   * Foo_Traits} classes call it once, in their static initializer.
    *
    * @param <T> the component type
    * @param <S> the storage class
@@ -85,10 +85,13 @@ public final class ComponentType<T, S extends Storage<T>> {
    */
   public static <T, S extends Storage<T>> ComponentType<T, S> define(
       final Class<T> javaClass, final ComponentTraits traits, final StorageFactory<T, S> factory) {
-    return register(new ComponentType<>(
-        Objects.requireNonNull(javaClass, "javaClass"), javaClass.getSimpleName(),
-        Objects.requireNonNull(traits, "traits"), Objects.requireNonNull(factory, "factory"),
-        Kind.GENERATED));
+    return register(
+        new ComponentType<>(
+            Objects.requireNonNull(javaClass, "javaClass"),
+            javaClass.getSimpleName(),
+            Objects.requireNonNull(traits, "traits"),
+            Objects.requireNonNull(factory, "factory"),
+            Kind.GENERATED));
   }
 
   /**
@@ -105,8 +108,9 @@ public final class ComponentType<T, S extends Storage<T>> {
     if (traits.empty()) {
       throw new IllegalArgumentException("object storage traits must not be empty: use tag()");
     }
-    return register(new ComponentType<T, ObjectStorage<T>>(
-        javaClass, javaClass.getSimpleName(), traits, ObjectStorage::new, Kind.OBJECT));
+    return register(
+        new ComponentType<T, ObjectStorage<T>>(
+            javaClass, javaClass.getSimpleName(), traits, ObjectStorage::new, Kind.OBJECT));
   }
 
   /**
@@ -120,18 +124,23 @@ public final class ComponentType<T, S extends Storage<T>> {
   }
 
   /**
-   * {@return the tag type of {@code javaClass}: no payload is stored; {@code get} returns
-   * {@code instance}}
+   * {@return the tag type of {@code javaClass}: no payload is stored; {@code get} returns {@code
+   * instance}}
    *
    * @param <T> the component type
    * @param javaClass the component class
    * @param instance the instance that every {@code get} returns
    * @throws IllegalStateException if the class is already defined otherwise
    */
-  public static <T> ComponentType<T, EmptyStorage<T>> tag(final Class<T> javaClass, final T instance) {
-    return register(new ComponentType<T, EmptyStorage<T>>(
-        javaClass, javaClass.getSimpleName(), ComponentTraits.TAG,
-        type -> new EmptyStorage<>(type, instance), Kind.TAG));
+  public static <T> ComponentType<T, EmptyStorage<T>> tag(
+      final Class<T> javaClass, final T instance) {
+    return register(
+        new ComponentType<T, EmptyStorage<T>>(
+            javaClass,
+            javaClass.getSimpleName(),
+            ComponentTraits.TAG,
+            type -> new EmptyStorage<>(type, instance),
+            Kind.TAG));
   }
 
   /**
@@ -152,10 +161,14 @@ public final class ComponentType<T, S extends Storage<T>> {
    */
   public static ComponentType<Void, VoidStorage> named(final String name) {
     if (null == name || name.isBlank()) {
-      throw new IllegalArgumentException("a void storage needs a non-blank name, got '" + name + "'");
+      throw new IllegalArgumentException(
+          "a void storage needs a non-blank name, got '" + name + "'");
     }
-    return BY_NAME.computeIfAbsent(name, key -> new ComponentType<Void, VoidStorage>(
-        Void.class, key, ComponentTraits.TAG, VoidStorage::new, Kind.VOID));
+    return BY_NAME.computeIfAbsent(
+        name,
+        key ->
+            new ComponentType<Void, VoidStorage>(
+                Void.class, key, ComponentTraits.TAG, VoidStorage::new, Kind.VOID));
   }
 
   /**
@@ -212,18 +225,24 @@ public final class ComponentType<T, S extends Storage<T>> {
     return "ComponentType(" + name + ", id=" + id + ", " + traits + ")";
   }
 
-  private static <T, S extends Storage<T>> ComponentType<T, S> register(final ComponentType<T, S> type) {
+  private static <T, S extends Storage<T>> ComponentType<T, S> register(
+      final ComponentType<T, S> type) {
     final ComponentType<?, ?> existing = BY_CLASS.putIfAbsent(type.javaClass, type);
     if (null == existing) {
       return type;
     }
-    if (existing.kind == type.kind && existing.kind != Kind.GENERATED && existing.traits.equals(type.traits)) {
+    if (existing.kind == type.kind
+        && existing.kind != Kind.GENERATED
+        && existing.traits.equals(type.traits)) {
       @SuppressWarnings("unchecked") // same class, same kind: same storage class
       final ComponentType<T, S> same = (ComponentType<T, S>) existing;
       return same;
     }
     throw new IllegalStateException(
-        "component type " + type.javaClass.getName() + " is already defined as " + existing
+        "component type "
+            + type.javaClass.getName()
+            + " is already defined as "
+            + existing
             + "; each class has one storage definition per JVM");
   }
 
@@ -243,7 +262,9 @@ public final class ComponentType<T, S extends Storage<T>> {
    */
   static String traitsClassName(final Class<?> javaClass) {
     final StringBuilder flat = new StringBuilder(javaClass.getSimpleName());
-    for (Class<?> outer = javaClass.getEnclosingClass(); null != outer; outer = outer.getEnclosingClass()) {
+    for (Class<?> outer = javaClass.getEnclosingClass();
+        null != outer;
+        outer = outer.getEnclosingClass()) {
       flat.insert(0, outer.getSimpleName() + "_");
     }
     final String packageName = javaClass.getPackageName();
@@ -262,7 +283,8 @@ public final class ComponentType<T, S extends Storage<T>> {
   }
 
   @SuppressWarnings("unchecked") // BY_CLASS maps a class only to types of that class
-  private static <T> ComponentType<T, ?> cast(final ComponentType<?, ?> type, final Class<T> javaClass) {
+  private static <T> ComponentType<T, ?> cast(
+      final ComponentType<?, ?> type, final Class<T> javaClass) {
     assert type.javaClass == javaClass;
     return (ComponentType<T, ?>) type;
   }

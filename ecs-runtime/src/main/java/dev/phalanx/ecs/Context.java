@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * World-wide singletons of a registry (EnTT's context variables), one value per class: time steps,
- * configuration, resources. Keyed by class through a hash map: fetch a value once per system run, not
- * per entity.
+ * configuration, resources. Keyed by class through a hash map: fetch a value once per system run,
+ * not per entity.
  */
 public final class Context {
 
@@ -25,7 +25,8 @@ public final class Context {
    */
   public <T> T emplace(final Class<T> type, final T value) {
     if (values.containsKey(type)) {
-      throw new IllegalArgumentException("context already holds a " + type.getSimpleName() + "; use insertOrAssign");
+      throw new IllegalArgumentException(
+          "context already holds a " + type.getSimpleName() + "; use insertOrAssign");
     }
     values.put(type, type.cast(java.util.Objects.requireNonNull(value, "value")));
     return value;

@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,9 +20,10 @@ import java.util.Map;
  * carries:
  *
  * <ol>
- *   <li>mapped remote entities that the snapshot no longer lists are destroyed locally and unmapped;
- *   <li>listed remote entities without a mapping (or whose local entity was destroyed meanwhile) get
- *       a new local entity;
+ *   <li>mapped remote entities that the snapshot no longer lists are destroyed locally and
+ *       unmapped;
+ *   <li>listed remote entities without a mapping (or whose local entity was destroyed meanwhile)
+ *       get a new local entity;
  *   <li>for each storage of the snapshot, mapped local entities whose remote entity lost the
  *       component lose it; the others get it (emplaced, publishing construct) or have it replaced
  *       (publishing update) with the snapshot's values;
@@ -34,11 +33,11 @@ import java.util.Map;
  * </ol>
  *
  * <p>Local entities that were never mapped are left alone. Changes go through the registry's normal
- * mutation path, so groups stay right and listeners are told. Schema rules and checks are
- * {@link SnapshotLoader}'s: the whole stream is read and checked before the registry is touched, and
- * a bad stream throws {@link SnapshotFormatException} with the registry and the map unchanged.
- * Storages that the load will change must not be locked or iterated
- * ({@link ConcurrentModificationException}, nothing changed).
+ * mutation path, so groups stay right and listeners are told. Schema rules and checks are {@link
+ * SnapshotLoader}'s: the whole stream is read and checked before the registry is touched, and a bad
+ * stream throws {@link SnapshotFormatException} with the registry and the map unchanged. Storages
+ * that the load will change must not be locked or iterated ({@link
+ * ConcurrentModificationException}, nothing changed).
  *
  * <h2>Costs</h2>
  *
@@ -228,13 +227,16 @@ public final class ContinuousLoader {
   }
 
   /** Removes the component from mapped local entities whose remote entity no longer has it. */
-  private static void removeLost(final Storage<?> storage, final LongLongMap has, final LongLongMap localToRemote) {
+  private static void removeLost(
+      final Storage<?> storage, final LongLongMap has, final LongLongMap localToRemote) {
     long[] lost = new long[16];
     int count = 0;
     final long[] packed = storage.packed();
     for (int p = 0; p < storage.size(); p++) {
       final long local = packed[p];
-      if (!Entity.isTombstone(local) && localToRemote.containsKey(local) && !has.containsKey(local)) {
+      if (!Entity.isTombstone(local)
+          && localToRemote.containsKey(local)
+          && !has.containsKey(local)) {
         if (count == lost.length) {
           lost = Arrays.copyOf(lost, 2 * count);
         }
@@ -257,7 +259,10 @@ public final class ContinuousLoader {
     private int mask;
     private Storage<?> storage;
 
-    void start(final StagedSnapshot.StagedStorage staged, final Storage<?> target, final LongLongMap remoteToLocal) {
+    void start(
+        final StagedSnapshot.StagedStorage staged,
+        final Storage<?> target,
+        final LongLongMap remoteToLocal) {
       source = staged;
       storage = target;
       map = remoteToLocal;
@@ -313,7 +318,10 @@ public final class ContinuousLoader {
       if (!entityRef) {
         pages[page][offset] = null == data ? 0L : data[from];
       } else {
-        pages[page][offset] = null == data || Entity.isNull(data[from]) ? Entity.NULL : map.get(data[from], Entity.NULL);
+        pages[page][offset] =
+            null == data || Entity.isNull(data[from])
+                ? Entity.NULL
+                : map.get(data[from], Entity.NULL);
       }
     }
 

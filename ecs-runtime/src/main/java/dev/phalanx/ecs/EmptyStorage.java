@@ -1,6 +1,5 @@
 package dev.phalanx.ecs;
 
-
 /**
  * A storage for a tag type: it records which entities have the component and stores no payload (the
  * empty-type optimization). {@link #get} returns one shared instance (or {@code null} when none was

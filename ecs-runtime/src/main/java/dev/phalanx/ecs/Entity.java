@@ -13,16 +13,18 @@ package dev.phalanx.ecs;
  * </pre>
  *
  * <ul>
- *   <li>The <b>index</b> identifies a slot in the registry and in every sparse array; {@code (int) e}
- *       extracts it without masking. Valid indices are {@code [0, MAX_INDEX]}: Java arrays are
+ *   <li>The <b>index</b> identifies a slot in the registry and in every sparse array; {@code (int)
+ *       e} extracts it without masking. Valid indices are {@code [0, MAX_INDEX]}: Java arrays are
  *       {@code int}-indexed, so the practical ceiling is about 2<sup>31</sup>, far above the
  *       2<sup>20</sup> that EnTT's 32-bit handles allow.
  *   <li>The <b>version</b> counts how many times the slot was recycled. It is bumped each time the
  *       entity is destroyed, so a stale handle never compares equal to the live one. With 32 bits a
- *       slot can be recycled four billion times before a stale handle could alias a live one (EnTT's
- *       32-bit handles wrap after 4096, and LIFO recycling concentrates reuse on the same slots).
- *   <li>{@link #NULL} has every index bit set: no live entity equals it. A packed slot whose version is
- *       {@link #TOMBSTONE_VERSION} is a hole left by in-place deletion; live versions skip that value.
+ *       slot can be recycled four billion times before a stale handle could alias a live one
+ *       (EnTT's 32-bit handles wrap after 4096, and LIFO recycling concentrates reuse on the same
+ *       slots).
+ *   <li>{@link #NULL} has every index bit set: no live entity equals it. A packed slot whose
+ *       version is {@link #TOMBSTONE_VERSION} is a hole left by in-place deletion; live versions
+ *       skip that value.
  * </ul>
  *
  * <p>Why 64 bits and not EnTT's 32: safety (long-lived references to entities are a core request of
@@ -122,6 +124,10 @@ public final class Entity {
     if (isNull(entity)) {
       return "Entity(null)";
     }
-    return "Entity(index=" + index(entity) + ", version=" + Integer.toUnsignedString(version(entity)) + ")";
+    return "Entity(index="
+        + index(entity)
+        + ", version="
+        + Integer.toUnsignedString(version(entity))
+        + ")";
   }
 }

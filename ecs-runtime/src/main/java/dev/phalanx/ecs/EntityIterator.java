@@ -10,13 +10,13 @@ import java.util.PrimitiveIterator;
  *
  * <h2>What may change while it is used</h2>
  *
- * <p>The rules of the callback form ({@link View#each}) apply, but an iterator cannot refuse a change
- * before it is made (an abandoned iterator must not block the storage): it checks, at every
- * {@link #hasNext()} and {@link #nextLong()}, from before the first step, that no change since its last
- * step moved an element between the part already returned and the part still to come, and throws
- * {@link ConcurrentModificationException} otherwise (the change itself is complete). After
- * {@code hasNext()} returned {@code true}, {@code nextLong()} returns an entity or, if the view lost
- * every remaining entity meanwhile, throws {@link ConcurrentModificationException}, never
+ * <p>The rules of the callback form ({@link View#each}) apply, but an iterator cannot refuse a
+ * change before it is made (an abandoned iterator must not block the storage): it checks, at every
+ * {@link #hasNext()} and {@link #nextLong()}, from before the first step, that no change since its
+ * last step moved an element between the part already returned and the part still to come, and
+ * throws {@link ConcurrentModificationException} otherwise (the change itself is complete). After
+ * {@code hasNext()} returned {@code true}, {@code nextLong()} returns an entity or, if the view
+ * lost every remaining entity meanwhile, throws {@link ConcurrentModificationException}, never
  * {@link NoSuchElementException}.
  */
 public final class EntityIterator implements PrimitiveIterator.OfLong {
@@ -56,7 +56,8 @@ public final class EntityIterator implements PrimitiveIterator.OfLong {
     if (ABSENT_POSITION == position) {
       if (promised) {
         throw new ConcurrentModificationException(
-            lead.describe() + " changed between hasNext() and nextLong(): the entities still to come"
+            lead.describe()
+                + " changed between hasNext() and nextLong(): the entities still to come"
                 + " left the view");
       }
       throw new NoSuchElementException("no more entities in the view");
@@ -71,7 +72,8 @@ public final class EntityIterator implements PrimitiveIterator.OfLong {
     final long[] packed = lead.packed();
     for (int at = Math.min(floor, lead.size()) - 1; at >= 0; at--) {
       final long entity = packed[at];
-      if (!(stable && Entity.isTombstone(entity)) && ViewLoop.matchesOthers(entity, lead, include, exclude)) {
+      if (!(stable && Entity.isTombstone(entity))
+          && ViewLoop.matchesOthers(entity, lead, include, exclude)) {
         return at;
       }
     }

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.function.LongConsumer;
 
 /**
- * Creates, validates and recycles entity identifiers, with the swap-only policy
- * ({@link DeletionPolicy#SWAP_ONLY}).
+ * Creates, validates and recycles entity identifiers, with the swap-only policy ({@link
+ * DeletionPolicy#SWAP_ONLY}).
  *
  * <h2>Invariants</h2>
  *
@@ -14,8 +14,9 @@ import java.util.function.LongConsumer;
  *       ones, each already carrying the version its next incarnation will have.
  *   <li>{@code position[index(e)]} is the position of the slot with that index; every index below
  *       {@code size} has one slot, so the map is a flat array.
- *   <li>Releasing swaps the entity to position {@code alive - 1} and decrements {@code alive}; creating
- *       takes position {@code alive}. Recycling is therefore last in, first out, as EnTT's.
+ *   <li>Releasing swaps the entity to position {@code alive - 1} and decrements {@code alive};
+ *       creating takes position {@code alive}. Recycling is therefore last in, first out, as
+ *       EnTT's.
  * </ul>
  *
  * <h2>Costs</h2>
@@ -25,8 +26,8 @@ import java.util.function.LongConsumer;
  *
  * <h2>Invalidation</h2>
  *
- * <p>{@link #each} walks live entities from the last to the first: entities created meanwhile are not
- * visited, and releasing the visited entity neither skips nor repeats one.
+ * <p>{@link #each} walks live entities from the last to the first: entities created meanwhile are
+ * not visited, and releasing the visited entity neither skips nor repeats one.
  *
  * <h2>Threading</h2>
  *
@@ -52,7 +53,8 @@ public final class EntityStorage {
    */
   public EntityStorage(final int limit) {
     if (limit < 1 || limit > Entity.MAX_INDEX + 1) {
-      throw new IllegalArgumentException("entity limit must be in [1, " + (Entity.MAX_INDEX + 1) + "], got " + limit);
+      throw new IllegalArgumentException(
+          "entity limit must be in [1, " + (Entity.MAX_INDEX + 1) + "], got " + limit);
     }
     this.limit = limit;
   }
@@ -111,8 +113,11 @@ public final class EntityStorage {
     }
     if (size == limit) {
       throw new IllegalStateException(
-          "cannot create an entity: all " + limit + " identifiers are live (the layout holds at most "
-              + (Entity.MAX_INDEX + 1) + ")");
+          "cannot create an entity: all "
+              + limit
+              + " identifiers are live (the layout holds at most "
+              + (Entity.MAX_INDEX + 1)
+              + ")");
     }
     if (size == packed.length) {
       grow(size + 1);
@@ -126,20 +131,25 @@ public final class EntityStorage {
   }
 
   /**
-   * Creates {@code count} entities into {@code out[offset, offset + count)}. Either all are created or,
-   * when the limit would be passed, none.
+   * Creates {@code count} entities into {@code out[offset, offset + count)}. Either all are created
+   * or, when the limit would be passed, none.
    *
    * @throws IllegalStateException if the limit would be passed
    */
   void create(final long[] out, final int offset, final int count) {
     if (offset < 0 || count < 0 || count > out.length - offset) {
-      throw new IndexOutOfBoundsException("range [" + offset + ", " + (offset + count) + ") of " + out.length);
+      throw new IndexOutOfBoundsException(
+          "range [" + offset + ", " + (offset + count) + ") of " + out.length);
     }
     final int recycled = Math.min(count, size - alive);
     final int fresh = count - recycled;
     if (fresh > limit - size) {
       throw new IllegalStateException(
-          "cannot create " + count + " entities: only " + (limit - alive) + " identifiers are left");
+          "cannot create "
+              + count
+              + " entities: only "
+              + (limit - alive)
+              + " identifiers are left");
     }
     for (int i = 0; i < count; i++) {
       out[offset + i] = create();
@@ -147,8 +157,8 @@ public final class EntityStorage {
   }
 
   /**
-   * Releases a live entity: its identifier will be recycled with the next version. Only the registry
-   * releases entities, after removing their components.
+   * Releases a live entity: its identifier will be recycled with the next version. Only the
+   * registry releases entities, after removing their components.
    *
    * @return the version the identifier will have when recycled
    * @throws IllegalArgumentException if the entity is not valid
@@ -156,7 +166,9 @@ public final class EntityStorage {
   int release(final long entity) {
     if (!valid(entity)) {
       throw new IllegalArgumentException(
-          "cannot destroy " + Entity.toString(entity) + ": it is not valid (already destroyed or never created)");
+          "cannot destroy "
+              + Entity.toString(entity)
+              + ": it is not valid (already destroyed or never created)");
     }
     final int index = (int) entity;
     final int at = position[index];
@@ -173,8 +185,8 @@ public final class EntityStorage {
 
   /**
    * {@return the handle with index {@code index} as it is now: the live entity, or, for a released
-   * identifier, the handle its next incarnation will have; {@link Entity#NULL} if the index was never
-   * created} {@code Entity.version(current(i))} is the index's current version.
+   * identifier, the handle its next incarnation will have; {@link Entity#NULL} if the index was
+   * never created} {@code Entity.version(current(i))} is the index's current version.
    *
    * @param index an entity index
    */
@@ -206,19 +218,26 @@ public final class EntityStorage {
   }
 
   /**
-   * Replaces the whole state: {@code entities[0, count)} are the identifiers in packed order, the first
-   * {@code aliveCount} live. Used to restore snapshots and, in tests, to reach version wrap-around.
-   * Takes ownership of {@code entities} when it holds at least 16 elements: callers pass an array they
-   * no longer use.
+   * Replaces the whole state: {@code entities[0, count)} are the identifiers in packed order, the
+   * first {@code aliveCount} live. Used to restore snapshots and, in tests, to reach version
+   * wrap-around. Takes ownership of {@code entities} when it holds at least 16 elements: callers
+   * pass an array they no longer use.
    *
-   * @throws IllegalArgumentException if the identifiers are not exactly the indices {@code [0, count)}
+   * @throws IllegalArgumentException if the identifiers are not exactly the indices {@code [0,
+   *     count)}
    */
   void restore(final long[] entities, final int count, final int aliveCount) {
-    if (count < 0 || count > entities.length || aliveCount < 0 || aliveCount > count || count > limit) {
-      throw new IllegalArgumentException("bad restore counts: count=" + count + ", alive=" + aliveCount);
+    if (count < 0
+        || count > entities.length
+        || aliveCount < 0
+        || aliveCount > count
+        || count > limit) {
+      throw new IllegalArgumentException(
+          "bad restore counts: count=" + count + ", alive=" + aliveCount);
     }
     // The snapshot loader's staging array is not used afterwards: adopt it when it is large enough.
-    final long[] newPacked = entities.length >= Math.max(16, count) ? entities : new long[Math.max(16, count)];
+    final long[] newPacked =
+        entities.length >= Math.max(16, count) ? entities : new long[Math.max(16, count)];
     final int[] newPosition = new int[newPacked.length];
     Arrays.fill(newPosition, -1);
     for (int at = 0; at < count; at++) {
@@ -226,7 +245,11 @@ public final class EntityStorage {
       final int index = (int) entity;
       if (index < 0 || index >= count || -1 != newPosition[index] || Entity.isTombstone(entity)) {
         throw new IllegalArgumentException(
-            "bad restore: " + Entity.toString(entity) + " at " + at + " is out of range, repeated or a tombstone");
+            "bad restore: "
+                + Entity.toString(entity)
+                + " at "
+                + at
+                + " is out of range, repeated or a tombstone");
       }
       newPacked[at] = entity;
       newPosition[index] = at;
@@ -243,15 +266,22 @@ public final class EntityStorage {
       final long entity = packed[at];
       final int index = (int) entity;
       if (index < 0 || index >= size || position[index] != at) {
-        problems.add("entity storage: " + Entity.toString(entity) + " at position " + at
-            + " is not indexed there");
+        problems.add(
+            "entity storage: "
+                + Entity.toString(entity)
+                + " at position "
+                + at
+                + " is not indexed there");
       }
     }
   }
 
   private void grow(final int minimum) {
-    final int capacity = (int) Math.min((long) Entity.MAX_INDEX + 1,
-        Math.max(minimum, (long) packed.length + (packed.length >> 1)));
+    final int capacity =
+        (int)
+            Math.min(
+                (long) Entity.MAX_INDEX + 1,
+                Math.max(minimum, (long) packed.length + (packed.length >> 1)));
     packed = Arrays.copyOf(packed, capacity);
     position = Arrays.copyOf(position, capacity);
   }

@@ -2,14 +2,16 @@ package dev.phalanx.ecs;
 
 /**
  * Collects exceptions thrown by user code (listeners, chunk bodies) while an operation goes on, so
- * that the operation completes and the first exception is rethrown at its end, later ones attached as
- * suppressed.
+ * that the operation completes and the first exception is rethrown at its end, later ones attached
+ * as suppressed.
  */
 final class Failures {
 
   private Failures() {}
 
-  /** Returns {@code first}, or {@code thrown} if {@code first} is {@code null}, recording the other. */
+  /**
+   * Returns {@code first}, or {@code thrown} if {@code first} is {@code null}, recording the other.
+   */
   static Throwable add(final Throwable first, final Throwable thrown) {
     if (null == first) {
       return thrown;
@@ -27,7 +29,8 @@ final class Failures {
     }
   }
 
-  @SuppressWarnings("unchecked") // rethrows a Throwable without wrapping it: listeners may throw anything
+  @SuppressWarnings(
+      "unchecked") // rethrows a Throwable without wrapping it: listeners may throw anything
   private static <X extends Throwable> void sneaky(final Throwable failure) throws X {
     throw (X) failure;
   }

@@ -9,19 +9,20 @@ import java.util.function.LongConsumer;
  * iteration as a view is.
  *
  * <ul>
- *   <li>An {@link OwningGroup} (full- or partial-owning) keeps its members at positions
- *       {@code [0, size())} of every owned storage, in the same order: iteration walks plain arrays.
- *   <li>A {@link NonOwningGroup} keeps its members in a sparse set of its own and looks components up.
+ *   <li>An {@link OwningGroup} (full- or partial-owning) keeps its members at positions {@code [0,
+ *       size())} of every owned storage, in the same order: iteration walks plain arrays.
+ *   <li>A {@link NonOwningGroup} keeps its members in a sparse set of its own and looks components
+ *       up.
  * </ul>
  *
- * <p>Groups are created by {@link Registry#group} and live as long as the registry. They are kept up to
- * date by the storages' mutation path itself (see {@link Groups}), before any listener runs.
+ * <p>Groups are created by {@link Registry#group} and live as long as the registry. They are kept
+ * up to date by the storages' mutation path itself (see {@link Groups}), before any listener runs.
  *
  * <h2>Costs</h2>
  *
- * <p>Every insertion or removal of a component of an observed type runs the group's test, and for an
- * owning group one swap per owned storage: O(owned + get + excluded) per change. Creating a group on a
- * populated registry is O(n).
+ * <p>Every insertion or removal of a component of an observed type runs the group's test, and for
+ * an owning group one swap per owned storage: O(owned + get + excluded) per change. Creating a
+ * group on a populated registry is O(n).
  *
  * <h2>Threading</h2>
  *
@@ -55,9 +56,9 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   }
 
   /**
-   * Signal published after an entity left the group, once the change that made it leave is complete:
-   * it is no longer a member, and the component whose removal made it leave is gone (read it in that
-   * storage's destroy listener). Published after the storage's destroy listeners.
+   * Signal published after an entity left the group, once the change that made it leave is
+   * complete: it is no longer a member, and the component whose removal made it leave is gone (read
+   * it in that storage's destroy listener). Published after the storage's destroy listeners.
    *
    * @return the leave signal
    */
@@ -149,8 +150,8 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   }
 
   /**
-   * Returns whether {@code entity} matches, counting {@code present} (a storage it is about to enter)
-   * as containing it.
+   * Returns whether {@code entity} matches, counting {@code present} (a storage it is about to
+   * enter) as containing it.
    */
   final boolean matchesWith(final long entity, final SparseSet present) {
     for (final Storage<?> storage : owned) {
@@ -172,8 +173,8 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   }
 
   /**
-   * Returns whether {@code entity} matches, counting {@code absent} (an excluded storage it is about to
-   * leave) as not containing it.
+   * Returns whether {@code entity} matches, counting {@code absent} (an excluded storage it is
+   * about to leave) as not containing it.
    */
   final boolean matchesWithout(final long entity, final SparseSet absent) {
     for (final Storage<?> storage : owned) {
@@ -227,9 +228,9 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /**
    * Adds every matching entity in the order of {@code walked}, an included storage, from the front;
-   * snapshot loading passes an owned storage so that saved owned prefixes stay where they are. Front
-   * to back: entering swaps the visited element with the first non-member, which lies at or before
-   * it, so nothing is skipped or visited twice.
+   * snapshot loading passes an owned storage so that saved owned prefixes stay where they are.
+   * Front to back: entering swaps the visited element with the first non-member, which lies at or
+   * before it, so nothing is skipped or visited twice.
    */
   final void populate(final SparseSet walked) {
     for (int position = 0; position < walked.size(); position++) {
@@ -252,19 +253,27 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     for (int position = 0; position < smallest.size(); position++) {
       final long entity = smallest.packed()[position];
       if (!Entity.isTombstone(entity) && matches(entity) != contains(entity)) {
-        problems.add(this + ": " + Entity.toString(entity) + (contains(entity)
-            ? " is a member but does not match" : " matches but is not a member"));
+        problems.add(
+            this
+                + ": "
+                + Entity.toString(entity)
+                + (contains(entity)
+                    ? " is a member but does not match"
+                    : " matches but is not a member"));
       }
     }
     for (int position = 0; position < size(); position++) {
       final long entity = entityAt(position);
       if (!matches(entity)) {
-        problems.add(this + ": member " + Entity.toString(entity) + " at " + position + " does not match");
+        problems.add(
+            this + ": member " + Entity.toString(entity) + " at " + position + " does not match");
       }
     }
   }
 
-  /** Locks every observed storage; {@code by} says what holds the locks ("a chunk iteration of"). */
+  /**
+   * Locks every observed storage; {@code by} says what holds the locks ("a chunk iteration of").
+   */
   final void lockAll(final String by) {
     for (final Storage<?> storage : owned) {
       storage.lock(by, this);
@@ -279,7 +288,9 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /** Returns whether every list of this group contains the corresponding list of {@code other}. */
   final boolean extendsGroup(final Group other) {
-    return containsAll(owned, other.owned) && containsAll(get, other.get) && containsAll(exclude, other.exclude);
+    return containsAll(owned, other.owned)
+        && containsAll(get, other.get)
+        && containsAll(exclude, other.exclude);
   }
 
   /** Returns whether both groups observe exactly the same storages in the same roles. */
@@ -314,7 +325,13 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   @Override
   public String toString() {
-    return "group<owned=" + names(owned) + ", get=" + names(get) + ", exclude=" + names(exclude) + ">";
+    return "group<owned="
+        + names(owned)
+        + ", get="
+        + names(get)
+        + ", exclude="
+        + names(exclude)
+        + ">";
   }
 
   private static String names(final Storage<?>[] storages) {

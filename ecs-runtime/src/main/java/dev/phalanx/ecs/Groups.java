@@ -22,15 +22,16 @@ import java.util.List;
  * nested family the more restrictive group always has the higher rank):
  *
  * <ul>
- *   <li>entries (construct of an owned or get type, destroy of an excluded type) are applied from the
- *       lowest rank to the highest: the less restrictive group places the entity first, then the more
- *       restrictive one moves it inside its prefix;
- *   <li>exits (destroy of an owned or get type, construct of an excluded type) from the highest rank to
- *       the lowest.
+ *   <li>entries (construct of an owned or get type, destroy of an excluded type) are applied from
+ *       the lowest rank to the highest: the less restrictive group places the entity first, then
+ *       the more restrictive one moves it inside its prefix;
+ *   <li>exits (destroy of an owned or get type, construct of an excluded type) from the highest
+ *       rank to the lowest.
  * </ul>
  *
- * <p>Applying entries in the other order corrupts nested groups: the more restrictive group would swap
- * the entity into a slot that belongs to a member of the less restrictive group's prefix, evicting it.
+ * <p>Applying entries in the other order corrupts nested groups: the more restrictive group would
+ * swap the entity into a slot that belongs to a member of the less restrictive group's prefix,
+ * evicting it.
  *
  * <h2>Rules</h2>
  *
@@ -69,7 +70,8 @@ public final class Groups {
   private boolean[] pendingEnter = new boolean[8];
   private int pendingTop;
 
-  // Test hook: apply entries from the most restrictive group first, the order the seed article shows
+  // Test hook: apply entries from the most restrictive group first, the order the seed article
+  // shows
   // to be wrong. Only the nested-group ordering test sets it, to prove the rule matters.
   boolean wrongEntryOrder;
 
@@ -96,13 +98,14 @@ public final class Groups {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Returns the group with these lists, creating it (and arranging the existing entities) if needed.
-   * Everything is checked before anything changes.
+   * Returns the group with these lists, creating it (and arranging the existing entities) if
+   * needed. Everything is checked before anything changes.
    */
   Group group(final Storage<?>[] owned, final Storage<?>[] get, final Storage<?>[] exclude) {
-    final Group candidate = 0 == owned.length
-        ? new NonOwningGroup(get.clone(), exclude.clone(), guards)
-        : new OwningGroup(this, owned.clone(), get.clone(), exclude.clone());
+    final Group candidate =
+        0 == owned.length
+            ? new NonOwningGroup(get.clone(), exclude.clone(), guards)
+            : new OwningGroup(this, owned.clone(), get.clone(), exclude.clone());
     validate(candidate);
     for (final Group existing : groups) {
       if (existing.getClass() == candidate.getClass() && existing.sameAs(candidate)) {
@@ -110,7 +113,8 @@ public final class Groups {
       }
     }
     checkConflicts(candidate);
-    final List<Group> family = candidate instanceof OwningGroup ? familyOf(candidate) : List.of(candidate);
+    final List<Group> family =
+        candidate instanceof OwningGroup ? familyOf(candidate) : List.of(candidate);
     for (final Group member : family) {
       for (final Storage<?> storage : member.owned) {
         storage.checkRearrange("create " + candidate + ", which rearranges");
@@ -141,10 +145,15 @@ public final class Groups {
     return candidate;
   }
 
-  /** Returns the owning group nested in {@code group} (more restrictive than it), or {@code null}. */
+  /**
+   * Returns the owning group nested in {@code group} (more restrictive than it), or {@code null}.
+   */
   OwningGroup moreRestrictiveThan(final OwningGroup group) {
     for (final Group other : groups) {
-      if (other != group && other instanceof OwningGroup && shareOwned(other, group) && other.extendsGroup(group)) {
+      if (other != group
+          && other instanceof OwningGroup
+          && shareOwned(other, group)
+          && other.extendsGroup(group)) {
         return (OwningGroup) other;
       }
     }
@@ -163,7 +172,9 @@ public final class Groups {
       for (int j = i + 1; j < all.size(); j++) {
         if (all.get(i) == all.get(j)) {
           throw new IllegalArgumentException(
-              all.get(i).describe() + " is listed twice in " + group
+              all.get(i).describe()
+                  + " is listed twice in "
+                  + group
                   + " (a type cannot be both owned and get, or both included and excluded)");
         }
       }
@@ -171,7 +182,11 @@ public final class Groups {
     for (final Storage<?> storage : group.owned) {
       if (DeletionPolicy.IN_PLACE == storage.policy()) {
         throw new IllegalStateException(
-            "cannot create " + group + ": " + storage.describe() + " uses in-place deletion, so its"
+            "cannot create "
+                + group
+                + ": "
+                + storage.describe()
+                + " uses in-place deletion, so its"
                 + " elements must not move and it cannot be owned; list it as a get type instead");
       }
     }
@@ -179,11 +194,17 @@ public final class Groups {
 
   private void checkConflicts(final Group candidate) {
     for (final Group existing : groups) {
-      if (existing instanceof OwningGroup && shareOwned(existing, candidate)
-          && !existing.extendsGroup(candidate) && !candidate.extendsGroup(existing)) {
+      if (existing instanceof OwningGroup
+          && shareOwned(existing, candidate)
+          && !existing.extendsGroup(candidate)
+          && !candidate.extendsGroup(existing)) {
         throw new IllegalStateException(
-            "cannot create " + candidate + ": it owns a storage that " + existing + " owns too, and the two"
-                + " are not nested (neither group's owned, get and exclude lists contain the other's)");
+            "cannot create "
+                + candidate
+                + ": it owns a storage that "
+                + existing
+                + " owns too, and the two are not nested (neither group's owned, get and exclude"
+                + " lists contain the other's)");
       }
     }
   }
@@ -205,7 +226,9 @@ public final class Groups {
     family.add(group);
     for (int i = 0; i < family.size(); i++) {
       for (final Group other : groups) {
-        if (other instanceof OwningGroup && !family.contains(other) && shareOwned(other, family.get(i))) {
+        if (other instanceof OwningGroup
+            && !family.contains(other)
+            && shareOwned(other, family.get(i))) {
           family.add(other);
         }
       }
@@ -218,10 +241,11 @@ public final class Groups {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Plans the upkeep of inserting {@code entity} into {@code target} at {@code position} and checks it.
+   * Plans the upkeep of inserting {@code entity} into {@code target} at {@code position} and checks
+   * it.
    *
-   * @throws java.util.ConcurrentModificationException if a storage it would move is locked, or a move
-   *     would cross an iteration's floor
+   * @throws java.util.ConcurrentModificationException if a storage it would move is locked, or a
+   *     move would cross an iteration's floor
    */
   void planInsert(final Storage<?> target, final long entity, final int position) {
     planned = 0;
@@ -293,15 +317,17 @@ public final class Groups {
   }
 
   /**
-   * Publishes, in plan order, the entries and exits pushed since {@code mark}, then pops them. Every
-   * listener runs; returns {@code failure} or the first exception.
+   * Publishes, in plan order, the entries and exits pushed since {@code mark}, then pops them.
+   * Every listener runs; returns {@code failure} or the first exception.
    */
-  Throwable publishPending(final int mark, final Registry registry, final long entity, Throwable failure) {
+  Throwable publishPending(
+      final int mark, final Registry registry, final long entity, Throwable failure) {
     final int top = pendingTop;
     try {
       for (int i = mark; i < top; i++) {
         final Group group = pendingGroups[i];
-        failure = (pendingEnter[i] ? group.onEnter : group.onLeave).publish(registry, entity, failure);
+        failure =
+            (pendingEnter[i] ? group.onEnter : group.onLeave).publish(registry, entity, failure);
       }
     } finally {
       Arrays.fill(pendingGroups, mark, top, null);
@@ -311,10 +337,11 @@ public final class Groups {
   }
 
   /**
-   * Plans the upkeep of removing {@code entity}'s element at {@code position} of {@code target}, and
-   * checks it (with the target's own removal) if {@code check}.
+   * Plans the upkeep of removing {@code entity}'s element at {@code position} of {@code target},
+   * and checks it (with the target's own removal) if {@code check}.
    */
-  void planRemove(final Storage<?> target, final long entity, final int position, final boolean check) {
+  void planRemove(
+      final Storage<?> target, final long entity, final int position, final boolean check) {
     if (DeletionPolicy.IN_PLACE == target.policy()) {
       // In-place removals may run on several threads; their upkeep is serialized.
       synchronized (this) {
@@ -384,8 +411,8 @@ public final class Groups {
   }
 
   /**
-   * Checks that {@code target} may be cleared as far as its groups are concerned: nothing they would
-   * move is locked or iterated.
+   * Checks that {@code target} may be cleared as far as its groups are concerned: nothing they
+   * would move is locked or iterated.
    */
   void checkClear(final Storage<?> target) {
     checkClearOf(target.includedBy);
@@ -399,7 +426,9 @@ public final class Groups {
           storage.checkRearrange("clear a storage observed by a group, which rearranges");
         }
       } else {
-        ((NonOwningGroup) group).memberSet().checkRearrange("clear a storage observed by a group, which rearranges");
+        ((NonOwningGroup) group)
+            .memberSet()
+            .checkRearrange("clear a storage observed by a group, which rearranges");
       }
     }
   }
@@ -415,7 +444,8 @@ public final class Groups {
   }
 
   /** Checks the target's own change and every move the plan makes. Allocates only to throw. */
-  private void check(final Storage<?> target, final long entity, final int position, final boolean removal) {
+  private void check(
+      final Storage<?> target, final long entity, final int position, final boolean removal) {
     checkStorage(target, position, removal, target, entity);
     for (int i = 0; i < planned; i++) {
       final Group group = plan[i];
@@ -438,11 +468,15 @@ public final class Groups {
 
   /**
    * Checks the moves the plan makes in {@code storage}: they all lie between the entity's position,
-   * the lengths of the planned owning groups that own it and, when {@code storage} is the target of a
-   * removal, the last position.
+   * the lengths of the planned owning groups that own it and, when {@code storage} is the target of
+   * a removal, the last position.
    */
   private void checkStorage(
-      final Storage<?> storage, final int position, final boolean removal, final Storage<?> target, final long entity) {
+      final Storage<?> storage,
+      final int position,
+      final boolean removal,
+      final Storage<?> target,
+      final long entity) {
     final boolean removedHere = removal && storage == target;
     if (!storage.isIterated() || (removedHere && DeletionPolicy.IN_PLACE == storage.policy())) {
       storage.checkUnlocked(removal, target, entity);
@@ -475,10 +509,20 @@ public final class Groups {
     }
     for (final Group inner : groups) {
       for (final Group outer : groups) {
-        if (inner != outer && inner instanceof OwningGroup && outer instanceof OwningGroup
-            && shareOwned(inner, outer) && inner.extendsGroup(outer) && inner.size() > outer.size()) {
-          problems.add(inner + " has " + inner.size() + " members but the group it is nested in, " + outer
-              + ", has only " + outer.size());
+        if (inner != outer
+            && inner instanceof OwningGroup
+            && outer instanceof OwningGroup
+            && shareOwned(inner, outer)
+            && inner.extendsGroup(outer)
+            && inner.size() > outer.size()) {
+          problems.add(
+              inner
+                  + " has "
+                  + inner.size()
+                  + " members but the group it is nested in, "
+                  + outer
+                  + ", has only "
+                  + outer.size());
         }
       }
     }
@@ -487,9 +531,10 @@ public final class Groups {
   /**
    * Forgets every group's members and arranges them again from the storages, groups of lower rank
    * first (so nested groups stay nested); used after a snapshot filled storages in bulk. Nothing is
-   * checked and nothing published. An owning group is filled in the order of its first owned storage,
-   * so it finds its members in front when the storages were saved from a registry with the same
-   * groups, and moves nothing; a non-owning group's members are listed anew. O(total elements).
+   * checked and nothing published. An owning group is filled in the order of its first owned
+   * storage, so it finds its members in front when the storages were saved from a registry with the
+   * same groups, and moves nothing; a non-owning group's members are listed anew. O(total
+   * elements).
    */
   void rebuild() {
     final List<Group> ordered = new ArrayList<>(groups);

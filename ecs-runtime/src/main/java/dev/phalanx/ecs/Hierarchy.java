@@ -8,22 +8,23 @@ import java.util.function.LongConsumer;
 
 /**
  * Parent and child relationships between the entities of one registry: a forest kept in a
- * pointer-stable storage of {@link Node}s (in-place deletion, so a node never moves while others are
- * added or removed).
+ * pointer-stable storage of {@link Node}s (in-place deletion, so a node never moves while others
+ * are added or removed).
  *
  * <h2>Model</h2>
  *
  * <p>Every entity has at most one parent and any number of children, kept as an intrusive doubly
- * linked list of siblings (the most recently attached child first). An entity without a node is a root
- * with no children. Cycles are refused. Each node also records its depth (a root is 0), so that
- * systems can order work parents first.
+ * linked list of siblings (the most recently attached child first). An entity without a node is a
+ * root with no children. Cycles are refused. Each node also records its depth (a root is 0), so
+ * that systems can order work parents first.
  *
  * <h2>Invariants</h2>
  *
  * <ul>
- *   <li>{@code parent(c) == p} if and only if {@code c} is in {@code p}'s list of children; the list's
- *       links are symmetric and its length is {@code childCount(p)}.
- *   <li>{@code depth(c) == depth(parent(c)) + 1}; a root has depth 0. No entity is its own ancestor.
+ *   <li>{@code parent(c) == p} if and only if {@code c} is in {@code p}'s list of children; the
+ *       list's links are symmetric and its length is {@code childCount(p)}.
+ *   <li>{@code depth(c) == depth(parent(c)) + 1}; a root has depth 0. No entity is its own
+ *       ancestor.
  *   <li>Every link names a live entity that has a node. Destroying an entity (or removing its node)
  *       unlinks it first: its children become roots, unless the whole subtree is destroyed with
  *       {@link #destroyTree(long)}.
@@ -34,31 +35,37 @@ import java.util.function.LongConsumer;
  * <table>
  *   <caption>d = depth, s = size of the subtree moved</caption>
  *   <tr><th>operation</th><th>cost</th></tr>
- *   <tr><td>{@code parent}, {@code firstChild}, {@code nextSibling}, {@code childCount}, {@code depth}</td>
+ *   <tr><td>{@code parent}, {@code firstChild}, {@code nextSibling}, {@code childCount},
+ *       {@code depth}</td>
  *       <td>O(1)</td></tr>
- *   <tr><td>{@code attach}, {@code reparent}</td><td>O(d + s): the cycle check walks up, the depths of
+ *   <tr><td>{@code attach}, {@code reparent}</td>
+ *       <td>O(d + s): the cycle check walks up, the depths of
  *       the subtree are rewritten</td></tr>
  *   <tr><td>{@code detach}, destroying a node</td><td>O(s)</td></tr>
- *   <tr><td>traversals</td><td>O(nodes visited), no allocation (breadth-first reuses one queue)</td></tr>
+ *   <tr><td>traversals</td>
+ *       <td>O(nodes visited), no allocation (breadth-first reuses one queue)</td></tr>
  * </table>
  *
  * <h2>Changes during a traversal</h2>
  *
- * <p>A traversal checks after each visit that the hierarchy did not change (attach, detach, reparent,
- * a node created or destroyed) and throws {@link ConcurrentModificationException} at once if it did; the
- * change itself is complete and consistent. To change the hierarchy from a traversal, record the
- * changes (for example in a {@link CommandBuffer}) and apply them after it.
+ * <p>A traversal checks after each visit that the hierarchy did not change (attach, detach,
+ * reparent, a node created or destroyed) and throws {@link ConcurrentModificationException} at once
+ * if it did; the change itself is complete and consistent. To change the hierarchy from a
+ * traversal, record the changes (for example in a {@link CommandBuffer}) and apply them after it.
  *
  * <h2>Threading</h2>
  *
- * <p>Not thread-safe. Its storage uses in-place deletion but, unlike other in-place storages, does not
- * allow concurrent removal: unlinking a node writes its parent's and siblings' nodes.
+ * <p>Not thread-safe. Its storage uses in-place deletion but, unlike other in-place storages, does
+ * not allow concurrent removal: unlinking a node writes its parent's and siblings' nodes.
  */
 public final class Hierarchy {
 
   /** The key of the hierarchy's storage; every registry has at most one {@link Hierarchy}. */
-  public static final ComponentType<Node, NodeStorage> TYPE = ComponentType.define(
-      Node.class, ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE), NodeStorage::new);
+  public static final ComponentType<Node, NodeStorage> TYPE =
+      ComponentType.define(
+          Node.class,
+          ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE),
+          NodeStorage::new);
 
   private final Registry registry;
   private final NodeStorage nodes;
@@ -83,7 +90,9 @@ public final class Hierarchy {
    */
   public static Hierarchy of(final Registry registry) {
     final Hierarchy existing = registry.context().find(Hierarchy.class);
-    return null != existing ? existing : registry.context().emplace(Hierarchy.class, new Hierarchy(registry));
+    return null != existing
+        ? existing
+        : registry.context().emplace(Hierarchy.class, new Hierarchy(registry));
   }
 
   /**
@@ -108,8 +117,8 @@ public final class Hierarchy {
   }
 
   /**
-   * {@return the first child of {@code entity} (the most recently attached), or
-   * {@link Entity#NULL}}
+   * {@return the first child of {@code entity} (the most recently attached), or {@link
+   * Entity#NULL}}
    *
    * @param entity the entity to inspect
    */
@@ -190,15 +199,21 @@ public final class Hierarchy {
     checkLink(child, parent, "attach");
     if (!Entity.isNull(parent(child))) {
       throw new IllegalStateException(
-          "cannot attach " + Entity.toString(child) + " to " + Entity.toString(parent) + ": it already has"
-              + " a parent, " + Entity.toString(parent(child)) + "; use reparent to move it");
+          "cannot attach "
+              + Entity.toString(child)
+              + " to "
+              + Entity.toString(parent)
+              + ": it already has"
+              + " a parent, "
+              + Entity.toString(parent(child))
+              + "; use reparent to move it");
     }
     link(child, parent);
   }
 
   /**
-   * Moves {@code child} under {@code parent}, or makes it a root if {@code parent} is
-   * {@link Entity#NULL}. Everything is checked first.
+   * Moves {@code child} under {@code parent}, or makes it a root if {@code parent} is {@link
+   * Entity#NULL}. Everything is checked first.
    *
    * @param child the entity to move, with its subtree
    * @param parent its new parent, or {@link Entity#NULL}
@@ -304,8 +319,8 @@ public final class Hierarchy {
   }
 
   /**
-   * Calls {@code action} for {@code root} and every descendant, level by level. Reuses one queue: no
-   * allocation once it has grown to the widest subtree.
+   * Calls {@code action} for {@code root} and every descendant, level by level. Reuses one queue:
+   * no allocation once it has grown to the widest subtree.
    *
    * @param root the root of the subtree to visit
    * @param action called with each entity of the subtree
@@ -342,8 +357,9 @@ public final class Hierarchy {
   }
 
   /**
-   * Calls {@code action} for every entity that has a node, each parent before its children: every root
-   * (an entity with a node and no parent) depth first. The order a transform propagation needs.
+   * Calls {@code action} for every entity that has a node, each parent before its children: every
+   * root (an entity with a node and no parent) depth first. The order a transform propagation
+   * needs.
    *
    * @param action called with each entity that has a node
    */
@@ -388,18 +404,30 @@ public final class Hierarchy {
         }
       } else {
         if (!nodes.contains(parent)) {
-          problems.add(name + " names " + Entity.toString(parent) + " as parent, which has no node");
+          problems.add(
+              name + " names " + Entity.toString(parent) + " as parent, which has no node");
           continue;
         }
         if (nodes.depthAt(position) != depth(parent) + 1) {
-          problems.add(name + " has depth " + nodes.depthAt(position) + " under a parent of depth " + depth(parent));
+          problems.add(
+              name
+                  + " has depth "
+                  + nodes.depthAt(position)
+                  + " under a parent of depth "
+                  + depth(parent));
         }
         boolean listed = false;
-        for (long child = firstChild(parent); !Entity.isNull(child) && !listed; child = nextSibling(child)) {
+        for (long child = firstChild(parent);
+            !Entity.isNull(child) && !listed;
+            child = nextSibling(child)) {
           listed = child == entity;
         }
         if (!listed) {
-          problems.add(name + " names " + Entity.toString(parent) + " as parent but is not among its children");
+          problems.add(
+              name
+                  + " names "
+                  + Entity.toString(parent)
+                  + " as parent but is not among its children");
         }
         if (isAncestor(entity, entity)) {
           problems.add(name + " is its own ancestor");
@@ -408,9 +436,13 @@ public final class Hierarchy {
       }
       int count = 0;
       long previous = Entity.NULL;
-      for (long child = nodes.firstAt(position); !Entity.isNull(child) && count <= nodes.size(); child = nextSibling(child)) {
+      for (long child = nodes.firstAt(position);
+          !Entity.isNull(child) && count <= nodes.size();
+          child = nextSibling(child)) {
         count++;
-        if (!nodes.contains(child) || parent(child) != entity || previousSibling(child) != previous) {
+        if (!nodes.contains(child)
+            || parent(child) != entity
+            || previousSibling(child) != previous) {
           problems.add(name + ": child list broken at " + Entity.toString(child));
           break;
         }
@@ -432,12 +464,23 @@ public final class Hierarchy {
     checkValid(parent, verb + " to");
     if (child == parent) {
       throw new IllegalArgumentException(
-          "cannot " + verb + " " + Entity.toString(child) + " to itself: the hierarchy has no cycles");
+          "cannot "
+              + verb
+              + " "
+              + Entity.toString(child)
+              + " to itself: the hierarchy has no cycles");
     }
     if (isAncestor(child, parent)) {
       throw new IllegalArgumentException(
-          "cannot " + verb + " " + Entity.toString(child) + " to " + Entity.toString(parent) + ": "
-              + Entity.toString(parent) + " descends from it, and the hierarchy has no cycles");
+          "cannot "
+              + verb
+              + " "
+              + Entity.toString(child)
+              + " to "
+              + Entity.toString(parent)
+              + ": "
+              + Entity.toString(parent)
+              + " descends from it, and the hierarchy has no cycles");
     }
     nodes.checkUnlocked(false, nodes, child);
   }
@@ -445,7 +488,11 @@ public final class Hierarchy {
   private void checkValid(final long entity, final String verb) {
     if (!registry.valid(entity)) {
       throw new IllegalArgumentException(
-          "cannot " + verb + " " + Entity.toString(entity) + ": the entity is not valid (destroyed or never created)");
+          "cannot "
+              + verb
+              + " "
+              + Entity.toString(entity)
+              + ": the entity is not valid (destroyed or never created)");
     }
   }
 
@@ -539,12 +586,14 @@ public final class Hierarchy {
   private long[] collect(final long root) {
     final long[][] order = {new long[16]};
     final int[] count = {0};
-    depthFirst(root, entity -> {
-      if (count[0] == order[0].length) {
-        order[0] = Arrays.copyOf(order[0], count[0] * 2);
-      }
-      order[0][count[0]++] = entity;
-    });
+    depthFirst(
+        root,
+        entity -> {
+          if (count[0] == order[0].length) {
+            order[0] = Arrays.copyOf(order[0], count[0] * 2);
+          }
+          order[0][count[0]++] = entity;
+        });
     return Arrays.copyOf(order[0], count[0]);
   }
 
@@ -553,7 +602,9 @@ public final class Hierarchy {
     order[0] = root;
     int count = 1;
     for (int head = 0; head < count; head++) {
-      for (long child = firstChild(order[head]); !Entity.isNull(child); child = nextSibling(child)) {
+      for (long child = firstChild(order[head]);
+          !Entity.isNull(child);
+          child = nextSibling(child)) {
         if (count == order.length) {
           order = Arrays.copyOf(order, count * 2);
           queue = order;
@@ -583,12 +634,18 @@ public final class Hierarchy {
    * @param childCount the number of children
    * @param depth the depth, 0 for a root
    */
-  public record Node(long parent, long firstChild, long previousSibling, long nextSibling, int childCount, int depth) {}
+  public record Node(
+      long parent,
+      long firstChild,
+      long previousSibling,
+      long nextSibling,
+      int childCount,
+      int depth) {}
 
   /**
    * The storage of the hierarchy's nodes: one primitive page array per link, in-place deletion. Its
-   * typed accessors are read-only for users; only {@link Hierarchy} changes links. Adding a node with
-   * {@code emplace} is refused: attach entities through the hierarchy.
+   * typed accessors are read-only for users; only {@link Hierarchy} changes links. Adding a node
+   * with {@code emplace} is refused: attach entities through the hierarchy.
    */
   public static final class NodeStorage extends Storage<Node> {
     private long[][] parents = new long[0][];
@@ -671,7 +728,8 @@ public final class Hierarchy {
       }
     }
 
-    private static final Node ROOT = new Node(Entity.NULL, Entity.NULL, Entity.NULL, Entity.NULL, 0, 0);
+    private static final Node ROOT =
+        new Node(Entity.NULL, Entity.NULL, Entity.NULL, Entity.NULL, 0, 0);
 
     @Override
     protected void allocatePage(final int page) {
@@ -694,8 +752,13 @@ public final class Hierarchy {
 
     @Override
     protected Node getAt(final int position) {
-      return new Node(parentAt(position), firstAt(position), previousAt(position), nextAt(position),
-          countAt(position), depthAt(position));
+      return new Node(
+          parentAt(position),
+          firstAt(position),
+          previousAt(position),
+          nextAt(position),
+          countAt(position),
+          depthAt(position));
     }
 
     @Override

@@ -4,15 +4,16 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What a snapshot loader knows beyond the stream, shared by {@link SnapshotLoader} and
- * {@link ContinuousLoader}: the codecs of reference types, and component types by snapshot key (the
- * types given to {@code types(...)} and the aliases of renamed classes), looked up before the class
+ * What a snapshot loader knows beyond the stream, shared by {@link SnapshotLoader} and {@link
+ * ContinuousLoader}: the codecs of reference types, and component types by snapshot key (the types
+ * given to {@code types(...)} and the aliases of renamed classes), looked up before the class
  * loaders. Not thread-safe; configured before loading.
  */
 final class LoaderSettings {
 
   /** Codecs by the class of the values they read. */
   final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
+
   /** Types by the key a snapshot names them with. */
   final Map<String, ComponentType<?, ?>> types = new HashMap<>();
 

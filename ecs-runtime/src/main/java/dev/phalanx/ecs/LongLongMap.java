@@ -3,9 +3,9 @@ package dev.phalanx.ecs;
 import java.util.Arrays;
 
 /**
- * An open-addressing map from {@code long} to {@code long} (linear probing, backward-shift deletion),
- * so that snapshot code maps entity handles without boxing. {@link Entity#NULL} cannot be a key.
- * O(1) expected per operation; grows at half load.
+ * An open-addressing map from {@code long} to {@code long} (linear probing, backward-shift
+ * deletion), so that snapshot code maps entity handles without boxing. {@link Entity#NULL} cannot
+ * be a key. O(1) expected per operation; grows at half load.
  */
 final class LongLongMap {
 

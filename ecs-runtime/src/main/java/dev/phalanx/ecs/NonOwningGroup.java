@@ -5,13 +5,13 @@ import java.util.function.LongConsumer;
 
 /**
  * A group that owns no storage: it keeps its members in a sparse set of its own, so it never moves
- * components and any type (in-place storages included) may take part. Iteration walks the member set
- * and looks components up, like a view, but without testing each entity.
+ * components and any type (in-place storages included) may take part. Iteration walks the member
+ * set and looks components up, like a view, but without testing each entity.
  *
  * <h2>Costs</h2>
  *
- * <p>{@code each}: O(n) over members, no allocation. Membership changes: O(get + excluded).
- * Memory: one sparse set (a sparse entry and a packed {@code long} per member).
+ * <p>{@code each}: O(n) over members, no allocation. Membership changes: O(get + excluded). Memory:
+ * one sparse set (a sparse entry and a packed {@code long} per member).
  */
 public final class NonOwningGroup extends Group {
 
@@ -67,8 +67,8 @@ public final class NonOwningGroup extends Group {
 
   /**
    * Sorts the members (not the storages) by entity. The observed storages and the member set are
-   * locked while the comparator runs: if it throws nothing has moved; if it tries a structural change
-   * it gets a {@link java.util.ConcurrentModificationException}.
+   * locked while the comparator runs: if it throws nothing has moved; if it tries a structural
+   * change it gets a {@link java.util.ConcurrentModificationException}.
    *
    * @param comparator orders two members
    */

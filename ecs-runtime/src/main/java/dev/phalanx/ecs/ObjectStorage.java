@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * A storage that keeps one reference per element, in pages of {@code Object[]}. It works for any
- * class without generated code; struct-of-arrays storages generated for {@code @Component} types are
- * faster and lighter (no object per component).
+ * class without generated code; struct-of-arrays storages generated for {@code @Component} types
+ * are faster and lighter (no object per component).
  *
  * <h2>Costs</h2>
  *

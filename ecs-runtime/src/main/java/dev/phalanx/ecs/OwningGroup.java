@@ -8,18 +8,21 @@ import java.util.function.LongConsumer;
 
 /**
  * A full- or partial-owning group: its members occupy positions {@code [0, size())} of every owned
- * storage, in the same order, so component {@code i} of every owned type belongs to the same entity.
+ * storage, in the same order, so component {@code i} of every owned type belongs to the same
+ * entity.
  *
  * <h2>Invariants</h2>
  *
  * <ul>
- *   <li>For every owned storage {@code s} and position {@code p < size()}:
- *       {@code s.at(p) == owned(0).at(p)}, and that entity matches the group.
- *   <li>An entity entering is swapped to position {@code size()} of every owned storage, then the size
- *       grows; an entity leaving is swapped to position {@code size() - 1}, then the size shrinks.
- *   <li>Nested groups (owning groups whose owned, get and exclude lists extend one another) share owned
- *       storages; a more restrictive group's range is a prefix of the less restrictive one's. Entries
- *       are applied from the least to the most restrictive group, exits in the opposite order.
+ *   <li>For every owned storage {@code s} and position {@code p < size()}: {@code s.at(p) ==
+ *       owned(0).at(p)}, and that entity matches the group.
+ *   <li>An entity entering is swapped to position {@code size()} of every owned storage, then the
+ *       size grows; an entity leaving is swapped to position {@code size() - 1}, then the size
+ *       shrinks.
+ *   <li>Nested groups (owning groups whose owned, get and exclude lists extend one another) share
+ *       owned storages; a more restrictive group's range is a prefix of the less restrictive one's.
+ *       Entries are applied from the least to the most restrictive group, exits in the opposite
+ *       order.
  * </ul>
  *
  * <h2>Costs</h2>
@@ -28,24 +31,26 @@ import java.util.function.LongConsumer;
  *   <caption>n = size()</caption>
  *   <tr><th>operation</th><th>cost</th></tr>
  *   <tr><td>{@code each}, {@code eachChunk}</td><td>O(n), no lookup, no allocation</td></tr>
- *   <tr><td>{@code parallelEachChunk}</td><td>O(n / threads), allocates its fork-join tasks</td></tr>
+ *   <tr><td>{@code parallelEachChunk}</td>
+ *       <td>O(n / threads), allocates its fork-join tasks</td></tr>
  *   <tr><td>{@code contains}</td><td>O(1)</td></tr>
- *   <tr><td>{@code sort}, {@code sortByPosition}</td><td>O(n log n) plus O(n) per other owned storage</td></tr>
+ *   <tr><td>{@code sort}, {@code sortByPosition}</td>
+ *       <td>O(n log n) plus O(n) per other owned storage</td></tr>
  * </table>
  *
  * <h2>Chunks</h2>
  *
- * <p>{@link #eachChunk} hands out runs {@code [from, to)} that never cross a payload page of any owned
- * storage: every position {@code p} of a run is at offset {@code p & (pageSize - 1)} of page
+ * <p>{@link #eachChunk} hands out runs {@code [from, to)} that never cross a payload page of any
+ * owned storage: every position {@code p} of a run is at offset {@code p & (pageSize - 1)} of page
  * {@code from >>> pageShift} in each of them.
  *
  * <h2>Threading</h2>
  *
- * <p>{@link #parallelEachChunk} runs runs on several threads of a {@link ForkJoinPool}. While it runs,
- * every storage the group observes is locked: inserting, removing or moving their elements is refused
- * with a {@link ConcurrentModificationException} before anything changes (from any thread), and the
- * lock is released when the call returns, which it does only once every run has ended. Writing
- * component fields in place is allowed, each position from one thread only.
+ * <p>{@link #parallelEachChunk} runs runs on several threads of a {@link ForkJoinPool}. While it
+ * runs, every storage the group observes is locked: inserting, removing or moving their elements is
+ * refused with a {@link ConcurrentModificationException} before anything changes (from any thread),
+ * and the lock is released when the call returns, which it does only once every run has ended.
+ * Writing component fields in place is allowed, each position from one thread only.
  */
 public final class OwningGroup extends Group {
 
@@ -54,7 +59,11 @@ public final class OwningGroup extends Group {
   private final Groups groups;
   private int length;
 
-  OwningGroup(final Groups groups, final Storage<?>[] owned, final Storage<?>[] get, final Storage<?>[] exclude) {
+  OwningGroup(
+      final Groups groups,
+      final Storage<?>[] owned,
+      final Storage<?>[] get,
+      final Storage<?>[] exclude) {
     super(owned, get, exclude);
     this.groups = groups;
   }
@@ -73,7 +82,8 @@ public final class OwningGroup extends Group {
   @Override
   public long entityAt(final int position) {
     if (position < 0 || position >= length) {
-      throw new IndexOutOfBoundsException("position " + position + " outside the group's [0, " + length + ")");
+      throw new IndexOutOfBoundsException(
+          "position " + position + " outside the group's [0, " + length + ")");
     }
     return owned[0].packed()[position];
   }
@@ -95,7 +105,9 @@ public final class OwningGroup extends Group {
     final Storage<?> lead = owned[0];
     lead.beginIteration();
     try {
-      for (int position = length - 1; position >= 0; position = Math.min(position - 1, length - 1)) {
+      for (int position = length - 1;
+          position >= 0;
+          position = Math.min(position - 1, length - 1)) {
         final long entity = lead.packed()[position];
         lead.visit(position);
         action.accept(entity);
@@ -106,10 +118,11 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Calls {@code action} for consecutive runs of positions covering {@code [0, size())}, first to last,
-   * each within one page of every owned storage. The group's storages (owned, get and excluded) are
-   * locked meanwhile: the body may read and write component fields but every structural change to
-   * them is refused. If the body throws, the iteration stops and the locks are released.
+   * Calls {@code action} for consecutive runs of positions covering {@code [0, size())}, first to
+   * last, each within one page of every owned storage. The group's storages (owned, get and
+   * excluded) are locked meanwhile: the body may read and write component fields but every
+   * structural change to them is refused. If the body throws, the iteration stops and the locks are
+   * released.
    *
    * @param action called with each run {@code [from, to)}
    */
@@ -128,14 +141,14 @@ public final class OwningGroup extends Group {
 
   /**
    * As {@link #eachChunk}, with runs spread over the threads of {@code pool}: runs are grouped into
-   * tasks of at least {@value #PARALLEL_GRAIN} positions (or one chunk, if larger). Returns only when
-   * every task is done, also when a run throws: then the runs not started yet are skipped, and the
-   * first exception is rethrown with the others attached as suppressed.
+   * tasks of at least {@value #PARALLEL_GRAIN} positions (or one chunk, if larger). Returns only
+   * when every task is done, also when a run throws: then the runs not started yet are skipped, and
+   * the first exception is rethrown with the others attached as suppressed.
    *
    * @param pool the pool whose threads run the tasks
    * @param action called with each run {@code [from, to)}, from several threads at once
-   * @throws ConcurrentModificationException if the body (or another thread) tries a structural change
-   *     of an observed storage while it runs
+   * @throws ConcurrentModificationException if the body (or another thread) tries a structural
+   *     change of an observed storage while it runs
    */
   public void parallelEachChunk(final ForkJoinPool pool, final RangeConsumer action) {
     final int chunk = chunkSize();
@@ -163,15 +176,15 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Sorts the members by comparing the elements at two positions of the owned storages. The order is
-   * computed before anything moves, on positions that stay aligned, so the comparator may read any
-   * owned storage at those positions (and any get storage by entity). Every owned storage follows.
-   * The group's storages are locked while the comparator runs: if it throws, nothing has moved; if it
-   * tries a structural change, it gets a {@link ConcurrentModificationException}.
+   * Sorts the members by comparing the elements at two positions of the owned storages. The order
+   * is computed before anything moves, on positions that stay aligned, so the comparator may read
+   * any owned storage at those positions (and any get storage by entity). Every owned storage
+   * follows. The group's storages are locked while the comparator runs: if it throws, nothing has
+   * moved; if it tries a structural change, it gets a {@link ConcurrentModificationException}.
    *
    * @param comparator orders the members at two positions
-   * @throws IllegalStateException if a more restrictive nested group exists (only the most restrictive
-   *     group of a family may be sorted)
+   * @throws IllegalStateException if a more restrictive nested group exists (only the most
+   *     restrictive group of a family may be sorted)
    * @throws ConcurrentModificationException if an owned storage is locked or iterated
    */
   public void sortByPosition(final PositionComparator comparator) {
@@ -207,7 +220,11 @@ public final class OwningGroup extends Group {
     final OwningGroup inner = groups.moreRestrictiveThan(this);
     if (null != inner) {
       throw new IllegalStateException(
-          "cannot sort " + this + ": " + inner + " is nested in it and only the most restrictive group of"
+          "cannot sort "
+              + this
+              + ": "
+              + inner
+              + " is nested in it and only the most restrictive group of"
               + " a nested family may be sorted; sort that one instead");
     }
     for (final Storage<?> storage : owned) {
@@ -243,7 +260,14 @@ public final class OwningGroup extends Group {
     final Storage<?> lead = owned[0];
     for (final Storage<?> storage : owned) {
       if (length > storage.size()) {
-        problems.add(this + ": " + length + " members but " + storage.describe() + " holds " + storage.size());
+        problems.add(
+            this
+                + ": "
+                + length
+                + " members but "
+                + storage.describe()
+                + " holds "
+                + storage.size());
         return;
       }
       if (storage.owner() == null) {
@@ -253,9 +277,18 @@ public final class OwningGroup extends Group {
     for (int position = 0; position < length; position++) {
       for (int i = 1; i < owned.length; i++) {
         if (owned[i].packed()[position] != lead.packed()[position]) {
-          problems.add(this + ": owned storages are misaligned at position " + position + ": "
-              + Entity.toString(lead.packed()[position]) + " in " + lead.describe() + ", "
-              + Entity.toString(owned[i].packed()[position]) + " in " + owned[i].describe());
+          problems.add(
+              this
+                  + ": owned storages are misaligned at position "
+                  + position
+                  + ": "
+                  + Entity.toString(lead.packed()[position])
+                  + " in "
+                  + lead.describe()
+                  + ", "
+                  + Entity.toString(owned[i].packed()[position])
+                  + " in "
+                  + owned[i].describe());
         }
       }
     }
@@ -313,7 +346,9 @@ public final class OwningGroup extends Group {
       }
       final int chunks = (to - from + chunk - 1) / chunk;
       final int middle = from + (chunks / 2) * chunk;
-      invokeAll(new ChunkTask(runs, from, middle, chunk, grain), new ChunkTask(runs, middle, to, chunk, grain));
+      invokeAll(
+          new ChunkTask(runs, from, middle, chunk, grain),
+          new ChunkTask(runs, middle, to, chunk, grain));
     }
   }
 }

@@ -2,8 +2,8 @@ package dev.phalanx.ecs;
 
 /**
  * Receives a run of contiguous positions {@code [from, to)} of a group. For an owning group the run
- * lies within one payload page of every owned storage, so the body can index the page arrays of each
- * field directly: a plain counted loop the JIT can unroll and vectorize.
+ * lies within one payload page of every owned storage, so the body can index the page arrays of
+ * each field directly: a plain counted loop the JIT can unroll and vectorize.
  */
 @FunctionalInterface
 public interface RangeConsumer {

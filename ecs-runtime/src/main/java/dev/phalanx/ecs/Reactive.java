@@ -4,15 +4,15 @@ import java.util.function.LongConsumer;
 
 /**
  * A reactive storage: a tag storage filled by rules ("every entity whose Position was updated",
- * "every entity that gained or lost a Velocity"), iterated like any storage, and emptied by the user
- * after processing (EnTT's reactive mixin, flecs' monitors).
+ * "every entity that gained or lost a Velocity"), iterated like any storage, and emptied by the
+ * user after processing (EnTT's reactive mixin, flecs' monitors).
  *
- * <p>The target is any tag type: a named void type ({@code ComponentType.named("moved")}) for runtime
- * views, or an {@code @Component} tag class, so that generated queries can include it
+ * <p>The target is any tag type: a named void type ({@code ComponentType.named("moved")}) for
+ * runtime views, or an {@code @Component} tag class, so that generated queries can include it
  * ({@code @ViewQuery(include = {Position.class, Moved.class})}: "entities with a Position that
  * moved"). Rules add an entity to the target when a source storage publishes the chosen signal:
- * construction, update ({@code replace}, {@code patch}, generated {@code replace}), or destruction of
- * the component while the entity lives on. An entity already collected stays once; destroying an
+ * construction, update ({@code replace}, {@code patch}, generated {@code replace}), or destruction
+ * of the component while the entity lives on. An entity already collected stays once; destroying an
  * entity removes it from the target like any component; {@link #clear()} empties it after
  * processing.
  *
@@ -26,8 +26,8 @@ import java.util.function.LongConsumer;
  *
  * <p>Collection follows the signal rules: it runs after the change (before it, for destruction) and
  * never while the entity is being destroyed or the registry cleared. If the target cannot take the
- * entity (its storage is locked by a chunk iteration), the rule's exception reaches the caller after
- * the change completed, as any listener's.
+ * entity (its storage is locked by a chunk iteration), the rule's exception reaches the caller
+ * after the change completed, as any listener's.
  */
 public final class Reactive {
 
@@ -54,7 +54,9 @@ public final class Reactive {
     final Storage<?> storage = registry.storage(type);
     if (!(storage instanceof EmptyStorage)) {
       throw new IllegalArgumentException(
-          "a reactive storage collects into a tag type, but " + type.name() + " stores instances; use"
+          "a reactive storage collects into a tag type, but "
+              + type.name()
+              + " stores instances; use"
               + " ComponentType.named(...) or a field-less @Component");
     }
     return new Reactive(registry, (EmptyStorage<?>) storage);

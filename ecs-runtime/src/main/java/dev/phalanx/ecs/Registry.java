@@ -13,12 +13,12 @@ import java.util.function.Supplier;
  *
  * <h2>Entities and components</h2>
  *
- * <p>Entities are {@code long} handles (see {@link Entity}). Every method that takes an entity first
- * checks that it is valid and throws {@link IllegalArgumentException} naming the entity otherwise;
- * every failing method leaves the registry as it was. Strict operations ({@code emplace},
- * {@code erase}, {@code get}, {@code replace}, {@code patch}) also name the component and the rule
- * broken; tolerant ones ({@code remove}, {@code tryGet}, {@code has}) do not throw for a missing
- * component.
+ * <p>Entities are {@code long} handles (see {@link Entity}). Every method that takes an entity
+ * first checks that it is valid and throws {@link IllegalArgumentException} naming the entity
+ * otherwise; every failing method leaves the registry as it was. Strict operations ({@code
+ * emplace}, {@code erase}, {@code get}, {@code replace}, {@code patch}) also name the component and
+ * the rule broken; tolerant ones ({@code remove}, {@code tryGet}, {@code has}) do not throw for a
+ * missing component.
  *
  * <h2>Costs</h2>
  *
@@ -108,7 +108,8 @@ public final class Registry {
    * @param offset where in {@code out} the first one goes
    * @param count how many to create
    * @throws IndexOutOfBoundsException if the range does not fit {@code out}
-   * @throws IllegalStateException if the identifiers would run out, or the registry is being cleared
+   * @throws IllegalStateException if the identifiers would run out, or the registry is being
+   *     cleared
    */
   public void create(final long[] out, final int offset, final int count) {
     checkNotClearing("create entities");
@@ -130,8 +131,8 @@ public final class Registry {
   }
 
   /**
-   * Destroys {@code entity}: removes each of its components (publishing destroy signals, last created
-   * storage first), then releases its identifier with a bumped version.
+   * Destroys {@code entity}: removes each of its components (publishing destroy signals, last
+   * created storage first), then releases its identifier with a bumped version.
    *
    * <p>Every removal is checked before the first one is made, so a destroy refused by a lock or an
    * iteration guard changes nothing. Once started it always completes: components added to the
@@ -141,8 +142,8 @@ public final class Registry {
    *
    * @param entity the entity to destroy
    * @throws IllegalArgumentException if the entity is not valid
-   * @throws java.util.ConcurrentModificationException if a removal would break an iteration or touch a
-   *     locked storage; nothing is changed
+   * @throws java.util.ConcurrentModificationException if a removal would break an iteration or
+   *     touch a locked storage; nothing is changed
    */
   public void destroy(final long entity) {
     checkValid(entity, "destroy");
@@ -164,8 +165,9 @@ public final class Registry {
 
   /**
    * Destroys every entity of {@code batch[from, to)}; an entity listed twice is destroyed once.
-   * Everything is checked first (every entity valid, every removal allowed): a refused batch changes
-   * nothing. Listeners' exceptions are collected; the first is rethrown once the whole batch is done.
+   * Everything is checked first (every entity valid, every removal allowed): a refused batch
+   * changes nothing. Listeners' exceptions are collected; the first is rethrown once the whole
+   * batch is done.
    *
    * @param batch the entities to destroy
    * @param from the first index of the range, inclusive
@@ -207,7 +209,9 @@ public final class Registry {
     }
   }
 
-  /** Removes every component of {@code entity}, which is on the destroying stack, then releases it. */
+  /**
+   * Removes every component of {@code entity}, which is on the destroying stack, then releases it.
+   */
   private Throwable destroyChecked(final long entity, Throwable failure) {
     try {
       // Listeners may create storages: those cannot hold the entity (additions are refused).
@@ -269,12 +273,20 @@ public final class Registry {
   void checkInsertionState(final long entity, final ComponentType<?, ?> type) {
     if (clearing) {
       throw new IllegalStateException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": the registry is being"
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": the registry is being"
               + " cleared, and everything added now would be left on a released entity");
     }
     if (0 != destroyingDepth && isBeingDestroyed(entity)) {
       throw new IllegalStateException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": it is being destroyed,"
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": it is being destroyed,"
               + " and a component added now would outlive it");
     }
   }
@@ -293,7 +305,9 @@ public final class Registry {
   private void checkNotClearing(final String operation) {
     if (clearing) {
       throw new IllegalStateException(
-          "cannot " + operation + ": the registry is being cleared, and everything created now would be"
+          "cannot "
+              + operation
+              + ": the registry is being cleared, and everything created now would be"
               + " released with the rest");
     }
   }
@@ -320,8 +334,8 @@ public final class Registry {
 
   /**
    * {@return the storage of {@code type}, creating it on first use} The result is typed with the
-   * type's storage class: {@code registry.storage(Position_Traits.TYPE)} is a
-   * {@code Position_Storage}.
+   * type's storage class: {@code registry.storage(Position_Traits.TYPE)} is a {@code
+   * Position_Storage}.
    *
    * @param <T> the component type
    * @param <S> the storage class generated for it
@@ -456,7 +470,8 @@ public final class Registry {
    * @param patcher changes the component in place
    * @throws IllegalArgumentException if the entity is not valid or lacks the component
    */
-  public <T> void patch(final long entity, final ComponentType<T, ?> type, final Consumer<? super T> patcher) {
+  public <T> void patch(
+      final long entity, final ComponentType<T, ?> type, final Consumer<? super T> patcher) {
     storageFor(entity, type, "patch", "of").patch(entity, patcher);
   }
 
@@ -496,7 +511,8 @@ public final class Registry {
    * @param supplier makes the component to add; called only if the entity has none
    * @throws IllegalArgumentException if the entity is not valid
    */
-  public <T> T getOrEmplace(final long entity, final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
+  public <T> T getOrEmplace(
+      final long entity, final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
     checkValid(entity, "get or emplace", type, "on");
     final Storage<?> existing = findStorage(type);
     if (null != existing && existing.contains(entity)) {
@@ -555,7 +571,8 @@ public final class Registry {
    * @param second another component type's key
    * @throws IllegalArgumentException if the entity is not valid
    */
-  public boolean allOf(final long entity, final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
+  public boolean allOf(
+      final long entity, final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
     return has(entity, first) && has(entity, second);
   }
 
@@ -584,7 +601,8 @@ public final class Registry {
    * @param second another component type's key
    * @throws IllegalArgumentException if the entity is not valid
    */
-  public boolean anyOf(final long entity, final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
+  public boolean anyOf(
+      final long entity, final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
     return has(entity, first) || has(entity, second);
   }
 
@@ -606,7 +624,8 @@ public final class Registry {
   }
 
   /**
-   * Removes every component of {@code type}, publishing destroy for each; see {@link Storage#clear()}.
+   * Removes every component of {@code type}, publishing destroy for each; see {@link
+   * Storage#clear()}.
    *
    * @param type the component type's key; nothing happens if its storage was never created
    */
@@ -618,11 +637,11 @@ public final class Registry {
   }
 
   /**
-   * Destroys every entity and clears every storage (last created first), publishing destroy for each
-   * component. Everything is checked first: if a storage is locked or iterated, nothing changes. Once
-   * started it completes: creating entities or adding components meanwhile (from a listener) is
-   * refused, and the first exception a listener threw is rethrown at the end. Calling it from a
-   * listener of the clear itself is a no-op.
+   * Destroys every entity and clears every storage (last created first), publishing destroy for
+   * each component. Everything is checked first: if a storage is locked or iterated, nothing
+   * changes. Once started it completes: creating entities or adding components meanwhile (from a
+   * listener) is refused, and the first exception a listener threw is rethrown at the end. Calling
+   * it from a listener of the clear itself is a no-op.
    *
    * @throws java.util.ConcurrentModificationException if a storage is locked or iterated
    */
@@ -682,13 +701,16 @@ public final class Registry {
    * @param second another component type's key
    * @param third a third component type's key
    */
-  public View view(final ComponentType<?, ?> first, final ComponentType<?, ?> second, final ComponentType<?, ?> third) {
+  public View view(
+      final ComponentType<?, ?> first,
+      final ComponentType<?, ?> second,
+      final ComponentType<?, ?> third) {
     return View.of(new SparseSet[] {storage(first), storage(second), storage(third)}, NO_SETS);
   }
 
   /**
-   * {@return a view of the entities that have every type of {@code include} and none of
-   * {@code exclude}}
+   * {@return a view of the entities that have every type of {@code include} and none of {@code
+   * exclude}}
    *
    * @param include the types every visited entity has
    * @param exclude the types no visited entity has
@@ -710,11 +732,13 @@ public final class Registry {
    * @throws IllegalArgumentException if a type is listed twice or nothing is included
    * @throws IllegalStateException if the group conflicts with an existing one or would own an
    *     in-place storage
-   * @throws java.util.ConcurrentModificationException if creating it would rearrange a storage that is
-   *     locked or iterated
+   * @throws java.util.ConcurrentModificationException if creating it would rearrange a storage that
+   *     is locked or iterated
    */
   public Group group(
-      final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+      final ComponentType<?, ?>[] owned,
+      final ComponentType<?, ?>[] get,
+      final ComponentType<?, ?>[] exclude) {
     checkDistinct(owned, get, exclude);
     return groups.group(storages(owned), storages(get), storages(exclude));
   }
@@ -728,7 +752,9 @@ public final class Registry {
    * @throws IllegalArgumentException if {@code owned} is empty, or as {@link #group}
    */
   public OwningGroup owningGroup(
-      final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+      final ComponentType<?, ?>[] owned,
+      final ComponentType<?, ?>[] get,
+      final ComponentType<?, ?>[] exclude) {
     if (0 == owned.length) {
       throw new IllegalArgumentException("an owning group needs at least one owned type");
     }
@@ -750,7 +776,8 @@ public final class Registry {
    * @param get the types every member has
    * @param exclude the types no member has
    */
-  public NonOwningGroup nonOwningGroup(final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+  public NonOwningGroup nonOwningGroup(
+      final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
     return (NonOwningGroup) group(NO_TYPES, get, exclude);
   }
 
@@ -801,14 +828,14 @@ public final class Registry {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Checks every invariant of the registry and returns the broken ones, in words; an empty list means
-   * the registry is consistent. Call it when no iteration is running. O(total number of elements): a
-   * debugging and testing aid, not for every frame.
+   * Checks every invariant of the registry and returns the broken ones, in words; an empty list
+   * means the registry is consistent. Call it when no iteration is running. O(total number of
+   * elements): a debugging and testing aid, not for every frame.
    *
-   * <p>It checks: the entity storage's index; every storage's sparse and packed arrays and free list
-   * of holes; that no component belongs to a dead entity; that every group holds exactly the matching
-   * entities, that owned storages are aligned, that nested groups are nested; that no lock, iteration
-   * or destroy is left registered.
+   * <p>It checks: the entity storage's index; every storage's sparse and packed arrays and free
+   * list of holes; that no component belongs to a dead entity; that every group holds exactly the
+   * matching entities, that owned storages are aligned, that nested groups are nested; that no
+   * lock, iteration or destroy is left registered.
    *
    * @return the broken invariants, each described in words; empty if the registry is consistent
    */
@@ -822,8 +849,11 @@ public final class Registry {
       for (int position = 0; position < storage.size(); position++) {
         final long entity = packed[position];
         if (!Entity.isTombstone(entity) && !entities.valid(entity)) {
-          problems.add(storage.describe() + ": holds a component of " + Entity.toString(entity)
-              + ", which is not a live entity");
+          problems.add(
+              storage.describe()
+                  + ": holds a component of "
+                  + Entity.toString(entity)
+                  + ", which is not a live entity");
         }
       }
     }
@@ -838,10 +868,10 @@ public final class Registry {
   }
 
   /**
-   * Returns, in words, every entity reference held by a component (a field marked {@code @EntityRef},
-   * a {@link Hierarchy} link) that names neither {@link Entity#NULL} nor a live entity: references
-   * left dangling when their target was destroyed. A debugging aid built from generated code: it
-   * walks every reference of every storage, without reflection. O(references).
+   * Returns, in words, every entity reference held by a component (a field marked
+   * {@code @EntityRef}, a {@link Hierarchy} link) that names neither {@link Entity#NULL} nor a live
+   * entity: references left dangling when their target was destroyed. A debugging aid built from
+   * generated code: it walks every reference of every storage, without reflection. O(references).
    *
    * @return the dangling references, each described in words; empty if there is none
    */
@@ -849,12 +879,20 @@ public final class Registry {
     final List<String> dangling = new ArrayList<>();
     for (int i = 0; i < storageCount; i++) {
       final Storage<?> storage = storages[i];
-      storage.eachEntityRef((owner, field, reference) -> {
-        if (!Entity.isNull(reference) && !entities.valid(reference)) {
-          dangling.add(storage.type().name() + "." + field + " of " + Entity.toString(owner) + " names "
-              + Entity.toString(reference) + ", which is not a live entity");
-        }
-      });
+      storage.eachEntityRef(
+          (owner, field, reference) -> {
+            if (!Entity.isNull(reference) && !entities.valid(reference)) {
+              dangling.add(
+                  storage.type().name()
+                      + "."
+                      + field
+                      + " of "
+                      + Entity.toString(owner)
+                      + " names "
+                      + Entity.toString(reference)
+                      + ", which is not a live entity");
+            }
+          });
     }
     return dangling;
   }
@@ -869,7 +907,10 @@ public final class Registry {
    * entity, so that a refused call on a stale handle leaves the registry as it was.
    */
   private <T, S extends Storage<T>> S storageFor(
-      final long entity, final ComponentType<T, S> type, final String verb, final String preposition) {
+      final long entity,
+      final ComponentType<T, S> type,
+      final String verb,
+      final String preposition) {
     final S existing = existing(type);
     if (null != existing) {
       return existing;
@@ -905,7 +946,8 @@ public final class Registry {
           for (int j = b == a ? i + 1 : 0; j < lists[b].length; j++) {
             if (lists[a][i] == lists[b][j]) {
               throw new IllegalArgumentException(
-                  lists[a][i].name() + " is listed twice in the group's lists (a type cannot be both owned"
+                  lists[a][i].name()
+                      + " is listed twice in the group's lists (a type cannot be both owned"
                       + " and get, or both included and excluded)");
             }
           }
@@ -916,7 +958,10 @@ public final class Registry {
 
   // The message is built only on failure: these checks run on hot paths, which must not allocate.
   private void checkValid(
-      final long entity, final String verb, final ComponentType<?, ?> type, final String preposition) {
+      final long entity,
+      final String verb,
+      final ComponentType<?, ?> type,
+      final String preposition) {
     if (!entities.valid(entity)) {
       checkValid(entity, verb + " " + type.name() + " " + preposition);
     }
@@ -925,7 +970,11 @@ public final class Registry {
   private void checkValid(final long entity, final String operation) {
     if (!entities.valid(entity)) {
       throw new IllegalArgumentException(
-          "cannot " + operation + " " + Entity.toString(entity) + ": the entity is not valid (destroyed or never created)");
+          "cannot "
+              + operation
+              + " "
+              + Entity.toString(entity)
+              + ": the entity is not valid (destroyed or never created)");
     }
   }
 }

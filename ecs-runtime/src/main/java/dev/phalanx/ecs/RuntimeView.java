@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.function.LongConsumer;
 
 /**
- * A view whose sets are chosen at run time, for tools, scripting and editors: add sets with
- * {@link #iterate} and {@link #exclude}, then iterate. Named void storages work as any other set. The
+ * A view whose sets are chosen at run time, for tools, scripting and editors: add sets with {@link
+ * #iterate} and {@link #exclude}, then iterate. Named void storages work as any other set. The
  * iteration rules and costs are those of {@link View}; it is led by its smallest included set.
  */
 public final class RuntimeView {

@@ -8,16 +8,17 @@ import java.util.Arrays;
  *
  * <h2>Invariants</h2>
  *
- * <p>Listeners run in the order they were connected; a listener connected twice runs twice. The array
- * is copied on write: connecting or disconnecting during a publication takes effect from the next
- * one, so a publication always runs exactly the listeners connected when it began.
+ * <p>Listeners run in the order they were connected; a listener connected twice runs twice. The
+ * array is copied on write: connecting or disconnecting during a publication takes effect from the
+ * next one, so a publication always runs exactly the listeners connected when it began.
  *
  * <h2>Listeners that throw</h2>
  *
- * <p>A listener's exception never stops a publication half-way or the change that published it: every
- * other listener still runs, the change completes, and the first exception is rethrown afterwards
- * with the later ones attached as {@linkplain Throwable#getSuppressed() suppressed}. Groups are not
- * listeners: they are kept up to date by the storages themselves, before any listener runs.
+ * <p>A listener's exception never stops a publication half-way or the change that published it:
+ * every other listener still runs, the change completes, and the first exception is rethrown
+ * afterwards with the later ones attached as {@linkplain Throwable#getSuppressed() suppressed}.
+ * Groups are not listeners: they are kept up to date by the storages themselves, before any
+ * listener runs.
  *
  * <h2>Costs</h2>
  *

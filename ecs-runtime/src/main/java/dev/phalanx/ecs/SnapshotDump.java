@@ -36,17 +36,22 @@ public final class SnapshotDump {
   }
 
   /**
-   * Writes the chosen entities of {@code registry}; invalid ones are listed as {@code "dead": true}.
+   * Writes the chosen entities of {@code registry}; invalid ones are listed as {@code "dead":
+   * true}.
    *
    * @param registry the registry
    * @param chosen the entities
    * @param out where to write
    * @throws IOException if {@code out} fails
    */
-  public static void write(final Registry registry, final long[] chosen, final Appendable out) throws IOException {
+  public static void write(final Registry registry, final long[] chosen, final Appendable out)
+      throws IOException {
     final StringBuilder text = new StringBuilder();
-    text.append("{\n  \"entities\": {\"alive\": ").append(registry.alive()).append(", \"released\": ")
-        .append(registry.entities().size() - registry.alive()).append("},\n  \"storages\": [");
+    text.append("{\n  \"entities\": {\"alive\": ")
+        .append(registry.alive())
+        .append(", \"released\": ")
+        .append(registry.entities().size() - registry.alive())
+        .append("},\n  \"storages\": [");
     for (int i = 0; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
       text.append(0 == i ? "\n" : ",\n").append("    {\"type\": ");
@@ -57,8 +62,12 @@ public final class SnapshotDump {
         text.append(0 == c ? "" : ", ");
         quote(text, columns.get(c).name());
         text.append(": ");
-        quote(text, SnapshotFormat.CODEC == columns.get(c).code() || SnapshotFormat.ENUM == columns.get(c).code()
-            ? columns.get(c).type().getName() : SnapshotFormat.typeName(columns.get(c).code()));
+        quote(
+            text,
+            SnapshotFormat.CODEC == columns.get(c).code()
+                    || SnapshotFormat.ENUM == columns.get(c).code()
+                ? columns.get(c).type().getName()
+                : SnapshotFormat.typeName(columns.get(c).code()));
       }
       text.append("}}");
     }
@@ -95,8 +104,11 @@ public final class SnapshotDump {
     if (Entity.isNull(entity)) {
       text.append("null");
     } else {
-      text.append('"').append(Entity.index(entity)).append(':')
-          .append(Integer.toUnsignedString(Entity.version(entity))).append('"');
+      text.append('"')
+          .append(Entity.index(entity))
+          .append(':')
+          .append(Integer.toUnsignedString(Entity.version(entity)))
+          .append('"');
     }
   }
 
@@ -197,7 +209,9 @@ public final class SnapshotDump {
       if (null == value) {
         name(name).append("null");
       } else {
-        quote(name(name), value instanceof Enum<?> ? ((Enum<?>) value).name() : String.valueOf(value));
+        quote(
+            name(name),
+            value instanceof Enum<?> ? ((Enum<?>) value).name() : String.valueOf(value));
       }
     }
   }

@@ -12,10 +12,13 @@ final class SnapshotFormat {
 
   /** The first four bytes of every snapshot: {@code PHNX}. */
   static final byte[] MAGIC = {'P', 'H', 'N', 'X'};
+
   /** The last four bytes of every snapshot: {@code END!}. */
   static final byte[] END = {'E', 'N', 'D', '!'};
+
   /** The format version this runtime writes and the newest it reads. */
   static final int VERSION = 1;
+
   /** Header flag: the entity section is the whole entity storage (restorable as is). */
   static final int FLAG_FULL = 1;
 
@@ -33,8 +36,19 @@ final class SnapshotFormat {
   static final byte CODEC = 12;
 
   private static final String[] NAMES = {
-    "?", "boolean", "byte", "short", "char", "int", "long", "@EntityRef long", "float", "double",
-    "String", "enum", "object"
+    "?",
+    "boolean",
+    "byte",
+    "short",
+    "char",
+    "int",
+    "long",
+    "@EntityRef long",
+    "float",
+    "double",
+    "String",
+    "enum",
+    "object"
   };
 
   private SnapshotFormat() {}
@@ -65,7 +79,10 @@ final class SnapshotFormat {
     }
   }
 
-  /** Returns the key naming a storage's type in snapshots: {@code class:<binary name>} or {@code void:<name>}. */
+  /**
+   * Returns the key naming a storage's type in snapshots: {@code class:<binary name>} or {@code
+   * void:<name>}.
+   */
   static String key(final Storage<?> storage) {
     return storage instanceof VoidStorage
         ? "void:" + storage.type().name()
@@ -74,7 +91,9 @@ final class SnapshotFormat {
 
   /** Returns the key of {@code type}. */
   static String key(final ComponentType<?, ?> type) {
-    return Void.class == type.javaClass() ? "void:" + type.name() : classKey(type.javaClass().getName());
+    return Void.class == type.javaClass()
+        ? "void:" + type.name()
+        : classKey(type.javaClass().getName());
   }
 
   /** Returns the key of the component class of binary name {@code binaryName}. */
@@ -88,52 +107,53 @@ final class SnapshotFormat {
   /** Returns the columns of {@code storage}, in declaration order. */
   static List<Column> columns(final Storage<?> storage) {
     final List<Column> columns = new ArrayList<>();
-    storage.eachColumn(new ColumnVisitor() {
-      @Override
-      public void booleans(final String name, final boolean[][] pages) {
-        columns.add(new Column(name, BOOLEAN, boolean.class));
-      }
+    storage.eachColumn(
+        new ColumnVisitor() {
+          @Override
+          public void booleans(final String name, final boolean[][] pages) {
+            columns.add(new Column(name, BOOLEAN, boolean.class));
+          }
 
-      @Override
-      public void bytes(final String name, final byte[][] pages) {
-        columns.add(new Column(name, BYTE, byte.class));
-      }
+          @Override
+          public void bytes(final String name, final byte[][] pages) {
+            columns.add(new Column(name, BYTE, byte.class));
+          }
 
-      @Override
-      public void shorts(final String name, final short[][] pages) {
-        columns.add(new Column(name, SHORT, short.class));
-      }
+          @Override
+          public void shorts(final String name, final short[][] pages) {
+            columns.add(new Column(name, SHORT, short.class));
+          }
 
-      @Override
-      public void chars(final String name, final char[][] pages) {
-        columns.add(new Column(name, CHAR, char.class));
-      }
+          @Override
+          public void chars(final String name, final char[][] pages) {
+            columns.add(new Column(name, CHAR, char.class));
+          }
 
-      @Override
-      public void ints(final String name, final int[][] pages) {
-        columns.add(new Column(name, INT, int.class));
-      }
+          @Override
+          public void ints(final String name, final int[][] pages) {
+            columns.add(new Column(name, INT, int.class));
+          }
 
-      @Override
-      public void longs(final String name, final long[][] pages, final boolean entityRef) {
-        columns.add(new Column(name, entityRef ? ENTITY : LONG, long.class));
-      }
+          @Override
+          public void longs(final String name, final long[][] pages, final boolean entityRef) {
+            columns.add(new Column(name, entityRef ? ENTITY : LONG, long.class));
+          }
 
-      @Override
-      public void floats(final String name, final float[][] pages) {
-        columns.add(new Column(name, FLOAT, float.class));
-      }
+          @Override
+          public void floats(final String name, final float[][] pages) {
+            columns.add(new Column(name, FLOAT, float.class));
+          }
 
-      @Override
-      public void doubles(final String name, final double[][] pages) {
-        columns.add(new Column(name, DOUBLE, double.class));
-      }
+          @Override
+          public void doubles(final String name, final double[][] pages) {
+            columns.add(new Column(name, DOUBLE, double.class));
+          }
 
-      @Override
-      public void objects(final String name, final Class<?> type, final Object[][] pages) {
-        columns.add(new Column(name, objectCode(type), type));
-      }
-    });
+          @Override
+          public void objects(final String name, final Class<?> type, final Object[][] pages) {
+            columns.add(new Column(name, objectCode(type), type));
+          }
+        });
     return columns;
   }
 

@@ -3,12 +3,12 @@ package dev.phalanx.ecs;
 import java.io.IOException;
 
 /**
- * A snapshot stream that cannot be loaded: truncated, not a snapshot (wrong magic), written by a newer
- * format version, corrupt (counts or identifiers out of range or inconsistent), or describing a
- * schema that the target's types cannot take (a field whose type changed, an unknown enum constant,
- * a type without a {@link ValueCodec}). The message says what was wrong and where: the byte offset
- * and, where it applies, the storage and the field. Loaders throw it before they change anything:
- * the target registry is left as it was.
+ * A snapshot stream that cannot be loaded: truncated, not a snapshot (wrong magic), written by a
+ * newer format version, corrupt (counts or identifiers out of range or inconsistent), or describing
+ * a schema that the target's types cannot take (a field whose type changed, an unknown enum
+ * constant, a type without a {@link ValueCodec}). The message says what was wrong and where: the
+ * byte offset and, where it applies, the storage and the field. Loaders throw it before they change
+ * anything: the target registry is left as it was.
  */
 public final class SnapshotFormatException extends IOException {
 

@@ -19,15 +19,20 @@ import java.nio.charset.StandardCharsets;
 final class SnapshotInput {
 
   private static final int CAPACITY = 1 << 16;
-  private static final VarHandle CHARS = MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle CHARS =
+      MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final ReadableByteChannel channel;
   private final byte[] buffer = new byte[CAPACITY];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buffer);
+
   /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
   private final ByteBuffer view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+
   private int position;
   private int limit;
   private long consumed;
@@ -76,7 +81,9 @@ final class SnapshotInput {
     }
   }
 
-  /** Returns how many elements of {@code width} bytes are buffered, after refilling (at least 1). */
+  /**
+   * Returns how many elements of {@code width} bytes are buffered, after refilling (at least 1).
+   */
   private int available(final int width) throws IOException {
     need(width);
     return (limit - position) / width;
@@ -106,8 +113,17 @@ final class SnapshotInput {
     final long at = offset();
     final int count = getInt();
     if (count < 0 || count > max) {
-      throw new SnapshotFormatException(at, "corrupt count of " + of + ": " + count + " (expected 0 to " + max
-          + ") (reading " + what + ")");
+      throw new SnapshotFormatException(
+          at,
+          "corrupt count of "
+              + of
+              + ": "
+              + count
+              + " (expected 0 to "
+              + max
+              + ") (reading "
+              + what
+              + ")");
     }
     return count;
   }
@@ -118,9 +134,12 @@ final class SnapshotInput {
     need(length);
     final String value;
     try {
-      value = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(buffer, position, length)).toString();
+      value =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(buffer, position, length))
+              .toString();
     } catch (final CharacterCodingException e) {
       throw error("malformed UTF-8 in a name");
     }
@@ -133,7 +152,8 @@ final class SnapshotInput {
     final long at = offset();
     final int length = getInt();
     if (length < -1) {
-      throw new SnapshotFormatException(at, "corrupt string length " + length + " (reading " + what + ")");
+      throw new SnapshotFormatException(
+          at, "corrupt string length " + length + " (reading " + what + ")");
     }
     if (-1 == length) {
       return null;

@@ -4,17 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 
 /**
  * Loads a whole snapshot ({@link SnapshotWriter} without {@link SnapshotWriter#entities}) into a
- * registry that never created an entity, giving it the saved identifiers and versions, its recycling
- * order, every saved storage with its elements at their saved positions (holes of in-place storages
- * included), and rebuilt groups.
+ * registry that never created an entity, giving it the saved identifiers and versions, its
+ * recycling order, every saved storage with its elements at their saved positions (holes of
+ * in-place storages included), and rebuilt groups.
  *
  * <pre>{@code
  * Map<String, byte[]> extras = new SnapshotLoader(registry).load(inputStream);
@@ -26,8 +24,8 @@ import java.util.Map;
  * magic, the format version, every count and identifier, every storage's elements (live entities of
  * the snapshot, no repeats, a well-formed free list of holes), and every field against the type's
  * current fields. Only then is the registry changed, by steps that cannot fail. A bad stream throws
- * {@link SnapshotFormatException} (what, where: byte offset, storage, field) and leaves the registry
- * exactly as it was.
+ * {@link SnapshotFormatException} (what, where: byte offset, storage, field) and leaves the
+ * registry exactly as it was.
  *
  * <h2>Schema changes</h2>
  *
@@ -35,15 +33,15 @@ import java.util.Map;
  * {@code false}, {@code null}); a field the class no longer has is skipped; a field whose type
  * changed ({@code int} to {@code float}, a plain {@code long} to an {@code @EntityRef long}, one
  * codec class to another) is refused. Enum values are matched by constant name: a constant that no
- * longer exists is refused where it is used. A storage saved with in-place deletion and loaded into a
- * swap-and-pop one loses its holes.
+ * longer exists is refused where it is used. A storage saved with in-place deletion and loaded into
+ * a swap-and-pop one loses its holes.
  *
  * <h2>Signals and groups</h2>
  *
  * <p>Loading fills storages in bulk: no construct signal is published. Groups that exist in the
  * target are rebuilt from the loaded storages (an owning group finds its members in front when the
- * saved registry had the same groups, and moves nothing); groups created later arrange themselves as
- * usual. A loaded hierarchy storage gets its {@link Hierarchy} (the context variable) at once.
+ * saved registry had the same groups, and moves nothing); groups created later arrange themselves
+ * as usual. A loaded hierarchy storage gets its {@link Hierarchy} (the context variable) at once.
  *
  * <h2>Costs</h2>
  *
@@ -79,7 +77,8 @@ public final class SnapshotLoader {
   }
 
   /**
-   * Adds types the snapshot may name, for classes that the loader's class loaders cannot find by name.
+   * Adds types the snapshot may name, for classes that the loader's class loaders cannot find by
+   * name.
    *
    * @param extraTypes the types
    * @return this loader
@@ -130,12 +129,19 @@ public final class SnapshotLoader {
     final StagedSnapshot staged =
         StagedSnapshot.read(new SnapshotInput(channel), registry, settings.codecs, settings.types);
     if (!staged.full) {
-      throw new SnapshotFormatException(-1, "this snapshot holds chosen entities, not a whole entity storage:"
-          + " load it with a ContinuousLoader, which maps identifiers");
+      throw new SnapshotFormatException(
+          -1,
+          "this snapshot holds chosen entities, not a whole entity storage:"
+              + " load it with a ContinuousLoader, which maps identifiers");
     }
     if (staged.entityCount > registry.entities().limit()) {
-      throw new SnapshotFormatException(-1, "the snapshot has " + staged.entityCount + " identifiers, more than"
-          + " the target registry's limit of " + registry.entities().limit());
+      throw new SnapshotFormatException(
+          -1,
+          "the snapshot has "
+              + staged.entityCount
+              + " identifiers, more than"
+              + " the target registry's limit of "
+              + registry.entities().limit());
     }
     checkEmpty();
     commit(staged);
@@ -145,7 +151,8 @@ public final class SnapshotLoader {
   private void checkEmpty() {
     if (0 != registry.entities().size()) {
       throw new IllegalStateException(
-          "cannot load a snapshot into a registry that has created entities (" + registry.entities().size()
+          "cannot load a snapshot into a registry that has created entities ("
+              + registry.entities().size()
               + " identifiers): load into a new registry, or use a ContinuousLoader");
     }
   }
@@ -167,7 +174,9 @@ public final class SnapshotLoader {
     registry.groups().rebuild();
   }
 
-  /** Copies each staged field into the storage's pages, page by page; defaults for missing fields. */
+  /**
+   * Copies each staged field into the storage's pages, page by page; defaults for missing fields.
+   */
   private static final class Filler implements ColumnVisitor {
     private StagedSnapshot.StagedStorage source;
     private int pageSize;
@@ -184,7 +193,8 @@ public final class SnapshotLoader {
         return;
       }
       for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
-        System.arraycopy(column.data(), from, pages[page], 0, Math.min(pageSize, source.size - from));
+        System.arraycopy(
+            column.data(), from, pages[page], 0, Math.min(pageSize, source.size - from));
       }
     }
 
@@ -221,7 +231,8 @@ public final class SnapshotLoader {
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], entityRef ? Entity.NULL : 0L)));
+      copy(
+          name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], entityRef ? Entity.NULL : 0L)));
     }
 
     @Override

@@ -16,15 +16,20 @@ import java.nio.charset.StandardCharsets;
 final class SnapshotOutput {
 
   private static final int CAPACITY = 1 << 16;
-  private static final VarHandle CHARS = MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle CHARS =
+      MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final WritableByteChannel channel;
   private final byte[] buffer = new byte[CAPACITY];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buffer);
+
   /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
   private final ByteBuffer view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+
   private int used;
   private long flushed;
 

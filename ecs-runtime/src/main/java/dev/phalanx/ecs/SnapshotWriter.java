@@ -16,8 +16,8 @@ import java.util.Map;
 
 /**
  * Saves a registry, some of its component types or some of its entities, in the snapshot format
- * ({@code docs/snapshot-format.md}): the entity storage (every identifier with its version, released
- * ones too), then every chosen storage with its entities and its fields, column by column.
+ * ({@code docs/snapshot-format.md}): the entity storage (every identifier with its version,
+ * released ones too), then every chosen storage with its entities and its fields, column by column.
  *
  * <pre>{@code
  * new SnapshotWriter(registry).write(outputStream);
@@ -32,8 +32,8 @@ import java.util.Map;
  *       storages included (with their free list), so positions survive too.
  *   <li>{@link #types}: only those storages; the entity section stays whole.
  *   <li>{@link #entities}: only those entities (their components in every chosen storage, holes
- *       dropped); the entity section lists just them, so such a snapshot is for
- *       {@link ContinuousLoader}, which maps identifiers, not for {@link SnapshotLoader}.
+ *       dropped); the entity section lists just them, so such a snapshot is for {@link
+ *       ContinuousLoader}, which maps identifiers, not for {@link SnapshotLoader}.
  *   <li>Fields through {@link Storage#eachColumn}: primitives as raw little-endian values, page by
  *       page; strings as UTF-16; enums by constant name (a table per column, then an index per
  *       element); any other reference type, and the instances of object storages, through the
@@ -83,8 +83,8 @@ public final class SnapshotWriter {
   }
 
   /**
-   * Saves only {@code entities} (each must be valid when {@link #write} runs): their components, and
-   * an entity section listing just them.
+   * Saves only {@code entities} (each must be valid when {@link #write} runs): their components,
+   * and an entity section listing just them.
    *
    * @param entities the entities to save
    * @return this writer
@@ -151,9 +151,16 @@ public final class SnapshotWriter {
       for (final SnapshotFormat.Column column : list) {
         if (SnapshotFormat.CODEC == column.code() && !codecs.containsKey(column.type())) {
           throw new IllegalStateException(
-              "cannot save " + storage.describe() + ": field '" + column.name() + "' is of type "
-                  + column.type().getName() + ", which snapshots do not encode natively; register a ValueCodec"
-                  + " for it with codec(" + column.type().getSimpleName() + ".class, ...)");
+              "cannot save "
+                  + storage.describe()
+                  + ": field '"
+                  + column.name()
+                  + "' is of type "
+                  + column.type().getName()
+                  + ", which snapshots do not encode natively; register a ValueCodec"
+                  + " for it with codec("
+                  + column.type().getSimpleName()
+                  + ".class, ...)");
         }
       }
       columns.add(list);
@@ -204,7 +211,8 @@ public final class SnapshotWriter {
     return storages;
   }
 
-  private void writeEntities(final SnapshotOutput out, final LongLongMap selection) throws IOException {
+  private void writeEntities(final SnapshotOutput out, final LongLongMap selection)
+      throws IOException {
     final EntityStorage entities = registry.entities();
     if (null == selection) {
       out.putInt(entities.size());
@@ -218,8 +226,12 @@ public final class SnapshotWriter {
   }
 
   private void writeStorage(
-      final SnapshotOutput out, final ColumnWriter writer, final Storage<?> storage,
-      final List<SnapshotFormat.Column> columns, final LongLongMap selection) throws IOException {
+      final SnapshotOutput out,
+      final ColumnWriter writer,
+      final Storage<?> storage,
+      final List<SnapshotFormat.Column> columns,
+      final LongLongMap selection)
+      throws IOException {
     out.putString(SnapshotFormat.key(storage));
     out.putByte(DeletionPolicy.IN_PLACE == storage.policy() ? 1 : 0);
     out.putInt(columns.size());
@@ -270,8 +282,9 @@ public final class SnapshotWriter {
   }
 
   /**
-   * Writes each column it is handed: whole pages for a full storage, the chosen positions otherwise.
-   * Visitor methods cannot throw {@link IOException}: it travels wrapped and is unwrapped above.
+   * Writes each column it is handed: whole pages for a full storage, the chosen positions
+   * otherwise. Visitor methods cannot throw {@link IOException}: it travels wrapped and is
+   * unwrapped above.
    */
   private final class ColumnWriter implements ColumnVisitor {
     private final SnapshotOutput out;
@@ -356,26 +369,28 @@ public final class SnapshotWriter {
     @Override
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
       final byte code = SnapshotFormat.objectCode(type);
-      @SuppressWarnings("unchecked") // registered for this very class by codec(Class<T>, ValueCodec<T>)
+      @SuppressWarnings(
+          "unchecked") // registered for this very class by codec(Class<T>, ValueCodec<T>)
       final ValueCodec<Object> codec = (ValueCodec<Object>) codecs.get(type);
-      runs((page, offset, length) -> {
-        for (int i = offset; i < offset + length; i++) {
-          final Object value = pages[page][i];
-          if (SnapshotFormat.STRING == code) {
-            out.putChars((String) value);
-          } else if (SnapshotFormat.ENUM == code) {
-            out.putInt(null == value ? -1 : ((Enum<?>) value).ordinal());
-          } else if (null == value) {
-            out.putInt(-1);
-          } else {
-            bytes.reset();
-            codec.write(value, data);
-            data.flush();
-            out.putInt(bytes.size());
-            out.putBytes(bytesOf(), 0, bytes.size());
-          }
-        }
-      });
+      runs(
+          (page, offset, length) -> {
+            for (int i = offset; i < offset + length; i++) {
+              final Object value = pages[page][i];
+              if (SnapshotFormat.STRING == code) {
+                out.putChars((String) value);
+              } else if (SnapshotFormat.ENUM == code) {
+                out.putInt(null == value ? -1 : ((Enum<?>) value).ordinal());
+              } else if (null == value) {
+                out.putInt(-1);
+              } else {
+                bytes.reset();
+                codec.write(value, data);
+                data.flush();
+                out.putInt(bytes.size());
+                out.putBytes(bytesOf(), 0, bytes.size());
+              }
+            }
+          });
     }
 
     private byte[] bytesOf() {

@@ -13,45 +13,45 @@ import java.util.ConcurrentModificationException;
  *
  * <ul>
  *   <li>For every contained entity {@code e}: {@code packed[sparse[index(e)]] == e}.
- *   <li>Entries of the sparse array that map to no element hold {@link #ABSENT} ({@code -1}); sparse
- *       pages of {@value #SPARSE_PAGE_SIZE} entries are allocated on first use and never freed.
+ *   <li>Entries of the sparse array that map to no element hold {@link #ABSENT} ({@code -1});
+ *       sparse pages of {@value #SPARSE_PAGE_SIZE} entries are allocated on first use and never
+ *       freed.
  *   <li>With {@link DeletionPolicy#SWAP_AND_POP} positions {@code [0, size())} are all live.
- *   <li>With {@link DeletionPolicy#IN_PLACE} a position may hold a tombstone (version
- *       {@link Entity#TOMBSTONE_VERSION}) whose index bits hold the position of the next hole, or
- *       {@code -1}; the first hole is {@link #firstHole()}. {@code size()} counts holes.
+ *   <li>With {@link DeletionPolicy#IN_PLACE} a position may hold a tombstone (version {@link
+ *       Entity#TOMBSTONE_VERSION}) whose index bits hold the position of the next hole, or {@code
+ *       -1}; the first hole is {@link #firstHole()}. {@code size()} counts holes.
  * </ul>
  *
  * <h2>Costs</h2>
  *
- * <p>{@code contains}, {@code indexOf}, insertion and removal are O(1): a page lookup and one read of
- * the packed array. Sorting is O(n log n) comparisons on a permutation, then O(n) moves, without
+ * <p>{@code contains}, {@code indexOf}, insertion and removal are O(1): a page lookup and one read
+ * of the packed array. Sorting is O(n log n) comparisons on a permutation, then O(n) moves, without
  * allocation once the set has been sorted at its current size. {@code compact()} is O(n).
  *
  * <h2>Iteration guards</h2>
  *
  * <p>Iterations walk positions from the last down to {@code 0}. While one runs, the set knows its
- * <em>floor</em>: the position being visited; positions at or above it are visited (or were appended
- * after the iteration began and are not visited), positions below it are still to come. Every change
- * is checked against the floors of all iterations in progress <em>before</em> it is made: a change
- * that would move an element across a floor (so that it would be visited twice or never) is refused
- * with a {@link ConcurrentModificationException} and changes nothing. Removing the visited element, or
- * any element above the floor, moves the last element (also above the floor) and is allowed; appending
- * is always allowed; a removal that would leave the set smaller than its floor is refused (the walk
- * steps down one position at a time); sorting, compacting and clearing are refused while any
- * iteration runs. The
- * callback iterations of views and groups keep floors; external iterators ({@link EntityIterator})
- * cannot (an abandoned iterator must not block the set) and check a log of the last
- * {@value #CHANGE_LOG} moves at every step instead.
+ * <em>floor</em>: the position being visited; positions at or above it are visited (or were
+ * appended after the iteration began and are not visited), positions below it are still to come.
+ * Every change is checked against the floors of all iterations in progress <em>before</em> it is
+ * made: a change that would move an element across a floor (so that it would be visited twice or
+ * never) is refused with a {@link ConcurrentModificationException} and changes nothing. Removing
+ * the visited element, or any element above the floor, moves the last element (also above the
+ * floor) and is allowed; appending is always allowed; a removal that would leave the set smaller
+ * than its floor is refused (the walk steps down one position at a time); sorting, compacting and
+ * clearing are refused while any iteration runs. The callback iterations of views and groups keep
+ * floors; external iterators ({@link EntityIterator}) cannot (an abandoned iterator must not block
+ * the set) and check a log of the last {@value #CHANGE_LOG} moves at every step instead.
  *
- * <p>A set may also be <em>locked</em> (by chunk iterations, parallel iterations and sorts): while it
- * is, every structural change is refused.
+ * <p>A set may also be <em>locked</em> (by chunk iterations, parallel iterations and sorts): while
+ * it is, every structural change is refused.
  *
  * <h2>Threading</h2>
  *
  * <p>Not thread-safe, with one exception: with {@link DeletionPolicy#IN_PLACE}, several threads may
  * remove distinct entities at once, as long as nothing else (insertion, iteration, sorting,
- * compaction, clearing) runs meanwhile. Each removal writes only its own sparse slot, its own packed
- * slot and the head of the free list, which is updated with a CAS.
+ * compaction, clearing) runs meanwhile. Each removal writes only its own sparse slot, its own
+ * packed slot and the head of the free list, which is updated with a CAS.
  */
 public class SparseSet {
 
@@ -83,6 +83,7 @@ public class SparseSet {
   private int[][] sparse = NO_PAGES;
   private long[] packed = NO_ENTITIES;
   private int size;
+
   // Head of the free list of holes (IN_PLACE only); updated with a CAS by concurrent removals.
   @SuppressWarnings("unused") // written through FIRST_HOLE
   private volatile int firstHole = ABSENT;
@@ -91,7 +92,8 @@ public class SparseSet {
   // and locks are active over all its sets, so that changes skip their checks when there are none.
   Guards guards;
 
-  // Callback iterations in progress: their number, the innermost one's floor, the outer ones' floors.
+  // Callback iterations in progress: their number, the innermost one's floor, the outer ones'
+  // floors.
   private int iterations;
   private int floor;
   private int[] outerFloors = NO_FLOORS;
@@ -206,8 +208,8 @@ public class SparseSet {
   }
 
   /**
-   * {@return the entity of the set whose index is {@code index}, whatever its version, or
-   * {@link Entity#NULL}}
+   * {@return the entity of the set whose index is {@code index}, whatever its version, or {@link
+   * Entity#NULL}}
    *
    * @param index an entity index ({@link Entity#index})
    */
@@ -323,7 +325,12 @@ public class SparseSet {
   final void checkUnlocked(final String operation) {
     if (0 != locks) {
       throw new ConcurrentModificationException(
-          "cannot " + operation + " " + describe() + ": " + lockDescription()
+          "cannot "
+              + operation
+              + " "
+              + describe()
+              + ": "
+              + lockDescription()
               + " is reading it, and structural changes are refused until it ends");
     }
   }
@@ -336,30 +343,47 @@ public class SparseSet {
   final void checkUnlocked(final boolean removal, final Storage<?> target, final long entity) {
     if (0 != locks) {
       throw new ConcurrentModificationException(
-          "cannot " + operation(removal, target, entity) + ": " + describe() + " is being read by "
-              + lockDescription() + ", and structural changes are refused until it ends");
+          "cannot "
+              + operation(removal, target, entity)
+              + ": "
+              + describe()
+              + " is being read by "
+              + lockDescription()
+              + ", and structural changes are refused until it ends");
     }
   }
 
   /**
-   * Throws unless moves between positions within {@code [low, high]} are allowed: the set is unlocked
-   * and no floor of an iteration in progress lies in {@code (low, high]}.
+   * Throws unless moves between positions within {@code [low, high]} are allowed: the set is
+   * unlocked and no floor of an iteration in progress lies in {@code (low, high]}.
    */
   final void checkMoves(
-      final int low, final int high, final boolean removal, final Storage<?> target, final long entity) {
+      final int low,
+      final int high,
+      final boolean removal,
+      final Storage<?> target,
+      final long entity) {
     checkUnlocked(removal, target, entity);
     if (0 != iterations && low < high && crossesFloor(low, high)) {
       throw new ConcurrentModificationException(
-          "cannot " + operation(removal, target, entity) + ": " + describe() + " is being iterated, and"
-              + " this would move an element between the part already visited and the part not visited"
-              + " yet (positions " + low + " and " + high + "), so that it would be visited twice or never;"
-              + " while an iteration runs, only the visited entity and entities already visited may leave"
-              + " the iterated storage or move in it (for example by entering or leaving a group that owns"
-              + " it)");
+          "cannot "
+              + operation(removal, target, entity)
+              + ": "
+              + describe()
+              + " is being iterated, and this would move an element between the part already"
+              + " visited and the part not visited yet (positions "
+              + low
+              + " and "
+              + high
+              + "), so that it would be visited twice or never; while an iteration runs, only the"
+              + " visited entity and entities already visited may leave the iterated storage or"
+              + " move in it (for example by entering or leaving a group that owns it)");
     }
   }
 
-  /** Throws unless the set may be rearranged (sorted, compacted, cleared): unlocked, not iterated. */
+  /**
+   * Throws unless the set may be rearranged (sorted, compacted, cleared): unlocked, not iterated.
+   */
   final void checkRearrange(final String operation) {
     checkUnlocked(operation);
     if (0 != iterations) {
@@ -382,9 +406,13 @@ public class SparseSet {
         // The walk's next position would lie past the end: the loop steps down one position at a
         // time (a counted loop the JIT unrolls), so the set may not shrink below what was visited.
         throw new ConcurrentModificationException(
-            "cannot " + operation(true, target, entity) + ": " + describe() + " is being iterated, and"
-                + " this would make it smaller than the part already visited; remove entities still to"
-                + " come before the visited one, or defer the removal (CommandBuffer)");
+            "cannot "
+                + operation(true, target, entity)
+                + ": "
+                + describe()
+                + " is being iterated, and this would make it smaller than the part already"
+                + " visited; remove entities still to come before the visited one, or defer the"
+                + " removal (CommandBuffer)");
       }
     }
   }
@@ -399,7 +427,8 @@ public class SparseSet {
 
   private String operation(final boolean removal, final Storage<?> target, final long entity) {
     final String what = null == target ? "an element" : target.type().name();
-    return (removal ? "remove " + what + " from " : "emplace " + what + " on ") + Entity.toString(entity);
+    return (removal ? "remove " + what + " from " : "emplace " + what + " on ")
+        + Entity.toString(entity);
   }
 
   private String lockDescription() {
@@ -420,8 +449,8 @@ public class SparseSet {
   }
 
   /**
-   * Forbids structural changes until {@link #unlock()}; {@code by} and {@code of} say what holds the
-   * lock ("a chunk iteration of", a group), joined only in messages. Locks nest.
+   * Forbids structural changes until {@link #unlock()}; {@code by} and {@code of} say what holds
+   * the lock ("a chunk iteration of", a group), joined only in messages. Locks nest.
    */
   final void lock(final String by, final Object of) {
     if (0 == locks) {
@@ -462,8 +491,8 @@ public class SparseSet {
   }
 
   /**
-   * Makes room for an insertion at {@link #nextPosition()} of an entity with {@code index}: grows the
-   * packed array and allocates the sparse page, so that {@link #insertAt} cannot fail.
+   * Makes room for an insertion at {@link #nextPosition()} of an entity with {@code index}: grows
+   * the packed array and allocates the sparse page, so that {@link #insertAt} cannot fail.
    */
   final void prepareSlot(final int index) {
     if (ABSENT == firstHole() && size == packed.length) {
@@ -473,8 +502,8 @@ public class SparseSet {
   }
 
   /**
-   * Inserts {@code entity} at {@code position}, which {@link #nextPosition()} returned and
-   * {@link #prepareSlot} prepared.
+   * Inserts {@code entity} at {@code position}, which {@link #nextPosition()} returned and {@link
+   * #prepareSlot} prepared.
    */
   final void insertAt(final long entity, final int position) {
     if (position == size) {
@@ -500,10 +529,10 @@ public class SparseSet {
   }
 
   /**
-   * Removes the live entity at {@code position} following the deletion policy: swap-and-pop moves the
-   * last element into the slot ({@link #moveElement}) and releases the last slot
-   * ({@link #releaseElement}); in-place releases the slot and turns it into a hole. Under in-place
-   * deletion it may run concurrently for distinct entities.
+   * Removes the live entity at {@code position} following the deletion policy: swap-and-pop moves
+   * the last element into the slot ({@link #moveElement}) and releases the last slot ({@link
+   * #releaseElement}); in-place releases the slot and turns it into a hole. Under in-place deletion
+   * it may run concurrently for distinct entities.
    */
   final void removeAt(final int position) {
     final long entity = packed[position];
@@ -637,14 +666,14 @@ public class SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Sorts the elements by entity with an introsort (quicksort, heapsort past a depth limit, insertion
-   * sort for short ranges). Payloads move with their entities.
+   * Sorts the elements by entity with an introsort (quicksort, heapsort past a depth limit,
+   * insertion sort for short ranges). Payloads move with their entities.
    *
    * @param comparator orders two entities
-   * @throws IllegalStateException if the set has tombstones (call {@link #compact()} first) or may not
-   *     be sorted on its own (a storage owned by a group)
-   * @throws ConcurrentModificationException if the set is locked or iterated, or the comparator tries
-   *     a structural change
+   * @throws IllegalStateException if the set has tombstones (call {@link #compact()} first) or may
+   *     not be sorted on its own (a storage owned by a group)
+   * @throws ConcurrentModificationException if the set is locked or iterated, or the comparator
+   *     tries a structural change
    */
   public final void sort(final EntityComparator comparator) {
     checkSortable();
@@ -677,8 +706,8 @@ public class SparseSet {
 
   /**
    * Sorts the elements by comparing the elements at two positions; see {@link PositionComparator}.
-   * The comparator is given the positions the elements have before the sort: nothing moves until the
-   * order is known.
+   * The comparator is given the positions the elements have before the sort: nothing moves until
+   * the order is known.
    *
    * @param comparator orders the elements at two positions
    * @throws IllegalStateException as {@link #sort(EntityComparator)}
@@ -738,17 +767,20 @@ public class SparseSet {
   void checkSortable() {
     if (hasTombstones()) {
       throw new IllegalStateException(
-          "cannot sort " + describe() + ": it has tombstones (in-place deletion); call compact() first");
+          "cannot sort "
+              + describe()
+              + ": it has tombstones (in-place deletion); call compact() first");
     }
     checkRearrange("sort");
   }
 
   /**
-   * Computes the sorted order of positions {@code [0, count)}: {@code order[i]} is the position of the
-   * element that belongs at {@code i}. The set is locked meanwhile, so the comparator sees it
+   * Computes the sorted order of positions {@code [0, count)}: {@code order[i]} is the position of
+   * the element that belongs at {@code i}. The set is locked meanwhile, so the comparator sees it
    * unchanged and cannot change it.
    */
-  final int[] computeOrder(final int count, final PositionComparator comparator, final boolean insertion) {
+  final int[] computeOrder(
+      final int count, final PositionComparator comparator, final boolean insertion) {
     final int[] order = permutationOf(count);
     for (int i = 0; i < count; i++) {
       order[i] = i;
@@ -758,7 +790,12 @@ public class SparseSet {
       if (insertion) {
         insertionSort(order, 0, count, comparator);
       } else {
-        introSort(order, 0, count - 1, comparator, 2 * (32 - Integer.numberOfLeadingZeros(Math.max(count, 1))));
+        introSort(
+            order,
+            0,
+            count - 1,
+            comparator,
+            2 * (32 - Integer.numberOfLeadingZeros(Math.max(count, 1))));
       }
     } finally {
       unlock();
@@ -770,8 +807,8 @@ public class SparseSet {
   }
 
   /**
-   * Rearranges positions {@code [0, count)} so that the element at {@code order[i]} lands at {@code i},
-   * following the permutation's cycles: at most {@code count} swaps. {@code order} is consumed.
+   * Rearranges positions {@code [0, count)} so that the element at {@code order[i]} lands at {@code
+   * i}, following the permutation's cycles: at most {@code count} swaps. {@code order} is consumed.
    */
   final void applyOrder(final int count, final int[] order) {
     for (int start = 0; start < count; start++) {
@@ -788,8 +825,8 @@ public class SparseSet {
   }
 
   /**
-   * As {@link #applyOrder(int, int[])} on several aligned sets at once (the owned storages of a group):
-   * the same permutation moves every one of them.
+   * As {@link #applyOrder(int, int[])} on several aligned sets at once (the owned storages of a
+   * group): the same permutation moves every one of them.
    */
   static void applyOrder(final SparseSet[] sets, final int count, final int[] order) {
     for (int start = 0; start < count; start++) {
@@ -836,7 +873,8 @@ public class SparseSet {
     insertionSort(order, low, high + 1, comparator);
   }
 
-  private static int partition(final int[] order, final int low, final int high, final PositionComparator comparator) {
+  private static int partition(
+      final int[] order, final int low, final int high, final PositionComparator comparator) {
     final int middle = (low + high) >>> 1;
     // Median of three moved to 'high', which then serves as the pivot's slot.
     if (comparator.compare(order[middle], order[low]) < 0) {
@@ -859,7 +897,8 @@ public class SparseSet {
     return store;
   }
 
-  private static void insertionSort(final int[] order, final int from, final int to, final PositionComparator comparator) {
+  private static void insertionSort(
+      final int[] order, final int from, final int to, final PositionComparator comparator) {
     for (int i = from + 1; i < to; i++) {
       final int moving = order[i];
       int j = i;
@@ -871,7 +910,8 @@ public class SparseSet {
     }
   }
 
-  private static void heapSort(final int[] order, final int from, final int to, final PositionComparator comparator) {
+  private static void heapSort(
+      final int[] order, final int from, final int to, final PositionComparator comparator) {
     final int length = to - from;
     for (int root = length / 2 - 1; root >= 0; root--) {
       siftDown(order, from, root, length, comparator);
@@ -883,13 +923,18 @@ public class SparseSet {
   }
 
   private static void siftDown(
-      final int[] order, final int from, int root, final int length, final PositionComparator comparator) {
+      final int[] order,
+      final int from,
+      int root,
+      final int length,
+      final PositionComparator comparator) {
     while (true) {
       int child = 2 * root + 1;
       if (child >= length) {
         return;
       }
-      if (child + 1 < length && comparator.compare(order[from + child], order[from + child + 1]) < 0) {
+      if (child + 1 < length
+          && comparator.compare(order[from + child], order[from + child + 1]) < 0) {
         child++;
       }
       if (comparator.compare(order[from + root], order[from + child]) >= 0) {
@@ -926,7 +971,11 @@ public class SparseSet {
     }
     if (count < 0 || count > CHANGE_LOG) {
       throw new ConcurrentModificationException(
-          describe() + " changed while " + what + " was iterating it: more than " + CHANGE_LOG
+          describe()
+              + " changed while "
+              + what
+              + " was iterating it: more than "
+              + CHANGE_LOG
               + " elements moved between two steps, too many to check");
     }
     for (int change = since; change != modifications; change++) {
@@ -934,13 +983,22 @@ public class SparseSet {
       final int low = changeLow[slot];
       if (REARRANGED == low) {
         throw new ConcurrentModificationException(
-            describe() + " changed while " + what + " was iterating it: it was sorted, compacted or cleared");
+            describe()
+                + " changed while "
+                + what
+                + " was iterating it: it was sorted, compacted or cleared");
       }
       if (low < floorPosition && floorPosition <= changeHigh[slot]) {
         throw new ConcurrentModificationException(
-            describe() + " changed while " + what + " was iterating it: an element moved between the part"
-                + " already visited and the part not visited yet (positions " + low + " and "
-                + changeHigh[slot] + ")");
+            describe()
+                + " changed while "
+                + what
+                + " was iterating it: an element moved between the part"
+                + " already visited and the part not visited yet (positions "
+                + low
+                + " and "
+                + changeHigh[slot]
+                + ")");
       }
     }
   }
@@ -969,8 +1027,14 @@ public class SparseSet {
         continue;
       }
       if (indexOf(entity) != position) {
-        problems.add(describe() + ": " + Entity.toString(entity) + " at position " + position
-            + " is mapped by the sparse array to " + sparseEntry((int) entity));
+        problems.add(
+            describe()
+                + ": "
+                + Entity.toString(entity)
+                + " at position "
+                + position
+                + " is mapped by the sparse array to "
+                + sparseEntry((int) entity));
       }
     }
     int listed = 0;
@@ -982,7 +1046,8 @@ public class SparseSet {
       }
     }
     if (listed >= 0 && listed != holes) {
-      problems.add(describe() + ": " + holes + " tombstones but " + listed + " holes in the free list");
+      problems.add(
+          describe() + ": " + holes + " tombstones but " + listed + " holes in the free list");
     }
     if (0 != locks) {
       problems.add(describe() + ": still locked (by " + lockDescription() + ")");
@@ -994,7 +1059,9 @@ public class SparseSet {
 
   private int sparseEntry(final int index) {
     final int page = index >>> SPARSE_SHIFT;
-    return page < sparse.length && null != sparse[page] ? sparse[page][index & SPARSE_MASK] : ABSENT;
+    return page < sparse.length && null != sparse[page]
+        ? sparse[page][index & SPARSE_MASK]
+        : ABSENT;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1029,10 +1096,10 @@ public class SparseSet {
   /**
    * Replaces the contents of this empty set with {@code entities[0, count)} in that packed order,
    * tombstones included (their index bits are the free list's links), with {@code hole} the first
-   * hole. Only snapshot loading calls it, after checking the entities are distinct and the free list
-   * well formed. No checks, no signals, no payload: the caller fills the payload. The set takes
-   * ownership of {@code entities} when it is large enough (the loader's staging array is not used
-   * afterwards), which saves a copy of the packed array.
+   * hole. Only snapshot loading calls it, after checking the entities are distinct and the free
+   * list well formed. No checks, no signals, no payload: the caller fills the payload. The set
+   * takes ownership of {@code entities} when it is large enough (the loader's staging array is not
+   * used afterwards), which saves a copy of the packed array.
    */
   final void restore(final long[] entities, final int count, final int hole) {
     assert 0 == size : "restore into a non-empty set";

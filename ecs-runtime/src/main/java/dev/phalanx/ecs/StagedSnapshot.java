@@ -16,10 +16,10 @@ import java.util.Set;
 /**
  * A snapshot read whole into memory and checked, before a loader changes anything: the staging area
  * of {@link SnapshotLoader} and {@link ContinuousLoader}. Reading resolves every storage's type,
- * matches the file's fields with the type's by name (a field the file lacks is left out and gets the
- * default at commit; a field the type lacks is skipped; a field whose type changed is refused), reads
- * each kept field into one flat array, and checks every count and identifier. Any problem throws
- * {@link SnapshotFormatException} naming the byte offset, the storage and the field.
+ * matches the file's fields with the type's by name (a field the file lacks is left out and gets
+ * the default at commit; a field the type lacks is skipped; a field whose type changed is refused),
+ * reads each kept field into one flat array, and checks every count and identifier. Any problem
+ * throws {@link SnapshotFormatException} naming the byte offset, the storage and the field.
  */
 final class StagedSnapshot {
 
@@ -32,8 +32,13 @@ final class StagedSnapshot {
     final int firstHole;
     final Map<String, StagedColumn> columns;
 
-    StagedStorage(final ComponentType<?, ?> type, final String key, final long[] packed, final int size,
-        final int firstHole, final Map<String, StagedColumn> columns) {
+    StagedStorage(
+        final ComponentType<?, ?> type,
+        final String key,
+        final long[] packed,
+        final int size,
+        final int firstHole,
+        final Map<String, StagedColumn> columns) {
       this.type = type;
       this.key = key;
       this.packed = packed;
@@ -56,8 +61,13 @@ final class StagedSnapshot {
   final Map<String, byte[]> extras;
   final List<StagedStorage> storages;
 
-  private StagedSnapshot(final boolean full, final long[] entities, final int entityCount, final int alive,
-      final Map<String, byte[]> extras, final List<StagedStorage> storages) {
+  private StagedSnapshot(
+      final boolean full,
+      final long[] entities,
+      final int entityCount,
+      final int alive,
+      final Map<String, byte[]> extras,
+      final List<StagedStorage> storages) {
     this.full = full;
     this.entities = entities;
     this.entityCount = entityCount;
@@ -84,19 +94,29 @@ final class StagedSnapshot {
    * @param codecs the codecs of reference types
    * @param types types by key (given and aliases), looked up before the target's storages
    */
-  static StagedSnapshot read(final SnapshotInput in, final Registry target,
-      final Map<Class<?>, ValueCodec<?>> codecs, final Map<String, ComponentType<?, ?>> types) throws IOException {
+  static StagedSnapshot read(
+      final SnapshotInput in,
+      final Registry target,
+      final Map<Class<?>, ValueCodec<?>> codecs,
+      final Map<String, ComponentType<?, ?>> types)
+      throws IOException {
     in.at("the header");
     for (int i = 0; i < 4; i++) {
       if (in.getByte() != SnapshotFormat.MAGIC[i]) {
-        throw new SnapshotFormatException(i, "not a Phalanx snapshot: wrong magic (expected the bytes 'PHNX')");
+        throw new SnapshotFormatException(
+            i, "not a Phalanx snapshot: wrong magic (expected the bytes 'PHNX')");
       }
     }
     final long versionAt = in.offset();
     final int version = in.getInt();
     if (version > SnapshotFormat.VERSION) {
-      throw new SnapshotFormatException(versionAt, "snapshot format version " + version
-          + " is newer than this runtime's, " + SnapshotFormat.VERSION + "; upgrade Phalanx to load it");
+      throw new SnapshotFormatException(
+          versionAt,
+          "snapshot format version "
+              + version
+              + " is newer than this runtime's, "
+              + SnapshotFormat.VERSION
+              + "; upgrade Phalanx to load it");
     }
     if (version < 1) {
       throw new SnapshotFormatException(versionAt, "corrupt format version " + version);
@@ -104,7 +124,8 @@ final class StagedSnapshot {
     final long flagsAt = in.offset();
     final int flags = in.getInt();
     if (0 != (flags & ~SnapshotFormat.FLAG_FULL)) {
-      throw new SnapshotFormatException(flagsAt, "corrupt header flags " + Integer.toHexString(flags));
+      throw new SnapshotFormatException(
+          flagsAt, "corrupt header flags " + Integer.toHexString(flags));
     }
     final boolean full = 0 != (flags & SnapshotFormat.FLAG_FULL);
 
@@ -126,12 +147,18 @@ final class StagedSnapshot {
     for (int at = 0; at < count; at++) {
       final long entity = entities[at];
       final int index = Entity.index(entity);
-      final boolean bad = full
-          ? index < 0 || index >= count || -1 != positionOf[index]
-          : index < 0 || index > Entity.MAX_INDEX || listed.containsKey(entity);
+      final boolean bad =
+          full
+              ? index < 0 || index >= count || -1 != positionOf[index]
+              : index < 0 || index > Entity.MAX_INDEX || listed.containsKey(entity);
       if (bad || Entity.isTombstone(entity)) {
-        throw new SnapshotFormatException(entitiesAt + 8L * at, "corrupt identifier " + Entity.toString(entity)
-            + " at entity " + at + ": out of range, repeated or a tombstone (reading the entity section)");
+        throw new SnapshotFormatException(
+            entitiesAt + 8L * at,
+            "corrupt identifier "
+                + Entity.toString(entity)
+                + " at entity "
+                + at
+                + ": out of range, repeated or a tombstone (reading the entity section)");
       }
       if (full) {
         positionOf[index] = at;
@@ -163,10 +190,12 @@ final class StagedSnapshot {
       final String key = in.getString();
       in.at("storage " + key);
       if (!seen.add(key)) {
-        throw new SnapshotFormatException(keyAt, "corrupt storage section: storage " + key + " appears twice");
+        throw new SnapshotFormatException(
+            keyAt, "corrupt storage section: storage " + key + " appears twice");
       }
       final ComponentType<?, ?> type = resolve(key, target, types, keyAt);
-      final Storage<?> schema = null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
+      final Storage<?> schema =
+          null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
       final String storageName = schema.describe();
       in.at(storageName);
       final int policy = in.getByte();
@@ -194,19 +223,37 @@ final class StagedSnapshot {
         final int slot;
         if (full) {
           final int index = Entity.index(entity);
-          final boolean live = index >= 0 && index < count && positionOf[index] < alive
-              && positionOf[index] >= 0 && entities[positionOf[index]] == entity;
+          final boolean live =
+              index >= 0
+                  && index < count
+                  && positionOf[index] < alive
+                  && positionOf[index] >= 0
+                  && entities[positionOf[index]] == entity;
           slot = live ? index : -1;
         } else {
           slot = (int) listed.get(entity, -1);
         }
         if (slot < 0) {
-          throw new SnapshotFormatException(packedAt + 8L * p, "corrupt element at position " + p + " of "
-              + storageName + ": " + Entity.toString(entity) + " is not a live entity of the snapshot");
+          throw new SnapshotFormatException(
+              packedAt + 8L * p,
+              "corrupt element at position "
+                  + p
+                  + " of "
+                  + storageName
+                  + ": "
+                  + Entity.toString(entity)
+                  + " is not a live entity of the snapshot");
         }
         if (stamp[slot] == s + 1) {
-          throw new SnapshotFormatException(packedAt + 8L * p, "corrupt element at position " + p + " of "
-              + storageName + ": " + Entity.toString(entity) + " appears twice");
+          throw new SnapshotFormatException(
+              packedAt + 8L * p,
+              "corrupt element at position "
+                  + p
+                  + " of "
+                  + storageName
+                  + ": "
+                  + Entity.toString(entity)
+                  + " appears twice");
         }
         stamp[slot] = s + 1;
       }
@@ -223,12 +270,15 @@ final class StagedSnapshot {
           skipColumn(in, column, size);
         } else {
           checkSameType(in, column, into, storageName, codecs);
-          columns.put(column.name, new StagedColumn(column.name, column.code,
-              readColumn(in, column, into, size, packed, codecs)));
+          columns.put(
+              column.name,
+              new StagedColumn(
+                  column.name, column.code, readColumn(in, column, into, size, packed, codecs)));
         }
       }
       final StagedStorage staged = new StagedStorage(type, key, packed, size, firstHole, columns);
-      storages.add(0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
+      storages.add(
+          0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
     }
     in.at("the end marker");
     for (int i = 0; i < 4; i++) {
@@ -247,14 +297,16 @@ final class StagedSnapshot {
     String[] constants;
   }
 
-  private static FileColumn readColumnHeader(final SnapshotInput in, final String storageName) throws IOException {
+  private static FileColumn readColumnHeader(final SnapshotInput in, final String storageName)
+      throws IOException {
     final FileColumn column = new FileColumn();
     column.name = in.getString();
     in.at(storageName + ", field '" + column.name + "'");
     final long codeAt = in.offset();
     column.code = (byte) in.getByte();
     if (column.code < SnapshotFormat.BOOLEAN || column.code > SnapshotFormat.CODEC) {
-      throw new SnapshotFormatException(codeAt, "corrupt type code " + column.code + " (reading " + in.what() + ")");
+      throw new SnapshotFormatException(
+          codeAt, "corrupt type code " + column.code + " (reading " + in.what() + ")");
     }
     if (SnapshotFormat.ENUM == column.code || SnapshotFormat.CODEC == column.code) {
       column.className = in.getString();
@@ -269,73 +321,116 @@ final class StagedSnapshot {
     return column;
   }
 
-  private static void checkSameType(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
-      final String storageName, final Map<Class<?>, ValueCodec<?>> codecs) throws SnapshotFormatException {
-    final boolean sameClass = SnapshotFormat.CODEC != column.code || into.type().getName().equals(column.className);
+  private static void checkSameType(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final String storageName,
+      final Map<Class<?>, ValueCodec<?>> codecs)
+      throws SnapshotFormatException {
+    final boolean sameClass =
+        SnapshotFormat.CODEC != column.code || into.type().getName().equals(column.className);
     if (column.code != into.code() || !sameClass) {
-      final String was = SnapshotFormat.CODEC == column.code ? column.className : SnapshotFormat.typeName(column.code);
-      final String is = SnapshotFormat.CODEC == into.code() ? into.type().getName() : SnapshotFormat.typeName(into.code());
-      throw in.error("field '" + column.name + "' of " + storageName + " changed type: the snapshot has " + was
-          + ", the class has " + is + "; a changed field type cannot be loaded (rename the field to drop the old"
-          + " values)");
+      final String was =
+          SnapshotFormat.CODEC == column.code
+              ? column.className
+              : SnapshotFormat.typeName(column.code);
+      final String is =
+          SnapshotFormat.CODEC == into.code()
+              ? into.type().getName()
+              : SnapshotFormat.typeName(into.code());
+      throw in.error(
+          "field '"
+              + column.name
+              + "' of "
+              + storageName
+              + " changed type: the snapshot has "
+              + was
+              + ", the class has "
+              + is
+              + "; a changed field type cannot be loaded (rename the field to drop the old"
+              + " values)");
     }
     if (SnapshotFormat.CODEC == column.code && !codecs.containsKey(into.type())) {
-      throw in.error("field '" + column.name + "' of " + storageName + " is of type " + into.type().getName()
-          + ", which needs a ValueCodec: register one with codec(" + into.type().getSimpleName() + ".class, ...)");
+      throw in.error(
+          "field '"
+              + column.name
+              + "' of "
+              + storageName
+              + " is of type "
+              + into.type().getName()
+              + ", which needs a ValueCodec: register one with codec("
+              + into.type().getSimpleName()
+              + ".class, ...)");
     }
   }
 
-  private static Object readColumn(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
-      final int size, final long[] packed, final Map<Class<?>, ValueCodec<?>> codecs) throws IOException {
+  private static Object readColumn(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final int size,
+      final long[] packed,
+      final Map<Class<?>, ValueCodec<?>> codecs)
+      throws IOException {
     switch (column.code) {
-      case SnapshotFormat.BOOLEAN: {
-        final boolean[] data = new boolean[size];
-        in.booleans(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.BYTE: {
-        final byte[] data = new byte[size];
-        in.getBytes(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.SHORT: {
-        final short[] data = new short[size];
-        in.shorts(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.CHAR: {
-        final char[] data = new char[size];
-        in.chars(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.INT: {
-        final int[] data = new int[size];
-        in.ints(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.LONG:
-      case SnapshotFormat.ENTITY: {
-        final long[] data = new long[size];
-        in.longs(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.FLOAT: {
-        final float[] data = new float[size];
-        in.floats(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.DOUBLE: {
-        final double[] data = new double[size];
-        in.doubles(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.STRING: {
-        final Object[] data = new Object[size];
-        for (int p = 0; p < size; p++) {
-          data[p] = in.getChars();
+      case SnapshotFormat.BOOLEAN:
+        {
+          final boolean[] data = new boolean[size];
+          in.booleans(data, 0, size);
+          return data;
         }
-        return data;
-      }
+      case SnapshotFormat.BYTE:
+        {
+          final byte[] data = new byte[size];
+          in.getBytes(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.SHORT:
+        {
+          final short[] data = new short[size];
+          in.shorts(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.CHAR:
+        {
+          final char[] data = new char[size];
+          in.chars(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.INT:
+        {
+          final int[] data = new int[size];
+          in.ints(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.LONG:
+      case SnapshotFormat.ENTITY:
+        {
+          final long[] data = new long[size];
+          in.longs(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.FLOAT:
+        {
+          final float[] data = new float[size];
+          in.floats(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.DOUBLE:
+        {
+          final double[] data = new double[size];
+          in.doubles(data, 0, size);
+          return data;
+        }
+      case SnapshotFormat.STRING:
+        {
+          final Object[] data = new Object[size];
+          for (int p = 0; p < size; p++) {
+            data[p] = in.getChars();
+          }
+          return data;
+        }
       case SnapshotFormat.ENUM:
         return readEnums(in, column, into, size, packed);
       default:
@@ -343,8 +438,13 @@ final class StagedSnapshot {
     }
   }
 
-  private static Object[] readEnums(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
-      final int size, final long[] packed) throws IOException {
+  private static Object[] readEnums(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final int size,
+      final long[] packed)
+      throws IOException {
     final Object[] targets = into.type().getEnumConstants();
     final Object[] byFileOrdinal = new Object[column.constants.length];
     for (int i = 0; i < byFileOrdinal.length; i++) {
@@ -362,19 +462,34 @@ final class StagedSnapshot {
         continue;
       }
       if (ordinal < 0 || ordinal >= byFileOrdinal.length) {
-        throw new SnapshotFormatException(at, "corrupt enum index " + ordinal + " (reading " + in.what() + ")");
+        throw new SnapshotFormatException(
+            at, "corrupt enum index " + ordinal + " (reading " + in.what() + ")");
       }
       if (null == byFileOrdinal[ordinal] && !Entity.isTombstone(packed[p])) {
-        throw new SnapshotFormatException(at, "enum constant " + column.constants[ordinal] + " of "
-            + into.type().getName() + " no longer exists (reading " + in.what() + ", position " + p + ")");
+        throw new SnapshotFormatException(
+            at,
+            "enum constant "
+                + column.constants[ordinal]
+                + " of "
+                + into.type().getName()
+                + " no longer exists (reading "
+                + in.what()
+                + ", position "
+                + p
+                + ")");
       }
       data[p] = byFileOrdinal[ordinal];
     }
     return data;
   }
 
-  private static Object[] readCodec(final SnapshotInput in, final FileColumn column, final SnapshotFormat.Column into,
-      final int size, final Map<Class<?>, ValueCodec<?>> codecs) throws IOException {
+  private static Object[] readCodec(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final int size,
+      final Map<Class<?>, ValueCodec<?>> codecs)
+      throws IOException {
     final ValueCodec<?> codec = codecs.get(into.type());
     final Slice slice = new Slice();
     final DataInputStream data = new DataInputStream(slice);
@@ -387,7 +502,8 @@ final class StagedSnapshot {
         continue;
       }
       if (length < 0) {
-        throw new SnapshotFormatException(at, "corrupt value length " + length + " (reading " + in.what() + ")");
+        throw new SnapshotFormatException(
+            at, "corrupt value length " + length + " (reading " + in.what() + ")");
       }
       if (length > bytes.length) {
         bytes = readBytes(in, length);
@@ -399,20 +515,43 @@ final class StagedSnapshot {
       try {
         value = codec.read(data);
       } catch (final IOException | RuntimeException e) {
-        throw new SnapshotFormatException(at, "the codec of " + into.type().getName() + " failed on the value at"
-            + " position " + p + " (reading " + in.what() + "): " + e, e);
+        throw new SnapshotFormatException(
+            at,
+            "the codec of "
+                + into.type().getName()
+                + " failed on the value at"
+                + " position "
+                + p
+                + " (reading "
+                + in.what()
+                + "): "
+                + e,
+            e);
       }
       if (0 != slice.remaining() || !into.type().isInstance(value)) {
-        throw new SnapshotFormatException(at, "the codec of " + into.type().getName() + " read "
-            + (length - slice.remaining()) + " of " + length + " bytes or returned a "
-            + (null == value ? "null" : value.getClass().getName()) + " (reading " + in.what() + ", position " + p + ")");
+        throw new SnapshotFormatException(
+            at,
+            "the codec of "
+                + into.type().getName()
+                + " read "
+                + (length - slice.remaining())
+                + " of "
+                + length
+                + " bytes or returned a "
+                + (null == value ? "null" : value.getClass().getName())
+                + " (reading "
+                + in.what()
+                + ", position "
+                + p
+                + ")");
       }
       values[p] = value;
     }
     return values;
   }
 
-  private static void skipColumn(final SnapshotInput in, final FileColumn column, final int size) throws IOException {
+  private static void skipColumn(final SnapshotInput in, final FileColumn column, final int size)
+      throws IOException {
     final int width = SnapshotFormat.width(column.code);
     if (0 != width) {
       in.skip((long) width * size);
@@ -425,32 +564,55 @@ final class StagedSnapshot {
         continue;
       }
       if (length < 0) {
-        throw new SnapshotFormatException(at, "corrupt value length " + length + " (reading " + in.what() + ")");
+        throw new SnapshotFormatException(
+            at, "corrupt value length " + length + " (reading " + in.what() + ")");
       }
       in.skip(SnapshotFormat.STRING == column.code ? 2L * length : length);
     }
   }
 
   /** Checks that the holes form one free list from {@code firstHole} through every tombstone. */
-  private static void checkHoles(final long[] packed, final int size, final int firstHole, final int holes,
-      final boolean inPlace, final String storageName, final long at) throws SnapshotFormatException {
+  private static void checkHoles(
+      final long[] packed,
+      final int size,
+      final int firstHole,
+      final int holes,
+      final boolean inPlace,
+      final String storageName,
+      final long at)
+      throws SnapshotFormatException {
     if (!inPlace && 0 != holes) {
-      throw new SnapshotFormatException(at, "corrupt " + storageName + ": holes in a swap-and-pop storage");
+      throw new SnapshotFormatException(
+          at, "corrupt " + storageName + ": holes in a swap-and-pop storage");
     }
     int walked = 0;
     for (int hole = firstHole; SparseSet.ABSENT != hole; hole = Entity.index(packed[hole])) {
       if (hole < 0 || hole >= size || !Entity.isTombstone(packed[hole]) || ++walked > holes) {
-        throw new SnapshotFormatException(at, "corrupt free list of " + storageName + ": link " + hole
-            + " is not a hole, or the list loops");
+        throw new SnapshotFormatException(
+            at,
+            "corrupt free list of "
+                + storageName
+                + ": link "
+                + hole
+                + " is not a hole, or the list loops");
       }
     }
     if (walked != holes) {
-      throw new SnapshotFormatException(at, "corrupt free list of " + storageName + ": it reaches " + walked
-          + " of " + holes + " holes");
+      throw new SnapshotFormatException(
+          at,
+          "corrupt free list of "
+              + storageName
+              + ": it reaches "
+              + walked
+              + " of "
+              + holes
+              + " holes");
     }
   }
 
-  /** Drops the holes of a storage loaded into a swap-and-pop storage (its deletion policy changed). */
+  /**
+   * Drops the holes of a storage loaded into a swap-and-pop storage (its deletion policy changed).
+   */
   private static StagedStorage compacted(final StagedStorage staged) {
     int live = 0;
     for (int p = 0; p < staged.size; p++) {
@@ -467,7 +629,8 @@ final class StagedSnapshot {
     final Map<String, StagedColumn> columns = new LinkedHashMap<>();
     for (final StagedColumn column : staged.columns.values()) {
       final Object data = column.data();
-      final Object kept = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), live);
+      final Object kept =
+          java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), live);
       for (int k = 0; k < live; k++) {
         System.arraycopy(data, keep[k], kept, k, 1);
       }
@@ -476,8 +639,12 @@ final class StagedSnapshot {
     return new StagedStorage(staged.type, staged.key, packed, live, SparseSet.ABSENT, columns);
   }
 
-  private static ComponentType<?, ?> resolve(final String key, final Registry target,
-      final Map<String, ComponentType<?, ?>> types, final long at) throws SnapshotFormatException {
+  private static ComponentType<?, ?> resolve(
+      final String key,
+      final Registry target,
+      final Map<String, ComponentType<?, ?>> types,
+      final long at)
+      throws SnapshotFormatException {
     final ComponentType<?, ?> given = types.get(key);
     if (null != given) {
       return given;
@@ -495,8 +662,10 @@ final class StagedSnapshot {
     }
     if (key.startsWith("class:")) {
       final String name = key.substring(6);
-      for (final ClassLoader loader : new ClassLoader[] {
-          Thread.currentThread().getContextClassLoader(), StagedSnapshot.class.getClassLoader()}) {
+      for (final ClassLoader loader :
+          new ClassLoader[] {
+            Thread.currentThread().getContextClassLoader(), StagedSnapshot.class.getClassLoader()
+          }) {
         try {
           return ComponentType.of(Class.forName(name, true, loader));
         } catch (final ClassNotFoundException | LinkageError | RuntimeException e) {
@@ -504,12 +673,17 @@ final class StagedSnapshot {
         }
       }
     }
-    throw new SnapshotFormatException(at, "unknown component type " + key + ": no such class; pass its type to"
-        + " the loader with types(...)");
+    throw new SnapshotFormatException(
+        at,
+        "unknown component type "
+            + key
+            + ": no such class; pass its type to"
+            + " the loader with types(...)");
   }
 
   private static long[] readLongs(final SnapshotInput in, final int count) throws IOException {
-    // Grown as data arrives: a corrupt count runs into the end of the stream before a huge allocation.
+    // Grown as data arrives: a corrupt count runs into the end of the stream before a huge
+    // allocation.
     long[] data = new long[Math.min(count, 1 << 20)];
     int done = 0;
     while (done < count) {

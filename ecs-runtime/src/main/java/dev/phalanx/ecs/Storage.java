@@ -5,9 +5,10 @@ import java.util.function.Consumer;
 
 /**
  * A sparse set that also holds one component per entity, in pages of {@code pageSize} elements, and
- * publishes lifecycle signals. It is the base of every storage: {@link ObjectStorage} (one reference
- * per element), {@link EmptyStorage} and {@link VoidStorage} (no payload) and the struct-of-arrays
- * storages that the annotation processor generates (one primitive page array per field).
+ * publishes lifecycle signals. It is the base of every storage: {@link ObjectStorage} (one
+ * reference per element), {@link EmptyStorage} and {@link VoidStorage} (no payload) and the
+ * struct-of-arrays storages that the annotation processor generates (one primitive page array per
+ * field).
  *
  * <h2>The mutation path</h2>
  *
@@ -21,7 +22,8 @@ import java.util.function.Consumer;
  *   <caption>What user code may do, and what happens when it throws</caption>
  *   <tr><th>callback</th><th>runs</th><th>if it throws</th></tr>
  *   <tr><td>construct listener</td><td>after insertion and group upkeep</td>
- *       <td>the insertion stands; the other listeners run; the first exception is rethrown</td></tr>
+ *       <td>the insertion stands; the other listeners run; the first exception is rethrown
+ *       </td></tr>
  *   <tr><td>update listener</td><td>after the new value is written</td><td>likewise</td></tr>
  *   <tr><td>destroy listener</td><td>before removal: the component is still readable</td>
  *       <td>the removal still happens; the other listeners run; the first exception is rethrown
@@ -34,9 +36,9 @@ import java.util.function.Consumer;
  * </table>
  *
  * <p>Listeners may change the world. A destroy listener removing the same component again is a
- * no-op; one that destroys the entity makes the destruction remove the component; if listeners change
- * the world so that the removal itself would now break an iteration, it is refused after they ran
- * ({@link java.util.ConcurrentModificationException}).
+ * no-op; one that destroys the entity makes the destruction remove the component; if listeners
+ * change the world so that the removal itself would now break an iteration, it is refused after
+ * they ran ({@link java.util.ConcurrentModificationException}).
  *
  * <h2>How a subclass keeps its payload</h2>
  *
@@ -44,20 +46,20 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>{@link #allocatePage(int)}: create payload page {@code n} (called before the first element
- *       lands on it; pages are never freed or moved, so an element's page and offset stay fixed while
- *       its position does);
+ *       lands on it; pages are never freed or moved, so an element's page and offset stay fixed
+ *       while its position does);
  *   <li>{@link #moveElement}, {@link #swapElements}, {@link #releaseElement}: the payload side of
  *       swap-and-pop, sorting and compaction;
- *   <li>{@link #getAt(int)} and {@link #setAt(int, Object)}: convert between the packed payload and an
- *       instance of the component class.
+ *   <li>{@link #getAt(int)} and {@link #setAt(int, Object)}: convert between the packed payload and
+ *       an instance of the component class.
  * </ul>
  *
  * <h2>For generated code</h2>
  *
- * <p>Typed mutators of a subclass follow one shape: {@link #prepareInsert(long)} (checks everything,
- * allocates, returns the position the element will have, not yet visible), write the fields at that
- * position, then {@link #commitInsert(long, int)} (makes it visible, updates groups, publishes); or
- * {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}.
+ * <p>Typed mutators of a subclass follow one shape: {@link #prepareInsert(long)} (checks
+ * everything, allocates, returns the position the element will have, not yet visible), write the
+ * fields at that position, then {@link #commitInsert(long, int)} (makes it visible, updates groups,
+ * publishes); or {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}.
  *
  * <h2>Invalidation</h2>
  *
@@ -71,7 +73,8 @@ public abstract class Storage<T> extends SparseSet {
   private static final Group[] NO_GROUPS = new Group[0];
   // Removals whose destroy signal is being published, per thread: a listener removing the same
   // element again is a no-op. Per thread because in-place storages allow concurrent removals.
-  private static final ThreadLocal<PendingRemovals> PENDING = ThreadLocal.withInitial(PendingRemovals::new);
+  private static final ThreadLocal<PendingRemovals> PENDING =
+      ThreadLocal.withInitial(PendingRemovals::new);
 
   private final ComponentType<T, ?> type;
   private final int pageSize;
@@ -180,10 +183,10 @@ public abstract class Storage<T> extends SparseSet {
    *
    * @param entity the entity that receives the component
    * @param value the component; its fields are copied into the pages of a struct-of-arrays storage
-   * @throws IllegalArgumentException if the entity is not valid in the owning registry or already has
-   *     the component; {@link NullPointerException} if {@code value} is null and the type stores
-   *     instances; {@link ClassCastException} (before anything is inserted) if a generated storage
-   *     is handed an instance of another class through an unchecked cast
+   * @throws IllegalArgumentException if the entity is not valid in the owning registry or already
+   *     has the component; {@link NullPointerException} if {@code value} is null and the type
+   *     stores instances; {@link ClassCastException} (before anything is inserted) if a generated
+   *     storage is handed an instance of another class through an unchecked cast
    * @throws IllegalStateException if the entity is being destroyed or the storage cleared
    * @throws java.util.ConcurrentModificationException if the change would break an iteration
    */
@@ -224,9 +227,10 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Hands the component of {@code entity} to {@code patcher}, writes it back and publishes an update.
-   * For mutable classes; a struct-of-arrays storage materializes an instance to do so (typed storages
-   * offer allocation-free accessors instead). If the patcher throws, nothing is written back.
+   * Hands the component of {@code entity} to {@code patcher}, writes it back and publishes an
+   * update. For mutable classes; a struct-of-arrays storage materializes an instance to do so
+   * (typed storages offer allocation-free accessors instead). If the patcher throws, nothing is
+   * written back.
    *
    * @param entity the entity whose component is patched
    * @param patcher changes the component in place
@@ -239,7 +243,11 @@ public abstract class Storage<T> extends SparseSet {
     // The patcher may have changed the world: look the element up again.
     if (ABSENT == indexOf(entity)) {
       throw new IllegalStateException(
-          "cannot patch " + type.name() + " of " + Entity.toString(entity) + ": the patcher removed it");
+          "cannot patch "
+              + type.name()
+              + " of "
+              + Entity.toString(entity)
+              + ": the patcher removed it");
     }
     writeChecked(entity, value, "patch");
     notifyUpdate(entity);
@@ -282,8 +290,8 @@ public abstract class Storage<T> extends SparseSet {
    *
    * @param entity the entity to remove the component from; need not be valid
    * @return whether a component was removed
-   * @throws java.util.ConcurrentModificationException if the removal would break an iteration or the
-   *     storage is locked; nothing is removed or published
+   * @throws java.util.ConcurrentModificationException if the removal would break an iteration or
+   *     the storage is locked; nothing is removed or published
    */
   public final boolean remove(final long entity) {
     final int position = indexOf(entity);
@@ -298,7 +306,9 @@ public abstract class Storage<T> extends SparseSet {
     return removeObserved(entity, position);
   }
 
-  /** The rest of {@link #remove}, kept apart so that the quiet path stays small enough to inline. */
+  /**
+   * The rest of {@link #remove}, kept apart so that the quiet path stays small enough to inline.
+   */
   private boolean removeObserved(final long entity, final int position) {
     if (!onDestroy.isEmpty() && PENDING.get().contains(this, entity)) {
       // A destroy listener asked for the removal that is already under way.
@@ -324,8 +334,8 @@ public abstract class Storage<T> extends SparseSet {
    * once its checks passed: insertions into this storage are refused while it runs, and the first
    * exception a listener threw is rethrown at the end.
    *
-   * @throws java.util.ConcurrentModificationException if this storage, or one that a group upkeep would
-   *     move, is locked or iterated; nothing is removed
+   * @throws java.util.ConcurrentModificationException if this storage, or one that a group upkeep
+   *     would move, is locked or iterated; nothing is removed
    */
   public final void clear() {
     Failures.rethrow(clear(null));
@@ -334,8 +344,8 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Calls {@code visitor} for every entity reference the elements hold (their {@code @EntityRef}
    * fields); the base holds none. Generated storages of components with {@code @EntityRef} fields
-   * override it, reading the primitive pages (no reflection, no allocation).
-   * {@link Registry#danglingReferences()} uses it to find references to dead entities.
+   * override it, reading the primitive pages (no reflection, no allocation). {@link
+   * Registry#danglingReferences()} uses it to find references to dead entities.
    *
    * @param visitor receives each holder, field name and reference
    */
@@ -362,8 +372,8 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Returns whether {@code entity}'s component was added or written after {@code tick}
-   * (wrap-around safe); {@code false} if it has none or the storage is untracked.
+   * Returns whether {@code entity}'s component was added or written after {@code tick} (wrap-around
+   * safe); {@code false} if it has none or the storage is untracked.
    *
    * @param entity any handle
    * @param tick a change tick already seen
@@ -375,8 +385,8 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Records that the element at {@code position} was written in place now; called by
-   * {@link #patch(long)}. Tracked generated storages stamp the current tick. For generated code.
+   * Records that the element at {@code position} was written in place now; called by {@link
+   * #patch(long)}. Tracked generated storages stamp the current tick. For generated code.
    *
    * @param position the element's position
    */
@@ -393,16 +403,17 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Applies a typed emplace recorded by a generated {@code emplace(commands, entity, fields...)}: reads
-   * the fields back from {@code commands} and emplaces them, or replaces the component if the entity
-   * has one. For generated code; storages without typed recording never receive one.
+   * Applies a typed emplace recorded by a generated {@code emplace(commands, entity, fields...)}:
+   * reads the fields back from {@code commands} and emplaces them, or replaces the component if the
+   * entity has one. For generated code; storages without typed recording never receive one.
    *
    * @param entity the entity the command targets
    * @param commands the buffer to read the recorded fields from
    * @throws IllegalStateException if this storage does not record typed fields
    */
   protected void applyRecorded(final long entity, final CommandBuffer commands) {
-    throw new IllegalStateException(describe() + " has no typed recording: record emplace(entity, type, value)");
+    throw new IllegalStateException(
+        describe() + " has no typed recording: record emplace(entity, type, value)");
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -410,15 +421,16 @@ public abstract class Storage<T> extends SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Checks an insertion of {@code entity} in full (handle, validity, presence, lock, iteration guards
-   * of every storage the groups will move), allocates what it needs (packed and sparse room, payload
-   * page) and returns the position the element will have. The element is not visible yet: write its
-   * payload at that position, then call {@link #commitInsert(long, int)}. For generated code.
+   * Checks an insertion of {@code entity} in full (handle, validity, presence, lock, iteration
+   * guards of every storage the groups will move), allocates what it needs (packed and sparse room,
+   * payload page) and returns the position the element will have. The element is not visible yet:
+   * write its payload at that position, then call {@link #commitInsert(long, int)}. For generated
+   * code.
    *
    * @param entity the entity that will receive the component
    * @return the position to write the payload at
-   * @throws IllegalArgumentException if the entity is not valid in the owning registry or already has
-   *     the component
+   * @throws IllegalArgumentException if the entity is not valid in the owning registry or already
+   *     has the component
    * @throws IllegalStateException if the entity is being destroyed or the storage cleared
    * @throws java.util.ConcurrentModificationException if the change would break an iteration
    */
@@ -426,7 +438,10 @@ public abstract class Storage<T> extends SparseSet {
     final int index = Entity.index(entity);
     if (index < 0 || index > Entity.MAX_INDEX || Entity.isTombstone(entity)) {
       throw new IllegalArgumentException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity)
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
               + ": not an entity handle (null, tombstone or index out of range)");
     }
     if (null != registry) {
@@ -434,7 +449,12 @@ public abstract class Storage<T> extends SparseSet {
     }
     if (0 != clearing) {
       throw new IllegalStateException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": " + describe()
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": "
+              + describe()
               + " is being cleared");
     }
     // One sparse lookup answers both "already has one" and "another version holds the index".
@@ -442,22 +462,31 @@ public abstract class Storage<T> extends SparseSet {
     if (!Entity.isNull(holder)) {
       if (holder == entity) {
         throw new IllegalArgumentException(
-            "cannot emplace " + type.name() + " on " + Entity.toString(entity)
+            "cannot emplace "
+                + type.name()
+                + " on "
+                + Entity.toString(entity)
                 + ": it already has one; use replace or emplaceOrReplace");
       }
       // Only standalone storages get here: a registry never has two live versions of one index.
       throw new IllegalArgumentException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": "
-              + Entity.toString(holder) + " (same index, another version) is still in the storage");
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": "
+              + Entity.toString(holder)
+              + " (same index, another version) is still in the storage");
     }
     return prepareSlotFor(entity);
   }
 
   /**
-   * For generated code: where an emplace recorded in a {@link CommandBuffer} goes, the buffer having
-   * checked that {@code entity} is live. Returns the entity's position if it has the component (write
-   * the fields there, then {@link #notifyUpdate}), else {@code -2 - p}, {@code p} being the position an
-   * insertion was prepared at as by {@link #prepareInsert} (write there, then {@link #commitInsert}).
+   * For generated code: where an emplace recorded in a {@link CommandBuffer} goes, the buffer
+   * having checked that {@code entity} is live. Returns the entity's position if it has the
+   * component (write the fields there, then {@link #notifyUpdate}), else {@code -2 - p}, {@code p}
+   * being the position an insertion was prepared at as by {@link #prepareInsert} (write there, then
+   * {@link #commitInsert}).
    *
    * @param entity a live entity
    * @return the position to write at, encoded as above
@@ -474,7 +503,12 @@ public abstract class Storage<T> extends SparseSet {
     }
     if (0 != clearing) {
       throw new IllegalStateException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": " + describe()
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": "
+              + describe()
               + " is being cleared");
     }
     return -2 - prepareSlotFor(entity);
@@ -493,10 +527,10 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Makes the element prepared by {@link #prepareInsert(long)} visible, updates the groups that observe
-   * this storage, then publishes construction. No user code may run between the two calls (generated
-   * code only writes fields); if the groups planned another change meanwhile, the plan is made and
-   * checked again. For generated code.
+   * Makes the element prepared by {@link #prepareInsert(long)} visible, updates the groups that
+   * observe this storage, then publishes construction. No user code may run between the two calls
+   * (generated code only writes fields); if the groups planned another change meanwhile, the plan
+   * is made and checked again. For generated code.
    *
    * @param entity the entity passed to {@link #prepareInsert(long)}
    * @param position the position it returned
@@ -505,7 +539,11 @@ public abstract class Storage<T> extends SparseSet {
   protected final void commitInsert(final long entity, final int position) {
     if (position != nextPosition()) {
       throw new IllegalStateException(
-          "cannot emplace " + type.name() + " on " + Entity.toString(entity) + ": the storage changed"
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": the storage changed"
               + " between prepareInsert and commitInsert; nothing was inserted");
     }
     final boolean observed = hasGroups();
@@ -526,14 +564,15 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless
-   * {@code destroying} and the same removal is already being announced), checks again if listeners
-   * ran, then removes it and updates the groups. Returns {@code failure} or the first listener
-   * exception. With {@code force} (destroy and clear, which must complete) a removal that listeners made
-   * unsafe still happens and a {@link java.util.ConcurrentModificationException} is added to the
-   * failures.
+   * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless {@code
+   * destroying} and the same removal is already being announced), checks again if listeners ran,
+   * then removes it and updates the groups. Returns {@code failure} or the first listener
+   * exception. With {@code force} (destroy and clear, which must complete) a removal that listeners
+   * made unsafe still happens and a {@link java.util.ConcurrentModificationException} is added to
+   * the failures.
    */
-  final Throwable removeElement(final long entity, int position, Throwable failure, final boolean force) {
+  final Throwable removeElement(
+      final long entity, int position, Throwable failure, final boolean force) {
     final boolean observed = hasGroups();
     // Whether the groups' plan for this removal is current (planned after the last user code ran).
     boolean planned = false;
@@ -582,7 +621,9 @@ public abstract class Storage<T> extends SparseSet {
     return failure;
   }
 
-  /** Checks, without changing anything, that {@code entity}'s element at {@code position} may go. */
+  /**
+   * Checks, without changing anything, that {@code entity}'s element at {@code position} may go.
+   */
   final void checkRemovable(final long entity, final int position) {
     checkRemoval(entity, position, hasGroups());
   }
@@ -596,7 +637,8 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Clears the storage (see {@link #clear()}); returns {@code failure} or the first listener exception.
+   * Clears the storage (see {@link #clear()}); returns {@code failure} or the first listener
+   * exception.
    */
   final Throwable clear(Throwable failure) {
     if (isEmpty()) {
@@ -607,7 +649,9 @@ public abstract class Storage<T> extends SparseSet {
       groups.checkClear(this);
     }
     final boolean clearingRegistry = null != registry && registry.isClearing();
-    if (onDestroy.isEmpty() && afterRemove.isEmpty() && !leaveSignalled()
+    if (onDestroy.isEmpty()
+        && afterRemove.isEmpty()
+        && !leaveSignalled()
         && (0 == excludedBy.length || clearingRegistry)) {
       // Nothing to tell and nobody to enter a group: drop every element at once.
       for (final Group group : includedBy) {
@@ -619,7 +663,9 @@ public abstract class Storage<T> extends SparseSet {
     clearing++;
     try {
       // Listeners may remove other elements: re-read the bounds at every step.
-      for (int position = size() - 1; position >= 0; position = Math.min(position - 1, size() - 1)) {
+      for (int position = size() - 1;
+          position >= 0;
+          position = Math.min(position - 1, size() - 1)) {
         final long entity = packed()[position];
         if (!Entity.isTombstone(entity)) {
           failure = removeElement(entity, position, failure, true);
@@ -634,11 +680,15 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Returns whether a removal may skip the mutation path's checks and announcements: no listener, no
-   * group, and no iteration or lock anywhere in the registry (in this set, for a standalone storage).
+   * Returns whether a removal may skip the mutation path's checks and announcements: no listener,
+   * no group, and no iteration or lock anywhere in the registry (in this set, for a standalone
+   * storage).
    */
   private boolean isQuiet() {
-    return onDestroy.isEmpty() && afterRemove.isEmpty() && 0 == includedBy.length && 0 == excludedBy.length
+    return onDestroy.isEmpty()
+        && afterRemove.isEmpty()
+        && 0 == includedBy.length
+        && 0 == excludedBy.length
         && (null != guards ? !guards.any() : !isLocked() && !isIterated());
   }
 
@@ -694,10 +744,13 @@ public abstract class Storage<T> extends SparseSet {
     super.checkSortable();
     if (null != owner) {
       throw new IllegalStateException(
-          "cannot sort " + describe() + " on its own: it is owned by " + owner + "; sort the group instead");
+          "cannot sort "
+              + describe()
+              + " on its own: it is owned by "
+              + owner
+              + "; sort the group instead");
     }
   }
-
 
   // ---------------------------------------------------------------------------------------------
   // Building blocks for typed subclasses.
@@ -735,11 +788,19 @@ public abstract class Storage<T> extends SparseSet {
    * @return the exception to throw
    */
   protected final IllegalArgumentException missing(final long entity, final String operation) {
-    final String reason = null != registry && !registry.valid(entity)
-        ? "the entity is not valid (destroyed or never created)"
-        : "the entity has no " + type.name();
+    final String reason =
+        null != registry && !registry.valid(entity)
+            ? "the entity is not valid (destroyed or never created)"
+            : "the entity has no " + type.name();
     return new IllegalArgumentException(
-        "cannot " + operation + " " + type.name() + " of " + Entity.toString(entity) + ": " + reason);
+        "cannot "
+            + operation
+            + " "
+            + type.name()
+            + " of "
+            + Entity.toString(entity)
+            + ": "
+            + reason);
   }
 
   private void checkValue(final long entity, final T value, final String operation) {
@@ -750,8 +811,8 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Writes an instance at {@code entity}'s position. The instance's accessors are user code that may
-   * change the storage, so the position is looked up again after them.
+   * Writes an instance at {@code entity}'s position. The instance's accessors are user code that
+   * may change the storage, so the position is looked up again after them.
    */
   private void writeChecked(final long entity, final T value, final String operation) {
     // Read the instance first (its accessors are user code), then find where to write it.
@@ -803,8 +864,8 @@ public abstract class Storage<T> extends SparseSet {
 
   /**
    * Allocates payload page {@code page}; pages are requested in order 0, 1, 2, .... Empty storages
-   * allocate nothing. If it throws (out of memory), nothing was inserted and the next insertion asks
-   * for the same page again.
+   * allocate nothing. If it throws (out of memory), nothing was inserted and the next insertion
+   * asks for the same page again.
    *
    * @param page the index of the page to allocate
    */
@@ -818,9 +879,9 @@ public abstract class Storage<T> extends SparseSet {
   protected abstract T getAt(int position);
 
   /**
-   * Writes {@code value} into the payload at {@code position}; it must write nothing else. If it reads
-   * the instance through accessors (user code), override {@link #stage} and {@link #writeStaged} too,
-   * so that the accessors run before a position is chosen.
+   * Writes {@code value} into the payload at {@code position}; it must write nothing else. If it
+   * reads the instance through accessors (user code), override {@link #stage} and {@link
+   * #writeStaged} too, so that the accessors run before a position is chosen.
    *
    * @param position a position whose page is allocated
    * @param value the component to copy
@@ -858,8 +919,8 @@ public abstract class Storage<T> extends SparseSet {
 
   /**
    * Hands {@code visitor} every payload field of this storage, in declaration order: its name and
-   * its page array (see {@link ColumnVisitor}). Snapshots read and write fields only through it, so a
-   * storage that overrides it is saved, loaded, remapped and dumped field by field. The base, tag
+   * its page array (see {@link ColumnVisitor}). Snapshots read and write fields only through it, so
+   * a storage that overrides it is saved, loaded, remapped and dumped field by field. The base, tag
    * and void storages have no column; {@link ObjectStorage} has one, {@code value}; generated
    * struct-of-arrays storages override it with one call per field. O(fields): it hands over page
    * arrays, it does not walk elements. For generated code and the runtime's storages.
@@ -875,7 +936,10 @@ public abstract class Storage<T> extends SparseSet {
     }
   }
 
-  /** Returns whether insertions are refused because {@link #clear()} runs; snapshot loading checks it. */
+  /**
+   * Returns whether insertions are refused because {@link #clear()} runs; snapshot loading checks
+   * it.
+   */
   final boolean isClearing() {
     return 0 != clearing;
   }

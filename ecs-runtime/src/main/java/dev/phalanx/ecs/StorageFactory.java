@@ -1,9 +1,8 @@
 package dev.phalanx.ecs;
 
-
 /**
- * Creates the storage of a component type. Generated code passes a constructor reference
- * ({@code Position_Storage::new}); the registry calls it once per registry, on first use.
+ * Creates the storage of a component type. Generated code passes a constructor reference ({@code
+ * Position_Storage::new}); the registry calls it once per registry, on first use.
  *
  * @param <T> the component class
  * @param <S> the storage class

@@ -7,9 +7,9 @@ import java.io.IOException;
 /**
  * Writes and reads the values of one reference type in snapshots, for the fields that snapshots do
  * not encode natively (anything but primitives, {@link String} and enums) and for the components of
- * {@link ObjectStorage}s. Register it with {@link SnapshotWriter#codec}, {@link SnapshotLoader#codec}
- * and {@link ContinuousLoader#codec}; a snapshot that meets such a type without a codec is refused
- * with an exception naming the storage, the field and the type.
+ * {@link ObjectStorage}s. Register it with {@link SnapshotWriter#codec}, {@link
+ * SnapshotLoader#codec} and {@link ContinuousLoader#codec}; a snapshot that meets such a type
+ * without a codec is refused with an exception naming the storage, the field and the type.
  *
  * <p>Each value is written length-prefixed, so a loader that does not need a field skips it without
  * a codec's help. {@code null} values are written by the snapshot itself: the codec only sees

@@ -8,15 +8,16 @@ import java.util.function.LongConsumer;
  *
  * <p>An iteration walks the <em>leading</em> set (by default the smallest included one, chosen when
  * the iteration starts; {@link #leadBy} fixes it) and looks each entity up in the other sets.
- * Component values are read through the storages, for example
- * {@code positions.x(e)} on a generated storage or {@code objects.get(e)}.
+ * Component values are read through the storages, for example {@code positions.x(e)} on a generated
+ * storage or {@code objects.get(e)}.
  *
  * <h2>Costs</h2>
  *
  * <table>
  *   <caption>n = size of the leading set, k = number of other included and excluded sets</caption>
  *   <tr><th>operation</th><th>cost</th></tr>
- *   <tr><td>{@code each}, {@code iterator} walk</td><td>O(n * k), no allocation for {@code each}</td></tr>
+ *   <tr><td>{@code each}, {@code iterator} walk</td>
+ *       <td>O(n * k), no allocation for {@code each}</td></tr>
  *   <tr><td>{@code contains}</td><td>O(k)</td></tr>
  *   <tr><td>{@code sizeHint}</td><td>O(k)</td></tr>
  * </table>
@@ -28,16 +29,16 @@ import java.util.function.LongConsumer;
  *
  * <ul>
  *   <li>Allowed: creating entities; adding components to any entity (new elements are not visited,
- *       with one exception: when the leading set uses in-place deletion, an insertion reuses the most
- *       recent hole, and if that hole is not visited yet the new element will be); writing components
- *       in place; removing components of the visited entity or of entities already visited, or
- *       destroying them; any change to entities still to come that moves no element across the
- *       boundary (with an in-place leading set, removals never move anything).
+ *       with one exception: when the leading set uses in-place deletion, an insertion reuses the
+ *       most recent hole, and if that hole is not visited yet the new element will be); writing
+ *       components in place; removing components of the visited entity or of entities already
+ *       visited, or destroying them; any change to entities still to come that moves no element
+ *       across the boundary (with an in-place leading set, removals never move anything).
  *   <li>Refused with a {@link java.util.ConcurrentModificationException}, before anything changes:
  *       a change that would move an element of the leading set across the boundary (removing an
- *       entity still to come under swap-and-pop brings an already visited one below the boundary; the
- *       visited entity entering or leaving a group that owns the leading set moves it or another
- *       element across); sorting, compacting or clearing the leading set.
+ *       entity still to come under swap-and-pop brings an already visited one below the boundary;
+ *       the visited entity entering or leaving a group that owns the leading set moves it or
+ *       another element across); sorting, compacting or clearing the leading set.
  *   <li>Changes to the other sets never make the walk skip or repeat an entity; they only decide
  *       whether entities still to come match.
  * </ul>
@@ -69,7 +70,8 @@ public final class View {
    * @param include at least one set
    * @param exclude sets whose entities are skipped; may be empty
    * @return the view
-   * @throws IllegalArgumentException if {@code include} is empty or a set is both included and excluded
+   * @throws IllegalArgumentException if {@code include} is empty or a set is both included and
+   *     excluded
    */
   public static View of(final SparseSet[] include, final SparseSet[] exclude) {
     if (0 == include.length) {
@@ -77,18 +79,21 @@ public final class View {
     }
     for (int i = 0; i < include.length; i++) {
       if (null == include[i]) {
-        throw new NullPointerException("include[" + i + "] is null: a view needs a storage in every slot");
+        throw new NullPointerException(
+            "include[" + i + "] is null: a view needs a storage in every slot");
       }
     }
     for (int i = 0; i < exclude.length; i++) {
       if (null == exclude[i]) {
-        throw new NullPointerException("exclude[" + i + "] is null: a view needs a storage in every slot");
+        throw new NullPointerException(
+            "exclude[" + i + "] is null: a view needs a storage in every slot");
       }
     }
     for (final SparseSet in : include) {
       for (final SparseSet out : exclude) {
         if (in == out) {
-          throw new IllegalArgumentException(in.describe() + " is both included in and excluded from the view");
+          throw new IllegalArgumentException(
+              in.describe() + " is both included in and excluded from the view");
         }
       }
     }
@@ -131,7 +136,8 @@ public final class View {
         return new View(include, exclude, set);
       }
     }
-    throw new IllegalArgumentException(set.describe() + " is not included in the view and cannot lead it");
+    throw new IllegalArgumentException(
+        set.describe() + " is not included in the view and cannot lead it");
   }
 
   /** {@return the set an iteration starting now would walk} */
@@ -170,9 +176,9 @@ public final class View {
   /**
    * Signal published when an entity starts matching this view (it gained an included component or
    * lost an excluded one), after the change is complete and after that storage's own listeners. The
-   * first call connects the view to its storages for good (one listener per storage, internal); keep
-   * the view (a generated view query keeps its own) rather than asking the registry for a new one.
-   * An entity being destroyed, or a registry being cleared, enters nothing.
+   * first call connects the view to its storages for good (one listener per storage, internal);
+   * keep the view (a generated view query keeps its own) rather than asking the registry for a new
+   * one. An entity being destroyed, or a registry being cleared, enters nothing.
    *
    * @return the enter signal
    * @throws IllegalStateException if a set of the view is not a storage (a plain sparse set has no
@@ -184,8 +190,8 @@ public final class View {
   }
 
   /**
-   * Signal published when an entity stops matching this view (it lost an included component or gained
-   * an excluded one), after the change is complete. See {@link #onEnter()}.
+   * Signal published when an entity stops matching this view (it lost an included component or
+   * gained an excluded one), after the change is complete. See {@link #onEnter()}.
    *
    * @return the leave signal
    * @throws IllegalStateException as {@link #onEnter()}
@@ -210,30 +216,35 @@ public final class View {
     for (final SparseSet set : include) {
       final Storage<?> storage = (Storage<?>) set;
       // Gaining an included component: it did not match before; does it now?
-      storage.afterInsert.connect((registry, entity) -> {
-        if (ViewLoop.matches(entity, include, exclude)) {
-          Failures.rethrow(entered.publish(registry, entity, null));
-        }
-      });
+      storage.afterInsert.connect(
+          (registry, entity) -> {
+            if (ViewLoop.matches(entity, include, exclude)) {
+              Failures.rethrow(entered.publish(registry, entity, null));
+            }
+          });
       // Losing one: it matched before if everything else still holds.
-      storage.afterRemove.connect((registry, entity) -> {
-        if (ViewLoop.matchesOthers(entity, storage, include, exclude)) {
-          Failures.rethrow(left.publish(registry, entity, null));
-        }
-      });
+      storage.afterRemove.connect(
+          (registry, entity) -> {
+            if (ViewLoop.matchesOthers(entity, storage, include, exclude)) {
+              Failures.rethrow(left.publish(registry, entity, null));
+            }
+          });
     }
     for (final SparseSet set : exclude) {
       final Storage<?> storage = (Storage<?>) set;
-      storage.afterInsert.connect((registry, entity) -> {
-        if (matchesIgnoring(entity, storage)) {
-          Failures.rethrow(left.publish(registry, entity, null));
-        }
-      });
-      storage.afterRemove.connect((registry, entity) -> {
-        if ((null == registry || !registry.suppressesEntry(entity)) && ViewLoop.matches(entity, include, exclude)) {
-          Failures.rethrow(entered.publish(registry, entity, null));
-        }
-      });
+      storage.afterInsert.connect(
+          (registry, entity) -> {
+            if (matchesIgnoring(entity, storage)) {
+              Failures.rethrow(left.publish(registry, entity, null));
+            }
+          });
+      storage.afterRemove.connect(
+          (registry, entity) -> {
+            if ((null == registry || !registry.suppressesEntry(entity))
+                && ViewLoop.matches(entity, include, exclude)) {
+              Failures.rethrow(entered.publish(registry, entity, null));
+            }
+          });
     }
     onLeave = left;
     onEnter = entered;
@@ -257,7 +268,9 @@ public final class View {
   private static void requireStorage(final SparseSet set) {
     if (!(set instanceof Storage)) {
       throw new IllegalStateException(
-          set.describe() + " is not a storage and publishes no signals: a view over it has no enter or leave signals");
+          set.describe()
+              + " is not a storage and publishes no signals: a view over it has no enter or leave"
+              + " signals");
     }
   }
 }

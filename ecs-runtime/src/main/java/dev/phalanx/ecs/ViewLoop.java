@@ -19,11 +19,14 @@ final class ViewLoop {
   }
 
   /**
-   * Returns whether {@code entity}, taken from {@code lead}, is in every other set of {@code include}
-   * and none of {@code exclude}.
+   * Returns whether {@code entity}, taken from {@code lead}, is in every other set of {@code
+   * include} and none of {@code exclude}.
    */
   static boolean matchesOthers(
-      final long entity, final SparseSet lead, final SparseSet[] include, final SparseSet[] exclude) {
+      final long entity,
+      final SparseSet lead,
+      final SparseSet[] include,
+      final SparseSet[] exclude) {
     for (int i = 0; i < include.length; i++) {
       if (include[i] != lead && !include[i].contains(entity)) {
         return false;
@@ -37,7 +40,9 @@ final class ViewLoop {
     return true;
   }
 
-  /** Returns whether {@code entity} is in every set of {@code include} and none of {@code exclude}. */
+  /**
+   * Returns whether {@code entity} is in every set of {@code include} and none of {@code exclude}.
+   */
   static boolean matches(final long entity, final SparseSet[] include, final SparseSet[] exclude) {
     for (int i = 0; i < include.length; i++) {
       if (!include[i].contains(entity)) {
@@ -58,7 +63,10 @@ final class ViewLoop {
    * made (see {@link SparseSet}).
    */
   static void each(
-      final SparseSet lead, final SparseSet[] include, final SparseSet[] exclude, final LongConsumer action) {
+      final SparseSet lead,
+      final SparseSet[] include,
+      final SparseSet[] exclude,
+      final LongConsumer action) {
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     lead.beginIteration();
     try {

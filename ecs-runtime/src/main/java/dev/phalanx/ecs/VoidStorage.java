@@ -1,10 +1,9 @@
 package dev.phalanx.ecs;
 
-
 /**
- * A named tag storage with no component class, EnTT's {@code storage<void>}: a typeless pool usable in
- * views and groups, created with {@link dev.phalanx.ecs.Registry#storage(String)}. {@code get} returns
- * {@code null}.
+ * A named tag storage with no component class, EnTT's {@code storage<void>}: a typeless pool usable
+ * in views and groups, created with {@link dev.phalanx.ecs.Registry#storage(String)}. {@code get}
+ * returns {@code null}.
  */
 public final class VoidStorage extends EmptyStorage<Void> {
 

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Command buffers: recorded during iterations, applied later, deterministic, tolerant of dead targets. */
+/**
+ * Command buffers: recorded during iterations, applied later, deterministic, tolerant of dead
+ * targets.
+ */
 class CommandBufferTest {
 
   @Test
@@ -32,13 +35,16 @@ class CommandBufferTest {
       all.add(e);
     }
     final CommandBuffer commands = new CommandBuffer(registry);
-    registry.view(TA).each(e -> {
-      if (registry.get(e, TA).value() % 2 == 0) {
-        commands.destroy(e);
-        final long child = commands.create();
-        commands.emplace(child, TB, new B(registry.get(e, TA).value()));
-      }
-    });
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              if (registry.get(e, TA).value() % 2 == 0) {
+                commands.destroy(e);
+                final long child = commands.create();
+                commands.emplace(child, TB, new B(registry.get(e, TA).value()));
+              }
+            });
     assertEquals(10, registry.alive(), "nothing happens before apply");
     commands.apply();
     assertEquals(10, registry.alive());
@@ -96,7 +102,8 @@ class CommandBufferTest {
     registry.emplace(registry.create(), TA, new A(0));
     final CommandBuffer commands = new CommandBuffer(registry);
     commands.emplace(commands.create(), TA, new A(1));
-    assertThrows(ConcurrentModificationException.class, () -> registry.view(TA).each(e -> commands.apply()));
+    assertThrows(
+        ConcurrentModificationException.class, () -> registry.view(TA).each(e -> commands.apply()));
     assertEquals(1, registry.storage(TA).size());
     assertEquals(1, commands.size());
     commands.apply();
@@ -106,9 +113,13 @@ class CommandBufferTest {
   @Test
   void listenerFailuresDoNotStopTheBuffer() {
     final Registry registry = new Registry();
-    registry.storage(TA).onConstruct().connect((r, e) -> {
-      throw new IllegalStateException("listener");
-    });
+    registry
+        .storage(TA)
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              throw new IllegalStateException("listener");
+            });
     final CommandBuffer commands = new CommandBuffer(registry);
     for (int i = 0; i < 3; i++) {
       commands.emplace(commands.create(), TA, new A(i));
@@ -139,18 +150,20 @@ class CommandBufferTest {
     final ForkJoinPool pool = new ForkJoinPool(threads);
     try {
       for (int frame = 0; frame < 3; frame++) {
-        group.parallelEachChunk(pool, (from, to) -> {
-          final CommandBuffer buffer = commands.forRun(from);
-          for (int position = from; position < to; position++) {
-            final A a = as.valueAt(position);
-            if (a.value() % 7 == 0) {
-              buffer.destroy(group.entityAt(position));
-              final long spawn = buffer.create();
-              buffer.emplace(spawn, TA, new A(a.value() + 1));
-              buffer.emplace(spawn, TB, new B(a.value()));
-            }
-          }
-        });
+        group.parallelEachChunk(
+            pool,
+            (from, to) -> {
+              final CommandBuffer buffer = commands.forRun(from);
+              for (int position = from; position < to; position++) {
+                final A a = as.valueAt(position);
+                if (a.value() % 7 == 0) {
+                  buffer.destroy(group.entityAt(position));
+                  final long spawn = buffer.create();
+                  buffer.emplace(spawn, TA, new A(a.value() + 1));
+                  buffer.emplace(spawn, TB, new B(a.value()));
+                }
+              }
+            });
         commands.apply();
       }
     } finally {
@@ -182,28 +195,31 @@ class CommandBufferTest {
       }
       final CommandBuffer commands = new CommandBuffer(buffered);
       final List<Runnable> directly = new ArrayList<>();
-      buffered.view(TA).each(e -> {
-        final int value = random.nextInt(1000);
-        switch (random.nextInt(4)) {
-          case 0 -> {
-            commands.destroy(e);
-            directly.add(() -> direct.destroy(e));
-          }
-          case 1 -> {
-            commands.emplace(e, TB, new B(value));
-            directly.add(() -> direct.emplaceOrReplace(e, TB, new B(value)));
-          }
-          case 2 -> {
-            commands.remove(e, TA);
-            directly.add(() -> direct.remove(e, TA));
-          }
-          default -> {
-            final long spawn = commands.create();
-            commands.emplace(spawn, TB, new B(value));
-            directly.add(() -> direct.emplace(direct.create(), TB, new B(value)));
-          }
-        }
-      });
+      buffered
+          .view(TA)
+          .each(
+              e -> {
+                final int value = random.nextInt(1000);
+                switch (random.nextInt(4)) {
+                  case 0 -> {
+                    commands.destroy(e);
+                    directly.add(() -> direct.destroy(e));
+                  }
+                  case 1 -> {
+                    commands.emplace(e, TB, new B(value));
+                    directly.add(() -> direct.emplaceOrReplace(e, TB, new B(value)));
+                  }
+                  case 2 -> {
+                    commands.remove(e, TA);
+                    directly.add(() -> direct.remove(e, TA));
+                  }
+                  default -> {
+                    final long spawn = commands.create();
+                    commands.emplace(spawn, TB, new B(value));
+                    directly.add(() -> direct.emplace(direct.create(), TB, new B(value)));
+                  }
+                }
+              });
       commands.apply();
       directly.forEach(Runnable::run);
       // Reserved entities are created before the commands run, so identifiers may differ from the
@@ -215,8 +231,13 @@ class CommandBufferTest {
 
   private static List<String> describe(final Registry registry) {
     final List<String> world = new ArrayList<>();
-    registry.entities().each(e -> world.add(
-        (registry.has(e, TA) ? "A" + registry.get(e, TA).value() : "") + (registry.has(e, TB) ? "B" + registry.get(e, TB).value() : "")));
+    registry
+        .entities()
+        .each(
+            e ->
+                world.add(
+                    (registry.has(e, TA) ? "A" + registry.get(e, TA).value() : "")
+                        + (registry.has(e, TB) ? "B" + registry.get(e, TB).value() : "")));
     world.sort(null);
     return world;
   }

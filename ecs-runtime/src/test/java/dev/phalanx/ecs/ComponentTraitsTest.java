@@ -12,10 +12,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ComponentTraitsTest {
 
   @ParameterizedTest
-  @ValueSource(ints = {0, -1, -1024, 3, 6, 1000, 1025, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 17, 1 << 30})
+  @ValueSource(
+      ints = {
+        0,
+        -1,
+        -1024,
+        3,
+        6,
+        1000,
+        1025,
+        Integer.MIN_VALUE,
+        Integer.MAX_VALUE,
+        1 << 17,
+        1 << 30
+      })
   void aPageSizeThatIsNotAPositivePowerOfTwoIsRefusedWithItsValue(final int pageSize) {
-    final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> ComponentTraits.DEFAULT.withPageSize(pageSize));
+    final IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class, () -> ComponentTraits.DEFAULT.withPageSize(pageSize));
     assertTrue(error.getMessage().contains(String.valueOf(pageSize)), error.getMessage());
   }
 
@@ -27,7 +41,9 @@ class ComponentTraitsTest {
 
   @Test
   void theSwapOnlyPolicyAndNullAreRefused() {
-    assertThrows(IllegalArgumentException.class, () -> ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.SWAP_ONLY));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.SWAP_ONLY));
     assertThrows(IllegalArgumentException.class, () -> ComponentTraits.DEFAULT.withPolicy(null));
   }
 

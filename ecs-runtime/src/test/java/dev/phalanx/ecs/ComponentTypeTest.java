@@ -53,7 +53,8 @@ class ComponentTypeTest {
   @Test
   void aClassHasOneDefinitionPerJvm() {
     final ComponentTraits inPlace = ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE);
-    final ComponentType<Twice, ObjectStorage<Twice>> first = ComponentType.object(Twice.class, inPlace);
+    final ComponentType<Twice, ObjectStorage<Twice>> first =
+        ComponentType.object(Twice.class, inPlace);
     assertSame(first, ComponentType.object(Twice.class, inPlace));
     final IllegalStateException error =
         assertThrows(IllegalStateException.class, () -> ComponentType.object(Twice.class));
@@ -66,15 +67,20 @@ class ComponentTypeTest {
   void defineRefusesASecondDefinition() {
     final ComponentType<Defined, ObjectStorage<Defined>> defined =
         ComponentType.define(Defined.class, ComponentTraits.DEFAULT, ObjectStorage::new);
-    assertThrows(IllegalStateException.class,
+    assertThrows(
+        IllegalStateException.class,
         () -> ComponentType.define(Defined.class, ComponentTraits.DEFAULT, ObjectStorage::new));
     assertSame(defined, ComponentType.of(Defined.class));
-    assertThrows(NullPointerException.class, () -> ComponentType.define(null, ComponentTraits.DEFAULT, ObjectStorage::new));
+    assertThrows(
+        NullPointerException.class,
+        () -> ComponentType.define(null, ComponentTraits.DEFAULT, ObjectStorage::new));
   }
 
   @Test
   void objectTraitsMustNotBeEmpty() {
-    assertThrows(IllegalArgumentException.class, () -> ComponentType.object(Outer.class, ComponentTraits.TAG));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ComponentType.object(Outer.class, ComponentTraits.TAG));
   }
 
   @Test
@@ -88,7 +94,9 @@ class ComponentTypeTest {
 
   @Test
   void theTraitsClassNameFlattensTheNesting() {
-    assertEquals("dev.phalanx.ecs.ComponentTypeTest_Outer_Inner_Traits", ComponentType.traitsClassName(Outer.Inner.class));
+    assertEquals(
+        "dev.phalanx.ecs.ComponentTypeTest_Outer_Inner_Traits",
+        ComponentType.traitsClassName(Outer.Inner.class));
     assertEquals("java.lang.String_Traits", ComponentType.traitsClassName(String.class));
   }
 

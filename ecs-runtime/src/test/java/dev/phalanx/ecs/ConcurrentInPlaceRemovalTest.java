@@ -29,10 +29,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Eight threads remove distinct entities from one in-place storage (S) that groups observe: it is a get
- * type of an owning group, part of a non-owning group and excluded by another owning group (so that
- * every removal moves elements of owned storages or of a member set). Group upkeep must be serialized:
- * after every round the registry is consistent, group sizes are right and every survivor is intact.
+ * Eight threads remove distinct entities from one in-place storage (S) that groups observe: it is a
+ * get type of an owning group, part of a non-owning group and excluded by another owning group (so
+ * that every removal moves elements of owned storages or of a member set). Group upkeep must be
+ * serialized: after every round the registry is consistent, group sizes are right and every
+ * survivor is intact.
  */
 class ConcurrentInPlaceRemovalTest {
 
@@ -61,12 +62,14 @@ class ConcurrentInPlaceRemovalTest {
     final AtomicInteger destroySignals = new AtomicInteger();
     final AtomicInteger unreadable = new AtomicInteger();
     // A thread-safe listener: the component is still readable while its removal is announced.
-    ss.onDestroy().connect((r, e) -> {
-      destroySignals.incrementAndGet();
-      if (null == ss.tryGet(e) || ss.tryGet(e).value() != (int) e) {
-        unreadable.incrementAndGet();
-      }
-    });
+    ss.onDestroy()
+        .connect(
+            (r, e) -> {
+              destroySignals.incrementAndGet();
+              if (null == ss.tryGet(e) || ss.tryGet(e).value() != (int) e) {
+                unreadable.incrementAndGet();
+              }
+            });
     final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try {
       for (int round = 0; round < ROUNDS; round++) {
@@ -77,22 +80,25 @@ class ConcurrentInPlaceRemovalTest {
         assertEquals(count, abGetS.size());
         assertEquals(count, sd.size());
         assertEquals(0, efNoS.size());
-        // Every thread removes S from its own interleaved slice (all but one entity in eight per round
+        // Every thread removes S from its own interleaved slice (all but one entity in eight per
+        // round
         // in the last round, so that survivors stay).
         final boolean partial = round == ROUNDS - 1;
         final CyclicBarrier start = new CyclicBarrier(THREADS);
         final List<Future<?>> done = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
           final int thread = t;
-          done.add(pool.submit(() -> {
-            start.await();
-            for (int i = thread; i < count; i += THREADS) {
-              if (!partial || i % 7 != 0) {
-                assertTrue(ss.remove(entities.get(i)));
-              }
-            }
-            return null;
-          }));
+          done.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    for (int i = thread; i < count; i += THREADS) {
+                      if (!partial || i % 7 != 0) {
+                        assertTrue(ss.remove(entities.get(i)));
+                      }
+                    }
+                    return null;
+                  }));
         }
         for (final Future<?> future : done) {
           future.get();

@@ -33,7 +33,8 @@ class ContextTest {
     final Gravity first = new Gravity(1);
     context.emplace(Gravity.class, first);
     final IllegalArgumentException error =
-        assertThrows(IllegalArgumentException.class, () -> context.emplace(Gravity.class, new Gravity(2)));
+        assertThrows(
+            IllegalArgumentException.class, () -> context.emplace(Gravity.class, new Gravity(2)));
     assertTrue(error.getMessage().contains("Gravity"), error.getMessage());
     assertSame(first, context.get(Gravity.class));
   }
@@ -50,7 +51,8 @@ class ContextTest {
   @Test
   void missingValuesAreReportedOrNull() {
     final Context context = new Registry().context();
-    final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> context.get(Gravity.class));
+    final IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> context.get(Gravity.class));
     assertTrue(error.getMessage().contains("Gravity"), error.getMessage());
     assertNull(context.find(Gravity.class));
     assertFalse(context.contains(Gravity.class));

@@ -17,10 +17,13 @@ class EmptyStorageTest {
   static final class Shared {}
 
   private static final Shared SHARED = new Shared();
-  private static final ComponentType<Shared, EmptyStorage<Shared>> SHARED_TAG = ComponentType.tag(Shared.class, SHARED);
+  private static final ComponentType<Shared, EmptyStorage<Shared>> SHARED_TAG =
+      ComponentType.tag(Shared.class, SHARED);
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void aTagStoresMembershipOnlyAndAllocatesNoPage(final DeletionPolicy policy) {
     final EmptyStorage<Object> storage = Fixtures.tag(policy).createStorage();
     assertEquals(policy, storage.policy());

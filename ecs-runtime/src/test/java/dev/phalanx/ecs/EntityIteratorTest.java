@@ -18,7 +18,9 @@ class EntityIteratorTest {
   private final Registry registry = new Registry();
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void walksTheLeaderBackToFrontSkippingTombstonesAndNonMatches(final DeletionPolicy policy) {
     final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(policy));
     final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(policy));
@@ -52,7 +54,9 @@ class EntityIteratorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void nextLongWithoutHasNextStillChecksThePreviousVisit(final DeletionPolicy policy) {
     final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(policy));
     for (int i = 0; i < 5; i++) {

@@ -23,7 +23,11 @@ class EntityStorageTest {
 
   /** Everything observable, to compare before and after a refused operation. */
   private static String state(final EntityStorage storage) {
-    return storage.alive() + "/" + storage.size() + "/" + Arrays.toString(Arrays.copyOf(storage.packed(), storage.size()));
+    return storage.alive()
+        + "/"
+        + storage.size()
+        + "/"
+        + Arrays.toString(Arrays.copyOf(storage.packed(), storage.size()));
   }
 
   @Test
@@ -147,7 +151,8 @@ class EntityStorageTest {
     storage.release(entity);
     final String before = state(storage);
     for (final long bad : new long[] {entity, Entity.NULL, Entity.of(9, 0)}) {
-      final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> storage.release(bad));
+      final IllegalArgumentException error =
+          assertThrows(IllegalArgumentException.class, () -> storage.release(bad));
       assertTrue(error.getMessage().contains(Entity.toString(bad)), error.getMessage());
       assertEquals(before, state(storage));
     }
@@ -171,12 +176,13 @@ class EntityStorageTest {
     final long[] all = new long[50];
     storage.create(all, 0, 50);
     final List<Long> seen = new ArrayList<>();
-    storage.each(entity -> {
-      seen.add(entity);
-      if (0 == Entity.index(entity) % 3) {
-        storage.release(entity);
-      }
-    });
+    storage.each(
+        entity -> {
+          seen.add(entity);
+          if (0 == Entity.index(entity) % 3) {
+            storage.release(entity);
+          }
+        });
     assertEquals(50, seen.size());
     assertEquals(50, new HashSet<>(seen).size());
     assertEquals(33, storage.alive());
@@ -191,10 +197,11 @@ class EntityStorageTest {
     storage.release(all[9]);
     final Set<Long> created = new HashSet<>();
     final List<Long> seen = new ArrayList<>();
-    storage.each(entity -> {
-      seen.add(entity);
-      created.add(storage.create());
-    });
+    storage.each(
+        entity -> {
+          seen.add(entity);
+          created.add(storage.create());
+        });
     assertEquals(18, seen.size());
     for (final long entity : seen) {
       assertFalse(created.contains(entity), Entity.toString(entity));
@@ -246,7 +253,8 @@ class EntityStorageTest {
     final String before = state(storage);
     assertThrows(IllegalArgumentException.class, () -> storage.restore(new long[] {0, 0}, 2, 2));
     assertThrows(IllegalArgumentException.class, () -> storage.restore(new long[] {2, 0}, 2, 2));
-    assertThrows(IllegalArgumentException.class, () -> storage.restore(new long[] {Entity.of(0, -1)}, 1, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> storage.restore(new long[] {Entity.of(0, -1)}, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> storage.restore(new long[] {0}, 1, 2));
     assertThrows(IllegalArgumentException.class, () -> storage.restore(new long[] {0}, 2, 1));
     assertEquals(before, state(storage));

@@ -12,7 +12,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 class EntityTest {
 
   @ParameterizedTest
-  @CsvSource({"0, 0", "1, 1", "4095, 7", "1048576, 3", "2147483631, 0", "5, -2", "5, 2147483647", "5, -2147483648"})
+  @CsvSource({
+    "0, 0",
+    "1, 1",
+    "4095, 7",
+    "1048576, 3",
+    "2147483631, 0",
+    "5, -2",
+    "5, 2147483647",
+    "5, -2147483648"
+  })
   void indexAndVersionSurviveTheRoundTrip(final int index, final int version) {
     final long entity = Entity.of(index, version);
     assertEquals(index, Entity.index(entity));

@@ -26,14 +26,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A small, deterministic world for fault injection: nine storages (one in-place), a nested family of
- * owning groups with an excluded type, a partial-owning group with an in-place get type and an
- * excluded type, and a non-owning group with an in-place type and an excluded type. Every storage has
- * two construct, two update and two destroy listeners that count their calls, optionally change the
- * world, and then call {@link Fault#tick}, which throws at the armed call(s).
+ * A small, deterministic world for fault injection: nine storages (one in-place), a nested family
+ * of owning groups with an excluded type, a partial-owning group with an in-place get type and an
+ * excluded type, and a non-owning group with an in-place type and an excluded type. Every storage
+ * has two construct, two update and two destroy listeners that count their calls, optionally change
+ * the world, and then call {@link Fault#tick}, which throws at the armed call(s).
  *
- * <p>Two worlds built with the same seed are equal call for call: entity handles, layouts and listener
- * calls, so that a faulted run can be compared with a clean run or a replay.
+ * <p>Two worlds built with the same seed are equal call for call: entity handles, layouts and
+ * listener calls, so that a faulted run can be compared with a clean run or a replay.
  */
 final class FaultWorld {
 
@@ -42,7 +42,15 @@ final class FaultWorld {
 
   /** What kind of user callback a tick comes from: it decides the documented outcome. */
   enum Kind {
-    CONSTRUCT, UPDATE, DESTROY, CONSUMER, SUPPLIER, VISITOR, CHUNK, COMPARATOR, ACCESSOR
+    CONSTRUCT,
+    UPDATE,
+    DESTROY,
+    CONSUMER,
+    SUPPLIER,
+    VISITOR,
+    CHUNK,
+    COMPARATOR,
+    ACCESSOR
   }
 
   /** The exception the injected faults throw; {@code call} is the number of the callback call. */
@@ -94,8 +102,10 @@ final class FaultWorld {
   final OwningGroup efGetSNoX;
   final NonOwningGroup dsNoY;
   final List<Long> created = new ArrayList<>();
+
   /** Listener calls per (storage, kind, listener): index {@code storage * 6 + kind * 2 + n}. */
   final int[] listenerCalls = new int[TYPES.length * 6];
+
   /** Whether the listeners change the world before they tick (see {@link #connectListeners}). */
   final boolean worldChanging;
 
@@ -155,28 +165,38 @@ final class FaultWorld {
       for (int n = 0; n < 2; n++) {
         final int base = t * 6 + n;
         final boolean first = 0 == n;
-        storage.onConstruct().connect((r, e) -> {
-          listenerCalls[base]++;
-          if (worldChanging && first) {
-            onConstructAction(type, e);
-          }
-          fault.tick(Kind.CONSTRUCT);
-        });
-        storage.onUpdate().connect((r, e) -> {
-          listenerCalls[base + 2]++;
-          fault.tick(Kind.UPDATE);
-        });
-        storage.onDestroy().connect((r, e) -> {
-          listenerCalls[base + 4]++;
-          if (!storage.contains(e)) {
-            throw new AssertionError("destroy listener of " + type.name() + ": the component is gone");
-          }
-          storage.get(e); // still readable
-          if (worldChanging && first) {
-            onDestroyAction(type, e);
-          }
-          fault.tick(Kind.DESTROY);
-        });
+        storage
+            .onConstruct()
+            .connect(
+                (r, e) -> {
+                  listenerCalls[base]++;
+                  if (worldChanging && first) {
+                    onConstructAction(type, e);
+                  }
+                  fault.tick(Kind.CONSTRUCT);
+                });
+        storage
+            .onUpdate()
+            .connect(
+                (r, e) -> {
+                  listenerCalls[base + 2]++;
+                  fault.tick(Kind.UPDATE);
+                });
+        storage
+            .onDestroy()
+            .connect(
+                (r, e) -> {
+                  listenerCalls[base + 4]++;
+                  if (!storage.contains(e)) {
+                    throw new AssertionError(
+                        "destroy listener of " + type.name() + ": the component is gone");
+                  }
+                  storage.get(e); // still readable
+                  if (worldChanging && first) {
+                    onDestroyAction(type, e);
+                  }
+                  fault.tick(Kind.DESTROY);
+                });
       }
     }
   }
@@ -192,8 +212,12 @@ final class FaultWorld {
   private void onDestroyAction(final ComponentType<?, ?> type, final long e) {
     if (type == TB) {
       registry.remove(e, TC);
-    } else if (type == TX && !registry.has(e, TY) && !registry.isBeingDestroyed(e) && !registry.isClearing()) {
-      // Only when the entity survives: while it is being destroyed or cleared, additions are refused.
+    } else if (type == TX
+        && !registry.has(e, TY)
+        && !registry.isBeingDestroyed(e)
+        && !registry.isClearing()) {
+      // Only when the entity survives: while it is being destroyed or cleared, additions are
+      // refused.
       registry.emplace(e, TY, value(TY, 7));
     }
   }
@@ -213,7 +237,10 @@ final class FaultWorld {
     return result;
   }
 
-  /** The n-th live entity (creation order) that has every type of {@code with} and none of {@code without}. */
+  /**
+   * The n-th live entity (creation order) that has every type of {@code with} and none of {@code
+   * without}.
+   */
   long pick(final int n, final ComponentType<?, ?>[] with, final ComponentType<?, ?>[] without) {
     int seen = 0;
     for (final long e : live()) {
@@ -228,7 +255,8 @@ final class FaultWorld {
         return e;
       }
     }
-    throw new AssertionError("the world has no entity #" + n + " with " + names(with) + " without " + names(without));
+    throw new AssertionError(
+        "the world has no entity #" + n + " with " + names(with) + " without " + names(without));
   }
 
   private static String names(final ComponentType<?, ?>[] types) {
@@ -341,11 +369,14 @@ final class FaultWorld {
   /** The set of live entities that match a group's lists, computed from the storages. */
   static Set<Long> expectedMembers(final Registry registry, final Group group) {
     final Set<Long> result = new LinkedHashSet<>();
-    registry.entities().each(e -> {
-      if (group.matches(e)) {
-        result.add(e);
-      }
-    });
+    registry
+        .entities()
+        .each(
+            e -> {
+              if (group.matches(e)) {
+                result.add(e);
+              }
+            });
     return result;
   }
 }

@@ -27,12 +27,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The model test with faults: random operations on a registry with owning, nested and non-owning
- * groups (the non-owning one over a storage of the parameter's deletion policy), whose listeners throw
- * at random, whose patch consumers, suppliers and comparators throw at random, and whose iterations
- * attempt refused changes. A plain map model follows the documented outcomes: a listener's exception
- * leaves the change applied, a consumer's, supplier's or comparator's leaves nothing changed, a refused
- * change changes nothing. The registry and model are compared, and {@link Registry#verify()} checked,
- * periodically and at the end.
+ * groups (the non-owning one over a storage of the parameter's deletion policy), whose listeners
+ * throw at random, whose patch consumers, suppliers and comparators throw at random, and whose
+ * iterations attempt refused changes. A plain map model follows the documented outcomes: a
+ * listener's exception leaves the change applied, a consumer's, supplier's or comparator's leaves
+ * nothing changed, a refused change changes nothing. The registry and model are compared, and
+ * {@link Registry#verify()} checked, periodically and at the end.
  */
 class FaultyRegistryModelTest {
 
@@ -64,7 +64,9 @@ class FaultyRegistryModelTest {
   private int refused;
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void randomOperationsWithRandomFaultsMatchAPlainModel(final DeletionPolicy policy) {
     random = new Random(0xFA17_0000L + policy.ordinal());
     registry = new Registry();
@@ -76,19 +78,28 @@ class FaultyRegistryModelTest {
       events.put(type, counts);
       expectedEvents.put(type, new int[3]);
       for (int n = 0; n < 2; n++) {
-        storage.onConstruct().connect((r, e) -> {
-          counts[0]++;
-          maybeThrow();
-        });
-        storage.onUpdate().connect((r, e) -> {
-          counts[1]++;
-          maybeThrow();
-        });
-        storage.onDestroy().connect((r, e) -> {
-          counts[2]++;
-          assertTrue(storage.contains(e), "destroy listener: component already gone");
-          maybeThrow();
-        });
+        storage
+            .onConstruct()
+            .connect(
+                (r, e) -> {
+                  counts[0]++;
+                  maybeThrow();
+                });
+        storage
+            .onUpdate()
+            .connect(
+                (r, e) -> {
+                  counts[1]++;
+                  maybeThrow();
+                });
+        storage
+            .onDestroy()
+            .connect(
+                (r, e) -> {
+                  counts[2]++;
+                  assertTrue(storage.contains(e), "destroy listener: component already gone");
+                  maybeThrow();
+                });
       }
     }
     ab = registry.owningGroup(TA, TB);
@@ -197,11 +208,14 @@ class FaultyRegistryModelTest {
       if (components.containsKey(type)) {
         final boolean consumerFails = random.nextInt(4) == 0;
         try {
-          registry.patch(e, type, value -> {
-            if (consumerFails) {
-              throw new Injected();
-            }
-          });
+          registry.patch(
+              e,
+              type,
+              value -> {
+                if (consumerFails) {
+                  throw new Injected();
+                }
+              });
         } catch (final Injected fault) {
           // Either the consumer (nothing written, nothing published) or a listener (applied).
         }
@@ -248,13 +262,17 @@ class FaultyRegistryModelTest {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void getOrEmplace(final long e, final ComponentType type, final Object value, final boolean fails) {
-    registry.getOrEmplace(e, type, () -> {
-      if (fails) {
-        throw new Injected();
-      }
-      return value;
-    });
+  private void getOrEmplace(
+      final long e, final ComponentType type, final Object value, final boolean fails) {
+    registry.getOrEmplace(
+        e,
+        type,
+        () -> {
+          if (fails) {
+            throw new Injected();
+          }
+          return value;
+        });
   }
 
   private void forget(final long e) {
@@ -271,71 +289,76 @@ class FaultyRegistryModelTest {
   private void iterate() {
     final int form = random.nextInt(4);
     final Set<Long> visited = new HashSet<>();
-    final SparseSet leader = switch (form) {
-      case 0, 1 -> registry.storage(TA);
-      case 2 -> cp.members();
-      default -> registry.storage(p);
-    };
-    final java.util.function.LongConsumer visitor = e -> {
-      assertTrue(visited.add(e) || DeletionPolicy.IN_PLACE == leader.policy(), "visited twice");
-      final int position = leader.indexOf(e);
-      if (position > 0 && DeletionPolicy.IN_PLACE != leader.policy() && random.nextInt(3) == 0) {
-        // Refused: sorting or clearing the iterated set, or removing an element still to come.
-        final long ahead = leader.packed()[0];
-        final int sizeBefore = leader.size();
-        try {
-          switch (random.nextInt(3)) {
-            case 0 -> registry.clear();
-            case 1 -> registry.destroy(ahead);
-            default -> {
-              if (leader == cp.members()) {
-                registry.remove(ahead, TC);
-              } else {
-                ((Storage<?>) leader).clear();
-              }
-            }
-          }
-          fail("a change inside the iteration was not refused");
-        } catch (final ConcurrentModificationException expected) {
-          refused++;
-        }
-        assertEquals(sizeBefore, leader.size());
-        assertEquals(e, leader.packed()[position]);
-      }
-      // Allowed: change or destroy the visited entity.
-      final Map<ComponentType<?, ?>, Object> components = model.get(e);
-      switch (random.nextInt(4)) {
-        case 0 -> {
-          applied(() -> registry.destroy(e));
-          forget(e);
-        }
-        case 1 -> {
-          final ComponentType<?, ?> type = all[random.nextInt(all.length)];
-          if (components.containsKey(type)) {
+    final SparseSet leader =
+        switch (form) {
+          case 0, 1 -> registry.storage(TA);
+          case 2 -> cp.members();
+          default -> registry.storage(p);
+        };
+    final java.util.function.LongConsumer visitor =
+        e -> {
+          assertTrue(visited.add(e) || DeletionPolicy.IN_PLACE == leader.policy(), "visited twice");
+          final int position = leader.indexOf(e);
+          if (position > 0
+              && DeletionPolicy.IN_PLACE != leader.policy()
+              && random.nextInt(3) == 0) {
+            // Refused: sorting or clearing the iterated set, or removing an element still to come.
+            final long ahead = leader.packed()[0];
+            final int sizeBefore = leader.size();
             try {
-              applied(() -> registry.remove(e, type));
-              components.remove(type);
-              expect(type, 2);
-            } catch (final ConcurrentModificationException entering) {
-              // Removing X makes the visited entity enter <A,B,C> !X, which may move it below the
-              // floor of an iteration over A: refused, unmade.
-              assertTrue(TX == type && leader == registry.storage(TA), entering.getMessage());
-              assertTrue(registry.has(e, TX));
+              switch (random.nextInt(3)) {
+                case 0 -> registry.clear();
+                case 1 -> registry.destroy(ahead);
+                default -> {
+                  if (leader == cp.members()) {
+                    registry.remove(ahead, TC);
+                  } else {
+                    ((Storage<?>) leader).clear();
+                  }
+                }
+              }
+              fail("a change inside the iteration was not refused");
+            } catch (final ConcurrentModificationException expected) {
               refused++;
             }
+            assertEquals(sizeBefore, leader.size());
+            assertEquals(e, leader.packed()[position]);
           }
-        }
-        case 2 -> {
-          if (!components.containsKey(TX)) {
-            final Object value = valueOf(TX);
-            applied(() -> emplace(e, TX, value));
-            components.put(TX, value);
-            expect(TX, 0);
+          // Allowed: change or destroy the visited entity.
+          final Map<ComponentType<?, ?>, Object> components = model.get(e);
+          switch (random.nextInt(4)) {
+            case 0 -> {
+              applied(() -> registry.destroy(e));
+              forget(e);
+            }
+            case 1 -> {
+              final ComponentType<?, ?> type = all[random.nextInt(all.length)];
+              if (components.containsKey(type)) {
+                try {
+                  applied(() -> registry.remove(e, type));
+                  components.remove(type);
+                  expect(type, 2);
+                } catch (final ConcurrentModificationException entering) {
+                  // Removing X makes the visited entity enter <A,B,C> !X, which may move it below
+                  // the
+                  // floor of an iteration over A: refused, unmade.
+                  assertTrue(TX == type && leader == registry.storage(TA), entering.getMessage());
+                  assertTrue(registry.has(e, TX));
+                  refused++;
+                }
+              }
+            }
+            case 2 -> {
+              if (!components.containsKey(TX)) {
+                final Object value = valueOf(TX);
+                applied(() -> emplace(e, TX, value));
+                components.put(TX, value);
+                expect(TX, 0);
+              }
+            }
+            default -> {}
           }
-        }
-        default -> { }
-      }
-    };
+        };
     switch (form) {
       case 0 -> ab.each(visitor);
       case 1 -> registry.view(TA, TB).leadBy(registry.storage(TA)).each(visitor);
@@ -352,12 +375,13 @@ class FaultyRegistryModelTest {
       before.add(abcNoX.entityAt(i));
     }
     try {
-      abcNoX.sort((l, r) -> {
-        if (++calls[0] == failAt) {
-          throw new Injected();
-        }
-        return Long.compare(l, r);
-      });
+      abcNoX.sort(
+          (l, r) -> {
+            if (++calls[0] == failAt) {
+              throw new Injected();
+            }
+            return Long.compare(l, r);
+          });
     } catch (final Injected fault) {
       final List<Long> after = new ArrayList<>();
       for (int i = 0; i < abcNoX.size(); i++) {
@@ -379,7 +403,9 @@ class FaultyRegistryModelTest {
         if (!Entity.isTombstone(e)) {
           count++;
           final Map<ComponentType<?, ?>, Object> components = model.get(e);
-          assertTrue(null != components && components.containsKey(type), where + ": unexpected " + type.name());
+          assertTrue(
+              null != components && components.containsKey(type),
+              where + ": unexpected " + type.name());
           if (type == p) {
             assertSame(components.get(type), storage.get(e), where);
           } else {
@@ -392,12 +418,22 @@ class FaultyRegistryModelTest {
         expected += c.containsKey(type) ? 1 : 0;
       }
       assertEquals(expected, count, where + ": size of " + type.name());
-      assertEquals(2 * expectedEvents.get(type)[0], events.get(type)[0], where + ": construct events of " + type.name());
-      assertEquals(2 * expectedEvents.get(type)[1], events.get(type)[1], where + ": update events of " + type.name());
-      assertEquals(2 * expectedEvents.get(type)[2], events.get(type)[2], where + ": destroy events of " + type.name());
+      assertEquals(
+          2 * expectedEvents.get(type)[0],
+          events.get(type)[0],
+          where + ": construct events of " + type.name());
+      assertEquals(
+          2 * expectedEvents.get(type)[1],
+          events.get(type)[1],
+          where + ": update events of " + type.name());
+      assertEquals(
+          2 * expectedEvents.get(type)[2],
+          events.get(type)[2],
+          where + ": destroy events of " + type.name());
     }
     for (final Group group : new Group[] {ab, abcNoX, cp}) {
-      assertEquals(FaultWorld.expectedMembers(registry, group).size(), group.size(), where + ": " + group);
+      assertEquals(
+          FaultWorld.expectedMembers(registry, group).size(), group.size(), where + ": " + group);
     }
     for (final long e : live) {
       assertTrue(registry.valid(e));

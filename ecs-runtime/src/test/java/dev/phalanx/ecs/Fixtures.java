@@ -1,10 +1,9 @@
 package dev.phalanx.ecs;
 
-
 /**
- * Component types shared by the tests. {@link ComponentType} allows one definition per class per JVM,
- * so every combination of deletion policy and page size has its own marker class; the payload of every
- * object type is a {@link Payload}, so that one test body serves every combination.
+ * Component types shared by the tests. {@link ComponentType} allows one definition per class per
+ * JVM, so every combination of deletion policy and page size has its own marker class; the payload
+ * of every object type is a {@link Payload}, so that one test body serves every combination.
  */
 public final class Fixtures {
 
@@ -26,35 +25,64 @@ public final class Fixtures {
 
   // Marker classes: only their names and identities matter.
   static final class AlphaSwap {}
+
   static final class AlphaInPlace {}
+
   static final class BetaSwap {}
+
   static final class BetaInPlace {}
+
   static final class GammaSwap {}
+
   static final class GammaInPlace {}
+
   static final class Page1Swap {}
+
   static final class Page1InPlace {}
+
   static final class Page2Swap {}
+
   static final class Page2InPlace {}
+
   static final class Page4Swap {}
+
   static final class Page4InPlace {}
+
   static final class TagSwap {}
+
   static final class TagInPlace {}
 
-  private static final ComponentType<Payload, ObjectStorage<Payload>> ALPHA_SWAP = object(AlphaSwap.class, 1024, DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> ALPHA_IN_PLACE = object(AlphaInPlace.class, 1024, DeletionPolicy.IN_PLACE);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> BETA_SWAP = object(BetaSwap.class, 2, DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> BETA_IN_PLACE = object(BetaInPlace.class, 2, DeletionPolicy.IN_PLACE);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> GAMMA_SWAP = object(GammaSwap.class, 1, DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> GAMMA_IN_PLACE = object(GammaInPlace.class, 1, DeletionPolicy.IN_PLACE);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE1_SWAP = object(Page1Swap.class, 1, DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE1_IN_PLACE = object(Page1InPlace.class, 1, DeletionPolicy.IN_PLACE);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE2_SWAP = object(Page2Swap.class, 2, DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE2_IN_PLACE = object(Page2InPlace.class, 2, DeletionPolicy.IN_PLACE);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE4_SWAP = object(Page4Swap.class, 4, DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE4_IN_PLACE = object(Page4InPlace.class, 4, DeletionPolicy.IN_PLACE);
-  private static final ComponentType<TagSwap, EmptyStorage<TagSwap>> TAG_SWAP = ComponentType.tag(TagSwap.class);
-  private static final ComponentType<TagInPlace, EmptyStorage<TagInPlace>> TAG_IN_PLACE = ComponentType.define(
-      TagInPlace.class, ComponentTraits.TAG.withPolicy(DeletionPolicy.IN_PLACE), type -> new EmptyStorage<>(type, null));
+  private static final ComponentType<Payload, ObjectStorage<Payload>> ALPHA_SWAP =
+      object(AlphaSwap.class, 1024, DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> ALPHA_IN_PLACE =
+      object(AlphaInPlace.class, 1024, DeletionPolicy.IN_PLACE);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> BETA_SWAP =
+      object(BetaSwap.class, 2, DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> BETA_IN_PLACE =
+      object(BetaInPlace.class, 2, DeletionPolicy.IN_PLACE);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> GAMMA_SWAP =
+      object(GammaSwap.class, 1, DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> GAMMA_IN_PLACE =
+      object(GammaInPlace.class, 1, DeletionPolicy.IN_PLACE);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE1_SWAP =
+      object(Page1Swap.class, 1, DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE1_IN_PLACE =
+      object(Page1InPlace.class, 1, DeletionPolicy.IN_PLACE);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE2_SWAP =
+      object(Page2Swap.class, 2, DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE2_IN_PLACE =
+      object(Page2InPlace.class, 2, DeletionPolicy.IN_PLACE);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE4_SWAP =
+      object(Page4Swap.class, 4, DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> PAGE4_IN_PLACE =
+      object(Page4InPlace.class, 4, DeletionPolicy.IN_PLACE);
+  private static final ComponentType<TagSwap, EmptyStorage<TagSwap>> TAG_SWAP =
+      ComponentType.tag(TagSwap.class);
+  private static final ComponentType<TagInPlace, EmptyStorage<TagInPlace>> TAG_IN_PLACE =
+      ComponentType.define(
+          TagInPlace.class,
+          ComponentTraits.TAG.withPolicy(DeletionPolicy.IN_PLACE),
+          type -> new EmptyStorage<>(type, null));
 
   /** An object type with 1024-element pages. */
   public static ComponentType<Payload, ObjectStorage<Payload>> alpha(final DeletionPolicy policy) {
@@ -71,8 +99,11 @@ public final class Fixtures {
     return DeletionPolicy.IN_PLACE == policy ? GAMMA_IN_PLACE : GAMMA_SWAP;
   }
 
-  /** An object type with {@code pageSize}-element pages (1, 2, 4 or 1024), for storage-level tests. */
-  public static ComponentType<Payload, ObjectStorage<Payload>> paged(final DeletionPolicy policy, final int pageSize) {
+  /**
+   * An object type with {@code pageSize}-element pages (1, 2, 4 or 1024), for storage-level tests.
+   */
+  public static ComponentType<Payload, ObjectStorage<Payload>> paged(
+      final DeletionPolicy policy, final int pageSize) {
     final boolean inPlace = DeletionPolicy.IN_PLACE == policy;
     switch (pageSize) {
       case 1:
@@ -97,6 +128,8 @@ public final class Fixtures {
   @SuppressWarnings({"unchecked", "rawtypes"}) // object storages never check the class of a value
   private static ComponentType<Payload, ObjectStorage<Payload>> object(
       final Class<?> marker, final int pageSize, final DeletionPolicy policy) {
-    return (ComponentType) ComponentType.object(marker, ComponentTraits.DEFAULT.withPageSize(pageSize).withPolicy(policy));
+    return (ComponentType)
+        ComponentType.object(
+            marker, ComponentTraits.DEFAULT.withPageSize(pageSize).withPolicy(policy));
   }
 }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  */
 class GroupModelTest {
 
-  private static final ComponentType<?, ?>[] ALL = types(TA, TB, TC, TD, TE, TF, TG, TH, TX, TY, TS);
+  private static final ComponentType<?, ?>[] ALL =
+      types(TA, TB, TC, TD, TE, TF, TG, TH, TX, TY, TS);
 
   /** A group's lists, for the model. */
   private record Spec(Group group, ComponentType<?, ?>[] include, ComponentType<?, ?>[] exclude) {}
@@ -44,7 +45,10 @@ class GroupModelTest {
   private final List<Long> live = new ArrayList<>();
   private final List<Spec> specs = new ArrayList<>();
 
-  private void addGroup(final ComponentType<?, ?>[] owned, final ComponentType<?, ?>[] get, final ComponentType<?, ?>[] exclude) {
+  private void addGroup(
+      final ComponentType<?, ?>[] owned,
+      final ComponentType<?, ?>[] get,
+      final ComponentType<?, ?>[] exclude) {
     final ComponentType<?, ?>[] include = new ComponentType<?, ?>[owned.length + get.length];
     System.arraycopy(owned, 0, include, 0, owned.length);
     System.arraycopy(get, 0, include, owned.length, get.length);
@@ -107,12 +111,13 @@ class GroupModelTest {
       // Iterate a group, destroying some visited entities (permitted).
       final Group group = specs.get(random.nextInt(specs.size())).group();
       final Set<Long> doomed = new HashSet<>();
-      group.each(visited -> {
-        if ((visited ^ 0x9E37) % 5 == 0) {
-          registry.destroy(visited);
-          doomed.add(visited);
-        }
-      });
+      group.each(
+          visited -> {
+            if ((visited ^ 0x9E37) % 5 == 0) {
+              registry.destroy(visited);
+              doomed.add(visited);
+            }
+          });
       for (final long d : doomed) {
         model.remove(d);
       }
@@ -141,7 +146,8 @@ class GroupModelTest {
         final Integer expected = entry.getValue().get(type);
         assertEquals(null != expected, registry.has(e, type), "has " + type.name());
         if (null != expected) {
-          assertEquals(expected.intValue(), intOf(registry.storage(type), e), "value of " + type.name());
+          assertEquals(
+              expected.intValue(), intOf(registry.storage(type), e), "value of " + type.name());
         }
       }
     }
@@ -167,7 +173,8 @@ class GroupModelTest {
     }
   }
 
-  private static boolean matches(final Map<ComponentType<?, ?>, Integer> components, final Spec spec) {
+  private static boolean matches(
+      final Map<ComponentType<?, ?>, Integer> components, final Spec spec) {
     for (final ComponentType<?, ?> type : spec.include()) {
       if (!components.containsKey(type)) {
         return false;

@@ -156,19 +156,22 @@ class GroupTest {
   void conflictingGroupsAreRefusedNamingBothAndChangeNothing() {
     final OwningGroup ab = registry.owningGroup(TA, TB);
     final long e = entity(true, true, true);
-    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> registry.owningGroup(TA, TC));
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, () -> registry.owningGroup(TA, TC));
     assertTrue(error.getMessage().contains("owned=[A, C]"), error.getMessage());
     assertTrue(error.getMessage().contains("owned=[A, B]"), error.getMessage());
     assertEquals(1, registry.groups().size());
     assertPacked(ab, Set.of(e));
     // Not nested either: same owned types but different excludes on each side.
     registry.owningGroup(types(TD), NONE, types(TX));
-    assertThrows(IllegalStateException.class, () -> registry.owningGroup(types(TD), types(TB), NONE));
+    assertThrows(
+        IllegalStateException.class, () -> registry.owningGroup(types(TD), types(TB), NONE));
   }
 
   @Test
   void inPlaceStoragesCannotBeOwned() {
-    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> registry.owningGroup(TA, TS));
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, () -> registry.owningGroup(TA, TS));
     assertTrue(error.getMessage().contains("in-place"), error.getMessage());
     assertEquals(0, registry.groups().size());
     assertEquals(null, registry.storage(TA).owner());
@@ -178,8 +181,11 @@ class GroupTest {
 
   @Test
   void listingATypeTwiceIsRefused() {
-    assertThrows(IllegalArgumentException.class, () -> registry.owningGroup(types(TA), types(TB), types(TB)));
-    assertThrows(IllegalArgumentException.class, () -> registry.owningGroup(types(TA, TA), NONE, NONE));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> registry.owningGroup(types(TA), types(TB), types(TB)));
+    assertThrows(
+        IllegalArgumentException.class, () -> registry.owningGroup(types(TA, TA), NONE, NONE));
     assertThrows(IllegalArgumentException.class, () -> registry.group(NONE, NONE, types(TX)));
   }
 
@@ -213,7 +219,8 @@ class GroupTest {
     for (int i = 0; i < 30; i++) {
       entity(true, true, i % 2 == 0);
     }
-    assertThrows(IllegalStateException.class, () -> ab.sort((long l, long r) -> Long.compare(l, r)));
+    assertThrows(
+        IllegalStateException.class, () -> ab.sort((long l, long r) -> Long.compare(l, r)));
     abc.sort((long l, long r) -> Long.compare(r, l));
     for (int p = 1; p < abc.size(); p++) {
       assertTrue(abc.entityAt(p - 1) > abc.entityAt(p));
@@ -250,12 +257,13 @@ class GroupTest {
       members.add(entity(true, true, false));
     }
     final Set<Long> seen = new HashSet<>();
-    group.each(e -> {
-      assertTrue(seen.add(e), "visited twice");
-      if (e % 3 == 0) {
-        registry.destroy(e);
-      }
-    });
+    group.each(
+        e -> {
+          assertTrue(seen.add(e), "visited twice");
+          if (e % 3 == 0) {
+            registry.destroy(e);
+          }
+        });
     assertEquals(members, seen);
     assertEquals(members.stream().filter(e -> e % 3 != 0).count(), group.size());
   }
@@ -267,11 +275,15 @@ class GroupTest {
     for (int i = 0; i < 10; i++) {
       members.add(entity(true, true, false));
     }
-    assertThrows(ConcurrentModificationException.class, () -> group.each(e -> {
-      if (e == members.get(9)) {
-        registry.remove(members.get(0), TB);
-      }
-    }));
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            group.each(
+                e -> {
+                  if (e == members.get(9)) {
+                    registry.remove(members.get(0), TB);
+                  }
+                }));
   }
 
   @Test
@@ -283,12 +295,13 @@ class GroupTest {
     entity(true, false, false); // a non-member after the range, so that every entry swaps
     // New members are swapped to the end of the range, behind the visited position: allowed.
     final int[] visits = {0};
-    group.each(e -> {
-      visits[0]++;
-      for (int i = 0; i < 70; i++) {
-        entity(true, true, false);
-      }
-    });
+    group.each(
+        e -> {
+          visits[0]++;
+          for (int i = 0; i < 70; i++) {
+            entity(true, true, false);
+          }
+        });
     assertEquals(5, visits[0], "new members are not visited");
     assertEquals(5 + 5 * 70, group.size());
     assertTrue(registry.verify().isEmpty(), registry.verify().toString());
@@ -301,13 +314,17 @@ class GroupTest {
     for (int i = 0; i < 10; i++) {
       all.add(entity(true, false, false));
     }
-    // all[5] is still to come when the walk starts at position 9: entering swaps it with position 0,
+    // all[5] is still to come when the walk starts at position 9: entering swaps it with position
+    // 0,
     // both still to come, so every entity is still visited once.
     final List<Long> visited = new ArrayList<>();
-    registry.view(TA).each(e -> {
-      visited.add(e);
-      registry.emplaceOrReplace(all.get(5), TB, new B(0));
-    });
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              visited.add(e);
+              registry.emplaceOrReplace(all.get(5), TB, new B(0));
+            });
     assertEquals(10, visited.size());
     assertEquals(new HashSet<>(all), new HashSet<>(visited));
     assertTrue(registry.verify().isEmpty(), registry.verify().toString());
@@ -321,8 +338,10 @@ class GroupTest {
       all.add(entity(true, false, false));
     }
     // Visited at position 9, the entity would be swapped to position 0, still to come: refused.
-    final ConcurrentModificationException error = assertThrows(ConcurrentModificationException.class,
-        () -> registry.view(TA).each(e -> registry.emplace(e, TB, new B(1))));
+    final ConcurrentModificationException error =
+        assertThrows(
+            ConcurrentModificationException.class,
+            () -> registry.view(TA).each(e -> registry.emplace(e, TB, new B(1))));
     assertTrue(error.getMessage().contains("visited twice or never"), error.getMessage());
     assertTrue(error.getMessage().contains("entering or leaving a group"), error.getMessage());
     assertFalse(registry.has(all.get(9), TB), "the refused emplace left nothing");
@@ -360,7 +379,8 @@ class GroupTest {
     final OwningGroup group = registry.owningGroup(TA, TB);
     final long e = entity(true, true, false);
     final long other = entity(true, false, false);
-    assertThrows(ConcurrentModificationException.class,
+    assertThrows(
+        ConcurrentModificationException.class,
         () -> group.eachChunk((from, to) -> registry.emplace(other, TB, new B(1))));
     assertFalse(registry.has(other, TB));
     assertFalse(registry.storage(TA).isLocked());
@@ -381,33 +401,42 @@ class GroupTest {
       final int[] hits = new int[count];
       final AtomicLong sum = new AtomicLong();
       final Storage<?> as = group.owned(0);
-      group.parallelEachChunk(pool, (from, to) -> {
-        long local = 0;
-        for (int p = from; p < to; p++) {
-          hits[p]++;
-          local += ((A) ((ObjectStorage<?>) as).valueAt(p)).value();
-        }
-        sum.addAndGet(local);
-      });
+      group.parallelEachChunk(
+          pool,
+          (from, to) -> {
+            long local = 0;
+            for (int p = from; p < to; p++) {
+              hits[p]++;
+              local += ((A) ((ObjectStorage<?>) as).valueAt(p)).value();
+            }
+            sum.addAndGet(local);
+          });
       for (int p = 0; p < count; p++) {
         assertEquals(1, hits[p], "position " + p);
       }
       assertEquals((long) count * (count - 1) / 2, sum.get());
       final RuntimeException boom = new IllegalStateException("boom");
-      final RuntimeException thrown = assertThrows(RuntimeException.class,
-          () -> group.parallelEachChunk(pool, (from, to) -> {
-            if (from > count / 2) {
-              throw boom;
-            }
-          }));
+      final RuntimeException thrown =
+          assertThrows(
+              RuntimeException.class,
+              () ->
+                  group.parallelEachChunk(
+                      pool,
+                      (from, to) -> {
+                        if (from > count / 2) {
+                          throw boom;
+                        }
+                      }));
       // The fork-join pool may re-wrap the exception once per thread hop, keeping it as the cause.
       Throwable root = thrown;
       while (root != boom && null != root.getCause()) {
         root = root.getCause();
       }
       assertSame(boom, root, String.valueOf(thrown));
-      assertThrows(ConcurrentModificationException.class,
-          () -> group.parallelEachChunk(pool, (from, to) -> registry.destroy(group.entityAt(from))));
+      assertThrows(
+          ConcurrentModificationException.class,
+          () ->
+              group.parallelEachChunk(pool, (from, to) -> registry.destroy(group.entityAt(from))));
       assertEquals(count, group.size());
       assertFalse(group.owned(0).isLocked());
     } finally {

@@ -1,6 +1,5 @@
 package dev.phalanx.ecs;
 
-
 /** Component types of the group tests: one record class per type, each holding an int. */
 final class GroupTypes {
 
@@ -38,14 +37,17 @@ final class GroupTypes {
   static final ComponentType<B, ObjectStorage<B>> TB = ComponentType.object(B.class);
   static final ComponentType<C, ObjectStorage<C>> TC = ComponentType.object(C.class);
   static final ComponentType<D, ObjectStorage<D>> TD = ComponentType.object(D.class);
-  static final ComponentType<E, ObjectStorage<E>> TE = ComponentType.object(E.class, ComponentTraits.DEFAULT.withPageSize(8));
-  static final ComponentType<F, ObjectStorage<F>> TF = ComponentType.object(F.class, ComponentTraits.DEFAULT.withPageSize(16));
+  static final ComponentType<E, ObjectStorage<E>> TE =
+      ComponentType.object(E.class, ComponentTraits.DEFAULT.withPageSize(8));
+  static final ComponentType<F, ObjectStorage<F>> TF =
+      ComponentType.object(F.class, ComponentTraits.DEFAULT.withPageSize(16));
   static final ComponentType<G, ObjectStorage<G>> TG = ComponentType.object(G.class);
   static final ComponentType<H, ObjectStorage<H>> TH = ComponentType.object(H.class);
   static final ComponentType<X, ObjectStorage<X>> TX = ComponentType.object(X.class);
   static final ComponentType<Y, ObjectStorage<Y>> TY = ComponentType.object(Y.class);
-  static final ComponentType<S, ObjectStorage<S>> TS = ComponentType.object(
-      S.class, ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE).withPageSize(4));
+  static final ComponentType<S, ObjectStorage<S>> TS =
+      ComponentType.object(
+          S.class, ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE).withPageSize(4));
 
   static final ComponentType<?, ?>[] NONE = new ComponentType<?, ?>[0];
 

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The built-in hierarchy: a model test against a plain parent map, cycles, traversals, destruction. */
+/**
+ * The built-in hierarchy: a model test against a plain parent map, cycles, traversals, destruction.
+ */
 class HierarchyTest {
 
   private final Registry registry = new Registry();
@@ -59,10 +61,12 @@ class HierarchyTest {
     final long c = registry.create();
     hierarchy.attach(b, a);
     hierarchy.attach(c, b);
-    final IllegalArgumentException cycle = assertThrows(IllegalArgumentException.class, () -> hierarchy.reparent(a, c));
+    final IllegalArgumentException cycle =
+        assertThrows(IllegalArgumentException.class, () -> hierarchy.reparent(a, c));
     assertTrue(cycle.getMessage().contains("cycle"), cycle.getMessage());
     assertThrows(IllegalArgumentException.class, () -> hierarchy.attach(a, a));
-    final IllegalStateException twice = assertThrows(IllegalStateException.class, () -> hierarchy.attach(c, a));
+    final IllegalStateException twice =
+        assertThrows(IllegalStateException.class, () -> hierarchy.attach(c, a));
     assertTrue(twice.getMessage().contains("reparent"), twice.getMessage());
     final long dead = registry.create();
     registry.destroy(dead);
@@ -72,8 +76,13 @@ class HierarchyTest {
     assertEquals(b, hierarchy.parent(c));
     assertEquals(List.of(), hierarchy.verify());
     final long loose = registry.create();
-    assertThrows(IllegalStateException.class,
-        () -> registry.emplace(loose, Hierarchy.TYPE, new Hierarchy.Node(Entity.NULL, c, Entity.NULL, Entity.NULL, 1, 0)),
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            registry.emplace(
+                loose,
+                Hierarchy.TYPE,
+                new Hierarchy.Node(Entity.NULL, c, Entity.NULL, Entity.NULL, 1, 0)),
         "nodes are written by the hierarchy only");
     assertFalse(registry.has(loose, Hierarchy.TYPE));
     assertEquals(List.of(), hierarchy.verify());
@@ -102,11 +111,16 @@ class HierarchyTest {
     final List<Long> children = new ArrayList<>();
     hierarchy.eachChild(a, children::add);
     assertEquals(List.of(a2, a1), children);
-    assertThrows(ConcurrentModificationException.class, () -> hierarchy.depthFirst(root, e -> {
-      if (e == a) {
-        hierarchy.detach(a1);
-      }
-    }));
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            hierarchy.depthFirst(
+                root,
+                e -> {
+                  if (e == a) {
+                    hierarchy.detach(a1);
+                  }
+                }));
     assertEquals(List.of(), hierarchy.verify(), "the change itself is complete");
   }
 
@@ -248,15 +262,18 @@ class HierarchyTest {
       final Set<Long> expected = new HashSet<>();
       collect(parents, entity, expected);
       final Set<Long> visited = new HashSet<>();
-      hierarchy.depthFirst(entity, e -> {
-        assertTrue(e == entity || visited.contains(hierarchy.parent(e)), "parents come first");
-        assertTrue(visited.add(e), "visited once");
-      });
+      hierarchy.depthFirst(
+          entity,
+          e -> {
+            assertTrue(e == entity || visited.contains(hierarchy.parent(e)), "parents come first");
+            assertTrue(visited.add(e), "visited once");
+          });
       assertEquals(expected, visited);
     }
   }
 
-  private static boolean isAncestor(final Map<Long, Long> parents, final long ancestor, final long entity) {
+  private static boolean isAncestor(
+      final Map<Long, Long> parents, final long ancestor, final long entity) {
     for (long p = parents.get(entity); !Entity.isNull(p); p = parents.get(p)) {
       if (p == ancestor) {
         return true;
@@ -265,7 +282,8 @@ class HierarchyTest {
     return false;
   }
 
-  private static void collect(final Map<Long, Long> parents, final long root, final Set<Long> into) {
+  private static void collect(
+      final Map<Long, Long> parents, final long root, final Set<Long> into) {
     into.add(root);
     for (final Map.Entry<Long, Long> entry : parents.entrySet()) {
       if (entry.getValue() == root) {

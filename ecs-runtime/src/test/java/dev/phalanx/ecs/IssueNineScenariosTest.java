@@ -18,13 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.Fixtures.Payload;
 import dev.phalanx.ecs.GroupTypes.A;
 import dev.phalanx.ecs.GroupTypes.B;
 import dev.phalanx.ecs.GroupTypes.C;
-import dev.phalanx.ecs.GroupTypes.E;
-import dev.phalanx.ecs.GroupTypes.F;
-import dev.phalanx.ecs.GroupTypes.X;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.HashSet;
@@ -35,16 +31,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** One test per item of the "Why" list of issue 9: each scenario that left the world half-changed. */
+/**
+ * One test per item of the "Why" list of issue 9: each scenario that left the world half-changed.
+ */
 class IssueNineScenariosTest {
 
   private final Registry registry = new Registry();
@@ -83,7 +78,8 @@ class IssueNineScenariosTest {
         Arguments.of("remove", (RemovalPath) (r, e, type) -> r.remove(e, type)),
         Arguments.of("erase", (RemovalPath) (r, e, type) -> r.erase(e, type)),
         Arguments.of("destroy", (RemovalPath) (r, e, type) -> r.destroy(e)),
-        Arguments.of("destroy batch", (RemovalPath) (r, e, type) -> r.destroy(new long[] {e}, 0, 1)),
+        Arguments.of(
+            "destroy batch", (RemovalPath) (r, e, type) -> r.destroy(new long[] {e}, 0, 1)),
         Arguments.of("clear(type)", (RemovalPath) (r, e, type) -> r.clear(type)),
         Arguments.of("storage.clear()", (RemovalPath) (r, e, type) -> r.storage(type).clear()),
         Arguments.of("registry.clear()", (RemovalPath) (r, e, type) -> r.clear()));
@@ -95,7 +91,8 @@ class IssueNineScenariosTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("removals")
-  void aThrowingDestroyListenerStillRemovesAndGroupsFollow(final String name, final RemovalPath path) {
+  void aThrowingDestroyListenerStillRemovesAndGroupsFollow(
+      final String name, final RemovalPath path) {
     final OwningGroup ab = registry.owningGroup(TA, TB);
     final OwningGroup abc = registry.owningGroup(types(TA, TB, TC), NONE, types(TX));
     final NonOwningGroup nb = registry.nonOwningGroup(types(TB, TS), types(TX));
@@ -103,11 +100,15 @@ class IssueNineScenariosTest {
     final long e = entity(TA, TB, TC, TS);
     final RuntimeException boom = new IllegalStateException("boom");
     final int[] calls = {0};
-    registry.storage(TB).onDestroy().connect((r, x) -> {
-      calls[0]++;
-      assertTrue(r.has(x, TB), "the component is still readable");
-      throw boom;
-    });
+    registry
+        .storage(TB)
+        .onDestroy()
+        .connect(
+            (r, x) -> {
+              calls[0]++;
+              assertTrue(r.has(x, TB), "the component is still readable");
+              throw boom;
+            });
     registry.storage(TB).onDestroy().connect((r, x) -> calls[0]++);
     final Throwable thrown = assertThrows(Throwable.class, () -> path.remove(registry, e, TB));
     assertSame(boom, thrown);
@@ -126,13 +127,18 @@ class IssueNineScenariosTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("removals")
-  void aThrowingDestroyListenerOnAnExcludedTypeLetsTheEntityEnter(final String name, final RemovalPath path) {
+  void aThrowingDestroyListenerOnAnExcludedTypeLetsTheEntityEnter(
+      final String name, final RemovalPath path) {
     final OwningGroup abc = registry.owningGroup(types(TA, TB, TC), NONE, types(TX));
     final NonOwningGroup nb = registry.nonOwningGroup(types(TB, TS), types(TX));
     final long e = entity(TA, TB, TC, TS, TX);
-    registry.storage(TX).onDestroy().connect((r, x) -> {
-      throw new IllegalStateException("boom");
-    });
+    registry
+        .storage(TX)
+        .onDestroy()
+        .connect(
+            (r, x) -> {
+              throw new IllegalStateException("boom");
+            });
     assertThrows(IllegalStateException.class, () -> path.remove(registry, e, TX));
     assertConsistent();
     if (registry.valid(e)) {
@@ -151,15 +157,24 @@ class IssueNineScenariosTest {
     final OwningGroup abc = registry.owningGroup(types(TA, TB, TC), NONE, types(TX));
     final NonOwningGroup nc = registry.nonOwningGroup(types(TC), types(TX));
     final List<Boolean> seenInGroup = new ArrayList<>();
-    registry.storage(TC).onConstruct().connectFirst((r, x) -> {
-      seenInGroup.add(abc.contains(x) && nc.contains(x));
-      throw new IllegalStateException("first");
-    });
-    registry.storage(TC).onConstruct().connect((r, x) -> {
-      throw new IllegalArgumentException("second");
-    });
+    registry
+        .storage(TC)
+        .onConstruct()
+        .connectFirst(
+            (r, x) -> {
+              seenInGroup.add(abc.contains(x) && nc.contains(x));
+              throw new IllegalStateException("first");
+            });
+    registry
+        .storage(TC)
+        .onConstruct()
+        .connect(
+            (r, x) -> {
+              throw new IllegalArgumentException("second");
+            });
     final long e = entity(TA, TB);
-    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> put(e, TC, 1));
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, () -> put(e, TC, 1));
     assertEquals("second", error.getSuppressed()[0].getMessage());
     assertEquals(List.of(true), seenInGroup, "group upkeep ran before the listeners");
     assertTrue(registry.has(e, TC));
@@ -189,23 +204,29 @@ class IssueNineScenariosTest {
     }
     final FaultWorldLikeSnapshot before = new FaultWorldLikeSnapshot(registry);
     final List<Class<?>> refusals = new ArrayList<>();
-    ab.eachChunk((from, to) -> {
-      final List<Runnable> attempts = List.of(
-          () -> registry.remove(es.get(1), TB), // B is owned: the member would leave
-          () -> registry.destroy(es.get(0)), // D is unlocked, A and B are locked
-          () -> registry.emplace(es.get(3), TC, new C(1)), // C is excluded: locked
-          () -> registry.emplace(outsider, TB, new B(1)),
-          () -> registry.clear(TA),
-          () -> registry.clear(),
-          () -> registry.owningGroup(types(TA, TB), NONE, types(TC, TX)),
-          () -> registry.group(types(TA, TB, TE), NONE, types(TC)));
-      for (int i = 0; i < attempts.size(); i++) {
-        final FaultWorldLikeSnapshot inside = new FaultWorldLikeSnapshot(registry);
-        final RuntimeException refused = assertThrows(RuntimeException.class, attempts.get(i)::run, "attempt " + i);
-        refusals.add(refused.getClass());
-        assertEquals(inside, new FaultWorldLikeSnapshot(registry), "attempt " + i + " changed something: " + refused);
-      }
-    });
+    ab.eachChunk(
+        (from, to) -> {
+          final List<Runnable> attempts =
+              List.of(
+                  () -> registry.remove(es.get(1), TB), // B is owned: the member would leave
+                  () -> registry.destroy(es.get(0)), // D is unlocked, A and B are locked
+                  () -> registry.emplace(es.get(3), TC, new C(1)), // C is excluded: locked
+                  () -> registry.emplace(outsider, TB, new B(1)),
+                  () -> registry.clear(TA),
+                  () -> registry.clear(),
+                  () -> registry.owningGroup(types(TA, TB), NONE, types(TC, TX)),
+                  () -> registry.group(types(TA, TB, TE), NONE, types(TC)));
+          for (int i = 0; i < attempts.size(); i++) {
+            final FaultWorldLikeSnapshot inside = new FaultWorldLikeSnapshot(registry);
+            final RuntimeException refused =
+                assertThrows(RuntimeException.class, attempts.get(i)::run, "attempt " + i);
+            refusals.add(refused.getClass());
+            assertEquals(
+                inside,
+                new FaultWorldLikeSnapshot(registry),
+                "attempt " + i + " changed something: " + refused);
+          }
+        });
     for (final Class<?> refusal : refusals) {
       assertEquals(ConcurrentModificationException.class, refusal);
     }
@@ -228,17 +249,18 @@ class IssueNineScenariosTest {
       es.add(entity(TA, TB, TD));
     }
     final List<Long> packedA = new ArrayList<>();
-    dGetB.eachChunk((from, to) -> {
-      final long[] a = registry.storage(TA).packed();
-      for (int p = 0; p < registry.storage(TA).size(); p++) {
-        packedA.add(a[p]);
-      }
-      assertThrows(ConcurrentModificationException.class, () -> registry.remove(es.get(0), TA));
-      assertTrue(registry.has(es.get(0), TA));
-      for (int p = 0; p < packedA.size(); p++) {
-        assertEquals(packedA.get(p), registry.storage(TA).packed()[p], "A moved at " + p);
-      }
-    });
+    dGetB.eachChunk(
+        (from, to) -> {
+          final long[] a = registry.storage(TA).packed();
+          for (int p = 0; p < registry.storage(TA).size(); p++) {
+            packedA.add(a[p]);
+          }
+          assertThrows(ConcurrentModificationException.class, () -> registry.remove(es.get(0), TA));
+          assertTrue(registry.has(es.get(0), TA));
+          for (int p = 0; p < packedA.size(); p++) {
+            assertEquals(packedA.get(p), registry.storage(TA).packed()[p], "A moved at " + p);
+          }
+        });
     assertEquals(6, ab.size());
     assertConsistent();
   }
@@ -254,16 +276,18 @@ class IssueNineScenariosTest {
     try {
       final AtomicInteger refused = new AtomicInteger();
       final AtomicInteger allowed = new AtomicInteger();
-      ef.parallelEachChunk(pool, (from, to) -> {
-        if (0 == from % 4096) {
-          try {
-            registry.remove(ef.entityAt(from), TF);
-          } catch (final ConcurrentModificationException expected) {
-            refused.incrementAndGet();
-          }
-        }
-        allowed.incrementAndGet();
-      });
+      ef.parallelEachChunk(
+          pool,
+          (from, to) -> {
+            if (0 == from % 4096) {
+              try {
+                registry.remove(ef.entityAt(from), TF);
+              } catch (final ConcurrentModificationException expected) {
+                refused.incrementAndGet();
+              }
+            }
+            allowed.incrementAndGet();
+          });
       assertTrue(refused.get() >= 9, "refusals: " + refused.get());
       assertEquals(before, new FaultWorldLikeSnapshot(registry));
       assertFalse(registry.storage(TE).isLocked() || registry.storage(TF).isLocked());
@@ -287,31 +311,39 @@ class IssueNineScenariosTest {
       final AtomicBoolean ranAfterReturn = new AtomicBoolean();
       final ConcurrentLinkedQueue<Throwable> thrown = new ConcurrentLinkedQueue<>();
       final AtomicBoolean claimed = new AtomicBoolean();
-      final java.util.concurrent.CountDownLatch otherStarted = new java.util.concurrent.CountDownLatch(1);
-      final Throwable failure = FaultInjectionTest.catchThrowable(() -> ef.parallelEachChunk(pool, (from, to) -> {
-        running.incrementAndGet();
-        try {
-          if (returned.get()) {
-            ranAfterReturn.set(true);
-          }
-          if (0 == from) {
-            // Fail fast, but only once another task is running (and will fail slowly).
-            await(otherStarted);
-            final RuntimeException boom = new IllegalStateException("first chunk");
-            thrown.add(boom);
-            throw boom;
-          }
-          if (claimed.compareAndSet(false, true)) {
-            otherStarted.countDown();
-            sleep(150);
-            final RuntimeException late = new IllegalArgumentException("chunk at " + from);
-            thrown.add(late);
-            throw late;
-          }
-        } finally {
-          running.decrementAndGet();
-        }
-      }));
+      final java.util.concurrent.CountDownLatch otherStarted =
+          new java.util.concurrent.CountDownLatch(1);
+      final Throwable failure =
+          FaultInjectionTest.catchThrowable(
+              () ->
+                  ef.parallelEachChunk(
+                      pool,
+                      (from, to) -> {
+                        running.incrementAndGet();
+                        try {
+                          if (returned.get()) {
+                            ranAfterReturn.set(true);
+                          }
+                          if (0 == from) {
+                            // Fail fast, but only once another task is running (and will fail
+                            // slowly).
+                            await(otherStarted);
+                            final RuntimeException boom = new IllegalStateException("first chunk");
+                            thrown.add(boom);
+                            throw boom;
+                          }
+                          if (claimed.compareAndSet(false, true)) {
+                            otherStarted.countDown();
+                            sleep(150);
+                            final RuntimeException late =
+                                new IllegalArgumentException("chunk at " + from);
+                            thrown.add(late);
+                            throw late;
+                          }
+                        } finally {
+                          running.decrementAndGet();
+                        }
+                      }));
       returned.set(true);
       assertEquals(0, running.get(), "parallelEachChunk returned while chunks were running");
       sleep(200);
@@ -358,12 +390,16 @@ class IssueNineScenariosTest {
     }
     final FaultWorldLikeSnapshot before = new FaultWorldLikeSnapshot(registry);
     final int[] calls = {0};
-    assertThrows(IllegalStateException.class, () -> abc.sort((l, r) -> {
-      if (++calls[0] == 50) {
-        throw new IllegalStateException("comparator");
-      }
-      return Long.compare(r, l);
-    }));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            abc.sort(
+                (l, r) -> {
+                  if (++calls[0] == 50) {
+                    throw new IllegalStateException("comparator");
+                  }
+                  return Long.compare(r, l);
+                }));
     assertEquals(50, calls[0]);
     assertEquals(before, new FaultWorldLikeSnapshot(registry));
     assertConsistent();
@@ -380,19 +416,20 @@ class IssueNineScenariosTest {
     final FaultWorldLikeSnapshot before = new FaultWorldLikeSnapshot(registry);
     final int[] refused = {0};
     final Runnable[] changes = {
-        () -> registry.remove(es.get(3), TA),
-        () -> registry.destroy(es.get(4)),
-        () -> registry.emplace(registry.create(), TA, new A(1)),
-        () -> registry.clear(TB),
+      () -> registry.remove(es.get(3), TA),
+      () -> registry.destroy(es.get(4)),
+      () -> registry.emplace(registry.create(), TA, new A(1)),
+      () -> registry.clear(TB),
     };
-    ab.sort((l, r) -> {
-      try {
-        changes[refused[0] % changes.length].run();
-      } catch (final ConcurrentModificationException expected) {
-        refused[0]++;
-      }
-      return Long.compare(r, l);
-    });
+    ab.sort(
+        (l, r) -> {
+          try {
+            changes[refused[0] % changes.length].run();
+          } catch (final ConcurrentModificationException expected) {
+            refused[0]++;
+          }
+          return Long.compare(r, l);
+        });
     assertTrue(refused[0] > 40, "every change was refused: " + refused[0]);
     for (int p = 1; p < ab.size(); p++) {
       assertTrue(ab.entityAt(p - 1) > ab.entityAt(p), "sorted at " + p);
@@ -400,16 +437,21 @@ class IssueNineScenariosTest {
     assertEquals(before.contents, new FaultWorldLikeSnapshot(registry).contents);
     assertConsistent();
     // The same for a non-owning group's and a storage's comparator.
-    nc.sort((l, r) -> {
-      assertThrows(ConcurrentModificationException.class, () -> registry.remove(es.get(5), TC));
-      return Long.compare(l, r);
-    });
+    nc.sort(
+        (l, r) -> {
+          assertThrows(ConcurrentModificationException.class, () -> registry.remove(es.get(5), TC));
+          return Long.compare(l, r);
+        });
     registry.storage(TD).emplace(es.get(0), value(TD, 1));
     registry.storage(TD).emplace(es.get(1), value(TD, 1));
-    registry.storage(TD).sort((l, r) -> {
-      assertThrows(ConcurrentModificationException.class, () -> registry.remove(es.get(0), TD));
-      return Long.compare(r, l);
-    });
+    registry
+        .storage(TD)
+        .sort(
+            (l, r) -> {
+              assertThrows(
+                  ConcurrentModificationException.class, () -> registry.remove(es.get(0), TD));
+              return Long.compare(r, l);
+            });
     assertTrue(registry.storage(TD).at(0) > registry.storage(TD).at(1));
     assertEquals(before.contents.size() + 2, new FaultWorldLikeSnapshot(registry).contents.size());
     assertConsistent();
@@ -445,7 +487,8 @@ class IssueNineScenariosTest {
     final long e = entity(TA, TB, TC);
     // C was created last, so it is stripped first; B's listener tries to put C back.
     registry.storage(TB).onDestroy().connect((r, x) -> r.emplace(x, TC, new C(9)));
-    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> registry.destroy(e));
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, () -> registry.destroy(e));
     assertTrue(error.getMessage().contains("being destroyed"), error.getMessage());
     assertFalse(registry.valid(e));
     assertFalse(registry.storage(TC).contains(e));
@@ -465,13 +508,17 @@ class IssueNineScenariosTest {
       es.add(entity(TA, TB, TC));
     }
     final List<Class<?>> refusals = new ArrayList<>();
-    registry.storage(TC).onDestroy().connect((r, x) -> {
-      try {
-        r.create();
-      } catch (final IllegalStateException refused) {
-        refusals.add(refused.getClass());
-      }
-    });
+    registry
+        .storage(TC)
+        .onDestroy()
+        .connect(
+            (r, x) -> {
+              try {
+                r.create();
+              } catch (final IllegalStateException refused) {
+                refusals.add(refused.getClass());
+              }
+            });
     registry.storage(TA).onDestroy().connect((r, x) -> r.emplace(x, TC, new C(2)));
     final IllegalStateException error = assertThrows(IllegalStateException.class, registry::clear);
     assertTrue(error.getMessage().contains("being cleared"), error.getMessage());
@@ -503,10 +550,14 @@ class IssueNineScenariosTest {
     registry.owningGroup(TA, TB);
     final long e = entity(TA, TB, TC);
     final int[] calls = {0};
-    registry.storage(TB).onDestroy().connect((r, x) -> {
-      calls[0]++;
-      r.destroy(x);
-    });
+    registry
+        .storage(TB)
+        .onDestroy()
+        .connect(
+            (r, x) -> {
+              calls[0]++;
+              r.destroy(x);
+            });
     registry.destroy(e);
     assertEquals(1, calls[0]);
     assertFalse(registry.valid(e));
@@ -548,8 +599,10 @@ class IssueNineScenariosTest {
   static Stream<Arguments> iterators() {
     return Stream.of(
         Arguments.of("view", (IteratorFactory) (r, lead) -> r.view(TA, TB).leadBy(lead).iterator()),
-        Arguments.of("runtime view", (IteratorFactory) (r, lead) ->
-            new RuntimeView().iterate(lead).iterate(r.storage(TB)).iterator()));
+        Arguments.of(
+            "runtime view",
+            (IteratorFactory)
+                (r, lead) -> new RuntimeView().iterate(lead).iterate(r.storage(TB)).iterator()));
   }
 
   interface IteratorFactory {
@@ -608,7 +661,10 @@ class IssueNineScenariosTest {
   // Partial inserts.
   // ---------------------------------------------------------------------------------------------
 
-  /** A mutable component whose accessor may throw or run user code, as a generated storage reads them. */
+  /**
+   * A mutable component whose accessor may throw or run user code, as a generated storage reads
+   * them.
+   */
   static final class Probe {
     final int value;
     final Runnable onRead;
@@ -672,13 +728,15 @@ class IssueNineScenariosTest {
 
     @Override
     protected void moveElement(final int from, final int to) {
-      pages[to >>> pageShift()][to & (pageSize() - 1)] = pages[from >>> pageShift()][from & (pageSize() - 1)];
+      pages[to >>> pageShift()][to & (pageSize() - 1)] =
+          pages[from >>> pageShift()][from & (pageSize() - 1)];
     }
 
     @Override
     protected void swapElements(final int left, final int right) {
       final int v = pages[left >>> pageShift()][left & (pageSize() - 1)];
-      pages[left >>> pageShift()][left & (pageSize() - 1)] = pages[right >>> pageShift()][right & (pageSize() - 1)];
+      pages[left >>> pageShift()][left & (pageSize() - 1)] =
+          pages[right >>> pageShift()][right & (pageSize() - 1)];
       pages[right >>> pageShift()][right & (pageSize() - 1)] = v;
     }
 
@@ -699,9 +757,18 @@ class IssueNineScenariosTest {
     probes.onConstruct().connect((r, x) -> constructs[0]++);
     final long e = entity(TA);
     final RuntimeException boom = new IllegalStateException("accessor");
-    assertSame(boom, assertThrows(IllegalStateException.class, () -> probes.emplace(e, new Probe(1, () -> {
-      throw boom;
-    }))));
+    assertSame(
+        boom,
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                probes.emplace(
+                    e,
+                    new Probe(
+                        1,
+                        () -> {
+                          throw boom;
+                        }))));
     assertFalse(probes.contains(e));
     assertEquals(0, probes.size());
     assertEquals(0, constructs[0]);
@@ -711,9 +778,16 @@ class IssueNineScenariosTest {
     assertEquals(5, probes.get(e).value);
     assertTrue(group.contains(e));
     // replace with a throwing accessor: nothing written.
-    assertThrows(IllegalStateException.class, () -> probes.replace(e, new Probe(6, () -> {
-      throw boom;
-    })));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            probes.replace(
+                e,
+                new Probe(
+                    6,
+                    () -> {
+                      throw boom;
+                    })));
     assertEquals(5, probes.get(e).value);
     assertConsistent();
   }
@@ -741,9 +815,14 @@ class IssueNineScenariosTest {
 
   @Test
   void pageSizesAboveTheMaximumAreRefused() {
-    assertThrows(IllegalArgumentException.class, () -> ComponentTraits.DEFAULT.withPageSize(ComponentTraits.MAX_PAGE_SIZE * 2));
-    assertThrows(IllegalArgumentException.class, () -> ComponentTraits.DEFAULT.withPageSize(1 << 30));
-    assertEquals(ComponentTraits.MAX_PAGE_SIZE, ComponentTraits.DEFAULT.withPageSize(ComponentTraits.MAX_PAGE_SIZE).pageSize());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ComponentTraits.DEFAULT.withPageSize(ComponentTraits.MAX_PAGE_SIZE * 2));
+    assertThrows(
+        IllegalArgumentException.class, () -> ComponentTraits.DEFAULT.withPageSize(1 << 30));
+    assertEquals(
+        ComponentTraits.MAX_PAGE_SIZE,
+        ComponentTraits.DEFAULT.withPageSize(ComponentTraits.MAX_PAGE_SIZE).pageSize());
   }
 
   @Test
@@ -754,14 +833,21 @@ class IssueNineScenariosTest {
     final long e = registry.create();
     probes.emplace(first, new Probe(1, () -> {}));
     // Reading e's value inserts 'other' at the position e was prepared for.
-    final Throwable thrown = FaultInjectionTest.catchThrowable(() ->
-        probes.emplace(e, new Probe(3, () -> {
-          if (!probes.contains(other)) {
-            probes.emplace(other, new Probe(2, () -> {}));
-          }
-        })));
+    final Throwable thrown =
+        FaultInjectionTest.catchThrowable(
+            () ->
+                probes.emplace(
+                    e,
+                    new Probe(
+                        3,
+                        () -> {
+                          if (!probes.contains(other)) {
+                            probes.emplace(other, new Probe(2, () -> {}));
+                          }
+                        })));
     assertTrue(probes.contains(other));
-    assertEquals(2, probes.get(other).value, "the other element's payload was overwritten (" + thrown + ")");
+    assertEquals(
+        2, probes.get(other).value, "the other element's payload was overwritten (" + thrown + ")");
     assertConsistent();
   }
 
@@ -772,8 +858,11 @@ class IssueNineScenariosTest {
     final long last = registry.create();
     probes.emplace(e, new Probe(1, () -> {}));
     probes.emplace(last, new Probe(2, () -> {}));
-    final Throwable thrown = FaultInjectionTest.catchThrowable(() -> probes.replace(e, new Probe(3, () -> probes.remove(e))));
-    assertEquals(2, probes.get(last).value, "the moved element's payload was overwritten (" + thrown + ")");
+    final Throwable thrown =
+        FaultInjectionTest.catchThrowable(
+            () -> probes.replace(e, new Probe(3, () -> probes.remove(e))));
+    assertEquals(
+        2, probes.get(last).value, "the moved element's payload was overwritten (" + thrown + ")");
     assertConsistent();
   }
 
@@ -816,8 +905,10 @@ class IssueNineScenariosTest {
   @Test
   void viewsRefuseNullStorages() {
     final SparseSet a = registry.storage(TA);
-    assertThrows(NullPointerException.class, () -> View.of(new SparseSet[] {a, null}, new SparseSet[0]));
-    assertThrows(NullPointerException.class, () -> View.of(new SparseSet[] {a}, new SparseSet[] {null}));
+    assertThrows(
+        NullPointerException.class, () -> View.of(new SparseSet[] {a, null}, new SparseSet[0]));
+    assertThrows(
+        NullPointerException.class, () -> View.of(new SparseSet[] {a}, new SparseSet[] {null}));
     assertThrows(NullPointerException.class, () -> View.of(a, null));
     assertThrows(NullPointerException.class, () -> View.of(a).exclude((SparseSet) null));
     assertThrows(NullPointerException.class, () -> new RuntimeView().iterate(null));
@@ -828,25 +919,27 @@ class IssueNineScenariosTest {
     int value;
   }
 
-  static final ComponentType<Untouched, ObjectStorage<Untouched>> UNTOUCHED = ComponentType.object(Untouched.class);
+  static final ComponentType<Untouched, ObjectStorage<Untouched>> UNTOUCHED =
+      ComponentType.object(Untouched.class);
 
   @Test
   void refusedCallsOnAStaleHandleCreateNoStorage() {
     final long stale = registry.create();
     registry.destroy(stale);
     final int storages = registry.storageCount();
-    final List<Runnable> calls = List.of(
-        () -> registry.emplace(stale, UNTOUCHED, new Untouched()),
-        () -> registry.emplaceOrReplace(stale, UNTOUCHED, new Untouched()),
-        () -> registry.replace(stale, UNTOUCHED, new Untouched()),
-        () -> registry.patch(stale, UNTOUCHED, u -> u.value++),
-        () -> registry.get(stale, UNTOUCHED),
-        () -> registry.tryGet(stale, UNTOUCHED),
-        () -> registry.getOrEmplace(stale, UNTOUCHED, Untouched::new),
-        () -> registry.remove(stale, UNTOUCHED),
-        () -> registry.erase(stale, UNTOUCHED),
-        () -> registry.has(stale, UNTOUCHED),
-        () -> registry.destroy(stale));
+    final List<Runnable> calls =
+        List.of(
+            () -> registry.emplace(stale, UNTOUCHED, new Untouched()),
+            () -> registry.emplaceOrReplace(stale, UNTOUCHED, new Untouched()),
+            () -> registry.replace(stale, UNTOUCHED, new Untouched()),
+            () -> registry.patch(stale, UNTOUCHED, u -> u.value++),
+            () -> registry.get(stale, UNTOUCHED),
+            () -> registry.tryGet(stale, UNTOUCHED),
+            () -> registry.getOrEmplace(stale, UNTOUCHED, Untouched::new),
+            () -> registry.remove(stale, UNTOUCHED),
+            () -> registry.erase(stale, UNTOUCHED),
+            () -> registry.has(stale, UNTOUCHED),
+            () -> registry.destroy(stale));
     for (int i = 0; i < calls.size(); i++) {
       assertThrows(IllegalArgumentException.class, calls.get(i)::run, "call " + i);
       assertEquals(storages, registry.storageCount(), "call " + i + " created a storage");
@@ -907,8 +1000,11 @@ class IssueNineScenariosTest {
 
     @Override
     public boolean equals(final Object other) {
-      return other instanceof FaultWorldLikeSnapshot o && packed.equals(o.packed) && contents.equals(o.contents)
-          && groups.equals(o.groups) && handles.equals(o.handles);
+      return other instanceof FaultWorldLikeSnapshot o
+          && packed.equals(o.packed)
+          && contents.equals(o.contents)
+          && groups.equals(o.groups)
+          && handles.equals(o.handles);
     }
 
     @Override

@@ -34,10 +34,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Changes inside every iteration form: each refused change throws before anything changes (the world,
- * layouts and listener calls equal a snapshot taken just before it) and the iteration goes on; each
- * allowed change works; every entity is visited exactly once; afterwards {@link Registry#verify()} is
- * empty.
+ * Changes inside every iteration form: each refused change throws before anything changes (the
+ * world, layouts and listener calls equal a snapshot taken just before it) and the iteration goes
+ * on; each allowed change works; every entity is visited exactly once; afterwards {@link
+ * Registry#verify()} is empty.
  */
 class IterationGuardTest {
 
@@ -49,7 +49,10 @@ class IterationGuardTest {
     void run(FaultWorld world, LongConsumer visitor);
   }
 
-  /** Returns the set (storage or member set) a form walks, and its component type (null: member set). */
+  /**
+   * Returns the set (storage or member set) a form walks, and its component type (null: member
+   * set).
+   */
   record Walk(String name, Form form, ComponentType<?, ?> leaderType, boolean memberSet) {
     SparseSet leader(final FaultWorld w) {
       return memberSet ? w.dsNoY.members() : w.registry.storage(leaderType);
@@ -63,16 +66,33 @@ class IterationGuardTest {
 
   static Stream<Arguments> forms() {
     return Stream.of(
-        new Walk("View(A, B) exclude X, led by A", (w, v) ->
-            w.registry.view(types(TA, TB), types(TX)).leadBy(w.registry.storage(TA)).each(v), TA, false),
-        new Walk("View(D, S), led by in-place S", (w, v) ->
-            w.registry.view(TD, TS).leadBy(w.registry.storage(TS)).each(v), TS, false),
-        new Walk("owning <A,B> each", (w, v) -> w.ab.each(v), TA, false),
-        new Walk("nested <A,B,C> !X each", (w, v) -> w.abcNoX.each(v), TA, false),
-        new Walk("partial <E,F> get S !X each", (w, v) -> w.efGetSNoX.each(v), TE, false),
-        new Walk("non-owning <D,S> !Y each", (w, v) -> w.dsNoY.each(v), null, true),
-        new Walk("RuntimeView(D) exclude Y", (w, v) ->
-            new RuntimeView().iterate(w.registry.storage(TD)).exclude(w.registry.storage(TY)).each(v), TD, false))
+            new Walk(
+                "View(A, B) exclude X, led by A",
+                (w, v) ->
+                    w.registry
+                        .view(types(TA, TB), types(TX))
+                        .leadBy(w.registry.storage(TA))
+                        .each(v),
+                TA,
+                false),
+            new Walk(
+                "View(D, S), led by in-place S",
+                (w, v) -> w.registry.view(TD, TS).leadBy(w.registry.storage(TS)).each(v),
+                TS,
+                false),
+            new Walk("owning <A,B> each", (w, v) -> w.ab.each(v), TA, false),
+            new Walk("nested <A,B,C> !X each", (w, v) -> w.abcNoX.each(v), TA, false),
+            new Walk("partial <E,F> get S !X each", (w, v) -> w.efGetSNoX.each(v), TE, false),
+            new Walk("non-owning <D,S> !Y each", (w, v) -> w.dsNoY.each(v), null, true),
+            new Walk(
+                "RuntimeView(D) exclude Y",
+                (w, v) ->
+                    new RuntimeView()
+                        .iterate(w.registry.storage(TD))
+                        .exclude(w.registry.storage(TY))
+                        .each(v),
+                TD,
+                false))
         .map(Arguments::of);
   }
 
@@ -96,78 +116,99 @@ class IterationGuardTest {
     final Set<Long> addedToLeader = new HashSet<>();
     final Map<String, Integer> refusals = new LinkedHashMap<>();
     final int[] step = {0};
-    walk.form().run(world, e -> {
-      assertTrue(visited.add(e) || (inPlace && addedToLeader.contains(e)), walk + ": visited twice: " + e);
-      final int position = leader.index(e);
-      // A member still to come, as far from the visited one as possible.
-      long found = Entity.NULL;
-      for (int p = 0; p < position; p++) {
-        final long candidate = leader.packed()[p];
-        if (!Entity.isTombstone(candidate) && initial.contains(candidate) && !visited.contains(candidate)) {
-          found = candidate;
-          break;
-        }
-      }
-      final long ahead = found;
-      if (!Entity.isNull(ahead) && !inPlace) {
-        refused(world, refusals, "remove the leader's component of an entity still to come", removeFromLeader(world, walk, ahead));
-        refused(world, refusals, "destroy an entity still to come", () -> world.registry.destroy(ahead));
-      }
-      if (!inPlace) {
-        refused(world, refusals, "sort the iterated set", () -> sortLeader(world, walk));
-      }
-      refused(world, refusals, "clear the iterated set", () -> clearLeader(world, walk));
-      refused(world, refusals, "clear the registry", world.registry::clear);
-      if (!walk.memberSet() && TS != walk.leaderType() && TD != walk.leaderType()) {
-        refused(world, refusals, "create a group that owns the iterated storage", () -> createOwning(world, walk));
-      }
-      if (inPlace && leader.hasTombstones()) {
-        refused(world, refusals, "compact the iterated set", leader::compact);
-      }
-      // Allowed changes, in turn.
-      switch (step[0]++ % 5) {
-        case 0 -> world.registry.destroy(e);
-        case 1 -> {
-          final long fresh = world.registry.create();
-          if (!walk.memberSet()) {
-            emplace(world, fresh, walk.leaderType());
-            addedToLeader.add(fresh);
-          }
-          world.registry.emplaceOrReplace(fresh, TD, value(TD, 1));
-          world.registry.emplace(fresh, TY, value(TY, 1));
-        }
-        case 2 -> {
-          // Add a non-owned component to any entity (here the one still to come, or the visited one).
-          // Not for the non-owning group: Y is excluded, so an entity still to come would leave its
-          // member set, moving the last member below the floor (refused).
-          final long target = Entity.isNull(ahead) || walk.memberSet() ? e : ahead;
-          if (!world.registry.has(target, TY)) {
-            world.registry.emplace(target, TY, value(TY, 2));
-            if (TD == walk.leaderType() && target != e) {
-              removedEarly.add(target); // Y is excluded: it no longer matches
-            }
-          }
-        }
-        case 3 -> {
-          // Destroy an entity already visited, if any is still alive.
-          for (final long done : visited) {
-            if (done != e && world.registry.valid(done)) {
-              world.registry.destroy(done);
-              break;
-            }
-          }
-        }
-        default -> {
-          if (inPlace && !Entity.isNull(ahead)) {
-            // In place: removing an entity still to come moves nothing, so it is allowed.
-            world.registry.remove(ahead, TS);
-            removedEarly.add(ahead);
-          } else {
-            world.registry.remove(e, TD);
-          }
-        }
-      }
-    });
+    walk.form()
+        .run(
+            world,
+            e -> {
+              assertTrue(
+                  visited.add(e) || (inPlace && addedToLeader.contains(e)),
+                  walk + ": visited twice: " + e);
+              final int position = leader.index(e);
+              // A member still to come, as far from the visited one as possible.
+              long found = Entity.NULL;
+              for (int p = 0; p < position; p++) {
+                final long candidate = leader.packed()[p];
+                if (!Entity.isTombstone(candidate)
+                    && initial.contains(candidate)
+                    && !visited.contains(candidate)) {
+                  found = candidate;
+                  break;
+                }
+              }
+              final long ahead = found;
+              if (!Entity.isNull(ahead) && !inPlace) {
+                refused(
+                    world,
+                    refusals,
+                    "remove the leader's component of an entity still to come",
+                    removeFromLeader(world, walk, ahead));
+                refused(
+                    world,
+                    refusals,
+                    "destroy an entity still to come",
+                    () -> world.registry.destroy(ahead));
+              }
+              if (!inPlace) {
+                refused(world, refusals, "sort the iterated set", () -> sortLeader(world, walk));
+              }
+              refused(world, refusals, "clear the iterated set", () -> clearLeader(world, walk));
+              refused(world, refusals, "clear the registry", world.registry::clear);
+              if (!walk.memberSet() && TS != walk.leaderType() && TD != walk.leaderType()) {
+                refused(
+                    world,
+                    refusals,
+                    "create a group that owns the iterated storage",
+                    () -> createOwning(world, walk));
+              }
+              if (inPlace && leader.hasTombstones()) {
+                refused(world, refusals, "compact the iterated set", leader::compact);
+              }
+              // Allowed changes, in turn.
+              switch (step[0]++ % 5) {
+                case 0 -> world.registry.destroy(e);
+                case 1 -> {
+                  final long fresh = world.registry.create();
+                  if (!walk.memberSet()) {
+                    emplace(world, fresh, walk.leaderType());
+                    addedToLeader.add(fresh);
+                  }
+                  world.registry.emplaceOrReplace(fresh, TD, value(TD, 1));
+                  world.registry.emplace(fresh, TY, value(TY, 1));
+                }
+                case 2 -> {
+                  // Add a non-owned component to any entity (here the one still to come, or the
+                  // visited one).
+                  // Not for the non-owning group: Y is excluded, so an entity still to come would
+                  // leave its
+                  // member set, moving the last member below the floor (refused).
+                  final long target = Entity.isNull(ahead) || walk.memberSet() ? e : ahead;
+                  if (!world.registry.has(target, TY)) {
+                    world.registry.emplace(target, TY, value(TY, 2));
+                    if (TD == walk.leaderType() && target != e) {
+                      removedEarly.add(target); // Y is excluded: it no longer matches
+                    }
+                  }
+                }
+                case 3 -> {
+                  // Destroy an entity already visited, if any is still alive.
+                  for (final long done : visited) {
+                    if (done != e && world.registry.valid(done)) {
+                      world.registry.destroy(done);
+                      break;
+                    }
+                  }
+                }
+                default -> {
+                  if (inPlace && !Entity.isNull(ahead)) {
+                    // In place: removing an entity still to come moves nothing, so it is allowed.
+                    world.registry.remove(ahead, TS);
+                    removedEarly.add(ahead);
+                  } else {
+                    world.registry.remove(e, TD);
+                  }
+                }
+              }
+            });
     final Set<Long> expected = new HashSet<>(initial);
     expected.removeAll(removedEarly);
     final Set<Long> missed = new HashSet<>(expected);
@@ -185,15 +226,25 @@ class IterationGuardTest {
   }
 
   private static void refused(
-      final FaultWorld world, final Map<String, Integer> refusals, final String what, final Runnable change) {
+      final FaultWorld world,
+      final Map<String, Integer> refusals,
+      final String what,
+      final Runnable change) {
     final Layout before = world.layout();
-    final ConcurrentModificationException error = assertThrows(ConcurrentModificationException.class, change::run, what);
-    assertEquals(before, world.layout(), what + " changed something before it was refused: " + error.getMessage());
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, change::run, what);
+    assertEquals(
+        before,
+        world.layout(),
+        what + " changed something before it was refused: " + error.getMessage());
     refusals.merge(what, 1, Integer::sum);
   }
 
-  private static Runnable removeFromLeader(final FaultWorld world, final Walk walk, final long entity) {
-    return walk.memberSet() ? () -> world.registry.remove(entity, TD) : () -> world.registry.remove(entity, walk.leaderType());
+  private static Runnable removeFromLeader(
+      final FaultWorld world, final Walk walk, final long entity) {
+    return walk.memberSet()
+        ? () -> world.registry.remove(entity, TD)
+        : () -> world.registry.remove(entity, walk.leaderType());
   }
 
   private static void sortLeader(final FaultWorld world, final Walk walk) {
@@ -220,7 +271,8 @@ class IterationGuardTest {
     }
   }
 
-  private static <T> void emplace(final FaultWorld world, final long e, final ComponentType<T, ?> type) {
+  private static <T> void emplace(
+      final FaultWorld world, final long e, final ComponentType<T, ?> type) {
     world.registry.emplace(e, type, value(type, 5));
   }
 
@@ -250,7 +302,8 @@ class IterationGuardTest {
     assertEquals(new HashSet<>(initial), seen);
     FaultInjectionTest.assertConsistent(world, "iterator");
     // Refused (detected): removing an entity still to come; the change itself is complete.
-    final RuntimeView runtime = new RuntimeView().iterate(world.registry.storage(TD)).exclude(world.registry.storage(TX));
+    final RuntimeView runtime =
+        new RuntimeView().iterate(world.registry.storage(TD)).exclude(world.registry.storage(TX));
     final EntityIterator it = runtime.iterator();
     final long first = it.nextLong();
     final SparseSet ds = world.registry.storage(TD);
@@ -267,7 +320,8 @@ class IterationGuardTest {
   // ---------------------------------------------------------------------------------------------
 
   /** Structural changes of every kind touching the storages of {@code <E,F> get S !X}. */
-  private static List<Runnable> lockedChanges(final FaultWorld world, final long member, final long outsider) {
+  private static List<Runnable> lockedChanges(
+      final FaultWorld world, final long member, final long outsider) {
     final Registry r = world.registry;
     return List.of(
         () -> r.remove(member, TE), // owned
@@ -294,14 +348,15 @@ class IterationGuardTest {
     final Layout before = world.layout();
     final AtomicInteger refused = new AtomicInteger();
     final int changes = lockedChanges(world, member, outsider).size();
-    group.eachChunk((from, to) -> {
-      for (final Runnable change : lockedChanges(world, member, outsider)) {
-        refused(world, new LinkedHashMap<>(), "a change inside eachChunk", change);
-        refused.incrementAndGet();
-      }
-      // Allowed: storages the group does not observe.
-      world.registry.emplaceOrReplace(member, TD, value(TD, from));
-    });
+    group.eachChunk(
+        (from, to) -> {
+          for (final Runnable change : lockedChanges(world, member, outsider)) {
+            refused(world, new LinkedHashMap<>(), "a change inside eachChunk", change);
+            refused.incrementAndGet();
+          }
+          // Allowed: storages the group does not observe.
+          world.registry.emplaceOrReplace(member, TD, value(TD, from));
+        });
     assertTrue(refused.get() >= 2 * changes, "refusals: " + refused.get());
     FaultInjectionTest.assertConsistent(world, "after eachChunk");
     // Only D (not observed by the group) changed.
@@ -325,18 +380,20 @@ class IterationGuardTest {
     final AtomicInteger other = new AtomicInteger();
     final ForkJoinPool pool = new ForkJoinPool(2);
     try {
-      group.parallelEachChunk(pool, (from, to) -> {
-        for (final Runnable change : lockedChanges(world, member, outsider)) {
-          try {
-            change.run();
-            other.incrementAndGet();
-          } catch (final ConcurrentModificationException expected) {
-            refused.incrementAndGet();
-          } catch (final RuntimeException unexpected) {
-            other.incrementAndGet();
-          }
-        }
-      });
+      group.parallelEachChunk(
+          pool,
+          (from, to) -> {
+            for (final Runnable change : lockedChanges(world, member, outsider)) {
+              try {
+                change.run();
+                other.incrementAndGet();
+              } catch (final ConcurrentModificationException expected) {
+                refused.incrementAndGet();
+              } catch (final RuntimeException unexpected) {
+                other.incrementAndGet();
+              }
+            }
+          });
     } finally {
       pool.shutdown();
     }
@@ -355,13 +412,14 @@ class IterationGuardTest {
     final Layout before = world.layout();
     final AtomicInteger refused = new AtomicInteger();
     final int[] next = {0};
-    group.sort((l, r) -> {
-      final List<Runnable> changes = lockedChanges(world, member, outsider);
-      final Runnable change = changes.get(next[0]++ % changes.size());
-      assertThrows(ConcurrentModificationException.class, change::run);
-      refused.incrementAndGet();
-      return Long.compare(r, l);
-    });
+    group.sort(
+        (l, r) -> {
+          final List<Runnable> changes = lockedChanges(world, member, outsider);
+          final Runnable change = changes.get(next[0]++ % changes.size());
+          assertThrows(ConcurrentModificationException.class, change::run);
+          refused.incrementAndGet();
+          return Long.compare(r, l);
+        });
     assertTrue(refused.get() > lockedChanges(world, member, outsider).size());
     for (int p = 1; p < group.size(); p++) {
       assertTrue(group.entityAt(p - 1) > group.entityAt(p), "sorted at " + p);
@@ -370,11 +428,14 @@ class IterationGuardTest {
     FaultInjectionTest.assertConsistent(world, "after the sort");
     // A storage's comparator: sorting D, whose comparator tries to change D.
     final SparseSet ds = world.registry.storage(TD);
-    ds.sortByPosition((l, r) -> {
-      assertThrows(ConcurrentModificationException.class, () -> world.registry.remove(ds.packed()[l], TD));
-      assertThrows(ConcurrentModificationException.class, () -> world.registry.clear(TD));
-      return Long.compare(ds.packed()[l], ds.packed()[r]);
-    });
+    ds.sortByPosition(
+        (l, r) -> {
+          assertThrows(
+              ConcurrentModificationException.class,
+              () -> world.registry.remove(ds.packed()[l], TD));
+          assertThrows(ConcurrentModificationException.class, () -> world.registry.clear(TD));
+          return Long.compare(ds.packed()[l], ds.packed()[r]);
+        });
     for (int p = 1; p < ds.size(); p++) {
       assertTrue(ds.packed()[p - 1] < ds.packed()[p]);
     }
@@ -388,15 +449,19 @@ class IterationGuardTest {
     // In <A,B> each, the visited entity gaining C enters <A,B,C> !X: it moves to the nested range's
     // end, below the floor, unless it is there already.
     final int[] refusedCount = {0};
-    world.ab.each(e -> {
-      if (!world.registry.has(e, TC) && !world.registry.has(e, TX)
-          && world.registry.storage(TA).index(e) > world.abcNoX.size()) {
-        final Layout before = world.layout();
-        assertThrows(ConcurrentModificationException.class, () -> world.registry.emplace(e, TC, value(TC, 1)));
-        assertEquals(before, world.layout());
-        refusedCount[0]++;
-      }
-    });
+    world.ab.each(
+        e -> {
+          if (!world.registry.has(e, TC)
+              && !world.registry.has(e, TX)
+              && world.registry.storage(TA).index(e) > world.abcNoX.size()) {
+            final Layout before = world.layout();
+            assertThrows(
+                ConcurrentModificationException.class,
+                () -> world.registry.emplace(e, TC, value(TC, 1)));
+            assertEquals(before, world.layout());
+            refusedCount[0]++;
+          }
+        });
     assertTrue(refusedCount[0] > 0, "no visited entity could enter the nested group");
     FaultInjectionTest.assertConsistent(world, "nested entry");
   }

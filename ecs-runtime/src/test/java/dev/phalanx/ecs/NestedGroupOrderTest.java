@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The worked example of the nested-groups article: groups {@code <A,B>} and {@code <A,B,C>}; e4 and
- * e7 are in {@code <A,B>}, nobody is in {@code <A,B,C>}; e8 has A and C and then receives B. Entering
- * the more restrictive group first swaps e8 into the slot that holds e4, evicting e4 from
+ * e7 are in {@code <A,B>}, nobody is in {@code <A,B,C>}; e8 has A and C and then receives B.
+ * Entering the more restrictive group first swaps e8 into the slot that holds e4, evicting e4 from
  * {@code <A,B>} although it still has A and B. Entering from the less restrictive group keeps both.
  */
 class NestedGroupOrderTest {

@@ -14,19 +14,23 @@ class ObjectStorageTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4, 1024})
   void valueAtReadsThePageAndOffsetOfAPosition(final int pageSize) {
-    final ObjectStorage<Payload> storage = Fixtures.paged(DeletionPolicy.SWAP_AND_POP, pageSize).createStorage();
+    final ObjectStorage<Payload> storage =
+        Fixtures.paged(DeletionPolicy.SWAP_AND_POP, pageSize).createStorage();
     for (int i = 0; i < 2 * pageSize + 1; i++) {
       storage.emplace(Entity.of(i, 0), new Payload(i));
     }
     assertEquals(3, storage.pageCount());
     for (int position = 0; position < storage.size(); position++) {
-      assertSame(storage.pages()[position / pageSize][position % pageSize], storage.valueAt(position));
+      assertSame(
+          storage.pages()[position / pageSize][position % pageSize], storage.valueAt(position));
       assertEquals(position, storage.valueAt(position).value);
     }
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void removalDropsTheReferenceSoTheComponentCanBeCollected(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = Fixtures.paged(policy, 2).createStorage();
     for (int i = 0; i < 5; i++) {

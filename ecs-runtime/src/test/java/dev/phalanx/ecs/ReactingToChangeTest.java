@@ -27,10 +27,11 @@ class ReactingToChangeTest {
   @Test
   void aReactiveStorageCollectsByItsRulesAndIsClearedByTheUser() {
     final Registry registry = new Registry();
-    final Reactive moved = Reactive.collect(registry, ComponentType.named("moved"))
-        .onConstruct(TA)
-        .onUpdate(TB)
-        .onDestroy(TC);
+    final Reactive moved =
+        Reactive.collect(registry, ComponentType.named("moved"))
+            .onConstruct(TA)
+            .onUpdate(TB)
+            .onDestroy(TC);
     final long a = registry.create();
     final long b = registry.create();
     final long c = registry.create();
@@ -43,7 +44,8 @@ class ReactingToChangeTest {
     registry.emplace(d, TC, value(TC, 1));
     registry.destroy(d); // d dies: not collected
     assertEquals(Set.of(a, b, c), collected(moved));
-    final View view = registry.view(new ComponentType<?, ?>[] {TA, ComponentType.named("moved")}, NONE);
+    final View view =
+        registry.view(new ComponentType<?, ?>[] {TA, ComponentType.named("moved")}, NONE);
     final List<Long> both = new ArrayList<>();
     view.each(both::add);
     assertEquals(List.of(a), both, "usable in views like any storage");
@@ -51,19 +53,25 @@ class ReactingToChangeTest {
     assertEquals(Set.of(b, c), collected(moved), "destroyed entities leave it");
     moved.clear();
     assertEquals(0, moved.size());
-    assertThrows(IllegalArgumentException.class, () -> Reactive.collect(registry, TA), "instances: not a tag");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Reactive.collect(registry, TA),
+        "instances: not a tag");
     assertEquals(List.of(), registry.verify());
   }
 
-  /** Random changes against a model of what each rule should have collected since the last clear. */
+  /**
+   * Random changes against a model of what each rule should have collected since the last clear.
+   */
   @Test
   void aReactiveStorageMatchesAModelOfItsRules() {
     final Random random = new Random(7);
     final Registry registry = new Registry();
-    final Reactive watched = Reactive.collect(registry, ComponentType.named("watched"))
-        .onConstruct(TA)
-        .onUpdate(TB)
-        .onDestroy(TC);
+    final Reactive watched =
+        Reactive.collect(registry, ComponentType.named("watched"))
+            .onConstruct(TA)
+            .onUpdate(TB)
+            .onDestroy(TC);
     final Set<Long> expected = new HashSet<>();
     final List<Long> live = new ArrayList<>();
     final ComponentType<?, ?>[] types = {TA, TB, TC};
@@ -114,8 +122,10 @@ class ReactingToChangeTest {
   }
 
   @SuppressWarnings("unchecked") // the value is built for the type
-  private static void replace(final Registry registry, final long entity, final ComponentType<?, ?> type) {
-    registry.replace(entity, (ComponentType<Object, ?>) type, value((ComponentType<Object, ?>) type, 2));
+  private static void replace(
+      final Registry registry, final long entity, final ComponentType<?, ?> type) {
+    registry.replace(
+        entity, (ComponentType<Object, ?>) type, value((ComponentType<Object, ?>) type, 2));
   }
 
   private static Set<Long> collected(final Reactive reactive) {
@@ -135,8 +145,10 @@ class ReactingToChangeTest {
     final Registry registry = new Registry();
     final OwningGroup ab = registry.owningGroup(TA, TB);
     final OwningGroup abc = registry.owningGroup(TA, TB, TC);
-    final NonOwningGroup bNotX = registry.nonOwningGroup(new ComponentType<?, ?>[] {TB}, new ComponentType<?, ?>[] {TX});
-    final View view = registry.view(new ComponentType<?, ?>[] {TA, TS}, new ComponentType<?, ?>[] {TX});
+    final NonOwningGroup bNotX =
+        registry.nonOwningGroup(new ComponentType<?, ?>[] {TB}, new ComponentType<?, ?>[] {TX});
+    final View view =
+        registry.view(new ComponentType<?, ?>[] {TA, TS}, new ComponentType<?, ?>[] {TX});
     final Map<String, Set<Long>> model = new HashMap<>();
     watch(model, "ab", ab.onEnter(), ab.onLeave());
     watch(model, "abc", abc.onEnter(), abc.onLeave());
@@ -173,20 +185,30 @@ class ReactingToChangeTest {
       }
     }
     registry.clear();
-    assertTrue(model.values().stream().allMatch(Set::isEmpty), "clearing the registry leaves every group");
+    assertTrue(
+        model.values().stream().allMatch(Set::isEmpty), "clearing the registry leaves every group");
     assertEquals(List.of(), registry.verify());
   }
 
   @SuppressWarnings("unchecked") // the value is built for the type
-  private static void emplace(final Registry registry, final long entity, final ComponentType<?, ?> type) {
-    registry.emplace(entity, (ComponentType<Object, ?>) type, value((ComponentType<Object, ?>) type, 1));
+  private static void emplace(
+      final Registry registry, final long entity, final ComponentType<?, ?> type) {
+    registry.emplace(
+        entity, (ComponentType<Object, ?>) type, value((ComponentType<Object, ?>) type, 1));
   }
 
-  private static void watch(final Map<String, Set<Long>> model, final String name, final Signal enter, final Signal leave) {
+  private static void watch(
+      final Map<String, Set<Long>> model,
+      final String name,
+      final Signal enter,
+      final Signal leave) {
     final Set<Long> members = new HashSet<>();
     model.put(name, members);
-    enter.connect((r, e) -> assertTrue(members.add(e), name + ": entered twice " + Entity.toString(e)));
-    leave.connect((r, e) -> assertTrue(members.remove(e), name + ": left without entering " + Entity.toString(e)));
+    enter.connect(
+        (r, e) -> assertTrue(members.add(e), name + ": entered twice " + Entity.toString(e)));
+    leave.connect(
+        (r, e) ->
+            assertTrue(members.remove(e), name + ": left without entering " + Entity.toString(e)));
   }
 
   private static Set<Long> members(final Group group) {

@@ -40,7 +40,8 @@ class RegistryModelTest {
     final int[] events = new int[3]; // construct, update, destroy (observed)
     final int[] expectedEvents = new int[3];
 
-    ObjectModel(final Registry registry, final ComponentType<Payload, ObjectStorage<Payload>> type) {
+    ObjectModel(
+        final Registry registry, final ComponentType<Payload, ObjectStorage<Payload>> type) {
       this.type = type;
       this.storage = registry.storage(type);
       storage.onConstruct().connect((r, e) -> events[0]++);
@@ -125,16 +126,19 @@ class RegistryModelTest {
   private int nextValue;
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void aMillionRandomOperationsMatchAHashMapModel(final DeletionPolicy deletionPolicy) {
     policy = deletionPolicy;
     random = new Random(0x5EED_0000L + deletionPolicy.ordinal());
     registry = new Registry();
-    objects = new ObjectModel[] {
-        new ObjectModel(registry, Fixtures.alpha(policy)), // pages of 1024
-        new ObjectModel(registry, Fixtures.beta(policy)), // pages of 2
-        new ObjectModel(registry, Fixtures.gamma(policy)), // pages of 1
-    };
+    objects =
+        new ObjectModel[] {
+          new ObjectModel(registry, Fixtures.alpha(policy)), // pages of 1024
+          new ObjectModel(registry, Fixtures.beta(policy)), // pages of 2
+          new ObjectModel(registry, Fixtures.gamma(policy)), // pages of 1
+        };
     tag = new TagModel(registry.storage(Fixtures.tag(policy)));
     voidTag = new TagModel(registry.storage("model-void-" + policy));
     for (int operation = 1; operation <= OPERATIONS; operation++) {
@@ -198,7 +202,9 @@ class RegistryModelTest {
     }
   }
 
-  /** Mostly an entity that has the component (strict operations succeed), sometimes any live one. */
+  /**
+   * Mostly an entity that has the component (strict operations succeed), sometimes any live one.
+   */
   private long holderOrAny(final ObjectModel model) {
     for (int attempt = 0; attempt < 8 && 0 != random.nextInt(8); attempt++) {
       final long entity = alive.pick(random);
@@ -262,7 +268,8 @@ class RegistryModelTest {
     final Payload value = new Payload(nextValue++);
     if (model.has(entity)) {
       final IllegalArgumentException error =
-          assertThrows(IllegalArgumentException.class, () -> registry.emplace(entity, model.type, value));
+          assertThrows(
+              IllegalArgumentException.class, () -> registry.emplace(entity, model.type, value));
       assertTrue(error.getMessage().contains(Entity.toString(entity)));
       return;
     }
@@ -308,7 +315,9 @@ class RegistryModelTest {
 
   private void patch(final long entity, final ObjectModel model) {
     if (!model.has(entity)) {
-      assertThrows(IllegalArgumentException.class, () -> registry.patch(entity, model.type, p -> p.value = -99));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> registry.patch(entity, model.type, p -> p.value = -99));
       return;
     }
     registry.patch(entity, model.type, p -> p.value += 3);
@@ -319,7 +328,8 @@ class RegistryModelTest {
   private void replace(final long entity, final ObjectModel model) {
     final Payload value = new Payload(nextValue++);
     if (!model.has(entity)) {
-      assertThrows(IllegalArgumentException.class, () -> registry.replace(entity, model.type, value));
+      assertThrows(
+          IllegalArgumentException.class, () -> registry.replace(entity, model.type, value));
       return;
     }
     registry.replace(entity, model.type, value);
@@ -331,38 +341,66 @@ class RegistryModelTest {
     assertSame(model.refs.get(entity), registry.tryGet(entity, model.type));
     if (model.has(entity)) {
       assertSame(model.refs.get(entity), registry.get(entity, model.type));
-      assertSame(model.refs.get(entity), registry.getOrEmplace(entity, model.type, () -> fail("supplier called")));
+      assertSame(
+          model.refs.get(entity),
+          registry.getOrEmplace(entity, model.type, () -> fail("supplier called")));
     } else if (random.nextBoolean()) {
       final Payload value = new Payload(nextValue++);
       assertSame(value, registry.getOrEmplace(entity, model.type, () -> value));
       model.put(entity, value);
     }
-    final boolean orphan = !tag.members.contains(entity) && !voidTag.members.contains(entity)
-        && !objects[0].has(entity) && !objects[1].has(entity) && !objects[2].has(entity);
+    final boolean orphan =
+        !tag.members.contains(entity)
+            && !voidTag.members.contains(entity)
+            && !objects[0].has(entity)
+            && !objects[1].has(entity)
+            && !objects[2].has(entity);
     assertEquals(orphan, registry.orphan(entity));
   }
 
   /** A misuse with a stale, never-created or null handle, or a strict operation that must fail. */
   private void misuse() {
     final long stale = everCreated[random.nextInt(createdCount)];
-    final long handle = alive.contains(stale)
-        ? (random.nextBoolean() ? Entity.NULL : Entity.of(Entity.index(stale), Entity.version(stale) + 1))
-        : stale;
+    final long handle =
+        alive.contains(stale)
+            ? (random.nextBoolean()
+                ? Entity.NULL
+                : Entity.of(Entity.index(stale), Entity.version(stale) + 1))
+            : stale;
     final ObjectModel model = pickObject();
     final int sizeBefore = model.storage.size();
     final int aliveBefore = registry.alive();
-    final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> {
-      switch (random.nextInt(8)) {
-        case 0: registry.destroy(handle); break;
-        case 1: registry.emplace(handle, model.type, new Payload(-1)); break;
-        case 2: registry.get(handle, model.type); break;
-        case 3: registry.remove(handle, model.type); break;
-        case 4: registry.erase(handle, model.type); break;
-        case 5: registry.patch(handle, model.type, p -> p.value = -1); break;
-        case 6: registry.has(handle, model.type); break;
-        default: registry.emplaceOrReplace(handle, model.type, new Payload(-1)); break;
-      }
-    });
+    final IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> {
+              switch (random.nextInt(8)) {
+                case 0:
+                  registry.destroy(handle);
+                  break;
+                case 1:
+                  registry.emplace(handle, model.type, new Payload(-1));
+                  break;
+                case 2:
+                  registry.get(handle, model.type);
+                  break;
+                case 3:
+                  registry.remove(handle, model.type);
+                  break;
+                case 4:
+                  registry.erase(handle, model.type);
+                  break;
+                case 5:
+                  registry.patch(handle, model.type, p -> p.value = -1);
+                  break;
+                case 6:
+                  registry.has(handle, model.type);
+                  break;
+                default:
+                  registry.emplaceOrReplace(handle, model.type, new Payload(-1));
+                  break;
+              }
+            });
     assertTrue(error.getMessage().contains(Entity.toString(handle)), error.getMessage());
     assertEquals(sizeBefore, model.storage.size());
     assertEquals(aliveBefore, registry.alive());
@@ -373,12 +411,15 @@ class RegistryModelTest {
     if (storage.hasTombstones()) {
       final long[] before = java.util.Arrays.copyOf(storage.packed(), storage.size());
       assertThrows(IllegalStateException.class, () -> storage.sort((a, b) -> Long.compare(a, b)));
-      assertTrue(java.util.Arrays.equals(before, java.util.Arrays.copyOf(storage.packed(), storage.size())));
+      assertTrue(
+          java.util.Arrays.equals(
+              before, java.util.Arrays.copyOf(storage.packed(), storage.size())));
       storage.compact();
     }
     switch (random.nextInt(3)) {
       case 0:
-        storage.sortByPosition((a, b) -> Integer.compare(storage.valueAt(a).value, storage.valueAt(b).value));
+        storage.sortByPosition(
+            (a, b) -> Integer.compare(storage.valueAt(a).value, storage.valueAt(b).value));
         for (int position = 1; position < storage.size(); position++) {
           assertTrue(storage.valueAt(position - 1).value <= storage.valueAt(position).value);
         }
@@ -390,7 +431,9 @@ class RegistryModelTest {
         }
         break;
       default:
-        storage.sortAs(objects[(java.util.Arrays.asList(objects).indexOf(model) + 1) % objects.length].storage);
+        storage.sortAs(
+            objects[(java.util.Arrays.asList(objects).indexOf(model) + 1) % objects.length]
+                .storage);
         break;
     }
   }
@@ -409,8 +452,15 @@ class RegistryModelTest {
 
   private void iterate() {
     final ObjectModel first = objects[random.nextInt(objects.length)];
-    final ObjectModel second = objects[(java.util.Arrays.asList(objects).indexOf(first) + 1 + random.nextInt(2)) % objects.length];
-    final ObjectModel excluded = objects[3 - java.util.Arrays.asList(objects).indexOf(first) - java.util.Arrays.asList(objects).indexOf(second)];
+    final ObjectModel second =
+        objects[
+            (java.util.Arrays.asList(objects).indexOf(first) + 1 + random.nextInt(2))
+                % objects.length];
+    final ObjectModel excluded =
+        objects[
+            3
+                - java.util.Arrays.asList(objects).indexOf(first)
+                - java.util.Arrays.asList(objects).indexOf(second)];
     final int shape = random.nextInt(5);
     final Set<Long> expected = new HashSet<>();
     final SparseSet leader;
@@ -424,7 +474,10 @@ class RegistryModelTest {
         expected.addAll(first.refs.keySet());
         break;
       case 1: // two types, one excluded
-        view = registry.view(new ComponentType<?, ?>[] {first.type, second.type}, new ComponentType<?, ?>[] {excluded.type});
+        view =
+            registry.view(
+                new ComponentType<?, ?>[] {first.type, second.type},
+                new ComponentType<?, ?>[] {excluded.type});
         runtime = null;
         for (final long entity : first.refs.keySet()) {
           if (second.has(entity) && !excluded.has(entity)) {
@@ -433,8 +486,12 @@ class RegistryModelTest {
         }
         break;
       case 2: // three types, the tag excluded, led by the first
-        view = registry.view(new ComponentType<?, ?>[] {first.type, second.type, excluded.type},
-            new ComponentType<?, ?>[] {tag.type}).leadBy(first.storage);
+        view =
+            registry
+                .view(
+                    new ComponentType<?, ?>[] {first.type, second.type, excluded.type},
+                    new ComponentType<?, ?>[] {tag.type})
+                .leadBy(first.storage);
         runtime = null;
         for (final long entity : first.refs.keySet()) {
           if (second.has(entity) && excluded.has(entity) && !tag.members.contains(entity)) {
@@ -444,7 +501,8 @@ class RegistryModelTest {
         break;
       default: // runtime view: an object type and the void tag, excluding the tag
         view = null;
-        runtime = new RuntimeView().iterate(first.storage).iterate(voidTag.storage).exclude(tag.storage);
+        runtime =
+            new RuntimeView().iterate(first.storage).iterate(voidTag.storage).exclude(tag.storage);
         for (final long entity : first.refs.keySet()) {
           if (voidTag.members.contains(entity) && !tag.members.contains(entity)) {
             expected.add(entity);
@@ -452,18 +510,25 @@ class RegistryModelTest {
         }
         break;
     }
-    leader = null != view ? view.leader() : (voidTag.storage.size() < first.storage.size() ? voidTag.storage : first.storage);
+    leader =
+        null != view
+            ? view.leader()
+            : (voidTag.storage.size() < first.storage.size() ? voidTag.storage : first.storage);
     final boolean iteratorForm = random.nextBoolean();
     final Set<Long> visited = new HashSet<>();
     final Set<Long> addedToLeader = new HashSet<>();
     final Set<Long> joined = new HashSet<>();
-    final LongConsumer action = entity -> {
-      // In-place only: an entity whose leader element was removed and added back into a hole ahead of
-      // the iteration is a new element there, and may be visited again.
-      assertTrue(visited.add(entity) || DeletionPolicy.IN_PLACE == leader.policy() && addedToLeader.contains(entity),
-          "visited twice: " + Entity.toString(entity));
-      mutateDuringIteration(entity, first, excluded, leader, addedToLeader, joined);
-    };
+    final LongConsumer action =
+        entity -> {
+          // In-place only: an entity whose leader element was removed and added back into a hole
+          // ahead of
+          // the iteration is a new element there, and may be visited again.
+          assertTrue(
+              visited.add(entity)
+                  || DeletionPolicy.IN_PLACE == leader.policy() && addedToLeader.contains(entity),
+              "visited twice: " + Entity.toString(entity));
+          mutateDuringIteration(entity, first, excluded, leader, addedToLeader, joined);
+        };
     if (null != view) {
       if (iteratorForm) {
         final EntityIterator iterator = view.iterator();
@@ -485,22 +550,34 @@ class RegistryModelTest {
     // when they fill a hole ahead of the iteration.
     if (DeletionPolicy.IN_PLACE == leader.policy()) {
       for (final long entity : extra) {
-        assertTrue(addedToLeader.contains(entity) || joined.contains(entity), "an in-place view visited "
-            + Entity.toString(entity) + ", which neither joined it nor was added to its leader");
+        assertTrue(
+            addedToLeader.contains(entity) || joined.contains(entity),
+            "an in-place view visited "
+                + Entity.toString(entity)
+                + ", which neither joined it nor was added to its leader");
       }
     } else {
       for (final long entity : extra) {
-        assertFalse(addedToLeader.contains(entity), "a swap-and-pop view visited " + Entity.toString(entity)
-            + ", added to its leader during the iteration");
-        assertTrue(joined.contains(entity), "a view visited " + Entity.toString(entity) + ", which did not join it");
+        assertFalse(
+            addedToLeader.contains(entity),
+            "a swap-and-pop view visited "
+                + Entity.toString(entity)
+                + ", added to its leader during the iteration");
+        assertTrue(
+            joined.contains(entity),
+            "a view visited " + Entity.toString(entity) + ", which did not join it");
       }
     }
   }
 
   /** A permitted mutation: on the visited entity, or additions anywhere, or creations. */
   private void mutateDuringIteration(
-      final long entity, final ObjectModel first, final ObjectModel excluded, final SparseSet leader,
-      final Set<Long> addedToLeader, final Set<Long> joined) {
+      final long entity,
+      final ObjectModel first,
+      final ObjectModel excluded,
+      final SparseSet leader,
+      final Set<Long> addedToLeader,
+      final Set<Long> joined) {
     switch (random.nextInt(8)) {
       case 0:
         destroy(entity);
@@ -517,28 +594,30 @@ class RegistryModelTest {
       case 3:
         replace(entity, first);
         break;
-      case 4: { // give another entity a component of a type that is not excluded
-        final long other = alive.pick(random);
-        final ObjectModel model = pickObject();
-        if (model != excluded && !model.has(other)) {
-          emplace(other, model);
-          if (model.storage == leader) {
-            addedToLeader.add(other);
-          } else {
-            joined.add(other);
+      case 4:
+        { // give another entity a component of a type that is not excluded
+          final long other = alive.pick(random);
+          final ObjectModel model = pickObject();
+          if (model != excluded && !model.has(other)) {
+            emplace(other, model);
+            if (model.storage == leader) {
+              addedToLeader.add(other);
+            } else {
+              joined.add(other);
+            }
           }
+          break;
         }
-        break;
-      }
-      case 5: { // a new entity with the leader's component
-        create();
-        final long fresh = everCreated[createdCount - 1];
-        if (leader == first.storage) {
-          emplace(fresh, first);
-          addedToLeader.add(fresh);
+      case 5:
+        { // a new entity with the leader's component
+          create();
+          final long fresh = everCreated[createdCount - 1];
+          if (leader == first.storage) {
+            emplace(fresh, first);
+            addedToLeader.add(fresh);
+          }
+          break;
         }
-        break;
-      }
       case 6:
         remove(entity);
         break;
@@ -557,7 +636,11 @@ class RegistryModelTest {
     assertEquals(alive.size(), liveByCreation.cardinality());
     for (int n = 0; n < createdCount; n++) {
       if (liveByCreation.get(n) != registry.valid(everCreated[n])) {
-        fail("validity of " + Entity.toString(everCreated[n]) + ": expected " + liveByCreation.get(n));
+        fail(
+            "validity of "
+                + Entity.toString(everCreated[n])
+                + ": expected "
+                + liveByCreation.get(n));
       }
     }
     for (final ObjectModel model : objects) {
@@ -570,7 +653,10 @@ class RegistryModelTest {
           continue;
         }
         live++;
-        assertSame(model.refs.get(entity), storage.valueAt(position), () -> storage.describe() + " " + Entity.toString(entity));
+        assertSame(
+            model.refs.get(entity),
+            storage.valueAt(position),
+            () -> storage.describe() + " " + Entity.toString(entity));
         assertEquals(position, storage.index(entity));
       }
       assertEquals(model.refs.size(), live, storage.describe() + " size");
@@ -578,9 +664,12 @@ class RegistryModelTest {
         assertSame(entry.getValue(), storage.get(entry.getKey()));
         assertEquals((int) model.values.get(entry.getKey()), entry.getValue().value, "value");
       }
-      assertEquals(model.expectedEvents[0], model.events[0], storage.describe() + " construct signals");
-      assertEquals(model.expectedEvents[1], model.events[1], storage.describe() + " update signals");
-      assertEquals(model.expectedEvents[2], model.events[2], storage.describe() + " destroy signals");
+      assertEquals(
+          model.expectedEvents[0], model.events[0], storage.describe() + " construct signals");
+      assertEquals(
+          model.expectedEvents[1], model.events[1], storage.describe() + " update signals");
+      assertEquals(
+          model.expectedEvents[2], model.events[2], storage.describe() + " destroy signals");
     }
     for (final TagModel model : new TagModel[] {tag, voidTag}) {
       final Set<Long> members = new HashSet<>();
@@ -600,8 +689,11 @@ class RegistryModelTest {
       }
     }
     final Set<Long> actual = new HashSet<>();
-    registry.view(new ComponentType<?, ?>[] {objects[0].type, objects[1].type},
-        new ComponentType<?, ?>[] {objects[2].type, voidTag.type}).each(actual::add);
+    registry
+        .view(
+            new ComponentType<?, ?>[] {objects[0].type, objects[1].type},
+            new ComponentType<?, ?>[] {objects[2].type, voidTag.type})
+        .each(actual::add);
     assertEquals(expected, actual, "view contents");
   }
 }

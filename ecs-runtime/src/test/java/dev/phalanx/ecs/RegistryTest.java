@@ -21,9 +21,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class RegistryTest {
 
-  private static final ComponentType<Payload, ObjectStorage<Payload>> A = Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
-  private static final ComponentType<Payload, ObjectStorage<Payload>> B = Fixtures.beta(DeletionPolicy.IN_PLACE);
-  private static final ComponentType<Object, EmptyStorage<Object>> TAG = Fixtures.tag(DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> A =
+      Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+  private static final ComponentType<Payload, ObjectStorage<Payload>> B =
+      Fixtures.beta(DeletionPolicy.IN_PLACE);
+  private static final ComponentType<Object, EmptyStorage<Object>> TAG =
+      Fixtures.tag(DeletionPolicy.SWAP_AND_POP);
 
   private final Registry registry = new Registry();
 
@@ -31,14 +34,20 @@ class RegistryTest {
   static String snapshot(final Registry registry) {
     final StringBuilder text = new StringBuilder();
     text.append(registry.alive()).append('/').append(registry.entities().size()).append(' ');
-    text.append(Arrays.toString(Arrays.copyOf(registry.entities().packed(), registry.entities().size())));
+    text.append(
+        Arrays.toString(Arrays.copyOf(registry.entities().packed(), registry.entities().size())));
     for (int n = 0; n < registry.storageCount(); n++) {
       final Storage<?> storage = registry.storageAt(n);
-      text.append("\n").append(storage.describe()).append(' ').append(storage.firstHole()).append(": ");
+      text.append("\n")
+          .append(storage.describe())
+          .append(' ')
+          .append(storage.firstHole())
+          .append(": ");
       for (int position = 0; position < storage.size(); position++) {
         final long entity = storage.packed()[position];
         text.append(Entity.toString(entity)).append('=');
-        text.append(Entity.isTombstone(entity) ? "hole" : String.valueOf(storage.get(entity))).append(' ');
+        text.append(Entity.isTombstone(entity) ? "hole" : String.valueOf(storage.get(entity)))
+            .append(' ');
       }
     }
     return text.toString();
@@ -65,11 +74,15 @@ class RegistryTest {
     registry.emplace(entity, B, new Payload(2));
     registry.storage(TAG).emplace(entity);
     final List<String> events = new ArrayList<>();
-    registry.storage(A).onDestroy().connect((r, e) -> {
-      assertSame(registry, r);
-      assertTrue(r.valid(e), "destroy listeners run while the entity is still valid");
-      events.add("A " + r.get(e, A).value);
-    });
+    registry
+        .storage(A)
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              assertSame(registry, r);
+              assertTrue(r.valid(e), "destroy listeners run while the entity is still valid");
+              events.add("A " + r.get(e, A).value);
+            });
     registry.storage(B).onDestroy().connect((r, e) -> events.add("B"));
     registry.destroy(entity);
     assertTrue(events.containsAll(List.of("A 1", "B")));
@@ -233,24 +246,24 @@ class RegistryTest {
     final List<Arguments> all = new ArrayList<>();
     final Payload value = new Payload(9);
     final Object[][] methods = {
-        {"destroy", null, (Misuse) (r, e) -> r.destroy(e)},
-        {"destroy batch", null, (Misuse) (r, e) -> r.destroy(new long[] {e}, 0, 1)},
-        {"orphan", null, (Misuse) (r, e) -> r.orphan(e)},
-        {"emplace", A, (Misuse) (r, e) -> r.emplace(e, A, value)},
-        {"emplace tag", TAG, (Misuse) (r, e) -> r.storage(TAG).emplace(e)},
-        {"emplaceOrReplace", A, (Misuse) (r, e) -> r.emplaceOrReplace(e, A, value)},
-        {"replace", A, (Misuse) (r, e) -> r.replace(e, A, value)},
-        {"patch", A, (Misuse) (r, e) -> r.patch(e, A, p -> p.value = 0)},
-        {"get", A, (Misuse) (r, e) -> r.get(e, A)},
-        {"tryGet", A, (Misuse) (r, e) -> r.tryGet(e, A)},
-        {"getOrEmplace", B, (Misuse) (r, e) -> r.getOrEmplace(e, B, () -> value)},
-        {"remove", A, (Misuse) (r, e) -> r.remove(e, A)},
-        {"erase", A, (Misuse) (r, e) -> r.erase(e, A)},
-        {"has", A, (Misuse) (r, e) -> r.has(e, A)},
-        {"allOf", A, (Misuse) (r, e) -> r.allOf(e, A, B)},
-        {"allOf array", null, (Misuse) (r, e) -> r.allOf(e, new ComponentType<?, ?>[] {A})},
-        {"anyOf", A, (Misuse) (r, e) -> r.anyOf(e, A, B)},
-        {"anyOf array", null, (Misuse) (r, e) -> r.anyOf(e, new ComponentType<?, ?>[] {A})},
+      {"destroy", null, (Misuse) (r, e) -> r.destroy(e)},
+      {"destroy batch", null, (Misuse) (r, e) -> r.destroy(new long[] {e}, 0, 1)},
+      {"orphan", null, (Misuse) (r, e) -> r.orphan(e)},
+      {"emplace", A, (Misuse) (r, e) -> r.emplace(e, A, value)},
+      {"emplace tag", TAG, (Misuse) (r, e) -> r.storage(TAG).emplace(e)},
+      {"emplaceOrReplace", A, (Misuse) (r, e) -> r.emplaceOrReplace(e, A, value)},
+      {"replace", A, (Misuse) (r, e) -> r.replace(e, A, value)},
+      {"patch", A, (Misuse) (r, e) -> r.patch(e, A, p -> p.value = 0)},
+      {"get", A, (Misuse) (r, e) -> r.get(e, A)},
+      {"tryGet", A, (Misuse) (r, e) -> r.tryGet(e, A)},
+      {"getOrEmplace", B, (Misuse) (r, e) -> r.getOrEmplace(e, B, () -> value)},
+      {"remove", A, (Misuse) (r, e) -> r.remove(e, A)},
+      {"erase", A, (Misuse) (r, e) -> r.erase(e, A)},
+      {"has", A, (Misuse) (r, e) -> r.has(e, A)},
+      {"allOf", A, (Misuse) (r, e) -> r.allOf(e, A, B)},
+      {"allOf array", null, (Misuse) (r, e) -> r.allOf(e, new ComponentType<?, ?>[] {A})},
+      {"anyOf", A, (Misuse) (r, e) -> r.anyOf(e, A, B)},
+      {"anyOf array", null, (Misuse) (r, e) -> r.anyOf(e, new ComponentType<?, ?>[] {A})},
     };
     for (final String handle : new String[] {"destroyed", "never created", "null", "tombstone"}) {
       for (final Object[] method : methods) {
@@ -263,7 +276,10 @@ class RegistryTest {
   @ParameterizedTest(name = "{1} with a {0} handle")
   @MethodSource("misusesOfAnInvalidHandle")
   void everyMethodRefusesAnInvalidHandleNamingItAndChangesNothing(
-      final String handle, final String method, final ComponentType<?, ?> type, final Misuse misuse) {
+      final String handle,
+      final String method,
+      final ComponentType<?, ?> type,
+      final Misuse misuse) {
     final long kept = registry.create();
     final long destroyed = registry.create();
     registry.emplace(kept, A, new Payload(1));
@@ -273,13 +289,22 @@ class RegistryTest {
     registry.destroy(destroyed);
     final long bad;
     switch (handle) {
-      case "destroyed": bad = destroyed; break;
-      case "never created": bad = Entity.of(1000, 0); break;
-      case "null": bad = Entity.NULL; break;
-      default: bad = Entity.of(Entity.index(kept), Entity.TOMBSTONE_VERSION); break;
+      case "destroyed":
+        bad = destroyed;
+        break;
+      case "never created":
+        bad = Entity.of(1000, 0);
+        break;
+      case "null":
+        bad = Entity.NULL;
+        break;
+      default:
+        bad = Entity.of(Entity.index(kept), Entity.TOMBSTONE_VERSION);
+        break;
     }
     final String before = snapshot(registry);
-    final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> misuse.apply(registry, bad));
+    final IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> misuse.apply(registry, bad));
     final String message = error.getMessage();
     assertTrue(message.contains(Entity.toString(bad)), message);
     if (null != type) {
@@ -291,32 +316,65 @@ class RegistryTest {
 
   static Stream<Arguments> misusesOfAValidHandle() {
     return Stream.of(
-        Arguments.of("emplace of an existing component", A, IllegalArgumentException.class,
+        Arguments.of(
+            "emplace of an existing component",
+            A,
+            IllegalArgumentException.class,
             (Misuse) (r, e) -> r.emplace(e, A, new Payload(0))),
-        Arguments.of("emplace of an existing tag", TAG, IllegalArgumentException.class,
+        Arguments.of(
+            "emplace of an existing tag",
+            TAG,
+            IllegalArgumentException.class,
             (Misuse) (r, e) -> r.storage(TAG).emplace(e)),
-        Arguments.of("erase of a missing component", B, IllegalArgumentException.class,
+        Arguments.of(
+            "erase of a missing component",
+            B,
+            IllegalArgumentException.class,
             (Misuse) (r, e) -> r.erase(e, B)),
-        Arguments.of("get of a missing component", B, IllegalArgumentException.class,
+        Arguments.of(
+            "get of a missing component",
+            B,
+            IllegalArgumentException.class,
             (Misuse) (r, e) -> r.get(e, B)),
-        Arguments.of("replace of a missing component", B, IllegalArgumentException.class,
+        Arguments.of(
+            "replace of a missing component",
+            B,
+            IllegalArgumentException.class,
             (Misuse) (r, e) -> r.replace(e, B, new Payload(0))),
-        Arguments.of("patch of a missing component", B, IllegalArgumentException.class,
+        Arguments.of(
+            "patch of a missing component",
+            B,
+            IllegalArgumentException.class,
             (Misuse) (r, e) -> r.patch(e, B, p -> p.value = 0)),
-        Arguments.of("emplace of null", B, NullPointerException.class,
+        Arguments.of(
+            "emplace of null",
+            B,
+            NullPointerException.class,
             (Misuse) (r, e) -> r.emplace(e, B, null)),
-        Arguments.of("replace with null", A, NullPointerException.class,
+        Arguments.of(
+            "replace with null",
+            A,
+            NullPointerException.class,
             (Misuse) (r, e) -> r.replace(e, A, null)),
-        Arguments.of("emplaceOrReplace with null", A, NullPointerException.class,
+        Arguments.of(
+            "emplaceOrReplace with null",
+            A,
+            NullPointerException.class,
             (Misuse) (r, e) -> r.emplaceOrReplace(e, A, null)),
-        Arguments.of("getOrEmplace of a null supplied value", B, NullPointerException.class,
+        Arguments.of(
+            "getOrEmplace of a null supplied value",
+            B,
+            NullPointerException.class,
             (Misuse) (r, e) -> r.getOrEmplace(e, B, () -> null)));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("misusesOfAValidHandle")
   void everyComponentMisuseNamesEntityAndComponentAndChangesNothing(
-      final String what, final ComponentType<?, ?> type, final Class<? extends Throwable> expected, final Misuse misuse) {
+      final String what,
+      final ComponentType<?, ?> type,
+      final Class<? extends Throwable> expected,
+      final Misuse misuse) {
     registry.create();
     final long entity = registry.create();
     registry.destroy(entity);
@@ -339,7 +397,9 @@ class RegistryTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void staleHandlesNeverSeeTheRecycledEntitysComponents(final DeletionPolicy policy) {
     final ComponentType<Payload, ObjectStorage<Payload>> type = Fixtures.alpha(policy);
     final long old = registry.create();
@@ -365,7 +425,8 @@ class RegistryTest {
     assertEquals(Entity.of(0, 0), wrapped);
     assertFalse(registry.valid(old));
     assertFalse(registry.has(wrapped, A));
-    final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> registry.destroy(old));
+    final IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> registry.destroy(old));
     assertTrue(error.getMessage().contains("version=4294967294"), error.getMessage());
   }
 }

@@ -33,7 +33,9 @@ class RuntimeViewTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void storagesChosenAtRunTimeIncludingNamedVoidOnesFilterLikeAView(final DeletionPolicy policy) {
     final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(policy));
     final VoidStorage selected = registry.storage("runtime-selected");
@@ -64,13 +66,16 @@ class RuntimeViewTest {
 
   @Test
   void anEmptyRuntimeViewVisitsNothing() {
-    registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP)).emplace(registry.create(), new Payload(0));
+    registry
+        .storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP))
+        .emplace(registry.create(), new Payload(0));
     final RuntimeView view = new RuntimeView();
     assertEquals(0, view.sizeHint());
     assertTrue(viaEach(view).isEmpty());
     assertTrue(viaIterator(view).isEmpty());
     assertFalse(view.contains(0));
-    final RuntimeView onlyExcluded = new RuntimeView().exclude(registry.storage("nothing-included"));
+    final RuntimeView onlyExcluded =
+        new RuntimeView().exclude(registry.storage("nothing-included"));
     assertTrue(viaEach(onlyExcluded).isEmpty());
   }
 
@@ -95,9 +100,13 @@ class RuntimeViewTest {
     final RuntimeView view = new RuntimeView().iterate(a).iterate(few);
     assertEquals(3, view.sizeHint());
     // Removing another entity from 'few' (the leader) is detected; from 'a' it is not the leader.
-    assertThrows(ConcurrentModificationException.class, () -> view.each(entity -> {
-      final long other = entities[0] == entity ? entities[1] : entities[0];
-      few.remove(other);
-    }));
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            view.each(
+                entity -> {
+                  final long other = entities[0] == entity ? entities[1] : entities[0];
+                  few.remove(other);
+                }));
   }
 }

@@ -64,10 +64,11 @@ class SignalTest {
   @Test
   void connectingDuringAPublicationTakesEffectNextTime() {
     final Signal signal = new Signal();
-    signal.connect((r, e) -> {
-      calls.add("adder" + e);
-      signal.connect(named("late"));
-    });
+    signal.connect(
+        (r, e) -> {
+          calls.add("adder" + e);
+          signal.connect(named("late"));
+        });
     Failures.rethrow(signal.publish(null, 1, null));
     assertEquals(List.of("adder1"), calls);
     calls.clear();
@@ -79,10 +80,11 @@ class SignalTest {
   void disconnectingDuringAPublicationTakesEffectNextTime() {
     final Signal signal = new Signal();
     final ComponentListener victim = named("victim");
-    signal.connect((r, e) -> {
-      calls.add("remover" + e);
-      signal.disconnect(victim);
-    });
+    signal.connect(
+        (r, e) -> {
+          calls.add("remover" + e);
+          signal.disconnect(victim);
+        });
     signal.connect(victim);
     Failures.rethrow(signal.publish(null, 1, null));
     assertEquals(List.of("remover1", "victim1"), calls);
@@ -96,13 +98,15 @@ class SignalTest {
     final Signal signal = new Signal();
     final IllegalStateException first = new IllegalStateException("first");
     final IllegalArgumentException second = new IllegalArgumentException("second");
-    signal.connect((r, e) -> {
-      throw first;
-    });
+    signal.connect(
+        (r, e) -> {
+          throw first;
+        });
     signal.connect(named("middle"));
-    signal.connect((r, e) -> {
-      throw second;
-    });
+    signal.connect(
+        (r, e) -> {
+          throw second;
+        });
     signal.connect(named("last"));
     final Throwable thrown = signal.publish(null, 3, null);
     assertSame(first, thrown);

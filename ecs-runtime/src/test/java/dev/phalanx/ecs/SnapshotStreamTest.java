@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The snapshot streams' bulk paths: runs of every primitive width, at odd byte offsets, across the
- * 64 KiB buffer's refills and flushes, through channels that move few bytes per call. The bytes must
- * be little-endian whatever the platform, and read back equal.
+ * 64 KiB buffer's refills and flushes, through channels that move few bytes per call. The bytes
+ * must be little-endian whatever the platform, and read back equal.
  */
 class SnapshotStreamTest {
 
@@ -56,7 +56,9 @@ class SnapshotStreamTest {
       final byte[] written = bytes.toByteArray();
       assertEquals(4 + (2 + 2 + 4 + 8 + 4 + 8) * (long) n, written.length);
       // After a byte, the shorts, a byte and the chars: the first int is at 2 + 4n.
-      assertEquals(ints[from], ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).getInt(2 + 4 * n),
+      assertEquals(
+          ints[from],
+          ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).getInt(2 + 4 * n),
           "ints are little-endian, seed " + seed);
 
       final SnapshotInput in = new SnapshotInput(new Source(written, chunk));
@@ -69,12 +71,15 @@ class SnapshotStreamTest {
       assertArrayEquals(slice(longs, from), read((t) -> in.longs(t, 0, n), new long[n]));
       final float[] floatsBack = read((t) -> in.floats(t, 0, n), new float[n]);
       for (int i = 0; i < n; i++) {
-        assertEquals(Float.floatToRawIntBits(floats[from + i]), Float.floatToRawIntBits(floatsBack[i]));
+        assertEquals(
+            Float.floatToRawIntBits(floats[from + i]), Float.floatToRawIntBits(floatsBack[i]));
       }
       assertEquals(10, in.getByte());
       final double[] doublesBack = read((t) -> in.doubles(t, 0, n), new double[n]);
       for (int i = 0; i < n; i++) {
-        assertEquals(Double.doubleToRawLongBits(doubles[from + i]), Double.doubleToRawLongBits(doublesBack[i]));
+        assertEquals(
+            Double.doubleToRawLongBits(doubles[from + i]),
+            Double.doubleToRawLongBits(doublesBack[i]));
       }
       assertEquals(written.length, in.offset());
     }

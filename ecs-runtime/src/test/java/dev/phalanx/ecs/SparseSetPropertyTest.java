@@ -18,17 +18,25 @@ import net.jqwik.api.Provide;
 /** Random operation sequences on a sparse set, checked against a {@code HashSet} model. */
 class SparseSetPropertyTest {
 
-  /** One operation: kind 0 insert, 1 append, 2 remove, 3 compact, 4 sort; on entity index {@code index}. */
+  /**
+   * One operation: kind 0 insert, 1 append, 2 remove, 3 compact, 4 sort; on entity index {@code
+   * index}.
+   */
   record Op(int kind, int index) {}
 
   @Provide
   Arbitrary<List<Op>> operations() {
-    final Arbitrary<Integer> kinds = Arbitraries.frequency(
-        net.jqwik.api.Tuple.of(40, 0), net.jqwik.api.Tuple.of(10, 1), net.jqwik.api.Tuple.of(40, 2),
-        net.jqwik.api.Tuple.of(5, 3), net.jqwik.api.Tuple.of(5, 4));
+    final Arbitrary<Integer> kinds =
+        Arbitraries.frequency(
+            net.jqwik.api.Tuple.of(40, 0),
+            net.jqwik.api.Tuple.of(10, 1),
+            net.jqwik.api.Tuple.of(40, 2),
+            net.jqwik.api.Tuple.of(5, 3),
+            net.jqwik.api.Tuple.of(5, 4));
     // Indices cluster around a sparse page boundary and spread over a few pages.
-    final Arbitrary<Integer> indices = Arbitraries.oneOf(
-        Arbitraries.integers().between(4090, 4101), Arbitraries.integers().between(0, 20_000));
+    final Arbitrary<Integer> indices =
+        Arbitraries.oneOf(
+            Arbitraries.integers().between(4090, 4101), Arbitraries.integers().between(0, 20_000));
     return Combinators.combine(kinds, indices).as(Op::new).list().ofMaxSize(300);
   }
 

@@ -40,7 +40,9 @@ class SparseSetTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void anInsertedEntityIsContainedWithItsVersionOnly(final DeletionPolicy policy) {
     final TestSet set = new TestSet(policy);
     assertEquals(policy, set.policy());
@@ -98,7 +100,9 @@ class SparseSetTest {
     set.recordHooks = true;
     set.remove(Entity.of(1, 1));
     assertEquals(List.of("move 4->1", "release 4"), set.hooks);
-    assertArrayEquals(new long[] {Entity.of(0, 0), Entity.of(4, 1), Entity.of(2, 2), Entity.of(3, 0)}, packedCopy(set));
+    assertArrayEquals(
+        new long[] {Entity.of(0, 0), Entity.of(4, 1), Entity.of(2, 2), Entity.of(3, 0)},
+        packedCopy(set));
     assertEquals(4, set.size());
     assertFalse(set.hasTombstones());
     set.checkInvariants();
@@ -174,7 +178,8 @@ class SparseSetTest {
     final Map<Long, Integer> live = set.checkInvariants();
     assertEquals(7, live.size());
     for (final int index : new int[] {0, 1, 3, 4}) {
-      assertEquals(index, live.get(Entity.of(index, index % 3)), "element before the first hole moved");
+      assertEquals(
+          index, live.get(Entity.of(index, index % 3)), "element before the first hole moved");
     }
     assertEquals(7, set.insert(Entity.of(20, 0)));
   }
@@ -202,7 +207,9 @@ class SparseSetTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void clearRemovesEverythingIncludingHoles(final DeletionPolicy policy) {
     final TestSet set = filled(policy, 5000);
     set.remove(Entity.of(7, 1));
@@ -243,7 +250,8 @@ class SparseSetTest {
       set.insert(Entity.of(i, 0));
     }
     // The key of an element is keys[index(entity)].
-    set.sortByPosition((a, b) -> Long.compare(keys[Entity.index(set.at(a))], keys[Entity.index(set.at(b))]));
+    set.sortByPosition(
+        (a, b) -> Long.compare(keys[Entity.index(set.at(a))], keys[Entity.index(set.at(b))]));
     for (int position = 1; position < count; position++) {
       assertTrue(keys[Entity.index(set.at(position - 1))] <= keys[Entity.index(set.at(position))]);
     }
@@ -257,11 +265,21 @@ class SparseSetTest {
     final long[] keys = new long[count];
     for (int i = 0; i < count; i++) {
       switch (shape) {
-        case "equal": keys[i] = 7; break;
-        case "sorted": keys[i] = i; break;
-        case "reversed": keys[i] = count - i; break;
-        case "organPipe": keys[i] = Math.min(i, count - i); break;
-        default: keys[i] = i % 5; break;
+        case "equal":
+          keys[i] = 7;
+          break;
+        case "sorted":
+          keys[i] = i;
+          break;
+        case "reversed":
+          keys[i] = count - i;
+          break;
+        case "organPipe":
+          keys[i] = Math.min(i, count - i);
+          break;
+        default:
+          keys[i] = i % 5;
+          break;
       }
     }
     final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
@@ -269,17 +287,20 @@ class SparseSetTest {
       set.insert(Entity.of(i, 0));
     }
     final long[] comparisons = new long[1];
-    set.sortByPosition((a, b) -> {
-      comparisons[0]++;
-      return Long.compare(keys[Entity.index(set.at(a))], keys[Entity.index(set.at(b))]);
-    });
+    set.sortByPosition(
+        (a, b) -> {
+          comparisons[0]++;
+          return Long.compare(keys[Entity.index(set.at(a))], keys[Entity.index(set.at(b))]);
+        });
     for (int position = 1; position < count; position++) {
       assertTrue(keys[Entity.index(set.at(position - 1))] <= keys[Entity.index(set.at(position))]);
     }
     set.checkInvariants();
-    // A quadratic quicksort needs ~n^2/2 = 1.25e9 comparisons here; the introsort bound is O(n log n).
+    // A quadratic quicksort needs ~n^2/2 = 1.25e9 comparisons here; the introsort bound is O(n log
+    // n).
     final double bound = 8.0 * count * (Math.log(count) / Math.log(2));
-    assertTrue(comparisons[0] < bound, shape + ": " + comparisons[0] + " comparisons, bound " + bound);
+    assertTrue(
+        comparisons[0] < bound, shape + ": " + comparisons[0] + " comparisons, bound " + bound);
   }
 
   @Test
@@ -289,12 +310,14 @@ class SparseSetTest {
       set.insert(Entity.of(i, 0));
     }
     final int before = set.modifications();
-    set.insertionSortByPosition((a, b) -> Integer.compare(Entity.index(set.at(a)) % 4, Entity.index(set.at(b)) % 4));
+    set.insertionSortByPosition(
+        (a, b) -> Integer.compare(Entity.index(set.at(a)) % 4, Entity.index(set.at(b)) % 4));
     assertNotEquals(before, set.modifications());
     for (int position = 1; position < 40; position++) {
       final int previous = Entity.index(set.at(position - 1));
       final int current = Entity.index(set.at(position));
-      assertTrue(previous % 4 < current % 4 || (previous % 4 == current % 4 && previous < current),
+      assertTrue(
+          previous % 4 < current % 4 || (previous % 4 == current % 4 && previous < current),
           previous + " before " + current);
     }
     set.checkInvariants();
@@ -323,14 +346,25 @@ class SparseSetTest {
     final TestSet set = filled(DeletionPolicy.IN_PLACE, 5);
     set.remove(Entity.of(2, 2));
     final long[] before = packedCopy(set);
-    final IllegalStateException error = assertThrows(IllegalStateException.class, () -> {
-      switch (which) {
-        case "sort": set.sort((a, b) -> Long.compare(b, a)); break;
-        case "sortByPosition": set.sortByPosition((a, b) -> Integer.compare(b, a)); break;
-        case "insertionSort": set.insertionSortByPosition((a, b) -> Integer.compare(b, a)); break;
-        default: set.sortAs(filled(DeletionPolicy.SWAP_AND_POP, 5)); break;
-      }
-    });
+    final IllegalStateException error =
+        assertThrows(
+            IllegalStateException.class,
+            () -> {
+              switch (which) {
+                case "sort":
+                  set.sort((a, b) -> Long.compare(b, a));
+                  break;
+                case "sortByPosition":
+                  set.sortByPosition((a, b) -> Integer.compare(b, a));
+                  break;
+                case "insertionSort":
+                  set.insertionSortByPosition((a, b) -> Integer.compare(b, a));
+                  break;
+                default:
+                  set.sortAs(filled(DeletionPolicy.SWAP_AND_POP, 5));
+                  break;
+              }
+            });
     assertTrue(error.getMessage().contains("compact"), error.getMessage());
     assertArrayEquals(before, packedCopy(set));
     set.compact();
@@ -345,12 +379,14 @@ class SparseSetTest {
     set.remove(set.at(2));
     assertDoesNotThrow(() -> set.checkLog(before, 2, "a test"));
     assertDoesNotThrow(() -> set.checkLog(before, 5, "a test"));
-    final ConcurrentModificationException error = assertThrows(ConcurrentModificationException.class,
-        () -> set.checkLog(before, 3, "a test"));
+    final ConcurrentModificationException error =
+        assertThrows(
+            ConcurrentModificationException.class, () -> set.checkLog(before, 3, "a test"));
     assertTrue(error.getMessage().contains("positions 2 and 4"), error.getMessage());
     final int beforeSort = set.modifications();
     set.sort((a, b) -> Long.compare(a, b));
-    assertThrows(ConcurrentModificationException.class, () -> set.checkLog(beforeSort, 0, "a test"));
+    assertThrows(
+        ConcurrentModificationException.class, () -> set.checkLog(beforeSort, 0, "a test"));
   }
 
   @Test
@@ -359,7 +395,8 @@ class SparseSetTest {
     final long[] before = packedCopy(set);
     set.beginIteration();
     set.visit(2);
-    // Position 0 is still to come, the last (4) was visited: removing 0 would bring 4 below the floor.
+    // Position 0 is still to come, the last (4) was visited: removing 0 would bring 4 below the
+    // floor.
     final ConcurrentModificationException error =
         assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(0)));
     assertTrue(error.getMessage().contains("visited twice or never"), error.getMessage());
@@ -384,7 +421,8 @@ class SparseSetTest {
     // smaller than the next position the walk reads: refused.
     final ConcurrentModificationException error =
         assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(1)));
-    assertTrue(error.getMessage().contains("smaller than the part already visited"), error.getMessage());
+    assertTrue(
+        error.getMessage().contains("smaller than the part already visited"), error.getMessage());
     assertEquals(4, set.size());
     set.endIteration();
   }
@@ -444,16 +482,18 @@ class SparseSetTest {
     final Throwable[] failure = new Throwable[1];
     for (int t = 0; t < 2; t++) {
       final int parity = t;
-      final Thread thread = new Thread(() -> {
-        try {
-          start.await();
-          for (int i = parity; i < count; i += 2) {
-            set.removeAt(set.index(Entity.of(i, i % 3)));
-          }
-        } catch (Throwable e) {
-          failure[0] = e;
-        }
-      });
+      final Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = parity; i < count; i += 2) {
+                    set.removeAt(set.index(Entity.of(i, i % 3)));
+                  }
+                } catch (Throwable e) {
+                  failure[0] = e;
+                }
+              });
       thread.start();
       threads.add(thread);
     }

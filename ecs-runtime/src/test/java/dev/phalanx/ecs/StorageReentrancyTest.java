@@ -14,7 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class StorageReentrancyTest {
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void aDestroyListenerRemovingTheSameEntityAgainIsANoOp(final DeletionPolicy policy) {
     final Registry registry = new Registry();
     final ObjectStorage<Payload> storage = registry.storage(Fixtures.alpha(policy));
@@ -34,7 +36,9 @@ class StorageReentrancyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void aStandaloneStorageRefusesASecondVersionOfAnIndex(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = Fixtures.beta(policy).createStorage();
     final long first = Entity.of(3, 0);

@@ -27,7 +27,8 @@ class StorageTest {
 
   static Stream<Arguments> policiesAndPageSizes() {
     final List<Arguments> all = new ArrayList<>();
-    for (final DeletionPolicy policy : new DeletionPolicy[] {DeletionPolicy.SWAP_AND_POP, DeletionPolicy.IN_PLACE}) {
+    for (final DeletionPolicy policy :
+        new DeletionPolicy[] {DeletionPolicy.SWAP_AND_POP, DeletionPolicy.IN_PLACE}) {
       for (final int pageSize : new int[] {1, 2, 4, 1024}) {
         all.add(Arguments.of(policy, pageSize));
       }
@@ -48,7 +49,9 @@ class StorageTest {
         continue;
       }
       live++;
-      assertTrue(model.containsKey(entity), () -> Entity.toString(entity) + " should not be in the storage");
+      assertTrue(
+          model.containsKey(entity),
+          () -> Entity.toString(entity) + " should not be in the storage");
       assertSame(model.get(entity), storage.getAt(position), Entity.toString(entity));
     }
     assertEquals(model.size(), live);
@@ -62,14 +65,19 @@ class StorageTest {
     final StringBuilder text = new StringBuilder(storage.size() + ":" + storage.firstHole() + ":");
     for (int position = 0; position < storage.size(); position++) {
       text.append(Entity.toString(storage.packed()[position])).append('=');
-      text.append(Entity.isTombstone(storage.packed()[position]) ? "hole" : String.valueOf(storage.getAt(position))).append(',');
+      text.append(
+              Entity.isTombstone(storage.packed()[position])
+                  ? "hole"
+                  : String.valueOf(storage.getAt(position)))
+          .append(',');
     }
     return text.toString();
   }
 
   @ParameterizedTest
   @MethodSource("policiesAndPageSizes")
-  void payloadPagesOfPageSizeAreAllocatedInOrderAndValuesFollowTheirEntities(final DeletionPolicy policy, final int pageSize) {
+  void payloadPagesOfPageSizeAreAllocatedInOrderAndValuesFollowTheirEntities(
+      final DeletionPolicy policy, final int pageSize) {
     final ObjectStorage<Payload> storage = Fixtures.paged(policy, pageSize).createStorage();
     assertEquals(pageSize, storage.pageSize());
     assertEquals(Integer.numberOfTrailingZeros(pageSize), storage.pageShift());
@@ -121,7 +129,9 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void inPlaceRemovalKeepsEveryOtherElementInItsSlot(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = Fixtures.paged(policy, 2).createStorage();
     for (int i = 0; i < 7; i++) {
@@ -145,7 +155,9 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void getTryGetReplacePatchAndEmplaceOrReplace(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = storage(policy);
     final long entity = Entity.of(3, 1);
@@ -169,7 +181,9 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void removeIsTolerantAndEraseIsStrict(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = storage(policy);
     final long entity = Entity.of(3, 1);
@@ -183,9 +197,12 @@ class StorageTest {
     storage.erase(entity);
     assertFalse(storage.contains(entity));
     final String before = state(storage);
-    final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> storage.erase(entity));
+    final IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> storage.erase(entity));
     assertTrue(error.getMessage().contains("index=3, version=1"), error.getMessage());
-    assertTrue(error.getMessage().contains("AlphaSwap") || error.getMessage().contains("AlphaInPlace"), error.getMessage());
+    assertTrue(
+        error.getMessage().contains("AlphaSwap") || error.getMessage().contains("AlphaInPlace"),
+        error.getMessage());
     assertEquals(before, state(storage));
   }
 
@@ -194,32 +211,92 @@ class StorageTest {
     final long present = Entity.of(1, 0);
     final long absent = Entity.of(2, 0);
     final List<Arguments> all = new ArrayList<>();
-    for (final DeletionPolicy policy : new DeletionPolicy[] {DeletionPolicy.SWAP_AND_POP, DeletionPolicy.IN_PLACE}) {
-      all.add(Arguments.of(policy, "emplace of an existing component", IllegalArgumentException.class, present,
-          (StorageAction) s -> s.emplace(present, value)));
-      all.add(Arguments.of(policy, "emplace on null", IllegalArgumentException.class, Entity.NULL,
-          (StorageAction) s -> s.emplace(Entity.NULL, value)));
-      all.add(Arguments.of(policy, "emplace on a tombstone handle", IllegalArgumentException.class,
-          Entity.of(2, Entity.TOMBSTONE_VERSION),
-          (StorageAction) s -> s.emplace(Entity.of(2, Entity.TOMBSTONE_VERSION), value)));
-      all.add(Arguments.of(policy, "emplace of null", NullPointerException.class, absent,
-          (StorageAction) s -> s.emplace(absent, null)));
-      all.add(Arguments.of(policy, "replace with null", NullPointerException.class, present,
-          (StorageAction) s -> s.replace(present, null)));
-      all.add(Arguments.of(policy, "replace of a missing component", IllegalArgumentException.class, absent,
-          (StorageAction) s -> s.replace(absent, value)));
-      all.add(Arguments.of(policy, "patch of a missing component", IllegalArgumentException.class, absent,
-          (StorageAction) s -> s.patch(absent, p -> p.value = 1)));
-      all.add(Arguments.of(policy, "patch without a patcher of a missing component", IllegalArgumentException.class, absent,
-          (StorageAction) s -> s.patch(absent)));
-      all.add(Arguments.of(policy, "get of a missing component", IllegalArgumentException.class, absent,
-          (StorageAction) s -> s.get(absent)));
-      all.add(Arguments.of(policy, "get of a stale version", IllegalArgumentException.class, Entity.of(1, 1),
-          (StorageAction) s -> s.get(Entity.of(1, 1))));
-      all.add(Arguments.of(policy, "erase of a missing component", IllegalArgumentException.class, absent,
-          (StorageAction) s -> s.erase(absent)));
-      all.add(Arguments.of(policy, "emplaceOrReplace of null", NullPointerException.class, absent,
-          (StorageAction) s -> s.emplaceOrReplace(absent, null)));
+    for (final DeletionPolicy policy :
+        new DeletionPolicy[] {DeletionPolicy.SWAP_AND_POP, DeletionPolicy.IN_PLACE}) {
+      all.add(
+          Arguments.of(
+              policy,
+              "emplace of an existing component",
+              IllegalArgumentException.class,
+              present,
+              (StorageAction) s -> s.emplace(present, value)));
+      all.add(
+          Arguments.of(
+              policy,
+              "emplace on null",
+              IllegalArgumentException.class,
+              Entity.NULL,
+              (StorageAction) s -> s.emplace(Entity.NULL, value)));
+      all.add(
+          Arguments.of(
+              policy,
+              "emplace on a tombstone handle",
+              IllegalArgumentException.class,
+              Entity.of(2, Entity.TOMBSTONE_VERSION),
+              (StorageAction) s -> s.emplace(Entity.of(2, Entity.TOMBSTONE_VERSION), value)));
+      all.add(
+          Arguments.of(
+              policy,
+              "emplace of null",
+              NullPointerException.class,
+              absent,
+              (StorageAction) s -> s.emplace(absent, null)));
+      all.add(
+          Arguments.of(
+              policy,
+              "replace with null",
+              NullPointerException.class,
+              present,
+              (StorageAction) s -> s.replace(present, null)));
+      all.add(
+          Arguments.of(
+              policy,
+              "replace of a missing component",
+              IllegalArgumentException.class,
+              absent,
+              (StorageAction) s -> s.replace(absent, value)));
+      all.add(
+          Arguments.of(
+              policy,
+              "patch of a missing component",
+              IllegalArgumentException.class,
+              absent,
+              (StorageAction) s -> s.patch(absent, p -> p.value = 1)));
+      all.add(
+          Arguments.of(
+              policy,
+              "patch without a patcher of a missing component",
+              IllegalArgumentException.class,
+              absent,
+              (StorageAction) s -> s.patch(absent)));
+      all.add(
+          Arguments.of(
+              policy,
+              "get of a missing component",
+              IllegalArgumentException.class,
+              absent,
+              (StorageAction) s -> s.get(absent)));
+      all.add(
+          Arguments.of(
+              policy,
+              "get of a stale version",
+              IllegalArgumentException.class,
+              Entity.of(1, 1),
+              (StorageAction) s -> s.get(Entity.of(1, 1))));
+      all.add(
+          Arguments.of(
+              policy,
+              "erase of a missing component",
+              IllegalArgumentException.class,
+              absent,
+              (StorageAction) s -> s.erase(absent)));
+      all.add(
+          Arguments.of(
+              policy,
+              "emplaceOrReplace of null",
+              NullPointerException.class,
+              absent,
+              (StorageAction) s -> s.emplaceOrReplace(absent, null)));
     }
     return all.stream();
   }
@@ -231,7 +308,10 @@ class StorageTest {
   @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("misuses")
   void everyMisuseNamesEntityAndComponentAndChangesNothing(
-      final DeletionPolicy policy, final String what, final Class<? extends Throwable> expected, final long entity,
+      final DeletionPolicy policy,
+      final String what,
+      final Class<? extends Throwable> expected,
+      final long entity,
       final StorageAction action) {
     final ObjectStorage<Payload> storage = storage(policy);
     storage.emplace(Entity.of(0, 0), new Payload(0));
@@ -252,19 +332,29 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
-  void constructFiresAfterInsertionUpdateAfterWriteAndDestroyBeforeRemoval(final DeletionPolicy policy) {
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
+  void constructFiresAfterInsertionUpdateAfterWriteAndDestroyBeforeRemoval(
+      final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = storage(policy);
     final long entity = Entity.of(8, 2);
     final Payload first = new Payload(1);
     final Payload second = new Payload(2);
     final List<String> events = new ArrayList<>();
-    storage.onConstruct().connect((registry, e) -> {
-      assertNull(registry);
-      events.add("construct " + storage.get(e).value);
-    });
+    storage
+        .onConstruct()
+        .connect(
+            (registry, e) -> {
+              assertNull(registry);
+              events.add("construct " + storage.get(e).value);
+            });
     storage.onUpdate().connect((registry, e) -> events.add("update " + storage.get(e).value));
-    storage.onDestroy().connect((registry, e) -> events.add("destroy " + storage.contains(e) + " " + storage.get(e).value));
+    storage
+        .onDestroy()
+        .connect(
+            (registry, e) ->
+                events.add("destroy " + storage.contains(e) + " " + storage.get(e).value));
     storage.emplace(entity, first);
     storage.replace(entity, second);
     storage.patch(entity, p -> p.value = 3);
@@ -273,8 +363,17 @@ class StorageTest {
     storage.remove(entity);
     storage.emplaceOrReplace(entity, second);
     storage.erase(entity);
-    assertEquals(List.of("construct 1", "update 2", "update 3", "update 3", "update 1", "destroy true 1",
-        "construct 3", "destroy true 3"), events);
+    assertEquals(
+        List.of(
+            "construct 1",
+            "update 2",
+            "update 3",
+            "update 3",
+            "update 1",
+            "destroy true 1",
+            "construct 3",
+            "destroy true 3"),
+        events);
     assertFalse(storage.contains(entity));
   }
 
@@ -290,8 +389,11 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
-  void aDestroyListenerMayRemoveAnotherElementThatMovesTheOneBeingRemoved(final DeletionPolicy policy) {
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
+  void aDestroyListenerMayRemoveAnotherElementThatMovesTheOneBeingRemoved(
+      final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = storage(policy);
     final Map<Long, Payload> model = new HashMap<>();
     for (int i = 0; i < 4; i++) {
@@ -301,11 +403,14 @@ class StorageTest {
     }
     // Removing 3 (last) first moves nothing; removing 2 then makes 3... so remove 0 and let the
     // listener remove 1: under swap-and-pop the last element moves into 1's slot.
-    storage.onDestroy().connect((r, e) -> {
-      if (Entity.of(0, 0) == e) {
-        storage.remove(Entity.of(1, 0));
-      }
-    });
+    storage
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              if (Entity.of(0, 0) == e) {
+                storage.remove(Entity.of(1, 0));
+              }
+            });
     storage.remove(Entity.of(3, 0));
     model.remove(Entity.of(3, 0));
     assertTrue(storage.remove(Entity.of(0, 0)));
@@ -315,7 +420,9 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void clearPublishesDestroyForEveryElementLastPositionFirst(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = storage(policy);
     for (int i = 0; i < 5; i++) {
@@ -327,7 +434,8 @@ class StorageTest {
     storage.clear();
     assertEquals(0, storage.size());
     assertFalse(storage.hasTombstones());
-    assertEquals(DeletionPolicy.IN_PLACE == policy ? List.of(4, 3, 1, 0) : List.of(3, 4, 1, 0), destroyed);
+    assertEquals(
+        DeletionPolicy.IN_PLACE == policy ? List.of(4, 3, 1, 0) : List.of(3, 4, 1, 0), destroyed);
     for (final Object[] page : storage.pages()) {
       for (int offset = 0; null != page && offset < page.length; offset++) {
         assertNull(page[offset], "clear kept a reference");
@@ -342,12 +450,16 @@ class StorageTest {
       storage.emplace(Entity.of(i, 0), new Payload(i));
     }
     final List<Long> destroyed = new ArrayList<>();
-    storage.onDestroy().connect((r, e) -> {
-      destroyed.add(e);
-      if (0 == Entity.index(e) % 2) {
-        storage.remove(Entity.of(Entity.index(e) + 1, 0)); // its odd partner, possibly already visited
-      }
-    });
+    storage
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              destroyed.add(e);
+              if (0 == Entity.index(e) % 2) {
+                storage.remove(
+                    Entity.of(Entity.index(e) + 1, 0)); // its odd partner, possibly already visited
+              }
+            });
     storage.clear();
     assertEquals(10, destroyed.size());
     assertEquals(10, destroyed.stream().distinct().count());
@@ -355,7 +467,9 @@ class StorageTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void sortingMovesPayloadsWithTheirEntities(final DeletionPolicy policy) {
     final ObjectStorage<Payload> storage = Fixtures.paged(policy, 2).createStorage();
     final Map<Long, Payload> model = new HashMap<>();
@@ -365,7 +479,8 @@ class StorageTest {
       storage.emplace(Entity.of(i, 0), value);
       model.put(Entity.of(i, 0), value);
     }
-    storage.sortByPosition((a, b) -> Integer.compare(storage.valueAt(a).value, storage.valueAt(b).value));
+    storage.sortByPosition(
+        (a, b) -> Integer.compare(storage.valueAt(a).value, storage.valueAt(b).value));
     for (int position = 1; position < storage.size(); position++) {
       assertTrue(storage.valueAt(position - 1).value <= storage.valueAt(position).value);
     }
@@ -385,18 +500,20 @@ class StorageTest {
   @Test
   void anOwnedStorageRefusesEverySortOnItsOwn() {
     final Registry registry = new Registry();
-    final ObjectStorage<Payload> storage = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> storage =
+        registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     for (int i = 0; i < 5; i++) {
       storage.emplace(registry.create(), new Payload(i));
     }
     final OwningGroup group = registry.owningGroup(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     assertSame(group, storage.owner());
     final String before = state(storage);
-    final List<Executable> sorts = List.of(
-        () -> storage.sort((a, b) -> Long.compare(b, a)),
-        () -> storage.sortByPosition((a, b) -> Integer.compare(b, a)),
-        () -> storage.insertionSortByPosition((a, b) -> Integer.compare(b, a)),
-        () -> storage.sortAs(storage(DeletionPolicy.IN_PLACE)));
+    final List<Executable> sorts =
+        List.of(
+            () -> storage.sort((a, b) -> Long.compare(b, a)),
+            () -> storage.sortByPosition((a, b) -> Integer.compare(b, a)),
+            () -> storage.insertionSortByPosition((a, b) -> Integer.compare(b, a)),
+            () -> storage.sortAs(storage(DeletionPolicy.IN_PLACE)));
     for (final Executable sort : sorts) {
       final IllegalStateException error = assertThrows(IllegalStateException.class, sort);
       assertTrue(error.getMessage().contains("owned"), error.getMessage());
@@ -409,7 +526,8 @@ class StorageTest {
   @Test
   void aStorageBindsToOneRegistryOnly() {
     final Registry registry = new Registry();
-    final ObjectStorage<Payload> storage = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> storage =
+        registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     assertSame(registry, storage.registry());
     final Registry other = new Registry();
     assertThrows(IllegalStateException.class, () -> storage.bind(other, other.groups()));
@@ -420,8 +538,10 @@ class StorageTest {
   @Test
   void anInPlaceStorageCannotBeOwned() {
     final Registry registry = new Registry();
-    final IllegalStateException error = assertThrows(IllegalStateException.class,
-        () -> registry.owningGroup(Fixtures.alpha(DeletionPolicy.IN_PLACE)));
+    final IllegalStateException error =
+        assertThrows(
+            IllegalStateException.class,
+            () -> registry.owningGroup(Fixtures.alpha(DeletionPolicy.IN_PLACE)));
     assertTrue(error.getMessage().contains("in-place"), error.getMessage());
     assertNull(registry.storage(Fixtures.alpha(DeletionPolicy.IN_PLACE)).owner());
     assertEquals(0, registry.groups().size());

@@ -94,10 +94,12 @@ class TestSet extends SparseSet {
         continue;
       }
       if (indexOf(entity) != position || !contains(entity)) {
-        throw new AssertionError(Entity.toString(entity) + " at " + position + " maps to " + indexOf(entity));
+        throw new AssertionError(
+            Entity.toString(entity) + " at " + position + " maps to " + indexOf(entity));
       }
       if (payload[position] != entity * 10) {
-        throw new AssertionError("payload of " + Entity.toString(entity) + " is " + payload[position]);
+        throw new AssertionError(
+            "payload of " + Entity.toString(entity) + " is " + payload[position]);
       }
       live.put(entity, position);
     }

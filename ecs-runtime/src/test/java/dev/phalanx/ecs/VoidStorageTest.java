@@ -41,7 +41,8 @@ class VoidStorageTest {
     final long entity = registry.create();
     marked.emplace(entity);
     final IllegalArgumentException error =
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> marked.emplace(entity));
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> marked.emplace(entity));
     assertTrue(error.getMessage().contains("marked"), error.getMessage());
     assertTrue(error.getMessage().contains(Entity.toString(entity)), error.getMessage());
   }

@@ -12,9 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Proves that the hot paths allocate nothing: view iteration, steady-state add/remove of components,
- * sorting after a first call, and entity recycling. Each body is run until the JIT has compiled it,
- * then measured over many rounds with the thread's allocation counter; the allowed tolerance is zero.
+ * Proves that the hot paths allocate nothing: view iteration, steady-state add/remove of
+ * components, sorting after a first call, and entity recycling. Each body is run until the JIT has
+ * compiled it, then measured over many rounds with the thread's allocation counter; the allowed
+ * tolerance is zero.
  */
 class ZeroAllocationTest {
 
@@ -33,7 +34,9 @@ class ZeroAllocationTest {
     THREADS.setThreadAllocatedMemoryEnabled(true);
   }
 
-  /** Runs {@code body} to warm it up, then returns the bytes it allocated over the measured rounds. */
+  /**
+   * Runs {@code body} to warm it up, then returns the bytes it allocated over the measured rounds.
+   */
   private static long allocatedBy(final Runnable body) {
     for (int round = 0; round < WARM_UP_ROUNDS; round++) {
       body.run();
@@ -49,12 +52,16 @@ class ZeroAllocationTest {
   void theMeasurementItselfAllocatesNothingAndSeesAnAllocation() {
     assertEquals(0, allocatedBy(() -> sink++));
     // The counter does see allocations, so a zero below means something.
-    assertTrue(allocatedBy(() -> sink += new long[16].length) >= MEASURED_ROUNDS * 16L * Long.BYTES);
+    assertTrue(
+        allocatedBy(() -> sink += new long[16].length) >= MEASURED_ROUNDS * 16L * Long.BYTES);
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
-  void viewIterationOverOneTwoAndThreeTypesWithExclusionsAllocatesNothing(final DeletionPolicy policy) {
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
+  void viewIterationOverOneTwoAndThreeTypesWithExclusionsAllocatesNothing(
+      final DeletionPolicy policy) {
     final Registry registry = new Registry();
     for (int i = 0; i < ENTITIES; i++) {
       final long entity = registry.create();
@@ -74,15 +81,23 @@ class ZeroAllocationTest {
     }
     final ObjectStorage<Payload> alpha = registry.storage(Fixtures.alpha(policy));
     final ObjectStorage<Payload> beta = registry.storage(Fixtures.beta(policy));
-    final View one = registry.view(new ComponentType<?, ?>[] {Fixtures.alpha(policy)},
-        new ComponentType<?, ?>[] {Fixtures.tag(policy)});
-    final View two = registry.view(new ComponentType<?, ?>[] {Fixtures.alpha(policy), Fixtures.beta(policy)},
-        new ComponentType<?, ?>[] {Fixtures.tag(policy)});
-    final View three = registry.view(
-        new ComponentType<?, ?>[] {Fixtures.alpha(policy), Fixtures.beta(policy), Fixtures.gamma(policy)},
-        new ComponentType<?, ?>[] {Fixtures.tag(policy)});
+    final View one =
+        registry.view(
+            new ComponentType<?, ?>[] {Fixtures.alpha(policy)},
+            new ComponentType<?, ?>[] {Fixtures.tag(policy)});
+    final View two =
+        registry.view(
+            new ComponentType<?, ?>[] {Fixtures.alpha(policy), Fixtures.beta(policy)},
+            new ComponentType<?, ?>[] {Fixtures.tag(policy)});
+    final View three =
+        registry.view(
+            new ComponentType<?, ?>[] {
+              Fixtures.alpha(policy), Fixtures.beta(policy), Fixtures.gamma(policy)
+            },
+            new ComponentType<?, ?>[] {Fixtures.tag(policy)});
     final LongConsumer readAlpha = entity -> sink += alpha.get(entity).value;
-    final LongConsumer readBoth = entity -> sink += alpha.get(entity).value + beta.get(entity).value;
+    final LongConsumer readBoth =
+        entity -> sink += alpha.get(entity).value + beta.get(entity).value;
     final long[] visits = new long[1];
     final LongConsumer count = entity -> visits[0]++;
     assertEquals(0, allocatedBy(() -> one.each(readAlpha)), "one type");
@@ -92,7 +107,9 @@ class ZeroAllocationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DeletionPolicy.class, names = {"SWAP_AND_POP", "IN_PLACE"})
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
   void steadyStateAddAndRemoveOfComponentsAllocatesNothing(final DeletionPolicy policy) {
     final Registry registry = new Registry();
     final long[] entities = new long[ENTITIES];
@@ -103,39 +120,42 @@ class ZeroAllocationTest {
     }
     final ObjectStorage<Payload> objects = registry.storage(Fixtures.beta(policy)); // pages of 2
     final EmptyStorage<Object> tags = registry.storage(Fixtures.tag(policy));
-    final ComponentType<Payload, ObjectStorage<Payload>> gamma = Fixtures.gamma(policy); // pages of 1
-    final Runnable storageCycle = () -> {
-      for (int i = 0; i < ENTITIES; i++) {
-        objects.emplace(entities[i], values[i]);
-        tags.emplace(entities[i]);
-      }
-      for (int i = 0; i < ENTITIES; i += 2) {
-        objects.remove(entities[i]);
-        tags.erase(entities[i]);
-      }
-      for (int i = 1; i < ENTITIES; i += 2) {
-        objects.erase(entities[i]);
-        tags.remove(entities[i]);
-      }
-    };
-    final Runnable registryCycle = () -> {
-      for (int i = 0; i < ENTITIES; i++) {
-        registry.emplace(entities[i], gamma, values[i]);
-      }
-      for (int i = 0; i < ENTITIES; i++) {
-        registry.replace(entities[i], gamma, values[ENTITIES - 1 - i]);
-        if (registry.has(entities[i], gamma)) {
-          sink += registry.get(entities[i], gamma).value;
-        }
-      }
-      for (int i = ENTITIES - 1; i >= 0; i--) {
-        if (0 == i % 2) {
-          registry.remove(entities[i], gamma);
-        } else {
-          registry.erase(entities[i], gamma);
-        }
-      }
-    };
+    final ComponentType<Payload, ObjectStorage<Payload>> gamma =
+        Fixtures.gamma(policy); // pages of 1
+    final Runnable storageCycle =
+        () -> {
+          for (int i = 0; i < ENTITIES; i++) {
+            objects.emplace(entities[i], values[i]);
+            tags.emplace(entities[i]);
+          }
+          for (int i = 0; i < ENTITIES; i += 2) {
+            objects.remove(entities[i]);
+            tags.erase(entities[i]);
+          }
+          for (int i = 1; i < ENTITIES; i += 2) {
+            objects.erase(entities[i]);
+            tags.remove(entities[i]);
+          }
+        };
+    final Runnable registryCycle =
+        () -> {
+          for (int i = 0; i < ENTITIES; i++) {
+            registry.emplace(entities[i], gamma, values[i]);
+          }
+          for (int i = 0; i < ENTITIES; i++) {
+            registry.replace(entities[i], gamma, values[ENTITIES - 1 - i]);
+            if (registry.has(entities[i], gamma)) {
+              sink += registry.get(entities[i], gamma).value;
+            }
+          }
+          for (int i = ENTITIES - 1; i >= 0; i--) {
+            if (0 == i % 2) {
+              registry.remove(entities[i], gamma);
+            } else {
+              registry.erase(entities[i], gamma);
+            }
+          }
+        };
     assertEquals(0, allocatedBy(storageCycle), "object and empty storages");
     assertEquals(0, allocatedBy(registryCycle), "through the registry");
     if (DeletionPolicy.IN_PLACE == policy) {
@@ -147,29 +167,45 @@ class ZeroAllocationTest {
 
   @Test
   void sortingAfterAFirstCallAllocatesNothing() {
-    final ObjectStorage<Payload> storage = Fixtures.alpha(DeletionPolicy.SWAP_AND_POP).createStorage();
+    final ObjectStorage<Payload> storage =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP).createStorage();
     // Fewer elements than elsewhere: every round sorts twice, and a sort moves every element.
     final int count = 256;
     for (int i = 0; i < count; i++) {
       storage.emplace(Entity.of(i, 0), new Payload((i * 7919) % count));
     }
-    final PositionComparator byValue = (a, b) -> Integer.compare(storage.valueAt(a).value, storage.valueAt(b).value);
-    final PositionComparator byValueReversed = (a, b) -> Integer.compare(storage.valueAt(b).value, storage.valueAt(a).value);
+    final PositionComparator byValue =
+        (a, b) -> Integer.compare(storage.valueAt(a).value, storage.valueAt(b).value);
+    final PositionComparator byValueReversed =
+        (a, b) -> Integer.compare(storage.valueAt(b).value, storage.valueAt(a).value);
     final EntityComparator byEntity = (a, b) -> Long.compare(a, b);
     final EntityComparator byEntityReversed = (a, b) -> Long.compare(b, a);
-    // Alternate directions so every round really sorts (including the heapsort and insertion paths).
-    assertEquals(0, allocatedBy(() -> {
-      storage.sortByPosition(byValue);
-      storage.sortByPosition(byValueReversed);
-    }), "sortByPosition");
-    assertEquals(0, allocatedBy(() -> {
-      storage.sort(byEntity);
-      storage.sort(byEntityReversed);
-    }), "sort(EntityComparator)");
-    assertEquals(0, allocatedBy(() -> {
-      storage.insertionSortByPosition(byValue);
-      storage.insertionSortByPosition(byValue);
-    }), "insertionSortByPosition");
+    // Alternate directions so every round really sorts (including the heapsort and insertion
+    // paths).
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              storage.sortByPosition(byValue);
+              storage.sortByPosition(byValueReversed);
+            }),
+        "sortByPosition");
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              storage.sort(byEntity);
+              storage.sort(byEntityReversed);
+            }),
+        "sort(EntityComparator)");
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              storage.insertionSortByPosition(byValue);
+              storage.insertionSortByPosition(byValue);
+            }),
+        "insertionSortByPosition");
     for (int position = 1; position < storage.size(); position++) {
       assertTrue(storage.valueAt(position - 1).value <= storage.valueAt(position).value);
     }
@@ -183,16 +219,20 @@ class ZeroAllocationTest {
     registry.emplace(entities[0], Fixtures.alpha(DeletionPolicy.SWAP_AND_POP), new Payload(1));
     registry.storage(Fixtures.beta(DeletionPolicy.IN_PLACE));
     final int capacity = registry.entities().packed().length;
-    assertEquals(0, allocatedBy(() -> {
-      for (int i = 0; i < ENTITIES; i++) {
-        registry.destroy(entities[i]);
-      }
-      for (int i = 0; i < ENTITIES; i++) {
-        entities[i] = registry.create();
-      }
-      registry.destroy(entities, 0, ENTITIES);
-      registry.create(entities);
-    }), "create/destroy, single and bulk");
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              for (int i = 0; i < ENTITIES; i++) {
+                registry.destroy(entities[i]);
+              }
+              for (int i = 0; i < ENTITIES; i++) {
+                entities[i] = registry.create();
+              }
+              registry.destroy(entities, 0, ENTITIES);
+              registry.create(entities);
+            }),
+        "create/destroy, single and bulk");
     assertEquals(ENTITIES, registry.alive());
     assertEquals(ENTITIES, registry.entities().size(), "identifiers were recycled, not created");
     assertEquals(capacity, registry.entities().packed().length);

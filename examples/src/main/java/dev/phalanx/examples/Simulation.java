@@ -12,8 +12,9 @@ import java.nio.file.Files;
 import java.util.Locale;
 
 /**
- * Runs the particle world headless for a fixed number of frames, prints progress and a table of time
- * per system per frame, and writes a picture of the final state. {@code --help} lists the options.
+ * Runs the particle world headless for a fixed number of frames, prints progress and a table of
+ * time per system per frame, and writes a picture of the final state. {@code --help} lists the
+ * options.
  *
  * <p>From the repository root: {@code mvn -q install -DskipTests && mvn -q -pl examples exec:java},
  * with options as {@code -Dexec.args="--entities 200000 --frames 50 --seed 7"}.
@@ -42,12 +43,21 @@ public final class Simulation {
   }
 
   private static void run(final Options options) throws IOException {
-    System.out.printf(Locale.ROOT, "Phalanx particles: %,d roots, %d frames, seed %d, %d thread(s)%n",
-        options.entities(), options.frames(), options.seed(), options.threads());
+    System.out.printf(
+        Locale.ROOT,
+        "Phalanx particles: %,d roots, %d frames, seed %d, %d thread(s)%n",
+        options.entities(),
+        options.frames(),
+        options.seed(),
+        options.threads());
     final long setupStart = System.nanoTime();
     try (World world = open(options)) {
-      System.out.printf(Locale.ROOT, "%s %,d entities in %.0f ms%n", null == options.load() ? "created" : "loaded",
-          world.registry().alive(), (System.nanoTime() - setupStart) / 1e6);
+      System.out.printf(
+          Locale.ROOT,
+          "%s %,d entities in %.0f ms%n",
+          null == options.load() ? "created" : "loaded",
+          world.registry().alive(),
+          (System.nanoTime() - setupStart) / 1e6);
       final long runStart = System.nanoTime();
       final int every = Math.max(1, options.frames() / 10);
       for (int frame = 1; frame <= options.frames(); frame++) {
@@ -67,8 +77,11 @@ public final class Simulation {
       System.out.println();
       System.out.print(world.times().table());
       System.out.println();
-      System.out.printf(Locale.ROOT, "%,d roots died and respawned, %,d comet tail particles went with them%n",
-          world.lifetime().destroyedRoots(), world.lifetime().destroyedChildren());
+      System.out.printf(
+          Locale.ROOT,
+          "%,d roots died and respawned, %,d comet tail particles went with them%n",
+          world.lifetime().destroyedRoots(),
+          world.lifetime().destroyedChildren());
       System.out.printf("checksum %016x%n", world.checksum());
       new Renderer(options.imageSize()).write(world, options.out());
       System.out.println("picture: " + options.out());
@@ -84,9 +97,17 @@ public final class Simulation {
     }
   }
 
-  private static void progress(final World world, final int frame, final int frames, final long runStart) {
+  private static void progress(
+      final World world, final int frame, final int frames, final long runStart) {
     final double elapsed = (System.nanoTime() - runStart) / 1e9;
-    System.out.printf(Locale.ROOT, "frame %4d/%d  %,10d entities  %,9d moving  %6.2f ms/frame  %5.1f s%n",
-        frame, frames, world.registry().alive(), world.movers().size(), world.times().meanFrameMillis(), elapsed);
+    System.out.printf(
+        Locale.ROOT,
+        "frame %4d/%d  %,10d entities  %,9d moving  %6.2f ms/frame  %5.1f s%n",
+        frame,
+        frames,
+        world.registry().alive(),
+        world.movers().size(),
+        world.times().meanFrameMillis(),
+        elapsed);
   }
 }

@@ -3,6 +3,7 @@ package dev.phalanx.benchmarks.access;
 import com.artemis.ComponentMapper;
 import com.badlogic.ashley.core.Entity;
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
@@ -11,7 +12,6 @@ import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.benchmarks.components.Position_Storage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,9 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Get one component of every entity by its handle, in creation order, and sum its x (returned, so
- * nothing is dropped). Phalanx through the generated storage's field accessor
- * ({@code positions.x(e)}: one sparse lookup, no object); peers through their documented
- * random-access path (artemis and Ashley mappers, Dominion's {@code Entity.get}).
+ * nothing is dropped). Phalanx through the generated storage's field accessor ({@code
+ * positions.x(e)}: one sparse lookup, no object); peers through their documented random-access path
+ * (artemis and Ashley mappers, Dominion's {@code Entity.get}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -57,7 +57,8 @@ public class Get1 {
 
   @Benchmark
   public float artemis(final ArtemisWorld.With1 w) {
-    final ComponentMapper<ArtemisComponents.Position> positions = w.world.getMapper(ArtemisComponents.Position.class);
+    final ComponentMapper<ArtemisComponents.Position> positions =
+        w.world.getMapper(ArtemisComponents.Position.class);
     float sum = 0;
     for (final int e : w.entities) {
       sum += positions.get(e).x;
@@ -74,8 +75,9 @@ public class Get1 {
     return sum;
   }
 
-  private static final com.badlogic.ashley.core.ComponentMapper<AshleyComponents.Position> ASHLEY_POSITION =
-      com.badlogic.ashley.core.ComponentMapper.getFor(AshleyComponents.Position.class);
+  private static final com.badlogic.ashley.core.ComponentMapper<AshleyComponents.Position>
+      ASHLEY_POSITION =
+          com.badlogic.ashley.core.ComponentMapper.getFor(AshleyComponents.Position.class);
 
   @Benchmark
   public float ashley(final AshleyWorld.With1 w) {

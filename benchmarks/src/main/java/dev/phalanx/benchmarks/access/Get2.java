@@ -1,14 +1,14 @@
 package dev.phalanx.benchmarks.access;
 
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.phalanx.benchmarks.components.Position_Storage;
-import dev.phalanx.benchmarks.components.Velocity_Storage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,8 +3,8 @@ package dev.phalanx.benchmarks.components;
 import dev.phalanx.ecs.annotations.Component;
 
 /**
- * Position with change tracking: the same fields as {@link Position}, plus a change tick per element
- * stamped by every write.
+ * Position with change tracking: the same fields as {@link Position}, plus a change tick per
+ * element stamped by every write.
  *
  * @param x horizontal coordinate
  * @param y vertical coordinate

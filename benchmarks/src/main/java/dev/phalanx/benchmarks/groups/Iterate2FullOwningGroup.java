@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a full-owning group of Position, Velocity, per entity ({@code FullOwning2Query.each}):
- * every cursor moved by position, no lookup; one visitor call per entity.
+ * iterate2 over a full-owning group of Position, Velocity, per entity ({@code
+ * FullOwning2Query.each}): every cursor moved by position, no lookup; one visitor call per entity.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,10 +37,11 @@ public class Iterate2FullOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = FullOwning2Query.of(w.registry);
-      body = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
+      body =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
     }
   }
 

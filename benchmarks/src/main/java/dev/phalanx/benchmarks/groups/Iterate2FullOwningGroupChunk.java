@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a full-owning group of Position, Velocity in chunks ({@code FullOwning2Query.eachChunk}):
- * one body call per page run (1,024 elements) with the {@code float[]} pages of every field.
+ * iterate2 over a full-owning group of Position, Velocity in chunks ({@code
+ * FullOwning2Query.eachChunk}): one body call per page run (1,024 elements) with the {@code
+ * float[]} pages of every field.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,12 +38,13 @@ public class Iterate2FullOwningGroupChunk {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = FullOwning2Query.of(w.registry);
-      body = (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy) -> {
+            for (int i = from; i < to; i++) {
+              px[i] += vx[i] * Work.DT;
+              py[i] += vy[i] * Work.DT;
+            }
+          };
     }
   }
 

@@ -8,7 +8,6 @@ import dev.phalanx.benchmarks.queries.LargePages_Velocity_Storage;
 import dev.phalanx.benchmarks.queries.LargePages_Velocity_Traits;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import dev.phalanx.ecs.Registry;
-import org.openjdk.jmh.infra.BenchmarkParams;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,11 +21,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * As iterate2 full-owning group chunks, over components declared with 8,192-element pages
- * ({@code LargePages}: {@code @Component(pageSize = 8192)}) instead of the default 1,024. Same
- * entities, values and loop body.
+ * As iterate2 full-owning group chunks, over components declared with 8,192-element pages ({@code
+ * LargePages}: {@code @Component(pageSize = 8192)}) instead of the default 1,024. Same entities,
+ * values and loop body.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -45,20 +45,23 @@ public class Iterate2FullOwningGroupChunkLargePages {
     public void setup(final BenchmarkParams params) {
       final int n = Sizes.entities(params);
       final Registry registry = new Registry();
-      final LargePages_Position_Storage positions = registry.storage(LargePages_Position_Traits.TYPE);
-      final LargePages_Velocity_Storage velocities = registry.storage(LargePages_Velocity_Traits.TYPE);
+      final LargePages_Position_Storage positions =
+          registry.storage(LargePages_Position_Traits.TYPE);
+      final LargePages_Velocity_Storage velocities =
+          registry.storage(LargePages_Velocity_Traits.TYPE);
       for (int i = 0; i < n; i++) {
         final long e = registry.create();
         positions.emplace(e, Work.x(i), Work.x(i));
         velocities.emplace(e, Work.v(i), Work.v(i));
       }
       query = LargePages_Group2Query.of(registry);
-      body = (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy) -> {
+            for (int i = from; i < to; i++) {
+              px[i] += vx[i] * Work.DT;
+              py[i] += vy[i] * Work.DT;
+            }
+          };
     }
   }
 

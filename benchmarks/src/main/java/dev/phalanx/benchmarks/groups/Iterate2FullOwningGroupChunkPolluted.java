@@ -18,10 +18,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Profile pollution: iterate2 through the same generated {@code FullOwning2Query.eachChunk} with five
- * different loop bodies (five lambda classes doing the same work), one body per invocation in turn,
- * from the first warm-up iteration on, so the query's call of the body sees five receiver classes.
- * Compare with the single-body row (Iterate2FullOwningGroupChunk).
+ * Profile pollution: iterate2 through the same generated {@code FullOwning2Query.eachChunk} with
+ * five different loop bodies (five lambda classes doing the same work), one body per invocation in
+ * turn, from the first warm-up iteration on, so the query's call of the body sees five receiver
+ * classes. Compare with the single-body row (Iterate2FullOwningGroupChunk).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -40,39 +40,41 @@ public class Iterate2FullOwningGroupChunkPolluted {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = FullOwning2Query.of(w.registry);
-      // Five lambda expressions: five classes with the same work, all seen by the query's call site.
-      bodies = new FullOwning2Query.Chunk[] {
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        },
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        },
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        },
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        },
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        }
-      };
+      // Five lambda expressions: five classes with the same work, all seen by the query's call
+      // site.
+      bodies =
+          new FullOwning2Query.Chunk[] {
+            (from, to, px, py, vx, vy) -> {
+              for (int i = from; i < to; i++) {
+                px[i] += vx[i] * Work.DT;
+                py[i] += vy[i] * Work.DT;
+              }
+            },
+            (from, to, px, py, vx, vy) -> {
+              for (int i = from; i < to; i++) {
+                px[i] += vx[i] * Work.DT;
+                py[i] += vy[i] * Work.DT;
+              }
+            },
+            (from, to, px, py, vx, vy) -> {
+              for (int i = from; i < to; i++) {
+                px[i] += vx[i] * Work.DT;
+                py[i] += vy[i] * Work.DT;
+              }
+            },
+            (from, to, px, py, vx, vy) -> {
+              for (int i = from; i < to; i++) {
+                px[i] += vx[i] * Work.DT;
+                py[i] += vy[i] * Work.DT;
+              }
+            },
+            (from, to, px, py, vx, vy) -> {
+              for (int i = from; i < to; i++) {
+                px[i] += vx[i] * Work.DT;
+                py[i] += vy[i] * Work.DT;
+              }
+            }
+          };
     }
   }
 

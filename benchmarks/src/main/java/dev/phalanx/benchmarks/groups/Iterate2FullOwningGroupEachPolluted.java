@@ -40,29 +40,31 @@ public class Iterate2FullOwningGroupEachPolluted {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = FullOwning2Query.of(w.registry);
-      // Five lambda expressions: five classes with the same work, all seen by the query's call site.
-      bodies = new FullOwning2Query.Visitor[] {
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        },
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        },
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        },
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        },
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        }
-      };
+      // Five lambda expressions: five classes with the same work, all seen by the query's call
+      // site.
+      bodies =
+          new FullOwning2Query.Visitor[] {
+            (e, p, v) -> {
+              p.setX(p.x() + v.x() * Work.DT);
+              p.setY(p.y() + v.y() * Work.DT);
+            },
+            (e, p, v) -> {
+              p.setX(p.x() + v.x() * Work.DT);
+              p.setY(p.y() + v.y() * Work.DT);
+            },
+            (e, p, v) -> {
+              p.setX(p.x() + v.x() * Work.DT);
+              p.setY(p.y() + v.y() * Work.DT);
+            },
+            (e, p, v) -> {
+              p.setX(p.x() + v.x() * Work.DT);
+              p.setY(p.y() + v.y() * Work.DT);
+            },
+            (e, p, v) -> {
+              p.setX(p.x() + v.x() * Work.DT);
+              p.setY(p.y() + v.y() * Work.DT);
+            }
+          };
     }
   }
 

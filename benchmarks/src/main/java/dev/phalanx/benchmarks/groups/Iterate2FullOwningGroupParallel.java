@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * As iterate2 full-owning group chunks, with the runs spread over the common fork-join pool
- * ({@code FullOwning2Query.parallelEachChunk}): on the 2-core machine of the published runs the
- * common pool has 1 worker, so the calling thread and that worker run the chunks (2 threads).
+ * As iterate2 full-owning group chunks, with the runs spread over the common fork-join pool ({@code
+ * FullOwning2Query.parallelEachChunk}): on the 2-core machine of the published runs the common pool
+ * has 1 worker, so the calling thread and that worker run the chunks (2 threads).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -38,12 +38,13 @@ public class Iterate2FullOwningGroupParallel {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = FullOwning2Query.of(w.registry);
-      body = (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy) -> {
+            for (int i = from; i < to; i++) {
+              px[i] += vx[i] * Work.DT;
+              py[i] += vy[i] * Work.DT;
+            }
+          };
     }
   }
 

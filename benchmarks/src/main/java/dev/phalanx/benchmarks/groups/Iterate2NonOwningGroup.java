@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a non-owning group of Position, Velocity (its own sparse set of members), through the
- * generated {@code NonOwning2Query.each}: typed cursors, each moved by one sparse lookup per component.
+ * iterate2 over a non-owning group of Position, Velocity (its own sparse set of members), through
+ * the generated {@code NonOwning2Query.each}: typed cursors, each moved by one sparse lookup per
+ * component.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,10 +38,11 @@ public class Iterate2NonOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = NonOwning2Query.of(w.registry);
-      body = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
+      body =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
     }
   }
 

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate2 over a partial-owning group that owns Position and gets the other components
- * ({@code OwnsPosition_Of2Query.each}): Position by position, the others by one lookup each.
+ * iterate2 over a partial-owning group that owns Position and gets the other components ({@code
+ * OwnsPosition_Of2Query.each}): Position by position, the others by one lookup each.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,10 +37,11 @@ public class Iterate2PartialOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PartialWorlds.OwnsPosition2 w) {
       query = OwnsPosition_Of2Query.of(w.registry);
-      body = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
+      body =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
     }
   }
 

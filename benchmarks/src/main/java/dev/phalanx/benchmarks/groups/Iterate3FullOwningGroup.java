@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate3 over a full-owning group of Position, Velocity, Scale, per entity ({@code FullOwning3Query.each}):
- * every cursor moved by position, no lookup; one visitor call per entity.
+ * iterate3 over a full-owning group of Position, Velocity, Scale, per entity ({@code
+ * FullOwning3Query.each}): every cursor moved by position, no lookup; one visitor call per entity.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,11 +37,12 @@ public class Iterate3FullOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With3 w) {
       query = FullOwning3Query.of(w.registry);
-      body = (e, p, v, s) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-      };
+      body =
+          (e, p, v, s) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+          };
     }
   }
 

@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate3 over a full-owning group of Position, Velocity, Scale in chunks ({@code FullOwning3Query.eachChunk}):
- * one body call per page run (1,024 elements) with the {@code float[]} pages of every field.
+ * iterate3 over a full-owning group of Position, Velocity, Scale in chunks ({@code
+ * FullOwning3Query.eachChunk}): one body call per page run (1,024 elements) with the {@code
+ * float[]} pages of every field.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,13 +38,14 @@ public class Iterate3FullOwningGroupChunk {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With3 w) {
       query = FullOwning3Query.of(w.registry);
-      body = (from, to, px, py, vx, vy, s) -> {
-        for (int i = from; i < to; i++) {
-          final float f = s[i] * Work.DT;
-          px[i] += vx[i] * f;
-          py[i] += vy[i] * f;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy, s) -> {
+            for (int i = from; i < to; i++) {
+              final float f = s[i] * Work.DT;
+              px[i] += vx[i] * f;
+              py[i] += vy[i] * f;
+            }
+          };
     }
   }
 

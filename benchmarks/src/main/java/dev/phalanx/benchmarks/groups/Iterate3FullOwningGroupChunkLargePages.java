@@ -10,7 +10,6 @@ import dev.phalanx.benchmarks.queries.LargePages_Velocity_Storage;
 import dev.phalanx.benchmarks.queries.LargePages_Velocity_Traits;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import dev.phalanx.ecs.Registry;
-import org.openjdk.jmh.infra.BenchmarkParams;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,11 +23,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * As iterate3 full-owning group chunks, over components declared with 8,192-element pages
- * ({@code LargePages}: {@code @Component(pageSize = 8192)}) instead of the default 1,024. Same
- * entities, values and loop body.
+ * As iterate3 full-owning group chunks, over components declared with 8,192-element pages ({@code
+ * LargePages}: {@code @Component(pageSize = 8192)}) instead of the default 1,024. Same entities,
+ * values and loop body.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -47,8 +47,10 @@ public class Iterate3FullOwningGroupChunkLargePages {
     public void setup(final BenchmarkParams params) {
       final int n = Sizes.entities(params);
       final Registry registry = new Registry();
-      final LargePages_Position_Storage positions = registry.storage(LargePages_Position_Traits.TYPE);
-      final LargePages_Velocity_Storage velocities = registry.storage(LargePages_Velocity_Traits.TYPE);
+      final LargePages_Position_Storage positions =
+          registry.storage(LargePages_Position_Traits.TYPE);
+      final LargePages_Velocity_Storage velocities =
+          registry.storage(LargePages_Velocity_Traits.TYPE);
       final LargePages_Scale_Storage scales = registry.storage(LargePages_Scale_Traits.TYPE);
       for (int i = 0; i < n; i++) {
         final long e = registry.create();
@@ -57,13 +59,14 @@ public class Iterate3FullOwningGroupChunkLargePages {
         scales.emplace(e, 1f);
       }
       query = LargePages_Group3Query.of(registry);
-      body = (from, to, px, py, vx, vy, s) -> {
-        for (int i = from; i < to; i++) {
-          final float f = s[i] * Work.DT;
-          px[i] += vx[i] * f;
-          py[i] += vy[i] * f;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy, s) -> {
+            for (int i = from; i < to; i++) {
+              final float f = s[i] * Work.DT;
+              px[i] += vx[i] * f;
+              py[i] += vy[i] * f;
+            }
+          };
     }
   }
 

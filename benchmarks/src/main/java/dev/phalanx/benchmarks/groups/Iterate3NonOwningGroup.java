@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate3 over a non-owning group of Position, Velocity, Scale (its own sparse set of members), through the
- * generated {@code NonOwning3Query.each}: typed cursors, each moved by one sparse lookup per component.
+ * iterate3 over a non-owning group of Position, Velocity, Scale (its own sparse set of members),
+ * through the generated {@code NonOwning3Query.each}: typed cursors, each moved by one sparse
+ * lookup per component.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,11 +38,12 @@ public class Iterate3NonOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With3 w) {
       query = NonOwning3Query.of(w.registry);
-      body = (e, p, v, s) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-      };
+      body =
+          (e, p, v, s) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+          };
     }
   }
 

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate3 over a partial-owning group that owns Position and gets the other components
- * ({@code OwnsPosition_Of3Query.each}): Position by position, the others by one lookup each.
+ * iterate3 over a partial-owning group that owns Position and gets the other components ({@code
+ * OwnsPosition_Of3Query.each}): Position by position, the others by one lookup each.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,11 +37,12 @@ public class Iterate3PartialOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PartialWorlds.OwnsPosition3 w) {
       query = OwnsPosition_Of3Query.of(w.registry);
-      body = (e, p, v, s) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-      };
+      body =
+          (e, p, v, s) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+          };
     }
   }
 

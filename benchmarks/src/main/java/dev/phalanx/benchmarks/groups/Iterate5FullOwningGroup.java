@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate5 over a full-owning group of Position, Velocity, Scale, Heat, Age, per entity ({@code FullOwning5Query.each}):
- * every cursor moved by position, no lookup; one visitor call per entity.
+ * iterate5 over a full-owning group of Position, Velocity, Scale, Heat, Age, per entity ({@code
+ * FullOwning5Query.each}): every cursor moved by position, no lookup; one visitor call per entity.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,13 +37,14 @@ public class Iterate5FullOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With5 w) {
       query = FullOwning5Query.of(w.registry);
-      body = (e, p, v, s, h, a) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-        h.setValue(h.value() + 1f);
-        a.setValue(a.value() + 1f);
-      };
+      body =
+          (e, p, v, s, h, a) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+            h.setValue(h.value() + 1f);
+            a.setValue(a.value() + 1f);
+          };
     }
   }
 

@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate5 over a full-owning group of Position, Velocity, Scale, Heat, Age in chunks ({@code FullOwning5Query.eachChunk}):
- * one body call per page run (1,024 elements) with the {@code float[]} pages of every field.
+ * iterate5 over a full-owning group of Position, Velocity, Scale, Heat, Age in chunks ({@code
+ * FullOwning5Query.eachChunk}): one body call per page run (1,024 elements) with the {@code
+ * float[]} pages of every field.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,15 +38,16 @@ public class Iterate5FullOwningGroupChunk {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With5 w) {
       query = FullOwning5Query.of(w.registry);
-      body = (from, to, px, py, vx, vy, s, h, a) -> {
-        for (int i = from; i < to; i++) {
-          final float f = s[i] * Work.DT;
-          px[i] += vx[i] * f;
-          py[i] += vy[i] * f;
-          h[i] += 1f;
-          a[i] += 1f;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy, s, h, a) -> {
+            for (int i = from; i < to; i++) {
+              final float f = s[i] * Work.DT;
+              px[i] += vx[i] * f;
+              py[i] += vy[i] * f;
+              h[i] += 1f;
+              a[i] += 1f;
+            }
+          };
     }
   }
 

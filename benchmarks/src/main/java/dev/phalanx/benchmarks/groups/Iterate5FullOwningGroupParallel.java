@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * As iterate5 full-owning group chunks, with the runs spread over the common fork-join pool
- * ({@code FullOwning5Query.parallelEachChunk}): on the 2-core machine of the published runs the
- * common pool has 1 worker, so the calling thread and that worker run the chunks (2 threads).
+ * As iterate5 full-owning group chunks, with the runs spread over the common fork-join pool ({@code
+ * FullOwning5Query.parallelEachChunk}): on the 2-core machine of the published runs the common pool
+ * has 1 worker, so the calling thread and that worker run the chunks (2 threads).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -38,15 +38,16 @@ public class Iterate5FullOwningGroupParallel {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With5 w) {
       query = FullOwning5Query.of(w.registry);
-      body = (from, to, px, py, vx, vy, s, h, a) -> {
-        for (int i = from; i < to; i++) {
-          final float f = s[i] * Work.DT;
-          px[i] += vx[i] * f;
-          py[i] += vy[i] * f;
-          h[i] += 1f;
-          a[i] += 1f;
-        }
-      };
+      body =
+          (from, to, px, py, vx, vy, s, h, a) -> {
+            for (int i = from; i < to; i++) {
+              final float f = s[i] * Work.DT;
+              px[i] += vx[i] * f;
+              py[i] += vy[i] * f;
+              h[i] += 1f;
+              a[i] += 1f;
+            }
+          };
     }
   }
 

@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate5 over a non-owning group of Position, Velocity, Scale, Heat, Age (its own sparse set of members), through the
- * generated {@code NonOwning5Query.each}: typed cursors, each moved by one sparse lookup per component.
+ * iterate5 over a non-owning group of Position, Velocity, Scale, Heat, Age (its own sparse set of
+ * members), through the generated {@code NonOwning5Query.each}: typed cursors, each moved by one
+ * sparse lookup per component.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,13 +38,14 @@ public class Iterate5NonOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With5 w) {
       query = NonOwning5Query.of(w.registry);
-      body = (e, p, v, s, h, a) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-        h.setValue(h.value() + 1f);
-        a.setValue(a.value() + 1f);
-      };
+      body =
+          (e, p, v, s, h, a) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+            h.setValue(h.value() + 1f);
+            a.setValue(a.value() + 1f);
+          };
     }
   }
 

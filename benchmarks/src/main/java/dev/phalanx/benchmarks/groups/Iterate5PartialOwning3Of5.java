@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate5 over a partial-owning group of five components that owns 3 (Position, Velocity, Scale) and gets
- * the rest ({@code Owns3Of5_GroupQuery.each}).
+ * iterate5 over a partial-owning group of five components that owns 3 (Position, Velocity, Scale)
+ * and gets the rest ({@code Owns3Of5_GroupQuery.each}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -35,13 +35,14 @@ public class Iterate5PartialOwning3Of5 {
 
     @Setup(Level.Trial)
     public void setup() {
-      body = (e, p, v, s, h, a) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-        h.setValue(h.value() + 1f);
-        a.setValue(a.value() + 1f);
-      };
+      body =
+          (e, p, v, s, h, a) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+            h.setValue(h.value() + 1f);
+            a.setValue(a.value() + 1f);
+          };
     }
   }
 

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate5 over a partial-owning group that owns Position and gets the other components
- * ({@code OwnsPosition_Of5Query.each}): Position by position, the others by one lookup each.
+ * iterate5 over a partial-owning group that owns Position and gets the other components ({@code
+ * OwnsPosition_Of5Query.each}): Position by position, the others by one lookup each.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -37,13 +37,14 @@ public class Iterate5PartialOwningGroup {
     @Setup(Level.Trial)
     public void setup(final PartialWorlds.OwnsPosition5 w) {
       query = OwnsPosition_Of5Query.of(w.registry);
-      body = (e, p, v, s, h, a) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-        h.setValue(h.value() + 1f);
-        a.setValue(a.value() + 1f);
-      };
+      body =
+          (e, p, v, s, h, a) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+            h.setValue(h.value() + 1f);
+            a.setValue(a.value() + 1f);
+          };
     }
   }
 

@@ -7,20 +7,16 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * iterate1 without a view: the loop walks the Position storage's {@code x} pages directly
- * ({@code xPages()}, {@code pageSize()}, {@code size()}), the fastest form for one component,
- * where every element of the storage is visited.
+ * iterate1 without a view: the loop walks the Position storage's {@code x} pages directly ({@code
+ * xPages()}, {@code pageSize()}, {@code size()}), the fastest form for one component, where every
+ * element of the storage is visited.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -6,7 +6,6 @@ import dev.phalanx.benchmarks.components.StablePosition_Traits;
 import dev.phalanx.benchmarks.queries.StableView1Query;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import dev.phalanx.ecs.Registry;
-import org.openjdk.jmh.infra.BenchmarkParams;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,6 +19,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * iterate1 over an in-place (stable) storage ({@code @Component(inPlaceDelete = true)}), through

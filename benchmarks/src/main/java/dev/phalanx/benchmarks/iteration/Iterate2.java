@@ -1,28 +1,28 @@
 package dev.phalanx.benchmarks.iteration;
 
+import dev.dominion.ecs.api.Results;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
+import dev.phalanx.benchmarks.queries.View2Query;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.dominion.ecs.api.Results;
-import dev.phalanx.benchmarks.queries.View2Query;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /** iterate2: {@code position += velocity * DT} over the entities with Position and Velocity. */
@@ -67,10 +67,11 @@ public class Iterate2 {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
       query = View2Query.of(w.registry);
-      move = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
+      move =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
     }
   }
 
@@ -86,7 +87,8 @@ public class Iterate2 {
 
   @Benchmark
   public void dominion(final DominionWorld.With2 w) {
-    for (final Results.With2<Position, Velocity> r : w.dominion.findCompositionsWith(Position.class, Velocity.class)) {
+    for (final Results.With2<Position, Velocity> r :
+        w.dominion.findCompositionsWith(Position.class, Velocity.class)) {
       final Position p = r.comp1();
       final Velocity v = r.comp2();
       p.x += v.x * Work.DT;

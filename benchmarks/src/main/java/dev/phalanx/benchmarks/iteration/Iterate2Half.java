@@ -8,7 +8,6 @@ import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.queries.View2Query;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import dev.phalanx.ecs.Registry;
-import org.openjdk.jmh.infra.BenchmarkParams;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,11 +21,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * iterate2 where every entity has a Position and only odd ones a Velocity ("half"), through
- * {@code View2Query.each}. Time is per entity of the world (n), not per matching entity; the view
- * leads with the smaller Velocity storage.
+ * iterate2 where every entity has a Position and only odd ones a Velocity ("half"), through {@code
+ * View2Query.each}. Time is per entity of the world (n), not per matching entity; the view leads
+ * with the smaller Velocity storage.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -55,10 +55,11 @@ public class Iterate2Half {
         }
       }
       query = View2Query.of(registry);
-      move = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
+      move =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
     }
   }
 

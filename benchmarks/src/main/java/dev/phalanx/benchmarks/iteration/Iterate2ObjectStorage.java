@@ -6,21 +6,17 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * "Phalanx, object storage": iterate2 with the runtime view over object storages (one
- * {@code Position} / {@code Velocity} object per entity, as the peers store them), the callback
- * reading the components with {@code storage.get(e)}. Shows what the generated struct-of-arrays
- * storages of the main row buy.
+ * "Phalanx, object storage": iterate2 with the runtime view over object storages (one {@code
+ * Position} / {@code Velocity} object per entity, as the peers store them), the callback reading
+ * the components with {@code storage.get(e)}. Shows what the generated struct-of-arrays storages of
+ * the main row buy.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -8,20 +8,16 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * iterate2 as a view written by hand over the storages' page arrays: walk Position's packed
- * entities, find each one's Velocity position ({@code indexOf}), and read and write the
- * {@code float[]} pages ({@code xPages()}...) at both positions. What {@code View2Query.each} does,
+ * entities, find each one's Velocity position ({@code indexOf}), and read and write the {@code
+ * float[]} pages ({@code xPages()}...) at both positions. What {@code View2Query.each} does,
  * without the cursors and the per-entity visitor call.
  */
 @BenchmarkMode(Mode.AverageTime)

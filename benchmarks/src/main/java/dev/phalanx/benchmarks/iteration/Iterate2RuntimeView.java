@@ -5,8 +5,8 @@ import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.phalanx.ecs.RuntimeView;
-import java.util.function.LongConsumer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * iterate2 through a runtime view (storages chosen at run time, no generated query), on the
  * struct-of-arrays storages of iterate2: the callback gets an entity, finds its position in each
- * storage ({@code index}) and reads and writes the fields by position ({@code xAt}, {@code setXAt}).
+ * storage ({@code index}) and reads and writes the fields by position ({@code xAt}, {@code
+ * setXAt}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -43,12 +44,13 @@ public class Iterate2RuntimeView {
       final Position_Storage positions = w.positions;
       final Velocity_Storage velocities = w.velocities;
       view = new RuntimeView().iterate(positions).iterate(velocities);
-      move = e -> {
-        final int p = positions.index(e);
-        final int v = velocities.index(e);
-        positions.setXAt(p, positions.xAt(p) + velocities.xAt(v) * Work.DT);
-        positions.setYAt(p, positions.yAt(p) + velocities.yAt(v) * Work.DT);
-      };
+      move =
+          e -> {
+            final int p = positions.index(e);
+            final int v = velocities.index(e);
+            positions.setXAt(p, positions.xAt(p) + velocities.xAt(v) * Work.DT);
+            positions.setYAt(p, positions.yAt(p) + velocities.yAt(v) * Work.DT);
+          };
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.phalanx.benchmarks.iteration;
 
+import dev.dominion.ecs.api.Results;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
@@ -7,26 +8,28 @@ import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
+import dev.phalanx.benchmarks.queries.View3Query;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.dominion.ecs.api.Results;
-import dev.phalanx.benchmarks.queries.View3Query;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** iterate3: {@code position += velocity * DT * scale} over the entities with Position, Velocity and Scale. */
+/**
+ * iterate3: {@code position += velocity * DT * scale} over the entities with Position, Velocity and
+ * Scale.
+ */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(Work.ENTITIES)
@@ -72,11 +75,12 @@ public class Iterate3 {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With3 w) {
       query = View3Query.of(w.registry);
-      move = (e, p, v, s) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-      };
+      move =
+          (e, p, v, s) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+          };
     }
   }
 
@@ -92,8 +96,8 @@ public class Iterate3 {
 
   @Benchmark
   public void dominion(final DominionWorld.With3 w) {
-    for (final Results.With3<Position, Velocity, Scale> r
-        : w.dominion.findCompositionsWith(Position.class, Velocity.class, Scale.class)) {
+    for (final Results.With3<Position, Velocity, Scale> r :
+        w.dominion.findCompositionsWith(Position.class, Velocity.class, Scale.class)) {
       final Position p = r.comp1();
       final Velocity v = r.comp2();
       final float s = r.comp3().s * Work.DT;

@@ -1,34 +1,37 @@
 package dev.phalanx.benchmarks.iteration;
 
+import dev.dominion.ecs.api.Results;
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Age;
 import dev.phalanx.benchmarks.model.Heat;
+import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
+import dev.phalanx.benchmarks.queries.View5Query;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import dev.dominion.ecs.api.Results;
-import dev.phalanx.benchmarks.queries.View5Query;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** iterate5: iterate3 plus {@code heat += 1} and {@code age += 1}, over entities with all five components. */
+/**
+ * iterate5: iterate3 plus {@code heat += 1} and {@code age += 1}, over entities with all five
+ * components.
+ */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(Work.ENTITIES)
@@ -82,13 +85,14 @@ public class Iterate5 {
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With5 w) {
       query = View5Query.of(w.registry);
-      move = (e, p, v, s, h, a) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-        h.setValue(h.value() + 1f);
-        a.setValue(a.value() + 1f);
-      };
+      move =
+          (e, p, v, s, h, a) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+            h.setValue(h.value() + 1f);
+            a.setValue(a.value() + 1f);
+          };
     }
   }
 
@@ -104,8 +108,9 @@ public class Iterate5 {
 
   @Benchmark
   public void dominion(final DominionWorld.With5 w) {
-    for (final Results.With5<Position, Velocity, Scale, Heat, Age> r
-        : w.dominion.findCompositionsWith(Position.class, Velocity.class, Scale.class, Heat.class, Age.class)) {
+    for (final Results.With5<Position, Velocity, Scale, Heat, Age> r :
+        w.dominion.findCompositionsWith(
+            Position.class, Velocity.class, Scale.class, Heat.class, Age.class)) {
       final Position p = r.comp1();
       final Velocity v = r.comp2();
       final float s = r.comp3().s * Work.DT;

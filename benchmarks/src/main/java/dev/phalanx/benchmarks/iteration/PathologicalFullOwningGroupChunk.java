@@ -25,10 +25,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * EnTT's pathological case, full-owning group in chunks: 500k entities with Position, Velocity and Scale; ten rounds of
- * removing one component from every 7th, 11th and 13th entity and destroying every 17th, then adding
- * 50k full entities, with the group created first and kept up to date through the churn; then iterate3 once over what is left ({@code FullOwning3Query.eachChunk}). Time is per initial entity
- * (500k), so the row compares with iterate3. The fixed size ignores {@code -opi}.
+ * EnTT's pathological case, full-owning group in chunks: 500k entities with Position, Velocity and
+ * Scale; ten rounds of removing one component from every 7th, 11th and 13th entity and destroying
+ * every 17th, then adding 50k full entities, with the group created first and kept up to date
+ * through the churn; then iterate3 once over what is left ({@code FullOwning3Query.eachChunk}).
+ * Time is per initial entity (500k), so the row compares with iterate3. The fixed size ignores
+ * {@code -opi}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -50,18 +52,24 @@ public class PathologicalFullOwningGroupChunk {
       final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
       final Scale_Storage scales = registry.storage(Scale_Traits.TYPE);
       query = FullOwning3Query.of(registry);
-      Churn.run(registry, (e, i) -> {
-        positions.emplace(e, Work.x(i), Work.x(i));
-        velocities.emplace(e, Work.v(i), Work.v(i));
-        scales.emplace(e, 1f);
-      }, Position_Traits.TYPE, Velocity_Traits.TYPE, Scale_Traits.TYPE);
-      body = (from, to, px, py, vx, vy, s) -> {
-        for (int i = from; i < to; i++) {
-          final float f = s[i] * Work.DT;
-          px[i] += vx[i] * f;
-          py[i] += vy[i] * f;
-        }
-      };
+      Churn.run(
+          registry,
+          (e, i) -> {
+            positions.emplace(e, Work.x(i), Work.x(i));
+            velocities.emplace(e, Work.v(i), Work.v(i));
+            scales.emplace(e, 1f);
+          },
+          Position_Traits.TYPE,
+          Velocity_Traits.TYPE,
+          Scale_Traits.TYPE);
+      body =
+          (from, to, px, py, vx, vy, s) -> {
+            for (int i = from; i < to; i++) {
+              final float f = s[i] * Work.DT;
+              px[i] += vx[i] * f;
+              py[i] += vy[i] * f;
+            }
+          };
     }
   }
 

@@ -25,10 +25,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * EnTT's pathological case, partial-owning group (owns Position, gets Velocity and Scale): 500k entities with Position, Velocity and Scale; ten rounds of
- * removing one component from every 7th, 11th and 13th entity and destroying every 17th, then adding
- * 50k full entities, with the group created first and kept up to date through the churn; then iterate3 once over what is left ({@code OwnsPosition_Of3Query.each}). Time is per initial entity
- * (500k), so the row compares with iterate3. The fixed size ignores {@code -opi}.
+ * EnTT's pathological case, partial-owning group (owns Position, gets Velocity and Scale): 500k
+ * entities with Position, Velocity and Scale; ten rounds of removing one component from every 7th,
+ * 11th and 13th entity and destroying every 17th, then adding 50k full entities, with the group
+ * created first and kept up to date through the churn; then iterate3 once over what is left ({@code
+ * OwnsPosition_Of3Query.each}). Time is per initial entity (500k), so the row compares with
+ * iterate3. The fixed size ignores {@code -opi}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -46,20 +48,28 @@ public class PathologicalPartialOwningGroup {
     @Setup(Level.Trial)
     public void setup() {
       final Registry registry = new Registry();
-      final OwnsPosition_Position_Storage positions = registry.storage(OwnsPosition_Position_Traits.TYPE);
-      final OwnsPosition_Velocity_Storage velocities = registry.storage(OwnsPosition_Velocity_Traits.TYPE);
+      final OwnsPosition_Position_Storage positions =
+          registry.storage(OwnsPosition_Position_Traits.TYPE);
+      final OwnsPosition_Velocity_Storage velocities =
+          registry.storage(OwnsPosition_Velocity_Traits.TYPE);
       final OwnsPosition_Scale_Storage scales = registry.storage(OwnsPosition_Scale_Traits.TYPE);
       query = OwnsPosition_Of3Query.of(registry);
-      Churn.run(registry, (e, i) -> {
-        positions.emplace(e, Work.x(i), Work.x(i));
-        velocities.emplace(e, Work.v(i), Work.v(i));
-        scales.emplace(e, 1f);
-      }, OwnsPosition_Position_Traits.TYPE, OwnsPosition_Velocity_Traits.TYPE, OwnsPosition_Scale_Traits.TYPE);
-      body = (e, p, v, s) -> {
-        final float f = s.s() * Work.DT;
-        p.setX(p.x() + v.x() * f);
-        p.setY(p.y() + v.y() * f);
-      };
+      Churn.run(
+          registry,
+          (e, i) -> {
+            positions.emplace(e, Work.x(i), Work.x(i));
+            velocities.emplace(e, Work.v(i), Work.v(i));
+            scales.emplace(e, 1f);
+          },
+          OwnsPosition_Position_Traits.TYPE,
+          OwnsPosition_Velocity_Traits.TYPE,
+          OwnsPosition_Scale_Traits.TYPE);
+      body =
+          (e, p, v, s) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+          };
     }
   }
 

@@ -7,6 +7,9 @@ import dev.phalanx.benchmarks.components.Scale;
 import dev.phalanx.benchmarks.components.Velocity;
 import dev.phalanx.ecs.annotations.GroupQuery;
 
-/** A full-owning group of Position, Velocity, Scale, Heat, Age (nested with the other full-owning groups). */
+/**
+ * A full-owning group of Position, Velocity, Scale, Heat, Age (nested with the other full-owning
+ * groups).
+ */
 @GroupQuery(owned = {Position.class, Velocity.class, Scale.class, Heat.class, Age.class})
 public interface FullOwning5 {}

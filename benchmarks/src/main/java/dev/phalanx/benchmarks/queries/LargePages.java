@@ -15,15 +15,21 @@ public final class LargePages {
 
   private LargePages() {}
 
-  /** @param x horizontal coordinate @param y vertical coordinate */
+  /**
+   * @param x horizontal coordinate @param y vertical coordinate
+   */
   @Component(pageSize = 8192)
   public record Position(float x, float y) {}
 
-  /** @param x horizontal speed @param y vertical speed */
+  /**
+   * @param x horizontal speed @param y vertical speed
+   */
   @Component(pageSize = 8192)
   public record Velocity(float x, float y) {}
 
-  /** @param s the factor */
+  /**
+   * @param s the factor
+   */
   @Component(pageSize = 8192)
   public record Scale(float s) {}
 

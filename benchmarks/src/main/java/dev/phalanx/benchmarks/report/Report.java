@@ -19,11 +19,11 @@ import java.util.TreeMap;
 /**
  * Turns the JMH JSON files of a run into a Markdown table and an SVG chart.
  *
- * <p>Usage: {@code java -cp benchmarks.jar dev.phalanx.benchmarks.report.Report <results-dir> <mode>}.
- * It reads every {@code jmh-<size>[-<part>].json} of the directory ({@code size} is the entity count
- * label, such as {@code 1M} or {@code 10k}) and writes {@code results.md} and {@code chart.svg} there.
- * Scores are per entity (every workload sets its operations per invocation to its entity count);
- * allocation is JMH's {@code gc.alloc.rate.norm}, bytes per entity.
+ * <p>Usage: {@code java -cp benchmarks.jar dev.phalanx.benchmarks.report.Report <results-dir>
+ * <mode>}. It reads every {@code jmh-<size>[-<part>].json} of the directory ({@code size} is the
+ * entity count label, such as {@code 1M} or {@code 10k}) and writes {@code results.md} and {@code
+ * chart.svg} there. Scores are per entity (every workload sets its operations per invocation to its
+ * entity count); allocation is JMH's {@code gc.alloc.rate.norm}, bytes per entity.
  */
 public final class Report {
 
@@ -36,7 +36,9 @@ public final class Report {
   /** One row of the table: a workload at a size, with its cells by implementation. */
   record Row(Workload workload, String size, Map<String, Cell> cells, Map<String, Cell> baseCells) {
     String title() {
-      return DEFAULT_SIZE.equals(size) ? workload.title() : workload.title() + " (n = " + size + ")";
+      return DEFAULT_SIZE.equals(size)
+          ? workload.title()
+          : workload.title() + " (n = " + size + ")";
     }
   }
 
@@ -81,20 +83,33 @@ public final class Report {
         if (null != secondary && secondary.get("gc.alloc.rate.norm") instanceof Map<?, ?> alloc) {
           bytes = number(alloc.get("score"));
         }
-        bySize.computeIfAbsent(size, k -> new LinkedHashMap<>())
+        bySize
+            .computeIfAbsent(size, k -> new LinkedHashMap<>())
             .computeIfAbsent(className, k -> new LinkedHashMap<>())
             .put(method, new Cell(score, error, bytes));
       }
     }
     final List<Row> rows = rows(bySize);
     final List<String[]> columns = columns(rows);
-    Files.writeString(dir.resolve("results.md"), markdown(rows, columns, sample, mode, files), StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve("chart.svg"), Svg.chart(rows, columns, mode), StandardCharsets.UTF_8);
-    System.out.println("wrote " + dir.resolve("results.md") + " and " + dir.resolve("chart.svg") + " (" + rows.size() + " rows)");
+    Files.writeString(
+        dir.resolve("results.md"),
+        markdown(rows, columns, sample, mode, files),
+        StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("chart.svg"), Svg.chart(rows, columns, mode), StandardCharsets.UTF_8);
+    System.out.println(
+        "wrote "
+            + dir.resolve("results.md")
+            + " and "
+            + dir.resolve("chart.svg")
+            + " ("
+            + rows.size()
+            + " rows)");
   }
 
   private static Comparator<String> sizeOrder() {
-    return Comparator.comparing((String s) -> !DEFAULT_SIZE.equals(s)).thenComparingDouble(Report::sizeValue);
+    return Comparator.comparing((String s) -> !DEFAULT_SIZE.equals(s))
+        .thenComparingDouble(Report::sizeValue);
   }
 
   private static double sizeValue(final String label) {
@@ -158,32 +173,66 @@ public final class Report {
   }
 
   private static String markdown(
-      final List<Row> rows, final List<String[]> columns, final Map<String, Object> sample, final String mode,
+      final List<Row> rows,
+      final List<String[]> columns,
+      final Map<String, Object> sample,
+      final String mode,
       final List<String> files) {
     final StringBuilder md = new StringBuilder();
     md.append("# Phalanx benchmarks: ").append(mode).append(" mode\n\n");
-    md.append("Machine: ").append(cpu()).append(", ").append(Runtime.getRuntime().availableProcessors())
-        .append(" hardware threads, ").append(System.getProperty("os.name")).append(' ')
-        .append(System.getProperty("os.arch")).append(".  \n");
-    md.append("JDK: ").append(sample.getOrDefault("vmName", "?")).append(' ')
-        .append(sample.getOrDefault("jdkVersion", "?")).append(" (").append(sample.getOrDefault("vmVersion", "?"))
-        .append("), JVM options ").append(sample.getOrDefault("jvmArgs", "[]")).append(".  \n");
-    md.append("JMH ").append(sample.getOrDefault("jmhVersion", "?")).append(", ")
-        .append(format(number(sample.get("forks")))).append(" fork(s); files: ").append(String.join(", ", files))
+    md.append("Machine: ")
+        .append(cpu())
+        .append(", ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(" hardware threads, ")
+        .append(System.getProperty("os.name"))
+        .append(' ')
+        .append(System.getProperty("os.arch"))
+        .append(".  \n");
+    md.append("JDK: ")
+        .append(sample.getOrDefault("vmName", "?"))
+        .append(' ')
+        .append(sample.getOrDefault("jdkVersion", "?"))
+        .append(" (")
+        .append(sample.getOrDefault("vmVersion", "?"))
+        .append("), JVM options ")
+        .append(sample.getOrDefault("jvmArgs", "[]"))
+        .append(".  \n");
+    md.append("JMH ")
+        .append(sample.getOrDefault("jmhVersion", "?"))
+        .append(", ")
+        .append(format(number(sample.get("forks"))))
+        .append(" fork(s); files: ")
+        .append(String.join(", ", files))
         .append(".\n\n");
-    md.append("Time is ns per entity (lower is better); in parentheses, the implementation's time divided by ")
-        .append("Phalanx's in the same row (above 1: slower than Phalanx). Cells in italics come from the row ")
-        .append("named in the last column (the same work by the peers and baselines), for Phalanx forms that ")
-        .append("only Phalanx has. A blank cell: the implementation cannot express the workload or it was not ")
+    md.append(
+            "Time is ns per entity (lower is better); in parentheses, the implementation's time"
+                + " divided by ")
+        .append(
+            "Phalanx's in the same row (above 1: slower than Phalanx). Cells in italics come from"
+                + " the row ")
+        .append(
+            "named in the last column (the same work by the peers and baselines), for Phalanx forms"
+                + " that ")
+        .append(
+            "only Phalanx has. A blank cell: the implementation cannot express the workload or it"
+                + " was not ")
         .append("run in this mode.\n\n");
     table(md, rows, columns, false);
-    md.append("\nAllocation, bytes per entity (JMH `gc.alloc.rate.norm`; structural rows include the per-shot ")
+    md.append(
+            "\n"
+                + "Allocation, bytes per entity (JMH `gc.alloc.rate.norm`; structural rows include"
+                + " the per-shot ")
         .append("set-up that restores the world, see each class's javadoc):\n\n");
     table(md, rows, columns, true);
     return md.toString();
   }
 
-  private static void table(final StringBuilder md, final List<Row> rows, final List<String[]> columns, final boolean alloc) {
+  private static void table(
+      final StringBuilder md,
+      final List<Row> rows,
+      final List<String[]> columns,
+      final boolean alloc) {
     md.append("| workload |");
     for (final String[] c : columns) {
       md.append(' ').append(c[1]).append(" |");
@@ -210,8 +259,11 @@ public final class Report {
           if (alloc) {
             md.append(bytes(cell.bytes()));
           } else {
-            final String text = format(cell.ns())
-                + (null != phalanx && !"phalanx".equals(c[0]) ? " (" + ratio(cell.ns() / phalanx.ns()) + ")" : "");
+            final String text =
+                format(cell.ns())
+                    + (null != phalanx && !"phalanx".equals(c[0])
+                        ? " (" + ratio(cell.ns() / phalanx.ns()) + ")"
+                        : "");
             md.append(fromBase ? "*" + text + "*" : text);
             usedBase |= fromBase;
           }

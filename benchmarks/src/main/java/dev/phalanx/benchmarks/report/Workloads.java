@@ -16,72 +16,143 @@ public final class Workloads {
   public record Workload(String className, String title, String base) {}
 
   /** Every known row, in report order. */
-  public static final List<Workload> ALL = List.of(
-      // Iteration with views (iteration package). "Phalanx" is the generated struct-of-arrays storages.
-      new Workload("Iterate1", "iterate1, view (View1Query.each, cursors)", null),
-      new Workload("Iterate1Pages", "iterate1, storage pages by hand (no view)", "Iterate1"),
-      new Workload("Iterate1Stable", "iterate1, in-place (stable) storage, view", "Iterate1"),
-      new Workload("Iterate2", "iterate2, view (View2Query.each, cursors)", null),
-      new Workload("Iterate2Pages", "iterate2, view by hand over page arrays", "Iterate2"),
-      new Workload("Iterate2ObjectStorage", "iterate2, view, Phalanx object storage (one object per component)", "Iterate2"),
-      new Workload("Iterate2RuntimeView", "iterate2, runtime view", "Iterate2"),
-      new Workload("Iterate2Half", "iterate2, half the entities match", null),
-      new Workload("Iterate2One", "iterate2, one entity matches", null),
-      new Workload("Iterate3", "iterate3, view (View3Query.each, cursors)", null),
-      new Workload("Iterate5", "iterate5, view (View5Query.each, cursors)", null),
-      new Workload("Pathological", "pathological, view (iterate3 after churn)", "Iterate3"),
-      new Workload("PathologicalNonOwningGroup", "pathological, non-owning group", "Iterate3"),
-      new Workload("PathologicalPartialOwningGroup", "pathological, partial-owning group (1 of 3 owned)", "Iterate3"),
-      new Workload("PathologicalFullOwningGroup", "pathological, full-owning group, per entity", "Iterate3"),
-      new Workload("PathologicalFullOwningGroupChunk", "pathological, full-owning group, chunks", "Iterate3"),
-      // Groups (groups package), through the generated queries.
-      new Workload("Iterate2NonOwningGroup", "iterate2, non-owning group", "Iterate2"),
-      new Workload("Iterate2PartialOwningGroup", "iterate2, partial-owning group (1 of 2 owned)", "Iterate2"),
-      new Workload("Iterate2FullOwningGroup", "iterate2, full-owning group, per entity (each)", "Iterate2"),
-      new Workload("Iterate2FullOwningGroupEachPolluted", "iterate2, full-owning group, each, 5 bodies (profile pollution)", "Iterate2"),
-      new Workload("Iterate2FullOwningGroupChunk", "iterate2, full-owning group, chunks (eachChunk)", "Iterate2"),
-      new Workload("Iterate2FullOwningGroupChunkLargePages", "iterate2, full-owning group, chunks, 8192-element pages", "Iterate2"),
-      new Workload("Iterate2FullOwningGroupChunkPolluted", "iterate2, full-owning group, chunks, 5 bodies (profile pollution)", "Iterate2"),
-      new Workload("Iterate2FullOwningGroupParallel", "iterate2, full-owning group, parallel chunks (common pool, 2 threads)", "Iterate2"),
-      new Workload("Iterate3NonOwningGroup", "iterate3, non-owning group", "Iterate3"),
-      new Workload("Iterate3PartialOwningGroup", "iterate3, partial-owning group (1 of 3 owned)", "Iterate3"),
-      new Workload("Iterate3FullOwningGroup", "iterate3, full-owning group, per entity (each)", "Iterate3"),
-      new Workload("Iterate3FullOwningGroupChunk", "iterate3, full-owning group, chunks (eachChunk)", "Iterate3"),
-      new Workload("Iterate3FullOwningGroupChunkLargePages", "iterate3, full-owning group, chunks, 8192-element pages", "Iterate3"),
-      new Workload("Iterate3FullOwningGroupParallel", "iterate3, full-owning group, parallel chunks (common pool, 2 threads)", "Iterate3"),
-      new Workload("Iterate5NonOwningGroup", "iterate5, non-owning group", "Iterate5"),
-      new Workload("Iterate5PartialOwningGroup", "iterate5, partial-owning group (1 of 5 owned)", "Iterate5"),
-      new Workload("Iterate5PartialOwning3Of5", "iterate5, partial-owning group (3 of 5 owned)", "Iterate5"),
-      new Workload("Iterate5PartialOwning4Of5", "iterate5, partial-owning group (4 of 5 owned)", "Iterate5"),
-      new Workload("Iterate5FullOwningGroup", "iterate5, full-owning group, per entity (each)", "Iterate5"),
-      new Workload("Iterate5FullOwningGroupChunk", "iterate5, full-owning group, chunks (eachChunk)", "Iterate5"),
-      new Workload("Iterate5FullOwningGroupParallel", "iterate5, full-owning group, parallel chunks (common pool, 2 threads)", "Iterate5"),
-      // Random access (access package).
-      new Workload("Get1", "get 1 component by entity (storage field accessor)", null),
-      new Workload("Get1Registry", "get 1 component by entity, registry.get (builds a record)", "Get1"),
-      new Workload("Get2", "get 2 components by entity (storage field accessors)", null),
-      // Structural changes (structural package), single shots.
-      new Workload("Create", "create", null),
-      new Workload("CreateBulk", "create in bulk", "Create"),
-      new Workload("CreateWith2", "create with 2 components (typed emplace)", null),
-      new Workload("Destroy", "destroy (2 components)", null),
-      new Workload("Recycle", "create with recycled ids", "Create"),
-      new Workload("Remove1", "remove 1 component", null),
-      new Workload("Remove2", "remove 2 components", null),
-      new Workload("ClearPool", "clear a pool (remove 1 component from all at once)", "Remove1"),
-      new Workload("AddRemove", "add then remove 1 component", null),
-      new Workload("Sort", "sort 150k by a float field (sortByPosition)", null),
-      new Workload("SortAs", "sort 150k: one pool as another (sortAs)", "Sort"),
-      new Workload("SortInsertion", "sort 150k almost sorted, insertion sort", "Sort"));
+  public static final List<Workload> ALL =
+      List.of(
+          // Iteration with views (iteration package). "Phalanx" is the generated struct-of-arrays
+          // storages.
+          new Workload("Iterate1", "iterate1, view (View1Query.each, cursors)", null),
+          new Workload("Iterate1Pages", "iterate1, storage pages by hand (no view)", "Iterate1"),
+          new Workload("Iterate1Stable", "iterate1, in-place (stable) storage, view", "Iterate1"),
+          new Workload("Iterate2", "iterate2, view (View2Query.each, cursors)", null),
+          new Workload("Iterate2Pages", "iterate2, view by hand over page arrays", "Iterate2"),
+          new Workload(
+              "Iterate2ObjectStorage",
+              "iterate2, view, Phalanx object storage (one object per component)",
+              "Iterate2"),
+          new Workload("Iterate2RuntimeView", "iterate2, runtime view", "Iterate2"),
+          new Workload("Iterate2Half", "iterate2, half the entities match", null),
+          new Workload("Iterate2One", "iterate2, one entity matches", null),
+          new Workload("Iterate3", "iterate3, view (View3Query.each, cursors)", null),
+          new Workload("Iterate5", "iterate5, view (View5Query.each, cursors)", null),
+          new Workload("Pathological", "pathological, view (iterate3 after churn)", "Iterate3"),
+          new Workload("PathologicalNonOwningGroup", "pathological, non-owning group", "Iterate3"),
+          new Workload(
+              "PathologicalPartialOwningGroup",
+              "pathological, partial-owning group (1 of 3 owned)",
+              "Iterate3"),
+          new Workload(
+              "PathologicalFullOwningGroup",
+              "pathological, full-owning group, per entity",
+              "Iterate3"),
+          new Workload(
+              "PathologicalFullOwningGroupChunk",
+              "pathological, full-owning group, chunks",
+              "Iterate3"),
+          // Groups (groups package), through the generated queries.
+          new Workload("Iterate2NonOwningGroup", "iterate2, non-owning group", "Iterate2"),
+          new Workload(
+              "Iterate2PartialOwningGroup",
+              "iterate2, partial-owning group (1 of 2 owned)",
+              "Iterate2"),
+          new Workload(
+              "Iterate2FullOwningGroup",
+              "iterate2, full-owning group, per entity (each)",
+              "Iterate2"),
+          new Workload(
+              "Iterate2FullOwningGroupEachPolluted",
+              "iterate2, full-owning group, each, 5 bodies (profile pollution)",
+              "Iterate2"),
+          new Workload(
+              "Iterate2FullOwningGroupChunk",
+              "iterate2, full-owning group, chunks (eachChunk)",
+              "Iterate2"),
+          new Workload(
+              "Iterate2FullOwningGroupChunkLargePages",
+              "iterate2, full-owning group, chunks, 8192-element pages",
+              "Iterate2"),
+          new Workload(
+              "Iterate2FullOwningGroupChunkPolluted",
+              "iterate2, full-owning group, chunks, 5 bodies (profile pollution)",
+              "Iterate2"),
+          new Workload(
+              "Iterate2FullOwningGroupParallel",
+              "iterate2, full-owning group, parallel chunks (common pool, 2 threads)",
+              "Iterate2"),
+          new Workload("Iterate3NonOwningGroup", "iterate3, non-owning group", "Iterate3"),
+          new Workload(
+              "Iterate3PartialOwningGroup",
+              "iterate3, partial-owning group (1 of 3 owned)",
+              "Iterate3"),
+          new Workload(
+              "Iterate3FullOwningGroup",
+              "iterate3, full-owning group, per entity (each)",
+              "Iterate3"),
+          new Workload(
+              "Iterate3FullOwningGroupChunk",
+              "iterate3, full-owning group, chunks (eachChunk)",
+              "Iterate3"),
+          new Workload(
+              "Iterate3FullOwningGroupChunkLargePages",
+              "iterate3, full-owning group, chunks, 8192-element pages",
+              "Iterate3"),
+          new Workload(
+              "Iterate3FullOwningGroupParallel",
+              "iterate3, full-owning group, parallel chunks (common pool, 2 threads)",
+              "Iterate3"),
+          new Workload("Iterate5NonOwningGroup", "iterate5, non-owning group", "Iterate5"),
+          new Workload(
+              "Iterate5PartialOwningGroup",
+              "iterate5, partial-owning group (1 of 5 owned)",
+              "Iterate5"),
+          new Workload(
+              "Iterate5PartialOwning3Of5",
+              "iterate5, partial-owning group (3 of 5 owned)",
+              "Iterate5"),
+          new Workload(
+              "Iterate5PartialOwning4Of5",
+              "iterate5, partial-owning group (4 of 5 owned)",
+              "Iterate5"),
+          new Workload(
+              "Iterate5FullOwningGroup",
+              "iterate5, full-owning group, per entity (each)",
+              "Iterate5"),
+          new Workload(
+              "Iterate5FullOwningGroupChunk",
+              "iterate5, full-owning group, chunks (eachChunk)",
+              "Iterate5"),
+          new Workload(
+              "Iterate5FullOwningGroupParallel",
+              "iterate5, full-owning group, parallel chunks (common pool, 2 threads)",
+              "Iterate5"),
+          // Random access (access package).
+          new Workload("Get1", "get 1 component by entity (storage field accessor)", null),
+          new Workload(
+              "Get1Registry", "get 1 component by entity, registry.get (builds a record)", "Get1"),
+          new Workload("Get2", "get 2 components by entity (storage field accessors)", null),
+          // Structural changes (structural package), single shots.
+          new Workload("Create", "create", null),
+          new Workload("CreateBulk", "create in bulk", "Create"),
+          new Workload("CreateWith2", "create with 2 components (typed emplace)", null),
+          new Workload("Destroy", "destroy (2 components)", null),
+          new Workload("Recycle", "create with recycled ids", "Create"),
+          new Workload("Remove1", "remove 1 component", null),
+          new Workload("Remove2", "remove 2 components", null),
+          new Workload(
+              "ClearPool", "clear a pool (remove 1 component from all at once)", "Remove1"),
+          new Workload("AddRemove", "add then remove 1 component", null),
+          new Workload("Sort", "sort 150k by a float field (sortByPosition)", null),
+          new Workload("SortAs", "sort 150k: one pool as another (sortAs)", "Sort"),
+          new Workload("SortInsertion", "sort 150k almost sorted, insertion sort", "Sort"));
 
   /** The implementations, as benchmark method names, in column order, with their display names. */
-  public static final List<String[]> IMPLEMENTATIONS = List.of(
-      new String[] {"floatArrays", "float[] loop"},
-      new String[] {"objects", "objects[]"},
-      new String[] {"phalanx", "Phalanx"},
-      new String[] {"artemis", "artemis-odb"},
-      new String[] {"dominion", "Dominion"},
-      new String[] {"ashley", "Ashley"});
+  public static final List<String[]> IMPLEMENTATIONS =
+      List.of(
+          new String[] {"floatArrays", "float[] loop"},
+          new String[] {"objects", "objects[]"},
+          new String[] {"phalanx", "Phalanx"},
+          new String[] {"artemis", "artemis-odb"},
+          new String[] {"dominion", "Dominion"},
+          new String[] {"ashley", "Ashley"});
 
   private Workloads() {}
 }

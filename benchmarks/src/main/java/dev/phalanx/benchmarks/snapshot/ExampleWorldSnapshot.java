@@ -46,8 +46,11 @@ public class ExampleWorldSnapshot {
     world.save(out);
     snapshot = out.toByteArray();
     sink = new Sink(snapshot.length);
-    System.err.printf("%nexample world: %,d entities, %,d bytes, %.2f bytes per entity%n",
-        world.registry().alive(), snapshot.length, snapshot.length / (double) world.registry().alive());
+    System.err.printf(
+        "%nexample world: %,d entities, %,d bytes, %.2f bytes per entity%n",
+        world.registry().alive(),
+        snapshot.length,
+        snapshot.length / (double) world.registry().alive());
   }
 
   @TearDown(Level.Trial)

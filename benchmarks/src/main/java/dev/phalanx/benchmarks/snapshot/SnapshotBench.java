@@ -31,12 +31,12 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Save and load of 1M entities with two float components (Position, Velocity): Phalanx snapshots
- * against the limit (a bulk copy of the same four float arrays into a little-endian byte buffer) and
- * against Java serialization of the same data as one object per entity. Times per whole world.
+ * against the limit (a bulk copy of the same four float arrays into a little-endian byte buffer)
+ * and against Java serialization of the same data as one object per entity. Times per whole world.
  *
  * <p>The snapshot also holds every entity's identifier and each storage's entity list (40 bytes per
- * entity here against 16 of field data), so a second limit, {@code *BulkCopyAll}, copies all of those
- * arrays too: it is the floor for a format that carries identities.
+ * entity here against 16 of field data), so a second limit, {@code *BulkCopyAll}, copies all of
+ * those arrays too: it is the floor for a format that carries identities.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -92,7 +92,8 @@ public class SnapshotBench {
       stream.writeObject(objects);
     }
     serialized = java.toByteArray();
-    System.err.printf("%nbytes per entity: snapshot %.2f, bulk copy 16.00, Java serialization %.2f%n",
+    System.err.printf(
+        "%nbytes per entity: snapshot %.2f, bulk copy 16.00, Java serialization %.2f%n",
         snapshot.length / (double) ENTITIES, serialized.length / (double) ENTITIES);
   }
 
@@ -118,7 +119,9 @@ public class SnapshotBench {
 
   @Benchmark
   public float[] loadBulkCopy() {
-    final float[][] arrays = {new float[ENTITIES], new float[ENTITIES], new float[ENTITIES], new float[ENTITIES]};
+    final float[][] arrays = {
+      new float[ENTITIES], new float[ENTITIES], new float[ENTITIES], new float[ENTITIES]
+    };
     bulk.clear();
     bulk.asFloatBuffer().get(arrays[0]).get(arrays[1]).get(arrays[2]).get(arrays[3]);
     return arrays[3];
@@ -136,7 +139,9 @@ public class SnapshotBench {
   @Benchmark
   public float[] loadBulkCopyAll() {
     final long[][] longs = {new long[ENTITIES], new long[ENTITIES], new long[ENTITIES]};
-    final float[][] floats = {new float[ENTITIES], new float[ENTITIES], new float[ENTITIES], new float[ENTITIES]};
+    final float[][] floats = {
+      new float[ENTITIES], new float[ENTITIES], new float[ENTITIES], new float[ENTITIES]
+    };
     bulkAll.clear();
     bulkAll.asLongBuffer().get(longs[0]).get(longs[1]).get(longs[2]);
     bulkAll.position(24 * ENTITIES);

@@ -1,11 +1,10 @@
 package dev.phalanx.benchmarks.structural;
 
-
-import dev.phalanx.benchmarks.model.Marker;
-import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Marker_Storage;
 import dev.phalanx.benchmarks.components.Marker_Traits;
+import dev.phalanx.benchmarks.model.Marker;
+import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -17,11 +16,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * Steady-state structural change: add a Marker component to every entity, then remove it from
- * every entity. The world ends as it started, so no set-up runs between shots; one operation is one
- * entity's add plus remove. Phalanx writes the Marker's field into its generated storage
- * ({@code markers.emplace(e, 1)}, no object), Dominion adds one shared Marker instance, artemis
- * creates it through its mapper and Ashley takes it from its pool.
+ * Steady-state structural change: add a Marker component to every entity, then remove it from every
+ * entity. The world ends as it started, so no set-up runs between shots; one operation is one
+ * entity's add plus remove. Phalanx writes the Marker's field into its generated storage ({@code
+ * markers.emplace(e, 1)}, no object), Dominion adds one shared Marker instance, artemis creates it
+ * through its mapper and Ashley takes it from its pool.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class AddRemove extends StructuralBenchmark {

@@ -19,12 +19,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Deferred commands against the same changes made directly, per entity: destroy every entity of a
- * world of Position and Velocity, and emplace a Scale on every entity. The buffered rows record every
- * command, then apply the buffer, both inside the measured shot; the buffer is kept across shots
- * (its arrays grown), as a game keeps one per system. The reserve row records, from a parallel chunk
- * pass over the entities (2 threads, one buffer per run), one reserved entity with a Position per
- * entity, then applies: the spawning cost of a parallel system. Phalanx only: the peers have no
- * deferred commands to compare with (artemis defers deletion, which the Destroy row includes).
+ * world of Position and Velocity, and emplace a Scale on every entity. The buffered rows record
+ * every command, then apply the buffer, both inside the measured shot; the buffer is kept across
+ * shots (its arrays grown), as a game keeps one per system. The reserve row records, from a
+ * parallel chunk pass over the entities (2 threads, one buffer per run), one reserved entity with a
+ * Position per entity, then applies: the spawning cost of a parallel system. Phalanx only: the
+ * peers have no deferred commands to compare with (artemis defers deletion, which the Destroy row
+ * includes).
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class Commands extends StructuralBenchmark {
@@ -108,21 +109,26 @@ public class Commands extends StructuralBenchmark {
     buffer.clear();
   }
 
-  /** One reserved entity with a Position per existing one, recorded from 2 threads, then applied. */
+  /**
+   * One reserved entity with a Position per existing one, recorded from 2 threads, then applied.
+   */
   @Benchmark
   public void reserveParallel(final CommandState s) {
     if (null == s.group) {
-      s.group = s.w.registry.owningGroup(
-          dev.phalanx.benchmarks.components.Position_Traits.TYPE, dev.phalanx.benchmarks.components.Velocity_Traits.TYPE);
+      s.group =
+          s.w.registry.owningGroup(
+              dev.phalanx.benchmarks.components.Position_Traits.TYPE,
+              dev.phalanx.benchmarks.components.Velocity_Traits.TYPE);
     }
     final CommandBuffers perRun = s.perRun;
     final Position_Storage positions = s.w.positions;
-    s.group.parallelEachChunk((from, to) -> {
-      final CommandBuffer buffer = perRun.forRun(from);
-      for (int position = from; position < to; position++) {
-        positions.emplace(buffer, buffer.create(), positions.xAt(position), 0f);
-      }
-    });
+    s.group.parallelEachChunk(
+        (from, to) -> {
+          final CommandBuffer buffer = perRun.forRun(from);
+          for (int position = from; position < to; position++) {
+            positions.emplace(buffer, buffer.create(), positions.xAt(position), 0f);
+          }
+        });
     perRun.apply();
   }
 }

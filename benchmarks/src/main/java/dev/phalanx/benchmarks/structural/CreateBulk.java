@@ -12,8 +12,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * Create entities in bulk ({@code registry.create(long[])}) into a fresh registry. None of the peers
- * has a bulk form; compare with create.
+ * Create entities in bulk ({@code registry.create(long[])}) into a fresh registry. None of the
+ * peers has a bulk form; compare with create.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class CreateBulk extends StructuralBenchmark {

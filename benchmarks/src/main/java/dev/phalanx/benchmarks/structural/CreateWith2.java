@@ -1,6 +1,5 @@
 package dev.phalanx.benchmarks.structural;
 
-
 import com.artemis.Archetype;
 import com.artemis.World;
 import com.artemis.WorldConfigurationBuilder;
@@ -9,15 +8,15 @@ import com.badlogic.ashley.core.PooledEngine;
 import dev.dominion.ecs.api.Composition;
 import dev.dominion.ecs.api.Dominion;
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.components.Velocity_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
 import dev.phalanx.benchmarks.worlds.Sizes;
-import dev.phalanx.benchmarks.components.Position_Storage;
-import dev.phalanx.benchmarks.components.Position_Traits;
-import dev.phalanx.benchmarks.components.Velocity_Storage;
-import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.ecs.Registry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -81,8 +80,10 @@ public class CreateWith2 extends StructuralBenchmark {
   @Benchmark
   public World artemis(final ArtemisState s) {
     final World world = s.world;
-    final var positions = world.getMapper(dev.phalanx.benchmarks.peers.artemis.ArtemisComponents.Position.class);
-    final var velocities = world.getMapper(dev.phalanx.benchmarks.peers.artemis.ArtemisComponents.Velocity.class);
+    final var positions =
+        world.getMapper(dev.phalanx.benchmarks.peers.artemis.ArtemisComponents.Position.class);
+    final var velocities =
+        world.getMapper(dev.phalanx.benchmarks.peers.artemis.ArtemisComponents.Velocity.class);
     for (int i = 0; i < s.n; i++) {
       final int e = world.create(s.archetype);
       positions.get(e).x = Work.x(i);

@@ -5,8 +5,8 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 
 /**
- * Destroy entities that have a Position and a Velocity, one by one, in creation order. The world
- * is re-created before each shot (identifiers recycled; artemis's archetype and Ashley's pools
+ * Destroy entities that have a Position and a Velocity, one by one, in creation order. The world is
+ * re-created before each shot (identifiers recycled; artemis's archetype and Ashley's pools
  * allocate components again in that set-up, which the allocation figure includes).
  */
 @OperationsPerInvocation(Work.ENTITIES)

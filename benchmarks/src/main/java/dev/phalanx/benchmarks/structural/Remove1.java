@@ -1,9 +1,8 @@
 package dev.phalanx.benchmarks.structural;
 
-import dev.phalanx.benchmarks.model.Position;
+import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
-import dev.phalanx.benchmarks.Work;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 
@@ -24,7 +23,9 @@ public class Remove1 extends StructuralBenchmark {
     }
   }
 
-  /** Through the component mappers; artemis applies removals at {@code world.process()}, included. */
+  /**
+   * Through the component mappers; artemis applies removals at {@code world.process()}, included.
+   */
   @Benchmark
   public void artemis(final WorldStates.ArtemisState s) {
     final var velocities = s.w.velocities;
@@ -35,7 +36,9 @@ public class Remove1 extends StructuralBenchmark {
     s.w.world.process();
   }
 
-  /** With a prepared modifier, the form Dominion's API documentation gives for changing entities. */
+  /**
+   * With a prepared modifier, the form Dominion's API documentation gives for changing entities.
+   */
   @Benchmark
   public void dominion(final WorldStates.DominionState s) {
     final var dominion = s.w.dominion;

@@ -1,9 +1,9 @@
 package dev.phalanx.benchmarks.structural;
 
+import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
-import dev.phalanx.benchmarks.Work;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 
@@ -24,7 +24,9 @@ public class Remove2 extends StructuralBenchmark {
     }
   }
 
-  /** Through the component mappers; artemis applies removals at {@code world.process()}, included. */
+  /**
+   * Through the component mappers; artemis applies removals at {@code world.process()}, included.
+   */
   @Benchmark
   public void artemis(final WorldStates.ArtemisState s) {
     final var velocities = s.w.velocities;
@@ -38,8 +40,8 @@ public class Remove2 extends StructuralBenchmark {
 
   /**
    * Through {@code Entity.removeType}, one type at a time: Dominion 0.9.0's prepared modifier that
-   * removes both types at once fails with an ArrayIndexOutOfBoundsException inside its
-   * ChunkedPool when the entity is left without components.
+   * removes both types at once fails with an ArrayIndexOutOfBoundsException inside its ChunkedPool
+   * when the entity is left without components.
    */
   @Benchmark
   public void dominion(final WorldStates.DominionState s) {

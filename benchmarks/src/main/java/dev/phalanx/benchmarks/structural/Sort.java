@@ -1,11 +1,11 @@
 package dev.phalanx.benchmarks.structural;
 
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.model.Position;
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.ecs.PositionComparator;
+import dev.phalanx.ecs.Registry;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.SplittableRandom;
@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Sort 150k entities by their Position's x, in place (EnTT's sort benchmark): Phalanx sorts the
- * generated struct-of-arrays storage with {@code sortByPosition}, comparing {@code xAt}. The x values are
- * shuffled again before each shot. The objects baseline sorts an array of the same objects with
- * {@link Arrays#sort(Object[], Comparator)}. Fixed size: {@code -opi} does not apply.
+ * generated struct-of-arrays storage with {@code sortByPosition}, comparing {@code xAt}. The x
+ * values are shuffled again before each shot. The objects baseline sorts an array of the same
+ * objects with {@link Arrays#sort(Object[], Comparator)}. Fixed size: {@code -opi} does not apply.
  */
 @OperationsPerInvocation(Work.SORT_ENTITIES)
 public class Sort extends StructuralBenchmark {
@@ -66,7 +66,10 @@ public class Sort extends StructuralBenchmark {
     }
   }
 
-  /** {@code sortByPosition} on the generated storage, comparing the {@code float} x field by position. */
+  /**
+   * {@code sortByPosition} on the generated storage, comparing the {@code float} x field by
+   * position.
+   */
   @Benchmark
   public Position_Storage phalanx(final PhalanxState s) {
     s.storage.sortByPosition(s.byX);

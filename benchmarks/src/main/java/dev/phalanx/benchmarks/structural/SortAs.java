@@ -5,7 +5,6 @@ import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.ecs.PositionComparator;
-import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -16,8 +15,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Sort one pool as another (EnTT's sort "as"): 150k entities with a Position and a Velocity; before
  * each shot the Position storage gets new random x values and is sorted by x (outside the measured
- * time); the shot arranges the Velocity storage in the Position storage's order
- * ({@code velocities.sortAs(positions)}). Fixed size: {@code -opi} does not apply.
+ * time); the shot arranges the Velocity storage in the Position storage's order ({@code
+ * velocities.sortAs(positions)}). Fixed size: {@code -opi} does not apply.
  */
 @OperationsPerInvocation(Work.SORT_ENTITIES)
 public class SortAs extends StructuralBenchmark {

@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * per entity.
  *
  * <p>Allocation: JMH's gc profiler counts a whole iteration, the per-shot set-up included. The
- * states restore their worlds by reusing objects where the library allows it, so that the figure
- * is the shot's own; rows where the set-up must allocate say so.
+ * states restore their worlds by reusing objects where the library allows it, so that the figure is
+ * the shot's own; rows where the set-up must allocate say so.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -20,12 +20,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * What keeping an owning group up to date costs structural changes: each workload with no group
- * ({@code group = false}) and with a full-owning group over exactly the types it touches
- * ({@code group = true}), side by side. Create: a fresh registry, entities created with Position and
+ * ({@code group = false}) and with a full-owning group over exactly the types it touches ({@code
+ * group = true}), side by side. Create: a fresh registry, entities created with Position and
  * Velocity (group {@code <Position, Velocity>}). Add + remove: a Marker added to and removed from
- * every entity of a world of Position and Velocity (group {@code <Position, Velocity, Marker>}: each
- * entity enters, then leaves). Destroy: every entity of a world of Position and Velocity (group
- * {@code <Position, Velocity>}). Phalanx only; the peers have no groups.
+ * every entity of a world of Position and Velocity (group {@code <Position, Velocity, Marker>}:
+ * each entity enters, then leaves). Destroy: every entity of a world of Position and Velocity
+ * (group {@code <Position, Velocity>}). Phalanx only; the peers have no groups.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class WithGroups extends StructuralBenchmark {

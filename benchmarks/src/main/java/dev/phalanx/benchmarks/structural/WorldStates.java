@@ -10,9 +10,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The JMH states of the structural benchmarks that change a world of n entities with a Position and
- * a Velocity (destroy, remove one or two components, clear a pool): each keeps one world per trial and
- * readies it before every shot ({@code ready()}: recreate what was destroyed, give back what was
- * removed), outside the measured time.
+ * a Velocity (destroy, remove one or two components, clear a pool): each keeps one world per trial
+ * and readies it before every shot ({@code ready()}: recreate what was destroyed, give back what
+ * was removed), outside the measured time.
  */
 public final class WorldStates {
 

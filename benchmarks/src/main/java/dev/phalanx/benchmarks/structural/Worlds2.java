@@ -8,15 +8,15 @@ import com.badlogic.ashley.core.PooledEngine;
 import dev.dominion.ecs.api.Composition;
 import dev.dominion.ecs.api.Dominion;
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.components.Velocity_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents;
-import dev.phalanx.benchmarks.components.Position_Storage;
-import dev.phalanx.benchmarks.components.Position_Traits;
-import dev.phalanx.benchmarks.components.Velocity_Storage;
-import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.ecs.Registry;
 
 /**
@@ -46,7 +46,9 @@ final class Worlds2 {
       recreate();
     }
 
-    /** Creates the n entities (recycling identifiers after the first time) with their components. */
+    /**
+     * Creates the n entities (recycling identifiers after the first time) with their components.
+     */
     void recreate() {
       for (int i = 0; i < n; i++) {
         final long e = registry.create();
@@ -86,9 +88,12 @@ final class Worlds2 {
     final int n;
     final com.artemis.World world = new com.artemis.World(new WorldConfigurationBuilder().build());
     final Archetype archetype = ArtemisWorld.archetype(world, 2);
-    final ComponentMapper<ArtemisComponents.Position> positions = world.getMapper(ArtemisComponents.Position.class);
-    final ComponentMapper<ArtemisComponents.Velocity> velocities = world.getMapper(ArtemisComponents.Velocity.class);
-    final ComponentMapper<ArtemisComponents.Marker> markers = world.getMapper(ArtemisComponents.Marker.class);
+    final ComponentMapper<ArtemisComponents.Position> positions =
+        world.getMapper(ArtemisComponents.Position.class);
+    final ComponentMapper<ArtemisComponents.Velocity> velocities =
+        world.getMapper(ArtemisComponents.Velocity.class);
+    final ComponentMapper<ArtemisComponents.Marker> markers =
+        world.getMapper(ArtemisComponents.Marker.class);
     final int[] entities;
 
     Artemis(final int n) {
@@ -136,7 +141,8 @@ final class Worlds2 {
   static final class Dominion2 {
     final int n;
     final Dominion dominion = Dominion.create();
-    final Composition.Of2<Position, Velocity> shape = dominion.composition().of(Position.class, Velocity.class);
+    final Composition.Of2<Position, Velocity> shape =
+        dominion.composition().of(Position.class, Velocity.class);
     final dev.dominion.ecs.api.Entity[] entities;
     final Position[] positions;
     final Velocity[] velocities;

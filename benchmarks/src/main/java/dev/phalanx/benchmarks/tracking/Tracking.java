@@ -28,16 +28,18 @@ import org.openjdk.jmh.infra.Blackhole;
  * What change tracking costs, and what visiting only the changed buys, over 1M entities of a
  * full-owning group of a position and a Velocity. iterate2 ({@code position += velocity * DT}) per
  * entity through cursors (setter-heavy: two stamped writes per entity) and in chunks (one stamped
- * run per page), with an untracked and a tracked position side by side. Then a reading pass that sums
- * x: over every entity ({@code each}), and over the entities changed since a tick
- * ({@code eachChangedSince}) when 1% or 50% of them (spread evenly) were written since.
+ * run per page), with an untracked and a tracked position side by side. Then a reading pass that
+ * sums x: over every entity ({@code each}), and over the entities changed since a tick ({@code
+ * eachChangedSince}) when 1% or 50% of them (spread evenly) were written since.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(Work.ENTITIES)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class Tracking {
 
   /** Two registries of the same entities: positions untracked in one, tracked in the other. */
@@ -64,26 +66,30 @@ public class Tracking {
         tracked.storage(TrackedPosition_Traits.TYPE).emplace(b, Work.x(i), Work.x(i));
         tracked.storage(Velocity_Traits.TYPE).emplace(b, Work.v(i), Work.v(i));
       }
-      plainBody = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
-      trackedBody = (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      };
-      plainChunk = (from, to, x, y, dx, dy) -> {
-        for (int i = from; i < to; i++) {
-          x[i] += dx[i] * Work.DT;
-          y[i] += dy[i] * Work.DT;
-        }
-      };
-      trackedChunk = (from, to, x, y, dx, dy) -> {
-        for (int i = from; i < to; i++) {
-          x[i] += dx[i] * Work.DT;
-          y[i] += dy[i] * Work.DT;
-        }
-      };
+      plainBody =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
+      trackedBody =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
+      plainChunk =
+          (from, to, x, y, dx, dy) -> {
+            for (int i = from; i < to; i++) {
+              x[i] += dx[i] * Work.DT;
+              y[i] += dy[i] * Work.DT;
+            }
+          };
+      trackedChunk =
+          (from, to, x, y, dx, dy) -> {
+            for (int i = from; i < to; i++) {
+              x[i] += dx[i] * Work.DT;
+              y[i] += dy[i] * Work.DT;
+            }
+          };
     }
   }
 

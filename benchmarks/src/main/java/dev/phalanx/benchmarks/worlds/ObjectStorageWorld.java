@@ -13,8 +13,8 @@ import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.ObjectStorage;
+import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.View;
 import java.util.function.LongConsumer;
 import org.openjdk.jmh.annotations.Level;
@@ -24,8 +24,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The "Phalanx, object storage" world: a registry whose entities have the first {@code components} of Position, Velocity, Scale,
- * Heat, Age (object storages), created one entity at a time as an application would.
+ * The "Phalanx, object storage" world: a registry whose entities have the first {@code components}
+ * of Position, Velocity, Scale, Heat, Age (object storages), created one entity at a time as an
+ * application would.
  */
 @State(Scope.Benchmark)
 public abstract class ObjectStorageWorld {
@@ -37,8 +38,10 @@ public abstract class ObjectStorageWorld {
   public ObjectStorage<Scale> scales;
   public ObjectStorage<Heat> heats;
   public ObjectStorage<Age> ages;
+
   /** The view of the world's components, and the system doing the work of {@link Work} on it. */
   public View view;
+
   public LongConsumer move;
   private final int components;
 
@@ -75,7 +78,10 @@ public abstract class ObjectStorageWorld {
         move = PhalanxSystems.move3(positions, velocities, scales);
         break;
       default:
-        view = registry.view(new ComponentType<?, ?>[] {POSITION, VELOCITY, SCALE, HEAT, AGE}, new ComponentType<?, ?>[0]);
+        view =
+            registry.view(
+                new ComponentType<?, ?>[] {POSITION, VELOCITY, SCALE, HEAT, AGE},
+                new ComponentType<?, ?>[0]);
         move = PhalanxSystems.move5(positions, velocities, scales, heats, ages);
         break;
     }

@@ -41,10 +41,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * Worlds for the partial-owning groups, over the component copies of {@code OwnsPosition},
- * {@code Owns3Of5} and {@code Owns4Of5} (same fields and generated storages as the main components;
- * other keys, since these groups are not nested with the full-owning family). Same entities and
- * values as {@link PhalanxWorld}.
+ * Worlds for the partial-owning groups, over the component copies of {@code OwnsPosition}, {@code
+ * Owns3Of5} and {@code Owns4Of5} (same fields and generated storages as the main components; other
+ * keys, since these groups are not nested with the full-owning family). Same entities and values as
+ * {@link PhalanxWorld}.
  */
 public final class PartialWorlds {
 

@@ -11,8 +11,8 @@ import java.util.function.LongConsumer;
 
 /**
  * The per-entity work of {@link Work} as Phalanx view callbacks: the view hands over an entity and
- * the callback reads its components from the storages (today's object storages: {@code get}).
- * They are built once per world, as a game would build its systems.
+ * the callback reads its components from the storages (today's object storages: {@code get}). They
+ * are built once per world, as a game would build its systems.
  */
 public final class PhalanxSystems {
 
@@ -24,7 +24,8 @@ public final class PhalanxSystems {
   }
 
   /** iterate2. */
-  public static LongConsumer move2(final ObjectStorage<Position> positions, final ObjectStorage<Velocity> velocities) {
+  public static LongConsumer move2(
+      final ObjectStorage<Position> positions, final ObjectStorage<Velocity> velocities) {
     return e -> {
       final Position p = positions.get(e);
       final Velocity v = velocities.get(e);
@@ -35,7 +36,9 @@ public final class PhalanxSystems {
 
   /** iterate3. */
   public static LongConsumer move3(
-      final ObjectStorage<Position> positions, final ObjectStorage<Velocity> velocities, final ObjectStorage<Scale> scales) {
+      final ObjectStorage<Position> positions,
+      final ObjectStorage<Velocity> velocities,
+      final ObjectStorage<Scale> scales) {
     return e -> {
       final Position p = positions.get(e);
       final Velocity v = velocities.get(e);

@@ -12,15 +12,15 @@ public enum Empty {
   AUTO,
 
   /**
-   * Always a tag: no payload is stored and {@code get} returns one shared instance (created with the
-   * class's no-argument constructor if it has an accessible one, else {@code null}). The type must have
-   * no instance fields ({@code [PhalanxTagWithFields]}).
+   * Always a tag: no payload is stored and {@code get} returns one shared instance (created with
+   * the class's no-argument constructor if it has an accessible one, else {@code null}). The type
+   * must have no instance fields ({@code [PhalanxTagWithFields]}).
    */
   TAG,
 
   /**
-   * Never a tag: a type without instance fields keeps one reference per element, so that
-   * {@code get} returns the very instance that was stored (identity matters to the user). A type with
+   * Never a tag: a type without instance fields keeps one reference per element, so that {@code
+   * get} returns the very instance that was stored (identity matters to the user). A type with
    * fields is stored field by field as under {@link #AUTO}.
    */
   STORE

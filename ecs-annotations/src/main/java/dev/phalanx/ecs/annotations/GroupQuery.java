@@ -20,15 +20,15 @@ import java.lang.annotation.Target;
  * gets {@code Systems_MoversQuery}), with:
  *
  * <ul>
- *   <li>{@code MoversQuery.of(registry)}: gets or creates the runtime group (see
- *       {@code Registry#group}) and keeps typed references to the generated storages;
- *   <li>{@code each(Visitor)}: per entity, with reused, typed cursors ({@code Position_Cursor}) over
- *       every included component that has fields; allocation-free;
- *   <li>for an owning group, {@code eachChunk(Chunk)}: per run of contiguous positions, the primitive
- *       page arrays of every field of every owned component and the {@code [from, to)} offsets into
- *       them, so that the body is a plain counted loop the JIT can vectorize;
- *   <li>for an owning group, {@code parallelEachChunk(Chunk)} and
- *       {@code parallelEachChunk(ForkJoinPool, Chunk)}: the same runs spread over a fork-join pool.
+ *   <li>{@code MoversQuery.of(registry)}: gets or creates the runtime group (see {@code
+ *       Registry#group}) and keeps typed references to the generated storages;
+ *   <li>{@code each(Visitor)}: per entity, with reused, typed cursors ({@code Position_Cursor})
+ *       over every included component that has fields; allocation-free;
+ *   <li>for an owning group, {@code eachChunk(Chunk)}: per run of contiguous positions, the
+ *       primitive page arrays of every field of every owned component and the {@code [from, to)}
+ *       offsets into them, so that the body is a plain counted loop the JIT can vectorize;
+ *   <li>for an owning group, {@code parallelEachChunk(Chunk)} and {@code
+ *       parallelEachChunk(ForkJoinPool, Chunk)}: the same runs spread over a fork-join pool.
  * </ul>
  *
  * <p>With {@link #owned()} empty the group is non-owning: it owns no storage, may include any type
@@ -58,8 +58,8 @@ import java.lang.annotation.Target;
  *       declarations different {@link #registry()} names if they are never used in one registry;
  *   <li>{@code [PhalanxQueryInvalidComponent]}: a listed component has errors of its own (reported
  *       on it);
- *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method may
- *       (more than 252 visited components);
+ *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method
+ *       may (more than 252 visited components);
  *   <li>{@code [PhalanxNameCollision]}: the generated class's name is taken (by a class written by
  *       hand, or generated for another declaration).
  * </ul>
@@ -83,11 +83,11 @@ public @interface GroupQuery {
 
   /**
    * The name of the registry (the world) this group is used with; {@code ""} by default. It changes
-   * no generated code: it tells the processor's {@code [PhalanxQueryConflict]} check that two owning
-   * groups which own a common type without being nested are never created in the same registry (a
-   * physics world and a render world, say), so both may be declared. Groups are compared only with
-   * groups of the same name. If both are created in one registry anyway, the registry refuses the
-   * second at run time with an {@code IllegalStateException}.
+   * no generated code: it tells the processor's {@code [PhalanxQueryConflict]} check that two
+   * owning groups which own a common type without being nested are never created in the same
+   * registry (a physics world and a render world, say), so both may be declared. Groups are
+   * compared only with groups of the same name. If both are created in one registry anyway, the
+   * registry refuses the second at run time with an {@code IllegalStateException}.
    *
    * @return the registry's name
    */

@@ -17,9 +17,9 @@ import java.lang.annotation.Target;
  * }</pre>
  *
  * <p>generates {@code VisibleQuery} in the same package, with {@code VisibleQuery.of(registry)},
- * {@code view()}, {@code contains(entity)}, {@code sizeHint()} and an allocation-free
- * {@code each(Visitor)} that hands the visitor reused, typed cursors ({@code Position_Cursor}) over
- * every included component that has fields. A view keeps nothing up to date: it costs nothing until
+ * {@code view()}, {@code contains(entity)}, {@code sizeHint()} and an allocation-free {@code
+ * each(Visitor)} that hands the visitor reused, typed cursors ({@code Position_Cursor}) over every
+ * included component that has fields. A view keeps nothing up to date: it costs nothing until
  * iterated and then tests each entity of its smallest included storage.
  *
  * <h2>Diagnostics</h2>
@@ -37,8 +37,8 @@ import java.lang.annotation.Target;
  *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included and excluded;
  *   <li>{@code [PhalanxQueryInvalidComponent]}: a listed component has errors of its own (reported
  *       on it);
- *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method may
- *       (more than 252 visited components);
+ *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method
+ *       may (more than 252 visited components);
  *   <li>{@code [PhalanxNameCollision]}: the generated class's name is taken (by a class written by
  *       hand, or generated for another declaration).
  * </ul>

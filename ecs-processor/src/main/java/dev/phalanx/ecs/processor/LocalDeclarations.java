@@ -22,9 +22,9 @@ import javax.lang.model.element.TypeElement;
 /**
  * Finds {@code @Component}, {@code @GroupQuery} and {@code @ViewQuery} on local classes (records
  * included), which javac does not hand to processors: they are entered only when method bodies are
- * attributed, after processing. Generated code could not name them anyway, so each is reported where
- * it is declared. Local classes are found in the syntax trees (javac's {@link Trees}), and the
- * annotation by its name and the compilation unit's imports, since nothing in a method body is
+ * attributed, after processing. Generated code could not name them anyway, so each is reported
+ * where it is declared. Local classes are found in the syntax trees (javac's {@link Trees}), and
+ * the annotation by its name and the compilation unit's imports, since nothing in a method body is
  * resolved yet; with a compiler that has no trees, nothing is reported.
  */
 final class LocalDeclarations {
@@ -65,7 +65,10 @@ final class LocalDeclarations {
     }
   }
 
-  /** Walks one compilation unit, counting how deep it is inside code (bodies, initializers, lambdas). */
+  /**
+   * Walks one compilation unit, counting how deep it is inside code (bodies, initializers,
+   * lambdas).
+   */
   private final class Scanner extends TreePathScanner<Void, Void> {
     private final CompilationUnitTree unit;
     private final ValidationReport report;
@@ -77,7 +80,8 @@ final class LocalDeclarations {
       this.unit = unit;
       this.report = report;
       boolean single = false;
-      boolean star = null != unit.getPackageName() && PACKAGE.equals(unit.getPackageName().toString());
+      boolean star =
+          null != unit.getPackageName() && PACKAGE.equals(unit.getPackageName().toString());
       for (final ImportTree tree : unit.getImports()) {
         final String name = tree.getQualifiedIdentifier().toString();
         single |= !tree.isStatic() && name.startsWith(PACKAGE + ".");
@@ -93,11 +97,13 @@ final class LocalDeclarations {
         for (final AnnotationTree annotation : node.getModifiers().getAnnotations()) {
           final String name = phalanxAnnotation(annotation.getAnnotationType().toString());
           if (null != name) {
-            final String message = "Component".equals(name)
-                ? Diagnostics.innerClass(node.getSimpleName().toString(), true)
-                : QueryDiagnostics.local("@" + name, "class " + node.getSimpleName());
+            final String message =
+                "Component".equals(name)
+                    ? Diagnostics.innerClass(node.getSimpleName().toString(), true)
+                    : QueryDiagnostics.local("@" + name, "class " + node.getSimpleName());
             final TreePath where = new TreePath(getCurrentPath(), annotation);
-            report.error(message, (kind, text) -> trees.printMessage(kind, text, where.getLeaf(), unit));
+            report.error(
+                message, (kind, text) -> trees.printMessage(kind, text, where.getLeaf(), unit));
           }
         }
       }
@@ -147,7 +153,8 @@ final class LocalDeclarations {
 
     private boolean importsExactly(final String simple) {
       for (final ImportTree tree : unit.getImports()) {
-        if (!tree.isStatic() && (PACKAGE + "." + simple).equals(tree.getQualifiedIdentifier().toString())) {
+        if (!tree.isStatic()
+            && (PACKAGE + "." + simple).equals(tree.getQualifiedIdentifier().toString())) {
           return true;
         }
       }

@@ -33,30 +33,32 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 
 /**
- * The Phalanx annotation processor: one pipeline for {@code @Component} classes (a storage, a cursor
- * and traits each) and {@code @GroupQuery}/{@code @ViewQuery} declarations (a typed query each).
+ * The Phalanx annotation processor: one pipeline for {@code @Component} classes (a storage, a
+ * cursor and traits each) and {@code @GroupQuery}/{@code @ViewQuery} declarations (a typed query
+ * each).
  *
  * <p>Each round: every component is validated once ({@link ComponentValidator}, results cached for
  * the round, so a query listing it reuses the result), queries are validated against those results
  * ({@link QueryValidator}) and owning groups against each other, local classes carrying the
- * annotations are reported ({@link LocalDeclarations}), then each valid model goes to the generators
- * that apply to it, one per kind of file. Every diagnostic goes through a {@link ValidationReport},
- * coded and placed on the element. A declaration naming a type not resolved yet (it may be generated
- * in a later round) is retried in the next round; a component whose field types never resolve is
- * reported at the end, a query is left to javac's own error. A failure of the processor itself is
- * reported as {@code [PhalanxInternal]} on the declaration, never as a bare stack trace.
+ * annotations are reported ({@link LocalDeclarations}), then each valid model goes to the
+ * generators that apply to it, one per kind of file. Every diagnostic goes through a {@link
+ * ValidationReport}, coded and placed on the element. A declaration naming a type not resolved yet
+ * (it may be generated in a later round) is retried in the next round; a component whose field
+ * types never resolve is reported at the end, a query is left to javac's own error. A failure of
+ * the processor itself is reported as {@code [PhalanxInternal]} on the declaration, never as a bare
+ * stack trace.
  *
  * <p>The processor claims its own annotations (no other processor has a use for them): leaving them
  * unclaimed makes {@code -Xlint:all} warn "no processor claimed any of these annotations", which
- * breaks user builds with {@code -Werror}. For the same reason it also claims
- * {@code javax.annotation.processing.Generated}, which it puts on every generated class.
+ * breaks user builds with {@code -Werror}. For the same reason it also claims {@code
+ * javax.annotation.processing.Generated}, which it puts on every generated class.
  *
  * <p>It is an isolating incremental processor for Gradle: every generated file has exactly one
- * originating element (the component or the query declaration) and depends only on what is reachable
- * from it; the runtime finds the generated traits by name, so there is no aggregated index. The
- * cross-declaration checks (generated name collisions, owning-group conflicts) see the declarations
- * compiled together, so an incremental build that recompiles one of two conflicting declarations may
- * miss a conflict; the registry still refuses it at run time.
+ * originating element (the component or the query declaration) and depends only on what is
+ * reachable from it; the runtime finds the generated traits by name, so there is no aggregated
+ * index. The cross-declaration checks (generated name collisions, owning-group conflicts) see the
+ * declarations compiled together, so an incremental build that recompiles one of two conflicting
+ * declarations may miss a conflict; the registry still refuses it at run time.
  */
 @AutoService(Processor.class)
 public final class PhalanxProcessor extends AbstractProcessor {
@@ -83,23 +85,30 @@ public final class PhalanxProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(final ProcessingEnvironment environment) {
     super.init(environment);
-    componentValidator = new ComponentValidator(environment.getElementUtils(), environment.getTypeUtils());
+    componentValidator =
+        new ComponentValidator(environment.getElementUtils(), environment.getTypeUtils());
     queryValidator = new QueryValidator(environment.getElementUtils(), this::component);
-    componentGenerators = List.of(
-        new StorageGenerator(environment.getElementUtils()),
-        new CursorGenerator(environment.getElementUtils()),
-        new TraitsGenerator(environment.getElementUtils()));
-    queryGenerators = List.of(
-        new OwningGroupQueryGenerator(environment.getElementUtils()),
-        new NonOwningGroupQueryGenerator(environment.getElementUtils()),
-        new ViewQueryGenerator(environment.getElementUtils()));
+    componentGenerators =
+        List.of(
+            new StorageGenerator(environment.getElementUtils()),
+            new CursorGenerator(environment.getElementUtils()),
+            new TraitsGenerator(environment.getElementUtils()));
+    queryGenerators =
+        List.of(
+            new OwningGroupQueryGenerator(environment.getElementUtils()),
+            new NonOwningGroupQueryGenerator(environment.getElementUtils()),
+            new ViewQueryGenerator(environment.getElementUtils()));
     locals = LocalDeclarations.of(environment);
   }
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(ComponentValidator.COMPONENT, ComponentValidator.ENTITY_REF, QueryValidator.GROUP_QUERY,
-        QueryValidator.VIEW_QUERY, SourceFileGenerator.GENERATED);
+    return Set.of(
+        ComponentValidator.COMPONENT,
+        ComponentValidator.ENTITY_REF,
+        QueryValidator.GROUP_QUERY,
+        QueryValidator.VIEW_QUERY,
+        SourceFileGenerator.GENERATED);
   }
 
   @Override
@@ -108,15 +117,19 @@ public final class PhalanxProcessor extends AbstractProcessor {
   }
 
   @Override
-  public boolean process(final Set<? extends TypeElement> annotations, final RoundEnvironment round) {
+  public boolean process(
+      final Set<? extends TypeElement> annotations, final RoundEnvironment round) {
     validated.clear();
     for (final Element root : round.getRootElements()) {
-      if (root instanceof TypeElement type && !generated.containsKey(type.getQualifiedName().toString())) {
+      if (root instanceof TypeElement type
+          && !generated.containsKey(type.getQualifiedName().toString())) {
         declared.add(type.getQualifiedName().toString());
       }
     }
-    final List<TypeElement> components = collect(deferredComponents, round, ComponentValidator.COMPONENT);
-    final List<TypeElement> queries = collect(deferredQueries, round, QueryValidator.GROUP_QUERY, QueryValidator.VIEW_QUERY);
+    final List<TypeElement> components =
+        collect(deferredComponents, round, ComponentValidator.COMPONENT);
+    final List<TypeElement> queries =
+        collect(deferredQueries, round, QueryValidator.GROUP_QUERY, QueryValidator.VIEW_QUERY);
     final ValidationReport localReport = new ValidationReport();
     locals.report(round.getRootElements(), localReport);
     localReport.printMessagesTo(processingEnv.getMessager());
@@ -140,7 +153,8 @@ public final class PhalanxProcessor extends AbstractProcessor {
   }
 
   /** Returns the declarations deferred earlier and those annotated in this round, each once. */
-  private List<TypeElement> collect(final Set<String> deferred, final RoundEnvironment round, final String... names) {
+  private List<TypeElement> collect(
+      final Set<String> deferred, final RoundEnvironment round, final String... names) {
     final Set<TypeElement> work = new LinkedHashSet<>();
     for (final String name : deferred) {
       final TypeElement type = processingEnv.getElementUtils().getTypeElement(name);
@@ -164,7 +178,8 @@ public final class PhalanxProcessor extends AbstractProcessor {
 
   /** Validates {@code type} once per round. */
   private ComponentValidator.Result component(final TypeElement type) {
-    return validated.computeIfAbsent(type.getQualifiedName().toString(), name -> componentValidator.validate(type));
+    return validated.computeIfAbsent(
+        type.getQualifiedName().toString(), name -> componentValidator.validate(type));
   }
 
   private void processComponent(final TypeElement type) throws IOException {
@@ -176,7 +191,8 @@ public final class PhalanxProcessor extends AbstractProcessor {
     final ValidationReport report = result.report();
     final ComponentModel model = result.model();
     if (null != model) {
-      generate(model, type, null, "@Component " + type.getQualifiedName(), componentGenerators, report);
+      generate(
+          model, type, null, "@Component " + type.getQualifiedName(), componentGenerators, report);
     }
     report.printMessagesTo(processingEnv.getMessager());
   }
@@ -191,13 +207,15 @@ public final class PhalanxProcessor extends AbstractProcessor {
     }
     final ValidationReport report = result.report();
     final QueryModel model = result.model();
-    if (null != model && QueryModel.Kind.OWNING_GROUP == model.kind()
+    if (null != model
+        && QueryModel.Kind.OWNING_GROUP == model.kind()
         && QueryValidator.checkConflicts(result, owningGroups, report)) {
       owningGroups.add(model);
     }
     if (report.isClean()) {
-      final String what = (QueryModel.Kind.VIEW == model.kind() ? "@ViewQuery " : "@GroupQuery ")
-          + declaration.getQualifiedName();
+      final String what =
+          (QueryModel.Kind.VIEW == model.kind() ? "@ViewQuery " : "@GroupQuery ")
+              + declaration.getQualifiedName();
       generate(model, declaration, result.annotation(), what, queryGenerators, report);
     }
     report.printMessagesTo(processingEnv.getMessager());
@@ -213,7 +231,8 @@ public final class PhalanxProcessor extends AbstractProcessor {
       final AnnotationMirror annotation,
       final String what,
       final List<SourceFileGenerator<M>> generators,
-      final ValidationReport report) throws IOException {
+      final ValidationReport report)
+      throws IOException {
     final List<SourceFileGenerator<M>> applicable = new ArrayList<>();
     for (final SourceFileGenerator<M> generator : generators) {
       if (generator.applies(model)) {
@@ -224,12 +243,20 @@ public final class PhalanxProcessor extends AbstractProcessor {
       final String name = generator.generatedClass(model).canonicalName();
       final String owner = generated.get(name);
       if (null != owner && !owner.equals(what)) {
-        report.error(Diagnostics.nameCollision(name, what, "the one generated for " + owner), element, annotation, null);
+        report.error(
+            Diagnostics.nameCollision(name, what, "the one generated for " + owner),
+            element,
+            annotation,
+            null);
         return;
       }
       if (null == owner && declared.contains(name)) {
-        report.error(Diagnostics.nameCollision(name, what, "the class " + name + " declared in this compilation"),
-            element, annotation, null);
+        report.error(
+            Diagnostics.nameCollision(
+                name, what, "the class " + name + " declared in this compilation"),
+            element,
+            annotation,
+            null);
         return;
       }
     }
@@ -243,8 +270,12 @@ public final class PhalanxProcessor extends AbstractProcessor {
       } catch (final FilerException e) {
         // The name exists outside this compilation's sources (a class on the class path, or a file
         // another processor wrote): the same collision, found late.
-        report.error(Diagnostics.nameCollision(name, what, "an existing class or file (" + e.getMessage() + ")"),
-            element, annotation, null);
+        report.error(
+            Diagnostics.nameCollision(
+                name, what, "an existing class or file (" + e.getMessage() + ")"),
+            element,
+            annotation,
+            null);
         return;
       }
     }
@@ -255,7 +286,10 @@ public final class PhalanxProcessor extends AbstractProcessor {
     void run() throws IOException;
   }
 
-  /** Runs {@code step}, reporting a failure of the processor itself as a coded error on {@code element}. */
+  /**
+   * Runs {@code step}, reporting a failure of the processor itself as a coded error on {@code
+   * element}.
+   */
   private void guarded(final TypeElement element, final Step step) {
     try {
       step.run();

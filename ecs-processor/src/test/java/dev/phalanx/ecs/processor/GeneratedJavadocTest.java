@@ -23,35 +23,51 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the javadoc tool with {@code -Xdoclint:all -Werror} (stricter than the javadoc plugin's
  * defaults) over everything the processor generates for components of every storage kind and for
- * every kind of query, so that a user project can build its Javadoc jar: no missing {@code @param} or
- * {@code @return}, no misplaced heading, no broken link.
+ * every kind of query, so that a user project can build its Javadoc jar: no missing {@code @param}
+ * or {@code @return}, no misplaced heading, no broken link.
  */
 class GeneratedJavadocTest {
 
   @Test
   void generatedJavadocPassesDoclint(@TempDir final Path directory) throws IOException {
-    final List<JavaFileObject> inputs = List.of(
-        source("Position", "/** A position. */ @Component public record Position(float x, float y) {}"),
-        source("Velocity", "/** A velocity. */ @Component(inPlaceDelete = true) public final class Velocity {"
-            + " /** X. */ public float dx; }"),
-        source("Label", "/** A label. */ @Component public record Label(String text, java.util.List<String> tags,"
-            + " @dev.phalanx.ecs.annotations.EntityRef long owner) {}"),
-        source("Frozen", "/** A tag. */ @Component public record Frozen() {}"),
-        source("Token", "/** Kept. */ @Component(empty = dev.phalanx.ecs.annotations.Empty.STORE)"
-            + " public final class Token { /** Creates one. */ public Token() {} }"),
-        source("Queries", "/** Queries. */ public final class Queries { private Queries() {}"
-            + " /** Owning. */ @dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Label.class},"
-            + " get = Velocity.class, exclude = Frozen.class) public interface Movers {}"
-            + " /** Non-owning. */ @dev.phalanx.ecs.annotations.GroupQuery(get = {Velocity.class, Token.class})"
-            + " public interface Watched {}"
-            + " /** View. */ @dev.phalanx.ecs.annotations.ViewQuery(include = {Position.class, Token.class, Frozen.class},"
-            + " exclude = Label.class) public interface Visible {} }"));
+    final List<JavaFileObject> inputs =
+        List.of(
+            source(
+                "Position",
+                "/** A position. */ @Component public record Position(float x, float y) {}"),
+            source(
+                "Velocity",
+                "/** A velocity. */ @Component(inPlaceDelete = true) public final class Velocity {"
+                    + " /** X. */ public float dx; }"),
+            source(
+                "Label",
+                "/** A label. */ @Component public record Label(String text, java.util.List<String>"
+                    + " tags, @dev.phalanx.ecs.annotations.EntityRef long owner) {}"),
+            source("Frozen", "/** A tag. */ @Component public record Frozen() {}"),
+            source(
+                "Token",
+                "/** Kept. */ @Component(empty = dev.phalanx.ecs.annotations.Empty.STORE)"
+                    + " public final class Token { /** Creates one. */ public Token() {} }"),
+            source(
+                "Queries",
+                "/** Queries. */ public final class Queries { private Queries() {} /** Owning. */"
+                    + " @dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class,"
+                    + " Label.class}, get = Velocity.class, exclude = Frozen.class) public"
+                    + " interface Movers {} /** Non-owning. */"
+                    + " @dev.phalanx.ecs.annotations.GroupQuery(get = {Velocity.class,"
+                    + " Token.class}) public interface Watched {} /** View. */"
+                    + " @dev.phalanx.ecs.annotations.ViewQuery(include = {Position.class,"
+                    + " Token.class, Frozen.class}, exclude = Label.class) public interface Visible"
+                    + " {} }"));
     final Compilation compilation = javac().withProcessors(new PhalanxProcessor()).compile(inputs);
     assertThat(compilation).succeededWithoutWarnings();
 
     final Path sources = Files.createDirectories(directory.resolve("src/test"));
     for (final JavaFileObject input : inputs) {
-      Files.writeString(sources.resolve(simpleName(input) + ".java"), input.getCharContent(true), StandardCharsets.UTF_8);
+      Files.writeString(
+          sources.resolve(simpleName(input) + ".java"),
+          input.getCharContent(true),
+          StandardCharsets.UTF_8);
     }
     final Path generated = Files.createDirectories(directory.resolve("generated/test"));
     final List<Path> documented = new ArrayList<>();
@@ -60,24 +76,44 @@ class GeneratedJavadocTest {
       Files.writeString(path, file.getCharContent(true), StandardCharsets.UTF_8);
       documented.add(path);
     }
-    assertEquals(3 + 3 + 3 + 2 + 2 + 3, documented.size(), "one file per storage, cursor, traits and query");
+    assertEquals(
+        3 + 3 + 3 + 2 + 2 + 3, documented.size(), "one file per storage, cursor, traits and query");
 
     final DocumentationTool javadoc = ToolProvider.getSystemDocumentationTool();
     final StringWriter output = new StringWriter();
     try (var files = javadoc.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
-      final boolean ok = javadoc.getTask(output, files, null, null,
-          List.of("-Xdoclint:all", "-Werror", "-quiet", "-notimestamp",
-              "-sourcepath", directory.resolve("src") + java.io.File.pathSeparator + directory.resolve("generated"),
-              "-classpath", System.getProperty("java.class.path"),
-              "-d", directory.resolve("out").toString()),
-          files.getJavaFileObjectsFromPaths(documented)).call();
+      final boolean ok =
+          javadoc
+              .getTask(
+                  output,
+                  files,
+                  null,
+                  null,
+                  List.of(
+                      "-Xdoclint:all",
+                      "-Werror",
+                      "-quiet",
+                      "-notimestamp",
+                      "-sourcepath",
+                      directory.resolve("src")
+                          + java.io.File.pathSeparator
+                          + directory.resolve("generated"),
+                      "-classpath",
+                      System.getProperty("java.class.path"),
+                      "-d",
+                      directory.resolve("out").toString()),
+                  files.getJavaFileObjectsFromPaths(documented))
+              .call();
       assertTrue(ok && !output.toString().contains("warning"), "javadoc reported:\n" + output);
     }
   }
 
   private static JavaFileObject source(final String name, final String declaration) {
-    return JavaFileObjects.forSourceLines("test." + name,
-        "package test;", "import dev.phalanx.ecs.annotations.Component;", declaration);
+    return JavaFileObjects.forSourceLines(
+        "test." + name,
+        "package test;",
+        "import dev.phalanx.ecs.annotations.Component;",
+        declaration);
   }
 
   private static String simpleName(final JavaFileObject file) {

@@ -19,23 +19,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * Golden-file tests: representative components compile with their generated classes under
- * {@code -Xlint:all -Werror}, and each generated file equals its golden, kept under
- * {@code src/test/resources/goldens/GeneratedSourcesTest/<method>/<qualified name>.java}.
+ * Golden-file tests: representative components compile with their generated classes under {@code
+ * -Xlint:all -Werror}, and each generated file equals its golden, kept under {@code
+ * src/test/resources/goldens/GeneratedSourcesTest/<method>/<qualified name>.java}.
  *
- * <p>After an intended change to the generated code, regenerate the goldens with
- * {@code mvn -pl ecs-processor test -Dtest=GeneratedSourcesTest -Dphalanx.updateGoldens=true} and
- * review the diff.
+ * <p>After an intended change to the generated code, regenerate the goldens with {@code mvn -pl
+ * ecs-processor test -Dtest=GeneratedSourcesTest -Dphalanx.updateGoldens=true} and review the diff.
  */
 class GeneratedSourcesTest {
 
   private static final boolean UPDATE = Boolean.getBoolean("phalanx.updateGoldens");
-  private static final Path GOLDENS = Path.of("src", "test", "resources", "goldens", "GeneratedSourcesTest");
+  private static final Path GOLDENS =
+      Path.of("src", "test", "resources", "goldens", "GeneratedSourcesTest");
 
   @Test
   void record(final TestInfo test) {
-    check(test, List.of("test.Position_Storage", "test.Position_Cursor", "test.Position_Traits"),
-        source("Position",
+    check(
+        test,
+        List.of("test.Position_Storage", "test.Position_Cursor", "test.Position_Traits"),
+        source(
+            "Position",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component",
@@ -44,8 +47,11 @@ class GeneratedSourcesTest {
 
   @Test
   void tracked(final TestInfo test) {
-    check(test, List.of("test.Heat_Storage", "test.Heat_Cursor", "test.Heat_Traits"),
-        source("Heat",
+    check(
+        test,
+        List.of("test.Heat_Storage", "test.Heat_Cursor", "test.Heat_Traits"),
+        source(
+            "Heat",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component(tracked = true)",
@@ -54,8 +60,11 @@ class GeneratedSourcesTest {
 
   @Test
   void mutableClass(final TestInfo test) {
-    check(test, List.of("test.Velocity_Storage", "test.Velocity_Cursor", "test.Velocity_Traits"),
-        source("Velocity",
+    check(
+        test,
+        List.of("test.Velocity_Storage", "test.Velocity_Cursor", "test.Velocity_Traits"),
+        source(
+            "Velocity",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component",
@@ -70,8 +79,11 @@ class GeneratedSourcesTest {
 
   @Test
   void classWithAllFieldsConstructor(final TestInfo test) {
-    check(test, List.of("test.Health_Storage"),
-        source("Health",
+    check(
+        test,
+        List.of("test.Health_Storage"),
+        source(
+            "Health",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component",
@@ -86,19 +98,26 @@ class GeneratedSourcesTest {
 
   @Test
   void allPrimitives(final TestInfo test) {
-    check(test, List.of("test.Primitives_Storage", "test.Primitives_Cursor", "test.Primitives_Traits"),
-        source("Primitives",
+    check(
+        test,
+        List.of("test.Primitives_Storage", "test.Primitives_Cursor", "test.Primitives_Traits"),
+        source(
+            "Primitives",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component(pageSize = 64)",
-            "public record Primitives(boolean flag, byte tiny, short small, char letter, int count,",
+            "public record Primitives(boolean flag, byte tiny, short small, char letter, int"
+                + " count,",
             "    long big, float ratio, double precise) {}"));
   }
 
   @Test
   void referenceAndEnumFields(final TestInfo test) {
-    check(test, List.of("test.Label_Storage", "test.Label_Cursor", "test.Label_Traits"),
-        source("Label",
+    check(
+        test,
+        List.of("test.Label_Storage", "test.Label_Cursor", "test.Label_Traits"),
+        source(
+            "Label",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "import dev.phalanx.ecs.annotations.EntityRef;",
@@ -113,8 +132,11 @@ class GeneratedSourcesTest {
 
   @Test
   void tag(final TestInfo test) {
-    check(test, List.of("test.Frozen_Storage", "test.Frozen_Traits"),
-        source("Frozen",
+    check(
+        test,
+        List.of("test.Frozen_Storage", "test.Frozen_Traits"),
+        source(
+            "Frozen",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component",
@@ -123,8 +145,11 @@ class GeneratedSourcesTest {
 
   @Test
   void tagWithoutConstructor(final TestInfo test) {
-    check(test, List.of("test.Sealed_Storage"),
-        source("Sealed",
+    check(
+        test,
+        List.of("test.Sealed_Storage"),
+        source(
+            "Sealed",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "import dev.phalanx.ecs.annotations.Empty;",
@@ -137,8 +162,11 @@ class GeneratedSourcesTest {
 
   @Test
   void emptyOptimizationDisabled(final TestInfo test) {
-    check(test, List.of("test.Token_Storage", "test.Token_Traits"),
-        source("Token",
+    check(
+        test,
+        List.of("test.Token_Storage", "test.Token_Traits"),
+        source(
+            "Token",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "import dev.phalanx.ecs.annotations.Empty;",
@@ -148,8 +176,11 @@ class GeneratedSourcesTest {
 
   @Test
   void inPlaceDelete(final TestInfo test) {
-    check(test, List.of("test.Node_Storage", "test.Node_Traits"),
-        source("Node",
+    check(
+        test,
+        List.of("test.Node_Storage", "test.Node_Traits"),
+        source(
+            "Node",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "import dev.phalanx.ecs.annotations.EntityRef;",
@@ -159,8 +190,11 @@ class GeneratedSourcesTest {
 
   @Test
   void nestedComponent(final TestInfo test) {
-    check(test, List.of("test.World_Gravity_Traits"),
-        source("World",
+    check(
+        test,
+        List.of("test.World_Gravity_Traits"),
+        source(
+            "World",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "public class World {",
@@ -171,42 +205,51 @@ class GeneratedSourcesTest {
 
   @Test
   void deprecatedComponentAndFieldTypeStayWarningFree() {
-    final Compilation compilation = javac()
-        .withProcessors(new PhalanxProcessor())
-        .withOptions("-Xlint:all", "-Werror")
-        .compile(
-            source("Old",
-                "package test;",
-                "@Deprecated(forRemoval = true)",
-                "public enum Old { A }"),
-            source("Legacy",
-                "package test;",
-                "import dev.phalanx.ecs.annotations.Component;",
-                "@Deprecated",
-                "@Component",
-                "public record Legacy(@SuppressWarnings(\"removal\") Old old, int n) {}"));
+    final Compilation compilation =
+        javac()
+            .withProcessors(new PhalanxProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(
+                source(
+                    "Old",
+                    "package test;",
+                    "@Deprecated(forRemoval = true)",
+                    "public enum Old { A }"),
+                source(
+                    "Legacy",
+                    "package test;",
+                    "import dev.phalanx.ecs.annotations.Component;",
+                    "@Deprecated",
+                    "@Component",
+                    "public record Legacy(@SuppressWarnings(\"removal\") Old old, int n) {}"));
     assertThat(compilation).succeededWithoutWarnings();
-    assertThat(compilation).generatedSourceFile("test.Legacy_Storage")
-        .contentsAsUtf8String().contains("@SuppressWarnings({\"deprecation\", \"removal\"})");
+    assertThat(compilation)
+        .generatedSourceFile("test.Legacy_Storage")
+        .contentsAsUtf8String()
+        .contains("@SuppressWarnings({\"deprecation\", \"removal\"})");
   }
 
   @Test
   void gradleIncrementalDeclarationIsIsolating() throws IOException {
-    final Path declaration = Path.of("src", "main", "resources", "META-INF", "gradle",
-        "incremental.annotation.processors");
-    assertTrue(Files.readAllLines(declaration, StandardCharsets.UTF_8)
-        .contains("dev.phalanx.ecs.processor.PhalanxProcessor,isolating"));
+    final Path declaration =
+        Path.of(
+            "src", "main", "resources", "META-INF", "gradle", "incremental.annotation.processors");
+    assertTrue(
+        Files.readAllLines(declaration, StandardCharsets.UTF_8)
+            .contains("dev.phalanx.ecs.processor.PhalanxProcessor,isolating"));
   }
 
   private static JavaFileObject source(final String name, final String... lines) {
     return JavaFileObjects.forSourceLines("test." + name, lines);
   }
 
-  private static void check(final TestInfo test, final List<String> generated, final JavaFileObject source) {
-    final Compilation compilation = javac()
-        .withProcessors(new PhalanxProcessor())
-        .withOptions("-Xlint:all", "-Werror")
-        .compile(source);
+  private static void check(
+      final TestInfo test, final List<String> generated, final JavaFileObject source) {
+    final Compilation compilation =
+        javac()
+            .withProcessors(new PhalanxProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(source);
     assertThat(compilation).succeededWithoutWarnings();
     final Path folder = GOLDENS.resolve(test.getTestMethod().orElseThrow().getName());
     for (final String name : generated) {
@@ -217,7 +260,8 @@ class GeneratedSourcesTest {
       if (UPDATE) {
         write(golden, actual);
       }
-      assertTrue(Files.exists(golden), "no golden " + golden + "; run with -Dphalanx.updateGoldens=true");
+      assertTrue(
+          Files.exists(golden), "no golden " + golden + "; run with -Dphalanx.updateGoldens=true");
       assertEquals(readGolden(golden), actual, "generated " + name + " differs from " + golden);
     }
   }

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
 class InputsTest {
 
   private static Compilation compile(final JavaFileObject... sources) {
-    return javac().withProcessors(new PhalanxProcessor()).withOptions("-Xlint:all", "-Werror").compile(sources);
+    return javac()
+        .withProcessors(new PhalanxProcessor())
+        .withOptions("-Xlint:all", "-Werror")
+        .compile(sources);
   }
 
   private static JavaFileObject source(final String name, final String... lines) {
@@ -35,7 +38,12 @@ class InputsTest {
   }
 
   private static JavaFileObject component(final String name, final String declaration) {
-    return source(name, "package test;", "import dev.phalanx.ecs.annotations.Component;", "@Component", declaration);
+    return source(
+        name,
+        "package test;",
+        "import dev.phalanx.ecs.annotations.Component;",
+        "@Component",
+        declaration);
   }
 
   private static String generated(final Compilation compilation, final String name) {
@@ -49,7 +57,9 @@ class InputsTest {
   private static void assertNoTrace(final Compilation compilation) {
     for (final Diagnostic<? extends JavaFileObject> diagnostic : compilation.diagnostics()) {
       final String message = diagnostic.getMessage(null);
-      assertFalse(message.contains("\tat ") || message.contains("Exception:"), "stack trace in: " + message);
+      assertFalse(
+          message.contains("\tat ") || message.contains("Exception:"),
+          "stack trace in: " + message);
     }
   }
 
@@ -60,47 +70,84 @@ class InputsTest {
   @Test
   void userClassesNamedLikeJavaLangOrImportedClassesShadowNothing() {
     final List<JavaFileObject> sources = new ArrayList<>();
-    for (final String name : List.of("Class", "Math", "String", "Override", "FunctionalInterface", "Generated",
-        "List", "Arrays", "Object", "SuppressWarnings", "Integer", "Long", "ForkJoinPool", "Storage", "Registry")) {
+    for (final String name :
+        List.of(
+            "Class",
+            "Math",
+            "String",
+            "Override",
+            "FunctionalInterface",
+            "Generated",
+            "List",
+            "Arrays",
+            "Object",
+            "SuppressWarnings",
+            "Integer",
+            "Long",
+            "ForkJoinPool",
+            "Storage",
+            "Registry")) {
       sources.add(source(name, "package test;", "final class " + name + " {}"));
     }
-    sources.add(component("Position", "public record Position(float x, float y, java.lang.String name) {}"));
-    sources.add(component("Velocity", "public final class Velocity { public float dx; public java.util.List<java.lang.String> tags; }"));
+    sources.add(
+        component(
+            "Position", "public record Position(float x, float y, java.lang.String name) {}"));
+    sources.add(
+        component(
+            "Velocity",
+            "public final class Velocity { public float dx; public java.util.List<java.lang.String>"
+                + " tags; }"));
     sources.add(component("Frozen", "public record Frozen() {}"));
-    sources.add(source("Queries",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.GroupQuery;",
-        "import dev.phalanx.ecs.annotations.ViewQuery;",
-        "final class Queries {",
-        "  private Queries() {}",
-        "  @GroupQuery(owned = {Position.class, Velocity.class}, exclude = Frozen.class) interface Movers {}",
-        "  @GroupQuery(get = {Position.class, Frozen.class}) interface Still {}",
-        "  @ViewQuery(include = {Position.class, Velocity.class}) interface Visible {}",
-        "}"));
+    sources.add(
+        source(
+            "Queries",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "import dev.phalanx.ecs.annotations.ViewQuery;",
+            "final class Queries {",
+            "  private Queries() {}",
+            "  @GroupQuery(owned = {Position.class, Velocity.class}, exclude = Frozen.class)"
+                + " interface Movers {}",
+            "  @GroupQuery(get = {Position.class, Frozen.class}) interface Still {}",
+            "  @ViewQuery(include = {Position.class, Velocity.class}) interface Visible {}",
+            "}"));
     final Compilation compilation = compile(sources.toArray(new JavaFileObject[0]));
     assertThat(compilation).succeededWithoutWarnings();
     assertTrue(generated(compilation, "test.Position_Storage").contains("import java.lang.Math;"));
-    assertTrue(generated(compilation, "test.Queries_MoversQuery").contains("import java.lang.FunctionalInterface;"));
+    assertTrue(
+        generated(compilation, "test.Queries_MoversQuery")
+            .contains("import java.lang.FunctionalInterface;"));
   }
 
   @Test
   void fieldsNamedLikeGeneratedLocalsCompile() {
-    final Compilation compilation = compile(component("Odd",
-        "public record Odd(int position$, int page$, int offset$, long entity, long entity$, int value) {}"));
+    final Compilation compilation =
+        compile(
+            component(
+                "Odd",
+                "public record Odd(int position$, int page$, int offset$, long entity, long"
+                    + " entity$, int value) {}"));
     assertThat(compilation).succeededWithoutWarnings();
     final String storage = generated(compilation, "test.Odd_Storage");
-    assertTrue(storage.contains("final long entity$$, final int position$, final int page$, final int offset$"), storage);
+    assertTrue(
+        storage.contains(
+            "final long entity$$, final int position$, final int page$, final int offset$"),
+        storage);
     assertTrue(storage.contains("final int position$$ = prepareInsert(entity$$);"), storage);
   }
 
   @Test
   void fieldClashingWithAnInheritedRuntimeMethodIsRejected() {
-    final JavaFileObject odd = component("Odd", "public record Odd(long entityWithIndex, float x) {}");
+    final JavaFileObject odd =
+        component("Odd", "public record Odd(long entityWithIndex, float x) {}");
     final Compilation compilation = compile(odd);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxReservedName] field 'entityWithIndex' would generate a method"
-            + " 'entityWithIndex' with 1 parameter(s) on the storage")
-        .inFile(odd).onLineContaining("record Odd");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxReservedName] field 'entityWithIndex' would generate a method"
+                + " 'entityWithIndex' with 1 parameter(s) on the storage")
+        .inFile(odd)
+        .onLineContaining("record Odd");
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -109,33 +156,43 @@ class InputsTest {
 
   @Test
   void pageSizeAboveTheRuntimeLimitIsRejected() {
-    final JavaFileObject big = source("Big",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.Component;",
-        "@Component(",
-        "    pageSize = 131072)",
-        "public record Big(int x) {}");
+    final JavaFileObject big =
+        source(
+            "Big",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component(",
+            "    pageSize = 131072)",
+            "public record Big(int x) {}");
     final Compilation compilation = compile(big);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxPageSize] pageSize must be a power of two from 1 to 65536,"
-            + " got 131072: a page is allocated whole on first use")
-        .inFile(big).onLineContaining("pageSize = 131072");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxPageSize] pageSize must be a power of two from 1 to 65536,"
+                + " got 131072: a page is allocated whole on first use")
+        .inFile(big)
+        .onLineContaining("pageSize = 131072");
   }
 
   @Test
   void pageSizeAtTheRuntimeLimitIsAccepted() {
-    assertThat(compile(source("Big",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.Component;",
-        "@Component(pageSize = 65536)",
-        "public record Big(int x) {}"))).succeededWithoutWarnings();
+    assertThat(
+            compile(
+                source(
+                    "Big",
+                    "package test;",
+                    "import dev.phalanx.ecs.annotations.Component;",
+                    "@Component(pageSize = 65536)",
+                    "public record Big(int x) {}")))
+        .succeededWithoutWarnings();
   }
 
   // -----------------------------------------------------------------------------------------------
   // Wide components and queries.
   // -----------------------------------------------------------------------------------------------
 
-  private static String fields(final String type, final int count, final String separator, final String suffix) {
+  private static String fields(
+      final String type, final int count, final String separator, final String suffix) {
     final List<String> fields = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       fields.add(type + " f" + i + suffix);
@@ -146,51 +203,78 @@ class InputsTest {
   @Test
   void recordAtTheParameterLimitKeepsItsTypedForms() {
     // this (1) + entity (2) + 126 longs (252) = 255 slots.
-    final Compilation compilation = compile(component("Wide", "public record Wide(" + fields("long", 126, ", ", "") + ") {}"));
+    final Compilation compilation =
+        compile(component("Wide", "public record Wide(" + fields("long", 126, ", ", "") + ") {}"));
     assertThat(compilation).succeededWithoutWarnings();
-    assertTrue(generated(compilation, "test.Wide_Storage").contains("public void emplace(final long entity, final long f0"));
+    assertTrue(
+        generated(compilation, "test.Wide_Storage")
+            .contains("public void emplace(final long entity, final long f0"));
   }
 
   @Test
   void recordOfTheMostLongsJavaAllowsCompilesWithoutTypedForms() {
-    final Compilation compilation = compile(component("Wide", "public record Wide(" + fields("long", 127, ", ", "") + ") {}"));
+    final Compilation compilation =
+        compile(component("Wide", "public record Wide(" + fields("long", 127, ", ", "") + ") {}"));
     assertThat(compilation).succeededWithoutWarnings();
     final String storage = generated(compilation, "test.Wide_Storage");
     assertFalse(storage.contains("public void emplace(final long entity, final long f0"));
-    assertTrue(storage.contains("are not generated: they would take 257 parameter slots, more than the"), storage);
+    assertTrue(
+        storage.contains("are not generated: they would take 257 parameter slots, more than the"),
+        storage);
   }
 
   @Test
   void classesWithHundredsOfFieldsCompile() {
-    assertThat(compile(component("Longs", "public final class Longs {" + fields(" public long", 200, "", ";") + " }")))
+    assertThat(
+            compile(
+                component(
+                    "Longs",
+                    "public final class Longs {" + fields(" public long", 200, "", ";") + " }")))
         .succeededWithoutWarnings();
-    assertThat(compile(component("Ints", "public final class Ints {" + fields(" public int", 300, "", ";") + " }")))
+    assertThat(
+            compile(
+                component(
+                    "Ints",
+                    "public final class Ints {" + fields(" public int", 300, "", ";") + " }")))
         .succeededWithoutWarnings();
   }
 
   @Test
   void owningGroupWhoseChunkWouldBeTooWideCompilesWithoutChunkForms() {
-    final Compilation compilation = compile(
-        component("A", "public final class A {" + fields(" public int", 130, "", ";") + " }"),
-        component("B", "public final class B {" + fields(" public float", 130, "", ";") + " }"),
-        source("Both", "package test;", "@dev.phalanx.ecs.annotations.GroupQuery(owned = {A.class, B.class})",
-            "interface Both {}"));
+    final Compilation compilation =
+        compile(
+            component("A", "public final class A {" + fields(" public int", 130, "", ";") + " }"),
+            component("B", "public final class B {" + fields(" public float", 130, "", ";") + " }"),
+            source(
+                "Both",
+                "package test;",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = {A.class, B.class})",
+                "interface Both {}"));
     assertThat(compilation).succeededWithoutWarnings();
     final String query = generated(compilation, "test.BothQuery");
     assertFalse(query.contains("eachChunk(final Chunk"));
-    assertTrue(query.contains("The chunk forms are not\n * generated: their body would take 263 parameter slots"), query);
+    assertTrue(
+        query.contains(
+            "The chunk forms are not\n * generated: their body would take 263 parameter slots"),
+        query);
   }
 
   @Test
   void owningGroupWhoseChunkIsAtTheLimitKeepsChunkForms() {
     // this (1) + from, to (2) + 252 arrays = 255 slots.
-    final Compilation compilation = compile(
-        component("A", "public final class A {" + fields(" public int", 126, "", ";") + " }"),
-        component("B", "public final class B {" + fields(" public float", 126, "", ";") + " }"),
-        source("Both", "package test;", "@dev.phalanx.ecs.annotations.GroupQuery(owned = {A.class, B.class})",
-            "interface Both {}"));
+    final Compilation compilation =
+        compile(
+            component("A", "public final class A {" + fields(" public int", 126, "", ";") + " }"),
+            component("B", "public final class B {" + fields(" public float", 126, "", ";") + " }"),
+            source(
+                "Both",
+                "package test;",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = {A.class, B.class})",
+                "interface Both {}"));
     assertThat(compilation).succeededWithoutWarnings();
-    assertTrue(generated(compilation, "test.BothQuery").contains("public void eachChunk(final Chunk chunk)"));
+    assertTrue(
+        generated(compilation, "test.BothQuery")
+            .contains("public void eachChunk(final Chunk chunk)"));
   }
 
   @Test
@@ -198,17 +282,29 @@ class InputsTest {
     final List<JavaFileObject> sources = new ArrayList<>();
     final List<String> listed = new ArrayList<>();
     for (int i = 0; i < 253; i++) {
-      sources.add(source("C" + i, "package test;", "@dev.phalanx.ecs.annotations.Component(empty ="
-          + " dev.phalanx.ecs.annotations.Empty.STORE)", "public final class C" + i + " {}"));
+      sources.add(
+          source(
+              "C" + i,
+              "package test;",
+              "@dev.phalanx.ecs.annotations.Component(empty ="
+                  + " dev.phalanx.ecs.annotations.Empty.STORE)",
+              "public final class C" + i + " {}"));
       listed.add("C" + i + ".class");
     }
-    final JavaFileObject view = source("All", "package test;",
-        "@dev.phalanx.ecs.annotations.ViewQuery(include = {" + String.join(", ", listed) + "})", "interface All {}");
+    final JavaFileObject view =
+        source(
+            "All",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.ViewQuery(include = {" + String.join(", ", listed) + "})",
+            "interface All {}");
     sources.add(view);
     final Compilation compilation = compile(sources.toArray(new JavaFileObject[0]));
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxQueryTooWide] @ViewQuery hands 255 parameter slots to its Visitor")
-        .inFile(view).onLineContaining("interface All");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxQueryTooWide] @ViewQuery hands 255 parameter slots to its Visitor")
+        .inFile(view)
+        .onLineContaining("interface All");
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -217,73 +313,104 @@ class InputsTest {
 
   @Test
   void queryListingAComponentWithErrorsReportsADiagnostic() {
-    final JavaFileObject broken = source("Broken",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.Component;",
-        "@Component",
-        "public final class Broken { private int hidden; }");
-    final JavaFileObject query = source("Uses",
-        "package test;",
-        "@dev.phalanx.ecs.annotations.GroupQuery(",
-        "    owned = Broken.class)",
-        "interface Uses {}");
+    final JavaFileObject broken =
+        source(
+            "Broken",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public final class Broken { private int hidden; }");
+    final JavaFileObject query =
+        source(
+            "Uses",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.GroupQuery(",
+            "    owned = Broken.class)",
+            "interface Uses {}");
     final Compilation compilation = compile(broken, query);
     assertNoTrace(compilation);
     assertThat(compilation).hadErrorCount(2);
-    assertThat(compilation).hadErrorContaining("[PhalanxPrivateField]").inFile(broken).onLineContaining("hidden");
-    assertThat(compilation).hadErrorContaining("[PhalanxQueryInvalidComponent] test.Broken (in owned) has errors of its own")
-        .inFile(query).onLineContaining("owned = Broken.class");
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxPrivateField]")
+        .inFile(broken)
+        .onLineContaining("hidden");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxQueryInvalidComponent] test.Broken (in owned) has errors of its own")
+        .inFile(query)
+        .onLineContaining("owned = Broken.class");
   }
 
   @Test
   void queryNamedLikeAHandWrittenClassIsRejected() {
-    final JavaFileObject moving = source("Moving",
-        "package test;",
-        "@dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
-        "interface Moving {}");
-    final Compilation compilation = compile(component("Position", "public record Position(float x) {}"), moving,
-        source("MovingQuery", "package test;", "final class MovingQuery {}"));
+    final JavaFileObject moving =
+        source(
+            "Moving",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
+            "interface Moving {}");
+    final Compilation compilation =
+        compile(
+            component("Position", "public record Position(float x) {}"),
+            moving,
+            source("MovingQuery", "package test;", "final class MovingQuery {}"));
     assertNoTrace(compilation);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxNameCollision] the class test.MovingQuery generated for"
-            + " @ViewQuery test.Moving would have the same name as the class test.MovingQuery declared in this"
-            + " compilation")
-        .inFile(moving).onLineContaining("interface Moving");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxNameCollision] the class test.MovingQuery generated for @ViewQuery test.Moving"
+                + " would have the same name as the class test.MovingQuery declared in this"
+                + " compilation")
+        .inFile(moving)
+        .onLineContaining("interface Moving");
   }
 
   @Test
   void queryNamedLikeAComponentIsRejected() {
-    final JavaFileObject foo = source("Foo",
-        "package test;",
-        "@dev.phalanx.ecs.annotations.ViewQuery(include = FooQuery.class)",
-        "interface Foo {}");
-    final Compilation compilation = compile(component("FooQuery", "public record FooQuery(float x) {}"), foo);
+    final JavaFileObject foo =
+        source(
+            "Foo",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.ViewQuery(include = FooQuery.class)",
+            "interface Foo {}");
+    final Compilation compilation =
+        compile(component("FooQuery", "public record FooQuery(float x) {}"), foo);
     assertNoTrace(compilation);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxNameCollision] the class test.FooQuery generated for"
-            + " @ViewQuery test.Foo")
-        .inFile(foo).onLineContaining("interface Foo");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxNameCollision] the class test.FooQuery generated for" + " @ViewQuery test.Foo")
+        .inFile(foo)
+        .onLineContaining("interface Foo");
   }
 
   @Test
   void nestedAndFlatQueriesWithOneGeneratedNameAreRejected() {
-    final JavaFileObject outer = source("Outer",
-        "package test;",
-        "final class Outer {",
-        "  private Outer() {}",
-        "  @dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
-        "  interface Foo {}",
-        "}");
-    final JavaFileObject flat = source("Outer_Foo",
-        "package test;",
-        "@dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
-        "interface Outer_Foo {}");
-    final Compilation compilation = compile(component("Position", "public record Position(float x) {}"), outer, flat);
+    final JavaFileObject outer =
+        source(
+            "Outer",
+            "package test;",
+            "final class Outer {",
+            "  private Outer() {}",
+            "  @dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
+            "  interface Foo {}",
+            "}");
+    final JavaFileObject flat =
+        source(
+            "Outer_Foo",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
+            "interface Outer_Foo {}");
+    final Compilation compilation =
+        compile(component("Position", "public record Position(float x) {}"), outer, flat);
     assertNoTrace(compilation);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxNameCollision] the class test.Outer_FooQuery generated for"
-        + " @ViewQuery test.");
-    assertThat(compilation).hadErrorContaining("would have the same name as the one generated for @ViewQuery test.");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxNameCollision] the class test.Outer_FooQuery generated for"
+                + " @ViewQuery test.");
+    assertThat(compilation)
+        .hadErrorContaining("would have the same name as the one generated for @ViewQuery test.");
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -292,37 +419,48 @@ class InputsTest {
 
   @Test
   void componentOnALocalRecordIsRejected() {
-    final JavaFileObject systems = source("Systems",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.Component;",
-        "final class Systems {",
-        "  void run() {",
-        "    @Component",
-        "    record Local(float x) {}",
-        "  }",
-        "}");
+    final JavaFileObject systems =
+        source(
+            "Systems",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "final class Systems {",
+            "  void run() {",
+            "    @Component",
+            "    record Local(float x) {}",
+            "  }",
+            "}");
     // javac runs the processor only for a compilation where one of its annotations is visible on a
     // class it enters: here Position.
-    final Compilation compilation = compile(component("Position", "public record Position(float x) {}"), systems);
+    final Compilation compilation =
+        compile(component("Position", "public record Position(float x) {}"), systems);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxInnerClass] @Component Local is a local class")
-        .inFile(systems).onLineContaining("@Component");
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxInnerClass] @Component Local is a local class")
+        .inFile(systems)
+        .onLineContaining("@Component");
   }
 
   @Test
   void queryOnALocalInterfaceIsRejected() {
-    final JavaFileObject systems = source("Systems",
-        "package test;",
-        "final class Systems {",
-        "  static final Runnable RUN = () -> {",
-        "    @dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
-        "    interface Local {}",
-        "  };",
-        "}");
-    final Compilation compilation = compile(component("Position", "public record Position(float x) {}"), systems);
+    final JavaFileObject systems =
+        source(
+            "Systems",
+            "package test;",
+            "final class Systems {",
+            "  static final Runnable RUN = () -> {",
+            "    @dev.phalanx.ecs.annotations.ViewQuery(include = Position.class)",
+            "    interface Local {}",
+            "  };",
+            "}");
+    final Compilation compilation =
+        compile(component("Position", "public record Position(float x) {}"), systems);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxQueryKind] @ViewQuery cannot be applied to the local class Local")
-        .inFile(systems).onLineContaining("@dev.phalanx.ecs.annotations.ViewQuery");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxQueryKind] @ViewQuery cannot be applied to the local class Local")
+        .inFile(systems)
+        .onLineContaining("@dev.phalanx.ecs.annotations.ViewQuery");
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -331,39 +469,56 @@ class InputsTest {
 
   @Test
   void recordWithAValidatingConstructorGetsAWarning() {
-    final JavaFileObject health = component("Health",
-        "public record Health(int hp) { public Health { if (hp < 0) throw new IllegalArgumentException(); } }");
+    final JavaFileObject health =
+        component(
+            "Health",
+            "public record Health(int hp) { public Health { if (hp < 0) throw new"
+                + " IllegalArgumentException(); } }");
     final Compilation compilation = javac().withProcessors(new PhalanxProcessor()).compile(health);
     assertThat(compilation).succeeded();
     assertThat(compilation).hadWarningCount(1);
-    assertThat(compilation).hadWarningContaining("[PhalanxValidatingConstructor] record test.Health declares its"
-            + " canonical constructor")
-        .inFile(health).onLineContaining("record Health");
+    assertThat(compilation)
+        .hadWarningContaining(
+            "[PhalanxValidatingConstructor] record test.Health declares its"
+                + " canonical constructor")
+        .inFile(health)
+        .onLineContaining("record Health");
   }
 
   @Test
   void validatingConstructorWarningCanBeSuppressed() {
-    final Compilation compilation = compile(source("Health",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.Component;",
-        "@Component",
-        "@SuppressWarnings(\"PhalanxValidatingConstructor\")",
-        "public record Health(int hp) { public Health { if (hp < 0) throw new IllegalArgumentException(); } }"));
+    final Compilation compilation =
+        compile(
+            source(
+                "Health",
+                "package test;",
+                "import dev.phalanx.ecs.annotations.Component;",
+                "@Component",
+                "@SuppressWarnings(\"PhalanxValidatingConstructor\")",
+                "public record Health(int hp) { public Health { if (hp < 0) throw new"
+                    + " IllegalArgumentException(); } }"));
     assertThat(compilation).succeededWithoutWarnings();
   }
 
   @Test
   void recordWithoutItsOwnConstructorGetsNoWarning() {
-    assertThat(compile(component("Health", "public record Health(int hp) { public Health() { this(1); } }")))
+    assertThat(
+            compile(
+                component(
+                    "Health", "public record Health(int hp) { public Health() { this(1); } }")))
         .succeededWithoutWarnings();
   }
 
   @Test
   void internalFailuresAreCodedAndNameTheDeclaration() {
-    final String message = dev.phalanx.ecs.processor.validation.Diagnostics.internal(
-        "test.Position", new IllegalStateException("boom"));
-    assertTrue(message.startsWith("[PhalanxInternal] the Phalanx processor failed on test.Position ("
-        + "java.lang.IllegalStateException: boom at "), message);
+    final String message =
+        dev.phalanx.ecs.processor.validation.Diagnostics.internal(
+            "test.Position", new IllegalStateException("boom"));
+    assertTrue(
+        message.startsWith(
+            "[PhalanxInternal] the Phalanx processor failed on test.Position ("
+                + "java.lang.IllegalStateException: boom at "),
+        message);
     assertFalse(message.contains("\n"), "one line, no stack trace: " + message);
   }
 
@@ -373,59 +528,83 @@ class InputsTest {
 
   @Test
   void queryListingADeprecatedComponentStaysWarningFree() {
-    final Compilation compilation = compile(
-        source("Legacy",
-            "package test;",
-            "import dev.phalanx.ecs.annotations.Component;",
-            "@Deprecated",
-            "@Component",
-            "public record Legacy(int n) {}"),
-        source("Token",
-            "package test;",
-            "import dev.phalanx.ecs.annotations.Component;",
-            "@Deprecated",
-            "@Component(empty = dev.phalanx.ecs.annotations.Empty.STORE)",
-            "public final class Token {}"),
-        source("Olds",
-            "package test;",
-            "@SuppressWarnings(\"deprecation\")",
-            "@dev.phalanx.ecs.annotations.GroupQuery(owned = Legacy.class, get = Token.class)",
-            "interface Olds {}"));
+    final Compilation compilation =
+        compile(
+            source(
+                "Legacy",
+                "package test;",
+                "import dev.phalanx.ecs.annotations.Component;",
+                "@Deprecated",
+                "@Component",
+                "public record Legacy(int n) {}"),
+            source(
+                "Token",
+                "package test;",
+                "import dev.phalanx.ecs.annotations.Component;",
+                "@Deprecated",
+                "@Component(empty = dev.phalanx.ecs.annotations.Empty.STORE)",
+                "public final class Token {}"),
+            source(
+                "Olds",
+                "package test;",
+                "@SuppressWarnings(\"deprecation\")",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = Legacy.class, get = Token.class)",
+                "interface Olds {}"));
     assertThat(compilation).succeededWithoutWarnings();
-    assertTrue(generated(compilation, "test.OldsQuery").contains("@SuppressWarnings({\"deprecation\", \"removal\"})"));
+    assertTrue(
+        generated(compilation, "test.OldsQuery")
+            .contains("@SuppressWarnings({\"deprecation\", \"removal\"})"));
   }
 
   @Test
   void owningGroupsOfDifferentRegistriesMayOwnOneType() {
-    final List<JavaFileObject> sources = List.of(
-        component("Position", "public record Position(float x) {}"),
-        component("Velocity", "public record Velocity(float x) {}"),
-        component("Health", "public record Health(int hp) {}"),
-        source("Physics", "package test;",
-            "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Velocity.class}, registry = \"physics\")",
-            "interface Physics {}"),
-        source("Render", "package test;",
-            "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Health.class}, registry = \"render\")",
-            "interface Render {}"));
+    final List<JavaFileObject> sources =
+        List.of(
+            component("Position", "public record Position(float x) {}"),
+            component("Velocity", "public record Velocity(float x) {}"),
+            component("Health", "public record Health(int hp) {}"),
+            source(
+                "Physics",
+                "package test;",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Velocity.class},"
+                    + " registry = \"physics\")",
+                "interface Physics {}"),
+            source(
+                "Render",
+                "package test;",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Health.class},"
+                    + " registry = \"render\")",
+                "interface Render {}"));
     assertThat(compile(sources.toArray(new JavaFileObject[0]))).succeededWithoutWarnings();
   }
 
   @Test
   void owningGroupsOfOneNamedRegistryStillConflict() {
-    final JavaFileObject render = source("Render", "package test;",
-        "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Health.class}, registry = \"world\")",
-        "interface Render {}");
-    final Compilation compilation = compile(
-        component("Position", "public record Position(float x) {}"),
-        component("Velocity", "public record Velocity(float x) {}"),
-        component("Health", "public record Health(int hp) {}"),
-        source("Physics", "package test;",
-            "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Velocity.class}, registry = \"world\")",
-            "interface Physics {}"),
-        render);
+    final JavaFileObject render =
+        source(
+            "Render",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Health.class},"
+                + " registry = \"world\")",
+            "interface Render {}");
+    final Compilation compilation =
+        compile(
+            component("Position", "public record Position(float x) {}"),
+            component("Velocity", "public record Velocity(float x) {}"),
+            component("Health", "public record Health(int hp) {}"),
+            source(
+                "Physics",
+                "package test;",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class, Velocity.class},"
+                    + " registry = \"world\")",
+                "interface Physics {}"),
+            render);
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxQueryConflict] the owning group test.Render (registry \"world\")")
-        .inFile(render).onLineContaining("interface Render");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxQueryConflict] the owning group test.Render (registry \"world\")")
+        .inFile(render)
+        .onLineContaining("interface Render");
     assertThat(compilation).hadErrorContaining("registry = \"physics\"");
     assertEquals(1, compilation.errors().size());
   }

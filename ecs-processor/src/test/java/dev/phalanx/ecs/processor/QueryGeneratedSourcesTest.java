@@ -19,82 +19,117 @@ import org.junit.jupiter.api.TestInfo;
 
 /**
  * Golden-file tests of the generated queries: each declaration compiles, with its components, under
- * {@code -Xlint:all -Werror}, and the generated query equals its golden, kept under
- * {@code src/test/resources/goldens/QueryGeneratedSourcesTest/<method>/<qualified name>.java}.
+ * {@code -Xlint:all -Werror}, and the generated query equals its golden, kept under {@code
+ * src/test/resources/goldens/QueryGeneratedSourcesTest/<method>/<qualified name>.java}.
  *
- * <p>After an intended change to the generated code, regenerate the goldens with
- * {@code mvn -pl ecs-processor test -Dtest=QueryGeneratedSourcesTest -Dphalanx.updateGoldens=true} and
- * review the diff.
+ * <p>After an intended change to the generated code, regenerate the goldens with {@code mvn -pl
+ * ecs-processor test -Dtest=QueryGeneratedSourcesTest -Dphalanx.updateGoldens=true} and review the
+ * diff.
  */
 class QueryGeneratedSourcesTest {
 
   private static final boolean UPDATE = Boolean.getBoolean("phalanx.updateGoldens");
-  private static final Path GOLDENS = Path.of("src", "test", "resources", "goldens", "QueryGeneratedSourcesTest");
+  private static final Path GOLDENS =
+      Path.of("src", "test", "resources", "goldens", "QueryGeneratedSourcesTest");
 
-  private static final JavaFileObject POSITION = component("Position", "public record Position(float x, float y) {}");
-  private static final JavaFileObject VELOCITY = component("Velocity",
-      "public final class Velocity {", "  public float x;", "  public float y;", "}");
-  private static final JavaFileObject HEALTH = component("Health", "public record Health(int hp) {}");
+  private static final JavaFileObject POSITION =
+      component("Position", "public record Position(float x, float y) {}");
+  private static final JavaFileObject VELOCITY =
+      component(
+          "Velocity",
+          "public final class Velocity {",
+          "  public float x;",
+          "  public float y;",
+          "}");
+  private static final JavaFileObject HEALTH =
+      component("Health", "public record Health(int hp) {}");
   private static final JavaFileObject FROZEN = component("Frozen", "public record Frozen() {}");
-  private static final JavaFileObject HEAT = JavaFileObjects.forSourceLines("test.Heat",
-      "package test;", "import dev.phalanx.ecs.annotations.Component;", "@Component(tracked = true)",
-      "public record Heat(float celsius) {}");
-  private static final JavaFileObject LABEL = component("Label",
-      "public record Label(String text, java.util.List<String> tags) {}");
+  private static final JavaFileObject HEAT =
+      JavaFileObjects.forSourceLines(
+          "test.Heat",
+          "package test;",
+          "import dev.phalanx.ecs.annotations.Component;",
+          "@Component(tracked = true)",
+          "public record Heat(float celsius) {}");
+  private static final JavaFileObject LABEL =
+      component("Label", "public record Label(String text, java.util.List<String> tags) {}");
 
   @Test
   void owningGroup(final TestInfo test) {
-    check(test, "test.MoversQuery", JavaFileObjects.forSourceLines("test.Movers",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.GroupQuery;",
-        "@GroupQuery(owned = {Position.class, Velocity.class, Label.class}, get = Health.class, exclude = Frozen.class)",
-        "public interface Movers {}"));
+    check(
+        test,
+        "test.MoversQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Movers",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "@GroupQuery(owned = {Position.class, Velocity.class, Label.class}, get = Health.class,"
+                + " exclude = Frozen.class)",
+            "public interface Movers {}"));
   }
 
   @Test
   void trackedOwningGroup(final TestInfo test) {
-    check(test, "test.WarmersQuery", JavaFileObjects.forSourceLines("test.Warmers",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.GroupQuery;",
-        "@GroupQuery(owned = {Position.class, Heat.class})",
-        "public interface Warmers {}"));
+    check(
+        test,
+        "test.WarmersQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Warmers",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "@GroupQuery(owned = {Position.class, Heat.class})",
+            "public interface Warmers {}"));
   }
 
   @Test
   void trackedView(final TestInfo test) {
-    check(test, "test.HotQuery", JavaFileObjects.forSourceLines("test.Hot",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.ViewQuery;",
-        "@ViewQuery(include = {Heat.class, Health.class})",
-        "public interface Hot {}"));
+    check(
+        test,
+        "test.HotQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Hot",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.ViewQuery;",
+            "@ViewQuery(include = {Heat.class, Health.class})",
+            "public interface Hot {}"));
   }
 
   @Test
   void nonOwningGroup(final TestInfo test) {
-    check(test, "test.Systems_HealthyQuery", JavaFileObjects.forSourceLines("test.Systems",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.GroupQuery;",
-        "public final class Systems {",
-        "  private Systems() {}",
-        "  @GroupQuery(get = {Health.class, Frozen.class})",
-        "  abstract static class Healthy {}",
-        "}"));
+    check(
+        test,
+        "test.Systems_HealthyQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Systems",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "public final class Systems {",
+            "  private Systems() {}",
+            "  @GroupQuery(get = {Health.class, Frozen.class})",
+            "  abstract static class Healthy {}",
+            "}"));
   }
 
   @Test
   void view(final TestInfo test) {
-    check(test, "test.VisibleQuery", JavaFileObjects.forSourceLines("test.Visible",
-        "package test;",
-        "import dev.phalanx.ecs.annotations.ViewQuery;",
-        "@ViewQuery(include = {Position.class, Label.class}, exclude = Frozen.class)",
-        "interface Visible {}"));
+    check(
+        test,
+        "test.VisibleQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Visible",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.ViewQuery;",
+            "@ViewQuery(include = {Position.class, Label.class}, exclude = Frozen.class)",
+            "interface Visible {}"));
   }
 
   @Test
   void gradleIncrementalDeclarationListsOneIsolatingProcessor() throws IOException {
-    final Path declaration = Path.of("src", "main", "resources", "META-INF", "gradle",
-        "incremental.annotation.processors");
-    assertEquals(java.util.List.of("dev.phalanx.ecs.processor.PhalanxProcessor,isolating"),
+    final Path declaration =
+        Path.of(
+            "src", "main", "resources", "META-INF", "gradle", "incremental.annotation.processors");
+    assertEquals(
+        java.util.List.of("dev.phalanx.ecs.processor.PhalanxProcessor,isolating"),
         Files.readAllLines(declaration, StandardCharsets.UTF_8));
   }
 
@@ -107,20 +142,24 @@ class QueryGeneratedSourcesTest {
     return JavaFileObjects.forSourceLines("test." + name, all);
   }
 
-  private static void check(final TestInfo test, final String generated, final JavaFileObject declaration) {
-    final Compilation compilation = javac()
-        .withProcessors(new PhalanxProcessor())
-        .withOptions("-Xlint:all", "-Werror")
-        .compile(POSITION, VELOCITY, HEALTH, FROZEN, LABEL, HEAT, declaration);
+  private static void check(
+      final TestInfo test, final String generated, final JavaFileObject declaration) {
+    final Compilation compilation =
+        javac()
+            .withProcessors(new PhalanxProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(POSITION, VELOCITY, HEALTH, FROZEN, LABEL, HEAT, declaration);
     assertThat(compilation).succeededWithoutWarnings();
     final Optional<JavaFileObject> file = compilation.generatedSourceFile(generated);
     assertTrue(file.isPresent(), generated + " was not generated");
     final String actual = read(file.get());
-    final Path golden = GOLDENS.resolve(test.getTestMethod().orElseThrow().getName()).resolve(generated + ".java");
+    final Path golden =
+        GOLDENS.resolve(test.getTestMethod().orElseThrow().getName()).resolve(generated + ".java");
     if (UPDATE) {
       write(golden, actual);
     }
-    assertTrue(Files.exists(golden), "no golden " + golden + "; run with -Dphalanx.updateGoldens=true");
+    assertTrue(
+        Files.exists(golden), "no golden " + golden + "; run with -Dphalanx.updateGoldens=true");
     assertEquals(read(golden), actual, "generated " + generated + " differs from " + golden);
   }
 

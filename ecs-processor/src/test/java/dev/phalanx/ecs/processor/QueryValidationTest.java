@@ -16,22 +16,25 @@ import org.junit.jupiter.api.Test;
 class QueryValidationTest {
 
   /** Components every test may list: two with fields, a get-only one, a tag and an in-place one. */
-  private static final JavaFileObject COMPONENTS = JavaFileObjects.forSourceLines("test.Components",
-      "package test;",
-      "import dev.phalanx.ecs.annotations.Component;",
-      "final class Components {",
-      "  private Components() {}",
-      "  @Component public record Position(float x, float y) {}",
-      "  @Component public record Velocity(float x, float y) {}",
-      "  @Component public record Health(int hp) {}",
-      "  @Component public record Frozen() {}",
-      "  @Component(inPlaceDelete = true) public record Node(long parent) {}",
-      "  @Component(pageSize = 256) public record Small(int value) {}",
-      "  public record Plain(int value) {}",
-      "  @Component(empty = dev.phalanx.ecs.annotations.Empty.STORE) public static final class Token {}",
-      "  @Component public record Entity(int id) {}",
-      "  @Component public record Int(int value) {}",
-      "}");
+  private static final JavaFileObject COMPONENTS =
+      JavaFileObjects.forSourceLines(
+          "test.Components",
+          "package test;",
+          "import dev.phalanx.ecs.annotations.Component;",
+          "final class Components {",
+          "  private Components() {}",
+          "  @Component public record Position(float x, float y) {}",
+          "  @Component public record Velocity(float x, float y) {}",
+          "  @Component public record Health(int hp) {}",
+          "  @Component public record Frozen() {}",
+          "  @Component(inPlaceDelete = true) public record Node(long parent) {}",
+          "  @Component(pageSize = 256) public record Small(int value) {}",
+          "  public record Plain(int value) {}",
+          "  @Component(empty = dev.phalanx.ecs.annotations.Empty.STORE) public static final class"
+              + " Token {}",
+          "  @Component public record Entity(int id) {}",
+          "  @Component public record Int(int value) {}",
+          "}");
 
   private static Compilation compile(final JavaFileObject... sources) {
     final JavaFileObject[] all = new JavaFileObject[sources.length + 1];
@@ -61,16 +64,21 @@ class QueryValidationTest {
 
   @Test
   void validDeclarationsCompile() {
-    final Compilation compilation = compile(
-        source("Movers",
-            "@GroupQuery(owned = {Position.class, Velocity.class}, get = Health.class, exclude = Frozen.class)",
-            "interface Movers {}"),
-        source("Watched",
-            "@GroupQuery(get = {Position.class, Node.class})",
-            "abstract class Watched {}"),
-        source("Visible",
-            "@ViewQuery(include = {Position.class, Node.class}, exclude = Frozen.class)",
-            "interface Visible {}"));
+    final Compilation compilation =
+        compile(
+            source(
+                "Movers",
+                "@GroupQuery(owned = {Position.class, Velocity.class}, get = Health.class, exclude"
+                    + " = Frozen.class)",
+                "interface Movers {}"),
+            source(
+                "Watched",
+                "@GroupQuery(get = {Position.class, Node.class})",
+                "abstract class Watched {}"),
+            source(
+                "Visible",
+                "@ViewQuery(include = {Position.class, Node.class}, exclude = Frozen.class)",
+                "interface Visible {}"));
     assertThat(compilation).succeededWithoutWarnings();
     assertThat(compilation).generatedSourceFile("test.MoversQuery");
     assertThat(compilation).generatedSourceFile("test.WatchedQuery");
@@ -79,94 +87,115 @@ class QueryValidationTest {
 
   @Test
   void componentNamesThatClashWithKeywordsOrParametersCompile() {
-    final Compilation compilation = javac()
-        .withProcessors(new PhalanxProcessor())
-        .withOptions("-Xlint:all", "-Werror")
-        .compile(COMPONENTS,
-            source("Odd",
-                "@ViewQuery(include = {Entity.class, Int.class, Token.class, Frozen.class})",
-                "interface Odd {}"),
-            source("OddGroup",
-                "@GroupQuery(owned = {Entity.class, Int.class, Token.class, Frozen.class})",
-                "interface OddGroup {}"));
+    final Compilation compilation =
+        javac()
+            .withProcessors(new PhalanxProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(
+                COMPONENTS,
+                source(
+                    "Odd",
+                    "@ViewQuery(include = {Entity.class, Int.class, Token.class, Frozen.class})",
+                    "interface Odd {}"),
+                source(
+                    "OddGroup",
+                    "@GroupQuery(owned = {Entity.class, Int.class, Token.class, Frozen.class})",
+                    "interface OddGroup {}"));
     assertThat(compilation).succeededWithoutWarnings();
     // Keywords and the visitor's own parameter names get a $ suffix; a stored field-less type is
     // passed as the instance itself, a tag not at all.
-    assertThat(compilation).generatedSourceFile("test.OddQuery").contentsAsUtf8String()
-        .contains("void visit(long entity, Components_Entity_Cursor entity$, Components_Int_Cursor int$,");
-    assertThat(compilation).generatedSourceFile("test.OddQuery").contentsAsUtf8String()
+    assertThat(compilation)
+        .generatedSourceFile("test.OddQuery")
+        .contentsAsUtf8String()
+        .contains(
+            "void visit(long entity, Components_Entity_Cursor entity$, Components_Int_Cursor"
+                + " int$,");
+    assertThat(compilation)
+        .generatedSourceFile("test.OddQuery")
+        .contentsAsUtf8String()
         .contains("Components.Token token);");
   }
 
   @Test
   void notAComponentIsRejected() {
     assertSingleError(
-        source("Movers",
+        source(
+            "Movers",
             "@GroupQuery(",
             "    owned = {Position.class,",
             "        Plain.class})",
             "interface Movers {}"),
         "[PhalanxQueryUnknownComponent]",
-        "test.Components.Plain (in owned) is not a @Component, so it has no generated storage: annotate it"
-            + " with @Component, or remove it from the list",
+        "test.Components.Plain (in owned) is not a @Component, so it has no generated storage:"
+            + " annotate it with @Component, or remove it from the list",
         "Plain.class");
   }
 
   @Test
   void unresolvedClassIsLeftToJavac() {
     // The processor defers the declaration, then stays silent: only javac's own error remains.
-    final JavaFileObject source = source("Movers",
-        "@GroupQuery(owned = {Position.class, Missing.class})",
-        "interface Movers {}");
+    final JavaFileObject source =
+        source(
+            "Movers",
+            "@GroupQuery(owned = {Position.class, Missing.class})",
+            "interface Movers {}");
     final Compilation compilation = compile(source);
     assertThat(compilation).failed();
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("cannot find symbol").inFile(source).onLineContaining("Missing.class");
+    assertThat(compilation)
+        .hadErrorContaining("cannot find symbol")
+        .inFile(source)
+        .onLineContaining("Missing.class");
   }
 
   @Test
   void typeListedTwiceIsRejected() {
     assertSingleError(
-        source("Movers",
+        source(
+            "Movers",
             "@GroupQuery(owned = Position.class,",
             "    get = Position.class)",
             "interface Movers {}"),
         "[PhalanxQueryDuplicate]",
-        "test.Components.Position is listed twice (in owned and in get): list each component once (a"
-            + " component is either owned or get, not both)",
+        "test.Components.Position is listed twice (in owned and in get): list each component once"
+            + " (a component is either owned or get, not both)",
         "get = Position.class");
   }
 
   @Test
   void typeIncludedAndExcludedIsRejected() {
     assertSingleError(
-        source("Visible",
+        source(
+            "Visible",
             "@ViewQuery(include = {Position.class, Velocity.class},",
             "    exclude = Velocity.class)",
             "interface Visible {}"),
         "[PhalanxQueryIncludedAndExcluded]",
-        "test.Components.Velocity is both in include and in exclude, so no entity could match: remove it"
-            + " from one of the two lists",
+        "test.Components.Velocity is both in include and in exclude, so no entity could match:"
+            + " remove it from one of the two lists",
         "exclude = Velocity.class");
   }
 
   @Test
   void inPlaceComponentCannotBeOwned() {
     assertSingleError(
-        source("Tree",
+        source(
+            "Tree",
             "@GroupQuery(owned = {Position.class,",
             "    Node.class})",
             "interface Tree {}"),
         "[PhalanxQueryOwnedInPlace]",
-        "test.Components.Node uses in-place deletion (@Component(inPlaceDelete = true)), so its elements must"
-            + " not move and a group cannot own it: move it to get, or drop inPlaceDelete",
+        "test.Components.Node uses in-place deletion (@Component(inPlaceDelete = true)), so its"
+            + " elements must not move and a group cannot own it: move it to get, or drop"
+            + " inPlaceDelete",
         "Node.class})");
   }
 
   @Test
   void ownedPageSizesMustAgree() {
     assertSingleError(
-        source("Mixed",
+        source(
+            "Mixed",
             "@GroupQuery(owned = {Position.class,",
             "    Small.class})",
             "interface Mixed {}"),
@@ -177,48 +206,64 @@ class QueryValidationTest {
 
   @Test
   void conflictingOwningGroupsAreRejected() {
-    final JavaFileObject first = source("Movers",
-        "@GroupQuery(owned = {Position.class, Velocity.class})",
-        "interface Movers {}");
-    final JavaFileObject second = source("Healers",
-        "@GroupQuery(owned = {Position.class, Health.class})",
-        "interface Healers {}");
+    final JavaFileObject first =
+        source(
+            "Movers",
+            "@GroupQuery(owned = {Position.class, Velocity.class})",
+            "interface Movers {}");
+    final JavaFileObject second =
+        source(
+            "Healers",
+            "@GroupQuery(owned = {Position.class, Health.class})",
+            "interface Healers {}");
     final Compilation compilation = compile(first, second);
     assertThat(compilation).failed();
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("[PhalanxQueryConflict] the owning group test.Healers"
-            + " <owned=[Position, Health], get=[], exclude=[]> and the owning group test.Movers"
-            + " <owned=[Position, Velocity], get=[], exclude=[]> both own test.Components.Position but are not nested")
-        .inFile(second).onLineContaining("interface Healers");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxQueryConflict] the owning group test.Healers <owned=[Position, Health],"
+                + " get=[], exclude=[]> and the owning group test.Movers <owned=[Position,"
+                + " Velocity], get=[], exclude=[]> both own test.Components.Position but are not"
+                + " nested")
+        .inFile(second)
+        .onLineContaining("interface Healers");
   }
 
   @Test
   void nestedOwningGroupsAreAccepted() {
-    final Compilation compilation = compile(
-        source("Movers", "@GroupQuery(owned = {Position.class, Velocity.class})", "interface Movers {}"),
-        source("LivingMovers",
-            "@GroupQuery(owned = {Position.class, Velocity.class, Health.class}, exclude = Frozen.class)",
-            "interface LivingMovers {}"),
-        source("Same", "@GroupQuery(owned = {Velocity.class, Position.class})", "interface Same {}"));
+    final Compilation compilation =
+        compile(
+            source(
+                "Movers",
+                "@GroupQuery(owned = {Position.class, Velocity.class})",
+                "interface Movers {}"),
+            source(
+                "LivingMovers",
+                "@GroupQuery(owned = {Position.class, Velocity.class, Health.class}, exclude ="
+                    + " Frozen.class)",
+                "interface LivingMovers {}"),
+            source(
+                "Same",
+                "@GroupQuery(owned = {Velocity.class, Position.class})",
+                "interface Same {}"));
     assertThat(compilation).succeededWithoutWarnings();
   }
 
   @Test
   void concreteClassIsRejected() {
     assertSingleError(
-        source("Movers",
-            "@GroupQuery(owned = Position.class)",
-            "final class Movers {}"),
+        source("Movers", "@GroupQuery(owned = Position.class)", "final class Movers {}"),
         "[PhalanxQueryKind]",
-        "@GroupQuery cannot be applied to the concrete class test.Movers: annotate an interface (or an"
-            + " abstract class) that only declares the query",
+        "@GroupQuery cannot be applied to the concrete class test.Movers: annotate an interface (or"
+            + " an abstract class) that only declares the query",
         "final class Movers");
   }
 
   @Test
   void bothAnnotationsAreRejected() {
     assertSingleError(
-        source("Movers",
+        source(
+            "Movers",
             "@GroupQuery(owned = Position.class)",
             "@ViewQuery(include = Position.class)",
             "interface Movers {}"),
@@ -230,9 +275,7 @@ class QueryValidationTest {
   @Test
   void groupWithoutIncludedTypeIsRejected() {
     assertSingleError(
-        source("Nothing",
-            "@GroupQuery(exclude = Frozen.class)",
-            "interface Nothing {}"),
+        source("Nothing", "@GroupQuery(exclude = Frozen.class)", "interface Nothing {}"),
         "[PhalanxQueryEmpty]",
         "@GroupQuery includes no component: list at least one class in owned or get",
         "interface Nothing");
@@ -241,9 +284,8 @@ class QueryValidationTest {
   @Test
   void viewWithoutIncludedTypeIsRejected() {
     assertSingleError(
-        source("Nothing",
-            "@ViewQuery(include = {}, exclude = Frozen.class)",
-            "interface Nothing {}"),
+        source(
+            "Nothing", "@ViewQuery(include = {}, exclude = Frozen.class)", "interface Nothing {}"),
         "[PhalanxQueryEmpty]",
         "@ViewQuery includes no component: list at least one class in include",
         "interface Nothing");

@@ -17,11 +17,12 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checks the processor's side of the contract with the runtime ({@link RuntimeContract}) against the
- * runtime itself, by reflection: every class and member generated code names exists and is public or
- * protected, the members a generated storage inherits are exactly the runtime's public and protected
- * methods (so a new runtime method that a field accessor could clash with fails here), and the
- * processor and {@code ComponentType.of} agree on the name of a component's traits class.
+ * Checks the processor's side of the contract with the runtime ({@link RuntimeContract}) against
+ * the runtime itself, by reflection: every class and member generated code names exists and is
+ * public or protected, the members a generated storage inherits are exactly the runtime's public
+ * and protected methods (so a new runtime method that a field accessor could clash with fails
+ * here), and the processor and {@code ComponentType.of} agree on the name of a component's traits
+ * class.
  */
 class RuntimeContractTest {
 
@@ -34,7 +35,8 @@ class RuntimeContractTest {
   }
 
   @Test
-  void everyRuntimeMemberExistsAndIsAccessibleToSubclassesOrCallers() throws ClassNotFoundException {
+  void everyRuntimeMemberExistsAndIsAccessibleToSubclassesOrCallers()
+      throws ClassNotFoundException {
     for (final RuntimeContract.Member member : RuntimeContract.MEMBERS) {
       final Class<?> owner = load(member.owner());
       assertTrue(resolves(owner, member), "the runtime has no public or protected " + member);
@@ -47,30 +49,39 @@ class RuntimeContractTest {
     for (Class<?> type = load(RuntimeContract.STORAGE); null != type; type = type.getSuperclass()) {
       derived.addAll(visibleMethods(type));
     }
-    assertEquals(derived, new TreeSet<>(RuntimeContract.STORAGE_INHERITED),
-        "RuntimeContract.STORAGE_INHERITED must list every public and protected method a generated storage"
-            + " inherits: a field accessor of the same name and parameter count would clash with it");
+    assertEquals(
+        derived,
+        new TreeSet<>(RuntimeContract.STORAGE_INHERITED),
+        "RuntimeContract.STORAGE_INHERITED must list every public and protected method a generated"
+            + " storage inherits: a field accessor of the same name and parameter count would clash"
+            + " with it");
   }
 
   @Test
   void cursorInheritedMembersAreObjects() {
-    assertEquals(new TreeSet<>(visibleMethods(Object.class)), new TreeSet<>(RuntimeContract.OBJECT_INHERITED));
+    assertEquals(
+        new TreeSet<>(visibleMethods(Object.class)),
+        new TreeSet<>(RuntimeContract.OBJECT_INHERITED));
   }
 
   @Test
   void traitsNamingRuleAgreesWithTheRuntime() throws ReflectiveOperationException {
-    final Method rule = load(RuntimeContract.COMPONENT_TYPE).getDeclaredMethod("traitsClassName", Class.class);
+    final Method rule =
+        load(RuntimeContract.COMPONENT_TYPE).getDeclaredMethod("traitsClassName", Class.class);
     rule.setAccessible(true);
-    assertEquals(rule.invoke(null, Outer.Inner.class),
+    assertEquals(
+        rule.invoke(null, Outer.Inner.class),
         Names.traits("dev.phalanx.ecs.processor", "RuntimeContractTest_Outer_Inner"));
-    assertEquals(rule.invoke(null, RuntimeContractTest.class),
+    assertEquals(
+        rule.invoke(null, RuntimeContractTest.class),
         Names.traits("dev.phalanx.ecs.processor", "RuntimeContractTest"));
   }
 
   @Test
   void pageSizeLimitAgreesWithTheRuntime() throws ReflectiveOperationException {
     final Class<?> traits = load(RuntimeContract.COMPONENT_TRAITS);
-    final boolean declared = Set.of(traits.getFields()).stream().anyMatch(f -> "MAX_PAGE_SIZE".equals(f.getName()));
+    final boolean declared =
+        Set.of(traits.getFields()).stream().anyMatch(f -> "MAX_PAGE_SIZE".equals(f.getName()));
     assumeTrue(declared, "the runtime on this branch has no ComponentTraits.MAX_PAGE_SIZE yet");
     assertEquals(traits.getField("MAX_PAGE_SIZE").getInt(null), Diagnostics.MAX_PAGE_SIZE);
   }
@@ -102,7 +113,8 @@ class RuntimeContractTest {
   private static boolean resolves(final Class<?> owner, final RuntimeContract.Member member) {
     if ("<init>".equals(member.name())) {
       for (final Constructor<?> constructor : owner.getDeclaredConstructors()) {
-        if (visible(constructor.getModifiers()) && constructor.getParameterCount() == member.arity()) {
+        if (visible(constructor.getModifiers())
+            && constructor.getParameterCount() == member.arity()) {
           return true;
         }
       }
@@ -117,7 +129,8 @@ class RuntimeContractTest {
         }
       }
       for (final Method method : type.getDeclaredMethods()) {
-        if (visible(method.getModifiers()) && method.getName().equals(member.name())
+        if (visible(method.getModifiers())
+            && method.getName().equals(member.name())
             && method.getParameterCount() == member.arity()) {
           return true;
         }
@@ -125,7 +138,8 @@ class RuntimeContractTest {
     }
     for (final Class<?> face : owner.getInterfaces()) {
       for (final Method method : face.getMethods()) {
-        if (method.getName().equals(member.name()) && method.getParameterCount() == member.arity()) {
+        if (method.getName().equals(member.name())
+            && method.getParameterCount() == member.arity()) {
           return true;
         }
       }

@@ -13,9 +13,11 @@ public final class Main {
       positions.emplace(entity, i, 0f);
       velocities.emplace(entity, 1f, 0f);
     }
-    MovingQuery.of(registry).each((entity, position, velocity) -> {
-      position.setX(position.x() + velocity.dx());
-      System.out.println(position.get()); // Position[x=1.0, y=0.0] and so on
-    });
+    MovingQuery.of(registry)
+        .each(
+            (entity, position, velocity) -> {
+              position.setX(position.x() + velocity.dx());
+              System.out.println(position.get()); // Position[x=1.0, y=0.0] and so on
+            });
   }
 }

@@ -16,4 +16,11 @@ import dev.phalanx.ecs.annotations.Component;
  */
 @Component(pageSize = 16)
 public record Primitives(
-    boolean flag, byte tiny, short small, char letter, int count, long big, float ratio, double precise) {}
+    boolean flag,
+    byte tiny,
+    short small,
+    char letter,
+    int count,
+    long big,
+    float ratio,
+    double precise) {}

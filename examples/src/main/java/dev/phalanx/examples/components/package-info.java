@@ -1,6 +1,6 @@
 /**
- * Example component declarations, one per storage shape the processor generates: a record
- * ({@link dev.phalanx.examples.components.Position}), a mutable class ({@link
+ * Example component declarations, one per storage shape the processor generates: a record ({@link
+ * dev.phalanx.examples.components.Position}), a mutable class ({@link
  * dev.phalanx.examples.components.Velocity}), every primitive type ({@link
  * dev.phalanx.examples.components.Primitives}), reference, enum and parameterized fields behind
  * accessors ({@link dev.phalanx.examples.components.Label}), an entity reference ({@link

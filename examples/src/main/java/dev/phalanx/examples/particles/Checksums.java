@@ -18,7 +18,13 @@ public final class Checksums {
   private Checksums() {}
 
   /** Returns the hash of a root entity. */
-  public static long root(final float x, final float y, final float dx, final float dy, final int ticks, final int flags) {
+  public static long root(
+      final float x,
+      final float y,
+      final float dx,
+      final float dy,
+      final int ticks,
+      final int flags) {
     long h = 17;
     h = h * 31 + Float.floatToIntBits(x);
     h = h * 31 + Float.floatToIntBits(y);
@@ -30,7 +36,12 @@ public final class Checksums {
 
   /** Returns the hash of a comet child. */
   public static long child(
-      final float x, final float y, final float offsetX, final float offsetY, final float parentX, final float parentY) {
+      final float x,
+      final float y,
+      final float offsetX,
+      final float offsetY,
+      final float parentX,
+      final float parentY) {
     long h = 19;
     h = h * 31 + Float.floatToIntBits(x);
     h = h * 31 + Float.floatToIntBits(y);
@@ -40,7 +51,9 @@ public final class Checksums {
     return h * 31 + Float.floatToIntBits(parentY);
   }
 
-  /** Scrambles {@code h} (SplitMix64's finalizer) so that summing hashes does not cancel patterns. */
+  /**
+   * Scrambles {@code h} (SplitMix64's finalizer) so that summing hashes does not cancel patterns.
+   */
   public static long mix(final long h) {
     long z = h;
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

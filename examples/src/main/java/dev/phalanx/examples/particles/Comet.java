@@ -3,8 +3,8 @@ package dev.phalanx.examples.particles;
 import dev.phalanx.ecs.annotations.Component;
 
 /**
- * Marks a comet head. Its tail particles are its children in the registry's
- * {@link dev.phalanx.ecs.Hierarchy}: the links live there, not in components.
+ * Marks a comet head. Its tail particles are its children in the registry's {@link
+ * dev.phalanx.ecs.Hierarchy}: the links live there, not in components.
  */
 @Component
 public final class Comet {}

@@ -7,9 +7,9 @@ import java.util.Arrays;
  * movement system can push particles down the density gradient in O(1) per particle, instead of
  * comparing every pair (O(n²)).
  *
- * <p>Counting walks the {@code Position} storage as what it is underneath, a set of paged
- * {@code float} arrays: every element of a swap-and-pop storage at {@code [0, size())} is live, so
- * the loop needs no entity and no lookup. Counts are integers, so the result does not depend on the
+ * <p>Counting walks the {@code Position} storage as what it is underneath, a set of paged {@code
+ * float} arrays: every element of a swap-and-pop storage at {@code [0, size())} is live, so the
+ * loop needs no entity and no lookup. Counts are integers, so the result does not depend on the
  * order of the walk (a float sum would).
  */
 public final class DensityGrid {
@@ -35,7 +35,9 @@ public final class DensityGrid {
     }
   }
 
-  /** Returns the counts, row-major: cell {@code (column, row)} is at {@code row * CELLS + column}. */
+  /**
+   * Returns the counts, row-major: cell {@code (column, row)} is at {@code row * CELLS + column}.
+   */
   public int[] counts() {
     return counts;
   }
@@ -43,6 +45,7 @@ public final class DensityGrid {
   /** Returns the index of the cell holding {@code (x, y)}; coordinates wrap like the world. */
   public static int cell(final float x, final float y) {
     final int mask = Rules.CELLS - 1;
-    return ((int) (y * Rules.CELL_SCALE) & mask) * Rules.CELLS + ((int) (x * Rules.CELL_SCALE) & mask);
+    return ((int) (y * Rules.CELL_SCALE) & mask) * Rules.CELLS
+        + ((int) (x * Rules.CELL_SCALE) & mask);
   }
 }

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * tail. Returns how many roots died, so that the spawner can replace them.
  *
  * <p>The lifetimes are a full-owning group of their own, walked in chunks of {@code int[]} pages
- * (in parallel when the world has a pool). A chunk pass may not change the world, so each run records
- * its dead into its own {@link CommandBuffer} ({@code destroyTree} for a comet: the hierarchy takes
- * the tail with it); the buffers are applied after the pass, in the order of the runs, so the world is
- * the same whatever the number of threads.
+ * (in parallel when the world has a pool). A chunk pass may not change the world, so each run
+ * records its dead into its own {@link CommandBuffer} ({@code destroyTree} for a comet: the
+ * hierarchy takes the tail with it); the buffers are applied after the pass, in the order of the
+ * runs, so the world is the same whatever the number of threads.
  */
 public final class LifetimeSystem {
 

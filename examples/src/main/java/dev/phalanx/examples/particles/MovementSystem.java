@@ -9,12 +9,12 @@ import java.util.concurrent.ForkJoinPool;
  *
  * <p>The group owns both storages, so its members sit at the same positions of each, and a chunk
  * lies within one page of each: the query hands the body those four {@code float[]} pages and the
- * offsets {@code [from, to)}, and the body is a counted loop with no entity, no lookup and no object
- * per particle.
+ * offsets {@code [from, to)}, and the body is a counted loop with no entity, no lookup and no
+ * object per particle.
  *
- * <p>Each particle reads only its own state, the attractors and the density grid (filled before this
- * system runs), and writes only its own state. So chunks may run on several threads in any order
- * and the result is bit-for-bit the same as on one.
+ * <p>Each particle reads only its own state, the attractors and the density grid (filled before
+ * this system runs), and writes only its own state. So chunks may run on several threads in any
+ * order and the result is bit-for-bit the same as on one.
  */
 public final class MovementSystem {
 
@@ -62,7 +62,12 @@ public final class MovementSystem {
 
   /** The chunk body: offsets {@code [from, to)} of one page of each field. */
   private void move(
-      final int from, final int to, final float[] x, final float[] y, final float[] dx, final float[] dy) {
+      final int from,
+      final int to,
+      final float[] x,
+      final float[] y,
+      final float[] dx,
+      final float[] dy) {
     final int[] density = grid.counts();
     final float[] ax = attractorX;
     final float[] ay = attractorY;

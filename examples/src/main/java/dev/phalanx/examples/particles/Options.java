@@ -4,9 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The command-line options of the simulation: {@code --entities N}, {@code --frames N},
- * {@code --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH} and {@code --help};
- * each also as {@code --name=value}.
+ * The command-line options of the simulation: {@code --entities N}, {@code --frames N}, {@code
+ * --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH} and {@code --help}; each
+ * also as {@code --name=value}.
  *
  * @param entities root entities (particles and comets; comet tails come on top)
  * @param frames frames to run
@@ -20,28 +20,40 @@ import java.nio.file.Path;
  * @param load a snapshot to start from instead of a new world, or {@code null}
  */
 public record Options(
-    int entities, int frames, long seed, int threads, int imageSize, Path out, boolean help, Path save, int saveAt,
+    int entities,
+    int frames,
+    long seed,
+    int threads,
+    int imageSize,
+    Path out,
+    boolean help,
+    Path save,
+    int saveAt,
     Path load) {
 
   /** The usage text printed by {@code --help}. */
-  public static final String USAGE = String.join("\n",
-      "Phalanx particles: a 2D world of particles, frozen dust, sparks and comets pulled by orbiting",
-      "attractors and pushed apart by a density grid; roots die and respawn every frame.",
-      "",
-      "Options:",
-      "  --entities N   root entities (default 1000000; comets add 8 tail particles each)",
-      "  --frames N     frames to simulate (default 100)",
-      "  --seed N       seed of every random draw (default 42); same seed, same world",
-      "  --threads N    threads of the movement system (default: available processors)",
-      "  --image N      side of the picture in pixels (default 1024)",
-      "  --out PATH     where to write the PNG (default examples/out/particles.png)",
-      "  --save FILE    save a snapshot of the world to FILE (after the last frame, or see --save-at)",
-      "  --save-at N    save the snapshot after frame N of this run",
-      "  --load FILE    start from a snapshot saved with --save instead of a new world",
-      "  --help         print this and exit",
-      "",
-      "With Maven, from the repository root:",
-      "  mvn -q -pl examples exec:java -Dexec.args=\"--entities 200000 --frames 50\"");
+  public static final String USAGE =
+      String.join(
+          "\n",
+          "Phalanx particles: a 2D world of particles, frozen dust, sparks and comets pulled by"
+              + " orbiting",
+          "attractors and pushed apart by a density grid; roots die and respawn every frame.",
+          "",
+          "Options:",
+          "  --entities N   root entities (default 1000000; comets add 8 tail particles each)",
+          "  --frames N     frames to simulate (default 100)",
+          "  --seed N       seed of every random draw (default 42); same seed, same world",
+          "  --threads N    threads of the movement system (default: available processors)",
+          "  --image N      side of the picture in pixels (default 1024)",
+          "  --out PATH     where to write the PNG (default examples/out/particles.png)",
+          "  --save FILE    save a snapshot of the world to FILE (after the last frame, or see"
+              + " --save-at)",
+          "  --save-at N    save the snapshot after frame N of this run",
+          "  --load FILE    start from a snapshot saved with --save instead of a new world",
+          "  --help         print this and exit",
+          "",
+          "With Maven, from the repository root:",
+          "  mvn -q -pl examples exec:java -Dexec.args=\"--entities 200000 --frames 50\"");
 
   /**
    * Parses {@code args}.
@@ -91,17 +103,28 @@ public record Options(
       }
     }
     if (saveAt > frames) {
-      throw new IllegalArgumentException("--save-at " + saveAt + " is after the last frame, " + frames);
+      throw new IllegalArgumentException(
+          "--save-at " + saveAt + " is after the last frame, " + frames);
     }
     if (saveAt > 0 && null == save) {
       throw new IllegalArgumentException("--save-at needs --save FILE");
     }
-    return new Options(entities, frames, seed, threads, imageSize, out, help, save, saveAt < 0 ? frames : saveAt, load);
+    return new Options(
+        entities,
+        frames,
+        seed,
+        threads,
+        imageSize,
+        out,
+        help,
+        save,
+        saveAt < 0 ? frames : saveAt,
+        load);
   }
 
   /**
-   * Returns {@code examples/out/particles.png} when run from the repository root (as
-   * {@code mvn -pl examples exec:java} does), else {@code out/particles.png}.
+   * Returns {@code examples/out/particles.png} when run from the repository root (as {@code mvn -pl
+   * examples exec:java} does), else {@code out/particles.png}.
    */
   private static Path defaultOut() {
     return Files.isDirectory(Path.of("examples", "src"))

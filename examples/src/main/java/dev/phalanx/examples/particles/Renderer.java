@@ -8,14 +8,15 @@ import javax.imageio.ImageIO;
 
 /**
  * Draws the world into a PNG: brightness is the (log) density of particles per pixel, colour their
- * mean speed (slow violet, through blue and amber, to fast white); sparks add a warm glow, comets are
- * drawn cyan and the attractors as small white rings.
+ * mean speed (slow violet, through blue and amber, to fast white); sparks add a warm glow, comets
+ * are drawn cyan and the attractors as small white rings.
  */
 public final class Renderer {
 
   // Colour stops of the speed ramp, from still to fast.
   private static final int[][] RAMP = {
-      {40, 20, 90}, {30, 90, 200}, {60, 190, 220}, {250, 180, 60}, {255, 250, 235}};
+    {40, 20, 90}, {30, 90, 200}, {60, 190, 220}, {250, 180, 60}, {255, 250, 235}
+  };
   private static final float FAST = 400f;
 
   private final int size;
@@ -35,7 +36,9 @@ public final class Renderer {
     this.tail = new int[size * size];
   }
 
-  /** Renders {@code world} and writes it to {@code file} as a PNG, creating its folder if needed. */
+  /**
+   * Renders {@code world} and writes it to {@code file} as a PNG, creating its folder if needed.
+   */
   public void write(final World world, final Path file) throws IOException {
     final BufferedImage image = render(world);
     final Path folder = file.toAbsolutePath().getParent();

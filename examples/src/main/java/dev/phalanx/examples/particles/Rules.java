@@ -43,7 +43,9 @@ public final class Rules {
    */
   public static final float SWIRL = 0.8f;
 
-  /** Softening (squared distance added to every distance) so that nothing explodes at an attractor. */
+  /**
+   * Softening (squared distance added to every distance) so that nothing explodes at an attractor.
+   */
   public static final float SOFTENING = 400f;
 
   /** Velocity kept per frame; the rest is lost to drag. */

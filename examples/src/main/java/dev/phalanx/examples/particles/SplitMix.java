@@ -1,10 +1,10 @@
 package dev.phalanx.examples.particles;
 
 /**
- * The spawner's random generator: the same SplitMix64 sequence as {@code new SplittableRandom(seed)}
- * ({@code nextDouble} and {@code nextInt(bound)} draw exactly what it draws), with its state
- * readable and restorable, so that a snapshot of the world can carry it ({@link World#save}).
- * {@code SplittableRandom} hides its state.
+ * The spawner's random generator: the same SplitMix64 sequence as {@code new
+ * SplittableRandom(seed)} ({@code nextDouble} and {@code nextInt(bound)} draw exactly what it
+ * draws), with its state readable and restorable, so that a snapshot of the world can carry it
+ * ({@link World#save}). {@code SplittableRandom} hides its state.
  */
 public final class SplitMix {
 
@@ -48,7 +48,10 @@ public final class SplitMix {
     return (mix64(nextSeed()) >>> 11) * DOUBLE_UNIT;
   }
 
-  /** Returns an int in {@code [0, bound)}, {@code bound > 0}, with {@code SplittableRandom}'s rejection. */
+  /**
+   * Returns an int in {@code [0, bound)}, {@code bound > 0}, with {@code SplittableRandom}'s
+   * rejection.
+   */
   public int nextInt(final int bound) {
     int r = mix32(nextSeed());
     final int m = bound - 1;

@@ -64,9 +64,15 @@ public final class SystemTimes {
   private void row(final StringBuilder text, final String name, final long[] samples) {
     final long[] sorted = Arrays.copyOf(samples, frames);
     Arrays.sort(sorted);
-    text.append(String.format(Locale.ROOT, "| %-13s | %8.3f | %8.3f | %8.3f | %8.3f |%n",
-        name, mean(samples) / 1e6, percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.95) / 1e6,
-        (0 == frames ? 0 : sorted[frames - 1]) / 1e6));
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "| %-13s | %8.3f | %8.3f | %8.3f | %8.3f |%n",
+            name,
+            mean(samples) / 1e6,
+            percentile(sorted, 0.50) / 1e6,
+            percentile(sorted, 0.95) / 1e6,
+            (0 == frames ? 0 : sorted[frames - 1]) / 1e6));
   }
 
   private double mean(final long[] samples) {

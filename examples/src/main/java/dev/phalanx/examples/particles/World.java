@@ -24,8 +24,8 @@ import java.util.concurrent.ForkJoinPool;
  *   <li><b>follow</b>: snap comet tails to their heads (view over the hierarchy);
  *   <li><b>lifetime</b>: age the roots (a chunked, optionally parallel pass that records the dead
  *       in command buffers, one per run) and destroy the dead, comets with their tails;
- *   <li><b>spawn</b>: create as many roots as died (recorded in a command buffer; a reactive storage
- *       counts them).
+ *   <li><b>spawn</b>: create as many roots as died (recorded in a command buffer; a reactive
+ *       storage counts them).
  * </ol>
  *
  * <p>The result depends only on the seed and the sizes: see {@link #checksum()}.
@@ -52,7 +52,8 @@ public final class World implements AutoCloseable {
   private final LifetimeSystem lifetime;
   private final Spawner spawner;
   private final SystemTimes times;
-  // A reactive storage: every entity that received a Lifetime (a spawned root) since the last frame.
+  // A reactive storage: every entity that received a Lifetime (a spawned root) since the last
+  // frame.
   private final Reactive spawned;
   private int spawnedLastFrame;
   private int frame;
@@ -77,7 +78,9 @@ public final class World implements AutoCloseable {
     lifetime = new LifetimeSystem(registry, storages, pool);
     spawner = new Spawner(registry, storages, seed);
     times = new SystemTimes(frames, SYSTEMS);
-    spawned = Reactive.collect(registry, ComponentType.named("spawned")).onConstruct(Lifetime_Traits.TYPE);
+    spawned =
+        Reactive.collect(registry, ComponentType.named("spawned"))
+            .onConstruct(Lifetime_Traits.TYPE);
     spawner.spawn(roots);
     spawned.clear();
   }
@@ -111,8 +114,8 @@ public final class World implements AutoCloseable {
   /**
    * Returns a fingerprint of the whole state: the sum, over live entities, of a hash of each one's
    * components. A sum does not depend on the order of storages, so any implementation of the same
-   * rules (the tests use plain arrays) yields the same value for the same seed. A comet child's hash
-   * includes its parent's position, so the hierarchy counts too.
+   * rules (the tests use plain arrays) yields the same value for the same seed. A comet child's
+   * hash includes its parent's position, so the hierarchy counts too.
    */
   public long checksum() {
     final Position_Storage positions = storages.positions;
@@ -127,7 +130,8 @@ public final class World implements AutoCloseable {
   private long rootHash(final long e) {
     int flags = storages.frozen.contains(e) ? Checksums.FROZEN : 0;
     flags |= storages.glowing.contains(e) ? Checksums.GLOWING : 0;
-    flags |= storages.comets.contains(e) ? Checksums.COMET | storages.hierarchy.childCount(e) << 8 : 0;
+    flags |=
+        storages.comets.contains(e) ? Checksums.COMET | storages.hierarchy.childCount(e) << 8 : 0;
     return Checksums.root(
         storages.positions.x(e), storages.positions.y(e),
         storages.velocities.dx(e), storages.velocities.dy(e),
@@ -150,15 +154,18 @@ public final class World implements AutoCloseable {
   // tag::save[]
   /**
    * Saves the world: the registry (entities, components, hierarchy) plus an extra block with the
-   * frame number and the spawner's random state, so that a loaded world runs on exactly as this one.
+   * frame number and the spawner's random state, so that a loaded world runs on exactly as this
+   * one.
    *
    * @param out where to write the snapshot (not closed)
    * @throws IOException if {@code out} fails
    */
   public void save(final OutputStream out) throws IOException {
-    final byte[] state = ByteBuffer.allocate(12).putInt(frame).putLong(spawner.randomState()).array();
+    final byte[] state =
+        ByteBuffer.allocate(12).putInt(frame).putLong(spawner.randomState()).array();
     new SnapshotWriter(registry).extra(STATE_BLOCK, state).write(out);
   }
+
   // end::save[]
 
   // tag::load[]
@@ -173,13 +180,15 @@ public final class World implements AutoCloseable {
    * @return the loaded world
    * @throws IOException if the stream fails or is not a particle world snapshot
    */
-  public static World load(final InputStream in, final int threads, final int frames) throws IOException {
+  public static World load(final InputStream in, final int threads, final int frames)
+      throws IOException {
     final World world = new World(0, 0, threads, frames);
     try {
       final Map<String, byte[]> extras = new SnapshotLoader(world.registry).load(in);
       final byte[] state = extras.get(STATE_BLOCK);
       if (null == state || 12 != state.length) {
-        throw new SnapshotFormatException(-1, "not a particle world snapshot: no '" + STATE_BLOCK + "' block");
+        throw new SnapshotFormatException(
+            -1, "not a particle world snapshot: no '" + STATE_BLOCK + "' block");
       }
       final ByteBuffer buffer = ByteBuffer.wrap(state);
       world.frame = buffer.getInt();
@@ -190,6 +199,7 @@ public final class World implements AutoCloseable {
       throw e;
     }
   }
+
   // end::load[]
 
   /** Returns the number of frames run. */

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * ten seconds.
  *
  * <p>Run by maven-failsafe-plugin, which passes {@code maven.home} and {@code local.repository}.
- * Compared with jars that an earlier build left behind (for example {@code mvn -pl examples
- * verify} after a source change), it fails: run {@code mvn clean install} then.
+ * Compared with jars that an earlier build left behind (for example {@code mvn -pl examples verify}
+ * after a source change), it fails: run {@code mvn clean install} then.
  */
 class ReproducibleBuildIT {
 
@@ -59,23 +59,32 @@ class ReproducibleBuildIT {
       assertFalse(jars.isEmpty(), "no jar in " + first + ": build the library modules first");
       assertEquals(jars, jars(second, library), library + ": the two builds made other jars");
       for (final String jar : jars) {
-        if (!Arrays.equals(Files.readAllBytes(first.resolve(jar)),
-            Files.readAllBytes(second.resolve(jar)))) {
+        if (!Arrays.equals(
+            Files.readAllBytes(first.resolve(jar)), Files.readAllBytes(second.resolve(jar)))) {
           differences.add(library + "/target/" + jar);
         }
       }
     }
-    assertTrue(differences.isEmpty(), () -> "not byte-identical after a second build (compare "
-        + "with the copy in " + copy + "; after a source change without `mvn clean`, stale "
-        + "output can be the cause): " + differences);
+    assertTrue(
+        differences.isEmpty(),
+        () ->
+            "not byte-identical after a second build (compare "
+                + "with the copy in "
+                + copy
+                + "; after a source change without `mvn clean`, stale "
+                + "output can be the cause): "
+                + differences);
   }
 
   /** The root files, every module's POM (the reactor reads them all), the libraries' sources. */
   private static void copySources(final Path root, final Path copy) throws IOException {
     Files.createDirectories(copy);
     try (Stream<Path> files = Files.list(root)) {
-      for (final Path file : files.filter(Files::isRegularFile)
-          .filter(f -> !f.getFileName().toString().startsWith(".")).toList()) {
+      for (final Path file :
+          files
+              .filter(Files::isRegularFile)
+              .filter(f -> !f.getFileName().toString().startsWith("."))
+              .toList()) {
         Files.copy(file, copy.resolve(file.getFileName()));
       }
     }
@@ -89,7 +98,8 @@ class ReproducibleBuildIT {
       Files.copy(root.resolve(module).resolve("pom.xml"), copy.resolve(module).resolve("pom.xml"));
     }
     for (final String library : LIBRARIES) {
-      copyTree(root.resolve(library).resolve("src").resolve("main"),
+      copyTree(
+          root.resolve(library).resolve("src").resolve("main"),
           copy.resolve(library).resolve("src").resolve("main"));
     }
   }
@@ -98,16 +108,25 @@ class ReproducibleBuildIT {
       throws IOException, InterruptedException {
     final String home = System.getProperty("maven.home");
     final String repository = System.getProperty("local.repository");
-    assertTrue(home != null && repository != null,
+    assertTrue(
+        home != null && repository != null,
         "run by maven-failsafe-plugin, which sets maven.home and local.repository");
     final boolean windows = System.getProperty("os.name").startsWith("Windows");
     final Path mvn = Path.of(home, "bin", windows ? "mvn.cmd" : "mvn");
-    final ProcessBuilder builder = new ProcessBuilder(mvn.toString(), "-B", "-q", "-o",
-        "-Dmaven.repo.local=" + repository, "-Dmaven.test.skip=true",
-        "-pl", String.join(",", LIBRARIES), "package")
-        .directory(directory.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    final ProcessBuilder builder =
+        new ProcessBuilder(
+                mvn.toString(),
+                "-B",
+                "-q",
+                "-o",
+                "-Dmaven.repo.local=" + repository,
+                "-Dmaven.test.skip=true",
+                "-pl",
+                String.join(",", LIBRARIES),
+                "package")
+            .directory(directory.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     // The JDK that runs this test is the one of the first build; the second must use it too.
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     final Process process = builder.start();
@@ -125,7 +144,8 @@ class ReproducibleBuildIT {
       return new TreeSet<>();
     }
     try (Stream<Path> files = Files.list(directory)) {
-      return files.map(f -> f.getFileName().toString())
+      return files
+          .map(f -> f.getFileName().toString())
           .filter(name -> name.startsWith(artifactId + "-") && name.endsWith(".jar"))
           .collect(Collectors.toCollection(TreeSet::new));
     }
@@ -157,23 +177,25 @@ class ReproducibleBuildIT {
     if (!Files.exists(directory)) {
       return;
     }
-    Files.walkFileTree(directory, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes)
-          throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        directory,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes)
+              throws IOException {
+            Files.delete(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(final Path dir, final IOException e)
-          throws IOException {
-        if (e != null) {
-          throw e;
-        }
-        Files.delete(dir);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(final Path dir, final IOException e)
+              throws IOException {
+            if (e != null) {
+              throw e;
+            }
+            Files.delete(dir);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -110,18 +110,20 @@ class ConcurrentRemovalTest {
     final List<Thread> threads = new ArrayList<>();
     final Throwable[] failure = new Throwable[1];
     for (final List<Long> mine : work) {
-      final Thread thread = new Thread(() -> {
-        try {
-          start.await();
-          for (final long entity : mine) {
-            assertTrue(slots.remove(entity));
-          }
-        } catch (InterruptedException | RuntimeException | AssertionError e) {
-          synchronized (failure) {
-            failure[0] = e;
-          }
-        }
-      });
+      final Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (final long entity : mine) {
+                    assertTrue(slots.remove(entity));
+                  }
+                } catch (InterruptedException | RuntimeException | AssertionError e) {
+                  synchronized (failure) {
+                    failure[0] = e;
+                  }
+                }
+              });
       thread.start();
       threads.add(thread);
     }
@@ -140,7 +142,9 @@ class ConcurrentRemovalTest {
   /** Walks the free list, marking each hole in {@code holes}; fails on a cycle or a live slot. */
   private static int countHoles(final Slot_Storage slots, final BitSet holes) {
     int count = 0;
-    for (int hole = slots.firstHole(); SparseSet.ABSENT != hole; hole = Entity.index(slots.packed()[hole])) {
+    for (int hole = slots.firstHole();
+        SparseSet.ABSENT != hole;
+        hole = Entity.index(slots.packed()[hole])) {
       assertTrue(Entity.isTombstone(slots.packed()[hole]), "the free list reaches a live slot");
       assertFalse(holes.get(hole), "the free list has a cycle at " + hole);
       holes.set(hole);

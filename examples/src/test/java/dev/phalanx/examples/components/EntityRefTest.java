@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code @EntityRef} fields: the generated storage hands them out, the registry finds dangling ones. */
+/**
+ * {@code @EntityRef} fields: the generated storage hands them out, the registry finds dangling
+ * ones.
+ */
 class EntityRefTest {
 
   @Test
@@ -22,13 +25,15 @@ class EntityRefTest {
     parents.emplace(child, root, 1);
     parents.emplace(orphan, Entity.NULL, 0);
     final List<String> seen = new ArrayList<>();
-    parents.eachEntityRef((owner, field, reference) -> seen.add(owner + "." + field + "=" + reference));
+    parents.eachEntityRef(
+        (owner, field, reference) -> seen.add(owner + "." + field + "=" + reference));
     assertEquals(2, seen.size());
     assertTrue(seen.contains(child + ".entity=" + root), seen.toString());
     assertEquals(List.of(), registry.danglingReferences(), "NULL and live targets are fine");
     registry.destroy(root);
     final List<String> dangling = registry.danglingReferences();
     assertEquals(1, dangling.size(), dangling.toString());
-    assertTrue(dangling.get(0).contains("Parent.entity of " + Entity.toString(child)), dangling.get(0));
+    assertTrue(
+        dangling.get(0).contains("Parent.entity of " + Entity.toString(child)), dangling.get(0));
   }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,11 +58,14 @@ class GeneratedStorageModelTest {
       this.readAt = readAt;
       storage.onConstruct().connect((owner, entity) -> constructs++);
       storage.onUpdate().connect((owner, entity) -> updates++);
-      storage.onDestroy().connect((owner, entity) -> {
-        destroys++;
-        // The element is still readable while destroy listeners run.
-        assertEquals(model.get(entity), storage.get(entity));
-      });
+      storage
+          .onDestroy()
+          .connect(
+              (owner, entity) -> {
+                destroys++;
+                // The element is still readable while destroy listeners run.
+                assertEquals(model.get(entity), storage.get(entity));
+              });
     }
   }
 
@@ -78,16 +81,22 @@ class GeneratedStorageModelTest {
     final Registry registry = new Registry();
     final Position_Storage positions = registry.storage(Position_Traits.TYPE);
     final Slot_Storage slots = registry.storage(Slot_Traits.TYPE);
-    final Target<Position> position = new Target<>(registry, Position_Traits.TYPE,
-        (e, p) -> positions.emplace(e, p.x(), p.y()),
-        (e, p) -> positions.replace(e, p.x(), p.y()),
-        r -> new Position(r.nextInt(1000), r.nextInt(1000)),
-        p -> new Position(positions.xAt(p), positions.yAt(p)));
-    final Target<Slot> slot = new Target<>(registry, Slot_Traits.TYPE,
-        (e, s) -> slots.emplace(e, s.value(), s.name()),
-        (e, s) -> slots.replace(e, s.value(), s.name()),
-        r -> new Slot(r.nextInt(), r.nextInt(4) == 0 ? null : "s" + r.nextInt(100)),
-        p -> new Slot(slots.valueAt(p), slots.nameAt(p)));
+    final Target<Position> position =
+        new Target<>(
+            registry,
+            Position_Traits.TYPE,
+            (e, p) -> positions.emplace(e, p.x(), p.y()),
+            (e, p) -> positions.replace(e, p.x(), p.y()),
+            r -> new Position(r.nextInt(1000), r.nextInt(1000)),
+            p -> new Position(positions.xAt(p), positions.yAt(p)));
+    final Target<Slot> slot =
+        new Target<>(
+            registry,
+            Slot_Traits.TYPE,
+            (e, s) -> slots.emplace(e, s.value(), s.name()),
+            (e, s) -> slots.replace(e, s.value(), s.name()),
+            r -> new Slot(r.nextInt(), r.nextInt(4) == 0 ? null : "s" + r.nextInt(100)),
+            p -> new Slot(slots.valueAt(p), slots.nameAt(p)));
     final Set<Long> frozen = new HashSet<>();
     final List<Long> alive = new ArrayList<>();
     int expectedConstructs = 0;
@@ -101,8 +110,10 @@ class GeneratedStorageModelTest {
         continue;
       }
       final long entity = alive.get(random.nextInt(alive.size()));
-      @SuppressWarnings("unchecked") // both targets are Target<?>; each branch below uses one consistently
-      final Target<Object> target = (Target<Object>) (Target<?>) (random.nextBoolean() ? position : slot);
+      @SuppressWarnings(
+          "unchecked") // both targets are Target<?>; each branch below uses one consistently
+      final Target<Object> target =
+          (Target<Object>) (Target<?>) (random.nextBoolean() ? position : slot);
       final boolean has = target.model.containsKey(entity);
       if (op < 30) {
         if (!has) {
@@ -147,7 +158,9 @@ class GeneratedStorageModelTest {
         }
       } else if (op < 65) {
         registry.destroy(entity);
-        expectedDestroys += (position.model.remove(entity) != null ? 1 : 0) + (slot.model.remove(entity) != null ? 1 : 0);
+        expectedDestroys +=
+            (position.model.remove(entity) != null ? 1 : 0)
+                + (slot.model.remove(entity) != null ? 1 : 0);
         frozen.remove(entity);
         alive.remove(entity);
       } else if (op < 72) {
@@ -176,7 +189,8 @@ class GeneratedStorageModelTest {
     checkAll(registry, position, slot, frozen);
   }
 
-  private static void reorder(final Position_Storage positions, final Slot_Storage slots, final Random random) {
+  private static void reorder(
+      final Position_Storage positions, final Slot_Storage slots, final Random random) {
     positions.sortByPosition((l, r) -> Float.compare(positions.xAt(l), positions.xAt(r)));
     if (random.nextBoolean()) {
       slots.compact();
@@ -185,19 +199,31 @@ class GeneratedStorageModelTest {
   }
 
   private static void checkAll(
-      final Registry registry, final Target<Position> position, final Target<Slot> slot, final Set<Long> frozen) {
+      final Registry registry,
+      final Target<Position> position,
+      final Target<Slot> slot,
+      final Set<Long> frozen) {
     checkContents(position);
     checkContents(slot);
     final Set<Long> both = new HashSet<>(position.model.keySet());
     both.retainAll(slot.model.keySet());
-    assertEquals(both, viewed(registry, new ComponentType<?, ?>[] {Position_Traits.TYPE, Slot_Traits.TYPE},
-        new ComponentType<?, ?>[0]));
+    assertEquals(
+        both,
+        viewed(
+            registry,
+            new ComponentType<?, ?>[] {Position_Traits.TYPE, Slot_Traits.TYPE},
+            new ComponentType<?, ?>[0]));
     final Set<Long> thawed = new HashSet<>(both);
     thawed.removeAll(frozen);
-    assertEquals(thawed, viewed(registry, new ComponentType<?, ?>[] {Slot_Traits.TYPE, Position_Traits.TYPE},
-        new ComponentType<?, ?>[] {Frozen_Traits.TYPE}));
-    assertEquals(slot.model.keySet(), viewed(registry, new ComponentType<?, ?>[] {Slot_Traits.TYPE},
-        new ComponentType<?, ?>[0]));
+    assertEquals(
+        thawed,
+        viewed(
+            registry,
+            new ComponentType<?, ?>[] {Slot_Traits.TYPE, Position_Traits.TYPE},
+            new ComponentType<?, ?>[] {Frozen_Traits.TYPE}));
+    assertEquals(
+        slot.model.keySet(),
+        viewed(registry, new ComponentType<?, ?>[] {Slot_Traits.TYPE}, new ComponentType<?, ?>[0]));
   }
 
   private static <T> void checkContents(final Target<T> target) {
@@ -218,7 +244,9 @@ class GeneratedStorageModelTest {
   }
 
   private static Set<Long> viewed(
-      final Registry registry, final ComponentType<?, ?>[] include, final ComponentType<?, ?>[] exclude) {
+      final Registry registry,
+      final ComponentType<?, ?>[] include,
+      final ComponentType<?, ?>[] exclude) {
     final Set<Long> seen = new HashSet<>();
     registry.view(include, exclude).each(entity -> assertFalse(!seen.add(entity), "visited twice"));
     final Set<Long> iterated = new HashSet<>();

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.ObjectStorage;
+import dev.phalanx.ecs.Registry;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -91,8 +91,16 @@ class GeneratedStorageTest {
     final long[] entities = new long[count];
     for (int i = 0; i < count; i++) {
       entities[i] = registry.create();
-      storage.emplace(entities[i], i % 2 == 0, (byte) i, (short) (i * 300), (char) ('a' + i % 26), i * 100_000,
-          i * 10_000_000_000L, i / 3f, i / 7d);
+      storage.emplace(
+          entities[i],
+          i % 2 == 0,
+          (byte) i,
+          (short) (i * 300),
+          (char) ('a' + i % 26),
+          i * 100_000,
+          i * 10_000_000_000L,
+          i / 3f,
+          i / 7d);
     }
     assertEquals((count + 15) / 16, storage.pageCount());
     for (int i = 0; i < count; i++) {
@@ -110,8 +118,17 @@ class GeneratedStorageTest {
     storage.setBig(e, Long.MAX_VALUE);
     storage.setRatio(e, Float.NaN);
     storage.setPrecise(e, -0d);
-    assertEquals(new Primitives(true, Byte.MIN_VALUE, Short.MAX_VALUE, '\uffff', Integer.MIN_VALUE, Long.MAX_VALUE,
-        Float.NaN, -0d), storage.get(e));
+    assertEquals(
+        new Primitives(
+            true,
+            Byte.MIN_VALUE,
+            Short.MAX_VALUE,
+            '\uffff',
+            Integer.MIN_VALUE,
+            Long.MAX_VALUE,
+            Float.NaN,
+            -0d),
+        storage.get(e));
     // Removing moves the last element into the hole (swap-and-pop); values follow their entities.
     for (int i = 0; i < count; i += 3) {
       storage.erase(entities[i]);
@@ -125,8 +142,15 @@ class GeneratedStorageTest {
   }
 
   private static Primitives expected(final int i) {
-    return new Primitives(i % 2 == 0, (byte) i, (short) (i * 300), (char) ('a' + i % 26), i * 100_000,
-        i * 10_000_000_000L, i / 3f, i / 7d);
+    return new Primitives(
+        i % 2 == 0,
+        (byte) i,
+        (short) (i * 300),
+        (char) ('a' + i % 26),
+        i * 100_000,
+        i * 10_000_000_000L,
+        i / 3f,
+        i / 7d);
   }
 
   @Test
@@ -249,7 +273,9 @@ class GeneratedStorageTest {
   void typedMutatorsPublishSignalsAndSettersDoNot() {
     final Position_Storage positions = registry.storage(Position_Traits.TYPE);
     final List<String> events = new ArrayList<>();
-    positions.onConstruct().connect((owner, entity) -> events.add("construct " + positions.x(entity)));
+    positions
+        .onConstruct()
+        .connect((owner, entity) -> events.add("construct " + positions.x(entity)));
     positions.onUpdate().connect((owner, entity) -> events.add("update " + positions.x(entity)));
     positions.onDestroy().connect((owner, entity) -> events.add("destroy " + positions.x(entity)));
     final long e = registry.create();

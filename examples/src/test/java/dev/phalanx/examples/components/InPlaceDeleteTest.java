@@ -5,15 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** In-place deletion over a generated storage: stable positions, reused holes, skipped tombstones. */
+/**
+ * In-place deletion over a generated storage: stable positions, reused holes, skipped tombstones.
+ */
 class InPlaceDeleteTest {
 
   private final Registry registry = new Registry();
@@ -75,17 +77,29 @@ class InPlaceDeleteTest {
       slots.remove(entities[i]);
     }
     final Set<Long> seen = new HashSet<>();
-    registry.view(Slot_Traits.TYPE).each(entity -> {
-      seen.add(entity);
-      // Removing another element is allowed: nothing moves in an in-place storage.
-      final int value = slots.value(entity);
-      if (value >= 2) {
-        slots.remove(entities[value - 2]);
-      }
-    });
+    registry
+        .view(Slot_Traits.TYPE)
+        .each(
+            entity -> {
+              seen.add(entity);
+              // Removing another element is allowed: nothing moves in an in-place storage.
+              final int value = slots.value(entity);
+              if (value >= 2) {
+                slots.remove(entities[value - 2]);
+              }
+            });
     // Walked from the last position down: 28 removes 26, 24 removes 22, ...
-    assertEquals(Set.of(entities[28], entities[24], entities[20], entities[16], entities[12], entities[8],
-        entities[4], entities[0]), seen);
+    assertEquals(
+        Set.of(
+            entities[28],
+            entities[24],
+            entities[20],
+            entities[16],
+            entities[12],
+            entities[8],
+            entities[4],
+            entities[0]),
+        seen);
   }
 
   @Test
@@ -97,7 +111,8 @@ class InPlaceDeleteTest {
     assertThrows(IllegalStateException.class, () -> slots.sortByPosition((l, r) -> 0));
     slots.compact();
     assertEquals(12, slots.size());
-    slots.sortByPosition((left, right) -> Integer.compare(slots.valueAt(left), slots.valueAt(right)));
+    slots.sortByPosition(
+        (left, right) -> Integer.compare(slots.valueAt(left), slots.valueAt(right)));
     final List<Integer> values = new ArrayList<>();
     for (int p = 0; p < slots.size(); p++) {
       values.add(slots.valueAt(p));

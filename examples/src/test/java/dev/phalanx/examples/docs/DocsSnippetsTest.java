@@ -14,9 +14,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps docs/ and the README true to the code: every {@code java} code block of a page must appear, line for
- * line (indentation aside), in a source file of this module, where the compiler and the tests check
- * it.
+ * Keeps docs/ and the README true to the code: every {@code java} code block of a page must appear,
+ * line for line (indentation aside), in a source file of this module, where the compiler and the
+ * tests check it.
  */
 class DocsSnippetsTest {
 
@@ -29,7 +29,8 @@ class DocsSnippetsTest {
     final String sources = normalize(allSources());
     final List<String> missing = new ArrayList<>();
     int blocks = 0;
-    try (Stream<Path> pages = Stream.concat(Files.list(docs), Stream.of(Path.of("..", "README.md")))) {
+    try (Stream<Path> pages =
+        Stream.concat(Files.list(docs), Stream.of(Path.of("..", "README.md")))) {
       for (final Path page : pages.filter(p -> p.toString().endsWith(".md")).toList()) {
         final Matcher matcher = BLOCK.matcher(Files.readString(page));
         while (matcher.find()) {
@@ -41,15 +42,21 @@ class DocsSnippetsTest {
       }
     }
     assertTrue(blocks > 0, "no java block found in docs/");
-    assertFalse(!missing.isEmpty(), "blocks not found in compiled sources:\n" + String.join("\n", missing));
+    assertFalse(
+        !missing.isEmpty(), "blocks not found in compiled sources:\n" + String.join("\n", missing));
   }
 
   private static String allSources() throws IOException {
     final StringBuilder text = new StringBuilder();
     // Hand-written sources, and what the annotation processors generated from them (also compiled);
     // src/it holds the README's installation project, which maven-invoker-plugin compiles and runs.
-    for (final String root : List.of("src/main/java", "src/test/java", "src/it",
-        "target/generated-sources/annotations", "target/generated-test-sources/test-annotations")) {
+    for (final String root :
+        List.of(
+            "src/main/java",
+            "src/test/java",
+            "src/it",
+            "target/generated-sources/annotations",
+            "target/generated-test-sources/test-annotations")) {
       final Path path = Path.of(root);
       if (!Files.isDirectory(path)) {
         continue;

@@ -7,24 +7,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.CommandBuffers;
-import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.Hierarchy;
-import dev.phalanx.ecs.Reactive;
-import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.ComponentTraits;
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.EmptyStorage;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.ObjectStorage;
-import dev.phalanx.ecs.VoidStorage;
+import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.Reactive;
+import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.RuntimeView;
-import dev.phalanx.ecs.View;
-import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.SnapshotDump;
 import dev.phalanx.ecs.SnapshotFormatException;
 import dev.phalanx.ecs.SnapshotLoader;
 import dev.phalanx.ecs.SnapshotWriter;
+import dev.phalanx.ecs.View;
+import dev.phalanx.ecs.VoidStorage;
 import dev.phalanx.examples.components.Position_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,8 +35,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The code of the user guide (docs/guide.md). Each region between {@code tag::name[]} and
- * {@code end::name[]} appears verbatim in the guide; {@link DocsSnippetsTest} checks that.
+ * The code of the user guide (docs/guide.md). Each region between {@code tag::name[]} and {@code
+ * end::name[]} appears verbatim in the guide; {@link DocsSnippetsTest} checks that.
  */
 class GuideSnippetsTest {
 
@@ -53,8 +53,11 @@ class GuideSnippetsTest {
   /** A tag: no fields, so no payload is stored. */
   static final class Poisoned {}
 
-  static final ComponentType<Health, ObjectStorage<Health>> HEALTH = ComponentType.object(Health.class);
-  static final ComponentType<Poisoned, EmptyStorage<Poisoned>> POISONED = ComponentType.tag(Poisoned.class);
+  static final ComponentType<Health, ObjectStorage<Health>> HEALTH =
+      ComponentType.object(Health.class);
+  static final ComponentType<Poisoned, EmptyStorage<Poisoned>> POISONED =
+      ComponentType.tag(Poisoned.class);
+
   // end::types[]
 
   /** Stable (in-place) object storage, for the pointer-stability section. */
@@ -65,6 +68,7 @@ class GuideSnippetsTest {
   // tag::in-place-type[]
   static final ComponentType<Node, ObjectStorage<Node>> NODE =
       ComponentType.object(Node.class, ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE));
+
   // end::in-place-type[]
 
   @Test
@@ -144,7 +148,8 @@ class GuideSnippetsTest {
   /** A swap-and-pop node type, so that it can be owned. */
   static final class FreeNode extends Node {}
 
-  static final ComponentType<Node, ObjectStorage<Node>> NODE_FREE = cast(ComponentType.object(FreeNode.class));
+  static final ComponentType<Node, ObjectStorage<Node>> NODE_FREE =
+      cast(ComponentType.object(FreeNode.class));
 
   @SuppressWarnings("unchecked") // FreeNode is a Node: the storage only holds FreeNode instances
   private static ComponentType<Node, ObjectStorage<Node>> cast(final ComponentType<?, ?> type) {
@@ -163,13 +168,15 @@ class GuideSnippetsTest {
     final Registry registry = new Registry();
     // tag::nested-groups[]
     final OwningGroup alive = registry.owningGroup(HEALTH, NODE_FREE);
-    final OwningGroup armored = registry.owningGroup(HEALTH, NODE_FREE, ARMOR); // nested: extends alive
+    final OwningGroup armored =
+        registry.owningGroup(HEALTH, NODE_FREE, ARMOR); // nested: extends alive
     final long e = registry.create();
     registry.emplace(e, HEALTH, new Health(5));
     registry.emplace(e, NODE_FREE, new FreeNode());
     registry.emplace(e, ARMOR, new Armor());
     assertTrue(alive.contains(e) && armored.contains(e)); // armored's range is a prefix of alive's
-    assertThrows(IllegalStateException.class, () -> alive.sort((long l, long r) -> Long.compare(l, r)));
+    assertThrows(
+        IllegalStateException.class, () -> alive.sort((long l, long r) -> Long.compare(l, r)));
     armored.sort((long l, long r) -> Long.compare(l, r)); // only the most restrictive one sorts
     // end::nested-groups[]
   }
@@ -186,13 +193,16 @@ class GuideSnippetsTest {
     final OwningGroup group = registry.owningGroup(HEALTH, NODE_FREE);
     final ObjectStorage<Health> health = registry.storage(HEALTH);
     final java.util.concurrent.ForkJoinPool pool = java.util.concurrent.ForkJoinPool.commonPool();
-    group.parallelEachChunk(pool, (from, to) -> {
-      for (int position = from; position < to; position++) {
-        health.valueAt(position).points += 1; // each position is written by one thread
-      }
-    });
+    group.parallelEachChunk(
+        pool,
+        (from, to) -> {
+          for (int position = from; position < to; position++) {
+            health.valueAt(position).points += 1; // each position is written by one thread
+          }
+        });
     // Structural changes while it runs throw: the group's storages are locked.
-    assertThrows(ConcurrentModificationException.class,
+    assertThrows(
+        ConcurrentModificationException.class,
         () -> group.parallelEachChunk(pool, (from, to) -> registry.destroy(group.entityAt(from))));
     // end::threading[]
     assertEquals(50_000, group.size());
@@ -210,8 +220,10 @@ class GuideSnippetsTest {
     final int positionOfB = nodes.index(b);
     nodes.remove(a); // leaves a tombstone: b does not move
     assertEquals(positionOfB, nodes.index(b));
-    final IllegalStateException refused = assertThrows(IllegalStateException.class,
-        () -> registry.owningGroup(NODE)); // in-place storages cannot be owned
+    final IllegalStateException refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> registry.owningGroup(NODE)); // in-place storages cannot be owned
     nodes.compact(); // removes the holes; now b may move
     // end::in-place[]
     assertTrue(refused.getMessage().contains("in-place"));
@@ -225,14 +237,18 @@ class GuideSnippetsTest {
     final ObjectStorage<Health> health = registry.storage(HEALTH);
     health.onConstruct().connect((r, e) -> log.add("constructed " + Entity.toString(e)));
     health.onUpdate().connect((r, e) -> log.add("updated"));
-    health.onDestroy().connect((r, e) -> log.add("destroying, still has " + r.get(e, HEALTH).points));
+    health
+        .onDestroy()
+        .connect((r, e) -> log.add("destroying, still has " + r.get(e, HEALTH).points));
     final long e = registry.create();
     registry.emplace(e, HEALTH, new Health(3));
     registry.replace(e, HEALTH, new Health(4));
     registry.destroy(e);
     // log: [constructed Entity(index=0, version=0), updated, destroying, still has 4]
     // end::signals[]
-    assertEquals(List.of("constructed Entity(index=0, version=0)", "updated", "destroying, still has 4"), log);
+    assertEquals(
+        List.of("constructed Entity(index=0, version=0)", "updated", "destroying, still has 4"),
+        log);
   }
 
   @Test
@@ -243,7 +259,8 @@ class GuideSnippetsTest {
     }
     // tag::sorting[]
     final ObjectStorage<Health> health = registry.storage(HEALTH);
-    health.sortByPosition((l, r) -> Integer.compare(health.valueAt(l).points, health.valueAt(r).points));
+    health.sortByPosition(
+        (l, r) -> Integer.compare(health.valueAt(l).points, health.valueAt(r).points));
     // end::sorting[]
     for (int p = 1; p < health.size(); p++) {
       assertTrue(health.valueAt(p - 1).points <= health.valueAt(p).points);
@@ -261,17 +278,24 @@ class GuideSnippetsTest {
     }
     // tag::iteration-rules[]
     final View view = registry.view(HEALTH);
-    view.each(e -> {
-      if (registry.get(e, HEALTH).points == 0) {
-        registry.destroy(e); // the visited entity: allowed
-      }
-      registry.emplace(registry.create(), HEALTH, new Health(9)); // new entities: allowed, not visited
-    });
-    assertThrows(ConcurrentModificationException.class, () -> view.each(e -> {
-      if (e == all.get(3)) {
-        registry.remove(all.get(1), HEALTH); // another entity of the leading pool: refused
-      }
-    }));
+    view.each(
+        e -> {
+          if (registry.get(e, HEALTH).points == 0) {
+            registry.destroy(e); // the visited entity: allowed
+          }
+          registry.emplace(
+              registry.create(), HEALTH, new Health(9)); // new entities: allowed, not visited
+        });
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            view.each(
+                e -> {
+                  if (e == all.get(3)) {
+                    registry.remove(
+                        all.get(1), HEALTH); // another entity of the leading pool: refused
+                  }
+                }));
     // end::iteration-rules[]
   }
 
@@ -283,13 +307,16 @@ class GuideSnippetsTest {
     }
     // tag::commands[]
     final CommandBuffer commands = new CommandBuffer(registry);
-    registry.view(HEALTH).each(e -> {
-      if (registry.get(e, HEALTH).points <= 0) {
-        commands.destroy(e); // the dead go after the pass
-        final long ghost = commands.create(); // a reserved handle, usable in later commands
-        commands.emplace(ghost, POISONED, null);
-      }
-    });
+    registry
+        .view(HEALTH)
+        .each(
+            e -> {
+              if (registry.get(e, HEALTH).points <= 0) {
+                commands.destroy(e); // the dead go after the pass
+                final long ghost = commands.create(); // a reserved handle, usable in later commands
+                commands.emplace(ghost, POISONED, null);
+              }
+            });
     commands.apply(); // reserved entities first, then every command in recording order
     // end::commands[]
     assertEquals(2, registry.storage(HEALTH).size());
@@ -310,14 +337,16 @@ class GuideSnippetsTest {
     final java.util.concurrent.ForkJoinPool pool = java.util.concurrent.ForkJoinPool.commonPool();
     // tag::parallel-commands[]
     final CommandBuffers perRun = new CommandBuffers(registry);
-    group.parallelEachChunk(pool, (from, to) -> {
-      final CommandBuffer buffer = perRun.forRun(from);
-      for (int position = from; position < to; position++) {
-        if (health.valueAt(position).points > 100) {
-          buffer.destroy(group.entityAt(position));
-        }
-      }
-    });
+    group.parallelEachChunk(
+        pool,
+        (from, to) -> {
+          final CommandBuffer buffer = perRun.forRun(from);
+          for (int position = from; position < to; position++) {
+            if (health.valueAt(position).points > 100) {
+              buffer.destroy(group.entityAt(position));
+            }
+          }
+        });
     perRun.apply();
     // end::parallel-commands[]
     assertEquals(50_000 / 200 * 101, group.size());
@@ -332,10 +361,13 @@ class GuideSnippetsTest {
     registry.emplace(registry.create(), HEALTH, new Health(2));
     final List<String> log = new ArrayList<>();
     // tag::reactive[]
-    final Reactive pushed = Reactive.collect(registry, ComponentType.named("pushed")).onUpdate(HEALTH);
+    final Reactive pushed =
+        Reactive.collect(registry, ComponentType.named("pushed")).onUpdate(HEALTH);
     registry.replace(first, HEALTH, new Health(7)); // an update: collected
-    final View view = registry.view(new ComponentType<?, ?>[] {HEALTH, ComponentType.named("pushed")},
-        new ComponentType<?, ?>[0]);
+    final View view =
+        registry.view(
+            new ComponentType<?, ?>[] {HEALTH, ComponentType.named("pushed")},
+            new ComponentType<?, ?>[0]);
     view.each(e -> log.add("pushed " + registry.get(e, HEALTH).points));
     pushed.clear(); // processed
     // end::reactive[]
@@ -367,9 +399,13 @@ class GuideSnippetsTest {
   void userCodeThatThrows() {
     final Registry registry = new Registry();
     // tag::user-code-throws[]
-    registry.storage(HEALTH).onDestroy().connect((r, e) -> {
-      throw new IllegalStateException("a listener that fails");
-    });
+    registry
+        .storage(HEALTH)
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              throw new IllegalStateException("a listener that fails");
+            });
     final long doomed = registry.create();
     registry.emplace(doomed, HEALTH, new Health(1));
     assertThrows(IllegalStateException.class, () -> registry.destroy(doomed));
@@ -389,9 +425,13 @@ class GuideSnippetsTest {
     new SnapshotWriter(registry).write(out); // or .types(...), .entities(...), .extra(name, bytes)
     final Registry copy = new Registry(); // never created an entity
     new SnapshotLoader(copy).load(new ByteArrayInputStream(out.toByteArray()));
-    assertEquals(registry.get(ship, Position_Traits.TYPE), copy.get(ship, Position_Traits.TYPE)); // same ids
-    assertThrows(SnapshotFormatException.class, // bad input: nothing changes
-        () -> new SnapshotLoader(new Registry()).load(new ByteArrayInputStream(new byte[] {'P', 'H'})));
+    assertEquals(
+        registry.get(ship, Position_Traits.TYPE), copy.get(ship, Position_Traits.TYPE)); // same ids
+    assertThrows(
+        SnapshotFormatException.class, // bad input: nothing changes
+        () ->
+            new SnapshotLoader(new Registry())
+                .load(new ByteArrayInputStream(new byte[] {'P', 'H'})));
     // end::snapshots[]
     // tag::continuous[]
     final Registry mirror = new Registry();

@@ -30,11 +30,13 @@ class InstallationSectionTest {
     final List<String> xml = blocks("xml");
     assertEquals(1, xml.size(), "one xml block in the Installation section");
     final String block = xml.get(0);
-    assertTrue(block.contains("<phalanx.version>" + version() + "</phalanx.version>"),
+    assertTrue(
+        block.contains("<phalanx.version>" + version() + "</phalanx.version>"),
         "the xml block names version " + version());
-    final String pom = Files.readString(PROJECT.resolve("pom.xml"))
-        .replace("@project.version@", version());
-    assertTrue(normalize(pom).contains(normalize(block)),
+    final String pom =
+        Files.readString(PROJECT.resolve("pom.xml")).replace("@project.version@", version());
+    assertTrue(
+        normalize(pom).contains(normalize(block)),
         "the Installation section's xml block is not, line for line, in " + PROJECT + "/pom.xml");
   }
 
@@ -49,12 +51,14 @@ class InstallationSectionTest {
       }
     }
     // The tested project's sources, plus the module declaration of its modular twin.
-    sources.add(normalize(Files.readString(
-        PROJECT.resolveSibling("modular").resolve("src/main/java/module-info.java"))));
+    sources.add(
+        normalize(
+            Files.readString(
+                PROJECT.resolveSibling("modular").resolve("src/main/java/module-info.java"))));
     assertEquals(blocks.size(), sources.size(), "as many java blocks as source files");
     for (final String source : sources) {
-      assertTrue(blocks.contains(source),
-          "no java block of the Installation section is\n" + source);
+      assertTrue(
+          blocks.contains(source), "no java block of the Installation section is\n" + source);
     }
   }
 
@@ -63,10 +67,11 @@ class InstallationSectionTest {
     final List<String> gradle = blocks("kotlin");
     assertEquals(1, gradle.size(), "one kotlin block (build.gradle.kts) in Installation");
     final String block = gradle.get(0);
-    for (final String line : List.of(
-        "implementation(\"dev.phalanx:ecs-runtime:" + version() + "\")",
-        "compileOnly(\"dev.phalanx:ecs-annotations:" + version() + "\")",
-        "annotationProcessor(\"dev.phalanx:ecs-processor:" + version() + "\")")) {
+    for (final String line :
+        List.of(
+            "implementation(\"dev.phalanx:ecs-runtime:" + version() + "\")",
+            "compileOnly(\"dev.phalanx:ecs-annotations:" + version() + "\")",
+            "annotationProcessor(\"dev.phalanx:ecs-processor:" + version() + "\")")) {
       assertTrue(block.contains(line), "the Gradle block lacks " + line);
     }
   }

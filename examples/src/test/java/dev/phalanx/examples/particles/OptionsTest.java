@@ -22,8 +22,18 @@ class OptionsTest {
 
   @Test
   void readsSpaceAndEqualsForms() {
-    final Options options = Options.parse(
-        "--entities", "5_000", "--frames=20", "--seed", "-3", "--threads", "1", "--image=256", "--out", "x/y.png");
+    final Options options =
+        Options.parse(
+            "--entities",
+            "5_000",
+            "--frames=20",
+            "--seed",
+            "-3",
+            "--threads",
+            "1",
+            "--image=256",
+            "--out",
+            "x/y.png");
     assertEquals(5_000, options.entities());
     assertEquals(20, options.frames());
     assertEquals(-3, options.seed());

@@ -10,9 +10,9 @@ import java.util.SplittableRandom;
 /**
  * The rules of the particle world again, on plain arrays, with no ECS at all: one slot per root
  * entity (a dead root's slot is refilled by its replacement), and {@link Rules#COMET_CHILDREN}
- * slots per root for a comet's tail. Written from the rules, not from the systems, so that a
- * {@link World} that agrees with it shows that the storages, groups, views, hierarchy and entity
- * recycling did their job. Only the constants, {@link Rules#wrap} and the attractor orbits are shared.
+ * slots per root for a comet's tail. Written from the rules, not from the systems, so that a {@link
+ * World} that agrees with it shows that the storages, groups, views, hierarchy and entity recycling
+ * did their job. Only the constants, {@link Rules#wrap} and the attractor orbits are shared.
  */
 final class PlainParticles {
 
@@ -116,7 +116,8 @@ final class PlainParticles {
   }
 
   private static int cell(final float px, final float py) {
-    return ((int) (py * CELL_SCALE) & (CELLS - 1)) * CELLS + ((int) (px * CELL_SCALE) & (CELLS - 1));
+    return ((int) (py * CELL_SCALE) & (CELLS - 1)) * CELLS
+        + ((int) (px * CELL_SCALE) & (CELLS - 1));
   }
 
   private void move() {
@@ -142,10 +143,14 @@ final class PlainParticles {
       }
       final int col = (int) (x[r] * CELL_SCALE) & (CELLS - 1);
       final int row = (int) (y[r] * CELL_SCALE) & (CELLS - 1);
-      ax -= Rules.PRESSURE * (density[row * CELLS + ((col + 1) & (CELLS - 1))]
-          - density[row * CELLS + ((col - 1) & (CELLS - 1))]);
-      ay -= Rules.PRESSURE * (density[((row + 1) & (CELLS - 1)) * CELLS + col]
-          - density[((row - 1) & (CELLS - 1)) * CELLS + col]);
+      ax -=
+          Rules.PRESSURE
+              * (density[row * CELLS + ((col + 1) & (CELLS - 1))]
+                  - density[row * CELLS + ((col - 1) & (CELLS - 1))]);
+      ay -=
+          Rules.PRESSURE
+              * (density[((row + 1) & (CELLS - 1)) * CELLS + col]
+                  - density[((row - 1) & (CELLS - 1)) * CELLS + col]);
       vx[r] = (vx[r] + ax * Rules.DT) * Rules.DAMPING;
       vy[r] = (vy[r] + ay * Rules.DT) * Rules.DAMPING;
       x[r] = wrap(x[r] + vx[r] * Rules.DT);
@@ -175,16 +180,20 @@ final class PlainParticles {
   long checksum() {
     long sum = 0;
     for (int r = 0; r < roots; r++) {
-      final int flags = switch (kind[r]) {
-        case FROZEN -> Checksums.FROZEN;
-        case GLOWING -> Checksums.GLOWING;
-        case COMET -> Checksums.COMET | COMET_CHILDREN << 8;
-        default -> 0;
-      };
+      final int flags =
+          switch (kind[r]) {
+            case FROZEN -> Checksums.FROZEN;
+            case GLOWING -> Checksums.GLOWING;
+            case COMET -> Checksums.COMET | COMET_CHILDREN << 8;
+            default -> 0;
+          };
       sum += Checksums.mix(Checksums.root(x[r], y[r], vx[r], vy[r], ticks[r], flags));
       if (COMET == kind[r]) {
         for (int c = r * COMET_CHILDREN; c < (r + 1) * COMET_CHILDREN; c++) {
-          sum += Checksums.mix(Checksums.child(childX[c], childY[c], childOffsetX[c], childOffsetY[c], x[r], y[r]));
+          sum +=
+              Checksums.mix(
+                  Checksums.child(
+                      childX[c], childY[c], childOffsetX[c], childOffsetY[c], x[r], y[r]));
         }
       }
     }

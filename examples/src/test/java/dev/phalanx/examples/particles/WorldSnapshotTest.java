@@ -59,10 +59,32 @@ class WorldSnapshotTest {
   @Test
   void theCommandLineSavesAndLoads(@TempDir final Path dir) throws IOException {
     final Path file = dir.resolve("world.phnx");
-    Simulation.main(new String[] {"--entities", "2000", "--frames", "20", "--threads", "1", "--save", file.toString(),
-        "--save-at", "10", "--out", dir.resolve("a.png").toString()});
+    Simulation.main(
+        new String[] {
+          "--entities",
+          "2000",
+          "--frames",
+          "20",
+          "--threads",
+          "1",
+          "--save",
+          file.toString(),
+          "--save-at",
+          "10",
+          "--out",
+          dir.resolve("a.png").toString()
+        });
     assertTrue(file.toFile().length() > 0);
-    Simulation.main(new String[] {"--load", file.toString(), "--frames", "10", "--threads", "1", "--out",
-        dir.resolve("b.png").toString()});
+    Simulation.main(
+        new String[] {
+          "--load",
+          file.toString(),
+          "--frames",
+          "10",
+          "--threads",
+          "1",
+          "--out",
+          dir.resolve("b.png").toString()
+        });
   }
 }

@@ -64,12 +64,15 @@ class WorldTest {
       }
       final Storages s = world.storages();
       final int[] children = {0};
-      world.followers().each((child, link, at) -> {
-        final long parent = s.hierarchy.parent(child);
-        assertTrue(world.registry().valid(parent), "a tail outlived its comet");
-        assertEquals(Rules.wrap(s.positions.x(parent) + link.offsetX()), at.x());
-        children[0]++;
-      });
+      world
+          .followers()
+          .each(
+              (child, link, at) -> {
+                final long parent = s.hierarchy.parent(child);
+                assertTrue(world.registry().valid(parent), "a tail outlived its comet");
+                assertEquals(Rules.wrap(s.positions.x(parent) + link.offsetX()), at.x());
+                children[0]++;
+              });
       assertEquals(s.comets.size() * Rules.COMET_CHILDREN, children[0]);
       assertEquals(java.util.List.of(), s.hierarchy.verify());
       assertEquals(java.util.List.of(), world.registry().verify());

@@ -18,24 +18,31 @@ import org.junit.jupiter.api.Test;
 class CommandsTest {
 
   /** One frame: entities whose x passed 50 die and spawn a replacement at the origin. */
-  private static void frame(final MoversQuery movers, final CommandBuffers commands, final ForkJoinPool pool) {
+  private static void frame(
+      final MoversQuery movers, final CommandBuffers commands, final ForkJoinPool pool) {
     final Position_Storage positions = movers.positionStorage();
-    movers.parallelEachChunk(pool, (from, to, x, y, dx, dy) -> {
-      for (int i = from; i < to; i++) {
-        x[i] += dx[i];
-      }
-    });
-    movers.group().parallelEachChunk(pool, (from, to) -> {
-      final CommandBuffer buffer = commands.forRun(from);
-      for (int position = from; position < to; position++) {
-        if (positions.xAt(position) > 50f) {
-          buffer.destroy(movers.group().entityAt(position));
-          final long spawn = buffer.create();
-          positions.emplace(buffer, spawn, 0f, positions.yAt(position));
-          movers.velocityStorage().emplace(buffer, spawn, 1f, 0f);
-        }
-      }
-    });
+    movers.parallelEachChunk(
+        pool,
+        (from, to, x, y, dx, dy) -> {
+          for (int i = from; i < to; i++) {
+            x[i] += dx[i];
+          }
+        });
+    movers
+        .group()
+        .parallelEachChunk(
+            pool,
+            (from, to) -> {
+              final CommandBuffer buffer = commands.forRun(from);
+              for (int position = from; position < to; position++) {
+                if (positions.xAt(position) > 50f) {
+                  buffer.destroy(movers.group().entityAt(position));
+                  final long spawn = buffer.create();
+                  positions.emplace(buffer, spawn, 0f, positions.yAt(position));
+                  movers.velocityStorage().emplace(buffer, spawn, 1f, 0f);
+                }
+              }
+            });
     commands.apply();
   }
 
@@ -65,7 +72,8 @@ class CommandsTest {
     final TreeMap<Long, String> state = new TreeMap<>();
     final Position_Storage positions = movers.positionStorage();
     for (int position = 0; position < positions.size(); position++) {
-      state.put(positions.packed()[position], positions.xAt(position) + "," + positions.yAt(position));
+      state.put(
+          positions.packed()[position], positions.xAt(position) + "," + positions.yAt(position));
     }
     return state;
   }

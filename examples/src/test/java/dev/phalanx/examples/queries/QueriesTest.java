@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
 import java.lang.management.ManagementFactory;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.ForkJoinPool;
@@ -20,14 +20,17 @@ import org.junit.jupiter.api.Test;
  * entities and computes exactly what the same arithmetic over plain {@code float[]} computes.
  *
  * <p>Entity {@code i} has a position {@code (i, -i)}; a velocity unless {@code i % 5 == 0}; a mass
- * {@code i} if {@code i % 3 == 0}; an anchor if {@code i % 4 == 0}; and is frozen if
- * {@code i % 11 == 0}.
+ * {@code i} if {@code i % 3 == 0}; an anchor if {@code i % 4 == 0}; and is frozen if {@code i % 11
+ * == 0}.
  */
 class QueriesTest {
 
   private static final int N = 40_000;
 
-  /** Where the allocation probe's self-check stores what it allocates, so that it is not optimized away. */
+  /**
+   * Where the allocation probe's self-check stores what it allocates, so that it is not optimized
+   * away.
+   */
   private static volatile Object sink;
 
   private final Registry registry = new Registry();
@@ -81,11 +84,12 @@ class QueriesTest {
     final MoversQuery movers = MoversQuery.of(registry);
     final boolean[] visited = new boolean[N];
     for (int step = 0; step < 3; step++) {
-      movers.each((entity, position, velocity) -> {
-        visited[Entity.index(entity)] = true;
-        position.setX(position.x() + velocity.x());
-        position.setY(position.y() + velocity.y());
-      });
+      movers.each(
+          (entity, position, velocity) -> {
+            visited[Entity.index(entity)] = true;
+            position.setX(position.x() + velocity.x());
+            position.setY(position.y() + velocity.y());
+          });
       stepArrays();
     }
     assertArrayEquals(expectedMovers(), visited);
@@ -121,11 +125,12 @@ class QueriesTest {
   void chunksCoverTheGroupOncePageByPage() {
     final MoversQuery movers = MoversQuery.of(registry);
     final int[] covered = {0};
-    movers.eachChunk((from, to, positionX, positionY, velocityX, velocityY) -> {
-      assertTrue(0 <= from && from < to && to <= positionX.length, from + ".." + to);
-      assertEquals(positions.pageSize(), positionX.length);
-      covered[0] += to - from;
-    });
+    movers.eachChunk(
+        (from, to, positionX, positionY, velocityX, velocityY) -> {
+          assertTrue(0 <= from && from < to && to <= positionX.length, from + ".." + to);
+          assertEquals(positions.pageSize(), positionX.length);
+          covered[0] += to - from;
+        });
     assertEquals(movers.size(), covered[0]);
     assertEquals(count(expectedMovers()), movers.size());
   }
@@ -159,18 +164,20 @@ class QueriesTest {
       expected[i] &= 0 == i % 3;
     }
     final boolean[] visited = new boolean[N];
-    heavy.each((entity, position, velocity, mass) -> {
-      visited[Entity.index(entity)] = true;
-      assertEquals(Entity.index(entity), mass.value());
-    });
+    heavy.each(
+        (entity, position, velocity, mass) -> {
+          visited[Entity.index(entity)] = true;
+          assertEquals(Entity.index(entity), mass.value());
+        });
     assertArrayEquals(expected, visited);
     // Heavy movers move twice as far: a chunk over the nested group's prefix, then all movers.
-    heavy.eachChunk((from, to, positionX, positionY, velocityX, velocityY, massValue) -> {
-      for (int i = from; i < to; i++) {
-        positionX[i] += velocityX[i];
-        positionY[i] += velocityY[i];
-      }
-    });
+    heavy.eachChunk(
+        (from, to, positionX, positionY, velocityX, velocityY, massValue) -> {
+          for (int i = from; i < to; i++) {
+            positionX[i] += velocityX[i];
+            positionY[i] += velocityY[i];
+          }
+        });
     for (int i = 0; i < N; i++) {
       if (expected[i]) {
         x[i] += vx[i];
@@ -186,10 +193,16 @@ class QueriesTest {
   void structuralChangesDuringChunksAreRefused() {
     final MoversQuery movers = MoversQuery.of(registry);
     final long victim = entities[1];
-    assertThrows(ConcurrentModificationException.class,
-        () -> movers.eachChunk((from, to, px, py, vx, vy) -> registry.remove(victim, Velocity_Traits.TYPE)));
-    assertThrows(ConcurrentModificationException.class,
-        () -> movers.parallelEachChunk((from, to, px, py, vx, vy) -> registry.remove(victim, Velocity_Traits.TYPE)));
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            movers.eachChunk(
+                (from, to, px, py, vx, vy) -> registry.remove(victim, Velocity_Traits.TYPE)));
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            movers.parallelEachChunk(
+                (from, to, px, py, vx, vy) -> registry.remove(victim, Velocity_Traits.TYPE)));
     // The locks are released once the iteration is over.
     assertTrue(registry.remove(victim, Velocity_Traits.TYPE));
     assertFalse(movers.contains(victim));
@@ -198,11 +211,12 @@ class QueriesTest {
   @Test
   void visitorMayRemoveTheVisitedEntitysComponents() {
     final MoversQuery movers = MoversQuery.of(registry);
-    movers.each((entity, position, velocity) -> {
-      if (0 == Entity.index(entity) % 2) {
-        registry.remove(entity, Velocity_Traits.TYPE);
-      }
-    });
+    movers.each(
+        (entity, position, velocity) -> {
+          if (0 == Entity.index(entity) % 2) {
+            registry.remove(entity, Velocity_Traits.TYPE);
+          }
+        });
     int expected = 0;
     for (int i = 0; i < N; i++) {
       expected += hasVelocity[i] && !frozen[i] && 0 != i % 2 ? 1 : 0;
@@ -218,13 +232,14 @@ class QueriesTest {
   void nonOwningGroupVisitsItsMembersWithTheirValues() {
     final WeighedQuery weighed = WeighedQuery.of(registry);
     final boolean[] visited = new boolean[N];
-    weighed.each((entity, position, mass) -> {
-      final int i = Entity.index(entity);
-      visited[i] = true;
-      assertEquals(x[i], position.x());
-      assertEquals(i, mass.value());
-      position.setY(position.y() * 2);
-    });
+    weighed.each(
+        (entity, position, mass) -> {
+          final int i = Entity.index(entity);
+          visited[i] = true;
+          assertEquals(x[i], position.x());
+          assertEquals(i, mass.value());
+          position.setY(position.y() * 2);
+        });
     final boolean[] expected = new boolean[N];
     for (int i = 0; i < N; i++) {
       expected[i] = 0 == i % 3 && !frozen[i];
@@ -242,22 +257,24 @@ class QueriesTest {
       registry.remove(entities[i], Anchor_Traits.TYPE);
     }
     final boolean[] visited = new boolean[N];
-    anchored.each((entity, position, anchor) -> {
-      final int i = Entity.index(entity);
-      visited[i] = true;
-      assertEquals(i, anchor.id());
-      assertEquals(x[i], position.x());
-      // In-place storage: removing the visited entity's anchor moves nothing.
-      registry.remove(entity, Anchor_Traits.TYPE);
-    });
+    anchored.each(
+        (entity, position, anchor) -> {
+          final int i = Entity.index(entity);
+          visited[i] = true;
+          assertEquals(i, anchor.id());
+          assertEquals(x[i], position.x());
+          // In-place storage: removing the visited entity's anchor moves nothing.
+          registry.remove(entity, Anchor_Traits.TYPE);
+        });
     final boolean[] expected = new boolean[N];
     for (int i = 0; i < N; i++) {
       expected[i] = 0 == i % 4 && 0 != i % 8 && !frozen[i];
     }
     assertArrayEquals(expected, visited);
-    anchored.each((entity, position, anchor) -> {
-      throw new AssertionError("every anchor was removed");
-    });
+    anchored.each(
+        (entity, position, anchor) -> {
+          throw new AssertionError("every anchor was removed");
+        });
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -269,7 +286,8 @@ class QueriesTest {
     final MoversQuery movers = MoversQuery.of(registry);
     final WeighedQuery weighed = WeighedQuery.of(registry);
     final AnchoredQuery anchored = AnchoredQuery.of(registry);
-    final MoversQuery.Visitor move = (entity, position, velocity) -> position.setX(position.x() + velocity.x());
+    final MoversQuery.Visitor move =
+        (entity, position, velocity) -> position.setX(position.x() + velocity.x());
     final MoversQuery.Chunk moveChunk = QueriesTest::move;
     final WeighedQuery.Visitor weigh = (entity, position, mass) -> position.setY(mass.value());
     final AnchoredQuery.Visitor anchor = (entity, position, a) -> position.setY(a.id());
@@ -306,8 +324,12 @@ class QueriesTest {
 
   /** The chunk body under test: position += velocity over one run of page arrays. */
   private static void move(
-      final int from, final int to, final float[] positionX, final float[] positionY,
-      final float[] velocityX, final float[] velocityY) {
+      final int from,
+      final int to,
+      final float[] positionX,
+      final float[] positionY,
+      final float[] velocityX,
+      final float[] velocityY) {
     for (int i = from; i < to; i++) {
       positionX[i] += velocityX[i];
       positionY[i] += velocityY[i];

@@ -20,7 +20,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Continuous loading of a stream of random remote worlds, checked against the remote world itself. */
+/**
+ * Continuous loading of a stream of random remote worlds, checked against the remote world itself.
+ */
 class ContinuousLoaderTest {
 
   @Test
@@ -36,10 +38,13 @@ class ContinuousLoaderTest {
       for (int round = 0; round < 15; round++) {
         Worlds.mutate(remote, random, 60);
         final boolean partial = random.nextInt(4) == 0;
-        final byte[] bytes = partial
-            ? Worlds.save(Worlds.writer(remote).types(Position_Traits.TYPE, Parent_Traits.TYPE)
-                .entities(Worlds.liveEntities(remote)))
-            : Worlds.save(Worlds.writer(remote));
+        final byte[] bytes =
+            partial
+                ? Worlds.save(
+                    Worlds.writer(remote)
+                        .types(Position_Traits.TYPE, Parent_Traits.TYPE)
+                        .entities(Worlds.liveEntities(remote)))
+                : Worlds.save(Worlds.writer(remote));
         loader.load(new ByteArrayInputStream(bytes));
         check(remote, local, loader, "seed " + seed + " round " + round);
         assertTrue(local.valid(own));
@@ -48,7 +53,11 @@ class ContinuousLoaderTest {
     }
   }
 
-  private static void check(final Registry remote, final Registry local, final ContinuousLoader loader, final String where) {
+  private static void check(
+      final Registry remote,
+      final Registry local,
+      final ContinuousLoader loader,
+      final String where) {
     assertEquals(List.of(), local.verify(), where);
     assertEquals(remote.alive(), loader.size(), where);
     final Parent_Storage remoteParents = remote.storage(Parent_Traits.TYPE);
@@ -56,21 +65,27 @@ class ContinuousLoaderTest {
     for (final long e : Worlds.liveEntities(remote)) {
       final long mine = loader.map(e);
       assertTrue(local.valid(mine), where);
-      assertEquals(remote.has(e, Position_Traits.TYPE), local.has(mine, Position_Traits.TYPE), where);
+      assertEquals(
+          remote.has(e, Position_Traits.TYPE), local.has(mine, Position_Traits.TYPE), where);
       if (remote.has(e, Position_Traits.TYPE)) {
-        assertEquals(remote.get(e, Position_Traits.TYPE), local.get(mine, Position_Traits.TYPE), where);
+        assertEquals(
+            remote.get(e, Position_Traits.TYPE), local.get(mine, Position_Traits.TYPE), where);
       }
       assertEquals(remote.has(e, Parent_Traits.TYPE), local.has(mine, Parent_Traits.TYPE), where);
       if (remote.has(e, Parent_Traits.TYPE)) {
         final long target = remoteParents.entity(e);
         final long expected = remote.valid(target) ? loader.map(target) : Entity.NULL;
-        assertEquals(expected, localParents.entity(mine), where + ": the reference points to the mapped entity or null");
+        assertEquals(
+            expected,
+            localParents.entity(mine),
+            where + ": the reference points to the mapped entity or null");
         assertEquals(remoteParents.depth(e), localParents.depth(mine), where);
       }
     }
     // Every reference held locally names a live entity or null.
-    localParents.eachEntityRef((owner, field, reference) ->
-        assertTrue(Entity.isNull(reference) || local.valid(reference), where));
+    localParents.eachEntityRef(
+        (owner, field, reference) ->
+            assertTrue(Entity.isNull(reference) || local.valid(reference), where));
   }
 
   @Test
@@ -119,8 +134,9 @@ class ContinuousLoaderTest {
     assertEquals(List.of(), local.verify());
     // Slot is in place: its holes are ignored by continuous loading, its elements mirrored.
     loader.load(new ByteArrayInputStream(next));
-    assertEquals(remote.storage(Slot_Traits.TYPE).size() - countHoles(remote), local.storage(Slot_Traits.TYPE).size()
-        - countHoles(local));
+    assertEquals(
+        remote.storage(Slot_Traits.TYPE).size() - countHoles(remote),
+        local.storage(Slot_Traits.TYPE).size() - countHoles(local));
   }
 
   private static int countHoles(final Registry registry) {

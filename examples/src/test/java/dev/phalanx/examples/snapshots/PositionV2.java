@@ -3,8 +3,8 @@ package dev.phalanx.examples.snapshots;
 import dev.phalanx.ecs.annotations.Component;
 
 /**
- * A later version of {@code Position} whose {@code y} changed type: loading an old snapshot into it is
- * refused.
+ * A later version of {@code Position} whose {@code y} changed type: loading an old snapshot into it
+ * is refused.
  *
  * @param x the same field
  * @param y now a double

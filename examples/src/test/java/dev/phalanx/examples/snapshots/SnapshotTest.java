@@ -31,7 +31,9 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Whole-world snapshots: round trips of random worlds, schema changes and every kind of bad input. */
+/**
+ * Whole-world snapshots: round trips of random worlds, schema changes and every kind of bad input.
+ */
 class SnapshotTest {
 
   private static Registry randomWorld(final long seed, final int steps) {
@@ -58,8 +60,10 @@ class SnapshotTest {
         assertEquals(List.of(), Hierarchy.of(loaded).verify(), "seed " + seed);
         assertEquals(original.entities().size(), loaded.entities().size());
         assertEquals(original.entities().alive(), loaded.entities().alive());
-        assertArrayEquals(Arrays.copyOf(original.entities().packed(), original.entities().size()),
-            Arrays.copyOf(loaded.entities().packed(), loaded.entities().size()), "identifiers and versions");
+        assertArrayEquals(
+            Arrays.copyOf(original.entities().packed(), original.entities().size()),
+            Arrays.copyOf(loaded.entities().packed(), loaded.entities().size()),
+            "identifiers and versions");
         assertEquals(dump(original), dump(loaded), "seed " + seed);
       }
       // Field by field, bit for bit: saving the loaded world gives the same bytes (positions, holes
@@ -72,7 +76,8 @@ class SnapshotTest {
       Worlds.mutate(original, new SplittableRandom(-seed), 200);
       Worlds.mutate(withGroups, new SplittableRandom(-seed), 200);
       assertEquals(List.of(), withGroups.verify());
-      assertArrayEquals(Worlds.save(Worlds.writer(original)), Worlds.save(Worlds.writer(withGroups)));
+      assertArrayEquals(
+          Worlds.save(Worlds.writer(original)), Worlds.save(Worlds.writer(withGroups)));
     }
   }
 
@@ -81,7 +86,9 @@ class SnapshotTest {
     final Registry original = new Registry();
     final long a = original.create();
     final long b = original.create();
-    original.storage(Label_Traits.TYPE).emplace(a, new Label("hé", Label.Color.BLUE, List.of("x"), new int[] {7}));
+    original
+        .storage(Label_Traits.TYPE)
+        .emplace(a, new Label("hé", Label.Color.BLUE, List.of("x"), new int[] {7}));
     original.storage(Parent_Traits.TYPE).emplace(b, a, 3);
     Hierarchy.of(original).attach(b, a);
     final Registry loaded = load(Worlds.save(Worlds.writer(original)), new Registry());
@@ -101,13 +108,17 @@ class SnapshotTest {
   @Test
   void chosenTypesAndAMissingCodecAreHandled() throws IOException {
     final Registry original = randomWorld(5, 400);
-    final byte[] bytes = Worlds.save(Worlds.writer(original).types(Position_Traits.TYPE, Velocity_Traits.TYPE));
+    final byte[] bytes =
+        Worlds.save(Worlds.writer(original).types(Position_Traits.TYPE, Velocity_Traits.TYPE));
     final Registry loaded = load(bytes, new Registry());
     assertEquals(2, loaded.storageCount());
-    assertEquals(original.storage(Position_Traits.TYPE).size(), loaded.storage(Position_Traits.TYPE).size());
+    assertEquals(
+        original.storage(Position_Traits.TYPE).size(), loaded.storage(Position_Traits.TYPE).size());
     assertEquals(List.of(), loaded.verify());
-    final IllegalStateException refused = assertThrows(IllegalStateException.class,
-        () -> new SnapshotWriter(original).write(new java.io.ByteArrayOutputStream()));
+    final IllegalStateException refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> new SnapshotWriter(original).write(new java.io.ByteArrayOutputStream()));
     assertTrue(refused.getMessage().contains("ValueCodec"), refused.getMessage());
   }
 
@@ -119,15 +130,24 @@ class SnapshotTest {
     final byte[] bytes = Worlds.save(new SnapshotWriter(original));
     // A field the class lacks (y) is skipped; one the file lacks (extra) gets the default.
     final Registry evolved = new Registry();
-    new SnapshotLoader(evolved).alias(Position_Traits.TYPE.javaClass().getName(), PositionV3_Traits.TYPE)
+    new SnapshotLoader(evolved)
+        .alias(Position_Traits.TYPE.javaClass().getName(), PositionV3_Traits.TYPE)
         .load(new ByteArrayInputStream(bytes));
     assertEquals(new PositionV3(0, 1.5f), evolved.get(e, PositionV3_Traits.TYPE));
     // A changed type is refused, naming the storage and the field.
     final Registry target = new Registry();
-    final SnapshotFormatException changed = assertThrows(SnapshotFormatException.class, () -> new SnapshotLoader(target)
-        .alias(Position_Traits.TYPE.javaClass().getName(), PositionV2_Traits.TYPE).load(new ByteArrayInputStream(bytes)));
-    assertTrue(changed.getMessage().contains("field 'y'") && changed.getMessage().contains("changed type")
-        && changed.getMessage().contains("PositionV2"), changed.getMessage());
+    final SnapshotFormatException changed =
+        assertThrows(
+            SnapshotFormatException.class,
+            () ->
+                new SnapshotLoader(target)
+                    .alias(Position_Traits.TYPE.javaClass().getName(), PositionV2_Traits.TYPE)
+                    .load(new ByteArrayInputStream(bytes)));
+    assertTrue(
+        changed.getMessage().contains("field 'y'")
+            && changed.getMessage().contains("changed type")
+            && changed.getMessage().contains("PositionV2"),
+        changed.getMessage());
     assertUnchanged(target);
   }
 
@@ -137,7 +157,8 @@ class SnapshotTest {
     for (int length = 0; length < bytes.length; length++) {
       final Registry target = Worlds.withGroups(new Registry());
       final byte[] cut = Arrays.copyOf(bytes, length);
-      final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, () -> load(cut, target));
+      final SnapshotFormatException e =
+          assertThrows(SnapshotFormatException.class, () -> load(cut, target));
       assertTrue(e.getMessage().contains("truncated"), e.getMessage());
       assertUnchanged(target);
     }
@@ -167,10 +188,20 @@ class SnapshotTest {
     final long a = original.create();
     original.storage(Position_Traits.TYPE).emplace(a, 1f, 2f);
     final byte[] bytes = Worlds.save(new SnapshotWriter(original));
-    // Layout: magic 4, version 4, flags 4, count 4, alive 4, one identifier 8, extras 4, storages 4,
+    // Layout: magic 4, version 4, flags 4, count 4, alive 4, one identifier 8, extras 4, storages
+    // 4,
     // then the storage: key, policy, fields..., size, first hole, packed.
-    final int packedAt = indexOf(bytes, Position_Traits.TYPE.javaClass().getName()) - 4 + 4
-        + Position_Traits.TYPE.javaClass().getName().length() + 6 + 1 + 9 + 1 + 4 + 4;
+    final int packedAt =
+        indexOf(bytes, Position_Traits.TYPE.javaClass().getName())
+            - 4
+            + 4
+            + Position_Traits.TYPE.javaClass().getName().length()
+            + 6
+            + 1
+            + 9
+            + 1
+            + 4
+            + 4;
     final byte[] corrupt = withInt(bytes, packedAt + 4, 9);
     final SnapshotFormatException e = expect(corrupt, "is not a live entity of the snapshot");
     assertTrue(e.getMessage().contains("storage of Position"), e.getMessage());
@@ -209,13 +240,16 @@ class SnapshotTest {
     final Storage<?> copy = loaded.storage(Slot_Traits.TYPE);
     assertEquals(slots.size(), copy.size());
     assertEquals(slots.firstHole(), copy.firstHole());
-    assertArrayEquals(Arrays.copyOf(slots.packed(), slots.size()), Arrays.copyOf(copy.packed(), copy.size()));
+    assertArrayEquals(
+        Arrays.copyOf(slots.packed(), slots.size()), Arrays.copyOf(copy.packed(), copy.size()));
     assertEquals(List.of(), loaded.verify());
     // The free list works: the next insertion reuses the same hole in both.
     final long fresh = original.create();
     assertEquals(fresh, loaded.create());
     slots.emplace(fresh, new dev.phalanx.examples.components.Slot(1, "x"));
-    loaded.storage(Slot_Traits.TYPE).emplace(fresh, new dev.phalanx.examples.components.Slot(1, "x"));
+    loaded
+        .storage(Slot_Traits.TYPE)
+        .emplace(fresh, new dev.phalanx.examples.components.Slot(1, "x"));
     assertEquals(slots.index(fresh), loaded.storage(Slot_Traits.TYPE).index(fresh));
   }
 
@@ -228,8 +262,10 @@ class SnapshotTest {
     registry.storage(Parent_Traits.TYPE).emplace(e, Entity.NULL, 2);
     final StringBuilder text = new StringBuilder();
     SnapshotDump.write(registry, text);
-    assertTrue(text.toString().contains("\"Position\": {\"x\": 1.0, \"y\": \"NaN\"}"), text.toString());
-    assertTrue(text.toString().contains("\"Parent\": {\"entity\": null, \"depth\": 2}"), text.toString());
+    assertTrue(
+        text.toString().contains("\"Position\": {\"x\": 1.0, \"y\": \"NaN\"}"), text.toString());
+    assertTrue(
+        text.toString().contains("\"Parent\": {\"entity\": null, \"depth\": 2}"), text.toString());
     final StringBuilder chosen = new StringBuilder();
     SnapshotDump.write(registry, new long[] {e, Entity.of(5, 0)}, chosen);
     assertTrue(chosen.toString().contains("\"dead\": true"), chosen.toString());
@@ -241,7 +277,9 @@ class SnapshotTest {
     final StringBuilder text = new StringBuilder();
     SnapshotDump.write(registry, text);
     // int[] and object values print by identity: drop them.
-    return text.toString().replaceAll("\\[I@[0-9a-f]+", "int[]").replaceAll("Token@[0-9a-f]+", "Token");
+    return text.toString()
+        .replaceAll("\\[I@[0-9a-f]+", "int[]")
+        .replaceAll("Token@[0-9a-f]+", "Token");
   }
 
   private static void assertUnchanged(final Registry target) {
@@ -258,7 +296,8 @@ class SnapshotTest {
 
   private static SnapshotFormatException expect(final byte[] bytes, final String message) {
     final Registry target = Worlds.withGroups(new Registry());
-    final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, () -> load(bytes, target));
+    final SnapshotFormatException e =
+        assertThrows(SnapshotFormatException.class, () -> load(bytes, target));
     assertTrue(e.getMessage().contains(message), e.getMessage());
     assertTrue(e.getMessage().contains("at byte"), e.getMessage());
     assertUnchanged(target);

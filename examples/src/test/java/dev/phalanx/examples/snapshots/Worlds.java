@@ -39,77 +39,93 @@ final class Worlds {
 
   /** Codec of {@code List<String>} (Label.tags). */
   @SuppressWarnings("rawtypes")
-  static final ValueCodec<List> LISTS = new ValueCodec<>() {
-    @Override
-    public void write(final List value, final DataOutput out) throws IOException {
-      out.writeInt(value.size());
-      for (final Object item : value) {
-        out.writeUTF((String) item);
-      }
-    }
+  static final ValueCodec<List> LISTS =
+      new ValueCodec<>() {
+        @Override
+        public void write(final List value, final DataOutput out) throws IOException {
+          out.writeInt(value.size());
+          for (final Object item : value) {
+            out.writeUTF((String) item);
+          }
+        }
 
-    @Override
-    public List read(final DataInput in) throws IOException {
-      final int size = in.readInt();
-      final List<String> list = new ArrayList<>(size);
-      for (int i = 0; i < size; i++) {
-        list.add(in.readUTF());
-      }
-      return list;
-    }
-  };
+        @Override
+        public List read(final DataInput in) throws IOException {
+          final int size = in.readInt();
+          final List<String> list = new ArrayList<>(size);
+          for (int i = 0; i < size; i++) {
+            list.add(in.readUTF());
+          }
+          return list;
+        }
+      };
 
   /** Codec of {@code int[]} (Label.codes). */
-  static final ValueCodec<int[]> INTS = new ValueCodec<>() {
-    @Override
-    public void write(final int[] value, final DataOutput out) throws IOException {
-      out.writeInt(value.length);
-      for (final int v : value) {
-        out.writeInt(v);
-      }
-    }
+  static final ValueCodec<int[]> INTS =
+      new ValueCodec<>() {
+        @Override
+        public void write(final int[] value, final DataOutput out) throws IOException {
+          out.writeInt(value.length);
+          for (final int v : value) {
+            out.writeInt(v);
+          }
+        }
 
-    @Override
-    public int[] read(final DataInput in) throws IOException {
-      final int[] value = new int[in.readInt()];
-      for (int i = 0; i < value.length; i++) {
-        value[i] = in.readInt();
-      }
-      return value;
-    }
-  };
+        @Override
+        public int[] read(final DataInput in) throws IOException {
+          final int[] value = new int[in.readInt()];
+          for (int i = 0; i < value.length; i++) {
+            value[i] = in.readInt();
+          }
+          return value;
+        }
+      };
 
   /** Codec of {@link Token} (an object storage): no state, nothing to write. */
-  static final ValueCodec<Token> TOKENS = new ValueCodec<>() {
-    @Override
-    public void write(final Token value, final DataOutput out) {}
+  static final ValueCodec<Token> TOKENS =
+      new ValueCodec<>() {
+        @Override
+        public void write(final Token value, final DataOutput out) {}
 
-    @Override
-    public Token read(final DataInput in) {
-      return new Token();
-    }
-  };
+        @Override
+        public Token read(final DataInput in) {
+          return new Token();
+        }
+      };
 
   static SnapshotWriter writer(final Registry registry) {
-    return new SnapshotWriter(registry).codec(List.class, LISTS).codec(int[].class, INTS).codec(Token.class, TOKENS);
+    return new SnapshotWriter(registry)
+        .codec(List.class, LISTS)
+        .codec(int[].class, INTS)
+        .codec(Token.class, TOKENS);
   }
 
   static SnapshotLoader loader(final Registry registry) {
-    return new SnapshotLoader(registry).codec(List.class, LISTS).codec(int[].class, INTS).codec(Token.class, TOKENS);
+    return new SnapshotLoader(registry)
+        .codec(List.class, LISTS)
+        .codec(int[].class, INTS)
+        .codec(Token.class, TOKENS);
   }
 
   static ContinuousLoader continuous(final Registry registry) {
-    return new ContinuousLoader(registry).codec(List.class, LISTS).codec(int[].class, INTS)
+    return new ContinuousLoader(registry)
+        .codec(List.class, LISTS)
+        .codec(int[].class, INTS)
         .codec(Token.class, TOKENS);
   }
 
   /** Declares the groups every test world has: nested owning groups and a non-owning one. */
   static Registry withGroups(final Registry registry) {
-    registry.owningGroup(new ComponentType<?, ?>[] {Position_Traits.TYPE, Velocity_Traits.TYPE}, NONE,
+    registry.owningGroup(
+        new ComponentType<?, ?>[] {Position_Traits.TYPE, Velocity_Traits.TYPE},
+        NONE,
         new ComponentType<?, ?>[] {Frozen_Traits.TYPE});
-    registry.owningGroup(new ComponentType<?, ?>[] {Position_Traits.TYPE, Velocity_Traits.TYPE},
-        new ComponentType<?, ?>[] {Primitives_Traits.TYPE}, new ComponentType<?, ?>[] {Frozen_Traits.TYPE});
-    registry.nonOwningGroup(new ComponentType<?, ?>[] {Label_Traits.TYPE, Parent_Traits.TYPE}, NONE);
+    registry.owningGroup(
+        new ComponentType<?, ?>[] {Position_Traits.TYPE, Velocity_Traits.TYPE},
+        new ComponentType<?, ?>[] {Primitives_Traits.TYPE},
+        new ComponentType<?, ?>[] {Frozen_Traits.TYPE});
+    registry.nonOwningGroup(
+        new ComponentType<?, ?>[] {Label_Traits.TYPE, Parent_Traits.TYPE}, NONE);
     return registry;
   }
 
@@ -127,33 +143,88 @@ final class Worlds {
       if (action < 38) {
         registry.destroy(e);
       } else if (action < 46) {
-        toggle(registry, e, Position_Traits.TYPE, () -> registry.storage(Position_Traits.TYPE)
-            .emplace(e, (float) random.nextDouble(), (float) random.nextDouble()));
+        toggle(
+            registry,
+            e,
+            Position_Traits.TYPE,
+            () ->
+                registry
+                    .storage(Position_Traits.TYPE)
+                    .emplace(e, (float) random.nextDouble(), (float) random.nextDouble()));
       } else if (action < 54) {
-        toggle(registry, e, Velocity_Traits.TYPE, () -> registry.storage(Velocity_Traits.TYPE)
-            .emplace(e, new Velocity((float) random.nextDouble(), -random.nextInt(9))));
+        toggle(
+            registry,
+            e,
+            Velocity_Traits.TYPE,
+            () ->
+                registry
+                    .storage(Velocity_Traits.TYPE)
+                    .emplace(e, new Velocity((float) random.nextDouble(), -random.nextInt(9))));
       } else if (action < 60) {
-        toggle(registry, e, Primitives_Traits.TYPE, () -> registry.storage(Primitives_Traits.TYPE).emplace(e,
-            new Primitives(random.nextBoolean(), (byte) random.nextInt(), (short) random.nextInt(),
-                (char) random.nextInt(), random.nextInt(), random.nextLong(), (float) random.nextDouble(),
-                random.nextDouble())));
+        toggle(
+            registry,
+            e,
+            Primitives_Traits.TYPE,
+            () ->
+                registry
+                    .storage(Primitives_Traits.TYPE)
+                    .emplace(
+                        e,
+                        new Primitives(
+                            random.nextBoolean(),
+                            (byte) random.nextInt(),
+                            (short) random.nextInt(),
+                            (char) random.nextInt(),
+                            random.nextInt(),
+                            random.nextLong(),
+                            (float) random.nextDouble(),
+                            random.nextDouble())));
       } else if (action < 66) {
-        toggle(registry, e, Label_Traits.TYPE, () -> registry.storage(Label_Traits.TYPE).emplace(e, new Label(
-            random.nextBoolean() ? null : "label " + random.nextInt(1000) + " \u00e9\u4e2d",
-            random.nextBoolean() ? null : Label.Color.values()[random.nextInt(3)],
-            random.nextBoolean() ? null : List.of("a" + random.nextInt(9), "b"),
-            random.nextBoolean() ? null : new int[] {random.nextInt(), random.nextInt()})));
+        toggle(
+            registry,
+            e,
+            Label_Traits.TYPE,
+            () ->
+                registry
+                    .storage(Label_Traits.TYPE)
+                    .emplace(
+                        e,
+                        new Label(
+                            random.nextBoolean()
+                                ? null
+                                : "label " + random.nextInt(1000) + " \u00e9\u4e2d",
+                            random.nextBoolean() ? null : Label.Color.values()[random.nextInt(3)],
+                            random.nextBoolean() ? null : List.of("a" + random.nextInt(9), "b"),
+                            random.nextBoolean()
+                                ? null
+                                : new int[] {random.nextInt(), random.nextInt()})));
       } else if (action < 74) {
-        toggle(registry, e, Slot_Traits.TYPE, () -> registry.storage(Slot_Traits.TYPE)
-            .emplace(e, new Slot(random.nextInt(), random.nextBoolean() ? null : "s" + random.nextInt(99))));
+        toggle(
+            registry,
+            e,
+            Slot_Traits.TYPE,
+            () ->
+                registry
+                    .storage(Slot_Traits.TYPE)
+                    .emplace(
+                        e,
+                        new Slot(
+                            random.nextInt(),
+                            random.nextBoolean() ? null : "s" + random.nextInt(99))));
       } else if (action < 80) {
-        final long target = random.nextInt(4) == 0 ? Entity.NULL : live[random.nextInt(live.length)];
-        toggle(registry, e, Parent_Traits.TYPE, () -> registry.storage(Parent_Traits.TYPE)
-            .emplace(e, target, random.nextInt(5)));
+        final long target =
+            random.nextInt(4) == 0 ? Entity.NULL : live[random.nextInt(live.length)];
+        toggle(
+            registry,
+            e,
+            Parent_Traits.TYPE,
+            () -> registry.storage(Parent_Traits.TYPE).emplace(e, target, random.nextInt(5)));
       } else if (action < 85) {
-        toggle(registry, e, Frozen_Traits.TYPE, () -> registry.storage(Frozen_Traits.TYPE).emplace(e));
+        toggle(
+            registry, e, Frozen_Traits.TYPE, () -> registry.storage(Frozen_Traits.TYPE).emplace(e));
       } else if (action < 88) {
-        toggle(registry, e, Token_Traits.TYPE, () -> registry.storage(Token_Traits.TYPE).emplace(e));
+        toggle(
+            registry, e, Token_Traits.TYPE, () -> registry.storage(Token_Traits.TYPE).emplace(e));
       } else if (action < 91) {
         final var marked = registry.storage("marked");
         if (marked.contains(e)) {
@@ -172,7 +243,8 @@ final class Worlds {
     }
   }
 
-  private static void toggle(final Registry registry, final long e, final ComponentType<?, ?> type, final Runnable add) {
+  private static void toggle(
+      final Registry registry, final long e, final ComponentType<?, ?> type, final Runnable add) {
     if (registry.has(e, type)) {
       registry.remove(e, type);
     } else {

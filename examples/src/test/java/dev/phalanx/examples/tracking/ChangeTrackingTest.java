@@ -13,9 +13,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Change tracking on a generated storage: every kind of write stamps the element, queries visit only
- * what changed since a tick, untracked components pay nothing. A seeded model test keeps the expected
- * changed set in a plain HashSet.
+ * Change tracking on a generated storage: every kind of write stamps the element, queries visit
+ * only what changed since a tick, untracked components pay nothing. A seeded model test keeps the
+ * expected changed set in a plain HashSet.
  */
 class ChangeTrackingTest {
 
@@ -75,11 +75,12 @@ class ChangeTrackingTest {
     warm.eachChangedSince(seen, (e, m, t) -> visited.add(e));
     assertEquals(Set.of(all.get(7), all.get(9_000)), visited, "views filter the same way");
     seen = registry.advanceChangeTick();
-    cooling.eachChunk((from, to, celsius, kilograms) -> {
-      for (int i = from; i < to; i++) {
-        celsius[i] -= 1f;
-      }
-    });
+    cooling.eachChunk(
+        (from, to, celsius, kilograms) -> {
+          for (int i = from; i < to; i++) {
+            celsius[i] -= 1f;
+          }
+        });
     visited.clear();
     cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
     assertEquals(10_000, visited.size(), "the chunk form marks what it hands out");
@@ -98,11 +99,12 @@ class ChangeTrackingTest {
     for (int frame = 0; frame < 3; frame++) {
       final List<Long> changedNow = new ArrayList<>();
       // tag::change-tracking[]
-      final int since = seen;               // what this system saw last time
-      seen = registry.advanceChangeTick();  // writes from now on are newer
+      final int since = seen; // what this system saw last time
+      seen = registry.advanceChangeTick(); // writes from now on are newer
       cooling.eachChangedSince(since, (e, temperature, mass) -> changedNow.add(e));
       // end::change-tracking[]
-      assertEquals(0 == frame || 2 == frame ? List.of(hot) : List.of(), changedNow, "frame " + frame);
+      assertEquals(
+          0 == frame || 2 == frame ? List.of(hot) : List.of(), changedNow, "frame " + frame);
       if (1 == frame) {
         cooling.temperatureStorage().setCelsius(hot, 5f);
       }
@@ -118,8 +120,10 @@ class ChangeTrackingTest {
       cooling.temperatureStorage().emplace(e, i);
       cooling.massStorage().emplace(e, 1f);
     }
-    final IllegalStateException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-        () -> cooling.each((e, t, m) -> cooling.each((f, u, n) -> {})));
+    final IllegalStateException error =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalStateException.class,
+            () -> cooling.each((e, t, m) -> cooling.each((f, u, n) -> {})));
     assertTrue(error.getMessage().contains("CoolingQuery.of(registry)"), error.getMessage());
     final CoolingQuery inner = CoolingQuery.of(registry);
     final int[] pairs = {0};
@@ -132,7 +136,8 @@ class ChangeTrackingTest {
   void aReactiveStorageIsAMemberOfAGeneratedQuery() {
     final Registry registry = new Registry();
     final dev.phalanx.ecs.Reactive replaced =
-        dev.phalanx.ecs.Reactive.collect(registry, Moved_Traits.TYPE).onUpdate(Temperature_Traits.TYPE);
+        dev.phalanx.ecs.Reactive.collect(registry, Moved_Traits.TYPE)
+            .onUpdate(Temperature_Traits.TYPE);
     final ReheatedQuery reheated = ReheatedQuery.of(registry);
     final Temperature_Storage temperatures = registry.storage(Temperature_Traits.TYPE);
     final List<Long> all = new ArrayList<>();
@@ -162,7 +167,8 @@ class ChangeTrackingTest {
       cooling.massStorage().emplace(e, i);
     }
     final Temperature_Storage temperatures = cooling.temperatureStorage();
-    cooling.sortByPosition((l, r) -> Float.compare(temperatures.celsiusAt(l), temperatures.celsiusAt(r)));
+    cooling.sortByPosition(
+        (l, r) -> Float.compare(temperatures.celsiusAt(l), temperatures.celsiusAt(r)));
     for (int p = 1; p < cooling.size(); p++) {
       assertTrue(temperatures.celsiusAt(p - 1) <= temperatures.celsiusAt(p));
     }
@@ -242,7 +248,10 @@ class ChangeTrackingTest {
           }
           default -> {
             // Sorting moves elements: their ticks must move with them.
-            cooling.group().sortByPosition((l, r) -> Float.compare(temperatures.celsiusAt(l), temperatures.celsiusAt(r)));
+            cooling
+                .group()
+                .sortByPosition(
+                    (l, r) -> Float.compare(temperatures.celsiusAt(l), temperatures.celsiusAt(r)));
           }
         }
       }

@@ -12,8 +12,8 @@ import dev.phalanx.benchmarks.peers.ashley.AshleyComponents.Velocity;
 
 /**
  * The work as Ashley's wiki recommends it: an {@link IteratingSystem} over a {@link Family}, with
- * {@link ComponentMapper}s for O(1) component access; the engine runs it from
- * {@code engine.update(dt)}.
+ * {@link ComponentMapper}s for O(1) component access; the engine runs it from {@code
+ * engine.update(dt)}.
  */
 public final class AshleySystems {
 

@@ -17,8 +17,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * An Ashley {@link PooledEngine} (the engine Ashley recommends to avoid garbage) whose entities have
- * the first {@code components} of Position, Velocity, Scale, Heat, Age, with the matching
+ * An Ashley {@link PooledEngine} (the engine Ashley recommends to avoid garbage) whose entities
+ * have the first {@code components} of Position, Velocity, Scale, Heat, Age, with the matching
  * {@code MoveN} system; {@code engine.update(DT)} runs it.
  */
 @State(Scope.Benchmark)

@@ -19,8 +19,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * A Dominion whose entities have the first {@code components} of Position, Velocity, Scale, Heat,
- * Age (plain objects, as Dominion takes any POJO), created with a prepared composition, the creation
- * path Dominion's API documentation offers for many entities of one shape.
+ * Age (plain objects, as Dominion takes any POJO), created with a prepared composition, the
+ * creation path Dominion's API documentation offers for many entities of one shape.
  */
 @State(Scope.Benchmark)
 public abstract class DominionWorld {
@@ -42,7 +42,8 @@ public abstract class DominionWorld {
     final var of1 = composition.of(Position.class);
     final var of2 = composition.of(Position.class, Velocity.class);
     final var of3 = composition.of(Position.class, Velocity.class, Scale.class);
-    final var of5 = composition.of(Position.class, Velocity.class, Scale.class, Heat.class, Age.class);
+    final var of5 =
+        composition.of(Position.class, Velocity.class, Scale.class, Heat.class, Age.class);
     for (int i = 0; i < n; i++) {
       final Position p = new Position();
       p.x = Work.x(i);
@@ -61,7 +62,9 @@ public abstract class DominionWorld {
           entities[i] = dominion.createPreparedEntity(of3.withValue(p, v, new Scale()));
           break;
         default:
-          entities[i] = dominion.createPreparedEntity(of5.withValue(p, v, new Scale(), new Heat(), new Age()));
+          entities[i] =
+              dominion.createPreparedEntity(
+                  of5.withValue(p, v, new Scale(), new Heat(), new Age()));
           break;
       }
     }

@@ -30,8 +30,8 @@ final class Code {
 
   /**
    * Returns an array creation expression {@code new E[length]} followed by {@code extra} empty
-   * dimensions, written correctly when {@code element} is itself an array ({@code new int[n][]}, not
-   * {@code new int[][n]}).
+   * dimensions, written correctly when {@code element} is itself an array ({@code new int[n][]},
+   * not {@code new int[][n]}).
    */
   static CodeBlock newArray(final TypeName element, final String length, final int extra) {
     TypeName base = element;
@@ -44,8 +44,10 @@ final class Code {
   }
 
   /** Returns the slot of {@code field} at {@code page}/{@code offset}, cast back if needed. */
-  static CodeBlock slot(final FieldModel field, final String qualifier, final String page, final String offset) {
-    final CodeBlock raw = CodeBlock.of("$L$L[$L][$L]", qualifier, Names.pages(field.name()), page, offset);
+  static CodeBlock slot(
+      final FieldModel field, final String qualifier, final String page, final String offset) {
+    final CodeBlock raw =
+        CodeBlock.of("$L$L[$L][$L]", qualifier, Names.pages(field.name()), page, offset);
     return field.needsCast() ? CodeBlock.of("($T) $L", field.type(), raw) : raw;
   }
 

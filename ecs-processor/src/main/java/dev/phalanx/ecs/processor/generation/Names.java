@@ -13,13 +13,13 @@ import javax.lang.model.element.TypeElement;
  * Every naming rule of the generated code, in one place.
  *
  * <p>Generated classes sit in the component's package and are named after its nesting chain joined
- * with underscores, then a suffix: {@code Outer.Inner} gets {@code Outer_Inner_Storage},
- * {@code Outer_Inner_Cursor} and {@code Outer_Inner_Traits}. The runtime's
- * {@code ComponentType.of(Class)} finds the traits by that rule, so the two must agree.
+ * with underscores, then a suffix: {@code Outer.Inner} gets {@code Outer_Inner_Storage}, {@code
+ * Outer_Inner_Cursor} and {@code Outer_Inner_Traits}. The runtime's {@code ComponentType.of(Class)}
+ * finds the traits by that rule, so the two must agree.
  *
- * <p>A field {@code x} of type {@code F} gets, on the storage, {@code F x(long entity)},
- * {@code setX(long entity, F value)}, {@code F xAt(int position)}, {@code setXAt(int position, F
- * value)} and {@code F[][] xPages()}; on the cursor, {@code F x()} and {@code setX(F value)}.
+ * <p>A field {@code x} of type {@code F} gets, on the storage, {@code F x(long entity)}, {@code
+ * setX(long entity, F value)}, {@code F xAt(int position)}, {@code setXAt(int position, F value)}
+ * and {@code F[][] xPages()}; on the cursor, {@code F x()} and {@code setX(F value)}.
  */
 public final class Names {
 
@@ -35,9 +35,18 @@ public final class Names {
   /** Members a generated storage declares for the whole component, as name and parameter count. */
   private static final Set<String> STORAGE_GENERATED = Set.of("set/2", "cursor/0");
 
-  /** Members a generated cursor declares besides the field accessors, as name and parameter count. */
-  private static final Set<String> CURSOR_GENERATED = Set.of(
-      "moveTo/1", "moveToEntity/1", "currentPosition/0", "currentEntity/0", "get/0", "set/1", "storage/0");
+  /**
+   * Members a generated cursor declares besides the field accessors, as name and parameter count.
+   */
+  private static final Set<String> CURSOR_GENERATED =
+      Set.of(
+          "moveTo/1",
+          "moveToEntity/1",
+          "currentPosition/0",
+          "currentEntity/0",
+          "get/0",
+          "set/1",
+          "storage/0");
 
   private Names() {}
 
@@ -83,7 +92,8 @@ public final class Names {
   }
 
   /**
-   * {@return the qualified names of the classes generated for {@code type}: storage, cursor, traits}
+   * {@return the qualified names of the classes generated for {@code type}: storage, cursor,
+   * traits}
    *
    * @param type the component class
    */

@@ -39,13 +39,17 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
 
   @Override
   CodeBlock createContainer(final List<Slot> slots) {
-    return CodeBlock.of("registry.nonOwningGroup(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
+    return CodeBlock.of(
+        "registry.nonOwningGroup(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
   }
 
   @Override
   CodeBlock summary(final QueryModel model, final List<Slot> slots) {
-    return CodeBlock.of("The non-owning group declared by {@code $L}: get $L, excluded $L.\n",
-        model.element().getQualifiedName(), list(slots, Role.GET), list(slots, Role.EXCLUDE));
+    return CodeBlock.of(
+        "The non-owning group declared by {@code $L}: get $L, excluded $L.\n",
+        model.element().getQualifiedName(),
+        list(slots, Role.GET),
+        list(slots, Role.EXCLUDE));
   }
 
   @Override
@@ -56,10 +60,12 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
   @Override
   void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
     method.addStatement("final $T members = group.members()", RuntimeContract.SPARSE_SET);
-    final CodeBlock body = CodeBlock.builder()
-        .addStatement("final long entity = members.packed()[position]")
-        .add(moveByEntity(slots))
-        .build();
-    RuntimeContract.guardedLoop(method, "members", CodeBlock.of("members.size()"), false, body, filter, visitCall(slots));
+    final CodeBlock body =
+        CodeBlock.builder()
+            .addStatement("final long entity = members.packed()[position]")
+            .add(moveByEntity(slots))
+            .build();
+    RuntimeContract.guardedLoop(
+        method, "members", CodeBlock.of("members.size()"), false, body, filter, visitCall(slots));
   }
 }

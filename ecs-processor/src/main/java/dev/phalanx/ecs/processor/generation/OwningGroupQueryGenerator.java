@@ -20,11 +20,11 @@ import javax.lang.model.util.Elements;
 
 /**
  * Generates the query of an owning {@code @GroupQuery}: owned components are reached by position,
- * and {@code eachChunk}/{@code parallelEachChunk} hand a {@code Chunk} body the page arrays of every
- * field of every owned component, for one run of positions that never crosses a page.
+ * and {@code eachChunk}/{@code parallelEachChunk} hand a {@code Chunk} body the page arrays of
+ * every field of every owned component, for one run of positions that never crosses a page.
  *
- * <p>The {@code Chunk} method takes one array per owned field after {@code from} and {@code to}; when
- * that exceeds the 254 parameter slots an interface method may have, the chunk forms are not
+ * <p>The {@code Chunk} method takes one array per owned field after {@code from} and {@code to};
+ * when that exceeds the 254 parameter slots an interface method may have, the chunk forms are not
  * generated and the class Javadoc says what to use instead.
  */
 public final class OwningGroupQueryGenerator extends QueryFileGenerator {
@@ -55,28 +55,46 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
   @Override
   CodeBlock createContainer(final List<Slot> slots) {
-    return CodeBlock.of("registry.owningGroup(\n$L,\n$L,\n$L)",
-        types(slots, Role.OWNED), types(slots, Role.GET), types(slots, Role.EXCLUDE));
+    return CodeBlock.of(
+        "registry.owningGroup(\n$L,\n$L,\n$L)",
+        types(slots, Role.OWNED),
+        types(slots, Role.GET),
+        types(slots, Role.EXCLUDE));
   }
 
   @Override
   CodeBlock summary(final QueryModel model, final List<Slot> slots) {
-    return CodeBlock.of("The owning group declared by {@code $L}: owned $L, get $L, excluded $L.\n",
-        model.element().getQualifiedName(), list(slots, Role.OWNED), list(slots, Role.GET), list(slots, Role.EXCLUDE));
+    return CodeBlock.of(
+        "The owning group declared by {@code $L}: owned $L, get $L, excluded $L.\n",
+        model.element().getQualifiedName(),
+        list(slots, Role.OWNED),
+        list(slots, Role.GET),
+        list(slots, Role.EXCLUDE));
   }
 
   @Override
   CodeBlock usage(final QueryModel model) {
     final List<Slot> slots = slots(model);
     if (!hasChunk(slots)) {
-      return CodeBlock.of("\n<p>Create it with {@link #of}, then iterate with {@link #each}. The chunk forms are not\n"
-          + "generated: their body would take $L parameter slots (two offsets and one page array per field of\n"
-          + "each owned component), more than the $L a Java interface method may take. For chunked loops, call\n"
-          + "{@code group().eachChunk((from, to) -> ...)} and read each storage's {@code ...Pages()} arrays at\n"
-          + "page {@code from >>> pageShift()}.\n", chunkSlots(slots), Code.MAX_SLOTS - 1);
+      return CodeBlock.of(
+          "\n"
+              + "<p>Create it with {@link #of}, then iterate with {@link #each}. The chunk forms"
+              + " are not\n"
+              + "generated: their body would take $L parameter slots (two offsets and one page"
+              + " array per field of\n"
+              + "each owned component), more than the $L a Java interface method may take. For"
+              + " chunked loops, call\n"
+              + "{@code group().eachChunk((from, to) -> ...)} and read each storage's {@code"
+              + " ...Pages()} arrays at\n"
+              + "page {@code from >>> pageShift()}.\n",
+          chunkSlots(slots),
+          Code.MAX_SLOTS - 1);
     }
     return CodeBlock.builder()
-        .add("\n<p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or\n")
+        .add(
+            "\n"
+                + "<p>Create it with {@link #of}, then iterate with {@link #each}, {@link"
+                + " #eachChunk} or\n")
         .add("{@link #parallelEachChunk(Chunk)}:\n\n")
         .add("<pre>{@code\n")
         .add("query.eachChunk((from, to, $L) -> {\n", "...")
@@ -88,34 +106,50 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
   @Override
   String costs() {
-    return "  <li>{@code each}: O(n), owned components by position, get components by one lookup each;\n"
+    return "  <li>{@code each}: O(n), owned components by position, get components by one lookup"
+        + " each;\n"
         + "      no allocation.\n"
-        + "  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.\n"
-        + "  <li>Profile pollution: {@code each} calls the visitor once per entity, so when many\n"
-        + "      different lambdas go through this class the call is megamorphic on every element. The\n"
-        + "      chunk forms call the body once per page run (4,096 elements by default), so a megamorphic\n"
-        + "      call costs once per run, and the inner loop is the body's own monomorphic loop: prefer\n"
+        + "  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no"
+        + " allocation.\n"
+        + "  <li>Profile pollution: {@code each} calls the visitor once per entity, so when"
+        + " many\n"
+        + "      different lambdas go through this class the call is megamorphic on every"
+        + " element. The\n"
+        + "      chunk forms call the body once per page run (4,096 elements by default), so"
+        + " a megamorphic\n"
+        + "      call costs once per run, and the inner loop is the body's own monomorphic"
+        + " loop: prefer\n"
         + "      them on hot paths.\n";
   }
 
   @Override
   void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
     final Slot lead = slots.get(0);
-    method.addStatement("final $T group = this.group", RuntimeContract.OWNING_GROUP)
-        .addComment("Any owned storage can lead: members sit at positions [0, size()) of each, in one order.")
+    method
+        .addStatement("final $T group = this.group", RuntimeContract.OWNING_GROUP)
+        .addComment(
+            "Any owned storage can lead: members sit at positions [0, size()) of each, in one"
+                + " order.")
         .addStatement("final $T lead = this.$L", lead.model().storage(), lead.storage());
-    final CodeBlock.Builder body = CodeBlock.builder().addStatement("final long entity = lead.packed()[position]");
+    final CodeBlock.Builder body =
+        CodeBlock.builder().addStatement("final long entity = lead.packed()[position]");
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        body.addStatement(Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)", slot.cursor());
+        body.addStatement(
+            Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)",
+            slot.cursor());
       }
     }
-    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("group.size()"), true, body.build(), filter, visitCall(slots));
+    RuntimeContract.guardedLoop(
+        method, "lead", CodeBlock.of("group.size()"), true, body.build(), filter, visitCall(slots));
   }
 
   @Override
   void addOwnMembers(
-      final TypeSpec.Builder type, final MethodSpec.Builder constructor, final QueryModel model, final List<Slot> slots) {
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final QueryModel model,
+      final List<Slot> slots) {
     if (!hasChunk(slots)) {
       return;
     }
@@ -125,7 +159,9 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addField(TypeName.INT, "pageMask", Modifier.PRIVATE, Modifier.FINAL)
         .addField(RuntimeContract.RANGE_CONSUMER, "currentRun", Modifier.PRIVATE, Modifier.FINAL)
         .addField(chunk, "current", Modifier.PRIVATE);
-    constructor.addComment("Owned components with fields share one page size (checked at compile time), so one")
+    constructor
+        .addComment(
+            "Owned components with fields share one page size (checked at compile time), so one")
         .addComment("shift and mask turn a position into a page and an offset for all of them.")
         .addStatement("this.pageShift = $L.pageShift()", paged.storage())
         .addStatement("this.pageMask = $L.pageSize() - 1", paged.storage())
@@ -142,7 +178,9 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   // Chunks.
   // -----------------------------------------------------------------------------------------------
 
-  /** Returns the parameter slots of {@code Chunk.visit}: {@code this}, two offsets and the arrays. */
+  /**
+   * Returns the parameter slots of {@code Chunk.visit}: {@code this}, two offsets and the arrays.
+   */
   static int chunkSlots(final List<Slot> slots) {
     return 3 + chunkParameters(slots).size();
   }
@@ -175,11 +213,16 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         continue;
       }
       for (final FieldModel field : slot.model().fields()) {
-        final String name = Code.fresh(slot.name().replace("$", "") + Names.capitalize(field.name()), taken);
+        final String name =
+            Code.fresh(slot.name().replace("$", "") + Names.capitalize(field.name()), taken);
         taken.add(name);
-        parameters.add(ParameterSpec.builder(ArrayTypeName.of(field.slotType()), name, Modifier.FINAL)
-            .addJavadoc("the page of {@code $L.$L}\n", slot.model().component().simpleName(), field.name())
-            .build());
+        parameters.add(
+            ParameterSpec.builder(ArrayTypeName.of(field.slotType()), name, Modifier.FINAL)
+                .addJavadoc(
+                    "the page of {@code $L.$L}\n",
+                    slot.model().component().simpleName(),
+                    field.name())
+                .build());
       }
     }
     return parameters;
@@ -187,14 +230,21 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
   private static MethodSpec eachChunkMethod(final ClassName chunk) {
     return MethodSpec.methodBuilder("eachChunk")
-        .addJavadoc("Calls {@code chunk} once per run of contiguous positions covering the group, first to last.\n"
-            + "Each run lies within one page of every owned storage; {@code chunk} receives that page of each\n"
-            + "field of each owned component and the range {@code [from, to)} of offsets into those arrays.\n\n"
-            + "<p>The group's storages are locked meanwhile: the body may read and write the arrays (and any\n"
-            + "component field) but not add or remove components of the listed types, which throws\n"
-            + "{@link java.util.ConcurrentModificationException}. Allocates nothing. Reentrant: the body may\n"
-            + "call {@code eachChunk} again.\n\n"
-            + "@param chunk the loop body, called once per run of up to a page of elements\n")
+        .addJavadoc(
+            "Calls {@code chunk} once per run of contiguous positions covering the group, first to"
+                + " last.\n"
+                + "Each run lies within one page of every owned storage; {@code chunk} receives"
+                + " that page of each\n"
+                + "field of each owned component and the range {@code [from, to)} of offsets into"
+                + " those arrays.\n\n"
+                + "<p>The group's storages are locked meanwhile: the body may read and write the"
+                + " arrays (and any\n"
+                + "component field) but not add or remove components of the listed types, which"
+                + " throws\n"
+                + "{@link java.util.ConcurrentModificationException}. Allocates nothing. Reentrant:"
+                + " the body may\n"
+                + "call {@code eachChunk} again.\n\n"
+                + "@param chunk the loop body, called once per run of up to a page of elements\n")
         .addModifiers(Modifier.PUBLIC)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement("final $T outer = current", chunk)
@@ -210,8 +260,10 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
   private static MethodSpec parallelEachChunkMethod(final ClassName chunk) {
     return MethodSpec.methodBuilder("parallelEachChunk")
-        .addJavadoc("As {@link #parallelEachChunk($T, Chunk)} on the common pool.\n\n"
-            + "@param chunk the loop body; called from several threads at once\n", ForkJoinPool.class)
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, Chunk)} on the common pool.\n\n"
+                + "@param chunk the loop body; called from several threads at once\n",
+            ForkJoinPool.class)
         .addModifiers(Modifier.PUBLIC)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement("parallelEachChunk($T.commonPool(), chunk)", ForkJoinPool.class)
@@ -220,21 +272,26 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
   private static MethodSpec parallelEachChunkPoolMethod(final ClassName chunk) {
     return MethodSpec.methodBuilder("parallelEachChunk")
-        .addJavadoc("As {@link #eachChunk}, with the runs spread over the threads of {@code pool}; returns when\n"
-            + "every run is done and rethrows the first exception thrown by the body.\n\n"
-            + "<p>Threading:\n"
-            + "<ul>\n"
-            + "  <li>Every storage the group observes is locked until the call returns: adding or removing a\n"
-            + "      component of a listed type, from any thread, throws\n"
-            + "      {@link java.util.ConcurrentModificationException}.\n"
-            + "  <li>Runs are disjoint: the body may write the elements {@code [from, to)} of the arrays it\n"
-            + "      receives, each position from one thread only. It must not write other positions, nor\n"
-            + "      read positions other threads write.\n"
-            + "  <li>Writes made by the body happen-before the return of this method.\n"
-            + "</ul>\n\n"
-            + "<p>Allocates the fork-join tasks (a few per call), never per element.\n\n"
-            + "@param pool the pool to run on\n"
-            + "@param chunk the loop body; called from several threads at once\n")
+        .addJavadoc(
+            "As {@link #eachChunk}, with the runs spread over the threads of {@code pool}; returns"
+                + " when\n"
+                + "every run is done and rethrows the first exception thrown by the body.\n\n"
+                + "<p>Threading:\n"
+                + "<ul>\n"
+                + "  <li>Every storage the group observes is locked until the call returns: adding"
+                + " or removing a\n"
+                + "      component of a listed type, from any thread, throws\n"
+                + "      {@link java.util.ConcurrentModificationException}.\n"
+                + "  <li>Runs are disjoint: the body may write the elements {@code [from, to)} of"
+                + " the arrays it\n"
+                + "      receives, each position from one thread only. It must not write other"
+                + " positions, nor\n"
+                + "      read positions other threads write.\n"
+                + "  <li>Writes made by the body happen-before the return of this method.\n"
+                + "</ul>\n\n"
+                + "<p>Allocates the fork-join tasks (a few per call), never per element.\n\n"
+                + "@param pool the pool to run on\n"
+                + "@param chunk the loop body; called from several threads at once\n")
         .addModifiers(Modifier.PUBLIC)
         .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
         .addParameter(chunk, "chunk", Modifier.FINAL)
@@ -267,7 +324,9 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addParameter(TypeName.INT, "from", Modifier.FINAL)
         .addParameter(TypeName.INT, "to", Modifier.FINAL)
-        .addComment("The group's runs never cross a page of an owned storage: one page and offset serve the run.")
+        .addComment(
+            "The group's runs never cross a page of an owned storage: one page and offset serve the"
+                + " run.")
         .addStatement("final int page = from >>> pageShift")
         .addStatement("final int offset = from & pageMask")
         .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
@@ -287,29 +346,43 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   }
 
   private static TypeSpec chunkInterface(final QueryModel model, final List<Slot> slots) {
-    final MethodSpec.Builder visit = MethodSpec.methodBuilder("visit")
-        .addJavadoc("Visits one run: the elements at offsets {@code [from, to)} of every array belong to the same\n"
-            + "entities, in the same order.\n\n")
-        .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
-        .addParameter(TypeName.INT, "from")
-        .addParameter(TypeName.INT, "to")
-        .addJavadoc("@param from the first offset, inclusive\n")
-        .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
+    final MethodSpec.Builder visit =
+        MethodSpec.methodBuilder("visit")
+            .addJavadoc(
+                "Visits one run: the elements at offsets {@code [from, to)} of every array belong"
+                    + " to the same\n"
+                    + "entities, in the same order.\n\n")
+            .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+            .addParameter(TypeName.INT, "from")
+            .addParameter(TypeName.INT, "to")
+            .addJavadoc("@param from the first offset, inclusive\n")
+            .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
     for (final ParameterSpec array : chunkParameters(slots)) {
-      visit.addParameter(array.type(), array.name()).addJavadoc("@param $L $L", array.name(), array.javadoc());
+      visit
+          .addParameter(array.type(), array.name())
+          .addJavadoc("@param $L $L", array.name(), array.javadoc());
     }
-    final String owned = slots.stream()
-        .filter(slot -> Role.OWNED == slot.role())
-        .map(slot -> slot.model().component().simpleName())
-        .collect(Collectors.joining(", "));
+    final String owned =
+        slots.stream()
+            .filter(slot -> Role.OWNED == slot.role())
+            .map(slot -> slot.model().component().simpleName())
+            .collect(Collectors.joining(", "));
     return TypeSpec.interfaceBuilder("Chunk")
-        .addJavadoc("The body of {@link $T#eachChunk}: one call per run of contiguous positions, with the page\n"
-            + "arrays of every field of the owned components ($L) in declaration order. Write it as a counted\n"
-            + "loop, {@code for (int i = from; i < to; i++)}, over the arrays; the JIT can then unroll and\n"
-            + "vectorize it.\n\n"
-            + "<p>Components the group gets but does not own are not passed: their elements are not aligned\n"
-            + "with the group's positions, so there is no array range to hand out; read them per entity in\n"
-            + "{@code each}. Tags add nothing.\n", model.query(), owned)
+        .addJavadoc(
+            "The body of {@link $T#eachChunk}: one call per run of contiguous positions, with the"
+                + " page\n"
+                + "arrays of every field of the owned components ($L) in declaration order. Write"
+                + " it as a counted\n"
+                + "loop, {@code for (int i = from; i < to; i++)}, over the arrays; the JIT can then"
+                + " unroll and\n"
+                + "vectorize it.\n\n"
+                + "<p>Components the group gets but does not own are not passed: their elements are"
+                + " not aligned\n"
+                + "with the group's positions, so there is no array range to hand out; read them"
+                + " per entity in\n"
+                + "{@code each}. Tags add nothing.\n",
+            model.query(),
+            owned)
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())

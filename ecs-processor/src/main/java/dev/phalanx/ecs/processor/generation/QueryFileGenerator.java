@@ -24,8 +24,8 @@ import javax.lang.model.util.Elements;
 /**
  * The base of the three query generators, one per kind of query ({@link OwningGroupQueryGenerator},
  * {@link NonOwningGroupQueryGenerator}, {@link ViewQueryGenerator}): it writes what every generated
- * query has ({@code of(registry)}, the runtime container, typed storages, {@code contains},
- * {@code each(Visitor)} and its {@code Visitor}), and asks the subclass for what differs.
+ * query has ({@code of(registry)}, the runtime container, typed storages, {@code contains}, {@code
+ * each(Visitor)} and its {@code Visitor}), and asks the subclass for what differs.
  *
  * <p>The iteration loops are generated into the query class rather than delegated to the runtime's
  * {@code each(LongConsumer)}: each query class then has its own loop whose only megamorphic call is
@@ -34,8 +34,11 @@ import javax.lang.model.util.Elements;
 abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   /** {@code ComponentType<?, ?>}. */
-  static final TypeName ANY_TYPE = ParameterizedTypeName.get(
-      RuntimeContract.COMPONENT_TYPE, WildcardTypeName.subtypeOf(Object.class), WildcardTypeName.subtypeOf(Object.class));
+  static final TypeName ANY_TYPE =
+      ParameterizedTypeName.get(
+          RuntimeContract.COMPONENT_TYPE,
+          WildcardTypeName.subtypeOf(Object.class),
+          WildcardTypeName.subtypeOf(Object.class));
 
   /** Parameter names of the generated interfaces that component names must not take. */
   static final Set<String> RESERVED = Set.of("entity", "from", "to");
@@ -101,10 +104,15 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   abstract void eachLoop(MethodSpec.Builder method, List<Slot> slots, CodeBlock filter);
 
   /** Adds the kind's own fields, constructor statements and members; nothing by default. */
-  void addOwnMembers(final TypeSpec.Builder type, final MethodSpec.Builder constructor, final QueryModel model,
+  void addOwnMembers(
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final QueryModel model,
       final List<Slot> slots) {}
 
-  /** Returns the class Javadoc's text after the summary: how to iterate; {@link #each} by default. */
+  /**
+   * Returns the class Javadoc's text after the summary: how to iterate; {@link #each} by default.
+   */
   CodeBlock usage(final QueryModel model) {
     return CodeBlock.of("\n<p>Create it with {@link #of}, then iterate with {@link #each}.\n");
   }
@@ -137,10 +145,12 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   @Override
   protected final TypeSpec.Builder write(final QueryModel model) {
     final List<Slot> slots = slots(model);
-    final TypeSpec.Builder type = TypeSpec.classBuilder(model.query())
-        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .addJavadoc(classDoc(model, slots));
-    type.addField(FieldSpec.builder(container(), containerName(), Modifier.PRIVATE, Modifier.FINAL).build());
+    final TypeSpec.Builder type =
+        TypeSpec.classBuilder(model.query())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addJavadoc(classDoc(model, slots));
+    type.addField(
+        FieldSpec.builder(container(), containerName(), Modifier.PRIVATE, Modifier.FINAL).build());
     // Whether a per-entity loop runs: a nested one on the same query would share its cursors.
     type.addField(TypeName.BOOLEAN, "iterating$", Modifier.PRIVATE);
     for (final Slot slot : slots) {
@@ -168,24 +178,31 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     }
     type.addMethod(eachMethod(model, slots));
     if (QueryModel.Kind.VIEW != model.kind()) {
-      type.addMethod(MethodSpec.methodBuilder("sort")
-          .addJavadoc("Sorts the members by entity through the group (see its {@code sort}): the comparator sees\n"
-              + "the storages unchanged; if it throws, nothing moves.\n\n"
-              + "@param comparator the order of two entities\n")
-          .addModifiers(Modifier.PUBLIC)
-          .addParameter(RuntimeContract.ENTITY_COMPARATOR, "comparator", Modifier.FINAL)
-          .addStatement("group.sort(comparator)")
-          .build());
+      type.addMethod(
+          MethodSpec.methodBuilder("sort")
+              .addJavadoc(
+                  "Sorts the members by entity through the group (see its {@code sort}): the"
+                      + " comparator sees\n"
+                      + "the storages unchanged; if it throws, nothing moves.\n\n"
+                      + "@param comparator the order of two entities\n")
+              .addModifiers(Modifier.PUBLIC)
+              .addParameter(RuntimeContract.ENTITY_COMPARATOR, "comparator", Modifier.FINAL)
+              .addStatement("group.sort(comparator)")
+              .build());
     }
     if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
-      type.addMethod(MethodSpec.methodBuilder("sortByPosition")
-          .addJavadoc("Sorts the members through the group by comparing two positions of the owned storages\n"
-              + "(aligned, and unchanged while the comparator runs); every owned storage follows.\n\n"
-              + "@param comparator the order of the elements at two positions\n")
-          .addModifiers(Modifier.PUBLIC)
-          .addParameter(RuntimeContract.POSITION_COMPARATOR, "comparator", Modifier.FINAL)
-          .addStatement("group.sortByPosition(comparator)")
-          .build());
+      type.addMethod(
+          MethodSpec.methodBuilder("sortByPosition")
+              .addJavadoc(
+                  "Sorts the members through the group by comparing two positions of the owned"
+                      + " storages\n"
+                      + "(aligned, and unchanged while the comparator runs); every owned storage"
+                      + " follows.\n\n"
+                      + "@param comparator the order of the elements at two positions\n")
+              .addModifiers(Modifier.PUBLIC)
+              .addParameter(RuntimeContract.POSITION_COMPARATOR, "comparator", Modifier.FINAL)
+              .addStatement("group.sortByPosition(comparator)")
+              .build());
     }
     if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
       type.addMethod(eachChangedSinceMethod(model, slots));
@@ -200,15 +217,19 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   // Names.
   // -----------------------------------------------------------------------------------------------
 
-  /** Gives every component a name: its decapitalized simple name, else its flat name, else numbered. */
+  /**
+   * Gives every component a name: its decapitalized simple name, else its flat name, else numbered.
+   */
   static List<Slot> slots(final QueryModel model) {
     final List<ComponentModel> all = model.all();
     final List<Slot> slots = new ArrayList<>();
     final Set<String> taken = new HashSet<>();
     for (int i = 0; i < all.size(); i++) {
       final ComponentModel component = all.get(i);
-      final Role role = i < model.owned().size() ? Role.OWNED
-          : i < model.included().size() ? Role.GET : Role.EXCLUDE;
+      final Role role =
+          i < model.owned().size()
+              ? Role.OWNED
+              : i < model.included().size() ? Role.GET : Role.EXCLUDE;
       String name = safe(decapitalize(component.component().simpleName()));
       if (taken.contains(name)) {
         name = safe(decapitalize(component.flatName()));
@@ -226,7 +247,9 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     return name.substring(0, 1).toLowerCase(Locale.ROOT) + name.substring(1);
   }
 
-  /** Returns {@code name}, with a {@code $} suffix if it is a keyword or a reserved parameter name. */
+  /**
+   * Returns {@code name}, with a {@code $} suffix if it is a keyword or a reserved parameter name.
+   */
   private static String safe(final String name) {
     return SourceVersion.isKeyword(name) || RESERVED.contains(name) ? name + "$" : name;
   }
@@ -253,12 +276,14 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   // -----------------------------------------------------------------------------------------------
 
   private MethodSpec.Builder constructor(final List<Slot> slots) {
-    final MethodSpec.Builder method = MethodSpec.constructorBuilder()
-        .addModifiers(Modifier.PRIVATE)
-        .addParameter(RuntimeContract.REGISTRY, "registry", Modifier.FINAL)
-        .addStatement("this.$L = $L", containerName(), createContainer(slots));
+    final MethodSpec.Builder method =
+        MethodSpec.constructorBuilder()
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(RuntimeContract.REGISTRY, "registry", Modifier.FINAL)
+            .addStatement("this.$L = $L", containerName(), createContainer(slots));
     for (final Slot slot : slots) {
-      method.addStatement("this.$L = registry.storage($T.TYPE)", slot.storage(), slot.model().traits());
+      method.addStatement(
+          "this.$L = registry.storage($T.TYPE)", slot.storage(), slot.model().traits());
     }
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
@@ -270,36 +295,49 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   private MethodSpec ofMethod(final QueryModel model) {
     final boolean view = QueryModel.Kind.VIEW == model.kind();
-    final String what = view ? "the view of {@code registry}"
-        : "the group of {@code registry}, creating the group if the\nregistry has none yet (O(n) to arrange the"
-            + " existing entities)";
-    final MethodSpec.Builder method = MethodSpec.methodBuilder("of")
-        .addJavadoc("Returns a query over $L. The query is cheap: keep one per system\n", what)
-        .addJavadoc("and thread; create a second one for a nested loop over the same declaration.\n\n")
-        .addJavadoc("@param registry the registry to iterate\n")
-        .addJavadoc("@return a new query\n")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addParameter(RuntimeContract.REGISTRY, "registry", Modifier.FINAL)
-        .returns(model.query());
+    final String what =
+        view
+            ? "the view of {@code registry}"
+            : "the group of {@code registry}, creating the group if the\n"
+                + "registry has none yet (O(n) to arrange the existing entities)";
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("of")
+            .addJavadoc("Returns a query over $L. The query is cheap: keep one per system\n", what)
+            .addJavadoc(
+                "and thread; create a second one for a nested loop over the same declaration.\n\n")
+            .addJavadoc("@param registry the registry to iterate\n")
+            .addJavadoc("@return a new query\n")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .addParameter(RuntimeContract.REGISTRY, "registry", Modifier.FINAL)
+            .returns(model.query());
     if (!view) {
-      method.addJavadoc("@throws IllegalStateException if the group conflicts with an existing group of the registry\n");
+      method.addJavadoc(
+          "@throws IllegalStateException if the group conflicts with an existing group of the"
+              + " registry\n");
     }
     return method.addStatement("return new $T(registry)", model.query()).build();
   }
 
   private MethodSpec containerMethod() {
     return MethodSpec.methodBuilder(containerName())
-        .addJavadoc("Returns the runtime $L this query iterates.\n\n@return the $L\n", containerName(), containerName())
+        .addJavadoc(
+            "Returns the runtime $L this query iterates.\n\n@return the $L\n",
+            containerName(),
+            containerName())
         .addModifiers(Modifier.PUBLIC)
         .returns(container())
         .addStatement("return $L", containerName())
         .build();
   }
 
-  /** Returns the size method: {@code size()} of a group; a view overrides it with {@code sizeHint()}. */
+  /**
+   * Returns the size method: {@code size()} of a group; a view overrides it with {@code
+   * sizeHint()}.
+   */
   MethodSpec sizeMethod() {
     return MethodSpec.methodBuilder("size")
-        .addJavadoc("Returns the number of members of the group.\n\n@return the number of members\n")
+        .addJavadoc(
+            "Returns the number of members of the group.\n\n@return the number of members\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(TypeName.INT)
         .addStatement("return group.size()")
@@ -308,9 +346,10 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   private MethodSpec containsMethod() {
     return MethodSpec.methodBuilder("contains")
-        .addJavadoc("Returns whether {@code entity} is visited by this query.\n\n"
-            + "@param entity the entity\n"
-            + "@return whether it has every included component and no excluded one\n")
+        .addJavadoc(
+            "Returns whether {@code entity} is visited by this query.\n\n"
+                + "@param entity the entity\n"
+                + "@return whether it has every included component and no excluded one\n")
         .addModifiers(Modifier.PUBLIC)
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
         .returns(TypeName.BOOLEAN)
@@ -320,9 +359,14 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   private MethodSpec signalMethod(final String name, final String what) {
     return MethodSpec.methodBuilder(name)
-        .addJavadoc("Returns the signal published when an entity $L this query's entities, once the change\n"
-            + "that made it so is complete; listeners follow the runtime's signal rules.\n\n"
-            + "@return the {@code $L} signal of the underlying $L\n", what, name, containerName())
+        .addJavadoc(
+            "Returns the signal published when an entity $L this query's entities, once the"
+                + " change\n"
+                + "that made it so is complete; listeners follow the runtime's signal rules.\n\n"
+                + "@return the {@code $L} signal of the underlying $L\n",
+            what,
+            name,
+            containerName())
         .addModifiers(Modifier.PUBLIC)
         .returns(RuntimeContract.SIGNAL)
         .addStatement("return $L.$L()", containerName(), name)
@@ -331,7 +375,9 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   private static MethodSpec storageMethod(final Slot slot) {
     return MethodSpec.methodBuilder(slot.storage())
-        .addJavadoc("Returns the storage of {@link $T}.\n\n@return the registry's storage\n", slot.model().component())
+        .addJavadoc(
+            "Returns the storage of {@link $T}.\n\n@return the registry's storage\n",
+            slot.model().component())
         .addModifiers(Modifier.PUBLIC)
         .returns(slot.model().storage())
         .addStatement("return $L", slot.storage())
@@ -343,13 +389,15 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   // -----------------------------------------------------------------------------------------------
 
   private MethodSpec eachMethod(final QueryModel model, final List<Slot> slots) {
-    final MethodSpec.Builder method = MethodSpec.methodBuilder("each")
-        .addJavadoc(eachDoc(model))
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("each")
+            .addJavadoc(eachDoc(model))
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(visitorType(model), "visitor", Modifier.FINAL);
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        method.addStatement("final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
+        method.addStatement(
+            "final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
       }
     }
     exclusiveLoop(method, model, slots, CodeBlock.of(""));
@@ -361,19 +409,26 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
    * fields of the query, so an inner loop would move the outer loop's cursors.
    */
   private void exclusiveLoop(
-      final MethodSpec.Builder method, final QueryModel model, final List<Slot> slots, final CodeBlock filter) {
+      final MethodSpec.Builder method,
+      final QueryModel model,
+      final List<Slot> slots,
+      final CodeBlock filter) {
     final String name = model.query().simpleName();
-    method.beginControlFlow("if (this.iterating$$)")
-        .addStatement("throw new $T($S)", IllegalStateException.class,
-            name + " is already iterating: every per-entity loop of one query object shares its cursors;"
-                + " for a nested loop over the same entities, make a second query with " + name + ".of(registry)")
+    method
+        .beginControlFlow("if (this.iterating$$)")
+        .addStatement(
+            "throw new $T($S)",
+            IllegalStateException.class,
+            name
+                + " is already iterating: every per-entity loop of one query object shares its"
+                + " cursors; for a nested loop over the same entities, make a second query with "
+                + name
+                + ".of(registry)")
         .endControlFlow()
         .addStatement("this.iterating$$ = true")
         .beginControlFlow("try");
     eachLoop(method, slots, filter);
-    method.nextControlFlow("finally")
-        .addStatement("this.iterating$$ = false")
-        .endControlFlow();
+    method.nextControlFlow("finally").addStatement("this.iterating$$ = false").endControlFlow();
   }
 
   /** Whether a slot reads a tracked component (included, with fields). */
@@ -382,19 +437,29 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   }
 
   private MethodSpec eachChangedSinceMethod(final QueryModel model, final List<Slot> slots) {
-    final MethodSpec.Builder method = MethodSpec.methodBuilder("eachChangedSince")
-        .addJavadoc("As {@link #each}, visiting only the entities whose tracked components ($L) were added or\n"
-            + "written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.\n\n"
-            + "@param tick the change tick already seen\n"
-            + "@param visitor the loop body\n",
-            String.join(", ", slots.stream().filter(QueryFileGenerator::tracked).map(slot -> slot.model().component().simpleName()).toList()))
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(TypeName.INT, "tick", Modifier.FINAL)
-        .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("eachChangedSince")
+            .addJavadoc(
+                "As {@link #each}, visiting only the entities whose tracked components ($L) were"
+                    + " added or\n"
+                    + "written after {@code tick}: pair it with {@code"
+                    + " registry.advanceChangeTick()}.\n\n"
+                    + "@param tick the change tick already seen\n"
+                    + "@param visitor the loop body\n",
+                String.join(
+                    ", ",
+                    slots.stream()
+                        .filter(QueryFileGenerator::tracked)
+                        .map(slot -> slot.model().component().simpleName())
+                        .toList()))
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(TypeName.INT, "tick", Modifier.FINAL)
+            .addParameter(visitorType(model), "visitor", Modifier.FINAL);
     final List<CodeBlock> tests = new ArrayList<>();
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        method.addStatement("final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
+        method.addStatement(
+            "final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
       }
       if (tracked(slot)) {
         tests.add(CodeBlock.of("$L.changedSince(tick)", slot.cursor()));
@@ -406,17 +471,31 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   private static CodeBlock eachDoc(final QueryModel model) {
     final String what = QueryModel.Kind.VIEW == model.kind() ? "view" : "group";
-    final CodeBlock.Builder doc = CodeBlock.builder()
-        .add("Calls {@code visitor} for each entity of the $L, last position first, with its cursors\n", what)
-        .add("positioned on the entity's components. The cursors are fields of this query, moved for each\n")
-        .add("entity: nothing is allocated. Not reentrant on one query object: a nested call throws\n")
-        .add("{@link IllegalStateException} (make a second query object for a nested loop).\n\n");
+    final CodeBlock.Builder doc =
+        CodeBlock.builder()
+            .add(
+                "Calls {@code visitor} for each entity of the $L, last position first, with its"
+                    + " cursors\n",
+                what)
+            .add(
+                "positioned on the entity's components. The cursors are fields of this query, moved"
+                    + " for each\n")
+            .add(
+                "entity: nothing is allocated. Not reentrant on one query object: a nested call"
+                    + " throws\n")
+            .add(
+                "{@link IllegalStateException} (make a second query object for a nested"
+                    + " loop).\n\n");
     if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
-      doc.add("<p>Owned components are reached by position, since the owned storages are aligned; get\n")
+      doc.add(
+              "<p>Owned components are reached by position, since the owned storages are aligned;"
+                  + " get\n")
           .add("components by one lookup each.\n\n");
     }
     return doc.add("@param visitor the loop body\n")
-        .add("@throws java.util.ConcurrentModificationException if the visitor made other entities leave the\n")
+        .add(
+            "@throws java.util.ConcurrentModificationException if the visitor made other entities"
+                + " leave the\n")
         .add("    $L or rearranged the storage being walked\n", what)
         .build();
   }
@@ -438,30 +517,43 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     arguments.add(CodeBlock.of("entity"));
     for (final Slot slot : slots) {
       if (slot.visited()) {
-        arguments.add(slot.fields() ? CodeBlock.of("$L", slot.cursor()) : CodeBlock.of("$L.get(entity)", slot.storage()));
+        arguments.add(
+            slot.fields()
+                ? CodeBlock.of("$L", slot.cursor())
+                : CodeBlock.of("$L.get(entity)", slot.storage()));
       }
     }
     return CodeBlock.of("visitor.visit($L)", CodeBlock.join(arguments, ", "));
   }
 
   private static TypeSpec visitorType(final QueryModel model, final List<Slot> slots) {
-    final MethodSpec.Builder visit = MethodSpec.methodBuilder("visit")
-        .addJavadoc("Visits one entity; the cursors are positioned on its components and are reused for the next\n"
-            + "entity, so do not keep them.\n\n")
-        .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
-        .addParameter(TypeName.LONG, "entity")
-        .addJavadoc("@param entity the entity\n");
+    final MethodSpec.Builder visit =
+        MethodSpec.methodBuilder("visit")
+            .addJavadoc(
+                "Visits one entity; the cursors are positioned on its components and are reused for"
+                    + " the next\n"
+                    + "entity, so do not keep them.\n\n")
+            .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+            .addParameter(TypeName.LONG, "entity")
+            .addJavadoc("@param entity the entity\n");
     for (final Slot slot : slots) {
       if (slot.visited()) {
         final TypeName type = slot.fields() ? slot.model().cursor() : slot.model().component();
-        visit.addParameter(type, slot.name())
-            .addJavadoc("@param $L $L {@link $T}\n", slot.name(), slot.fields() ? "a cursor over its" : "its",
+        visit
+            .addParameter(type, slot.name())
+            .addJavadoc(
+                "@param $L $L {@link $T}\n",
+                slot.name(),
+                slot.fields() ? "a cursor over its" : "its",
                 slot.model().component());
       }
     }
     return TypeSpec.interfaceBuilder("Visitor")
-        .addJavadoc("The body of {@link $T#each}: one call per entity, with a typed cursor per included component\n"
-            + "that has fields (tags add no parameter).\n", model.query())
+        .addJavadoc(
+            "The body of {@link $T#each}: one call per entity, with a typed cursor per included"
+                + " component\n"
+                + "that has fields (tags add no parameter).\n",
+            model.query())
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())
@@ -480,15 +572,31 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .add("\n<h2>Costs</h2>\n\n<ul>\n")
         .add(costs())
         .add("</ul>\n\n<h2>Threading</h2>\n\n")
-        .add("<p>A query object is not thread-safe: its cursors are shared by all calls of {@code each}, so use\n")
-        .add("one query per thread, and a second query (another {@link #of}) for a nested loop over the same\n")
-        .add("declaration.$L\n", QueryModel.Kind.OWNING_GROUP == model.kind() && OwningGroupQueryGenerator.hasChunk(slots)
-            ? " {@link #parallelEachChunk(java.util.concurrent.ForkJoinPool, Chunk)} documents its own contract." : "")
+        .add(
+            "<p>A query object is not thread-safe: its cursors are shared by all calls of {@code"
+                + " each}, so use\n")
+        .add(
+            "one query per thread, and a second query (another {@link #of}) for a nested loop over"
+                + " the same\n")
+        .add(
+            "declaration.$L\n",
+            QueryModel.Kind.OWNING_GROUP == model.kind()
+                    && OwningGroupQueryGenerator.hasChunk(slots)
+                ? " {@link #parallelEachChunk(java.util.concurrent.ForkJoinPool, Chunk)} documents"
+                    + " its own contract."
+                : "")
         .add("\n<h2>What may change during an iteration</h2>\n\n")
-        .add("<p>As for the runtime {@code each}: the visited entity may lose components or be destroyed;\n")
-        .add("other entities may not leave the $L meanwhile (detected, {@link java.util.ConcurrentModificationException}).\n",
+        .add(
+            "<p>As for the runtime {@code each}: the visited entity may lose components or be"
+                + " destroyed;\n")
+        .add(
+            "other entities may not leave the $L meanwhile (detected, {@link"
+                + " java.util.ConcurrentModificationException}).\n",
             view ? "view's leading storage" : "group")
-        .add(QueryModel.Kind.OWNING_GROUP == model.kind() ? "The chunk forms lock the storages: no structural change at all.\n" : "")
+        .add(
+            QueryModel.Kind.OWNING_GROUP == model.kind()
+                ? "The chunk forms lock the storages: no structural change at all.\n"
+                : "")
         .build();
   }
 

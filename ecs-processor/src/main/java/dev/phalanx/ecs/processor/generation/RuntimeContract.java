@@ -8,11 +8,11 @@ import java.util.Set;
 
 /**
  * The contract between generated code and the runtime, in one place: every runtime class and member
- * the generated code names, the members a generated storage inherits (which a field's accessors must
- * not clash with), and the two protocols generated code follows (inserting an element, guarding an
- * iteration). {@code RuntimeContractTest} resolves every name here against the runtime by reflection
- * and derives the inherited members from the runtime's public and protected methods, so a rename or a
- * new runtime method fails a test instead of a user's build.
+ * the generated code names, the members a generated storage inherits (which a field's accessors
+ * must not clash with), and the two protocols generated code follows (inserting an element,
+ * guarding an iteration). {@code RuntimeContractTest} resolves every name here against the runtime
+ * by reflection and derives the inherited members from the runtime's public and protected methods,
+ * so a rename or a new runtime method fails a test instead of a user's build.
  */
 public final class RuntimeContract {
 
@@ -21,50 +21,84 @@ public final class RuntimeContract {
 
   /** {@code Registry}. */
   public static final ClassName REGISTRY = ClassName.get(PACKAGE, "Registry");
+
   /** {@code SparseSet}, the base of every storage. */
   public static final ClassName SPARSE_SET = ClassName.get(PACKAGE, "SparseSet");
+
   /** {@code Storage}, the base of generated struct-of-arrays storages. */
   public static final ClassName STORAGE = ClassName.get(PACKAGE, "Storage");
+
   /** {@code EmptyStorage}, the base of generated tag storages. */
   public static final ClassName EMPTY_STORAGE = ClassName.get(PACKAGE, "EmptyStorage");
+
   /** {@code ObjectStorage}, the base of generated instance-keeping storages. */
   public static final ClassName OBJECT_STORAGE = ClassName.get(PACKAGE, "ObjectStorage");
+
   /** {@code ComponentType}, the key of a storage. */
   public static final ClassName COMPONENT_TYPE = ClassName.get(PACKAGE, "ComponentType");
+
   /** {@code ComponentTraits}. */
   public static final ClassName COMPONENT_TRAITS = ClassName.get(PACKAGE, "ComponentTraits");
+
   /** {@code DeletionPolicy}. */
   public static final ClassName DELETION_POLICY = ClassName.get(PACKAGE, "DeletionPolicy");
+
   /** {@code OwningGroup}. */
   public static final ClassName OWNING_GROUP = ClassName.get(PACKAGE, "OwningGroup");
+
   /** {@code NonOwningGroup}. */
   public static final ClassName NON_OWNING_GROUP = ClassName.get(PACKAGE, "NonOwningGroup");
+
   /** {@code View}. */
   public static final ClassName VIEW = ClassName.get(PACKAGE, "View");
+
   /** {@code RangeConsumer}, the runtime's chunk callback. */
   public static final ClassName RANGE_CONSUMER = ClassName.get(PACKAGE, "RangeConsumer");
+
   /** {@code Entity}, the handle helpers. */
   public static final ClassName ENTITY = ClassName.get(PACKAGE, "Entity");
+
   /** {@code EntityComparator}, the order of a sort by entity. */
   public static final ClassName ENTITY_COMPARATOR = ClassName.get(PACKAGE, "EntityComparator");
+
   /** {@code PositionComparator}, the order of a sort by position. */
   public static final ClassName POSITION_COMPARATOR = ClassName.get(PACKAGE, "PositionComparator");
+
   /** {@code Signal}, what queries' enter and leave signals are. */
   public static final ClassName SIGNAL = ClassName.get(PACKAGE, "Signal");
+
   /** {@code CommandBuffer}, which generated storages record typed fields into. */
   public static final ClassName COMMAND_BUFFER = ClassName.get(PACKAGE, "CommandBuffer");
+
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
   public static final ClassName ENTITY_REF_VISITOR = ClassName.get(PACKAGE, "EntityRefVisitor");
+
   /** {@code ColumnVisitor}, what {@code eachColumn} hands each field's pages to (snapshots). */
   public static final ClassName COLUMN_VISITOR = ClassName.get(PACKAGE, "ColumnVisitor");
 
   /** Every runtime class generated code names. */
-  public static final List<ClassName> CLASSES = List.of(
-      REGISTRY, SPARSE_SET, STORAGE, EMPTY_STORAGE, OBJECT_STORAGE, COMPONENT_TYPE, COMPONENT_TRAITS,
-      DELETION_POLICY, OWNING_GROUP, NON_OWNING_GROUP, VIEW, RANGE_CONSUMER, ENTITY, ENTITY_REF_VISITOR,
-      COMMAND_BUFFER, SIGNAL, ENTITY_COMPARATOR, POSITION_COMPARATOR,
-      // Snapshots.
-      COLUMN_VISITOR);
+  public static final List<ClassName> CLASSES =
+      List.of(
+          REGISTRY,
+          SPARSE_SET,
+          STORAGE,
+          EMPTY_STORAGE,
+          OBJECT_STORAGE,
+          COMPONENT_TYPE,
+          COMPONENT_TRAITS,
+          DELETION_POLICY,
+          OWNING_GROUP,
+          NON_OWNING_GROUP,
+          VIEW,
+          RANGE_CONSUMER,
+          ENTITY,
+          ENTITY_REF_VISITOR,
+          COMMAND_BUFFER,
+          SIGNAL,
+          ENTITY_COMPARATOR,
+          POSITION_COMPARATOR,
+          // Snapshots.
+          COLUMN_VISITOR);
 
   /**
    * A runtime member generated code calls, overrides or reads.
@@ -76,131 +110,204 @@ public final class RuntimeContract {
   public record Member(ClassName owner, String name, int arity) {}
 
   /** Every runtime member generated code uses; each must be public or protected. */
-  public static final List<Member> MEMBERS = List.of(
-      new Member(STORAGE, "<init>", 1),
-      new Member(STORAGE, "prepareInsert", 1),
-      new Member(STORAGE, "commitInsert", 2),
-      new Member(STORAGE, "notifyUpdate", 1),
-      new Member(STORAGE, "positionFor", 2),
-      new Member(STORAGE, "pageShift", 0),
-      new Member(STORAGE, "pageSize", 0),
-      new Member(STORAGE, "pageCount", 0),
-      new Member(STORAGE, "allocatePage", 1),
-      new Member(STORAGE, "getAt", 1),
-      new Member(STORAGE, "setAt", 2),
-      new Member(STORAGE, "patch", 1),
-      new Member(STORAGE, "get", 1),
-      new Member(STORAGE, "remove", 1),
-      new Member(STORAGE, "erase", 1),
-      new Member(STORAGE, "compact", 0),
-      new Member(STORAGE, "clear", 0),
-      new Member(STORAGE, "replace", 2),
-      new Member(STORAGE, "emplace", 2),
-      new Member(STORAGE, "eachEntityRef", 1),
-      new Member(ENTITY_REF_VISITOR, "visit", 3),
-      new Member(STORAGE, "applyRecorded", 2),
-      new Member(STORAGE, "prepareRecorded", 1),
-      new Member(OWNING_GROUP, "sort", 1),
-      new Member(OWNING_GROUP, "sortByPosition", 1),
-      new Member(NON_OWNING_GROUP, "sort", 1),
-      new Member(OWNING_GROUP, "onEnter", 0),
-      new Member(OWNING_GROUP, "onLeave", 0),
-      new Member(NON_OWNING_GROUP, "onEnter", 0),
-      new Member(NON_OWNING_GROUP, "onLeave", 0),
-      new Member(VIEW, "onEnter", 0),
-      new Member(VIEW, "onLeave", 0),
-      new Member(STORAGE, "stage", 1),
-      new Member(STORAGE, "writeStaged", 1),
-      new Member(STORAGE, "isTracked", 0),
-      new Member(STORAGE, "changeTickAt", 1),
-      new Member(STORAGE, "markWritten", 1),
-      new Member(STORAGE, "changeTick", 0),
-      new Member(STORAGE, "contains", 1),
-      new Member(COMMAND_BUFFER, "beginFields", 2),
-      new Member(COMMAND_BUFFER, "putWord", 1),
-      new Member(COMMAND_BUFFER, "putRef", 1),
-      new Member(COMMAND_BUFFER, "nextWord", 0),
-      new Member(COMMAND_BUFFER, "nextRef", 0),
-      new Member(SPARSE_SET, "moveElement", 2),
-      new Member(SPARSE_SET, "swapElements", 2),
-      new Member(SPARSE_SET, "releaseElement", 1),
-      new Member(SPARSE_SET, "size", 0),
-      new Member(SPARSE_SET, "packed", 0),
-      new Member(SPARSE_SET, "index", 1),
-      new Member(SPARSE_SET, "indexOf", 1),
-      new Member(SPARSE_SET, "contains", 1),
-      new Member(SPARSE_SET, "policy", 0),
-      new Member(SPARSE_SET, "beginIteration", 0),
-      new Member(SPARSE_SET, "visit", 1),
-      new Member(SPARSE_SET, "endIteration", 0),
-      new Member(EMPTY_STORAGE, "<init>", 2),
-      new Member(OBJECT_STORAGE, "<init>", 1),
-      new Member(COMPONENT_TYPE, "define", 3),
-      new Member(COMPONENT_TRAITS, "<init>", 3),
-      new Member(DELETION_POLICY, "IN_PLACE", -1),
-      new Member(DELETION_POLICY, "SWAP_AND_POP", -1),
-      new Member(REGISTRY, "storage", 1),
-      new Member(REGISTRY, "owningGroup", 3),
-      new Member(REGISTRY, "nonOwningGroup", 2),
-      new Member(REGISTRY, "view", 2),
-      new Member(OWNING_GROUP, "size", 0),
-      new Member(OWNING_GROUP, "contains", 1),
-      new Member(OWNING_GROUP, "eachChunk", 1),
-      new Member(OWNING_GROUP, "parallelEachChunk", 2),
-      new Member(NON_OWNING_GROUP, "size", 0),
-      new Member(NON_OWNING_GROUP, "contains", 1),
-      new Member(NON_OWNING_GROUP, "members", 0),
-      new Member(VIEW, "leader", 0),
-      new Member(VIEW, "sizeHint", 0),
-      new Member(VIEW, "contains", 1),
-      new Member(RANGE_CONSUMER, "accept", 2),
-      new Member(ENTITY, "isTombstone", 1),
-      // Snapshots.
-      new Member(STORAGE, "eachColumn", 1),
-      new Member(COLUMN_VISITOR, "booleans", 2),
-      new Member(COLUMN_VISITOR, "bytes", 2),
-      new Member(COLUMN_VISITOR, "shorts", 2),
-      new Member(COLUMN_VISITOR, "chars", 2),
-      new Member(COLUMN_VISITOR, "ints", 2),
-      new Member(COLUMN_VISITOR, "longs", 3),
-      new Member(COLUMN_VISITOR, "floats", 2),
-      new Member(COLUMN_VISITOR, "doubles", 2),
-      new Member(COLUMN_VISITOR, "objects", 3));
+  public static final List<Member> MEMBERS =
+      List.of(
+          new Member(STORAGE, "<init>", 1),
+          new Member(STORAGE, "prepareInsert", 1),
+          new Member(STORAGE, "commitInsert", 2),
+          new Member(STORAGE, "notifyUpdate", 1),
+          new Member(STORAGE, "positionFor", 2),
+          new Member(STORAGE, "pageShift", 0),
+          new Member(STORAGE, "pageSize", 0),
+          new Member(STORAGE, "pageCount", 0),
+          new Member(STORAGE, "allocatePage", 1),
+          new Member(STORAGE, "getAt", 1),
+          new Member(STORAGE, "setAt", 2),
+          new Member(STORAGE, "patch", 1),
+          new Member(STORAGE, "get", 1),
+          new Member(STORAGE, "remove", 1),
+          new Member(STORAGE, "erase", 1),
+          new Member(STORAGE, "compact", 0),
+          new Member(STORAGE, "clear", 0),
+          new Member(STORAGE, "replace", 2),
+          new Member(STORAGE, "emplace", 2),
+          new Member(STORAGE, "eachEntityRef", 1),
+          new Member(ENTITY_REF_VISITOR, "visit", 3),
+          new Member(STORAGE, "applyRecorded", 2),
+          new Member(STORAGE, "prepareRecorded", 1),
+          new Member(OWNING_GROUP, "sort", 1),
+          new Member(OWNING_GROUP, "sortByPosition", 1),
+          new Member(NON_OWNING_GROUP, "sort", 1),
+          new Member(OWNING_GROUP, "onEnter", 0),
+          new Member(OWNING_GROUP, "onLeave", 0),
+          new Member(NON_OWNING_GROUP, "onEnter", 0),
+          new Member(NON_OWNING_GROUP, "onLeave", 0),
+          new Member(VIEW, "onEnter", 0),
+          new Member(VIEW, "onLeave", 0),
+          new Member(STORAGE, "stage", 1),
+          new Member(STORAGE, "writeStaged", 1),
+          new Member(STORAGE, "isTracked", 0),
+          new Member(STORAGE, "changeTickAt", 1),
+          new Member(STORAGE, "markWritten", 1),
+          new Member(STORAGE, "changeTick", 0),
+          new Member(STORAGE, "contains", 1),
+          new Member(COMMAND_BUFFER, "beginFields", 2),
+          new Member(COMMAND_BUFFER, "putWord", 1),
+          new Member(COMMAND_BUFFER, "putRef", 1),
+          new Member(COMMAND_BUFFER, "nextWord", 0),
+          new Member(COMMAND_BUFFER, "nextRef", 0),
+          new Member(SPARSE_SET, "moveElement", 2),
+          new Member(SPARSE_SET, "swapElements", 2),
+          new Member(SPARSE_SET, "releaseElement", 1),
+          new Member(SPARSE_SET, "size", 0),
+          new Member(SPARSE_SET, "packed", 0),
+          new Member(SPARSE_SET, "index", 1),
+          new Member(SPARSE_SET, "indexOf", 1),
+          new Member(SPARSE_SET, "contains", 1),
+          new Member(SPARSE_SET, "policy", 0),
+          new Member(SPARSE_SET, "beginIteration", 0),
+          new Member(SPARSE_SET, "visit", 1),
+          new Member(SPARSE_SET, "endIteration", 0),
+          new Member(EMPTY_STORAGE, "<init>", 2),
+          new Member(OBJECT_STORAGE, "<init>", 1),
+          new Member(COMPONENT_TYPE, "define", 3),
+          new Member(COMPONENT_TRAITS, "<init>", 3),
+          new Member(DELETION_POLICY, "IN_PLACE", -1),
+          new Member(DELETION_POLICY, "SWAP_AND_POP", -1),
+          new Member(REGISTRY, "storage", 1),
+          new Member(REGISTRY, "owningGroup", 3),
+          new Member(REGISTRY, "nonOwningGroup", 2),
+          new Member(REGISTRY, "view", 2),
+          new Member(OWNING_GROUP, "size", 0),
+          new Member(OWNING_GROUP, "contains", 1),
+          new Member(OWNING_GROUP, "eachChunk", 1),
+          new Member(OWNING_GROUP, "parallelEachChunk", 2),
+          new Member(NON_OWNING_GROUP, "size", 0),
+          new Member(NON_OWNING_GROUP, "contains", 1),
+          new Member(NON_OWNING_GROUP, "members", 0),
+          new Member(VIEW, "leader", 0),
+          new Member(VIEW, "sizeHint", 0),
+          new Member(VIEW, "contains", 1),
+          new Member(RANGE_CONSUMER, "accept", 2),
+          new Member(ENTITY, "isTombstone", 1),
+          // Snapshots.
+          new Member(STORAGE, "eachColumn", 1),
+          new Member(COLUMN_VISITOR, "booleans", 2),
+          new Member(COLUMN_VISITOR, "bytes", 2),
+          new Member(COLUMN_VISITOR, "shorts", 2),
+          new Member(COLUMN_VISITOR, "chars", 2),
+          new Member(COLUMN_VISITOR, "ints", 2),
+          new Member(COLUMN_VISITOR, "longs", 3),
+          new Member(COLUMN_VISITOR, "floats", 2),
+          new Member(COLUMN_VISITOR, "doubles", 2),
+          new Member(COLUMN_VISITOR, "objects", 3));
 
   /**
-   * The public and protected methods a generated struct-of-arrays storage inherits from
-   * {@code Storage}, {@code SparseSet} and {@code Object}, as {@code name/arity}. A field accessor
-   * with the same name and parameter count would fail to compile (a final method) or be an
-   * error-prone overload ({@code at(int)} beside {@code at(long)}), so the validator refuses it.
-   * {@code RuntimeContractTest} derives this set from the runtime and checks it is equal.
+   * The public and protected methods a generated struct-of-arrays storage inherits from {@code
+   * Storage}, {@code SparseSet} and {@code Object}, as {@code name/arity}. A field accessor with
+   * the same name and parameter count would fail to compile (a final method) or be an error-prone
+   * overload ({@code at(int)} beside {@code at(long)}), so the validator refuses it. {@code
+   * RuntimeContractTest} derives this set from the runtime and checks it is equal.
    */
-  public static final Set<String> STORAGE_INHERITED = Set.of(
-      // Object
-      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
-      "wait/0", "wait/1", "wait/2", "finalize/0",
-      // SparseSet
-      "policy/0", "size/0", "isEmpty/0", "packed/0", "firstHole/0", "hasTombstones/0", "contains/1",
-      "indexOf/1", "index/1", "entityWithIndex/1", "at/1", "describe/0", "isLocked/0", "isIterated/0",
-      "reserve/1", "beginIteration/0", "visit/1", "endIteration/0", "compact/0", "moveElement/2",
-      "swapElements/2", "releaseElement/1", "sort/1", "sortByPosition/1",
-      "insertionSortByPosition/1", "sortAs/1",
-      // Storage
-      "type/0", "pageSize/0", "pageShift/0", "pageCount/0", "registry/0", "owner/0",
-      "onConstruct/0", "onUpdate/0", "onDestroy/0", "emplace/2", "replace/2",
-      "emplaceOrReplace/2", "patch/1", "patch/2", "get/1", "tryGet/1", "remove/1", "erase/1",
-      "clear/0", "eachEntityRef/1", "applyRecorded/2", "prepareRecorded/1", "isTracked/0", "changeTickAt/1",
-      "changedSince/2", "markWritten/1", "changeTick/0", "stage/1", "writeStaged/1", "prepareInsert/1", "commitInsert/2", "positionFor/2", "notifyUpdate/1",
-      "missing/2", "allocatePage/1", "getAt/1", "setAt/2",
-      // Storage: snapshots
-      "eachColumn/1");
+  public static final Set<String> STORAGE_INHERITED =
+      Set.of(
+          // Object
+          "getClass/0",
+          "hashCode/0",
+          "equals/1",
+          "clone/0",
+          "toString/0",
+          "notify/0",
+          "notifyAll/0",
+          "wait/0",
+          "wait/1",
+          "wait/2",
+          "finalize/0",
+          // SparseSet
+          "policy/0",
+          "size/0",
+          "isEmpty/0",
+          "packed/0",
+          "firstHole/0",
+          "hasTombstones/0",
+          "contains/1",
+          "indexOf/1",
+          "index/1",
+          "entityWithIndex/1",
+          "at/1",
+          "describe/0",
+          "isLocked/0",
+          "isIterated/0",
+          "reserve/1",
+          "beginIteration/0",
+          "visit/1",
+          "endIteration/0",
+          "compact/0",
+          "moveElement/2",
+          "swapElements/2",
+          "releaseElement/1",
+          "sort/1",
+          "sortByPosition/1",
+          "insertionSortByPosition/1",
+          "sortAs/1",
+          // Storage
+          "type/0",
+          "pageSize/0",
+          "pageShift/0",
+          "pageCount/0",
+          "registry/0",
+          "owner/0",
+          "onConstruct/0",
+          "onUpdate/0",
+          "onDestroy/0",
+          "emplace/2",
+          "replace/2",
+          "emplaceOrReplace/2",
+          "patch/1",
+          "patch/2",
+          "get/1",
+          "tryGet/1",
+          "remove/1",
+          "erase/1",
+          "clear/0",
+          "eachEntityRef/1",
+          "applyRecorded/2",
+          "prepareRecorded/1",
+          "isTracked/0",
+          "changeTickAt/1",
+          "changedSince/2",
+          "markWritten/1",
+          "changeTick/0",
+          "stage/1",
+          "writeStaged/1",
+          "prepareInsert/1",
+          "commitInsert/2",
+          "positionFor/2",
+          "notifyUpdate/1",
+          "missing/2",
+          "allocatePage/1",
+          "getAt/1",
+          "setAt/2",
+          // Storage: snapshots
+          "eachColumn/1");
 
   /**
    * The public and protected methods of {@code Object}, which a generated cursor inherits, as
    * {@code name/arity}.
    */
-  public static final Set<String> OBJECT_INHERITED = Set.of(
-      "getClass/0", "hashCode/0", "equals/1", "clone/0", "toString/0", "notify/0", "notifyAll/0",
-      "wait/0", "wait/1", "wait/2", "finalize/0");
+  public static final Set<String> OBJECT_INHERITED =
+      Set.of(
+          "getClass/0",
+          "hashCode/0",
+          "equals/1",
+          "clone/0",
+          "toString/0",
+          "notify/0",
+          "notifyAll/0",
+          "wait/0",
+          "wait/1",
+          "wait/2",
+          "finalize/0");
 
   private RuntimeContract() {}
 
@@ -219,8 +326,13 @@ public final class RuntimeContract {
    * @param position the name of the position local
    * @param writes the statements writing the payload at {@code position}
    */
-  static void insert(final MethodSpec.Builder method, final String entity, final String position, final CodeBlock writes) {
-    method.addStatement("final int $L = prepareInsert($L)", position, entity)
+  static void insert(
+      final MethodSpec.Builder method,
+      final String entity,
+      final String position,
+      final CodeBlock writes) {
+    method
+        .addStatement("final int $L = prepareInsert($L)", position, entity)
         .addCode(writes)
         .addStatement("commitInsert($L, $L)", entity, position);
   }
@@ -228,24 +340,25 @@ public final class RuntimeContract {
   /**
    * Emits the iteration guard of a generated {@code each}: a loop from the last position of the
    * walked set to the first, in which {@code body} reads the element (it may {@code continue} to
-   * skip it) and {@code visit} calls the user's visitor, checked by the runtime through {@code guard}
-   * so that forbidden structural changes throw {@code ConcurrentModificationException}. This is the
-   * only place that emits it.
+   * skip it) and {@code visit} calls the user's visitor, checked by the runtime through {@code
+   * guard} so that forbidden structural changes throw {@code ConcurrentModificationException}. This
+   * is the only place that emits it.
    *
-   * <p>{@code guard.beginIteration(); try { for (...; position = Math.min(position - 1, size - 1)) {
-   * body; guard.visit(position); visit; } } finally { guard.endIteration(); }}: the runtime refuses,
-   * before it is made, any change that would move an element between the visited positions and those
-   * still to come.
+   * <p>{@code guard.beginIteration(); try { for (...; position = Math.min(position - 1, size - 1))
+   * { body; guard.visit(position); visit; } } finally { guard.endIteration(); }}: the runtime
+   * refuses, before it is made, any change that would move an element between the visited positions
+   * and those still to come.
    *
    * @param method the method to add the loop to
-   * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the visits
+   * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the
+   *     visits
    * @param size the expression of the number of positions to walk ({@code group.size()})
-   * @param clamp whether the step clamps to {@code size} (a group's range may shrink by more than the
-   *     visited element); a set's loop steps down one position, the runtime keeping the set at least
-   *     as large as the visited position
+   * @param clamp whether the step clamps to {@code size} (a group's range may shrink by more than
+   *     the visited element); a set's loop steps down one position, the runtime keeping the set at
+   *     least as large as the visited position
    * @param body the statements before the visit; they declare {@code entity}
-   * @param filter an expression evaluated after {@code body}: the element is skipped unless it holds;
-   *     empty for none
+   * @param filter an expression evaluated after {@code body}: the element is skipped unless it
+   *     holds; empty for none
    * @param visit the visitor call
    */
   static void guardedLoop(
@@ -256,19 +369,28 @@ public final class RuntimeContract {
       final CodeBlock body,
       final CodeBlock filter,
       final CodeBlock visit) {
-    // Over a set, the runtime keeps the set at least as large as the visited position, so the loop is
-    // a counted loop (the JIT unrolls it). Over a group's range, which members leaving may shrink by
+    // Over a set, the runtime keeps the set at least as large as the visited position, so the loop
+    // is
+    // a counted loop (the JIT unrolls it). Over a group's range, which members leaving may shrink
+    // by
     // more than the visited one, the step clamps to the size.
-    final CodeBlock step = clamp
-        ? CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size)
-        : CodeBlock.of("position--");
-    method.addStatement("$L.beginIteration()", guard)
+    final CodeBlock step =
+        clamp
+            ? CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size)
+            : CodeBlock.of("position--");
+    method
+        .addStatement("$L.beginIteration()", guard)
         .beginControlFlow("try")
         .beginControlFlow("for (int position = $L - 1; position >= 0; $L)", size, step)
         .addCode(body)
-        .addCode(filter.isEmpty()
-            ? CodeBlock.of("")
-            : CodeBlock.builder().beginControlFlow("if (!($L))", filter).addStatement("continue").endControlFlow().build())
+        .addCode(
+            filter.isEmpty()
+                ? CodeBlock.of("")
+                : CodeBlock.builder()
+                    .beginControlFlow("if (!($L))", filter)
+                    .addStatement("continue")
+                    .endControlFlow()
+                    .build())
         .addStatement("$L.visit(position)", guard)
         .addStatement(visit)
         .endControlFlow()

@@ -16,9 +16,9 @@ import javax.lang.model.util.Elements;
  * something deprecated) and writes the file with two-space indentation.
  *
  * <p>Every class the generated code names is written through {@code $T}, so JavaPoet imports it,
- * {@code java.lang} classes included: a single-type import shadows a class of the same simple name in
- * the generated file's package, so a user's {@code Math}, {@code String} or {@code Override} beside
- * the component cannot change what generated code means.
+ * {@code java.lang} classes included: a single-type import shadows a class of the same simple name
+ * in the generated file's package, so a user's {@code Math}, {@code String} or {@code Override}
+ * beside the component cannot change what generated code means.
  *
  * @param <M> the validated model a file is generated from
  */
@@ -38,7 +38,8 @@ public abstract class SourceFileGenerator<M> {
    * @param elements used to find out whether {@code javax.annotation.processing.Generated} exists
    */
   protected SourceFileGenerator(final Elements elements) {
-    this.generated = null != elements.getTypeElement(GENERATED) ? ClassName.bestGuess(GENERATED) : null;
+    this.generated =
+        null != elements.getTypeElement(GENERATED) ? ClassName.bestGuess(GENERATED) : null;
   }
 
   /**
@@ -50,14 +51,17 @@ public abstract class SourceFileGenerator<M> {
   public final JavaFile file(final M model) {
     final TypeSpec.Builder type = write(model).addOriginatingElement(originatingElement(model));
     if (null != generated) {
-      type.addAnnotation(AnnotationSpec.builder(generated).addMember("value", "$S", PROCESSOR).build());
+      type.addAnnotation(
+          AnnotationSpec.builder(generated).addMember("value", "$S", PROCESSOR).build());
     }
     if (usesDeprecated(model)) {
-      // The user chose to keep using the deprecated code; the generated copy of that choice must not
+      // The user chose to keep using the deprecated code; the generated copy of that choice must
+      // not
       // turn into warnings that fail -Werror builds.
-      type.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class)
-          .addMember("value", "{$S, $S}", "deprecation", "removal")
-          .build());
+      type.addAnnotation(
+          AnnotationSpec.builder(SuppressWarnings.class)
+              .addMember("value", "{$S, $S}", "deprecation", "removal")
+              .build());
     }
     return JavaFile.builder(packageName(model), type.build()).indent("  ").build();
   }

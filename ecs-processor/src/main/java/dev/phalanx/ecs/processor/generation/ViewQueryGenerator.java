@@ -41,26 +41,33 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
 
   @Override
   CodeBlock createContainer(final List<Slot> slots) {
-    return CodeBlock.of("registry.view(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
+    return CodeBlock.of(
+        "registry.view(\n$L,\n$L)", types(slots, Role.GET), types(slots, Role.EXCLUDE));
   }
 
   @Override
   CodeBlock summary(final QueryModel model, final List<Slot> slots) {
-    return CodeBlock.of("The view declared by {@code $L}: included $L, excluded $L.\n",
-        model.element().getQualifiedName(), list(slots, Role.GET), list(slots, Role.EXCLUDE));
+    return CodeBlock.of(
+        "The view declared by {@code $L}: included $L, excluded $L.\n",
+        model.element().getQualifiedName(),
+        list(slots, Role.GET),
+        list(slots, Role.EXCLUDE));
   }
 
   @Override
   String costs() {
-    return "  <li>{@code each}: O(n * k) over the smallest included storage, k the number of listed\n"
+    return "  <li>{@code each}: O(n * k) over the smallest included storage, k the number of"
+        + " listed\n"
         + "      components; no allocation.\n";
   }
 
   @Override
   MethodSpec sizeMethod() {
     return MethodSpec.methodBuilder("sizeHint")
-        .addJavadoc("Returns an upper bound of the number of entities: the size of the smallest included storage.\n\n"
-            + "@return the upper bound\n")
+        .addJavadoc(
+            "Returns an upper bound of the number of entities: the size of the smallest included"
+                + " storage.\n\n"
+                + "@return the upper bound\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(TypeName.INT)
         .addStatement("return view.sizeHint()")
@@ -69,25 +76,34 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
 
   @Override
   void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
-    method.addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET)
-        .addStatement("final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY);
-    final CodeBlock.Builder body = CodeBlock.builder()
-        .add("// Read the array again: the visitor may have grown it (appended elements are not visited).\n")
-        .addStatement("final long entity = lead.packed()[position]")
-        .beginControlFlow("if (stable && $T.isTombstone(entity))", RuntimeContract.ENTITY)
-        .addStatement("continue")
-        .endControlFlow();
+    method
+        .addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET)
+        .addStatement(
+            "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY);
+    final CodeBlock.Builder body =
+        CodeBlock.builder()
+            .add(
+                "// Read the array again: the visitor may have grown it (appended elements are not"
+                    + " visited).\n")
+            .addStatement("final long entity = lead.packed()[position]")
+            .beginControlFlow("if (stable && $T.isTombstone(entity))", RuntimeContract.ENTITY)
+            .addStatement("continue")
+            .endControlFlow();
     // One lookup per storage: its position both tests membership and places the cursor. The leader
     // needs none: the entity is at the loop's position there.
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        body.addStatement("final int $L = lead == $L ? position : $L.indexOf(entity)", indexLocal(slot),
-                slot.storage(), slot.storage())
+        body.addStatement(
+                "final int $L = lead == $L ? position : $L.indexOf(entity)",
+                indexLocal(slot),
+                slot.storage(),
+                slot.storage())
             .beginControlFlow("if ($L < 0)", indexLocal(slot))
             .addStatement("continue")
             .endControlFlow();
       } else if (slot.included()) {
-        body.beginControlFlow("if (lead != $L && !$L.contains(entity))", slot.storage(), slot.storage())
+        body.beginControlFlow(
+                "if (lead != $L && !$L.contains(entity))", slot.storage(), slot.storage())
             .addStatement("continue")
             .endControlFlow();
       } else {
@@ -101,10 +117,13 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         body.addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot));
       }
     }
-    RuntimeContract.guardedLoop(method, "lead", CodeBlock.of("lead.size()"), false, body.build(), filter, visitCall(slots));
+    RuntimeContract.guardedLoop(
+        method, "lead", CodeBlock.of("lead.size()"), false, body.build(), filter, visitCall(slots));
   }
 
-  /** The local holding a slot's position in a view loop; the {@code $} keeps it clear of user names. */
+  /**
+   * The local holding a slot's position in a view loop; the {@code $} keeps it clear of user names.
+   */
   private static String indexLocal(final Slot slot) {
     return slot.cursor() + "Index$";
   }

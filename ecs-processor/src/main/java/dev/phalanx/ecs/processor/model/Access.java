@@ -4,8 +4,8 @@ package dev.phalanx.ecs.processor.model;
  * How generated code reads or writes one field of a component instance.
  *
  * @param kind the route
- * @param name the field or method name ({@code x}, {@code getX}, {@code setX}); empty for
- *     {@link Kind#CONSTRUCTOR}
+ * @param name the field or method name ({@code x}, {@code getX}, {@code setX}); empty for {@link
+ *     Kind#CONSTRUCTOR}
  */
 public record Access(Kind kind, String name) {
 

@@ -17,8 +17,9 @@ import javax.lang.model.element.TypeElement;
  * @param fields the stored fields in declaration order (empty unless {@code kind} is FIELDS)
  * @param construction how instances are built
  * @param record whether the component is a record
- * @param usesDeprecated whether generated code refers to a deprecated class or member (the component,
- *     a field type, an accessor), so that it must suppress deprecation warnings to stay warning-free
+ * @param usesDeprecated whether generated code refers to a deprecated class or member (the
+ *     component, a field type, an accessor), so that it must suppress deprecation warnings to stay
+ *     warning-free
  * @param tracked whether the storage records a change tick per element ({@code tracked = true})
  */
 public record ComponentModel(

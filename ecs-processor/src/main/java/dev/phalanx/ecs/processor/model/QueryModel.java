@@ -13,8 +13,8 @@ import javax.lang.model.element.TypeElement;
  * @param kind what the query iterates
  * @param packageName the declaration's package, where the query is generated
  * @param flatName the declaration's nesting chain joined with underscores ({@code Systems_Movers})
- * @param owned the owned components, in declaration order (empty unless {@code kind} is
- *     {@link Kind#OWNING_GROUP})
+ * @param owned the owned components, in declaration order (empty unless {@code kind} is {@link
+ *     Kind#OWNING_GROUP})
  * @param get the components looked up: a group's {@code get} list, or a view's {@code include} list
  * @param exclude the excluded components
  * @param registry the registry name of a group ({@code ""} by default): owning groups of different

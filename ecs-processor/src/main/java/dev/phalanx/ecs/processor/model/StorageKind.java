@@ -4,7 +4,9 @@ package dev.phalanx.ecs.processor.model;
 public enum StorageKind {
   /** One paged array per field (struct of arrays); the usual case. */
   FIELDS,
-  /** No payload at all: a tag (a type without instance fields, {@code Empty.AUTO} or {@code TAG}). */
+  /**
+   * No payload at all: a tag (a type without instance fields, {@code Empty.AUTO} or {@code TAG}).
+   */
   TAG,
   /** One reference per element: a field-less type with {@code Empty.STORE} (identity is kept). */
   INSTANCES

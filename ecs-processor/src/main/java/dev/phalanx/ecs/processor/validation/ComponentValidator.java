@@ -95,11 +95,13 @@ public final class ComponentValidator {
     final AnnotationMirror annotation = findAnnotation(type, COMPONENT);
     final int pageSize = ((Number) value(annotation, "pageSize").getValue()).intValue();
     if (pageSize <= 0 || pageSize > Diagnostics.MAX_PAGE_SIZE || 0 != (pageSize & (pageSize - 1))) {
-      report.error(Diagnostics.pageSize(pageSize), type, annotation, explicitValue(annotation, "pageSize"));
+      report.error(
+          Diagnostics.pageSize(pageSize), type, annotation, explicitValue(annotation, "pageSize"));
     }
     final boolean inPlaceDelete = (Boolean) value(annotation, "inPlaceDelete").getValue();
     final boolean tracked = (Boolean) value(annotation, "tracked").getValue();
-    final String empty = ((VariableElement) value(annotation, "empty").getValue()).getSimpleName().toString();
+    final String empty =
+        ((VariableElement) value(annotation, "empty").getValue()).getSimpleName().toString();
 
     final boolean isRecord = ElementKind.RECORD == type.getKind();
     final List<RawField> raw = isRecord ? recordComponents(type) : instanceFields(type);
@@ -115,7 +117,10 @@ public final class ComponentValidator {
     if (raw.isEmpty()) {
       kind = "STORE".equals(empty) ? StorageKind.INSTANCES : StorageKind.TAG;
       if (tracked) {
-        report.error(Diagnostics.trackedTag(type.getSimpleName().toString()), type, annotation,
+        report.error(
+            Diagnostics.trackedTag(type.getSimpleName().toString()),
+            type,
+            annotation,
             explicitValue(annotation, "tracked"));
       }
     } else {
@@ -123,7 +128,9 @@ public final class ComponentValidator {
       if ("TAG".equals(empty)) {
         report.error(
             Diagnostics.tagWithFields(type.getSimpleName().toString(), raw.get(0).name()),
-            type, annotation, explicitValue(annotation, "empty"));
+            type,
+            annotation,
+            explicitValue(annotation, "empty"));
       }
     }
 
@@ -138,9 +145,11 @@ public final class ComponentValidator {
         checkFieldType(field, packageName, report);
       }
       checkNames(type, raw, report);
-      construction = isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, packageName, report);
+      construction =
+          isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, packageName, report);
       for (final RawField field : raw) {
-        final FieldModel model = fieldModel(type, field, isRecord, construction, packageName, report);
+        final FieldModel model =
+            fieldModel(type, field, isRecord, construction, packageName, report);
         if (null != model) {
           fields.add(model);
         }
@@ -152,9 +161,20 @@ public final class ComponentValidator {
     if (!report.isClean()) {
       return new Result(null, report, false);
     }
-    final ComponentModel model = new ComponentModel(
-        type, ClassName.get(type), packageName, Names.flatName(type), pageSize, inPlaceDelete, kind,
-        fields, construction, isRecord, usesDeprecated(type, raw), tracked);
+    final ComponentModel model =
+        new ComponentModel(
+            type,
+            ClassName.get(type),
+            packageName,
+            Names.flatName(type),
+            pageSize,
+            inPlaceDelete,
+            kind,
+            fields,
+            construction,
+            isRecord,
+            usesDeprecated(type, raw),
+            tracked);
     return new Result(model, report, false);
   }
 
@@ -172,7 +192,9 @@ public final class ComponentValidator {
         report.error(Diagnostics.componentKind("the annotation type " + name), type);
         return false;
       case ENUM:
-        report.error(Diagnostics.componentKind("the enum " + name + " (use it as a field type instead)"), type);
+        report.error(
+            Diagnostics.componentKind("the enum " + name + " (use it as a field type instead)"),
+            type);
         return false;
       case CLASS:
         if (type.getModifiers().contains(Modifier.ABSTRACT)) {
@@ -187,22 +209,28 @@ public final class ComponentValidator {
       report.error(Diagnostics.generic(name), type);
       return false;
     }
-    for (Element current = type; current instanceof TypeElement; current = current.getEnclosingElement()) {
+    for (Element current = type;
+        current instanceof TypeElement;
+        current = current.getEnclosingElement()) {
       final TypeElement level = (TypeElement) current;
       final NestingKind nesting = level.getNestingKind();
       if (NestingKind.LOCAL == nesting || NestingKind.ANONYMOUS == nesting) {
         report.error(Diagnostics.innerClass(name, true), type);
         return false;
       }
-      if (NestingKind.MEMBER == nesting && ElementKind.CLASS == level.getKind()
+      if (NestingKind.MEMBER == nesting
+          && ElementKind.CLASS == level.getKind()
           && !level.getModifiers().contains(Modifier.STATIC)) {
         report.error(Diagnostics.innerClass(name, false), type);
         return false;
       }
     }
-    for (Element current = type; current instanceof TypeElement; current = current.getEnclosingElement()) {
+    for (Element current = type;
+        current instanceof TypeElement;
+        current = current.getEnclosingElement()) {
       if (current.getModifiers().contains(Modifier.PRIVATE)) {
-        final String privateOne = current == type ? "it" : "its enclosing class " + current.getSimpleName();
+        final String privateOne =
+            current == type ? "it" : "its enclosing class " + current.getSimpleName();
         report.error(Diagnostics.privateClass(name, privateOne), type);
         return false;
       }
@@ -213,15 +241,18 @@ public final class ComponentValidator {
   /** Returns whether the record declares its canonical constructor (compact or not) in source. */
   private boolean declaresCanonicalConstructor(final TypeElement record) {
     final List<? extends RecordComponentElement> components = record.getRecordComponents();
-    for (final ExecutableElement constructor : ElementFilter.constructorsIn(record.getEnclosedElements())) {
+    for (final ExecutableElement constructor :
+        ElementFilter.constructorsIn(record.getEnclosedElements())) {
       if (constructor.getParameters().size() != components.size()
           || Elements.Origin.EXPLICIT != elements.getOrigin(constructor)) {
         continue;
       }
       boolean canonical = true;
       for (int i = 0; i < components.size() && canonical; i++) {
-        canonical = types.isSameType(
-            types.erasure(constructor.getParameters().get(i).asType()), types.erasure(components.get(i).asType()));
+        canonical =
+            types.isSameType(
+                types.erasure(constructor.getParameters().get(i).asType()),
+                types.erasure(components.get(i).asType()));
       }
       if (canonical) {
         return true;
@@ -247,8 +278,12 @@ public final class ComponentValidator {
           field = candidate;
         }
       }
-      fields.add(new RawField(
-          component.getSimpleName().toString(), null == field ? component : field, component.asType(), field));
+      fields.add(
+          new RawField(
+              component.getSimpleName().toString(),
+              null == field ? component : field,
+              component.asType(),
+              field));
     }
     return fields;
   }
@@ -283,7 +318,8 @@ public final class ComponentValidator {
 
   private void checkEntityRef(final RawField field, final ValidationReport report) {
     if (isEntityRef(field) && TypeKind.LONG != field.type().getKind()) {
-      report.error(Diagnostics.entityRefType(field.name(), field.type().toString()), field.element());
+      report.error(
+          Diagnostics.entityRefType(field.name(), field.type().toString()), field.element());
     }
   }
 
@@ -292,10 +328,12 @@ public final class ComponentValidator {
         || (null != field.field() && null != findAnnotation(field.field(), ENTITY_REF));
   }
 
-  private void checkFieldType(final RawField field, final String packageName, final ValidationReport report) {
+  private void checkFieldType(
+      final RawField field, final String packageName, final ValidationReport report) {
     final String why = unsupported(field.type(), packageName);
     if (null != why) {
-      report.error(Diagnostics.fieldType(field.name(), field.type().toString(), why), field.element());
+      report.error(
+          Diagnostics.fieldType(field.name(), field.type().toString(), why), field.element());
     }
   }
 
@@ -306,36 +344,45 @@ public final class ComponentValidator {
       return null;
     }
     switch (kind) {
-      case ARRAY: {
-        final TypeMirror component = ((ArrayType) type).getComponentType();
-        if (TypeKind.DECLARED == component.getKind() && !((DeclaredType) component).getTypeArguments().isEmpty()) {
-          return "Java cannot create arrays of a parameterized type; use a List or a small class instead";
-        }
-        return unsupported(component, packageName);
-      }
-      case DECLARED: {
-        final DeclaredType declared = (DeclaredType) type;
-        final String access = inaccessible((TypeElement) declared.asElement(), packageName);
-        if (null != access) {
-          return access;
-        }
-        final TypeMirror enclosing = declared.getEnclosingType();
-        if (TypeKind.DECLARED == enclosing.getKind() && !((DeclaredType) enclosing).getTypeArguments().isEmpty()) {
-          return "an inner class of a parameterized type; make the nested class static";
-        }
-        for (final TypeMirror argument : declared.getTypeArguments()) {
-          final String why = unsupported(argument, packageName);
-          if (null != why) {
-            return why;
+      case ARRAY:
+        {
+          final TypeMirror component = ((ArrayType) type).getComponentType();
+          if (TypeKind.DECLARED == component.getKind()
+              && !((DeclaredType) component).getTypeArguments().isEmpty()) {
+            return "Java cannot create arrays of a parameterized type; use a List or a small class"
+                + " instead";
           }
+          return unsupported(component, packageName);
         }
-        return null;
-      }
-      case WILDCARD: {
-        final WildcardType wildcard = (WildcardType) type;
-        final TypeMirror bound = null != wildcard.getExtendsBound() ? wildcard.getExtendsBound() : wildcard.getSuperBound();
-        return null == bound ? null : unsupported(bound, packageName);
-      }
+      case DECLARED:
+        {
+          final DeclaredType declared = (DeclaredType) type;
+          final String access = inaccessible((TypeElement) declared.asElement(), packageName);
+          if (null != access) {
+            return access;
+          }
+          final TypeMirror enclosing = declared.getEnclosingType();
+          if (TypeKind.DECLARED == enclosing.getKind()
+              && !((DeclaredType) enclosing).getTypeArguments().isEmpty()) {
+            return "an inner class of a parameterized type; make the nested class static";
+          }
+          for (final TypeMirror argument : declared.getTypeArguments()) {
+            final String why = unsupported(argument, packageName);
+            if (null != why) {
+              return why;
+            }
+          }
+          return null;
+        }
+      case WILDCARD:
+        {
+          final WildcardType wildcard = (WildcardType) type;
+          final TypeMirror bound =
+              null != wildcard.getExtendsBound()
+                  ? wildcard.getExtendsBound()
+                  : wildcard.getSuperBound();
+          return null == bound ? null : unsupported(bound, packageName);
+        }
       case TYPEVAR:
         return "a type variable; a component's field types must be concrete";
       default:
@@ -345,36 +392,47 @@ public final class ComponentValidator {
 
   /** Returns why code in {@code packageName} cannot name {@code type}, or {@code null}. */
   private static String inaccessible(final TypeElement type, final String packageName) {
-    for (Element current = type; current instanceof TypeElement; current = current.getEnclosingElement()) {
+    for (Element current = type;
+        current instanceof TypeElement;
+        current = current.getEnclosingElement()) {
       final TypeElement level = (TypeElement) current;
-      if (NestingKind.LOCAL == level.getNestingKind() || NestingKind.ANONYMOUS == level.getNestingKind()) {
-        return level.getSimpleName() + " is a local class; move it to the top level or make it a"
+      if (NestingKind.LOCAL == level.getNestingKind()
+          || NestingKind.ANONYMOUS == level.getNestingKind()) {
+        return level.getSimpleName()
+            + " is a local class; move it to the top level or make it a"
             + " static nested class";
       }
       if (level.getModifiers().contains(Modifier.PRIVATE)) {
         return level.getSimpleName() + " is private; make it package-private or public";
       }
-      if (!level.getModifiers().contains(Modifier.PUBLIC) && !Names.packageOf(level).equals(packageName)) {
-        return level.getSimpleName() + " is not public and belongs to another package; make it public";
+      if (!level.getModifiers().contains(Modifier.PUBLIC)
+          && !Names.packageOf(level).equals(packageName)) {
+        return level.getSimpleName()
+            + " is not public and belongs to another package; make it public";
       }
     }
     return null;
   }
 
-  private void checkNames(final TypeElement type, final List<RawField> fields, final ValidationReport report) {
+  private void checkNames(
+      final TypeElement type, final List<RawField> fields, final ValidationReport report) {
     final Map<String, String> storageTaken = new HashMap<>();
     final Map<String, String> cursorTaken = new HashMap<>();
     for (final RawField field : fields) {
       String clash = null;
       for (final String member : Names.storageMembers(field.name())) {
-        clash = clash(member, field.name(), Names.reservedOnStorage(member), storageTaken, "the storage");
+        clash =
+            clash(
+                member, field.name(), Names.reservedOnStorage(member), storageTaken, "the storage");
         if (null != clash) {
           break;
         }
       }
       if (null == clash) {
         for (final String member : Names.cursorMembers(field.name())) {
-          clash = clash(member, field.name(), Names.reservedOnCursor(member), cursorTaken, "the cursor");
+          clash =
+              clash(
+                  member, field.name(), Names.reservedOnCursor(member), cursorTaken, "the cursor");
           if (null != clash) {
             break;
           }
@@ -390,31 +448,52 @@ public final class ComponentValidator {
       if (types.isSameType(erased, types.erasure(type.asType()))
           || types.isSameType(erased, elements.getTypeElement("java.lang.Object").asType())) {
         report.error(
-            Diagnostics.reservedName(only.name(), "emplace(long, " + only.type() + ") and replace(long, "
-                + only.type() + ")", "emplace(long, " + type.getSimpleName() + ") and replace(long, "
-                + type.getSimpleName() + ") inherited from Storage"),
+            Diagnostics.reservedName(
+                only.name(),
+                "emplace(long, " + only.type() + ") and replace(long, " + only.type() + ")",
+                "emplace(long, "
+                    + type.getSimpleName()
+                    + ") and replace(long, "
+                    + type.getSimpleName()
+                    + ") inherited from Storage"),
             only.element());
       }
     }
   }
 
   private static String clash(
-      final String member, final String field, final boolean reserved, final Map<String, String> taken, final String where) {
+      final String member,
+      final String field,
+      final boolean reserved,
+      final Map<String, String> taken,
+      final String where) {
     final int slash = member.indexOf('/');
-    final String shown = "a method '" + member.substring(0, slash) + "' with " + member.substring(slash + 1)
-        + " parameter(s) on " + where;
+    final String shown =
+        "a method '"
+            + member.substring(0, slash)
+            + "' with "
+            + member.substring(slash + 1)
+            + " parameter(s) on "
+            + where;
     if (reserved) {
-      return Diagnostics.reservedName(field, shown, "a member of the same name and parameter count that " + where + " already has");
+      return Diagnostics.reservedName(
+          field,
+          shown,
+          "a member of the same name and parameter count that " + where + " already has");
     }
     final String owner = taken.putIfAbsent(member, field);
     if (null != owner) {
-      return Diagnostics.reservedName(field, shown, "the accessors generated for field '" + owner + "'");
+      return Diagnostics.reservedName(
+          field, shown, "the accessors generated for field '" + owner + "'");
     }
     return null;
   }
 
   private Construction classConstruction(
-      final TypeElement type, final List<RawField> fields, final String packageName, final ValidationReport report) {
+      final TypeElement type,
+      final List<RawField> fields,
+      final String packageName,
+      final ValidationReport report) {
     if (null != findConstructor(type, fields)) {
       return Construction.ALL_FIELDS;
     }
@@ -423,15 +502,25 @@ public final class ComponentValidator {
     }
     final StringBuilder signature = new StringBuilder(type.getSimpleName()).append('(');
     for (int i = 0; i < fields.size(); i++) {
-      signature.append(i > 0 ? ", " : "").append(fields.get(i).type()).append(' ').append(fields.get(i).name());
+      signature
+          .append(i > 0 ? ", " : "")
+          .append(fields.get(i).type())
+          .append(' ')
+          .append(fields.get(i).name());
     }
-    report.error(Diagnostics.constructor(type.getQualifiedName().toString(), signature.append(')').toString()), type);
+    report.error(
+        Diagnostics.constructor(
+            type.getQualifiedName().toString(), signature.append(')').toString()),
+        type);
     return Construction.NONE;
   }
 
-  /** Returns a non-private constructor taking exactly {@code fields} (by name and type), or null. */
+  /**
+   * Returns a non-private constructor taking exactly {@code fields} (by name and type), or null.
+   */
   private ExecutableElement findConstructor(final TypeElement type, final List<RawField> fields) {
-    for (final ExecutableElement constructor : ElementFilter.constructorsIn(type.getEnclosedElements())) {
+    for (final ExecutableElement constructor :
+        ElementFilter.constructorsIn(type.getEnclosedElements())) {
       if (constructor.getModifiers().contains(Modifier.PRIVATE)
           || constructor.getParameters().size() != fields.size()) {
         continue;
@@ -439,8 +528,9 @@ public final class ComponentValidator {
       boolean matches = true;
       for (int i = 0; i < fields.size() && matches; i++) {
         final VariableElement parameter = constructor.getParameters().get(i);
-        matches = parameter.getSimpleName().contentEquals(fields.get(i).name())
-            && types.isSameType(parameter.asType(), fields.get(i).type());
+        matches =
+            parameter.getSimpleName().contentEquals(fields.get(i).name())
+                && types.isSameType(parameter.asType(), fields.get(i).type());
       }
       if (matches) {
         return constructor;
@@ -464,19 +554,34 @@ public final class ComponentValidator {
     } else {
       read = readAccess(type, field, packageName);
       if (null == read) {
-        final String getters = TypeKind.BOOLEAN == field.type().getKind()
-            ? "is" + Names.capitalize(field.name()) + "() or get" + Names.capitalize(field.name()) + "()"
-            : "get" + Names.capitalize(field.name()) + "()";
-        report.error(Diagnostics.privateField(field.name(), type.getSimpleName().toString(), getters), field.element());
+        final String getters =
+            TypeKind.BOOLEAN == field.type().getKind()
+                ? "is"
+                    + Names.capitalize(field.name())
+                    + "() or get"
+                    + Names.capitalize(field.name())
+                    + "()"
+                : "get" + Names.capitalize(field.name()) + "()";
+        report.error(
+            Diagnostics.privateField(field.name(), type.getSimpleName().toString(), getters),
+            field.element());
         // One error per field: whether it can be written matters only once it can be read.
         return null;
       }
-      write = Construction.ALL_FIELDS == construction ? Access.constructor() : writeAccess(type, field, packageName);
+      write =
+          Construction.ALL_FIELDS == construction
+              ? Access.constructor()
+              : writeAccess(type, field, packageName);
       if (Construction.NO_ARG == construction && null == write) {
-        final String why = field.field().getModifiers().contains(Modifier.FINAL) ? "is final"
-            : field.field().getModifiers().contains(Modifier.PRIVATE) ? "is private" : "is not accessible";
+        final String why =
+            field.field().getModifiers().contains(Modifier.FINAL)
+                ? "is final"
+                : field.field().getModifiers().contains(Modifier.PRIVATE)
+                    ? "is private"
+                    : "is not accessible";
         report.error(
-            Diagnostics.unwritableField(field.name(), Names.setter(field.name()) + "(" + field.type() + ")", why),
+            Diagnostics.unwritableField(
+                field.name(), Names.setter(field.name()) + "(" + field.type() + ")", why),
             field.element());
       }
     }
@@ -485,12 +590,18 @@ public final class ComponentValidator {
     }
     final TypeName typeName = TypeName.get(field.type());
     return new FieldModel(
-        field.name(), typeName, slotType(field.type(), typeName), TypeName.get(types.erasure(field.type())),
-        read, write, isEntityRef(field));
+        field.name(),
+        typeName,
+        slotType(field.type(), typeName),
+        TypeName.get(types.erasure(field.type())),
+        read,
+        write,
+        isEntityRef(field));
   }
 
   private static TypeName slotType(final TypeMirror type, final TypeName typeName) {
-    if (TypeKind.DECLARED == type.getKind() && typeName instanceof ParameterizedTypeName parameterized) {
+    if (TypeKind.DECLARED == type.getKind()
+        && typeName instanceof ParameterizedTypeName parameterized) {
       final TypeName[] wildcards = new TypeName[parameterized.typeArguments().size()];
       for (int i = 0; i < wildcards.length; i++) {
         wildcards[i] = WildcardTypeName.subtypeOf(Object.class);
@@ -500,20 +611,25 @@ public final class ComponentValidator {
     return typeName;
   }
 
-  private Access readAccess(final TypeElement type, final RawField field, final String packageName) {
+  private Access readAccess(
+      final TypeElement type, final RawField field, final String packageName) {
     if (accessible(field.field(), packageName)) {
       return Access.field(field.name());
     }
     final String capital = Names.capitalize(field.name());
-    final List<String> candidates = TypeKind.BOOLEAN == field.type().getKind()
-        ? List.of("is" + capital, "get" + capital, field.name())
-        : List.of("get" + capital, field.name());
+    final List<String> candidates =
+        TypeKind.BOOLEAN == field.type().getKind()
+            ? List.of("is" + capital, "get" + capital, field.name())
+            : List.of("get" + capital, field.name());
     final DeclaredType self = (DeclaredType) type.asType();
     for (final String name : candidates) {
       for (final ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(type))) {
-        if (method.getSimpleName().contentEquals(name) && method.getParameters().isEmpty()
-            && !method.getModifiers().contains(Modifier.STATIC) && accessible(method, packageName)
-            && types.isSameType(((ExecutableType) types.asMemberOf(self, method)).getReturnType(), field.type())) {
+        if (method.getSimpleName().contentEquals(name)
+            && method.getParameters().isEmpty()
+            && !method.getModifiers().contains(Modifier.STATIC)
+            && accessible(method, packageName)
+            && types.isSameType(
+                ((ExecutableType) types.asMemberOf(self, method)).getReturnType(), field.type())) {
           return Access.method(name);
         }
       }
@@ -521,16 +637,22 @@ public final class ComponentValidator {
     return null;
   }
 
-  private Access writeAccess(final TypeElement type, final RawField field, final String packageName) {
-    if (accessible(field.field(), packageName) && !field.field().getModifiers().contains(Modifier.FINAL)) {
+  private Access writeAccess(
+      final TypeElement type, final RawField field, final String packageName) {
+    if (accessible(field.field(), packageName)
+        && !field.field().getModifiers().contains(Modifier.FINAL)) {
       return Access.field(field.name());
     }
     final String name = Names.setter(field.name());
     final DeclaredType self = (DeclaredType) type.asType();
     for (final ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(type))) {
-      if (method.getSimpleName().contentEquals(name) && 1 == method.getParameters().size()
-          && !method.getModifiers().contains(Modifier.STATIC) && accessible(method, packageName)
-          && types.isSameType(((ExecutableType) types.asMemberOf(self, method)).getParameterTypes().get(0), field.type())) {
+      if (method.getSimpleName().contentEquals(name)
+          && 1 == method.getParameters().size()
+          && !method.getModifiers().contains(Modifier.STATIC)
+          && accessible(method, packageName)
+          && types.isSameType(
+              ((ExecutableType) types.asMemberOf(self, method)).getParameterTypes().get(0),
+              field.type())) {
         return Access.method(name);
       }
     }
@@ -559,7 +681,9 @@ public final class ComponentValidator {
    * enclosing it, a field's type (or a type argument of it), or an accessor or constructor.
    */
   private boolean usesDeprecated(final TypeElement type, final List<RawField> fields) {
-    for (Element current = type; current instanceof TypeElement; current = current.getEnclosingElement()) {
+    for (Element current = type;
+        current instanceof TypeElement;
+        current = current.getEnclosingElement()) {
       if (elements.isDeprecated(current)) {
         return true;
       }
@@ -583,7 +707,8 @@ public final class ComponentValidator {
       case ARRAY:
         return deprecatedType(((ArrayType) type).getComponentType());
       case DECLARED:
-        for (Element current = types.asElement(type); current instanceof TypeElement;
+        for (Element current = types.asElement(type);
+            current instanceof TypeElement;
             current = current.getEnclosingElement()) {
           if (elements.isDeprecated(current)) {
             return true;
@@ -595,11 +720,15 @@ public final class ComponentValidator {
           }
         }
         return false;
-      case WILDCARD: {
-        final WildcardType wildcard = (WildcardType) type;
-        final TypeMirror bound = null != wildcard.getExtendsBound() ? wildcard.getExtendsBound() : wildcard.getSuperBound();
-        return null != bound && deprecatedType(bound);
-      }
+      case WILDCARD:
+        {
+          final WildcardType wildcard = (WildcardType) type;
+          final TypeMirror bound =
+              null != wildcard.getExtendsBound()
+                  ? wildcard.getExtendsBound()
+                  : wildcard.getSuperBound();
+          return null != bound && deprecatedType(bound);
+        }
       default:
         return false;
     }
@@ -607,7 +736,9 @@ public final class ComponentValidator {
 
   private static AnnotationMirror findAnnotation(final Element element, final String name) {
     for (final AnnotationMirror mirror : element.getAnnotationMirrors()) {
-      if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(name)) {
+      if (((TypeElement) mirror.getAnnotationType().asElement())
+          .getQualifiedName()
+          .contentEquals(name)) {
         return mirror;
       }
     }
@@ -615,8 +746,8 @@ public final class ComponentValidator {
   }
 
   private AnnotationValue value(final AnnotationMirror annotation, final String name) {
-    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
-        : elements.getElementValuesWithDefaults(annotation).entrySet()) {
+    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        elements.getElementValuesWithDefaults(annotation).entrySet()) {
       if (entry.getKey().getSimpleName().contentEquals(name)) {
         return entry.getValue();
       }
@@ -624,9 +755,10 @@ public final class ComponentValidator {
     throw new IllegalStateException("@Component has no member " + name);
   }
 
-  private static AnnotationValue explicitValue(final AnnotationMirror annotation, final String name) {
-    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
-        : annotation.getElementValues().entrySet()) {
+  private static AnnotationValue explicitValue(
+      final AnnotationMirror annotation, final String name) {
+    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        annotation.getElementValues().entrySet()) {
       if (entry.getKey().getSimpleName().contentEquals(name)) {
         return entry.getValue();
       }

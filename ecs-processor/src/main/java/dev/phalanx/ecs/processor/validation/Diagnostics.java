@@ -15,7 +15,8 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String componentKind(final String what) {
-    return "[PhalanxComponentKind] @Component cannot be applied to " + what
+    return "[PhalanxComponentKind] @Component cannot be applied to "
+        + what
         + ": annotate a record or a concrete class whose instances hold the component's data";
   }
 
@@ -26,7 +27,9 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String generic(final String type) {
-    return "[PhalanxGeneric] @Component " + type + " has type parameters, but a storage holds one"
+    return "[PhalanxGeneric] @Component "
+        + type
+        + " has type parameters, but a storage holds one"
         + " concrete type: remove the type parameters, or annotate a non-generic subclass or record"
         + " that fixes them";
   }
@@ -40,9 +43,13 @@ public final class Diagnostics {
    */
   public static String innerClass(final String type, final boolean local) {
     return local
-        ? "[PhalanxInnerClass] @Component " + type + " is a local class, which generated code cannot"
+        ? "[PhalanxInnerClass] @Component "
+            + type
+            + " is a local class, which generated code cannot"
             + " name: move it to the top level or make it a static nested class"
-        : "[PhalanxInnerClass] @Component " + type + " is an inner class (its instances need an"
+        : "[PhalanxInnerClass] @Component "
+            + type
+            + " is an inner class (its instances need an"
             + " enclosing instance): declare it static";
   }
 
@@ -54,8 +61,12 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String privateClass(final String type, final String privateOne) {
-    return "[PhalanxPrivateClass] @Component " + type + " cannot be used by the generated classes"
-        + " in its package because " + privateOne + " is private: make it package-private or public";
+    return "[PhalanxPrivateClass] @Component "
+        + type
+        + " cannot be used by the generated classes"
+        + " in its package because "
+        + privateOne
+        + " is private: make it package-private or public";
   }
 
   /**
@@ -72,17 +83,26 @@ public final class Diagnostics {
    */
   public static String pageSize(final int pageSize) {
     if (pageSize > MAX_PAGE_SIZE) {
-      return "[PhalanxPageSize] pageSize must be a power of two from 1 to " + MAX_PAGE_SIZE + ", got "
-          + pageSize + ": a page is allocated whole on first use (one entity costs a page of every"
-          + " field), and the runtime refuses larger pages; use " + MAX_PAGE_SIZE + " or less";
+      return "[PhalanxPageSize] pageSize must be a power of two from 1 to "
+          + MAX_PAGE_SIZE
+          + ", got "
+          + pageSize
+          + ": a page is allocated whole on first use (one entity costs a page of every"
+          + " field), and the runtime refuses larger pages; use "
+          + MAX_PAGE_SIZE
+          + " or less";
     }
     int suggestion = 1;
     while (suggestion < pageSize) {
       suggestion <<= 1;
     }
-    return "[PhalanxPageSize] pageSize must be a power of two from 1 to " + MAX_PAGE_SIZE
-        + " (positions map to pages with a shift and a mask), got " + pageSize + ": use "
-        + Math.max(1, suggestion) + " for example";
+    return "[PhalanxPageSize] pageSize must be a power of two from 1 to "
+        + MAX_PAGE_SIZE
+        + " (positions map to pages with a shift and a mask), got "
+        + pageSize
+        + ": use "
+        + Math.max(1, suggestion)
+        + " for example";
   }
 
   /**
@@ -92,8 +112,10 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String trackedTag(final String type) {
-    return "[PhalanxTrackedTag] tracked = true records when fields are written, but " + type
-        + " has no fields: remove tracked, or watch its additions with a Reactive storage (onConstruct)";
+    return "[PhalanxTrackedTag] tracked = true records when fields are written, but "
+        + type
+        + " has no fields: remove tracked, or watch its additions with a Reactive storage"
+        + " (onConstruct)";
   }
 
   /**
@@ -104,8 +126,11 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String tagWithFields(final String type, final String field) {
-    return "[PhalanxTagWithFields] empty = Empty.TAG stores no payload, but " + type
-        + " has the instance field '" + field + "', which would be lost: remove the field, or use"
+    return "[PhalanxTagWithFields] empty = Empty.TAG stores no payload, but "
+        + type
+        + " has the instance field '"
+        + field
+        + "', which would be lost: remove the field, or use"
         + " Empty.AUTO (the default)";
   }
 
@@ -118,7 +143,11 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String privateField(final String field, final String type, final String getters) {
-    return "[PhalanxPrivateField] field '" + field + "' of " + type + " cannot be read by the"
+    return "[PhalanxPrivateField] field '"
+        + field
+        + "' of "
+        + type
+        + " cannot be read by the"
         + " generated storage: make it package-private or public, or add an accessible getter "
         + getters;
   }
@@ -132,8 +161,13 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String unwritableField(final String field, final String setter, final String why) {
-    return "[PhalanxUnwritableField] field '" + field + "' " + why + ", and no constructor takes"
-        + " every field: make it non-final and non-private, add an accessible " + setter
+    return "[PhalanxUnwritableField] field '"
+        + field
+        + "' "
+        + why
+        + ", and no constructor takes"
+        + " every field: make it non-final and non-private, add an accessible "
+        + setter
         + ", or add a constructor taking all fields (by name and type, in declaration order)";
   }
 
@@ -145,8 +179,11 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String constructor(final String type, final String signature) {
-    return "[PhalanxConstructor] " + type + " has no accessible constructor the generated storage"
-        + " can build instances with: add a non-private constructor " + signature
+    return "[PhalanxConstructor] "
+        + type
+        + " has no accessible constructor the generated storage"
+        + " can build instances with: add a non-private constructor "
+        + signature
         + " (all fields in declaration order), or a non-private no-argument constructor";
   }
 
@@ -159,8 +196,13 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String fieldType(final String field, final String type, final String why) {
-    return "[PhalanxFieldType] field '" + field + "' has type " + type + ", which a generated"
-        + " storage cannot hold: " + why;
+    return "[PhalanxFieldType] field '"
+        + field
+        + "' has type "
+        + type
+        + ", which a generated"
+        + " storage cannot hold: "
+        + why;
   }
 
   /**
@@ -172,8 +214,14 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String reservedName(final String field, final String member, final String with) {
-    return "[PhalanxReservedName] field '" + field + "' would generate " + member + ", which clashes"
-        + " with " + with + ": rename the field";
+    return "[PhalanxReservedName] field '"
+        + field
+        + "' would generate "
+        + member
+        + ", which clashes"
+        + " with "
+        + with
+        + ": rename the field";
   }
 
   /**
@@ -184,9 +232,15 @@ public final class Diagnostics {
    * @param other what already has the name
    * @return the coded message
    */
-  public static String nameCollision(final String generated, final String declaration, final String other) {
-    return "[PhalanxNameCollision] the class " + generated + " generated for " + declaration
-        + " would have the same name as " + other + ": rename one of the two";
+  public static String nameCollision(
+      final String generated, final String declaration, final String other) {
+    return "[PhalanxNameCollision] the class "
+        + generated
+        + " generated for "
+        + declaration
+        + " would have the same name as "
+        + other
+        + ": rename one of the two";
   }
 
   /**
@@ -196,12 +250,14 @@ public final class Diagnostics {
    * @return the coded message (a warning)
    */
   public static String validatingConstructor(final String type) {
-    return "[PhalanxValidatingConstructor] record " + type + " declares its canonical constructor,"
-        + " but the generated emplace(entity, fields...), replace(entity, fields...), field setters and"
-        + " cursors write fields directly and never run it; only get(entity) does. Validate before"
-        + " calling them (or emplace a constructed instance with emplace(entity, value)), or add"
-        + " @SuppressWarnings(\"PhalanxValidatingConstructor\") to the record if the constructor does not"
-        + " validate";
+    return "[PhalanxValidatingConstructor] record "
+        + type
+        + " declares its canonical constructor, but the generated emplace(entity, fields...),"
+        + " replace(entity, fields...), field setters and cursors write fields directly and never"
+        + " run it; only get(entity) does. Validate before calling them (or emplace a constructed"
+        + " instance with emplace(entity, value)), or add"
+        + " @SuppressWarnings(\"PhalanxValidatingConstructor\") to the record if the constructor"
+        + " does not validate";
   }
 
   /**
@@ -217,8 +273,13 @@ public final class Diagnostics {
     for (int i = 0; i < Math.min(3, frames.length); i++) {
       where.append(i > 0 ? " < " : "").append(frames[i]);
     }
-    return "[PhalanxInternal] the Phalanx processor failed on " + element + " (" + failure + " at "
-        + where + "); this is a bug of the processor, not of your code: please report it with this"
+    return "[PhalanxInternal] the Phalanx processor failed on "
+        + element
+        + " ("
+        + failure
+        + " at "
+        + where
+        + "); this is a bug of the processor, not of your code: please report it with this"
         + " message";
   }
 
@@ -230,7 +291,10 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String entityRefType(final String field, final String type) {
-    return "[PhalanxEntityRefType] @EntityRef field '" + field + "' has type " + type
+    return "[PhalanxEntityRefType] @EntityRef field '"
+        + field
+        + "' has type "
+        + type
         + ", but entity handles are long: declare it long, or remove @EntityRef";
   }
 
@@ -241,7 +305,9 @@ public final class Diagnostics {
    * @return the coded message
    */
   public static String missingType(final String type) {
-    return "[PhalanxMissingType] @Component " + type + " has a field whose type could not be"
+    return "[PhalanxMissingType] @Component "
+        + type
+        + " has a field whose type could not be"
         + " resolved, so no storage was generated for it; check the earlier errors";
   }
 }

@@ -2,8 +2,8 @@ package dev.phalanx.ecs.processor.validation;
 
 /**
  * Every message about {@code @GroupQuery} and {@code @ViewQuery} declarations, each with a stable
- * bracketed code and the fix. The codes are listed in the Javadoc of both annotations; tests match on
- * them.
+ * bracketed code and the fix. The codes are listed in the Javadoc of both annotations; tests match
+ * on them.
  */
 public final class QueryDiagnostics {
 
@@ -17,7 +17,11 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String kind(final String annotation, final String what) {
-    return "[PhalanxQueryKind] " + annotation + " cannot be applied to " + what + ": annotate an"
+    return "[PhalanxQueryKind] "
+        + annotation
+        + " cannot be applied to "
+        + what
+        + ": annotate an"
         + " interface (or an abstract class) that only declares the query";
   }
 
@@ -28,7 +32,9 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String both(final String type) {
-    return "[PhalanxQueryKind] " + type + " carries both @GroupQuery and @ViewQuery, which would"
+    return "[PhalanxQueryKind] "
+        + type
+        + " carries both @GroupQuery and @ViewQuery, which would"
         + " generate the same class: keep one, or declare the other on a second interface";
   }
 
@@ -40,7 +46,9 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String empty(final String annotation, final String lists) {
-    return "[PhalanxQueryEmpty] " + annotation + " includes no component: list at least one class in "
+    return "[PhalanxQueryEmpty] "
+        + annotation
+        + " includes no component: list at least one class in "
         + lists;
   }
 
@@ -52,7 +60,11 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String unknownComponent(final String type, final String list) {
-    return "[PhalanxQueryUnknownComponent] " + type + " (in " + list + ") is not a @Component, so it"
+    return "[PhalanxQueryUnknownComponent] "
+        + type
+        + " (in "
+        + list
+        + ") is not a @Component, so it"
         + " has no generated storage: annotate it with @Component, or remove it from the list";
   }
 
@@ -65,7 +77,12 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String duplicate(final String type, final String first, final String second) {
-    return "[PhalanxQueryDuplicate] " + type + " is listed twice (in " + first + " and in " + second
+    return "[PhalanxQueryDuplicate] "
+        + type
+        + " is listed twice (in "
+        + first
+        + " and in "
+        + second
         + "): list each component once"
         + (first.equals(second) ? "" : " (a component is either owned or get, not both)");
   }
@@ -78,7 +95,11 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String includedAndExcluded(final String type, final String list) {
-    return "[PhalanxQueryIncludedAndExcluded] " + type + " is both in " + list + " and in exclude,"
+    return "[PhalanxQueryIncludedAndExcluded] "
+        + type
+        + " is both in "
+        + list
+        + " and in exclude,"
         + " so no entity could match: remove it from one of the two lists";
   }
 
@@ -89,9 +110,10 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String ownedInPlace(final String type) {
-    return "[PhalanxQueryOwnedInPlace] " + type + " uses in-place deletion (@Component(inPlaceDelete ="
-        + " true)), so its elements must not move and a group cannot own it: move it to get, or drop"
-        + " inPlaceDelete";
+    return "[PhalanxQueryOwnedInPlace] "
+        + type
+        + " uses in-place deletion (@Component(inPlaceDelete = true)), so its elements must not"
+        + " move and a group cannot own it: move it to get, or drop inPlaceDelete";
   }
 
   /**
@@ -103,11 +125,18 @@ public final class QueryDiagnostics {
    * @param firstSize that component's page size
    * @return the coded message
    */
-  public static String pageSize(final String type, final int pageSize, final String first, final int firstSize) {
-    return "[PhalanxQueryPageSize] owned " + type + " has pageSize " + pageSize + " but " + first
-        + " has " + firstSize + "; eachChunk hands one [from, to) range for the page arrays of every"
-        + " owned component, so they need one page size: give them the same @Component(pageSize), or"
-        + " move one to get";
+  public static String pageSize(
+      final String type, final int pageSize, final String first, final int firstSize) {
+    return "[PhalanxQueryPageSize] owned "
+        + type
+        + " has pageSize "
+        + pageSize
+        + " but "
+        + first
+        + " has "
+        + firstSize
+        + "; eachChunk hands one [from, to) range for the page arrays of every owned component, so"
+        + " they need one page size: give them the same @Component(pageSize), or move one to get";
   }
 
   /**
@@ -119,12 +148,17 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String conflict(final String group, final String other, final String shared) {
-    return "[PhalanxQueryConflict] the owning group " + group + " and the owning group " + other
-        + " both own " + shared + " but are not nested (neither one's owned, get and exclude lists"
-        + " contain the other's), so the registry would refuse to create the second one: make one"
-        + " group extend the other (for example <A, B> and <A, B, C>), or move the shared type to get"
-        + " in one of them; if they are used with different registries, say so with registry names:"
-        + " @GroupQuery(..., registry = \"physics\")";
+    return "[PhalanxQueryConflict] the owning group "
+        + group
+        + " and the owning group "
+        + other
+        + " both own "
+        + shared
+        + " but are not nested (neither one's owned, get and exclude lists contain the other's), so"
+        + " the registry would refuse to create the second one: make one group extend the other"
+        + " (for example <A, B> and <A, B, C>), or move the shared type to get in one of them; if"
+        + " they are used with different registries, say so with registry names: @GroupQuery(...,"
+        + " registry = \"physics\")";
   }
 
   /**
@@ -135,9 +169,12 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String invalidComponent(final String type, final String list) {
-    return "[PhalanxQueryInvalidComponent] " + type + " (in " + list + ") has errors of its own,"
-        + " reported on its declaration, so no storage was generated for it: fix them, and this query"
-        + " is generated too";
+    return "[PhalanxQueryInvalidComponent] "
+        + type
+        + " (in "
+        + list
+        + ") has errors of its own, reported on its declaration, so no storage was generated for"
+        + " it: fix them, and this query is generated too";
   }
 
   /**
@@ -148,10 +185,13 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String tooWide(final String annotation, final int slots) {
-    return "[PhalanxQueryTooWide] " + annotation + " hands " + slots + " parameter slots to its"
-        + " Visitor (the entity takes 2, each visited component 1), more than the 254 a Java interface"
-        + " method may take: split the query, or iterate the runtime group or view with each(entity ->"
-        + " ...) and read the storages";
+    return "[PhalanxQueryTooWide] "
+        + annotation
+        + " hands "
+        + slots
+        + " parameter slots to its Visitor (the entity takes 2, each visited component 1), more"
+        + " than the 254 a Java interface method may take: split the query, or iterate the runtime"
+        + " group or view with each(entity -> ...) and read the storages";
   }
 
   /**
@@ -162,7 +202,11 @@ public final class QueryDiagnostics {
    * @return the coded message
    */
   public static String local(final String annotation, final String type) {
-    return "[PhalanxQueryKind] " + annotation + " cannot be applied to the local " + type + ", which"
+    return "[PhalanxQueryKind] "
+        + annotation
+        + " cannot be applied to the local "
+        + type
+        + ", which"
         + " generated code cannot name: move it to the top level or make it a static nested type";
   }
 }

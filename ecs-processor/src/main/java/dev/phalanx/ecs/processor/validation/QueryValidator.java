@@ -22,13 +22,14 @@ import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 
 /**
- * Checks one {@code @GroupQuery} or {@code @ViewQuery} declaration and builds its {@link QueryModel}.
+ * Checks one {@code @GroupQuery} or {@code @ViewQuery} declaration and builds its {@link
+ * QueryModel}.
  *
  * <p>Every check runs, so that all problems of a declaration surface in one compilation. A listed
  * class that does not resolve (javac reports it) or a component whose own field types are not
- * resolved yet makes the result {@linkplain Result#missingTypes() incomplete}: the processor retries
- * the declaration in the next round and stays silent if it never resolves, leaving the error to javac
- * or to the component processor.
+ * resolved yet makes the result {@linkplain Result#missingTypes() incomplete}: the processor
+ * retries the declaration in the next round and stays silent if it never resolves, leaving the
+ * error to javac or to the component processor.
  */
 public final class QueryValidator {
 
@@ -49,13 +50,18 @@ public final class QueryValidator {
    * @param report the errors found
    * @param missingTypes whether a type was not resolved (retry in a later round)
    */
-  public record Result(QueryModel model, AnnotationMirror annotation, ValidationReport report, boolean missingTypes) {}
+  public record Result(
+      QueryModel model,
+      AnnotationMirror annotation,
+      ValidationReport report,
+      boolean missingTypes) {}
 
   /** Parameter slots of an interface method: the JVM's 255, less one for {@code this}. */
   private static final int MAX_INTERFACE_SLOTS = 254;
 
   /** One listed class and where it was listed. */
-  private record Listed(TypeElement type, String list, AnnotationValue value, ComponentModel model) {}
+  private record Listed(
+      TypeElement type, String list, AnnotationValue value, ComponentModel model) {}
 
   /**
    * Creates a validator.
@@ -64,7 +70,8 @@ public final class QueryValidator {
    * @param components the validation of a listed {@code @Component} class; the processor passes its
    *     per-round cache, so that each component is validated once per round
    */
-  public QueryValidator(final Elements elements, final Function<TypeElement, ComponentValidator.Result> components) {
+  public QueryValidator(
+      final Elements elements, final Function<TypeElement, ComponentValidator.Result> components) {
     this.elements = elements;
     this.components = components;
   }
@@ -83,14 +90,19 @@ public final class QueryValidator {
     final AnnotationMirror annotation = null != group ? group : view;
     final String name = null != group ? "@GroupQuery" : "@ViewQuery";
     if (null != group && null != view) {
-      report.error(QueryDiagnostics.both(declaration.getQualifiedName().toString()), declaration, view, null);
+      report.error(
+          QueryDiagnostics.both(declaration.getQualifiedName().toString()),
+          declaration,
+          view,
+          null);
       return new Result(null, annotation, report, false);
     }
     if (!checkKind(declaration, name, annotation, report)) {
       return new Result(null, annotation, report, false);
     }
 
-    final List<String> lists = null != group ? List.of("owned", "get", "exclude") : List.of("include", "exclude");
+    final List<String> lists =
+        null != group ? List.of("owned", "get", "exclude") : List.of("include", "exclude");
     final Map<String, List<Listed>> listed = new HashMap<>();
     boolean missing = false;
     for (final String list : lists) {
@@ -98,14 +110,21 @@ public final class QueryValidator {
       for (final AnnotationValue value : values(annotation, list)) {
         final Object raw = value.getValue();
         if (!(raw instanceof TypeMirror) || TypeKind.ERROR == ((TypeMirror) raw).getKind()) {
-          // An unresolved class literal: javac reports it; it may also be generated in a later round.
+          // An unresolved class literal: javac reports it; it may also be generated in a later
+          // round.
           missing = true;
           continue;
         }
         final TypeMirror type = (TypeMirror) raw;
         if (TypeKind.DECLARED != type.getKind()
-            || null == findAnnotation(((DeclaredType) type).asElement(), ComponentValidator.COMPONENT)) {
-          report.error(QueryDiagnostics.unknownComponent(type.toString(), list), declaration, annotation, value);
+            || null
+                == findAnnotation(
+                    ((DeclaredType) type).asElement(), ComponentValidator.COMPONENT)) {
+          report.error(
+              QueryDiagnostics.unknownComponent(type.toString(), list),
+              declaration,
+              annotation,
+              value);
           continue;
         }
         final TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
@@ -113,7 +132,11 @@ public final class QueryValidator {
         missing |= component.missingTypes();
         if (null == component.model() && !component.missingTypes()) {
           // Its own errors are reported on it; say here why this query is not generated.
-          report.error(QueryDiagnostics.invalidComponent(type.toString(), list), declaration, annotation, value);
+          report.error(
+              QueryDiagnostics.invalidComponent(type.toString(), list),
+              declaration,
+              annotation,
+              value);
           continue;
         }
         entries.add(new Listed(element, list, value, component.model()));
@@ -130,7 +153,10 @@ public final class QueryValidator {
     }
     if (included.isEmpty() && !missing && report.isClean()) {
       report.error(
-          QueryDiagnostics.empty(name, null != group ? "owned or get" : "include"), declaration, annotation, null);
+          QueryDiagnostics.empty(name, null != group ? "owned or get" : "include"),
+          declaration,
+          annotation,
+          null);
     }
     if (null != group) {
       checkOwned(declaration, annotation, listed.get("owned"), report);
@@ -139,12 +165,21 @@ public final class QueryValidator {
       return new Result(null, annotation, report, missing && report.isClean());
     }
     final List<ComponentModel> owned = models(null != group ? listed.get("owned") : List.of());
-    final QueryModel.Kind kind = null == group ? QueryModel.Kind.VIEW
-        : owned.isEmpty() ? QueryModel.Kind.NON_OWNING_GROUP : QueryModel.Kind.OWNING_GROUP;
+    final QueryModel.Kind kind =
+        null == group
+            ? QueryModel.Kind.VIEW
+            : owned.isEmpty() ? QueryModel.Kind.NON_OWNING_GROUP : QueryModel.Kind.OWNING_GROUP;
     final String registry = null != group ? (String) value(annotation, "registry").getValue() : "";
-    final QueryModel model = new QueryModel(
-        declaration, kind, Names.packageOf(declaration), Names.flatName(declaration), owned,
-        models(listed.get(null != group ? "get" : "include")), models(listed.get("exclude")), registry);
+    final QueryModel model =
+        new QueryModel(
+            declaration,
+            kind,
+            Names.packageOf(declaration),
+            Names.flatName(declaration),
+            owned,
+            models(listed.get(null != group ? "get" : "include")),
+            models(listed.get("exclude")),
+            registry);
     int visited = 2;
     for (final ComponentModel component : model.included()) {
       visited += StorageKind.TAG == component.kind() ? 0 : 1;
@@ -157,8 +192,8 @@ public final class QueryValidator {
   }
 
   /**
-   * Checks {@code candidate}, an owning group, against the owning groups {@code earlier} accepted in
-   * this compilation, and reports a conflict on the candidate's annotation.
+   * Checks {@code candidate}, an owning group, against the owning groups {@code earlier} accepted
+   * in this compilation, and reports a conflict on the candidate's annotation.
    *
    * @param candidate a valid owning group's validation result
    * @param earlier the owning groups accepted before it in this compilation
@@ -175,8 +210,10 @@ public final class QueryValidator {
       final String shared = sharedOwned(model, other);
       if (null != shared && !extendsGroup(model, other) && !extendsGroup(other, model)) {
         report.error(
-            QueryDiagnostics.conflict(describe(model), describe(other), shared), model.element(),
-            candidate.annotation(), null);
+            QueryDiagnostics.conflict(describe(model), describe(other), shared),
+            model.element(),
+            candidate.annotation(),
+            null);
         return false;
       }
     }
@@ -188,7 +225,10 @@ public final class QueryValidator {
   // -----------------------------------------------------------------------------------------------
 
   private static boolean checkKind(
-      final TypeElement declaration, final String name, final AnnotationMirror annotation, final ValidationReport report) {
+      final TypeElement declaration,
+      final String name,
+      final AnnotationMirror annotation,
+      final ValidationReport report) {
     final String qualified = declaration.getQualifiedName().toString();
     final String what;
     switch (declaration.getKind()) {
@@ -236,13 +276,18 @@ public final class QueryValidator {
             excluded
                 ? QueryDiagnostics.includedAndExcluded(key, first.list())
                 : QueryDiagnostics.duplicate(key, first.list(), list),
-            declaration, annotation, entry.value());
+            declaration,
+            annotation,
+            entry.value());
       }
     }
   }
 
   private static void checkOwned(
-      final TypeElement declaration, final AnnotationMirror annotation, final List<Listed> owned, final ValidationReport report) {
+      final TypeElement declaration,
+      final AnnotationMirror annotation,
+      final List<Listed> owned,
+      final ValidationReport report) {
     Listed paged = null;
     for (final Listed entry : owned) {
       final ComponentModel model = entry.model();
@@ -251,7 +296,10 @@ public final class QueryValidator {
       }
       if (model.inPlaceDelete()) {
         report.error(
-            QueryDiagnostics.ownedInPlace(entry.type().getQualifiedName().toString()), declaration, annotation, entry.value());
+            QueryDiagnostics.ownedInPlace(entry.type().getQualifiedName().toString()),
+            declaration,
+            annotation,
+            entry.value());
       } else if (!model.fields().isEmpty()) {
         if (null == paged) {
           paged = entry;
@@ -260,7 +308,9 @@ public final class QueryValidator {
               QueryDiagnostics.pageSize(
                   entry.type().getQualifiedName().toString(), model.pageSize(),
                   paged.type().getQualifiedName().toString(), paged.model().pageSize()),
-              declaration, annotation, entry.value());
+              declaration,
+              annotation,
+              entry.value());
         }
       }
     }
@@ -280,7 +330,9 @@ public final class QueryValidator {
     return null;
   }
 
-  /** Returns whether each list of {@code outer} contains the corresponding list of {@code inner}. */
+  /**
+   * Returns whether each list of {@code outer} contains the corresponding list of {@code inner}.
+   */
   private static boolean extendsGroup(final QueryModel outer, final QueryModel inner) {
     return names(outer.owned()).containsAll(names(inner.owned()))
         && names(outer.get()).containsAll(names(inner.get()))
@@ -297,8 +349,14 @@ public final class QueryValidator {
 
   private static String describe(final QueryModel model) {
     return model.element().getQualifiedName()
-        + (model.registry().isEmpty() ? "" : " (registry \"" + model.registry() + "\")") + " <owned=" + simpleNames(model.owned()) + ", get="
-        + simpleNames(model.get()) + ", exclude=" + simpleNames(model.exclude()) + ">";
+        + (model.registry().isEmpty() ? "" : " (registry \"" + model.registry() + "\")")
+        + " <owned="
+        + simpleNames(model.owned())
+        + ", get="
+        + simpleNames(model.get())
+        + ", exclude="
+        + simpleNames(model.exclude())
+        + ">";
   }
 
   private static String simpleNames(final List<ComponentModel> models) {
@@ -323,7 +381,9 @@ public final class QueryValidator {
 
   static AnnotationMirror findAnnotation(final Element element, final String name) {
     for (final AnnotationMirror mirror : element.getAnnotationMirrors()) {
-      if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(name)) {
+      if (((TypeElement) mirror.getAnnotationType().asElement())
+          .getQualifiedName()
+          .contentEquals(name)) {
         return mirror;
       }
     }
@@ -331,8 +391,8 @@ public final class QueryValidator {
   }
 
   private AnnotationValue value(final AnnotationMirror annotation, final String name) {
-    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
-        : elements.getElementValuesWithDefaults(annotation).entrySet()) {
+    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        elements.getElementValuesWithDefaults(annotation).entrySet()) {
       if (entry.getKey().getSimpleName().contentEquals(name)) {
         return entry.getValue();
       }
@@ -340,13 +400,15 @@ public final class QueryValidator {
     throw new IllegalStateException(annotation + " has no member " + name);
   }
 
-  private List<? extends AnnotationValue> values(final AnnotationMirror annotation, final String name) {
-    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
-        : elements.getElementValuesWithDefaults(annotation).entrySet()) {
+  private List<? extends AnnotationValue> values(
+      final AnnotationMirror annotation, final String name) {
+    for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        elements.getElementValuesWithDefaults(annotation).entrySet()) {
       if (entry.getKey().getSimpleName().contentEquals(name)) {
         final Object value = entry.getValue().getValue();
         if (value instanceof List<?>) {
-          @SuppressWarnings("unchecked") // javac represents an array member as a List of AnnotationValue
+          @SuppressWarnings(
+              "unchecked") // javac represents an array member as a List of AnnotationValue
           final List<? extends AnnotationValue> items = (List<? extends AnnotationValue>) value;
           return items;
         }

@@ -10,9 +10,9 @@ import javax.tools.Diagnostic;
 
 /**
  * The diagnostics found for one element, each coded ({@code [PhalanxXxx]}) and placed on the most
- * specific location: an element, an annotation on it, or one value of that annotation. Every message
- * the processor prints goes through a report: validators collect instead of printing, so that every
- * problem of a declaration surfaces in one compilation.
+ * specific location: an element, an annotation on it, or one value of that annotation. Every
+ * message the processor prints goes through a report: validators collect instead of printing, so
+ * that every problem of a declaration surfaces in one compilation.
  *
  * <p>A warning is dropped when the element or one enclosing it carries
  * {@code @SuppressWarnings("PhalanxXxx")} with the warning's code (or {@code "phalanx"} for all).
@@ -57,8 +57,8 @@ public final class ValidationReport {
   }
 
   /**
-   * Records an error on {@code element}, or on {@code value} of its {@code annotation} when a value is
-   * given (javac places a message on an annotation without a value at the element anyway).
+   * Records an error on {@code element}, or on {@code value} of its {@code annotation} when a value
+   * is given (javac places a message on an annotation without a value at the element anyway).
    *
    * @param message the coded message
    * @param element where the error points
@@ -66,7 +66,10 @@ public final class ValidationReport {
    * @param value the annotation value the error points at, or {@code null} for the element
    */
   public void error(
-      final String message, final Element element, final AnnotationMirror annotation, final AnnotationValue value) {
+      final String message,
+      final Element element,
+      final AnnotationMirror annotation,
+      final AnnotationValue value) {
     code(message);
     items.add(new Item(Diagnostic.Kind.ERROR, message, element, annotation, value, null));
     errors = true;
@@ -112,7 +115,8 @@ public final class ValidationReport {
       if (null != item.location()) {
         item.location().print(item.kind(), item.message());
       } else if (null != item.value()) {
-        messager.printMessage(item.kind(), item.message(), item.element(), item.annotation(), item.value());
+        messager.printMessage(
+            item.kind(), item.message(), item.element(), item.annotation(), item.value());
       } else {
         messager.printMessage(item.kind(), item.message(), item.element());
       }

@@ -26,14 +26,16 @@ class QuickStartTest {
     final MovingQuery moving = MovingQuery.of(registry);
     final float dt = 1f / 60f;
     // Owned storages are aligned: each run hands out one page of every field.
-    final MovingQuery.Chunk integrate = (from, to, x, y, dx, dy) -> {
-      for (int i = from; i < to; i++) {
-        x[i] += dx[i] * dt;
-        y[i] += dy[i] * dt;
-      }
-    };
-    moving.eachChunk(integrate);          // or parallelEachChunk(integrate)
-    moving.each((entity, position, velocity) ->  // per entity, with reused cursors
+    final MovingQuery.Chunk integrate =
+        (from, to, x, y, dx, dy) -> {
+          for (int i = from; i < to; i++) {
+            x[i] += dx[i] * dt;
+            y[i] += dy[i] * dt;
+          }
+        };
+    moving.eachChunk(integrate); // or parallelEachChunk(integrate)
+    moving.each(
+        (entity, position, velocity) -> // per entity, with reused cursors
         position.setY(position.y() + velocity.dy() * dt));
     // end::system[]
 
