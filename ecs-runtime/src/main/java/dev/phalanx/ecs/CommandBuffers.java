@@ -22,8 +22,7 @@ public final class CommandBuffers {
 
   private final Registry registry;
   // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a
-  // new
-  // key appears; read without a lock.
+  // new key appears; read without a lock.
   private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
 
   private record Table(int[] keys, CommandBuffer[] buffers) {}

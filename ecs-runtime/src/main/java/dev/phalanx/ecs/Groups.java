@@ -71,8 +71,7 @@ public final class Groups {
   private int pendingTop;
 
   // Test hook: apply entries from the most restrictive group first, the order the seed article
-  // shows
-  // to be wrong. Only the nested-group ordering test sets it, to prove the rule matters.
+  // shows to be wrong. Only the nested-group ordering test sets it, to prove the rule matters.
   boolean wrongEntryOrder;
 
   Groups(final Registry registry) {

@@ -81,8 +81,7 @@ class ConcurrentInPlaceRemovalTest {
         assertEquals(count, sd.size());
         assertEquals(0, efNoS.size());
         // Every thread removes S from its own interleaved slice (all but one entity in eight per
-        // round
-        // in the last round, so that survivors stay).
+        // round in the last round, so that survivors stay).
         final boolean partial = round == ROUNDS - 1;
         final CyclicBarrier start = new CyclicBarrier(THREADS);
         final List<Future<?>> done = new ArrayList<>();

@@ -340,8 +340,7 @@ class FaultyRegistryModelTest {
                   expect(type, 2);
                 } catch (final ConcurrentModificationException entering) {
                   // Removing X makes the visited entity enter <A,B,C> !X, which may move it below
-                  // the
-                  // floor of an iteration over A: refused, unmade.
+                  // the floor of an iteration over A: refused, unmade.
                   assertTrue(TX == type && leader == registry.storage(TA), entering.getMessage());
                   assertTrue(registry.has(e, TX));
                   refused++;

@@ -315,8 +315,7 @@ class GroupTest {
       all.add(entity(true, false, false));
     }
     // all[5] is still to come when the walk starts at position 9: entering swaps it with position
-    // 0,
-    // both still to come, so every entity is still visited once.
+    // 0, both still to come, so every entity is still visited once.
     final List<Long> visited = new ArrayList<>();
     registry
         .view(TA)

@@ -177,10 +177,9 @@ class IterationGuardTest {
                 }
                 case 2 -> {
                   // Add a non-owned component to any entity (here the one still to come, or the
-                  // visited one).
-                  // Not for the non-owning group: Y is excluded, so an entity still to come would
-                  // leave its
-                  // member set, moving the last member below the floor (refused).
+                  // visited one). Not for the non-owning group: Y is excluded, so an entity still
+                  // to come would leave its member set, moving the last member below the floor
+                  // (refused).
                   final long target = Entity.isNull(ahead) || walk.memberSet() ? e : ahead;
                   if (!world.registry.has(target, TY)) {
                     world.registry.emplace(target, TY, value(TY, 2));

@@ -521,8 +521,7 @@ class RegistryModelTest {
     final LongConsumer action =
         entity -> {
           // In-place only: an entity whose leader element was removed and added back into a hole
-          // ahead of
-          // the iteration is a new element there, and may be visited again.
+          // ahead of the iteration is a new element there, and may be visited again.
           assertTrue(
               visited.add(entity)
                   || DeletionPolicy.IN_PLACE == leader.policy() && addedToLeader.contains(entity),

@@ -370,10 +370,8 @@ public final class RuntimeContract {
       final CodeBlock filter,
       final CodeBlock visit) {
     // Over a set, the runtime keeps the set at least as large as the visited position, so the loop
-    // is
-    // a counted loop (the JIT unrolls it). Over a group's range, which members leaving may shrink
-    // by
-    // more than the visited one, the step clamps to the size.
+    // is a counted loop (the JIT unrolls it). Over a group's range, which members leaving may
+    // shrink by more than the visited one, the step clamps to the size.
     final CodeBlock step =
         clamp
             ? CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size)

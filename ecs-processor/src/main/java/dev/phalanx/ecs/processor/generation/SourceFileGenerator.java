@@ -56,8 +56,7 @@ public abstract class SourceFileGenerator<M> {
     }
     if (usesDeprecated(model)) {
       // The user chose to keep using the deprecated code; the generated copy of that choice must
-      // not
-      // turn into warnings that fail -Werror builds.
+      // not turn into warnings that fail -Werror builds.
       type.addAnnotation(
           AnnotationSpec.builder(SuppressWarnings.class)
               .addMember("value", "{$S, $S}", "deprecation", "removal")
