@@ -163,7 +163,7 @@ public final class SnapshotLoader {
     final Filler filler = new Filler();
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.storage(source.type);
-      storage.restore(source.packed, source.size, source.firstHole);
+      storage.restore(source.packed, source.size, source.firstHole, source.sparse);
       storage.allocatePagesFor(source.size);
       filler.start(source, storage);
       storage.eachColumn(filler);

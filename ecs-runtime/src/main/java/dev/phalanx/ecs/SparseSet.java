@@ -61,8 +61,8 @@ public class SparseSet {
   /** Entries per sparse page. */
   public static final int SPARSE_PAGE_SIZE = 4096;
 
-  private static final int SPARSE_SHIFT = 12;
-  private static final int SPARSE_MASK = SPARSE_PAGE_SIZE - 1;
+  static final int SPARSE_SHIFT = 12;
+  static final int SPARSE_MASK = SPARSE_PAGE_SIZE - 1;
   private static final long TOMBSTONE_BITS = Entity.of(0, Entity.TOMBSTONE_VERSION);
   private static final long[] NO_ENTITIES = new long[0];
   private static final int[][] NO_PAGES = new int[0][];
@@ -1099,9 +1099,12 @@ public class SparseSet {
    * hole. Only snapshot loading calls it, after checking the entities are distinct and the free
    * list well formed. No checks, no signals, no payload: the caller fills the payload. The set
    * takes ownership of {@code entities} when it is large enough (the loader's staging array is not
-   * used afterwards), which saves a copy of the packed array.
+   * used afterwards), which saves a copy of the packed array. If {@code staged} is not null it is
+   * the sparse array of exactly these entities (pages of {@value #SPARSE_PAGE_SIZE} entries, {@link
+   * #ABSENT} where there is no element, {@code null} pages where there is none), built while the
+   * loader checked them: the set adopts it instead of building its own.
    */
-  final void restore(final long[] entities, final int count, final int hole) {
+  final void restore(final long[] entities, final int count, final int hole, final int[][] staged) {
     assert 0 == size : "restore into a non-empty set";
     if (count > packed.length && entities.length >= 16) {
       packed = entities;
@@ -1111,10 +1114,14 @@ public class SparseSet {
       }
       System.arraycopy(entities, 0, packed, 0, count);
     }
-    for (int position = 0; position < count; position++) {
-      final long entity = entities[position];
-      if (!Entity.isTombstone(entity)) {
-        sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = position;
+    if (null != staged) {
+      sparse = staged;
+    } else {
+      for (int position = 0; position < count; position++) {
+        final long entity = entities[position];
+        if (!Entity.isTombstone(entity)) {
+          sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = position;
+        }
       }
     }
     size = count;

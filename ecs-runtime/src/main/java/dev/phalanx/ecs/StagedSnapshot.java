@@ -31,6 +31,8 @@ final class StagedSnapshot {
     final int size;
     final int firstHole;
     final Map<String, StagedColumn> columns;
+    // The sparse array of packed[0, size), built by the checks of a full snapshot; or null.
+    final int[][] sparse;
 
     StagedStorage(
         final ComponentType<?, ?> type,
@@ -38,13 +40,15 @@ final class StagedSnapshot {
         final long[] packed,
         final int size,
         final int firstHole,
-        final Map<String, StagedColumn> columns) {
+        final Map<String, StagedColumn> columns,
+        final int[][] sparse) {
       this.type = type;
       this.key = key;
       this.packed = packed;
       this.size = size;
       this.firstHole = firstHole;
       this.columns = columns;
+      this.sparse = sparse;
     }
   }
 
@@ -183,8 +187,9 @@ final class StagedSnapshot {
     final int storageCount = in.getCount("storages", 1 << 20);
     final List<StagedStorage> storages = new ArrayList<>(storageCount);
     final Set<String> seen = new HashSet<>();
-    // Stamps: which storage last held each entity (by position or ordinal), to find repeats.
-    final int[] stamp = new int[count];
+    // Partial snapshots: which storage last held each listed entity (by ordinal), to find repeats.
+    // Full ones find repeats in the sparse array they build for each storage (by index).
+    final int[] stamp = full ? null : new int[count];
     for (int s = 0; s < storageCount; s++) {
       final long keyAt = in.offset();
       final String key = in.getString();
@@ -213,6 +218,8 @@ final class StagedSnapshot {
       final int firstHole = in.getInt();
       final long packedAt = in.offset();
       final long[] packed = readLongs(in, size);
+      final int[][] sparse =
+          full ? new int[(count + SparseSet.SPARSE_MASK) >>> SparseSet.SPARSE_SHIFT][] : null;
       int holes = 0;
       for (int p = 0; p < size; p++) {
         final long entity = packed[p];
@@ -244,7 +251,21 @@ final class StagedSnapshot {
                   + Entity.toString(entity)
                   + " is not a live entity of the snapshot");
         }
-        if (stamp[slot] == s + 1) {
+        final boolean repeated;
+        if (full) {
+          int[] page = sparse[slot >>> SparseSet.SPARSE_SHIFT];
+          if (null == page) {
+            page = new int[SparseSet.SPARSE_PAGE_SIZE];
+            Arrays.fill(page, SparseSet.ABSENT);
+            sparse[slot >>> SparseSet.SPARSE_SHIFT] = page;
+          }
+          repeated = SparseSet.ABSENT != page[slot & SparseSet.SPARSE_MASK];
+          page[slot & SparseSet.SPARSE_MASK] = p;
+        } else {
+          repeated = stamp[slot] == s + 1;
+          stamp[slot] = s + 1;
+        }
+        if (repeated) {
           throw new SnapshotFormatException(
               packedAt + 8L * p,
               "corrupt element at position "
@@ -255,7 +276,6 @@ final class StagedSnapshot {
                   + Entity.toString(entity)
                   + " appears twice");
         }
-        stamp[slot] = s + 1;
       }
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
@@ -276,7 +296,8 @@ final class StagedSnapshot {
                   column.name, column.code, readColumn(in, column, into, size, packed, codecs)));
         }
       }
-      final StagedStorage staged = new StagedStorage(type, key, packed, size, firstHole, columns);
+      final StagedStorage staged =
+          new StagedStorage(type, key, packed, size, firstHole, columns, sparse);
       storages.add(
           0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
     }
@@ -636,7 +657,9 @@ final class StagedSnapshot {
       }
       columns.put(column.name(), new StagedColumn(column.name(), column.code(), kept));
     }
-    return new StagedStorage(staged.type, staged.key, packed, live, SparseSet.ABSENT, columns);
+    // Positions changed: the staged sparse array no longer fits; the set builds its own.
+    return new StagedStorage(
+        staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, null);
   }
 
   private static ComponentType<?, ?> resolve(

@@ -188,9 +188,8 @@ class SnapshotTest {
     final long a = original.create();
     original.storage(Position_Traits.TYPE).emplace(a, 1f, 2f);
     final byte[] bytes = Worlds.save(new SnapshotWriter(original));
-    // Layout: magic 4, version 4, flags 4, count 4, alive 4, one identifier 8, extras 4, storages
-    // 4,
-    // then the storage: key, policy, fields..., size, first hole, packed.
+    // Layout: magic 4, version 4, flags 4, count 4, alive 4, one identifier 8, extras 4,
+    // storages 4, then the storage: key, policy, fields..., size, first hole, packed.
     final int packedAt =
         indexOf(bytes, Position_Traits.TYPE.javaClass().getName())
             - 4
@@ -206,6 +205,25 @@ class SnapshotTest {
     final SnapshotFormatException e = expect(corrupt, "is not a live entity of the snapshot");
     assertTrue(e.getMessage().contains("storage of Position"), e.getMessage());
     assertEquals(packedAt, e.offset());
+  }
+
+  @Test
+  void aStorageElementListedTwiceIsRefused() throws IOException {
+    final Registry original = new Registry();
+    final Position_Storage positions = original.storage(Position_Traits.TYPE);
+    final long first = original.create();
+    positions.emplace(first, 1f, 2f);
+    positions.emplace(original.create(), 3f, 4f);
+    final byte[] bytes = Worlds.save(new SnapshotWriter(original));
+    final String name = Position_Traits.TYPE.javaClass().getName();
+    // As above: the storage's key, policy, two float fields, size and first hole, then packed.
+    final int packedAt = indexOf(bytes, name) + name.length() + 6 + 1 + 9 + 1 + 4 + 4;
+    assertEquals(first, ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong(packedAt));
+    final byte[] corrupt = bytes.clone();
+    System.arraycopy(bytes, packedAt, corrupt, packedAt + 8, 8);
+    final SnapshotFormatException e = expect(corrupt, "appears twice");
+    assertTrue(e.getMessage().contains("storage of Position"), e.getMessage());
+    assertEquals(packedAt + 8, e.offset());
   }
 
   @Test
