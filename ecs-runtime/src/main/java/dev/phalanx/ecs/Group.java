@@ -144,23 +144,18 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     return false;
   }
 
-  /** Returns whether {@code entity} has every owned and get component and no excluded one. */
-  final boolean matches(final long entity) {
-    return matchesWith(entity, null);
-  }
-
   /**
-   * Returns whether {@code entity} matches, counting {@code present} (a storage it is about to
-   * enter) as containing it.
+   * Returns whether {@code entity} has every owned and get component and no excluded one. Reads
+   * every set with {@link SparseSet#contains}, so it also serves {@link #verify}.
    */
-  final boolean matchesWith(final long entity, final SparseSet present) {
+  final boolean matches(final long entity) {
     for (final Storage<?> storage : owned) {
-      if (storage != present && !storage.contains(entity)) {
+      if (!storage.contains(entity)) {
         return false;
       }
     }
     for (final Storage<?> storage : get) {
-      if (storage != present && !storage.contains(entity)) {
+      if (!storage.contains(entity)) {
         return false;
       }
     }
@@ -173,27 +168,57 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   }
 
   /**
-   * Returns whether {@code entity} matches, counting {@code absent} (an excluded storage it is
-   * about to leave) as not containing it.
+   * Returns whether {@code entity}, live in the registry, matches, counting {@code present} (a
+   * storage it is about to enter) as containing it. Group upkeep: lookups by {@link
+   * SparseSet#positionOfLive}.
    */
-  final boolean matchesWithout(final long entity, final SparseSet absent) {
+  final boolean matchesWith(final long entity, final SparseSet present) {
     for (final Storage<?> storage : owned) {
-      if (!storage.contains(entity)) {
+      if (storage != present && storage.positionOfLive(entity) < 0) {
         return false;
       }
     }
     for (final Storage<?> storage : get) {
-      if (!storage.contains(entity)) {
+      if (storage != present && storage.positionOfLive(entity) < 0) {
         return false;
       }
     }
     for (final Storage<?> storage : exclude) {
-      if (storage != absent && storage.contains(entity)) {
+      if (storage.positionOfLive(entity) >= 0) {
         return false;
       }
     }
     return true;
   }
+
+  /**
+   * Returns whether {@code entity}, live in the registry, matches, counting {@code absent} (an
+   * excluded storage it is about to leave) as not containing it. Group upkeep.
+   */
+  final boolean matchesWithout(final long entity, final SparseSet absent) {
+    for (final Storage<?> storage : owned) {
+      if (storage.positionOfLive(entity) < 0) {
+        return false;
+      }
+    }
+    for (final Storage<?> storage : get) {
+      if (storage.positionOfLive(entity) < 0) {
+        return false;
+      }
+    }
+    for (final Storage<?> storage : exclude) {
+      if (storage != absent && storage.positionOfLive(entity) >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * As {@link #contains}, for an entity live in the registry (see {@link
+   * SparseSet#positionOfLive}); group upkeep uses it.
+   */
+  abstract boolean containsLive(long entity);
 
   /** Adds {@code entity}, which matches and is not a member. */
   abstract void enter(long entity);

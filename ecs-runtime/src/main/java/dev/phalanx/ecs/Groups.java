@@ -253,20 +253,20 @@ public final class Groups {
     final Group[] in = target.includedBy;
     if (wrongEntryOrder) {
       for (int i = in.length - 1; i >= 0; i--) {
-        if (!in[i].contains(entity) && in[i].matchesWith(entity, target)) {
+        if (!in[i].containsLive(entity) && in[i].matchesWith(entity, target)) {
           add(in[i], true);
         }
       }
     } else {
       for (int i = 0; i < in.length; i++) {
-        if (!in[i].contains(entity) && in[i].matchesWith(entity, target)) {
+        if (!in[i].containsLive(entity) && in[i].matchesWith(entity, target)) {
           add(in[i], true);
         }
       }
     }
     final Group[] out = target.excludedBy;
     for (int i = out.length - 1; i >= 0; i--) {
-      if (out[i].contains(entity)) {
+      if (out[i].containsLive(entity)) {
         add(out[i], false);
       }
     }
@@ -357,14 +357,14 @@ public final class Groups {
     planTarget = null;
     final Group[] in = target.includedBy;
     for (int i = in.length - 1; i >= 0; i--) {
-      if (in[i].contains(entity)) {
+      if (in[i].containsLive(entity)) {
         add(in[i], false);
       }
     }
     if (!registry.suppressesEntry(entity)) {
       final Group[] out = target.excludedBy;
       for (int i = 0; i < out.length; i++) {
-        if (!out[i].contains(entity) && out[i].matchesWithout(entity, target)) {
+        if (!out[i].containsLive(entity) && out[i].matchesWithout(entity, target)) {
           add(out[i], true);
         }
       }
@@ -396,12 +396,21 @@ public final class Groups {
     final Group[] steps = plan;
     final boolean[] enter = entering;
     final int count = planned;
+    if (1 == count
+        && !enter[0]
+        && steps[0] instanceof OwningGroup
+        && steps[0].owns(target)
+        && ((OwningGroup) steps[0]).spans(target)) {
+      // The common case of one group spanning the storage: leave and remove in one move.
+      ((OwningGroup) steps[0]).leaveAndRemove(entity, target);
+      return;
+    }
     for (int i = 0; i < count; i++) {
       if (!enter[i]) {
         steps[i].leave(entity);
       }
     }
-    target.removeAt(target.indexOf(entity));
+    target.removeAt(target.positionOfLive(entity));
     for (int i = 0; i < count; i++) {
       if (enter[i]) {
         steps[i].enter(entity);

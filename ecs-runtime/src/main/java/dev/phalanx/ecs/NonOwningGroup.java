@@ -45,6 +45,11 @@ public final class NonOwningGroup extends Group {
   }
 
   @Override
+  boolean containsLive(final long entity) {
+    return members.positionOfLive(entity) >= 0;
+  }
+
+  @Override
   public long entityAt(final int position) {
     return members.at(position);
   }
@@ -88,7 +93,7 @@ public final class NonOwningGroup extends Group {
 
   @Override
   void leave(final long entity) {
-    members.removeAt(members.indexOf(entity));
+    members.removeAt(members.positionOfLive(entity));
   }
 
   @Override

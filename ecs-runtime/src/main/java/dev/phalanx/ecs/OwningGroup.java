@@ -80,6 +80,12 @@ public final class OwningGroup extends Group {
   }
 
   @Override
+  boolean containsLive(final long entity) {
+    final int position = owned[0].positionOfLive(entity);
+    return position >= 0 && position < length;
+  }
+
+  @Override
   public long entityAt(final int position) {
     if (position < 0 || position >= length) {
       throw new IndexOutOfBoundsException(
@@ -236,7 +242,7 @@ public final class OwningGroup extends Group {
   void enter(final long entity) {
     final int target = length;
     for (final Storage<?> storage : owned) {
-      storage.swap(storage.indexOf(entity), target);
+      storage.swap(storage.positionOfLive(entity), target);
     }
     length = target + 1;
   }
@@ -245,9 +251,35 @@ public final class OwningGroup extends Group {
   void leave(final long entity) {
     final int target = length - 1;
     for (final Storage<?> storage : owned) {
-      storage.swap(storage.indexOf(entity), target);
+      storage.swap(storage.positionOfLive(entity), target);
     }
     length = target;
+  }
+
+  /**
+   * Whether removing {@code entity}'s element from {@code storage}, an owned storage, can be fused
+   * with its leaving: the group spans the whole storage, so the last member is the storage's last
+   * element.
+   */
+  boolean spans(final Storage<?> storage) {
+    return length == storage.size();
+  }
+
+  /**
+   * Makes {@code entity} leave and removes its element from {@code target}, an owned storage the
+   * group {@link #spans}: in {@code target} the last element moves into the entity's slot (the
+   * plain swap-and-pop removal), in the other owned storages the entity swaps with the last member
+   * as in {@link #leave}. One move fewer than a leave followed by the removal, the same result.
+   */
+  void leaveAndRemove(final long entity, final Storage<?> target) {
+    final int last = length - 1;
+    for (final Storage<?> storage : owned) {
+      if (storage != target) {
+        storage.swap(storage.positionOfLive(entity), last);
+      }
+    }
+    target.removeAt(target.positionOfLive(entity));
+    length = last;
   }
 
   @Override
