@@ -738,6 +738,7 @@ public final class Primitives_Storage extends Storage<Primitives> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= flagPages.length) {
       final int capacity = Math.max(page + 1, flagPages.length * 2);
       flagPages = Arrays.copyOf(flagPages, capacity);
@@ -749,14 +750,30 @@ public final class Primitives_Storage extends Storage<Primitives> {
       ratioPages = Arrays.copyOf(ratioPages, capacity);
       precisePages = Arrays.copyOf(precisePages, capacity);
     }
-    flagPages[page] = new boolean[pageSize()];
-    tinyPages[page] = new byte[pageSize()];
-    smallPages[page] = new short[pageSize()];
-    letterPages[page] = new char[pageSize()];
-    countPages[page] = new int[pageSize()];
-    bigPages[page] = new long[pageSize()];
-    ratioPages[page] = new float[pageSize()];
-    precisePages[page] = new double[pageSize()];
+    if (null == flagPages[page]) {
+      flagPages[page] = new boolean[pageSize()];
+    }
+    if (null == tinyPages[page]) {
+      tinyPages[page] = new byte[pageSize()];
+    }
+    if (null == smallPages[page]) {
+      smallPages[page] = new short[pageSize()];
+    }
+    if (null == letterPages[page]) {
+      letterPages[page] = new char[pageSize()];
+    }
+    if (null == countPages[page]) {
+      countPages[page] = new int[pageSize()];
+    }
+    if (null == bigPages[page]) {
+      bigPages[page] = new long[pageSize()];
+    }
+    if (null == ratioPages[page]) {
+      ratioPages[page] = new float[pageSize()];
+    }
+    if (null == precisePages[page]) {
+      precisePages[page] = new double[pageSize()];
+    }
   }
 
   @Override

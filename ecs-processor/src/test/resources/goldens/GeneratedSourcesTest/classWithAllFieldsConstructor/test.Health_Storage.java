@@ -295,13 +295,18 @@ public final class Health_Storage extends Storage<Health> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= currentPages.length) {
       final int capacity = Math.max(page + 1, currentPages.length * 2);
       currentPages = Arrays.copyOf(currentPages, capacity);
       maxPages = Arrays.copyOf(maxPages, capacity);
     }
-    currentPages[page] = new int[pageSize()];
-    maxPages[page] = new int[pageSize()];
+    if (null == currentPages[page]) {
+      currentPages[page] = new int[pageSize()];
+    }
+    if (null == maxPages[page]) {
+      maxPages[page] = new int[pageSize()];
+    }
   }
 
   @Override

@@ -312,13 +312,18 @@ public final class Node_Storage extends Storage<Node> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= entityPages.length) {
       final int capacity = Math.max(page + 1, entityPages.length * 2);
       entityPages = Arrays.copyOf(entityPages, capacity);
       namePages = Arrays.copyOf(namePages, capacity);
     }
-    entityPages[page] = new long[pageSize()];
-    namePages[page] = new String[pageSize()];
+    if (null == entityPages[page]) {
+      entityPages[page] = new long[pageSize()];
+    }
+    if (null == namePages[page]) {
+      namePages[page] = new String[pageSize()];
+    }
   }
 
   @Override

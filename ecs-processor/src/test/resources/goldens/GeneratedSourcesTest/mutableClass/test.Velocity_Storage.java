@@ -369,15 +369,22 @@ public final class Velocity_Storage extends Storage<Velocity> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= dxPages.length) {
       final int capacity = Math.max(page + 1, dxPages.length * 2);
       dxPages = Arrays.copyOf(dxPages, capacity);
       dyPages = Arrays.copyOf(dyPages, capacity);
       spinPages = Arrays.copyOf(spinPages, capacity);
     }
-    dxPages[page] = new float[pageSize()];
-    dyPages[page] = new float[pageSize()];
-    spinPages[page] = new float[pageSize()];
+    if (null == dxPages[page]) {
+      dxPages[page] = new float[pageSize()];
+    }
+    if (null == dyPages[page]) {
+      dyPages[page] = new float[pageSize()];
+    }
+    if (null == spinPages[page]) {
+      spinPages[page] = new float[pageSize()];
+    }
   }
 
   @Override

@@ -296,13 +296,18 @@ public final class Position_Storage extends Storage<Position> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= xPages.length) {
       final int capacity = Math.max(page + 1, xPages.length * 2);
       xPages = Arrays.copyOf(xPages, capacity);
       yPages = Arrays.copyOf(yPages, capacity);
     }
-    xPages[page] = new float[pageSize()];
-    yPages[page] = new float[pageSize()];
+    if (null == xPages[page]) {
+      xPages[page] = new float[pageSize()];
+    }
+    if (null == yPages[page]) {
+      yPages[page] = new float[pageSize()];
+    }
   }
 
   @Override

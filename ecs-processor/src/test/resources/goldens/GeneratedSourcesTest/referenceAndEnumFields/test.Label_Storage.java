@@ -604,6 +604,7 @@ public final class Label_Storage extends Storage<Label> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= textPages.length) {
       final int capacity = Math.max(page + 1, textPages.length * 2);
       textPages = Arrays.copyOf(textPages, capacity);
@@ -613,12 +614,24 @@ public final class Label_Storage extends Storage<Label> {
       gridPages = Arrays.copyOf(gridPages, capacity);
       ownerPages = Arrays.copyOf(ownerPages, capacity);
     }
-    textPages[page] = new String[pageSize()];
-    colorPages[page] = new Label.Color[pageSize()];
-    tagsPages[page] = new List<?>[pageSize()];
-    index2Pages[page] = new Map<?, ?>[pageSize()];
-    gridPages[page] = new int[pageSize()][][];
-    ownerPages[page] = new long[pageSize()];
+    if (null == textPages[page]) {
+      textPages[page] = new String[pageSize()];
+    }
+    if (null == colorPages[page]) {
+      colorPages[page] = new Label.Color[pageSize()];
+    }
+    if (null == tagsPages[page]) {
+      tagsPages[page] = new List<?>[pageSize()];
+    }
+    if (null == index2Pages[page]) {
+      index2Pages[page] = new Map<?, ?>[pageSize()];
+    }
+    if (null == gridPages[page]) {
+      gridPages[page] = new int[pageSize()][][];
+    }
+    if (null == ownerPages[page]) {
+      ownerPages[page] = new long[pageSize()];
+    }
   }
 
   @Override

@@ -305,15 +305,22 @@ public final class Heat_Storage extends Storage<Heat> {
   @Override
   protected void allocatePage(final int page) {
     // Pages are requested in order 0, 1, 2...; all outer arrays have the same length.
+    // A page already there (snapshot loading installs pages) is kept.
     if (page >= celsiusPages.length) {
       final int capacity = Math.max(page + 1, celsiusPages.length * 2);
       celsiusPages = Arrays.copyOf(celsiusPages, capacity);
       sourcePages = Arrays.copyOf(sourcePages, capacity);
       changeTicks$ = Arrays.copyOf(changeTicks$, capacity);
     }
-    celsiusPages[page] = new float[pageSize()];
-    sourcePages[page] = new int[pageSize()];
-    changeTicks$[page] = new int[pageSize()];
+    if (null == celsiusPages[page]) {
+      celsiusPages[page] = new float[pageSize()];
+    }
+    if (null == sourcePages[page]) {
+      sourcePages[page] = new int[pageSize()];
+    }
+    if (null == changeTicks$[page]) {
+      changeTicks$[page] = new int[pageSize()];
+    }
   }
 
   @Override

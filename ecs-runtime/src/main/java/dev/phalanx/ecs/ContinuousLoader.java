@@ -144,7 +144,8 @@ public final class ContinuousLoader {
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
     final StagedSnapshot staged =
-        StagedSnapshot.read(new SnapshotInput(channel), registry, settings.codecs, settings.types);
+        StagedSnapshot.read(
+            new SnapshotInput(channel), registry, settings.codecs, settings.types, false);
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.findStorage(source.type);
       if (null != storage && (storage.isLocked() || storage.isIterated())) {
@@ -279,7 +280,7 @@ public final class ContinuousLoader {
 
     private Object data(final String name) {
       final StagedSnapshot.StagedColumn column = source.columns.get(name);
-      return null == column ? null : column.data();
+      return null == column ? null : column.flat(source.size);
     }
 
     @Override

@@ -742,12 +742,24 @@ public final class Hierarchy {
         counts = Arrays.copyOf(counts, capacity);
         depths = Arrays.copyOf(depths, capacity);
       }
-      parents[page] = new long[pageSize()];
-      firsts[page] = new long[pageSize()];
-      previouses[page] = new long[pageSize()];
-      nexts[page] = new long[pageSize()];
-      counts[page] = new int[pageSize()];
-      depths[page] = new int[pageSize()];
+      if (null == parents[page]) {
+        parents[page] = new long[pageSize()];
+      }
+      if (null == firsts[page]) {
+        firsts[page] = new long[pageSize()];
+      }
+      if (null == previouses[page]) {
+        previouses[page] = new long[pageSize()];
+      }
+      if (null == nexts[page]) {
+        nexts[page] = new long[pageSize()];
+      }
+      if (null == counts[page]) {
+        counts[page] = new int[pageSize()];
+      }
+      if (null == depths[page]) {
+        depths[page] = new int[pageSize()];
+      }
     }
 
     @Override

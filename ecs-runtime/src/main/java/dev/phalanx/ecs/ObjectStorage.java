@@ -50,7 +50,9 @@ public class ObjectStorage<T> extends Storage<T> {
     if (page >= pages.length) {
       pages = Arrays.copyOf(pages, Math.max(page + 1, pages.length * 2));
     }
-    pages[page] = new Object[pageSize()];
+    if (null == pages[page]) {
+      pages[page] = new Object[pageSize()];
+    }
   }
 
   @Override

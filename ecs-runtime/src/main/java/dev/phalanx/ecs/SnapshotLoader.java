@@ -127,7 +127,8 @@ public final class SnapshotLoader {
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
     checkEmpty();
     final StagedSnapshot staged =
-        StagedSnapshot.read(new SnapshotInput(channel), registry, settings.codecs, settings.types);
+        StagedSnapshot.read(
+            new SnapshotInput(channel), registry, settings.codecs, settings.types, true);
     if (!staged.full) {
       throw new SnapshotFormatException(
           -1,
@@ -164,9 +165,16 @@ public final class SnapshotLoader {
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.storage(source.type);
       storage.restore(source.packed, source.size, source.firstHole, source.sparse);
-      storage.allocatePagesFor(source.size);
       filler.start(source, storage);
-      storage.eachColumn(filler);
+      if (source.pageSize == storage.pageSize()) {
+        // Whole staged pages: the storage adopts them; pages it does not hand out are allocated.
+        storage.reservePagesFor(source.size);
+        storage.eachColumn(filler);
+        storage.allocatePagesFor(source.size);
+      } else {
+        storage.allocatePagesFor(source.size);
+        storage.eachColumn(filler);
+      }
     }
     if (staged.has(Hierarchy.TYPE)) {
       Hierarchy.of(registry);
@@ -175,79 +183,154 @@ public final class SnapshotLoader {
   }
 
   /**
-   * Copies each staged field into the storage's pages, page by page; defaults for missing fields.
+   * Fills each field of a storage from the staging: installs whole staged pages (paged staging), or
+   * copies a flat staged array page by page; a field the snapshot lacks gets its default, in new
+   * pages (paged staging: the table holds none yet) or in the storage's own.
    */
   private static final class Filler implements ColumnVisitor {
     private StagedSnapshot.StagedStorage source;
     private int pageSize;
+    private int pageCount;
+    private boolean adopt;
 
     void start(final StagedSnapshot.StagedStorage staged, final Storage<?> storage) {
       source = staged;
       pageSize = storage.pageSize();
+      pageCount = (staged.size + pageSize - 1) / pageSize;
+      adopt = staged.pageSize == pageSize;
     }
 
-    private void copy(final String name, final Object[] pages, final Runnable clear) {
+    /**
+     * Installs or copies the staged column {@code name} into {@code pages}; returns false, having
+     * done nothing, if the snapshot lacks it.
+     */
+    private boolean fill(final String name, final Object[] pages) {
       final StagedSnapshot.StagedColumn column = source.columns.get(name);
       if (null == column) {
-        clear.run();
-        return;
+        return false;
       }
-      for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
-        System.arraycopy(
-            column.data(), from, pages[page], 0, Math.min(pageSize, source.size - from));
+      if (adopt) {
+        System.arraycopy(column.data(), 0, pages, 0, pageCount);
+      } else {
+        for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
+          System.arraycopy(
+              column.data(), from, pages[page], 0, Math.min(pageSize, source.size - from));
+        }
       }
-    }
-
-    private void fill(final Object[] pages, final java.util.function.IntConsumer clearPage) {
-      for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
-        clearPage.accept(page);
-      }
+      return true;
     }
 
     @Override
     public void booleans(final String name, final boolean[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], false)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new boolean[pageSize];
+          } else {
+            Arrays.fill(pages[page], false);
+          }
+        }
+      }
     }
 
     @Override
     public void bytes(final String name, final byte[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (byte) 0)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new byte[pageSize];
+          } else {
+            Arrays.fill(pages[page], (byte) 0);
+          }
+        }
+      }
     }
 
     @Override
     public void shorts(final String name, final short[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (short) 0)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new short[pageSize];
+          } else {
+            Arrays.fill(pages[page], (short) 0);
+          }
+        }
+      }
     }
 
     @Override
     public void chars(final String name, final char[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (char) 0)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new char[pageSize];
+          } else {
+            Arrays.fill(pages[page], (char) 0);
+          }
+        }
+      }
     }
 
     @Override
     public void ints(final String name, final int[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new int[pageSize];
+          } else {
+            Arrays.fill(pages[page], 0);
+          }
+        }
+      }
     }
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      copy(
-          name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], entityRef ? Entity.NULL : 0L)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new long[pageSize];
+          }
+          Arrays.fill(pages[page], entityRef ? Entity.NULL : 0L);
+        }
+      }
     }
 
     @Override
     public void floats(final String name, final float[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0f)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new float[pageSize];
+          } else {
+            Arrays.fill(pages[page], 0f);
+          }
+        }
+      }
     }
 
     @Override
     public void doubles(final String name, final double[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0d)));
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          if (adopt) {
+            pages[page] = new double[pageSize];
+          } else {
+            Arrays.fill(pages[page], 0d);
+          }
+        }
+      }
     }
 
     @Override
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], null)));
+      // Never adopted: staging keeps reference fields flat (see StagedSnapshot).
+      if (!fill(name, pages)) {
+        for (int page = 0; page < pageCount; page++) {
+          Arrays.fill(pages[page], null);
+        }
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,6 +34,8 @@ final class StagedSnapshot {
     final Map<String, StagedColumn> columns;
     // The sparse array of packed[0, size), built by the checks of a full snapshot; or null.
     final int[][] sparse;
+    // When > 0, every column holds whole pages of this size that the storage adopts; else flat.
+    final int pageSize;
 
     StagedStorage(
         final ComponentType<?, ?> type,
@@ -41,7 +44,8 @@ final class StagedSnapshot {
         final int size,
         final int firstHole,
         final Map<String, StagedColumn> columns,
-        final int[][] sparse) {
+        final int[][] sparse,
+        final int pageSize) {
       this.type = type;
       this.key = key;
       this.packed = packed;
@@ -49,14 +53,31 @@ final class StagedSnapshot {
       this.firstHole = firstHole;
       this.columns = columns;
       this.sparse = sparse;
+      this.pageSize = pageSize;
     }
   }
 
   /**
-   * One kept field: its values at positions {@code [0, size)} in a flat array ({@code float[]},
-   * {@code Object[]} of the field's class, ...).
+   * One kept field: its values at positions {@code [0, size)}, either in a flat array ({@code
+   * float[]}, {@code Object[]}, ...; {@code pageSize == 0}) or in whole pages ({@code float[][]},
+   * ...; each of {@code pageSize} elements, the last one padded with zeros).
    */
-  record StagedColumn(String name, byte code, Object data) {}
+  record StagedColumn(String name, byte code, Object data, int pageSize) {
+
+    /** {@return the values in one flat array, copying pages if the column is paged} */
+    Object flat(final int size) {
+      if (0 == pageSize) {
+        return data;
+      }
+      final Object[] pages = (Object[]) data;
+      final Object flat =
+          Array.newInstance(pages.getClass().getComponentType().getComponentType(), size);
+      for (int from = 0, page = 0; from < size; from += pageSize, page++) {
+        System.arraycopy(pages[page], 0, flat, from, Math.min(pageSize, size - from));
+      }
+      return flat;
+    }
+  }
 
   final boolean full;
   final long[] entities;
@@ -102,7 +123,8 @@ final class StagedSnapshot {
       final SnapshotInput in,
       final Registry target,
       final Map<Class<?>, ValueCodec<?>> codecs,
-      final Map<String, ComponentType<?, ?>> types)
+      final Map<String, ComponentType<?, ?>> types,
+      final boolean paged)
       throws IOException {
     in.at("the header");
     for (int i = 0; i < 4; i++) {
@@ -282,6 +304,12 @@ final class StagedSnapshot {
       for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
         wanted.put(column.name(), column);
       }
+      // Whole pages the storage can adopt (a load into an empty registry), when every field of the
+      // type is primitive: a page of references would need the field's own array class.
+      final int pageSize =
+          paged && allPrimitive(wanted.values()) && PageProbe.keepsInstalledPages(type)
+              ? schema.pageSize()
+              : 0;
       final Map<String, StagedColumn> columns = new LinkedHashMap<>();
       for (final FileColumn column : fileColumns) {
         in.at(storageName + ", field '" + column.name + "'");
@@ -292,12 +320,21 @@ final class StagedSnapshot {
           checkSameType(in, column, into, storageName, codecs);
           columns.put(
               column.name,
-              new StagedColumn(
-                  column.name, column.code, readColumn(in, column, into, size, packed, codecs)));
+              0 == pageSize
+                  ? new StagedColumn(
+                      column.name,
+                      column.code,
+                      readColumn(in, column, into, size, packed, codecs),
+                      0)
+                  : new StagedColumn(
+                      column.name,
+                      column.code,
+                      readPages(in, column.code, size, pageSize),
+                      pageSize));
         }
       }
       final StagedStorage staged =
-          new StagedStorage(type, key, packed, size, firstHole, columns, sparse);
+          new StagedStorage(type, key, packed, size, firstHole, columns, sparse, pageSize);
       storages.add(
           0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
     }
@@ -383,6 +420,177 @@ final class StagedSnapshot {
               + ", which needs a ValueCodec: register one with codec("
               + into.type().getSimpleName()
               + ".class, ...)");
+    }
+  }
+
+  /**
+   * Finds out whether a type's storage keeps pages installed into its tables (see {@link
+   * Storage#allocatePage}) on a throwaway instance: one installed before allocation must still be
+   * there after. Storages generated by an older processor replace it, and then loading copies
+   * values instead of adopting pages.
+   */
+  private static final class PageProbe implements ColumnVisitor {
+    private final List<Object> installed = new ArrayList<>();
+    private boolean checking;
+    private boolean kept = true;
+
+    static boolean keepsInstalledPages(final ComponentType<?, ?> type) {
+      final Storage<?> probe = type.createStorage();
+      final int elements = 2 * probe.pageSize();
+      final PageProbe visitor = new PageProbe();
+      probe.reservePagesFor(elements);
+      probe.eachColumn(visitor);
+      probe.allocatePagesFor(elements);
+      visitor.checking = true;
+      probe.eachColumn(visitor);
+      return visitor.kept;
+    }
+
+    private void visit(final Object[] pages, final Object page) {
+      if (checking) {
+        kept &= installed.remove(0) == pages[0];
+      } else {
+        pages[0] = page;
+        installed.add(page);
+      }
+    }
+
+    @Override
+    public void booleans(final String name, final boolean[][] pages) {
+      visit(pages, new boolean[1]);
+    }
+
+    @Override
+    public void bytes(final String name, final byte[][] pages) {
+      visit(pages, new byte[1]);
+    }
+
+    @Override
+    public void shorts(final String name, final short[][] pages) {
+      visit(pages, new short[1]);
+    }
+
+    @Override
+    public void chars(final String name, final char[][] pages) {
+      visit(pages, new char[1]);
+    }
+
+    @Override
+    public void ints(final String name, final int[][] pages) {
+      visit(pages, new int[1]);
+    }
+
+    @Override
+    public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      visit(pages, new long[1]);
+    }
+
+    @Override
+    public void floats(final String name, final float[][] pages) {
+      visit(pages, new float[1]);
+    }
+
+    @Override
+    public void doubles(final String name, final double[][] pages) {
+      visit(pages, new double[1]);
+    }
+
+    @Override
+    public void objects(final String name, final Class<?> type, final Object[][] pages) {
+      kept = false;
+    }
+  }
+
+  private static boolean allPrimitive(final Iterable<SnapshotFormat.Column> columns) {
+    for (final SnapshotFormat.Column column : columns) {
+      if (column.code() >= SnapshotFormat.STRING) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads {@code size} values of a primitive column into pages of {@code pageSize}. */
+  private static Object readPages(
+      final SnapshotInput in, final byte code, final int size, final int pageSize)
+      throws IOException {
+    final int count = (size + pageSize - 1) / pageSize;
+    switch (code) {
+      case SnapshotFormat.BOOLEAN:
+        {
+          final boolean[][] pages = new boolean[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new boolean[pageSize];
+            in.booleans(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.BYTE:
+        {
+          final byte[][] pages = new byte[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new byte[pageSize];
+            in.getBytes(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.SHORT:
+        {
+          final short[][] pages = new short[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new short[pageSize];
+            in.shorts(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.CHAR:
+        {
+          final char[][] pages = new char[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new char[pageSize];
+            in.chars(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.INT:
+        {
+          final int[][] pages = new int[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new int[pageSize];
+            in.ints(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.LONG:
+      case SnapshotFormat.ENTITY:
+        {
+          final long[][] pages = new long[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new long[pageSize];
+            in.longs(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.FLOAT:
+        {
+          final float[][] pages = new float[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new float[pageSize];
+            in.floats(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      case SnapshotFormat.DOUBLE:
+        {
+          final double[][] pages = new double[count][];
+          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+            pages[page] = new double[pageSize];
+            in.doubles(pages[page], 0, Math.min(pageSize, size - from));
+          }
+          return pages;
+        }
+      default:
+        throw new IllegalStateException("not a primitive column code: " + code);
     }
   }
 
@@ -649,17 +857,16 @@ final class StagedSnapshot {
     }
     final Map<String, StagedColumn> columns = new LinkedHashMap<>();
     for (final StagedColumn column : staged.columns.values()) {
-      final Object data = column.data();
-      final Object kept =
-          java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), live);
+      final Object data = column.flat(staged.size);
+      final Object kept = Array.newInstance(data.getClass().getComponentType(), live);
       for (int k = 0; k < live; k++) {
         System.arraycopy(data, keep[k], kept, k, 1);
       }
-      columns.put(column.name(), new StagedColumn(column.name(), column.code(), kept));
+      columns.put(column.name(), new StagedColumn(column.name(), column.code(), kept, 0));
     }
     // Positions changed: the staged sparse array no longer fits; the set builds its own.
     return new StagedStorage(
-        staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, null);
+        staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, null, 0);
   }
 
   private static ComponentType<?, ?> resolve(

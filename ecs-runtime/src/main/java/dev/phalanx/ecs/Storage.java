@@ -865,7 +865,9 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * Allocates payload page {@code page}; pages are requested in order 0, 1, 2, .... Empty storages
    * allocate nothing. If it throws (out of memory), nothing was inserted and the next insertion
-   * asks for the same page again.
+   * asks for the same page again. Snapshot loading first asks for the last page it needs (the page
+   * tables must grow to hold it), installs whole pages into the tables {@link #eachColumn} hands
+   * out, then asks for every page in order: a page already present must be kept.
    *
    * @param page the index of the page to allocate
    */
@@ -933,6 +935,18 @@ public abstract class Storage<T> extends SparseSet {
   final void allocatePagesFor(final int count) {
     if (count > 0) {
       ensurePage(count - 1);
+    }
+  }
+
+  /**
+   * Grows the page tables to hold the pages of {@code count} elements without allocating the pages
+   * before the last, so that snapshot loading can install its own; {@link #allocatePagesFor} then
+   * allocates the pages still missing.
+   */
+  final void reservePagesFor(final int count) {
+    final int pages = (count + pageSize() - 1) >>> pageShift;
+    if (pages > allocatedPages) {
+      allocatePage(pages - 1);
     }
   }
 

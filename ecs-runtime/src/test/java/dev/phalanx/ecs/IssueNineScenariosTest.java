@@ -702,7 +702,9 @@ class IssueNineScenariosTest {
       if (page >= pages.length) {
         pages = java.util.Arrays.copyOf(pages, Math.max(page + 1, pages.length * 2));
       }
-      pages[page] = new int[pageSize()];
+      if (null == pages[page]) {
+        pages[page] = new int[pageSize()];
+      }
     }
 
     @Override

@@ -816,6 +816,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addParameter(TypeName.INT, "page", Modifier.FINAL)
             .addComment(
                 "Pages are requested in order 0, 1, 2...; all outer arrays have the same length.")
+            .addComment("A page already there (snapshot loading installs pages) is kept.")
             .beginControlFlow("if (page >= $L.length)", first)
             .addStatement(
                 "final int capacity = $T.max(page + 1, $L.length * 2)", Math.class, first);
@@ -831,13 +832,19 @@ public final class StorageGenerator extends ComponentFileGenerator {
     }
     method.endControlFlow();
     for (final FieldModel field : fields) {
-      method.addStatement(
-          "$L[page] = $L",
-          Names.pages(field.name()),
-          Code.newArray(field.slotType(), "pageSize()", 0));
+      method
+          .beginControlFlow("if (null == $L[page])", Names.pages(field.name()))
+          .addStatement(
+              "$L[page] = $L",
+              Names.pages(field.name()),
+              Code.newArray(field.slotType(), "pageSize()", 0))
+          .endControlFlow();
     }
     if (model.tracked()) {
-      method.addStatement("$L[page] = new int[pageSize()]", TICKS);
+      method
+          .beginControlFlow("if (null == $L[page])", TICKS)
+          .addStatement("$L[page] = new int[pageSize()]", TICKS)
+          .endControlFlow();
     }
     return method.build();
   }
