@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.Cursor;
 import javax.annotation.processing.Generated;
 
 /**
@@ -28,14 +29,11 @@ import javax.annotation.processing.Generated;
  * <p>Not thread-safe: use one cursor per thread.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Primitives_Cursor {
+public final class Primitives_Cursor extends Cursor {
   private final Primitives_Storage storage;
-
-  private int position;
 
   Primitives_Cursor(final Primitives_Storage storage) {
     this.storage = storage;
-    this.position = -1;
   }
 
   /**
@@ -69,15 +67,6 @@ public final class Primitives_Cursor {
   public Primitives_Cursor moveToEntity(final long entity) {
     this.position = storage.index(entity);
     return this;
-  }
-
-  /**
-   * Returns the position this cursor points at.
-   *
-   * @return the position, {@code -1} before the first move
-   */
-  public int currentPosition() {
-    return position;
   }
 
   /**

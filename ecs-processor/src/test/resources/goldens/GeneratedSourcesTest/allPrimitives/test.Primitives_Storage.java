@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import java.lang.Double;
 import java.lang.Float;
@@ -60,7 +61,7 @@ import javax.annotation.processing.Generated;
  * it while none changes it.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Primitives_Storage extends Storage<Primitives> {
+public final class Primitives_Storage extends Storage<Primitives> implements CursorSource<Primitives_Cursor> {
   private boolean[][] flagPages = new boolean[0][];
 
   private byte[][] tinyPages = new byte[0][];
@@ -107,6 +108,7 @@ public final class Primitives_Storage extends Storage<Primitives> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Primitives_Cursor cursor() {
     return new Primitives_Cursor(this);
   }

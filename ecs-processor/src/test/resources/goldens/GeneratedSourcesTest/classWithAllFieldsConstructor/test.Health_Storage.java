@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import java.lang.Math;
 import java.lang.Override;
@@ -52,7 +53,7 @@ import javax.annotation.processing.Generated;
  * it while none changes it.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Health_Storage extends Storage<Health> {
+public final class Health_Storage extends Storage<Health> implements CursorSource<Health_Cursor> {
   private int[][] currentPages = new int[0][];
 
   private int[][] maxPages = new int[0][];
@@ -75,6 +76,7 @@ public final class Health_Storage extends Storage<Health> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Health_Cursor cursor() {
     return new Health_Cursor(this);
   }

@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
@@ -69,7 +70,7 @@ import javax.annotation.processing.Generated;
  * </ul>
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Node_Storage extends Storage<Node> {
+public final class Node_Storage extends Storage<Node> implements CursorSource<Node_Cursor> {
   private long[][] entityPages = new long[0][];
 
   private String[][] namePages = new String[0][];
@@ -92,6 +93,7 @@ public final class Node_Storage extends Storage<Node> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Node_Cursor cursor() {
     return new Node_Cursor(this);
   }

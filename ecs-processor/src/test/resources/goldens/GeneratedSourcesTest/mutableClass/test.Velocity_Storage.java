@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import java.lang.Float;
 import java.lang.Math;
@@ -54,7 +55,7 @@ import javax.annotation.processing.Generated;
  * it while none changes it.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Velocity_Storage extends Storage<Velocity> {
+public final class Velocity_Storage extends Storage<Velocity> implements CursorSource<Velocity_Cursor> {
   private float[][] dxPages = new float[0][];
 
   private float[][] dyPages = new float[0][];
@@ -81,6 +82,7 @@ public final class Velocity_Storage extends Storage<Velocity> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Velocity_Cursor cursor() {
     return new Velocity_Cursor(this);
   }

@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import java.lang.Float;
 import java.lang.Math;
@@ -53,7 +54,7 @@ import javax.annotation.processing.Generated;
  * it while none changes it.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Position_Storage extends Storage<Position> {
+public final class Position_Storage extends Storage<Position> implements CursorSource<Position_Cursor> {
   private float[][] xPages = new float[0][];
 
   private float[][] yPages = new float[0][];
@@ -76,6 +77,7 @@ public final class Position_Storage extends Storage<Position> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Position_Cursor cursor() {
     return new Position_Cursor(this);
   }

@@ -1,5 +1,6 @@
 package test;
 
+import dev.phalanx.ecs.Cursor;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
@@ -32,14 +33,11 @@ import javax.annotation.processing.Generated;
  * <p>Not thread-safe: use one cursor per thread.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Label_Cursor {
+public final class Label_Cursor extends Cursor {
   private final Label_Storage storage;
-
-  private int position;
 
   Label_Cursor(final Label_Storage storage) {
     this.storage = storage;
-    this.position = -1;
   }
 
   /**
@@ -73,15 +71,6 @@ public final class Label_Cursor {
   public Label_Cursor moveToEntity(final long entity) {
     this.position = storage.index(entity);
     return this;
-  }
-
-  /**
-   * Returns the position this cursor points at.
-   *
-   * @return the position, {@code -1} before the first move
-   */
-  public int currentPosition() {
-    return position;
   }
 
   /**

@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
@@ -63,7 +64,7 @@ import javax.annotation.processing.Generated;
  * it while none changes it.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Label_Storage extends Storage<Label> {
+public final class Label_Storage extends Storage<Label> implements CursorSource<Label_Cursor> {
   private String[][] textPages = new String[0][];
 
   private Label.Color[][] colorPages = new Label.Color[0][];
@@ -102,6 +103,7 @@ public final class Label_Storage extends Storage<Label> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Label_Cursor cursor() {
     return new Label_Cursor(this);
   }

@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import java.lang.Float;
 import java.lang.Math;
@@ -53,7 +54,7 @@ import javax.annotation.processing.Generated;
  * it while none changes it.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Heat_Storage extends Storage<Heat> {
+public final class Heat_Storage extends Storage<Heat> implements CursorSource<Heat_Cursor> {
   private float[][] celsiusPages = new float[0][];
 
   private int[][] sourcePages = new int[0][];
@@ -78,6 +79,7 @@ public final class Heat_Storage extends Storage<Heat> {
    *
    * @return a cursor before the first element; move it before reading
    */
+  @Override
   public Heat_Cursor cursor() {
     return new Heat_Cursor(this);
   }

@@ -1,7 +1,9 @@
 package test;
 
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityComparator;
+import dev.phalanx.ecs.EntityRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.PositionComparator;
 import dev.phalanx.ecs.RangeConsumer;
@@ -24,6 +26,8 @@ import javax.annotation.processing.Generated;
  *   for (int i = from; i < to; i++) { ... }
  * });
  * }</pre>
+ *
+ * <p>{@link #eachChunk(EntityChunk)} also hands each run the group's entities.
  *
  * <h2>Costs</h2>
  *
@@ -72,6 +76,10 @@ public final class WarmersQuery {
 
   private Chunk current;
 
+  private final EntityRangeConsumer currentEntityRun;
+
+  private EntityChunk currentEntities;
+
   private WarmersQuery(final Registry registry) {
     this.group = registry.owningGroup(
         new ComponentType<?, ?>[] {Position_Traits.TYPE, Heat_Traits.TYPE},
@@ -86,6 +94,7 @@ public final class WarmersQuery {
     this.pageShift = positionStorage.pageShift();
     this.pageMask = positionStorage.pageSize() - 1;
     this.currentRun = this::runCurrent;
+    this.currentEntityRun = this::runCurrentEntities;
   }
 
   /**
@@ -335,6 +344,58 @@ public final class WarmersQuery {
   }
 
   /**
+   * As {@link #eachChunk(Chunk)}, handing each run the group's entities as well: the entity of
+   * offset {@code i} is {@code entities[pageStart + i]}. A body can so act on the entities it finds in
+   * the same pass, for example record their destruction into a {@link CommandBuffer} applied after the
+   * loop (the storages are locked during it). Allocates nothing. Reentrant.
+   *
+   * @param chunk the loop body, called once per run of up to a page of elements
+   */
+  public void eachChunk(final EntityChunk chunk) {
+    final EntityChunk outer = currentEntities;
+    currentEntities = chunk;
+    try {
+      // A run adapter made once per query, so that a call allocates nothing.
+      group.eachChunk(currentEntityRun);
+    } finally {
+      currentEntities = outer;
+    }
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)} on the common pool.
+   *
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunk(final EntityChunk chunk) {
+    parallelEachChunk(ForkJoinPool.commonPool(), chunk);
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, Chunk)}, handing each run the group's entities as well (see
+   * {@link #eachChunk(EntityChunk)}); to act on them, record into one command buffer per run.
+   *
+   * @param pool the pool to run on
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final EntityChunk chunk) {
+    group.parallelEachChunk(pool, (entities, from, to) -> visitEntityRun(chunk, entities, from, to));
+  }
+
+  private void runCurrentEntities(final long[] entities, final int from, final int to) {
+    visitEntityRun(currentEntities, entities, from, to);
+  }
+
+  private void visitEntityRun(final EntityChunk chunk, final long[] entities, final int from,
+      final int to) {
+    // Positions index the entities; offsets index the pages: position = pageStart + offset.
+    final int page = from >>> pageShift;
+    final int offset = from & pageMask;
+    chunk.visit(entities, from - offset, offset, offset + (to - from), positionStorage.xPages()[page], positionStorage.yPages()[page], heatStorage.celsiusPages()[page]);
+    heatStorage.markWritten(from, to);
+  }
+
+  /**
    * The body of {@link WarmersQuery#each}: one call per entity, with a typed cursor per included component
    * that has fields (tags add no parameter).
    */
@@ -374,5 +435,37 @@ public final class WarmersQuery {
      * @param heatCelsius the page of {@code Heat.celsius}
      */
     void visit(int from, int to, float[] positionX, float[] positionY, float[] heatCelsius);
+  }
+
+  /**
+   * The body of {@link WarmersQuery#eachChunk(EntityChunk)}: as {@link Chunk}, with the entities of the run
+   * first, so that the body can act on what it finds without a second pass:
+   *
+   * <pre>{@code
+   * query.eachChunk((entities, pageStart, from, to, ...) -> {
+   *   for (int i = from; i < to; i++) {
+   *     long entity = entities[pageStart + i];
+   *   }
+   * });
+   * }</pre>
+   */
+  @FunctionalInterface
+  public interface EntityChunk {
+    /**
+     * Visits one run: the elements at offsets {@code [from, to)} of every array belong to the
+     * entities {@code entities[pageStart + from]} to {@code entities[pageStart + to - 1]}, in that order.
+     *
+     * @param entities the group's entities by position (the packed array of an owned storage, not
+     *     a copy); read only, valid during the call
+     * @param pageStart the position of offset 0 of the pages: offset {@code i} is position
+     *     {@code pageStart + i}
+     * @param from the first offset, inclusive
+     * @param to the last offset, exclusive; {@code from < to}
+     * @param positionX the page of {@code Position.x}
+     * @param positionY the page of {@code Position.y}
+     * @param heatCelsius the page of {@code Heat.celsius}
+     */
+    void visit(long[] entities, int pageStart, int from, int to, float[] positionX,
+        float[] positionY, float[] heatCelsius);
   }
 }

@@ -42,7 +42,9 @@ import java.util.function.LongConsumer;
  *
  * <p>{@link #eachChunk} hands out runs {@code [from, to)} that never cross a payload page of any
  * owned storage: every position {@code p} of a run is at offset {@code p & (pageSize - 1)} of page
- * {@code from >>> pageShift} in each of them.
+ * {@code from >>> pageShift} in each of them. The {@link EntityRangeConsumer} forms also hand out
+ * the packed entity array, indexed by the same positions, so a body can act on the entities it
+ * finds without a second pass.
  *
  * <h2>Threading</h2>
  *
@@ -133,15 +135,47 @@ public final class OwningGroup extends Group {
    * @param action called with each run {@code [from, to)}
    */
   public void eachChunk(final RangeConsumer action) {
+    runs("a chunk iteration of", action, null);
+  }
+
+  /**
+   * As {@link #eachChunk(RangeConsumer)}, handing each run the group's entities as well: {@code
+   * entities[p]} is the member at position {@code p}. A body can so act on what it finds in the
+   * same pass, for example record {@code commands.destroy(entities[p])} into a {@link
+   * CommandBuffer} applied after the loop (the storages are locked during it). Allocates nothing.
+   *
+   * @param action called with the entities and each run {@code [from, to)}
+   */
+  public void eachChunk(final EntityRangeConsumer action) {
+    runs("a chunk iteration of", null, action);
+  }
+
+  private void runs(
+      final String operation, final RangeConsumer ranges, final EntityRangeConsumer entities) {
     final int chunk = chunkSize();
-    lockAll("a chunk iteration of");
+    lockAll(operation);
     try {
+      // Locked: the packed array cannot be replaced while the runs are visited.
+      final long[] packed = owned[0].packed();
       final int end = length;
       for (int from = 0; from < end; from += chunk) {
-        action.accept(from, Math.min(end, from + chunk));
+        run(ranges, entities, packed, from, Math.min(end, from + chunk));
       }
     } finally {
       unlockAll();
+    }
+  }
+
+  private static void run(
+      final RangeConsumer ranges,
+      final EntityRangeConsumer entities,
+      final long[] packed,
+      final int from,
+      final int to) {
+    if (null != ranges) {
+      ranges.accept(from, to);
+    } else {
+      entities.accept(packed, from, to);
     }
   }
 
@@ -157,13 +191,33 @@ public final class OwningGroup extends Group {
    *     change of an observed storage while it runs
    */
   public void parallelEachChunk(final ForkJoinPool pool, final RangeConsumer action) {
+    parallelRuns(pool, action, null);
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)}, handing each run the group's
+   * entities as well (see {@link #eachChunk(EntityRangeConsumer)}). To act on the entities, record
+   * into one {@link CommandBuffer} per run (see {@link CommandBuffers}).
+   *
+   * @param pool the pool whose threads run the tasks
+   * @param action called with the entities and each run {@code [from, to)}, from several threads at
+   *     once
+   * @throws ConcurrentModificationException if the body (or another thread) tries a structural
+   *     change of an observed storage while it runs
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final EntityRangeConsumer action) {
+    parallelRuns(pool, null, action);
+  }
+
+  private void parallelRuns(
+      final ForkJoinPool pool, final RangeConsumer ranges, final EntityRangeConsumer entities) {
     final int chunk = chunkSize();
     final int grain = Math.max(chunk, (PARALLEL_GRAIN / chunk) * chunk);
     lockAll("a parallel chunk iteration of");
     try {
       final int end = length;
       if (end > 0) {
-        final Runs runs = new Runs(action);
+        final Runs runs = new Runs(ranges, entities, owned[0].packed());
         pool.invoke(new ChunkTask(runs, 0, end, chunk, grain));
         Failures.rethrow(runs.failure);
       }
@@ -178,6 +232,16 @@ public final class OwningGroup extends Group {
    * @param action called with each run {@code [from, to)}, from several threads at once
    */
   public void parallelEachChunk(final RangeConsumer action) {
+    parallelEachChunk(ForkJoinPool.commonPool(), action);
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityRangeConsumer)} on the common pool.
+   *
+   * @param action called with the entities and each run {@code [from, to)}, from several threads at
+   *     once
+   */
+  public void parallelEachChunk(final EntityRangeConsumer action) {
     parallelEachChunk(ForkJoinPool.commonPool(), action);
   }
 
@@ -329,12 +393,17 @@ public final class OwningGroup extends Group {
 
   /** The body of a parallel iteration and its first failure, shared by all tasks. */
   private static final class Runs {
-    final RangeConsumer action;
+    // Exactly one of the two bodies is set.
+    final RangeConsumer ranges;
+    final EntityRangeConsumer entities;
+    final long[] packed;
     volatile boolean failed;
     Throwable failure;
 
-    Runs(final RangeConsumer action) {
-      this.action = action;
+    Runs(final RangeConsumer ranges, final EntityRangeConsumer entities, final long[] packed) {
+      this.ranges = ranges;
+      this.entities = entities;
+      this.packed = packed;
     }
 
     synchronized void fail(final Throwable thrown) {
@@ -369,7 +438,7 @@ public final class OwningGroup extends Group {
       if (to - from <= grain) {
         for (int start = from; start < to && !runs.failed; start += chunk) {
           try {
-            runs.action.accept(start, Math.min(to, start + chunk));
+            run(runs.ranges, runs.entities, runs.packed, start, Math.min(to, start + chunk));
           } catch (final Throwable thrown) {
             runs.fail(thrown);
           }

@@ -709,6 +709,170 @@ public final class Registry {
   }
 
   /**
+   * {@return a view of the entities that have all four types}
+   *
+   * @param first a component type's key
+   * @param second another component type's key
+   * @param third a third component type's key
+   * @param fourth a fourth component type's key
+   */
+  public View view(
+      final ComponentType<?, ?> first,
+      final ComponentType<?, ?> second,
+      final ComponentType<?, ?> third,
+      final ComponentType<?, ?> fourth) {
+    return View.of(
+        new SparseSet[] {storage(first), storage(second), storage(third), storage(fourth)},
+        NO_SETS);
+  }
+
+  /**
+   * {@return a typed view of the entities that have the type, handing a cursor per type to its
+   * {@code each}}
+   *
+   * <p>A typed view needs every type to have a generated cursor (an {@code @Component} with
+   * fields); for tags, object storages or mixed lists use {@link #view(ComponentType)} and its
+   * siblings, which hand out entity ids only. (The name differs from {@code view} because both
+   * would take a {@code ComponentType}: Java cannot overload on type arguments.) Keep the view: its
+   * cursors are made once, so its {@code each} allocates nothing.
+   *
+   * @param <T1> the first component class
+   * @param <S1> its generated storage class
+   * @param <K1> its generated cursor class
+   * @param first the first type's key ({@code Foo_Traits.TYPE})
+   */
+  public <T1, S1 extends Storage<T1> & CursorSource<K1>, K1 extends Cursor> View1<K1> typedView(
+      final ComponentType<T1, S1> first) {
+    final S1 storage1 = storage(first);
+    return new View1<>(View.of(new SparseSet[] {storage1}, NO_SETS), storage1);
+  }
+
+  /**
+   * {@return a typed view of the entities that have both types, handing a cursor per type to its
+   * {@code each}}
+   *
+   * <p>See {@link #typedView(ComponentType)}; the cursors follow the order of the arguments.
+   *
+   * @param <T1> the first component class
+   * @param <S1> its generated storage class
+   * @param <K1> its generated cursor class
+   * @param <T2> the second component class
+   * @param <S2> its generated storage class
+   * @param <K2> its generated cursor class
+   * @param first the first type's key ({@code Foo_Traits.TYPE})
+   * @param second the second type's key ({@code Foo_Traits.TYPE})
+   */
+  public <
+          T1,
+          S1 extends Storage<T1> & CursorSource<K1>,
+          K1 extends Cursor,
+          T2,
+          S2 extends Storage<T2> & CursorSource<K2>,
+          K2 extends Cursor>
+      View2<K1, K2> typedView(
+          final ComponentType<T1, S1> first, final ComponentType<T2, S2> second) {
+    final S1 storage1 = storage(first);
+    final S2 storage2 = storage(second);
+    return new View2<>(View.of(new SparseSet[] {storage1, storage2}, NO_SETS), storage1, storage2);
+  }
+
+  /**
+   * {@return a typed view of the entities that have all three types, handing a cursor per type to
+   * its {@code each}}
+   *
+   * <p>See {@link #typedView(ComponentType)}; the cursors follow the order of the arguments.
+   *
+   * @param <T1> the first component class
+   * @param <S1> its generated storage class
+   * @param <K1> its generated cursor class
+   * @param <T2> the second component class
+   * @param <S2> its generated storage class
+   * @param <K2> its generated cursor class
+   * @param <T3> the third component class
+   * @param <S3> its generated storage class
+   * @param <K3> its generated cursor class
+   * @param first the first type's key ({@code Foo_Traits.TYPE})
+   * @param second the second type's key ({@code Foo_Traits.TYPE})
+   * @param third the third type's key ({@code Foo_Traits.TYPE})
+   */
+  public <
+          T1,
+          S1 extends Storage<T1> & CursorSource<K1>,
+          K1 extends Cursor,
+          T2,
+          S2 extends Storage<T2> & CursorSource<K2>,
+          K2 extends Cursor,
+          T3,
+          S3 extends Storage<T3> & CursorSource<K3>,
+          K3 extends Cursor>
+      View3<K1, K2, K3> typedView(
+          final ComponentType<T1, S1> first,
+          final ComponentType<T2, S2> second,
+          final ComponentType<T3, S3> third) {
+    final S1 storage1 = storage(first);
+    final S2 storage2 = storage(second);
+    final S3 storage3 = storage(third);
+    return new View3<>(
+        View.of(new SparseSet[] {storage1, storage2, storage3}, NO_SETS),
+        storage1,
+        storage2,
+        storage3);
+  }
+
+  /**
+   * {@return a typed view of the entities that have all four types, handing a cursor per type to
+   * its {@code each}}
+   *
+   * <p>See {@link #typedView(ComponentType)}; the cursors follow the order of the arguments.
+   *
+   * @param <T1> the first component class
+   * @param <S1> its generated storage class
+   * @param <K1> its generated cursor class
+   * @param <T2> the second component class
+   * @param <S2> its generated storage class
+   * @param <K2> its generated cursor class
+   * @param <T3> the third component class
+   * @param <S3> its generated storage class
+   * @param <K3> its generated cursor class
+   * @param <T4> the fourth component class
+   * @param <S4> its generated storage class
+   * @param <K4> its generated cursor class
+   * @param first the first type's key ({@code Foo_Traits.TYPE})
+   * @param second the second type's key ({@code Foo_Traits.TYPE})
+   * @param third the third type's key ({@code Foo_Traits.TYPE})
+   * @param fourth the fourth type's key ({@code Foo_Traits.TYPE})
+   */
+  public <
+          T1,
+          S1 extends Storage<T1> & CursorSource<K1>,
+          K1 extends Cursor,
+          T2,
+          S2 extends Storage<T2> & CursorSource<K2>,
+          K2 extends Cursor,
+          T3,
+          S3 extends Storage<T3> & CursorSource<K3>,
+          K3 extends Cursor,
+          T4,
+          S4 extends Storage<T4> & CursorSource<K4>,
+          K4 extends Cursor>
+      View4<K1, K2, K3, K4> typedView(
+          final ComponentType<T1, S1> first,
+          final ComponentType<T2, S2> second,
+          final ComponentType<T3, S3> third,
+          final ComponentType<T4, S4> fourth) {
+    final S1 storage1 = storage(first);
+    final S2 storage2 = storage(second);
+    final S3 storage3 = storage(third);
+    final S4 storage4 = storage(fourth);
+    return new View4<>(
+        View.of(new SparseSet[] {storage1, storage2, storage3, storage4}, NO_SETS),
+        storage1,
+        storage2,
+        storage3,
+        storage4);
+  }
+
+  /**
    * {@return a view of the entities that have every type of {@code include} and none of {@code
    * exclude}}
    *

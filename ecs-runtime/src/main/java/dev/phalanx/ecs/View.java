@@ -43,22 +43,30 @@ import java.util.function.LongConsumer;
  *       whether entities still to come match.
  * </ul>
  *
+ * <h2>Typed views</h2>
+ *
+ * <p>{@link Registry#typedView(ComponentType, ComponentType)} and its siblings, for types that have
+ * generated cursors, return typed views ({@link View1} to {@link View4}, the only subclasses of
+ * this class): their {@code each} also hands the entity's components as positioned cursors, under
+ * the same rules. {@code Registry.view} always returns a plain {@code View}.
+ *
  * <h2>Threading</h2>
  *
  * <p>Not thread-safe; several threads may iterate a view at once only if nothing changes the sets.
  */
-public final class View {
+public sealed class View permits TypedView {
 
   private static final SparseSet[] NONE = new SparseSet[0];
 
-  private final SparseSet[] include;
-  private final SparseSet[] exclude;
-  private final SparseSet leader;
+  // Read by the typed views, which share this view's sets and iteration guard.
+  final SparseSet[] include;
+  final SparseSet[] exclude;
+  final SparseSet leader;
   // Created on the first call to onEnter() or onLeave(): the listeners that tell entries and exits.
   private Signal onEnter;
   private Signal onLeave;
 
-  private View(final SparseSet[] include, final SparseSet[] exclude, final SparseSet leader) {
+  View(final SparseSet[] include, final SparseSet[] exclude, final SparseSet leader) {
     this.include = include;
     this.exclude = exclude;
     this.leader = leader;

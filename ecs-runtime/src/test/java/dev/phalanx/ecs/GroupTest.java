@@ -374,6 +374,118 @@ class GroupTest {
   }
 
   @Test
+  void entityChunksHandTheMembersOfEachRunInTheSameRunsAsPlainChunks() {
+    final OwningGroup group = registry.owningGroup(TE, TF);
+    final ObjectStorage<E> es = registry.storage(TE);
+    for (int i = 0; i < 100; i++) {
+      final long e = registry.create();
+      registry.emplace(e, TE, new E(i));
+      if (i % 10 != 0) {
+        registry.emplace(e, TF, new F(i));
+      }
+    }
+    final List<int[]> plain = new ArrayList<>();
+    group.eachChunk((from, to) -> plain.add(new int[] {from, to}));
+    final List<int[]> withEntities = new ArrayList<>();
+    final Set<Long> members = new HashSet<>();
+    group.eachChunk(
+        (long[] entities, int from, int to) -> {
+          withEntities.add(new int[] {from, to});
+          for (int p = from; p < to; p++) {
+            assertEquals(group.entityAt(p), entities[p], "position " + p);
+            // The entity's element is at the same position of every owned storage.
+            assertEquals(es.valueAt(p).value(), registry.get(entities[p], TE).value());
+            assertTrue(members.add(entities[p]));
+          }
+        });
+    assertEquals(plain.size(), withEntities.size());
+    for (int i = 0; i < plain.size(); i++) {
+      assertEquals(plain.get(i)[0], withEntities.get(i)[0]);
+      assertEquals(plain.get(i)[1], withEntities.get(i)[1]);
+    }
+    assertEquals(90, members.size());
+    for (final long member : members) {
+      assertTrue(group.contains(member));
+    }
+  }
+
+  @Test
+  void entityChunksLetOnePassRecordTheDestructionOfWhatTheyFind() {
+    final OwningGroup group = registry.owningGroup(TE, TF);
+    final List<Long> odd = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      final long e = registry.create();
+      registry.emplace(e, TE, new E(i));
+      registry.emplace(e, TF, new F(i));
+      if (i % 2 != 0) {
+        odd.add(e);
+      }
+    }
+    final ObjectStorage<E> es = registry.storage(TE);
+    final CommandBuffer commands = new CommandBuffer(registry);
+    group.eachChunk(
+        (long[] entities, int from, int to) -> {
+          for (int p = from; p < to; p++) {
+            if (es.valueAt(p).value() % 2 != 0) {
+              commands.destroy(entities[p]);
+            }
+          }
+        });
+    // Destroying during the chunk loop itself is refused (the storages are locked).
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            group.eachChunk((long[] entities, int from, int to) -> registry.destroy(entities[0])));
+    commands.apply();
+    assertEquals(50, group.size());
+    for (final long e : odd) {
+      assertFalse(registry.valid(e));
+    }
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
+  @Test
+  void parallelEntityChunksHandEveryMemberOnce() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final int count = 50_000;
+    for (int i = 0; i < count; i++) {
+      entity(true, true, false);
+    }
+    final ForkJoinPool pool = new ForkJoinPool(3);
+    try {
+      final int[] hits = new int[count];
+      group.parallelEachChunk(
+          pool,
+          (long[] entities, int from, int to) -> {
+            for (int p = from; p < to; p++) {
+              // Each entity's index is unique below count: entities were created in order.
+              hits[Entity.index(entities[p])]++;
+            }
+          });
+      for (int i = 0; i < count; i++) {
+        assertEquals(1, hits[i], "entity index " + i);
+      }
+      final RuntimeException boom = new IllegalStateException("boom");
+      final RuntimeException thrown =
+          assertThrows(
+              RuntimeException.class,
+              () ->
+                  group.parallelEachChunk(
+                      (long[] entities, int from, int to) -> {
+                        throw boom;
+                      }));
+      Throwable root = thrown;
+      while (root != boom && null != root.getCause()) {
+        root = root.getCause();
+      }
+      assertSame(boom, root, String.valueOf(thrown));
+      assertFalse(group.owned(0).isLocked());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
   void chunkIterationRefusesStructuralChangesAndUnlocksAfterwards() {
     final OwningGroup group = registry.owningGroup(TA, TB);
     final long e = entity(true, true, false);

@@ -237,4 +237,69 @@ class ZeroAllocationTest {
     assertEquals(ENTITIES, registry.entities().size(), "identifiers were recycled, not created");
     assertEquals(capacity, registry.entities().packed().length);
   }
+
+  @Test
+  void typedViewIterationAndEntityChunksAllocateNothing() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < ENTITIES; i++) {
+      final long entity = registry.create();
+      registry.emplace(entity, CursorFixtures.TA, new CursorFixtures.A(i));
+      if (0 == i % 2) {
+        registry.emplace(entity, CursorFixtures.TB, new CursorFixtures.B(i));
+      }
+      if (0 == i % 3) {
+        registry.emplace(entity, CursorFixtures.TC, new CursorFixtures.C(i));
+      }
+      registry.emplace(entity, CursorFixtures.TD, new CursorFixtures.D(i));
+      if (0 == i % 7) {
+        registry.emplace(entity, Fixtures.alpha(DeletionPolicy.SWAP_AND_POP), new Payload(i));
+      }
+    }
+    final View1<CursorFixtures.IntCursor> one = registry.typedView(CursorFixtures.TA);
+    final View2<CursorFixtures.IntCursor, CursorFixtures.IntCursor> two =
+        registry
+            .typedView(CursorFixtures.TA, CursorFixtures.TB)
+            .exclude(registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP)));
+    final View3<CursorFixtures.IntCursor, CursorFixtures.IntCursor, CursorFixtures.IntCursor>
+        three = registry.typedView(CursorFixtures.TA, CursorFixtures.TB, CursorFixtures.TC);
+    final View4<
+            CursorFixtures.IntCursor,
+            CursorFixtures.IntCursor,
+            CursorFixtures.IntCursor,
+            CursorFixtures.IntCursor>
+        four =
+            registry.typedView(
+                CursorFixtures.TA, CursorFixtures.TB, CursorFixtures.TC, CursorFixtures.TD);
+    final long[] visits = new long[1];
+    final View1.Visitor<CursorFixtures.IntCursor> read1 = (e, a) -> sink += a.value();
+    final View2.Visitor<CursorFixtures.IntCursor, CursorFixtures.IntCursor> read2 =
+        (e, a, b) -> {
+          b.setValue(b.value() + 1);
+          sink += a.value();
+          visits[0]++;
+        };
+    final View3.Visitor<
+            CursorFixtures.IntCursor, CursorFixtures.IntCursor, CursorFixtures.IntCursor>
+        read3 = (e, a, b, c) -> sink += a.value() + b.value() + c.value();
+    final View4.Visitor<
+            CursorFixtures.IntCursor,
+            CursorFixtures.IntCursor,
+            CursorFixtures.IntCursor,
+            CursorFixtures.IntCursor>
+        read4 = (e, a, b, c, d) -> sink += d.value() + e;
+    assertEquals(0, allocatedBy(() -> one.each(read1)), "one type");
+    assertEquals(0, allocatedBy(() -> two.each(read2)), "two types, one excluded");
+    assertEquals(0, allocatedBy(() -> three.each(read3)), "three types");
+    assertEquals(0, allocatedBy(() -> four.each(read4)), "four types");
+    assertTrue(visits[0] > 0);
+
+    final OwningGroup group = registry.owningGroup(CursorFixtures.TA, CursorFixtures.TD);
+    final EntityRangeConsumer entities =
+        (packed, from, to) -> {
+          for (int p = from; p < to; p++) {
+            sink += packed[p];
+          }
+        };
+    assertEquals(0, allocatedBy(() -> group.eachChunk(entities)), "entity chunks");
+  }
 }

@@ -2,6 +2,10 @@ package dev.phalanx.benchmarks.iteration;
 
 import dev.dominion.ecs.api.Results;
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Position_Cursor;
+import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.components.Velocity_Cursor;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisWorld;
@@ -11,6 +15,7 @@ import dev.phalanx.benchmarks.queries.View2Query;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import dev.phalanx.ecs.View2;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -78,6 +83,31 @@ public class Iterate2 {
   @Benchmark
   public void phalanx(final PhalanxView v) {
     v.query.each(v.move);
+  }
+
+  /**
+   * The runtime's typed view ({@code registry.typedView(...)}, no declared query): the same cursors
+   * as {@link PhalanxView}, moved by the runtime's loop. Compare with {@code phalanx}.
+   */
+  @State(Scope.Benchmark)
+  public static class PhalanxTypedView {
+    View2<Position_Cursor, Velocity_Cursor> view;
+    View2.Visitor<Position_Cursor, Velocity_Cursor> move;
+
+    @Setup(Level.Trial)
+    public void setup(final PhalanxWorld.With2 w) {
+      view = w.registry.typedView(Position_Traits.TYPE, Velocity_Traits.TYPE);
+      move =
+          (e, p, v) -> {
+            p.setX(p.x() + v.x() * Work.DT);
+            p.setY(p.y() + v.y() * Work.DT);
+          };
+    }
+  }
+
+  @Benchmark
+  public void phalanxTypedView(final PhalanxTypedView v) {
+    v.view.each(v.move);
   }
 
   @Benchmark

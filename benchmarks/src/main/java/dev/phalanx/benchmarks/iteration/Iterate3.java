@@ -2,6 +2,12 @@ package dev.phalanx.benchmarks.iteration;
 
 import dev.dominion.ecs.api.Results;
 import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.components.Position_Cursor;
+import dev.phalanx.benchmarks.components.Position_Traits;
+import dev.phalanx.benchmarks.components.Scale_Cursor;
+import dev.phalanx.benchmarks.components.Scale_Traits;
+import dev.phalanx.benchmarks.components.Velocity_Cursor;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
@@ -12,6 +18,7 @@ import dev.phalanx.benchmarks.queries.View3Query;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import dev.phalanx.ecs.View3;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -87,6 +94,32 @@ public class Iterate3 {
   @Benchmark
   public void phalanx(final PhalanxView v) {
     v.query.each(v.move);
+  }
+
+  /**
+   * The runtime's typed view ({@code registry.typedView(...)}, no declared query): the same cursors
+   * as {@link PhalanxView}, moved by the runtime's loop. Compare with {@code phalanx}.
+   */
+  @State(Scope.Benchmark)
+  public static class PhalanxTypedView {
+    View3<Position_Cursor, Velocity_Cursor, Scale_Cursor> view;
+    View3.Visitor<Position_Cursor, Velocity_Cursor, Scale_Cursor> move;
+
+    @Setup(Level.Trial)
+    public void setup(final PhalanxWorld.With3 w) {
+      view = w.registry.typedView(Position_Traits.TYPE, Velocity_Traits.TYPE, Scale_Traits.TYPE);
+      move =
+          (e, p, v, s) -> {
+            final float f = s.s() * Work.DT;
+            p.setX(p.x() + v.x() * f);
+            p.setY(p.y() + v.y() * f);
+          };
+    }
+  }
+
+  @Benchmark
+  public void phalanxTypedView(final PhalanxTypedView v) {
+    v.view.each(v.move);
   }
 
   @Benchmark

@@ -150,6 +150,7 @@ public final class Workloads {
           new String[] {"floatArrays", "float[] loop"},
           new String[] {"objects", "objects[]"},
           new String[] {"phalanx", "Phalanx"},
+          new String[] {"phalanxTypedView", "Phalanx typed view"},
           new String[] {"artemis", "artemis-odb"},
           new String[] {"dominion", "Dominion"},
           new String[] {"ashley", "Ashley"});

@@ -24,8 +24,13 @@ import dev.phalanx.ecs.SnapshotFormatException;
 import dev.phalanx.ecs.SnapshotLoader;
 import dev.phalanx.ecs.SnapshotWriter;
 import dev.phalanx.ecs.View;
+import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.VoidStorage;
+import dev.phalanx.examples.components.Position_Cursor;
+import dev.phalanx.examples.components.Position_Storage;
 import dev.phalanx.examples.components.Position_Traits;
+import dev.phalanx.examples.components.Velocity_Cursor;
+import dev.phalanx.examples.components.Velocity_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -128,6 +133,55 @@ class GuideSnippetsTest {
     final RuntimeView picked = new RuntimeView().iterate(health).iterate(selected);
     assertEquals(1, picked.sizeHint());
     // end::runtime-view[]
+  }
+
+  @Test
+  void typedViews() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 10; i++) {
+      final long e = registry.create();
+      registry.storage(Position_Traits.TYPE).emplace(e, i, 0f);
+      if (i % 2 == 0) {
+        registry.storage(Velocity_Traits.TYPE).emplace(e, 1f, 2f);
+      }
+    }
+    // tag::typed-view[]
+    final View2<Position_Cursor, Velocity_Cursor> moving =
+        registry.typedView(Position_Traits.TYPE, Velocity_Traits.TYPE); // keep it: cursors cached
+    moving.each(
+        (entity, position, velocity) -> {
+          position.setX(position.x() + velocity.dx());
+          position.setY(position.y() + velocity.dy());
+        });
+    // end::typed-view[]
+    final long[] moved = {0};
+    moving.each((entity, position, velocity) -> moved[0] += (long) position.y());
+    assertEquals(5 * 2, moved[0]);
+  }
+
+  @Test
+  void entityChunks() {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    for (int i = 0; i < 10; i++) {
+      final long e = registry.create();
+      positions.emplace(e, i, 0f);
+      registry.storage(Velocity_Traits.TYPE).emplace(e, 1f, 0f);
+    }
+    // tag::entity-chunks[]
+    final OwningGroup group = registry.owningGroup(Position_Traits.TYPE, Velocity_Traits.TYPE);
+    final CommandBuffer commands = new CommandBuffer(registry);
+    group.eachChunk(
+        (entities, from, to) -> {
+          for (int p = from; p < to; p++) {
+            if (positions.xAt(p) > 5f) {
+              commands.destroy(entities[p]); // the storages are locked: record, apply after
+            }
+          }
+        });
+    commands.apply();
+    // end::entity-chunks[]
+    assertEquals(6, group.size());
   }
 
   @Test

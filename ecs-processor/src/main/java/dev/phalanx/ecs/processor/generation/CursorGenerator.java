@@ -69,13 +69,13 @@ public final class CursorGenerator extends ComponentFileGenerator {
                 model.cursor(),
                 model.fields().get(0).name())
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            // The position is the base class's field, which typed views set directly.
+            .superclass(RuntimeContract.CURSOR)
             .addField(storage, "storage", Modifier.PRIVATE, Modifier.FINAL)
-            .addField(TypeName.INT, "position", Modifier.PRIVATE)
             .addMethod(constructor(storage))
             .addMethod(storageMethod(storage))
             .addMethod(moveTo(model))
             .addMethod(moveToEntity(model))
-            .addMethod(currentPosition())
             .addMethod(currentEntity());
     for (final FieldModel field : model.fields()) {
       type.addMethod(getter(field)).addMethod(setter(field));
@@ -100,7 +100,6 @@ public final class CursorGenerator extends ComponentFileGenerator {
     return MethodSpec.constructorBuilder()
         .addParameter(storage, "storage", Modifier.FINAL)
         .addStatement("this.storage = storage")
-        .addStatement("this.position = -1")
         .build();
   }
 
@@ -142,17 +141,6 @@ public final class CursorGenerator extends ComponentFileGenerator {
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
         .addStatement("this.position = storage.index(entity)")
         .addStatement("return this")
-        .build();
-  }
-
-  private static MethodSpec currentPosition() {
-    return MethodSpec.methodBuilder("currentPosition")
-        .addJavadoc(
-            "Returns the position this cursor points at.\n\n"
-                + "@return the position, {@code -1} before the first move\n")
-        .addModifiers(Modifier.PUBLIC)
-        .returns(TypeName.INT)
-        .addStatement("return position")
         .build();
   }
 

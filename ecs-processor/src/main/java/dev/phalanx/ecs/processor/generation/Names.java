@@ -39,14 +39,7 @@ public final class Names {
    * Members a generated cursor declares besides the field accessors, as name and parameter count.
    */
   private static final Set<String> CURSOR_GENERATED =
-      Set.of(
-          "moveTo/1",
-          "moveToEntity/1",
-          "currentPosition/0",
-          "currentEntity/0",
-          "get/0",
-          "set/1",
-          "storage/0");
+      Set.of("moveTo/1", "moveToEntity/1", "currentEntity/0", "get/0", "set/1", "storage/0");
 
   private Names() {}
 
@@ -194,12 +187,12 @@ public final class Names {
   }
 
   /**
-   * {@return whether {@code member} is taken on the cursor: inherited from {@code Object}, or
-   * generated besides the field accessors}
+   * {@return whether {@code member} is taken on the cursor: inherited from {@code Cursor} or {@code
+   * Object}, or generated besides the field accessors}
    *
    * @param member a member as {@code name/arity}, {@code "get/0"}
    */
   public static boolean reservedOnCursor(final String member) {
-    return RuntimeContract.OBJECT_INHERITED.contains(member) || CURSOR_GENERATED.contains(member);
+    return RuntimeContract.CURSOR_INHERITED.contains(member) || CURSOR_GENERATED.contains(member);
   }
 }

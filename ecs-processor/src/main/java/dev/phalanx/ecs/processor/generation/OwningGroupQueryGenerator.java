@@ -25,7 +25,8 @@ import javax.lang.model.util.Elements;
  *
  * <p>The {@code Chunk} method takes one array per owned field after {@code from} and {@code to};
  * when that exceeds the 254 parameter slots an interface method may have, the chunk forms are not
- * generated and the class Javadoc says what to use instead.
+ * generated and the class Javadoc says what to use instead. The {@code EntityChunk} forms take the
+ * entity array and the page start first (two more slots), and exist when those fit too.
  */
 public final class OwningGroupQueryGenerator extends QueryFileGenerator {
 
@@ -101,6 +102,12 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .add("  for (int i = from; i < to; i++) { ... }\n")
         .add("});\n")
         .add("}</pre>\n")
+        .add(
+            hasEntityChunk(slots)
+                ? CodeBlock.of(
+                    "\n<p>{@link #eachChunk(EntityChunk)} also hands each run the group's"
+                        + " entities.\n")
+                : CodeBlock.of(""))
         .build();
   }
 
@@ -172,6 +179,23 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addMethod(runCurrentMethod())
         .addMethod(visitRunMethod(chunk, slots))
         .addType(chunkInterface(model, slots));
+    if (!hasEntityChunk(slots)) {
+      return;
+    }
+    final ClassName entityChunk = entityChunkType(model);
+    type.addField(
+            RuntimeContract.ENTITY_RANGE_CONSUMER,
+            "currentEntityRun",
+            Modifier.PRIVATE,
+            Modifier.FINAL)
+        .addField(entityChunk, "currentEntities", Modifier.PRIVATE);
+    constructor.addStatement("this.currentEntityRun = this::runCurrentEntities");
+    type.addMethod(eachEntityChunkMethod(entityChunk))
+        .addMethod(parallelEachEntityChunkMethod(entityChunk))
+        .addMethod(parallelEachEntityChunkPoolMethod(entityChunk))
+        .addMethod(runCurrentEntitiesMethod())
+        .addMethod(visitEntityRunMethod(entityChunk, slots))
+        .addType(entityChunkInterface(model, slots));
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -190,8 +214,20 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     return chunkSlots(slots) <= Code.MAX_SLOTS;
   }
 
+  /**
+   * Returns whether the entity chunk forms fit too: {@code EntityChunk.visit} takes the entity
+   * array and the page start besides what {@code Chunk.visit} takes.
+   */
+  static boolean hasEntityChunk(final List<Slot> slots) {
+    return chunkSlots(slots) + 2 <= Code.MAX_SLOTS;
+  }
+
   private static ClassName chunkType(final QueryModel model) {
     return model.query().nestedClass("Chunk");
+  }
+
+  private static ClassName entityChunkType(final QueryModel model) {
+    return model.query().nestedClass("EntityChunk");
   }
 
   /** The first owned component with fields, else the first owned one. */
@@ -208,6 +244,9 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   private static List<ParameterSpec> chunkParameters(final List<Slot> slots) {
     final List<ParameterSpec> parameters = new ArrayList<>();
     final Set<String> taken = new HashSet<>(RESERVED);
+    // The leading parameters of EntityChunk.visit.
+    taken.add("entities");
+    taken.add("pageStart");
     for (final Slot slot : slots) {
       if (Role.OWNED != slot.role() || !slot.fields()) {
         continue;
@@ -309,16 +348,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   }
 
   private static MethodSpec visitRunMethod(final ClassName chunk, final List<Slot> slots) {
-    final List<CodeBlock> arguments = new ArrayList<>();
-    arguments.add(CodeBlock.of("offset"));
-    arguments.add(CodeBlock.of("offset + (to - from)"));
-    for (final Slot slot : slots) {
-      if (Role.OWNED == slot.role() && slot.fields()) {
-        for (final FieldModel field : slot.model().fields()) {
-          arguments.add(CodeBlock.of("$L.$L()[page]", slot.storage(), Names.pages(field.name())));
-        }
-      }
-    }
+    final List<CodeBlock> arguments = runArguments(slots);
     return MethodSpec.methodBuilder("visitRun")
         .addModifiers(Modifier.PRIVATE)
         .addParameter(chunk, "chunk", Modifier.FINAL)
@@ -331,6 +361,155 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addStatement("final int offset = from & pageMask")
         .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
         .addCode(markChunk(slots))
+        .build();
+  }
+
+  private static MethodSpec eachEntityChunkMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("eachChunk")
+        .addJavadoc(
+            "As {@link #eachChunk(Chunk)}, handing each run the group's entities as well: the"
+                + " entity of\n"
+                + "offset {@code i} is {@code entities[pageStart + i]}. A body can so act on the"
+                + " entities it finds in\n"
+                + "the same pass, for example record their destruction into a {@link $T} applied"
+                + " after the\n"
+                + "loop (the storages are locked during it). Allocates nothing. Reentrant.\n\n"
+                + "@param chunk the loop body, called once per run of up to a page of elements\n",
+            RuntimeContract.COMMAND_BUFFER)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("final $T outer = currentEntities", chunk)
+        .addStatement("currentEntities = chunk")
+        .beginControlFlow("try")
+        .addComment("A run adapter made once per query, so that a call allocates nothing.")
+        .addStatement("group.eachChunk(currentEntityRun)")
+        .nextControlFlow("finally")
+        .addStatement("currentEntities = outer")
+        .endControlFlow()
+        .build();
+  }
+
+  private static MethodSpec parallelEachEntityChunkMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, EntityChunk)} on the common pool.\n\n"
+                + "@param chunk the loop body; called from several threads at once\n",
+            ForkJoinPool.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("parallelEachChunk($T.commonPool(), chunk)", ForkJoinPool.class)
+        .build();
+  }
+
+  private static MethodSpec parallelEachEntityChunkPoolMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, Chunk)}, handing each run the group's entities as"
+                + " well (see\n"
+                + "{@link #eachChunk(EntityChunk)}); to act on them, record into one command"
+                + " buffer per run.\n\n"
+                + "@param pool the pool to run on\n"
+                + "@param chunk the loop body; called from several threads at once\n",
+            ForkJoinPool.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement(
+            "group.parallelEachChunk(pool, (entities, from, to) -> visitEntityRun(chunk, entities,"
+                + " from, to))")
+        .build();
+  }
+
+  private static MethodSpec runCurrentEntitiesMethod() {
+    return MethodSpec.methodBuilder("runCurrentEntities")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(ArrayTypeName.of(TypeName.LONG), "entities", Modifier.FINAL)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addStatement("visitEntityRun(currentEntities, entities, from, to)")
+        .build();
+  }
+
+  private static MethodSpec visitEntityRunMethod(final ClassName chunk, final List<Slot> slots) {
+    final List<CodeBlock> arguments = new ArrayList<>();
+    arguments.add(CodeBlock.of("entities"));
+    arguments.add(CodeBlock.of("from - offset"));
+    arguments.addAll(runArguments(slots));
+    return MethodSpec.methodBuilder("visitEntityRun")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addParameter(ArrayTypeName.of(TypeName.LONG), "entities", Modifier.FINAL)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addComment(
+            "Positions index the entities; offsets index the pages: position = pageStart +"
+                + " offset.")
+        .addStatement("final int page = from >>> pageShift")
+        .addStatement("final int offset = from & pageMask")
+        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
+        .addCode(markChunk(slots))
+        .build();
+  }
+
+  /** The offsets and page arrays a run hands out, after the entity arguments if any. */
+  private static List<CodeBlock> runArguments(final List<Slot> slots) {
+    final List<CodeBlock> arguments = new ArrayList<>();
+    arguments.add(CodeBlock.of("offset"));
+    arguments.add(CodeBlock.of("offset + (to - from)"));
+    for (final Slot slot : slots) {
+      if (Role.OWNED == slot.role() && slot.fields()) {
+        for (final FieldModel field : slot.model().fields()) {
+          arguments.add(CodeBlock.of("$L.$L()[page]", slot.storage(), Names.pages(field.name())));
+        }
+      }
+    }
+    return arguments;
+  }
+
+  private static TypeSpec entityChunkInterface(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder visit =
+        MethodSpec.methodBuilder("visit")
+            .addJavadoc(
+                "Visits one run: the elements at offsets {@code [from, to)} of every array belong"
+                    + " to the\n"
+                    + "entities {@code entities[pageStart + from]} to {@code entities[pageStart +"
+                    + " to - 1]}, in that order.\n\n")
+            .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+            .addParameter(ArrayTypeName.of(TypeName.LONG), "entities")
+            .addParameter(TypeName.INT, "pageStart")
+            .addParameter(TypeName.INT, "from")
+            .addParameter(TypeName.INT, "to")
+            .addJavadoc(
+                "@param entities the group's entities by position (the packed array of an owned"
+                    + " storage, not\n"
+                    + "    a copy); read only, valid during the call\n")
+            .addJavadoc(
+                "@param pageStart the position of offset 0 of the pages: offset {@code i} is"
+                    + " position\n"
+                    + "    {@code pageStart + i}\n")
+            .addJavadoc("@param from the first offset, inclusive\n")
+            .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
+    for (final ParameterSpec array : chunkParameters(slots)) {
+      visit
+          .addParameter(array.type(), array.name())
+          .addJavadoc("@param $L $L", array.name(), array.javadoc());
+    }
+    return TypeSpec.interfaceBuilder("EntityChunk")
+        .addJavadoc(
+            "The body of {@link $T#eachChunk(EntityChunk)}: as {@link Chunk}, with the entities of"
+                + " the run\n"
+                + "first, so that the body can act on what it finds without a second pass:\n\n"
+                + "<pre>{@code\n"
+                + "query.eachChunk((entities, pageStart, from, to, ...) -> {\n"
+                + "  for (int i = from; i < to; i++) {\n"
+                + "    long entity = entities[pageStart + i];\n"
+                + "  }\n"
+                + "});\n"
+                + "}</pre>\n",
+            model.query())
+        .addModifiers(Modifier.PUBLIC)
+        .addAnnotation(FunctionalInterface.class)
+        .addMethod(visit.build())
         .build();
   }
 

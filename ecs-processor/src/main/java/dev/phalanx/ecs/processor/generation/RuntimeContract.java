@@ -55,6 +55,16 @@ public final class RuntimeContract {
   /** {@code RangeConsumer}, the runtime's chunk callback. */
   public static final ClassName RANGE_CONSUMER = ClassName.get(PACKAGE, "RangeConsumer");
 
+  /** {@code EntityRangeConsumer}, the runtime's chunk callback that also hands the entities. */
+  public static final ClassName ENTITY_RANGE_CONSUMER =
+      ClassName.get(PACKAGE, "EntityRangeConsumer");
+
+  /** {@code Cursor}, the base of generated cursors (it holds the position). */
+  public static final ClassName CURSOR = ClassName.get(PACKAGE, "Cursor");
+
+  /** {@code CursorSource}, implemented by generated storages that hand out cursors. */
+  public static final ClassName CURSOR_SOURCE = ClassName.get(PACKAGE, "CursorSource");
+
   /** {@code Entity}, the handle helpers. */
   public static final ClassName ENTITY = ClassName.get(PACKAGE, "Entity");
 
@@ -91,6 +101,9 @@ public final class RuntimeContract {
           NON_OWNING_GROUP,
           VIEW,
           RANGE_CONSUMER,
+          ENTITY_RANGE_CONSUMER,
+          CURSOR,
+          CURSOR_SOURCE,
           ENTITY,
           ENTITY_REF_VISITOR,
           COMMAND_BUFFER,
@@ -189,6 +202,10 @@ public final class RuntimeContract {
           new Member(VIEW, "sizeHint", 0),
           new Member(VIEW, "contains", 1),
           new Member(RANGE_CONSUMER, "accept", 2),
+          new Member(ENTITY_RANGE_CONSUMER, "accept", 3),
+          new Member(CURSOR, "position", -1),
+          new Member(CURSOR, "<init>", 0),
+          new Member(CURSOR_SOURCE, "cursor", 0),
           new Member(ENTITY, "isTombstone", 1),
           // Snapshots.
           new Member(STORAGE, "eachColumn", 1),
@@ -292,11 +309,15 @@ public final class RuntimeContract {
           "eachColumn/1");
 
   /**
-   * The public and protected methods of {@code Object}, which a generated cursor inherits, as
-   * {@code name/arity}.
+   * The public and protected methods a generated cursor inherits from {@code Cursor} and {@code
+   * Object}, as {@code name/arity}. {@code RuntimeContractTest} derives this set from the runtime
+   * and checks it is equal.
    */
-  public static final Set<String> OBJECT_INHERITED =
+  public static final Set<String> CURSOR_INHERITED =
       Set.of(
+          // Cursor
+          "currentPosition/0",
+          // Object
           "getClass/0",
           "hashCode/0",
           "equals/1",

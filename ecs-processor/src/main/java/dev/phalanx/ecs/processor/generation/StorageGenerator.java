@@ -221,7 +221,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
         TypeSpec.classBuilder(model.storage())
             .addJavadoc(classDoc(model))
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-            .superclass(ParameterizedTypeName.get(RuntimeContract.STORAGE, model.component()));
+            .superclass(ParameterizedTypeName.get(RuntimeContract.STORAGE, model.component()))
+            .addSuperinterface(
+                ParameterizedTypeName.get(RuntimeContract.CURSOR_SOURCE, model.cursor()));
     for (final FieldModel field : model.fields()) {
       type.addField(pagesField(field));
     }
@@ -372,6 +374,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addJavadoc(
             "Returns a new cursor over this storage (the only allocation: reuse it).\n\n"
                 + "@return a cursor before the first element; move it before reading\n")
+        .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
         .returns(model.cursor())
         .addStatement("return new $T(this)", model.cursor())

@@ -1,0 +1,157 @@
+package dev.phalanx.ecs;
+
+/**
+ * A view over four component types that hands out, besides each entity, a cursor per type
+ * positioned on the entity's element: a typed loop without declaring a {@code @ViewQuery}
+ * interface. Get one from {@link Registry#typedView} with the generated {@code Foo_Traits.TYPE}
+ * keys, whose storages hand out cursors; it is also a plain {@link View} (entity ids, iterator,
+ * signals).
+ *
+ * <pre>{@code
+ * View4<Foo1_Cursor, Foo2_Cursor, Foo3_Cursor, Foo4_Cursor> view = registry.typedView(Foo1_Traits.TYPE, Foo2_Traits.TYPE, Foo3_Traits.TYPE, Foo4_Traits.TYPE);
+ * view.each((e, a, b, c, d) -> ...);
+ * }</pre>
+ *
+ * <h2>Invariants and costs</h2>
+ *
+ * <ul>
+ *   <li>The cursors are made with the view and cached in it: {@link #each} allocates nothing and
+ *       moves them with one field write each per entity; the visitor is the only call per entity.
+ *       The visitor must not keep the cursors: they are moved to the next entity.
+ *   <li>{@code each} costs O(n * k), n the size of the leading set (the smallest included one, or
+ *       the one fixed by {@link #leadBy}), k the number of other included and excluded sets.
+ *   <li>Not reentrant on one view object: a nested {@code each} of the same object throws {@link
+ *       IllegalStateException} rather than move the outer loop's cursors; make a second view for a
+ *       nested loop. {@link #exclude} and {@link #leadBy} return views with cursors of their own.
+ *   <li>What may change during an iteration is what {@link View} allows, checked the same way.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>Not thread-safe: the cursors are shared by every call; use one view object per thread.
+ *
+ * @param <K1> the cursor class of the first type
+ * @param <K2> the cursor class of the second type
+ * @param <K3> the cursor class of the third type
+ * @param <K4> the cursor class of the fourth type
+ */
+public final class View4<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor, K4 extends Cursor>
+    extends TypedView {
+
+  private final CursorSource<K1> source1;
+  private final K1 cursor1;
+  private final CursorSource<K2> source2;
+  private final K2 cursor2;
+  private final CursorSource<K3> source3;
+  private final K3 cursor3;
+  private final CursorSource<K4> source4;
+  private final K4 cursor4;
+
+  View4(
+      final View shape,
+      final CursorSource<K1> source1,
+      final CursorSource<K2> source2,
+      final CursorSource<K3> source3,
+      final CursorSource<K4> source4) {
+    this(
+        shape,
+        source1,
+        source2,
+        source3,
+        source4,
+        source1.cursor(),
+        source2.cursor(),
+        source3.cursor(),
+        source4.cursor());
+  }
+
+  private View4(
+      final View shape,
+      final CursorSource<K1> source1,
+      final CursorSource<K2> source2,
+      final CursorSource<K3> source3,
+      final CursorSource<K4> source4,
+      final K1 cursor1,
+      final K2 cursor2,
+      final K3 cursor3,
+      final K4 cursor4) {
+    super(shape, new Cursor[] {cursor1, cursor2, cursor3, cursor4});
+    this.source1 = source1;
+    this.cursor1 = cursor1;
+    this.source2 = source2;
+    this.cursor2 = cursor2;
+    this.source3 = source3;
+    this.cursor3 = cursor3;
+    this.source4 = source4;
+    this.cursor4 = cursor4;
+  }
+
+  /**
+   * Calls {@code visitor} for each entity of the view, last position of the leading set first, with
+   * the view's cursors positioned on the entity's elements; allocates nothing.
+   *
+   * @param visitor the loop body
+   * @throws IllegalStateException if this view object is already iterating (a nested call)
+   * @throws java.util.ConcurrentModificationException if the visitor tries a change that would move
+   *     an element of the leading set across the visited position (see {@link View})
+   */
+  public void each(final Visitor<? super K1, ? super K2, ? super K3, ? super K4> visitor) {
+    final K1 cursor1 = this.cursor1;
+    final K2 cursor2 = this.cursor2;
+    final K3 cursor3 = this.cursor3;
+    final K4 cursor4 = this.cursor4;
+    final SparseSet lead = begin();
+    try {
+      for (int position = seek(lead, lead.size() - 1);
+          position >= 0;
+          position = seek(lead, position - 1)) {
+        visitor.visit(lead.packed()[position], cursor1, cursor2, cursor3, cursor4);
+      }
+    } finally {
+      end(lead);
+    }
+  }
+
+  /**
+   * {@return a typed view like this one that also excludes {@code sets}, with cursors of its own}
+   *
+   * @param sets the sets whose entities are skipped too
+   */
+  @Override
+  public View4<K1, K2, K3, K4> exclude(final SparseSet... sets) {
+    return new View4<>(super.exclude(sets), source1, source2, source3, source4);
+  }
+
+  /**
+   * {@return a typed view like this one that always iterates {@code set}, with cursors of its own}
+   *
+   * @param set the set to iterate, one of the included sets
+   * @throws IllegalArgumentException if {@code set} is not included
+   */
+  @Override
+  public View4<K1, K2, K3, K4> leadBy(final SparseSet set) {
+    return new View4<>(super.leadBy(set), source1, source2, source3, source4);
+  }
+
+  /**
+   * The body of {@link View4#each(Visitor)}: one call per entity.
+   *
+   * @param <K1> the cursor class of the first type
+   * @param <K2> the cursor class of the second type
+   * @param <K3> the cursor class of the third type
+   * @param <K4> the cursor class of the fourth type
+   */
+  @FunctionalInterface
+  public interface Visitor<K1, K2, K3, K4> {
+    /**
+     * Visits one entity; the cursors are moved to the next entity afterwards, so do not keep them.
+     *
+     * @param entity the entity
+     * @param first a cursor over its element of the first type
+     * @param second a cursor over its element of the second type
+     * @param third a cursor over its element of the third type
+     * @param fourth a cursor over its element of the fourth type
+     */
+    void visit(long entity, K1 first, K2 second, K3 third, K4 fourth);
+  }
+}
