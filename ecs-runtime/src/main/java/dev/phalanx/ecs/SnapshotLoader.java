@@ -198,7 +198,7 @@ public final class SnapshotLoader {
       }
     }
 
-    private void fill(final Object[] pages, final java.util.function.IntConsumer clearPage) {
+    private void fill(final java.util.function.IntConsumer clearPage) {
       for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
         clearPage.accept(page);
       }
@@ -206,48 +206,47 @@ public final class SnapshotLoader {
 
     @Override
     public void booleans(final String name, final boolean[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], false)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], false)));
     }
 
     @Override
     public void bytes(final String name, final byte[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (byte) 0)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], (byte) 0)));
     }
 
     @Override
     public void shorts(final String name, final short[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (short) 0)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], (short) 0)));
     }
 
     @Override
     public void chars(final String name, final char[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], (char) 0)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], (char) 0)));
     }
 
     @Override
     public void ints(final String name, final int[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], 0)));
     }
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      copy(
-          name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], entityRef ? Entity.NULL : 0L)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], entityRef ? Entity.NULL : 0L)));
     }
 
     @Override
     public void floats(final String name, final float[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0f)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], 0f)));
     }
 
     @Override
     public void doubles(final String name, final double[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], 0d)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], 0d)));
     }
 
     @Override
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      copy(name, pages, () -> fill(pages, p -> Arrays.fill(pages[p], null)));
+      copy(name, pages, () -> fill(p -> Arrays.fill(pages[p], null)));
     }
   }
 }
