@@ -25,7 +25,18 @@ public final class CommandBuffers {
   // new key appears; read without a lock.
   private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
 
-  private record Table(int[] keys, CommandBuffer[] buffers) {}
+  /**
+   * Two parallel arrays; a class, not a record, since a record would compare arrays by identity.
+   */
+  private static final class Table {
+    final int[] keys;
+    final CommandBuffer[] buffers;
+
+    Table(final int[] keys, final CommandBuffer[] buffers) {
+      this.keys = keys;
+      this.buffers = buffers;
+    }
+  }
 
   /**
    * Creates an empty set of buffers for {@code registry}.

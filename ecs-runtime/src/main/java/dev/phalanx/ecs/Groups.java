@@ -150,10 +150,10 @@ public final class Groups {
   OwningGroup moreRestrictiveThan(final OwningGroup group) {
     for (final Group other : groups) {
       if (other != group
-          && other instanceof OwningGroup
-          && shareOwned(other, group)
-          && other.extendsGroup(group)) {
-        return (OwningGroup) other;
+          && other instanceof OwningGroup owning
+          && shareOwned(owning, group)
+          && owning.extendsGroup(group)) {
+        return owning;
       }
     }
     return null;

@@ -244,7 +244,7 @@ public final class Hierarchy {
     if (SparseSet.ABSENT == position || Entity.isNull(nodes.parentAt(position))) {
       return;
     }
-    cut(child, position);
+    cut(position);
     shiftDepths(child, -nodes.depthAt(position));
     changes++;
   }
@@ -521,8 +521,8 @@ public final class Hierarchy {
     return position;
   }
 
-  /** Removes {@code child}, at {@code position}, from its parent's list of children. */
-  private void cut(final long child, final int position) {
+  /** Removes the child at {@code position} from its parent's list of children. */
+  private void cut(final int position) {
     final long parent = nodes.parentAt(position);
     final long previous = nodes.previousAt(position);
     final long next = nodes.nextAt(position);
@@ -543,7 +543,7 @@ public final class Hierarchy {
   private void unlink(final long entity) {
     final int position = nodes.indexOf(entity);
     if (!Entity.isNull(nodes.parentAt(position))) {
-      cut(entity, position);
+      cut(position);
     }
     for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
       final int childPosition = nodes.indexOf(child);

@@ -60,23 +60,13 @@ final class SnapshotFormat {
 
   /** Returns the bytes per element of a primitive code, or 0 for a variable-length one. */
   static int width(final int code) {
-    switch (code) {
-      case BOOLEAN:
-      case BYTE:
-        return 1;
-      case SHORT:
-      case CHAR:
-        return 2;
-      case INT:
-      case FLOAT:
-        return 4;
-      case LONG:
-      case ENTITY:
-      case DOUBLE:
-        return 8;
-      default:
-        return 0;
-    }
+    return switch (code) {
+      case BOOLEAN, BYTE -> 1;
+      case SHORT, CHAR -> 2;
+      case INT, FLOAT -> 4;
+      case LONG, ENTITY, DOUBLE -> 8;
+      default -> 0;
+    };
   }
 
   /**

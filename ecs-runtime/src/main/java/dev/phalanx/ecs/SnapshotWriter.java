@@ -282,6 +282,17 @@ public final class SnapshotWriter {
   }
 
   /**
+   * Returns the index of {@code value} in its class's {@code getEnumConstants()}, the list of names
+   * the column's header holds; a reader maps an index back through those names, so reordering the
+   * constants between writing and reading is safe.
+   */
+  // EnumOrdinal: the ordinal is an index into the names written beside it, never a stored meaning.
+  @SuppressWarnings("EnumOrdinal")
+  private static int constantIndex(final Enum<?> value) {
+    return value.ordinal();
+  }
+
+  /**
    * Writes each column it is handed: whole pages for a full storage, the chosen positions
    * otherwise. Visitor methods cannot throw {@link IOException}: it travels wrapped and is
    * unwrapped above.
@@ -290,7 +301,6 @@ public final class SnapshotWriter {
     private final SnapshotOutput out;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final DataOutputStream data = new DataOutputStream(bytes);
-    private Storage<?> storage;
     private int[] positions;
     private int count;
     private int shift;
@@ -301,7 +311,6 @@ public final class SnapshotWriter {
     }
 
     void start(final Storage<?> target, final int[] chosenPositions, final int elements) {
-      storage = target;
       positions = chosenPositions;
       count = elements;
       shift = target.pageShift();
@@ -379,7 +388,7 @@ public final class SnapshotWriter {
               if (SnapshotFormat.STRING == code) {
                 out.putChars((String) value);
               } else if (SnapshotFormat.ENUM == code) {
-                out.putInt(null == value ? -1 : ((Enum<?>) value).ordinal());
+                out.putInt(null == value ? -1 : constantIndex((Enum<?>) value));
               } else if (null == value) {
                 out.putInt(-1);
               } else {

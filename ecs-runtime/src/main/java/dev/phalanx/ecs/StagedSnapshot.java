@@ -603,67 +603,59 @@ final class StagedSnapshot {
       final Map<Class<?>, ValueCodec<?>> codecs)
       throws IOException {
     switch (column.code) {
-      case SnapshotFormat.BOOLEAN:
-        {
-          final boolean[] data = new boolean[size];
-          in.booleans(data, 0, size);
-          return data;
+      case SnapshotFormat.BOOLEAN -> {
+        final boolean[] data = new boolean[size];
+        in.booleans(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.BYTE -> {
+        final byte[] data = new byte[size];
+        in.getBytes(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.SHORT -> {
+        final short[] data = new short[size];
+        in.shorts(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.CHAR -> {
+        final char[] data = new char[size];
+        in.chars(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.INT -> {
+        final int[] data = new int[size];
+        in.ints(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+        final long[] data = new long[size];
+        in.longs(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.FLOAT -> {
+        final float[] data = new float[size];
+        in.floats(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.DOUBLE -> {
+        final double[] data = new double[size];
+        in.doubles(data, 0, size);
+        return data;
+      }
+      case SnapshotFormat.STRING -> {
+        final Object[] data = new Object[size];
+        for (int p = 0; p < size; p++) {
+          data[p] = in.getChars();
         }
-      case SnapshotFormat.BYTE:
-        {
-          final byte[] data = new byte[size];
-          in.getBytes(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.SHORT:
-        {
-          final short[] data = new short[size];
-          in.shorts(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.CHAR:
-        {
-          final char[] data = new char[size];
-          in.chars(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.INT:
-        {
-          final int[] data = new int[size];
-          in.ints(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.LONG:
-      case SnapshotFormat.ENTITY:
-        {
-          final long[] data = new long[size];
-          in.longs(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.FLOAT:
-        {
-          final float[] data = new float[size];
-          in.floats(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.DOUBLE:
-        {
-          final double[] data = new double[size];
-          in.doubles(data, 0, size);
-          return data;
-        }
-      case SnapshotFormat.STRING:
-        {
-          final Object[] data = new Object[size];
-          for (int p = 0; p < size; p++) {
-            data[p] = in.getChars();
-          }
-          return data;
-        }
-      case SnapshotFormat.ENUM:
+        return data;
+      }
+      case SnapshotFormat.ENUM -> {
         return readEnums(in, column, into, size, packed);
-      default:
-        return readCodec(in, column, into, size, codecs);
+      }
+      default -> {
+        return readCodec(in, into, size, codecs);
+      }
     }
   }
 
@@ -714,7 +706,6 @@ final class StagedSnapshot {
 
   private static Object[] readCodec(
       final SnapshotInput in,
-      final FileColumn column,
       final SnapshotFormat.Column into,
       final int size,
       final Map<Class<?>, ValueCodec<?>> codecs)

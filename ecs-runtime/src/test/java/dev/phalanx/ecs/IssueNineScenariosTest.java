@@ -472,7 +472,7 @@ class IssueNineScenariosTest {
     for (int p = 0; p < ab.size(); p++) {
       assertEquals(p, bs.valueAt(p).value(), "B sorted ascending at " + p);
       final long e = ab.entityAt(p);
-      assertEquals((int) registry.get(e, TA).value() * 7919 % 200, registry.get(e, TB).value());
+      assertEquals(registry.get(e, TA).value() * 7919 % 200, registry.get(e, TB).value());
     }
     assertConsistent();
   }

@@ -107,14 +107,14 @@ final class LocalDeclarations {
           }
         }
       }
-      return super.visitClass(node, unused);
+      return super.visitClass(node, null);
     }
 
     @Override
     public Void visitBlock(final BlockTree node, final Void unused) {
       code++;
       try {
-        return super.visitBlock(node, unused);
+        return super.visitBlock(node, null);
       } finally {
         code--;
       }
@@ -124,7 +124,7 @@ final class LocalDeclarations {
     public Void visitLambdaExpression(final LambdaExpressionTree node, final Void unused) {
       code++;
       try {
-        return super.visitLambdaExpression(node, unused);
+        return super.visitLambdaExpression(node, null);
       } finally {
         code--;
       }
@@ -134,7 +134,7 @@ final class LocalDeclarations {
     public Void visitNewClass(final NewClassTree node, final Void unused) {
       code++;
       try {
-        return super.visitNewClass(node, unused);
+        return super.visitNewClass(node, null);
       } finally {
         code--;
       }
@@ -144,7 +144,7 @@ final class LocalDeclarations {
     private String phalanxAnnotation(final String written) {
       for (final String simple : ANNOTATIONS) {
         if ((PACKAGE + "." + simple).equals(written)
-            || (simple.equals(written) && (wildcard || imported && importsExactly(simple)))) {
+            || (simple.equals(written) && (wildcard || (imported && importsExactly(simple))))) {
           return simple;
         }
       }

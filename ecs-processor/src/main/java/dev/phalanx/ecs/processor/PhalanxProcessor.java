@@ -116,6 +116,9 @@ public final class PhalanxProcessor extends AbstractProcessor {
     return SourceVersion.latestSupported();
   }
 
+  // DoNotClaimAnnotations: claiming is deliberate, see the class comment (-Xlint:processing and
+  // -Werror in user builds).
+  @SuppressWarnings("DoNotClaimAnnotations")
   @Override
   public boolean process(
       final Set<? extends TypeElement> annotations, final RoundEnvironment round) {

@@ -33,27 +33,25 @@ public record Options(
 
   /** The usage text printed by {@code --help}. */
   public static final String USAGE =
-      String.join(
-          "\n",
-          "Phalanx particles: a 2D world of particles, frozen dust, sparks and comets pulled by"
-              + " orbiting",
-          "attractors and pushed apart by a density grid; roots die and respawn every frame.",
-          "",
-          "Options:",
-          "  --entities N   root entities (default 1000000; comets add 8 tail particles each)",
-          "  --frames N     frames to simulate (default 100)",
-          "  --seed N       seed of every random draw (default 42); same seed, same world",
-          "  --threads N    threads of the movement system (default: available processors)",
-          "  --image N      side of the picture in pixels (default 1024)",
-          "  --out PATH     where to write the PNG (default examples/out/particles.png)",
-          "  --save FILE    save a snapshot of the world to FILE (after the last frame, or see"
-              + " --save-at)",
-          "  --save-at N    save the snapshot after frame N of this run",
-          "  --load FILE    start from a snapshot saved with --save instead of a new world",
-          "  --help         print this and exit",
-          "",
-          "With Maven, from the repository root:",
-          "  mvn -q -pl examples exec:java -Dexec.args=\"--entities 200000 --frames 50\"");
+      """
+      Phalanx particles: a 2D world of particles, frozen dust, sparks and comets pulled by orbiting
+      attractors and pushed apart by a density grid; roots die and respawn every frame.
+
+      Options:
+        --entities N   root entities (default 1000000; comets add 8 tail particles each)
+        --frames N     frames to simulate (default 100)
+        --seed N       seed of every random draw (default 42); same seed, same world
+        --threads N    threads of the movement system (default: available processors)
+        --image N      side of the picture in pixels (default 1024)
+        --out PATH     where to write the PNG (default examples/out/particles.png)
+        --save FILE    save a snapshot of the world to FILE (after the last frame, or see --save-at)
+        --save-at N    save the snapshot after frame N of this run
+        --load FILE    start from a snapshot saved with --save instead of a new world
+        --help         print this and exit
+
+      With Maven, from the repository root:
+        mvn -q -pl examples exec:java -Dexec.args="--entities 200000 --frames 50\"\
+      """;
 
   /**
    * Parses {@code args}.

@@ -111,7 +111,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       final List<Slot> slots) {}
 
   /**
-   * Returns the class Javadoc's text after the summary: how to iterate; {@link #each} by default.
+   * Returns the class Javadoc's text after the summary: how to iterate; {@code each} by default.
    */
   CodeBlock usage(final QueryModel model) {
     return CodeBlock.of("\n<p>Create it with {@link #of}, then iterate with {@link #each}.\n");
@@ -347,9 +347,12 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   private MethodSpec containsMethod() {
     return MethodSpec.methodBuilder("contains")
         .addJavadoc(
-            "Returns whether {@code entity} is visited by this query.\n\n"
-                + "@param entity the entity\n"
-                + "@return whether it has every included component and no excluded one\n")
+            """
+            Returns whether {@code entity} is visited by this query.
+
+            @param entity the entity
+            @return whether it has every included component and no excluded one
+            """)
         .addModifiers(Modifier.PUBLIC)
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
         .returns(TypeName.BOOLEAN)

@@ -52,14 +52,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
 
   @Override
   protected TypeSpec.Builder write(final ComponentModel model) {
-    switch (model.kind()) {
-      case TAG:
-        return tagStorage(model);
-      case INSTANCES:
-        return instanceStorage(model);
-      default:
-        return fieldStorage(model);
-    }
+    return switch (model.kind()) {
+      case TAG -> tagStorage(model);
+      case INSTANCES -> instanceStorage(model);
+      default -> fieldStorage(model);
+    };
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -98,8 +95,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addMethod(
             MethodSpec.constructorBuilder()
                 .addJavadoc(
-                    "Creates an empty storage; the registry calls it through {@link $T#TYPE}.\n\n"
-                        + "@param type the component type, {@link $T#TYPE}\n",
+                    """
+                    Creates an empty storage; the registry calls it through {@link $T#TYPE}.
+
+                    @param type the component type, {@link $T#TYPE}
+                    """,
                     model.traits(),
                     model.traits())
                 .addModifiers(Modifier.PUBLIC)
@@ -359,8 +359,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static MethodSpec constructor(final ComponentModel model) {
     return MethodSpec.constructorBuilder()
         .addJavadoc(
-            "Creates an empty storage; the registry calls it through {@link $T#TYPE}.\n\n"
-                + "@param type the component type, {@link $T#TYPE}\n",
+            """
+            Creates an empty storage; the registry calls it through {@link $T#TYPE}.
+
+            @param type the component type, {@link $T#TYPE}
+            """,
             model.traits(),
             model.traits())
         .addModifiers(Modifier.PUBLIC)
@@ -372,8 +375,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static MethodSpec cursorMethod(final ComponentModel model) {
     return MethodSpec.methodBuilder("cursor")
         .addJavadoc(
-            "Returns a new cursor over this storage (the only allocation: reuse it).\n\n"
-                + "@return a cursor before the first element; move it before reading\n")
+            """
+            Returns a new cursor over this storage (the only allocation: reuse it).
+
+            @return a cursor before the first element; move it before reading
+            """)
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
         .returns(model.cursor())
@@ -384,10 +390,13 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static MethodSpec getter(final ComponentModel model, final FieldModel field) {
     return MethodSpec.methodBuilder(Names.getter(field.name()))
         .addJavadoc(
-            "Returns the {@code $L} of {@code entity}'s {@link $T}.\n\n"
-                + "@param entity the entity\n"
-                + "@return the field's value\n"
-                + "@throws IllegalArgumentException if the entity has no {@code $T}\n",
+            """
+            Returns the {@code $L} of {@code entity}'s {@link $T}.
+
+            @param entity the entity
+            @return the field's value
+            @throws IllegalArgumentException if the entity has no {@code $T}
+            """,
             field.name(),
             model.component(),
             model.component())
@@ -405,10 +414,13 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static MethodSpec setter(final ComponentModel model, final FieldModel field) {
     return MethodSpec.methodBuilder(Names.setter(field.name()))
         .addJavadoc(
-            "Sets the {@code $L} of {@code entity}'s {@link $T} in place; publishes no signal.\n\n"
-                + "@param entity the entity\n"
-                + "@param value the new value\n"
-                + "@throws IllegalArgumentException if the entity has no {@code $T}\n",
+            """
+            Sets the {@code $L} of {@code entity}'s {@link $T} in place; publishes no signal.
+
+            @param entity the entity
+            @param value the new value
+            @throws IllegalArgumentException if the entity has no {@code $T}
+            """,
             field.name(),
             model.component(),
             model.component())
@@ -467,8 +479,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .build(),
         MethodSpec.methodBuilder("markWritten")
             .addJavadoc(
-                "Stamps the element at {@code position} with the current change tick.\n\n"
-                    + "@param position a live position\n")
+                """
+                Stamps the element at {@code position} with the current change tick.
+
+                @param position a live position
+                """)
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PROTECTED)
             .addParameter(TypeName.INT, "position", Modifier.FINAL)
@@ -496,10 +511,13 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static MethodSpec positionalGetter(final FieldModel field) {
     return MethodSpec.methodBuilder(Names.positionalGetter(field.name()))
         .addJavadoc(
-            "Returns the {@code $L} of the element at {@code position}, which must be in\n"
-                + "{@code [0, size())} and not a tombstone (asserted, not checked).\n\n"
-                + "@param position a position of {@link #packed()}\n"
-                + "@return the field's value\n",
+            """
+            Returns the {@code $L} of the element at {@code position}, which must be in
+            {@code [0, size())} and not a tombstone (asserted, not checked).
+
+            @param position a position of {@link #packed()}
+            @return the field's value
+            """,
             field.name())
         .addAnnotations(uncheckedIf(field.needsCast()))
         .addModifiers(Modifier.PUBLIC)
@@ -881,8 +899,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
     final MethodSpec.Builder method =
         MethodSpec.methodBuilder("eachEntityRef")
             .addJavadoc(
-                "Hands {@code visitor} every {@code @EntityRef} field of every element: $L.\n\n"
-                    + "@param visitor receives the owner, the field's name and the handle stored\n",
+                """
+                Hands {@code visitor} every {@code @EntityRef} field of every element: $L.
+
+                @param visitor receives the owner, the field's name and the handle stored
+                """,
                 String.join(
                     ", ",
                     model.fields().stream()
@@ -939,8 +960,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
     final MethodSpec.Builder method =
         MethodSpec.methodBuilder("writeStaged")
             .addJavadoc(
-                "Writes the fields {@link #stage} read at {@code position}; runs no user code.\n\n"
-                    + "@param position where to write\n")
+                """
+                Writes the fields {@link #stage} read at {@code position}; runs no user code.
+
+                @param position where to write
+                """)
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PROTECTED)
             .addParameter(TypeName.INT, "position", Modifier.FINAL)

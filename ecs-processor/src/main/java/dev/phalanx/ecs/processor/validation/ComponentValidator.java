@@ -145,8 +145,7 @@ public final class ComponentValidator {
         checkFieldType(field, packageName, report);
       }
       checkNames(type, raw, report);
-      construction =
-          isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, packageName, report);
+      construction = isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, report);
       for (final RawField field : raw) {
         final FieldModel model =
             fieldModel(type, field, isRecord, construction, packageName, report);
@@ -185,25 +184,27 @@ public final class ComponentValidator {
   private boolean checkDeclaration(final TypeElement type, final ValidationReport report) {
     final String name = type.getQualifiedName().toString();
     switch (type.getKind()) {
-      case INTERFACE:
+      case INTERFACE -> {
         report.error(Diagnostics.componentKind("the interface " + name), type);
         return false;
-      case ANNOTATION_TYPE:
+      }
+      case ANNOTATION_TYPE -> {
         report.error(Diagnostics.componentKind("the annotation type " + name), type);
         return false;
-      case ENUM:
+      }
+      case ENUM -> {
         report.error(
             Diagnostics.componentKind("the enum " + name + " (use it as a field type instead)"),
             type);
         return false;
-      case CLASS:
+      }
+      case CLASS -> {
         if (type.getModifiers().contains(Modifier.ABSTRACT)) {
           report.error(Diagnostics.componentKind("the abstract class " + name), type);
           return false;
         }
-        break;
-      default:
-        break;
+      }
+      default -> {}
     }
     if (!type.getTypeParameters().isEmpty()) {
       report.error(Diagnostics.generic(name), type);
@@ -344,49 +345,48 @@ public final class ComponentValidator {
       return null;
     }
     switch (kind) {
-      case ARRAY:
-        {
-          final TypeMirror component = ((ArrayType) type).getComponentType();
-          if (TypeKind.DECLARED == component.getKind()
-              && !((DeclaredType) component).getTypeArguments().isEmpty()) {
-            return "Java cannot create arrays of a parameterized type; use a List or a small class"
-                + " instead";
-          }
-          return unsupported(component, packageName);
+      case ARRAY -> {
+        final TypeMirror component = ((ArrayType) type).getComponentType();
+        if (TypeKind.DECLARED == component.getKind()
+            && !((DeclaredType) component).getTypeArguments().isEmpty()) {
+          return "Java cannot create arrays of a parameterized type; use a List or a small class"
+              + " instead";
         }
-      case DECLARED:
-        {
-          final DeclaredType declared = (DeclaredType) type;
-          final String access = inaccessible((TypeElement) declared.asElement(), packageName);
-          if (null != access) {
-            return access;
-          }
-          final TypeMirror enclosing = declared.getEnclosingType();
-          if (TypeKind.DECLARED == enclosing.getKind()
-              && !((DeclaredType) enclosing).getTypeArguments().isEmpty()) {
-            return "an inner class of a parameterized type; make the nested class static";
-          }
-          for (final TypeMirror argument : declared.getTypeArguments()) {
-            final String why = unsupported(argument, packageName);
-            if (null != why) {
-              return why;
-            }
-          }
-          return null;
+        return unsupported(component, packageName);
+      }
+      case DECLARED -> {
+        final DeclaredType declared = (DeclaredType) type;
+        final String access = inaccessible((TypeElement) declared.asElement(), packageName);
+        if (null != access) {
+          return access;
         }
-      case WILDCARD:
-        {
-          final WildcardType wildcard = (WildcardType) type;
-          final TypeMirror bound =
-              null != wildcard.getExtendsBound()
-                  ? wildcard.getExtendsBound()
-                  : wildcard.getSuperBound();
-          return null == bound ? null : unsupported(bound, packageName);
+        final TypeMirror enclosing = declared.getEnclosingType();
+        if (TypeKind.DECLARED == enclosing.getKind()
+            && !((DeclaredType) enclosing).getTypeArguments().isEmpty()) {
+          return "an inner class of a parameterized type; make the nested class static";
         }
-      case TYPEVAR:
+        for (final TypeMirror argument : declared.getTypeArguments()) {
+          final String why = unsupported(argument, packageName);
+          if (null != why) {
+            return why;
+          }
+        }
+        return null;
+      }
+      case WILDCARD -> {
+        final WildcardType wildcard = (WildcardType) type;
+        final TypeMirror bound =
+            null != wildcard.getExtendsBound()
+                ? wildcard.getExtendsBound()
+                : wildcard.getSuperBound();
+        return null == bound ? null : unsupported(bound, packageName);
+      }
+      case TYPEVAR -> {
         return "a type variable; a component's field types must be concrete";
-      default:
+      }
+      default -> {
         return "not a storable type (" + kind + ")";
+      }
     }
   }
 
@@ -490,10 +490,7 @@ public final class ComponentValidator {
   }
 
   private Construction classConstruction(
-      final TypeElement type,
-      final List<RawField> fields,
-      final String packageName,
-      final ValidationReport report) {
+      final TypeElement type, final List<RawField> fields, final ValidationReport report) {
     if (null != findConstructor(type, fields)) {
       return Construction.ALL_FIELDS;
     }
@@ -704,9 +701,10 @@ public final class ComponentValidator {
 
   private boolean deprecatedType(final TypeMirror type) {
     switch (type.getKind()) {
-      case ARRAY:
+      case ARRAY -> {
         return deprecatedType(((ArrayType) type).getComponentType());
-      case DECLARED:
+      }
+      case DECLARED -> {
         for (Element current = types.asElement(type);
             current instanceof TypeElement;
             current = current.getEnclosingElement()) {
@@ -720,17 +718,18 @@ public final class ComponentValidator {
           }
         }
         return false;
-      case WILDCARD:
-        {
-          final WildcardType wildcard = (WildcardType) type;
-          final TypeMirror bound =
-              null != wildcard.getExtendsBound()
-                  ? wildcard.getExtendsBound()
-                  : wildcard.getSuperBound();
-          return null != bound && deprecatedType(bound);
-        }
-      default:
+      }
+      case WILDCARD -> {
+        final WildcardType wildcard = (WildcardType) type;
+        final TypeMirror bound =
+            null != wildcard.getExtendsBound()
+                ? wildcard.getExtendsBound()
+                : wildcard.getSuperBound();
+        return null != bound && deprecatedType(bound);
+      }
+      default -> {
         return false;
+      }
     }
   }
 
@@ -768,19 +767,23 @@ public final class ComponentValidator {
 
   private static boolean containsErrorType(final TypeMirror type) {
     switch (type.getKind()) {
-      case ERROR:
+      case ERROR -> {
         return true;
-      case ARRAY:
+      }
+      case ARRAY -> {
         return containsErrorType(((ArrayType) type).getComponentType());
-      case DECLARED:
+      }
+      case DECLARED -> {
         for (final TypeMirror argument : ((DeclaredType) type).getTypeArguments()) {
           if (containsErrorType(argument)) {
             return true;
           }
         }
         return false;
-      default:
+      }
+      default -> {
         return false;
+      }
     }
   }
 }

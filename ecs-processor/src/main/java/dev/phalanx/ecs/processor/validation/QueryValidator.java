@@ -109,13 +109,12 @@ public final class QueryValidator {
       final List<Listed> entries = new ArrayList<>();
       for (final AnnotationValue value : values(annotation, list)) {
         final Object raw = value.getValue();
-        if (!(raw instanceof TypeMirror) || TypeKind.ERROR == ((TypeMirror) raw).getKind()) {
+        if (!(raw instanceof TypeMirror type) || TypeKind.ERROR == type.getKind()) {
           // An unresolved class literal: javac reports it; it may also be generated in a later
           // round.
           missing = true;
           continue;
         }
-        final TypeMirror type = (TypeMirror) raw;
         if (TypeKind.DECLARED != type.getKind()
             || null
                 == findAnnotation(
@@ -232,26 +231,19 @@ public final class QueryValidator {
     final String qualified = declaration.getQualifiedName().toString();
     final String what;
     switch (declaration.getKind()) {
-      case INTERFACE:
+      case INTERFACE -> {
         return true;
-      case CLASS:
+      }
+      case CLASS -> {
         if (declaration.getModifiers().contains(Modifier.ABSTRACT)) {
           return true;
         }
         what = "the concrete class " + qualified;
-        break;
-      case ANNOTATION_TYPE:
-        what = "the annotation type " + qualified;
-        break;
-      case ENUM:
-        what = "the enum " + qualified;
-        break;
-      case RECORD:
-        what = "the record " + qualified;
-        break;
-      default:
-        what = qualified;
-        break;
+      }
+      case ANNOTATION_TYPE -> what = "the annotation type " + qualified;
+      case ENUM -> what = "the enum " + qualified;
+      case RECORD -> what = "the record " + qualified;
+      default -> what = qualified;
     }
     report.error(QueryDiagnostics.kind(name, what), declaration, annotation, null);
     return false;
