@@ -515,83 +515,73 @@ final class StagedSnapshot {
       final SnapshotInput in, final byte code, final int size, final int pageSize)
       throws IOException {
     final int count = (size + pageSize - 1) / pageSize;
-    switch (code) {
-      case SnapshotFormat.BOOLEAN:
-        {
-          final boolean[][] pages = new boolean[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new boolean[pageSize];
-            in.booleans(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+    return switch (code) {
+      case SnapshotFormat.BOOLEAN -> {
+        final boolean[][] pages = new boolean[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new boolean[pageSize];
+          in.booleans(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.BYTE:
-        {
-          final byte[][] pages = new byte[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new byte[pageSize];
-            in.getBytes(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.BYTE -> {
+        final byte[][] pages = new byte[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new byte[pageSize];
+          in.getBytes(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.SHORT:
-        {
-          final short[][] pages = new short[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new short[pageSize];
-            in.shorts(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.SHORT -> {
+        final short[][] pages = new short[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new short[pageSize];
+          in.shorts(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.CHAR:
-        {
-          final char[][] pages = new char[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new char[pageSize];
-            in.chars(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.CHAR -> {
+        final char[][] pages = new char[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new char[pageSize];
+          in.chars(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.INT:
-        {
-          final int[][] pages = new int[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new int[pageSize];
-            in.ints(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.INT -> {
+        final int[][] pages = new int[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new int[pageSize];
+          in.ints(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.LONG:
-      case SnapshotFormat.ENTITY:
-        {
-          final long[][] pages = new long[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new long[pageSize];
-            in.longs(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+        final long[][] pages = new long[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new long[pageSize];
+          in.longs(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.FLOAT:
-        {
-          final float[][] pages = new float[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new float[pageSize];
-            in.floats(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.FLOAT -> {
+        final float[][] pages = new float[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new float[pageSize];
+          in.floats(pages[page], 0, Math.min(pageSize, size - from));
         }
-      case SnapshotFormat.DOUBLE:
-        {
-          final double[][] pages = new double[count][];
-          for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-            pages[page] = new double[pageSize];
-            in.doubles(pages[page], 0, Math.min(pageSize, size - from));
-          }
-          return pages;
+        yield pages;
+      }
+      case SnapshotFormat.DOUBLE -> {
+        final double[][] pages = new double[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new double[pageSize];
+          in.doubles(pages[page], 0, Math.min(pageSize, size - from));
         }
-      default:
-        throw new IllegalStateException("not a primitive column code: " + code);
-    }
+        yield pages;
+      }
+      default -> throw new IllegalStateException("not a primitive column code: " + code);
+    };
   }
 
   private static Object readColumn(
