@@ -84,9 +84,12 @@ public final class CursorGenerator extends ComponentFileGenerator {
       type.addMethod(
           MethodSpec.methodBuilder("changedSince")
               .addJavadoc(
-                  "Returns whether the current element was added or written after {@code tick}.\n\n"
-                      + "@param tick a change tick\n"
-                      + "@return whether the element's change tick is later\n")
+                  """
+                  Returns whether the current element was added or written after {@code tick}.
+
+                  @param tick a change tick
+                  @return whether the element's change tick is later
+                  """)
               .addModifiers(Modifier.PUBLIC)
               .addParameter(TypeName.INT, "tick", Modifier.FINAL)
               .returns(TypeName.BOOLEAN)
@@ -131,10 +134,13 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec moveToEntity(final ComponentModel model) {
     return MethodSpec.methodBuilder("moveToEntity")
         .addJavadoc(
-            "Points this cursor at the element of {@code entity}.\n\n"
-                + "@param entity an entity that has a {@code $T}\n"
-                + "@return this cursor\n"
-                + "@throws IllegalArgumentException if the entity has none\n",
+            """
+            Points this cursor at the element of {@code entity}.
+
+            @param entity an entity that has a {@code $T}
+            @return this cursor
+            @throws IllegalArgumentException if the entity has none
+            """,
             model.component())
         .addModifiers(Modifier.PUBLIC)
         .returns(model.cursor())
@@ -147,8 +153,11 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec currentEntity() {
     return MethodSpec.methodBuilder("currentEntity")
         .addJavadoc(
-            "Returns the entity at the current position.\n\n"
-                + "@return the entity (a tombstone for a hole)\n")
+            """
+            Returns the entity at the current position.
+
+            @return the entity (a tombstone for a hole)
+            """)
         .addModifiers(Modifier.PUBLIC)
         .returns(TypeName.LONG)
         .addStatement("return storage.packed()[position]")
@@ -169,8 +178,11 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec setter(final FieldModel field) {
     return MethodSpec.methodBuilder(Names.setter(field.name()))
         .addJavadoc(
-            "Sets the {@code $L} of the current element in place; publishes no signal.\n\n"
-                + "@param value the new value\n",
+            """
+            Sets the {@code $L} of the current element in place; publishes no signal.
+
+            @param value the new value
+            """,
             field.name())
         .addModifiers(Modifier.PUBLIC)
         .addParameter(field.type(), "value", Modifier.FINAL)
@@ -181,8 +193,11 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec get(final ComponentModel model) {
     return MethodSpec.methodBuilder("get")
         .addJavadoc(
-            "Returns a new {@link $T} holding the current element's fields (allocates).\n\n"
-                + "@return a new instance\n",
+            """
+            Returns a new {@link $T} holding the current element's fields (allocates).
+
+            @return a new instance
+            """,
             model.component())
         .addModifiers(Modifier.PUBLIC)
         .returns(model.component())
@@ -193,8 +208,11 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec set(final ComponentModel model) {
     return MethodSpec.methodBuilder("set")
         .addJavadoc(
-            "Copies every field of {@code value} into the current element; publishes no signal.\n\n"
-                + "@param value the values to copy; not kept\n")
+            """
+            Copies every field of {@code value} into the current element; publishes no signal.
+
+            @param value the values to copy; not kept
+            """)
         .addModifiers(Modifier.PUBLIC)
         .addParameter(model.component(), "value", Modifier.FINAL)
         .addStatement("storage.setAt(position, value)")

@@ -395,8 +395,11 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   private static MethodSpec parallelEachEntityChunkMethod(final ClassName chunk) {
     return MethodSpec.methodBuilder("parallelEachChunk")
         .addJavadoc(
-            "As {@link #parallelEachChunk($T, EntityChunk)} on the common pool.\n\n"
-                + "@param chunk the loop body; called from several threads at once\n",
+            """
+            As {@link #parallelEachChunk($T, EntityChunk)} on the common pool.
+
+            @param chunk the loop body; called from several threads at once
+            """,
             ForkJoinPool.class)
         .addModifiers(Modifier.PUBLIC)
         .addParameter(chunk, "chunk", Modifier.FINAL)
