@@ -1,22 +1,17 @@
 package dev.phalanx.ecs;
 
 /**
- * What the typed views ({@link View1} to {@link View4}) share: one cursor per included storage,
- * cached in the view object, the reentrancy flag, and the step of their loops ({@link #seek}),
- * which finds the next matching position, points every cursor at the entity's elements with a field
- * write each and tells the iteration guard the visit. Each subclass's {@code each} only adds the
- * call of its visitor, so the loop keeps one megamorphic call per entity (the visitor), as the
- * generated queries do.
+ * What the typed views ({@link View1} to {@link View4}) share: the reentrancy flag, the start and
+ * end of an iteration and the exclusion test. Each subclass writes its loop out for its arity, as
+ * generated queries do: every included set and cursor in a local, a cursor moved by one field
+ * write, and one megamorphic call per entity (the visitor).
  */
 abstract sealed class TypedView extends View permits View1, View2, View3, View4 {
 
-  // cursors[i] points into include[i].
-  private final Cursor[] cursors;
   private boolean iterating;
 
-  TypedView(final View shape, final Cursor[] cursors) {
+  TypedView(final View shape) {
     super(shape.include, shape.exclude, shape.leader);
-    this.cursors = cursors;
   }
 
   /**
@@ -48,38 +43,18 @@ abstract sealed class TypedView extends View permits View1, View2, View3, View4 
   }
 
   /**
-   * Returns the highest matching position at or below {@code position} in {@code lead}, with every
-   * cursor pointed at that entity's elements and the visit told to the guard, or {@code -1}.
+   * Returns whether {@code entity} is in an excluded set. The typed views' loops are written out
+   * per arity (each included set and cursor in a local, as generated queries do): a loop over
+   * arrays of sets and cursors per entity ran at about twice their time.
    */
-  final int seek(final SparseSet lead, final int from) {
-    final SparseSet[] include = this.include;
+  final boolean excluded(final long entity) {
     final SparseSet[] exclude = this.exclude;
-    final Cursor[] cursors = this.cursors;
-    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-    candidates:
-    for (int position = from; position >= 0; position--) {
-      // Re-read the array: the visitor may have grown it (appended elements are not visited).
-      final long entity = lead.packed()[position];
-      if (stable && Entity.isTombstone(entity)) {
-        continue;
+    for (int i = 0; i < exclude.length; i++) {
+      if (exclude[i].contains(entity)) {
+        return true;
       }
-      for (int i = 0; i < include.length; i++) {
-        final SparseSet set = include[i];
-        final int at = set == lead ? position : set.indexOf(entity);
-        if (at < 0) {
-          continue candidates;
-        }
-        cursors[i].position = at;
-      }
-      for (int i = 0; i < exclude.length; i++) {
-        if (exclude[i].contains(entity)) {
-          continue candidates;
-        }
-      }
-      lead.visit(position);
-      return position;
     }
-    return -1;
+    return false;
   }
 
   private String describeSets() {

@@ -41,7 +41,7 @@ public final class View1<K1 extends Cursor> extends TypedView {
   }
 
   private View1(final View shape, final CursorSource<K1> source1, final K1 cursor1) {
-    super(shape, new Cursor[] {cursor1});
+    super(shape);
     this.source1 = source1;
     this.cursor1 = cursor1;
   }
@@ -57,12 +57,26 @@ public final class View1<K1 extends Cursor> extends TypedView {
    */
   public void each(final Visitor<? super K1> visitor) {
     final K1 cursor1 = this.cursor1;
+    final SparseSet set1 = include[0];
     final SparseSet lead = begin();
     try {
-      for (int position = seek(lead, lead.size() - 1);
-          position >= 0;
-          position = seek(lead, position - 1)) {
-        visitor.visit(lead.packed()[position], cursor1);
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      for (int position = lead.size() - 1; position >= 0; position--) {
+        // Re-read the array: the visitor may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
+        }
+        final int at1 = set1 == lead ? position : set1.indexOf(entity);
+        if (at1 < 0) {
+          continue;
+        }
+        if (excluded(entity)) {
+          continue;
+        }
+        cursor1.position = at1;
+        lead.visit(position);
+        visitor.visit(entity, cursor1);
       }
     } finally {
       end(lead);

@@ -60,7 +60,7 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
       final K1 cursor1,
       final K2 cursor2,
       final K3 cursor3) {
-    super(shape, new Cursor[] {cursor1, cursor2, cursor3});
+    super(shape);
     this.source1 = source1;
     this.cursor1 = cursor1;
     this.source2 = source2;
@@ -82,12 +82,38 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
     final K1 cursor1 = this.cursor1;
     final K2 cursor2 = this.cursor2;
     final K3 cursor3 = this.cursor3;
+    final SparseSet set1 = include[0];
+    final SparseSet set2 = include[1];
+    final SparseSet set3 = include[2];
     final SparseSet lead = begin();
     try {
-      for (int position = seek(lead, lead.size() - 1);
-          position >= 0;
-          position = seek(lead, position - 1)) {
-        visitor.visit(lead.packed()[position], cursor1, cursor2, cursor3);
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      for (int position = lead.size() - 1; position >= 0; position--) {
+        // Re-read the array: the visitor may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
+        }
+        final int at1 = set1 == lead ? position : set1.indexOf(entity);
+        if (at1 < 0) {
+          continue;
+        }
+        final int at2 = set2 == lead ? position : set2.indexOf(entity);
+        if (at2 < 0) {
+          continue;
+        }
+        final int at3 = set3 == lead ? position : set3.indexOf(entity);
+        if (at3 < 0) {
+          continue;
+        }
+        if (excluded(entity)) {
+          continue;
+        }
+        cursor1.position = at1;
+        cursor2.position = at2;
+        cursor3.position = at3;
+        lead.visit(position);
+        visitor.visit(entity, cursor1, cursor2, cursor3);
       }
     } finally {
       end(lead);
