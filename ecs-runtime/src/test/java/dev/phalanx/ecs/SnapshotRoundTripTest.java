@@ -238,4 +238,48 @@ class SnapshotRoundTripTest {
     assertFalse(loader.contains(Entity.of(100_000, 0)));
     assertEquals(Entity.NULL, loader.map(Entity.of(100_000, 0)));
   }
+
+  @Test
+  void theDumpIsReadableJsonOfEveryStorageAndComponent() throws IOException {
+    final Registry registry = world();
+    final long parent = registry.create();
+    final long child = registry.create();
+    final long dead = registry.create();
+    registry.destroy(dead);
+    registry.emplace(parent, LABEL, new Label("say \"hi\"\n"));
+    registry.emplace(child, SCORE, new Score(-3));
+    registry.storage(FLAG).emplace(child);
+    registry.storage(MARK).emplace(parent);
+    Hierarchy.of(registry).attach(child, parent);
+    final StringBuilder text = new StringBuilder();
+    SnapshotDump.write(registry, new long[] {parent, child, dead}, text);
+    assertEquals(
+        """
+        {
+          "entities": {"alive": 2, "released": 1},
+          "storages": [
+            {"type": "class:dev.phalanx.ecs.SnapshotRoundTripTest$Label", "size": 1, \
+        "fields": {"value": "dev.phalanx.ecs.SnapshotRoundTripTest$Label"}},
+            {"type": "class:dev.phalanx.ecs.SnapshotRoundTripTest$Score", "size": 1, \
+        "fields": {"value": "dev.phalanx.ecs.SnapshotRoundTripTest$Score"}},
+            {"type": "class:dev.phalanx.ecs.SnapshotRoundTripTest$Flag", "size": 1, "fields": {}},
+            {"type": "void:snapshot-test-mark", "size": 1, "fields": {}},
+            {"type": "class:dev.phalanx.ecs.Hierarchy$Node", "size": 2, "fields": \
+        {"parent": "@EntityRef long", "firstChild": "@EntityRef long", \
+        "previousSibling": "@EntityRef long", "nextSibling": "@EntityRef long", \
+        "childCount": "int", "depth": "int"}}
+          ],
+          "components": [
+            {"entity": "0:0", "Label": {"value": "Label[text=say \\"hi\\"\\u000a]"}, \
+        "snapshot-test-mark": {}, "Node": {"parent": null, "firstChild": "1:0", \
+        "previousSibling": null, "nextSibling": null, "childCount": 1, "depth": 0}},
+            {"entity": "1:0", "Score": {"value": "Score[value=-3]"}, "Flag": {}, \
+        "Node": {"parent": "0:0", "firstChild": null, "previousSibling": null, \
+        "nextSibling": null, "childCount": 0, "depth": 1}},
+            {"entity": "2:0", "dead": true}
+          ]
+        }
+        """,
+        text.toString());
+  }
 }
