@@ -282,4 +282,41 @@ class SnapshotRoundTripTest {
         """,
         text.toString());
   }
+
+  @Test
+  void aCorruptedOrTruncatedSnapshotIsRefusedAndChangesNothing() throws IOException {
+    final Registry saved = world();
+    mutate(saved, new SplittableRandom(3), 60);
+    final byte[] bytes =
+        save(new SnapshotWriter(saved).codec(Label.class, LABELS).codec(Score.class, SCORES));
+    int refused = 0;
+    for (int at = 0; at <= bytes.length; at++) {
+      for (final int flip : new int[] {0x01, 0x80, -1}) {
+        final byte[] bad;
+        if (at == bytes.length) {
+          bad = Arrays.copyOf(bytes, at - 1 - (flip & 7)); // truncated
+        } else {
+          bad = bytes.clone();
+          bad[at] ^= (byte) flip;
+        }
+        final Registry target = world();
+        try {
+          new SnapshotLoader(target)
+              .codec(Label.class, LABELS)
+              .codec(Score.class, SCORES)
+              .load(new ByteArrayInputStream(bad));
+        } catch (SnapshotFormatException e) {
+          refused++;
+          assertEquals(0, target.entities().size(), "byte " + at + ": " + e.getMessage());
+          for (int i = 0; i < target.storageCount(); i++) {
+            assertEquals(0, target.storageAt(i).size(), "byte " + at + ": " + e.getMessage());
+          }
+          continue;
+        }
+        // A flip inside a value may still be a loadable snapshot: then a consistent one.
+        assertEquals(List.of(), target.verify(), "byte " + at);
+      }
+    }
+    assertTrue(refused > bytes.length, refused + " refusals for " + bytes.length + " bytes");
+  }
 }
