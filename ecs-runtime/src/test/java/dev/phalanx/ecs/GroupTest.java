@@ -181,9 +181,15 @@ class GroupTest {
 
   @Test
   void listingATypeTwiceIsRefused() {
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> registry.owningGroup(types(TA), types(TB), types(TB)));
+    final IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> registry.owningGroup(types(TA), types(TB), types(TB)));
+    assertEquals(
+        "B is listed twice in the group's lists (a type cannot be both owned and get, or both"
+            + " included and excluded)",
+        error.getMessage());
+    assertEquals(0, registry.groups().size());
     assertThrows(
         IllegalArgumentException.class, () -> registry.owningGroup(types(TA, TA), NONE, NONE));
     assertThrows(IllegalArgumentException.class, () -> registry.group(NONE, NONE, types(TX)));
