@@ -681,4 +681,21 @@ class SparseSetTest {
     assertEquals(7, set.size());
     assertEquals(7, set.checkInvariants().size());
   }
+
+  @Test
+  void theChangeLogChecksUpToSixtyFourMovesAndRefusesToGuessPastThem() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 10);
+    final int before = set.modifications();
+    for (int i = 0; i < 64; i++) {
+      set.swap(1, 2); // below a floor at 5
+    }
+    assertDoesNotThrow(() -> set.checkLog(before, 5, "it"));
+    set.swap(1, 2);
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, () -> set.checkLog(before, 5, "it"));
+    assertEquals(
+        "sparse set changed while it was iterating it: more than 64 elements moved between two"
+            + " steps, too many to check",
+        error.getMessage());
+  }
 }
