@@ -163,21 +163,7 @@ public final class Groups {
     if (0 == group.owned.length && 0 == group.get.length) {
       throw new IllegalArgumentException("a group needs at least one owned or get storage");
     }
-    final List<Storage<?>> all = new ArrayList<>();
-    all.addAll(Arrays.asList(group.owned));
-    all.addAll(Arrays.asList(group.get));
-    all.addAll(Arrays.asList(group.exclude));
-    for (int i = 0; i < all.size(); i++) {
-      for (int j = i + 1; j < all.size(); j++) {
-        if (all.get(i) == all.get(j)) {
-          throw new IllegalArgumentException(
-              all.get(i).describe()
-                  + " is listed twice in "
-                  + group
-                  + " (a type cannot be both owned and get, or both included and excluded)");
-        }
-      }
-    }
+    // A type listed twice was refused by Registry.group (checkDistinct), the only caller.
     for (final Storage<?> storage : group.owned) {
       if (DeletionPolicy.IN_PLACE == storage.policy()) {
         throw new IllegalStateException(

@@ -274,4 +274,121 @@ class EntityStorageTest {
     }
     assertEquals(5_000, live(storage).length);
   }
+
+  @Test
+  void bulkCreateOfNothingAndAnExactFitAreAllowed() {
+    final EntityStorage storage = new EntityStorage(3);
+    storage.create(new long[0], 0, 0);
+    final long[] out = new long[3];
+    storage.create(out, 3, 0);
+    assertEquals(0, storage.size());
+    storage.create(out, 0, 3);
+    assertArrayEquals(new long[] {Entity.of(0, 0), Entity.of(1, 0), Entity.of(2, 0)}, out);
+    final IndexOutOfBoundsException range =
+        assertThrows(IndexOutOfBoundsException.class, () -> storage.create(out, 1, 3));
+    assertEquals("range [1, 4) of 3", range.getMessage());
+  }
+
+  @Test
+  void bulkCreatePastTheLimitSaysHowManyAreLeft() {
+    final EntityStorage storage = new EntityStorage(5);
+    final long[] two = new long[2];
+    storage.create(two, 0, 2);
+    storage.release(two[1]);
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, () -> storage.create(new long[5], 0, 5));
+    assertEquals("cannot create 5 entities: only 4 identifiers are left", error.getMessage());
+    final IllegalStateException single =
+        assertThrows(
+            IllegalStateException.class,
+            () -> {
+              for (int i = 0; i < 5; i++) {
+                storage.create();
+              }
+            });
+    assertEquals(
+        "cannot create an entity: all 5 identifiers are live (the layout holds at most "
+            + (Entity.MAX_INDEX + 1)
+            + ")",
+        single.getMessage());
+  }
+
+  @Test
+  void releasingSeveralEntitiesDuringEachVisitsOnlyLiveOnes() {
+    final EntityStorage storage = new EntityStorage();
+    final long[] all = new long[6];
+    storage.create(all, 0, 6);
+    final List<Long> visited = new ArrayList<>();
+    storage.each(
+        entity -> {
+          assertTrue(storage.valid(entity), Entity.toString(entity));
+          visited.add(entity);
+          if (all[5] == entity) {
+            storage.release(entity);
+            storage.release(all[4]);
+            storage.release(all[1]);
+          }
+        });
+    assertEquals(Set.of(all[5], all[3], all[2], all[0]), new HashSet<>(visited));
+    assertEquals(4, visited.size());
+  }
+
+  @Test
+  void releaseAllLeavesReleasedIdentifiersAtTheirNextVersion() {
+    final EntityStorage storage = new EntityStorage();
+    final long[] all = new long[4];
+    storage.create(all, 0, 4);
+    storage.release(all[3]);
+    storage.release(all[2]);
+    storage.releaseAll();
+    for (final long entity : all) {
+      assertEquals(Entity.of(Entity.index(entity), 1), storage.current(Entity.index(entity)));
+    }
+  }
+
+  @Test
+  void restoreAcceptsEveryBoundaryOfItsCounts() {
+    final EntityStorage storage = new EntityStorage(2);
+    storage.restore(new long[] {Entity.of(1, 4), Entity.of(0, 2)}, 2, 2);
+    assertEquals(2, storage.alive());
+    assertTrue(storage.valid(Entity.of(0, 2)));
+    assertFalse(storage.valid(Entity.of(2, 0)));
+    storage.restore(new long[] {Entity.of(0, 7)}, 1, 0);
+    assertEquals(0, storage.alive());
+    assertEquals(Entity.of(0, 7), storage.create());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            storage.restore(new long[] {Entity.of(0, 0), Entity.of(1, 0), Entity.of(2, 0)}, 3, 3));
+    assertThrows(
+        IllegalArgumentException.class, () -> storage.restore(new long[] {Entity.of(0, 0)}, 1, -1));
+  }
+
+  @Test
+  void verifyReportsIdentifiersTheIndexDoesNotMap() {
+    final EntityStorage storage = new EntityStorage();
+    storage.create(new long[3], 0, 3);
+    final List<String> problems = new ArrayList<>();
+    storage.verify(problems);
+    assertEquals(List.of(), problems);
+    storage.packed()[0] = Entity.of(3, 0); // one past the identifiers in use
+    storage.packed()[1] = Entity.of(2, 0); // in range, indexed at position 2
+    storage.verify(problems);
+    assertEquals(
+        List.of(
+            "entity storage: "
+                + Entity.toString(Entity.of(3, 0))
+                + " at position 0 is not indexed"
+                + " there",
+            "entity storage: "
+                + Entity.toString(Entity.of(2, 0))
+                + " at position 1 is not indexed"
+                + " there"),
+        problems);
+    problems.clear();
+    storage.packed()[0] = Entity.of(-1, 0);
+    storage.packed()[1] = Entity.of(1, 0);
+    storage.verify(problems);
+    assertEquals(1, problems.size(), problems.toString());
+  }
 }

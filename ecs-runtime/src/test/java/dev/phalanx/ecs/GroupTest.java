@@ -181,9 +181,15 @@ class GroupTest {
 
   @Test
   void listingATypeTwiceIsRefused() {
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> registry.owningGroup(types(TA), types(TB), types(TB)));
+    final IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> registry.owningGroup(types(TA), types(TB), types(TB)));
+    assertEquals(
+        "B is listed twice in the group's lists (a type cannot be both owned and get, or both"
+            + " included and excluded)",
+        error.getMessage());
+    assertEquals(0, registry.groups().size());
     assertThrows(
         IllegalArgumentException.class, () -> registry.owningGroup(types(TA, TA), NONE, NONE));
     assertThrows(IllegalArgumentException.class, () -> registry.group(NONE, NONE, types(TX)));
@@ -567,5 +573,70 @@ class GroupTest {
     assertEquals(0, nb.size());
     registry.clear();
     assertEquals(0, registry.alive());
+  }
+
+  @Test
+  void enteringAnOwningGroupDuringAViewOfAnOwnedStorageIsRefusedOnlyAcrossTheFloor() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final long[] e = new long[6];
+    for (int i = 0; i < e.length; i++) {
+      e[i] = entity(true, false, false);
+    }
+    final List<Long> visited = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            entity -> {
+              visited.add(entity);
+              if (entity == e[3]) {
+                // e[1] is still to come: entering moves it to position 0, below the floor (3).
+                registry.emplace(e[1], TB, new B(1));
+                // e[5] was visited: entering would move it to position 1, across the floor.
+                final ConcurrentModificationException error =
+                    assertThrows(
+                        ConcurrentModificationException.class,
+                        () -> registry.emplace(e[5], TB, new B(5)));
+                assertTrue(
+                    error.getMessage().contains("visited twice or never"), error.getMessage());
+                assertFalse(registry.has(e[5], TB));
+              }
+            });
+    assertEquals(6, visited.size());
+    assertEquals(Set.of(e[0], e[1], e[2], e[3], e[4], e[5]), new HashSet<>(visited));
+    assertPacked(group, Set.of(e[1]));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void leavingAnOwningGroupDuringAViewOfAnOwnedStorageIsRefusedOnlyAcrossTheFloor() {
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    for (int i = 0; i < 6; i++) {
+      entity(true, true, false);
+    }
+    final ObjectStorage<A> as = registry.storage(TA);
+    final long[] at = new long[6];
+    for (int p = 0; p < 6; p++) {
+      at[p] = as.at(p);
+    }
+    final List<Long> visited = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            entity -> {
+              visited.add(entity);
+              if (entity == at[3]) {
+                // The last member leaves: nothing moves.
+                registry.remove(at[5], TB);
+                // A member still to come would swap with the last member (4), across the floor.
+                assertThrows(
+                    ConcurrentModificationException.class, () -> registry.remove(at[0], TB));
+                assertTrue(registry.has(at[0], TB));
+                // The visited member leaves: it swaps with the last member (4), above the floor.
+                registry.remove(at[3], TB);
+              }
+            });
+    assertEquals(6, new HashSet<>(visited).size());
+    assertPacked(group, Set.of(at[0], at[1], at[2], at[4]));
+    assertEquals(List.of(), registry.verify());
   }
 }

@@ -291,4 +291,81 @@ class HierarchyTest {
       }
     }
   }
+
+  @Test
+  void everyOperationNamesTheInvalidEntityItRefuses() {
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long live = registry.create();
+    final long dead = registry.create();
+    registry.destroy(dead);
+    final String invalid = ": the entity is not valid (destroyed or never created)";
+    assertEquals(
+        "cannot attach " + Entity.toString(dead) + invalid,
+        assertThrows(IllegalArgumentException.class, () -> hierarchy.attach(dead, live))
+            .getMessage());
+    assertEquals(
+        "cannot attach to " + Entity.toString(dead) + invalid,
+        assertThrows(IllegalArgumentException.class, () -> hierarchy.attach(live, dead))
+            .getMessage());
+    assertEquals(
+        "cannot detach " + Entity.toString(dead) + invalid,
+        assertThrows(IllegalArgumentException.class, () -> hierarchy.detach(dead)).getMessage());
+    assertEquals(
+        "cannot destroy the subtree of " + Entity.toString(dead) + invalid,
+        assertThrows(IllegalArgumentException.class, () -> hierarchy.destroyTree(dead))
+            .getMessage());
+    assertEquals(List.of(), hierarchy.verify());
+    assertEquals(0, hierarchy.nodes().size());
+  }
+
+  @Test
+  void eachParentFirstVisitsEveryNodeOnceParentsFirstPastHoles() {
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long[] e = new long[8];
+    for (int i = 0; i < e.length; i++) {
+      e[i] = registry.create();
+    }
+    hierarchy.attach(e[1], e[0]);
+    hierarchy.attach(e[2], e[0]);
+    hierarchy.attach(e[3], e[1]);
+    hierarchy.attach(e[5], e[4]);
+    hierarchy.attach(e[7], e[6]);
+    registry.destroy(e[6]); // a node destroyed: e[7] becomes a root
+    hierarchy.attach(e[0], e[4]); // e[0]'s tree moves under e[4]
+    final List<Long> order = new ArrayList<>();
+    hierarchy.eachParentFirst(order::add);
+    assertEquals(Set.of(e[0], e[1], e[2], e[3], e[4], e[5], e[7]), new HashSet<>(order));
+    assertEquals(7, order.size());
+    for (final long entity : order) {
+      final long parent = hierarchy.parent(entity);
+      if (!Entity.isNull(parent)) {
+        assertTrue(order.indexOf(parent) < order.indexOf(entity), order.toString());
+      }
+    }
+    assertEquals(List.of(), hierarchy.verify());
+  }
+
+  @Test
+  void everyTraversalFailsFastOnAChange() {
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long root = registry.create();
+    final long child = registry.create();
+    final long other = registry.create();
+    hierarchy.attach(child, root);
+    assertThrows(
+        ConcurrentModificationException.class,
+        () -> hierarchy.eachChild(root, entity -> hierarchy.attach(other, root)));
+    hierarchy.detach(other);
+    assertThrows(
+        ConcurrentModificationException.class,
+        () -> hierarchy.breadthFirst(root, entity -> hierarchy.attach(other, child)));
+    hierarchy.detach(other);
+    assertThrows(
+        ConcurrentModificationException.class,
+        () -> hierarchy.eachParentFirst(entity -> hierarchy.detach(child)));
+    assertEquals(List.of(), hierarchy.verify());
+  }
 }

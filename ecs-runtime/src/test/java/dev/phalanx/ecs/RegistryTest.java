@@ -429,4 +429,54 @@ class RegistryTest {
         assertThrows(IllegalArgumentException.class, () -> registry.destroy(old));
     assertTrue(error.getMessage().contains("version=4294967294"), error.getMessage());
   }
+
+  @Test
+  void allOfAndAnyOfRefuseAnInvalidEntityEvenWithNoTypes() {
+    final long entity = registry.create();
+    registry.destroy(entity);
+    final ComponentType<?, ?>[] none = new ComponentType<?, ?>[0];
+    final IllegalArgumentException all =
+        assertThrows(IllegalArgumentException.class, () -> registry.allOf(entity, none));
+    assertEquals(
+        "cannot inspect "
+            + Entity.toString(entity)
+            + ": the entity is not valid (destroyed or never created)",
+        all.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> registry.anyOf(entity, none));
+    final long live = registry.create();
+    registry.storage(TAG).emplace(live);
+    assertTrue(registry.anyOf(live, new ComponentType<?, ?>[] {A, TAG}));
+    assertFalse(registry.anyOf(live, new ComponentType<?, ?>[] {A, B}));
+    assertTrue(registry.allOf(live, none));
+  }
+
+  @Test
+  void changeTicksStartAtOneAndAdvanceByOne() {
+    assertEquals(1, registry.changeTick());
+    assertEquals(1, registry.advanceChangeTick());
+    assertEquals(2, registry.changeTick());
+    assertEquals(2, registry.advanceChangeTick());
+    assertEquals(3, registry.changeTick());
+  }
+
+  @Test
+  void verifyReportsACorruptedEntityStorageAndACorruptedComponentStorage() {
+    final long first = registry.create();
+    final long second = registry.create();
+    registry.storage(TAG).emplace(first);
+    assertEquals(List.of(), registry.verify());
+    registry.storage(TAG).packed()[0] = second; // behind the storage's back
+    final List<String> storageProblems = registry.verify();
+    assertEquals(1, storageProblems.size(), storageProblems.toString());
+    assertTrue(
+        storageProblems.get(0).contains(Entity.toString(second) + " at position 0"),
+        storageProblems.toString());
+    registry.storage(TAG).packed()[0] = first;
+    registry.entities().packed()[1] = first;
+    final List<String> entityProblems = registry.verify();
+    assertTrue(
+        entityProblems.contains(
+            "entity storage: " + Entity.toString(first) + " at position 1 is not indexed there"),
+        entityProblems.toString());
+  }
 }

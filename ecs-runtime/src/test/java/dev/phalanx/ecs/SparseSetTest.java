@@ -509,4 +509,193 @@ class SparseSetTest {
     }
     assertEquals(count, holes);
   }
+
+  @Test
+  void entityWithIndexFindsAnyVersionAndNullOutsideTheSet() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.insert(Entity.of(0, 3));
+    set.insert(Entity.of(5000, 1));
+    assertEquals(Entity.of(0, 3), set.entityWithIndex(0));
+    assertEquals(Entity.of(5000, 1), set.entityWithIndex(5000));
+    assertEquals(Entity.NULL, set.entityWithIndex(1)); // a page in use, an empty slot
+    assertEquals(Entity.NULL, set.entityWithIndex(-1));
+    assertEquals(Entity.NULL, set.entityWithIndex(3 * SparseSet.SPARSE_PAGE_SIZE));
+    set.remove(Entity.of(0, 3));
+    assertEquals(Entity.NULL, set.entityWithIndex(0));
+  }
+
+  @Test
+  void endingAnIterationThatDidNotBeginIsRefused() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    final IllegalStateException error =
+        assertThrows(IllegalStateException.class, set::endIteration);
+    assertEquals("no iteration of sparse set to end", error.getMessage());
+    set.beginIteration();
+    set.endIteration();
+    assertThrows(IllegalStateException.class, set::endIteration);
+    assertFalse(set.isIterated());
+  }
+
+  @Test
+  void locksNestAndMessagesNameTheOutermostHolder() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    final IllegalStateException notLocked = assertThrows(IllegalStateException.class, set::unlock);
+    assertEquals("sparse set is not locked", notLocked.getMessage());
+    set.lock("a chunk iteration of", "the outer group");
+    set.lock("the comparator of a sort of", "an inner set");
+    set.unlock();
+    assertTrue(set.isLocked());
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, () -> set.remove(set.at(0)));
+    assertEquals(
+        "cannot remove an element from "
+            + Entity.toString(set.at(0))
+            + ": sparse set is being read by a chunk iteration of the outer group, and structural"
+            + " changes are refused until it ends",
+        error.getMessage());
+    assertEquals(3, set.size());
+    set.unlock();
+    assertFalse(set.isLocked());
+    set.lock("a parallel iteration", null);
+    final ConcurrentModificationException clear =
+        assertThrows(ConcurrentModificationException.class, set::clear);
+    assertEquals(
+        "cannot clear sparse set: a parallel iteration is reading it, and structural changes are"
+            + " refused until it ends",
+        clear.getMessage());
+    set.unlock();
+    set.remove(set.at(0));
+    assertEquals(2, set.size());
+  }
+
+  @Test
+  void verifyReportsAnEntityTheSparseArrayDoesNotMapAndABrokenFreeList() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 4);
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+    // Corrupt the packed array behind the set's back: an unmapped entity at 1.
+    set.packed()[1] = Entity.of(9000, 0);
+    set.verify(problems);
+    assertEquals(
+        List.of(
+            "sparse set: "
+                + Entity.toString(Entity.of(9000, 0))
+                + " at position 1 is mapped by the sparse array to -1"),
+        problems);
+    // An entity whose sparse page exists, mapped elsewhere.
+    problems.clear();
+    set.packed()[1] = set.at(2);
+    set.verify(problems);
+    assertEquals(
+        List.of(
+            "sparse set: "
+                + Entity.toString(set.at(2))
+                + " at position 1 is mapped by the"
+                + " sparse array to 2"),
+        problems);
+  }
+
+  @Test
+  void verifyCountsTombstonesAgainstTheFreeList() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 4);
+    set.remove(set.at(1));
+    set.remove(set.at(3));
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+    // A tombstone the free list does not reach: the list is 3 -> 1 -> end; cut it after 3.
+    set.packed()[3] = Entity.of(-1, Entity.TOMBSTONE_VERSION);
+    set.verify(problems);
+    assertEquals(List.of("sparse set: 2 tombstones but 1 holes in the free list"), problems);
+    // A link out of the set.
+    problems.clear();
+    set.packed()[3] = Entity.of(4, Entity.TOMBSTONE_VERSION);
+    set.verify(problems);
+    assertEquals(List.of("sparse set: the free list of holes is broken at position 4"), problems);
+  }
+
+  @Test
+  void verifyReportsLocksAndIterationsLeftBehind() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 2);
+    set.lock("a sort of", "a test");
+    set.beginIteration();
+    set.beginIteration();
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(
+        List.of(
+            "sparse set: still locked (by a sort of a test)",
+            "sparse set: 2 iteration(s) still registered"),
+        problems);
+  }
+
+  @Test
+  void clearReleasesTheLiveElementsAndSkipsHoles() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 4);
+    set.remove(set.at(1));
+    set.recordHooks = true;
+    final int before = set.modifications();
+    set.clear();
+    assertEquals(List.of("release 3", "release 2", "release 0"), set.hooks);
+    assertEquals(0, set.size());
+    assertFalse(set.hasTombstones());
+    // Clearing is a rearrangement an external iterator must notice.
+    assertThrows(ConcurrentModificationException.class, () -> set.checkLog(before, 0, "a test"));
+  }
+
+  @Test
+  void aSwapIsLoggedForExternalIterators() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    final int before = set.modifications();
+    set.swap(1, 1);
+    assertEquals(before, set.modifications());
+    set.swap(3, 1);
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, () -> set.checkLog(before, 2, "it"));
+    assertTrue(error.getMessage().contains("positions 1 and 3"), error.getMessage());
+    assertDoesNotThrow(() -> set.checkLog(before, 1, "it"));
+    assertDoesNotThrow(() -> set.checkLog(before, 4, "it"));
+  }
+
+  @Test
+  void aMoveAcrossAnOuterFloorIsRefusedButTheOuterVisitedElementMayLeave() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 7);
+    set.beginIteration();
+    set.visit(5);
+    set.beginIteration();
+    set.visit(2);
+    set.remove(set.at(6)); // above both floors, the last: nothing moves
+    // Removing 4 would move the last (5, the outer floor) into 4, across the outer floor: refused.
+    final long fourth = set.at(4);
+    assertThrows(ConcurrentModificationException.class, () -> set.remove(fourth));
+    assertTrue(set.contains(fourth));
+    // Entities appended meanwhile land above both floors; removing the outer iteration's visited
+    // element moves the last one into its slot, which the outer walk has visited: allowed.
+    set.insert(Entity.of(100, 0));
+    set.insert(Entity.of(101, 0));
+    set.remove(set.at(5));
+    assertEquals(Entity.of(101, 0), set.at(5));
+    set.endIteration();
+    set.endIteration();
+    assertEquals(7, set.size());
+    assertEquals(7, set.checkInvariants().size());
+  }
+
+  @Test
+  void theChangeLogChecksUpToSixtyFourMovesAndRefusesToGuessPastThem() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 10);
+    final int before = set.modifications();
+    for (int i = 0; i < 64; i++) {
+      set.swap(1, 2); // below a floor at 5
+    }
+    assertDoesNotThrow(() -> set.checkLog(before, 5, "it"));
+    set.swap(1, 2);
+    final ConcurrentModificationException error =
+        assertThrows(ConcurrentModificationException.class, () -> set.checkLog(before, 5, "it"));
+    assertEquals(
+        "sparse set changed while it was iterating it: more than 64 elements moved between two"
+            + " steps, too many to check",
+        error.getMessage());
+  }
 }
