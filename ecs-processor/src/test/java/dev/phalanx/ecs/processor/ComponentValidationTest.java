@@ -258,6 +258,26 @@ class ComponentValidationTest {
   }
 
   @Test
+  void innerClassOfAParameterizedTypeIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Holder",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "class Outer<T> { public class In {} }",
+            "@Component",
+            "public final class Holder {",
+            "  public Outer<String>.In in;",
+            "}");
+    assertSingleError(
+        source,
+        "[PhalanxFieldType]",
+        "field 'in' has type test.Outer<java.lang.String>.In, which a generated storage cannot"
+            + " hold: an inner class of a parameterized type; make the nested class static",
+        "Outer<String>.In in");
+  }
+
+  @Test
   void fieldNameClashingWithStorageMemberIsRejected() {
     final JavaFileObject source =
         source(

@@ -141,13 +141,17 @@ public final class ComponentValidator {
     final List<FieldModel> fields = new ArrayList<>();
     Construction construction = Construction.ALL_FIELDS;
     if (StorageKind.FIELDS == kind) {
+      // Only a field of a storable type gets a model: JavaPoet cannot even name some of the others.
+      final List<RawField> storable = new ArrayList<>();
       for (final RawField field : raw) {
-        checkFieldType(field, packageName, report);
+        if (checkFieldType(field, packageName, report)) {
+          storable.add(field);
+        }
       }
       checkNames(type, raw, report);
       construction =
           isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, packageName, report);
-      for (final RawField field : raw) {
+      for (final RawField field : storable) {
         final FieldModel model =
             fieldModel(type, field, isRecord, construction, packageName, report);
         if (null != model) {
@@ -328,13 +332,16 @@ public final class ComponentValidator {
         || (null != field.field() && null != findAnnotation(field.field(), ENTITY_REF));
   }
 
-  private void checkFieldType(
+  /** Reports a field whose type generated code cannot store; returns whether it can. */
+  private boolean checkFieldType(
       final RawField field, final String packageName, final ValidationReport report) {
     final String why = unsupported(field.type(), packageName);
     if (null != why) {
       report.error(
           Diagnostics.fieldType(field.name(), field.type().toString(), why), field.element());
+      return false;
     }
+    return true;
   }
 
   /** Returns why generated code cannot store {@code type}, or {@code null} if it can. */
