@@ -212,6 +212,32 @@ class InputsTest {
   }
 
   @Test
+  void recordOfDoublesAtTheParameterLimitKeepsItsTypedForms() {
+    // this (1) + entity (2) + 126 doubles (252) = 255 slots: doubles take two slots, like longs.
+    final Compilation compilation =
+        compile(
+            component("Wide", "public record Wide(" + fields("double", 126, ", ", "") + ") {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Wide_Storage");
+    assertTrue(storage.contains("public void emplace(final long entity, final double f0"));
+    assertFalse(storage.contains("public void emplace(final CommandBuffer commands"));
+  }
+
+  @Test
+  void recordOneSlotBelowTheLimitKeepsItsRecordingForm() {
+    // The recording emplace takes the command buffer too: this (1) + commands (1) + entity (2) +
+    // 125 longs (250) + 1 int (1) = 255 slots.
+    final Compilation compilation =
+        compile(
+            component(
+                "Wide", "public record Wide(" + fields("long", 125, ", ", "") + ", int last) {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertTrue(
+        generated(compilation, "test.Wide_Storage")
+            .contains("public void emplace(final CommandBuffer commands, final long entity,"));
+  }
+
+  @Test
   void recordOfTheMostLongsJavaAllowsCompilesWithoutTypedForms() {
     final Compilation compilation =
         compile(component("Wide", "public record Wide(" + fields("long", 127, ", ", "") + ") {}"));
@@ -277,11 +303,11 @@ class InputsTest {
             .contains("public void eachChunk(final Chunk chunk)"));
   }
 
-  @Test
-  void viewWhoseVisitorWouldBeTooWideIsRejected() {
+  /** A view over {@code count} components without fields, and the components. */
+  private static List<JavaFileObject> wideView(final int count) {
     final List<JavaFileObject> sources = new ArrayList<>();
     final List<String> listed = new ArrayList<>();
-    for (int i = 0; i < 253; i++) {
+    for (int i = 0; i < count; i++) {
       sources.add(
           source(
               "C" + i,
@@ -291,13 +317,27 @@ class InputsTest {
               "public final class C" + i + " {}"));
       listed.add("C" + i + ".class");
     }
-    final JavaFileObject view =
+    sources.add(
         source(
             "All",
             "package test;",
             "@dev.phalanx.ecs.annotations.ViewQuery(include = {" + String.join(", ", listed) + "})",
-            "interface All {}");
-    sources.add(view);
+            "interface All {}"));
+    return sources;
+  }
+
+  @Test
+  void viewWhoseVisitorIsAtTheLimitCompiles() {
+    // this (1) + entity (2) + 252 cursors = 255 slots.
+    final Compilation compilation = compile(wideView(252).toArray(new JavaFileObject[0]));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("test.AllQuery");
+  }
+
+  @Test
+  void viewWhoseVisitorWouldBeTooWideIsRejected() {
+    final List<JavaFileObject> sources = wideView(253);
+    final JavaFileObject view = sources.get(sources.size() - 1);
     final Compilation compilation = compile(sources.toArray(new JavaFileObject[0]));
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation)
@@ -523,6 +563,78 @@ class InputsTest {
   }
 
   // -----------------------------------------------------------------------------------------------
+  // Accessors and inheritance.
+  // -----------------------------------------------------------------------------------------------
+
+  @Test
+  void fieldsInheritedFromAnotherPackageAreReadThroughWhatIsAccessible() {
+    final Compilation compilation =
+        compile(
+            JavaFileObjects.forSourceLines(
+                "other.Base",
+                "package other;",
+                "public class Base {",
+                "  public int shared;",
+                "  int hidden;",
+                "  public int getHidden() { return hidden; }",
+                "  public void setHidden(final int hidden) { this.hidden = hidden; }",
+                "}"),
+            component("Child", "public final class Child extends other.Base { public int own; }"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Child_Storage");
+    assertTrue(storage.contains("final int v$0 = value.shared;"), storage);
+    assertTrue(storage.contains("final int v$1 = value.getHidden();"), storage);
+    assertTrue(storage.contains("final int v$2 = value.own;"), storage);
+    assertTrue(storage.contains("value.setHidden(hiddenPages[page][offset]);"), storage);
+  }
+
+  @Test
+  void privateBooleanIsReadThroughItsIsGetter() {
+    final Compilation compilation =
+        compile(
+            component(
+                "Alive",
+                "public final class Alive {"
+                    + " private boolean alive;"
+                    + " public boolean isAlive() { return alive; }"
+                    + " public void setAlive(final boolean alive) { this.alive = alive; } }"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertTrue(
+        generated(compilation, "test.Alive_Storage")
+            .contains("final boolean v$0 = value.isAlive();"));
+  }
+
+  @Test
+  void componentsOfOneSimpleNameGetNumberedVisitorParameters() {
+    final List<JavaFileObject> sources = new ArrayList<>();
+    for (final String pkg : List.of("a", "b", "c")) {
+      sources.add(
+          JavaFileObjects.forSourceLines(
+              pkg + ".Position",
+              "package " + pkg + ";",
+              "@dev.phalanx.ecs.annotations.Component",
+              "public record Position(float x) {}"));
+    }
+    sources.add(
+        source(
+            "Everywhere",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.ViewQuery(",
+            "    include = {a.Position.class, b.Position.class, c.Position.class})",
+            "interface Everywhere {}"));
+    final Compilation compilation = compile(sources.toArray(new JavaFileObject[0]));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String query = generated(compilation, "test.EverywhereQuery");
+    assertTrue(
+        query
+            .replaceAll("\\s+", " ")
+            .contains(
+                "void visit(long entity, Position_Cursor position, b.Position_Cursor position2,"
+                    + " c.Position_Cursor position3);"),
+        query);
+  }
+
+  // -----------------------------------------------------------------------------------------------
   // Deprecation; registries.
   // -----------------------------------------------------------------------------------------------
 
@@ -554,6 +666,50 @@ class InputsTest {
     assertTrue(
         generated(compilation, "test.OldsQuery")
             .contains("@SuppressWarnings({\"deprecation\", \"removal\"})"));
+  }
+
+  @Test
+  void everyKindOfDeprecatedUseInAComponentStaysWarningFree() {
+    final Compilation compilation =
+        compile(
+            source(
+                "Old",
+                "package test;",
+                "@Deprecated",
+                "public final class Old {",
+                "  public static final class Inner {}",
+                "}"),
+            component(
+                "Direct", "@SuppressWarnings(\"deprecation\") public record Direct(Old old) {}"),
+            component(
+                "Array", "@SuppressWarnings(\"deprecation\") public record Array(Old[] olds) {}"),
+            component(
+                "Nested",
+                "@SuppressWarnings(\"deprecation\") public record Nested(Old.Inner inner) {}"),
+            component(
+                "Argument",
+                "@SuppressWarnings(\"deprecation\")"
+                    + " public record Argument(java.util.List<Old> olds) {}"),
+            component(
+                "Upper",
+                "@SuppressWarnings(\"deprecation\")"
+                    + " public record Upper(java.util.List<? extends Old> olds) {}"),
+            component(
+                "Lower",
+                "@SuppressWarnings(\"deprecation\")"
+                    + " public record Lower(java.util.List<? super Old> olds) {}"),
+            component(
+                "Getter",
+                "public final class Getter {"
+                    + " private int n;"
+                    + " public Getter(final int n) { this.n = n; }"
+                    + " @Deprecated public int getN() { return n; } }"),
+            component(
+                "Built",
+                "public final class Built {"
+                    + " public final int n;"
+                    + " @Deprecated public Built(final int n) { this.n = n; } }"));
+    assertThat(compilation).succeededWithoutWarnings();
   }
 
   @Test
