@@ -503,6 +503,57 @@ class InputsTest {
         .onLineContaining("@dev.phalanx.ecs.annotations.ViewQuery");
   }
 
+  @Test
+  void localClassesAreToldApartFromMembersAfterLambdasAndAnonymousClasses() {
+    final JavaFileObject systems =
+        source(
+            "Systems",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.*;",
+            "final class Systems {",
+            "  static final Runnable BLOCK = () -> {};",
+            "  static final Runnable EXPRESSION = () -> System.out.println();",
+            "  static final Object ANONYMOUS = new Object() {",
+            "    @Component class InAnonymous { public float x; }",
+            "  };",
+            "  @Component public record Member(float x) {}",
+            "}");
+    final Compilation compilation = compile(systems);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxInnerClass] @Component InAnonymous is a local class")
+        .inFile(systems)
+        .onLineContaining("class InAnonymous");
+  }
+
+  @Test
+  void localClassesWithOtherAnnotationsAreNotReported() {
+    // Component here is the user's own annotation: the file imports another Phalanx annotation,
+    // not this one. The class in the unnamed package has no package name at all.
+    final Compilation compilation =
+        compile(
+            component("Position", "public record Position(float x) {}"),
+            source(
+                "Tools",
+                "package test;",
+                "import dev.phalanx.ecs.annotations.EntityRef;",
+                "final class Tools {",
+                "  @interface Component {}",
+                "  void run() {",
+                "    @Component class Mine {}",
+                "    @Deprecated class Old {}",
+                "  }",
+                "}"),
+            JavaFileObjects.forSourceLines(
+                "Loose",
+                "final class Loose {",
+                "  void run() {",
+                "    class Inner {}",
+                "  }",
+                "}"));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+
   // -----------------------------------------------------------------------------------------------
   // Validating constructors.
   // -----------------------------------------------------------------------------------------------
@@ -541,6 +592,24 @@ class InputsTest {
   }
 
   @Test
+  void everyPhalanxWarningCanBeSuppressedOnAnEnclosingClass() {
+    assertThat(
+            compile(
+                source(
+                    "Holder",
+                    "package test;",
+                    "import dev.phalanx.ecs.annotations.Component;",
+                    "@SuppressWarnings({\"unchecked\", \"phalanx\"})",
+                    "final class Holder {",
+                    "  @Component",
+                    "  public record Health(int hp) {",
+                    "    public Health { if (hp < 0) throw new IllegalArgumentException(); }",
+                    "  }",
+                    "}")))
+        .succeededWithoutWarnings();
+  }
+
+  @Test
   void recordWithoutItsOwnConstructorGetsNoWarning() {
     assertThat(
             compile(
@@ -551,15 +620,27 @@ class InputsTest {
 
   @Test
   void internalFailuresAreCodedAndNameTheDeclaration() {
-    final String message =
-        dev.phalanx.ecs.processor.validation.Diagnostics.internal(
-            "test.Position", new IllegalStateException("boom"));
-    assertTrue(
-        message.startsWith(
-            "[PhalanxInternal] the Phalanx processor failed on test.Position ("
-                + "java.lang.IllegalStateException: boom at "),
-        message);
-    assertFalse(message.contains("\n"), "one line, no stack trace: " + message);
+    final IllegalStateException deep = new IllegalStateException("boom");
+    deep.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement("a.A", "f", "A.java", 1),
+          new StackTraceElement("b.B", "g", "B.java", 2),
+          new StackTraceElement("c.C", "h", "C.java", 3),
+          new StackTraceElement("d.D", "i", "D.java", 4),
+        });
+    assertEquals(
+        "[PhalanxInternal] the Phalanx processor failed on test.Position"
+            + " (java.lang.IllegalStateException: boom at a.A.f(A.java:1) < b.B.g(B.java:2) <"
+            + " c.C.h(C.java:3)); this is a bug of the processor, not of your code: please report"
+            + " it with this message",
+        dev.phalanx.ecs.processor.validation.Diagnostics.internal("test.Position", deep));
+    final IllegalStateException shallow = new IllegalStateException("boom");
+    shallow.setStackTrace(new StackTraceElement[] {new StackTraceElement("a.A", "f", "A.java", 1)});
+    assertEquals(
+        "[PhalanxInternal] the Phalanx processor failed on test.Position"
+            + " (java.lang.IllegalStateException: boom at a.A.f(A.java:1)); this is a bug of the"
+            + " processor, not of your code: please report it with this message",
+        dev.phalanx.ecs.processor.validation.Diagnostics.internal("test.Position", shallow));
   }
 
   // -----------------------------------------------------------------------------------------------
