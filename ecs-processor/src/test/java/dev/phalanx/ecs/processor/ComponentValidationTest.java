@@ -513,10 +513,21 @@ class ComponentValidationTest {
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component",
-            "public record Lost(Missing missing) {}");
+            "public record Lost(Missing missing) {}",
+            "@Component",
+            "record LostArray(Missing[] missing) {}",
+            "@Component",
+            "record LostArgument(java.util.List<Missing> missing) {}");
     final Compilation compilation = compile(source);
     assertThat(compilation).failed();
-    assertThat(compilation).hadErrorContaining("[PhalanxMissingType] @Component test.Lost");
+    // javac's own error on each unresolved type, then one [PhalanxMissingType] per component.
+    assertThat(compilation).hadErrorCount(6);
+    for (final String component : new String[] {"Lost", "LostArray", "LostArgument"}) {
+      assertThat(compilation)
+          .hadErrorContaining("[PhalanxMissingType] @Component test." + component + " ")
+          .inFile(source)
+          .onLineContaining("record " + component + "(");
+    }
   }
 
   @Test
