@@ -670,6 +670,28 @@ class InputsTest {
   }
 
   @Test
+  void publicMembersOfANonPublicSuperclassInAnotherPackageAreUsedDirectly() {
+    final Compilation compilation =
+        compile(
+            JavaFileObjects.forSourceLines(
+                "other.Hidden",
+                "package other;",
+                "class Hidden {",
+                "  public int shown;",
+                "  private int kept;",
+                "  public int getKept() { return kept; }",
+                "  public void setKept(final int kept) { this.kept = kept; }",
+                "}"),
+            JavaFileObjects.forSourceLines(
+                "other.Base", "package other;", "public class Base extends Hidden {}"),
+            component("Child", "public final class Child extends other.Base {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Child_Storage");
+    assertTrue(storage.contains("final int v$0 = value.shown;"), storage);
+    assertTrue(storage.contains("final int v$1 = value.getKept();"), storage);
+  }
+
+  @Test
   void privateBooleanIsReadThroughItsIsGetter() {
     final Compilation compilation =
         compile(

@@ -666,17 +666,20 @@ public final class ComponentValidator {
     return null;
   }
 
-  /** Returns whether code in {@code packageName} (not a subclass) may use {@code member}. */
+  /**
+   * Returns whether code in {@code packageName} (not a subclass) may use {@code member} of the
+   * component. A public member is accessible even when the class declaring it is not: generated
+   * code reaches it through the component, which is.
+   */
   private static boolean accessible(final Element member, final String packageName) {
     final Set<Modifier> modifiers = member.getModifiers();
     if (modifiers.contains(Modifier.PRIVATE)) {
       return false;
     }
-    final TypeElement owner = (TypeElement) member.getEnclosingElement();
     if (modifiers.contains(Modifier.PUBLIC)) {
-      return null == inaccessible(owner, packageName);
+      return true;
     }
-    return Names.packageOf(owner).equals(packageName);
+    return Names.packageOf(member.getEnclosingElement()).equals(packageName);
   }
 
   // -----------------------------------------------------------------------------------------------
