@@ -610,6 +610,17 @@ class InputsTest {
   }
 
   @Test
+  void recordWithAnotherConstructorOfTheSameArityGetsNoWarning() {
+    assertThat(
+            compile(
+                component(
+                    "Health",
+                    "public record Health(int hp) {"
+                        + " public Health(final String hp) { this(Integer.parseInt(hp)); } }")))
+        .succeededWithoutWarnings();
+  }
+
+  @Test
   void recordWithoutItsOwnConstructorGetsNoWarning() {
     assertThat(
             compile(
