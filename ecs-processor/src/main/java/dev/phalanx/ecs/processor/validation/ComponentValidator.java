@@ -327,9 +327,12 @@ public final class ComponentValidator {
     }
   }
 
+  /**
+   * Returns whether the field is annotated {@code @EntityRef}; on a record component javac copies
+   * the annotation (targeted at fields too) to the private field, the element of the field.
+   */
   private boolean isEntityRef(final RawField field) {
-    return null != findAnnotation(field.element(), ENTITY_REF)
-        || (null != field.field() && null != findAnnotation(field.field(), ENTITY_REF));
+    return null != findAnnotation(field.element(), ENTITY_REF);
   }
 
   /** Reports a field whose type generated code cannot store; returns whether it can. */
