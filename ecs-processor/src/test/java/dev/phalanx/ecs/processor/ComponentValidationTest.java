@@ -138,6 +138,36 @@ class ComponentValidationTest {
   }
 
   @Test
+  void zeroPageSizeIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Zero",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component(pageSize = 0)",
+            "public record Zero(int x) {}");
+    assertSingleError(source, "[PhalanxPageSize]", "got 0", "pageSize = 0");
+  }
+
+  @Test
+  void fieldNameClashingWithCursorMemberIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Holder",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public record Holder(int storage) {}");
+    assertSingleError(
+        source,
+        "[PhalanxReservedName]",
+        "[PhalanxReservedName] field 'storage' would generate a method 'storage' with 0"
+            + " parameter(s) on the cursor, which clashes with a member of the same name and"
+            + " parameter count that the cursor already has: rename the field",
+        "int storage");
+  }
+
+  @Test
   void trackedTagIsRejected() {
     final JavaFileObject source =
         source(

@@ -827,6 +827,16 @@ class InputsTest {
   }
 
   @Test
+  void wildcardWithoutDeprecatedBoundSuppressesNothing() {
+    final Compilation compilation =
+        compile(
+            component("Sizes", "public record Sizes(java.util.List<? extends Number> sizes) {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Sizes_Storage");
+    assertFalse(storage.contains("\"deprecation\""), storage);
+  }
+
+  @Test
   void owningGroupsOfDifferentRegistriesMayOwnOneType() {
     final List<JavaFileObject> sources =
         List.of(

@@ -327,6 +327,19 @@ class QueryValidationTest {
   }
 
   @Test
+  void listOfTheWrongTypeIsLeftToJavac() {
+    final JavaFileObject source =
+        source("Numbers", "@ViewQuery(include = 3)", "interface Numbers {}");
+    final Compilation compilation = compile(source);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("incompatible types")
+        .inFile(source)
+        .onLineContaining("include = 3");
+  }
+
+  @Test
   void concreteClassIsRejected() {
     assertSingleError(
         // Plain is no component: a second error if the validation went on past the kind.
