@@ -560,11 +560,12 @@ class InputsTest {
 
   @Test
   void recordWithAValidatingConstructorGetsAWarning() {
+    // A suppression of something else leaves the warning.
     final JavaFileObject health =
         component(
             "Health",
-            "public record Health(int hp) { public Health { if (hp < 0) throw new"
-                + " IllegalArgumentException(); } }");
+            "@SuppressWarnings(\"unchecked\") public record Health(int hp) { public Health { if (hp"
+                + " < 0) throw new IllegalArgumentException(); } }");
     final Compilation compilation = javac().withProcessors(new PhalanxProcessor()).compile(health);
     assertThat(compilation).succeeded();
     assertThat(compilation).hadWarningCount(1);
