@@ -7,6 +7,8 @@ import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * One test per diagnostic code of {@code @Component} and {@code @EntityRef}: each compiles a
@@ -32,58 +34,27 @@ class ComponentValidationTest {
     assertThat(compilation).hadErrorContaining(text);
   }
 
-  @Test
-  void interfaceIsRejected() {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "interface Shape {}|PhalanxComponentKind|the interface test.Shape",
+        "@interface Mark {}|PhalanxComponentKind|the annotation type test.Mark",
+        "enum Mode { ON }|PhalanxComponentKind|the enum test.Mode (use it as a field type instead)",
+        "abstract class Base { public int x; }|PhalanxComponentKind|the abstract class test.Base",
+        "record Box<T>(T value) {}|PhalanxGeneric|remove the type parameters",
+      })
+  void kindOrGenericClassIsRejected(
+      final String declaration, final String code, final String text) {
+    // pageSize = 3 would be a second error if the validation went on past the class itself.
     final JavaFileObject source =
         source(
-            "Shape",
+            "Declared",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
-            "@Component",
-            "public interface Shape {}");
-    assertSingleError(
-        source,
-        "[PhalanxComponentKind]",
-        "cannot be applied to the interface test.Shape",
-        "interface Shape");
-  }
-
-  @Test
-  void enumIsRejected() {
-    final JavaFileObject source =
-        source(
-            "Mode",
-            "package test;",
-            "import dev.phalanx.ecs.annotations.Component;",
-            "@Component",
-            "public enum Mode { ON, OFF }");
-    assertSingleError(
-        source, "[PhalanxComponentKind]", "use it as a field type instead", "enum Mode");
-  }
-
-  @Test
-  void abstractClassIsRejected() {
-    final JavaFileObject source =
-        source(
-            "Base",
-            "package test;",
-            "import dev.phalanx.ecs.annotations.Component;",
-            "@Component",
-            "public abstract class Base { public int x; }");
-    assertSingleError(
-        source, "[PhalanxComponentKind]", "the abstract class test.Base", "abstract class Base");
-  }
-
-  @Test
-  void genericComponentIsRejected() {
-    final JavaFileObject source =
-        source(
-            "Box",
-            "package test;",
-            "import dev.phalanx.ecs.annotations.Component;",
-            "@Component",
-            "public record Box<T>(T value) {}");
-    assertSingleError(source, "[PhalanxGeneric]", "remove the type parameters", "record Box");
+            "@Component(pageSize = 3)",
+            declaration);
+    assertSingleError(source, "[" + code + "]", text, declaration);
   }
 
   @Test
@@ -94,7 +65,7 @@ class ComponentValidationTest {
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "public class Outer {",
-            "  @Component",
+            "  @Component(pageSize = 3)",
             "  public class Inner { public int x; }",
             "}");
     assertSingleError(source, "[PhalanxInnerClass]", "declare it static", "class Inner");
@@ -108,11 +79,36 @@ class ComponentValidationTest {
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "public class Outer {",
-            "  @Component",
+            "  @Component(pageSize = 3)",
             "  private record Hidden(int x) {}",
             "}");
     assertSingleError(
-        source, "[PhalanxPrivateClass]", "make it package-private or public", "record Hidden");
+        source,
+        "[PhalanxPrivateClass]",
+        "[PhalanxPrivateClass] @Component test.Outer.Hidden cannot be used by the generated classes"
+            + " in its package because it is private: make it package-private or public",
+        "record Hidden");
+  }
+
+  @Test
+  void privateEnclosingClassIsNamed() {
+    final JavaFileObject source =
+        source(
+            "Outer",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "public class Outer {",
+            "  private static final class Box {",
+            "    @Component",
+            "    public record Shown(int x) {}",
+            "  }",
+            "}");
+    assertSingleError(
+        source,
+        "[PhalanxPrivateClass]",
+        "@Component test.Outer.Box.Shown cannot be used by the generated classes in its package"
+            + " because its enclosing class Box is private: make it package-private or public",
+        "record Shown");
   }
 
   @Test
@@ -139,6 +135,36 @@ class ComponentValidationTest {
             "@Component(pageSize = -4)",
             "public record Neg(int x) {}");
     assertSingleError(source, "[PhalanxPageSize]", "got -4", "pageSize = -4");
+  }
+
+  @Test
+  void zeroPageSizeIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Zero",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component(pageSize = 0)",
+            "public record Zero(int x) {}");
+    assertSingleError(source, "[PhalanxPageSize]", "got 0", "pageSize = 0");
+  }
+
+  @Test
+  void fieldNameClashingWithCursorMemberIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Holder",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public record Holder(int storage) {}");
+    assertSingleError(
+        source,
+        "[PhalanxReservedName]",
+        "[PhalanxReservedName] field 'storage' would generate a method 'storage' with 0"
+            + " parameter(s) on the cursor, which clashes with a member of the same name and"
+            + " parameter count that the cursor already has: rename the field",
+        "int storage");
   }
 
   @Test
@@ -258,6 +284,165 @@ class ComponentValidationTest {
   }
 
   @Test
+  void innerClassOfAParameterizedTypeIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Holder",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "class Outer<T> { public class In {} }",
+            "@Component",
+            "public final class Holder {",
+            "  public Outer<String>.In in;",
+            "}");
+    assertSingleError(
+        source,
+        "[PhalanxFieldType]",
+        "field 'in' has type test.Outer<java.lang.String>.In, which a generated storage cannot"
+            + " hold: an inner class of a parameterized type; make the nested class static",
+        "Outer<String>.In in");
+  }
+
+  @Test
+  void privateTypeArgumentIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Bag",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public record Bag(",
+            "    java.util.List<Bag.Secret> secrets) {",
+            "  private static final class Secret {}",
+            "}");
+    assertSingleError(
+        source,
+        "[PhalanxFieldType]",
+        "which a generated storage cannot hold: Secret is private; make it package-private or"
+            + " public",
+        "List<Bag.Secret> secrets");
+  }
+
+  @Test
+  void boundsOfWildcardsAreChecked() {
+    final JavaFileObject source =
+        source(
+            "Bounds",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "import java.util.List;",
+            "@Component",
+            "public record Bounds(",
+            "    List<? extends Bounds.Secret> upper,",
+            "    List<? super Bounds.Secret> lower,",
+            "    List<?> any) {",
+            "  private static final class Secret {}",
+            "}");
+    final Compilation compilation = compile(source);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxFieldType] field 'upper'")
+        .inFile(source)
+        .onLineContaining("upper");
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxFieldType] field 'lower'")
+        .inFile(source)
+        .onLineContaining("lower");
+  }
+
+  @Test
+  void protectedNestedTypeOfASuperclassInAnotherPackageIsRejected() {
+    final JavaFileObject base =
+        JavaFileObjects.forSourceLines(
+            "other.Base",
+            "package other;",
+            "public class Base {",
+            "  protected static class Token {}",
+            "}");
+    final JavaFileObject source =
+        source(
+            "Child",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public final class Child extends other.Base {",
+            "  public Token token;",
+            "}");
+    final Compilation compilation = compile(base, source);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxFieldType] field 'token' has type other.Base.Token, which a generated storage"
+                + " cannot hold: Token is not public and belongs to another package; make it"
+                + " public")
+        .inFile(source)
+        .onLineContaining("Token token");
+  }
+
+  @Test
+  void singleFieldOfTypeObjectIsRejected() {
+    final JavaFileObject source =
+        source(
+            "Box",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public record Box(Object content) {}");
+    assertSingleError(
+        source,
+        "[PhalanxReservedName]",
+        "[PhalanxReservedName] field 'content' would generate emplace(long, java.lang.Object) and"
+            + " replace(long, java.lang.Object), which clashes with emplace(long, Box) and"
+            + " replace(long, Box) inherited from Storage: rename the field",
+        "Object content");
+  }
+
+  @Test
+  void privateFieldWithoutSetterIsReportedAsPrivate() {
+    final JavaFileObject source =
+        source(
+            "Counter",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public final class Counter {",
+            "  private int count;",
+            "  public int getCount() { return count; }",
+            "}");
+    assertSingleError(
+        source,
+        "[PhalanxUnwritableField]",
+        "[PhalanxUnwritableField] field 'count' is private, and no constructor takes every field:"
+            + " make it non-final and non-private, add an accessible setCount(int)",
+        "private int count");
+  }
+
+  @Test
+  void packagePrivateFieldOfASuperclassInAnotherPackageNeedsAGetter() {
+    final JavaFileObject base =
+        JavaFileObjects.forSourceLines(
+            "other.Base", "package other;", "public class Base {", "  int hidden;", "}");
+    final JavaFileObject source =
+        source(
+            "Child",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public final class Child extends other.Base {",
+            "  public int own;",
+            "}");
+    final Compilation compilation = compile(base, source);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxPrivateField] field 'hidden'")
+        .inFile(base)
+        .onLineContaining("int hidden");
+  }
+
+  @Test
   void fieldNameClashingWithStorageMemberIsRejected() {
     final JavaFileObject source =
         source(
@@ -358,10 +543,21 @@ class ComponentValidationTest {
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
             "@Component",
-            "public record Lost(Missing missing) {}");
+            "public record Lost(Missing missing) {}",
+            "@Component",
+            "record LostArray(Missing[] missing) {}",
+            "@Component",
+            "record LostArgument(java.util.List<Missing> missing) {}");
     final Compilation compilation = compile(source);
     assertThat(compilation).failed();
-    assertThat(compilation).hadErrorContaining("[PhalanxMissingType] @Component test.Lost");
+    // javac's own error on each unresolved type, then one [PhalanxMissingType] per component.
+    assertThat(compilation).hadErrorCount(6);
+    for (final String component : new String[] {"Lost", "LostArray", "LostArgument"}) {
+      assertThat(compilation)
+          .hadErrorContaining("[PhalanxMissingType] @Component test." + component + " ")
+          .inFile(source)
+          .onLineContaining("record " + component + "(");
+    }
   }
 
   @Test

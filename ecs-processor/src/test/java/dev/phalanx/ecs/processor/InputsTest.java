@@ -212,6 +212,32 @@ class InputsTest {
   }
 
   @Test
+  void recordOfDoublesAtTheParameterLimitKeepsItsTypedForms() {
+    // this (1) + entity (2) + 126 doubles (252) = 255 slots: doubles take two slots, like longs.
+    final Compilation compilation =
+        compile(
+            component("Wide", "public record Wide(" + fields("double", 126, ", ", "") + ") {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Wide_Storage");
+    assertTrue(storage.contains("public void emplace(final long entity, final double f0"));
+    assertFalse(storage.contains("public void emplace(final CommandBuffer commands"));
+  }
+
+  @Test
+  void recordOneSlotBelowTheLimitKeepsItsRecordingForm() {
+    // The recording emplace takes the command buffer too: this (1) + commands (1) + entity (2) +
+    // 125 longs (250) + 1 int (1) = 255 slots.
+    final Compilation compilation =
+        compile(
+            component(
+                "Wide", "public record Wide(" + fields("long", 125, ", ", "") + ", int last) {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertTrue(
+        generated(compilation, "test.Wide_Storage")
+            .contains("public void emplace(final CommandBuffer commands, final long entity,"));
+  }
+
+  @Test
   void recordOfTheMostLongsJavaAllowsCompilesWithoutTypedForms() {
     final Compilation compilation =
         compile(component("Wide", "public record Wide(" + fields("long", 127, ", ", "") + ") {}"));
@@ -277,11 +303,11 @@ class InputsTest {
             .contains("public void eachChunk(final Chunk chunk)"));
   }
 
-  @Test
-  void viewWhoseVisitorWouldBeTooWideIsRejected() {
+  /** A view over {@code count} components without fields, and the components. */
+  private static List<JavaFileObject> wideView(final int count) {
     final List<JavaFileObject> sources = new ArrayList<>();
     final List<String> listed = new ArrayList<>();
-    for (int i = 0; i < 253; i++) {
+    for (int i = 0; i < count; i++) {
       sources.add(
           source(
               "C" + i,
@@ -291,13 +317,27 @@ class InputsTest {
               "public final class C" + i + " {}"));
       listed.add("C" + i + ".class");
     }
-    final JavaFileObject view =
+    sources.add(
         source(
             "All",
             "package test;",
             "@dev.phalanx.ecs.annotations.ViewQuery(include = {" + String.join(", ", listed) + "})",
-            "interface All {}");
-    sources.add(view);
+            "interface All {}"));
+    return sources;
+  }
+
+  @Test
+  void viewWhoseVisitorIsAtTheLimitCompiles() {
+    // this (1) + entity (2) + 252 cursors = 255 slots.
+    final Compilation compilation = compile(wideView(252).toArray(new JavaFileObject[0]));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("test.AllQuery");
+  }
+
+  @Test
+  void viewWhoseVisitorWouldBeTooWideIsRejected() {
+    final List<JavaFileObject> sources = wideView(253);
+    final JavaFileObject view = sources.get(sources.size() - 1);
     final Compilation compilation = compile(sources.toArray(new JavaFileObject[0]));
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation)
@@ -463,17 +503,69 @@ class InputsTest {
         .onLineContaining("@dev.phalanx.ecs.annotations.ViewQuery");
   }
 
+  @Test
+  void localClassesAreToldApartFromMembersAfterLambdasAndAnonymousClasses() {
+    final JavaFileObject systems =
+        source(
+            "Systems",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.*;",
+            "final class Systems {",
+            "  static final Runnable BLOCK = () -> {};",
+            "  static final Runnable EXPRESSION = () -> System.out.println();",
+            "  static final Object ANONYMOUS = new Object() {",
+            "    @Component class InAnonymous { public float x; }",
+            "  };",
+            "  @Component public record Member(float x) {}",
+            "}");
+    final Compilation compilation = compile(systems);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxInnerClass] @Component InAnonymous is a local class")
+        .inFile(systems)
+        .onLineContaining("class InAnonymous");
+  }
+
+  @Test
+  void localClassesWithOtherAnnotationsAreNotReported() {
+    // Component here is the user's own annotation: the file imports another Phalanx annotation,
+    // not this one. The class in the unnamed package has no package name at all.
+    final Compilation compilation =
+        compile(
+            component("Position", "public record Position(float x) {}"),
+            source(
+                "Tools",
+                "package test;",
+                "import dev.phalanx.ecs.annotations.EntityRef;",
+                "final class Tools {",
+                "  @interface Component {}",
+                "  void run() {",
+                "    @Component class Mine {}",
+                "    @Deprecated class Old {}",
+                "  }",
+                "}"),
+            JavaFileObjects.forSourceLines(
+                "Loose",
+                "final class Loose {",
+                "  void run() {",
+                "    class Inner {}",
+                "  }",
+                "}"));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+
   // -----------------------------------------------------------------------------------------------
   // Validating constructors.
   // -----------------------------------------------------------------------------------------------
 
   @Test
   void recordWithAValidatingConstructorGetsAWarning() {
+    // A suppression of something else leaves the warning.
     final JavaFileObject health =
         component(
             "Health",
-            "public record Health(int hp) { public Health { if (hp < 0) throw new"
-                + " IllegalArgumentException(); } }");
+            "@SuppressWarnings(\"unchecked\") public record Health(int hp) { public Health { if (hp"
+                + " < 0) throw new IllegalArgumentException(); } }");
     final Compilation compilation = javac().withProcessors(new PhalanxProcessor()).compile(health);
     assertThat(compilation).succeeded();
     assertThat(compilation).hadWarningCount(1);
@@ -501,6 +593,35 @@ class InputsTest {
   }
 
   @Test
+  void everyPhalanxWarningCanBeSuppressedOnAnEnclosingClass() {
+    assertThat(
+            compile(
+                source(
+                    "Holder",
+                    "package test;",
+                    "import dev.phalanx.ecs.annotations.Component;",
+                    "@SuppressWarnings({\"unchecked\", \"phalanx\"})",
+                    "final class Holder {",
+                    "  @Component",
+                    "  public record Health(int hp) {",
+                    "    public Health { if (hp < 0) throw new IllegalArgumentException(); }",
+                    "  }",
+                    "}")))
+        .succeededWithoutWarnings();
+  }
+
+  @Test
+  void recordWithAnotherConstructorOfTheSameArityGetsNoWarning() {
+    assertThat(
+            compile(
+                component(
+                    "Health",
+                    "public record Health(int hp) {"
+                        + " public Health(final String hp) { this(Integer.parseInt(hp)); } }")))
+        .succeededWithoutWarnings();
+  }
+
+  @Test
   void recordWithoutItsOwnConstructorGetsNoWarning() {
     assertThat(
             compile(
@@ -511,15 +632,121 @@ class InputsTest {
 
   @Test
   void internalFailuresAreCodedAndNameTheDeclaration() {
-    final String message =
-        dev.phalanx.ecs.processor.validation.Diagnostics.internal(
-            "test.Position", new IllegalStateException("boom"));
+    final IllegalStateException deep = new IllegalStateException("boom");
+    deep.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement("a.A", "f", "A.java", 1),
+          new StackTraceElement("b.B", "g", "B.java", 2),
+          new StackTraceElement("c.C", "h", "C.java", 3),
+          new StackTraceElement("d.D", "i", "D.java", 4),
+        });
+    assertEquals(
+        "[PhalanxInternal] the Phalanx processor failed on test.Position"
+            + " (java.lang.IllegalStateException: boom at a.A.f(A.java:1) < b.B.g(B.java:2) <"
+            + " c.C.h(C.java:3)); this is a bug of the processor, not of your code: please report"
+            + " it with this message",
+        dev.phalanx.ecs.processor.validation.Diagnostics.internal("test.Position", deep));
+    final IllegalStateException shallow = new IllegalStateException("boom");
+    shallow.setStackTrace(new StackTraceElement[] {new StackTraceElement("a.A", "f", "A.java", 1)});
+    assertEquals(
+        "[PhalanxInternal] the Phalanx processor failed on test.Position"
+            + " (java.lang.IllegalStateException: boom at a.A.f(A.java:1)); this is a bug of the"
+            + " processor, not of your code: please report it with this message",
+        dev.phalanx.ecs.processor.validation.Diagnostics.internal("test.Position", shallow));
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Accessors and inheritance.
+  // -----------------------------------------------------------------------------------------------
+
+  @Test
+  void fieldsInheritedFromAnotherPackageAreReadThroughWhatIsAccessible() {
+    final Compilation compilation =
+        compile(
+            JavaFileObjects.forSourceLines(
+                "other.Base",
+                "package other;",
+                "public class Base {",
+                "  public int shared;",
+                "  int hidden;",
+                "  public int getHidden() { return hidden; }",
+                "  public void setHidden(final int hidden) { this.hidden = hidden; }",
+                "}"),
+            component("Child", "public final class Child extends other.Base { public int own; }"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Child_Storage");
+    assertTrue(storage.contains("final int v$0 = value.shared;"), storage);
+    assertTrue(storage.contains("final int v$1 = value.getHidden();"), storage);
+    assertTrue(storage.contains("final int v$2 = value.own;"), storage);
+    assertTrue(storage.contains("value.setHidden(hiddenPages[page][offset]);"), storage);
+  }
+
+  @Test
+  void publicMembersOfANonPublicSuperclassInAnotherPackageAreUsedDirectly() {
+    final Compilation compilation =
+        compile(
+            JavaFileObjects.forSourceLines(
+                "other.Hidden",
+                "package other;",
+                "class Hidden {",
+                "  public int shown;",
+                "  private int kept;",
+                "  public int getKept() { return kept; }",
+                "  public void setKept(final int kept) { this.kept = kept; }",
+                "}"),
+            JavaFileObjects.forSourceLines(
+                "other.Base", "package other;", "public class Base extends Hidden {}"),
+            component("Child", "public final class Child extends other.Base {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Child_Storage");
+    assertTrue(storage.contains("final int v$0 = value.shown;"), storage);
+    assertTrue(storage.contains("final int v$1 = value.getKept();"), storage);
+  }
+
+  @Test
+  void privateBooleanIsReadThroughItsIsGetter() {
+    final Compilation compilation =
+        compile(
+            component(
+                "Alive",
+                "public final class Alive {"
+                    + " private boolean alive;"
+                    + " public boolean isAlive() { return alive; }"
+                    + " public void setAlive(final boolean alive) { this.alive = alive; } }"));
+    assertThat(compilation).succeededWithoutWarnings();
     assertTrue(
-        message.startsWith(
-            "[PhalanxInternal] the Phalanx processor failed on test.Position ("
-                + "java.lang.IllegalStateException: boom at "),
-        message);
-    assertFalse(message.contains("\n"), "one line, no stack trace: " + message);
+        generated(compilation, "test.Alive_Storage")
+            .contains("final boolean v$0 = value.isAlive();"));
+  }
+
+  @Test
+  void componentsOfOneSimpleNameGetNumberedVisitorParameters() {
+    final List<JavaFileObject> sources = new ArrayList<>();
+    for (final String pkg : List.of("a", "b", "c")) {
+      sources.add(
+          JavaFileObjects.forSourceLines(
+              pkg + ".Position",
+              "package " + pkg + ";",
+              "@dev.phalanx.ecs.annotations.Component",
+              "public record Position(float x) {}"));
+    }
+    sources.add(
+        source(
+            "Everywhere",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.ViewQuery(",
+            "    include = {a.Position.class, b.Position.class, c.Position.class})",
+            "interface Everywhere {}"));
+    final Compilation compilation = compile(sources.toArray(new JavaFileObject[0]));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String query = generated(compilation, "test.EverywhereQuery");
+    assertTrue(
+        query
+            .replaceAll("\\s+", " ")
+            .contains(
+                "void visit(long entity, Position_Cursor position, b.Position_Cursor position2,"
+                    + " c.Position_Cursor position3);"),
+        query);
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -554,6 +781,60 @@ class InputsTest {
     assertTrue(
         generated(compilation, "test.OldsQuery")
             .contains("@SuppressWarnings({\"deprecation\", \"removal\"})"));
+  }
+
+  @Test
+  void everyKindOfDeprecatedUseInAComponentStaysWarningFree() {
+    final Compilation compilation =
+        compile(
+            source(
+                "Old",
+                "package test;",
+                "@Deprecated",
+                "public final class Old {",
+                "  public static final class Inner {}",
+                "}"),
+            component(
+                "Direct", "@SuppressWarnings(\"deprecation\") public record Direct(Old old) {}"),
+            component(
+                "Array", "@SuppressWarnings(\"deprecation\") public record Array(Old[] olds) {}"),
+            component(
+                "Nested",
+                "@SuppressWarnings(\"deprecation\") public record Nested(Old.Inner inner) {}"),
+            component(
+                "Argument",
+                "@SuppressWarnings(\"deprecation\")"
+                    + " public record Argument(java.util.List<Old> olds) {}"),
+            component(
+                "Upper",
+                "@SuppressWarnings(\"deprecation\")"
+                    + " public record Upper(java.util.List<? extends Old> olds) {}"),
+            component(
+                "Lower",
+                "@SuppressWarnings(\"deprecation\")"
+                    + " public record Lower(java.util.List<? super Old> olds) {}"),
+            component(
+                "Getter",
+                "public final class Getter {"
+                    + " private int n;"
+                    + " public Getter(final int n) { this.n = n; }"
+                    + " @Deprecated public int getN() { return n; } }"),
+            component(
+                "Built",
+                "public final class Built {"
+                    + " public final int n;"
+                    + " @Deprecated public Built(final int n) { this.n = n; } }"));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+
+  @Test
+  void wildcardWithoutDeprecatedBoundSuppressesNothing() {
+    final Compilation compilation =
+        compile(
+            component("Sizes", "public record Sizes(java.util.List<? extends Number> sizes) {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    final String storage = generated(compilation, "test.Sizes_Storage");
+    assertFalse(storage.contains("\"deprecation\""), storage);
   }
 
   @Test

@@ -250,9 +250,100 @@ class QueryValidationTest {
   }
 
   @Test
+  void rejectedOwningGroupConflictsWithNoLaterOne() {
+    final JavaFileObject first =
+        source(
+            "Movers",
+            "@GroupQuery(owned = Position.class, get = Velocity.class)",
+            "interface Movers {}");
+    final JavaFileObject second =
+        source(
+            "Healers",
+            "@GroupQuery(owned = {Position.class, Health.class})",
+            "interface Healers {}");
+    // Shares Health with the rejected Healers only: it is generated.
+    final JavaFileObject third =
+        source(
+            "Cold", "@GroupQuery(owned = Health.class, get = Frozen.class)", "interface Cold {}");
+    final Compilation compilation = compile(first, second, third);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("[PhalanxQueryConflict] the owning group test.Healers")
+        .inFile(second)
+        .onLineContaining("interface Healers");
+  }
+
+  @Test
+  void disjointOwningGroupsAreAcceptedAndPageByAnOwnedComponentWithFields() {
+    final Compilation compilation =
+        compile(
+            source(
+                "Marked",
+                "@GroupQuery(owned = {Frozen.class, Position.class})",
+                "interface Marked {}"),
+            source("Tokens", "@GroupQuery(owned = Token.class)", "interface Tokens {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("test.MarkedQuery")
+        .contentsAsUtf8String()
+        .contains("this.pageShift = positionStorage.pageShift();");
+    assertThat(compilation)
+        .generatedSourceFile("test.TokensQuery")
+        .contentsAsUtf8String()
+        .contains("this.pageShift = tokenStorage.pageShift();");
+  }
+
+  @Test
+  void componentWithUnresolvedTypesIsLeftToItsOwnDiagnostic() {
+    final JavaFileObject lost =
+        JavaFileObjects.forSourceLines(
+            "test.Lost",
+            "package test;",
+            "@dev.phalanx.ecs.annotations.Component",
+            "public record Lost(Missing missing) {}");
+    final Compilation compilation =
+        compile(lost, source("Losing", "@ViewQuery(include = Lost.class)", "interface Losing {}"));
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation)
+        .hadErrorContaining("cannot find symbol")
+        .inFile(lost)
+        .onLineContaining("Missing missing");
+    assertThat(compilation).hadErrorContaining("[PhalanxMissingType] @Component test.Lost");
+  }
+
+  @Test
+  void singleUnresolvedClassIsLeftToJavac() {
+    final JavaFileObject source =
+        source("Lone", "@ViewQuery(include = Missing.class)", "interface Lone {}");
+    final Compilation compilation = compile(source);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("cannot find symbol")
+        .inFile(source)
+        .onLineContaining("Missing.class");
+  }
+
+  @Test
+  void listOfTheWrongTypeIsLeftToJavac() {
+    final JavaFileObject source =
+        source("Numbers", "@ViewQuery(include = 3)", "interface Numbers {}");
+    final Compilation compilation = compile(source);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining("incompatible types")
+        .inFile(source)
+        .onLineContaining("include = 3");
+  }
+
+  @Test
   void concreteClassIsRejected() {
     assertSingleError(
-        source("Movers", "@GroupQuery(owned = Position.class)", "final class Movers {}"),
+        // Plain is no component: a second error if the validation went on past the kind.
+        source("Movers", "@GroupQuery(owned = Plain.class)", "final class Movers {}"),
         "[PhalanxQueryKind]",
         "@GroupQuery cannot be applied to the concrete class test.Movers: annotate an interface (or"
             + " an abstract class) that only declares the query",

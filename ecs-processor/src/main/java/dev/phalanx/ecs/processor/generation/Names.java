@@ -85,18 +85,6 @@ public final class Names {
   }
 
   /**
-   * {@return the qualified names of the classes generated for {@code type}: storage, cursor,
-   * traits}
-   *
-   * @param type the component class
-   */
-  public static List<String> generatedClasses(final TypeElement type) {
-    final String packageName = packageOf(type);
-    final String prefix = (packageName.isEmpty() ? "" : packageName + ".") + flatName(type);
-    return List.of(prefix + STORAGE_SUFFIX, prefix + CURSOR_SUFFIX, prefix + TRAITS_SUFFIX);
-  }
-
-  /**
    * {@return {@code name} with its first letter upper-cased: {@code x} to {@code X}}
    *
    * @param name a non-empty field name

@@ -141,12 +141,16 @@ public final class ComponentValidator {
     final List<FieldModel> fields = new ArrayList<>();
     Construction construction = Construction.ALL_FIELDS;
     if (StorageKind.FIELDS == kind) {
+      // Only a field of a storable type gets a model: JavaPoet cannot even name some of the others.
+      final List<RawField> storable = new ArrayList<>();
       for (final RawField field : raw) {
-        checkFieldType(field, packageName, report);
+        if (checkFieldType(field, packageName, report)) {
+          storable.add(field);
+        }
       }
       checkNames(type, raw, report);
       construction = isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, report);
-      for (final RawField field : raw) {
+      for (final RawField field : storable) {
         final FieldModel model =
             fieldModel(type, field, isRecord, construction, packageName, report);
         if (null != model) {
@@ -324,18 +328,24 @@ public final class ComponentValidator {
     }
   }
 
+  /**
+   * Returns whether the field is annotated {@code @EntityRef}; on a record component javac copies
+   * the annotation (targeted at fields too) to the private field, the element of the field.
+   */
   private boolean isEntityRef(final RawField field) {
-    return null != findAnnotation(field.element(), ENTITY_REF)
-        || (null != field.field() && null != findAnnotation(field.field(), ENTITY_REF));
+    return null != findAnnotation(field.element(), ENTITY_REF);
   }
 
-  private void checkFieldType(
+  /** Reports a field whose type generated code cannot store; returns whether it can. */
+  private boolean checkFieldType(
       final RawField field, final String packageName, final ValidationReport report) {
     final String why = unsupported(field.type(), packageName);
     if (null != why) {
       report.error(
           Diagnostics.fieldType(field.name(), field.type().toString(), why), field.element());
+      return false;
     }
+    return true;
   }
 
   /** Returns why generated code cannot store {@code type}, or {@code null} if it can. */
@@ -656,17 +666,20 @@ public final class ComponentValidator {
     return null;
   }
 
-  /** Returns whether code in {@code packageName} (not a subclass) may use {@code member}. */
+  /**
+   * Returns whether code in {@code packageName} (not a subclass) may use {@code member} of the
+   * component. A public member is accessible even when the class declaring it is not: generated
+   * code reaches it through the component, which is.
+   */
   private static boolean accessible(final Element member, final String packageName) {
     final Set<Modifier> modifiers = member.getModifiers();
     if (modifiers.contains(Modifier.PRIVATE)) {
       return false;
     }
-    final TypeElement owner = (TypeElement) member.getEnclosingElement();
     if (modifiers.contains(Modifier.PUBLIC)) {
-      return null == inaccessible(owner, packageName);
+      return true;
     }
-    return Names.packageOf(owner).equals(packageName);
+    return Names.packageOf(member.getEnclosingElement()).equals(packageName);
   }
 
   // -----------------------------------------------------------------------------------------------
