@@ -227,6 +227,29 @@ public final class EntityStorage {
    *     count)}
    */
   void restore(final long[] entities, final int count, final int aliveCount) {
+    restore(entities, count, aliveCount, null);
+  }
+
+  /**
+   * As {@link #restore(long[], int, int)}; with {@code checkedPositions} (each index's position in
+   * {@code entities}, as the snapshot loader's staging built and checked it, the same length as
+   * {@code entities} and at least 16) both arrays are adopted without checking them again.
+   */
+  void restore(
+      final long[] entities, final int count, final int aliveCount, final int[] checkedPositions) {
+    if (null != checkedPositions
+        && count == entities.length
+        && checkedPositions.length == count
+        && count >= 16
+        && aliveCount >= 0
+        && aliveCount <= count
+        && count <= limit) {
+      packed = entities;
+      position = checkedPositions;
+      size = count;
+      alive = aliveCount;
+      return;
+    }
     if (count < 0
         || count > entities.length
         || aliveCount < 0

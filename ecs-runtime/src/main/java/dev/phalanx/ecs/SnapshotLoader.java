@@ -160,7 +160,9 @@ public final class SnapshotLoader {
 
   /** Changes the registry; every step here was checked by the staging. */
   private void commit(final StagedSnapshot staged) {
-    registry.entities().restore(staged.entities, staged.entityCount, staged.alive);
+    registry
+        .entities()
+        .restore(staged.entities, staged.entityCount, staged.alive, staged.positionOf);
     final Filler filler = new Filler();
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.storage(source.type);

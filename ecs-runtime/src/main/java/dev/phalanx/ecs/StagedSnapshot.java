@@ -83,6 +83,8 @@ final class StagedSnapshot {
   final long[] entities;
   final int entityCount;
   final int alive;
+  // Full snapshots: each index's position in entities, checked; the entity storage adopts it.
+  final int[] positionOf;
   final Map<String, byte[]> extras;
   final List<StagedStorage> storages;
 
@@ -91,12 +93,14 @@ final class StagedSnapshot {
       final long[] entities,
       final int entityCount,
       final int alive,
+      final int[] positionOf,
       final Map<String, byte[]> extras,
       final List<StagedStorage> storages) {
     this.full = full;
     this.entities = entities;
     this.entityCount = entityCount;
     this.alive = alive;
+    this.positionOf = positionOf;
     this.extras = extras;
     this.storages = storages;
   }
@@ -170,25 +174,18 @@ final class StagedSnapshot {
     if (full) {
       Arrays.fill(positionOf, -1);
     }
-    for (int at = 0; at < count; at++) {
-      final long entity = entities[at];
-      final int index = Entity.index(entity);
-      final boolean bad =
-          full
-              ? index < 0 || index >= count || -1 != positionOf[index]
-              : index < 0 || index > Entity.MAX_INDEX || listed.containsKey(entity);
-      if (bad || Entity.isTombstone(entity)) {
-        throw new SnapshotFormatException(
-            entitiesAt + 8L * at,
-            "corrupt identifier "
-                + Entity.toString(entity)
-                + " at entity "
-                + at
-                + ": out of range, repeated or a tombstone (reading the entity section)");
-      }
-      if (full) {
-        positionOf[index] = at;
-      } else {
+    if (full) {
+      indexEntities(entities, count, positionOf, entitiesAt);
+    } else {
+      for (int at = 0; at < count; at++) {
+        final long entity = entities[at];
+        final int index = Entity.index(entity);
+        if (index < 0
+            || index > Entity.MAX_INDEX
+            || listed.containsKey(entity)
+            || Entity.isTombstone(entity)) {
+          throw badIdentifier(entitiesAt, at, entity);
+        }
         listed.put(entity, at);
       }
     }
@@ -242,63 +239,11 @@ final class StagedSnapshot {
       final long[] packed = readLongs(in, size);
       final int[][] sparse =
           full ? new int[(count + SparseSet.SPARSE_MASK) >>> SparseSet.SPARSE_SHIFT][] : null;
-      int holes = 0;
-      for (int p = 0; p < size; p++) {
-        final long entity = packed[p];
-        if (Entity.isTombstone(entity)) {
-          holes++;
-          continue;
-        }
-        final int slot;
-        if (full) {
-          final int index = Entity.index(entity);
-          final boolean live =
-              index >= 0
-                  && index < count
-                  && positionOf[index] < alive
-                  && positionOf[index] >= 0
-                  && entities[positionOf[index]] == entity;
-          slot = live ? index : -1;
-        } else {
-          slot = (int) listed.get(entity, -1);
-        }
-        if (slot < 0) {
-          throw new SnapshotFormatException(
-              packedAt + 8L * p,
-              "corrupt element at position "
-                  + p
-                  + " of "
-                  + storageName
-                  + ": "
-                  + Entity.toString(entity)
-                  + " is not a live entity of the snapshot");
-        }
-        final boolean repeated;
-        if (full) {
-          int[] page = sparse[slot >>> SparseSet.SPARSE_SHIFT];
-          if (null == page) {
-            page = new int[SparseSet.SPARSE_PAGE_SIZE];
-            Arrays.fill(page, SparseSet.ABSENT);
-            sparse[slot >>> SparseSet.SPARSE_SHIFT] = page;
-          }
-          repeated = SparseSet.ABSENT != page[slot & SparseSet.SPARSE_MASK];
-          page[slot & SparseSet.SPARSE_MASK] = p;
-        } else {
-          repeated = stamp[slot] == s + 1;
-          stamp[slot] = s + 1;
-        }
-        if (repeated) {
-          throw new SnapshotFormatException(
-              packedAt + 8L * p,
-              "corrupt element at position "
-                  + p
-                  + " of "
-                  + storageName
-                  + ": "
-                  + Entity.toString(entity)
-                  + " appears twice");
-        }
-      }
+      final int holes =
+          full
+              ? checkFullElements(
+                  packed, size, count, alive, positionOf, entities, sparse, packedAt, storageName)
+              : checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
       for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
@@ -344,7 +289,7 @@ final class StagedSnapshot {
         throw in.error("corrupt snapshot: the end marker 'END!' is missing");
       }
     }
-    return new StagedSnapshot(full, entities, count, alive, extras, storages);
+    return new StagedSnapshot(full, entities, count, alive, positionOf, extras, storages);
   }
 
   /** A field as the file describes it. */
@@ -499,6 +444,138 @@ final class StagedSnapshot {
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
       kept = false;
     }
+  }
+
+  /**
+   * Checks the elements of one storage of a full snapshot: each a live entity of the snapshot, none
+   * twice; builds the storage's sparse array on the way (a repeat is an entry already set). Kept
+   * out of {@link #read} so that the JIT compiles this loop on its own. Returns the number of
+   * holes.
+   */
+  private static int checkFullElements(
+      final long[] packed,
+      final int size,
+      final int count,
+      final int alive,
+      final int[] positionOf,
+      final long[] entities,
+      final int[][] sparse,
+      final long packedAt,
+      final String storageName)
+      throws SnapshotFormatException {
+    int holes = 0;
+    for (int p = 0; p < size; p++) {
+      final long entity = packed[p];
+      if (Entity.isTombstone(entity)) {
+        holes++;
+        continue;
+      }
+      final int index = Entity.index(entity);
+      if (index < 0 || index >= count) {
+        throw notLive(packedAt, p, storageName, entity);
+      }
+      final int at = positionOf[index];
+      if (at < 0 || at >= alive || entities[at] != entity) {
+        throw notLive(packedAt, p, storageName, entity);
+      }
+      int[] page = sparse[index >>> SparseSet.SPARSE_SHIFT];
+      if (null == page) {
+        page = new int[SparseSet.SPARSE_PAGE_SIZE];
+        Arrays.fill(page, SparseSet.ABSENT);
+        sparse[index >>> SparseSet.SPARSE_SHIFT] = page;
+      }
+      if (SparseSet.ABSENT != page[index & SparseSet.SPARSE_MASK]) {
+        throw repeated(packedAt, p, storageName, entity);
+      }
+      page[index & SparseSet.SPARSE_MASK] = p;
+    }
+    return holes;
+  }
+
+  /**
+   * As {@link #checkFullElements} for a partial snapshot: each element a listed entity, none twice
+   * ({@code stamp} remembers which storage, {@code s + 1}, last held each listed entity).
+   */
+  private static int checkListedElements(
+      final long[] packed,
+      final int size,
+      final LongLongMap listed,
+      final int[] stamp,
+      final int s,
+      final long packedAt,
+      final String storageName)
+      throws SnapshotFormatException {
+    int holes = 0;
+    for (int p = 0; p < size; p++) {
+      final long entity = packed[p];
+      if (Entity.isTombstone(entity)) {
+        holes++;
+        continue;
+      }
+      final int slot = (int) listed.get(entity, -1);
+      if (slot < 0) {
+        throw notLive(packedAt, p, storageName, entity);
+      }
+      if (stamp[slot] == s + 1) {
+        throw repeated(packedAt, p, storageName, entity);
+      }
+      stamp[slot] = s + 1;
+    }
+    return holes;
+  }
+
+  /**
+   * Checks the identifiers of a full snapshot (indices exactly {@code [0, count)}, no tombstone)
+   * and fills {@code positionOf}, each index's position. Kept out of {@link #read} for the JIT.
+   */
+  private static void indexEntities(
+      final long[] entities, final int count, final int[] positionOf, final long entitiesAt)
+      throws SnapshotFormatException {
+    for (int at = 0; at < count; at++) {
+      final long entity = entities[at];
+      final int index = Entity.index(entity);
+      if (index < 0 || index >= count || -1 != positionOf[index] || Entity.isTombstone(entity)) {
+        throw badIdentifier(entitiesAt, at, entity);
+      }
+      positionOf[index] = at;
+    }
+  }
+
+  private static SnapshotFormatException badIdentifier(
+      final long entitiesAt, final int at, final long entity) {
+    return new SnapshotFormatException(
+        entitiesAt + 8L * at,
+        "corrupt identifier "
+            + Entity.toString(entity)
+            + " at entity "
+            + at
+            + ": out of range, repeated or a tombstone (reading the entity section)");
+  }
+
+  private static SnapshotFormatException notLive(
+      final long packedAt, final int p, final String storageName, final long entity) {
+    return new SnapshotFormatException(
+        packedAt + 8L * p,
+        "corrupt element at position "
+            + p
+            + " of "
+            + storageName
+            + ": "
+            + Entity.toString(entity)
+            + " is not a live entity of the snapshot");
+  }
+
+  private static SnapshotFormatException repeated(
+      final long packedAt, final int p, final String storageName, final long entity) {
+    return new SnapshotFormatException(
+        packedAt + 8L * p,
+        "corrupt element at position "
+            + p
+            + " of "
+            + storageName
+            + ": "
+            + Entity.toString(entity)
+            + " appears twice");
   }
 
   private static boolean allPrimitive(final Iterable<SnapshotFormat.Column> columns) {
