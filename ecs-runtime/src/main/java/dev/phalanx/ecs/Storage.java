@@ -381,7 +381,7 @@ public abstract class Storage<T> extends SparseSet {
    */
   public final boolean changedSince(final long entity, final int tick) {
     final int position = indexOf(entity);
-    return ABSENT != position && changeTickAt(position) - tick > 0;
+    return ABSENT != position && isTracked() && changeTickAt(position) - tick > 0;
   }
 
   /**
@@ -690,6 +690,20 @@ public abstract class Storage<T> extends SparseSet {
         && 0 == includedBy.length
         && 0 == excludedBy.length
         && (null != guards ? !guards.any() : !isLocked() && !isIterated());
+  }
+
+  /**
+   * Returns whether {@code group} is the only group observing this storage and a removal from it
+   * announces nothing (no destroy or after-remove listener): then the group may remove an element
+   * of a destroyed entity from it as part of its own upkeep (see {@link
+   * OwningGroup#removableTogether}).
+   */
+  final boolean observedOnlyBy(final Group group) {
+    return onDestroy.isEmpty()
+        && afterRemove.isEmpty()
+        && 1 == includedBy.length
+        && group == includedBy[0]
+        && 0 == excludedBy.length;
   }
 
   /** Returns whether a group including this storage has leave listeners. */

@@ -1,10 +1,12 @@
 package dev.phalanx.ecs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.phalanx.ecs.Fixtures.Payload;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,6 +53,19 @@ class ObjectStorageTest {
       assertNull(storage.pages()[1][1], "compact left a reference behind the last element");
     } else {
       assertNull(storage.pages()[1][1]);
+    }
+  }
+
+  @Test
+  void anUntrackedStorageNeverReportsAChangeWhateverTheTick() {
+    final ObjectStorage<Payload> storage =
+        Fixtures.paged(DeletionPolicy.SWAP_AND_POP, 4).createStorage();
+    final long entity = Entity.of(3, 0);
+    storage.emplace(entity, new Payload(3));
+    assertFalse(storage.isTracked());
+    // A tick seen after the counter wrapped round is negative: still no change to report.
+    for (final int tick : new int[] {Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE}) {
+      assertFalse(storage.changedSince(entity, tick), "tick " + tick);
     }
   }
 }
