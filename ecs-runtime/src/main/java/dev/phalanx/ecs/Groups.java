@@ -387,8 +387,14 @@ public final class Groups {
         && steps[0] instanceof OwningGroup
         && steps[0].owns(target)
         && ((OwningGroup) steps[0]).spans(target)) {
-      // The common case of one group spanning the storage: leave and remove in one move.
-      ((OwningGroup) steps[0]).leaveAndRemove(entity, target);
+      // The common case of one group spanning the storage: leave and remove in one move; when the
+      // entity is being destroyed and nothing would see the difference, in every owned storage.
+      final OwningGroup group = (OwningGroup) steps[0];
+      if (!guards.any() && registry.isBeingDestroyed(entity) && group.removableTogether(target)) {
+        group.leaveAndRemoveAll(entity);
+      } else {
+        group.leaveAndRemove(entity, target);
+      }
       return;
     }
     for (int i = 0; i < count; i++) {

@@ -639,4 +639,44 @@ class GroupTest {
     assertPacked(group, Set.of(at[0], at[1], at[2], at[4]));
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void destroyingMembersOfASpanningGroupKeepsEveryStorageAlignedWithOrWithoutListeners() {
+    // Without listeners a destroyed member leaves the group and both storages in one step per
+    // storage; with a destroy listener on B each storage's removal runs on its own. Both end alike.
+    for (final boolean listened : new boolean[] {false, true}) {
+      final Registry world = new Registry();
+      final OwningGroup group = world.owningGroup(TA, TB);
+      final List<Long> seen = new ArrayList<>();
+      if (listened) {
+        world.storage(TB).onDestroy().connect((r, e) -> seen.add(e));
+      }
+      final List<Long> all = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        final long e = world.create();
+        world.emplace(e, TA, new A((int) e));
+        world.emplace(e, TB, new B((int) e));
+        all.add(e);
+      }
+      final Set<Long> members = new HashSet<>(all);
+      for (int i = 0; i < all.size(); i += 3) {
+        world.destroy(all.get(i));
+        members.remove(all.get(i));
+      }
+      assertEquals(members.size(), group.size(), "listened " + listened);
+      assertEquals(members.size(), world.storage(TA).size());
+      assertEquals(members.size(), world.storage(TB).size());
+      final Set<Long> actual = new HashSet<>();
+      for (int p = 0; p < group.size(); p++) {
+        final long e = group.owned(0).at(p);
+        assertEquals(e, group.owned(1).at(p), "owned storages disagree at position " + p);
+        assertEquals((int) e, intOf(world.storage(TA), e));
+        assertEquals((int) e, intOf(world.storage(TB), e));
+        actual.add(e);
+      }
+      assertEquals(members, actual);
+      assertEquals(listened ? 14 : 0, seen.size());
+      assertTrue(world.verify().isEmpty(), world.verify().toString());
+    }
+  }
 }
