@@ -7,6 +7,8 @@ import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * Loads a whole snapshot ({@link SnapshotWriter} without {@link SnapshotWriter#entities}) into a
@@ -222,106 +224,82 @@ public final class SnapshotLoader {
       return true;
     }
 
+    /**
+     * Gives every page of a field the snapshot lacks its default: new pages from {@code fresh} when
+     * adopting (the table holds none yet), else {@code clear} on the storage's own. Once per field.
+     */
+    private void defaults(
+        final Object[] pages, final Supplier<Object> fresh, final IntConsumer clear) {
+      for (int page = 0; page < pageCount; page++) {
+        if (adopt) {
+          pages[page] = fresh.get();
+        } else {
+          clear.accept(page);
+        }
+      }
+    }
+
     @Override
     public void booleans(final String name, final boolean[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new boolean[pageSize];
-          } else {
-            Arrays.fill(pages[page], false);
-          }
-        }
+        defaults(pages, () -> new boolean[pageSize], page -> Arrays.fill(pages[page], false));
       }
     }
 
     @Override
     public void bytes(final String name, final byte[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new byte[pageSize];
-          } else {
-            Arrays.fill(pages[page], (byte) 0);
-          }
-        }
+        defaults(pages, () -> new byte[pageSize], page -> Arrays.fill(pages[page], (byte) 0));
       }
     }
 
     @Override
     public void shorts(final String name, final short[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new short[pageSize];
-          } else {
-            Arrays.fill(pages[page], (short) 0);
-          }
-        }
+        defaults(pages, () -> new short[pageSize], page -> Arrays.fill(pages[page], (short) 0));
       }
     }
 
     @Override
     public void chars(final String name, final char[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new char[pageSize];
-          } else {
-            Arrays.fill(pages[page], (char) 0);
-          }
-        }
+        defaults(pages, () -> new char[pageSize], page -> Arrays.fill(pages[page], (char) 0));
       }
     }
 
     @Override
     public void ints(final String name, final int[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new int[pageSize];
-          } else {
-            Arrays.fill(pages[page], 0);
-          }
-        }
+        defaults(pages, () -> new int[pageSize], page -> Arrays.fill(pages[page], 0));
       }
     }
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new long[pageSize];
-          }
-          Arrays.fill(pages[page], entityRef ? Entity.NULL : 0L);
-        }
+        final long none = entityRef ? Entity.NULL : 0L;
+        defaults(
+            pages,
+            () -> {
+              final long[] page = new long[pageSize];
+              Arrays.fill(page, none);
+              return page;
+            },
+            page -> Arrays.fill(pages[page], none));
       }
     }
 
     @Override
     public void floats(final String name, final float[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new float[pageSize];
-          } else {
-            Arrays.fill(pages[page], 0f);
-          }
-        }
+        defaults(pages, () -> new float[pageSize], page -> Arrays.fill(pages[page], 0f));
       }
     }
 
     @Override
     public void doubles(final String name, final double[][] pages) {
       if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          if (adopt) {
-            pages[page] = new double[pageSize];
-          } else {
-            Arrays.fill(pages[page], 0d);
-          }
-        }
+        defaults(pages, () -> new double[pageSize], page -> Arrays.fill(pages[page], 0d));
       }
     }
 

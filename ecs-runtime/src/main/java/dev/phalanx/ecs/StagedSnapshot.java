@@ -587,11 +587,15 @@ final class StagedSnapshot {
     return true;
   }
 
-  /** Reads {@code size} values of a primitive column into pages of {@code pageSize}. */
+  /**
+   * Reads {@code size} values of a primitive column into pages of {@code pageSize} (at least one,
+   * the last padded with zeros).
+   */
   private static Object readPages(
       final SnapshotInput in, final byte code, final int size, final int pageSize)
       throws IOException {
-    final int count = (size + pageSize - 1) / pageSize;
+    // At least one page, so that a flat read of no value still gets its (empty) array.
+    final int count = Math.max(1, (size + pageSize - 1) / pageSize);
     return switch (code) {
       case SnapshotFormat.BOOLEAN -> {
         final boolean[][] pages = new boolean[count][];
@@ -669,47 +673,11 @@ final class StagedSnapshot {
       final long[] packed,
       final Map<Class<?>, ValueCodec<?>> codecs)
       throws IOException {
+    if (column.code < SnapshotFormat.STRING) {
+      // A primitive field: one page of exactly its size.
+      return ((Object[]) readPages(in, column.code, size, Math.max(1, size)))[0];
+    }
     switch (column.code) {
-      case SnapshotFormat.BOOLEAN -> {
-        final boolean[] data = new boolean[size];
-        in.booleans(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.BYTE -> {
-        final byte[] data = new byte[size];
-        in.getBytes(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.SHORT -> {
-        final short[] data = new short[size];
-        in.shorts(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.CHAR -> {
-        final char[] data = new char[size];
-        in.chars(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.INT -> {
-        final int[] data = new int[size];
-        in.ints(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
-        final long[] data = new long[size];
-        in.longs(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.FLOAT -> {
-        final float[] data = new float[size];
-        in.floats(data, 0, size);
-        return data;
-      }
-      case SnapshotFormat.DOUBLE -> {
-        final double[] data = new double[size];
-        in.doubles(data, 0, size);
-        return data;
-      }
       case SnapshotFormat.STRING -> {
         final Object[] data = new Object[size];
         for (int p = 0; p < size; p++) {

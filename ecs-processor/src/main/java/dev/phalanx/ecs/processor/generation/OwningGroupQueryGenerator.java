@@ -191,7 +191,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addField(entityChunk, "currentEntities", Modifier.PRIVATE);
     constructor.addStatement("this.currentEntityRun = this::runCurrentEntities");
     type.addMethod(eachEntityChunkMethod(entityChunk))
-        .addMethod(parallelEachEntityChunkMethod(entityChunk))
+        .addMethod(parallelEachChunkMethod(entityChunk))
         .addMethod(parallelEachEntityChunkPoolMethod(entityChunk))
         .addMethod(runCurrentEntitiesMethod())
         .addMethod(visitEntityRunMethod(entityChunk, slots))
@@ -301,11 +301,12 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     return MethodSpec.methodBuilder("parallelEachChunk")
         .addJavadoc(
             """
-            As {@link #parallelEachChunk($T, Chunk)} on the common pool.
+            As {@link #parallelEachChunk($T, $L)} on the common pool.
 
             @param chunk the loop body; called from several threads at once
             """,
-            ForkJoinPool.class)
+            ForkJoinPool.class,
+            chunk.simpleName())
         .addModifiers(Modifier.PUBLIC)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement("parallelEachChunk($T.commonPool(), chunk)", ForkJoinPool.class)
@@ -389,21 +390,6 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .nextControlFlow("finally")
         .addStatement("currentEntities = outer")
         .endControlFlow()
-        .build();
-  }
-
-  private static MethodSpec parallelEachEntityChunkMethod(final ClassName chunk) {
-    return MethodSpec.methodBuilder("parallelEachChunk")
-        .addJavadoc(
-            """
-            As {@link #parallelEachChunk($T, EntityChunk)} on the common pool.
-
-            @param chunk the loop body; called from several threads at once
-            """,
-            ForkJoinPool.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(chunk, "chunk", Modifier.FINAL)
-        .addStatement("parallelEachChunk($T.commonPool(), chunk)", ForkJoinPool.class)
         .build();
   }
 
