@@ -1033,7 +1033,10 @@ public class SparseSet {
   // Consistency.
   // ---------------------------------------------------------------------------------------------
 
-  /** Appends to {@code problems} every broken invariant of the set, in words. O(size). */
+  /**
+   * Appends to {@code problems} every broken invariant of the set, in words. O(size + the sparse
+   * array's capacity).
+   */
   void verify(final java.util.List<String> problems) {
     int holes = 0;
     for (int position = 0; position < size; position++) {
@@ -1054,6 +1057,24 @@ public class SparseSet {
                 + position
                 + " is mapped by the sparse array to "
                 + sparseEntry((int) entity));
+      }
+    }
+    for (int page = 0; page < sparse.length; page++) {
+      final int[] entries = sparse[page];
+      for (int slot = 0; null != entries && slot < entries.length; slot++) {
+        final int position = entries[slot];
+        if (ABSENT != position
+            && (position < 0
+                || position >= size
+                || Entity.index(packed[position]) != (page << SPARSE_SHIFT) + slot)) {
+          problems.add(
+              describe()
+                  + ": the sparse array maps index "
+                  + ((page << SPARSE_SHIFT) + slot)
+                  + " to position "
+                  + position
+                  + ", which does not hold it");
+        }
       }
     }
     int listed = 0;

@@ -172,9 +172,6 @@ final class StagedSnapshot {
     final int[] positionOf = full ? new int[count] : null;
     final LongLongMap listed = full ? null : new LongLongMap(count);
     if (full) {
-      Arrays.fill(positionOf, -1);
-    }
-    if (full) {
       indexEntities(entities, count, positionOf, entitiesAt);
     } else {
       for (int at = 0; at < count; at++) {
@@ -463,6 +460,16 @@ final class StagedSnapshot {
       final long packedAt,
       final String storageName)
       throws SnapshotFormatException {
+    if (size <= alive
+        && 2L * size >= count
+        && Arrays.mismatch(packed, 0, size, entities, 0, size) < 0) {
+      // The storage holds the first live entities in the entity list's order (it was filled in
+      // creation order and never rearranged): they are live and distinct, as indexEntities checked
+      // the list, and the sparse array is the list's index, cut at size. A vectorized comparison
+      // and page copies instead of a lookup and a check per element.
+      sparseFromPositions(positionOf, count, size, entities, sparse);
+      return 0;
+    }
     int holes = 0;
     for (int p = 0; p < size; p++) {
       final long entity = packed[p];
@@ -490,6 +497,30 @@ final class StagedSnapshot {
       page[index & SparseSet.SPARSE_MASK] = p;
     }
     return holes;
+  }
+
+  /**
+   * Fills {@code sparse} for a storage whose elements are the first {@code size} entities of the
+   * list: each index maps to its position in the list where that is below {@code size}, else to
+   * {@link SparseSet#ABSENT}.
+   */
+  private static void sparseFromPositions(
+      final int[] positionOf,
+      final int count,
+      final int size,
+      final long[] entities,
+      final int[][] sparse) {
+    for (int page = 0, from = 0; from < count; page++, from += SparseSet.SPARSE_PAGE_SIZE) {
+      final int[] entries = new int[SparseSet.SPARSE_PAGE_SIZE];
+      final int copied = Math.min(SparseSet.SPARSE_PAGE_SIZE, count - from);
+      System.arraycopy(positionOf, from, entries, 0, copied);
+      Arrays.fill(entries, copied, SparseSet.SPARSE_PAGE_SIZE, SparseSet.ABSENT);
+      sparse[page] = entries;
+    }
+    for (int at = size; at < count; at++) {
+      final int index = Entity.index(entities[at]);
+      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.ABSENT;
+    }
   }
 
   /**
@@ -526,11 +557,25 @@ final class StagedSnapshot {
 
   /**
    * Checks the identifiers of a full snapshot (indices exactly {@code [0, count)}, no tombstone)
-   * and fills {@code positionOf}, each index's position. Kept out of {@link #read} for the JIT.
+   * and fills {@code positionOf} (of length {@code count}), each index's position. Kept out of
+   * {@link #read} for the JIT.
    */
   private static void indexEntities(
       final long[] entities, final int count, final int[] positionOf, final long entitiesAt)
       throws SnapshotFormatException {
+    // The common layout first: each index at its own position (no identifier was recycled out of
+    // order). The first entity out of place sends the whole list to the general check.
+    int inPlace = 0;
+    while (inPlace < count
+        && Entity.index(entities[inPlace]) == inPlace
+        && !Entity.isTombstone(entities[inPlace])) {
+      positionOf[inPlace] = inPlace;
+      inPlace++;
+    }
+    if (inPlace == count) {
+      return;
+    }
+    Arrays.fill(positionOf, -1);
     for (int at = 0; at < count; at++) {
       final long entity = entities[at];
       final int index = Entity.index(entity);

@@ -467,9 +467,16 @@ class RegistryTest {
     assertEquals(List.of(), registry.verify());
     registry.storage(TAG).packed()[0] = second; // behind the storage's back
     final List<String> storageProblems = registry.verify();
-    assertEquals(1, storageProblems.size(), storageProblems.toString());
+    // Both directions are broken: the element is not mapped, the mapping points at a stranger.
+    assertEquals(2, storageProblems.size(), storageProblems.toString());
     assertTrue(
         storageProblems.get(0).contains(Entity.toString(second) + " at position 0"),
+        storageProblems.toString());
+    assertTrue(
+        storageProblems
+            .get(1)
+            .contains(
+                "maps index " + Entity.index(first) + " to position 0, which does not hold it"),
         storageProblems.toString());
     registry.storage(TAG).packed()[0] = first;
     registry.entities().packed()[1] = first;

@@ -581,7 +581,8 @@ class SparseSetTest {
         List.of(
             "sparse set: "
                 + Entity.toString(Entity.of(9000, 0))
-                + " at position 1 is mapped by the sparse array to -1"),
+                + " at position 1 is mapped by the sparse array to -1",
+            "sparse set: the sparse array maps index 1 to position 1, which does not hold it"),
         problems);
     // An entity whose sparse page exists, mapped elsewhere.
     problems.clear();
@@ -592,7 +593,8 @@ class SparseSetTest {
             "sparse set: "
                 + Entity.toString(set.at(2))
                 + " at position 1 is mapped by the"
-                + " sparse array to 2"),
+                + " sparse array to 2",
+            "sparse set: the sparse array maps index 1 to position 1, which does not hold it"),
         problems);
   }
 

@@ -1,0 +1,194 @@
+package dev.phalanx.ecs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Loading a full snapshot takes a shortcut for the common layouts: an entity list in index order,
+ * and storages that hold the first live entities in the list's order. These tests load worlds with
+ * and without those layouts (several sparse pages, released identifiers, prefixes, rearranged
+ * storages) and check every entity's membership, and that a file that only looks like the common
+ * layout is still refused.
+ */
+class SnapshotLoadLayoutsTest {
+
+  static final class Flag {}
+
+  static final class Mark {}
+
+  static final ComponentType<Flag, EmptyStorage<Flag>> FLAG = ComponentType.tag(Flag.class);
+  static final ComponentType<Mark, EmptyStorage<Mark>> MARK = ComponentType.tag(Mark.class);
+
+  /** More than two sparse pages, so that the shortcut copies whole pages and a partial last one. */
+  static final int N = 2 * SparseSet.SPARSE_PAGE_SIZE + 123;
+
+  private static Registry world() {
+    final Registry registry = new Registry();
+    registry.storage(FLAG);
+    registry.storage(MARK);
+    return registry;
+  }
+
+  private static byte[] save(final Registry registry) throws IOException {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(registry).write(out);
+    return out.toByteArray();
+  }
+
+  private static Registry load(final byte[] bytes) throws IOException {
+    final Registry loaded = world();
+    new SnapshotLoader(loaded).load(new ByteArrayInputStream(bytes));
+    return loaded;
+  }
+
+  /** Checks that {@code loaded} holds exactly what {@code saved} holds, entity by entity. */
+  private static void assertSameWorld(final Registry saved, final Registry loaded) {
+    assertEquals(List.of(), loaded.verify());
+    assertEquals(saved.alive(), loaded.alive());
+    final long[] entities = saved.entities().packed();
+    for (int at = 0; at < saved.entities().size(); at++) {
+      final long e = entities[at];
+      assertEquals(saved.valid(e), loaded.valid(e), Entity.toString(e));
+      for (final ComponentType<?, ?> type : List.of(FLAG, MARK)) {
+        assertEquals(
+            saved.storage(type).indexOf(e),
+            loaded.storage(type).indexOf(e),
+            Entity.toString(e) + " in " + type.name());
+      }
+    }
+    // Recycling continues the same, and a recycled index holds no stale element.
+    for (int i = 0; i < 5; i++) {
+      final long e = saved.create();
+      assertEquals(e, loaded.create());
+      assertFalse(loaded.has(e, FLAG));
+      assertFalse(loaded.has(e, MARK));
+    }
+  }
+
+  @Test
+  void storagesFilledInCreationOrderLoadWithEveryMembership() throws IOException {
+    final Registry saved = world();
+    for (int i = 0; i < N; i++) {
+      final long e = saved.create();
+      saved.storage(FLAG).emplace(e);
+      if (i < N - 1000) {
+        // A prefix of the list, longer than half of it.
+        saved.storage(MARK).emplace(e);
+      }
+    }
+    assertSameWorld(saved, load(save(saved)));
+  }
+
+  @Test
+  void releasedIdentifiersAfterTheLiveOnesStayOutOfTheStorages() throws IOException {
+    final Registry saved = world();
+    final long[] created = new long[N];
+    for (int i = 0; i < N; i++) {
+      created[i] = saved.create();
+      saved.storage(FLAG).emplace(created[i]);
+      saved.storage(MARK).emplace(created[i]);
+    }
+    // Destroyed last first: the list stays in index order, released identifiers at its end.
+    for (int i = N - 1; i >= N - 7; i--) {
+      saved.destroy(created[i]);
+    }
+    final Registry loaded = load(save(saved));
+    for (int i = N - 7; i < N; i++) {
+      assertFalse(loaded.valid(created[i]));
+      assertEquals(SparseSet.ABSENT, loaded.storage(FLAG).indexOf(created[i]));
+    }
+    assertSameWorld(saved, loaded);
+  }
+
+  @Test
+  void rearrangedListsAndStoragesLoadThroughTheGeneralCheck() throws IOException {
+    final Registry saved = world();
+    final long[] created = new long[N];
+    for (int i = 0; i < N; i++) {
+      created[i] = saved.create();
+    }
+    // Storages in reverse creation order, and a list no longer in index order.
+    for (int i = N - 1; i >= 0; i--) {
+      saved.storage(FLAG).emplace(created[i]);
+      if (i % 3 != 0) {
+        saved.storage(MARK).emplace(created[i]);
+      }
+    }
+    saved.destroy(created[17]);
+    saved.destroy(created[4000]);
+    saved.create();
+    assertSameWorld(saved, load(save(saved)));
+  }
+
+  @Test
+  void aStorageOfShortMembershipKeepsOnlyItsOwnEntities() throws IOException {
+    final Registry saved = world();
+    for (int i = 0; i < N; i++) {
+      final long e = saved.create();
+      if (i < 10) {
+        saved.storage(FLAG).emplace(e);
+      }
+    }
+    final Registry loaded = load(save(saved));
+    assertEquals(10, loaded.storage(FLAG).size());
+    assertSameWorld(saved, loaded);
+  }
+
+  @Test
+  void anElementThatIsAReleasedIdentifierIsRefusedEvenInListOrder() throws IOException {
+    final Registry saved = world();
+    final long[] created = new long[N];
+    for (int i = 0; i < N; i++) {
+      created[i] = saved.create();
+      saved.storage(FLAG).emplace(created[i]);
+    }
+    saved.destroy(created[N - 1]);
+    final byte[] bytes = save(saved);
+    final long released = saved.entities().packed()[N - 1];
+    // The flag storage's elements are the first N - 1 entities of the list: append the released
+    // identifier, which comes next in the list, and count it.
+    final int packedAt = storageElementsAt(bytes, created[0], created[1]);
+    final int sizeAt = packedAt - 8;
+    final ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(N - 1, in.getInt(sizeAt));
+    final int end = packedAt + 8 * (N - 1);
+    final ByteBuffer corrupt = ByteBuffer.allocate(bytes.length + 8).order(ByteOrder.LITTLE_ENDIAN);
+    corrupt.put(bytes, 0, end).putLong(released).put(bytes, end, bytes.length - end);
+    corrupt.putInt(sizeAt, N);
+    final Registry target = world();
+    final SnapshotFormatException refused =
+        assertThrows(
+            SnapshotFormatException.class,
+            () -> new SnapshotLoader(target).load(new ByteArrayInputStream(corrupt.array())));
+    assertTrue(
+        refused.getMessage().contains(Entity.toString(released) + " is not a live entity"),
+        refused.getMessage());
+    assertEquals(0, target.alive());
+    assertEquals(0, target.storage(FLAG).size());
+  }
+
+  /**
+   * Finds the second place where {@code first} and {@code second} follow each other (the first is
+   * the entity list; the second the flag storage, saved first), the start of its elements.
+   */
+  private static int storageElementsAt(final byte[] bytes, final long first, final long second) {
+    final ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int found = 0;
+    for (int at = 0; at + 16 <= bytes.length; at++) {
+      if (in.getLong(at) == first && in.getLong(at + 8) == second && ++found == 2) {
+        return at;
+      }
+    }
+    throw new AssertionError("the flag storage's elements are not in the snapshot");
+  }
+}
