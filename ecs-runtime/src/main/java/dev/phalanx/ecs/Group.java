@@ -154,6 +154,11 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
         return false;
       }
     }
+    return matchesGetAndExclude(entity);
+  }
+
+  /** {@return whether {@code entity} is in every get storage and in no excluded one} */
+  final boolean matchesGetAndExclude(final long entity) {
     for (final Storage<?> storage : get) {
       if (!storage.contains(entity)) {
         return false;
@@ -258,7 +263,15 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
    * before it, so nothing is skipped or visited twice.
    */
   final void populate(final SparseSet walked) {
-    for (int position = 0; position < walked.size(); position++) {
+    populate(walked, 0);
+  }
+
+  /**
+   * As {@link #populate(SparseSet)}, from position {@code from} of {@code walked}: the elements
+   * before it are members already.
+   */
+  final void populate(final SparseSet walked, final int from) {
+    for (int position = from; position < walked.size(); position++) {
       final long entity = walked.packed()[position];
       if (!Entity.isTombstone(entity) && !contains(entity) && matches(entity)) {
         enter(entity);

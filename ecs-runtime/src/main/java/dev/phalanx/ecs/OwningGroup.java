@@ -381,6 +381,36 @@ public final class OwningGroup extends Group {
     length = 0;
   }
 
+  /**
+   * Makes members, without moving anything, of the entities from position {@link #size()} on that
+   * sit at the same position in every owned storage and match, up to the first that does not;
+   * returns the new size. A snapshot saved with this group holds its members there. Entering those
+   * entities one by one would swap each with itself: the same result, with a lookup per storage
+   * where this compares the packed arrays.
+   */
+  int adoptAlignedPrefix() {
+    final long[] lead = owned[0].packed();
+    int end = Integer.MAX_VALUE;
+    for (final Storage<?> storage : owned) {
+      end = Math.min(end, storage.size());
+    }
+    int position = length;
+    while (position < end && alignedAt(position, lead[position])) {
+      position++;
+    }
+    length = position;
+    return position;
+  }
+
+  private boolean alignedAt(final int position, final long entity) {
+    for (int i = 1; i < owned.length; i++) {
+      if (owned[i].packed()[position] != entity) {
+        return false;
+      }
+    }
+    return matchesGetAndExclude(entity);
+  }
+
   @Override
   void verify(final List<String> problems) {
     final Storage<?> lead = owned[0];

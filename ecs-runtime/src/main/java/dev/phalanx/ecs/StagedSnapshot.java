@@ -171,8 +171,11 @@ final class StagedSnapshot {
     // For full snapshots: where each index sits; for partial ones: each listed entity's ordinal.
     final int[] positionOf = full ? new int[count] : null;
     final LongLongMap listed = full ? null : new LongLongMap(count);
+    // For full snapshots: each index's live entity, complemented (see liveByIndex).
+    long[] live = null;
     if (full) {
       indexEntities(entities, count, positionOf, entitiesAt);
+      live = liveByIndex(entities, count, alive);
     } else {
       for (int at = 0; at < count; at++) {
         final long entity = entities[at];
@@ -239,7 +242,16 @@ final class StagedSnapshot {
       final int holes =
           full
               ? checkFullElements(
-                  packed, size, count, alive, positionOf, entities, sparse, packedAt, storageName)
+                  packed,
+                  size,
+                  count,
+                  alive,
+                  positionOf,
+                  entities,
+                  live,
+                  sparse,
+                  packedAt,
+                  storageName)
               : checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
@@ -456,6 +468,7 @@ final class StagedSnapshot {
       final int alive,
       final int[] positionOf,
       final long[] entities,
+      final long[] live,
       final int[][] sparse,
       final long packedAt,
       final String storageName)
@@ -478,11 +491,7 @@ final class StagedSnapshot {
         continue;
       }
       final int index = Entity.index(entity);
-      if (index < 0 || index >= count) {
-        throw notLive(packedAt, p, storageName, entity);
-      }
-      final int at = positionOf[index];
-      if (at < 0 || at >= alive || entities[at] != entity) {
+      if (index < 0 || index >= count || live[index] != ~entity) {
         throw notLive(packedAt, p, storageName, entity);
       }
       int[] page = sparse[index >>> SparseSet.SPARSE_SHIFT];
@@ -497,6 +506,20 @@ final class StagedSnapshot {
       page[index & SparseSet.SPARSE_MASK] = p;
     }
     return holes;
+  }
+
+  /**
+   * Returns, for each index below {@code count}, the complement of its entity if live, else 0 (the
+   * complement of {@code -1}, a tombstone, which no element checked against it is): one lookup
+   * tells whether an element is a live entity of the snapshot, version included.
+   */
+  private static long[] liveByIndex(final long[] entities, final int count, final int alive) {
+    final long[] live = new long[count];
+    for (int at = 0; at < alive; at++) {
+      final long entity = entities[at];
+      live[Entity.index(entity)] = ~entity;
+    }
+    return live;
   }
 
   /**

@@ -177,6 +177,81 @@ class SnapshotLoadLayoutsTest {
     assertEquals(0, target.storage(FLAG).size());
   }
 
+  static final class Held {}
+
+  static final ComponentType<Held, EmptyStorage<Held>> HELD = ComponentType.tag(Held.class);
+
+  /**
+   * An owning group rebuilt after a load adopts the members it finds aligned at the front of its
+   * storages without moving them, but only while they match: here the file was saved with a group
+   * that neither excluded {@link Held} nor required {@link Mark}, so the loaded group's own rules
+   * cut the aligned front short and the rest is sorted out entity by entity.
+   */
+  @Test
+  void aGroupRebuiltAfterALoadAdoptsOnlyMatchingAlignedMembers() throws IOException {
+    final Registry saved = new Registry();
+    saved.owningGroup(FLAG, HELD);
+    saved.storage(MARK);
+    for (int i = 0; i < 300; i++) {
+      final long e = saved.create();
+      saved.storage(FLAG).emplace(e);
+      saved.storage(HELD).emplace(e);
+      if (i % 7 != 3) {
+        saved.storage(MARK).emplace(e);
+      }
+    }
+    final byte[] bytes = save(saved);
+    for (final boolean excluding : new boolean[] {false, true}) {
+      final Registry loaded = new Registry();
+      final ComponentType<?, ?>[] owned = {FLAG};
+      final OwningGroup group =
+          excluding
+              ? loaded.owningGroup(
+                  owned, new ComponentType<?, ?>[0], new ComponentType<?, ?>[] {HELD})
+              : loaded.owningGroup(
+                  owned, new ComponentType<?, ?>[] {MARK}, new ComponentType<?, ?>[0]);
+      loaded.storage(HELD);
+      loaded.storage(MARK);
+      new SnapshotLoader(loaded).load(new ByteArrayInputStream(bytes));
+      assertEquals(List.of(), loaded.verify());
+      final long[] entities = saved.entities().packed();
+      int members = 0;
+      for (int at = 0; at < saved.alive(); at++) {
+        final long e = entities[at];
+        final boolean member = !excluding && saved.has(e, MARK);
+        assertEquals(member, group.contains(e), Entity.toString(e));
+        members += member ? 1 : 0;
+      }
+      assertEquals(members, group.size());
+    }
+  }
+
+  /**
+   * Storages saved in different orders (no group arranged them) are not aligned: the group rebuilt
+   * after the load arranges its members by moving them, and adopts nothing in place.
+   */
+  @Test
+  void aGroupOverStoragesSavedInDifferentOrdersArrangesItsMembers() throws IOException {
+    final Registry saved = world();
+    final long[] created = new long[50];
+    for (int i = 0; i < created.length; i++) {
+      created[i] = saved.create();
+      saved.storage(FLAG).emplace(created[i]);
+    }
+    for (int i = created.length - 1; i >= 0; i--) {
+      saved.storage(MARK).emplace(created[i]);
+    }
+    final Registry loaded = world();
+    final OwningGroup group = loaded.owningGroup(FLAG, MARK);
+    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    assertEquals(List.of(), loaded.verify());
+    assertEquals(created.length, group.size());
+    for (int position = 0; position < group.size(); position++) {
+      assertEquals(
+          loaded.storage(FLAG).packed()[position], loaded.storage(MARK).packed()[position]);
+    }
+  }
+
   /**
    * Finds the second place where {@code first} and {@code second} follow each other (the first is
    * the entity list; the second the flag storage, saved first), the start of its elements.
