@@ -2,7 +2,6 @@ package dev.phalanx.ecs;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 import java.util.Collections;
@@ -131,7 +130,7 @@ public final class ContinuousLoader {
    * @throws IOException if the stream fails; nothing changed
    */
   public Map<String, byte[]> load(final InputStream in) throws IOException {
-    return load(Channels.newChannel(in));
+    return load(StreamChannels.reading(in));
   }
 
   /**

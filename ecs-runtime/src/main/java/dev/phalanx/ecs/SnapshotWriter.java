@@ -5,7 +5,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,7 +128,7 @@ public final class SnapshotWriter {
    * @throws IllegalStateException if a field's type has no codec; nothing is written
    */
   public long write(final OutputStream out) throws IOException {
-    final long written = write(Channels.newChannel(out));
+    final long written = write(StreamChannels.writing(out));
     out.flush();
     return written;
   }

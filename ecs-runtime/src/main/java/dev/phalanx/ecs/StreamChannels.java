@@ -1,0 +1,74 @@
+package dev.phalanx.ecs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * Channels over streams for the snapshot classes, whose buffers are heap arrays: bytes go straight
+ * between the stream and the buffer's array. ({@link java.nio.channels.Channels#newChannel} copies
+ * them through a buffer of its own, one more pass over the whole snapshot.) Heap buffers only (a
+ * direct one throws {@link UnsupportedOperationException}); not thread-safe, as the streams;
+ * closing the channel closes the stream.
+ */
+final class StreamChannels {
+
+  private StreamChannels() {}
+
+  /** {@return a channel reading from {@code in}} */
+  static ReadableByteChannel reading(final InputStream in) {
+    return new ReadableByteChannel() {
+      private boolean open = true;
+
+      @Override
+      public int read(final ByteBuffer target) throws IOException {
+        final int read =
+            in.read(target.array(), target.arrayOffset() + target.position(), target.remaining());
+        if (read > 0) {
+          target.position(target.position() + read);
+        }
+        return read;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return open;
+      }
+
+      @Override
+      public void close() throws IOException {
+        open = false;
+        in.close();
+      }
+    };
+  }
+
+  /** {@return a channel writing to {@code out}} */
+  static WritableByteChannel writing(final OutputStream out) {
+    return new WritableByteChannel() {
+      private boolean open = true;
+
+      @Override
+      public int write(final ByteBuffer source) throws IOException {
+        final int length = source.remaining();
+        out.write(source.array(), source.arrayOffset() + source.position(), length);
+        source.position(source.limit());
+        return length;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return open;
+      }
+
+      @Override
+      public void close() throws IOException {
+        open = false;
+        out.close();
+      }
+    };
+  }
+}
