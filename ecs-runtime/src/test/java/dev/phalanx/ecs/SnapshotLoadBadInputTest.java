@@ -11,7 +11,10 @@ import dev.phalanx.ecs.SnapshotSchemaChangeTest.Blob;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,24 +29,32 @@ class SnapshotLoadBadInputTest {
 
   /** A little-endian byte builder in the snapshot format's encodings. */
   static final class Bytes {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private ByteBuffer buffer = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+
+    /** Makes room for {@code n} more bytes. */
+    private ByteBuffer room(final int n) {
+      if (buffer.remaining() < n) {
+        final ByteBuffer bigger =
+            ByteBuffer.allocate(Math.max(2 * buffer.capacity(), buffer.position() + n))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        buffer = bigger.put(buffer.flip());
+      }
+      return buffer;
+    }
 
     Bytes b(final int value) {
-      out.write(value);
+      room(1).put((byte) value);
       return this;
     }
 
     Bytes i(final int value) {
-      for (int shift = 0; shift < 32; shift += 8) {
-        out.write(value >>> shift);
-      }
+      room(4).putInt(value);
       return this;
     }
 
     Bytes l(final long... values) {
-      for (final long value : values) {
-        i((int) value).i((int) (value >>> 32));
-      }
+      room(8 * values.length).asLongBuffer().put(values);
+      buffer.position(buffer.position() + 8 * values.length);
       return this;
     }
 
@@ -51,7 +62,7 @@ class SnapshotLoadBadInputTest {
     Bytes s(final String value) {
       final byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
       i(bytes.length);
-      out.write(bytes, 0, bytes.length);
+      room(bytes.length).put(bytes);
       return this;
     }
 
@@ -95,11 +106,11 @@ class SnapshotLoadBadInputTest {
     }
 
     int size() {
-      return out.size();
+      return buffer.position();
     }
 
     byte[] get() {
-      return out.toByteArray();
+      return Arrays.copyOf(buffer.array(), buffer.position());
     }
   }
 
@@ -220,17 +231,19 @@ class SnapshotLoadBadInputTest {
   }
 
   @Test
-  void moreThanAMillionIdentifiersLoad() throws IOException {
-    // The identifiers are read in growing chunks of a million: every one arrives in place.
-    final int count = (1 << 20) + 3;
-    final Bytes bytes = new Bytes().header(FULL).i(count).i(count - 1);
+  void moreThanTwoMillionIdentifiersLoad() throws IOException {
+    // The identifiers are read into an array grown as they arrive (a million, two, then all):
+    // every one arrives in place.
+    final int count = (2 << 20) + 3;
+    final long[] identifiers = new long[count];
     for (int index = 0; index < count; index++) {
-      bytes.l(Entity.of(index, index % 5));
+      identifiers[index] = Entity.of(index, index % 5);
     }
+    final Bytes bytes = new Bytes().header(FULL).i(count).i(count - 1).l(identifiers);
     final Registry loaded = load(bytes.i(0).i(0).end().get());
     assertEquals(count, loaded.entities().size());
     assertEquals(count - 1, loaded.alive());
-    for (final int index : new int[] {0, 1 << 20, count - 2}) {
+    for (final int index : new int[] {0, 1 << 20, 2 << 20, count - 2}) {
       assertTrue(loaded.valid(Entity.of(index, index % 5)), "index " + index);
     }
     assertEquals(Entity.of(count - 1, (count - 1) % 5), loaded.create());
@@ -311,7 +324,7 @@ class SnapshotLoadBadInputTest {
     final var extras =
         new SnapshotLoader(new Registry()).load(new ByteArrayInputStream(out.toByteArray()));
     assertEquals(List.of("big", "empty"), List.copyOf(extras.keySet()));
-    assertTrue(java.util.Arrays.equals(big, extras.get("big")));
+    assertTrue(Arrays.equals(big, extras.get("big")));
     assertEquals(0, extras.get("empty").length);
   }
 
@@ -323,10 +336,16 @@ class SnapshotLoadBadInputTest {
         new Bytes().start(FULL, 1, E0).i(-1),
         "corrupt count of storages: -1 (expected 0 to 1048576) (reading the storage section)",
         at);
+    final int secondKeyAt = at + 4 + 4 + KEY.length() + 1 + 4 + 9 + 1 + 8 + 8 + 4;
     refused(
         new Bytes().start(FULL, 1, E0).i(2).counts(KEY, 0, -1, new long[] {E0}, 5).s(KEY),
         "corrupt storage section: storage " + KEY + " appears twice",
-        at + 4 + 4 + KEY.length() + 1 + 4 + 9 + 1 + 8 + 8 + 4);
+        secondKeyAt);
+    // A bad key after a whole storage is reported as part of the storage section.
+    refused(
+        new Bytes().start(FULL, 1, E0).i(2).counts(KEY, 0, -1, new long[] {E0}, 5).i(70_000),
+        "corrupt count of string bytes: 70000 (expected 0 to 65536) (reading the storage section)",
+        secondKeyAt);
     for (final String key : new String[] {"class:no.such.Type", "void:", "mystery:x"}) {
       refused(
           new Bytes().start(FULL, 1, E0).i(1).s(key),
