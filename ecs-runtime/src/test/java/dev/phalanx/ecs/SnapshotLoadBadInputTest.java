@@ -172,7 +172,9 @@ class SnapshotLoadBadInputTest {
     assertEquals(message + " (at byte " + offset + ")", e.getMessage());
     assertEquals(offset, e.offset());
     assertEquals(0, target.entities().size());
-    assertEquals(0, target.storageCount() == 0 ? 0 : target.storageAt(0).size());
+    for (int i = 0; i < target.storageCount(); i++) {
+      assertEquals(0, target.storageAt(i).size(), target.storageAt(i).describe());
+    }
   }
 
   /** As {@link #refused}, through a continuous loader. */
