@@ -210,9 +210,10 @@ final class StagedSnapshot {
     // Full ones find repeats in the sparse array they build for each storage (by index).
     final int[] stamp = full ? null : new int[count];
     for (int s = 0; s < storageCount; s++) {
+      // Not the previous storage's last field: a bad key is reported as part of the section.
+      in.at("the storage section");
       final long keyAt = in.offset();
       final String key = in.getString();
-      in.at("storage " + key);
       if (!seen.add(key)) {
         throw new SnapshotFormatException(
             keyAt, "corrupt storage section: storage " + key + " appears twice");
