@@ -171,11 +171,11 @@ final class StagedSnapshot {
     // For full snapshots: where each index sits; for partial ones: each listed entity's ordinal.
     final int[] positionOf = full ? new int[count] : null;
     final LongLongMap listed = full ? null : new LongLongMap(count);
-    // For full snapshots: each index's live entity, complemented (see liveByIndex).
+    // For full snapshots: each index's live entity, complemented (see liveByIndex); built for the
+    // first storage not in the list's order.
     long[] live = null;
     if (full) {
       indexEntities(entities, count, positionOf, entitiesAt);
-      live = liveByIndex(entities, count, alive);
     } else {
       for (int at = 0; at < count; at++) {
         final long entity = entities[at];
@@ -240,20 +240,18 @@ final class StagedSnapshot {
       final long[] packed = readLongs(in, size);
       final int[][] sparse =
           full ? new int[(count + SparseSet.SPARSE_MASK) >>> SparseSet.SPARSE_SHIFT][] : null;
-      final int holes =
-          full
-              ? checkFullElements(
-                  packed,
-                  size,
-                  count,
-                  alive,
-                  positionOf,
-                  entities,
-                  live,
-                  sparse,
-                  packedAt,
-                  storageName)
-              : checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
+      final int holes;
+      if (!full) {
+        holes = checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
+      } else if (inListOrder(packed, size, count, alive, entities)) {
+        sparseFromPositions(positionOf, count, size, entities, sparse);
+        holes = 0;
+      } else {
+        if (null == live) {
+          live = liveByIndex(entities, count, alive);
+        }
+        holes = checkFullElements(packed, size, count, live, sparse, packedAt, storageName);
+      }
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
       for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
@@ -457,33 +455,38 @@ final class StagedSnapshot {
   }
 
   /**
-   * Checks the elements of one storage of a full snapshot: each a live entity of the snapshot, none
-   * twice; builds the storage's sparse array on the way (a repeat is an entry already set). Kept
-   * out of {@link #read} so that the JIT compiles this loop on its own. Returns the number of
-   * holes.
+   * Returns whether a storage of a full snapshot holds the first live entities in the entity list's
+   * order (it was filled in creation order and never rearranged), and enough of them for {@link
+   * #sparseFromPositions} to pay: then its elements are live and distinct, as {@link
+   * #indexEntities} checked the list, and its sparse array is the list's index cut at {@code size}.
+   * A vectorized comparison instead of a lookup and a check per element.
+   */
+  private static boolean inListOrder(
+      final long[] packed,
+      final int size,
+      final int count,
+      final int alive,
+      final long[] entities) {
+    return size <= alive
+        && 2L * size >= count
+        && Arrays.mismatch(packed, 0, size, entities, 0, size) < 0;
+  }
+
+  /**
+   * Checks the elements of one storage of a full snapshot: each a live entity of the snapshot (by
+   * {@code live}, see {@link #liveByIndex}), none twice; builds the storage's sparse array on the
+   * way (a repeat is an entry already set). Kept out of {@link #read} so that the JIT compiles this
+   * loop on its own. Returns the number of holes.
    */
   private static int checkFullElements(
       final long[] packed,
       final int size,
       final int count,
-      final int alive,
-      final int[] positionOf,
-      final long[] entities,
       final long[] live,
       final int[][] sparse,
       final long packedAt,
       final String storageName)
       throws SnapshotFormatException {
-    if (size <= alive
-        && 2L * size >= count
-        && Arrays.mismatch(packed, 0, size, entities, 0, size) < 0) {
-      // The storage holds the first live entities in the entity list's order (it was filled in
-      // creation order and never rearranged): they are live and distinct, as indexEntities checked
-      // the list, and the sparse array is the list's index, cut at size. A vectorized comparison
-      // and page copies instead of a lookup and a check per element.
-      sparseFromPositions(positionOf, count, size, entities, sparse);
-      return 0;
-    }
     int holes = 0;
     for (int p = 0; p < size; p++) {
       final long entity = packed[p];
