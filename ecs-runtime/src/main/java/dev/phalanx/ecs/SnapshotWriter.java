@@ -392,8 +392,8 @@ public final class SnapshotWriter {
                 out.putInt(-1);
               } else {
                 bytes.reset();
+                // A DataOutputStream has no buffer: the codec's bytes are all in `bytes` now.
                 codec.write(value, data);
-                data.flush();
                 out.putInt(bytes.size());
                 out.putBytes(bytesOf(), 0, bytes.size());
               }
