@@ -496,6 +496,10 @@ public final class Groups {
       high = Math.max(high, storage.size() - 1);
     }
     storage.checkMoves(low, high, removal, target, entity);
+    if (removedHere) {
+      // As without groups: the set may not shrink below the part an iteration already visited.
+      storage.checkRemoveAt(at, entity, target);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
+import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -317,6 +318,165 @@ class GroupUpkeepRulesTest {
       assertFalse(registry.storage(TB).contains(entities[2]));
       assertEquals(List.of(), registry.verify());
     }
+  }
+
+  @Test
+  void removingOneComponentOfASpanningGroupMemberKeepsTheOthers() {
+    // Rule: removing one owned component (not a destroy) removes that component only, even when
+    // the group spans every owned storage and nothing listens.
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final long[] entities = new long[3];
+    registry.create(entities);
+    for (final long e : entities) {
+      give(e, TA, TB);
+    }
+    registry.remove(entities[1], TA);
+    assertTrue(registry.has(entities[1], TB));
+    assertEquals(3, registry.storage(TB).size());
+    assertEquals(2, group.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void removingFromNestedSpanningGroupsMakesTheEntityLeaveBoth() {
+    // Rule: a removal that makes an entity leave two nested groups updates both, even when the
+    // inner group spans the storage.
+    final OwningGroup outer = registry.owningGroup(TA);
+    final OwningGroup inner = registry.owningGroup(TA, TB);
+    final long[] entities = new long[4];
+    registry.create(entities);
+    for (final long e : entities) {
+      give(e, TA, TB);
+    }
+    registry.remove(entities[0], TA);
+    registry.destroy(entities[2]);
+    assertEquals(2, outer.size());
+    assertEquals(2, inner.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Changes during an iteration of a storage that groups observe.
+  // -------------------------------------------------------------------------------------------
+
+  @Test
+  void aRemovalThatWouldShrinkAnIteratedStorageBelowItsFloorIsRefusedWithGroupsToo() {
+    // Rule: as for a storage no group observes, once the visited entity left the iterated
+    // storage, removing an entity still to come would make the storage smaller than the part
+    // already visited: refused, and every entity is visited once. (Before the fix, groups
+    // observing the storage let it through and an entity was visited twice.)
+    for (int n = 0; n < 3; n++) {
+      final int setup = n;
+      final Registry registry = new Registry();
+      if (1 == setup) {
+        registry.nonOwningGroup(types(TA), NONE);
+      } else if (2 == setup) {
+        registry.owningGroup(types(TA), NONE, types(TB));
+      }
+      final long[] entities = new long[4];
+      registry.create(entities);
+      for (final long e : entities) {
+        put(registry, e, TA);
+      }
+      final List<Long> visited = new ArrayList<>();
+      registry
+          .view(TA)
+          .each(
+              e -> {
+                visited.add(e);
+                if (e == entities[3]) {
+                  registry.remove(e, TA);
+                  assertThrows(
+                      ConcurrentModificationException.class,
+                      () -> registry.remove(entities[0], TA),
+                      "setup " + setup);
+                }
+              });
+      assertEquals(List.of(entities[3], entities[2], entities[1], entities[0]), visited);
+      assertTrue(registry.has(entities[0], TA));
+      assertEquals(List.of(), registry.verify());
+    }
+  }
+
+  @Test
+  void membersMayLeaveAndVisitedEntitiesEnterWhileTheFirstNonMemberIsVisited() {
+    // Rule: during a view over an owned storage, while the entity at the group's end (the first
+    // non-member) is visited, an unvisited member may leave (its moves stay below the visited
+    // part), and an already visited entity may enter (its moves stay within the visited part).
+    for (final boolean leave : new boolean[] {true, false}) {
+      final Registry registry = new Registry();
+      final OwningGroup group = registry.owningGroup(TA, TB);
+      final long[] entities = new long[4];
+      registry.create(entities);
+      for (final long e : entities) {
+        put(registry, e, TA);
+      }
+      put(registry, entities[0], TB);
+      put(registry, entities[1], TB);
+      final long atEnd = registry.storage(TA).packed()[2];
+      final long visitedNonMember = registry.storage(TA).packed()[3];
+      final List<Long> visited = new ArrayList<>();
+      registry
+          .view(TA)
+          .each(
+              e -> {
+                visited.add(e);
+                if (e == atEnd) {
+                  if (leave) {
+                    registry.remove(group.entityAt(0), TB);
+                  } else {
+                    put(registry, visitedNonMember, TB);
+                  }
+                }
+              });
+      assertEquals(4, visited.size());
+      assertEquals(4, new HashSet<>(visited).size());
+      assertEquals(leave ? 1 : 3, group.size());
+      assertEquals(List.of(), registry.verify());
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Clearing a storage that groups observe.
+  // -------------------------------------------------------------------------------------------
+
+  @Test
+  void clearingAStorageIsRefusedWhileAStorageItsGroupOwnsIsIterated() {
+    // Rule: clearing a storage checks every storage its groups would rearrange: while another
+    // owned storage of the group is iterated, the clear is refused and changes nothing.
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final long e = registry.create();
+    give(e, TA, TB);
+    registry
+        .view(TB)
+        .each(
+            visited ->
+                assertThrows(
+                    ConcurrentModificationException.class, () -> registry.storage(TA).clear()));
+    assertEquals(1, registry.storage(TA).size());
+    assertEquals(1, group.size());
+    registry.storage(TA).clear();
+    assertEquals(0, group.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void clearingAnExcludedStorageIsRefusedWhileTheGroupsMemberSetIsIterated() {
+    // Rule: clearing an excluded storage would make entities enter its groups: refused while a
+    // non-owning group's member set is iterated.
+    final NonOwningGroup group = registry.nonOwningGroup(types(TA), types(TX));
+    final long member = registry.create();
+    give(member, TA);
+    final long excluded = registry.create();
+    give(excluded, TA, TX);
+    group.each(
+        visited ->
+            assertThrows(
+                ConcurrentModificationException.class, () -> registry.storage(TX).clear()));
+    assertEquals(1, group.size());
+    registry.storage(TX).clear();
+    assertEquals(2, group.size());
+    assertEquals(List.of(), registry.verify());
   }
 
   // -------------------------------------------------------------------------------------------
