@@ -455,13 +455,10 @@ public final class Groups {
             checkStorage(storage, SparseSet.ABSENT, removal, target, entity);
           }
         }
-      } else {
+      } else if (!entering[i]) {
+        // Entering appends to the member set, which is never locked: always allowed.
         final SparseSet members = ((NonOwningGroup) group).memberSet();
-        if (entering[i]) {
-          members.checkUnlocked(removal, target, entity);
-        } else {
-          members.checkRemoveAt(members.indexOf(entity), entity, target);
-        }
+        members.checkRemoveAt(members.indexOf(entity), entity, target);
       }
     }
   }
