@@ -323,4 +323,19 @@ class GroupFamilyRulesTest {
         problems.contains(plain + ": " + Entity.toString(e) + " matches but is not a member"),
         problems.toString());
   }
+
+  @Test
+  void verifyReportsABrokenMemberSet() {
+    // Rule: verify checks a non-owning group's member set like any sparse set, naming it (here
+    // its packed array was overwritten behind the group's back).
+    final NonOwningGroup plain = registry.nonOwningGroup(types(TA), NONE);
+    final long e = registry.create();
+    final long other = registry.create();
+    give(e, TA);
+    plain.memberSet().packed()[0] = other;
+    final List<String> problems = registry.verify();
+    assertTrue(
+        problems.stream().anyMatch(p -> p.startsWith("member set of a non-owning group")),
+        problems.toString());
+  }
 }
