@@ -196,6 +196,35 @@ class CommandBufferPlaybackTest {
     assertTrue(registry.has(e, tag));
   }
 
+  @Test
+  void aBufferThatCreatesNothingMayBeAppliedDuringARegistryClear() {
+    // Rule: a registry clear refuses creating entities meanwhile; a buffer without reservations
+    // creates none, so a destroy listener of the clear may apply it. One with a reservation is
+    // refused before any of its commands applies, and keeps them.
+    final long e = registry.create();
+    registry.emplace(e, TA, new A(1));
+    registry.emplace(e, TB, new B(1));
+    final List<String> outcomes = new ArrayList<>();
+    final CommandBuffer spawning = new CommandBuffer(registry);
+    registry
+        .storage(TA)
+        .onDestroy()
+        .connect(
+            (r, entity) -> {
+              commands.remove(entity, TB);
+              commands.apply();
+              outcomes.add("applied, skipped " + commands.skipped());
+              spawning.destroy(entity);
+              spawning.create();
+              outcomes.add(
+                  assertThrows(IllegalStateException.class, spawning::apply).getClass().getName());
+            });
+    registry.clear();
+    assertEquals(List.of("applied, skipped 0", IllegalStateException.class.getName()), outcomes);
+    assertEquals(1, spawning.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
   // -------------------------------------------------------------------------------------------
   // Sets of buffers.
   // -------------------------------------------------------------------------------------------
