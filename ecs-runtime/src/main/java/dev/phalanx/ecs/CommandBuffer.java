@@ -69,7 +69,8 @@ public final class CommandBuffer {
   private Storage<?>[] storagesById = new Storage<?>[16];
   // Typed field recordings of generated storages: where each command's words and references start.
   // How many words and references a typed recording of each type (by id) holds, learned when the
-  // recording ends (the next command, or apply): no per-command payload offsets are stored.
+  // recording ends (at the next command; a last command's size is never needed): no per-command
+  // payload offsets are stored.
   private int[] fieldWords = unknownSizes(16);
   private int[] fieldRefs = unknownSizes(16);
   private int pendingFieldsType = -1;
@@ -370,9 +371,6 @@ public final class CommandBuffer {
    */
   Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
     siblingsInApply = siblings;
-    if (pendingFieldsType >= 0) {
-      endFields();
-    }
     // Commands consume their payload in order: the read cursors are reset only when one is skipped
     // or fails part-way.
     readWord = 0;
@@ -466,7 +464,6 @@ public final class CommandBuffer {
       }
       case DESTROY -> registry.destroy(target);
       case DESTROY_TREE -> Hierarchy.of(registry).destroyTree(target);
-      case FIELDS -> registry.storage(type).applyRecorded(target, this);
       case ATTACH -> {
         final long parent = resolve(nextWord(), siblingsInApply);
         final Hierarchy hierarchy = Hierarchy.of(registry);

@@ -455,13 +455,10 @@ public final class Groups {
             checkStorage(storage, SparseSet.ABSENT, removal, target, entity);
           }
         }
-      } else {
+      } else if (!entering[i]) {
+        // Entering appends to the member set, which is never locked: always allowed.
         final SparseSet members = ((NonOwningGroup) group).memberSet();
-        if (entering[i]) {
-          members.checkUnlocked(removal, target, entity);
-        } else {
-          members.checkRemoveAt(members.indexOf(entity), entity, target);
-        }
+        members.checkRemoveAt(members.indexOf(entity), entity, target);
       }
     }
   }
@@ -496,6 +493,10 @@ public final class Groups {
       high = Math.max(high, storage.size() - 1);
     }
     storage.checkMoves(low, high, removal, target, entity);
+    if (removedHere) {
+      // As without groups: the set may not shrink below the part an iteration already visited.
+      storage.checkRemoveAt(at, entity, target);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -364,13 +364,12 @@ public final class Hierarchy {
    * @param action called with each entity that has a node
    */
   public void eachParentFirst(final LongConsumer action) {
-    final int before = changes;
     final long[] packed = nodes.packed();
     for (int position = 0; position < nodes.size(); position++) {
       final long entity = packed[position];
       if (!Entity.isTombstone(entity) && Entity.isNull(nodes.parentAt(position))) {
+        // depthFirst checks after every visit that nothing changed: a change stops it there.
         depthFirst(entity, action);
-        checkUnchanged(before);
       }
     }
   }
