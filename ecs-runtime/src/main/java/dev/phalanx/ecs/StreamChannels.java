@@ -27,9 +27,8 @@ final class StreamChannels {
       public int read(final ByteBuffer target) throws IOException {
         final int read =
             in.read(target.array(), target.arrayOffset() + target.position(), target.remaining());
-        if (read > 0) {
-          target.position(target.position() + read);
-        }
+        // -1 at the end of the stream moves nothing.
+        target.position(target.position() + Math.max(0, read));
         return read;
       }
 
