@@ -257,21 +257,13 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   }
 
   /**
-   * Adds every matching entity in the order of {@code walked}, an included storage, from the front;
-   * snapshot loading passes an owned storage so that saved owned prefixes stay where they are.
+   * Adds every matching entity in the order of {@code walked}, an included storage, from the front
+   * (snapshot loading has a shortcut for owning groups, {@link OwningGroup#populateFromLead}).
    * Front to back: entering swaps the visited element with the first non-member, which lies at or
    * before it, so nothing is skipped or visited twice.
    */
-  final void populate(final SparseSet walked) {
-    populate(walked, 0);
-  }
-
-  /**
-   * As {@link #populate(SparseSet)}, from position {@code from} of {@code walked}: the elements
-   * before it are members already.
-   */
-  final void populate(final SparseSet walked, final int from) {
-    for (int position = from; position < walked.size(); position++) {
+  private void populate(final SparseSet walked) {
+    for (int position = 0; position < walked.size(); position++) {
       final long entity = walked.packed()[position];
       if (!Entity.isTombstone(entity) && !contains(entity) && matches(entity)) {
         enter(entity);

@@ -545,7 +545,7 @@ public final class Groups {
     }
     for (final Group member : ordered) {
       if (member instanceof OwningGroup owning) {
-        member.populate(member.owned[0], owning.adoptAlignedPrefix());
+        owning.populateFromLead(owning.adoptAlignedPrefix());
       } else {
         member.populate();
       }

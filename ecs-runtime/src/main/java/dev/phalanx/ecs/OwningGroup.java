@@ -385,8 +385,9 @@ public final class OwningGroup extends Group {
    * Makes members, without moving anything, of the entities from position {@link #size()} on that
    * sit at the same position in every owned storage and match, up to the first that does not;
    * returns the new size. A snapshot saved with this group holds its members there. Entering those
-   * entities one by one would swap each with itself: the same result, with a lookup per storage
-   * where this compares the packed arrays.
+   * entities one by one would swap each with itself: the same result, with lookups where this
+   * compares packed arrays. An excluded storage smaller than the run is walked instead of looked
+   * up: each of its entities that sits in the run cuts the run there.
    */
   int adoptAlignedPrefix() {
     final long[] lead = owned[0].packed();
@@ -394,17 +395,77 @@ public final class OwningGroup extends Group {
     for (final Storage<?> storage : owned) {
       end = Math.min(end, storage.size());
     }
-    int position = length;
+    final int from = length;
+    int position = from;
     while (position < end && alignedAt(position, lead[position])) {
       position++;
+    }
+    for (final Storage<?> storage : exclude) {
+      if (storage.size() < position - from) {
+        position = cutAtExcluded(storage, from, position);
+      } else {
+        for (int at = from; at < position; at++) {
+          if (storage.contains(lead[at])) {
+            position = at;
+          }
+        }
+      }
     }
     length = position;
     return position;
   }
 
+  /** Whether every owned storage holds {@code entity} at {@code position}, and every get one. */
   private boolean alignedAt(final int position, final long entity) {
     for (int i = 1; i < owned.length; i++) {
       if (owned[i].packed()[position] != entity) {
+        return false;
+      }
+    }
+    for (final Storage<?> storage : get) {
+      if (!storage.contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The end of the run {@code [from, to)} of the lead storage once {@code excluded}'s cut it. */
+  private int cutAtExcluded(final Storage<?> excluded, final int from, final int to) {
+    final Storage<?> lead = owned[0];
+    final long[] entities = excluded.packed();
+    int end = to;
+    for (int p = 0; p < excluded.size(); p++) {
+      final long entity = entities[p];
+      if (!Entity.isTombstone(entity)) {
+        final int at = lead.indexOf(entity);
+        if (at >= from && at < end) {
+          end = at;
+        }
+      }
+    }
+    return end;
+  }
+
+  /**
+   * As {@link Group#populate(SparseSet)} over the first owned storage from {@code from}, at or
+   * after {@link #size()}: no position walked holds a member (each entry swaps the visited entity
+   * with the first non-member, at or before it) and the walked storage holds every entity it
+   * visits, so only the other storages are asked.
+   */
+  void populateFromLead(final int from) {
+    final Storage<?> lead = owned[0];
+    for (int position = from; position < lead.size(); position++) {
+      final long entity = lead.packed()[position];
+      if (matchesBesidesLead(entity)) {
+        enter(entity);
+      }
+    }
+  }
+
+  private boolean matchesBesidesLead(final long entity) {
+    for (int i = 1; i < owned.length; i++) {
+      if (!owned[i].contains(entity)) {
         return false;
       }
     }

@@ -227,6 +227,66 @@ class SnapshotLoadLayoutsTest {
   }
 
   /**
+   * A small excluded storage cuts the aligned front at its first entity there, found by walking the
+   * excluded storage rather than looking each member up; the rest enter one by one.
+   */
+  @Test
+  void aSmallExcludedStorageCutsTheAdoptedFrontAtItsFirstEntity() throws IOException {
+    final Registry saved = new Registry();
+    saved.owningGroup(FLAG);
+    saved.storage(HELD);
+    final long[] created = new long[300];
+    for (int i = 0; i < created.length; i++) {
+      created[i] = saved.create();
+      saved.storage(FLAG).emplace(created[i]);
+    }
+    // Held in the middle of the front, at its very end, and out of order.
+    for (final int i : new int[] {299, 120, 37, 121}) {
+      saved.storage(HELD).emplace(created[i]);
+    }
+    final byte[] bytes = save(saved);
+    final Registry loaded = new Registry();
+    final OwningGroup group =
+        loaded.owningGroup(
+            new ComponentType<?, ?>[] {FLAG},
+            new ComponentType<?, ?>[0],
+            new ComponentType<?, ?>[] {HELD});
+    new SnapshotLoader(loaded).load(new ByteArrayInputStream(bytes));
+    assertEquals(List.of(), loaded.verify());
+    assertEquals(created.length - 4, group.size());
+    // The first 37 stayed where they were; the others that match came after them.
+    for (int i = 0; i < 37; i++) {
+      assertEquals(created[i], loaded.storage(FLAG).packed()[i]);
+    }
+    for (int i = 0; i < created.length; i++) {
+      assertEquals(!saved.has(created[i], HELD), group.contains(created[i]));
+    }
+  }
+
+  /** An excluded entity at the very front leaves nothing to adopt in place. */
+  @Test
+  void anExcludedFirstEntityLeavesNothingToAdopt() throws IOException {
+    final Registry saved = new Registry();
+    saved.owningGroup(FLAG);
+    final long[] created = new long[20];
+    for (int i = 0; i < created.length; i++) {
+      created[i] = saved.create();
+      saved.storage(FLAG).emplace(created[i]);
+    }
+    saved.storage(HELD).emplace(created[0]);
+    final Registry loaded = new Registry();
+    final OwningGroup group =
+        loaded.owningGroup(
+            new ComponentType<?, ?>[] {FLAG},
+            new ComponentType<?, ?>[0],
+            new ComponentType<?, ?>[] {HELD});
+    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    assertEquals(List.of(), loaded.verify());
+    assertEquals(created.length - 1, group.size());
+    assertFalse(group.contains(created[0]));
+  }
+
+  /**
    * Storages saved in different orders (no group arranged them) are not aligned: the group rebuilt
    * after the load arranges its members by moving them, and adopts nothing in place.
    */
