@@ -258,9 +258,9 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /**
    * Adds every matching entity in the order of {@code walked}, an included storage, from the front
-   * (snapshot loading has a shortcut for owning groups, {@link OwningGroup#populateFromLead}).
-   * Front to back: entering swaps the visited element with the first non-member, which lies at or
-   * before it, so nothing is skipped or visited twice.
+   * (snapshot loading has a shortcut for owning groups, {@link OwningGroup#populateFrom}). Front to
+   * back: entering swaps the visited element with the first non-member, which lies at or before it,
+   * so nothing is skipped or visited twice.
    */
   private void populate(final SparseSet walked) {
     for (int position = 0; position < walked.size(); position++) {

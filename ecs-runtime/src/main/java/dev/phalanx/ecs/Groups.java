@@ -545,7 +545,7 @@ public final class Groups {
     }
     for (final Group member : ordered) {
       if (member instanceof OwningGroup owning) {
-        owning.populateFromLead(owning.adoptAlignedPrefix());
+        owning.populateFrom(owning.adoptAlignedPrefix());
       } else {
         member.populate();
       }

@@ -448,24 +448,28 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * As {@link Group#populate(SparseSet)} over the first owned storage from {@code from}, at or
-   * after {@link #size()}: no position walked holds a member (each entry swaps the visited entity
-   * with the first non-member, at or before it) and the walked storage holds every entity it
-   * visits, so only the other storages are asked.
+   * As {@link Group#populate(SparseSet)} from position {@code from}, at or after {@link #size()},
+   * walking the smallest owned storage: every owned storage holds the members at {@code [0,
+   * size())} and nothing else there, so no position walked holds a member (each entry swaps the
+   * visited entity with the first non-member, at or before it) and the smallest tail has the fewest
+   * candidates. The walked storage holds every entity it visits: only the others are asked.
    */
-  void populateFromLead(final int from) {
-    final Storage<?> lead = owned[0];
-    for (int position = from; position < lead.size(); position++) {
-      final long entity = lead.packed()[position];
-      if (matchesBesidesLead(entity)) {
+  void populateFrom(final int from) {
+    Storage<?> walked = owned[0];
+    for (final Storage<?> storage : owned) {
+      walked = storage.size() < walked.size() ? storage : walked;
+    }
+    for (int position = from; position < walked.size(); position++) {
+      final long entity = walked.packed()[position];
+      if (matchesBesides(walked, entity)) {
         enter(entity);
       }
     }
   }
 
-  private boolean matchesBesidesLead(final long entity) {
-    for (int i = 1; i < owned.length; i++) {
-      if (!owned[i].contains(entity)) {
+  private boolean matchesBesides(final Storage<?> walked, final long entity) {
+    for (final Storage<?> storage : owned) {
+      if (storage != walked && !storage.contains(entity)) {
         return false;
       }
     }
