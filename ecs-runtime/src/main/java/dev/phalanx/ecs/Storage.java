@@ -963,12 +963,4 @@ public abstract class Storage<T> extends SparseSet {
       allocatePage(pages - 1);
     }
   }
-
-  /**
-   * Returns whether insertions are refused because {@link #clear()} runs; snapshot loading checks
-   * it.
-   */
-  final boolean isClearing() {
-    return 0 != clearing;
-  }
 }
