@@ -600,7 +600,10 @@ public abstract class Storage<T> extends SparseSet {
         planned = observed;
       } catch (final RuntimeException refused) {
         if (!force) {
-          Failures.add(refused, failure);
+          // The listeners' first exception, if any, travels with the refusal.
+          if (null != failure) {
+            refused.addSuppressed(failure);
+          }
           throw refused;
         }
         failure = Failures.add(failure, refused);

@@ -180,6 +180,10 @@ class StorageContractTest {
     assertEquals(new Link(2), links.get(second));
     assertEquals(new Link(3), links.get(first));
     assertEquals(1, links.index(second));
+    // A recorded emplace on the entity at position 1 writes there.
+    links.record(second, new Link(4));
+    assertEquals(new Link(4), links.get(second));
+    assertEquals(new Link(3), links.get(first));
     assertEquals(List.of(), registry.verify());
   }
 
@@ -600,5 +604,129 @@ class StorageContractTest {
     assertEquals(3, ab.size());
     assertEquals(1, abc.size());
     assertEquals(List.of(), registry.verify());
+  }
+
+  /**
+   * A removal allowed when asked may become unsafe through its own destroy listeners: it is then
+   * refused after they ran, and their changes stand. Here the group's members lie below the visited
+   * position; the listener makes the visited entity join them, so that the removed entity's leaving
+   * would now swap it with the visited one.
+   */
+  @Test
+  void aRemovalThatItsListenersMadeUnsafeIsRefusedAfterThem() {
+    refusedAfterListeners(null);
+  }
+
+  /** As above, with a listener that also throws: its exception travels with the refusal. */
+  @Test
+  void aRefusalAfterListenersCarriesTheirException() {
+    final IllegalStateException thrown = new IllegalStateException("listener");
+    final ConcurrentModificationException refused = refusedAfterListeners(thrown);
+    assertEquals(List.of(thrown), List.of(refused.getSuppressed()));
+  }
+
+  private static ConcurrentModificationException refusedAfterListeners(
+      final RuntimeException listenerFailure) {
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final long w = registry.create();
+    final long x = registry.create();
+    final long v = registry.create();
+    final long z = registry.create();
+    for (final long e : new long[] {w, x, v, z}) {
+      registry.emplace(e, TA, new A(0));
+    }
+    registry.emplace(w, TB, new B(0));
+    registry.emplace(x, TB, new B(0));
+    assertEquals(2, group.size());
+    assertEquals(v, registry.storage(TA).at(2));
+    registry
+        .storage(TB)
+        .onDestroy()
+        .connect(
+            (r, entity) -> {
+              if (!r.has(v, TB)) {
+                r.emplace(v, TB, new B(1));
+              }
+              if (null != listenerFailure) {
+                throw listenerFailure;
+              }
+            });
+    final List<Long> visited = new ArrayList<>();
+    final List<ConcurrentModificationException> refusals = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            entity -> {
+              visited.add(entity);
+              if (entity == v) {
+                refusals.add(
+                    assertThrows(
+                        ConcurrentModificationException.class, () -> registry.remove(w, TB)));
+                assertTrue(registry.has(w, TB), "the refused removal changed nothing");
+                assertTrue(registry.has(v, TB), "the listener's change stands");
+              }
+            });
+    assertEquals(4, visited.size());
+    assertEquals(3, group.size());
+    assertEquals(List.of(), registry.verify());
+    assertEquals(1, refusals.size());
+    return refusals.get(0);
+  }
+
+  /** A cell with pages of four. */
+  record Cell(int value) {}
+
+  /** Another, never filled. */
+  record Blank(int value) {}
+
+  static final ComponentType<Cell, ObjectStorage<Cell>> CELL =
+      ComponentType.object(Cell.class, ComponentTraits.DEFAULT.withPageSize(4));
+  static final ComponentType<Blank, ObjectStorage<Blank>> BLANK =
+      ComponentType.object(Blank.class, ComponentTraits.DEFAULT.withPageSize(4));
+
+  private static <T> ValueCodec<T> ints(
+      final java.util.function.ToIntFunction<T> get, final java.util.function.IntFunction<T> make) {
+    return new ValueCodec<>() {
+      @Override
+      public void write(final T value, final java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(get.applyAsInt(value));
+      }
+
+      @Override
+      public T read(final java.io.DataInput in) throws java.io.IOException {
+        return make.apply(in.readInt());
+      }
+    };
+  }
+
+  /** A loaded storage gets the pages its elements need, no more; an empty one gets none. */
+  @Test
+  void aLoadedStorageGetsThePagesItNeeds() throws java.io.IOException {
+    final Registry saved = new Registry();
+    saved.storage(BLANK);
+    for (int i = 0; i < 8; i++) {
+      saved.emplace(saved.create(), CELL, new Cell(i));
+    }
+    final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    new SnapshotWriter(saved)
+        .codec(Cell.class, ints(Cell::value, Cell::new))
+        .codec(Blank.class, ints(Blank::value, Blank::new))
+        .write(bytes);
+    final Registry loaded = new Registry();
+    new SnapshotLoader(loaded)
+        .codec(Cell.class, ints(Cell::value, Cell::new))
+        .codec(Blank.class, ints(Blank::value, Blank::new))
+        .load(new java.io.ByteArrayInputStream(bytes.toByteArray()));
+    final ObjectStorage<Cell> cells = loaded.storage(CELL);
+    assertEquals(8, cells.size());
+    assertEquals(2, cells.pageCount());
+    int pages = 0;
+    for (final Object[] page : cells.pages()) {
+      pages += null == page ? 0 : 1;
+    }
+    assertEquals(2, pages, "pages allocated");
+    assertEquals(0, loaded.storage(BLANK).pageCount());
+    assertEquals(new Cell(5), cells.get(cells.at(5)));
   }
 }
