@@ -249,6 +249,40 @@ class TypedViewArityTest {
     }
   }
 
+  /** Each arity allows the visited entity to lose its leading component, and visits all once. */
+  @Test
+  void everyArityAllowsRemovingTheVisitedEntity() {
+    final List<Consumer<Consumer<Long>>> loops =
+        List.of(
+            body -> registry.typedView(TA).each((e, a) -> body.accept(e)),
+            body -> registry.typedView(TA, TB).leadBy(as).each((e, a, b) -> body.accept(e)),
+            body -> registry.typedView(TA, TB, TC).leadBy(as).each((e, a, b, c) -> body.accept(e)),
+            body ->
+                registry
+                    .typedView(TA, TB, TC, TD)
+                    .leadBy(as)
+                    .each((e, a, b, c, d) -> body.accept(e)));
+    for (final Consumer<Consumer<Long>> loop : loops) {
+      final Set<Long> members = new HashSet<>();
+      for (int i = 0; i < 6; i++) {
+        final long e = registry.create();
+        registry.emplace(e, TA, new A(i));
+        registry.emplace(e, TB, new B(i));
+        registry.emplace(e, TC, new C(i));
+        registry.emplace(e, TD, new D(i));
+        members.add(e);
+      }
+      final Set<Long> visited = new HashSet<>();
+      loop.accept(
+          e -> {
+            assertTrue(visited.add(e));
+            registry.remove(e, TA);
+          });
+      assertEquals(members, visited);
+      assertEquals(0, as.size());
+    }
+  }
+
   /** The refusal of a nested each names the view's arity and sets, in order. */
   @Test
   void aNestedEachNamesTheViewAndItsSets() {

@@ -151,9 +151,12 @@ class ViewSignalsTest {
     final long e = registry.create();
     registry.emplace(e, TA, new A(0));
     registry.emplace(e, TB, new B(0));
+    assertEquals(List.of("enter 0"), events);
     registry.emplace(e, TX, new X(0));
+    assertEquals(List.of("enter 0", "leave 0"), events);
     registry.emplace(e, TY, new Y(0));
     registry.remove(e, TX);
+    assertEquals(List.of("enter 0", "leave 0"), events);
     registry.remove(e, TY);
     assertEquals(List.of("enter 0", "leave 0", "enter 0"), events);
   }
