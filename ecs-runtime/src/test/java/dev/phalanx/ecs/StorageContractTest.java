@@ -674,59 +674,32 @@ class StorageContractTest {
     return refusals.get(0);
   }
 
-  /** A cell with pages of four. */
-  record Cell(int value) {}
-
-  /** Another, never filled. */
-  record Blank(int value) {}
-
-  static final ComponentType<Cell, ObjectStorage<Cell>> CELL =
-      ComponentType.object(Cell.class, ComponentTraits.DEFAULT.withPageSize(4));
-  static final ComponentType<Blank, ObjectStorage<Blank>> BLANK =
-      ComponentType.object(Blank.class, ComponentTraits.DEFAULT.withPageSize(4));
-
-  private static <T> ValueCodec<T> ints(
-      final java.util.function.ToIntFunction<T> get, final java.util.function.IntFunction<T> make) {
-    return new ValueCodec<>() {
-      @Override
-      public void write(final T value, final java.io.DataOutput out) throws java.io.IOException {
-        out.writeInt(get.applyAsInt(value));
-      }
-
-      @Override
-      public T read(final java.io.DataInput in) throws java.io.IOException {
-        return make.apply(in.readInt());
-      }
-    };
-  }
-
-  /** A loaded storage gets the pages its elements need, no more; an empty one gets none. */
+  /**
+   * A loaded storage whose staged pages it adopts gets the pages its elements need, no more; an
+   * empty one gets none.
+   */
   @Test
   void aLoadedStorageGetsThePagesItNeeds() throws java.io.IOException {
     final Registry saved = new Registry();
-    saved.storage(BLANK);
-    for (int i = 0; i < 8; i++) {
-      saved.emplace(saved.create(), CELL, new Cell(i));
+    final SnapshotPageAdoptionTest.CellStorage<SnapshotPageAdoptionTest.Cell> savedCells =
+        saved.storage(SnapshotPageAdoptionTest.CELL);
+    saved.storage(SnapshotPageAdoptionTest.OLD_CELL);
+    for (int i = 0; i < 2 * savedCells.pageSize(); i++) {
+      savedCells.emplace(saved.create(), new SnapshotPageAdoptionTest.Cell(i));
     }
     final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    new SnapshotWriter(saved)
-        .codec(Cell.class, ints(Cell::value, Cell::new))
-        .codec(Blank.class, ints(Blank::value, Blank::new))
-        .write(bytes);
+    new SnapshotWriter(saved).write(bytes);
     final Registry loaded = new Registry();
     new SnapshotLoader(loaded)
-        .codec(Cell.class, ints(Cell::value, Cell::new))
-        .codec(Blank.class, ints(Blank::value, Blank::new))
+        .types(SnapshotPageAdoptionTest.CELL, SnapshotPageAdoptionTest.OLD_CELL)
         .load(new java.io.ByteArrayInputStream(bytes.toByteArray()));
-    final ObjectStorage<Cell> cells = loaded.storage(CELL);
-    assertEquals(8, cells.size());
+    final SnapshotPageAdoptionTest.CellStorage<SnapshotPageAdoptionTest.Cell> cells =
+        loaded.storage(SnapshotPageAdoptionTest.CELL);
+    assertEquals(2 * cells.pageSize(), cells.size());
     assertEquals(2, cells.pageCount());
-    int pages = 0;
-    for (final Object[] page : cells.pages()) {
-      pages += null == page ? 0 : 1;
-    }
-    assertEquals(2, pages, "pages allocated");
-    assertEquals(0, loaded.storage(BLANK).pageCount());
-    assertEquals(new Cell(5), cells.get(cells.at(5)));
+    assertEquals(2, java.util.Arrays.stream(cells.values).filter(p -> null != p).count());
+    assertEquals(2, java.util.Arrays.stream(cells.hidden).filter(p -> null != p).count());
+    assertEquals(0, loaded.storage(SnapshotPageAdoptionTest.OLD_CELL).pageCount());
+    assertEquals(5, cells.get(cells.at(5)).value());
   }
 }
