@@ -600,7 +600,10 @@ public abstract class Storage<T> extends SparseSet {
         planned = observed;
       } catch (final RuntimeException refused) {
         if (!force) {
-          Failures.add(refused, failure);
+          // The listeners' first exception, if any, travels with the refusal.
+          if (null != failure) {
+            refused.addSuppressed(failure);
+          }
           throw refused;
         }
         failure = Failures.add(failure, refused);
@@ -962,13 +965,5 @@ public abstract class Storage<T> extends SparseSet {
     if (pages > allocatedPages) {
       allocatePage(pages - 1);
     }
-  }
-
-  /**
-   * Returns whether insertions are refused because {@link #clear()} runs; snapshot loading checks
-   * it.
-   */
-  final boolean isClearing() {
-    return 0 != clearing;
   }
 }

@@ -65,6 +65,10 @@ public sealed class View permits TypedView {
   // Created on the first call to onEnter() or onLeave(): the listeners that tell entries and exits.
   private Signal onEnter;
   private Signal onLeave;
+  // Entities that started matching while being destroyed or cleared, and so did not enter: the
+  // removal of their included component, which follows in the same destroy or clear, must not
+  // announce a leave. Created on first use.
+  private LongLongMap entriesSuppressed;
 
   View(final SparseSet[] include, final SparseSet[] exclude, final SparseSet leader) {
     this.include = include;
@@ -233,7 +237,8 @@ public sealed class View permits TypedView {
       // Losing one: it matched before if everything else still holds.
       storage.afterRemove.connect(
           (registry, entity) -> {
-            if (ViewLoop.matchesOthers(entity, storage, include, exclude)) {
+            if (ViewLoop.matchesOthers(entity, storage, include, exclude)
+                && !forgetSuppressedEntry(entity)) {
               Failures.rethrow(left.publish(registry, entity, null));
             }
           });
@@ -248,14 +253,34 @@ public sealed class View permits TypedView {
           });
       storage.afterRemove.connect(
           (registry, entity) -> {
-            if ((null == registry || !registry.suppressesEntry(entity))
-                && ViewLoop.matches(entity, include, exclude)) {
-              Failures.rethrow(entered.publish(registry, entity, null));
+            if (ViewLoop.matches(entity, include, exclude)) {
+              if (null != registry && registry.suppressesEntry(entity)) {
+                suppressEntry(entity);
+              } else {
+                Failures.rethrow(entered.publish(registry, entity, null));
+              }
             }
           });
     }
     onLeave = left;
     onEnter = entered;
+  }
+
+  /** Remembers that {@code entity} matches now but did not enter (it is destroyed or cleared). */
+  private void suppressEntry(final long entity) {
+    if (null == entriesSuppressed) {
+      entriesSuppressed = new LongLongMap(4);
+    }
+    entriesSuppressed.put(entity, 0);
+  }
+
+  /** Returns whether {@code entity}'s entry was suppressed, forgetting it. */
+  private boolean forgetSuppressedEntry(final long entity) {
+    if (null == entriesSuppressed || !entriesSuppressed.containsKey(entity)) {
+      return false;
+    }
+    entriesSuppressed.remove(entity);
+    return true;
   }
 
   /** Returns whether {@code entity} matches, {@code ignored} (an excluded set) aside. */

@@ -44,7 +44,7 @@ class ContextTest {
     final Context context = new Registry().context();
     context.insertOrAssign(Gravity.class, new Gravity(1));
     final Gravity second = new Gravity(2);
-    context.insertOrAssign(Gravity.class, second);
+    assertSame(second, context.insertOrAssign(Gravity.class, second));
     assertSame(second, context.get(Gravity.class));
   }
 

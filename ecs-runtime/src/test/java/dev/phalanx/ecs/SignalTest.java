@@ -61,6 +61,22 @@ class SignalTest {
     assertEquals(1, signal.size());
   }
 
+  /** Disconnecting a listener keeps the ones before and after it, in order. */
+  @Test
+  void disconnectingTheFirstOrAMiddleListenerKeepsTheOthersInOrder() {
+    final Signal signal = new Signal();
+    final ComponentListener a = named("a");
+    final ComponentListener b = named("b");
+    signal.connect(a);
+    signal.connect(b);
+    signal.connect(named("c"));
+    signal.connect(named("d"));
+    assertTrue(signal.disconnect(b));
+    assertTrue(signal.disconnect(a));
+    Failures.rethrow(signal.publish(null, 0, null));
+    assertEquals(List.of("c0", "d0"), calls);
+  }
+
   @Test
   void connectingDuringAPublicationTakesEffectNextTime() {
     final Signal signal = new Signal();

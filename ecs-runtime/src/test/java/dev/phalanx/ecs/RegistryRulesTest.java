@@ -1,0 +1,146 @@
+package dev.phalanx.ecs;
+
+import static dev.phalanx.ecs.GroupTypes.NONE;
+import static dev.phalanx.ecs.GroupTypes.TA;
+import static dev.phalanx.ecs.GroupTypes.TB;
+import static dev.phalanx.ecs.GroupTypes.types;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.GroupTypes.A;
+import dev.phalanx.ecs.GroupTypes.B;
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Registry rules that only show in corner cases: nesting, clearing, unseen types. */
+class RegistryRulesTest {
+
+  private static final AtomicInteger NAMES = new AtomicInteger();
+
+  private final Registry registry = new Registry();
+
+  /** Entities may not be created, one or many, while the registry is being cleared. */
+  @Test
+  void nothingIsCreatedDuringAClear() {
+    final long e = registry.create();
+    registry.emplace(e, TA, new A(0));
+    final List<String> refused = new ArrayList<>();
+    registry
+        .storage(TA)
+        .onDestroy()
+        .connect(
+            (r, entity) -> {
+              refused.add(assertThrows(IllegalStateException.class, r::create).getMessage());
+              refused.add(
+                  assertThrows(IllegalStateException.class, () -> r.create(new long[3]))
+                      .getMessage());
+            });
+    registry.clear();
+    assertEquals(2, refused.size());
+    assertTrue(refused.get(1).startsWith("cannot create entities: the registry is being cleared"));
+    assertEquals(0, registry.alive());
+  }
+
+  /** Destroy listeners destroying the next entity, eight deep: every one is destroyed once. */
+  @Test
+  void deeplyNestedDestroysEachHappenOnce() {
+    final long[] chain = new long[8];
+    for (int i = 0; i < chain.length; i++) {
+      chain[i] = registry.create();
+      registry.emplace(chain[i], TA, new A(i));
+    }
+    final List<Long> destroyed = new ArrayList<>();
+    registry
+        .storage(TA)
+        .onDestroy()
+        .connect(
+            (r, entity) -> {
+              destroyed.add(entity);
+              // Destroying itself again is a no-op; the next one nests one level deeper.
+              r.destroy(entity);
+              final int at = r.get(entity, TA).value();
+              if (at + 1 < chain.length) {
+                r.destroy(chain[at + 1]);
+              }
+            });
+    registry.destroy(chain[0]);
+    assertEquals(chain.length, destroyed.size());
+    assertEquals(chain.length, new HashSet<>(destroyed).size());
+    assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /** Types the registry has never seen have no storage, whatever their id. */
+  @Test
+  void unseenTypesHaveNoStorageWhateverTheirId() {
+    final long e = registry.create();
+    registry.storage(ComponentType.named("registry-rules-" + NAMES.incrementAndGet()));
+    // Ids are global and sequential: 70 new types cover the sizes the id table may have now.
+    for (int i = 0; i < 70; i++) {
+      final ComponentType<Void, VoidStorage> type =
+          ComponentType.named("registry-rules-" + NAMES.incrementAndGet());
+      assertNull(registry.findStorage(type), type.toString());
+      assertFalse(registry.has(e, type));
+      assertFalse(registry.remove(e, type));
+    }
+  }
+
+  /** A clear refused because the first storage is iterated changes nothing. */
+  @Test
+  void aClearRefusedByTheFirstStorageChangesNothing() {
+    final long e = registry.create();
+    registry.emplace(e, TA, new A(0));
+    registry.emplace(e, TB, new B(0));
+    registry
+        .view(TA)
+        .each(
+            entity -> assertThrows(ConcurrentModificationException.class, () -> registry.clear()));
+    assertTrue(registry.has(e, TB));
+    assertTrue(registry.has(e, TA));
+    assertEquals(1, registry.alive());
+  }
+
+  /** A clear refused because a group over a storage is iterated changes nothing. */
+  @Test
+  void aClearRefusedByAnIteratedGroupChangesNothing() {
+    final NonOwningGroup group = registry.nonOwningGroup(types(TA), NONE);
+    final long e = registry.create();
+    registry.emplace(e, TA, new A(0));
+    registry.emplace(e, TB, new B(0));
+    group.each(
+        entity -> assertThrows(ConcurrentModificationException.class, () -> registry.clear()));
+    assertTrue(registry.has(e, TB));
+    assertTrue(group.contains(e));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /** A reactive storage exposes what it collected. */
+  @Test
+  void aReactiveStorageExposesWhatItCollected() {
+    final Reactive reactive =
+        Reactive.collect(registry, ComponentType.named("registry-rules-reactive")).onUpdate(TA);
+    final long e = registry.create();
+    final long f = registry.create();
+    registry.emplace(e, TA, new A(0));
+    registry.emplace(f, TA, new A(0));
+    assertEquals(0, reactive.size());
+    registry.replace(e, TA, new A(1));
+    assertEquals(1, reactive.size());
+    assertTrue(reactive.contains(e));
+    assertFalse(reactive.contains(f));
+    assertSame(
+        registry.storage(ComponentType.named("registry-rules-reactive")), reactive.storage());
+    final Set<Long> seen = new HashSet<>();
+    reactive.each(seen::add);
+    assertEquals(Set.of(e), seen);
+  }
+}
