@@ -599,6 +599,24 @@ class SparseSetTest {
   }
 
   @Test
+  void verifyNamesTheIndexOfAMappingThatPointsAtAStranger() {
+    // Indices beyond the first sparse page: the message gives the whole index, page and slot.
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.insert(Entity.of(5000, 0));
+    set.insert(Entity.of(9000, 0));
+    set.packed()[0] = Entity.of(9000, 0);
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(
+        List.of(
+            "sparse set: "
+                + Entity.toString(Entity.of(9000, 0))
+                + " at position 0 is mapped by the sparse array to 1",
+            "sparse set: the sparse array maps index 5000 to position 0, which does not hold it"),
+        problems);
+  }
+
+  @Test
   void verifyCountsTombstonesAgainstTheFreeList() {
     final TestSet set = filled(DeletionPolicy.IN_PLACE, 4);
     set.remove(set.at(1));
