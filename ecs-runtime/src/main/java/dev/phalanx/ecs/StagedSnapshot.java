@@ -209,8 +209,6 @@ final class StagedSnapshot {
     // Partial snapshots: which storage last held each listed entity (by ordinal), to find repeats.
     // Full ones find repeats in the sparse array they build for each storage (by index).
     final int[] stamp = full ? null : new int[count];
-    // Full snapshots: the storages checked so far without holes (their elements and sparse arrays).
-    final List<StagedStorage> holeFree = new ArrayList<>();
     for (int s = 0; s < storageCount; s++) {
       // Not the previous storage's last field: a bad key is reported as part of the section.
       in.at("the storage section");
@@ -252,11 +250,7 @@ final class StagedSnapshot {
         if (null == live) {
           live = liveByIndex(entities, count, alive);
         }
-        final int shared = shareSparseArray(holeFree, packed, size, sparse);
-        holes = checkFullElements(packed, shared, size, count, live, sparse, packedAt, storageName);
-      }
-      if (full && 0 == holes) {
-        holeFree.add(new StagedStorage(type, key, packed, size, firstHole, null, sparse, 0));
+        holes = checkFullElements(packed, size, count, live, sparse, packedAt, storageName);
       }
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
@@ -481,13 +475,11 @@ final class StagedSnapshot {
   /**
    * Checks the elements of one storage of a full snapshot: each a live entity of the snapshot (by
    * {@code live}, see {@link #liveByIndex}), none twice; builds the storage's sparse array on the
-   * way (a repeat is an entry already set). Starts at {@code from}: the elements before it were
-   * vouched for, and entered in {@code sparse}, by {@link #shareSparseArray}. Kept out of {@link
-   * #read} so that the JIT compiles this loop on its own. Returns the number of holes.
+   * way (a repeat is an entry already set). Kept out of {@link #read} so that the JIT compiles this
+   * loop on its own. Returns the number of holes.
    */
   private static int checkFullElements(
       final long[] packed,
-      final int from,
       final int size,
       final int count,
       final long[] live,
@@ -496,7 +488,7 @@ final class StagedSnapshot {
       final String storageName)
       throws SnapshotFormatException {
     int holes = 0;
-    for (int p = from; p < size; p++) {
+    for (int p = 0; p < size; p++) {
       final long entity = packed[p];
       if (Entity.isTombstone(entity)) {
         holes++;
@@ -518,45 +510,6 @@ final class StagedSnapshot {
       page[index & SparseSet.SPARSE_MASK] = p;
     }
     return holes;
-  }
-
-  /**
-   * Starts the sparse array of a storage of a full snapshot from an earlier storage's when the two
-   * share a long front ({@code packed} begins with the other's elements, as the storages an owning
-   * group arranges do): the shared elements are live and distinct, the other's check proved it, and
-   * their entries are the same. Copies the other's sparse pages, releases its elements past the
-   * shared front, and returns the length of that front, from which the caller checks the rest; 0
-   * (nothing done) when no earlier storage shares at least half of {@code packed}.
-   */
-  private static int shareSparseArray(
-      final List<StagedStorage> earlier,
-      final long[] packed,
-      final int size,
-      final int[][] sparse) {
-    StagedStorage like = null;
-    int shared = 0;
-    for (final StagedStorage other : earlier) {
-      final int length = Math.min(size, other.size);
-      final int mismatch = Arrays.mismatch(packed, 0, length, other.packed, 0, length);
-      final int front = mismatch < 0 ? length : mismatch;
-      if (front > shared) {
-        like = other;
-        shared = front;
-      }
-    }
-    if (null == like || 2L * shared < size) {
-      return 0;
-    }
-    for (int page = 0; page < sparse.length; page++) {
-      if (null != like.sparse[page]) {
-        sparse[page] = like.sparse[page].clone();
-      }
-    }
-    for (int p = shared; p < like.size; p++) {
-      final int index = Entity.index(like.packed[p]);
-      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.ABSENT;
-    }
-    return shared;
   }
 
   /**
