@@ -263,6 +263,65 @@ class SnapshotLoadLayoutsTest {
     }
   }
 
+  /** A world whose two storages an owning group arranged: a shared front, then different tails. */
+  private static Registry groupArranged(final long[] created) {
+    final Registry saved = world();
+    saved.owningGroup(FLAG, MARK);
+    for (int i = 0; i < created.length; i++) {
+      created[i] = saved.create();
+      saved.storage(FLAG).emplace(created[i]);
+      if (i % 5 != 0) {
+        saved.storage(MARK).emplace(created[i]);
+      }
+    }
+    // A tail in the second storage too: members that lose the first component.
+    for (int i = 1; i < created.length; i += 97) {
+      saved.storage(FLAG).remove(created[i]);
+    }
+    return saved;
+  }
+
+  /**
+   * Two storages an owning group arranged (a shared front, then different tails) load with every
+   * membership, and into a registry with the same group.
+   */
+  @Test
+  void storagesSharingAFrontLoadWithEveryMembership() throws IOException {
+    final long[] created = new long[N];
+    final Registry saved = groupArranged(created);
+    final Registry loaded = load(save(saved));
+    assertSameWorld(saved, loaded);
+    final Registry grouped = world();
+    final OwningGroup group = grouped.owningGroup(FLAG, MARK);
+    new SnapshotLoader(grouped).load(new ByteArrayInputStream(save(saved)));
+    assertEquals(List.of(), grouped.verify());
+    assertEquals(saved.groups().size(), grouped.groups().size());
+    assertEquals(saved.owningGroup(FLAG, MARK).size(), group.size());
+  }
+
+  /** An element of the tail that repeats one of the shared front is refused. */
+  @Test
+  void aRepeatOfASharedFrontElementIsRefused() throws IOException {
+    final long[] created = new long[N];
+    final Registry saved = groupArranged(created);
+    final byte[] bytes = save(saved);
+    final long[] flags = saved.storage(FLAG).packed();
+    // The second storage starts with the first one's front: patch its last element.
+    final int markSize = saved.storage(MARK).size();
+    final int markAt = elementsAt(bytes, flags[0], flags[1], markSize);
+    final ByteBuffer corrupt = ByteBuffer.wrap(bytes.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    corrupt.putLong(markAt + 8 * (markSize - 1), flags[0]);
+    final Registry target = world();
+    final SnapshotFormatException refused =
+        assertThrows(
+            SnapshotFormatException.class,
+            () -> new SnapshotLoader(target).load(new ByteArrayInputStream(corrupt.array())));
+    assertTrue(
+        refused.getMessage().contains(Entity.toString(flags[0]) + " appears twice"),
+        refused.getMessage());
+    assertEquals(0, target.alive());
+  }
+
   /** An excluded entity at the very front leaves nothing to adopt in place. */
   @Test
   void anExcludedFirstEntityLeavesNothingToAdopt() throws IOException {
@@ -310,6 +369,21 @@ class SnapshotLoadLayoutsTest {
       assertEquals(
           loaded.storage(FLAG).packed()[position], loaded.storage(MARK).packed()[position]);
     }
+  }
+
+  /**
+   * Finds the elements of a storage of {@code size} elements that begin with {@code first} and
+   * {@code second}: the place where the two follow each other after that count and the first hole.
+   */
+  private static int elementsAt(
+      final byte[] bytes, final long first, final long second, final int size) {
+    final ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    for (int at = 8; at + 16 <= bytes.length; at++) {
+      if (in.getLong(at) == first && in.getLong(at + 8) == second && in.getInt(at - 8) == size) {
+        return at;
+      }
+    }
+    throw new AssertionError("no storage of " + size + " elements starts with those two");
   }
 
   /**
