@@ -16,8 +16,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -95,7 +93,7 @@ class SnapshotAllColumnsTest {
 
   static byte[] save(final SnapshotWriter writer) throws IOException {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertEquals(writer.write(new Trickle(out, 4097)), out.size());
+    assertEquals(writer.write(new ChunkedChannels.Trickle(out, 4097)), out.size());
     return out.toByteArray();
   }
 
@@ -104,7 +102,7 @@ class SnapshotAllColumnsTest {
     new SnapshotLoader(loaded)
         .types(AllPrimitivesStorageB.SWAP, AllPrimitivesStorageB.IN_PLACE)
         .codec(Point.class, AllPrimitivesStorageB.POINTS)
-        .load(new Source(bytes, 5003));
+        .load(new ChunkedChannels.Source(bytes, 5003));
     return loaded;
   }
 
@@ -455,64 +453,5 @@ class SnapshotAllColumnsTest {
     byte[] toArray() {
       return Arrays.copyOf(buffer.array(), buffer.position());
     }
-  }
-
-  /** A channel that takes at most {@code chunk} bytes per call. */
-  static final class Trickle implements WritableByteChannel {
-    private final ByteArrayOutputStream bytes;
-    private final int chunk;
-
-    Trickle(final ByteArrayOutputStream bytes, final int chunk) {
-      this.bytes = bytes;
-      this.chunk = chunk;
-    }
-
-    @Override
-    public int write(final ByteBuffer source) {
-      final int n = Math.min(chunk, source.remaining());
-      final byte[] part = new byte[n];
-      source.get(part);
-      bytes.write(part, 0, n);
-      return n;
-    }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
-  }
-
-  /** A channel that gives at most {@code chunk} bytes per call. */
-  static final class Source implements ReadableByteChannel {
-    private final byte[] bytes;
-    private final int chunk;
-    private int position;
-
-    Source(final byte[] bytes, final int chunk) {
-      this.bytes = bytes;
-      this.chunk = chunk;
-    }
-
-    @Override
-    public int read(final ByteBuffer target) {
-      if (position == bytes.length) {
-        return -1;
-      }
-      final int n = Math.min(Math.min(chunk, target.remaining()), bytes.length - position);
-      target.put(bytes, position, n);
-      position += n;
-      return n;
-    }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
   }
 }

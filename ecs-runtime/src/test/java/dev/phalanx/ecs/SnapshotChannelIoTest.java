@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +51,7 @@ class SnapshotChannelIoTest {
     assertArrayEquals(
         Arrays.copyOfRange(bytes, 3, n + 3), Arrays.copyOfRange(written, 1 + n, 1 + 2 * n));
 
-    final SnapshotInput in = new SnapshotInput(new Source(written, 1000));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(written, 1000));
     assertEquals(0x55, in.getByte());
     final boolean[] flagsBack = new boolean[n + 2];
     in.booleans(flagsBack, 2, n);
@@ -67,7 +66,7 @@ class SnapshotChannelIoTest {
   @Test
   void anyNonZeroByteIsTrue() throws IOException {
     final SnapshotInput in =
-        new SnapshotInput(new Source(new byte[] {0, 1, 2, (byte) 0x80, -1, -2}, 3));
+        new SnapshotInput(new ChunkedChannels.Source(new byte[] {0, 1, 2, (byte) 0x80, -1, -2}, 3));
     final boolean[] flags = new boolean[5];
     in.booleans(flags, 0, 5);
     assertArrayEquals(new boolean[] {false, true, true, true, true}, flags);
@@ -112,7 +111,7 @@ class SnapshotChannelIoTest {
         },
         recorder.bytes());
     assertEquals(23, out.offset());
-    final SnapshotInput in = new SnapshotInput(new Source(recorder.bytes(), 1));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(recorder.bytes(), 1));
     assertEquals("\u00e9!", in.getString());
     assertEquals("\u00e9!", in.getChars());
     assertNull(in.getChars());
@@ -143,7 +142,7 @@ class SnapshotChannelIoTest {
     }
     assertEquals(expected, recorder.bytes().length);
     assertEquals(expected, out.offset());
-    final SnapshotInput in = new SnapshotInput(new Source(recorder.bytes(), 4099));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(recorder.bytes(), 4099));
     assertEquals(1, in.getByte());
     for (final String value : values) {
       assertEquals(value, in.getChars());
@@ -163,7 +162,7 @@ class SnapshotChannelIoTest {
     out.putString(longest);
     out.putInt(BLOCK + 1);
     out.flush();
-    final SnapshotInput in = new SnapshotInput(new Source(recorder.bytes(), 5000));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(recorder.bytes(), 5000));
     assertEquals(3, in.getByte());
     assertEquals(longest, in.getString());
     in.at("storage Position");
@@ -179,7 +178,8 @@ class SnapshotChannelIoTest {
   @Test
   void malformedUtf8InANameIsRefused() {
     final SnapshotInput in =
-        new SnapshotInput(new Source(new byte[] {9, 2, 0, 0, 0, (byte) 0xC3, '('}, 2));
+        new SnapshotInput(
+            new ChunkedChannels.Source(new byte[] {9, 2, 0, 0, 0, (byte) 0xC3, '('}, 2));
     in.at("storage Velocity, field dx");
     final SnapshotFormatException e =
         assertThrows(
@@ -198,7 +198,8 @@ class SnapshotChannelIoTest {
   /** A stream that ends early says how many bytes were missing, where, and what was read. */
   @Test
   void aTruncatedStreamNamesTheMissingBytesAndTheOffset() throws IOException {
-    final SnapshotInput in = new SnapshotInput(new Source(new byte[] {1, 0, 0, 0, 7, 7}, 4));
+    final SnapshotInput in =
+        new SnapshotInput(new ChunkedChannels.Source(new byte[] {1, 0, 0, 0, 7, 7}, 4));
     assertEquals("the header", in.what());
     assertEquals(1, in.getInt());
     final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, in::getLong);
@@ -228,13 +229,14 @@ class SnapshotChannelIoTest {
             in -> in.doubles(new double[1], 0, 1),
             in -> in.skip(4));
     for (final Reader read : reads) {
-      final SnapshotInput in = new SnapshotInput(new Source(three, 2));
+      final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(three, 2));
       final SnapshotFormatException e =
           assertThrows(SnapshotFormatException.class, () -> read.read(in));
       assertEquals(true, e.getMessage().startsWith("truncated stream: "), e.getMessage());
     }
     // A string value whose length promises more characters than the stream holds.
-    final SnapshotInput in = new SnapshotInput(new Source(new byte[] {0, 0, 0, 0x7F, 'a', 0}, 6));
+    final SnapshotInput in =
+        new SnapshotInput(new ChunkedChannels.Source(new byte[] {0, 0, 0, 0x7F, 'a', 0}, 6));
     final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, in::getChars);
     assertEquals(
         "truncated stream: 2 more byte(s) expected (reading the header) (at byte 6)",
@@ -246,7 +248,7 @@ class SnapshotChannelIoTest {
   void countsOutsideTheirRangeAreCorrupt() throws IOException {
     final ByteBuffer bytes = ByteBuffer.allocate(17).order(ByteOrder.LITTLE_ENDIAN);
     bytes.put((byte) 0).putInt(0).putInt(5).putInt(6).putInt(-1);
-    final SnapshotInput in = new SnapshotInput(new Source(bytes.array(), 3));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(bytes.array(), 3));
     in.getByte();
     in.at("the entities");
     assertEquals(0, in.getCount("entities", 5));
@@ -267,7 +269,8 @@ class SnapshotChannelIoTest {
   /** A string value's length below -1 is corrupt; -1 alone means null. */
   @Test
   void stringLengthsBelowMinusOneAreCorrupt() {
-    final SnapshotInput in = new SnapshotInput(new Source(new byte[] {7, -2, -1, -1, -1}, 5));
+    final SnapshotInput in =
+        new SnapshotInput(new ChunkedChannels.Source(new byte[] {7, -2, -1, -1, -1}, 5));
     in.at("storage Name, field text");
     final SnapshotFormatException e =
         assertThrows(
@@ -288,7 +291,7 @@ class SnapshotChannelIoTest {
     for (int i = 0; i < bytes.length; i++) {
       bytes[i] = (byte) (i * 31 + (i >>> 8));
     }
-    final SnapshotInput in = new SnapshotInput(new Source(bytes, 7001));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(bytes, 7001));
     in.skip(0);
     assertEquals(0, in.offset());
     assertEquals(bytes[0], in.getByte());
@@ -314,7 +317,7 @@ class SnapshotChannelIoTest {
       values.add(value);
       bytes.put((byte) value).putInt((int) value).putLong(value);
     }
-    final SnapshotInput in = new SnapshotInput(new Source(bytes.array(), 777));
+    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(bytes.array(), 777));
     long offset = 0;
     for (final long value : values) {
       assertEquals((byte) value, in.getByte());
@@ -339,11 +342,11 @@ class SnapshotChannelIoTest {
     for (int i = 0; bytes.remaining() >= 4; i++) {
       bytes.putInt(i * 0x9E3779B9);
     }
-    for (final Source source :
+    for (final ChunkedChannels.Source source :
         List.of(
-            new Source(bytes.array(), Integer.MAX_VALUE),
-            new Source(bytes.array(), 6, true),
-            new Source(bytes.array(), 4099, true))) {
+            new ChunkedChannels.Source(bytes.array(), Integer.MAX_VALUE),
+            new ChunkedChannels.Source(bytes.array(), 6, true),
+            new ChunkedChannels.Source(bytes.array(), 4099, true))) {
       final SnapshotInput in = new SnapshotInput(source);
       assertEquals(0, in.getByte()); // every int below straddles the 64 KiB boundaries
       in.skip(3);
@@ -353,7 +356,8 @@ class SnapshotChannelIoTest {
       assertEquals(bytes.capacity(), in.offset());
     }
     // The stream ends exactly with the last value, which needed a refill.
-    final SnapshotInput in = new SnapshotInput(new Source(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}, 6));
+    final SnapshotInput in =
+        new SnapshotInput(new ChunkedChannels.Source(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}, 6));
     assertEquals(1, in.getInt());
     assertEquals(2, in.getInt());
     assertEquals(8, in.offset());
@@ -461,51 +465,6 @@ class SnapshotChannelIoTest {
       final byte[] part = new byte[n];
       source.get(part);
       bytes.write(part, 0, n);
-      return n;
-    }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
-  }
-
-  /**
-   * A channel that gives at most {@code chunk} bytes per call, and nothing on every other call if
-   * it {@code stutters}.
-   */
-  private static final class Source implements ReadableByteChannel {
-    private final byte[] bytes;
-    private final int chunk;
-    private final boolean stutters;
-    private boolean idle;
-    private int position;
-
-    Source(final byte[] bytes, final int chunk) {
-      this(bytes, chunk, false);
-    }
-
-    Source(final byte[] bytes, final int chunk, final boolean stutters) {
-      this.bytes = bytes;
-      this.chunk = chunk;
-      this.stutters = stutters;
-    }
-
-    @Override
-    public int read(final ByteBuffer target) {
-      if (position == bytes.length) {
-        return -1;
-      }
-      idle = stutters && !idle;
-      if (idle) {
-        return 0;
-      }
-      final int n = Math.min(Math.min(chunk, target.remaining()), bytes.length - position);
-      target.put(bytes, position, n);
-      position += n;
       return n;
     }
 

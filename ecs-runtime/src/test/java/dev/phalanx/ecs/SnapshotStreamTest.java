@@ -7,8 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +39,7 @@ class SnapshotStreamTest {
       }
       final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       final int chunk = 1 + random.nextInt(3000);
-      final SnapshotOutput out = new SnapshotOutput(new Trickle(bytes, chunk));
+      final SnapshotOutput out = new SnapshotOutput(new ChunkedChannels.Trickle(bytes, chunk));
       out.putByte(7); // every run below starts at an odd offset
       out.shorts(shorts, from, n);
       out.putByte(8);
@@ -61,7 +59,7 @@ class SnapshotStreamTest {
           ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).getInt(2 + 4 * n),
           "ints are little-endian, seed " + seed);
 
-      final SnapshotInput in = new SnapshotInput(new Source(written, chunk));
+      final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(written, chunk));
       assertEquals(7, in.getByte());
       assertArrayEquals(slice(shorts, from), read((t) -> in.shorts(t, 0, n), new short[n]));
       assertEquals(8, in.getByte());
@@ -108,64 +106,5 @@ class SnapshotStreamTest {
 
   private static long[] slice(final long[] a, final int from) {
     return java.util.Arrays.copyOfRange(a, from, a.length);
-  }
-
-  /** A channel that takes at most {@code chunk} bytes per call. */
-  private static final class Trickle implements WritableByteChannel {
-    private final ByteArrayOutputStream bytes;
-    private final int chunk;
-
-    Trickle(final ByteArrayOutputStream bytes, final int chunk) {
-      this.bytes = bytes;
-      this.chunk = chunk;
-    }
-
-    @Override
-    public int write(final ByteBuffer source) {
-      final int n = Math.min(chunk, source.remaining());
-      for (int i = 0; i < n; i++) {
-        bytes.write(source.get());
-      }
-      return n;
-    }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
-  }
-
-  /** A channel that gives at most {@code chunk} bytes per call. */
-  private static final class Source implements ReadableByteChannel {
-    private final byte[] bytes;
-    private final int chunk;
-    private int position;
-
-    Source(final byte[] bytes, final int chunk) {
-      this.bytes = bytes;
-      this.chunk = chunk;
-    }
-
-    @Override
-    public int read(final ByteBuffer target) {
-      if (position == bytes.length) {
-        return -1;
-      }
-      final int n = Math.min(Math.min(chunk, target.remaining()), bytes.length - position);
-      target.put(bytes, position, n);
-      position += n;
-      return n;
-    }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
   }
 }
