@@ -159,13 +159,21 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /** {@return whether {@code entity} is in every get storage and in no excluded one} */
   final boolean matchesGetAndExclude(final long entity) {
-    for (final Storage<?> storage : get) {
-      if (!storage.contains(entity)) {
-        return false;
-      }
+    if (!inEveryGet(entity)) {
+      return false;
     }
     for (final Storage<?> storage : exclude) {
       if (storage.contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@return whether every get storage holds {@code entity}} */
+  final boolean inEveryGet(final long entity) {
+    for (final Storage<?> storage : get) {
+      if (!storage.contains(entity)) {
         return false;
       }
     }

@@ -422,12 +422,7 @@ public final class OwningGroup extends Group {
         return false;
       }
     }
-    for (final Storage<?> storage : get) {
-      if (!storage.contains(entity)) {
-        return false;
-      }
-    }
-    return true;
+    return inEveryGet(entity);
   }
 
   /** The end of the run {@code [from, to)} of the lead storage once {@code excluded}'s cut it. */

@@ -10,9 +10,9 @@ import java.nio.channels.WritableByteChannel;
 /**
  * Channels over streams for the snapshot classes, whose buffers are heap arrays: bytes go straight
  * between the stream and the buffer's array. ({@link java.nio.channels.Channels#newChannel} copies
- * them through a buffer of its own, one more pass over the whole snapshot.) Heap buffers only (a
- * direct one throws {@link UnsupportedOperationException}); not thread-safe, as the streams;
- * closing the channel closes the stream.
+ * them through a buffer of its own, one more pass over the whole snapshot.) They take heap buffers,
+ * as the snapshot classes' are, and serve one thread at a time, like the streams they wrap. Closing
+ * a channel closes its stream.
  */
 final class StreamChannels {
 
