@@ -1,6 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.Cursor;
+import java.lang.Override;
 import javax.annotation.processing.Generated;
 
 /**
@@ -32,8 +33,39 @@ import javax.annotation.processing.Generated;
 public final class Primitives_Cursor extends Cursor {
   private final Primitives_Storage storage;
 
+  /**
+   * The page of the current element: {@code position >>> pageShift}.
+   */
+  private int page = -1;
+
+  /**
+   * The offset of the current element in its page: {@code position & pageMask}.
+   */
+  private int offset = -1;
+
   Primitives_Cursor(final Primitives_Storage storage) {
+    super(storage.pageShift());
     this.storage = storage;
+  }
+
+  @Override
+  protected void point(final int position) {
+    this.position = position;
+    this.page = position >>> pageShift;
+    this.offset = position & pageMask;
+  }
+
+  @Override
+  public void moveToPage(final int page) {
+    this.page = page;
+    this.offset = 0;
+    this.position = page << pageShift;
+  }
+
+  @Override
+  public void moveWithinPage(final int offset) {
+    this.offset = offset;
+    this.position = page << pageShift | offset;
   }
 
   /**
@@ -47,13 +79,13 @@ public final class Primitives_Cursor extends Cursor {
 
   /**
    * Points this cursor at {@code position}, which must be in {@code [0, size())} and not a
-   * tombstone when fields are read or written (asserted then, not checked).
+   * tombstone when fields are read or written (not checked).
    *
    * @param position a position of the storage's packed array
    * @return this cursor
    */
   public Primitives_Cursor moveTo(final int position) {
-    this.position = position;
+    point(position);
     return this;
   }
 
@@ -65,7 +97,7 @@ public final class Primitives_Cursor extends Cursor {
    * @throws IllegalArgumentException if the entity has none
    */
   public Primitives_Cursor moveToEntity(final long entity) {
-    this.position = storage.index(entity);
+    point(storage.index(entity));
     return this;
   }
 
@@ -84,7 +116,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public boolean flag() {
-    return storage.flagAt(position);
+    return storage.flagPages()[page][offset];
   }
 
   /**
@@ -93,7 +125,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setFlag(final boolean value) {
-    storage.setFlagAt(position, value);
+    storage.flagPages()[page][offset] = value;
   }
 
   /**
@@ -102,7 +134,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public byte tiny() {
-    return storage.tinyAt(position);
+    return storage.tinyPages()[page][offset];
   }
 
   /**
@@ -111,7 +143,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setTiny(final byte value) {
-    storage.setTinyAt(position, value);
+    storage.tinyPages()[page][offset] = value;
   }
 
   /**
@@ -120,7 +152,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public short small() {
-    return storage.smallAt(position);
+    return storage.smallPages()[page][offset];
   }
 
   /**
@@ -129,7 +161,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setSmall(final short value) {
-    storage.setSmallAt(position, value);
+    storage.smallPages()[page][offset] = value;
   }
 
   /**
@@ -138,7 +170,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public char letter() {
-    return storage.letterAt(position);
+    return storage.letterPages()[page][offset];
   }
 
   /**
@@ -147,7 +179,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setLetter(final char value) {
-    storage.setLetterAt(position, value);
+    storage.letterPages()[page][offset] = value;
   }
 
   /**
@@ -156,7 +188,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public int count() {
-    return storage.countAt(position);
+    return storage.countPages()[page][offset];
   }
 
   /**
@@ -165,7 +197,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setCount(final int value) {
-    storage.setCountAt(position, value);
+    storage.countPages()[page][offset] = value;
   }
 
   /**
@@ -174,7 +206,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public long big() {
-    return storage.bigAt(position);
+    return storage.bigPages()[page][offset];
   }
 
   /**
@@ -183,7 +215,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setBig(final long value) {
-    storage.setBigAt(position, value);
+    storage.bigPages()[page][offset] = value;
   }
 
   /**
@@ -192,7 +224,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public float ratio() {
-    return storage.ratioAt(position);
+    return storage.ratioPages()[page][offset];
   }
 
   /**
@@ -201,7 +233,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setRatio(final float value) {
-    storage.setRatioAt(position, value);
+    storage.ratioPages()[page][offset] = value;
   }
 
   /**
@@ -210,7 +242,7 @@ public final class Primitives_Cursor extends Cursor {
    * @return the field's value
    */
   public double precise() {
-    return storage.preciseAt(position);
+    return storage.precisePages()[page][offset];
   }
 
   /**
@@ -219,7 +251,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param value the new value
    */
   public void setPrecise(final double value) {
-    storage.setPreciseAt(position, value);
+    storage.precisePages()[page][offset] = value;
   }
 
   /**

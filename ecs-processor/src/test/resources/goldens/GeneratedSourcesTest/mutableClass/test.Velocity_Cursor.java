@@ -1,6 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.Cursor;
+import java.lang.Override;
 import javax.annotation.processing.Generated;
 
 /**
@@ -32,8 +33,39 @@ import javax.annotation.processing.Generated;
 public final class Velocity_Cursor extends Cursor {
   private final Velocity_Storage storage;
 
+  /**
+   * The page of the current element: {@code position >>> pageShift}.
+   */
+  private int page = -1;
+
+  /**
+   * The offset of the current element in its page: {@code position & pageMask}.
+   */
+  private int offset = -1;
+
   Velocity_Cursor(final Velocity_Storage storage) {
+    super(storage.pageShift());
     this.storage = storage;
+  }
+
+  @Override
+  protected void point(final int position) {
+    this.position = position;
+    this.page = position >>> pageShift;
+    this.offset = position & pageMask;
+  }
+
+  @Override
+  public void moveToPage(final int page) {
+    this.page = page;
+    this.offset = 0;
+    this.position = page << pageShift;
+  }
+
+  @Override
+  public void moveWithinPage(final int offset) {
+    this.offset = offset;
+    this.position = page << pageShift | offset;
   }
 
   /**
@@ -47,13 +79,13 @@ public final class Velocity_Cursor extends Cursor {
 
   /**
    * Points this cursor at {@code position}, which must be in {@code [0, size())} and not a
-   * tombstone when fields are read or written (asserted then, not checked).
+   * tombstone when fields are read or written (not checked).
    *
    * @param position a position of the storage's packed array
    * @return this cursor
    */
   public Velocity_Cursor moveTo(final int position) {
-    this.position = position;
+    point(position);
     return this;
   }
 
@@ -65,7 +97,7 @@ public final class Velocity_Cursor extends Cursor {
    * @throws IllegalArgumentException if the entity has none
    */
   public Velocity_Cursor moveToEntity(final long entity) {
-    this.position = storage.index(entity);
+    point(storage.index(entity));
     return this;
   }
 
@@ -84,7 +116,7 @@ public final class Velocity_Cursor extends Cursor {
    * @return the field's value
    */
   public float dx() {
-    return storage.dxAt(position);
+    return storage.dxPages()[page][offset];
   }
 
   /**
@@ -93,7 +125,7 @@ public final class Velocity_Cursor extends Cursor {
    * @param value the new value
    */
   public void setDx(final float value) {
-    storage.setDxAt(position, value);
+    storage.dxPages()[page][offset] = value;
   }
 
   /**
@@ -102,7 +134,7 @@ public final class Velocity_Cursor extends Cursor {
    * @return the field's value
    */
   public float dy() {
-    return storage.dyAt(position);
+    return storage.dyPages()[page][offset];
   }
 
   /**
@@ -111,7 +143,7 @@ public final class Velocity_Cursor extends Cursor {
    * @param value the new value
    */
   public void setDy(final float value) {
-    storage.setDyAt(position, value);
+    storage.dyPages()[page][offset] = value;
   }
 
   /**
@@ -120,7 +152,7 @@ public final class Velocity_Cursor extends Cursor {
    * @return the field's value
    */
   public float spin() {
-    return storage.spinAt(position);
+    return storage.spinPages()[page][offset];
   }
 
   /**
@@ -129,7 +161,7 @@ public final class Velocity_Cursor extends Cursor {
    * @param value the new value
    */
   public void setSpin(final float value) {
-    storage.setSpinAt(position, value);
+    storage.spinPages()[page][offset] = value;
   }
 
   /**

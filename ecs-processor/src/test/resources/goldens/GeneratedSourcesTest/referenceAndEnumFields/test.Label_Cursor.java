@@ -2,6 +2,7 @@ package test;
 
 import dev.phalanx.ecs.Cursor;
 import java.lang.Integer;
+import java.lang.Override;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,39 @@ import javax.annotation.processing.Generated;
 public final class Label_Cursor extends Cursor {
   private final Label_Storage storage;
 
+  /**
+   * The page of the current element: {@code position >>> pageShift}.
+   */
+  private int page = -1;
+
+  /**
+   * The offset of the current element in its page: {@code position & pageMask}.
+   */
+  private int offset = -1;
+
   Label_Cursor(final Label_Storage storage) {
+    super(storage.pageShift());
     this.storage = storage;
+  }
+
+  @Override
+  protected void point(final int position) {
+    this.position = position;
+    this.page = position >>> pageShift;
+    this.offset = position & pageMask;
+  }
+
+  @Override
+  public void moveToPage(final int page) {
+    this.page = page;
+    this.offset = 0;
+    this.position = page << pageShift;
+  }
+
+  @Override
+  public void moveWithinPage(final int offset) {
+    this.offset = offset;
+    this.position = page << pageShift | offset;
   }
 
   /**
@@ -51,13 +83,13 @@ public final class Label_Cursor extends Cursor {
 
   /**
    * Points this cursor at {@code position}, which must be in {@code [0, size())} and not a
-   * tombstone when fields are read or written (asserted then, not checked).
+   * tombstone when fields are read or written (not checked).
    *
    * @param position a position of the storage's packed array
    * @return this cursor
    */
   public Label_Cursor moveTo(final int position) {
-    this.position = position;
+    point(position);
     return this;
   }
 
@@ -69,7 +101,7 @@ public final class Label_Cursor extends Cursor {
    * @throws IllegalArgumentException if the entity has none
    */
   public Label_Cursor moveToEntity(final long entity) {
-    this.position = storage.index(entity);
+    point(storage.index(entity));
     return this;
   }
 
@@ -88,7 +120,7 @@ public final class Label_Cursor extends Cursor {
    * @return the field's value
    */
   public String text() {
-    return storage.textAt(position);
+    return storage.textPages()[page][offset];
   }
 
   /**
@@ -97,7 +129,7 @@ public final class Label_Cursor extends Cursor {
    * @param value the new value
    */
   public void setText(final String value) {
-    storage.setTextAt(position, value);
+    storage.textPages()[page][offset] = value;
   }
 
   /**
@@ -106,7 +138,7 @@ public final class Label_Cursor extends Cursor {
    * @return the field's value
    */
   public Label.Color color() {
-    return storage.colorAt(position);
+    return storage.colorPages()[page][offset];
   }
 
   /**
@@ -115,7 +147,7 @@ public final class Label_Cursor extends Cursor {
    * @param value the new value
    */
   public void setColor(final Label.Color value) {
-    storage.setColorAt(position, value);
+    storage.colorPages()[page][offset] = value;
   }
 
   /**
@@ -178,7 +210,7 @@ public final class Label_Cursor extends Cursor {
    * @return the field's value
    */
   public long owner() {
-    return storage.ownerAt(position);
+    return storage.ownerPages()[page][offset];
   }
 
   /**
@@ -187,7 +219,7 @@ public final class Label_Cursor extends Cursor {
    * @param value the new value
    */
   public void setOwner(final long value) {
-    storage.setOwnerAt(position, value);
+    storage.ownerPages()[page][offset] = value;
   }
 
   /**

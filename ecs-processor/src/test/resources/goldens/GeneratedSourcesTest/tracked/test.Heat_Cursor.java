@@ -1,6 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.Cursor;
+import java.lang.Override;
 import javax.annotation.processing.Generated;
 
 /**
@@ -32,8 +33,39 @@ import javax.annotation.processing.Generated;
 public final class Heat_Cursor extends Cursor {
   private final Heat_Storage storage;
 
+  /**
+   * The page of the current element: {@code position >>> pageShift}.
+   */
+  private int page = -1;
+
+  /**
+   * The offset of the current element in its page: {@code position & pageMask}.
+   */
+  private int offset = -1;
+
   Heat_Cursor(final Heat_Storage storage) {
+    super(storage.pageShift());
     this.storage = storage;
+  }
+
+  @Override
+  protected void point(final int position) {
+    this.position = position;
+    this.page = position >>> pageShift;
+    this.offset = position & pageMask;
+  }
+
+  @Override
+  public void moveToPage(final int page) {
+    this.page = page;
+    this.offset = 0;
+    this.position = page << pageShift;
+  }
+
+  @Override
+  public void moveWithinPage(final int offset) {
+    this.offset = offset;
+    this.position = page << pageShift | offset;
   }
 
   /**
@@ -47,13 +79,13 @@ public final class Heat_Cursor extends Cursor {
 
   /**
    * Points this cursor at {@code position}, which must be in {@code [0, size())} and not a
-   * tombstone when fields are read or written (asserted then, not checked).
+   * tombstone when fields are read or written (not checked).
    *
    * @param position a position of the storage's packed array
    * @return this cursor
    */
   public Heat_Cursor moveTo(final int position) {
-    this.position = position;
+    point(position);
     return this;
   }
 
@@ -65,7 +97,7 @@ public final class Heat_Cursor extends Cursor {
    * @throws IllegalArgumentException if the entity has none
    */
   public Heat_Cursor moveToEntity(final long entity) {
-    this.position = storage.index(entity);
+    point(storage.index(entity));
     return this;
   }
 
@@ -84,11 +116,11 @@ public final class Heat_Cursor extends Cursor {
    * @return the field's value
    */
   public float celsius() {
-    return storage.celsiusAt(position);
+    return storage.celsiusPages()[page][offset];
   }
 
   /**
-   * Sets the {@code celsius} of the current element in place; publishes no signal.
+   * Sets the {@code celsius} of the current element in place; publishes no signal (stamps its change tick).
    *
    * @param value the new value
    */
@@ -102,11 +134,11 @@ public final class Heat_Cursor extends Cursor {
    * @return the field's value
    */
   public int source() {
-    return storage.sourceAt(position);
+    return storage.sourcePages()[page][offset];
   }
 
   /**
-   * Sets the {@code source} of the current element in place; publishes no signal.
+   * Sets the {@code source} of the current element in place; publishes no signal (stamps its change tick).
    *
    * @param value the new value
    */

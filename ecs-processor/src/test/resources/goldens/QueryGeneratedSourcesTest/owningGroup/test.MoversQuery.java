@@ -11,7 +11,6 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
-import java.lang.Math;
 import java.lang.String;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -248,14 +247,29 @@ public final class MoversQuery {
       final Position_Storage lead = this.positionStorage;
       lead.beginIteration();
       try {
-        for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-          final long entity = lead.packed()[position];
-          positionCursor.moveTo(position);
-          velocityCursor.moveTo(position);
-          labelCursor.moveTo(position);
-          healthCursor.moveToEntity(entity);
-          lead.visit(position);
-          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
         }
       } finally {
         lead.endIteration();

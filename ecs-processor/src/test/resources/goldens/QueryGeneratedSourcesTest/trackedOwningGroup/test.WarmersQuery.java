@@ -11,7 +11,6 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
-import java.lang.Math;
 import java.util.concurrent.ForkJoinPool;
 import javax.annotation.processing.Generated;
 
@@ -202,12 +201,26 @@ public final class WarmersQuery {
       final Position_Storage lead = this.positionStorage;
       lead.beginIteration();
       try {
-        for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-          final long entity = lead.packed()[position];
-          positionCursor.moveTo(position);
-          heatCursor.moveTo(position);
-          lead.visit(position);
-          visitor.visit(entity, positionCursor, heatCursor);
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          heatCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            heatCursor.moveWithinPage(offset);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, heatCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
         }
       } finally {
         lead.endIteration();
@@ -257,15 +270,29 @@ public final class WarmersQuery {
       final Position_Storage lead = this.positionStorage;
       lead.beginIteration();
       try {
-        for (int position = group.size() - 1; position >= 0; position = Math.min(position - 1, group.size() - 1)) {
-          final long entity = lead.packed()[position];
-          positionCursor.moveTo(position);
-          heatCursor.moveTo(position);
-          if (!(heatCursor.changedSince(tick))) {
-            continue;
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          heatCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            heatCursor.moveWithinPage(offset);
+            if (!(heatCursor.changedSince(tick))) {
+              continue;
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, heatCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
           }
-          lead.visit(position);
-          visitor.visit(entity, positionCursor, heatCursor);
+          from = next;
         }
       } finally {
         lead.endIteration();

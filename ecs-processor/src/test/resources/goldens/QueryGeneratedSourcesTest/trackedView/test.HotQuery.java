@@ -155,26 +155,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // The cursor on the leading storage walks it page by page; the others move by lookup.
+      final boolean heatCursorLeads$ = lead == heatStorage;
+      final boolean healthCursorLeads$ = lead == healthStorage;
+      final int pageShift = heatCursorLeads$ ? heatStorage.pageShift() : healthCursorLeads$ ? healthStorage.pageShift() : 31;
       lead.beginIteration();
       try {
-        for (int position = lead.size() - 1; position >= 0; position--) {
-          // Read the array again: the visitor may have grown it (appended elements are not visited).
-          final long entity = lead.packed()[position];
-          if (stable && Entity.isTombstone(entity)) {
-            continue;
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          if (heatCursorLeads$) {
+            heatCursor.moveToPage(page);
           }
-          final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
-          if (heatCursorIndex$ < 0) {
-            continue;
+          if (healthCursorLeads$) {
+            healthCursor.moveToPage(page);
           }
-          final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
-          if (healthCursorIndex$ < 0) {
-            continue;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int heatCursorIndex$ = heatCursorLeads$ ? position : heatStorage.indexOf(entity);
+            if (heatCursorIndex$ < 0) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthCursorLeads$ ? position : healthStorage.indexOf(entity);
+            if (healthCursorIndex$ < 0) {
+              continue;
+            }
+            if (heatCursorLeads$) {
+              heatCursor.moveWithinPage(offset);
+            } else {
+              heatCursor.moveTo(heatCursorIndex$);
+            }
+            if (healthCursorLeads$) {
+              healthCursor.moveWithinPage(offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, heatCursor, healthCursor);
           }
-          heatCursor.moveTo(heatCursorIndex$);
-          healthCursor.moveTo(healthCursorIndex$);
-          lead.visit(position);
-          visitor.visit(entity, heatCursor, healthCursor);
+          from = pageStart - 1;
         }
       } finally {
         lead.endIteration();
@@ -201,29 +225,53 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // The cursor on the leading storage walks it page by page; the others move by lookup.
+      final boolean heatCursorLeads$ = lead == heatStorage;
+      final boolean healthCursorLeads$ = lead == healthStorage;
+      final int pageShift = heatCursorLeads$ ? heatStorage.pageShift() : healthCursorLeads$ ? healthStorage.pageShift() : 31;
       lead.beginIteration();
       try {
-        for (int position = lead.size() - 1; position >= 0; position--) {
-          // Read the array again: the visitor may have grown it (appended elements are not visited).
-          final long entity = lead.packed()[position];
-          if (stable && Entity.isTombstone(entity)) {
-            continue;
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          if (heatCursorLeads$) {
+            heatCursor.moveToPage(page);
           }
-          final int heatCursorIndex$ = lead == heatStorage ? position : heatStorage.indexOf(entity);
-          if (heatCursorIndex$ < 0) {
-            continue;
+          if (healthCursorLeads$) {
+            healthCursor.moveToPage(page);
           }
-          final int healthCursorIndex$ = lead == healthStorage ? position : healthStorage.indexOf(entity);
-          if (healthCursorIndex$ < 0) {
-            continue;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int heatCursorIndex$ = heatCursorLeads$ ? position : heatStorage.indexOf(entity);
+            if (heatCursorIndex$ < 0) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthCursorLeads$ ? position : healthStorage.indexOf(entity);
+            if (healthCursorIndex$ < 0) {
+              continue;
+            }
+            if (heatCursorLeads$) {
+              heatCursor.moveWithinPage(offset);
+            } else {
+              heatCursor.moveTo(heatCursorIndex$);
+            }
+            if (healthCursorLeads$) {
+              healthCursor.moveWithinPage(offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            if (!(heatCursor.changedSince(tick))) {
+              continue;
+            }
+            lead.visit(position);
+            visitor.visit(entity, heatCursor, healthCursor);
           }
-          heatCursor.moveTo(heatCursorIndex$);
-          healthCursor.moveTo(healthCursorIndex$);
-          if (!(heatCursor.changedSince(tick))) {
-            continue;
-          }
-          lead.visit(position);
-          visitor.visit(entity, heatCursor, healthCursor);
+          from = pageStart - 1;
         }
       } finally {
         lead.endIteration();

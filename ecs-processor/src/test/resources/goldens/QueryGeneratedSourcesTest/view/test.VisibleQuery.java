@@ -167,29 +167,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // The cursor on the leading storage walks it page by page; the others move by lookup.
+      final boolean positionCursorLeads$ = lead == positionStorage;
+      final boolean labelCursorLeads$ = lead == labelStorage;
+      final int pageShift = positionCursorLeads$ ? positionStorage.pageShift() : labelCursorLeads$ ? labelStorage.pageShift() : 31;
       lead.beginIteration();
       try {
-        for (int position = lead.size() - 1; position >= 0; position--) {
-          // Read the array again: the visitor may have grown it (appended elements are not visited).
-          final long entity = lead.packed()[position];
-          if (stable && Entity.isTombstone(entity)) {
-            continue;
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          if (positionCursorLeads$) {
+            positionCursor.moveToPage(page);
           }
-          final int positionCursorIndex$ = lead == positionStorage ? position : positionStorage.indexOf(entity);
-          if (positionCursorIndex$ < 0) {
-            continue;
+          if (labelCursorLeads$) {
+            labelCursor.moveToPage(page);
           }
-          final int labelCursorIndex$ = lead == labelStorage ? position : labelStorage.indexOf(entity);
-          if (labelCursorIndex$ < 0) {
-            continue;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = positionCursorLeads$ ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = labelCursorLeads$ ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorLeads$) {
+              positionCursor.moveWithinPage(offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorLeads$) {
+              labelCursor.moveWithinPage(offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
           }
-          if (frozenStorage.contains(entity)) {
-            continue;
-          }
-          positionCursor.moveTo(positionCursorIndex$);
-          labelCursor.moveTo(labelCursorIndex$);
-          lead.visit(position);
-          visitor.visit(entity, positionCursor, labelCursor);
+          from = pageStart - 1;
         }
       } finally {
         lead.endIteration();

@@ -16,8 +16,9 @@ package dev.phalanx.ecs;
  *
  * <ul>
  *   <li>The cursors are made with the view and cached in it: {@link #each} allocates nothing and
- *       moves them with one field write each per entity; the visitor is the only call per entity.
- *       The visitor must not keep the cursors: they are moved to the next entity.
+ *       moves them with a few field writes each per entity (the leading set's cursor page by page);
+ *       the visitor is the only call per entity. The visitor must not keep the cursors: they are
+ *       moved to the next entity.
  *   <li>{@code each} costs O(n * k), n the size of the leading set (the smallest included one, or
  *       the one fixed by {@link #leadBy}), k the number of other included and excluded sets.
  *   <li>Not reentrant on one view object: a nested {@code each} of the same object throws {@link
@@ -88,32 +89,66 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
     final SparseSet lead = begin();
     try {
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      for (int position = lead.size() - 1; position >= 0; position--) {
-        // Re-read the array: the visitor may have grown it (appended elements are not visited).
-        final long entity = lead.packed()[position];
-        if (stable && Entity.isTombstone(entity)) {
-          continue;
+      // The cursor on the leading set walks it page by page: its page is set once per run, so the
+      // JIT reads the page arrays once per run. The other cursors move by lookup.
+      final boolean leads1 = set1 == lead;
+      final boolean leads2 = set2 == lead;
+      final boolean leads3 = set3 == lead;
+      final int shift =
+          leads1 ? cursor1.pageShift : leads2 ? cursor2.pageShift : leads3 ? cursor3.pageShift : 31;
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> shift;
+        final int pageStart = page << shift;
+        if (leads1) {
+          cursor1.moveToPage(page);
         }
-        final int at1 = set1 == lead ? position : set1.indexOf(entity);
-        if (at1 < 0) {
-          continue;
+        if (leads2) {
+          cursor2.moveToPage(page);
         }
-        final int at2 = set2 == lead ? position : set2.indexOf(entity);
-        if (at2 < 0) {
-          continue;
+        if (leads3) {
+          cursor3.moveToPage(page);
         }
-        final int at3 = set3 == lead ? position : set3.indexOf(entity);
-        if (at3 < 0) {
-          continue;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Re-read the array: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int at1 = leads1 ? position : set1.indexOf(entity);
+          if (at1 < 0) {
+            continue;
+          }
+          final int at2 = leads2 ? position : set2.indexOf(entity);
+          if (at2 < 0) {
+            continue;
+          }
+          final int at3 = leads3 ? position : set3.indexOf(entity);
+          if (at3 < 0) {
+            continue;
+          }
+          if (excluded(entity)) {
+            continue;
+          }
+          if (leads1) {
+            cursor1.moveWithinPage(offset);
+          } else {
+            cursor1.point(at1);
+          }
+          if (leads2) {
+            cursor2.moveWithinPage(offset);
+          } else {
+            cursor2.point(at2);
+          }
+          if (leads3) {
+            cursor3.moveWithinPage(offset);
+          } else {
+            cursor3.point(at3);
+          }
+          lead.visit(position);
+          visitor.visit(entity, cursor1, cursor2, cursor3);
         }
-        if (excluded(entity)) {
-          continue;
-        }
-        cursor1.position = at1;
-        cursor2.position = at2;
-        cursor3.position = at3;
-        lead.visit(position);
-        visitor.visit(entity, cursor1, cursor2, cursor3);
+        from = pageStart - 1;
       }
     } finally {
       end(lead);

@@ -32,7 +32,23 @@ final class CursorFixtures {
     private final IntStorage<?> storage;
 
     IntCursor(final IntStorage<?> storage) {
+      super(storage.pageShift());
       this.storage = storage;
+    }
+
+    @Override
+    protected void point(final int position) {
+      this.position = position;
+    }
+
+    @Override
+    public void moveToPage(final int page) {
+      this.position = page << pageShift;
+    }
+
+    @Override
+    public void moveWithinPage(final int offset) {
+      this.position = (position & ~pageMask) | offset;
     }
 
     int value() {

@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
@@ -69,16 +70,33 @@ public final class CursorGenerator extends ComponentFileGenerator {
                 model.cursor(),
                 model.fields().get(0).name())
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-            // The position is the base class's field, which typed views set directly.
             .superclass(RuntimeContract.CURSOR)
             .addField(storage, "storage", Modifier.PRIVATE, Modifier.FINAL)
+            // The page and offset are this class's own fields, not the base class's: the JIT then
+            // knows that moving another cursor does not move this one (see Cursor).
+            .addField(
+                FieldSpec.builder(TypeName.INT, "page", Modifier.PRIVATE)
+                    .addJavadoc(
+                        "The page of the current element: {@code position >>> pageShift}.\n")
+                    .initializer("-1")
+                    .build())
+            .addField(
+                FieldSpec.builder(TypeName.INT, "offset", Modifier.PRIVATE)
+                    .addJavadoc(
+                        "The offset of the current element in its page: {@code position &"
+                            + " pageMask}.\n")
+                    .initializer("-1")
+                    .build())
             .addMethod(constructor(storage))
+            .addMethod(point())
+            .addMethod(moveToPage())
+            .addMethod(moveWithinPage())
             .addMethod(storageMethod(storage))
             .addMethod(moveTo(model))
             .addMethod(moveToEntity(model))
             .addMethod(currentEntity());
     for (final FieldModel field : model.fields()) {
-      type.addMethod(getter(field)).addMethod(setter(field));
+      type.addMethod(getter(field)).addMethod(setter(field, model.tracked()));
     }
     if (model.tracked()) {
       type.addMethod(
@@ -102,7 +120,40 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec constructor(final ClassName storage) {
     return MethodSpec.constructorBuilder()
         .addParameter(storage, "storage", Modifier.FINAL)
+        .addStatement("super(storage.pageShift())")
         .addStatement("this.storage = storage")
+        .build();
+  }
+
+  private static MethodSpec point() {
+    return MethodSpec.methodBuilder("point")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PROTECTED)
+        .addParameter(TypeName.INT, "position", Modifier.FINAL)
+        .addStatement("this.position = position")
+        .addStatement("this.page = position >>> pageShift")
+        .addStatement("this.offset = position & pageMask")
+        .build();
+  }
+
+  private static MethodSpec moveToPage() {
+    return MethodSpec.methodBuilder("moveToPage")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(TypeName.INT, "page", Modifier.FINAL)
+        .addStatement("this.page = page")
+        .addStatement("this.offset = 0")
+        .addStatement("this.position = page << pageShift")
+        .build();
+  }
+
+  private static MethodSpec moveWithinPage() {
+    return MethodSpec.methodBuilder("moveWithinPage")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(TypeName.INT, "offset", Modifier.FINAL)
+        .addStatement("this.offset = offset")
+        .addStatement("this.position = page << pageShift | offset")
         .build();
   }
 
@@ -120,13 +171,13 @@ public final class CursorGenerator extends ComponentFileGenerator {
         .addJavadoc(
             "Points this cursor at {@code position}, which must be in {@code [0, size())} and not"
                 + " a\n"
-                + "tombstone when fields are read or written (asserted then, not checked).\n\n"
+                + "tombstone when fields are read or written (not checked).\n\n"
                 + "@param position a position of the storage's packed array\n"
                 + "@return this cursor\n")
         .addModifiers(Modifier.PUBLIC)
         .returns(model.cursor())
         .addParameter(TypeName.INT, "position", Modifier.FINAL)
-        .addStatement("this.position = position")
+        .addStatement("point(position)")
         .addStatement("return this")
         .build();
   }
@@ -145,7 +196,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
         .addModifiers(Modifier.PUBLIC)
         .returns(model.cursor())
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
-        .addStatement("this.position = storage.index(entity)")
+        .addStatement("point(storage.index(entity))")
         .addStatement("return this")
         .build();
   }
@@ -164,30 +215,53 @@ public final class CursorGenerator extends ComponentFileGenerator {
         .build();
   }
 
-  private static MethodSpec getter(final FieldModel field) {
-    return MethodSpec.methodBuilder(Names.getter(field.name()))
-        .addJavadoc(
-            "Returns the {@code $L} of the current element.\n\n@return the field's value\n",
-            field.name())
-        .addModifiers(Modifier.PUBLIC)
-        .returns(field.type())
-        .addStatement("return storage.$L(position)", Names.positionalGetter(field.name()))
-        .build();
+  /**
+   * Whether a field's accessors read its page array directly ({@code xPages()[page][offset]}):
+   * primitives and plain classes. A parameterized or array type goes through the storage's
+   * positional accessor, which holds the unchecked cast its page array needs.
+   */
+  private static boolean direct(final FieldModel field) {
+    return field.type().isPrimitive() || field.type() instanceof ClassName;
   }
 
-  private static MethodSpec setter(final FieldModel field) {
-    return MethodSpec.methodBuilder(Names.setter(field.name()))
-        .addJavadoc(
-            """
-            Sets the {@code $L} of the current element in place; publishes no signal.
+  private static MethodSpec getter(final FieldModel field) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder(Names.getter(field.name()))
+            .addJavadoc(
+                "Returns the {@code $L} of the current element.\n\n@return the field's value\n",
+                field.name())
+            .addModifiers(Modifier.PUBLIC)
+            .returns(field.type());
+    return direct(field)
+        ? method
+            .addStatement("return storage.$L()[page][offset]", Names.pages(field.name()))
+            .build()
+        : method
+            .addStatement("return storage.$L(position)", Names.positionalGetter(field.name()))
+            .build();
+  }
 
-            @param value the new value
-            """,
-            field.name())
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(field.type(), "value", Modifier.FINAL)
-        .addStatement("storage.$L(position, value)", Names.positionalSetter(field.name()))
-        .build();
+  private static MethodSpec setter(final FieldModel field, final boolean tracked) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder(Names.setter(field.name()))
+            .addJavadoc(
+                """
+                Sets the {@code $L} of the current element in place; publishes no signal$L.
+
+                @param value the new value
+                """,
+                field.name(),
+                tracked ? " (stamps its change tick)" : "")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(field.type(), "value", Modifier.FINAL);
+    // A tracked storage stamps the element's change tick in its positional setter.
+    return direct(field) && !tracked
+        ? method
+            .addStatement("storage.$L()[page][offset] = value", Names.pages(field.name()))
+            .build()
+        : method
+            .addStatement("storage.$L(position, value)", Names.positionalSetter(field.name()))
+            .build();
   }
 
   private static MethodSpec get(final ComponentModel model) {

@@ -138,17 +138,31 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
             "Any owned storage can lead: members sit at positions [0, size()) of each, in one"
                 + " order.")
         .addStatement("final $T lead = this.$L", lead.model().storage(), lead.storage());
+    final CodeBlock.Builder pageMoves = CodeBlock.builder();
     final CodeBlock.Builder body =
         CodeBlock.builder().addStatement("final long entity = lead.packed()[position]");
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        body.addStatement(
-            Role.OWNED == slot.role() ? "$L.moveTo(position)" : "$L.moveToEntity(entity)",
-            slot.cursor());
+        if (Role.OWNED == slot.role()) {
+          pageMoves.addStatement("$L.moveToPage(page)", slot.cursor());
+          body.addStatement("$L.moveWithinPage(offset)", slot.cursor());
+        } else {
+          body.addStatement("$L.moveToEntity(entity)", slot.cursor());
+        }
       }
     }
-    RuntimeContract.guardedLoop(
-        method, "lead", CodeBlock.of("group.size()"), true, body.build(), filter, visitCall(slots));
+    // The owned storages with fields share one page size: their cursors keep one page per run.
+    // Without any, the whole range is one run.
+    RuntimeContract.pagedLoop(
+        method,
+        "lead",
+        CodeBlock.of("group.size()"),
+        true,
+        hasChunk(slots) ? CodeBlock.of("pageShift") : CodeBlock.of("31"),
+        pageMoves.build(),
+        body.build(),
+        filter,
+        visitCall(slots));
   }
 
   @Override

@@ -204,7 +204,12 @@ public final class RuntimeContract {
           new Member(RANGE_CONSUMER, "accept", 2),
           new Member(ENTITY_RANGE_CONSUMER, "accept", 3),
           new Member(CURSOR, "position", -1),
-          new Member(CURSOR, "<init>", 0),
+          new Member(CURSOR, "pageShift", -1),
+          new Member(CURSOR, "pageMask", -1),
+          new Member(CURSOR, "<init>", 1),
+          new Member(CURSOR, "point", 1),
+          new Member(CURSOR, "moveToPage", 1),
+          new Member(CURSOR, "moveWithinPage", 1),
           new Member(CURSOR_SOURCE, "cursor", 0),
           new Member(ENTITY, "isTombstone", 1),
           // Snapshots.
@@ -317,6 +322,9 @@ public final class RuntimeContract {
       Set.of(
           // Cursor
           "currentPosition/0",
+          "point/1",
+          "moveToPage/1",
+          "moveWithinPage/1",
           // Object
           "getClass/0",
           "hashCode/0",
@@ -412,6 +420,77 @@ public final class RuntimeContract {
                     .build())
         .addStatement("$L.visit(position)", guard)
         .addStatement(visit)
+        .endControlFlow()
+        .nextControlFlow("finally")
+        .addStatement("$L.endIteration()", guard)
+        .endControlFlow();
+  }
+
+  /**
+   * Emits a guarded loop like {@link #guardedLoop} that walks the positions page by page, last page
+   * first: the cursors that walk the guarded storage are moved to a page once per run ({@code
+   * pageMoves}) and to an offset per element, so the JIT reads their page arrays once per run. The
+   * body sees {@code position} and {@code offset} (the position within the page).
+   *
+   * @param method the method to add the loop to
+   * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the
+   *     visits
+   * @param size the expression of the number of positions to walk ({@code group.size()})
+   * @param clamp whether a visit may shrink the range below the visited position (a group's range,
+   *     which members leaving may shrink by more than the visited one): the loop then goes on from
+   *     the new end
+   * @param pageShift the expression of {@code log2} of the page size
+   * @param pageMoves the statements run once per page; they see {@code page}
+   * @param body the statements before the visit; they declare {@code entity}
+   * @param filter an expression evaluated after {@code body}: the element is skipped unless it
+   *     holds; empty for none
+   * @param visit the visitor call
+   */
+  static void pagedLoop(
+      final MethodSpec.Builder method,
+      final String guard,
+      final CodeBlock size,
+      final boolean clamp,
+      final CodeBlock pageShift,
+      final CodeBlock pageMoves,
+      final CodeBlock body,
+      final CodeBlock filter,
+      final CodeBlock visit) {
+    method
+        .addStatement("$L.beginIteration()", guard)
+        .beginControlFlow("try")
+        .beginControlFlow("for (int from = $L - 1; from >= 0; )", size)
+        .addStatement("final int page = from >>> $L", pageShift)
+        .addStatement("final int pageStart = page << $L", pageShift)
+        .addCode(pageMoves);
+    if (clamp) {
+      method.addStatement("int next = pageStart - 1");
+    }
+    method
+        .beginControlFlow("for (int offset = from - pageStart; offset >= 0; offset--)")
+        .addStatement("final int position = pageStart + offset")
+        .addCode(body)
+        .addCode(
+            filter.isEmpty()
+                ? CodeBlock.of("")
+                : CodeBlock.builder()
+                    .beginControlFlow("if (!($L))", filter)
+                    .addStatement("continue")
+                    .endControlFlow()
+                    .build())
+        .addStatement("$L.visit(position)", guard)
+        .addStatement(visit);
+    if (clamp) {
+      method
+          .beginControlFlow("if ($L < position)", size)
+          .addComment("Members besides the visited one left: go on from the new end.")
+          .addStatement("next = $L - 1", size)
+          .addStatement("break")
+          .endControlFlow();
+    }
+    method
+        .endControlFlow()
+        .addStatement(clamp ? "from = next" : "from = pageStart - 1")
         .endControlFlow()
         .nextControlFlow("finally")
         .addStatement("$L.endIteration()", guard)

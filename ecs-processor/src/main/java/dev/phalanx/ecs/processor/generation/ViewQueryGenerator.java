@@ -5,6 +5,7 @@ import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import dev.phalanx.ecs.processor.model.QueryModel;
+import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
@@ -79,7 +80,23 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     method
         .addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET)
         .addStatement(
-            "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY);
+            "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY)
+        .addComment(
+            "The cursor on the leading storage walks it page by page; the others move by lookup.");
+    final List<CodeBlock> shifts = new ArrayList<>();
+    final CodeBlock.Builder pageMoves = CodeBlock.builder();
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement("final boolean $L = lead == $L", leadsLocal(slot), slot.storage());
+        shifts.add(CodeBlock.of("$L ? $L.pageShift()", leadsLocal(slot), slot.storage()));
+        pageMoves
+            .beginControlFlow("if ($L)", leadsLocal(slot))
+            .addStatement("$L.moveToPage(page)", slot.cursor())
+            .endControlFlow();
+      }
+    }
+    shifts.add(CodeBlock.of("31"));
+    method.addStatement("final int pageShift = $L", CodeBlock.join(shifts, " : "));
     final CodeBlock.Builder body =
         CodeBlock.builder()
             .add(
@@ -94,9 +111,9 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
         body.addStatement(
-                "final int $L = lead == $L ? position : $L.indexOf(entity)",
+                "final int $L = $L ? position : $L.indexOf(entity)",
                 indexLocal(slot),
-                slot.storage(),
+                leadsLocal(slot),
                 slot.storage())
             .beginControlFlow("if ($L < 0)", indexLocal(slot))
             .addStatement("continue")
@@ -114,11 +131,28 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     }
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        body.addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot));
+        body.beginControlFlow("if ($L)", leadsLocal(slot))
+            .addStatement("$L.moveWithinPage(offset)", slot.cursor())
+            .nextControlFlow("else")
+            .addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot))
+            .endControlFlow();
       }
     }
-    RuntimeContract.guardedLoop(
-        method, "lead", CodeBlock.of("lead.size()"), false, body.build(), filter, visitCall(slots));
+    RuntimeContract.pagedLoop(
+        method,
+        "lead",
+        CodeBlock.of("lead.size()"),
+        false,
+        CodeBlock.of("pageShift"),
+        pageMoves.build(),
+        body.build(),
+        filter,
+        visitCall(slots));
+  }
+
+  /** The local telling whether a slot's storage leads a view loop. */
+  private static String leadsLocal(final Slot slot) {
+    return slot.cursor() + "Leads$";
   }
 
   /**
