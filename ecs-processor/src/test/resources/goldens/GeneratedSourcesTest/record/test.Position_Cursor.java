@@ -68,6 +68,13 @@ public final class Position_Cursor extends Cursor {
     this.position = page << pageShift | offset;
   }
 
+  @Override
+  public void moveToElement(final int page, final int offset) {
+    this.page = page;
+    this.offset = offset;
+    this.position = page << pageShift | offset;
+  }
+
   /**
    * Returns the storage this cursor walks.
    *

@@ -72,6 +72,13 @@ public final class Label_Cursor extends Cursor {
     this.position = page << pageShift | offset;
   }
 
+  @Override
+  public void moveToElement(final int page, final int offset) {
+    this.page = page;
+    this.offset = offset;
+    this.position = page << pageShift | offset;
+  }
+
   /**
    * Returns the storage this cursor walks.
    *

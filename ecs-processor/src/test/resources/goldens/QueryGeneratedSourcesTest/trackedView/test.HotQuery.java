@@ -6,6 +6,7 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
@@ -155,21 +156,18 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // The cursor on the leading storage walks it page by page; the others move by lookup.
-      final boolean heatCursorLeads$ = lead == heatStorage;
-      final boolean healthCursorLeads$ = lead == healthStorage;
-      final int pageShift = heatCursorLeads$ ? heatStorage.pageShift() : healthCursorLeads$ ? healthStorage.pageShift() : 31;
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          if (heatCursorLeads$) {
-            heatCursor.moveToPage(page);
-          }
-          if (healthCursorLeads$) {
-            healthCursor.moveToPage(page);
-          }
           for (int offset = from - pageStart; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -177,21 +175,21 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = heatCursorLeads$ ? position : heatStorage.indexOf(entity);
+            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
             if (heatCursorIndex$ < 0) {
               continue;
             }
-            final int healthCursorIndex$ = healthCursorLeads$ ? position : healthStorage.indexOf(entity);
+            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
             if (healthCursorIndex$ < 0) {
               continue;
             }
-            if (heatCursorLeads$) {
-              heatCursor.moveWithinPage(offset);
+            if (heatCursorIndex$ == position && heatCursorPaged$) {
+              heatCursor.moveToElement(page, offset);
             } else {
               heatCursor.moveTo(heatCursorIndex$);
             }
-            if (healthCursorLeads$) {
-              healthCursor.moveWithinPage(offset);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
             } else {
               healthCursor.moveTo(healthCursorIndex$);
             }
@@ -225,21 +223,18 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // The cursor on the leading storage walks it page by page; the others move by lookup.
-      final boolean heatCursorLeads$ = lead == heatStorage;
-      final boolean healthCursorLeads$ = lead == healthStorage;
-      final int pageShift = heatCursorLeads$ ? heatStorage.pageShift() : healthCursorLeads$ ? healthStorage.pageShift() : 31;
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          if (heatCursorLeads$) {
-            heatCursor.moveToPage(page);
-          }
-          if (healthCursorLeads$) {
-            healthCursor.moveToPage(page);
-          }
           for (int offset = from - pageStart; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -247,21 +242,21 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = heatCursorLeads$ ? position : heatStorage.indexOf(entity);
+            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
             if (heatCursorIndex$ < 0) {
               continue;
             }
-            final int healthCursorIndex$ = healthCursorLeads$ ? position : healthStorage.indexOf(entity);
+            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
             if (healthCursorIndex$ < 0) {
               continue;
             }
-            if (heatCursorLeads$) {
-              heatCursor.moveWithinPage(offset);
+            if (heatCursorIndex$ == position && heatCursorPaged$) {
+              heatCursor.moveToElement(page, offset);
             } else {
               heatCursor.moveTo(heatCursorIndex$);
             }
-            if (healthCursorLeads$) {
-              healthCursor.moveWithinPage(offset);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
             } else {
               healthCursor.moveTo(healthCursorIndex$);
             }

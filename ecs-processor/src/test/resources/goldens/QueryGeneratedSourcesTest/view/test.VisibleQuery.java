@@ -6,6 +6,7 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
@@ -167,21 +168,18 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // The cursor on the leading storage walks it page by page; the others move by lookup.
-      final boolean positionCursorLeads$ = lead == positionStorage;
-      final boolean labelCursorLeads$ = lead == labelStorage;
-      final int pageShift = positionCursorLeads$ ? positionStorage.pageShift() : labelCursorLeads$ ? labelStorage.pageShift() : 31;
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          if (positionCursorLeads$) {
-            positionCursor.moveToPage(page);
-          }
-          if (labelCursorLeads$) {
-            labelCursor.moveToPage(page);
-          }
           for (int offset = from - pageStart; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -189,24 +187,24 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = positionCursorLeads$ ? position : positionStorage.indexOf(entity);
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
             if (positionCursorIndex$ < 0) {
               continue;
             }
-            final int labelCursorIndex$ = labelCursorLeads$ ? position : labelStorage.indexOf(entity);
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
             if (labelCursorIndex$ < 0) {
               continue;
             }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorLeads$) {
-              positionCursor.moveWithinPage(offset);
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
             } else {
               positionCursor.moveTo(positionCursorIndex$);
             }
-            if (labelCursorLeads$) {
-              labelCursor.moveWithinPage(offset);
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
             } else {
               labelCursor.moveTo(labelCursorIndex$);
             }

@@ -87,4 +87,14 @@ public abstract class Cursor {
    * @param offset an offset in {@code [0, pageSize)}
    */
   public abstract void moveWithinPage(int offset);
+
+  /**
+   * Points this cursor at {@code offset} of page {@code page}: as {@link #point}, for a loop that
+   * knows the page and offset already (the JIT then sees a page that is the same for a whole run).
+   * For generated code and the runtime's typed views.
+   *
+   * @param page a page of the storage
+   * @param offset an offset in {@code [0, pageSize)}
+   */
+  public abstract void moveToElement(int page, int offset);
 }

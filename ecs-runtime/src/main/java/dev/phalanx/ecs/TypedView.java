@@ -3,9 +3,9 @@ package dev.phalanx.ecs;
 /**
  * What the typed views ({@link View1} to {@link View4}) share: the reentrancy flag, the start and
  * end of an iteration and the exclusion test. Each subclass writes its loop out for its arity, as
- * generated queries do: every included set and cursor in a local, the leading set's cursor walking
- * it page by page, the others moved by a lookup and field writes, and one megamorphic call per
- * entity (the visitor).
+ * generated queries do: every included set and cursor in a local, a walk of the leading set page by
+ * page in which a set holding the entity at the same position needs no lookup, and one megamorphic
+ * call per entity (the visitor).
  */
 abstract sealed class TypedView extends View permits View1, View2, View3, View4 {
 

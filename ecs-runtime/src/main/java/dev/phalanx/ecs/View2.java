@@ -15,9 +15,9 @@ package dev.phalanx.ecs;
  *
  * <ul>
  *   <li>The cursors are made with the view and cached in it: {@link #each} allocates nothing and
- *       moves them with a few field writes each per entity (the leading set's cursor page by page);
- *       the visitor is the only call per entity. The visitor must not keep the cursors: they are
- *       moved to the next entity.
+ *       moves them with a few field writes each per entity (page by page where the sets are in the
+ *       same order); the visitor is the only call per entity. The visitor must not keep the
+ *       cursors: they are moved to the next entity.
  *   <li>{@code each} costs O(n * k), n the size of the leading set (the smallest included one, or
  *       the one fixed by {@link #leadBy}), k the number of other included and excluded sets.
  *   <li>Not reentrant on one view object: a nested {@code each} of the same object throws {@link
@@ -74,20 +74,16 @@ public final class View2<K1 extends Cursor, K2 extends Cursor> extends TypedView
     final SparseSet lead = begin();
     try {
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // The cursor on the leading set walks it page by page: its page is set once per run, so the
-      // JIT reads the page arrays once per run. The other cursors move by lookup.
-      final boolean leads1 = set1 == lead;
-      final boolean leads2 = set2 == lead;
-      final int shift = leads1 ? cursor1.pageShift : leads2 ? cursor2.pageShift : 31;
+      // Runs of one page of the leading set. A set that holds the entity at the loop's position
+      // (the leader, and any set filled in the same order) needs no lookup, and if its pages are
+      // the leader's size its cursor keeps one page for the run: the JIT then reads the page
+      // arrays once per run.
+      final int shift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean paged1 = cursor1.pageShift == shift;
+      final boolean paged2 = cursor2.pageShift == shift;
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> shift;
         final int pageStart = page << shift;
-        if (leads1) {
-          cursor1.moveToPage(page);
-        }
-        if (leads2) {
-          cursor2.moveToPage(page);
-        }
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           // Re-read the array: the visitor may have grown it (appended elements are not visited).
@@ -95,24 +91,26 @@ public final class View2<K1 extends Cursor, K2 extends Cursor> extends TypedView
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int at1 = leads1 ? position : set1.indexOf(entity);
+          final int at1 =
+              set1 == lead || set1.holdsAt(position, entity) ? position : set1.indexOf(entity);
           if (at1 < 0) {
             continue;
           }
-          final int at2 = leads2 ? position : set2.indexOf(entity);
+          final int at2 =
+              set2 == lead || set2.holdsAt(position, entity) ? position : set2.indexOf(entity);
           if (at2 < 0) {
             continue;
           }
           if (excluded(entity)) {
             continue;
           }
-          if (leads1) {
-            cursor1.moveWithinPage(offset);
+          if (at1 == position && paged1) {
+            cursor1.moveToElement(page, offset);
           } else {
             cursor1.point(at1);
           }
-          if (leads2) {
-            cursor2.moveWithinPage(offset);
+          if (at2 == position && paged2) {
+            cursor2.moveToElement(page, offset);
           } else {
             cursor2.point(at2);
           }

@@ -51,6 +51,11 @@ final class CursorFixtures {
       this.position = (position & ~pageMask) | offset;
     }
 
+    @Override
+    public void moveToElement(final int page, final int offset) {
+      this.position = page << pageShift | offset;
+    }
+
     int value() {
       return storage.valueAt(position);
     }

@@ -91,6 +91,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
             .addMethod(point())
             .addMethod(moveToPage())
             .addMethod(moveWithinPage())
+            .addMethod(moveToElement())
             .addMethod(storageMethod(storage))
             .addMethod(moveTo(model))
             .addMethod(moveToEntity(model))
@@ -152,6 +153,18 @@ public final class CursorGenerator extends ComponentFileGenerator {
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
         .addParameter(TypeName.INT, "offset", Modifier.FINAL)
+        .addStatement("this.offset = offset")
+        .addStatement("this.position = page << pageShift | offset")
+        .build();
+  }
+
+  private static MethodSpec moveToElement() {
+    return MethodSpec.methodBuilder("moveToElement")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(TypeName.INT, "page", Modifier.FINAL)
+        .addParameter(TypeName.INT, "offset", Modifier.FINAL)
+        .addStatement("this.page = page")
         .addStatement("this.offset = offset")
         .addStatement("this.position = page << pageShift | offset")
         .build();

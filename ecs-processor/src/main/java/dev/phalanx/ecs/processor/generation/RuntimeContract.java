@@ -210,6 +210,8 @@ public final class RuntimeContract {
           new Member(CURSOR, "point", 1),
           new Member(CURSOR, "moveToPage", 1),
           new Member(CURSOR, "moveWithinPage", 1),
+          new Member(CURSOR, "moveToElement", 2),
+          new Member(SPARSE_SET, "holdsAt", 2),
           new Member(CURSOR_SOURCE, "cursor", 0),
           new Member(ENTITY, "isTombstone", 1),
           // Snapshots.
@@ -257,6 +259,7 @@ public final class RuntimeContract {
           "index/1",
           "entityWithIndex/1",
           "at/1",
+          "holdsAt/2",
           "describe/0",
           "isLocked/0",
           "isIterated/0",
@@ -325,6 +328,7 @@ public final class RuntimeContract {
           "point/1",
           "moveToPage/1",
           "moveWithinPage/1",
+          "moveToElement/2",
           // Object
           "getClass/0",
           "hashCode/0",

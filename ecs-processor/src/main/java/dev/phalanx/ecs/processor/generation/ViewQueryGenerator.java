@@ -5,7 +5,6 @@ import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import dev.phalanx.ecs.processor.model.QueryModel;
-import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
@@ -82,21 +81,24 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         .addStatement(
             "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY)
         .addComment(
-            "The cursor on the leading storage walks it page by page; the others move by lookup.");
-    final List<CodeBlock> shifts = new ArrayList<>();
-    final CodeBlock.Builder pageMoves = CodeBlock.builder();
+            "Runs of one page of the leader. A storage that holds the entity at the loop's position"
+                + " (the")
+        .addComment(
+            "leader, and any storage filled in the same order) needs no lookup, and if its pages"
+                + " are the")
+        .addComment(
+            "leader's size its cursor keeps one page for the run: the JIT then reads the page"
+                + " arrays once")
+        .addComment("per run.")
+        .addStatement(
+            "final int pageShift = lead instanceof $T<?> paged ? paged.pageShift() : 31",
+            RuntimeContract.STORAGE);
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        method.addStatement("final boolean $L = lead == $L", leadsLocal(slot), slot.storage());
-        shifts.add(CodeBlock.of("$L ? $L.pageShift()", leadsLocal(slot), slot.storage()));
-        pageMoves
-            .beginControlFlow("if ($L)", leadsLocal(slot))
-            .addStatement("$L.moveToPage(page)", slot.cursor())
-            .endControlFlow();
+        method.addStatement(
+            "final boolean $L = $L.pageShift() == pageShift", pagedLocal(slot), slot.storage());
       }
     }
-    shifts.add(CodeBlock.of("31"));
-    method.addStatement("final int pageShift = $L", CodeBlock.join(shifts, " : "));
     final CodeBlock.Builder body =
         CodeBlock.builder()
             .add(
@@ -106,14 +108,15 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             .beginControlFlow("if (stable && $T.isTombstone(entity))", RuntimeContract.ENTITY)
             .addStatement("continue")
             .endControlFlow();
-    // One lookup per storage: its position both tests membership and places the cursor. The leader
-    // needs none: the entity is at the loop's position there.
+    // One test per storage: its position both tests membership and places the cursor.
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
         body.addStatement(
-                "final int $L = $L ? position : $L.indexOf(entity)",
+                "final int $L = lead == $L || $L.holdsAt(position, entity) ? position :"
+                    + " $L.indexOf(entity)",
                 indexLocal(slot),
-                leadsLocal(slot),
+                slot.storage(),
+                slot.storage(),
                 slot.storage())
             .beginControlFlow("if ($L < 0)", indexLocal(slot))
             .addStatement("continue")
@@ -131,8 +134,8 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     }
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        body.beginControlFlow("if ($L)", leadsLocal(slot))
-            .addStatement("$L.moveWithinPage(offset)", slot.cursor())
+        body.beginControlFlow("if ($L == position && $L)", indexLocal(slot), pagedLocal(slot))
+            .addStatement("$L.moveToElement(page, offset)", slot.cursor())
             .nextControlFlow("else")
             .addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot))
             .endControlFlow();
@@ -144,15 +147,15 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         CodeBlock.of("lead.size()"),
         false,
         CodeBlock.of("pageShift"),
-        pageMoves.build(),
+        CodeBlock.of(""),
         body.build(),
         filter,
         visitCall(slots));
   }
 
-  /** The local telling whether a slot's storage leads a view loop. */
-  private static String leadsLocal(final Slot slot) {
-    return slot.cursor() + "Leads$";
+  /** The local telling whether a slot's storage has the leader's page size. */
+  private static String pagedLocal(final Slot slot) {
+    return slot.cursor() + "Paged$";
   }
 
   /**
