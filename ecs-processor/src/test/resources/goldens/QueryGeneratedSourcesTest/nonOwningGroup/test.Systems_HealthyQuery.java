@@ -2,6 +2,7 @@ package test;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityComparator;
+import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
@@ -19,6 +20,9 @@ import javax.annotation.processing.Generated;
  *
  * <ul>
  *   <li>{@code each}: O(n) over the members, one lookup per component; no allocation.
+ *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
+ *       (the first eight classes that go through this query class), so that the call of the
+ *       visitor is inlined; further classes share one copy, where the call is megamorphic.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -34,6 +38,12 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Systems_HealthyQuery {
+  /**
+   * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
+   * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined.
+   */
+  private static final LoopCopies LOOP_COPIES = new LoopCopies(8);
+
   private final NonOwningGroup group;
 
   private boolean iterating$;
@@ -143,6 +153,277 @@ public final class Systems_HealthyQuery {
    *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
+    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+    switch (LOOP_COPIES.copyOf(visitor)) {
+      case 0:
+        each0(visitor);
+        break;
+      case 1:
+        each1(visitor);
+        break;
+      case 2:
+        each2(visitor);
+        break;
+      case 3:
+        each3(visitor);
+        break;
+      case 4:
+        each4(visitor);
+        break;
+      case 5:
+        each5(visitor);
+        break;
+      case 6:
+        each6(visitor);
+        break;
+      case 7:
+        each7(visitor);
+        break;
+      default:
+        eachShared(visitor);
+    }
+  }
+
+  /**
+   * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
+   * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
+   * per method, so a copy that sees one class inlines it.
+   *
+   * @param visitor the loop body
+   */
+  private void each0(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each1(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each2(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each3(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each4(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each5(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each6(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each7(final Visitor visitor) {
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet members = group.members();
+      members.beginIteration();
+      try {
+        for (int position = members.size() - 1; position >= 0; position--) {
+          final long entity = members.packed()[position];
+          healthCursor.moveToEntity(entity);
+          members.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+      } finally {
+        members.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}, shared by the visitor classes past the other copies.
+   *
+   * @param visitor the loop body
+   */
+  private void eachShared(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
     if (this.iterating$) {
       throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");

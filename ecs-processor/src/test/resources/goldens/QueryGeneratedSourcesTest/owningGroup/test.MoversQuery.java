@@ -4,6 +4,7 @@ import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.EntityRangeConsumer;
+import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.PositionComparator;
 import dev.phalanx.ecs.RangeConsumer;
@@ -36,11 +37,12 @@ import javax.annotation.processing.Generated;
  *   <li>{@code each}: O(n), owned components by position, get components by one lookup each;
  *       no allocation.
  *   <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.
- *   <li>Profile pollution: {@code each} calls the visitor once per entity, so when many
- *       different lambdas go through this class the call is megamorphic on every element. The
- *       chunk forms call the body once per page run (4,096 elements by default), so a megamorphic
- *       call costs once per run, and the inner loop is the body's own monomorphic loop: prefer
- *       them on hot paths.
+ *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
+ *       (the first eight classes that go through this query class), so that the call of the
+ *       visitor is inlined. Further classes share one copy, where the call is megamorphic on
+ *       every element. The chunk forms call the body once per page run (4,096 elements by
+ *       default), so a megamorphic call costs once per run, and the inner loop is the body's own
+ *       monomorphic loop.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -57,6 +59,12 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class MoversQuery {
+  /**
+   * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
+   * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined.
+   */
+  private static final LoopCopies LOOP_COPIES = new LoopCopies(8);
+
   private final OwningGroup group;
 
   private boolean iterating$;
@@ -233,6 +241,461 @@ public final class MoversQuery {
    *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
+    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+    switch (LOOP_COPIES.copyOf(visitor)) {
+      case 0:
+        each0(visitor);
+        break;
+      case 1:
+        each1(visitor);
+        break;
+      case 2:
+        each2(visitor);
+        break;
+      case 3:
+        each3(visitor);
+        break;
+      case 4:
+        each4(visitor);
+        break;
+      case 5:
+        each5(visitor);
+        break;
+      case 6:
+        each6(visitor);
+        break;
+      case 7:
+        each7(visitor);
+        break;
+      default:
+        eachShared(visitor);
+    }
+  }
+
+  /**
+   * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
+   * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
+   * per method, so a copy that sees one class inlines it.
+   *
+   * @param visitor the loop body
+   */
+  private void each0(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each1(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each2(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each3(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each4(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each5(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each6(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each7(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    final Health_Cursor healthCursor = this.healthCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final OwningGroup group = this.group;
+      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+      final Position_Storage lead = this.positionStorage;
+      lead.beginIteration();
+      try {
+        for (int from = group.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          positionCursor.moveToPage(page);
+          velocityCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
+          int next = pageStart - 1;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            final long entity = lead.packed()[position];
+            positionCursor.moveWithinPage(offset);
+            velocityCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
+            healthCursor.moveToEntity(entity);
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+            if (group.size() < position) {
+              // Members besides the visited one left: go on from the new end.
+              next = group.size() - 1;
+              break;
+            }
+          }
+          from = next;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}, shared by the visitor classes past the other copies.
+   *
+   * @param visitor the loop body
+   */
+  private void eachShared(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;

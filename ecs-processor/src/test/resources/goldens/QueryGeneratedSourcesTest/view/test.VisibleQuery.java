@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
@@ -22,6 +23,9 @@ import javax.annotation.processing.Generated;
  * <ul>
  *   <li>{@code each}: O(n * k) over the smallest included storage, k the number of listed
  *       components; no allocation.
+ *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
+ *       (the first eight classes that go through this query class), so that the call of the
+ *       visitor is inlined; further classes share one copy, where the call is megamorphic.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -37,6 +41,12 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class VisibleQuery {
+  /**
+   * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
+   * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined.
+   */
+  private static final LoopCopies LOOP_COPIES = new LoopCopies(8);
+
   private final View view;
 
   private boolean iterating$;
@@ -159,6 +169,589 @@ public final class VisibleQuery {
    *     view or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
+    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+    switch (LOOP_COPIES.copyOf(visitor)) {
+      case 0:
+        each0(visitor);
+        break;
+      case 1:
+        each1(visitor);
+        break;
+      case 2:
+        each2(visitor);
+        break;
+      case 3:
+        each3(visitor);
+        break;
+      case 4:
+        each4(visitor);
+        break;
+      case 5:
+        each5(visitor);
+        break;
+      case 6:
+        each6(visitor);
+        break;
+      case 7:
+        each7(visitor);
+        break;
+      default:
+        eachShared(visitor);
+    }
+  }
+
+  /**
+   * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
+   * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
+   * per method, so a copy that sees one class inlines it.
+   *
+   * @param visitor the loop body
+   */
+  private void each0(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each1(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each2(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each3(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each4(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each5(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each6(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}.
+   *
+   * @param visitor the loop body
+   */
+  private void each7(final Visitor visitor) {
+    final Position_Cursor positionCursor = this.positionCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      final SparseSet lead = view.leader();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
+      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
+      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
+      // per run.
+      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      lead.beginIteration();
+      try {
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          for (int offset = from - pageStart; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+            if (positionCursorIndex$ < 0) {
+              continue;
+            }
+            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+            if (labelCursorIndex$ < 0) {
+              continue;
+            }
+            if (frozenStorage.contains(entity)) {
+              continue;
+            }
+            if (positionCursorIndex$ == position && positionCursorPaged$) {
+              positionCursor.moveToElement(page, offset);
+            } else {
+              positionCursor.moveTo(positionCursorIndex$);
+            }
+            if (labelCursorIndex$ == position && labelCursorPaged$) {
+              labelCursor.moveToElement(page, offset);
+            } else {
+              labelCursor.moveTo(labelCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, positionCursor, labelCursor);
+          }
+          from = pageStart - 1;
+        }
+      } finally {
+        lead.endIteration();
+      }
+    } finally {
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * A copy of {@link #each0}, shared by the visitor classes past the other copies.
+   *
+   * @param visitor the loop body
+   */
+  private void eachShared(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     if (this.iterating$) {

@@ -220,6 +220,32 @@ class PagedEachTest {
     }
   }
 
+  @Test
+  void moreLoopBodiesThanLoopCopiesAllVisitEveryMember() {
+    populate(new Random(300));
+    final MoversQuery query = MoversQuery.of(registry);
+    final Set<Long> expected = movers();
+    // Ten lambda expressions, ten classes: more than the query's eight loop copies, so the last
+    // ones share a copy (and other tests of this class may have taken copies already).
+    final List<Set<Long>> seen = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      seen.add(new HashSet<>());
+    }
+    query.each((e, p, v) -> seen.get(0).add(e));
+    query.each((e, p, v) -> seen.get(1).add(e));
+    query.each((e, p, v) -> seen.get(2).add(e));
+    query.each((e, p, v) -> seen.get(3).add(e));
+    query.each((e, p, v) -> seen.get(4).add(e));
+    query.each((e, p, v) -> seen.get(5).add(e));
+    query.each((e, p, v) -> seen.get(6).add(e));
+    query.each((e, p, v) -> seen.get(7).add(e));
+    query.each((e, p, v) -> seen.get(8).add(e));
+    query.each((e, p, v) -> seen.get(9).add(e));
+    for (int i = 0; i < 10; i++) {
+      assertEquals(expected, seen.get(i), "body " + i);
+    }
+  }
+
   private void forgetAll() {
     position.clear();
     velocity.clear();

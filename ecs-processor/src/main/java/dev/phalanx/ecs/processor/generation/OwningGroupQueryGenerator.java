@@ -118,15 +118,17 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         + "      no allocation.\n"
         + "  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no"
         + " allocation.\n"
-        + "  <li>Profile pollution: {@code each} calls the visitor once per entity, so when"
-        + " many\n"
-        + "      different lambdas go through this class the call is megamorphic on every"
-        + " element. The\n"
-        + "      chunk forms call the body once per page run (4,096 elements by default), so"
-        + " a megamorphic\n"
-        + "      call costs once per run, and the inner loop is the body's own monomorphic"
-        + " loop: prefer\n"
-        + "      them on hot paths.\n";
+        + "  <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop"
+        + " of its own\n"
+        + "      (the first eight classes that go through this query class), so that the call"
+        + " of the\n"
+        + "      visitor is inlined. Further classes share one copy, where the call is"
+        + " megamorphic on\n"
+        + "      every element. The chunk forms call the body once per page run (4,096"
+        + " elements by\n"
+        + "      default), so a megamorphic call costs once per run, and the inner loop is the"
+        + " body's own\n"
+        + "      monomorphic loop.\n";
   }
 
   @Override

@@ -150,6 +150,21 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
             .addJavadoc(classDoc(model, slots));
     type.addField(
+        FieldSpec.builder(
+                RuntimeContract.LOOP_COPIES,
+                "LOOP_COPIES",
+                Modifier.PRIVATE,
+                Modifier.STATIC,
+                Modifier.FINAL)
+            .addJavadoc(
+                "Which copy of the {@code each} loop runs each visitor class: one copy per class"
+                    + " for the first\n"
+                    + "$L classes, so that each copy's call of the visitor stays monomorphic and is"
+                    + " inlined.\n",
+                LOOP_COPIES)
+            .initializer("new $T($L)", RuntimeContract.LOOP_COPIES, LOOP_COPIES)
+            .build());
+    type.addField(
         FieldSpec.builder(container(), containerName(), Modifier.PRIVATE, Modifier.FINAL).build());
     // Whether a per-entity loop runs: a nested one on the same query would share its cursors.
     type.addField(TypeName.BOOLEAN, "iterating$", Modifier.PRIVATE);
@@ -176,7 +191,10 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     for (final Slot slot : slots) {
       type.addMethod(storageMethod(slot));
     }
-    type.addMethod(eachMethod(model, slots));
+    type.addMethod(eachMethod(model));
+    for (int copy = 0; copy <= LOOP_COPIES; copy++) {
+      type.addMethod(eachCopy(model, slots, copy));
+    }
     if (QueryModel.Kind.VIEW != model.kind()) {
       type.addMethod(
           MethodSpec.methodBuilder("sort")
@@ -391,12 +409,54 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   // Per-entity iteration.
   // -----------------------------------------------------------------------------------------------
 
-  private MethodSpec eachMethod(final QueryModel model, final List<Slot> slots) {
+  private MethodSpec eachMethod(final QueryModel model) {
     final MethodSpec.Builder method =
         MethodSpec.methodBuilder("each")
             .addJavadoc(eachDoc(model))
             .addModifiers(Modifier.PUBLIC)
+            .addParameter(visitorType(model), "visitor", Modifier.FINAL)
+            .addComment(
+                "One copy of the loop per visitor class (see LOOP_COPIES); the copies are"
+                    + " identical.")
+            .beginControlFlow("switch (LOOP_COPIES.copyOf(visitor))");
+    for (int copy = 0; copy < LOOP_COPIES; copy++) {
+      method.addCode("case $L:\n", copy).addStatement("$>$L(visitor)", copyName(copy));
+      method.addStatement("break$<");
+    }
+    return method
+        .addCode("default:\n")
+        .addStatement("$>$L(visitor)$<", copyName(LOOP_COPIES))
+        .endControlFlow()
+        .build();
+  }
+
+  /** The number of copies of the {@code each} loop that run one visitor class each. */
+  static final int LOOP_COPIES = 8;
+
+  private static String copyName(final int copy) {
+    return LOOP_COPIES == copy ? "eachShared" : "each" + copy;
+  }
+
+  private MethodSpec eachCopy(final QueryModel model, final List<Slot> slots, final int copy) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder(copyName(copy))
+            .addModifiers(Modifier.PRIVATE)
             .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    if (0 == copy) {
+      method.addJavadoc(
+          "The loop of {@link #each}, in $L identical copies ({@code each0} to {@code each$L},"
+              + " then\n"
+              + "{@code eachShared} for the visitor classes past them): the JIT profiles the call"
+              + " of the visitor\n"
+              + "per method, so a copy that sees one class inlines it.\n\n"
+              + "@param visitor the loop body\n",
+          LOOP_COPIES + 1,
+          LOOP_COPIES - 1);
+    } else {
+      method.addJavadoc(
+          "A copy of {@link #each0}$L.\n\n@param visitor the loop body\n",
+          LOOP_COPIES == copy ? ", shared by the visitor classes past the other copies" : "");
+    }
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
         method.addStatement(

@@ -28,6 +28,9 @@ public final class RuntimeContract {
   /** {@code Storage}, the base of generated struct-of-arrays storages. */
   public static final ClassName STORAGE = ClassName.get(PACKAGE, "Storage");
 
+  /** {@code LoopCopies}, which gives each visitor class a copy of a generated loop. */
+  public static final ClassName LOOP_COPIES = ClassName.get(PACKAGE, "LoopCopies");
+
   /** {@code EmptyStorage}, the base of generated tag storages. */
   public static final ClassName EMPTY_STORAGE = ClassName.get(PACKAGE, "EmptyStorage");
 
@@ -212,6 +215,8 @@ public final class RuntimeContract {
           new Member(CURSOR, "moveWithinPage", 1),
           new Member(CURSOR, "moveToElement", 2),
           new Member(SPARSE_SET, "holdsAt", 2),
+          new Member(LOOP_COPIES, "<init>", 1),
+          new Member(LOOP_COPIES, "copyOf", 1),
           new Member(CURSOR_SOURCE, "cursor", 0),
           new Member(ENTITY, "isTombstone", 1),
           // Snapshots.

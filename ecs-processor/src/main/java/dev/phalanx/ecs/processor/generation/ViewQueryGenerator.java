@@ -58,7 +58,13 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
   String costs() {
     return "  <li>{@code each}: O(n * k) over the smallest included storage, k the number of"
         + " listed\n"
-        + "      components; no allocation.\n";
+        + "      components; no allocation.\n"
+        + "  <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop"
+        + " of its own\n"
+        + "      (the first eight classes that go through this query class), so that the call"
+        + " of the\n"
+        + "      visitor is inlined; further classes share one copy, where the call is"
+        + " megamorphic.\n";
   }
 
   @Override
