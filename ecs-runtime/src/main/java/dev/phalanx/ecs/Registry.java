@@ -180,6 +180,10 @@ public final class Registry {
     for (int i = from; i < to; i++) {
       checkValid(batch[i], "destroy");
     }
+    if (unobserved()) {
+      destroyUnobserved(batch, from, to);
+      return;
+    }
     for (int i = from; i < to; i++) {
       pushDestroying(batch[i]);
       try {
@@ -230,6 +234,49 @@ public final class Registry {
       entities.release(entity);
     }
     return failure;
+  }
+
+  /**
+   * Returns whether removals can run no user code and be refused by nothing: no storage has a
+   * destroy or removal listener or a group, nothing is iterated or locked, and no destroy is in
+   * progress. A batch then cannot be observed half-done, so it may be destroyed storage by storage.
+   */
+  private boolean unobserved() {
+    if (groups.guards.any() || 0 != destroyingDepth || clearing) {
+      return false;
+    }
+    for (int i = 0; i < storageCount; i++) {
+      final Storage<?> storage = storages[i];
+      if (storage.hasGroups() || !storage.onDestroy().isEmpty() || !storage.afterRemove.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Destroys a checked batch when {@link #unobserved()}: storage by storage, each removal a tight
+   * monomorphic loop, then the identifiers released in batch order, so that recycling continues as
+   * if they had been destroyed one by one. An entity listed twice is removed and released once.
+   */
+  private void destroyUnobserved(final long[] batch, final int from, final int to) {
+    for (int s = storageCount - 1; s >= 0; s--) {
+      final Storage<?> storage = storages[s];
+      if (storage.isEmpty()) {
+        continue;
+      }
+      for (int i = from; i < to; i++) {
+        final int position = storage.indexOf(batch[i]);
+        if (SparseSet.ABSENT != position) {
+          storage.removeAt(position);
+        }
+      }
+    }
+    for (int i = from; i < to; i++) {
+      if (entities.valid(batch[i])) {
+        entities.release(batch[i]);
+      }
+    }
   }
 
   /** Returns whether {@code entity} is being destroyed: its components are being removed. */

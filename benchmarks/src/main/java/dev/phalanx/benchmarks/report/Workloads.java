@@ -134,6 +134,10 @@ public final class Workloads {
           new Workload("CreateBulk", "create in bulk", "Create"),
           new Workload("CreateWith2", "create with 2 components (typed emplace)", null),
           new Workload("Destroy", "destroy (2 components)", null),
+          new Workload(
+              "DestroyBatch",
+              "destroy (2 components), batch form (registry.destroy(batch, from, to))",
+              "Destroy"),
           new Workload("Recycle", "create with recycled ids", "Create"),
           new Workload("Remove1", "remove 1 component", null),
           new Workload("Remove2", "remove 2 components", null),
