@@ -205,19 +205,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -270,19 +301,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -335,19 +397,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -400,19 +493,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -465,19 +589,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -530,19 +685,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -595,19 +781,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -660,19 +877,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -725,19 +973,50 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -792,19 +1071,53 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(heatStorage, pageStart, from + 1)
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int heatCursorStamp$ = heatStorage.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            heatCursor.moveToPage(page);
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              heatCursor.moveWithinPage(offset);
+              healthCursor.moveWithinPage(offset);
+              if (!(heatCursor.changedSince(tick))) {
+                continue;
+              }
+              lead.visit(position);
+              visitor.visit(entity, heatCursor, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || heatStorage.structureStamp() != heatCursorStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];

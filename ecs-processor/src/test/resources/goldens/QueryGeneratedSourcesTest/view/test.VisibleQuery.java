@@ -217,19 +217,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -285,19 +319,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -353,19 +421,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -421,19 +523,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -489,19 +625,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -557,19 +727,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -625,19 +829,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -693,19 +931,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];
@@ -761,19 +1033,53 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. A storage that holds the entity at the loop's position (the
-      // leader, and any storage filled in the same order) needs no lookup, and if its pages are the
-      // leader's size its cursor keeps one page for the run: the JIT then reads the page arrays once
-      // per run.
+      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
+      // the leader's positions (storages filled in the same order) and has the leader's page size,
+      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
+      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
+      // of them, each storage is tested per entity.
       final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
       lead.beginIteration();
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(positionStorage, pageStart, from + 1)
+              && lead.samePositions(labelStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int positionCursorStamp$ = positionStorage.structureStamp();
+            final int labelCursorStamp$ = labelStorage.structureStamp();
+            positionCursor.moveToPage(page);
+            labelCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              if (frozenStorage.contains(entity)) {
+                continue;
+              }
+              positionCursor.moveWithinPage(offset);
+              labelCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, positionCursor, labelCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || positionStorage.structureStamp() != positionCursorStamp$
+                  || labelStorage.structureStamp() != labelCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
             final long entity = lead.packed()[position];

@@ -106,6 +106,8 @@ public class SparseSet {
   // For external iterators: a counter of moves and a log of the last CHANGE_LOG of them, each the
   // two positions of a swap (low, high) or REARRANGED.
   private int modifications;
+  // Bumped by every move, removal and filled hole (not by appends): see structureStamp().
+  private int edits;
   private final int[] changeLow = new int[CHANGE_LOG];
   private final int[] changeHigh = new int[CHANGE_LOG];
 
@@ -264,6 +266,39 @@ public class SparseSet {
    */
   public final boolean holdsAt(final int position, final long entity) {
     return position >= 0 && position < size && packed[position] == entity;
+  }
+
+  /**
+   * Returns whether this set and {@code other} hold the same entities at positions {@code [from,
+   * to)}, both sets holding that range: one vectorized comparison of their packed arrays. A loop
+   * over this set can then reach {@code other}'s elements of the range by position, for as long as
+   * {@code other}'s {@link #structureStamp()} stays the same. For generated code.
+   *
+   * @param other another set
+   * @param from the first position, inclusive
+   * @param to the last position, exclusive
+   * @return whether both sets hold the range and agree on it
+   */
+  public final boolean samePositions(final SparseSet other, final int from, final int to) {
+    if (other == this) {
+      return 0 <= from && from <= to && to <= size;
+    }
+    return 0 <= from
+        && from <= to
+        && to <= size
+        && to <= other.size
+        && Arrays.mismatch(packed, from, to, other.packed, from, to) < 0;
+  }
+
+  /**
+   * Returns a number that changes whenever an element of this set moves or is removed or a hole is
+   * filled, and stays the same when an element is appended: while it stays the same, every position
+   * below the size it had still holds the same entity or hole. For generated code.
+   *
+   * @return the current stamp
+   */
+  public final int structureStamp() {
+    return edits;
   }
 
   /**
@@ -540,6 +575,7 @@ public class SparseSet {
     if (position == size) {
       size = position + 1;
     } else {
+      edits++;
       FIRST_HOLE.setVolatile(this, (int) packed[position]);
     }
     packed[position] = entity;
@@ -566,6 +602,7 @@ public class SparseSet {
    * it may run concurrently for distinct entities.
    */
   final void removeAt(final int position) {
+    edits++;
     final long entity = packed[position];
     final int[] entityPage = sparse[((int) entity) >>> SPARSE_SHIFT];
     if (DeletionPolicy.IN_PLACE == policy) {
@@ -1035,6 +1072,7 @@ public class SparseSet {
   }
 
   private void logChange(final int low, final int high) {
+    edits++;
     final int slot = modifications & (CHANGE_LOG - 1);
     changeLow[slot] = low;
     changeHigh[slot] = high;

@@ -89,20 +89,55 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
     final SparseSet lead = begin();
     try {
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leading set. A set that holds the entity at the loop's position
-      // (the leader, and any set filled in the same order) needs no lookup, and if its pages are
-      // the leader's size its cursor keeps one page for the run: the JIT then reads the page
-      // arrays once per run.
+      // Runs of one page of the leading set. When every included set holds the run's entities at
+      // the leader's positions (sets filled in the same order) and has the leader's page size, the
+      // cursors walk the run with no lookup, one page each: the JIT then reads the page arrays once
+      // per run. Otherwise, and once a visitor has moved, removed or added an element of one of
+      // them, each set is tested per entity.
       final int shift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean paged1 = cursor1.pageShift == shift;
       final boolean paged2 = cursor2.pageShift == shift;
       final boolean paged3 = cursor3.pageShift == shift;
+      final boolean pagedAll = paged1 && paged2 && paged3;
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> shift;
         final int pageStart = page << shift;
-        for (int offset = from - pageStart; offset >= 0; offset--) {
+        int offset = from - pageStart;
+        if (pagedAll
+            && lead.samePositions(set1, pageStart, from + 1)
+            && lead.samePositions(set2, pageStart, from + 1)
+            && lead.samePositions(set3, pageStart, from + 1)) {
+          final int leadStamp = lead.structureStamp();
+          final int stamp1 = set1.structureStamp();
+          final int stamp2 = set2.structureStamp();
+          final int stamp3 = set3.structureStamp();
+          cursor1.moveToPage(page);
+          cursor2.moveToPage(page);
+          cursor3.moveToPage(page);
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Re-read the array: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if ((stable && Entity.isTombstone(entity)) || excluded(entity)) {
+              continue;
+            }
+            cursor1.moveWithinPage(offset);
+            cursor2.moveWithinPage(offset);
+            cursor3.moveWithinPage(offset);
+            lead.visit(position);
+            visitor.visit(entity, cursor1, cursor2, cursor3);
+            if (lead.structureStamp() != leadStamp
+                || set1.structureStamp() != stamp1
+                || set2.structureStamp() != stamp2
+                || set3.structureStamp() != stamp3) {
+              // The run may no longer be aligned: test each set for the rest of it.
+              offset--;
+              break;
+            }
+          }
+        }
+        for (; offset >= 0; offset--) {
           final int position = pageStart + offset;
-          // Re-read the array: the visitor may have grown it (appended elements are not visited).
           final long entity = lead.packed()[position];
           if (stable && Entity.isTombstone(entity)) {
             continue;

@@ -5,6 +5,7 @@ import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import dev.phalanx.ecs.processor.model.QueryModel;
+import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
@@ -87,24 +88,114 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         .addStatement(
             "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY)
         .addComment(
-            "Runs of one page of the leader. A storage that holds the entity at the loop's position"
-                + " (the")
+            "Runs of one page of the leader. When every storage with a cursor holds the run's"
+                + " entities at")
         .addComment(
-            "leader, and any storage filled in the same order) needs no lookup, and if its pages"
-                + " are the")
+            "the leader's positions (storages filled in the same order) and has the leader's"
+                + " page size,")
         .addComment(
-            "leader's size its cursor keeps one page for the run: the JIT then reads the page"
-                + " arrays once")
-        .addComment("per run.")
+            "the cursors walk the run with no lookup, one page each: the JIT then reads the page"
+                + " arrays")
+        .addComment(
+            "once per run. Otherwise, and once a visitor has moved, removed or added an element"
+                + " of one")
+        .addComment("of them, each storage is tested per entity.")
         .addStatement(
             "final int pageShift = lead instanceof $T<?> paged ? paged.pageShift() : 31",
             RuntimeContract.STORAGE);
-    for (final Slot slot : slots) {
-      if (slot.included() && slot.fields()) {
-        method.addStatement(
-            "final boolean $L = $L.pageShift() == pageShift", pagedLocal(slot), slot.storage());
-      }
+    final List<Slot> cursors = slots.stream().filter(s -> s.included() && s.fields()).toList();
+    final List<CodeBlock> paged = new ArrayList<>();
+    final List<CodeBlock> aligned = new ArrayList<>();
+    final List<CodeBlock> changed = new ArrayList<>();
+    changed.add(CodeBlock.of("lead.structureStamp() != leadStamp$$"));
+    for (final Slot slot : cursors) {
+      method.addStatement(
+          "final boolean $L = $L.pageShift() == pageShift", pagedLocal(slot), slot.storage());
+      paged.add(CodeBlock.of("$L", pagedLocal(slot)));
+      aligned.add(CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", slot.storage()));
+      changed.add(CodeBlock.of("$L.structureStamp() != $L", slot.storage(), stampLocal(slot)));
     }
+    method.addStatement(
+        "final boolean paged$$ = $L",
+        paged.isEmpty() ? CodeBlock.of("true") : CodeBlock.join(paged, " && "));
+    final CodeBlock visitAndFilter =
+        CodeBlock.builder()
+            .add(
+                filter.isEmpty()
+                    ? CodeBlock.of("")
+                    : CodeBlock.builder()
+                        .beginControlFlow("if (!($L))", filter)
+                        .addStatement("continue")
+                        .endControlFlow()
+                        .build())
+            .addStatement("lead.visit(position)")
+            .addStatement(visitCall(slots))
+            .build();
+
+    method
+        .addStatement("lead.beginIteration()")
+        .beginControlFlow("try")
+        .beginControlFlow("for (int from = lead.size() - 1; from >= 0; )")
+        .addStatement("final int page = from >>> pageShift")
+        .addStatement("final int pageStart = page << pageShift")
+        .addStatement("int offset = from - pageStart");
+    // The aligned run.
+    final List<CodeBlock> runTest = new ArrayList<>();
+    runTest.add(CodeBlock.of("paged$$"));
+    runTest.addAll(aligned);
+    method.beginControlFlow("if ($L)", CodeBlock.join(runTest, "\n    && "));
+    method.addStatement("final int leadStamp$$ = lead.structureStamp()");
+    for (final Slot slot : cursors) {
+      method.addStatement("final int $L = $L.structureStamp()", stampLocal(slot), slot.storage());
+    }
+    for (final Slot slot : cursors) {
+      method.addStatement("$L.moveToPage(page)", slot.cursor());
+    }
+    method
+        .beginControlFlow("for (; offset >= 0; offset--)")
+        .addStatement("final int position = pageStart + offset")
+        .addCode(entityAndMembership(slots, false));
+    for (final Slot slot : cursors) {
+      method.addStatement("$L.moveWithinPage(offset)", slot.cursor());
+    }
+    method
+        .addCode(visitAndFilter)
+        .beginControlFlow("if ($L)", CodeBlock.join(changed, "\n    || "))
+        .addComment("The run may no longer be aligned: test each storage for the rest of it.")
+        .addStatement("offset--")
+        .addStatement("break")
+        .endControlFlow()
+        .endControlFlow()
+        .endControlFlow();
+    // The rest of the run, entity by entity.
+    method
+        .beginControlFlow("for (; offset >= 0; offset--)")
+        .addStatement("final int position = pageStart + offset")
+        .addCode(entityAndMembership(slots, true));
+    for (final Slot slot : cursors) {
+      method
+          .beginControlFlow("if ($L == position && $L)", indexLocal(slot), pagedLocal(slot))
+          .addStatement("$L.moveToElement(page, offset)", slot.cursor())
+          .nextControlFlow("else")
+          .addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot))
+          .endControlFlow();
+    }
+    method
+        .addCode(visitAndFilter)
+        .endControlFlow()
+        .addStatement("from = pageStart - 1")
+        .endControlFlow()
+        .nextControlFlow("finally")
+        .addStatement("lead.endIteration()")
+        .endControlFlow();
+  }
+
+  /**
+   * The statements that read the entity at {@code position} and skip it unless it is a member; with
+   * {@code test}, each storage with a cursor is also tested (by position, else by lookup) and its
+   * position kept in a local.
+   */
+  private static CodeBlock entityAndMembership(final List<Slot> slots, final boolean test) {
     final CodeBlock.Builder body =
         CodeBlock.builder()
             .add(
@@ -114,19 +205,20 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             .beginControlFlow("if (stable && $T.isTombstone(entity))", RuntimeContract.ENTITY)
             .addStatement("continue")
             .endControlFlow();
-    // One test per storage: its position both tests membership and places the cursor.
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        body.addStatement(
-                "final int $L = lead == $L || $L.holdsAt(position, entity) ? position :"
-                    + " $L.indexOf(entity)",
-                indexLocal(slot),
-                slot.storage(),
-                slot.storage(),
-                slot.storage())
-            .beginControlFlow("if ($L < 0)", indexLocal(slot))
-            .addStatement("continue")
-            .endControlFlow();
+        if (test) {
+          body.addStatement(
+                  "final int $L = lead == $L || $L.holdsAt(position, entity) ? position :"
+                      + " $L.indexOf(entity)",
+                  indexLocal(slot),
+                  slot.storage(),
+                  slot.storage(),
+                  slot.storage())
+              .beginControlFlow("if ($L < 0)", indexLocal(slot))
+              .addStatement("continue")
+              .endControlFlow();
+        }
       } else if (slot.included()) {
         body.beginControlFlow(
                 "if (lead != $L && !$L.contains(entity))", slot.storage(), slot.storage())
@@ -138,25 +230,12 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             .endControlFlow();
       }
     }
-    for (final Slot slot : slots) {
-      if (slot.included() && slot.fields()) {
-        body.beginControlFlow("if ($L == position && $L)", indexLocal(slot), pagedLocal(slot))
-            .addStatement("$L.moveToElement(page, offset)", slot.cursor())
-            .nextControlFlow("else")
-            .addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot))
-            .endControlFlow();
-      }
-    }
-    RuntimeContract.pagedLoop(
-        method,
-        "lead",
-        CodeBlock.of("lead.size()"),
-        false,
-        CodeBlock.of("pageShift"),
-        CodeBlock.of(""),
-        body.build(),
-        filter,
-        visitCall(slots));
+    return body.build();
+  }
+
+  /** The local holding a storage's structure stamp at the start of an aligned run. */
+  private static String stampLocal(final Slot slot) {
+    return slot.cursor() + "Stamp$";
   }
 
   /** The local telling whether a slot's storage has the leader's page size. */
