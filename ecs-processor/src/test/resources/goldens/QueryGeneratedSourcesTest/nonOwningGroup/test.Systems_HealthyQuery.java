@@ -1,6 +1,8 @@
 package test;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.NonOwningGroup;
@@ -19,7 +21,8 @@ import javax.annotation.processing.Generated;
  * <h2>Costs</h2>
  *
  * <ul>
- *   <li>{@code each}: O(n) over the members, one lookup per component; no allocation.
+ *   <li>{@code each}: O(n) over the members, one lookup per component unless the storages hold
+ *       the members in the same order; no allocation.
  *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
  *       (the first eight classes that go through this query class), so that the call of the
  *       visitor is inlined; further classes share one copy, where the call is megamorphic.
@@ -198,17 +201,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -227,17 +278,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -256,17 +355,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -285,17 +432,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -314,17 +509,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -343,17 +586,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -372,17 +663,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -401,17 +740,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;
@@ -430,17 +817,65 @@ public final class Systems_HealthyQuery {
     }
     this.iterating$ = true;
     try {
-      final SparseSet members = group.members();
-      members.beginIteration();
+      final SparseSet lead = group.members();
+      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = healthStorage.pageShift();
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+      final boolean paged$ = healthCursorPaged$;
+      lead.beginIteration();
       try {
-        for (int position = members.size() - 1; position >= 0; position--) {
-          final long entity = members.packed()[position];
-          healthCursor.moveToEntity(entity);
-          members.visit(position);
-          visitor.visit(entity, healthCursor);
+        for (int from = lead.size() - 1; from >= 0; ) {
+          final int page = from >>> pageShift;
+          final int pageStart = page << pageShift;
+          int offset = from - pageStart;
+          if (paged$
+              && lead.samePositions(healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = lead.structureStamp();
+            final int healthCursorStamp$ = healthStorage.structureStamp();
+            healthCursor.moveToPage(page);
+            for (; offset >= 0; offset--) {
+              final int position = pageStart + offset;
+              // Read the array again: the visitor may have grown it (appended elements are not visited).
+              final long entity = lead.packed()[position];
+              if (stable && Entity.isTombstone(entity)) {
+                continue;
+              }
+              healthCursor.moveWithinPage(offset);
+              lead.visit(position);
+              visitor.visit(entity, healthCursor);
+              if (lead.structureStamp() != leadStamp$
+                  || healthStorage.structureStamp() != healthCursorStamp$) {
+                // The run may no longer be aligned: test each storage for the rest of it.
+                offset--;
+                break;
+              }
+            }
+          }
+          for (; offset >= 0; offset--) {
+            final int position = pageStart + offset;
+            // Read the array again: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if (stable && Entity.isTombstone(entity)) {
+              continue;
+            }
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
+            lead.visit(position);
+            visitor.visit(entity, healthCursor);
+          }
+          from = pageStart - 1;
         }
       } finally {
-        members.endIteration();
+        lead.endIteration();
       }
     } finally {
       this.iterating$ = false;

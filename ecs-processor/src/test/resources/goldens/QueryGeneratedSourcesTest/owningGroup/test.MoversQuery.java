@@ -292,6 +292,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -307,7 +308,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -344,6 +350,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -359,7 +366,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -396,6 +408,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -411,7 +424,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -448,6 +466,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -463,7 +482,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -500,6 +524,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -515,7 +540,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -552,6 +582,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -567,7 +598,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -604,6 +640,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -619,7 +656,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -656,6 +698,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -671,7 +714,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {
@@ -708,6 +756,7 @@ public final class MoversQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
+      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       lead.beginIteration();
       try {
         for (int from = group.size() - 1; from >= 0; ) {
@@ -723,7 +772,12 @@ public final class MoversQuery {
             positionCursor.moveWithinPage(offset);
             velocityCursor.moveWithinPage(offset);
             labelCursor.moveWithinPage(offset);
-            healthCursor.moveToEntity(entity);
+            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+            if (healthCursorIndex$ == position && healthCursorPaged$) {
+              healthCursor.moveToElement(page, offset);
+            } else {
+              healthCursor.moveTo(healthCursorIndex$);
+            }
             lead.visit(position);
             visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
             if (group.size() < position) {

@@ -7,7 +7,6 @@ import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
-import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
@@ -205,12 +204,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -301,12 +300,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -397,12 +396,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -493,12 +492,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -589,12 +588,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -685,12 +684,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -781,12 +780,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -877,12 +876,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -973,12 +972,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
@@ -1071,12 +1070,12 @@ public final class HotQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;

@@ -7,7 +7,6 @@ import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
-import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
@@ -217,12 +216,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -319,12 +318,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -421,12 +420,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -523,12 +522,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -625,12 +624,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -727,12 +726,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -829,12 +828,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -931,12 +930,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
@@ -1033,12 +1032,12 @@ public final class VisibleQuery {
     try {
       final SparseSet lead = view.leader();
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leader. When every storage with a cursor holds the run's entities at
-      // the leader's positions (storages filled in the same order) and has the leader's page size,
-      // the cursors walk the run with no lookup, one page each: the JIT then reads the page arrays
-      // once per run. Otherwise, and once a visitor has moved, removed or added an element of one
-      // of them, each storage is tested per entity.
-      final int pageShift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+      // positions (storages filled in the same order) and has the same page size, the cursors walk
+      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+      // storage is tested per entity.
+      final int pageShift = positionStorage.pageShift();
       final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;

@@ -113,6 +113,46 @@ class AlignedRunsTest {
   }
 
   @Test
+  void aPartialOwningGroupReachesItsGetStorageWhateverItsOrder() {
+    final Spin_Storage spins = registry.storage(Spin_Traits.TYPE);
+    final SpinningQuery query = SpinningQuery.of(registry);
+    populate();
+    final List<Long> velocityOnly = new ArrayList<>();
+    for (final long e : members) {
+      spins.emplace(e, 1);
+    }
+    for (int i = 0; i < velocities.size(); i++) {
+      if (!spins.contains(velocities.packed()[i])) {
+        velocityOnly.add(velocities.packed()[i]);
+      }
+    }
+    final Random random = new Random(7);
+    for (int round = 0; round < 3; round++) {
+      final Set<Long> pending = new HashSet<>();
+      for (int i = 0; i < query.size(); i++) {
+        pending.add(query.group().entityAt(i));
+      }
+      query.each(
+          (e, spin, velocity) -> {
+            assertTrue(pending.remove(e), () -> "not a member when reached: " + e);
+            assertEquals(e, spin.currentEntity());
+            assertEquals(e, velocity.currentEntity());
+            final int roll = random.nextInt(30);
+            if (roll == 0 && !velocityOnly.isEmpty()) {
+              // A non-member loses its velocity: another one moves into its place.
+              velocities.remove(velocityOnly.remove(0));
+            } else if (roll == 1) {
+              registry.destroy(e);
+            }
+          });
+      assertEquals(Set.of(), pending, "members never visited");
+      // Reorder the group's storage: the get storage is no longer in its order at all.
+      query.group().sort((a, b) -> Long.compare(b, a));
+    }
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
+  @Test
   void theTypedViewStaysCorrectWhenTheVisitorBreaksTheAlignment() {
     for (int seed = 0; seed < 4; seed++) {
       populate();

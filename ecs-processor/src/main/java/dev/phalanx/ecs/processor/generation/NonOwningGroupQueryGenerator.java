@@ -54,7 +54,9 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
 
   @Override
   String costs() {
-    return "  <li>{@code each}: O(n) over the members, one lookup per component; no allocation.\n"
+    return "  <li>{@code each}: O(n) over the members, one lookup per component unless the"
+        + " storages hold\n"
+        + "      the members in the same order; no allocation.\n"
         + "  <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop"
         + " of its own\n"
         + "      (the first eight classes that go through this query class), so that the call"
@@ -65,13 +67,9 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
 
   @Override
   void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
-    method.addStatement("final $T members = group.members()", RuntimeContract.SPARSE_SET);
-    final CodeBlock body =
-        CodeBlock.builder()
-            .addStatement("final long entity = members.packed()[position]")
-            .add(moveByEntity(slots))
-            .build();
-    RuntimeContract.guardedLoop(
-        method, "members", CodeBlock.of("members.size()"), false, body, filter, visitCall(slots));
+    // The members are exactly the entities to visit; storages filled in the order the entities
+    // joined the group are walked like a view's aligned runs.
+    method.addStatement("final $T lead = group.members()", RuntimeContract.SPARSE_SET);
+    ViewQueryGenerator.alignedRunLoop(method, slots, filter, false);
   }
 }

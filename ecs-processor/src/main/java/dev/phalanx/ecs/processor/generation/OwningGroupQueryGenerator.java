@@ -140,6 +140,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
             "Any owned storage can lead: members sit at positions [0, size()) of each, in one"
                 + " order.")
         .addStatement("final $T lead = this.$L", lead.model().storage(), lead.storage());
+    final CodeBlock shift = hasChunk(slots) ? CodeBlock.of("pageShift") : CodeBlock.of("31");
     final CodeBlock.Builder pageMoves = CodeBlock.builder();
     final CodeBlock.Builder body =
         CodeBlock.builder().addStatement("final long entity = lead.packed()[position]");
@@ -149,7 +150,22 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
           pageMoves.addStatement("$L.moveToPage(page)", slot.cursor());
           body.addStatement("$L.moveWithinPage(offset)", slot.cursor());
         } else {
-          body.addStatement("$L.moveToEntity(entity)", slot.cursor());
+          // A get storage is not arranged by the group, but often holds the members in the same
+          // order (filled as the entities were created): then no lookup, and one page per run.
+          final String index = slot.cursor() + "Index$";
+          final String paged = slot.cursor() + "Paged$";
+          method.addStatement(
+              "final boolean $L = $L.pageShift() == $L", paged, slot.storage(), shift);
+          body.addStatement(
+                  "final int $L = $L.holdsAt(position, entity) ? position : $L.index(entity)",
+                  index,
+                  slot.storage(),
+                  slot.storage())
+              .beginControlFlow("if ($L == position && $L)", index, paged)
+              .addStatement("$L.moveToElement(page, offset)", slot.cursor())
+              .nextControlFlow("else")
+              .addStatement("$L.moveTo($L)", slot.cursor(), index)
+              .endControlFlow();
         }
       }
     }
@@ -160,7 +176,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         "lead",
         CodeBlock.of("group.size()"),
         true,
-        hasChunk(slots) ? CodeBlock.of("pageShift") : CodeBlock.of("31"),
+        shift,
         pageMoves.build(),
         body.build(),
         filter,

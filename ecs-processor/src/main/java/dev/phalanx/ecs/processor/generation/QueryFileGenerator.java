@@ -563,17 +563,6 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .build();
   }
 
-  /** Moves the cursor of every included slot with fields to {@code entity} by lookup. */
-  static CodeBlock moveByEntity(final List<Slot> slots) {
-    final CodeBlock.Builder code = CodeBlock.builder();
-    for (final Slot slot : slots) {
-      if (slot.included() && slot.fields()) {
-        code.addStatement("$L.moveToEntity(entity)", slot.cursor());
-      }
-    }
-    return code.build();
-  }
-
   /** Returns the call of the visitor. */
   static CodeBlock visitCall(final List<Slot> slots) {
     final List<CodeBlock> arguments = new ArrayList<>();

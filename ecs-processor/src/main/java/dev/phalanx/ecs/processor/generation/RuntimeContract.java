@@ -380,70 +380,13 @@ public final class RuntimeContract {
   }
 
   /**
-   * Emits the iteration guard of a generated {@code each}: a loop from the last position of the
-   * walked set to the first, in which {@code body} reads the element (it may {@code continue} to
-   * skip it) and {@code visit} calls the user's visitor, checked by the runtime through {@code
-   * guard} so that forbidden structural changes throw {@code ConcurrentModificationException}. This
-   * is the only place that emits it.
-   *
-   * <p>{@code guard.beginIteration(); try { for (...; position = Math.min(position - 1, size - 1))
-   * { body; guard.visit(position); visit; } } finally { guard.endIteration(); }}: the runtime
-   * refuses, before it is made, any change that would move an element between the visited positions
-   * and those still to come.
-   *
-   * @param method the method to add the loop to
-   * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the
-   *     visits
-   * @param size the expression of the number of positions to walk ({@code group.size()})
-   * @param clamp whether the step clamps to {@code size} (a group's range may shrink by more than
-   *     the visited element); a set's loop steps down one position, the runtime keeping the set at
-   *     least as large as the visited position
-   * @param body the statements before the visit; they declare {@code entity}
-   * @param filter an expression evaluated after {@code body}: the element is skipped unless it
-   *     holds; empty for none
-   * @param visit the visitor call
-   */
-  static void guardedLoop(
-      final MethodSpec.Builder method,
-      final String guard,
-      final CodeBlock size,
-      final boolean clamp,
-      final CodeBlock body,
-      final CodeBlock filter,
-      final CodeBlock visit) {
-    // Over a set, the runtime keeps the set at least as large as the visited position, so the loop
-    // is a counted loop (the JIT unrolls it). Over a group's range, which members leaving may
-    // shrink by more than the visited one, the step clamps to the size.
-    final CodeBlock step =
-        clamp
-            ? CodeBlock.of("position = $T.min(position - 1, $L - 1)", Math.class, size)
-            : CodeBlock.of("position--");
-    method
-        .addStatement("$L.beginIteration()", guard)
-        .beginControlFlow("try")
-        .beginControlFlow("for (int position = $L - 1; position >= 0; $L)", size, step)
-        .addCode(body)
-        .addCode(
-            filter.isEmpty()
-                ? CodeBlock.of("")
-                : CodeBlock.builder()
-                    .beginControlFlow("if (!($L))", filter)
-                    .addStatement("continue")
-                    .endControlFlow()
-                    .build())
-        .addStatement("$L.visit(position)", guard)
-        .addStatement(visit)
-        .endControlFlow()
-        .nextControlFlow("finally")
-        .addStatement("$L.endIteration()", guard)
-        .endControlFlow();
-  }
-
-  /**
-   * Emits a guarded loop like {@link #guardedLoop} that walks the positions page by page, last page
-   * first: the cursors that walk the guarded storage are moved to a page once per run ({@code
-   * pageMoves}) and to an offset per element, so the JIT reads their page arrays once per run. The
-   * body sees {@code position} and {@code offset} (the position within the page).
+   * Emits the guarded per-entity loop of an owning group: it begins an iteration of {@code guard},
+   * records each visited position before the visitor runs (so that the runtime refuses, before it
+   * is made, any change that would move an element between the visited positions and those still to
+   * come) and ends the iteration in a {@code finally} block. It walks the positions page by page,
+   * last page first: the cursors that walk the guarded storage are moved to a page once per run
+   * ({@code pageMoves}) and to an offset per element, so the JIT reads their page arrays once per
+   * run. The body sees {@code position} and {@code offset} (the position within the page).
    *
    * @param method the method to add the loop to
    * @param guard the local holding the walked {@code SparseSet} (or subclass) that checks the

@@ -83,27 +83,46 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
 
   @Override
   void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
+    method.addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET);
+    alignedRunLoop(method, slots, filter, true);
+  }
+
+  /**
+   * Emits a per-entity loop over the local {@code lead} (declared by the caller) in runs of one
+   * page of the cursors' storages. When every storage with a cursor holds the run's entities at the
+   * lead's positions and has the first one's page size, the cursors walk the run with no lookup;
+   * otherwise, and once a visitor has moved, removed or added an element of one of them, each
+   * storage is tested per entity. With {@code testMembership}, the entity must also be in every
+   * included storage and in no excluded one (a view); without, the lead holds exactly the entities
+   * to visit (a non-owning group's members).
+   */
+  static void alignedRunLoop(
+      final MethodSpec.Builder method,
+      final List<Slot> slots,
+      final CodeBlock filter,
+      final boolean testMembership) {
+    final List<Slot> cursors = slots.stream().filter(s -> s.included() && s.fields()).toList();
     method
-        .addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET)
         .addStatement(
             "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY)
         .addComment(
-            "Runs of one page of the leader. When every storage with a cursor holds the run's"
-                + " entities at")
+            "Runs of one page. When every storage with a cursor holds the run's entities at the"
+                + " lead's")
         .addComment(
-            "the leader's positions (storages filled in the same order) and has the leader's"
-                + " page size,")
+            "positions (storages filled in the same order) and has the same page size, the"
+                + " cursors walk")
         .addComment(
-            "the cursors walk the run with no lookup, one page each: the JIT then reads the page"
-                + " arrays")
+            "the run with no lookup, one page each: the JIT then reads the page arrays once per"
+                + " run.")
         .addComment(
-            "once per run. Otherwise, and once a visitor has moved, removed or added an element"
-                + " of one")
-        .addComment("of them, each storage is tested per entity.")
+            "Otherwise, and once a visitor has moved, removed or added an element of one of them,"
+                + " each")
+        .addComment("storage is tested per entity.")
         .addStatement(
-            "final int pageShift = lead instanceof $T<?> paged ? paged.pageShift() : 31",
-            RuntimeContract.STORAGE);
-    final List<Slot> cursors = slots.stream().filter(s -> s.included() && s.fields()).toList();
+            "final int pageShift = $L",
+            cursors.isEmpty()
+                ? CodeBlock.of("31")
+                : CodeBlock.of("$L.pageShift()", cursors.get(0).storage()));
     final List<CodeBlock> paged = new ArrayList<>();
     final List<CodeBlock> aligned = new ArrayList<>();
     final List<CodeBlock> changed = new ArrayList<>();
@@ -154,7 +173,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     method
         .beginControlFlow("for (; offset >= 0; offset--)")
         .addStatement("final int position = pageStart + offset")
-        .addCode(entityAndMembership(slots, false));
+        .addCode(entityAndMembership(slots, false, testMembership));
     for (final Slot slot : cursors) {
       method.addStatement("$L.moveWithinPage(offset)", slot.cursor());
     }
@@ -171,7 +190,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     method
         .beginControlFlow("for (; offset >= 0; offset--)")
         .addStatement("final int position = pageStart + offset")
-        .addCode(entityAndMembership(slots, true));
+        .addCode(entityAndMembership(slots, true, testMembership));
     for (final Slot slot : cursors) {
       method
           .beginControlFlow("if ($L == position && $L)", indexLocal(slot), pagedLocal(slot))
@@ -195,7 +214,8 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
    * {@code test}, each storage with a cursor is also tested (by position, else by lookup) and its
    * position kept in a local.
    */
-  private static CodeBlock entityAndMembership(final List<Slot> slots, final boolean test) {
+  private static CodeBlock entityAndMembership(
+      final List<Slot> slots, final boolean test, final boolean testMembership) {
     final CodeBlock.Builder body =
         CodeBlock.builder()
             .add(
@@ -207,7 +227,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             .endControlFlow();
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
-        if (test) {
+        if (test && testMembership) {
           body.addStatement(
                   "final int $L = lead == $L || $L.holdsAt(position, entity) ? position :"
                       + " $L.indexOf(entity)",
@@ -218,13 +238,19 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
               .beginControlFlow("if ($L < 0)", indexLocal(slot))
               .addStatement("continue")
               .endControlFlow();
+        } else if (test) {
+          body.addStatement(
+              "final int $L = $L.holdsAt(position, entity) ? position : $L.index(entity)",
+              indexLocal(slot),
+              slot.storage(),
+              slot.storage());
         }
-      } else if (slot.included()) {
+      } else if (testMembership && slot.included()) {
         body.beginControlFlow(
                 "if (lead != $L && !$L.contains(entity))", slot.storage(), slot.storage())
             .addStatement("continue")
             .endControlFlow();
-      } else {
+      } else if (testMembership) {
         body.beginControlFlow("if ($L.contains(entity))", slot.storage())
             .addStatement("continue")
             .endControlFlow();
