@@ -58,62 +58,25 @@ public final class View1<K1 extends Cursor> extends TypedView {
    */
   public void each(final Visitor<? super K1> visitor) {
     final K1 cursor1 = this.cursor1;
-    final SparseSet set1 = include[0];
     final SparseSet lead = begin();
     try {
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page of the leading set. When every included set holds the run's entities at
-      // the leader's positions (sets filled in the same order) and has the leader's page size, the
-      // cursors walk the run with no lookup, one page each: the JIT then reads the page arrays once
-      // per run. Otherwise, and once a visitor has moved, removed or added an element of one of
-      // them, each set is tested per entity.
-      final int shift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
-      final boolean paged1 = cursor1.pageShift == shift;
-      final boolean pagedAll = paged1;
+      // The leader is the only included set and has the cursor: its cursor walks it one page at a
+      // time (the JIT then reads the page arrays once per run), and stays on the element at the
+      // loop's position whatever the visitor changes.
+      final int shift = cursor1.pageShift;
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> shift;
         final int pageStart = page << shift;
-        int offset = from - pageStart;
-        if (pagedAll && lead.samePositions(set1, pageStart, from + 1)) {
-          final int leadStamp = lead.structureStamp();
-          final int stamp1 = set1.structureStamp();
-          cursor1.moveToPage(page);
-          for (; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            // Re-read the array: the visitor may have grown it (appended elements are not visited).
-            final long entity = lead.packed()[position];
-            if ((stable && Entity.isTombstone(entity)) || excluded(entity)) {
-              continue;
-            }
-            cursor1.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, cursor1);
-            if (lead.structureStamp() != leadStamp || set1.structureStamp() != stamp1) {
-              // The run may no longer be aligned: test each set for the rest of it.
-              offset--;
-              break;
-            }
-          }
-        }
-        for (; offset >= 0; offset--) {
+        cursor1.moveToPage(page);
+        for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
+          // Re-read the array: the visitor may have grown it (appended elements are not visited).
           final long entity = lead.packed()[position];
-          if (stable && Entity.isTombstone(entity)) {
+          if ((stable && Entity.isTombstone(entity)) || excluded(entity)) {
             continue;
           }
-          final int at1 =
-              set1 == lead || set1.holdsAt(position, entity) ? position : set1.indexOf(entity);
-          if (at1 < 0) {
-            continue;
-          }
-          if (excluded(entity)) {
-            continue;
-          }
-          if (at1 == position && paged1) {
-            cursor1.moveToElement(page, offset);
-          } else {
-            cursor1.point(at1);
-          }
+          cursor1.moveWithinPage(offset);
           lead.visit(position);
           visitor.visit(entity, cursor1);
         }

@@ -93,7 +93,8 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
       // the leader's positions (sets filled in the same order) and has the leader's page size, the
       // cursors walk the run with no lookup, one page each: the JIT then reads the page arrays once
       // per run. Otherwise, and once a visitor has moved, removed or added an element of one of
-      // them, each set is tested per entity.
+      // them, each set is tested per entity. The leader is one of the sets: its stamp is checked
+      // with theirs.
       final int shift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
       final boolean paged1 = cursor1.pageShift == shift;
       final boolean paged2 = cursor2.pageShift == shift;
@@ -107,7 +108,6 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
             && lead.samePositions(set1, pageStart, from + 1)
             && lead.samePositions(set2, pageStart, from + 1)
             && lead.samePositions(set3, pageStart, from + 1)) {
-          final int leadStamp = lead.structureStamp();
           final int stamp1 = set1.structureStamp();
           final int stamp2 = set2.structureStamp();
           final int stamp3 = set3.structureStamp();
@@ -126,8 +126,7 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
             cursor3.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, cursor1, cursor2, cursor3);
-            if (lead.structureStamp() != leadStamp
-                || set1.structureStamp() != stamp1
+            if (set1.structureStamp() != stamp1
                 || set2.structureStamp() != stamp2
                 || set3.structureStamp() != stamp3) {
               // The run may no longer be aligned: test each set for the rest of it.

@@ -27,6 +27,14 @@ final class CursorFixtures {
 
   record P(int value) implements Valued {}
 
+  record E(int value) implements Valued {}
+
+  record F(int value) implements Valued {}
+
+  record G(int value) implements Valued {}
+
+  record H(int value) implements Valued {}
+
   /** The cursor of {@link IntStorage}. */
   static final class IntCursor extends Cursor {
     private final IntStorage<?> storage;
@@ -161,4 +169,14 @@ final class CursorFixtures {
       define(D.class, 8, DeletionPolicy.SWAP_AND_POP, D::new);
   static final ComponentType<P, IntStorage<P>> TP =
       define(P.class, 4, DeletionPolicy.IN_PLACE, P::new);
+
+  // Four types with one page size, for views that walk aligned runs.
+  static final ComponentType<E, IntStorage<E>> TE =
+      define(E.class, 8, DeletionPolicy.SWAP_AND_POP, E::new);
+  static final ComponentType<F, IntStorage<F>> TF =
+      define(F.class, 8, DeletionPolicy.SWAP_AND_POP, F::new);
+  static final ComponentType<G, IntStorage<G>> TG =
+      define(G.class, 8, DeletionPolicy.SWAP_AND_POP, G::new);
+  static final ComponentType<H, IntStorage<H>> TH =
+      define(H.class, 8, DeletionPolicy.SWAP_AND_POP, H::new);
 }
