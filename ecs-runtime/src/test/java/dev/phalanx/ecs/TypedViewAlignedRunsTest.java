@@ -197,4 +197,72 @@ class TypedViewAlignedRunsTest {
       registry.clear();
     }
   }
+
+  private static void check(final Set<Long> seen, final long e, final IntCursor... cursors) {
+    assertTrue(seen.add(e), () -> "visited twice: " + e);
+    for (final IntCursor cursor : cursors) {
+      assertEquals(e, cursor.entity(), () -> "a cursor is not on " + e);
+    }
+  }
+
+  /**
+   * Every arity's each, from {@code firstArity} on (one type alone always), visits exactly {@code
+   * expected}, each cursor on the visited entity.
+   */
+  private void assertEveryArityVisits(final Set<Long> expected, final int firstArity) {
+    final Set<Long> seen1 = new HashSet<>();
+    registry.typedView(TE).each((e, a) -> check(seen1, e, a));
+    assertEquals(expected, seen1);
+    if (firstArity <= 2) {
+      final Set<Long> seen2 = new HashSet<>();
+      registry.typedView(TE, TF).leadBy(es).each((e, a, b) -> check(seen2, e, a, b));
+      assertEquals(expected, seen2, "arity 2");
+    }
+    if (firstArity <= 3) {
+      final Set<Long> seen3 = new HashSet<>();
+      registry.typedView(TE, TF, TG).leadBy(es).each((e, a, b, c) -> check(seen3, e, a, b, c));
+      assertEquals(expected, seen3, "arity 3");
+    }
+    final Set<Long> seen4 = new HashSet<>();
+    registry
+        .typedView(TE, TF, TG, TH)
+        .leadBy(es)
+        .each((e, a, b, c, d) -> check(seen4, e, a, b, c, d));
+    assertEquals(expected, seen4, "arity 4");
+  }
+
+  @Test
+  void aViewOfOneEntityVisitsIt() {
+    final long only = createWithAll();
+    assertEveryArityVisits(Set.of(only), 1);
+  }
+
+  /**
+   * A run aligned everywhere but at its last position (the first one visited): the comparison that
+   * decides whether a run is aligned covers the whole run. Each of F, G, H in turn has its last two
+   * elements swapped (the component of the second to last entity removed and added again).
+   */
+  @Test
+  void aRunMisalignedOnlyAtItsTopIsTestedPerEntity() {
+    for (final IntStorage<?> misaligned : List.of(fs, gs, hs)) {
+      final Set<Long> all = new HashSet<>();
+      for (int i = 0; i < 8; i++) {
+        all.add(createWithAll());
+      }
+      final long secondToLast = es.packed()[6];
+      if (misaligned == fs) {
+        registry.remove(secondToLast, TF);
+        registry.emplace(secondToLast, TF, new F(9));
+      } else if (misaligned == gs) {
+        registry.remove(secondToLast, TG);
+        registry.emplace(secondToLast, TG, new G(9));
+      } else {
+        registry.remove(secondToLast, TH);
+        registry.emplace(secondToLast, TH, new H(9));
+      }
+      assertEquals(secondToLast, misaligned.packed()[7]);
+      assertEveryArityVisits(all, misaligned == fs ? 2 : misaligned == gs ? 3 : 4);
+      registry.clear();
+    }
+  }
 }
