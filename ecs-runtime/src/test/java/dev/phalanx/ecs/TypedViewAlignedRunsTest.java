@@ -265,4 +265,35 @@ class TypedViewAlignedRunsTest {
       registry.clear();
     }
   }
+
+  /**
+   * An in-place leader (P, pages of 4) with holes and three or four more types of another page
+   * size: the runs are never aligned, each entity is tested, and the leader's holes are skipped.
+   */
+  @Test
+  void anInPlaceLeaderOfAnotherPageSizeSkipsItsHolesAtEveryArity() {
+    final IntStorage<P> ps = registry.storage(TP);
+    final Set<Long> alive = new HashSet<>();
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      final long e = createWithAll();
+      registry.emplace(e, TP, new P(i));
+      all.add(e);
+      alive.add(e);
+    }
+    for (int i = 0; i < all.size(); i += 4) {
+      registry.destroy(all.get(i));
+      alive.remove(all.get(i));
+    }
+    assertTrue(ps.hasTombstones());
+    final Set<Long> seen3 = new HashSet<>();
+    registry.typedView(TP, TE, TF).leadBy(ps).each((e, p, a, b) -> check(seen3, e, p, a, b));
+    assertEquals(alive, seen3);
+    final Set<Long> seen4 = new HashSet<>();
+    registry
+        .typedView(TP, TE, TF, TG)
+        .leadBy(ps)
+        .each((e, p, a, b, c) -> check(seen4, e, p, a, b, c));
+    assertEquals(alive, seen4);
+  }
 }
