@@ -31,6 +31,10 @@ public final class Workloads {
               "Iterate2"),
           new Workload("Iterate2RuntimeView", "iterate2, runtime view", "Iterate2"),
           new Workload("Iterate2Half", "iterate2, half the entities match", null),
+          new Workload(
+              "Iterate2Nested",
+              "nested: a second query object inside each (1,024 x 1,024 pairs, ns per pair)",
+              null),
           new Workload("Iterate2One", "iterate2, one entity matches", null),
           new Workload("Iterate3", "iterate3, view (View3Query.each, cursors)", null),
           new Workload("Iterate5", "iterate5, view (View5Query.each, cursors)", null),
