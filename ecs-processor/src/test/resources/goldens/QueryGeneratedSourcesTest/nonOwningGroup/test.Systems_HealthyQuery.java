@@ -156,90 +156,76 @@ public final class Systems_HealthyQuery {
    *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
-    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
-    switch (LOOP_COPIES.copyOf(visitor)) {
-      case 0:
-        each0(visitor);
-        break;
-      case 1:
-        each1(visitor);
-        break;
-      case 2:
-        each2(visitor);
-        break;
-      case 3:
-        each3(visitor);
-        break;
-      case 4:
-        each4(visitor);
-        break;
-      case 5:
-        each5(visitor);
-        break;
-      case 6:
-        each6(visitor);
-        break;
-      case 7:
-        each7(visitor);
-        break;
-      default:
-        eachShared(visitor);
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+      switch (LOOP_COPIES.copyOf(visitor)) {
+        case 0:
+          each0(visitor);
+          break;
+        case 1:
+          each1(visitor);
+          break;
+        case 2:
+          each2(visitor);
+          break;
+        case 3:
+          each3(visitor);
+          break;
+        case 4:
+          each4(visitor);
+          break;
+        case 5:
+          each5(visitor);
+          break;
+        case 6:
+          each6(visitor);
+          break;
+        case 7:
+          each7(visitor);
+          break;
+        default:
+          eachShared(visitor);
+      }
+    } finally {
+      this.iterating$ = false;
     }
   }
 
   /**
    * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
    * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
-   * per method, so a copy that sees one class inlines it.
+   * per method, so a copy that sees one class inlines it. Only {@link #each} calls them, having
+   * refused a nested call.
    *
    * @param visitor the loop body
    */
   private void each0(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -247,22 +233,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -273,50 +274,27 @@ public final class Systems_HealthyQuery {
    */
   private void each1(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -324,22 +302,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -350,50 +343,27 @@ public final class Systems_HealthyQuery {
    */
   private void each2(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -401,22 +371,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -427,50 +412,27 @@ public final class Systems_HealthyQuery {
    */
   private void each3(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -478,22 +440,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -504,50 +481,27 @@ public final class Systems_HealthyQuery {
    */
   private void each4(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -555,22 +509,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -581,50 +550,27 @@ public final class Systems_HealthyQuery {
    */
   private void each5(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -632,22 +578,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -658,50 +619,27 @@ public final class Systems_HealthyQuery {
    */
   private void each6(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -709,22 +647,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -735,50 +688,27 @@ public final class Systems_HealthyQuery {
    */
   private void each7(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -786,22 +716,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -812,50 +757,27 @@ public final class Systems_HealthyQuery {
    */
   private void eachShared(final Visitor visitor) {
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = group.members();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = healthStorage.pageShift();
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = group.members();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = healthStorage.pageShift();
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -863,22 +785,37 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 

@@ -241,41 +241,50 @@ public final class MoversQuery {
    *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
-    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
-    switch (LOOP_COPIES.copyOf(visitor)) {
-      case 0:
-        each0(visitor);
-        break;
-      case 1:
-        each1(visitor);
-        break;
-      case 2:
-        each2(visitor);
-        break;
-      case 3:
-        each3(visitor);
-        break;
-      case 4:
-        each4(visitor);
-        break;
-      case 5:
-        each5(visitor);
-        break;
-      case 6:
-        each6(visitor);
-        break;
-      case 7:
-        each7(visitor);
-        break;
-      default:
-        eachShared(visitor);
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+      switch (LOOP_COPIES.copyOf(visitor)) {
+        case 0:
+          each0(visitor);
+          break;
+        case 1:
+          each1(visitor);
+          break;
+        case 2:
+          each2(visitor);
+          break;
+        case 3:
+          each3(visitor);
+          break;
+        case 4:
+          each4(visitor);
+          break;
+        case 5:
+          each5(visitor);
+          break;
+        case 6:
+          each6(visitor);
+          break;
+        case 7:
+          each7(visitor);
+          break;
+        default:
+          eachShared(visitor);
+      }
+    } finally {
+      this.iterating$ = false;
     }
   }
 
   /**
    * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
    * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
-   * per method, so a copy that sees one class inlines it.
+   * per method, so a copy that sees one class inlines it. Only {@link #each} calls them, having
+   * refused a nested call.
    *
    * @param visitor the loop body
    */
@@ -284,51 +293,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -342,51 +343,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -400,51 +393,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -458,51 +443,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -516,51 +493,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -574,51 +543,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -632,51 +593,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -690,51 +643,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -748,51 +693,43 @@ public final class MoversQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final Label_Cursor labelCursor = this.labelCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          velocityCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            velocityCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        velocityCursor.moveToPage(page);
+        labelCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          velocityCursor.moveWithinPage(offset);
+          labelCursor.moveWithinPage(offset);
+          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
           }
-          from = next;
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
+          }
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 

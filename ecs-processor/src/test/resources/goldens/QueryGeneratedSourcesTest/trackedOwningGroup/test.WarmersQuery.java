@@ -197,83 +197,84 @@ public final class WarmersQuery {
    *     group or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
-    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
-    switch (LOOP_COPIES.copyOf(visitor)) {
-      case 0:
-        each0(visitor);
-        break;
-      case 1:
-        each1(visitor);
-        break;
-      case 2:
-        each2(visitor);
-        break;
-      case 3:
-        each3(visitor);
-        break;
-      case 4:
-        each4(visitor);
-        break;
-      case 5:
-        each5(visitor);
-        break;
-      case 6:
-        each6(visitor);
-        break;
-      case 7:
-        each7(visitor);
-        break;
-      default:
-        eachShared(visitor);
+    if (this.iterating$) {
+      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+      switch (LOOP_COPIES.copyOf(visitor)) {
+        case 0:
+          each0(visitor);
+          break;
+        case 1:
+          each1(visitor);
+          break;
+        case 2:
+          each2(visitor);
+          break;
+        case 3:
+          each3(visitor);
+          break;
+        case 4:
+          each4(visitor);
+          break;
+        case 5:
+          each5(visitor);
+          break;
+        case 6:
+          each6(visitor);
+          break;
+        case 7:
+          each7(visitor);
+          break;
+        default:
+          eachShared(visitor);
+      }
+    } finally {
+      this.iterating$ = false;
     }
   }
 
   /**
    * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
    * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
-   * per method, so a copy that sees one class inlines it.
+   * per method, so a copy that sees one class inlines it. Only {@link #each} calls them, having
+   * refused a nested call.
    *
    * @param visitor the loop body
    */
   private void each0(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -285,42 +286,34 @@ public final class WarmersQuery {
   private void each1(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -332,42 +325,34 @@ public final class WarmersQuery {
   private void each2(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -379,42 +364,34 @@ public final class WarmersQuery {
   private void each3(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -426,42 +403,34 @@ public final class WarmersQuery {
   private void each4(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -473,42 +442,34 @@ public final class WarmersQuery {
   private void each5(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -520,42 +481,34 @@ public final class WarmersQuery {
   private void each6(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -567,42 +520,34 @@ public final class WarmersQuery {
   private void each7(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -614,42 +559,34 @@ public final class WarmersQuery {
   private void eachShared(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final OwningGroup group = this.group;
+    // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
+    final Position_Storage lead = this.positionStorage;
+    lead.beginIteration();
     try {
-      final OwningGroup group = this.group;
-      // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
-      final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
-      try {
-        for (int from = group.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
-          int next = pageStart - 1;
-          for (int offset = from - pageStart; offset >= 0; offset--) {
-            final int position = pageStart + offset;
-            final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
-            lead.visit(position);
-            visitor.visit(entity, positionCursor, heatCursor);
-            if (group.size() < position) {
-              // Members besides the visited one left: go on from the new end.
-              next = group.size() - 1;
-              break;
-            }
+      for (int from = group.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        positionCursor.moveToPage(page);
+        heatCursor.moveToPage(page);
+        int next = pageStart - 1;
+        for (int offset = from - pageStart; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          final long entity = lead.packed()[position];
+          positionCursor.moveWithinPage(offset);
+          heatCursor.moveWithinPage(offset);
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, heatCursor);
+          if (group.size() < position) {
+            // Members besides the visited one left: go on from the new end.
+            next = group.size() - 1;
+            break;
           }
-          from = next;
         }
-      } finally {
-        lead.endIteration();
+        from = next;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 

@@ -156,97 +156,81 @@ public final class HotQuery {
    *     view or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
-    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
-    switch (LOOP_COPIES.copyOf(visitor)) {
-      case 0:
-        each0(visitor);
-        break;
-      case 1:
-        each1(visitor);
-        break;
-      case 2:
-        each2(visitor);
-        break;
-      case 3:
-        each3(visitor);
-        break;
-      case 4:
-        each4(visitor);
-        break;
-      case 5:
-        each5(visitor);
-        break;
-      case 6:
-        each6(visitor);
-        break;
-      case 7:
-        each7(visitor);
-        break;
-      default:
-        eachShared(visitor);
+    if (this.iterating$) {
+      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+      switch (LOOP_COPIES.copyOf(visitor)) {
+        case 0:
+          each0(visitor);
+          break;
+        case 1:
+          each1(visitor);
+          break;
+        case 2:
+          each2(visitor);
+          break;
+        case 3:
+          each3(visitor);
+          break;
+        case 4:
+          each4(visitor);
+          break;
+        case 5:
+          each5(visitor);
+          break;
+        case 6:
+          each6(visitor);
+          break;
+        case 7:
+          each7(visitor);
+          break;
+        default:
+          eachShared(visitor);
+      }
+    } finally {
+      this.iterating$ = false;
     }
   }
 
   /**
    * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
    * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
-   * per method, so a copy that sees one class inlines it.
+   * per method, so a copy that sees one class inlines it. Only {@link #each} calls them, having
+   * refused a nested call.
    *
    * @param visitor the loop body
    */
   private void each0(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -254,34 +238,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -293,56 +294,31 @@ public final class HotQuery {
   private void each1(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -350,34 +326,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -389,56 +382,31 @@ public final class HotQuery {
   private void each2(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -446,34 +414,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -485,56 +470,31 @@ public final class HotQuery {
   private void each3(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -542,34 +502,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -581,56 +558,31 @@ public final class HotQuery {
   private void each4(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -638,34 +590,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -677,56 +646,31 @@ public final class HotQuery {
   private void each5(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -734,34 +678,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -773,56 +734,31 @@ public final class HotQuery {
   private void each6(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -830,34 +766,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -869,56 +822,31 @@ public final class HotQuery {
   private void each7(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -926,34 +854,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -965,56 +910,31 @@ public final class HotQuery {
   private void eachShared(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("HotQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with HotQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = heatStorage.pageShift();
+    final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
+    final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
+    final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = heatStorage.pageShift();
-      final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
-      final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-      final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(heatStorage, pageStart, from + 1)
+            && lead.samePositions(healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int heatCursorStamp$ = heatStorage.structureStamp();
+          final int healthCursorStamp$ = healthStorage.structureStamp();
+          heatCursor.moveToPage(page);
+          healthCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -1022,34 +942,51 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
-            if (heatCursorIndex$ < 0) {
-              continue;
-            }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
-            if (healthCursorIndex$ < 0) {
-              continue;
-            }
-            if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
-            } else {
-              heatCursor.moveTo(heatCursorIndex$);
-            }
-            if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
-            } else {
-              healthCursor.moveTo(healthCursorIndex$);
-            }
+            heatCursor.moveWithinPage(offset);
+            healthCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, heatCursor, healthCursor);
+            if (lead.structureStamp() != leadStamp$
+                || heatStorage.structureStamp() != heatCursorStamp$
+                || healthStorage.structureStamp() != healthCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          if (heatCursorIndex$ < 0) {
+            continue;
+          }
+          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          if (healthCursorIndex$ < 0) {
+            continue;
+          }
+          if (heatCursorIndex$ == position && heatCursorPaged$) {
+            heatCursor.moveToElement(page, offset);
+          } else {
+            heatCursor.moveTo(heatCursorIndex$);
+          }
+          if (healthCursorIndex$ == position && healthCursorPaged$) {
+            healthCursor.moveToElement(page, offset);
+          } else {
+            healthCursor.moveTo(healthCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, heatCursor, healthCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 

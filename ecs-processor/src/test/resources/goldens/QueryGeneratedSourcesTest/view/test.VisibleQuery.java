@@ -168,100 +168,81 @@ public final class VisibleQuery {
    *     view or rearranged the storage being walked
    */
   public void each(final Visitor visitor) {
-    // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
-    switch (LOOP_COPIES.copyOf(visitor)) {
-      case 0:
-        each0(visitor);
-        break;
-      case 1:
-        each1(visitor);
-        break;
-      case 2:
-        each2(visitor);
-        break;
-      case 3:
-        each3(visitor);
-        break;
-      case 4:
-        each4(visitor);
-        break;
-      case 5:
-        each5(visitor);
-        break;
-      case 6:
-        each6(visitor);
-        break;
-      case 7:
-        each7(visitor);
-        break;
-      default:
-        eachShared(visitor);
+    if (this.iterating$) {
+      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      // One copy of the loop per visitor class (see LOOP_COPIES); the copies are identical.
+      switch (LOOP_COPIES.copyOf(visitor)) {
+        case 0:
+          each0(visitor);
+          break;
+        case 1:
+          each1(visitor);
+          break;
+        case 2:
+          each2(visitor);
+          break;
+        case 3:
+          each3(visitor);
+          break;
+        case 4:
+          each4(visitor);
+          break;
+        case 5:
+          each5(visitor);
+          break;
+        case 6:
+          each6(visitor);
+          break;
+        case 7:
+          each7(visitor);
+          break;
+        default:
+          eachShared(visitor);
+      }
+    } finally {
+      this.iterating$ = false;
     }
   }
 
   /**
    * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
    * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
-   * per method, so a copy that sees one class inlines it.
+   * per method, so a copy that sees one class inlines it. Only {@link #each} calls them, having
+   * refused a nested call.
    *
    * @param visitor the loop body
    */
   private void each0(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -269,37 +250,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -311,59 +312,31 @@ public final class VisibleQuery {
   private void each1(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -371,37 +344,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -413,59 +406,31 @@ public final class VisibleQuery {
   private void each2(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -473,37 +438,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -515,59 +500,31 @@ public final class VisibleQuery {
   private void each3(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -575,37 +532,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -617,59 +594,31 @@ public final class VisibleQuery {
   private void each4(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -677,37 +626,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -719,59 +688,31 @@ public final class VisibleQuery {
   private void each5(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -779,37 +720,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -821,59 +782,31 @@ public final class VisibleQuery {
   private void each6(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -881,37 +814,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -923,59 +876,31 @@ public final class VisibleQuery {
   private void each7(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -983,37 +908,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 
@@ -1025,59 +970,31 @@ public final class VisibleQuery {
   private void eachShared(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Label_Cursor labelCursor = this.labelCursor;
-    if (this.iterating$) {
-      throw new IllegalStateException("VisibleQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with VisibleQuery.of(registry)");
-    }
-    this.iterating$ = true;
+    final SparseSet lead = view.leader();
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
+    // positions (storages filled in the same order) and has the same page size, the cursors walk
+    // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
+    // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
+    // storage is tested per entity.
+    final int pageShift = positionStorage.pageShift();
+    final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
+    lead.beginIteration();
     try {
-      final SparseSet lead = view.leader();
-      final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
-      // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
-      // positions (storages filled in the same order) and has the same page size, the cursors walk
-      // the run with no lookup, one page each: the JIT then reads the page arrays once per run.
-      // Otherwise, and once a visitor has moved, removed or added an element of one of them, each
-      // storage is tested per entity.
-      final int pageShift = positionStorage.pageShift();
-      final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
-      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
-      final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-      lead.beginIteration();
-      try {
-        for (int from = lead.size() - 1; from >= 0; ) {
-          final int page = from >>> pageShift;
-          final int pageStart = page << pageShift;
-          int offset = from - pageStart;
-          if (paged$
-              && lead.samePositions(positionStorage, pageStart, from + 1)
-              && lead.samePositions(labelStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int positionCursorStamp$ = positionStorage.structureStamp();
-            final int labelCursorStamp$ = labelStorage.structureStamp();
-            positionCursor.moveToPage(page);
-            labelCursor.moveToPage(page);
-            for (; offset >= 0; offset--) {
-              final int position = pageStart + offset;
-              // Read the array again: the visitor may have grown it (appended elements are not visited).
-              final long entity = lead.packed()[position];
-              if (stable && Entity.isTombstone(entity)) {
-                continue;
-              }
-              if (frozenStorage.contains(entity)) {
-                continue;
-              }
-              positionCursor.moveWithinPage(offset);
-              labelCursor.moveWithinPage(offset);
-              lead.visit(position);
-              visitor.visit(entity, positionCursor, labelCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || positionStorage.structureStamp() != positionCursorStamp$
-                  || labelStorage.structureStamp() != labelCursorStamp$) {
-                // The run may no longer be aligned: test each storage for the rest of it.
-                offset--;
-                break;
-              }
-            }
-          }
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int page = from >>> pageShift;
+        final int pageStart = page << pageShift;
+        int offset = from - pageStart;
+        if (paged$
+            && lead.samePositions(positionStorage, pageStart, from + 1)
+            && lead.samePositions(labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = lead.structureStamp();
+          final int positionCursorStamp$ = positionStorage.structureStamp();
+          final int labelCursorStamp$ = labelStorage.structureStamp();
+          positionCursor.moveToPage(page);
+          labelCursor.moveToPage(page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -1085,37 +1002,57 @@ public final class VisibleQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
-            if (positionCursorIndex$ < 0) {
-              continue;
-            }
-            final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
-            if (labelCursorIndex$ < 0) {
-              continue;
-            }
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            if (positionCursorIndex$ == position && positionCursorPaged$) {
-              positionCursor.moveToElement(page, offset);
-            } else {
-              positionCursor.moveTo(positionCursorIndex$);
-            }
-            if (labelCursorIndex$ == position && labelCursorPaged$) {
-              labelCursor.moveToElement(page, offset);
-            } else {
-              labelCursor.moveTo(labelCursorIndex$);
-            }
+            positionCursor.moveWithinPage(offset);
+            labelCursor.moveWithinPage(offset);
             lead.visit(position);
             visitor.visit(entity, positionCursor, labelCursor);
+            if (lead.structureStamp() != leadStamp$
+                || positionStorage.structureStamp() != positionCursorStamp$
+                || labelStorage.structureStamp() != labelCursorStamp$) {
+              // The run may no longer be aligned: test each storage for the rest of it.
+              offset--;
+              break;
+            }
           }
-          from = pageStart - 1;
         }
-      } finally {
-        lead.endIteration();
+        for (; offset >= 0; offset--) {
+          final int position = pageStart + offset;
+          // Read the array again: the visitor may have grown it (appended elements are not visited).
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          if (positionCursorIndex$ < 0) {
+            continue;
+          }
+          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          if (labelCursorIndex$ < 0) {
+            continue;
+          }
+          if (frozenStorage.contains(entity)) {
+            continue;
+          }
+          if (positionCursorIndex$ == position && positionCursorPaged$) {
+            positionCursor.moveToElement(page, offset);
+          } else {
+            positionCursor.moveTo(positionCursorIndex$);
+          }
+          if (labelCursorIndex$ == position && labelCursorPaged$) {
+            labelCursor.moveToElement(page, offset);
+          } else {
+            labelCursor.moveTo(labelCursorIndex$);
+          }
+          lead.visit(position);
+          visitor.visit(entity, positionCursor, labelCursor);
+        }
+        from = pageStart - 1;
       }
     } finally {
-      this.iterating$ = false;
+      lead.endIteration();
     }
   }
 

@@ -95,7 +95,8 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
       // per run. Otherwise, and once a visitor has moved, removed or added an element of one of
       // them, each set is tested per entity. The leader is one of the sets: its stamp is checked
       // with theirs.
-      final int shift = lead instanceof Storage<?> paged ? paged.pageShift() : 31;
+      // The leader is one of the included sets, all cursor storages.
+      final int shift = ((Storage<?>) lead).pageShift();
       final boolean paged1 = cursor1.pageShift == shift;
       final boolean paged2 = cursor2.pageShift == shift;
       final boolean paged3 = cursor3.pageShift == shift;

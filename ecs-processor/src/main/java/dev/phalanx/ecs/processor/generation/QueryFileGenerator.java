@@ -414,20 +414,23 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         MethodSpec.methodBuilder("each")
             .addJavadoc(eachDoc(model))
             .addModifiers(Modifier.PUBLIC)
-            .addParameter(visitorType(model), "visitor", Modifier.FINAL)
-            .addComment(
-                "One copy of the loop per visitor class (see LOOP_COPIES); the copies are"
-                    + " identical.")
-            .beginControlFlow("switch (LOOP_COPIES.copyOf(visitor))");
+            .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    enterExclusively(method, model);
+    method
+        .addComment(
+            "One copy of the loop per visitor class (see LOOP_COPIES); the copies are"
+                + " identical.")
+        .beginControlFlow("switch (LOOP_COPIES.copyOf(visitor))");
     for (int copy = 0; copy < LOOP_COPIES; copy++) {
       method.addCode("case $L:\n", copy).addStatement("$>$L(visitor)", copyName(copy));
       method.addStatement("break$<");
     }
-    return method
+    method
         .addCode("default:\n")
         .addStatement("$>$L(visitor)$<", copyName(LOOP_COPIES))
-        .endControlFlow()
-        .build();
+        .endControlFlow();
+    leaveExclusively(method);
+    return method.build();
   }
 
   /** The number of copies of the {@code each} loop that run one visitor class each. */
@@ -448,7 +451,9 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
               + " then\n"
               + "{@code eachShared} for the visitor classes past them): the JIT profiles the call"
               + " of the visitor\n"
-              + "per method, so a copy that sees one class inlines it.\n\n"
+              + "per method, so a copy that sees one class inlines it. Only {@link #each} calls"
+              + " them, having\n"
+              + "refused a nested call.\n\n"
               + "@param visitor the loop body\n",
           LOOP_COPIES + 1,
           LOOP_COPIES - 1);
@@ -463,7 +468,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             "final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
       }
     }
-    exclusiveLoop(method, model, slots, CodeBlock.of(""));
+    eachLoop(method, slots, CodeBlock.of(""));
     return method.build();
   }
 
@@ -476,6 +481,17 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       final QueryModel model,
       final List<Slot> slots,
       final CodeBlock filter) {
+    enterExclusively(method, model);
+    eachLoop(method, slots, filter);
+    leaveExclusively(method);
+  }
+
+  /**
+   * Opens what {@link #leaveExclusively} closes: refuses a nested per-entity loop on the same query
+   * object (its cursors are fields of the query, so an inner loop would move the outer loop's),
+   * marks the query as iterating and opens a {@code try}.
+   */
+  private static void enterExclusively(final MethodSpec.Builder method, final QueryModel model) {
     final String name = model.query().simpleName();
     method
         .beginControlFlow("if (this.iterating$$)")
@@ -490,7 +506,10 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .endControlFlow()
         .addStatement("this.iterating$$ = true")
         .beginControlFlow("try");
-    eachLoop(method, slots, filter);
+  }
+
+  /** Closes the {@code try} of {@link #enterExclusively}: the query is iterating no more. */
+  private static void leaveExclusively(final MethodSpec.Builder method) {
     method.nextControlFlow("finally").addStatement("this.iterating$$ = false").endControlFlow();
   }
 
