@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -63,6 +64,6 @@ public final class LoopCopies {
    * @throws NullPointerException if {@code body} is null
    */
   public int copyOf(final Object body) {
-    return copy.get(body.getClass());
+    return copy.get(Objects.requireNonNull(body, "the loop body is null").getClass());
   }
 }

@@ -46,6 +46,8 @@ class LoopCopiesTest {
   @Test
   void badInputIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> new LoopCopies(-1));
-    assertThrows(NullPointerException.class, () -> new LoopCopies(1).copyOf(null));
+    final NullPointerException nullBody =
+        assertThrows(NullPointerException.class, () -> new LoopCopies(1).copyOf(null));
+    assertEquals("the loop body is null", nullBody.getMessage());
   }
 }
