@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -396,9 +397,18 @@ public final class OwningGroup extends Group {
       end = Math.min(end, storage.size());
     }
     final int from = length;
+    // Aligned: one vectorized comparison per owned storage bounds the run.
+    for (int i = 1; i < owned.length && from < end; i++) {
+      final int mismatch = Arrays.mismatch(lead, from, end, owned[i].packed(), from, end);
+      end = mismatch < 0 ? end : from + mismatch;
+    }
     int position = from;
-    while (position < end && alignedAt(position, lead[position])) {
-      position++;
+    if (0 == get.length) {
+      position = end;
+    } else {
+      while (position < end && inEveryGet(lead[position])) {
+        position++;
+      }
     }
     for (final Storage<?> storage : exclude) {
       if (storage.size() < position - from) {
@@ -413,16 +423,6 @@ public final class OwningGroup extends Group {
     }
     length = position;
     return position;
-  }
-
-  /** Whether every owned storage holds {@code entity} at {@code position}, and every get one. */
-  private boolean alignedAt(final int position, final long entity) {
-    for (int i = 1; i < owned.length; i++) {
-      if (owned[i].packed()[position] != entity) {
-        return false;
-      }
-    }
-    return inEveryGet(entity);
   }
 
   /** The end of the run {@code [from, to)} of the lead storage once {@code excluded}'s cut it. */
