@@ -250,7 +250,12 @@ final class StagedSnapshot {
         if (null == live) {
           live = liveByIndex(entities, count, alive);
         }
-        holes = checkFullElements(packed, size, count, live, sparse, packedAt, storageName);
+        final StagedStorage twin = longestSharedPrefix(storages, packed, size);
+        final int shared = null == twin ? 0 : sharedPrefix(twin, packed, size);
+        if (shared > 0) {
+          sparseFromTwin(twin, shared, sparse);
+        }
+        holes = checkFullElements(packed, shared, size, count, live, sparse, packedAt, storageName);
       }
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
@@ -473,13 +478,63 @@ final class StagedSnapshot {
   }
 
   /**
-   * Checks the elements of one storage of a full snapshot: each a live entity of the snapshot (by
-   * {@code live}, see {@link #liveByIndex}), none twice; builds the storage's sparse array on the
-   * way (a repeat is an entry already set). Kept out of {@link #read} so that the JIT compiles this
-   * loop on its own. Returns the number of holes.
+   * Returns the storage, staged before this one and checked without holes, whose packed array
+   * shares the longest prefix with {@code packed[0, size)} if that prefix covers at least half of
+   * it; else null. The owned storages of an owning group share their members' prefix: the second
+   * one is then checked by a vectorized comparison instead of a lookup per element.
+   */
+  private static StagedStorage longestSharedPrefix(
+      final List<StagedStorage> staged, final long[] packed, final int size) {
+    StagedStorage best = null;
+    int longest = size / 2;
+    for (final StagedStorage twin : staged) {
+      if (null != twin.sparse && 0 > twin.firstHole && twin.size > longest) {
+        final int shared = sharedPrefix(twin, packed, size);
+        if (shared > longest) {
+          best = twin;
+          longest = shared;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** {@return the length of the prefix {@code packed[0, size)} shares with {@code twin}'s} */
+  private static int sharedPrefix(final StagedStorage twin, final long[] packed, final int size) {
+    final int length = Math.min(size, twin.size);
+    final int mismatch = Arrays.mismatch(packed, 0, length, twin.packed, 0, length);
+    return mismatch < 0 ? length : mismatch;
+  }
+
+  /**
+   * Fills {@code sparse} for the prefix {@code [0, shared)} a storage shares with {@code twin}, a
+   * staged storage whose elements were checked and hold no hole: those elements are live and
+   * distinct, at the same positions in both. Copies the twin's sparse pages, then clears the
+   * entries of its elements past the prefix.
+   */
+  private static void sparseFromTwin(
+      final StagedStorage twin, final int shared, final int[][] sparse) {
+    for (int page = 0; page < twin.sparse.length; page++) {
+      if (null != twin.sparse[page]) {
+        sparse[page] = twin.sparse[page].clone();
+      }
+    }
+    for (int p = shared; p < twin.size; p++) {
+      final int index = Entity.index(twin.packed[p]);
+      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.ABSENT;
+    }
+  }
+
+  /**
+   * Checks the elements {@code [from, size)} of one storage of a full snapshot: each a live entity
+   * of the snapshot (by {@code live}, see {@link #liveByIndex}), none twice, none already in {@code
+   * sparse}; builds the storage's sparse array on the way (a repeat is an entry already set). Kept
+   * out of {@link #read} so that the JIT compiles this loop on its own. Returns the number of
+   * holes.
    */
   private static int checkFullElements(
       final long[] packed,
+      final int from,
       final int size,
       final int count,
       final long[] live,
@@ -488,7 +543,7 @@ final class StagedSnapshot {
       final String storageName)
       throws SnapshotFormatException {
     int holes = 0;
-    for (int p = 0; p < size; p++) {
+    for (int p = from; p < size; p++) {
       final long entity = packed[p];
       if (Entity.isTombstone(entity)) {
         holes++;
