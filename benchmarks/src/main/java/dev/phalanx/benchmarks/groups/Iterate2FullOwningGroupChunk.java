@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * iterate2 over a full-owning group of Position, Velocity in chunks ({@code
- * FullOwning2Query.eachChunk}): one body call per page run (1,024 elements) with the {@code
- * float[]} pages of every field.
+ * FullOwning2Query.eachChunk}): one body call per page run (4,096 elements, the default page size)
+ * with the {@code float[]} pages of every field.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -25,7 +25,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * As iterate2 full-owning group chunks, over components declared with 8,192-element pages ({@code
- * LargePages}: {@code @Component(pageSize = 8192)}) instead of the default 1,024. Same entities,
+ * LargePages}: {@code @Component(pageSize = 8192)}) instead of the default 4,096. Same entities,
  * values and loop body.
  */
 @BenchmarkMode(Mode.AverageTime)
