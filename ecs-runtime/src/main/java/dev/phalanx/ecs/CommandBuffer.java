@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Structural changes recorded now and applied later, at a sync point the user chooses: the way to
@@ -11,9 +12,12 @@ import java.util.Arrays;
  *
  * <p>{@link #create()} reserves an entity: it returns a <em>reserved handle</em> that later
  * commands of the same buffer (or of the same {@link CommandBuffers}) may target, and that becomes
- * a real entity when the buffer is applied. {@link #emplace}, {@link #replace}, {@link #remove},
- * {@link #erase}, {@link #destroy}, {@link #destroyTree} and {@link #attach} record a change of an
- * existing or reserved entity. Generated storages add a typed form, {@code
+ * a real entity when the buffer is applied. A handle is valid until its buffer is applied or
+ * cleared: recording a command that names a handle of another buffer (of another set, or
+ * standalone), or one handed out before the last apply or clear, throws {@link
+ * IllegalArgumentException} and records nothing. {@link #emplace}, {@link #replace}, {@link
+ * #remove}, {@link #erase}, {@link #destroy}, {@link #destroyTree} and {@link #attach} record a
+ * change of an existing or reserved entity. Generated storages add a typed form, {@code
  * positions.emplace(commands, entity, x, y)}, that records the fields as primitives (no component
  * object, no boxing). Recording reads nothing of the world and allocates nothing once the buffer's
  * arrays have grown.
@@ -43,8 +47,13 @@ import java.util.Arrays;
 public final class CommandBuffer {
 
   // Reserved handles: index bits with the top bit set (never a live index: indices stop at
-  // Entity.MAX_INDEX), the buffer's key in the other 31; the version bits count reservations.
+  // Entity.MAX_INDEX), the buffer's id in the other 31; the version bits count reservations.
   private static final int RESERVED_BIT = 0x8000_0000;
+
+  // Buffer ids: drawn from one counter for every buffer of the JVM, so that no two buffers share
+  // one until 2^31 have been drawn, and drawn again when a buffer that handed out handles is
+  // emptied, so that its old handles match no buffer.
+  private static final AtomicInteger NEXT_ID = new AtomicInteger();
 
   private static final byte EMPLACE = 0;
   private static final byte REPLACE = 1;
@@ -54,12 +63,20 @@ public final class CommandBuffer {
   private static final byte DESTROY_TREE = 5;
   private static final byte FIELDS = 6;
   private static final byte ATTACH = 7;
+  private static final String[] OPERATIONS = {
+    "emplace", "replace", "remove", "erase", "destroy", "destroyTree", "emplace", "attach"
+  };
   private static final int OP_SHIFT = 24;
   private static final int TYPE_MASK = (1 << OP_SHIFT) - 1;
   private static final int NO_TYPE = TYPE_MASK;
 
   private final Registry registry;
-  private final int key;
+  // The set this buffer belongs to, whose buffers resolve each other's handles; null if
+  // standalone.
+  private final CommandBuffers set;
+  // This buffer's id in its reserved handles (see NEXT_ID). Changed only by clear(), which runs
+  // when no iteration records.
+  private int id = nextId();
   // Each command's operation (top 8 bits) and type id (low 24 bits; NO_TYPE for none), in one int.
   private int[] codes = new int[16];
   private long[] targets = new long[16];
@@ -97,12 +114,21 @@ public final class CommandBuffer {
    * @param registry the registry that {@link #apply()} changes
    */
   public CommandBuffer(final Registry registry) {
-    this(registry, 0);
+    this(registry, null);
   }
 
-  CommandBuffer(final Registry registry, final int key) {
+  CommandBuffer(final Registry registry, final CommandBuffers set) {
     this.registry = registry;
-    this.key = key;
+    this.set = set;
+  }
+
+  private static int nextId() {
+    return NEXT_ID.getAndIncrement() & ~RESERVED_BIT;
+  }
+
+  /** {@return the id in this buffer's current reserved handles} */
+  int id() {
+    return id;
   }
 
   /** {@return the number of commands recorded and not yet applied} */
@@ -142,7 +168,7 @@ public final class CommandBuffer {
    *     entity when the buffer is applied
    */
   public long create() {
-    return Entity.of(RESERVED_BIT | key, reserved++);
+    return Entity.of(RESERVED_BIT | id, reserved++);
   }
 
   /**
@@ -214,6 +240,7 @@ public final class CommandBuffer {
    * @param parent its new parent, or a reserved handle
    */
   public void attach(final long child, final long parent) {
+    checkHandle(parent, "attach");
     record(ATTACH, child, null);
     putWord(parent);
   }
@@ -340,6 +367,10 @@ public final class CommandBuffer {
   public void clear() {
     Arrays.fill(refs, 0, refCount, null);
     count = 0;
+    if (reserved > 0) {
+      // The handles handed out since the last clear must not resolve to the next ones.
+      id = nextId();
+    }
     reserved = 0;
     wordCount = 0;
     refCount = 0;
@@ -488,15 +519,16 @@ public final class CommandBuffer {
     if (!isReserved(handle)) {
       return handle;
     }
-    final int handleKey = Entity.index(handle) & ~RESERVED_BIT;
+    final int handleId = Entity.index(handle) & ~RESERVED_BIT;
     final CommandBuffer owner =
-        handleKey == key ? this : null == siblings ? null : siblings.find(handleKey);
+        handleId == id ? this : null == siblings ? null : siblings.findById(handleId);
     final int n = Entity.version(handle);
     return null == owner || n < 0 || n >= owner.reserved ? Entity.NULL : owner.materialized[n];
   }
 
   /** Records a command; its payload (words, references) follows through putWord and putRef. */
   private void record(final byte op, final long entity, final ComponentType<?, ?> type) {
+    checkHandle(entity, OPERATIONS[op]);
     if (count == codes.length) {
       final int capacity = count * 2;
       codes = Arrays.copyOf(codes, capacity);
@@ -522,6 +554,30 @@ public final class CommandBuffer {
     }
     codes[count] = op << OP_SHIFT | id;
     count++;
+  }
+
+  /**
+   * Throws, before anything is recorded, if {@code entity} is a reserved handle that no apply of
+   * this buffer could resolve: one of a buffer other than this one and its set's, or one this
+   * buffer handed out before it was last emptied.
+   */
+  private void checkHandle(final long entity, final String operation) {
+    if (!isReserved(entity)) {
+      return;
+    }
+    final int handleId = Entity.index(entity) & ~RESERVED_BIT;
+    if (handleId != id && (null == set || null == set.findById(handleId))) {
+      throw new IllegalArgumentException(
+          "cannot record "
+              + operation
+              + " on reserved handle #"
+              + Entity.version(entity)
+              + " of command buffer "
+              + handleId
+              + ": it belongs to another buffer, or to one applied or cleared since it was"
+              + " reserved; a reserved handle is valid in the buffer that reserved it (or any"
+              + " buffer of its CommandBuffers) until that buffer is applied or cleared");
+    }
   }
 
   private void putValue(final Object value) {

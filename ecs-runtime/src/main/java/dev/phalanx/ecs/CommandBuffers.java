@@ -76,7 +76,7 @@ public final class CommandBuffers {
     System.arraycopy(current.keys, 0, keys, 0, at);
     System.arraycopy(current.buffers, 0, buffers, 0, at);
     keys[at] = key;
-    buffers[at] = new CommandBuffer(registry, key);
+    buffers[at] = new CommandBuffer(registry, this);
     System.arraycopy(current.keys, at, keys, at + 1, length - at);
     System.arraycopy(current.buffers, at, buffers, at + 1, length - at);
     table = new Table(keys, buffers);
@@ -124,10 +124,16 @@ public final class CommandBuffers {
     Failures.rethrow(failure);
   }
 
-  /** Returns the buffer of {@code key}, or {@code null}. */
-  CommandBuffer find(final int key) {
-    final Table current = table;
-    final int at = Arrays.binarySearch(current.keys, key);
-    return at >= 0 ? current.buffers[at] : null;
+  /**
+   * Returns the buffer whose current reserved handles carry {@code id}, or {@code null}. A linear
+   * scan: only handles used in another run's buffer than their own are looked up.
+   */
+  CommandBuffer findById(final int id) {
+    for (final CommandBuffer buffer : table.buffers) {
+      if (buffer.id() == id) {
+        return buffer;
+      }
+    }
+    return null;
   }
 }

@@ -122,30 +122,71 @@ class CommandBufferPlaybackTest {
   @Test
   void aReservedHandleIsValidOnlyUntilTheBufferIsApplied() {
     // Rule: a reserved handle names the entity created for it by the apply that follows its
-    // reservation; used after that apply it resolves to nothing and its commands are skipped.
+    // reservation; naming it after that apply is refused, and the entity is untouched.
     final long reserved = commands.create();
     commands.emplace(reserved, TA, new A(1));
     commands.apply();
     final long created = registry.storage(TA).packed()[0];
     assertEquals(1, registry.get(created, TA).value());
-    commands.emplace(reserved, TA, new A(2));
-    commands.destroy(reserved);
+    assertThrows(IllegalArgumentException.class, () -> commands.emplace(reserved, TA, new A(2)));
+    assertThrows(IllegalArgumentException.class, () -> commands.destroy(reserved));
+    assertTrue(commands.isEmpty());
     commands.apply();
-    assertEquals(2, commands.skipped());
+    assertEquals(0, commands.skipped());
     assertTrue(registry.valid(created));
     assertEquals(1, registry.get(created, TA).value());
   }
 
   @Test
-  void aHandleReservedByAnotherBufferIsSkippedByAStandaloneBuffer() {
-    // Rule: a standalone buffer resolves only its own reservations; another set's handle is
-    // skipped and counted.
+  void aHandleOfAnotherBufferIsRefusedWhenRecorded() {
+    // Rule: a standalone buffer accepts only its own current handles; another buffer's handle,
+    // of a set (its run 0 included) or standalone, is refused when recorded, and nothing is
+    // recorded. Before buffers had ids, a same-key handle silently named this buffer's own
+    // reservation of the same number.
     final CommandBuffers set = new CommandBuffers(registry);
-    final long foreign = set.forRun(5).create();
-    commands.emplace(foreign, TA, new A(1));
+    final CommandBuffer other = new CommandBuffer(registry);
+    final long mine = commands.create();
+    final long[] foreign = {set.forRun(0).create(), set.forRun(5).create(), other.create()};
+    for (final long handle : foreign) {
+      final IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class, () -> commands.emplace(handle, TA, new A(1)));
+      assertTrue(
+          refused.getMessage().startsWith("cannot record emplace on reserved handle #0"),
+          refused.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> commands.attach(mine, handle));
+      assertThrows(IllegalArgumentException.class, () -> commands.attach(handle, mine));
+      assertThrows(IllegalArgumentException.class, () -> commands.destroy(handle));
+    }
+    assertEquals(0, commands.size());
+    commands.emplace(mine, TA, new A(2));
     commands.apply();
-    assertEquals(1, commands.skipped());
-    assertEquals(0, registry.storage(TA).size());
+    assertEquals(0, commands.skipped());
+    assertEquals(1, registry.storage(TA).size());
+    assertEquals(2, registry.get(registry.storage(TA).packed()[0], TA).value());
+  }
+
+  @Test
+  void aHandleOutlivesNeitherApplyNorClear() {
+    // Rule: a handle is valid until its buffer is applied or cleared; naming it afterwards is
+    // refused, even when the buffer has reserved as many handles again.
+    final long applied = commands.create();
+    commands.apply();
+    commands.create();
+    assertThrows(IllegalArgumentException.class, () -> commands.emplace(applied, TA, new A(1)));
+    final long cleared = commands.create();
+    commands.clear();
+    commands.create();
+    commands.create();
+    assertThrows(IllegalArgumentException.class, () -> commands.emplace(cleared, TA, new A(1)));
+    // A buffer that handed out no handle keeps its id: its next handles are as valid as ever.
+    final CommandBuffer idle = new CommandBuffer(registry);
+    idle.destroy(registry.create());
+    idle.apply();
+    final long fresh = idle.create();
+    idle.emplace(fresh, TA, new A(3));
+    idle.apply();
+    assertEquals(1, registry.storage(TA).size());
   }
 
   @Test
@@ -232,18 +273,24 @@ class CommandBufferPlaybackTest {
   @Test
   void aHandleReservedInOneRunMayBeUsedInAnother() {
     // Rule: in a CommandBuffers, a reserved handle of any run resolves in every run, run 0
-    // included; a handle of a run the set does not have is skipped.
+    // included, until the set is applied; another set's handle is refused when recorded.
     final CommandBuffers set = new CommandBuffers(registry);
     final long fromRun0 = set.forRun(0).create();
     final long fromRun4 = set.forRun(4).create();
-    final long unknownRun = new CommandBuffers(registry).forRun(2).create();
+    final long otherSet = new CommandBuffers(registry).forRun(2).create();
+    set.forRun(2);
     set.forRun(7).emplace(fromRun0, TA, new A(0));
     set.forRun(7).emplace(fromRun4, TA, new A(4));
     set.forRun(0).emplace(fromRun4, TB, new B(4));
     set.forRun(7).attach(fromRun4, fromRun0);
-    set.forRun(7).emplace(unknownRun, TA, new A(2));
+    // Another set's handle is refused, even where this set has a run of the same key.
+    assertThrows(
+        IllegalArgumentException.class, () -> set.forRun(2).emplace(otherSet, TA, new A(2)));
     set.apply();
-    assertEquals(1, set.skipped());
+    assertEquals(0, set.skipped());
+    // The set's handles do not outlive its apply.
+    assertThrows(
+        IllegalArgumentException.class, () -> set.forRun(7).emplace(fromRun4, TA, new A(5)));
     assertEquals(2, registry.storage(TA).size());
     final long e0 = Entity.of(0, 0);
     final long e4 = Entity.of(1, 0);
