@@ -236,16 +236,18 @@ public final class Groups {
     planned = 0;
     planTarget = target;
     planEntity = entity;
+    // The entity is not in the target yet, so it is a member of no group that includes the
+    // target: no membership test, only the match.
     final Group[] in = target.includedBy;
     if (wrongEntryOrder) {
       for (int i = in.length - 1; i >= 0; i--) {
-        if (!in[i].containsLive(entity) && in[i].matchesWith(entity, target)) {
+        if (in[i].matchesWith(entity, target)) {
           add(in[i], true);
         }
       }
     } else {
       for (int i = 0; i < in.length; i++) {
-        if (!in[i].containsLive(entity) && in[i].matchesWith(entity, target)) {
+        if (in[i].matchesWith(entity, target)) {
           add(in[i], true);
         }
       }
@@ -349,8 +351,9 @@ public final class Groups {
     }
     if (!registry.suppressesEntry(entity)) {
       final Group[] out = target.excludedBy;
+      // The entity is in the target, so it is a member of no group that excludes the target.
       for (int i = 0; i < out.length; i++) {
-        if (!out[i].containsLive(entity) && out[i].matchesWithout(entity, target)) {
+        if (out[i].matchesWithout(entity, target)) {
           add(out[i], true);
         }
       }
