@@ -2,6 +2,7 @@ package dev.phalanx.ecs;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 import java.util.Collections;
@@ -134,6 +135,24 @@ public final class ContinuousLoader {
   }
 
   /**
+   * Loads one snapshot from {@code snapshot}'s remaining bytes, read in place when the buffer is
+   * backed by an array (a snapshot read into memory, {@code ByteBuffer.wrap(bytes)}): no copy into
+   * a stream buffer first. On success the buffer's position moves past the snapshot; on failure it
+   * does not move.
+   *
+   * @param snapshot the bytes
+   * @return the snapshot's extra blocks by name
+   * @throws SnapshotFormatException if the bytes are not a loadable snapshot; nothing changed
+   * @throws IOException never for a heap buffer; as the channel's for another
+   */
+  public Map<String, byte[]> load(final ByteBuffer snapshot) throws IOException {
+    final SnapshotInput in = SnapshotInput.of(snapshot);
+    final Map<String, byte[]> extras = load(in);
+    in.finish(snapshot);
+    return extras;
+  }
+
+  /**
    * Loads one snapshot from {@code channel} (not closed).
    *
    * @param channel the channel
@@ -142,9 +161,12 @@ public final class ContinuousLoader {
    * @throws IOException if the channel fails; nothing changed
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
+    return load(new SnapshotInput(channel));
+  }
+
+  private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
     final StagedSnapshot staged =
-        StagedSnapshot.read(
-            new SnapshotInput(channel), registry, settings.codecs, settings.types, false);
+        StagedSnapshot.read(in, registry, settings.codecs, settings.types, false);
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.findStorage(source.type);
       if (null != storage && (storage.isLocked() || storage.isIterated())) {

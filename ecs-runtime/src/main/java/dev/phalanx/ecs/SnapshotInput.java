@@ -11,8 +11,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The little-endian reader of snapshots: a 64 KiB buffer refilled from a channel, which knows its
- * byte offset and what it is reading ({@link #at}), so that every failure names both. A stream that
+ * The little-endian reader of snapshots: a 64 KiB buffer refilled from a channel, or a whole
+ * snapshot already in memory (an array read in place: no copy into a buffer first). It knows its
+ * byte offset and what it is reading ({@link #at}), so that every failure names both. Input that
  * ends early throws {@link SnapshotFormatException} ("truncated"). Bulk methods copy whole runs out
  * of the buffer through its little-endian views (one view object per run, none per element).
  */
@@ -26,13 +27,16 @@ final class SnapshotInput {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+  // The channel refilling the buffer, or null when the buffer holds the whole input.
   private final ReadableByteChannel channel;
-  private final byte[] buffer = new byte[CAPACITY];
-  private final ByteBuffer wrapper = ByteBuffer.wrap(buffer);
+  private final byte[] buffer;
+  private final ByteBuffer wrapper;
 
   /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
-  private final ByteBuffer view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+  private final ByteBuffer view;
 
+  // The buffered bytes are [position, limit) of the buffer; the input's offset of buffer[0] is
+  // consumed.
   private int position;
   private int limit;
   private long consumed;
@@ -40,6 +44,38 @@ final class SnapshotInput {
 
   SnapshotInput(final ReadableByteChannel channel) {
     this.channel = channel;
+    this.buffer = new byte[CAPACITY];
+    this.wrapper = ByteBuffer.wrap(buffer);
+    this.view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Reads the {@code length} bytes of {@code array} from {@code from} in place; never writes. */
+  SnapshotInput(final byte[] array, final int from, final int length) {
+    this.channel = null;
+    this.buffer = array;
+    this.wrapper = null;
+    this.view = ByteBuffer.wrap(array).order(ByteOrder.LITTLE_ENDIAN);
+    this.position = from;
+    this.limit = from + length;
+    this.consumed = -from;
+  }
+
+  /**
+   * {@return a reader of {@code snapshot}'s remaining bytes}: in place when the buffer is backed by
+   * an array, else through a 64 KiB buffer. The buffer's position is not moved; see {@link
+   * #finish}.
+   */
+  static SnapshotInput of(final ByteBuffer snapshot) {
+    if (snapshot.hasArray()) {
+      return new SnapshotInput(
+          snapshot.array(), snapshot.arrayOffset() + snapshot.position(), snapshot.remaining());
+    }
+    return new SnapshotInput(StreamChannels.reading(snapshot.duplicate()));
+  }
+
+  /** Moves {@code snapshot}'s position past the bytes read from it (see {@link #of}). */
+  void finish(final ByteBuffer snapshot) {
+    snapshot.position(snapshot.position() + (int) offset());
   }
 
   /** Sets what is being read, for messages ("storage Position, field x"). */
@@ -66,6 +102,9 @@ final class SnapshotInput {
   private void need(final int bytes) throws IOException {
     if (limit - position >= bytes) {
       return;
+    }
+    if (null == channel) {
+      throw error("truncated stream: " + (bytes - (limit - position)) + " more byte(s) expected");
     }
     System.arraycopy(buffer, position, buffer, 0, limit - position);
     consumed += position;

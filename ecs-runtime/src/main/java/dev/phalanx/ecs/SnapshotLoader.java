@@ -2,6 +2,7 @@ package dev.phalanx.ecs;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 import java.util.Collections;
@@ -117,6 +118,25 @@ public final class SnapshotLoader {
   }
 
   /**
+   * Loads a snapshot from {@code snapshot}'s remaining bytes, read in place when the buffer is
+   * backed by an array (a snapshot read into memory, {@code ByteBuffer.wrap(bytes)}): no copy into
+   * a stream buffer first. On success the buffer's position moves past the snapshot; on failure it
+   * does not move.
+   *
+   * @param snapshot the bytes
+   * @return the snapshot's extra blocks by name
+   * @throws SnapshotFormatException if the bytes are not a loadable snapshot; nothing changed
+   * @throws IOException never for a heap buffer; as the channel's for another
+   * @throws IllegalStateException if the registry has created entities; nothing changed
+   */
+  public Map<String, byte[]> load(final ByteBuffer snapshot) throws IOException {
+    final SnapshotInput in = SnapshotInput.of(snapshot);
+    final Map<String, byte[]> extras = load(in);
+    in.finish(snapshot);
+    return extras;
+  }
+
+  /**
    * Loads a snapshot from {@code channel} (not closed).
    *
    * @param channel the channel
@@ -126,10 +146,13 @@ public final class SnapshotLoader {
    * @throws IllegalStateException if the registry has created entities; nothing changed
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
+    return load(new SnapshotInput(channel));
+  }
+
+  private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
     checkEmpty();
     final StagedSnapshot staged =
-        StagedSnapshot.read(
-            new SnapshotInput(channel), registry, settings.codecs, settings.types, true);
+        StagedSnapshot.read(in, registry, settings.codecs, settings.types, true);
     if (!staged.full) {
       throw new SnapshotFormatException(
           -1,

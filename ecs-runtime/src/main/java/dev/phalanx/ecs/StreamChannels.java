@@ -45,6 +45,31 @@ final class StreamChannels {
     };
   }
 
+  /** {@return a channel reading {@code source}'s remaining bytes, moving its position} */
+  static ReadableByteChannel reading(final ByteBuffer source) {
+    return new ReadableByteChannel() {
+      @Override
+      public int read(final ByteBuffer target) {
+        if (!source.hasRemaining()) {
+          return -1;
+        }
+        final int n = Math.min(target.remaining(), source.remaining());
+        target.put(target.position(), source, source.position(), n);
+        target.position(target.position() + n);
+        source.position(source.position() + n);
+        return n;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return true;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
   /** {@return a channel writing to {@code out}} */
   static WritableByteChannel writing(final OutputStream out) {
     return new WritableByteChannel() {

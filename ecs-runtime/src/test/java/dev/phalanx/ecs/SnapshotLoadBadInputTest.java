@@ -11,11 +11,13 @@ import dev.phalanx.ecs.SnapshotSchemaChangeTest.Blob;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -162,26 +164,67 @@ class SnapshotLoadBadInputTest {
     return loader;
   }
 
-  /** Checks that a whole load refuses {@code bytes} with {@code message} at {@code offset}. */
+  /**
+   * The ways a loader can read {@code bytes}: a stream, an array read in place (a slice with a
+   * nonzero array offset and position), and a direct buffer (read through a channel).
+   */
+  private static List<Source> sources(final byte[] bytes) {
+    final byte[] padded = new byte[bytes.length + 11];
+    System.arraycopy(bytes, 0, padded, 5, bytes.length);
+    final ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length + 2);
+    direct.put(bytes).flip();
+    return List.of(
+        new Source("stream", null, new ByteArrayInputStream(bytes)),
+        new Source("array", ByteBuffer.wrap(padded, 2, bytes.length + 3).slice().position(3), null),
+        new Source("direct buffer", direct, null));
+  }
+
+  /** One way to read a snapshot: a buffer, or else a stream. */
+  record Source(String name, ByteBuffer buffer, InputStream stream) {
+    Map<String, byte[]> into(final SnapshotLoader loader) throws IOException {
+      return null == buffer ? loader.load(stream) : loader.load(buffer);
+    }
+
+    Map<String, byte[]> into(final ContinuousLoader loader) throws IOException {
+      return null == buffer ? loader.load(stream) : loader.load(buffer);
+    }
+  }
+
+  /**
+   * Checks that a whole load refuses {@code bytes} with {@code message} at {@code offset}, from
+   * every source, leaving the registry empty and a buffer's position where it was.
+   */
   static void refused(final Bytes bytes, final String message, final long offset) {
-    final Registry target = new Registry();
-    final SnapshotFormatException e =
-        assertThrows(
-            SnapshotFormatException.class,
-            () -> new SnapshotLoader(target).load(new ByteArrayInputStream(bytes.get())));
-    assertEquals(message + " (at byte " + offset + ")", e.getMessage());
-    assertEquals(offset, e.offset());
-    assertEquals(0, target.entities().size());
-    for (int i = 0; i < target.storageCount(); i++) {
-      assertEquals(0, target.storageAt(i).size(), target.storageAt(i).describe());
+    for (final Source source : sources(bytes.get())) {
+      final Registry target = new Registry();
+      final int before = null == source.buffer() ? 0 : source.buffer().position();
+      final SnapshotFormatException e =
+          assertThrows(
+              SnapshotFormatException.class,
+              () -> source.into(new SnapshotLoader(target)),
+              source.name());
+      assertEquals(message + " (at byte " + offset + ")", e.getMessage(), source.name());
+      assertEquals(offset, e.offset(), source.name());
+      assertEquals(0, target.entities().size(), source.name());
+      for (int i = 0; i < target.storageCount(); i++) {
+        assertEquals(0, target.storageAt(i).size(), target.storageAt(i).describe());
+      }
+      if (null != source.buffer()) {
+        assertEquals(before, source.buffer().position(), source.name());
+      }
     }
   }
 
   /** As {@link #refused}, through a continuous loader. */
   static void refusedContinuously(final Bytes bytes, final String message, final long offset) {
-    final SnapshotFormatException e =
-        assertThrows(SnapshotFormatException.class, () -> loadContinuously(bytes.get()));
-    assertEquals(message + " (at byte " + offset + ")", e.getMessage());
+    for (final Source source : sources(bytes.get())) {
+      final SnapshotFormatException e =
+          assertThrows(
+              SnapshotFormatException.class,
+              () -> source.into(new ContinuousLoader(new Registry())),
+              source.name());
+      assertEquals(message + " (at byte " + offset + ")", e.getMessage(), source.name());
+    }
   }
 
   @Test

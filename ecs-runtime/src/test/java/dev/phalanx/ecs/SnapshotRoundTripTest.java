@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -166,6 +167,40 @@ class SnapshotRoundTripTest {
   }
 
   @Test
+  void snapshotsLoadFromABufferAndMovePastThemselves() throws IOException {
+    // Two snapshots back to back, then bytes that are not a snapshot: each load reads exactly one,
+    // from an array in place or from a direct buffer through a channel.
+    final SplittableRandom random = new SplittableRandom(21);
+    final Registry first = world();
+    mutate(first, random, 300);
+    final Registry second = world();
+    mutate(second, random, 200);
+    final byte[] a =
+        save(new SnapshotWriter(first).codec(Label.class, LABELS).codec(Score.class, SCORES));
+    final byte[] b =
+        save(new SnapshotWriter(second).codec(Label.class, LABELS).codec(Score.class, SCORES));
+    final ByteBuffer heap = ByteBuffer.allocate(a.length + b.length + 3);
+    heap.put(a).put(b).put(new byte[] {7, 7, 7}).flip();
+    final ByteBuffer direct = ByteBuffer.allocateDirect(heap.remaining());
+    direct.put(heap.duplicate()).flip();
+    final String firstDump = dump(first);
+    final String secondDump = dump(second);
+    for (final ByteBuffer buffer : List.of(heap, direct)) {
+      final Registry one = world();
+      final Registry two = world();
+      new SnapshotLoader(one).codec(Label.class, LABELS).codec(Score.class, SCORES).load(buffer);
+      assertEquals(a.length, buffer.position());
+      new SnapshotLoader(two).codec(Label.class, LABELS).codec(Score.class, SCORES).load(buffer);
+      assertEquals(a.length + b.length, buffer.position());
+      assertEquals(List.of(), one.verify());
+      assertEquals(List.of(), two.verify());
+      assertEquals(firstDump, dump(one));
+      assertEquals(secondDump, dump(two));
+      assertEquals(3, buffer.remaining());
+    }
+  }
+
+  @Test
   void loadingIntoAPopulatedRegistryOrWithoutACodecIsRefused() throws IOException {
     final Registry saved = world();
     mutate(saved, new SplittableRandom(7), 100);
@@ -214,7 +249,15 @@ class SnapshotRoundTripTest {
       if (round % 3 == 2) {
         writer.types(LABEL, SCORE, Hierarchy.TYPE).entities(live(remote));
       }
-      loader.load(new ByteArrayInputStream(save(writer)));
+      final byte[] bytes = save(writer);
+      // Every other round from a buffer read in place.
+      if (0 == round % 2) {
+        loader.load(new ByteArrayInputStream(bytes));
+      } else {
+        final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        loader.load(buffer);
+        assertEquals(bytes.length, buffer.position());
+      }
       assertEquals(List.of(), local.verify(), "round " + round);
       assertEquals(remote.alive(), loader.size(), "round " + round);
       for (final long e : live(remote)) {

@@ -3,11 +3,10 @@ package dev.phalanx.examples;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
 import dev.phalanx.examples.particles.World;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.Locale;
 
@@ -92,9 +91,9 @@ public final class Simulation {
     if (null == options.load()) {
       return new World(options.entities(), options.seed(), options.threads(), options.frames());
     }
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(options.load()))) {
-      return World.load(in, options.threads(), options.frames());
-    }
+    // Read whole, then loaded in place: no stream buffer in between.
+    final ByteBuffer snapshot = ByteBuffer.wrap(Files.readAllBytes(options.load()));
+    return World.load(snapshot, options.threads(), options.frames());
   }
 
   private static void progress(

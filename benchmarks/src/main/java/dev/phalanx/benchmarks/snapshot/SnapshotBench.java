@@ -110,6 +110,14 @@ public class SnapshotBench {
     return target;
   }
 
+  /** As {@link #loadSnapshot}, from the array read in place ({@code load(ByteBuffer)}). */
+  @Benchmark
+  public Registry loadSnapshotInPlace() throws IOException {
+    final Registry target = new Registry();
+    new SnapshotLoader(target).load(ByteBuffer.wrap(snapshot));
+    return target;
+  }
+
   @Benchmark
   public ByteBuffer saveBulkCopy() {
     bulk.clear();

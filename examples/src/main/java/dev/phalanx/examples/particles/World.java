@@ -182,9 +182,34 @@ public final class World implements AutoCloseable {
    */
   public static World load(final InputStream in, final int threads, final int frames)
       throws IOException {
+    return load(threads, frames, loader -> loader.load(in));
+  }
+
+  /**
+   * As {@link #load(InputStream, int, int)}, from a snapshot in memory, read in place: the buffer's
+   * position moves past it.
+   *
+   * @param snapshot the snapshot's bytes
+   * @param threads threads of the movement system
+   * @param frames how many frames to keep timings for
+   * @return the loaded world
+   * @throws IOException if the bytes are not a particle world snapshot
+   */
+  public static World load(final ByteBuffer snapshot, final int threads, final int frames)
+      throws IOException {
+    return load(threads, frames, loader -> loader.load(snapshot));
+  }
+
+  /** How a snapshot reaches the loader: from a stream or from memory. */
+  private interface Source {
+    Map<String, byte[]> into(SnapshotLoader loader) throws IOException;
+  }
+
+  private static World load(final int threads, final int frames, final Source source)
+      throws IOException {
     final World world = new World(0, 0, threads, frames);
     try {
-      final Map<String, byte[]> extras = new SnapshotLoader(world.registry).load(in);
+      final Map<String, byte[]> extras = source.into(new SnapshotLoader(world.registry));
       final byte[] state = extras.get(STATE_BLOCK);
       if (null == state || 12 != state.length) {
         throw new SnapshotFormatException(

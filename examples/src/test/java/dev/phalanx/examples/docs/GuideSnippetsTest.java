@@ -34,6 +34,7 @@ import dev.phalanx.examples.components.Velocity_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
@@ -491,7 +492,7 @@ class GuideSnippetsTest {
     final Registry mirror = new Registry();
     final long own = mirror.create(); // the mirror's own entities are left alone
     final ContinuousLoader loader = new ContinuousLoader(mirror);
-    loader.load(new ByteArrayInputStream(out.toByteArray())); // again for every new snapshot
+    loader.load(ByteBuffer.wrap(out.toByteArray())); // in memory: read in place; again per snapshot
     final long local = loader.map(ship); // the mirror's entity for the remote ship
     assertEquals(1f, mirror.storage(Position_Traits.TYPE).x(local));
     // end::continuous[]
