@@ -143,7 +143,7 @@ public final class ContinuousLoader {
    * @param snapshot the bytes
    * @return the snapshot's extra blocks by name
    * @throws SnapshotFormatException if the bytes are not a loadable snapshot; nothing changed
-   * @throws IOException never for a heap buffer; as the channel's for another
+   * @throws IOException only as a {@link SnapshotFormatException}: reading memory cannot fail
    */
   public Map<String, byte[]> load(final ByteBuffer snapshot) throws IOException {
     final SnapshotInput in = SnapshotInput.of(snapshot);
