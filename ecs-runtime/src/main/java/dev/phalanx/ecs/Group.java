@@ -233,6 +233,15 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
    */
   abstract boolean containsLive(long entity);
 
+  /**
+   * As {@link #containsLive}, for an entity whose element sits at {@code position} of {@code
+   * storage}, a storage the group includes: an owning group answers from the position when it owns
+   * the storage.
+   */
+  boolean containsAt(final Storage<?> storage, final int position, final long entity) {
+    return containsLive(entity);
+  }
+
   /** Adds {@code entity}, which matches and is not a member. */
   abstract void enter(long entity);
 

@@ -268,10 +268,18 @@ public final class Groups {
     return planTarget == target && planEntity == entity;
   }
 
-  /** Applies the plan of the last {@link #planInsert}, after the element was inserted. */
-  void applyInsert(final long entity) {
+  /**
+   * Applies the plan of the last {@link #planInsert}, after the element was inserted into {@code
+   * target} at {@code position}.
+   */
+  void applyInsert(final Storage<?> target, final long entity, final int position) {
     final Group[] steps = plan;
     final boolean[] enter = entering;
+    if (1 == planned && enter[0] && steps[0] instanceof OwningGroup) {
+      // One group to enter: the new element's position needs no lookup.
+      ((OwningGroup) steps[0]).enter(entity, target, position);
+      return;
+    }
     for (int i = 0, count = planned; i < count; i++) {
       if (enter[i]) {
         steps[i].enter(entity);
@@ -345,7 +353,7 @@ public final class Groups {
     planTarget = null;
     final Group[] in = target.includedBy;
     for (int i = in.length - 1; i >= 0; i--) {
-      if (in[i].containsLive(entity)) {
+      if (in[i].containsAt(target, position, entity)) {
         add(in[i], false);
       }
     }
@@ -364,24 +372,28 @@ public final class Groups {
   }
 
   /**
-   * Applies the plan of the last {@link #planRemove}: exits, the removal of the element, entries.
+   * Applies the plan of the last {@link #planRemove}: exits, the removal of the element (at {@code
+   * position} of {@code target}), entries.
    */
-  Throwable applyRemove(final Storage<?> target, final long entity, final Throwable failure) {
+  Throwable applyRemove(
+      final Storage<?> target, final long entity, final int position, final Throwable failure) {
     if (DeletionPolicy.IN_PLACE == target.policy()) {
       // Removals from an in-place storage may run on several threads: the upkeep, and the group
       // signals it publishes, are serialized.
       synchronized (this) {
         // Another thread's removal may have planned since: plan again under the lock.
-        planRemoveUnsynchronized(target, entity, target.indexOf(entity), false);
-        applyRemoveUnsynchronized(target, entity);
+        final int now = target.indexOf(entity);
+        planRemoveUnsynchronized(target, entity, now, false);
+        applyRemoveUnsynchronized(target, entity, now);
         return publishPending(pushPending(), target.registry(), entity, failure);
       }
     }
-    applyRemoveUnsynchronized(target, entity);
+    applyRemoveUnsynchronized(target, entity, position);
     return publishPending(pushPending(), target.registry(), entity, failure);
   }
 
-  private void applyRemoveUnsynchronized(final Storage<?> target, final long entity) {
+  private void applyRemoveUnsynchronized(
+      final Storage<?> target, final long entity, final int position) {
     final Group[] steps = plan;
     final boolean[] enter = entering;
     final int count = planned;
@@ -396,7 +408,7 @@ public final class Groups {
       if (!guards.any() && registry.isBeingDestroyed(entity) && group.removableTogether(target)) {
         group.leaveAndRemoveAll(entity);
       } else {
-        group.leaveAndRemove(entity, target);
+        group.leaveAndRemove(entity, target, position);
       }
       return;
     }

@@ -304,10 +304,25 @@ public final class OwningGroup extends Group {
   }
 
   @Override
+  boolean containsAt(final Storage<?> storage, final int position, final long entity) {
+    // Members sit at [0, length) of every owned storage, and nothing else does.
+    return owns(storage) ? position < length : containsLive(entity);
+  }
+
+  @Override
   void enter(final long entity) {
     final int target = length;
     for (final Storage<?> storage : owned) {
       storage.swap(storage.positionOfLive(entity), target);
+    }
+    length = target + 1;
+  }
+
+  /** As {@link #enter(long)}, the entity's element of {@code known} being at {@code position}. */
+  void enter(final long entity, final Storage<?> known, final int position) {
+    final int target = length;
+    for (final Storage<?> storage : owned) {
+      storage.swap(storage == known ? position : storage.positionOfLive(entity), target);
     }
     length = target + 1;
   }
@@ -361,19 +376,20 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Makes {@code entity} leave and removes its element from {@code target}, an owned storage the
-   * group {@link #spans}: in {@code target} the last element moves into the entity's slot (the
-   * plain swap-and-pop removal), in the other owned storages the entity swaps with the last member
-   * as in {@link #leave}. One move fewer than a leave followed by the removal, the same result.
+   * Makes {@code entity} leave and removes its element, at {@code position}, from {@code target},
+   * an owned storage the group {@link #spans}: in {@code target} the last element moves into the
+   * entity's slot (the plain swap-and-pop removal), in the other owned storages the entity swaps
+   * with the last member as in {@link #leave}. One move fewer than a leave followed by the removal,
+   * the same result.
    */
-  void leaveAndRemove(final long entity, final Storage<?> target) {
+  void leaveAndRemove(final long entity, final Storage<?> target, final int position) {
     final int last = length - 1;
     for (final Storage<?> storage : owned) {
       if (storage != target) {
         storage.swap(storage.positionOfLive(entity), last);
       }
     }
-    target.removeAt(target.positionOfLive(entity));
+    target.removeAt(position);
     length = last;
   }
 

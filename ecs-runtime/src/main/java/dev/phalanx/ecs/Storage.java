@@ -553,7 +553,7 @@ public abstract class Storage<T> extends SparseSet {
     insertAt(entity, position);
     Throwable failure = null;
     if (observed) {
-      groups.applyInsert(entity);
+      groups.applyInsert(this, entity, position);
       failure = groups.publishPending(groups.pushPending(), registry, entity, null);
     }
     failure = onConstruct.publish(registry, entity, failure);
@@ -614,7 +614,7 @@ public abstract class Storage<T> extends SparseSet {
       if (!planned) {
         groups.planRemove(this, entity, position, false);
       }
-      failure = groups.applyRemove(this, entity, failure);
+      failure = groups.applyRemove(this, entity, position, failure);
     } else {
       removeAt(position);
     }
