@@ -50,6 +50,9 @@ final class AllPrimitivesStorageB<T> extends Storage<T> {
   /** Marker class of {@link #IN_PLACE}. */
   static final class InPlaceSample {}
 
+  /** Marker class of {@link #IN_PLACE_TWIN}. */
+  static final class InPlaceTwinSample {}
+
   /** The codec of {@link Point}: two ints. */
   static final ValueCodec<Point> POINTS =
       new ValueCodec<>() {
@@ -71,6 +74,12 @@ final class AllPrimitivesStorageB<T> extends Storage<T> {
   static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> IN_PLACE =
       define(
           InPlaceSample.class,
+          ComponentTraits.DEFAULT.withPageSize(8).withPolicy(DeletionPolicy.IN_PLACE));
+
+  /** A second in-place type, for storages that hold the same entities at the same positions. */
+  static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> IN_PLACE_TWIN =
+      define(
+          InPlaceTwinSample.class,
           ComponentTraits.DEFAULT.withPageSize(8).withPolicy(DeletionPolicy.IN_PLACE));
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // every marker class stores Sample elements

@@ -343,23 +343,44 @@ class SnapshotRoundTripTest {
           bad[at] ^= (byte) flip;
         }
         final Registry target = world();
-        try {
-          new SnapshotLoader(target)
-              .codec(Label.class, LABELS)
-              .codec(Score.class, SCORES)
-              .load(new ByteArrayInputStream(bad));
-        } catch (SnapshotFormatException e) {
+        final String fromStream = loadOrRefuse(target, bad, false, at);
+        // The same bytes read in place: the same outcome, the same message.
+        final Registry inPlace = world();
+        assertEquals(fromStream, loadOrRefuse(inPlace, bad, true, at), "byte " + at);
+        if (null != fromStream) {
           refused++;
-          assertEquals(0, target.entities().size(), "byte " + at + ": " + e.getMessage());
-          for (int i = 0; i < target.storageCount(); i++) {
-            assertEquals(0, target.storageAt(i).size(), "byte " + at + ": " + e.getMessage());
-          }
           continue;
         }
         // A flip inside a value may still be a loadable snapshot: then a consistent one.
         assertEquals(List.of(), target.verify(), "byte " + at);
+        assertEquals(dump(target), dump(inPlace), "byte " + at);
       }
     }
     assertTrue(refused > bytes.length, refused + " refusals for " + bytes.length + " bytes");
+  }
+
+  /**
+   * Loads {@code bytes} into {@code target} from a stream or in place; returns null, or the
+   * refusal's message after checking that {@code target} is still empty.
+   */
+  private static String loadOrRefuse(
+      final Registry target, final byte[] bytes, final boolean inPlace, final int at)
+      throws IOException {
+    final SnapshotLoader loader =
+        new SnapshotLoader(target).codec(Label.class, LABELS).codec(Score.class, SCORES);
+    try {
+      if (inPlace) {
+        loader.load(ByteBuffer.wrap(bytes));
+      } else {
+        loader.load(new ByteArrayInputStream(bytes));
+      }
+      return null;
+    } catch (final SnapshotFormatException e) {
+      assertEquals(0, target.entities().size(), "byte " + at + ": " + e.getMessage());
+      for (int i = 0; i < target.storageCount(); i++) {
+        assertEquals(0, target.storageAt(i).size(), "byte " + at + ": " + e.getMessage());
+      }
+      return e.getMessage();
+    }
   }
 }
