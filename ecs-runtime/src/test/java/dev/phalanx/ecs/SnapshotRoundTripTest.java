@@ -176,7 +176,11 @@ class SnapshotRoundTripTest {
     final Registry second = world();
     mutate(second, random, 200);
     final byte[] a =
-        save(new SnapshotWriter(first).codec(Label.class, LABELS).codec(Score.class, SCORES));
+        save(
+            new SnapshotWriter(first)
+                .codec(Label.class, LABELS)
+                .codec(Score.class, SCORES)
+                .extra("which", new byte[] {1}));
     final byte[] b =
         save(new SnapshotWriter(second).codec(Label.class, LABELS).codec(Score.class, SCORES));
     final ByteBuffer heap = ByteBuffer.allocate(a.length + b.length + 3);
@@ -188,7 +192,12 @@ class SnapshotRoundTripTest {
     for (final ByteBuffer buffer : List.of(heap, direct)) {
       final Registry one = world();
       final Registry two = world();
-      new SnapshotLoader(one).codec(Label.class, LABELS).codec(Score.class, SCORES).load(buffer);
+      final Map<String, byte[]> extras =
+          new SnapshotLoader(one)
+              .codec(Label.class, LABELS)
+              .codec(Score.class, SCORES)
+              .load(buffer);
+      assertArrayEquals(new byte[] {1}, extras.get("which"));
       assertEquals(a.length, buffer.position());
       new SnapshotLoader(two).codec(Label.class, LABELS).codec(Score.class, SCORES).load(buffer);
       assertEquals(a.length + b.length, buffer.position());
@@ -245,7 +254,10 @@ class SnapshotRoundTripTest {
     for (int round = 0; round < 12; round++) {
       mutate(remote, random, 80);
       final SnapshotWriter writer =
-          new SnapshotWriter(remote).codec(Label.class, LABELS).codec(Score.class, SCORES);
+          new SnapshotWriter(remote)
+              .codec(Label.class, LABELS)
+              .codec(Score.class, SCORES)
+              .extra("round", new byte[] {(byte) round});
       if (round % 3 == 2) {
         writer.types(LABEL, SCORE, Hierarchy.TYPE).entities(live(remote));
       }
@@ -255,7 +267,7 @@ class SnapshotRoundTripTest {
         loader.load(new ByteArrayInputStream(bytes));
       } else {
         final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        loader.load(buffer);
+        assertArrayEquals(new byte[] {(byte) round}, loader.load(buffer).get("round"));
         assertEquals(bytes.length, buffer.position());
       }
       assertEquals(List.of(), local.verify(), "round " + round);
