@@ -24,6 +24,10 @@ public final class CommandBuffers {
   // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a
   // new key appears; read without a lock.
   private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
+  // The same buffers by the id in their current reserved handles, ascending: replaced (copy on
+  // write, under the lock) when a buffer is added, sorted again in place by apply (when no thread
+  // records), since the buffers that reserved entities draw new ids.
+  private volatile Table byId = new Table(new int[0], new CommandBuffer[0]);
 
   /**
    * Two parallel arrays; a class, not a record, since a record would compare arrays by identity.
@@ -80,7 +84,20 @@ public final class CommandBuffers {
     System.arraycopy(current.keys, at, keys, at + 1, length - at);
     System.arraycopy(current.buffers, at, buffers, at + 1, length - at);
     table = new Table(keys, buffers);
-    return buffers[at];
+    final CommandBuffer added = buffers[at];
+    final Table ids = byId;
+    int slot = Arrays.binarySearch(ids.keys, added.id());
+    slot = slot < 0 ? -slot - 1 : slot;
+    final int[] idKeys = new int[length + 1];
+    final CommandBuffer[] idBuffers = new CommandBuffer[length + 1];
+    System.arraycopy(ids.keys, 0, idKeys, 0, slot);
+    System.arraycopy(ids.buffers, 0, idBuffers, 0, slot);
+    idKeys[slot] = added.id();
+    idBuffers[slot] = added;
+    System.arraycopy(ids.keys, slot, idKeys, slot + 1, length - slot);
+    System.arraycopy(ids.buffers, slot, idBuffers, slot + 1, length - slot);
+    byId = new Table(idKeys, idBuffers);
+    return added;
   }
 
   /** {@return the number of commands recorded in every buffer} */
@@ -121,19 +138,45 @@ public final class CommandBuffers {
     for (final CommandBuffer buffer : buffers) {
       buffer.clear();
     }
+    sortById();
     Failures.rethrow(failure);
   }
 
   /**
-   * Returns the buffer whose current reserved handles carry {@code id}, or {@code null}. A linear
-   * scan: only handles used in another run's buffer than their own are looked up.
+   * Returns the buffer whose current reserved handles carry {@code id}, or {@code null}: a binary
+   * search, then a scan of every buffer if a buffer's own {@code clear()} changed its id since the
+   * last apply.
    */
   CommandBuffer findById(final int id) {
+    final Table ids = byId;
+    final int at = Arrays.binarySearch(ids.keys, id);
+    if (at >= 0 && ids.buffers[at].id() == id) {
+      return ids.buffers[at];
+    }
     for (final CommandBuffer buffer : table.buffers) {
       if (buffer.id() == id) {
         return buffer;
       }
     }
     return null;
+  }
+
+  /** Sorts {@link #byId} again after the buffers drew new ids, in place: nothing allocated. */
+  private void sortById() {
+    final int[] keys = byId.keys;
+    final CommandBuffer[] buffers = byId.buffers;
+    // Insertion sort: the buffers that reserved drew ids in run order, the others kept theirs.
+    for (int i = 0; i < buffers.length; i++) {
+      final CommandBuffer buffer = buffers[i];
+      final int id = buffer.id();
+      int j = i;
+      while (j > 0 && keys[j - 1] > id) {
+        keys[j] = keys[j - 1];
+        buffers[j] = buffers[j - 1];
+        j--;
+      }
+      keys[j] = id;
+      buffers[j] = buffer;
+    }
   }
 }

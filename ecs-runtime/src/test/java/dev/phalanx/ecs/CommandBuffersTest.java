@@ -29,6 +29,25 @@ class CommandBuffersTest {
   }
 
   @Test
+  void aRunClearedOnItsOwnStillLendsItsNewHandlesToTheOtherRuns() {
+    // Rule: a run's buffer cleared directly draws a new id like one cleared by the set's apply;
+    // its new handles resolve in the other runs, its old ones are refused.
+    commands.forRun(0).create();
+    commands.forRun(9);
+    commands.apply();
+    final CommandBuffer five = commands.forRun(5);
+    final long old = five.create();
+    five.clear();
+    final long fresh = five.create();
+    commands.forRun(9).emplace(fresh, TA, new A(5));
+    assertThrows(IllegalArgumentException.class, () -> commands.forRun(9).destroy(old));
+    commands.apply();
+    assertEquals(0, commands.skipped());
+    assertEquals(1, registry.storage(TA).size());
+    assertEquals(5, registry.get(registry.storage(TA).packed()[0], TA).value());
+  }
+
+  @Test
   void sizeAndSkippedAddUpEveryRunAndApplyEmptiesThem() {
     final long doomed = registry.create();
     commands.forRun(2).destroy(doomed);

@@ -239,6 +239,38 @@ class ZeroAllocationTest {
   }
 
   @Test
+  void aWarmPassOfRunBuffersNamingEachOthersHandlesAllocatesNothing() {
+    // Each run reserves an entity and gives the next run's a component: resolved across buffers
+    // by id, the ids drawn again by every apply and the set's id table sorted again in place.
+    final Registry registry = new Registry();
+    final CommandBuffers set = new CommandBuffers(registry);
+    final int runs = 40;
+    final long[] handles = new long[runs];
+    final long[] created = new long[runs];
+    final Payload value = new Payload(7);
+    final ComponentType<Payload, ?> type = Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              for (int run = 0; run < runs; run++) {
+                handles[run] = set.forRun(64 * run).create();
+              }
+              for (int run = 0; run < runs; run++) {
+                set.forRun(64 * run).emplace(handles[(run + 1) % runs], type, value);
+              }
+              set.apply();
+              final Storage<Payload> storage = registry.storage(type);
+              if (runs != storage.size() || 0 != set.skipped()) {
+                throw new AssertionError(storage.size() + " elements, " + set.skipped());
+              }
+              System.arraycopy(storage.packed(), 0, created, 0, runs);
+              registry.destroy(created, 0, runs);
+            }),
+        "reserve, name another run's handle, apply");
+  }
+
+  @Test
   void typedViewIterationAndEntityChunksAllocateNothing() {
     final Registry registry = new Registry();
     for (int i = 0; i < ENTITIES; i++) {
