@@ -74,7 +74,7 @@ public final class CommandBuffer {
   // The set this buffer belongs to, whose buffers resolve each other's handles; null if
   // standalone.
   private final CommandBuffers set;
-  // This buffer's id in its reserved handles (see NEXT_ID). Changed only by clear(), which runs
+  // This buffer's id in its reserved handles (see NEXT_ID). Changed only by empty(), which runs
   // when no iteration records.
   private int id = nextId();
   // Each command's operation (top 8 bits) and type id (low 24 bits; NO_TYPE for none), in one int.
@@ -365,16 +365,28 @@ public final class CommandBuffer {
 
   /** Forgets every recorded command and reservation; the arrays are kept for reuse. */
   public void clear() {
+    if (empty() && null != set) {
+      set.idChanged();
+    }
+  }
+
+  /**
+   * Empties the buffer as {@link #clear()} does, without telling the set of a new id (the set's
+   * apply sorts its ids itself); returns whether a new id was drawn.
+   */
+  boolean empty() {
     Arrays.fill(refs, 0, refCount, null);
     count = 0;
-    if (reserved > 0) {
-      // The handles handed out since the last clear must not resolve to the next ones.
+    // The handles handed out since the last clear must not resolve to the next ones.
+    final boolean renumbered = reserved > 0;
+    if (renumbered) {
       id = nextId();
     }
     reserved = 0;
     wordCount = 0;
     refCount = 0;
     pendingFieldsType = -1;
+    return renumbered;
   }
 
   /** Throws unless no storage of {@code registry} is locked or iterated. */

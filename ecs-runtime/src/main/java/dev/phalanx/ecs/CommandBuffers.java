@@ -136,35 +136,33 @@ public final class CommandBuffers {
       failure = buffer.applyCommands(failure, this);
     }
     for (final CommandBuffer buffer : buffers) {
-      buffer.clear();
+      buffer.empty();
     }
-    sortById();
+    sortById(byId);
     Failures.rethrow(failure);
   }
 
-  /**
-   * Returns the buffer whose current reserved handles carry {@code id}, or {@code null}: a binary
-   * search, then a scan of every buffer if a buffer's own {@code clear()} changed its id since the
-   * last apply.
-   */
+  /** {@return the buffer whose current reserved handles carry {@code id}, or {@code null}} */
   CommandBuffer findById(final int id) {
     final Table ids = byId;
     final int at = Arrays.binarySearch(ids.keys, id);
-    if (at >= 0 && ids.buffers[at].id() == id) {
-      return ids.buffers[at];
-    }
-    for (final CommandBuffer buffer : table.buffers) {
-      if (buffer.id() == id) {
-        return buffer;
-      }
-    }
-    return null;
+    return at >= 0 ? ids.buffers[at] : null;
   }
 
-  /** Sorts {@link #byId} again after the buffers drew new ids, in place: nothing allocated. */
-  private void sortById() {
-    final int[] keys = byId.keys;
-    final CommandBuffer[] buffers = byId.buffers;
+  /**
+   * Sorts a copy of {@link #byId} after a buffer's own {@code clear()} drew it a new id: other runs
+   * may be looking ids up meanwhile.
+   */
+  synchronized void idChanged() {
+    final Table sorted = new Table(byId.keys.clone(), byId.buffers.clone());
+    sortById(sorted);
+    byId = sorted;
+  }
+
+  /** Sorts {@code ids} by the buffers' current ids, in place: nothing allocated. */
+  private static void sortById(final Table ids) {
+    final int[] keys = ids.keys;
+    final CommandBuffer[] buffers = ids.buffers;
     // Insertion sort: the buffers that reserved drew ids in run order, the others kept theirs.
     for (int i = 0; i < buffers.length; i++) {
       final CommandBuffer buffer = buffers[i];
