@@ -24,9 +24,10 @@ public final class CommandBuffers {
   // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a
   // new key appears; read without a lock.
   private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
-  // The same buffers by the id in their current reserved handles, ascending: replaced (copy on
-  // write, under the lock) when a buffer is added, sorted again in place by apply (when no thread
-  // records), since the buffers that reserved entities draw new ids.
+  // The same buffers by the id in their current reserved handles, ascending. Replaced (copy on
+  // write, under the lock) when a buffer is added or draws a new id on its own (clear, apply);
+  // sorted again in place by the set's apply, when no thread records, since the buffers that
+  // reserved entities draw new ids then.
   private volatile Table byId = new Table(new int[0], new CommandBuffer[0]);
 
   /**
