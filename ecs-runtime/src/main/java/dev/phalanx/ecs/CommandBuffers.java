@@ -41,6 +41,22 @@ public final class CommandBuffers {
       this.keys = keys;
       this.buffers = buffers;
     }
+
+    /** {@return a copy with {@code buffer} inserted under {@code key}, keys kept ascending} */
+    Table with(final int key, final CommandBuffer buffer) {
+      final int found = Arrays.binarySearch(keys, key);
+      final int at = found < 0 ? -found - 1 : found;
+      final int length = keys.length;
+      final int[] newKeys = new int[length + 1];
+      final CommandBuffer[] newBuffers = new CommandBuffer[length + 1];
+      System.arraycopy(keys, 0, newKeys, 0, at);
+      System.arraycopy(buffers, 0, newBuffers, 0, at);
+      newKeys[at] = key;
+      newBuffers[at] = buffer;
+      System.arraycopy(keys, at, newKeys, at + 1, length - at);
+      System.arraycopy(buffers, at, newBuffers, at + 1, length - at);
+      return new Table(newKeys, newBuffers);
+    }
   }
 
   /**
@@ -70,34 +86,13 @@ public final class CommandBuffers {
 
   private synchronized CommandBuffer add(final int key) {
     final Table current = table;
-    int at = Arrays.binarySearch(current.keys, key);
+    final int at = Arrays.binarySearch(current.keys, key);
     if (at >= 0) {
       return current.buffers[at];
     }
-    at = -at - 1;
-    final int length = current.keys.length;
-    final int[] keys = new int[length + 1];
-    final CommandBuffer[] buffers = new CommandBuffer[length + 1];
-    System.arraycopy(current.keys, 0, keys, 0, at);
-    System.arraycopy(current.buffers, 0, buffers, 0, at);
-    keys[at] = key;
-    buffers[at] = new CommandBuffer(registry, this);
-    System.arraycopy(current.keys, at, keys, at + 1, length - at);
-    System.arraycopy(current.buffers, at, buffers, at + 1, length - at);
-    table = new Table(keys, buffers);
-    final CommandBuffer added = buffers[at];
-    final Table ids = byId;
-    int slot = Arrays.binarySearch(ids.keys, added.id());
-    slot = slot < 0 ? -slot - 1 : slot;
-    final int[] idKeys = new int[length + 1];
-    final CommandBuffer[] idBuffers = new CommandBuffer[length + 1];
-    System.arraycopy(ids.keys, 0, idKeys, 0, slot);
-    System.arraycopy(ids.buffers, 0, idBuffers, 0, slot);
-    idKeys[slot] = added.id();
-    idBuffers[slot] = added;
-    System.arraycopy(ids.keys, slot, idKeys, slot + 1, length - slot);
-    System.arraycopy(ids.buffers, slot, idBuffers, slot + 1, length - slot);
-    byId = new Table(idKeys, idBuffers);
+    final CommandBuffer added = new CommandBuffer(registry, this);
+    table = current.with(key, added);
+    byId = byId.with(added.id(), added);
     return added;
   }
 
