@@ -21,9 +21,17 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Save and load of the particle example's world (1M roots by default, after 20 frames, so with
  * comets, their tails' hierarchy links, holes and recycled identifiers), through the example's own
- * {@code World.save} and {@code World.load}. Side by side: moving the same number of bytes with
- * {@code System.arraycopy} (save) and into a fresh array (load), the limit for any format of that
- * size. Times per whole world, single-threaded.
+ * {@code World.save} and {@code World.load}. Side by side, two limits, single-threaded:
+ *
+ * <ul>
+ *   <li>{@code *BulkCopyArrays}, the one the issue sets: a plain bulk copy of the same arrays
+ *       (every packed array and field column the snapshot holds, {@link SnapshotArrays}) to a byte
+ *       buffer, and from it into fresh arrays of the shapes a loaded world holds;
+ *   <li>{@code *CopyBytes}: moving the snapshot's bytes with {@code System.arraycopy} (save) and
+ *       into one fresh array (load), the limit for any format of that size.
+ * </ul>
+ *
+ * Times per whole world.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -36,6 +44,8 @@ public class ExampleWorldSnapshot {
   World world;
   byte[] snapshot;
   Sink sink;
+  SnapshotArrays arrays;
+  Object[] loadedArrays;
 
   @Setup(Level.Trial)
   public void setup() throws IOException {
@@ -47,11 +57,16 @@ public class ExampleWorldSnapshot {
     world.save(out);
     snapshot = out.toByteArray();
     sink = new Sink(snapshot.length);
+    arrays = new SnapshotArrays(snapshot, world.registry());
+    arrays.verify(snapshot);
+    loadedArrays = arrays.load(snapshot);
     System.err.printf(
         "%nexample world: %,d entities, %,d bytes, %.2f bytes per entity%n",
         world.registry().alive(),
         snapshot.length,
         snapshot.length / (double) world.registry().alive());
+    System.err.printf(
+        "arrays: %,d bytes of values in %,d arrays%n", arrays.bytes(), loadedArrays.length);
   }
 
   @TearDown(Level.Trial)
@@ -90,6 +105,25 @@ public class ExampleWorldSnapshot {
   @Benchmark
   public byte[] loadCopyBytes() {
     return snapshot.clone();
+  }
+
+  /**
+   * The limit the issue sets: the same arrays as the snapshot's, bulk-copied into a byte buffer at
+   * the snapshot's offsets (headers excepted).
+   */
+  @Benchmark
+  public byte[] saveBulkCopyArrays() {
+    arrays.save(loadedArrays, sink.bytes);
+    return sink.bytes;
+  }
+
+  /**
+   * The limit the issue sets: fresh arrays of the shapes a loaded world holds (packed arrays flat,
+   * fields in pages), bulk-copied from the snapshot's bytes.
+   */
+  @Benchmark
+  public Object[] loadBulkCopyArrays() {
+    return arrays.load(snapshot);
   }
 
   /** A stream into a preallocated array: measures the snapshot, not a growing stream. */
