@@ -255,9 +255,10 @@ public final class Registry {
   }
 
   /**
-   * Destroys a checked batch when {@link #unobserved()}: storage by storage, each removal a tight
-   * monomorphic loop, then the identifiers released in batch order, so that recycling continues as
-   * if they had been destroyed one by one. An entity listed twice is removed and released once.
+   * Destroys a checked batch when {@link #unobserved()}: storage by storage, each a tight loop
+   * ({@link SparseSet#removeAll(long[], int, int)}), then the identifiers released in batch order,
+   * so that recycling continues as if they had been destroyed one by one. An entity listed twice is
+   * removed and released once.
    */
   private void destroyUnobserved(final long[] batch, final int from, final int to) {
     for (int s = storageCount - 1; s >= 0; s--) {
@@ -265,12 +266,7 @@ public final class Registry {
       if (storage.isEmpty()) {
         continue;
       }
-      for (int i = from; i < to; i++) {
-        final int position = storage.indexOf(batch[i]);
-        if (SparseSet.ABSENT != position) {
-          storage.removeAt(position);
-        }
-      }
+      storage.removeAll(batch, from, to);
     }
     for (int i = from; i < to; i++) {
       if (entities.valid(batch[i])) {

@@ -648,6 +648,64 @@ public class SparseSet {
     swapElements(left, right);
   }
 
+  /**
+   * Removes the element of each entity of {@code batch[from, to)} that the set holds, in batch
+   * order, as {@link #removeAt} would one by one: the same final arrangement, holes and free list.
+   * An entity listed twice, or not held, is skipped. For a batch nothing can observe half-done
+   * (Registry's unobserved destroy): no callback iteration or lock holds the set, so nothing is
+   * checked; each move is logged for external iterators, as {@link #removeAt} logs it. Under
+   * swap-and-pop the loop keeps the set's arrays and size in locals, where a removal at a time
+   * reloads them around each payload hook.
+   *
+   * @return the number of elements removed
+   */
+  final int removeAll(final long[] batch, final int from, final int to) {
+    if (DeletionPolicy.IN_PLACE == policy) {
+      int removed = 0;
+      for (int i = from; i < to; i++) {
+        final int position = indexOf(batch[i]);
+        if (ABSENT != position) {
+          removeAt(position);
+          removed++;
+        }
+      }
+      return removed;
+    }
+    final long[] entities = packed;
+    final int[][] pages = sparse;
+    final int start = size;
+    int last = start - 1;
+    for (int i = from; i < to && last >= 0; i++) {
+      final long entity = batch[i];
+      final int index = (int) entity;
+      final int page = index >>> SPARSE_SHIFT;
+      if (page >= pages.length || null == pages[page]) {
+        continue;
+      }
+      final int[] entityPage = pages[page];
+      final int position = entityPage[index & SPARSE_MASK];
+      if (position < 0 || entities[position] != entity) {
+        continue;
+      }
+      if (position != last) {
+        final long moved = entities[last];
+        moveElement(last, position);
+        entities[position] = moved;
+        pages[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = position;
+        logChange(position, last);
+      }
+      releaseElement(last);
+      entityPage[index & SPARSE_MASK] = ABSENT;
+      last--;
+    }
+    final int removed = start - (last + 1);
+    if (0 != removed) {
+      size = last + 1;
+      edits++;
+    }
+    return removed;
+  }
+
   /** Removes every element (and every hole), releasing their payload. Pages are kept. */
   final void removeAll() {
     final long[] entities = packed;

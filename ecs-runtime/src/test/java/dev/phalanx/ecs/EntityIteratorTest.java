@@ -2,6 +2,7 @@ package dev.phalanx.ecs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -66,5 +68,44 @@ class EntityIteratorTest {
     iterator.nextLong();
     a.sort((x, y) -> Long.compare(y, x));
     assertThrows(ConcurrentModificationException.class, iterator::nextLong);
+  }
+
+  /**
+   * A batch destroy with no observer removes storage by storage ({@code SparseSet.removeAll}); an
+   * iterator is no observer, so each move must still reach the change log: a destroy of visited
+   * entities lets the walk go on, one of an entity still to come moves a visited element below the
+   * floor and the next step throws.
+   */
+  @Test
+  void aBatchDestroyLogsEachMoveForIterators() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final long[] entities = new long[8];
+    for (int i = 0; i < entities.length; i++) {
+      entities[i] = registry.create();
+      a.emplace(entities[i], new Payload(i));
+    }
+    final EntityIterator iterator = View.of(a).iterator();
+    final List<Long> seen = new ArrayList<>();
+    seen.add(iterator.nextLong());
+    seen.add(iterator.nextLong());
+    // Both visited: the last element moves into the slot of the one destroyed first, above the
+    // floor.
+    registry.destroy(new long[] {seen.get(1), seen.get(0)}, 0, 2);
+    while (iterator.hasNext()) {
+      seen.add(iterator.nextLong());
+    }
+    assertEquals(List.of(entities[7], entities[6], entities[5], entities[4]), seen.subList(0, 4));
+    assertEquals(8, seen.size());
+
+    // A batch that only pops moves nothing, and still changes the structure stamp.
+    final int stamp = a.structureStamp();
+    registry.destroy(new long[] {a.packed()[a.size() - 1]}, 0, 1);
+    assertNotEquals(stamp, a.structureStamp());
+
+    final EntityIterator second = View.of(a).iterator();
+    second.nextLong();
+    // Still to come: the visited last element moves below the floor.
+    registry.destroy(new long[] {a.packed()[0]}, 0, 1);
+    assertThrows(ConcurrentModificationException.class, second::hasNext);
   }
 }
