@@ -39,6 +39,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       rethrown at the end with the later ones suppressed.
  * </ul>
  *
+ * <p>A run of consecutive {@code destroy} commands that nothing can observe (no storage has a
+ * destroy or removal listener or a group) is applied as one batch, storage by storage, as {@link
+ * Registry#destroy(long[], int, int)} does: the same result as one by one, at about half the cost
+ * per entity. Record the destroys of a pass together to get it.
+ *
  * <h2>Threading</h2>
  *
  * <p>A buffer is not thread-safe: give each thread, or each run of a parallel iteration, its own
@@ -419,6 +424,14 @@ public final class CommandBuffer {
     readWord = 0;
     readRef = 0;
     for (int i = 0; i < count; i++) {
+      if (DESTROY == (byte) (codes[i] >>> OP_SHIFT)) {
+        final int end = destroyRunEnd(i);
+        if (end - i > 1 && registry.unobserved()) {
+          applyDestroyRun(i, end, siblings);
+          i = end - 1;
+          continue;
+        }
+      }
       final int firstWord = readWord;
       final int firstRef = readRef;
       final long target = resolve(targets[i], siblings);
@@ -444,6 +457,35 @@ public final class CommandBuffer {
       }
     }
     return failure;
+  }
+
+  /** Returns the end of the run of destroy commands that starts at {@code from}. */
+  private int destroyRunEnd(final int from) {
+    int end = from + 1;
+    while (end < count && DESTROY == (byte) (codes[end] >>> OP_SHIFT)) {
+      end++;
+    }
+    return end;
+  }
+
+  /**
+   * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy (no
+   * listener, group, iteration or destroy in progress), as one batch, storage by storage ({@link
+   * Registry#destroy(long[], int, int)}'s unobserved path): the result one by one would give, each
+   * dead or repeated target skipped and counted. The run's resolved live targets overwrite its own
+   * slots of {@code targets}, which nothing reads after this apply. Destroys carry no payload.
+   */
+  private void applyDestroyRun(final int from, final int to, final CommandBuffers siblings) {
+    int live = from;
+    for (int i = from; i < to; i++) {
+      final long target = resolve(targets[i], siblings);
+      if (Entity.isNull(target) || !registry.valid(target)) {
+        skipped++;
+      } else {
+        targets[live++] = target;
+      }
+    }
+    skipped += (live - from) - registry.destroyUnobserved(targets, from, live);
   }
 
   /**

@@ -241,7 +241,7 @@ public final class Registry {
    * destroy or removal listener or a group, nothing is iterated or locked, and no destroy is in
    * progress. A batch then cannot be observed half-done, so it may be destroyed storage by storage.
    */
-  private boolean unobserved() {
+  boolean unobserved() {
     if (groups.guards.any() || 0 != destroyingDepth || clearing) {
       return false;
     }
@@ -258,9 +258,11 @@ public final class Registry {
    * Destroys a checked batch when {@link #unobserved()}: storage by storage, each a tight loop
    * ({@link SparseSet#removeAll(long[], int, int)}), then the identifiers released in batch order,
    * so that recycling continues as if they had been destroyed one by one. An entity listed twice is
-   * removed and released once.
+   * removed and released once. Every entity of the batch must be live when it starts.
+   *
+   * @return the number of entities destroyed (the distinct entities of the batch)
    */
-  private void destroyUnobserved(final long[] batch, final int from, final int to) {
+  int destroyUnobserved(final long[] batch, final int from, final int to) {
     for (int s = storageCount - 1; s >= 0; s--) {
       final Storage<?> storage = storages[s];
       if (storage.isEmpty()) {
@@ -268,11 +270,14 @@ public final class Registry {
       }
       storage.removeAll(batch, from, to);
     }
+    int released = 0;
     for (int i = from; i < to; i++) {
       if (entities.valid(batch[i])) {
         entities.release(batch[i]);
+        released++;
       }
     }
+    return released;
   }
 
   /** Returns whether {@code entity} is being destroyed: its components are being removed. */
