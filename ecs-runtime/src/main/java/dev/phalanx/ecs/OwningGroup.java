@@ -376,6 +376,16 @@ public final class OwningGroup extends Group {
   }
 
   /**
+   * As {@link #leaveAndRemoveAll(long)}, the entity's element of {@code known} at {@code position}.
+   */
+  void leaveAndRemoveAll(final long entity, final Storage<?> known, final int position) {
+    for (final Storage<?> storage : owned) {
+      storage.removeAt(storage == known ? position : storage.positionOfLive(entity));
+    }
+    length--;
+  }
+
+  /**
    * Makes {@code entity} leave and removes its element, at {@code position}, from {@code target},
    * an owned storage the group {@link #spans}: in {@code target} the last element moves into the
    * entity's slot (the plain swap-and-pop removal), in the other owned storages the entity swaps

@@ -222,7 +222,8 @@ public final class Registry {
       for (int i = storageCount - 1; i >= 0; i--) {
         final Storage<?> storage = storages[i];
         final int position = storage.indexOf(entity);
-        if (SparseSet.ABSENT != position) {
+        if (SparseSet.ABSENT != position
+            && !(storage.hasGroups() && storage.removeWithSpanningGroup(entity, position))) {
           failure = storage.removeElement(entity, position, failure, true);
         }
       }

@@ -696,6 +696,29 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
+   * Removes the element at {@code position} of {@code entity}, which is being destroyed, together
+   * with its elements in the other storages of its owning group, when that is all the removal can
+   * do: this storage's only observer is one owning group that owns it and {@link
+   * OwningGroup#removableTogether spans its owned storages alone}, nothing iterates or locks a
+   * storage, and nothing listens. The group's planned removal would make the same moves and publish
+   * nothing. Returns false, having done nothing, otherwise.
+   */
+  final boolean removeWithSpanningGroup(final long entity, final int position) {
+    if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup)) {
+      return false;
+    }
+    final OwningGroup group = (OwningGroup) includedBy[0];
+    if (!observedOnlyBy(group)
+        || !group.owns(this)
+        || groups.guards.any()
+        || !group.removableTogether(this)) {
+      return false;
+    }
+    group.leaveAndRemoveAll(entity, this, position);
+    return true;
+  }
+
+  /**
    * Returns whether {@code group} is the only group observing this storage and a removal from it
    * announces nothing (no destroy or after-remove listener): then the group may remove an element
    * of a destroyed entity from it as part of its own upkeep (see {@link
