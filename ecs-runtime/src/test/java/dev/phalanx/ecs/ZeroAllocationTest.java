@@ -239,6 +239,50 @@ class ZeroAllocationTest {
   }
 
   @Test
+  void bufferedDestroyRunsAndDestroysUnderASpanningGroupAllocateNothing() {
+    // A run of recorded destroys applies as one batch; a destroy under a group that spans its
+    // owned storages removes every owned element at once. Both must stay allocation-free.
+    final ComponentType<Payload, ObjectStorage<Payload>> swap =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final ComponentType<Payload, ObjectStorage<Payload>> other =
+        Fixtures.beta(DeletionPolicy.SWAP_AND_POP);
+    final Registry buffered = new Registry();
+    final CommandBuffer commands = new CommandBuffer(buffered);
+    final Registry grouped = new Registry();
+    final OwningGroup group = grouped.owningGroup(swap, other);
+    final long[] entities = new long[ENTITIES];
+    final Payload value = new Payload(3);
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              buffered.create(entities);
+              for (final long e : entities) {
+                buffered.emplace(e, swap, value);
+              }
+              for (final long e : entities) {
+                commands.destroy(e);
+              }
+              commands.apply();
+              if (0 != buffered.alive() || 0 != commands.skipped()) {
+                throw new AssertionError(buffered.alive() + " alive");
+              }
+              grouped.create(entities);
+              for (final long e : entities) {
+                grouped.emplace(e, swap, value);
+                grouped.emplace(e, other, value);
+              }
+              for (final long e : entities) {
+                grouped.destroy(e);
+              }
+              if (0 != group.size() || 0 != grouped.alive()) {
+                throw new AssertionError(group.size() + " members");
+              }
+            }),
+        "buffered destroys, destroys under a spanning group");
+  }
+
+  @Test
   void aWarmPassOfRunBuffersNamingEachOthersHandlesAllocatesNothing() {
     // Each run reserves an entity and gives the next run's a component: resolved across buffers
     // by id, the ids drawn again by every apply and the set's id table sorted again in place.
