@@ -423,14 +423,18 @@ public final class CommandBuffer {
     // or fails part-way.
     readWord = 0;
     readRef = 0;
+    // The end of a run of destroys found observed: its commands apply one by one, and the run is
+    // not measured again at each of them (which would make a long run quadratic).
+    int oneByOneUntil = 0;
     for (int i = 0; i < count; i++) {
-      if (DESTROY == (byte) (codes[i] >>> OP_SHIFT)) {
+      if (i >= oneByOneUntil && DESTROY == (byte) (codes[i] >>> OP_SHIFT)) {
         final int end = destroyRunEnd(i);
         if (end - i > 1 && registry.unobserved()) {
           applyDestroyRun(i, end, siblings);
           i = end - 1;
           continue;
         }
+        oneByOneUntil = end;
       }
       final int firstWord = readWord;
       final int firstRef = readRef;
