@@ -40,9 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  *
  * <p>A run of consecutive {@code destroy} commands that nothing can observe (no storage has a
- * destroy or removal listener or a group) is applied as one batch, storage by storage, as {@link
- * Registry#destroy(long[], int, int)} does: the same result as one by one, at about half the cost
- * per entity. Record the destroys of a pass together to get it.
+ * destroy or removal listener, and every group is an owning group that spans its owned storages
+ * alone) is applied as one batch, storage by storage, as {@link Registry#destroy(long[], int, int)}
+ * does: the same result as one by one, at about half the cost per entity. Record the destroys of a
+ * pass together to get it.
  *
  * <h2>Threading</h2>
  *
@@ -474,10 +475,11 @@ public final class CommandBuffer {
 
   /**
    * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy (no
-   * listener, group, iteration or destroy in progress), as one batch, storage by storage ({@link
-   * Registry#destroy(long[], int, int)}'s unobserved path): the result one by one would give, each
-   * dead or repeated target skipped and counted. The run's resolved live targets overwrite its own
-   * slots of {@code targets}, which nothing reads after this apply. Destroys carry no payload.
+   * listener, iteration or destroy in progress, no group but spanning owning groups), as one batch,
+   * storage by storage ({@link Registry#destroy(long[], int, int)}'s unobserved path): the result
+   * one by one would give, each dead or repeated target skipped and counted. The run's resolved
+   * live targets overwrite its own slots of {@code targets}, which nothing reads after this apply.
+   * Destroys carry no payload.
    */
   private void applyDestroyRun(final int from, final int to, final CommandBuffers siblings) {
     int live = from;

@@ -386,6 +386,14 @@ public final class OwningGroup extends Group {
   }
 
   /**
+   * Sets the group's size to its owned storages' after a bulk removal that kept them aligned and
+   * holding only members ({@link Storage#removableInBulk}).
+   */
+  void followOwned() {
+    length = owned[0].size();
+  }
+
+  /**
    * Makes {@code entity} leave and removes its element, at {@code position}, from {@code target},
    * an owned storage the group {@link #spans}: in {@code target} the last element moves into the
    * entity's slot (the plain swap-and-pop removal), in the other owned storages the entity swaps

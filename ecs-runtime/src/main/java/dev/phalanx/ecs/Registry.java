@@ -169,6 +169,11 @@ public final class Registry {
    * changes nothing. Listeners' exceptions are collected; the first is rethrown once the whole
    * batch is done.
    *
+   * <p>When nothing can observe the batch (no destroy or removal listener, no iteration, and no
+   * group but owning groups that span their owned storages alone) it is removed storage by storage,
+   * one loop per storage, about twice as fast per entity as destroying one by one, with the same
+   * result.
+   *
    * @param batch the entities to destroy
    * @param from the first index of the range, inclusive
    * @param to the end of the range, exclusive
@@ -239,7 +244,8 @@ public final class Registry {
 
   /**
    * Returns whether removals can run no user code and be refused by nothing: no storage has a
-   * destroy or removal listener or a group, nothing is iterated or locked, and no destroy is in
+   * destroy or removal listener, every group is an owning group that spans its owned storages alone
+   * ({@link Storage#removableInBulk}), nothing is iterated or locked, and no destroy is in
    * progress. A batch then cannot be observed half-done, so it may be destroyed storage by storage.
    */
   boolean unobserved() {
@@ -247,8 +253,7 @@ public final class Registry {
       return false;
     }
     for (int i = 0; i < storageCount; i++) {
-      final Storage<?> storage = storages[i];
-      if (storage.hasGroups() || !storage.onDestroy().isEmpty() || !storage.afterRemove.isEmpty()) {
+      if (!storages[i].removableInBulk()) {
         return false;
       }
     }
@@ -270,6 +275,11 @@ public final class Registry {
         continue;
       }
       storage.removeAll(batch, from, to);
+    }
+    for (int s = 0; s < storageCount; s++) {
+      if (storages[s].hasGroups()) {
+        ((OwningGroup) storages[s].includedBy[0]).followOwned();
+      }
     }
     int released = 0;
     for (int i = from; i < to; i++) {

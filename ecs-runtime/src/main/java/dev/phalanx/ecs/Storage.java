@@ -719,6 +719,28 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
+   * Returns whether a destroy batch may remove from this storage in bulk ({@link
+   * SparseSet#removeAll(long[], int, int)}), with nothing to announce or refuse: nothing listens to
+   * its removals, and it has no group, or its only observer is one owning group that {@link
+   * OwningGroup#removableTogether spans its owned storages alone}. All of those hold only members,
+   * at the same positions; the batch removes the same entities from each in the same order, so they
+   * stay aligned, and the group's size follows theirs ({@link OwningGroup#followOwned}).
+   */
+  final boolean removableInBulk() {
+    if (!onDestroy.isEmpty() || !afterRemove.isEmpty()) {
+      return false;
+    }
+    if (!hasGroups()) {
+      return true;
+    }
+    if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup)) {
+      return false;
+    }
+    final OwningGroup group = (OwningGroup) includedBy[0];
+    return observedOnlyBy(group) && group.owns(this) && group.removableTogether(this);
+  }
+
+  /**
    * Returns whether {@code group} is the only group observing this storage and a removal from it
    * announces nothing (no destroy or after-remove listener): then the group may remove an element
    * of a destroyed entity from it as part of its own upkeep (see {@link

@@ -8,6 +8,7 @@ import dev.phalanx.benchmarks.components.Position_Traits;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.worlds.Sizes;
+import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.Registry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -57,12 +58,14 @@ public class WithGroups extends StructuralBenchmark {
 
     Worlds2.Phalanx w;
     Marker_Storage markers;
+    CommandBuffer buffer;
 
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
       if (null == w) {
         w = new Worlds2.Phalanx(Sizes.entities(params));
         markers = w.registry.storage(Marker_Traits.TYPE);
+        buffer = new CommandBuffer(w.registry);
       } else {
         w.ready();
       }
@@ -106,5 +109,21 @@ public class WithGroups extends StructuralBenchmark {
     for (final long e : s.w.entities) {
       registry.destroy(e);
     }
+  }
+
+  /**
+   * As {@link #destroy}, recorded in a {@code CommandBuffer} and then applied: a run of destroys,
+   * which the buffer applies as one batch when every group spans its owned storages alone.
+   */
+  @Benchmark
+  public void destroyBuffered(final WorldState s) {
+    if (s.group && 0 == s.w.registry.groups().size()) {
+      s.w.registry.owningGroup(Position_Traits.TYPE, Velocity_Traits.TYPE);
+    }
+    final CommandBuffer buffer = s.buffer;
+    for (final long e : s.w.entities) {
+      buffer.destroy(e);
+    }
+    buffer.apply();
   }
 }
