@@ -43,7 +43,14 @@ case "$mode" in
 esac
 
 mkdir -p "$out"
-rm -f "$out"/jmh-*.json
+# Only the files this part writes are replaced: the other part's, and JSON of rows run by hand
+# (jmh-1M-commands.json...), stay; the report reads only the run's own files.
+if [[ "$part" == all || "$part" == iteration ]]; then
+  rm -f "$out"/jmh-*-iteration.json
+fi
+if [[ "$part" == all || "$part" == structural ]]; then
+  rm -f "$out"/jmh-*-structural.json "$out"/jmh-*-destroy.json
+fi
 jmh() {
   local file="$1"
   shift

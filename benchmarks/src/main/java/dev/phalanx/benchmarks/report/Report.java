@@ -20,10 +20,12 @@ import java.util.TreeMap;
  * Turns the JMH JSON files of a run into a Markdown table and an SVG chart.
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.phalanx.benchmarks.report.Report <results-dir>
- * <mode>}. It reads every {@code jmh-<size>[-<part>].json} of the directory ({@code size} is the
- * entity count label, such as {@code 1M} or {@code 10k}) and writes {@code results.md} and {@code
- * chart.svg} there. Scores are per entity (every workload sets its operations per invocation to its
- * entity count); allocation is JMH's {@code gc.alloc.rate.norm}, bytes per entity.
+ * <mode>}. It reads the files {@code run.sh} writes, {@code jmh-<size>-<part>.json} with {@code
+ * part} one of {@code iteration}, {@code structural} and {@code destroy} ({@code size} is the
+ * entity count label, such as {@code 1M} or {@code 10k}; JSON of rows run by hand, such as {@code
+ * jmh-1M-commands.json}, is left out), and writes {@code results.md} and {@code chart.svg} there.
+ * Scores are per entity (every workload sets its operations per invocation to its entity count);
+ * allocation is JMH's {@code gc.alloc.rate.norm}, bytes per entity.
  */
 public final class Report {
 
@@ -56,7 +58,10 @@ public final class Report {
     final List<String> files = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "jmh-*.json")) {
       for (final Path file : stream) {
-        files.add(file.getFileName().toString());
+        final String name = file.getFileName().toString();
+        if (name.matches("jmh-[^-]+-(iteration|structural|destroy)\\.json")) {
+          files.add(name);
+        }
       }
     }
     files.sort(null);
