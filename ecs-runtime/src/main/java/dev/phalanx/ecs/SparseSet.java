@@ -657,20 +657,16 @@ public class SparseSet {
    * swap-and-pop the loop keeps the set's arrays and size in locals, where a removal at a time
    * reloads them around each payload hook. The move repeats {@link #removeAt}'s on purpose: moved
    * into a shared helper, it measured 10% slower in a single destroy (31-33 to 35-36 ns at 1M).
-   *
-   * @return the number of elements removed
    */
-  final int removeAll(final long[] batch, final int from, final int to) {
+  final void removeAll(final long[] batch, final int from, final int to) {
     if (DeletionPolicy.IN_PLACE == policy) {
-      int removed = 0;
       for (int i = from; i < to; i++) {
         final int position = indexOf(batch[i]);
         if (ABSENT != position) {
           removeAt(position);
-          removed++;
         }
       }
-      return removed;
+      return;
     }
     final long[] entities = packed;
     final int[][] pages = sparse;
@@ -699,12 +695,10 @@ public class SparseSet {
       entityPage[index & SPARSE_MASK] = ABSENT;
       last--;
     }
-    final int removed = start - (last + 1);
-    if (0 != removed) {
+    if (last + 1 != start) {
       size = last + 1;
       edits++;
     }
-    return removed;
   }
 
   /** Removes every element (and every hole), releasing their payload. Pages are kept. */

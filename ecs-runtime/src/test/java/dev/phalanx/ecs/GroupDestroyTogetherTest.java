@@ -130,4 +130,51 @@ class GroupDestroyTogetherTest {
     }
     assertTrue(spanning > 10 && spanning < 50, spanning + " spanning worlds of 60");
   }
+
+  /**
+   * A second group that observes an owned storage (a non-owning group over it alone, or one
+   * excluding it) keeps the batch off the bulk path, even though the owning group spans: that
+   * group's members must be kept too.
+   */
+  @Test
+  void anotherGroupOnAnOwnedStorageKeepsBatchesOneByOne() {
+    for (int seed = 0; seed < 40; seed++) {
+      final Registry bulk = new Registry();
+      final Registry single = new Registry();
+      for (final Registry registry : List.of(bulk, single)) {
+        // The same storages in the same order in both.
+        registry.storage(TA);
+        registry.storage(TB);
+        registry.storage(TC);
+      }
+      // The owning group owns A and B, or A alone (then nothing else it owns sees the observer).
+      final boolean alone = seed % 4 >= 2;
+      final OwningGroup fast = alone ? bulk.owningGroup(TA) : bulk.owningGroup(TA, TB);
+      final OwningGroup slow = alone ? single.owningGroup(TA) : single.owningGroup(TA, TB);
+      final ComponentType<?, ?>[] none = {};
+      final ComponentType<?, ?>[] get =
+          seed % 2 == 0 ? new ComponentType<?, ?>[] {TA} : new ComponentType<?, ?>[] {TC};
+      final ComponentType<?, ?>[] exclude =
+          seed % 2 == 0 ? none : new ComponentType<?, ?>[] {alone ? TA : TB};
+      final Group otherFast = bulk.nonOwningGroup(get, exclude);
+      final Group otherSlow = single.nonOwningGroup(get, exclude);
+      single.storage(TC).onDestroy().connect((r, e) -> {});
+      final List<Long> alive = build(bulk, seed);
+      assertEquals(alive, build(single, seed));
+      final Random random = new Random(1300 + seed);
+      final long[] batch = new long[1 + random.nextInt(alive.size())];
+      for (int i = 0; i < batch.length; i++) {
+        batch[i] = alive.get(random.nextInt(alive.size()));
+      }
+      bulk.destroy(batch, 0, batch.length);
+      single.destroy(batch, 0, batch.length);
+      assertEquals(RegistryTest.snapshot(single), RegistryTest.snapshot(bulk), "seed " + seed);
+      assertEquals(slow.size(), fast.size(), "seed " + seed);
+      assertEquals(otherSlow.size(), otherFast.size(), "seed " + seed);
+      for (int position = 0; position < otherFast.size(); position++) {
+        assertEquals(otherSlow.entityAt(position), otherFast.entityAt(position), "seed " + seed);
+      }
+      assertEquals(List.of(), bulk.verify(), "seed " + seed);
+    }
+  }
 }
