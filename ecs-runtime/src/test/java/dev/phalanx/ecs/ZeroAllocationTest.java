@@ -35,17 +35,28 @@ class ZeroAllocationTest {
   }
 
   /**
-   * Runs {@code body} to warm it up, then returns the bytes it allocated over the measured rounds.
+   * Runs {@code body} to warm it up, then returns the fewest bytes it allocated over a window of
+   * measured rounds, out of up to three windows (stopping at the first that allocates nothing).
+   *
+   * <p>The whole suite shares one JVM, and in about one full-suite run in two one window of the
+   * run-buffers test measured 80 bytes, never when this class ran alone: most likely a late
+   * deoptimization (profiles left by other tests), during which code runs without the escape
+   * analysis that removes a temporary. Code that allocates in its steady state allocates in every
+   * window, so the minimum still fails it.
    */
   private static long allocatedBy(final Runnable body) {
     for (int round = 0; round < WARM_UP_ROUNDS; round++) {
       body.run();
     }
-    final long before = THREADS.getCurrentThreadAllocatedBytes();
-    for (int round = 0; round < MEASURED_ROUNDS; round++) {
-      body.run();
+    long fewest = Long.MAX_VALUE;
+    for (int window = 0; window < 3 && 0 != fewest; window++) {
+      final long before = THREADS.getCurrentThreadAllocatedBytes();
+      for (int round = 0; round < MEASURED_ROUNDS; round++) {
+        body.run();
+      }
+      fewest = Math.min(fewest, THREADS.getCurrentThreadAllocatedBytes() - before);
     }
-    return THREADS.getCurrentThreadAllocatedBytes() - before;
+    return fewest;
   }
 
   @Test
