@@ -406,7 +406,7 @@ public final class Groups {
       // entity is being destroyed and nothing would see the difference, in every owned storage.
       final OwningGroup group = (OwningGroup) steps[0];
       if (!guards.any() && registry.isBeingDestroyed(entity) && group.removableTogether(target)) {
-        group.leaveAndRemoveAll(entity);
+        group.leaveAndRemoveAll(entity, target, position);
       } else {
         group.leaveAndRemove(entity, target, position);
       }

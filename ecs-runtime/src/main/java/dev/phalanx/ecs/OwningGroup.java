@@ -366,17 +366,8 @@ public final class OwningGroup extends Group {
   /**
    * Makes {@code entity}, being destroyed, leave and removes its element from every owned storage
    * (the group is {@link #removableTogether}): in each, the last element, which is the last member,
-   * moves into the entity's slot. One move per storage, as destroying without the group costs.
-   */
-  void leaveAndRemoveAll(final long entity) {
-    for (final Storage<?> storage : owned) {
-      storage.removeAt(storage.positionOfLive(entity));
-    }
-    length--;
-  }
-
-  /**
-   * As {@link #leaveAndRemoveAll(long)}, the entity's element of {@code known} at {@code position}.
+   * moves into the entity's slot. One move per storage, as destroying without the group costs. Its
+   * element of {@code known}, an owned storage, is at {@code position}; the others are looked up.
    */
   void leaveAndRemoveAll(final long entity, final Storage<?> known, final int position) {
     for (final Storage<?> storage : owned) {
