@@ -12,9 +12,10 @@ import java.util.ConcurrentModificationException;
  * <h2>Invariants</h2>
  *
  * <ul>
- *   <li>For every contained entity {@code e}: {@code packed[sparse[index(e)]] == e}.
- *   <li>Entries of the sparse array that map to no element hold {@link #ABSENT} ({@code -1});
- *       sparse pages of {@value #SPARSE_PAGE_SIZE} entries are allocated on first use and never
+ *   <li>For every contained entity {@code e}: {@code packed[~sparse[index(e)]] == e}. An entry
+ *       holds the complement of its element's position, so that an entry mapping to no element
+ *       holds {@code ~ABSENT}, that is {@code 0}: sparse pages of {@value #SPARSE_PAGE_SIZE}
+ *       entries are allocated on first use (zeroed by the JVM, with nothing to fill) and never
  *       freed.
  *   <li>With {@link DeletionPolicy#SWAP_AND_POP} positions {@code [0, size())} are all live.
  *   <li>With {@link DeletionPolicy#IN_PLACE} a position may hold a tombstone (version {@link
@@ -63,6 +64,10 @@ public class SparseSet {
 
   static final int SPARSE_SHIFT = 12;
   static final int SPARSE_MASK = SPARSE_PAGE_SIZE - 1;
+
+  /** A sparse entry that maps to no element: the complement of {@link #ABSENT}, {@code 0}. */
+  static final int NO_ENTRY = ~ABSENT;
+
   private static final long TOMBSTONE_BITS = Entity.of(0, Entity.TOMBSTONE_VERSION);
   private static final long[] NO_ENTITIES = new long[0];
   private static final int[][] NO_PAGES = new int[0][];
@@ -191,7 +196,7 @@ public class SparseSet {
     if (null == sparsePage) {
       return ABSENT;
     }
-    final int position = sparsePage[index & SPARSE_MASK];
+    final int position = ~sparsePage[index & SPARSE_MASK];
     return position >= 0 && packed[position] == entity ? position : ABSENT;
   }
 
@@ -223,7 +228,7 @@ public class SparseSet {
       return ABSENT;
     }
     final int[] sparsePage = pages[page];
-    final int position = null == sparsePage ? ABSENT : sparsePage[index & SPARSE_MASK];
+    final int position = null == sparsePage ? ABSENT : ~sparsePage[index & SPARSE_MASK];
     assert position == indexOf(entity) : Entity.toString(entity) + " is not live in " + describe();
     return position;
   }
@@ -240,7 +245,7 @@ public class SparseSet {
     if (index < 0 || page >= pages.length || null == pages[page]) {
       return Entity.NULL;
     }
-    final int position = pages[page][index & SPARSE_MASK];
+    final int position = ~pages[page][index & SPARSE_MASK];
     return position >= 0 ? packed[position] : Entity.NULL;
   }
 
@@ -579,7 +584,7 @@ public class SparseSet {
       FIRST_HOLE.setVolatile(this, (int) packed[position]);
     }
     packed[position] = entity;
-    sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = position;
+    sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = ~position;
   }
 
   /** Appends an entity that is not in the set, ignoring holes, and returns its position. */
@@ -591,7 +596,7 @@ public class SparseSet {
     final int[] page = sparsePageFor((int) entity);
     size = position + 1;
     packed[position] = entity;
-    page[((int) entity) & SPARSE_MASK] = position;
+    page[((int) entity) & SPARSE_MASK] = ~position;
     return position;
   }
 
@@ -607,7 +612,7 @@ public class SparseSet {
     final int[] entityPage = sparse[((int) entity) >>> SPARSE_SHIFT];
     if (DeletionPolicy.IN_PLACE == policy) {
       releaseElement(position);
-      entityPage[((int) entity) & SPARSE_MASK] = ABSENT;
+      entityPage[((int) entity) & SPARSE_MASK] = NO_ENTRY;
       int head;
       do {
         head = (int) FIRST_HOLE.getVolatile(this);
@@ -620,11 +625,11 @@ public class SparseSet {
       final long moved = packed[last];
       moveElement(last, position);
       packed[position] = moved;
-      sparse[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = position;
+      sparse[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = ~position;
       logChange(position, last);
     }
     releaseElement(last);
-    entityPage[((int) entity) & SPARSE_MASK] = ABSENT;
+    entityPage[((int) entity) & SPARSE_MASK] = NO_ENTRY;
     size = last;
   }
 
@@ -643,8 +648,8 @@ public class SparseSet {
     final long b = entities[right];
     entities[left] = b;
     entities[right] = a;
-    sparse[((int) a) >>> SPARSE_SHIFT][((int) a) & SPARSE_MASK] = right;
-    sparse[((int) b) >>> SPARSE_SHIFT][((int) b) & SPARSE_MASK] = left;
+    sparse[((int) a) >>> SPARSE_SHIFT][((int) a) & SPARSE_MASK] = ~right;
+    sparse[((int) b) >>> SPARSE_SHIFT][((int) b) & SPARSE_MASK] = ~left;
     swapElements(left, right);
   }
 
@@ -680,7 +685,7 @@ public class SparseSet {
         continue;
       }
       final int[] entityPage = pages[page];
-      final int position = entityPage[index & SPARSE_MASK];
+      final int position = ~entityPage[index & SPARSE_MASK];
       if (position < 0 || entities[position] != entity) {
         continue;
       }
@@ -688,11 +693,11 @@ public class SparseSet {
         final long moved = entities[last];
         moveElement(last, position);
         entities[position] = moved;
-        pages[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = position;
+        pages[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = ~position;
         logChange(position, last);
       }
       releaseElement(last);
-      entityPage[index & SPARSE_MASK] = ABSENT;
+      entityPage[index & SPARSE_MASK] = NO_ENTRY;
       last--;
     }
     if (last + 1 != start) {
@@ -707,7 +712,7 @@ public class SparseSet {
     for (int position = size - 1; position >= 0; position--) {
       final long entity = entities[position];
       if (!Entity.isTombstone(entity)) {
-        sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = ABSENT;
+        sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = NO_ENTRY;
         releaseElement(position);
       }
     }
@@ -745,7 +750,7 @@ public class SparseSet {
       releaseElement(right);
       entities[left] = moved;
       entities[right] = TOMBSTONE_BITS;
-      sparse[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = left;
+      sparse[((int) moved) >>> SPARSE_SHIFT][((int) moved) & SPARSE_MASK] = ~left;
       right--;
     }
     size = right + 1;
@@ -1165,7 +1170,7 @@ public class SparseSet {
     for (int page = 0; page < sparse.length; page++) {
       final int[] entries = sparse[page];
       for (int slot = 0; null != entries && slot < entries.length; slot++) {
-        final int position = entries[slot];
+        final int position = ~entries[slot];
         if (ABSENT != position
             && (position < 0
                 || position >= size
@@ -1203,7 +1208,7 @@ public class SparseSet {
   private int sparseEntry(final int index) {
     final int page = index >>> SPARSE_SHIFT;
     return page < sparse.length && null != sparse[page]
-        ? sparse[page][index & SPARSE_MASK]
+        ? ~sparse[page][index & SPARSE_MASK]
         : ABSENT;
   }
 
@@ -1220,8 +1225,8 @@ public class SparseSet {
     }
     int[] sparsePage = pages[page];
     if (null == sparsePage) {
+      // Zeroed by the JVM: every entry already reads NO_ENTRY.
       sparsePage = new int[SPARSE_PAGE_SIZE];
-      Arrays.fill(sparsePage, ABSENT);
       pages[page] = sparsePage;
     }
     return sparsePage;
@@ -1243,9 +1248,10 @@ public class SparseSet {
    * list well formed. No checks, no signals, no payload: the caller fills the payload. The set
    * takes ownership of {@code entities} when it is large enough (the loader's staging array is not
    * used afterwards), which saves a copy of the packed array. If {@code staged} is not null it is
-   * the sparse array of exactly these entities (pages of {@value #SPARSE_PAGE_SIZE} entries, {@link
-   * #ABSENT} where there is no element, {@code null} pages where there is none), built while the
-   * loader checked them: the set adopts it instead of building its own.
+   * the sparse array of exactly these entities (pages of {@value #SPARSE_PAGE_SIZE} entries holding
+   * each element's complemented position, {@link #NO_ENTRY} where there is no element, {@code null}
+   * pages where there is none), built while the loader checked them: the set adopts it instead of
+   * building its own.
    */
   final void restore(final long[] entities, final int count, final int hole, final int[][] staged) {
     assert 0 == size : "restore into a non-empty set";
@@ -1263,7 +1269,7 @@ public class SparseSet {
       for (int position = 0; position < count; position++) {
         final long entity = entities[position];
         if (!Entity.isTombstone(entity)) {
-          sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = position;
+          sparsePageFor((int) entity)[((int) entity) & SPARSE_MASK] = ~position;
         }
       }
     }

@@ -521,7 +521,7 @@ final class StagedSnapshot {
     }
     for (int p = shared; p < twin.size; p++) {
       final int index = Entity.index(twin.packed[p]);
-      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.ABSENT;
+      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.NO_ENTRY;
     }
   }
 
@@ -555,14 +555,14 @@ final class StagedSnapshot {
       }
       int[] page = sparse[index >>> SparseSet.SPARSE_SHIFT];
       if (null == page) {
+        // Zeroed: every entry reads NO_ENTRY.
         page = new int[SparseSet.SPARSE_PAGE_SIZE];
-        Arrays.fill(page, SparseSet.ABSENT);
         sparse[index >>> SparseSet.SPARSE_SHIFT] = page;
       }
-      if (SparseSet.ABSENT != page[index & SparseSet.SPARSE_MASK]) {
+      if (SparseSet.NO_ENTRY != page[index & SparseSet.SPARSE_MASK]) {
         throw repeated(packedAt, p, storageName, entity);
       }
-      page[index & SparseSet.SPARSE_MASK] = p;
+      page[index & SparseSet.SPARSE_MASK] = ~p;
     }
     return holes;
   }
@@ -584,7 +584,7 @@ final class StagedSnapshot {
   /**
    * Fills {@code sparse} for a storage whose elements are the first {@code size} entities of the
    * list: each index maps to its position in the list where that is below {@code size}, else to
-   * {@link SparseSet#ABSENT}.
+   * nothing ({@link SparseSet#NO_ENTRY}); entries hold complemented positions, as a set's do.
    */
   private static void sparseFromPositions(
       final int[] positionOf,
@@ -595,13 +595,14 @@ final class StagedSnapshot {
     for (int page = 0, from = 0; from < count; page++, from += SparseSet.SPARSE_PAGE_SIZE) {
       final int[] entries = new int[SparseSet.SPARSE_PAGE_SIZE];
       final int copied = Math.min(SparseSet.SPARSE_PAGE_SIZE, count - from);
-      System.arraycopy(positionOf, from, entries, 0, copied);
-      Arrays.fill(entries, copied, SparseSet.SPARSE_PAGE_SIZE, SparseSet.ABSENT);
+      for (int slot = 0; slot < copied; slot++) {
+        entries[slot] = ~positionOf[from + slot];
+      }
       sparse[page] = entries;
     }
     for (int at = size; at < count; at++) {
       final int index = Entity.index(entities[at]);
-      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.ABSENT;
+      sparse[index >>> SparseSet.SPARSE_SHIFT][index & SparseSet.SPARSE_MASK] = SparseSet.NO_ENTRY;
     }
   }
 
