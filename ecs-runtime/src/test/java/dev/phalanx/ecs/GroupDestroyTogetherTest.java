@@ -68,10 +68,7 @@ class GroupDestroyTogetherTest {
         planned.destroy(e);
         assertEquals(
             RegistryTest.snapshot(planned), RegistryTest.snapshot(together), "seed " + seed);
-        assertEquals(slow.size(), fast.size(), "seed " + seed);
-        for (int position = 0; position < fast.size(); position++) {
-          assertEquals(slow.entityAt(position), fast.entityAt(position), "seed " + seed);
-        }
+        assertSameMembers(slow, fast, seed);
       }
       assertEquals(List.of(), together.verify());
     }
@@ -119,10 +116,7 @@ class GroupDestroyTogetherTest {
         assertEquals(singleCommands.skipped(), bulkCommands.skipped(), "seed " + seed);
       }
       assertEquals(RegistryTest.snapshot(single), RegistryTest.snapshot(bulk), "seed " + seed);
-      assertEquals(slow.size(), fast.size(), "seed " + seed);
-      for (int position = 0; position < fast.size(); position++) {
-        assertEquals(slow.entityAt(position), fast.entityAt(position), "seed " + seed);
-      }
+      assertSameMembers(slow, fast, seed);
       for (int i = 0; i < 10; i++) {
         assertEquals(single.create(), bulk.create(), "seed " + seed);
       }
@@ -170,11 +164,16 @@ class GroupDestroyTogetherTest {
       single.destroy(batch, 0, batch.length);
       assertEquals(RegistryTest.snapshot(single), RegistryTest.snapshot(bulk), "seed " + seed);
       assertEquals(slow.size(), fast.size(), "seed " + seed);
-      assertEquals(otherSlow.size(), otherFast.size(), "seed " + seed);
-      for (int position = 0; position < otherFast.size(); position++) {
-        assertEquals(otherSlow.entityAt(position), otherFast.entityAt(position), "seed " + seed);
-      }
+      assertSameMembers(otherSlow, otherFast, seed);
       assertEquals(List.of(), bulk.verify(), "seed " + seed);
+    }
+  }
+
+  /** Asserts that two twins' groups hold the same members in the same order. */
+  private static void assertSameMembers(final Group expected, final Group actual, final int seed) {
+    assertEquals(expected.size(), actual.size(), "seed " + seed);
+    for (int position = 0; position < actual.size(); position++) {
+      assertEquals(expected.entityAt(position), actual.entityAt(position), "seed " + seed);
     }
   }
 }

@@ -20,8 +20,9 @@ import java.util.List;
  * and fills them from the snapshot's bytes; {@link #save} writes such arrays back at the same
  * offsets.
  *
- * <p>Only primitive columns are supported, which is all the particle world has; a reference column
- * throws.
+ * <p>It copies the column types the particle world has (int, long and float fields) and nothing
+ * else: that world is the only one it measures. Any other column throws an {@link
+ * IllegalArgumentException} naming it, from the constructor's walk or from a copy.
  */
 final class SnapshotArrays {
 
@@ -35,7 +36,7 @@ final class SnapshotArrays {
         case 5 -> readInts(bytes);
         case 6, 7 -> readLongs(bytes);
         case 8 -> readFloats(bytes);
-        default -> throw new UnsupportedOperationException("column type " + type);
+        default -> throw notCopied("column type " + type);
       };
     }
 
@@ -100,7 +101,7 @@ final class SnapshotArrays {
             out.put(pages[p], 0, length(p));
           }
         }
-        default -> throw new UnsupportedOperationException("column type " + type);
+        default -> throw notCopied("column type " + type);
       }
     }
 
@@ -153,7 +154,7 @@ final class SnapshotArrays {
         string(in);
         types[f] = in.get();
         if (types[f] >= 10) {
-          throw new UnsupportedOperationException("reference column in " + key);
+          throw notCopied("a reference column in " + key);
         }
       }
       final int size = in.getInt();
@@ -225,5 +226,10 @@ final class SnapshotArrays {
 
   private static void skip(final ByteBuffer in, final long bytes) {
     in.position(Math.toIntExact(in.position() + bytes));
+  }
+
+  private static IllegalArgumentException notCopied(final String what) {
+    return new IllegalArgumentException(
+        what + ": SnapshotArrays copies the particle world's int, long and float columns only");
   }
 }
