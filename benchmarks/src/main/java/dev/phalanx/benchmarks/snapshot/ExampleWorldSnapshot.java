@@ -21,12 +21,14 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Save and load of the particle example's world (1M roots by default, after 20 frames, so with
  * comets, their tails' hierarchy links, holes and recycled identifiers), through the example's own
- * {@code World.save} and {@code World.load}. Side by side, two limits, single-threaded:
+ * {@code World.save} and {@code World.load}. Side by side, three limits, single-threaded:
  *
  * <ul>
  *   <li>{@code *BulkCopyArrays}, the one the issue sets: a plain bulk copy of the same arrays
  *       (every packed array and field column the snapshot holds, {@link SnapshotArrays}) to a byte
  *       buffer, and from it into fresh arrays of the shapes a loaded world holds;
+ *   <li>{@code loadBulkCopyArraysAndSparse}: the same, plus the sparse arrays a loaded world holds
+ *       and no snapshot carries, bulk-copied too: everything a load must produce;
  *   <li>{@code *CopyBytes}: moving the snapshot's bytes with {@code System.arraycopy} (save) and
  *       into one fresh array (load), the limit for any format of that size.
  * </ul>
@@ -46,6 +48,7 @@ public class ExampleWorldSnapshot {
   Sink sink;
   SnapshotArrays arrays;
   Object[] loadedArrays;
+  byte[] sparseImage;
 
   @Setup(Level.Trial)
   public void setup() throws IOException {
@@ -60,13 +63,15 @@ public class ExampleWorldSnapshot {
     arrays = new SnapshotArrays(snapshot, world.registry());
     arrays.verify(snapshot);
     loadedArrays = arrays.load(snapshot);
+    sparseImage = new byte[Math.toIntExact(arrays.sparseBytes())];
     System.err.printf(
         "%nexample world: %,d entities, %,d bytes, %.2f bytes per entity%n",
         world.registry().alive(),
         snapshot.length,
         snapshot.length / (double) world.registry().alive());
     System.err.printf(
-        "arrays: %,d bytes of values in %,d arrays%n", arrays.bytes(), loadedArrays.length);
+        "arrays: %,d bytes of values in %,d arrays, %,d bytes of sparse arrays%n",
+        arrays.bytes(), loadedArrays.length, arrays.sparseBytes());
   }
 
   @TearDown(Level.Trial)
@@ -124,6 +129,17 @@ public class ExampleWorldSnapshot {
   @Benchmark
   public Object[] loadBulkCopyArrays() {
     return arrays.load(snapshot);
+  }
+
+  /**
+   * What a load produces besides the values, as a limit: the same bulk copy as {@link
+   * #loadBulkCopyArrays}, plus the sparse arrays a loaded world holds (the entity storage's
+   * positions and every storage's sparse pages, {@link SnapshotArrays#loadSparse}), bulk-copied
+   * from an image of their size as if the snapshot carried them. It does not.
+   */
+  @Benchmark
+  public Object[] loadBulkCopyArraysAndSparse() {
+    return new Object[] {arrays.load(snapshot), arrays.loadSparse(sparseImage)};
   }
 
   /** A stream into a preallocated array: measures the snapshot, not a growing stream. */

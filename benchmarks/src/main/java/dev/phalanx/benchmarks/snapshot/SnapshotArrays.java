@@ -1,6 +1,8 @@
 package dev.phalanx.benchmarks.snapshot;
 
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
@@ -9,6 +11,7 @@ import java.nio.LongBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -18,7 +21,8 @@ import java.util.List;
  * bulk copy of the same arrays to and from a byte buffer: {@link #load} allocates arrays of the
  * shapes a loaded registry holds (packed arrays flat, fields in pages of the storage's page size)
  * and fills them from the snapshot's bytes; {@link #save} writes such arrays back at the same
- * offsets.
+ * offsets. {@link #loadSparse} adds what a loaded registry holds and no snapshot carries, its
+ * sparse arrays, bulk-copied from an image of their size.
  *
  * <p>It copies the column types the particle world has (int, long and float fields) and nothing
  * else: that world is the only one it measures. Any other column throws an {@link
@@ -118,7 +122,15 @@ final class SnapshotArrays {
     }
   }
 
+  /** Ints per sparse page, as {@code SparseSet} pages its sparse arrays. */
+  private static final int PAGE = SparseSet.SPARSE_PAGE_SIZE;
+
+  private static final int SPARSE_SHIFT = Integer.numberOfTrailingZeros(PAGE);
+
   private final List<Segment> segments = new ArrayList<>();
+
+  /** For each storage, in order, the numbers of the sparse pages it holds once loaded. */
+  private final int[][] sparsePages;
 
   /**
    * Walks {@code snapshot}, a full snapshot of {@code registry} written by {@code
@@ -172,6 +184,69 @@ final class SnapshotArrays {
     if (!"END!".equals(new String(end, StandardCharsets.US_ASCII))) {
       throw new IllegalStateException("no end marker after the storages");
     }
+    sparsePages = sparsePages(snapshot);
+  }
+
+  /**
+   * {@return for each storage, the pages of its sparse array that a loaded registry holds} One page
+   * of {@link SparseSet#SPARSE_PAGE_SIZE} ints for each page of indices its entities touch, found
+   * from the snapshot's packed arrays: no snapshot carries sparse arrays.
+   */
+  private int[][] sparsePages(final byte[] snapshot) {
+    final List<int[]> pages = new ArrayList<>();
+    for (final Segment segment : segments.subList(1, segments.size())) {
+      if (0 != segment.type) {
+        continue; // a field column
+      }
+      final LongBuffer packed =
+          ByteBuffer.wrap(snapshot, segment.offset, 8 * segment.count)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .asLongBuffer();
+      final BitSet touched = new BitSet();
+      for (int i = 0; i < segment.count; i++) {
+        final long entity = packed.get(i);
+        if (!Entity.isTombstone(entity)) { // a hole has no sparse entry
+          touched.set(Entity.index(entity) >>> SPARSE_SHIFT);
+        }
+      }
+      pages.add(touched.stream().toArray());
+    }
+    return pages.toArray(new int[0][]);
+  }
+
+  /**
+   * {@return the bytes of the sparse arrays a loaded registry holds besides the snapshot's values}
+   * The entity storage's position per index, and every storage's sparse pages.
+   */
+  long sparseBytes() {
+    long bytes = 4L * segments.get(0).count;
+    for (final int[] pages : sparsePages) {
+      bytes += 4L * PAGE * pages.length;
+    }
+    return bytes;
+  }
+
+  /**
+   * {@return fresh sparse arrays of the shapes a loaded registry holds, bulk-copied from {@code
+   * image}} ({@link #sparseBytes} long, as if a file carried them): the entity storage's positions,
+   * then each storage's pages.
+   */
+  Object[] loadSparse(final byte[] image) {
+    final IntBuffer in = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    final Object[] arrays = new Object[1 + sparsePages.length];
+    final int[] positions = new int[segments.get(0).count];
+    in.get(positions);
+    arrays[0] = positions;
+    for (int s = 0; s < sparsePages.length; s++) {
+      final int[] touched = sparsePages[s];
+      final int[][] pages = new int[0 == touched.length ? 0 : touched[touched.length - 1] + 1][];
+      for (final int page : touched) {
+        pages[page] = new int[PAGE];
+        in.get(pages[page]);
+      }
+      arrays[1 + s] = pages;
+    }
+    return arrays;
   }
 
   /** {@return the bytes of all the arrays' values} */
