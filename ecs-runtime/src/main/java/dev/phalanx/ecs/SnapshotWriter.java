@@ -82,8 +82,8 @@ public final class SnapshotWriter {
   }
 
   /**
-   * Saves only {@code entities} (each must be valid when {@link #write} runs): their components,
-   * and an entity section listing just them.
+   * Saves only {@code entities} (each must be valid when {@link #write} runs, and listed once):
+   * their components, and an entity section listing just them.
    *
    * @param entities the entities to save
    * @return this writer
@@ -124,7 +124,8 @@ public final class SnapshotWriter {
    * @param out the stream
    * @return the number of bytes written
    * @throws IOException if the stream fails
-   * @throws IllegalArgumentException if a chosen entity is not valid
+   * @throws IllegalArgumentException if a chosen entity is not valid or is listed twice; nothing is
+   *     written
    * @throws IllegalStateException if a field's type has no codec; nothing is written
    */
   public long write(final OutputStream out) throws IOException {
@@ -139,7 +140,8 @@ public final class SnapshotWriter {
    * @param channel the channel
    * @return the number of bytes written
    * @throws IOException if the channel fails
-   * @throws IllegalArgumentException if a chosen entity is not valid
+   * @throws IllegalArgumentException if a chosen entity is not valid or is listed twice; nothing is
+   *     written
    * @throws IllegalStateException if a field's type has no codec; nothing is written
    */
   public long write(final WritableByteChannel channel) throws IOException {
@@ -171,6 +173,12 @@ public final class SnapshotWriter {
         if (!registry.valid(entity)) {
           throw new IllegalArgumentException(
               "cannot save " + Entity.toString(entity) + ": it is not a live entity");
+        }
+        if (selection.containsKey(entity)) {
+          throw new IllegalArgumentException(
+              "cannot save "
+                  + Entity.toString(entity)
+                  + ": it is listed twice in entities(...), and a snapshot lists each entity once");
         }
         selection.put(entity, 1);
       }

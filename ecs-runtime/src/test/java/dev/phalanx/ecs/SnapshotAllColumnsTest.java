@@ -297,9 +297,10 @@ class SnapshotAllColumnsTest {
   void chosenEntitiesAreWrittenWithJustTheirElements() throws IOException {
     final Registry registry = world(4, 300);
     final long[] live = Arrays.copyOf(registry.entities().packed(), registry.alive());
+    // Every third live entity, out of order (distinct: a snapshot lists each entity once).
     final long[] chosen = new long[live.length / 3];
     for (int i = 0; i < chosen.length; i++) {
-      chosen[i] = live[(i * 7) % live.length];
+      chosen[i] = live[3 * (chosen.length - 1 - i)];
     }
     final long[] passed = chosen.clone();
     final SnapshotWriter writer = writer(registry).entities(passed);
@@ -372,6 +373,27 @@ class SnapshotAllColumnsTest {
             IllegalArgumentException.class,
             () -> new SnapshotWriter(registry).entities(a, b).write(out));
     assertEquals("cannot save Entity(index=1, version=0): it is not a live entity", e.getMessage());
+    assertEquals(0, out.size());
+  }
+
+  /**
+   * A chosen entity listed twice is refused before anything is written: a snapshot lists each
+   * entity once, and every loader refuses a repeated identifier.
+   */
+  @Test
+  void aChosenEntityListedTwiceIsRefusedBeforeAnyByteIsWritten() {
+    final Registry registry = new Registry();
+    final long a = registry.create();
+    final long b = registry.create();
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new SnapshotWriter(registry).entities(b, a, b).write(out));
+    assertEquals(
+        "cannot save Entity(index=1, version=0): it is listed twice in entities(...), and a"
+            + " snapshot lists each entity once",
+        e.getMessage());
     assertEquals(0, out.size());
   }
 
