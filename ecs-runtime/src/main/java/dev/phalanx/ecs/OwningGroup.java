@@ -476,18 +476,56 @@ public final class OwningGroup extends Group {
    * candidates. The walked storage holds every entity it visits: only the others are asked, by
    * their sparse entries alone ({@link SparseSet#positionOfLive}: a storage holds only live
    * entities), which saves a read of the packed array, a cache miss per lookup in a scattered tail.
+   * An excluded storage no larger than the tail is walked first and its entities' positions in the
+   * tail marked ({@link #excludedFrom}): those are skipped without a lookup. Entering swaps only
+   * positions at or before the one visited, so the marks ahead stay true.
    */
   void populateFrom(final int from) {
     Storage<?> walked = owned[0];
     for (final Storage<?> storage : owned) {
       walked = storage.size() < walked.size() ? storage : walked;
     }
-    for (int position = from; position < walked.size(); position++) {
+    final int end = walked.size();
+    final long[] excluded = excludedFrom(walked, from, end);
+    for (int position = from; position < end; position++) {
+      final int offset = position - from;
+      if (null != excluded && 0 != (excluded[offset >>> 6] & (1L << offset))) {
+        continue;
+      }
       final long entity = walked.packed()[position];
       if (matchesWith(entity, walked)) {
         enter(entity);
       }
     }
+  }
+
+  /**
+   * Returns a bit per position of {@code walked}'s tail {@code [from, end)}, set where the entity
+   * is in an excluded storage no larger than the tail, which is walked, its entities looked up in
+   * {@code walked} in its own order; or {@code null} if every excluded storage is larger. In a
+   * scattered tail that trades a random lookup per tail entity for one per excluded element.
+   */
+  private long[] excludedFrom(final Storage<?> walked, final int from, final int end) {
+    long[] marks = null;
+    for (final Storage<?> storage : exclude) {
+      if (storage.size() > end - from) {
+        continue;
+      }
+      if (null == marks) {
+        marks = new long[(end - from + 63) >>> 6];
+      }
+      final long[] entities = storage.packed();
+      for (int p = 0; p < storage.size(); p++) {
+        final long entity = entities[p];
+        if (!Entity.isTombstone(entity)) {
+          final int at = walked.positionOfLive(entity);
+          if (at >= from && at < end) {
+            marks[(at - from) >>> 6] |= 1L << (at - from);
+          }
+        }
+      }
+    }
+    return marks;
   }
 
   @Override

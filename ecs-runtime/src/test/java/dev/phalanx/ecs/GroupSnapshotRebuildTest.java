@@ -4,6 +4,7 @@ import static dev.phalanx.ecs.GroupTypes.NONE;
 import static dev.phalanx.ecs.GroupTypes.TA;
 import static dev.phalanx.ecs.GroupTypes.TB;
 import static dev.phalanx.ecs.GroupTypes.TC;
+import static dev.phalanx.ecs.GroupTypes.TS;
 import static dev.phalanx.ecs.GroupTypes.types;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.phalanx.ecs.GroupTypes.A;
 import dev.phalanx.ecs.GroupTypes.B;
 import dev.phalanx.ecs.GroupTypes.C;
+import dev.phalanx.ecs.GroupTypes.S;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -22,6 +24,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Groups after a snapshot is loaded: rebuilt from the loaded storages, exact, and (when the saved
@@ -148,5 +152,122 @@ class GroupSnapshotRebuildTest {
         assertEquals(direct.groups().get(i).size(), loadedGroups.get(i).size(), "group " + i);
       }
     }
+  }
+
+  /**
+   * A registry of A, B and {@code excluded} (C, or S, whose in-place storage keeps holes; filled in
+   * shuffled order), with the group {@code <A, B> exclude excluded} if {@code withGroup}, and some
+   * entities destroyed. The excluded storage is often no larger than the owned storages' tail,
+   * which the rebuild then walks to skip excluded entities without looking them up.
+   */
+  private static Registry excluding(
+      final long seed, final ComponentType<?, ?> excluded, final boolean withGroup) {
+    final Random random = new Random(seed);
+    final Registry registry = new Registry();
+    registry.storage(TA);
+    registry.storage(TB);
+    registry.storage(excluded);
+    if (withGroup) {
+      registry.owningGroup(types(TA, TB), NONE, types(excluded));
+    }
+    final long[] entities = new long[40 + random.nextInt(200)];
+    registry.create(entities);
+    final int aPercent = 50 + random.nextInt(51);
+    final int bPercent = 50 + random.nextInt(51);
+    final int excludedPercent = random.nextInt(60);
+    final long[] shuffled = entities.clone();
+    for (int i = shuffled.length - 1; i > 0; i--) {
+      final int j = random.nextInt(i + 1);
+      final long swap = shuffled[i];
+      shuffled[i] = shuffled[j];
+      shuffled[j] = swap;
+    }
+    for (int i = 0; i < entities.length; i++) {
+      if (random.nextInt(100) < aPercent) {
+        registry.emplace(entities[i], TA, new A(i));
+      }
+      if (random.nextInt(100) < bPercent) {
+        registry.emplace(entities[i], TB, new B(i));
+      }
+      if (random.nextInt(100) < excludedPercent) {
+        emplace(registry, shuffled[i], excluded, i);
+      }
+    }
+    for (int i = 0; i < entities.length; i += 1 + random.nextInt(9)) {
+      registry.destroy(entities[i]);
+    }
+    return registry;
+  }
+
+  private static <T> void emplace(
+      final Registry registry, final long entity, final ComponentType<T, ?> type, final int value) {
+    registry.emplace(entity, type, GroupTypes.value(type, value));
+  }
+
+  /** Saves {@code saved} and loads it into a registry with the group {@code <A, B> exclude}. */
+  private static Registry roundTripInto(final Registry saved, final ComponentType<?, ?> excluded)
+      throws IOException {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(saved)
+        .codec(A.class, codec(A::new))
+        .codec(B.class, codec(B::new))
+        .codec(C.class, codec(C::new))
+        .codec(S.class, codec(S::new))
+        .write(out);
+    final Registry loaded = new Registry();
+    loaded.storage(TA);
+    loaded.storage(TB);
+    loaded.storage(excluded);
+    loaded.owningGroup(types(TA, TB), NONE, types(excluded));
+    new SnapshotLoader(loaded)
+        .codec(A.class, codec(A::new))
+        .codec(B.class, codec(B::new))
+        .codec(C.class, codec(C::new))
+        .codec(S.class, codec(S::new))
+        .load(new ByteArrayInputStream(out.toByteArray()));
+    return loaded;
+  }
+
+  /** The group's members, sorted. */
+  private static long[] members(final Group group) {
+    final long[] members = new long[group.size()];
+    for (int i = 0; i < members.length; i++) {
+      members[i] = group.entityAt(i);
+    }
+    Arrays.sort(members);
+    return members;
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void anExcludedStorageNoLargerThanTheTailLeavesExactlyItsEntitiesOut(final boolean inPlace)
+      throws IOException {
+    // Rule: an owning group with an excluded storage is rebuilt exactly, whether the saved registry
+    // had the group (members in front, excluded entities scattered in the tail) or not, and whether
+    // the excluded storage is walked (no larger than the owned storages' tail) or looked up, and
+    // whether it keeps holes (in place) or not.
+    final ComponentType<?, ?> excluded = inPlace ? TS : TC;
+    int walked = 0;
+    for (long seed = 0; seed < 200; seed++) {
+      for (final boolean withGroup : new boolean[] {false, true}) {
+        final Registry saved = excluding(seed, excluded, withGroup);
+        final Registry direct = withGroup ? saved : excluding(seed, excluded, true);
+        final Group expected = direct.groups().get(0);
+        final Registry loaded = roundTripInto(saved, excluded);
+        final Group rebuilt = loaded.groups().get(0);
+        final String where = "seed " + seed + (withGroup ? ", saved with the group" : "");
+        assertEquals(List.of(), loaded.verify(), where);
+        assertArrayEquals(members(expected), members(rebuilt), where);
+        if (withGroup) {
+          assertArrayEquals(packed(saved, TA), packed(loaded, TA), where);
+          assertArrayEquals(packed(saved, TB), packed(loaded, TB), where);
+        }
+        final int tail =
+            Math.min(loaded.storage(TA).size(), loaded.storage(TB).size()) - expected.size();
+        walked += loaded.storage(excluded).size() <= tail ? 1 : 0;
+      }
+    }
+    // Both ways of excluding are exercised (a tail at least as large, and a smaller one).
+    assertTrue(walked > 40 && walked < 360, walked + " of 400 rebuilds walked " + excluded);
   }
 }
