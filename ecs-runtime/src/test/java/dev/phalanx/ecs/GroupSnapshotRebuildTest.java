@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -93,21 +94,36 @@ class GroupSnapshotRebuildTest {
 
   private static Registry roundTrip(final Registry saved, final boolean innerFirst)
       throws IOException {
+    return roundTrip(
+        saved,
+        loaded -> {
+          loaded.storage(TA);
+          loaded.storage(TB);
+          loaded.storage(TC);
+          groups(loaded, innerFirst);
+        });
+  }
+
+  /**
+   * Saves {@code saved} and loads it into a fresh registry that {@code prepare} readies (its
+   * storages and groups) first.
+   */
+  private static Registry roundTrip(final Registry saved, final Consumer<Registry> prepare)
+      throws IOException {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     new SnapshotWriter(saved)
         .codec(A.class, codec(A::new))
         .codec(B.class, codec(B::new))
         .codec(C.class, codec(C::new))
+        .codec(S.class, codec(S::new))
         .write(out);
     final Registry loaded = new Registry();
-    loaded.storage(TA);
-    loaded.storage(TB);
-    loaded.storage(TC);
-    groups(loaded, innerFirst);
+    prepare.accept(loaded);
     new SnapshotLoader(loaded)
         .codec(A.class, codec(A::new))
         .codec(B.class, codec(B::new))
         .codec(C.class, codec(C::new))
+        .codec(S.class, codec(S::new))
         .load(new ByteArrayInputStream(out.toByteArray()));
     return loaded;
   }
@@ -204,30 +220,6 @@ class GroupSnapshotRebuildTest {
     registry.emplace(entity, type, GroupTypes.value(type, value));
   }
 
-  /** Saves {@code saved} and loads it into a registry with the group {@code <A, B> exclude}. */
-  private static Registry roundTripInto(final Registry saved, final ComponentType<?, ?> excluded)
-      throws IOException {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new SnapshotWriter(saved)
-        .codec(A.class, codec(A::new))
-        .codec(B.class, codec(B::new))
-        .codec(C.class, codec(C::new))
-        .codec(S.class, codec(S::new))
-        .write(out);
-    final Registry loaded = new Registry();
-    loaded.storage(TA);
-    loaded.storage(TB);
-    loaded.storage(excluded);
-    loaded.owningGroup(types(TA, TB), NONE, types(excluded));
-    new SnapshotLoader(loaded)
-        .codec(A.class, codec(A::new))
-        .codec(B.class, codec(B::new))
-        .codec(C.class, codec(C::new))
-        .codec(S.class, codec(S::new))
-        .load(new ByteArrayInputStream(out.toByteArray()));
-    return loaded;
-  }
-
   /** The group's members, sorted. */
   private static long[] members(final Group group) {
     final long[] members = new long[group.size()];
@@ -253,7 +245,15 @@ class GroupSnapshotRebuildTest {
         final Registry saved = excluding(seed, excluded, withGroup);
         final Registry direct = withGroup ? saved : excluding(seed, excluded, true);
         final Group expected = direct.groups().get(0);
-        final Registry loaded = roundTripInto(saved, excluded);
+        final Registry loaded =
+            roundTrip(
+                saved,
+                into -> {
+                  into.storage(TA);
+                  into.storage(TB);
+                  into.storage(excluded);
+                  into.owningGroup(types(TA, TB), NONE, types(excluded));
+                });
         final Group rebuilt = loaded.groups().get(0);
         final String where = "seed " + seed + (withGroup ? ", saved with the group" : "");
         assertEquals(List.of(), loaded.verify(), where);
