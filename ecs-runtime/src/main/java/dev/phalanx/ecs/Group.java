@@ -275,7 +275,7 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /**
    * Adds every matching entity in the order of {@code walked}, an included storage, from the front
-   * (snapshot loading has a shortcut for owning groups, {@link OwningGroup#populateFrom}). Front to
+   * (snapshot loading has a shortcut for owning groups, {@link OwningGroup#rebuild}). Front to
    * back: entering swaps the visited element with the first non-member, which lies at or before it,
    * so nothing is skipped or visited twice.
    */

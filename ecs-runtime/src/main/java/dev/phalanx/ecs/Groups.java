@@ -549,8 +549,8 @@ public final class Groups {
    * first (so nested groups stay nested); used after a snapshot filled storages in bulk. Nothing is
    * checked and nothing published. An owning group is filled in the order of its first owned
    * storage, so it finds its members in front when the storages were saved from a registry with the
-   * same groups, adopts them without a lookup (see {@link OwningGroup#adoptAlignedPrefix}) and
-   * moves nothing; a non-owning group's members are listed anew. O(total elements).
+   * same groups, adopts them without a lookup (see {@link OwningGroup#rebuild}) and moves nothing;
+   * a non-owning group's members are listed anew. O(total elements).
    */
   void rebuild() {
     final List<Group> ordered = new ArrayList<>(groups);
@@ -560,7 +560,7 @@ public final class Groups {
     }
     for (final Group member : ordered) {
       if (member instanceof OwningGroup owning) {
-        owning.populateFrom(owning.adoptAlignedPrefix());
+        owning.rebuild();
       } else {
         member.populate();
       }

@@ -408,21 +408,38 @@ public final class OwningGroup extends Group {
   }
 
   /**
+   * Arranges the members again after {@link #reset}, from owned storages that a snapshot filled in
+   * bulk ({@link Groups#rebuild}): adopts the aligned front ({@link #adoptAlignedPrefix}), then
+   * enters the matching entities of the tail of the smallest owned storage ({@link #populateFrom}),
+   * which has the fewest candidates. An excluded storage no larger than that storage is walked once
+   * beforehand and its entities' positions marked ({@link #excludedFrom}); both steps skip marked
+   * positions without a lookup.
+   */
+  void rebuild() {
+    Storage<?> walked = owned[0];
+    for (final Storage<?> storage : owned) {
+      walked = storage.size() < walked.size() ? storage : walked;
+    }
+    final int from = length;
+    final long[] excluded = excludedFrom(walked, from, walked.size());
+    populateFrom(walked, adoptAlignedPrefix(walked, excluded), from, excluded);
+  }
+
+  /**
    * Makes members, without moving anything, of the entities from position {@link #size()} on that
    * sit at the same position in every owned storage and match, up to the first that does not;
    * returns the new size. A snapshot saved with this group holds its members there. Entering those
    * entities one by one would swap each with itself: the same result, with lookups where this
-   * compares packed arrays. An excluded storage smaller than the run is walked instead of looked
-   * up: each of its entities that sits in the run cuts the run there. Lookups read sparse entries
-   * alone ({@link SparseSet#positionOfLive}), as every entity of a storage is live.
+   * compares packed arrays. Inside that run every owned storage holds the same entity at a
+   * position, so {@code marks}, {@code walked}'s positions of the excluded storages walked, cut it
+   * at the first one marked; the other excluded storages are asked about each entity of the run, by
+   * their sparse entries alone ({@link SparseSet#positionOfLive}), as every entity of a storage is
+   * live.
    */
-  int adoptAlignedPrefix() {
+  private int adoptAlignedPrefix(final Storage<?> walked, final long[] marks) {
     final long[] lead = owned[0].packed();
-    int end = Integer.MAX_VALUE;
-    for (final Storage<?> storage : owned) {
-      end = Math.min(end, storage.size());
-    }
     final int from = length;
+    int end = walked.size();
     // Aligned: one vectorized comparison per owned storage bounds the run.
     for (int i = 1; i < owned.length && from < end; i++) {
       final int mismatch = Arrays.mismatch(lead, from, end, owned[i].packed(), from, end);
@@ -436,10 +453,11 @@ public final class OwningGroup extends Group {
         position++;
       }
     }
+    if (null != marks) {
+      position = Math.min(position, from + firstMarked(marks));
+    }
     for (final Storage<?> storage : exclude) {
-      if (storage.size() < position - from) {
-        position = cutAtExcluded(storage, from, position);
-      } else {
+      if (!walkedFirst(storage, walked.size() - from)) {
         for (int at = from; at < position; at++) {
           if (storage.positionOfLive(lead[at]) >= 0) {
             position = at;
@@ -451,45 +469,22 @@ public final class OwningGroup extends Group {
     return position;
   }
 
-  /** The end of the run {@code [from, to)} of the lead storage once {@code excluded}'s cut it. */
-  private int cutAtExcluded(final Storage<?> excluded, final int from, final int to) {
-    final Storage<?> lead = owned[0];
-    final long[] entities = excluded.packed();
-    int end = to;
-    for (int p = 0; p < excluded.size(); p++) {
-      final long entity = entities[p];
-      if (!Entity.isTombstone(entity)) {
-        final int at = lead.positionOfLive(entity);
-        if (at >= from && at < end) {
-          end = at;
-        }
-      }
-    }
-    return end;
-  }
-
   /**
-   * As {@link Group#populate(SparseSet)} from position {@code from}, at or after {@link #size()},
-   * walking the smallest owned storage: every owned storage holds the members at {@code [0,
+   * As {@link Group#populate(SparseSet)} from {@code start}, at or after {@link #size()}, walking
+   * {@code walked}, the smallest owned storage: every owned storage holds the members at {@code [0,
    * size())} and nothing else there, so no position walked holds a member (each entry swaps the
-   * visited entity with the first non-member, at or before it) and the smallest tail has the fewest
-   * candidates. The walked storage holds every entity it visits: only the others are asked, by
-   * their sparse entries alone ({@link SparseSet#positionOfLive}: a storage holds only live
-   * entities), which saves a read of the packed array, a cache miss per lookup in a scattered tail.
-   * An excluded storage no larger than the tail is walked first and its entities' positions in the
-   * tail marked ({@link #excludedFrom}): those are skipped without a lookup. Entering swaps only
+   * visited entity with the first non-member, at or before it). The walked storage holds every
+   * entity it visits: only the others are asked, by their sparse entries alone ({@link
+   * SparseSet#positionOfLive}: a storage holds only live entities), which saves a read of the
+   * packed array, a cache miss per lookup in a scattered tail. Positions that {@code marks} (bits
+   * from position {@code from}) holds are in an excluded storage and skipped; entering swaps only
    * positions at or before the one visited, so the marks ahead stay true.
    */
-  void populateFrom(final int from) {
-    Storage<?> walked = owned[0];
-    for (final Storage<?> storage : owned) {
-      walked = storage.size() < walked.size() ? storage : walked;
-    }
+  private void populateFrom(
+      final Storage<?> walked, final int start, final int from, final long[] marks) {
     final int end = walked.size();
-    final long[] excluded = excludedFrom(walked, from, end);
-    for (int position = from; position < end; position++) {
-      final int offset = position - from;
-      if (null != excluded && 0 != (excluded[offset >>> 6] & (1L << offset))) {
+    for (int position = start; position < end; position++) {
+      if (null != marks && isMarked(marks, position - from)) {
         continue;
       }
       final long entity = walked.packed()[position];
@@ -500,15 +495,24 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Returns a bit per position of {@code walked}'s tail {@code [from, end)}, set where the entity
-   * is in an excluded storage no larger than the tail, which is walked, its entities looked up in
-   * {@code walked} in its own order; or {@code null} if every excluded storage is larger. In a
-   * scattered tail that trades a random lookup per tail entity for one per excluded element.
+   * Whether rebuilding walks the excluded {@code storage} once ({@link #excludedFrom}) rather than
+   * asking it about each of up to {@code span} candidates: when it holds no more elements than
+   * that.
+   */
+  private static boolean walkedFirst(final Storage<?> storage, final int span) {
+    return storage.size() <= span;
+  }
+
+  /**
+   * Returns a bit per position of {@code walked} in {@code [from, end)}, set where the entity is in
+   * an excluded storage {@link #walkedFirst walked first}, whose entities are looked up in {@code
+   * walked} in its own order; or {@code null} if no excluded storage is. In a scattered tail that
+   * trades a random lookup per candidate for one per excluded element.
    */
   private long[] excludedFrom(final Storage<?> walked, final int from, final int end) {
     long[] marks = null;
     for (final Storage<?> storage : exclude) {
-      if (storage.size() > end - from) {
+      if (!walkedFirst(storage, end - from)) {
         continue;
       }
       if (null == marks) {
@@ -526,6 +530,20 @@ public final class OwningGroup extends Group {
       }
     }
     return marks;
+  }
+
+  private static boolean isMarked(final long[] marks, final int offset) {
+    return 0 != (marks[offset >>> 6] & (1L << offset));
+  }
+
+  /** {@return the offset of the first bit {@code marks} holds, or {@link Integer#MAX_VALUE}} */
+  private static int firstMarked(final long[] marks) {
+    for (int word = 0; word < marks.length; word++) {
+      if (0 != marks[word]) {
+        return (word << 6) + Long.numberOfTrailingZeros(marks[word]);
+      }
+    }
+    return Integer.MAX_VALUE;
   }
 
   @Override
