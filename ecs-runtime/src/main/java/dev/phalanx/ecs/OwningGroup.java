@@ -49,8 +49,8 @@ import java.util.function.LongConsumer;
  *
  * <h2>Threading</h2>
  *
- * <p>{@link #parallelEachChunk} runs runs on several threads of a {@link ForkJoinPool}. While it
- * runs, every storage the group observes is locked: inserting, removing or moving their elements is
+ * <p>{@link #parallelEachChunk} runs on several threads of a {@link ForkJoinPool}. While it runs,
+ * every storage the group observes is locked: inserting, removing or moving their elements is
  * refused with a {@link ConcurrentModificationException} before anything changes (from any thread),
  * and the lock is released when the call returns, which it does only once every run has ended.
  * Writing component fields in place is allowed, each position from one thread only.
@@ -62,6 +62,9 @@ public final class OwningGroup extends Group {
   private final Groups groups;
   private int length;
 
+  /** Scratch for {@link #enterDirectly}: the entity's position in each owned storage. */
+  private final int[] positions;
+
   OwningGroup(
       final Groups groups,
       final Storage<?>[] owned,
@@ -69,6 +72,7 @@ public final class OwningGroup extends Group {
       final Storage<?>[] exclude) {
     super(owned, get, exclude);
     this.groups = groups;
+    this.positions = new int[owned.length];
   }
 
   @Override
@@ -325,6 +329,57 @@ public final class OwningGroup extends Group {
       storage.swap(storage == known ? position : storage.positionOfLive(entity), target);
     }
     length = target + 1;
+  }
+
+  /**
+   * Makes {@code entity}, just inserted into {@code known} (a storage the group includes) at {@code
+   * position}, a member if it matches: the direct form of {@link Groups#planInsert} and {@link
+   * #enter(long, Storage, int)}, for a storage whose only observer is this group ({@link
+   * Storage#directOwner}). Each owned position is looked up once, for the match and the move.
+   */
+  void enterDirectly(final long entity, final Storage<?> known, final int position) {
+    final Storage<?>[] storages = owned;
+    final int[] at = positions;
+    for (int i = 0; i < storages.length; i++) {
+      final Storage<?> storage = storages[i];
+      final int found = storage == known ? position : storage.positionOfLive(entity);
+      if (found < 0) {
+        return;
+      }
+      at[i] = found;
+    }
+    for (final Storage<?> storage : get) {
+      if (storage.positionOfLive(entity) < 0) {
+        return;
+      }
+    }
+    for (final Storage<?> storage : exclude) {
+      if (storage.positionOfLive(entity) >= 0) {
+        return;
+      }
+    }
+    final int target = length;
+    for (int i = 0; i < storages.length; i++) {
+      storages[i].swap(at[i], target);
+    }
+    length = target + 1;
+  }
+
+  /**
+   * Removes {@code entity}'s element at {@code position} of {@code target}, a storage whose only
+   * observer is this group ({@link Storage#directOwner}), a member leaving first: the direct form
+   * of {@link Groups#planRemove} and {@link Groups#applyRemove}, with the same moves.
+   */
+  void removeDirectly(final long entity, final Storage<?> target, final int position) {
+    final boolean ownsTarget = owns(target);
+    if (ownsTarget ? position >= length : !containsLive(entity)) {
+      target.removeAt(position);
+    } else if (ownsTarget && spans(target)) {
+      leaveAndRemove(entity, target, position);
+    } else {
+      leave(entity);
+      target.removeAt(target.positionOfLive(entity));
+    }
   }
 
   @Override

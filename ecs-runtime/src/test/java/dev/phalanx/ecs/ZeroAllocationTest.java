@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Proves that the hot paths allocate nothing: view iteration, steady-state add/remove of
@@ -247,6 +248,40 @@ class ZeroAllocationTest {
     assertEquals(ENTITIES, registry.alive());
     assertEquals(ENTITIES, registry.entities().size(), "identifiers were recycled, not created");
     assertEquals(capacity, registry.entities().packed().length);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void addAndRemoveUnderAnOwningGroupAllocateNothing(final boolean listened) {
+    // Without listeners the group's upkeep is direct; a listener makes it planned and published.
+    final ComponentType<Payload, ObjectStorage<Payload>> first =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final ComponentType<Payload, ObjectStorage<Payload>> second =
+        Fixtures.beta(DeletionPolicy.SWAP_AND_POP);
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(first, second);
+    if (listened) {
+      group.onEnter().connect((r, e) -> sink++);
+    }
+    final long[] entities = new long[ENTITIES];
+    registry.create(entities);
+    final Payload value = new Payload(5);
+    for (final long e : entities) {
+      registry.emplace(e, first, value);
+    }
+    final Runnable cycle =
+        () -> {
+          for (final long e : entities) {
+            registry.emplace(e, second, value);
+          }
+          for (final long e : entities) {
+            registry.remove(e, second);
+          }
+          if (0 != group.size()) {
+            throw new AssertionError(group.size() + " members");
+          }
+        };
+    assertEquals(0, allocatedBy(cycle), listened ? "planned upkeep" : "direct upkeep");
   }
 
   @Test
