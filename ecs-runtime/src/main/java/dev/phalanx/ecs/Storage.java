@@ -16,7 +16,9 @@ import java.util.function.Consumer;
  * full first (the entity's validity, the presence rules, the locks and iteration guards of this
  * storage and of every storage that a group upkeep will move), then applied (the element, then the
  * groups that observe this storage), then announced to listeners. A refused change throws before
- * anything is touched and publishes nothing. A change is never half-applied:
+ * anything is touched and publishes nothing. Where nothing can refuse or observe the change (one
+ * owning group alone observes the storage, nobody listens, nothing is iterated or locked), the
+ * group is updated directly, with the same moves. A change is never half-applied:
  *
  * <table>
  *   <caption>What user code may do, and what happens when it throws</caption>
