@@ -305,12 +305,10 @@ public abstract class Storage<T> extends SparseSet {
       removeAt(position);
       return true;
     }
-    if (onDestroy.isEmpty() && afterRemove.isEmpty()) {
-      final OwningGroup direct = directOwner();
-      if (null != direct) {
-        direct.removeDirectly(entity, this, position);
-        return true;
-      }
+    final OwningGroup direct = directOwner();
+    if (null != direct && onDestroy.isEmpty() && afterRemove.isEmpty()) {
+      direct.removeDirectly(entity, this, position);
+      return true;
     }
     return removeObserved(entity, position);
   }
@@ -555,15 +553,17 @@ public abstract class Storage<T> extends SparseSet {
               + ": the storage changed"
               + " between prepareInsert and commitInsert; nothing was inserted");
     }
-    final OwningGroup direct = directInsertOwner();
-    if (null != direct) {
-      insertAt(entity, position);
-      direct.enterDirectly(entity, this, position);
-      return;
-    }
     final boolean observed = hasGroups();
-    if (observed && !groups.plannedFor(this, entity)) {
-      groups.planInsert(this, entity, position);
+    if (observed) {
+      final OwningGroup direct = directInsertOwner();
+      if (null != direct) {
+        insertAt(entity, position);
+        direct.enterDirectly(entity, this, position);
+        return;
+      }
+      if (!groups.plannedFor(this, entity)) {
+        groups.planInsert(this, entity, position);
+      }
     }
     insertAt(entity, position);
     Throwable failure = null;
@@ -805,7 +805,8 @@ public abstract class Storage<T> extends SparseSet {
    * #prepareInsert} and {@link #commitInsert} agree on it, as nothing can run between them.
    */
   private OwningGroup directInsertOwner() {
-    return onConstruct.isEmpty() && afterInsert.isEmpty() ? directOwner() : null;
+    final OwningGroup owner = directOwner();
+    return null != owner && onConstruct.isEmpty() && afterInsert.isEmpty() ? owner : null;
   }
 
   /** Returns whether groups observe this storage (include or exclude it). */
