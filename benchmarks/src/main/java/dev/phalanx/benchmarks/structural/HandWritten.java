@@ -1,0 +1,306 @@
+package dev.phalanx.benchmarks.structural;
+
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.worlds.Sizes;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * The floor of eager sparse-set structural changes: the moves that {@link WithGroups#addRemove} and
+ * {@link Destroy#phalanx} make, written by hand over plain paged arrays (pages of 4,096, as
+ * Phalanx's), with no checks but the entity's validity, no signals, no iteration guards and no
+ * generality. Run side by side with those rows: what Phalanx pays above these is its own overhead;
+ * what these pay is the cost of the moves themselves.
+ *
+ * <p>Add + remove: a one-int tag added to and removed from every entity of a world of two two-float
+ * components, with ({@code group = true}) or without a full-owning group over the three: entering
+ * swaps the entity to the group's end in both float sets, leaving swaps it with the last member and
+ * pops the tag. Destroy: every entity of a world of the two float sets, each removed by
+ * swap-and-pop, its identifier released with the next version into a dense entity list.
+ */
+@OperationsPerInvocation(Work.ENTITIES)
+public class HandWritten extends StructuralBenchmark {
+
+  private static final int SHIFT = 12;
+  private static final int PAGE = 1 << SHIFT;
+  private static final int MASK = PAGE - 1;
+
+  /** A sparse set of entity indices with two float columns, all in pages of {@link #PAGE}. */
+  static final class FloatPairs {
+    final long[] packed;
+    final int[][] sparse;
+    final float[][] x;
+    final float[][] y;
+    int size;
+
+    FloatPairs(final int capacity) {
+      final int pages = (capacity + MASK) >>> SHIFT;
+      packed = new long[capacity];
+      sparse = new int[pages][PAGE];
+      x = new float[pages][PAGE];
+      y = new float[pages][PAGE];
+    }
+
+    /** {@return the position of entity {@code e}, or -1}: entries hold the position plus one. */
+    int indexOf(final long e) {
+      final int index = (int) e;
+      final int position = sparse[index >>> SHIFT][index & MASK] - 1;
+      return position >= 0 && packed[position] == e ? position : -1;
+    }
+
+    void append(final long e, final float a, final float b) {
+      final int p = size++;
+      packed[p] = e;
+      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = p + 1;
+      x[p >>> SHIFT][p & MASK] = a;
+      y[p >>> SHIFT][p & MASK] = b;
+    }
+
+    void swap(final int l, final int r) {
+      if (l == r) {
+        return;
+      }
+      final long a = packed[l];
+      final long b = packed[r];
+      packed[l] = b;
+      packed[r] = a;
+      sparse[((int) a) >>> SHIFT][((int) a) & MASK] = r + 1;
+      sparse[((int) b) >>> SHIFT][((int) b) & MASK] = l + 1;
+      final float[] xl = x[l >>> SHIFT];
+      final float[] xr = x[r >>> SHIFT];
+      final float xv = xl[l & MASK];
+      xl[l & MASK] = xr[r & MASK];
+      xr[r & MASK] = xv;
+      final float[] yl = y[l >>> SHIFT];
+      final float[] yr = y[r >>> SHIFT];
+      final float yv = yl[l & MASK];
+      yl[l & MASK] = yr[r & MASK];
+      yr[r & MASK] = yv;
+    }
+
+    void removeAt(final int p) {
+      final long e = packed[p];
+      final int last = --size;
+      if (p != last) {
+        final long moved = packed[last];
+        packed[p] = moved;
+        sparse[((int) moved) >>> SHIFT][((int) moved) & MASK] = p + 1;
+        x[p >>> SHIFT][p & MASK] = x[last >>> SHIFT][last & MASK];
+        y[p >>> SHIFT][p & MASK] = y[last >>> SHIFT][last & MASK];
+      }
+      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = 0;
+    }
+  }
+
+  /** A sparse set of entity indices with one int column. */
+  static final class Ints {
+    final long[] packed;
+    final int[][] sparse;
+    final int[][] v;
+    int size;
+
+    Ints(final int capacity) {
+      final int pages = (capacity + MASK) >>> SHIFT;
+      packed = new long[capacity];
+      sparse = new int[pages][PAGE];
+      v = new int[pages][PAGE];
+    }
+
+    void append(final long e, final int value) {
+      final int p = size++;
+      packed[p] = e;
+      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = p + 1;
+      v[p >>> SHIFT][p & MASK] = value;
+    }
+
+    int positionOf(final long e) {
+      return sparse[((int) e) >>> SHIFT][((int) e) & MASK] - 1;
+    }
+
+    void removeAt(final int p) {
+      final long e = packed[p];
+      final int last = --size;
+      if (p != last) {
+        final long moved = packed[last];
+        packed[p] = moved;
+        sparse[((int) moved) >>> SHIFT][((int) moved) & MASK] = p + 1;
+        v[p >>> SHIFT][p & MASK] = v[last >>> SHIFT][last & MASK];
+      }
+      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = 0;
+    }
+  }
+
+  /**
+   * The entity list, dense as Phalanx's (and EnTT's): live handles at {@code [0, alive)} of {@code
+   * packed}, released ones after them, recycled most recent first; {@code position} maps an index
+   * to its slot.
+   */
+  static final class Entities {
+    final long[] packed;
+    final int[] position;
+    final long[] handles;
+    int alive;
+    int size;
+
+    Entities(final int n) {
+      packed = new long[n];
+      position = new int[n];
+      handles = new long[n];
+    }
+
+    boolean valid(final long e) {
+      final int at = position[(int) e];
+      return at < alive && packed[at] == e;
+    }
+
+    long create() {
+      if (alive < size) {
+        return packed[alive++];
+      }
+      final long e = size;
+      packed[size] = e;
+      position[size] = size;
+      size++;
+      alive++;
+      return e;
+    }
+
+    /** Releases {@code e}: it swaps with the last live handle and gets the next version. */
+    void release(final long e) {
+      final int index = (int) e;
+      final int at = position[index];
+      final int last = --alive;
+      final long moved = packed[last];
+      packed[at] = moved;
+      position[(int) moved] = at;
+      packed[last] = e + (1L << 32);
+      position[index] = last;
+    }
+  }
+
+  /** Two float sets over n entities, a tag set, and an optional group over the three. */
+  @State(Scope.Benchmark)
+  public static class AddRemoveState {
+    @Param({"false", "true"})
+    boolean group;
+
+    Entities entities;
+    FloatPairs positions;
+    FloatPairs velocities;
+    Ints tags;
+
+    /** The group's size: members sit at {@code [0, length)} of the three sets. */
+    int length;
+
+    @Setup(Level.Trial)
+    public void setup(final BenchmarkParams params) {
+      final int n = Sizes.entities(params);
+      entities = new Entities(n);
+      positions = new FloatPairs(n);
+      velocities = new FloatPairs(n);
+      tags = new Ints(n);
+      for (int i = 0; i < n; i++) {
+        final long e = entities.create();
+        entities.handles[i] = e;
+        positions.append(e, Work.x(i), Work.x(i));
+        velocities.append(e, Work.v(i), Work.v(i));
+      }
+    }
+  }
+
+  @Benchmark
+  public int addRemove(final AddRemoveState s) {
+    final long[] handles = s.entities.handles;
+    final Entities entities = s.entities;
+    final FloatPairs positions = s.positions;
+    final FloatPairs velocities = s.velocities;
+    final Ints tags = s.tags;
+    final boolean grouped = s.group;
+    int length = s.length;
+    for (final long e : handles) {
+      if (!entities.valid(e)) {
+        throw new IllegalArgumentException("not valid");
+      }
+      tags.append(e, 1);
+      if (grouped) {
+        final int p = positions.indexOf(e);
+        final int v = velocities.indexOf(e);
+        if (p >= 0 && v >= 0) {
+          // Every tagged entity is a member, so the tag landed at the group's end already.
+          positions.swap(p, length);
+          velocities.swap(v, length);
+          length++;
+        }
+      }
+    }
+    for (final long e : handles) {
+      final int at = tags.positionOf(e);
+      if (at < 0 || tags.packed[at] != e) {
+        throw new IllegalArgumentException("no tag");
+      }
+      if (grouped && at < length) {
+        final int last = length - 1;
+        positions.swap(positions.indexOf(e), last);
+        velocities.swap(velocities.indexOf(e), last);
+        length = last;
+      }
+      tags.removeAt(at);
+    }
+    s.length = length;
+    return length;
+  }
+
+  /** Two float sets over n entities, refilled before each shot. */
+  @State(Scope.Benchmark)
+  public static class DestroyState {
+    Entities entities;
+    FloatPairs positions;
+    FloatPairs velocities;
+    FloatPairs[] sets;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      final int n = Sizes.entities(params);
+      if (null == entities) {
+        entities = new Entities(n);
+        positions = new FloatPairs(n);
+        velocities = new FloatPairs(n);
+        sets = new FloatPairs[] {positions, velocities};
+      }
+      for (int i = 0; i < n; i++) {
+        // Identifiers recycled after the first shot, as Phalanx's world does.
+        final long e = entities.create();
+        entities.handles[i] = e;
+        positions.append(e, Work.x(i), Work.x(i));
+        velocities.append(e, Work.v(i), Work.v(i));
+      }
+    }
+  }
+
+  @Benchmark
+  public int destroy(final DestroyState s) {
+    final Entities entities = s.entities;
+    final FloatPairs[] sets = s.sets;
+    for (final long e : entities.handles) {
+      if (!entities.valid(e)) {
+        throw new IllegalArgumentException("not valid");
+      }
+      // As a registry must, ask every set: it does not know an entity's components statically.
+      for (int i = sets.length - 1; i >= 0; i--) {
+        final FloatPairs set = sets[i];
+        final int at = set.indexOf(e);
+        if (at >= 0) {
+          set.removeAt(at);
+        }
+      }
+      entities.release(e);
+    }
+    return sets[0].size;
+  }
+}
