@@ -31,33 +31,76 @@ public class HandWritten extends StructuralBenchmark {
   private static final int PAGE = 1 << SHIFT;
   private static final int MASK = PAGE - 1;
 
-  /** A sparse set of entity indices with two float columns, all in pages of {@link #PAGE}. */
-  static final class FloatPairs {
+  /**
+   * The keys of a sparse set of entities, in pages of {@link #PAGE}: handles packed at {@code [0,
+   * size)}, and per entity index its position plus one (0: absent). Subclasses add the columns.
+   */
+  abstract static class Keys {
     final long[] packed;
     final int[][] sparse;
-    final float[][] x;
-    final float[][] y;
+    final int pages;
     int size;
 
-    FloatPairs(final int capacity) {
-      final int pages = (capacity + MASK) >>> SHIFT;
+    Keys(final int capacity) {
+      pages = (capacity + MASK) >>> SHIFT;
       packed = new long[capacity];
       sparse = new int[pages][PAGE];
-      x = new float[pages][PAGE];
-      y = new float[pages][PAGE];
     }
 
-    /** {@return the position of entity {@code e}, or -1}: entries hold the position plus one. */
-    int indexOf(final long e) {
+    /** {@return the position of entity {@code e}, or -1} */
+    final int indexOf(final long e) {
       final int index = (int) e;
       final int position = sparse[index >>> SHIFT][index & MASK] - 1;
       return position >= 0 && packed[position] == e ? position : -1;
     }
 
-    void append(final long e, final float a, final float b) {
+    /** Appends {@code e}'s key and returns its position, where the caller writes the columns. */
+    final int appendKey(final long e) {
       final int p = size++;
       packed[p] = e;
       sparse[((int) e) >>> SHIFT][((int) e) & MASK] = p + 1;
+      return p;
+    }
+
+    /** Removes the element at {@code p} by swap-and-pop. */
+    final void removeAt(final int p) {
+      final long e = packed[p];
+      final int last = --size;
+      if (p != last) {
+        final long moved = packed[last];
+        packed[p] = moved;
+        sparse[((int) moved) >>> SHIFT][((int) moved) & MASK] = p + 1;
+        moveColumns(last, p);
+      }
+      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = 0;
+    }
+
+    /** Swaps the keys at {@code l} and {@code r}, which differ; the caller swaps the columns. */
+    final void swapKeys(final int l, final int r) {
+      final long a = packed[l];
+      final long b = packed[r];
+      packed[l] = b;
+      packed[r] = a;
+      sparse[((int) a) >>> SHIFT][((int) a) & MASK] = r + 1;
+      sparse[((int) b) >>> SHIFT][((int) b) & MASK] = l + 1;
+    }
+
+    abstract void moveColumns(int from, int to);
+  }
+
+  /** A set with two float columns. */
+  static final class FloatPairs extends Keys {
+    final float[][] x;
+    final float[][] y;
+
+    FloatPairs(final int capacity) {
+      super(capacity);
+      x = new float[pages][PAGE];
+      y = new float[pages][PAGE];
+    }
+
+    void append(final long e, final float a, final float b) {
+      final int p = appendKey(e);
       x[p >>> SHIFT][p & MASK] = a;
       y[p >>> SHIFT][p & MASK] = b;
     }
@@ -66,12 +109,7 @@ public class HandWritten extends StructuralBenchmark {
       if (l == r) {
         return;
       }
-      final long a = packed[l];
-      final long b = packed[r];
-      packed[l] = b;
-      packed[r] = a;
-      sparse[((int) a) >>> SHIFT][((int) a) & MASK] = r + 1;
-      sparse[((int) b) >>> SHIFT][((int) b) & MASK] = l + 1;
+      swapKeys(l, r);
       final float[] xl = x[l >>> SHIFT];
       final float[] xr = x[r >>> SHIFT];
       final float xv = xl[l & MASK];
@@ -84,55 +122,30 @@ public class HandWritten extends StructuralBenchmark {
       yr[r & MASK] = yv;
     }
 
-    void removeAt(final int p) {
-      final long e = packed[p];
-      final int last = --size;
-      if (p != last) {
-        final long moved = packed[last];
-        packed[p] = moved;
-        sparse[((int) moved) >>> SHIFT][((int) moved) & MASK] = p + 1;
-        x[p >>> SHIFT][p & MASK] = x[last >>> SHIFT][last & MASK];
-        y[p >>> SHIFT][p & MASK] = y[last >>> SHIFT][last & MASK];
-      }
-      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = 0;
+    @Override
+    void moveColumns(final int from, final int to) {
+      x[to >>> SHIFT][to & MASK] = x[from >>> SHIFT][from & MASK];
+      y[to >>> SHIFT][to & MASK] = y[from >>> SHIFT][from & MASK];
     }
   }
 
-  /** A sparse set of entity indices with one int column. */
-  static final class Ints {
-    final long[] packed;
-    final int[][] sparse;
+  /** A set with one int column. */
+  static final class Ints extends Keys {
     final int[][] v;
-    int size;
 
     Ints(final int capacity) {
-      final int pages = (capacity + MASK) >>> SHIFT;
-      packed = new long[capacity];
-      sparse = new int[pages][PAGE];
+      super(capacity);
       v = new int[pages][PAGE];
     }
 
     void append(final long e, final int value) {
-      final int p = size++;
-      packed[p] = e;
-      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = p + 1;
+      final int p = appendKey(e);
       v[p >>> SHIFT][p & MASK] = value;
     }
 
-    int positionOf(final long e) {
-      return sparse[((int) e) >>> SHIFT][((int) e) & MASK] - 1;
-    }
-
-    void removeAt(final int p) {
-      final long e = packed[p];
-      final int last = --size;
-      if (p != last) {
-        final long moved = packed[last];
-        packed[p] = moved;
-        sparse[((int) moved) >>> SHIFT][((int) moved) & MASK] = p + 1;
-        v[p >>> SHIFT][p & MASK] = v[last >>> SHIFT][last & MASK];
-      }
-      sparse[((int) e) >>> SHIFT][((int) e) & MASK] = 0;
+    @Override
+    void moveColumns(final int from, final int to) {
+      v[to >>> SHIFT][to & MASK] = v[from >>> SHIFT][from & MASK];
     }
   }
 
@@ -184,15 +197,37 @@ public class HandWritten extends StructuralBenchmark {
     }
   }
 
-  /** Two float sets over n entities, a tag set, and an optional group over the three. */
+  /** The entity list and two float sets, Position- and Velocity-like. */
+  static final class World {
+    final Entities entities;
+    final FloatPairs positions;
+    final FloatPairs velocities;
+
+    World(final int n) {
+      entities = new Entities(n);
+      positions = new FloatPairs(n);
+      velocities = new FloatPairs(n);
+    }
+
+    /** Creates (recycling after the first time) every entity, with both floats, in order. */
+    void fill() {
+      final long[] handles = entities.handles;
+      for (int i = 0; i < handles.length; i++) {
+        final long e = entities.create();
+        handles[i] = e;
+        positions.append(e, Work.x(i), Work.x(i));
+        velocities.append(e, Work.v(i), Work.v(i));
+      }
+    }
+  }
+
+  /** A world, a tag set, and an optional group over the three sets. */
   @State(Scope.Benchmark)
   public static class AddRemoveState {
     @Param({"false", "true"})
     boolean group;
 
-    Entities entities;
-    FloatPairs positions;
-    FloatPairs velocities;
+    World world;
     Ints tags;
 
     /** The group's size: members sit at {@code [0, length)} of the three sets. */
@@ -201,25 +236,18 @@ public class HandWritten extends StructuralBenchmark {
     @Setup(Level.Trial)
     public void setup(final BenchmarkParams params) {
       final int n = Sizes.entities(params);
-      entities = new Entities(n);
-      positions = new FloatPairs(n);
-      velocities = new FloatPairs(n);
+      world = new World(n);
+      world.fill();
       tags = new Ints(n);
-      for (int i = 0; i < n; i++) {
-        final long e = entities.create();
-        entities.handles[i] = e;
-        positions.append(e, Work.x(i), Work.x(i));
-        velocities.append(e, Work.v(i), Work.v(i));
-      }
     }
   }
 
   @Benchmark
   public int addRemove(final AddRemoveState s) {
-    final long[] handles = s.entities.handles;
-    final Entities entities = s.entities;
-    final FloatPairs positions = s.positions;
-    final FloatPairs velocities = s.velocities;
+    final Entities entities = s.world.entities;
+    final long[] handles = entities.handles;
+    final FloatPairs positions = s.world.positions;
+    final FloatPairs velocities = s.world.velocities;
     final Ints tags = s.tags;
     final boolean grouped = s.group;
     int length = s.length;
@@ -240,8 +268,8 @@ public class HandWritten extends StructuralBenchmark {
       }
     }
     for (final long e : handles) {
-      final int at = tags.positionOf(e);
-      if (at < 0 || tags.packed[at] != e) {
+      final int at = tags.indexOf(e);
+      if (at < 0) {
         throw new IllegalArgumentException("no tag");
       }
       if (grouped && at < length) {
@@ -256,36 +284,26 @@ public class HandWritten extends StructuralBenchmark {
     return length;
   }
 
-  /** Two float sets over n entities, refilled before each shot. */
+  /** A world refilled before each shot. */
   @State(Scope.Benchmark)
   public static class DestroyState {
-    Entities entities;
-    FloatPairs positions;
-    FloatPairs velocities;
+    World world;
     FloatPairs[] sets;
 
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
-      final int n = Sizes.entities(params);
-      if (null == entities) {
-        entities = new Entities(n);
-        positions = new FloatPairs(n);
-        velocities = new FloatPairs(n);
-        sets = new FloatPairs[] {positions, velocities};
+      if (null == world) {
+        world = new World(Sizes.entities(params));
+        sets = new FloatPairs[] {world.positions, world.velocities};
       }
-      for (int i = 0; i < n; i++) {
-        // Identifiers recycled after the first shot, as Phalanx's world does.
-        final long e = entities.create();
-        entities.handles[i] = e;
-        positions.append(e, Work.x(i), Work.x(i));
-        velocities.append(e, Work.v(i), Work.v(i));
-      }
+      // Identifiers are recycled after the first shot, as in Phalanx's world.
+      world.fill();
     }
   }
 
   @Benchmark
   public int destroy(final DestroyState s) {
-    final Entities entities = s.entities;
+    final Entities entities = s.world.entities;
     final FloatPairs[] sets = s.sets;
     for (final long e : entities.handles) {
       if (!entities.valid(e)) {
