@@ -557,6 +557,10 @@ public class SparseSet {
    * deletion, else the end.
    */
   final int nextPosition() {
+    if (DeletionPolicy.IN_PLACE != policy) {
+      // Only in-place deletion makes holes: skip the volatile read that would find none.
+      return size;
+    }
     final int hole = firstHole();
     return ABSENT != hole ? hole : size;
   }
@@ -566,7 +570,7 @@ public class SparseSet {
    * the packed array and allocates the sparse page, so that {@link #insertAt} cannot fail.
    */
   final void prepareSlot(final int index) {
-    if (ABSENT == firstHole() && size == packed.length) {
+    if (size == packed.length && (DeletionPolicy.IN_PLACE != policy || ABSENT == firstHole())) {
       growPacked(size + 1);
     }
     sparsePageFor(index);
