@@ -348,15 +348,8 @@ public final class OwningGroup extends Group {
       }
       at[i] = found;
     }
-    for (final Storage<?> storage : get) {
-      if (storage.positionOfLive(entity) < 0) {
-        return;
-      }
-    }
-    for (final Storage<?> storage : exclude) {
-      if (storage.positionOfLive(entity) >= 0) {
-        return;
-      }
+    if (!matchesGetAndExclude(entity)) {
+      return;
     }
     final int target = length;
     for (int i = 0; i < storages.length; i++) {
