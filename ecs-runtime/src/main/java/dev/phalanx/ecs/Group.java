@@ -42,6 +42,17 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     this.get = get;
     this.exclude = exclude;
     this.rank = owned.length + get.length + exclude.length;
+    onEnter.watch(this::refreshDirectUpkeep);
+    onLeave.watch(this::refreshDirectUpkeep);
+  }
+
+  /** Tells every storage this group observes that its listeners changed. */
+  private void refreshDirectUpkeep() {
+    for (final Storage<?>[] storages : new Storage<?>[][] {owned, get, exclude}) {
+      for (final Storage<?> storage : storages) {
+        storage.refreshDirectUpkeep();
+      }
+    }
   }
 
   /**

@@ -36,8 +36,24 @@ public final class Signal {
 
   private ComponentListener[] listeners = NONE;
 
+  // Told after every change of the listener list, if set: storages and groups keep decisions that
+  // depend on whether their signals are empty (see Storage.refreshDirectUpkeep).
+  private Runnable watcher;
+
   /** Creates a signal with no listener. */
   public Signal() {}
+
+  /** Sets the one watcher told after each change of the listener list. */
+  final void watch(final Runnable onChange) {
+    watcher = onChange;
+  }
+
+  private void changed(final ComponentListener[] next) {
+    listeners = next;
+    if (null != watcher) {
+      watcher.run();
+    }
+  }
 
   /**
    * Appends {@code listener}; it runs after those connected before it.
@@ -51,7 +67,7 @@ public final class Signal {
     final ComponentListener[] current = listeners;
     final ComponentListener[] next = Arrays.copyOf(current, current.length + 1);
     next[current.length] = listener;
-    listeners = next;
+    changed(next);
   }
 
   /**
@@ -67,7 +83,7 @@ public final class Signal {
     final ComponentListener[] next = new ComponentListener[current.length + 1];
     next[0] = listener;
     System.arraycopy(current, 0, next, 1, current.length);
-    listeners = next;
+    changed(next);
   }
 
   /**
@@ -83,7 +99,7 @@ public final class Signal {
         final ComponentListener[] next = new ComponentListener[current.length - 1];
         System.arraycopy(current, 0, next, 0, i);
         System.arraycopy(current, i + 1, next, i, current.length - i - 1);
-        listeners = next;
+        changed(next);
         return true;
       }
     }

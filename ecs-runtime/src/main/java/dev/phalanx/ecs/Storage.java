@@ -98,6 +98,11 @@ public abstract class Storage<T> extends SparseSet {
   // Internal signals after an insertion and after a removal (view monitors use them).
   final Signal afterInsert = new Signal();
   final Signal afterRemove = new Signal();
+  // The owning group whose upkeep an insertion (a removal) may do directly, or null: see
+  // directOwner(). Derived from the groups observing this storage, this storage's signals and the
+  // group's; refreshDirectUpkeep() recomputes both whenever one of those changes.
+  private OwningGroup directInserter;
+  private OwningGroup directRemover;
 
   /**
    * Creates an empty storage with the traits of {@code type}.
@@ -109,6 +114,9 @@ public abstract class Storage<T> extends SparseSet {
     this.type = type;
     this.pageSize = type.traits().pageSize();
     this.pageShift = Integer.numberOfTrailingZeros(pageSize);
+    for (final Signal signal : new Signal[] {onConstruct, onDestroy, afterInsert, afterRemove}) {
+      signal.watch(this::refreshDirectUpkeep);
+    }
   }
 
   /** {@return the component type held} */
@@ -305,8 +313,8 @@ public abstract class Storage<T> extends SparseSet {
       removeAt(position);
       return true;
     }
-    final OwningGroup direct = directOwner();
-    if (null != direct && onDestroy.isEmpty() && afterRemove.isEmpty()) {
+    final OwningGroup direct = directRemover();
+    if (null != direct) {
       direct.removeDirectly(entity, this, position);
       return true;
     }
@@ -782,17 +790,14 @@ public abstract class Storage<T> extends SparseSet {
   /**
    * The owning group whose upkeep an insertion or removal may do directly, without a plan, or
    * {@code null}: the group is the storage's only observer, neither it nor the storage announces
-   * anything, the storage deletes by swap-and-pop, and nothing in the registry is iterated or
-   * locked, so no check can fail and no user code can run. The direct upkeep makes exactly the
-   * moves of the planned one and saves the plan's bookkeeping: about a quarter of an add + remove
-   * under a group ({@code WithGroups.addRemove}). The caller checks the storage's own signals.
+   * anything, and the storage deletes by swap-and-pop, so no check can fail and no user code can
+   * run. The direct upkeep makes exactly the moves of the planned one and saves the plan's
+   * bookkeeping: about a quarter of an add + remove under a group ({@code WithGroups.addRemove}).
+   * Whether the storage announces anything is left to the callers ({@link #refreshDirectUpkeep}).
    */
   private OwningGroup directOwner() {
     final Group[] in = includedBy;
-    if (1 != in.length
-        || 0 != excludedBy.length
-        || DeletionPolicy.SWAP_AND_POP != policy()
-        || guards.any()) {
+    if (1 != in.length || 0 != excludedBy.length || DeletionPolicy.SWAP_AND_POP != policy()) {
       return null;
     }
     return in[0] instanceof OwningGroup group && group.onEnter.isEmpty() && group.onLeave.isEmpty()
@@ -801,12 +806,36 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * As {@link #directOwner()}, for an insertion: nothing listens to construction either. {@link
-   * #prepareInsert} and {@link #commitInsert} agree on it, as nothing can run between them.
+   * Recomputes which owning group an insertion and a removal may update directly ({@link
+   * #directOwner()}, and nothing listens to this storage's insertions, respectively removals).
+   * Called whenever an input changes: a group starts observing this storage, or a listener of this
+   * storage or of one of its groups is connected or disconnected. Keeping the answer saves about 2
+   * ns per check: an insertion asks twice, a removal once.
    */
-  private OwningGroup directInsertOwner() {
-    final OwningGroup owner = directOwner();
-    return null != owner && onConstruct.isEmpty() && afterInsert.isEmpty() ? owner : null;
+  final void refreshDirectUpkeep() {
+    final OwningGroup direct = directOwner();
+    directInserter =
+        null != direct && onConstruct.isEmpty() && afterInsert.isEmpty() ? direct : null;
+    directRemover = null != direct && onDestroy.isEmpty() && afterRemove.isEmpty() ? direct : null;
+  }
+
+  /**
+   * {@return the owning group an insertion may update directly, or {@code null}} Nothing in the
+   * registry may be iterated or locked either. {@link #prepareInsert} and {@link #commitInsert}
+   * agree on it, as nothing can run between them.
+   */
+  final OwningGroup directInsertOwner() {
+    final OwningGroup direct = directInserter;
+    return null != direct && !guards.any() ? direct : null;
+  }
+
+  /**
+   * {@return the owning group a removal may update directly, or {@code null}} Nothing in the
+   * registry may be iterated or locked either.
+   */
+  final OwningGroup directRemover() {
+    final OwningGroup direct = directRemover;
+    return null != direct && !guards.any() ? direct : null;
   }
 
   /** Returns whether groups observe this storage (include or exclude it). */
@@ -844,6 +873,7 @@ public abstract class Storage<T> extends SparseSet {
     } else {
       excludedBy = next;
     }
+    refreshDirectUpkeep();
   }
 
   @Override
