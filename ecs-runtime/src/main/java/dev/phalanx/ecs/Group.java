@@ -46,13 +46,13 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
     onLeave.watch(this::refreshDirectUpkeep);
   }
 
-  /** Tells every storage this group observes that its listeners changed. */
+  /**
+   * Tells the storages this group observes that its listeners changed: one of them suffices, as it
+   * refreshes every storage of the registry.
+   */
   private void refreshDirectUpkeep() {
-    for (final Storage<?>[] storages : new Storage<?>[][] {owned, get, exclude}) {
-      for (final Storage<?> storage : storages) {
-        storage.refreshDirectUpkeep();
-      }
-    }
+    final Storage<?> any = 0 != owned.length ? owned[0] : 0 != get.length ? get[0] : exclude[0];
+    any.refreshDirectUpkeep();
   }
 
   /**

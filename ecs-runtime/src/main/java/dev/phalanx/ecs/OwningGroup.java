@@ -400,11 +400,21 @@ public final class OwningGroup extends Group {
    * removals, which the destroy would make next, would then have nothing left to do or announce.
    */
   boolean removableTogether(final Storage<?> target) {
-    if (!onLeave.isEmpty()) {
+    if (!onLeave.isEmpty() || !spansOwned()) {
       return false;
     }
     for (final Storage<?> storage : owned) {
-      if (length != storage.size() || (storage != target && !storage.observedOnlyBy(this))) {
+      if (storage != target && !storage.observedOnlyBy(this)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Returns whether every element of every owned storage is a member. */
+  boolean spansOwned() {
+    for (final Storage<?> storage : owned) {
+      if (length != storage.size()) {
         return false;
       }
     }

@@ -468,6 +468,15 @@ public final class Registry {
     return storage;
   }
 
+  /**
+   * Makes every storage's group upkeep decisions again; see {@link Storage#refreshDirectUpkeep}.
+   */
+  void refreshDirectUpkeep() {
+    for (int i = 0; i < storageCount; i++) {
+      storages[i].decideDirectUpkeep();
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Components.
   // ---------------------------------------------------------------------------------------------

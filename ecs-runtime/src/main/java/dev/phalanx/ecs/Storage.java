@@ -103,6 +103,9 @@ public abstract class Storage<T> extends SparseSet {
   // group's; refreshDirectUpkeep() recomputes both whenever one of those changes.
   private OwningGroup directInserter;
   private OwningGroup directRemover;
+  // The owning group a destroy may empty this storage's element through, with its other owned
+  // storages' (see removeWithSpanningGroup), or null; refreshed with the two above.
+  private OwningGroup spanningRemover;
 
   /**
    * Creates an empty storage with the traits of {@code type}.
@@ -724,17 +727,13 @@ public abstract class Storage<T> extends SparseSet {
    * do: this storage's only observer is one owning group that owns it and {@link
    * OwningGroup#removableTogether spans its owned storages alone}, nothing iterates or locks a
    * storage, and nothing listens. The group's planned removal would make the same moves and publish
-   * nothing. Returns false, having done nothing, otherwise.
+   * nothing. Returns false, having done nothing, otherwise. What only a group or a listener can
+   * change is decided beforehand ({@link #refreshDirectUpkeep}); whether the group spans its
+   * storages and whether anything is iterated are read here.
    */
   final boolean removeWithSpanningGroup(final long entity, final int position) {
-    if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup)) {
-      return false;
-    }
-    final OwningGroup group = (OwningGroup) includedBy[0];
-    if (!observedOnlyBy(group)
-        || !group.owns(this)
-        || groups.guards.any()
-        || !group.removableTogether(this)) {
+    final OwningGroup group = spanningRemover;
+    if (null == group || guards.any() || !group.spansOwned()) {
       return false;
     }
     group.leaveAndRemoveAll(entity, this, position);
@@ -806,17 +805,50 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Recomputes which owning group an insertion and a removal may update directly ({@link
-   * #directOwner()}, and nothing listens to this storage's insertions, respectively removals).
-   * Called whenever an input changes: a group starts observing this storage, or a listener of this
-   * storage or of one of its groups is connected or disconnected. Keeping the answer saves about 2
-   * ns per check: an insertion asks twice, a removal once.
+   * Makes again, for every storage of the registry (this one alone if standalone), the decisions
+   * that depend on groups and listeners: which owning group an insertion and a removal may update
+   * directly, and which one a destroy may remove through ({@link #decideDirectUpkeep}). Called
+   * whenever an input changes: a group starts observing a storage, or a listener of a storage or of
+   * a group is connected or disconnected. One storage's decision can depend on another's listeners
+   * (the other storages a group owns), hence the whole registry: O(storages), and only then.
+   * Keeping the answers saves about 2 ns per check: an insertion asks twice, a removal once.
    */
   final void refreshDirectUpkeep() {
+    if (null != registry) {
+      registry.refreshDirectUpkeep();
+    } else {
+      decideDirectUpkeep();
+    }
+  }
+
+  /** Recomputes this storage's decisions; see {@link #refreshDirectUpkeep}. */
+  final void decideDirectUpkeep() {
     final OwningGroup direct = directOwner();
     directInserter =
         null != direct && onConstruct.isEmpty() && afterInsert.isEmpty() ? direct : null;
     directRemover = null != direct && onDestroy.isEmpty() && afterRemove.isEmpty() ? direct : null;
+    spanningRemover = spanningCandidate();
+  }
+
+  /**
+   * The owning group that is this storage's only observer and owns it, if nothing listens to its
+   * leaving or to the removals of any storage it owns, and it is the only observer of each: what
+   * {@link #removeWithSpanningGroup} needs besides the group spanning its storages and nothing
+   * being iterated, which can change between any two calls. Else {@code null}.
+   */
+  private OwningGroup spanningCandidate() {
+    if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup group)) {
+      return null;
+    }
+    if (!observedOnlyBy(group) || !group.owns(this) || !group.onLeave.isEmpty()) {
+      return null;
+    }
+    for (final Storage<?> storage : group.owned) {
+      if (storage != this && !storage.observedOnlyBy(group)) {
+        return null;
+      }
+    }
+    return group;
   }
 
   /**

@@ -128,6 +128,48 @@ class DirectUpkeepListenersTest {
     assertDirect(w, place.directAfter(), place.directAfter());
   }
 
+  static Stream<Arguments> destroyListeners() {
+    return Stream.of(
+        Arguments.of(
+            "A's onDestroy", (Function<World, Signal>) w -> w.registry.storage(TA).onDestroy()),
+        Arguments.of(
+            "B's onDestroy", (Function<World, Signal>) w -> w.registry.storage(TB).onDestroy()),
+        Arguments.of("group onLeave", (Function<World, Signal>) w -> w.group.onLeave()));
+  }
+
+  /**
+   * A destroyed member whose storages only its spanning group observes leaves every owned storage
+   * at once, from the first storage the destroy visits (B, created last). A listener connected
+   * later on any of them, or on the group's leaving, must turn that off for the whole group.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("destroyListeners")
+  void aListenerConnectedLaterHearsTheNextDestroy(
+      final String name, final Function<World, Signal> place) {
+    final World w = new World();
+    for (int i = 0; i < 8; i++) {
+      w.add(i);
+    }
+    // Every holder of A is a member: the group spans both storages.
+    w.registry.destroy(w.entities.get(0));
+    assertEquals(7, w.group.size());
+
+    final List<Long> heard = new ArrayList<>();
+    final ComponentListener listener = (registry, entity) -> heard.add(entity);
+    final Signal signal = place.apply(w);
+    signal.connect(listener);
+    w.registry.destroy(w.entities.get(1));
+    assertEquals(List.of(w.entities.get(1)), heard, name + " after it was connected");
+    assertEquals(6, w.group.size());
+    assertEquals(List.of(), w.registry.verify());
+
+    assertEquals(true, signal.disconnect(listener));
+    w.registry.destroy(w.entities.get(2));
+    assertEquals(List.of(w.entities.get(1)), heard, name + " after it was disconnected");
+    assertEquals(5, w.group.size());
+    assertEquals(List.of(), w.registry.verify());
+  }
+
   /** Checks which of B's changes may update the group directly. */
   private static void assertDirect(final World w, final boolean insert, final boolean remove) {
     final Storage<?> b = w.registry.storage(TB);
