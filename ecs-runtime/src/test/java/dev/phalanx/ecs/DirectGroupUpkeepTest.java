@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,6 +39,12 @@ class DirectGroupUpkeepTest {
     final List<Long> live = new ArrayList<>();
 
     World(final boolean planned) {
+      this(planned, registry -> {});
+    }
+
+    /** As above, {@code beforeGroups} seeing the registry before any group is declared. */
+    World(final boolean planned, final Consumer<Registry> beforeGroups) {
+      beforeGroups.accept(registry);
       // E and F: observed by a full-owning group alone (direct when unobserved).
       groups.add(registry.owningGroup(TE, TF));
       // G owned, H got, Y excluded: G and H direct, Y planned (it is excluded).
@@ -71,6 +78,99 @@ class DirectGroupUpkeepTest {
       }
     }
     assertEquals(List.of(), direct.registry.verify());
+  }
+
+  /**
+   * As above, while listeners are connected to and disconnected from random signals of the first
+   * registry (its storages' construct and destroy signals, its groups' enter and leave signals)
+   * between operations: each change of listeners switches storages between the direct and the
+   * planned upkeep, which must keep making the same moves, and a connected listener must hear what
+   * the second registry's listener on the same signal hears meanwhile (the second registry has one
+   * on every signal, recording only while the first's is connected). The second registry's storage
+   * listeners are connected before its groups are declared, so that its storages take the planned
+   * path whether or not a later change of listeners is noticed.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {11L, 12L, 13L, 0xC0FFEEL})
+  void listenersComingAndGoingKeepThePlannedMoves(final long seed) {
+    // Storages created in the same order in both registries, so that destroys visit them alike.
+    final World direct =
+        new World(
+            false,
+            registry -> {
+              for (final ComponentType<?, ?> type : ALL) {
+                registry.storage(type);
+              }
+            });
+    final List<Signal> directSignals = signals(direct);
+    final int count = directSignals.size();
+    final boolean[] connected = new boolean[count];
+    final List<String> heardDirect = new ArrayList<>();
+    final List<String> heardPlanned = new ArrayList<>();
+    final ComponentListener[] listeners = new ComponentListener[count];
+    final ComponentListener[] recorders = new ComponentListener[count];
+    for (int i = 0; i < count; i++) {
+      final int signal = i;
+      listeners[i] = (r, e) -> heardDirect.add(signal + ": " + Entity.toString(e));
+      recorders[i] =
+          (r, e) -> {
+            if (connected[signal]) {
+              heardPlanned.add(signal + ": " + Entity.toString(e));
+            }
+          };
+    }
+    final World planned =
+        new World(
+            true,
+            registry -> {
+              for (int t = 0; t < ALL.length; t++) {
+                registry.storage(ALL[t]).onConstruct().connect(recorders[2 * t]);
+                registry.storage(ALL[t]).onDestroy().connect(recorders[2 * t + 1]);
+              }
+            });
+    final List<Signal> plannedSignals = signals(planned);
+    for (int i = 2 * ALL.length; i < count; i++) {
+      plannedSignals.get(i).connect(recorders[i]);
+    }
+    final SplittableRandom random = new SplittableRandom(seed);
+    for (int op = 0; op < 10_000; op++) {
+      if (random.nextInt(40) == 0) {
+        final int i = random.nextInt(count);
+        if (connected[i]) {
+          assertEquals(true, directSignals.get(i).disconnect(listeners[i]));
+        } else {
+          directSignals.get(i).connect(listeners[i]);
+        }
+        connected[i] = !connected[i];
+      }
+      final int roll = random.nextInt(100);
+      final int pick = random.nextInt(Integer.MAX_VALUE);
+      final ComponentType<?, ?> type = ALL[random.nextInt(ALL.length)];
+      final int v = random.nextInt(1_000);
+      apply(direct, roll, pick, type, v);
+      apply(planned, roll, pick, type, v);
+      if (op % 16 == 0) {
+        final String where = "operation " + op + " (seed " + seed + ")";
+        assertSame(direct, planned, where);
+        assertEquals(heardPlanned, heardDirect, where + ": what the listeners heard");
+      }
+    }
+    assertEquals(heardPlanned, heardDirect);
+    assertEquals(List.of(), direct.registry.verify());
+  }
+
+  /** The signals a listener can make a storage give up the direct upkeep through, in order. */
+  private static List<Signal> signals(final World w) {
+    final List<Signal> signals = new ArrayList<>();
+    for (final ComponentType<?, ?> type : ALL) {
+      signals.add(w.registry.storage(type).onConstruct());
+      signals.add(w.registry.storage(type).onDestroy());
+    }
+    for (final Group group : w.groups) {
+      signals.add(group.onEnter());
+      signals.add(group.onLeave());
+    }
+    return signals;
   }
 
   private static void apply(
