@@ -48,11 +48,11 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
 
   /**
    * Tells the storages this group observes that its listeners changed: one of them suffices, as it
-   * refreshes every storage of the registry.
+   * refreshes every storage of the registry. A group has an owned or a get storage (checked when it
+   * is declared).
    */
   private void refreshDirectUpkeep() {
-    final Storage<?> any = 0 != owned.length ? owned[0] : 0 != get.length ? get[0] : exclude[0];
-    any.refreshDirectUpkeep();
+    (0 != owned.length ? owned[0] : get[0]).refreshDirectUpkeep();
   }
 
   /**

@@ -100,7 +100,7 @@ public abstract class Storage<T> extends SparseSet {
   final Signal afterRemove = new Signal();
   // The owning group whose upkeep an insertion (a removal) may do directly, or null: see
   // directOwner(). Derived from the groups observing this storage, this storage's signals and the
-  // group's; refreshDirectUpkeep() recomputes both whenever one of those changes.
+  // group's; decideDirectUpkeep() recomputes them whenever one of those changes.
   private OwningGroup directInserter;
   private OwningGroup directRemover;
   // The owning group a destroy may empty this storage's element through, with its other owned
@@ -316,7 +316,7 @@ public abstract class Storage<T> extends SparseSet {
       removeAt(position);
       return true;
     }
-    final OwningGroup direct = directRemover();
+    final OwningGroup direct = directRemoveOwner();
     if (null != direct) {
       direct.removeDirectly(entity, this, position);
       return true;
@@ -865,7 +865,7 @@ public abstract class Storage<T> extends SparseSet {
    * {@return the owning group a removal may update directly, or {@code null}} Nothing in the
    * registry may be iterated or locked either.
    */
-  final OwningGroup directRemover() {
+  final OwningGroup directRemoveOwner() {
     final OwningGroup direct = directRemover;
     return null != direct && !guards.any() ? direct : null;
   }

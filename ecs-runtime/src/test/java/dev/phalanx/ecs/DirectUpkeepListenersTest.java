@@ -174,6 +174,6 @@ class DirectUpkeepListenersTest {
   private static void assertDirect(final World w, final boolean insert, final boolean remove) {
     final Storage<?> b = w.registry.storage(TB);
     assertEquals(insert ? w.group : null, b.directInsertOwner(), "direct insertion");
-    assertEquals(remove ? w.group : null, b.directRemover(), "direct removal");
+    assertEquals(remove ? w.group : null, b.directRemoveOwner(), "direct removal");
   }
 }
