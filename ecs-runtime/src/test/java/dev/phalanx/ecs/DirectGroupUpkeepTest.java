@@ -67,12 +67,7 @@ class DirectGroupUpkeepTest {
     final World planned = new World(true);
     final SplittableRandom random = new SplittableRandom(seed);
     for (int op = 0; op < 10_000; op++) {
-      final int roll = random.nextInt(100);
-      final int pick = random.nextInt(Integer.MAX_VALUE);
-      final ComponentType<?, ?> type = ALL[random.nextInt(ALL.length)];
-      final int v = random.nextInt(1_000);
-      apply(direct, roll, pick, type, v);
-      apply(planned, roll, pick, type, v);
+      step(random, direct, planned);
       if (op % 16 == 0) {
         assertSame(direct, planned, "operation " + op + " (seed " + seed + ")");
       }
@@ -143,12 +138,7 @@ class DirectGroupUpkeepTest {
         }
         connected[i] = !connected[i];
       }
-      final int roll = random.nextInt(100);
-      final int pick = random.nextInt(Integer.MAX_VALUE);
-      final ComponentType<?, ?> type = ALL[random.nextInt(ALL.length)];
-      final int v = random.nextInt(1_000);
-      apply(direct, roll, pick, type, v);
-      apply(planned, roll, pick, type, v);
+      step(random, direct, planned);
       if (op % 16 == 0) {
         final String where = "operation " + op + " (seed " + seed + ")";
         assertSame(direct, planned, where);
@@ -171,6 +161,16 @@ class DirectGroupUpkeepTest {
       signals.add(group.onLeave());
     }
     return signals;
+  }
+
+  /** Draws one random operation and applies it to both registries. */
+  private static void step(final SplittableRandom random, final World direct, final World planned) {
+    final int roll = random.nextInt(100);
+    final int pick = random.nextInt(Integer.MAX_VALUE);
+    final ComponentType<?, ?> type = ALL[random.nextInt(ALL.length)];
+    final int v = random.nextInt(1_000);
+    apply(direct, roll, pick, type, v);
+    apply(planned, roll, pick, type, v);
   }
 
   private static void apply(
