@@ -400,7 +400,16 @@ public final class OwningGroup extends Group {
    * removals, which the destroy would make next, would then have nothing left to do or announce.
    */
   boolean removableTogether(final Storage<?> target) {
-    if (!onLeave.isEmpty() || !spansOwned()) {
+    return spansOwned() && leavesUnobservedBesides(target);
+  }
+
+  /**
+   * The part of {@link #removableTogether} that only a group or a listener can change: no leave
+   * listener, and this group the only observer of every owned storage but {@code target}, none of
+   * which announces a removal.
+   */
+  boolean leavesUnobservedBesides(final Storage<?> target) {
+    if (!onLeave.isEmpty()) {
       return false;
     }
     for (final Storage<?> storage : owned) {

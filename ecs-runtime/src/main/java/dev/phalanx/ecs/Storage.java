@@ -749,17 +749,12 @@ public abstract class Storage<T> extends SparseSet {
    * stay aligned, and the group's size follows theirs ({@link OwningGroup#followOwned}).
    */
   final boolean removableInBulk() {
-    if (!onDestroy.isEmpty() || !afterRemove.isEmpty()) {
-      return false;
-    }
     if (!hasGroups()) {
-      return true;
+      return onDestroy.isEmpty() && afterRemove.isEmpty();
     }
-    if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup)) {
-      return false;
-    }
-    final OwningGroup group = (OwningGroup) includedBy[0];
-    return observedOnlyBy(group) && group.owns(this) && group.removableTogether(this);
+    // The kept decision covers the listeners, the observers and the group's leave signal.
+    final OwningGroup group = spanningRemover;
+    return null != group && group.spansOwned();
   }
 
   /**
@@ -840,15 +835,9 @@ public abstract class Storage<T> extends SparseSet {
     if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup group)) {
       return null;
     }
-    if (!observedOnlyBy(group) || !group.owns(this) || !group.onLeave.isEmpty()) {
-      return null;
-    }
-    for (final Storage<?> storage : group.owned) {
-      if (storage != this && !storage.observedOnlyBy(group)) {
-        return null;
-      }
-    }
-    return group;
+    return observedOnlyBy(group) && group.owns(this) && group.leavesUnobservedBesides(this)
+        ? group
+        : null;
   }
 
   /**
