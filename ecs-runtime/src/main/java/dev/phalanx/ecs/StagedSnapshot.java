@@ -250,12 +250,13 @@ final class StagedSnapshot {
         if (null == live) {
           live = liveByIndex(entities, count, alive);
         }
-        final StagedStorage twin = longestSharedPrefix(storages, packed, size);
-        final int shared = null == twin ? 0 : sharedPrefix(twin, packed, size);
-        if (shared > 0) {
-          sparseFromTwin(twin, shared, sparse);
+        final SharedPrefix prefix = longestSharedPrefix(storages, packed, size);
+        if (null != prefix.twin()) {
+          sparseFromTwin(prefix.twin(), prefix.length(), sparse);
         }
-        holes = checkFullElements(packed, shared, size, count, live, sparse, packedAt, storageName);
+        holes =
+            checkFullElements(
+                packed, prefix.length(), size, count, live, sparse, packedAt, storageName);
       }
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
@@ -478,12 +479,21 @@ final class StagedSnapshot {
   }
 
   /**
-   * Returns the storage, staged before this one and checked without holes, whose packed array
-   * shares the longest prefix with {@code packed[0, size)} if that prefix covers at least half of
-   * it; else null. The owned storages of an owning group share their members' prefix: the second
-   * one is then checked by a vectorized comparison instead of a lookup per element.
+   * A prefix of a storage's packed array that a storage staged before it holds at the same
+   * positions: {@code twin} (null if none) and the prefix's {@code length} (0 if none).
    */
-  private static StagedStorage longestSharedPrefix(
+  private record SharedPrefix(StagedStorage twin, int length) {
+    static final SharedPrefix NONE = new SharedPrefix(null, 0);
+  }
+
+  /**
+   * Returns the storage, staged before this one and checked without holes, whose packed array
+   * shares the longest prefix with {@code packed[0, size)} if that prefix covers more than half of
+   * it, with the prefix's length; else {@link SharedPrefix#NONE}. The owned storages of an owning
+   * group share their members' prefix: the second one is then checked by a vectorized comparison
+   * instead of a lookup per element. Each candidate's prefix is compared once.
+   */
+  private static SharedPrefix longestSharedPrefix(
       final List<StagedStorage> staged, final long[] packed, final int size) {
     StagedStorage best = null;
     int longest = size / 2;
@@ -496,7 +506,7 @@ final class StagedSnapshot {
         }
       }
     }
-    return best;
+    return null == best ? SharedPrefix.NONE : new SharedPrefix(best, longest);
   }
 
   /** {@return the length of the prefix {@code packed[0, size)} shares with {@code twin}'s} */
