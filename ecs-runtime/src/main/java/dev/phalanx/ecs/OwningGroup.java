@@ -364,7 +364,8 @@ public final class OwningGroup extends Group {
    * of {@link Groups#planRemove} and {@link Groups#applyRemove}, with the same moves.
    */
   void removeDirectly(final long entity, final Storage<?> target, final int position) {
-    final boolean ownsTarget = owns(target);
+    // This group is the target's only observer: it owns the target exactly when it claimed it.
+    final boolean ownsTarget = target.owner() == this;
     if (ownsTarget ? position >= length : !containsLive(entity)) {
       target.removeAt(position);
     } else if (ownsTarget && spans(target)) {
