@@ -38,9 +38,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * One test per item of the "Why" list of issue 9: each scenario that left the world half-changed.
+ * Scenarios that once left the world half-changed (a throwing listener, accessor or comparator, a
+ * change refused inside an iteration, a re-entrant destroy or clear, a stale handle): each checks
+ * that the operation is applied in full or not at all and that {@link Registry#verify()} stays
+ * empty.
  */
-class IssueNineScenariosTest {
+class NeverHalfChangedScenariosTest {
 
   private final Registry registry = new Registry();
 
