@@ -749,6 +749,282 @@ public final class Hierarchy {
     changes++;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Loading: the two hooks the loaders call.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Checks the hierarchy a staged snapshot holds, before a loader changes anything; nothing is
+   * changed. The parent links are the truth, and they must form a forest: a parent link names
+   * {@link Entity#NULL} or an entity the snapshot gives a node, and no entity is its own ancestor.
+   * A full snapshot must also hold consistent lists: each node's children list (first child, then
+   * next siblings) holds exactly the nodes that name it as parent, with symmetric previous links,
+   * and its child count is the list's length; a root has no siblings. A snapshot of chosen entities
+   * ({@link SnapshotWriter#entities}) may name a parent it does not carry: that link is cut (the
+   * entity arrives as a root, as every reference to an entity not sent becomes {@code NULL}), and
+   * its lists and counts are not read, as {@link #afterContinuousLoad} rebuilds them. O(nodes).
+   *
+   * @param staged the staged snapshot
+   * @throws SnapshotFormatException naming the storage, the entity and the rule broken
+   */
+  static void checkStaged(final StagedSnapshot staged) throws SnapshotFormatException {
+    StagedSnapshot.StagedStorage source = null;
+    for (final StagedSnapshot.StagedStorage storage : staged.storages) {
+      if (TYPE == storage.type) {
+        source = storage;
+      }
+    }
+    if (null == source) {
+      return;
+    }
+    new StagedNodes(staged, source).check();
+  }
+
+  /**
+   * Derives what a {@link ContinuousLoader} load cannot copy: the children lists and counts, from
+   * the parent links every node holds after the load. A mirrored node's children are first those of
+   * the stream's list, in its order, then every other node that names it as parent (a local child
+   * attached to a mirrored node, a child the stream's list did not carry), in position order. A
+   * parent link that names an entity without a node becomes {@link Entity#NULL}. Does nothing when
+   * the snapshot held no node storage or the registry has no hierarchy. O(nodes).
+   *
+   * @param registry the registry loaded into
+   * @param staged the snapshot just loaded
+   */
+  static void afterContinuousLoad(final Registry registry, final StagedSnapshot staged) {
+    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
+    if (null != hierarchy && staged.has(TYPE)) {
+      hierarchy.relink();
+    }
+  }
+
+  /** Rebuilds every children list and count from the parent links; see afterContinuousLoad. */
+  private void relink() {
+    final int size = nodes.size();
+    final long[] packed = nodes.packed();
+    for (int at = 0; at < size; at++) {
+      if (!Entity.isTombstone(packed[at])) {
+        final long parent = nodes.parentAt(at);
+        if (!Entity.isNull(parent) && (!nodes.contains(parent) || parent == packed[at])) {
+          nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
+        }
+      }
+    }
+    final boolean[] taken = new boolean[size];
+    final int[] tail = new int[size];
+    for (int at = 0; at < size; at++) {
+      if (!Entity.isTombstone(packed[at])) {
+        tail[at] = keepListed(at, taken);
+      }
+    }
+    for (int at = 0; at < size; at++) {
+      final long entity = packed[at];
+      if (Entity.isTombstone(entity) || taken[at]) {
+        continue;
+      }
+      final long parent = nodes.parentAt(at);
+      if (Entity.isNull(parent)) {
+        nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
+        continue;
+      }
+      final int parentAt = nodes.indexOf(parent);
+      final int last = tail[parentAt];
+      if (SparseSet.ABSENT == last) {
+        nodes.setFirstAt(parentAt, entity);
+        nodes.setLinks(at, parent, Entity.NULL, Entity.NULL);
+      } else {
+        nodes.setNextAt(last, entity);
+        nodes.setLinks(at, parent, packed[last], Entity.NULL);
+      }
+      tail[parentAt] = at;
+      nodes.setCountAt(parentAt, nodes.countAt(parentAt) + 1);
+    }
+    changes++;
+  }
+
+  /**
+   * Keeps, in order, the prefix of the list of the node at {@code at} whose children name it as
+   * parent and are listed nowhere else; returns the position of the last one kept, or {@link
+   * SparseSet#ABSENT}.
+   */
+  private int keepListed(final int at, final boolean[] taken) {
+    final long entity = nodes.packed()[at];
+    long child = nodes.firstAt(at);
+    nodes.setFirstAt(at, Entity.NULL);
+    int last = SparseSet.ABSENT;
+    int count = 0;
+    while (!Entity.isNull(child)) {
+      final int childAt = nodes.indexOf(child);
+      if (SparseSet.ABSENT == childAt || taken[childAt] || nodes.parentAt(childAt) != entity) {
+        break;
+      }
+      final long next = nodes.nextAt(childAt);
+      taken[childAt] = true;
+      if (SparseSet.ABSENT == last) {
+        nodes.setFirstAt(at, child);
+        nodes.setLinks(childAt, entity, Entity.NULL, Entity.NULL);
+      } else {
+        nodes.setNextAt(last, child);
+        nodes.setLinks(childAt, entity, nodes.packed()[last], Entity.NULL);
+      }
+      last = childAt;
+      count++;
+      child = next;
+    }
+    nodes.setCountAt(at, count);
+    return last;
+  }
+
+  /** The node columns of a staged snapshot, flat, with the checks of {@link #checkStaged}. */
+  private static final class StagedNodes {
+    private final StagedSnapshot staged;
+    private final StagedSnapshot.StagedStorage source;
+    private final LongLongMap positions;
+    private final long[] parents;
+    private final long[] firsts;
+    private final long[] previouses;
+    private final long[] nexts;
+    private final int[] counts;
+
+    StagedNodes(final StagedSnapshot staged, final StagedSnapshot.StagedStorage source) {
+      this.staged = staged;
+      this.source = source;
+      positions = new LongLongMap(source.size);
+      for (int at = 0; at < source.size; at++) {
+        if (!Entity.isTombstone(source.packed[at])) {
+          positions.put(source.packed[at], at);
+        }
+      }
+      parents = links("parent");
+      firsts = links("firstChild");
+      previouses = links("previousSibling");
+      nexts = links("nextSibling");
+      final StagedSnapshot.StagedColumn column = source.columns.get("childCount");
+      counts = null == column ? new int[source.size] : (int[]) column.flat(source.size);
+    }
+
+    private long[] links(final String name) {
+      final StagedSnapshot.StagedColumn column = source.columns.get(name);
+      if (null != column) {
+        return (long[]) column.flat(source.size);
+      }
+      final long[] none = new long[source.size];
+      Arrays.fill(none, Entity.NULL);
+      return none;
+    }
+
+    private int at(final long entity) {
+      return Entity.isNull(entity) ? SparseSet.ABSENT : (int) positions.get(entity, -1L);
+    }
+
+    void check() throws SnapshotFormatException {
+      final LongLongMap listed = staged.full ? null : listedEntities();
+      for (int at = 0; at < source.size; at++) {
+        final long entity = source.packed[at];
+        if (Entity.isTombstone(entity) || Entity.isNull(parents[at])) {
+          continue;
+        }
+        if (SparseSet.ABSENT == at(parents[at])
+            && (staged.full || listed.containsKey(parents[at]))) {
+          throw refused(
+              entity,
+              "names "
+                  + Entity.toString(parents[at])
+                  + " as parent, which has no node in the snapshot");
+        }
+      }
+      checkAcyclic();
+      if (staged.full) {
+        checkLists();
+      }
+    }
+
+    private LongLongMap listedEntities() {
+      final LongLongMap listed = new LongLongMap(staged.entityCount);
+      for (int i = 0; i < staged.entityCount; i++) {
+        listed.put(staged.entities[i], i);
+      }
+      return listed;
+    }
+
+    private void checkAcyclic() throws SnapshotFormatException {
+      final byte[] state = new byte[source.size];
+      final int[] chain = new int[source.size];
+      for (int start = 0; start < source.size; start++) {
+        if (0 != state[start] || Entity.isTombstone(source.packed[start])) {
+          continue;
+        }
+        int length = 0;
+        int current = start;
+        while (current >= 0 && 0 == state[current]) {
+          state[current] = 1;
+          chain[length++] = current;
+          current = at(parents[current]);
+        }
+        if (current >= 0 && 1 == state[current]) {
+          throw refused(source.packed[current], "is its own ancestor (the parent links form a cycle)");
+        }
+        for (int i = 0; i < length; i++) {
+          state[chain[i]] = 2;
+        }
+      }
+    }
+
+    private void checkLists() throws SnapshotFormatException {
+      final boolean[] listed = new boolean[source.size];
+      for (int at = 0; at < source.size; at++) {
+        final long entity = source.packed[at];
+        if (Entity.isTombstone(entity)) {
+          continue;
+        }
+        int count = 0;
+        long previous = Entity.NULL;
+        for (long child = firsts[at]; !Entity.isNull(child); ) {
+          final int childAt = at(child);
+          if (SparseSet.ABSENT == childAt
+              || parents[childAt] != entity
+              || previouses[childAt] != previous
+              || listed[childAt]) {
+            throw refused(entity, "lists " + Entity.toString(child) + " as a child, wrongly");
+          }
+          listed[childAt] = true;
+          count++;
+          previous = child;
+          child = nexts[childAt];
+        }
+        if (count != counts[at]) {
+          throw refused(entity, "counts " + counts[at] + " children but lists " + count);
+        }
+      }
+      for (int at = 0; at < source.size; at++) {
+        final long entity = source.packed[at];
+        if (Entity.isTombstone(entity)) {
+          continue;
+        }
+        if (Entity.isNull(parents[at])
+            ? !Entity.isNull(previouses[at]) || !Entity.isNull(nexts[at])
+            : !listed[at]) {
+          throw refused(
+              entity,
+              Entity.isNull(parents[at])
+                  ? "is a root but has sibling links"
+                  : "is not among the children of its parent, " + Entity.toString(parents[at]));
+        }
+      }
+    }
+
+    private SnapshotFormatException refused(final long entity, final String rule) {
+      return new SnapshotFormatException(
+          -1,
+          "storage of the hierarchy's nodes: "
+              + Entity.toString(entity)
+              + " "
+              + rule
+              + "; the hierarchy would be broken, nothing was loaded");
+    }
+  }
+
+
   /**
    * The node of one entity, as {@link Storage#get} returns it: a snapshot of its links. Only the
    * hierarchy creates nodes.
