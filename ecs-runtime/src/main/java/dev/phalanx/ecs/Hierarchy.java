@@ -113,7 +113,7 @@ public final class Hierarchy {
     nodes.hierarchy = this;
     // Unlink a node before it goes, whoever removes it: its links must never name a dead entity.
     nodes.onDestroy().connectFirst((r, entity) -> unlink(entity));
-    // REGISTER-CHECK
+    registry.addCheck(this::verify);
   }
 
   /**

@@ -227,9 +227,10 @@ class HierarchyNodeRulesTest {
   }
 
   @Test
-  void verifyReportsBrokenCountsAndLists() {
+  void verifyReportsBrokenCountsAndListsAndRegistryVerifyToo() {
     // Rule: verify reports, in words, a node whose child count disagrees with its list, or whose
-    // parent does not list it (here written behind the hierarchy's back).
+    // parent does not list it (here written behind the hierarchy's back); the registry's verify
+    // reports the same, through the check the hierarchy registered.
     final long root = registry.create();
     final long child = registry.create();
     hierarchy.attach(child, root);
@@ -239,11 +240,13 @@ class HierarchyNodeRulesTest {
     final String r = Entity.toString(root);
     final String c = Entity.toString(child);
     assertEquals(List.of(r + " counts 3 children but lists 1"), hierarchy.verify());
+    assertEquals(List.of(r + " counts 3 children but lists 1"), registry.verify());
     nodes.setCountAt(rootPosition, 0);
     nodes.setFirstAt(rootPosition, Entity.NULL);
     assertEquals(
         List.of(c + " names " + r + " as parent but is not among its children"),
         hierarchy.verify());
+    assertEquals(hierarchy.verify(), registry.verify());
   }
 
   private static List<String> sorted(final List<String> problems) {
