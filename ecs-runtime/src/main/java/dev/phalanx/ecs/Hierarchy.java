@@ -38,9 +38,9 @@ import java.util.function.LongConsumer;
  *
  * <p>Every change is checked in full first (validity, cycles, locks) and refused with nothing
  * changed. Then the nodes it needs are created, the links are made, and only then are the nodes'
- * construct signals (and the entries of groups over the node storage) published: a listener sees the
- * finished link, and one that throws cannot leave a change half done; every listener runs, and the
- * first exception is rethrown once the change is complete. The node storage's destroy signal is
+ * construct signals (and the entries of groups over the node storage) published: a listener sees
+ * the finished link, and one that throws cannot leave a change half done; every listener runs, and
+ * the first exception is rethrown once the change is complete. The node storage's destroy signal is
  * published after the node is unlinked (the hierarchy's own listener runs first), so a throwing
  * destroy listener cannot stop a detach, a destroy, {@link #destroyTree} or a clear either. One
  * refusal can come after a node was created: when something is iterated, the group upkeep of the
@@ -71,8 +71,8 @@ import java.util.function.LongConsumer;
  *
  * <h2>Reordering the node storage</h2>
  *
- * <p>Sorting or compacting {@link #nodes()} is allowed: links are entity handles, not positions, and
- * every node's links move with it. A traversal fails fast if the storage is reordered under it.
+ * <p>Sorting or compacting {@link #nodes()} is allowed: links are entity handles, not positions,
+ * and every node's links move with it. A traversal fails fast if the storage is reordered under it.
  *
  * <h2>Changes during a traversal</h2>
  *
@@ -231,8 +231,8 @@ public final class Hierarchy {
    * @param parent its new parent
    * @throws IllegalArgumentException if either entity is not valid, they are the same entity, or
    *     {@code parent} descends from {@code child} (a cycle)
-   * @throws IllegalStateException if {@code child} already has a parent (use {@link #reparent}),
-   *     or a node is needed for an entity being destroyed or while the registry is cleared
+   * @throws IllegalStateException if {@code child} already has a parent (use {@link #reparent}), or
+   *     a node is needed for an entity being destroyed or while the registry is cleared
    * @throws ConcurrentModificationException if the node storage is locked, or a node's insertion
    *     would break an iteration
    */
@@ -666,8 +666,8 @@ public final class Hierarchy {
   }
 
   /**
-   * Called before {@code entity}'s node is removed: unlinks it and makes its children roots.
-   * O(1 + children): nothing below the children is touched.
+   * Called before {@code entity}'s node is removed: unlinks it and makes its children roots. O(1 +
+   * children): nothing below the children is touched.
    */
   private void unlink(final long entity) {
     final int position = nodes.indexOf(entity);
@@ -962,7 +962,8 @@ public final class Hierarchy {
           current = at(parents[current]);
         }
         if (current >= 0 && 1 == state[current]) {
-          throw refused(source.packed[current], "is its own ancestor (the parent links form a cycle)");
+          throw refused(
+              source.packed[current], "is its own ancestor (the parent links form a cycle)");
         }
         for (int i = 0; i < length; i++) {
           state[chain[i]] = 2;
@@ -1023,7 +1024,6 @@ public final class Hierarchy {
               + "; the hierarchy would be broken, nothing was loaded");
     }
   }
-
 
   /**
    * The node of one entity, as {@link Storage#get} returns it: a snapshot of its links. Only the
@@ -1142,8 +1142,8 @@ public final class Hierarchy {
     }
 
     /**
-     * Inserts a root node with no links for {@code entity}, announcing nothing yet: returns the mark
-     * to pass to {@link #announce} once the change that needed it is complete.
+     * Inserts a root node with no links for {@code entity}, announcing nothing yet: returns the
+     * mark to pass to {@link #announce} once the change that needed it is complete.
      */
     int insertRoot(final long entity) {
       final int position = prepareInsert(entity);
@@ -1241,7 +1241,10 @@ public final class Hierarchy {
     }
 
     private static void swap(
-        final long[][] pages, final int leftPage, final int leftOffset, final int rightPage,
+        final long[][] pages,
+        final int leftPage,
+        final int leftOffset,
+        final int rightPage,
         final int rightOffset) {
       final long value = pages[leftPage][leftOffset];
       pages[leftPage][leftOffset] = pages[rightPage][rightOffset];

@@ -24,6 +24,7 @@ class HierarchyLoadTest {
 
   /** The remote world: root with children a and b, a with child c, and a lone root d. */
   private final Registry remote = new Registry();
+
   private final Hierarchy tree = Hierarchy.of(remote);
   private final long root = remote.create();
   private final long a = remote.create();
@@ -97,8 +98,7 @@ class HierarchyLoadTest {
   // ---------------------------------------------------------------------------------------------
 
   @Test
-  void everySingleBitFlipOfTheHierarchySectionLoadsAWholeHierarchyOrIsRefused()
-      throws IOException {
+  void everySingleBitFlipOfTheHierarchySectionLoadsAWholeHierarchyOrIsRefused() throws IOException {
     final byte[] bytes = save(new SnapshotWriter(remote));
     // The node storage is the only storage: its section runs from its key to the end.
     final int from = indexOf(bytes, "Hierarchy$Node");

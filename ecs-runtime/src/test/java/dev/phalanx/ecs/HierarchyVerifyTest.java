@@ -114,7 +114,8 @@ class HierarchyVerifyTest {
         });
     final List<String> problems = other.verify();
     assertEquals(1, problems.size(), problems.toString());
-    assertTrue(problems.get(0).endsWith("failed: java.lang.IllegalStateException: broken beyond words"));
+    assertTrue(
+        problems.get(0).endsWith("failed: java.lang.IllegalStateException: broken beyond words"));
     assertEquals(List.of(), seen);
   }
 }
