@@ -69,6 +69,15 @@ import java.util.function.LongConsumer;
  *   <tr><td>{@link #verify()}</td><td>O(nodes), allocating two arrays of that size</td></tr>
  * </table>
  *
+ * <p>Measured ({@code benchmarks} {@code HierarchyLinks}, JMH quick mode on a shared 2-core
+ * machine, 256 chains; ratios to the stored depths this replaced): {@code depth} of a node at depth
+ * 8, 64, 512 takes about 50 ns, 1 us, 8 us (was 6 to 8 ns at any depth: the price of never
+ * rewriting a subtree); moving a chain's middle node (half the chain below it) 250 ns, 430 ns, 1.7
+ * us (was 170 ns, 1.4 us, 12 us); destroying a chain's root and re-rooting its child about 200 to
+ * 400 ns at any depth (was 0.4, 2.9 and 27 us); a leaf's detach and attach about 120 to 200 ns (was
+ * 0.4 to 7 us). A system that needs every node's depth gets it in O(nodes) from {@link
+ * #eachParentFirst} (parent before child) rather than from {@code depth} per node.
+ *
  * <h2>Reordering the node storage</h2>
  *
  * <p>Sorting or compacting {@link #nodes()} is allowed: links are entity handles, not positions,
