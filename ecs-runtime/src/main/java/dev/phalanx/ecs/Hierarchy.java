@@ -119,7 +119,6 @@ public final class Hierarchy {
   private Hierarchy(final Registry registry) {
     this.registry = registry;
     this.nodes = registry.storage(TYPE);
-    nodes.hierarchy = this;
     // Unlink a node before it goes, whoever removes it: its links must never name a dead entity.
     nodes.onDestroy().connectFirst((r, entity) -> unlink(entity));
     registry.addCheck(this::verify);
@@ -753,11 +752,6 @@ public final class Hierarchy {
     }
   }
 
-  /** Called when the node storage was reordered or loaded: traversals under way must stop. */
-  void nodesChanged() {
-    changes++;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Loading: the two hooks the loaders call.
   // ---------------------------------------------------------------------------------------------
@@ -1065,8 +1059,6 @@ public final class Hierarchy {
     private long[][] previouses = new long[0][];
     private long[][] nexts = new long[0][];
     private int[][] counts = new int[0][];
-    // The hierarchy these nodes belong to, once created (null for a storage loaded before it).
-    Hierarchy hierarchy;
 
     NodeStorage(final ComponentType<Node, NodeStorage> type) {
       super(type);
