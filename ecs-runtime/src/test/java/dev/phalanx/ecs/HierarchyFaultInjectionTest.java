@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -158,5 +159,36 @@ class HierarchyFaultInjectionTest {
       assertEquals(clean.calls, faulted.calls, "k " + k + ": the same listener calls");
       assertEquals(k <= clean.calls, faulted.thrown > 0, "k " + k);
     }
+  }
+
+  @Test
+  void anAttachCommandIsAppliedWholeWhenANodeListenerThrows() {
+    // Issue 28: attach commands were left half done (nodes created, not linked) by a throwing
+    // construct listener of the node storage.
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final int[] calls = {0};
+    hierarchy
+        .nodes()
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              if (1 == ++calls[0]) {
+                throw new Injected(calls[0]);
+              }
+            });
+    final long parent = registry.create();
+    final long child = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    commands.attach(child, parent);
+    try {
+      commands.apply();
+    } catch (final Injected expected) {
+      // The first listener exception is rethrown once the command is applied.
+    }
+    assertEquals(parent, hierarchy.parent(child));
+    assertEquals(1, hierarchy.childCount(parent));
+    assertEquals(2, calls[0]);
+    assertEquals(List.of(), registry.verify());
   }
 }
