@@ -167,6 +167,7 @@ public final class ContinuousLoader {
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
     final StagedSnapshot staged =
         StagedSnapshot.read(in, registry, settings.codecs, settings.types, false);
+    Hierarchy.checkStaged(staged);
     for (final StagedSnapshot.StagedStorage source : staged.storages) {
       final Storage<?> storage = registry.findStorage(source.type);
       if (null != storage && (storage.isLocked() || storage.isIterated())) {
@@ -246,6 +247,7 @@ public final class ContinuousLoader {
         }
       }
     }
+    Hierarchy.afterContinuousLoad(registry, staged);
   }
 
   /** Removes the component from mapped local entities whose remote entity no longer has it. */

@@ -53,6 +53,8 @@ public final class Registry {
   private int destroyingDepth;
   // Whether clear() is removing everything: nothing may be created or added meanwhile.
   private boolean clearing;
+  // The checks that features registered with addCheck: verify() runs them after its own.
+  private final List<Consumer<List<String>>> checks = new ArrayList<>();
 
   /** Creates an empty registry. */
   public Registry() {
@@ -1067,7 +1069,10 @@ public final class Registry {
    * <p>It checks: the entity storage's index; every storage's sparse and packed arrays and free
    * list of holes; that no component belongs to a dead entity; that every group holds exactly the
    * matching entities, that owned storages are aligned, that nested groups are nested; that no
-   * lock, iteration or destroy is left registered.
+   * lock, iteration or destroy is left registered. Then it runs every check a feature registered
+   * with {@link #addCheck}, in the order they were added: the {@link Hierarchy}'s (symmetric links,
+   * child counts, no cycles, every link naming a live entity with a node) once the registry has
+   * one. A check that throws is reported as a broken invariant, with its exception.
    *
    * @return the broken invariants, each described in words; empty if the registry is consistent
    */
@@ -1096,7 +1101,27 @@ public final class Registry {
     if (clearing) {
       problems.add("a clear() is still registered as in progress");
     }
+    for (final Consumer<List<String>> check : checks) {
+      try {
+        check.accept(problems);
+      } catch (final RuntimeException failed) {
+        problems.add(check + " failed: " + failed);
+      }
+    }
     return problems;
+  }
+
+  /**
+   * Registers a check of a feature's own invariants, which {@link #verify()} runs after the core's
+   * on every call: a feature that keeps state of its own next to the storages (the {@link
+   * Hierarchy}'s links) adds one when it attaches to the registry, so that {@code verify()} covers
+   * it. The check appends each broken invariant, in words, to the list it is handed, and must not
+   * change the registry. Checks stay registered for the registry's life.
+   *
+   * @param check appends the broken invariants it finds to the list it is given
+   */
+  public void addCheck(final Consumer<List<String>> check) {
+    checks.add(Objects.requireNonNull(check, "check"));
   }
 
   /**

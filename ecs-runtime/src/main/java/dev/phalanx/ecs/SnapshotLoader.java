@@ -168,6 +168,7 @@ public final class SnapshotLoader {
               + " the target registry's limit of "
               + registry.entities().limit());
     }
+    Hierarchy.checkStaged(staged);
     checkEmpty();
     commit(staged);
     return Collections.unmodifiableMap(staged.extras);

@@ -589,6 +589,59 @@ public abstract class Storage<T> extends SparseSet {
     Failures.rethrow(failure);
   }
 
+  /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
+  static final int NO_PENDING = -1;
+
+  /**
+   * As {@link #commitInsert}, but announces nothing: the element is visible and the groups are up
+   * to date, and the entries and exits their listeners must hear are kept pending. Returns the mark
+   * to hand to {@link #announceInsert} once the change that needed the element is complete (a
+   * feature that inserts several elements as one change announces them last inserted first). No
+   * user code may run between the two calls but other such insertions.
+   */
+  final int commitUnannounced(final long entity, final int position) {
+    if (position != nextPosition()) {
+      throw new IllegalStateException(
+          "cannot emplace "
+              + type.name()
+              + " on "
+              + Entity.toString(entity)
+              + ": the storage changed before the insertion was committed; nothing was inserted");
+    }
+    if (!hasGroups()) {
+      insertAt(entity, position);
+      return NO_PENDING;
+    }
+    final OwningGroup direct = directInsertOwner();
+    if (null != direct) {
+      insertAt(entity, position);
+      direct.enterDirectly(entity, this, position);
+      return NO_PENDING;
+    }
+    if (!groups.plannedFor(this, entity)) {
+      groups.planInsert(this, entity, position);
+    }
+    insertAt(entity, position);
+    groups.applyInsert(this, entity, position);
+    return groups.pushPending();
+  }
+
+  /**
+   * Announces an insertion made by {@link #commitUnannounced}: the pending group entries since
+   * {@code mark}, then construction. Every listener runs; returns {@code failure} or the first
+   * exception.
+   */
+  final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
+    if (NO_PENDING != mark) {
+      failure = groups.publishPending(mark, registry, entity, failure);
+    }
+    failure = onConstruct.publish(registry, entity, failure);
+    if (!afterInsert.isEmpty()) {
+      failure = afterInsert.publish(registry, entity, failure);
+    }
+    return failure;
+  }
+
   /**
    * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless {@code
    * destroying} and the same removal is already being announced), checks again if listeners ran,

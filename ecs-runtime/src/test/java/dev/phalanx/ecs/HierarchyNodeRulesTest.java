@@ -227,31 +227,26 @@ class HierarchyNodeRulesTest {
   }
 
   @Test
-  void verifyReportsBrokenDepthsAndCounts() {
-    // Rule: verify reports, in words, a node whose depth or child count disagrees with its links
-    // (here written behind the hierarchy's back).
+  void verifyReportsBrokenCountsAndListsAndRegistryVerifyToo() {
+    // Rule: verify reports, in words, a node whose child count disagrees with its list, or whose
+    // parent does not list it (here written behind the hierarchy's back); the registry's verify
+    // reports the same, through the check the hierarchy registered.
     final long root = registry.create();
     final long child = registry.create();
     hierarchy.attach(child, root);
     assertEquals(List.of(), hierarchy.verify());
     final int rootPosition = nodes.indexOf(root);
-    final int childPosition = nodes.indexOf(child);
-    nodes.setDepthAt(childPosition, 5);
     nodes.setCountAt(rootPosition, 3);
     final String r = Entity.toString(root);
     final String c = Entity.toString(child);
+    assertEquals(List.of(r + " counts 3 children but lists 1"), hierarchy.verify());
+    assertEquals(List.of(r + " counts 3 children but lists 1"), registry.verify());
+    nodes.setCountAt(rootPosition, 0);
+    nodes.setFirstAt(rootPosition, Entity.NULL);
     assertEquals(
-        sorted(
-            List.of(
-                r + " counts 3 children but lists 1",
-                c + " has depth 5 under a parent of depth 0")),
-        sorted(hierarchy.verify()));
-    nodes.setDepthAt(childPosition, 1);
-    nodes.setCountAt(rootPosition, 1);
-    nodes.setDepthAt(rootPosition, 2);
-    assertEquals(
-        sorted(List.of(c + " has depth 1 under a parent of depth 2", r + " is a root of depth 2")),
-        sorted(hierarchy.verify()));
+        List.of(c + " names " + r + " as parent but is not among its children"),
+        hierarchy.verify());
+    assertEquals(hierarchy.verify(), registry.verify());
   }
 
   private static List<String> sorted(final List<String> problems) {
@@ -301,9 +296,9 @@ class HierarchyNodeRulesTest {
   }
 
   @Test
-  void theNodeStorageShowsItsSixColumnsLinksAsEntityReferences() {
-    // Rule: snapshot writers see the four links (flagged as entity references), the child count
-    // and the depth, with their values by position.
+  void theNodeStorageShowsItsFiveColumnsLinksAsEntityReferences() {
+    // Rule: snapshot writers see the four links (flagged as entity references) and the child
+    // count, with their values by position; the depth is computed, not stored.
     final long root = registry.create();
     final long child = registry.create();
     hierarchy.attach(child, root);
@@ -365,8 +360,7 @@ class HierarchyNodeRulesTest {
             "firstChild ref=" + n,
             "previousSibling ref=" + n,
             "nextSibling ref=" + n,
-            "childCount=0",
-            "depth=1"),
+            "childCount=0"),
         columns);
   }
 }

@@ -322,15 +322,15 @@ class SnapshotRoundTripTest {
             {"type": "class:dev.phalanx.ecs.Hierarchy$Node", "size": 2, "fields": \
         {"parent": "@EntityRef long", "firstChild": "@EntityRef long", \
         "previousSibling": "@EntityRef long", "nextSibling": "@EntityRef long", \
-        "childCount": "int", "depth": "int"}}
+        "childCount": "int"}}
           ],
           "components": [
             {"entity": "0:0", "Label": {"value": "Label[text=say \\"hi\\"\\u000a]"}, \
         "snapshot-test-mark": {}, "Node": {"parent": null, "firstChild": "1:0", \
-        "previousSibling": null, "nextSibling": null, "childCount": 1, "depth": 0}},
+        "previousSibling": null, "nextSibling": null, "childCount": 1}},
             {"entity": "1:0", "Score": {"value": "Score[value=-3]"}, "Flag": {}, \
         "Node": {"parent": "0:0", "firstChild": null, "previousSibling": null, \
-        "nextSibling": null, "childCount": 0, "depth": 1}},
+        "nextSibling": null, "childCount": 0}},
             {"entity": "2:0", "dead": true}
           ]
         }
