@@ -33,11 +33,16 @@ import java.util.function.LongPredicate;
  *   <li>Entities the replica gains: created since the base, or new in the interest set; each with
  *       all its components.
  *   <li>Per storage: the replica's entities that lost the component, and the elements whose values
- *       it must take: components added since the base; for a <b>tracked</b> storage ({@code
- *       Component(tracked = true)}) the elements whose change tick is newer than the base; for an
- *       <b>untracked</b> storage with fields, <b>every element</b> of the replica's entities (its
- *       writes leave no trace, so the only safe rule is to send them all: make a component that
- *       changes often and is replicated tracked). Tags and void storages send only who has them.
+ *       it must take: components added since the base (and all components of gained entities); for
+ *       a <b>tracked</b> storage ({@code Component(tracked = true)}) also the elements whose change
+ *       tick is newer than the base; for an <b>untracked</b> storage, nothing more unless the type
+ *       is opted in with {@link #everyValue}, which sends every element of the replica's entities
+ *       in every delta. An untracked write leaves no trace, so that is the rule: a component
+ *       written in place after it was added is replicated only if it is tracked (the cheap way: a
+ *       tick compare per element, the changed ones sent) or opted in (all sent). The hierarchy's
+ *       storage is untracked: opt it in when links change after they are made.
+ *   <li>Elements that refer to an entity the replica gains or loses in this delta, so that its
+ *       references follow.
  * </ul>
  *
  * <h2>Bookkeeping</h2>
@@ -65,8 +70,10 @@ import java.util.function.LongPredicate;
  * <h2>Costs</h2>
  *
  * <p>O(entity storage size) for the entity pass, plus per storage O(size) for tracked ones (a tick
- * compare per element) and untracked ones with fields, plus O(log + sent). The output array is
- * reused; no allocation per element for primitive fields.
+ * compare per element) and those opted in with {@link #everyValue}, plus O(log + sent), plus, in a
+ * write where the replica gains or loses entities, one pass over the references of each storage
+ * that has {@code @EntityRef} fields. The output array is reused; no allocation per element for
+ * primitive fields.
  *
  * <h2>Threading</h2>
  *
@@ -82,6 +89,7 @@ public final class DeltaWriter implements AutoCloseable {
   private final DeltaFormat.Output out = new DeltaFormat.Output();
   private final ColumnWriter columns = new ColumnWriter();
   private LongPredicate interest;
+  private final java.util.Set<ComponentType<?, ?>> everyValue = new java.util.HashSet<>();
   private long base;
   // The replica's handle at each entity index, or Entity.NULL: what the previous deltas gave it.
   private long[] has = new long[0];
@@ -141,6 +149,19 @@ public final class DeltaWriter implements AutoCloseable {
       set.put(entity, 1);
     }
     return interest(set::containsKey);
+  }
+
+  /**
+   * Sends every element of these untracked types (of the replica's entities) in every delta, not
+   * only when the component is added: for untracked components written in place. A tracked type
+   * needs no opting in (its changed elements are sent); opting it in sends all of it too.
+   *
+   * @param types the types
+   * @return this writer
+   */
+  public DeltaWriter everyValue(final ComponentType<?, ?>... types) {
+    everyValue.addAll(Arrays.asList(types));
+    return this;
   }
 
   /**
@@ -376,14 +397,14 @@ public final class DeltaWriter implements AutoCloseable {
     }
     // Values.
     final boolean fields = tracker.fields;
-    if (fresh || (fields && !storage.isTracked())) {
+    if (fresh || (fields && everyValue.contains(storage.type()))) {
       for (int position = 0; position < size; position++) {
         final long entity = packed[position];
         if (!Entity.isTombstone(entity) && held(entity)) {
           choose(position, mark);
         }
       }
-    } else if (fields) {
+    } else if (fields && storage.isTracked()) {
       for (int position = 0; position < size; position++) {
         if (storage.changeTickAt(position) > since) {
           final long entity = packed[position];

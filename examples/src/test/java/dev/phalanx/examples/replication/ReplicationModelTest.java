@@ -72,7 +72,12 @@ class ReplicationModelTest {
     final boolean everything = 0 == seed % 4;
     final LongPredicate interest =
         everything ? e -> true : e -> (Entity.index(e) + phase[0]) % modulus != 0;
-    final DeltaWriter writer = new DeltaWriter(server).interest(interest);
+    // Primitives and Parent are written in place (replace): opted in. Slot is untracked and only
+    // ever added and removed: its values travel with the add.
+    final DeltaWriter writer =
+        new DeltaWriter(server)
+            .interest(interest)
+            .everyValue(Primitives_Traits.TYPE, Parent_Traits.TYPE);
     for (int tick = 0; tick < ticks; tick++) {
       mutate(server, random, 30);
       if (random.nextInt(5) == 0) {
@@ -139,11 +144,14 @@ class ReplicationModelTest {
                     random.nextDouble()));
         case 5 ->
             server.emplaceOrReplace(e, Parent_Traits.TYPE, new Parent(other, random.nextInt(9)));
-        case 6 ->
-            server.emplaceOrReplace(
-                e,
-                Slot_Traits.TYPE,
-                new Slot(random.nextInt(), random.nextBoolean() ? null : "s" + step));
+        case 6 -> {
+          // Untracked and not opted in: changed only by removing and adding again.
+          server.remove(e, Slot_Traits.TYPE);
+          server.emplace(
+              e,
+              Slot_Traits.TYPE,
+              new Slot(random.nextInt(), random.nextBoolean() ? null : "s" + step));
+        }
         case 7 -> {
           if (!server.has(e, Frozen_Traits.TYPE)) {
             server.emplace(e, Frozen_Traits.TYPE, new dev.phalanx.examples.components.Frozen());
@@ -254,7 +262,8 @@ class ReplicationModelTest {
     for (final ComponentType<?, ?> type : TYPES) {
       server.storage(type);
     }
-    final DeltaWriter writer = new DeltaWriter(server);
+    final DeltaWriter writer =
+        new DeltaWriter(server).everyValue(Primitives_Traits.TYPE, Parent_Traits.TYPE);
     final Registry replica = new Registry();
     final DeltaLoader loader = new DeltaLoader(replica).types(TYPES);
     mutate(server, random, 20);
