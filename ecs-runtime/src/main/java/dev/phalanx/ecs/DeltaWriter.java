@@ -90,6 +90,10 @@ public final class DeltaWriter implements AutoCloseable {
   private final ColumnWriter columns = new ColumnWriter();
   private LongPredicate interest;
   private final java.util.Set<ComponentType<?, ?>> everyValue = new java.util.HashSet<>();
+  // The types streamed, or null for every storage; and how many of the registry's storages have
+  // been looked at for a tracker.
+  private java.util.Set<ComponentType<?, ?>> chosenTypes;
+  private int attachedUpTo;
   private long base;
   // The replica's handle at each entity index, or Entity.NULL: what the previous deltas gave it.
   private long[] has = new long[0];
@@ -149,6 +153,21 @@ public final class DeltaWriter implements AutoCloseable {
       set.put(entity, 1);
     }
     return interest(set::containsKey);
+  }
+
+  /**
+   * Streams only the storages of {@code types} (by default every storage of the registry, the
+   * hierarchy's and void ones included). Call it before the first write.
+   *
+   * @param types the types to stream
+   * @return this writer
+   */
+  public DeltaWriter types(final ComponentType<?, ?>... types) {
+    close();
+    chosenTypes = new java.util.HashSet<>(Arrays.asList(types));
+    attachedUpTo = 0;
+    attachNewStorages();
+    return this;
   }
 
   /**
@@ -277,6 +296,9 @@ public final class DeltaWriter implements AutoCloseable {
   private void checkCodecs() {
     for (int i = 0; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
+      if (null != chosenTypes && !chosenTypes.contains(storage.type())) {
+        continue;
+      }
       for (final SnapshotFormat.Column column : SnapshotFormat.columns(storage)) {
         if (SnapshotFormat.CODEC == column.code() && !codecs.containsKey(column.type())) {
           throw new IllegalStateException(
@@ -297,8 +319,12 @@ public final class DeltaWriter implements AutoCloseable {
 
   /** Connects a tracker to each storage created since the last call. */
   private void attachNewStorages() {
-    for (int i = trackers.size(); i < registry.storageCount(); i++) {
-      final Tracker tracker = new Tracker(registry.storageAt(i));
+    for (; attachedUpTo < registry.storageCount(); attachedUpTo++) {
+      final Storage<?> storage = registry.storageAt(attachedUpTo);
+      if (null != chosenTypes && !chosenTypes.contains(storage.type())) {
+        continue;
+      }
+      final Tracker tracker = new Tracker(storage);
       tracker.storage.afterInsert.connect(tracker);
       tracker.storage.afterRemove.connect(tracker);
       trackers.add(tracker);
