@@ -89,6 +89,10 @@ public final class DeltaWriter implements AutoCloseable {
   private final DeltaFormat.Output out = new DeltaFormat.Output();
   private final ColumnWriter columns = new ColumnWriter();
   private LongPredicate interest;
+  // The entity storage's packed array and counts at the previous write (lastAlive -1: none).
+  private long[] lastPacked = new long[0];
+  private int lastAlive = -1;
+  private int lastSize;
   private final java.util.Set<ComponentType<?, ?>> everyValue = new java.util.HashSet<>();
   // The types streamed, or null for every storage; and how many of the registry's storages have
   // been looked at for a tracker.
@@ -332,14 +336,13 @@ public final class DeltaWriter implements AutoCloseable {
   }
 
   /**
-   * One pass over the entity storage: the replica loses what is dead or no longer interesting and
-   * gains what is live, interesting and not yet its own.
+   * Finds what the replica loses and gains. With an interest predicate, one pass over every live
+   * entity ({@link #passAll}); without, only the positions of the entity storage whose handle
+   * changed since the previous write ({@link #passChanged}): a sequential compare against a copy.
    */
   private void passEntities() {
     final EntityStorage entities = registry.entities();
-    final long[] packed = entities.packed();
     final int size = entities.size();
-    final int alive = entities.alive();
     if (has.length < size) {
       final int old = has.length;
       has = Arrays.copyOf(has, size);
@@ -349,25 +352,109 @@ public final class DeltaWriter implements AutoCloseable {
     }
     goneCount = 0;
     arrivedCount = 0;
+    if (null == interest && lastAlive >= 0) {
+      passChanged(entities);
+    } else {
+      passAll(entities);
+      if (null == interest) {
+        keepCopy(entities);
+      } else {
+        lastAlive = -1; // no copy: the next pass without a predicate is a whole one again
+      }
+    }
+  }
+
+  private void keepCopy(final EntityStorage entities) {
+    final int size = entities.size();
+    if (lastPacked.length < size) {
+      lastPacked = Arrays.copyOf(lastPacked, Math.max(size, 2 * lastPacked.length));
+    }
+    System.arraycopy(entities.packed(), 0, lastPacked, 0, size);
+    lastAlive = entities.alive();
+    lastSize = size;
+  }
+
+  /** One pass over the entity storage: loses what is dead or not chosen, gains the rest. */
+  private void passAll(final EntityStorage entities) {
+    final long[] packed = entities.packed();
+    final int size = entities.size();
+    final int alive = entities.alive();
     final LongPredicate chosen = interest;
     for (int position = 0; position < size; position++) {
       final long entity = packed[position];
-      final int index = Entity.index(entity);
-      final long had = has[index];
       final boolean wanted = position < alive && (null == chosen || chosen.test(entity));
       if (wanted) {
-        if (had != entity) {
-          if (!Entity.isNull(had)) {
-            gone = push(gone, goneCount++, had);
-          }
-          arrived = push(arrived, arrivedCount++, entity);
-          has[index] = entity;
-          entered[index] = generation;
-        }
-      } else if (!Entity.isNull(had)) {
-        gone = push(gone, goneCount++, had);
-        has[index] = Entity.NULL;
+        gain(entity);
+      } else {
+        lose(entity);
       }
+    }
+  }
+
+  /**
+   * Compares the entity storage with the copy taken at the previous write: a live entity whose
+   * handle still sits where it sat, inside both live prefixes, has not changed; every other
+   * position is looked at (the handle there now, and the one there then). A destroyed entity's
+   * released handle carries its next version, so a death always changes its position's handle;
+   * positions between the two live counts changed liveness and are looked at whatever they hold.
+   */
+  private void passChanged(final EntityStorage entities) {
+    final long[] packed = entities.packed();
+    final int size = entities.size();
+    final int alive = entities.alive();
+    if (lastPacked.length < size) {
+      lastPacked = Arrays.copyOf(lastPacked, Math.max(size, 2 * lastPacked.length));
+    }
+    final long[] last = lastPacked;
+    final int wasAlive = lastAlive;
+    final int wasSize = lastSize;
+    final int stable = Math.min(alive, wasAlive);
+    for (int position = 0; position < stable; position++) {
+      if (packed[position] != last[position]) {
+        lookAt(position, packed, last, alive, wasAlive);
+      }
+    }
+    for (int position = stable; position < Math.max(size, wasSize); position++) {
+      lookAt(position, packed, last, alive, wasAlive);
+    }
+    keepCopy(entities);
+  }
+
+  private void lookAt(
+      final int position,
+      final long[] packed,
+      final long[] last,
+      final int alive,
+      final int wasAlive) {
+    if (position < wasAlive && !registry.valid(last[position])) {
+      lose(last[position]);
+    }
+    if (position < alive) {
+      gain(packed[position]);
+    }
+  }
+
+  /** The replica gets {@code entity} if it has not got it (losing an older incarnation). */
+  private void gain(final long entity) {
+    final int index = Entity.index(entity);
+    final long had = has[index];
+    if (had != entity) {
+      if (!Entity.isNull(had)) {
+        gone = push(gone, goneCount++, had);
+      }
+      arrived = push(arrived, arrivedCount++, entity);
+      has[index] = entity;
+      entered[index] = generation;
+    }
+  }
+
+  /** The replica loses {@code entity}, or the incarnation of its index it holds, if any. */
+  private void lose(final long entity) {
+    final int index = Entity.index(entity);
+    final long had = has[index];
+    if (!Entity.isNull(had) && (had == entity || !registry.valid(had))) {
+      gone = push(gone, goneCount++, had);
+      has[index] = Entity.NULL;
     }
   }
 

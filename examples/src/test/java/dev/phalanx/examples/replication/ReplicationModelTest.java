@@ -74,16 +74,23 @@ class ReplicationModelTest {
         everything ? e -> true : e -> (Entity.index(e) + phase[0]) % modulus != 0;
     // Primitives and Parent are written in place (replace): opted in. Slot is untracked and only
     // ever added and removed: its values travel with the add.
+    // Every entity, without a predicate: the writer then compares the entity storage with its
+    // copy instead of testing every entity; seeds 2 mod 4 switch from a predicate to none midway.
     final DeltaWriter writer =
         new DeltaWriter(server)
-            .interest(interest)
+            .interest(everything ? null : interest)
             .everyValue(Primitives_Traits.TYPE, Parent_Traits.TYPE);
+    LongPredicate current = interest;
     for (int tick = 0; tick < ticks; tick++) {
+      if (2 == seed % 4 && tick == ticks / 2) {
+        writer.interest(null);
+        current = e -> true;
+      }
       mutate(server, random, 30);
       if (random.nextInt(5) == 0) {
         phase[0]++;
       }
-      final long[] chosen = chosen(server, interest);
+      final long[] chosen = chosen(server, current);
       final ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
       new SnapshotWriter(server).types(TYPES).entities(chosen).write(snapshot);
       full.load(new ByteArrayInputStream(snapshot.toByteArray()));
