@@ -328,4 +328,55 @@ class ReplicationModelTest {
     check(server, chosen(server, e -> true), replica, loader::map, "after the refusals");
     writer.close();
   }
+
+  /**
+   * A replica's listeners (construct, update and destroy on every type) that throw at their k-th
+   * call, for every k: each apply still completes (the replica equals the server afterwards), the
+   * first exception comes out, and verify() stays empty.
+   */
+  @Test
+  void listenersThrowingAtTheirKthCallDoNotStopAnApply() throws IOException {
+    int k = 1;
+    while (true) {
+      final SplittableRandom random = new SplittableRandom(3);
+      final Registry server = new Registry();
+      final Registry replica = new Registry();
+      final int[] calls = {0};
+      final int failAt = k;
+      for (final ComponentType<?, ?> type : TYPES) {
+        server.storage(type);
+        final dev.phalanx.ecs.Storage<?> storage = replica.storage(type);
+        final dev.phalanx.ecs.ComponentListener thrower =
+            (r, e) -> {
+              if (++calls[0] == failAt) {
+                throw new IllegalStateException("listener call " + failAt);
+              }
+            };
+        storage.onConstruct().connect(thrower);
+        storage.onUpdate().connect(thrower);
+        storage.onDestroy().connect(thrower);
+      }
+      final DeltaWriter writer =
+          new DeltaWriter(server).everyValue(Primitives_Traits.TYPE, Parent_Traits.TYPE);
+      final DeltaLoader loader = new DeltaLoader(replica).types(TYPES);
+      boolean thrown = false;
+      for (int tick = 0; tick < 4; tick++) {
+        mutate(server, random, 25);
+        final int length = writer.write();
+        try {
+          loader.load(writer.bytes(), length);
+        } catch (final IllegalStateException e) {
+          assertEquals("listener call " + failAt, e.getMessage());
+          thrown = true;
+        }
+        check(server, chosen(server, e -> true), replica, loader::map, "k " + k + " tick " + tick);
+      }
+      writer.close();
+      if (!thrown) {
+        assertTrue(k > 20, "the listeners were called " + calls[0] + " times");
+        return;
+      }
+      k++;
+    }
+  }
 }
