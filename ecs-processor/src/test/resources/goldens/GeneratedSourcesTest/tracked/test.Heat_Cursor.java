@@ -159,8 +159,8 @@ public final class Heat_Cursor extends Cursor {
    * @param tick a change tick
    * @return whether the element's change tick is later
    */
-  public boolean changedSince(final int tick) {
-    return storage.changeTickAt(position) - tick > 0;
+  public boolean changedSince(final long tick) {
+    return storage.changeTickAt(position) > tick;
   }
 
   /**

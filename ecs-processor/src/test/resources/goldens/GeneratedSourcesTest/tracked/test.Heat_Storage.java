@@ -63,7 +63,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
 
   private int source$staged;
 
-  private int[][] changeTicks$ = new int[0][];
+  private long[][] changeTicks$ = new long[0][];
 
   /**
    * Creates an empty storage; the registry calls it through {@link Heat_Traits#TYPE}.
@@ -321,7 +321,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
       sourcePages[page] = new int[pageSize()];
     }
     if (null == changeTicks$[page]) {
-      changeTicks$[page] = new int[pageSize()];
+      changeTicks$[page] = new long[pageSize()];
     }
   }
 
@@ -366,7 +366,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int sourceValue = sourcePages[leftPage][leftOffset];
     sourcePages[leftPage][leftOffset] = sourcePages[rightPage][rightOffset];
     sourcePages[rightPage][rightOffset] = sourceValue;
-    final int tick$ = changeTicks$[leftPage][leftOffset];
+    final long tick$ = changeTicks$[leftPage][leftOffset];
     changeTicks$[leftPage][leftOffset] = changeTicks$[rightPage][rightOffset];
     changeTicks$[rightPage][rightOffset] = tick$;
   }
@@ -413,7 +413,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    * @return its change tick
    */
   @Override
-  public int changeTickAt(final int position) {
+  public long changeTickAt(final int position) {
     return changeTicks$[position >>> pageShift()][position & (pageSize() - 1)];
   }
 
@@ -422,7 +422,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    *
    * @return the tick pages; the outer array is replaced as pages are added
    */
-  public int[][] changeTickPages() {
+  public long[][] changeTickPages() {
     return changeTicks$;
   }
 

@@ -617,7 +617,7 @@ public final class WarmersQuery {
    * @param tick the change tick already seen
    * @param visitor the loop body
    */
-  public void eachChangedSince(final int tick, final Visitor visitor) {
+  public void eachChangedSince(final long tick, final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final Heat_Cursor heatCursor = this.heatCursor;
     if (this.iterating$) {

@@ -997,7 +997,7 @@ public final class HotQuery {
    * @param tick the change tick already seen
    * @param visitor the loop body
    */
-  public void eachChangedSince(final int tick, final Visitor visitor) {
+  public void eachChangedSince(final long tick, final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final Health_Cursor healthCursor = this.healthCursor;
     if (this.iterating$) {

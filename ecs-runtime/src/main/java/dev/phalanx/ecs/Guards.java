@@ -10,8 +10,9 @@ final class Guards {
   int active;
 
   // The change tick that tracked storages stamp on writes (see Registry.changeTick()). Kept here,
-  // next to the guards every storage already holds, so a write reads it with one load.
-  int changeTick = 1;
+  // next to the guards every storage already holds, so a write reads it with one load. 64-bit: at
+  // a million advances a second it would take 292,000 years to wrap, so ticks compare plainly.
+  long changeTick = 1;
 
   /** Returns whether some set of the registry is iterated or locked. */
   boolean any() {

@@ -1035,8 +1035,16 @@ public final class Registry {
    *
    * @return the current change tick
    */
-  public int changeTick() {
+  public long changeTick() {
     return groups.guards.changeTick;
+  }
+
+  /**
+   * Sets the current change tick, for tests that need a registry whose tick is far along (past
+   * 2^31, say) without advancing it that often.
+   */
+  void changeTick(final long tick) {
+    groups.guards.changeTick = tick;
   }
 
   /**
@@ -1044,16 +1052,17 @@ public final class Registry {
    * later than the returned tick. A system that reacts to changes keeps the value it got last time:
    *
    * <pre>{@code
-   * final int since = seen;              // what this system has already seen
+   * final long since = seen;             // what this system has already seen
    * seen = registry.advanceChangeTick(); // later writes count as new next time
    * query.eachChangedSince(since, visitor);
    * }</pre>
    *
-   * Ticks compare with wrap-around: a reader must look at least once every 2^31 advances.
+   * Ticks are 64-bit and compare plainly: they do not wrap in practice (a million advances a second
+   * would take 292,000 years), so a reader may look as seldom as it likes.
    *
    * @return the tick before the advance: every write stamped later is newer than it
    */
-  public int advanceChangeTick() {
+  public long advanceChangeTick() {
     return groups.guards.changeTick++;
   }
 

@@ -385,21 +385,21 @@ public abstract class Storage<T> extends SparseSet {
    * @param position a live position
    * @return the element's change tick
    */
-  public int changeTickAt(final int position) {
+  public long changeTickAt(final int position) {
     return 0;
   }
 
   /**
-   * Returns whether {@code entity}'s component was added or written after {@code tick} (wrap-around
-   * safe); {@code false} if it has none or the storage is untracked.
+   * Returns whether {@code entity}'s component was added or written after {@code tick} (ticks are
+   * 64-bit and never wrap in practice); {@code false} if it has none or the storage is untracked.
    *
    * @param entity any handle
    * @param tick a change tick already seen
    * @return whether the component changed after it
    */
-  public final boolean changedSince(final long entity, final int tick) {
+  public final boolean changedSince(final long entity, final long tick) {
     final int position = indexOf(entity);
-    return ABSENT != position && isTracked() && changeTickAt(position) - tick > 0;
+    return ABSENT != position && isTracked() && changeTickAt(position) > tick;
   }
 
   /**
@@ -416,7 +416,7 @@ public abstract class Storage<T> extends SparseSet {
    *
    * @return the current change tick
    */
-  protected final int changeTick() {
+  protected final long changeTick() {
     return null != guards ? guards.changeTick : 1;
   }
 

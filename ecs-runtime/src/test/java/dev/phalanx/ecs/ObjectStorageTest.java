@@ -63,8 +63,9 @@ class ObjectStorageTest {
     final long entity = Entity.of(3, 0);
     storage.emplace(entity, new Payload(3));
     assertFalse(storage.isTracked());
-    // A tick seen after the counter wrapped round is negative: still no change to report.
-    for (final int tick : new int[] {Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE}) {
+    // Whatever the tick, an untracked storage has no change to report.
+    for (final long tick :
+        new long[] {Long.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE, Long.MAX_VALUE}) {
       assertFalse(storage.changedSince(entity, tick), "tick " + tick);
     }
   }

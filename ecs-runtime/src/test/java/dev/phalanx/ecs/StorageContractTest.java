@@ -40,7 +40,7 @@ class StorageContractTest {
    * change tick, reports its entity references, and applies recorded emplaces the generated way.
    */
   static final class LinkStorage extends ObjectStorage<Link> {
-    private int[] ticks = new int[0];
+    private long[] ticks = new long[0];
 
     LinkStorage(final ComponentType<Link, ?> type) {
       super(type);
@@ -69,7 +69,7 @@ class StorageContractTest {
     @Override
     protected void swapElements(final int left, final int right) {
       super.swapElements(left, right);
-      final int kept = ticks[left];
+      final long kept = ticks[left];
       ticks[left] = ticks[right];
       ticks[right] = kept;
     }
@@ -80,7 +80,7 @@ class StorageContractTest {
     }
 
     @Override
-    public int changeTickAt(final int position) {
+    public long changeTickAt(final int position) {
       return ticks[position];
     }
 
@@ -119,15 +119,41 @@ class StorageContractTest {
     final LinkStorage links = registry.storage(LINK);
     final long e = registry.create();
     final long other = registry.create();
-    final int before = registry.advanceChangeTick();
+    final long before = registry.advanceChangeTick();
     registry.emplace(e, LINK, new Link(Entity.NULL));
-    final int written = registry.changeTick();
+    final long written = registry.changeTick();
     assertEquals(before + 1, written);
     assertEquals(written, links.changeTickAt(links.index(e)));
     assertTrue(links.changedSince(e, before));
     assertFalse(links.changedSince(e, written), "a write is not newer than its own tick");
     assertFalse(links.changedSince(e, written + 5), "nor newer than a later tick");
     assertFalse(links.changedSince(other, before), "an entity without the component");
+  }
+
+  /**
+   * At the old 32-bit wrap point (2^31 advances, 414 days at 60 a second) an element not written
+   * since still reads as unchanged, and one written after reads as changed: ticks are 64-bit. With
+   * the former int ticks and wrap-around comparison, the element stamped at tick 1 read as changed
+   * since a tick past 2^31.
+   */
+  @Test
+  void ticksPastTheOld32BitWrapCompareRight() {
+    final Registry registry = new Registry();
+    final LinkStorage links = registry.storage(LINK);
+    final long old = registry.create();
+    final long fresh = registry.create();
+    registry.emplace(old, LINK, new Link(Entity.NULL)); // stamped at tick 1
+    for (final long far : new long[] {1L << 31, (1L << 31) + 1, 1L << 32, Long.MAX_VALUE / 2}) {
+      registry.changeTick(far);
+      final long seen = registry.advanceChangeTick();
+      assertEquals(far, seen);
+      assertFalse(links.changedSince(old, seen), "unwritten since tick 1, seen " + seen);
+      registry.emplaceOrReplace(fresh, LINK, new Link(Entity.NULL));
+      assertEquals(far + 1, links.changeTickAt(links.index(fresh)));
+      assertTrue(links.changedSince(fresh, seen), "written after " + seen);
+      assertTrue(links.changedSince(fresh, 1), "newer than the old element's tick");
+      assertFalse(links.changedSince(old, 1));
+    }
   }
 
   /** A standalone storage stamps tick 1: newer than 0, not newer than 1 or later. */
@@ -149,7 +175,7 @@ class StorageContractTest {
     final LinkStorage links = registry.storage(LINK);
     final long e = registry.create();
     registry.emplace(e, LINK, new Link(Entity.NULL));
-    final int seen = registry.advanceChangeTick();
+    final long seen = registry.advanceChangeTick();
     assertFalse(links.changedSince(e, seen));
     final List<Long> updates = new ArrayList<>();
     links.onUpdate().connect((r, entity) -> updates.add(entity));

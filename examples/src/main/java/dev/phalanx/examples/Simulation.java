@@ -1,7 +1,9 @@
 package dev.phalanx.examples;
 
+import dev.phalanx.ecs.DeltaWriter;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
+import dev.phalanx.examples.particles.Replica;
 import dev.phalanx.examples.particles.World;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -59,8 +61,14 @@ public final class Simulation {
           (System.nanoTime() - setupStart) / 1e6);
       final long runStart = System.nanoTime();
       final int every = Math.max(1, options.frames() / 10);
+      final Replica replica = options.replica() ? new Replica() : null;
+      final DeltaWriter toReplica = options.replica() ? Replica.writer(world) : null;
+      long deltaBytes = 0;
       for (int frame = 1; frame <= options.frames(); frame++) {
         world.step();
+        if (null != replica) {
+          deltaBytes += feed(world, toReplica, replica, frame);
+        }
         if (null != options.save() && frame == options.saveAt()) {
           try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(options.save()))) {
             world.save(out);
@@ -82,8 +90,54 @@ public final class Simulation {
           world.lifetime().destroyedRoots(),
           world.lifetime().destroyedChildren());
       System.out.printf("checksum %016x%n", world.checksum());
+      if (null != replica) {
+        System.out.printf(
+            Locale.ROOT,
+            "replica: %,d bytes per frame on average (a full snapshot: %,d), checksum %016x%n",
+            deltaBytes / options.frames(),
+            fullSnapshotBytes(world),
+            replica.checksum());
+        toReplica.close();
+      }
       new Renderer(options.imageSize()).write(world, options.out());
       System.out.println("picture: " + options.out());
+    }
+  }
+
+  /**
+   * Sends the frame's delta to the replica and checks it; returns its size.
+   *
+   * @throws IllegalStateException if the replica's checksum differs from the world's
+   */
+  private static int feed(
+      final World world, final DeltaWriter writer, final Replica replica, final int frame)
+      throws IOException {
+    final int length = writer.write();
+    replica.apply(writer.bytes(), length);
+    if (replica.checksum() != world.checksum()) {
+      throw new IllegalStateException("the replica differs from the world after frame " + frame);
+    }
+    return length;
+  }
+
+  private static long fullSnapshotBytes(final World world) throws IOException {
+    final CountingStream counter = new CountingStream();
+    world.save(counter);
+    return counter.count;
+  }
+
+  /** Counts what is written to it. */
+  private static final class CountingStream extends OutputStream {
+    long count;
+
+    @Override
+    public void write(final int b) {
+      count++;
+    }
+
+    @Override
+    public void write(final byte[] bytes, final int offset, final int length) {
+      count += length;
     }
   }
 

@@ -121,7 +121,7 @@ public class Tracking {
 
     final Registry registry = new Registry();
     TrackedOwning2Query query;
-    int since;
+    long since;
     final float[] sum = new float[1];
     TrackedOwning2Query.Visitor read;
 

@@ -107,10 +107,10 @@ public @interface Component {
    * {@code emplace}, {@code replace}, {@code set}, {@code patch}, the generated setters and
    * cursors, and the chunk forms of queries that own the component. Queries then offer {@code
    * eachChangedSince(tick, visitor)}, which visits only the entities whose tracked components
-   * changed after {@code tick} (see {@code Registry.advanceChangeTick()}). It costs an {@code int}
-   * per element and a store per write; an untracked component's generated code is unchanged.
-   * Default {@code false}. Only components with fields can be tracked ({@code
-   * [PhalanxTrackedTag]}).
+   * changed after {@code tick} (see {@code Registry.advanceChangeTick()}). It costs a {@code long}
+   * per element (64-bit ticks never wrap in practice) and a store per write; an untracked
+   * component's generated code is unchanged. Default {@code false}. Only components with fields can
+   * be tracked ({@code [PhalanxTrackedTag]}).
    *
    * @return whether writes are tracked
    */

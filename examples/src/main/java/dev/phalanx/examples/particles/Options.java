@@ -5,8 +5,9 @@ import java.nio.file.Path;
 
 /**
  * The command-line options of the simulation: {@code --entities N}, {@code --frames N}, {@code
- * --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH} and {@code --help}; each
- * also as {@code --name=value}.
+ * --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH}, {@code --save FILE},
+ * {@code --save-at N}, {@code --load FILE}, {@code --replica} and {@code --help}; those with a
+ * value also as {@code --name=value}.
  *
  * @param entities root entities (particles and comets; comet tails come on top)
  * @param frames frames to run
@@ -18,6 +19,7 @@ import java.nio.file.Path;
  * @param save where to save a snapshot of the world, or {@code null}
  * @param saveAt after which frame to save it (counted from the start of this run)
  * @param load a snapshot to start from instead of a new world, or {@code null}
+ * @param replica whether to feed a replica world the simulation's deltas each frame
  */
 public record Options(
     int entities,
@@ -29,7 +31,8 @@ public record Options(
     boolean help,
     Path save,
     int saveAt,
-    Path load) {
+    Path load,
+    boolean replica) {
 
   /** The usage text printed by {@code --help}. */
   public static final String USAGE =
@@ -47,6 +50,8 @@ public record Options(
         --save FILE    save a snapshot of the world to FILE (after the last frame, or see --save-at)
         --save-at N    save the snapshot after frame N of this run
         --load FILE    start from a snapshot saved with --save instead of a new world
+        --replica      also run a client replica fed the world's deltas each frame; prints the
+                       bytes per frame and checks the replica's checksum against the world's
         --help         print this and exit
 
       With Maven, from the repository root:
@@ -69,6 +74,7 @@ public record Options(
     Path save = null;
     int saveAt = -1;
     Path load = null;
+    boolean replica = false;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
       String value = null;
@@ -79,6 +85,10 @@ public record Options(
       }
       if ("--help".equals(name) || "-h".equals(name)) {
         help = true;
+        continue;
+      }
+      if ("--replica".equals(name) && null == value) {
+        replica = true;
         continue;
       }
       if (null == value) {
@@ -117,7 +127,8 @@ public record Options(
         help,
         save,
         saveAt < 0 ? frames : saveAt,
-        load);
+        load,
+        replica);
   }
 
   /**

@@ -118,16 +118,29 @@ public final class World implements AutoCloseable {
    * hash includes its parent's position, so the hierarchy counts too.
    */
   public long checksum() {
+    return checksum(storages);
+  }
+
+  /**
+   * Returns the fingerprint of {@link #checksum()} over any registry holding the particle world's
+   * storages (a replica's, say).
+   *
+   * @param storages the storages of that registry
+   * @return the fingerprint
+   */
+  public static long checksum(final Storages storages) {
     final Position_Storage positions = storages.positions;
     long sum = 0;
     for (int position = 0; position < positions.size(); position++) {
       final long e = positions.at(position);
-      sum += Checksums.mix(storages.attachments.contains(e) ? childHash(e) : rootHash(e));
+      sum +=
+          Checksums.mix(
+              storages.attachments.contains(e) ? childHash(storages, e) : rootHash(storages, e));
     }
     return sum;
   }
 
-  private long rootHash(final long e) {
+  private static long rootHash(final Storages storages, final long e) {
     int flags = storages.frozen.contains(e) ? Checksums.FROZEN : 0;
     flags |= storages.glowing.contains(e) ? Checksums.GLOWING : 0;
     flags |=
@@ -138,7 +151,7 @@ public final class World implements AutoCloseable {
         storages.lifetimes.ticks(e), flags);
   }
 
-  private long childHash(final long e) {
+  private static long childHash(final Storages storages, final long e) {
     final long parent = storages.hierarchy.parent(e);
     return Checksums.child(
         storages.positions.x(e), storages.positions.y(e),

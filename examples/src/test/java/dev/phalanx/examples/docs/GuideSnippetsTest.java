@@ -11,6 +11,8 @@ import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.DeltaLoader;
+import dev.phalanx.ecs.DeltaWriter;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Hierarchy;
@@ -502,5 +504,28 @@ class GuideSnippetsTest {
     // end::dump[]
     assertTrue(mirror.valid(own));
     assertTrue(text.toString().contains("\"x\": 1.0"), text.toString());
+  }
+
+  @Test
+  void deltas() throws IOException {
+    final Registry server = new Registry();
+    final long ship = server.create();
+    server.storage(Position_Traits.TYPE).emplace(ship, 1f, 2f);
+    final Registry client = new Registry();
+    // tag::deltas[]
+    final DeltaWriter toClient = new DeltaWriter(server).interest(e -> true); // one per client
+    final DeltaLoader replica = new DeltaLoader(client).types(Position_Traits.TYPE);
+    int length = toClient.write(); // the first delta: everything
+    replica.load(toClient.bytes(), length); // (write first: it may grow the array bytes() returns)
+    server.remove(ship, Position_Traits.TYPE);
+    final long rock = server.create();
+    length = toClient.write(); // then only what changed since
+    replica.load(toClient.bytes(), length);
+    assertFalse(client.has(replica.map(ship), Position_Traits.TYPE));
+    assertTrue(client.valid(replica.map(rock)));
+    assertThrows( // a delta on another base: refused, nothing changes
+        SnapshotFormatException.class, () -> new DeltaLoader(client).load(toClient.bytes(), 60));
+    // end::deltas[]
+    toClient.close();
   }
 }

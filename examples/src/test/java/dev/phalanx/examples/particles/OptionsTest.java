@@ -17,6 +17,7 @@ class OptionsTest {
     assertEquals(100, options.frames());
     assertEquals(42, options.seed());
     assertFalse(options.help());
+    assertFalse(options.replica());
     assertEquals("particles.png", options.out().getFileName().toString());
   }
 
@@ -46,6 +47,8 @@ class OptionsTest {
   void helpAndMistakes() {
     assertTrue(Options.parse("--help").help());
     assertTrue(Options.USAGE.contains("--entities"));
+    assertTrue(Options.USAGE.contains("--replica"));
+    assertTrue(Options.parse("--replica", "--frames", "3").replica());
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--entities"));
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--entities", "0"));
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--frames", "many"));

@@ -32,7 +32,7 @@ class ChangeTrackingTest {
     }
     assertTrue(temperatures.isTracked());
     assertFalse(masses.isTracked());
-    final int seen = registry.advanceChangeTick();
+    final long seen = registry.advanceChangeTick();
     assertFalse(temperatures.changedSince(e[0], seen));
     temperatures.setCelsius(e[0], 1f);
     temperatures.replace(e[1], 2f);
@@ -63,7 +63,7 @@ class ChangeTrackingTest {
       cooling.massStorage().emplace(e, 1f);
       all.add(e);
     }
-    int seen = registry.advanceChangeTick();
+    long seen = registry.advanceChangeTick();
     final Set<Long> visited = new HashSet<>();
     cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
     assertEquals(Set.of(), visited, "nothing written since");
@@ -87,7 +87,7 @@ class ChangeTrackingTest {
   }
 
   /** The guide's snippet: a system that visits what changed since it last ran. */
-  private int seen;
+  private long seen;
 
   @Test
   void aSystemSeesEachWriteOnce() {
@@ -99,7 +99,7 @@ class ChangeTrackingTest {
     for (int frame = 0; frame < 3; frame++) {
       final List<Long> changedNow = new ArrayList<>();
       // tag::change-tracking[]
-      final int since = seen; // what this system saw last time
+      final long since = seen; // what this system saw last time
       seen = registry.advanceChangeTick(); // writes from now on are newer
       cooling.eachChangedSince(since, (e, temperature, mass) -> changedNow.add(e));
       // end::change-tracking[]
@@ -209,7 +209,7 @@ class ChangeTrackingTest {
       final Temperature_Storage temperatures = cooling.temperatureStorage();
       final List<Long> live = new ArrayList<>();
       final Set<Long> changed = new HashSet<>();
-      int seen = registry.advanceChangeTick();
+      long seen = registry.advanceChangeTick();
       for (int step = 0; step < 20_000; step++) {
         switch (random.nextInt(8)) {
           case 0, 1 -> {

@@ -110,9 +110,9 @@ public final class CursorGenerator extends ComponentFileGenerator {
                   @return whether the element's change tick is later
                   """)
               .addModifiers(Modifier.PUBLIC)
-              .addParameter(TypeName.INT, "tick", Modifier.FINAL)
+              .addParameter(TypeName.LONG, "tick", Modifier.FINAL)
               .returns(TypeName.BOOLEAN)
-              .addStatement("return storage.changeTickAt(position) - tick > 0")
+              .addStatement("return storage.changeTickAt(position) > tick")
               .build());
     }
     return type.addMethod(get(model)).addMethod(set(model));

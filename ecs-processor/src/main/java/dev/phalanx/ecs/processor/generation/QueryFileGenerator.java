@@ -535,7 +535,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
                         .map(slot -> slot.model().component().simpleName())
                         .toList()))
             .addModifiers(Modifier.PUBLIC)
-            .addParameter(TypeName.INT, "tick", Modifier.FINAL)
+            .addParameter(TypeName.LONG, "tick", Modifier.FINAL)
             .addParameter(visitorType(model), "visitor", Modifier.FINAL);
     final List<CodeBlock> tests = new ArrayList<>();
     for (final Slot slot : slots) {

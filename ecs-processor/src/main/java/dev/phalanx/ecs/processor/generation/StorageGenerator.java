@@ -259,8 +259,8 @@ public final class StorageGenerator extends ComponentFileGenerator {
     type.addMethod(stageMethod(model)).addMethod(writeStagedMethod(model));
     if (model.tracked()) {
       type.addField(
-              FieldSpec.builder(int[][].class, TICKS, Modifier.PRIVATE)
-                  .initializer("new int[0][]")
+              FieldSpec.builder(long[][].class, TICKS, Modifier.PRIVATE)
+                  .initializer("new long[0][]")
                   .build())
           .addMethods(trackingMethods());
     }
@@ -464,7 +464,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
                     + "@return its change tick\n")
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PUBLIC)
-            .returns(TypeName.INT)
+            .returns(TypeName.LONG)
             .addParameter(TypeName.INT, "position", Modifier.FINAL)
             .addStatement("return $L[position >>> pageShift()][position & (pageSize() - 1)]", TICKS)
             .build(),
@@ -474,7 +474,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
                     + " loops).\n\n"
                     + "@return the tick pages; the outer array is replaced as pages are added\n")
             .addModifiers(Modifier.PUBLIC)
-            .returns(int[][].class)
+            .returns(long[][].class)
             .addStatement("return $L", TICKS)
             .build(),
         MethodSpec.methodBuilder("markWritten")
@@ -864,7 +864,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     if (model.tracked()) {
       method
           .beginControlFlow("if (null == $L[page])", TICKS)
-          .addStatement("$L[page] = new int[pageSize()]", TICKS)
+          .addStatement("$L[page] = new long[pageSize()]", TICKS)
           .endControlFlow();
     }
     return method.build();
@@ -1046,7 +1046,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     }
     if (model.tracked()) {
       method
-          .addStatement("final int tick$$ = $L[leftPage][leftOffset]", TICKS)
+          .addStatement("final long tick$$ = $L[leftPage][leftOffset]", TICKS)
           .addStatement("$L[leftPage][leftOffset] = $L[rightPage][rightOffset]", TICKS, TICKS)
           .addStatement("$L[rightPage][rightOffset] = tick$$", TICKS);
     }
