@@ -41,16 +41,16 @@ public final class Workloads {
           new Workload("Iterate3", "iterate3, view (View3Query.each, cursors)", null),
           new Workload("Iterate5", "iterate5, view (View5Query.each, cursors)", null),
           new Workload(
-              "Pathological", "pathological, view (iterate3 after churn)", "Iterate3"),
-          new Workload("PathologicalNonOwningGroup", "pathological, non-owning group", "Iterate3"),
+              "Pathological:View", "pathological, view (iterate3 after churn)", "Iterate3"),
+          new Workload("Pathological:NonOwning", "pathological, non-owning group", "Iterate3"),
           new Workload(
-              "PathologicalPartialOwningGroup",
+              "Pathological:PartialOwning",
               "pathological, partial-owning group (1 of 3 owned)",
               "Iterate3"),
           new Workload(
-              "PathologicalFullOwningGroup", "pathological, full-owning group, per entity", "Iterate3"),
+              "Pathological:FullOwning", "pathological, full-owning group, per entity", "Iterate3"),
           new Workload(
-              "PathologicalFullOwningGroupChunk",
+              "Pathological:FullOwningChunk",
               "pathological, full-owning group, chunks",
               "Iterate3"),
           // Groups (groups package), through the generated queries.
