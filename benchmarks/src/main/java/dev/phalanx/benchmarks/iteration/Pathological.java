@@ -1,5 +1,6 @@
 package dev.phalanx.benchmarks.iteration;
 
+import dev.phalanx.benchmarks.Folded;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Position_Traits;
@@ -7,6 +8,15 @@ import dev.phalanx.benchmarks.components.Scale_Storage;
 import dev.phalanx.benchmarks.components.Scale_Traits;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
+import dev.phalanx.benchmarks.queries.FullOwning3Query;
+import dev.phalanx.benchmarks.queries.NonOwning3Query;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Of3Query;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Position_Storage;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Position_Traits;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Scale_Storage;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Scale_Traits;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Velocity_Storage;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Velocity_Traits;
 import dev.phalanx.benchmarks.queries.View3Query;
 import dev.phalanx.benchmarks.worlds.Churn;
 import dev.phalanx.ecs.Registry;
@@ -19,17 +29,30 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * EnTT's pathological case: 500k entities with Position, Velocity and Scale; ten rounds of removing
  * one component from every 7th, 11th and 13th entity and destroying every 17th, then adding 50k
- * full entities; then iterate3 once over what is left (generated {@code View3Query.each}). Time is
- * per initial entity (500k), so the row compares with iterate3. The fixed size ignores {@code
- * -opi}.
+ * full entities; then iterate3 once over what is left. Time is per initial entity (500k), so the
+ * rows compare with iterate3. The fixed size ignores {@code -opi}.
+ *
+ * <p>The {@code query} parameter picks the iteration (see {@link Folded} for why the choice costs
+ * nothing measured); every group is created before the churn and kept up to date through it:
+ *
+ * <ul>
+ *   <li>{@code View}: {@code View3Query.each}, the view made after the churn.
+ *   <li>{@code NonOwning}: {@code NonOwning3Query.each}.
+ *   <li>{@code PartialOwning}: {@code OwnsPosition_Of3Query.each} (owns Position, gets Velocity and
+ *       Scale), over that declaration's component copies.
+ *   <li>{@code FullOwning}: {@code FullOwning3Query.each}, per entity.
+ *   <li>{@code FullOwningChunk}: {@code FullOwning3Query.eachChunk}, in chunks.
+ * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -41,37 +64,136 @@ public class Pathological {
 
   @State(Scope.Benchmark)
   public static class World {
-    View3Query query;
-    View3Query.Visitor body;
+    @Param({"View", "NonOwning", "PartialOwning", "FullOwning", "FullOwningChunk"})
+    public String query;
+
+    Runnable loop;
 
     @Setup(Level.Trial)
-    public void setup() {
-      final Registry registry = new Registry();
-      final Position_Storage positions = registry.storage(Position_Traits.TYPE);
-      final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
-      final Scale_Storage scales = registry.storage(Scale_Traits.TYPE);
-      Churn.run(
-          registry,
-          (e, i) -> {
-            positions.emplace(e, Work.x(i), Work.x(i));
-            velocities.emplace(e, Work.v(i), Work.v(i));
-            scales.emplace(e, 1f);
-          },
-          Position_Traits.TYPE,
-          Velocity_Traits.TYPE,
-          Scale_Traits.TYPE);
-      query = View3Query.of(registry);
-      body =
-          (e, p, v, s) -> {
-            final float f = s.s() * Work.DT;
-            p.setX(p.x() + v.x() * f);
-            p.setY(p.y() + v.y() * f);
+    public void setup(final BenchmarkParams params) {
+      Folded.checkForked(params);
+      loop =
+          switch (query) {
+            case "View" -> view();
+            case "NonOwning" -> nonOwning();
+            case "PartialOwning" -> partialOwning();
+            case "FullOwning" -> fullOwning();
+            case "FullOwningChunk" -> fullOwningChunk();
+            default -> throw new IllegalArgumentException("unknown query " + query);
           };
     }
   }
 
   @Benchmark
   public void phalanx(final World w) {
-    w.query.each(w.body);
+    w.loop.run();
+  }
+
+  /** Runs the churn over the main components of {@code registry}. */
+  private static void churn(final Registry registry) {
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
+    final Scale_Storage scales = registry.storage(Scale_Traits.TYPE);
+    Churn.run(
+        registry,
+        (e, i) -> {
+          positions.emplace(e, Work.x(i), Work.x(i));
+          velocities.emplace(e, Work.v(i), Work.v(i));
+          scales.emplace(e, 1f);
+        },
+        Position_Traits.TYPE,
+        Velocity_Traits.TYPE,
+        Scale_Traits.TYPE);
+  }
+
+  private static Runnable view() {
+    final Registry registry = new Registry();
+    churn(registry);
+    final View3Query query = View3Query.of(registry);
+    final View3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable nonOwning() {
+    final Registry registry = new Registry();
+    registry.storage(Position_Traits.TYPE);
+    registry.storage(Velocity_Traits.TYPE);
+    registry.storage(Scale_Traits.TYPE);
+    final NonOwning3Query query = NonOwning3Query.of(registry);
+    churn(registry);
+    final NonOwning3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable partialOwning() {
+    final Registry registry = new Registry();
+    final OwnsPosition_Position_Storage positions =
+        registry.storage(OwnsPosition_Position_Traits.TYPE);
+    final OwnsPosition_Velocity_Storage velocities =
+        registry.storage(OwnsPosition_Velocity_Traits.TYPE);
+    final OwnsPosition_Scale_Storage scales = registry.storage(OwnsPosition_Scale_Traits.TYPE);
+    final OwnsPosition_Of3Query query = OwnsPosition_Of3Query.of(registry);
+    Churn.run(
+        registry,
+        (e, i) -> {
+          positions.emplace(e, Work.x(i), Work.x(i));
+          velocities.emplace(e, Work.v(i), Work.v(i));
+          scales.emplace(e, 1f);
+        },
+        OwnsPosition_Position_Traits.TYPE,
+        OwnsPosition_Velocity_Traits.TYPE,
+        OwnsPosition_Scale_Traits.TYPE);
+    final OwnsPosition_Of3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable fullOwning() {
+    final Registry registry = new Registry();
+    final FullOwning3Query query = fullOwningGroup(registry);
+    churn(registry);
+    final FullOwning3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable fullOwningChunk() {
+    final Registry registry = new Registry();
+    final FullOwning3Query query = fullOwningGroup(registry);
+    churn(registry);
+    final FullOwning3Query.Chunk body =
+        (from, to, px, py, vx, vy, s) -> {
+          for (int i = from; i < to; i++) {
+            final float f = s[i] * Work.DT;
+            px[i] += vx[i] * f;
+            py[i] += vy[i] * f;
+          }
+        };
+    return () -> query.eachChunk(body);
+  }
+
+  private static FullOwning3Query fullOwningGroup(final Registry registry) {
+    registry.storage(Position_Traits.TYPE);
+    registry.storage(Velocity_Traits.TYPE);
+    registry.storage(Scale_Traits.TYPE);
+    return FullOwning3Query.of(registry);
   }
 }

@@ -79,7 +79,7 @@ public final class Report {
         final int dot = benchmark.lastIndexOf('.');
         final String method = benchmark.substring(dot + 1);
         final String owner = benchmark.substring(0, dot);
-        final String className = owner.substring(owner.lastIndexOf('.') + 1);
+        final String className = key(owner.substring(owner.lastIndexOf('.') + 1), result);
         final Map<?, ?> primary = (Map<?, ?>) result.get("primaryMetric");
         final double score = number(primary.get("score"));
         final double error = number(primary.get("scoreError"));
@@ -110,6 +110,24 @@ public final class Report {
             + " ("
             + rows.size()
             + " rows)");
+  }
+
+  /**
+   * {@return the row key of a result: the class's simple name, then, when the benchmark has
+   * parameters (the folded benchmarks choose their query by one), a colon and the values in the
+   * JSON's order, comma-separated}
+   */
+  static String key(final String className, final Map<?, ?> result) {
+    if (!(result.get("params") instanceof Map<?, ?> params) || params.isEmpty()) {
+      return className;
+    }
+    final StringBuilder key = new StringBuilder(className).append(':');
+    String separator = "";
+    for (final Object value : params.values()) {
+      key.append(separator).append(value);
+      separator = ",";
+    }
+    return key.toString();
   }
 
   private static Comparator<String> sizeOrder() {

@@ -3,16 +3,18 @@ package dev.phalanx.benchmarks.report;
 import java.util.List;
 
 /**
- * The rows of the report, in order. A row appears when the JMH results contain its benchmark class
- * (by simple name), so workloads planned here show up as soon as their class is written; results of
- * classes not listed appear after these rows under their class name.
+ * The rows of the report, in order. A row appears when the JMH results contain its benchmark (by
+ * key: the class's simple name, then for a benchmark with {@code @Param}s a colon and the JMH
+ * JSON's parameter values in order, comma-separated, for example {@code Iterate3Group:FullOwning}),
+ * so workloads planned here show up as soon as their class is written; results not listed appear
+ * after these rows under their key.
  *
  * <p>{@code base} names the row whose peer and baseline cells a Phalanx-only row is compared with
  * (for example a group iteration against the peers' iterate2).
  */
 public final class Workloads {
 
-  /** One row: the benchmark class's simple name, its title, and the row it is compared with. */
+  /** One row: the benchmark's key (see above), its title, and the row it is compared with. */
   public record Workload(String className, String title, String base) {}
 
   /** Every known row, in report order. */
@@ -38,94 +40,93 @@ public final class Workloads {
           new Workload("Iterate2One", "iterate2, one entity matches", null),
           new Workload("Iterate3", "iterate3, view (View3Query.each, cursors)", null),
           new Workload("Iterate5", "iterate5, view (View5Query.each, cursors)", null),
-          new Workload("Pathological", "pathological, view (iterate3 after churn)", "Iterate3"),
-          new Workload("PathologicalNonOwningGroup", "pathological, non-owning group", "Iterate3"),
           new Workload(
-              "PathologicalPartialOwningGroup",
+              "Pathological:View", "pathological, view (iterate3 after churn)", "Iterate3"),
+          new Workload("Pathological:NonOwning", "pathological, non-owning group", "Iterate3"),
+          new Workload(
+              "Pathological:PartialOwning",
               "pathological, partial-owning group (1 of 3 owned)",
               "Iterate3"),
           new Workload(
-              "PathologicalFullOwningGroup",
-              "pathological, full-owning group, per entity",
-              "Iterate3"),
+              "Pathological:FullOwning", "pathological, full-owning group, per entity", "Iterate3"),
           new Workload(
-              "PathologicalFullOwningGroupChunk",
+              "Pathological:FullOwningChunk",
               "pathological, full-owning group, chunks",
               "Iterate3"),
           // Groups (groups package), through the generated queries.
-          new Workload("Iterate2NonOwningGroup", "iterate2, non-owning group", "Iterate2"),
+          new Workload("Iterate2Group:NonOwning", "iterate2, non-owning group", "Iterate2"),
           new Workload(
-              "Iterate2PartialOwningGroup",
+              "Iterate2Group:PartialOwning",
               "iterate2, partial-owning group (1 of 2 owned)",
               "Iterate2"),
           new Workload(
-              "Iterate2FullOwningGroup",
+              "Iterate2Group:FullOwning",
               "iterate2, full-owning group, per entity (each)",
               "Iterate2"),
           new Workload(
-              "Iterate2FullOwningGroupEachPolluted",
+              "Iterate2GroupPolluted:each",
               "iterate2, full-owning group, each, 5 bodies (profile pollution)",
               "Iterate2"),
           new Workload(
-              "Iterate2FullOwningGroupChunk",
+              "Iterate2GroupChunk:eachChunk",
               "iterate2, full-owning group, chunks (eachChunk)",
               "Iterate2"),
           new Workload(
-              "Iterate2FullOwningGroupChunkLargePages",
+              "Iterate2GroupChunk:eachChunkLargePages",
               "iterate2, full-owning group, chunks, 8192-element pages",
               "Iterate2"),
           new Workload(
-              "Iterate2FullOwningGroupChunkPolluted",
+              "Iterate2GroupPolluted:eachChunk",
               "iterate2, full-owning group, chunks, 5 bodies (profile pollution)",
               "Iterate2"),
           new Workload(
-              "Iterate2FullOwningGroupParallel",
+              "Iterate2GroupChunk:parallelEachChunk",
               "iterate2, full-owning group, parallel chunks (common pool, 2 threads)",
               "Iterate2"),
-          new Workload("Iterate3NonOwningGroup", "iterate3, non-owning group", "Iterate3"),
+          new Workload("Iterate3Group:NonOwning", "iterate3, non-owning group", "Iterate3"),
           new Workload(
-              "Iterate3PartialOwningGroup",
+              "Iterate3Group:PartialOwning",
               "iterate3, partial-owning group (1 of 3 owned)",
               "Iterate3"),
           new Workload(
-              "Iterate3FullOwningGroup",
+              "Iterate3Group:FullOwning",
               "iterate3, full-owning group, per entity (each)",
               "Iterate3"),
           new Workload(
-              "Iterate3FullOwningGroupChunk",
+              "Iterate3GroupChunk:eachChunk",
               "iterate3, full-owning group, chunks (eachChunk)",
               "Iterate3"),
           new Workload(
-              "Iterate3FullOwningGroupChunkLargePages",
+              "Iterate3GroupChunk:eachChunkLargePages",
               "iterate3, full-owning group, chunks, 8192-element pages",
               "Iterate3"),
           new Workload(
-              "Iterate3FullOwningGroupParallel",
+              "Iterate3GroupChunk:parallelEachChunk",
               "iterate3, full-owning group, parallel chunks (common pool, 2 threads)",
               "Iterate3"),
-          new Workload("Iterate5NonOwningGroup", "iterate5, non-owning group", "Iterate5"),
+          new Workload("Iterate5Group:NonOwning", "iterate5, non-owning group", "Iterate5"),
           new Workload(
-              "Iterate5PartialOwningGroup",
+              "Iterate5Group:PartialOwning",
               "iterate5, partial-owning group (1 of 5 owned)",
               "Iterate5"),
           new Workload(
-              "Iterate5PartialOwning3Of5",
+              "Iterate5Group:PartialOwning3Of5",
               "iterate5, partial-owning group (3 of 5 owned)",
               "Iterate5"),
           new Workload(
-              "Iterate5PartialOwning4Of5",
+              "Iterate5Group:PartialOwning4Of5",
               "iterate5, partial-owning group (4 of 5 owned)",
               "Iterate5"),
           new Workload(
-              "Iterate5FullOwningGroup",
+              "Iterate5Group:FullOwning",
               "iterate5, full-owning group, per entity (each)",
               "Iterate5"),
           new Workload(
-              "Iterate5FullOwningGroupChunk",
+              "Iterate5GroupChunk:eachChunk",
               "iterate5, full-owning group, chunks (eachChunk)",
               "Iterate5"),
           new Workload(
-              "Iterate5FullOwningGroupParallel",
+              "Iterate5GroupChunk:parallelEachChunk",
               "iterate5, full-owning group, parallel chunks (common pool, 2 threads)",
               "Iterate5"),
           // Random access (access package).

@@ -1,0 +1,44 @@
+package dev.phalanx.benchmarks;
+
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * The rule of the folded benchmarks: one class per workload shape, whose query (or query method) is
+ * chosen by a {@code @Param} in {@code @Setup}.
+ *
+ * <p>The set-up builds the world and the chosen query and returns a {@link Runnable} that runs the
+ * query once with its loop body; the measured method is only {@code loop.run()}. So no branch on
+ * the parameter is measured, and the body of the measured method is one call site:
+ *
+ * <ul>
+ *   <li>With forks (run.sh uses {@code -f 1}; the classes declare {@code @Fork(1)}), JMH runs every
+ *       parameter value in its own JVM, so {@code loop.run()} sees one receiver class per fork and
+ *       is inlined, as the call {@code query.each(body)} of an unfolded class was.
+ *   <li>The per-entity call of the body sits in the generated query's loop, one class per query
+ *       kind, and every lambda of a body is written once per query kind: the receivers that call
+ *       site sees are those it saw before the fold, with or without forks.
+ *   <li>Without forks ({@code -f 0}) the parameter values share one JVM and {@code loop.run()}
+ *       turns megamorphic after the third value: one interface call per invocation (per 1M
+ *       entities), never per entity. The profiles of the generated queries' shared runtime code mix
+ *       as well, as they did across unfolded classes in one JVM; {@link #checkForked} says so on
+ *       stderr. Do not publish figures of a {@code -f 0} run.
+ * </ul>
+ *
+ * <p>A {@code @Param} cannot feed {@code @OperationsPerInvocation}, so workloads with another
+ * entity count (pathological) stay in their own class.
+ */
+public final class Folded {
+
+  private Folded() {}
+
+  /** Warns on stderr when the parameter values of a folded benchmark share one JVM. */
+  public static void checkForked(final BenchmarkParams params) {
+    if (0 == params.getForks()) {
+      System.err.println(
+          "warning: "
+              + params.getBenchmark()
+              + " folds several queries behind one call site; with -f 0 their profiles mix."
+              + " Run with -f 1 or more for figures.");
+    }
+  }
+}

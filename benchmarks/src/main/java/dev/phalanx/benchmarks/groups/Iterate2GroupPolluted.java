@@ -1,0 +1,156 @@
+package dev.phalanx.benchmarks.groups;
+
+import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.queries.FullOwning2Query;
+import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Profile pollution: iterate2 through the same generated full-owning {@code FullOwning2Query} with
+ * five different loop bodies (five lambda classes doing the same work), one body per invocation in
+ * turn, from the first warm-up iteration on, so the query's call of the body sees five receiver
+ * classes. The {@code form} parameter picks {@code each} (compare with {@code Iterate2Group},
+ * {@code FullOwning}) or {@code eachChunk} (compare with {@code Iterate2GroupChunk}, {@code
+ * eachChunk}); see {@link Folded} for why the choice costs nothing measured. The pollution is the
+ * point here and stays where it was, at the query's call of the body; the folded call site {@code
+ * loop.run()} sees one class per fork.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@OperationsPerInvocation(Work.ENTITIES)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(1)
+public class Iterate2GroupPolluted {
+
+  @State(Scope.Benchmark)
+  public static class Query {
+    @Param({"each", "eachChunk"})
+    public String form;
+
+    Runnable loop;
+
+    @Setup(Level.Trial)
+    public void setup(final BenchmarkParams params) {
+      Folded.checkForked(params);
+      final FullOwning2Query query =
+          FullOwning2Query.of(GroupWorlds.built(new PhalanxWorld.With2(), params).registry);
+      loop =
+          switch (form) {
+            case "each" -> new EachInTurn(query);
+            case "eachChunk" -> new EachChunkInTurn(query);
+            default -> throw new IllegalArgumentException("unknown form " + form);
+          };
+    }
+  }
+
+  @Benchmark
+  public void phalanx(final Query q) {
+    q.loop.run();
+  }
+
+  /** {@code each} with the next of five visitor classes per run. */
+  private static final class EachInTurn implements Runnable {
+    private final FullOwning2Query query;
+    // Five lambda expressions: five classes with the same work, all seen by the query's call site.
+    private final FullOwning2Query.Visitor[] bodies = {
+      (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      },
+      (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      },
+      (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      },
+      (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      },
+      (e, p, v) -> {
+        p.setX(p.x() + v.x() * Work.DT);
+        p.setY(p.y() + v.y() * Work.DT);
+      }
+    };
+    private int next;
+
+    EachInTurn(final FullOwning2Query query) {
+      this.query = query;
+    }
+
+    @Override
+    public void run() {
+      final int k = next;
+      next = 4 == k ? 0 : k + 1;
+      query.each(bodies[k]);
+    }
+  }
+
+  /** {@code eachChunk} with the next of five chunk-body classes per run. */
+  private static final class EachChunkInTurn implements Runnable {
+    private final FullOwning2Query query;
+    // Five lambda expressions: five classes with the same work, all seen by the query's call site.
+    private final FullOwning2Query.Chunk[] bodies = {
+      (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
+        }
+      },
+      (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
+        }
+      },
+      (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
+        }
+      },
+      (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
+        }
+      },
+      (from, to, px, py, vx, vy) -> {
+        for (int i = from; i < to; i++) {
+          px[i] += vx[i] * Work.DT;
+          py[i] += vy[i] * Work.DT;
+        }
+      }
+    };
+    private int next;
+
+    EachChunkInTurn(final FullOwning2Query query) {
+      this.query = query;
+    }
+
+    @Override
+    public void run() {
+      final int k = next;
+      next = 4 == k ? 0 : k + 1;
+      query.eachChunk(bodies[k]);
+    }
+  }
+}
