@@ -46,6 +46,14 @@ class CommandBufferTypedRecordingTest {
       commands.putRef(text);
     }
 
+    /** Records a typed emplace applied only if the entity has no cell by then. */
+    void emplaceIfAbsent(
+        final CommandBuffer commands, final long entity, final long word, final String text) {
+      commands.beginFieldsIfAbsent(entity, this, 1, 1);
+      commands.putWord(word);
+      commands.putRef(text);
+    }
+
     @Override
     protected void applyRecorded(final long entity, final CommandBuffer commands) {
       final long word = commands.nextWord();
