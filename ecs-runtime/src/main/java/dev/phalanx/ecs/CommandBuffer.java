@@ -447,7 +447,27 @@ public final class CommandBuffer {
    */
   public void beginFields(
       final long entity, final Storage<?> storage, final int wordCount, final int refCount) {
-    record(FIELDS, entity, storage.type(), wordCount, refCount);
+    final ComponentType<?, ?> type = storage.type();
+    final int id = type.id();
+    final int at = count;
+    // The steady state, checked in one go: the owner, a plain entity, a type recorded before with
+    // these sizes, room for the command and its payload. Anything else takes record's path.
+    if (owner == Thread.currentThread()
+        && ownerPass == guards.parallelPasses
+        && !isReserved(entity)
+        && id < typesById.length
+        && typesById[id] == type
+        && fieldWords[id] == wordCount
+        && fieldRefs[id] == refCount
+        && at < codes.length
+        && this.wordCount + wordCount <= words.length
+        && this.refCount + refCount <= refs.length) {
+      targets[at] = entity;
+      codes[at] = FIELDS << OP_SHIFT | id;
+      count = at + 1;
+      return;
+    }
+    record(FIELDS, entity, type, wordCount, refCount);
   }
 
   /**
@@ -659,7 +679,13 @@ public final class CommandBuffer {
     // count is read at each step: commands recorded meanwhile are applied too.
     while (applied < count) {
       final int i = applied;
-      if (i >= oneByOneUntil && DESTROY == (byte) (codes[i] >>> OP_SHIFT)) {
+      final int code = codes[i];
+      if (FIELDS == (byte) (code >>> OP_SHIFT)) {
+        // The common case, kept tight: a typed emplace recorded by a generated storage.
+        failure = applyFields(i, code, siblings, failure);
+        continue;
+      }
+      if (i >= oneByOneUntil && DESTROY == (byte) (code >>> OP_SHIFT)) {
         final int end = destroyRunEnd(i);
         if (end - i > 1 && registry.unobserved()) {
           failure = applyDestroyRun(i, end, siblings, failure);
@@ -677,6 +703,27 @@ public final class CommandBuffer {
         failure = Failures.add(failure, thrown);
         next = base + created;
       }
+    }
+    return failure;
+  }
+
+  /** Applies the typed emplace {@code i}; returns {@code failure} or the exception it threw. */
+  private Throwable applyFields(
+      final int i, final int code, final CommandBuffers siblings, Throwable failure) {
+    applied = i + 1;
+    final int firstWord = readWord;
+    final int firstRef = readRef;
+    try {
+      final long target = resolve(targets[i], siblings);
+      if (Entity.isNull(target) || !registry.valid(target)) {
+        skipped++;
+        skipPayload(code, firstWord, firstRef);
+      } else {
+        storageOf(code & TYPE_MASK).applyRecorded(target, this);
+      }
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+      skipPayload(code, firstWord, firstRef);
     }
     return failure;
   }
@@ -700,11 +747,7 @@ public final class CommandBuffer {
         return failure;
       }
       final int typeId = code & TYPE_MASK;
-      if (FIELDS == op) {
-        // The common case, kept out of the switch: a typed emplace recorded by a generated
-        // storage.
-        storageOf(typeId).applyRecorded(target, this);
-      } else if (FIELDS_IF_ABSENT == op) {
+      if (FIELDS_IF_ABSENT == op) {
         final Storage<?> storage = storageOf(typeId);
         if (storage.contains(target)) {
           skipPayload(code, firstWord, firstRef);

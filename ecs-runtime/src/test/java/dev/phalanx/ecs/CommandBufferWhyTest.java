@@ -285,6 +285,51 @@ class CommandBufferWhyTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  @Test
+  void outOfMemoryWhileRecordingLeavesNoHalfRecordedCommand() {
+    // Rule: every array a command needs is grown before anything of it is written: a recording
+    // that cannot grow (here a payload beyond the VM's array limit) records nothing.
+    final ComponentType<Cell, CellStorage> type =
+        CommandBufferTypedRecordingTest.typeWithIdAtLeast(20);
+    final CellStorage cells = registry.storage(type);
+    final CommandBuffer commands = new CommandBuffer(registry);
+    final long e = registry.create();
+    commands.emplace(e, TA, new A(1));
+    assertThrows(
+        OutOfMemoryError.class, () -> commands.beginFields(e, cells, Integer.MAX_VALUE - 8, 0));
+    assertEquals(1, commands.size());
+    cells.emplace(commands, e, 2, "two");
+    commands.apply();
+    assertEquals(new Cell(2, "two"), cells.get(e));
+    assertEquals(1, registry.get(e, TA).value());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void aHandleReservedInAnAppliedRunDuringTheSetsApplyLandsOnItsOwnEntity() {
+    final CommandBuffers set = new CommandBuffers(registry);
+    final long bystander = registry.create();
+    final long[] spawned = {Entity.NULL};
+    registry
+        .storage(TB)
+        .onConstruct()
+        .connect(
+            (r, entity) -> {
+              if (Entity.isNull(spawned[0])) {
+                spawned[0] = set.forRun(0).create(); // run 0 is applied already
+                set.forRun(9).emplace(spawned[0], TC, new C(3));
+              }
+            });
+    set.forRun(0).emplace(bystander, TA, new A(1));
+    set.forRun(5).emplace(registry.create(), TB, new B(2));
+    set.apply();
+    final long created = set.entityOf(spawned[0]);
+    assertTrue(registry.valid(created));
+    assertEquals(3, registry.get(created, TC).value());
+    assertFalse(registry.has(bystander, TC));
+    assertEquals(List.of(), registry.verify());
+  }
+
   private static void join(final Thread thread) {
     try {
       thread.join();
