@@ -1133,6 +1133,7 @@ public final class CommandBuffer {
     base = taken[1];
     next = base;
     limit = taken[1];
+    createdBase = base;
     created = 0;
   }
 

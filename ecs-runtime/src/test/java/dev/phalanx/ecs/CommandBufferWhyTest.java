@@ -330,6 +330,29 @@ class CommandBufferWhyTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  @Test
+  void aRunAddedDuringTheSetsApplyIsAppliedByIt() {
+    final CommandBuffers set = new CommandBuffers(registry);
+    final long[] spawned = {Entity.NULL};
+    registry
+        .storage(TA)
+        .onConstruct()
+        .connect(
+            (r, entity) -> {
+              if (Entity.isNull(spawned[0])) {
+                final CommandBuffer added = set.forRun(1_000); // a run the set did not have
+                spawned[0] = added.create();
+                added.emplace(spawned[0], TB, new B(8));
+              }
+            });
+    set.forRun(0).emplace(registry.create(), TA, new A(1));
+    set.apply();
+    final long created = set.entityOf(spawned[0]);
+    assertEquals(8, registry.get(created, TB).value());
+    assertEquals(0, set.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
   private static void join(final Thread thread) {
     try {
       thread.join();
