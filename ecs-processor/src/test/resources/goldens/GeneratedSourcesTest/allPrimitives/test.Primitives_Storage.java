@@ -676,7 +676,39 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   public void emplace(final CommandBuffer commands, final long entity, final boolean flag,
       final byte tiny, final short small, final char letter, final int count, final long big,
       final float ratio, final double precise) {
-    commands.beginFields(entity, this);
+    commands.beginFields(entity, this, 8, 0);
+    commands.putWord(flag ? 1L : 0L);
+    commands.putWord(tiny);
+    commands.putWord(small);
+    commands.putWord(letter);
+    commands.putWord(count);
+    commands.putWord(big);
+    commands.putWord(Float.floatToRawIntBits(ratio));
+    commands.putWord(Double.doubleToRawLongBits(precise));
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Primitives} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param flag the {@code flag} field
+   * @param tiny the {@code tiny} field
+   * @param small the {@code small} field
+   * @param letter the {@code letter} field
+   * @param count the {@code count} field
+   * @param big the {@code big} field
+   * @param ratio the {@code ratio} field
+   * @param precise the {@code precise} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final boolean flag,
+      final byte tiny, final short small, final char letter, final int count, final long big,
+      final float ratio, final double precise) {
+    commands.beginFieldsIfAbsent(entity, this, 8, 0);
     commands.putWord(flag ? 1L : 0L);
     commands.putWord(tiny);
     commands.putWord(small);

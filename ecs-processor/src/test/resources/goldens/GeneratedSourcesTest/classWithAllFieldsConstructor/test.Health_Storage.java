@@ -251,7 +251,26 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void emplace(final CommandBuffer commands, final long entity, final int current,
       final int max) {
-    commands.beginFields(entity, this);
+    commands.beginFields(entity, this, 2, 0);
+    commands.putWord(current);
+    commands.putWord(max);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Health} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param current the {@code current} field
+   * @param max the {@code max} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final int current,
+      final int max) {
+    commands.beginFieldsIfAbsent(entity, this, 2, 0);
     commands.putWord(current);
     commands.putWord(max);
   }

@@ -268,7 +268,26 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void emplace(final CommandBuffer commands, final long entity$, final long entity,
       final String name) {
-    commands.beginFields(entity$, this);
+    commands.beginFields(entity$, this, 1, 1);
+    commands.putWord(entity);
+    commands.putRef(name);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Node} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity$ the entity or reserved handle
+   * @param entity the {@code entity} field
+   * @param name the {@code name} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity$, final long entity,
+      final String name) {
+    commands.beginFieldsIfAbsent(entity$, this, 1, 1);
     commands.putWord(entity);
     commands.putRef(name);
   }

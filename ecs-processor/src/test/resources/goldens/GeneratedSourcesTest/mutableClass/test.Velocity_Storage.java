@@ -322,7 +322,28 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void emplace(final CommandBuffer commands, final long entity, final float dx,
       final float dy, final float spin) {
-    commands.beginFields(entity, this);
+    commands.beginFields(entity, this, 3, 0);
+    commands.putWord(Float.floatToRawIntBits(dx));
+    commands.putWord(Float.floatToRawIntBits(dy));
+    commands.putWord(Float.floatToRawIntBits(spin));
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Velocity} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param dx the {@code dx} field
+   * @param dy the {@code dy} field
+   * @param spin the {@code spin} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final float dx,
+      final float dy, final float spin) {
+    commands.beginFieldsIfAbsent(entity, this, 3, 0);
     commands.putWord(Float.floatToRawIntBits(dx));
     commands.putWord(Float.floatToRawIntBits(dy));
     commands.putWord(Float.floatToRawIntBits(spin));

@@ -252,7 +252,26 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void emplace(final CommandBuffer commands, final long entity, final float x,
       final float y) {
-    commands.beginFields(entity, this);
+    commands.beginFields(entity, this, 2, 0);
+    commands.putWord(Float.floatToRawIntBits(x));
+    commands.putWord(Float.floatToRawIntBits(y));
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Position} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param x the {@code x} field
+   * @param y the {@code y} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final float x,
+      final float y) {
+    commands.beginFieldsIfAbsent(entity, this, 2, 0);
     commands.putWord(Float.floatToRawIntBits(x));
     commands.putWord(Float.floatToRawIntBits(y));
   }

@@ -547,7 +547,35 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   public void emplace(final CommandBuffer commands, final long entity, final String text,
       final Label.Color color, final List<String> tags, final Map<String, List<Integer>> index2,
       final int[][] grid, final long owner) {
-    commands.beginFields(entity, this);
+    commands.beginFields(entity, this, 1, 5);
+    commands.putRef(text);
+    commands.putRef(color);
+    commands.putRef(tags);
+    commands.putRef(index2);
+    commands.putRef(grid);
+    commands.putWord(owner);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Label} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param text the {@code text} field
+   * @param color the {@code color} field
+   * @param tags the {@code tags} field
+   * @param index2 the {@code index2} field
+   * @param grid the {@code grid} field
+   * @param owner the {@code owner} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final String text,
+      final Label.Color color, final List<String> tags, final Map<String, List<Integer>> index2,
+      final int[][] grid, final long owner) {
+    commands.beginFieldsIfAbsent(entity, this, 1, 5);
     commands.putRef(text);
     commands.putRef(color);
     commands.putRef(tags);

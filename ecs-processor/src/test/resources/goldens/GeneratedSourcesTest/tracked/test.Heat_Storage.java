@@ -260,7 +260,26 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void emplace(final CommandBuffer commands, final long entity, final float celsius,
       final int source) {
-    commands.beginFields(entity, this);
+    commands.beginFields(entity, this, 2, 0);
+    commands.putWord(Float.floatToRawIntBits(celsius));
+    commands.putWord(source);
+  }
+
+  /**
+   * Records in {@code commands} adding a {@link Heat} with the given fields to an entity (live,
+   * or reserved with {@code commands.create()}) unless it has one by then; {@code commands.apply()} then
+   * leaves the one it has as it is. Primitive fields are recorded as bits, references as they are: no
+   * component object is built, and nothing is allocated once the buffer has grown. Safe inside
+   * any iteration, including a parallel one with a buffer per run.
+   *
+   * @param commands the buffer to record into
+   * @param entity the entity or reserved handle
+   * @param celsius the {@code celsius} field
+   * @param source the {@code source} field
+   */
+  public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final float celsius,
+      final int source) {
+    commands.beginFieldsIfAbsent(entity, this, 2, 0);
     commands.putWord(Float.floatToRawIntBits(celsius));
     commands.putWord(source);
   }

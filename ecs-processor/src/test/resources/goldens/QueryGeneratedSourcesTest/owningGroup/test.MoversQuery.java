@@ -1,6 +1,7 @@
 package test;
 
 import dev.phalanx.ecs.CommandBuffer;
+import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.EntityRangeConsumer;
@@ -872,6 +873,28 @@ public final class MoversQuery {
   }
 
   /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)}, handing each run its own command buffer as well:
+   * the buffer of {@code commands} for the run's first position, so that no two runs share one
+   * and {@code commands.apply()}, after the call, applies the runs in position order whatever the
+   * number of threads.
+   *
+   * @param pool the pool to run on
+   * @param commands the set whose buffers the runs record into
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final CommandBuffers commands,
+      final CommandChunk chunk) {
+    group.parallelEachChunk(pool, commands, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
+  }
+
+  private void visitCommandRun(final CommandChunk chunk, final CommandBuffer buffer,
+      final long[] entities, final int from, final int to) {
+    final int page = from >>> pageShift;
+    final int offset = from & pageMask;
+    chunk.visit(buffer, entities, from - offset, offset, offset + (to - from), positionStorage.xPages()[page], positionStorage.yPages()[page], velocityStorage.xPages()[page], velocityStorage.yPages()[page], labelStorage.textPages()[page], labelStorage.tagsPages()[page]);
+  }
+
+  /**
    * The body of {@link MoversQuery#each}: one call per entity, with a typed cursor per included component
    * that has fields (tags add no parameter).
    */
@@ -954,5 +977,43 @@ public final class MoversQuery {
     void visit(long[] entities, int pageStart, int from, int to, float[] positionX,
         float[] positionY, float[] velocityX, float[] velocityY, String[] labelText,
         List<?>[] labelTags);
+  }
+
+  /**
+   * The body of {@link MoversQuery#parallelEachChunk(ForkJoinPool, CommandBuffers, CommandChunk)}: as {@link EntityChunk}, with
+   * the run's own command buffer first, so that recording from a parallel pass is safe by
+   * construction:
+   *
+   * <pre>{@code
+   * query.parallelEachChunk(pool, commands, (buffer, entities, pageStart, from, to, ...) -> {
+   *   for (int i = from; i < to; i++) {
+   *     buffer.destroy(entities[pageStart + i]);
+   *   }
+   * });
+   * commands.apply();
+   * }</pre>
+   */
+  @FunctionalInterface
+  public interface CommandChunk {
+    /**
+     * Visits one run, as {@link EntityChunk#visit}, with the run's own command buffer.
+     *
+     * @param commands the run's buffer: record the run's changes into it, from this call only
+     * @param entities the group's entities by position (the packed array of an owned storage, not
+     *     a copy); read only, valid during the call
+     * @param pageStart the position of offset 0 of the pages: offset {@code i} is position
+     *     {@code pageStart + i}
+     * @param from the first offset, inclusive
+     * @param to the last offset, exclusive; {@code from < to}
+     * @param positionX the page of {@code Position.x}
+     * @param positionY the page of {@code Position.y}
+     * @param velocityX the page of {@code Velocity.x}
+     * @param velocityY the page of {@code Velocity.y}
+     * @param labelText the page of {@code Label.text}
+     * @param labelTags the page of {@code Label.tags}
+     */
+    void visit(CommandBuffer commands, long[] entities, int pageStart, int from, int to,
+        float[] positionX, float[] positionY, float[] velocityX, float[] velocityY,
+        String[] labelText, List<?>[] labelTags);
   }
 }

@@ -6,12 +6,22 @@ import java.util.Arrays;
  * One {@link CommandBuffer} per run of a parallel iteration, applied in the order of the runs: the
  * same program gives the same world whatever the number of threads.
  *
- * <p>Inside {@code parallelEachChunk(pool, (from, to) -> ...)}, take {@code forRun(from)}: each run
- * has its own buffer (a run is processed by one thread), so recording takes no lock. {@link
- * #apply()} materializes every reserved entity (runs in ascending order, each in reservation
+ * <p>The runtime and the generated queries hand each run its buffer: {@link
+ * OwningGroup#parallelEachChunk(java.util.concurrent.ForkJoinPool, CommandBuffers,
+ * CommandRangeConsumer)} and the generated {@code parallelEachChunk(pool, commands, CommandChunk)}.
+ * By hand, inside {@code group.parallelEachChunk(pool, (from, to) -> ...)}, take {@code
+ * forRun(from)}, where {@code from} is the run's first <em>position</em> in the group (never an
+ * offset in a page, which several runs share): each run has its own buffer (a run is processed by
+ * one thread), so recording takes no lock. Two threads recording into one buffer within a pass are
+ * refused ({@link java.util.ConcurrentModificationException}, see {@link CommandBuffer}).
+ *
+ * <p>{@link #apply()} creates every reserved entity (runs in ascending order, each in reservation
  * order), then applies every buffer's commands, runs in ascending order; a reserved handle may be
- * used in any buffer of the set. Buffers are kept, emptied, for the next pass: after the first pass
- * over the same runs, recording and applying allocate nothing.
+ * used in any buffer of the set. What is recorded while it runs, into any buffer of the set (a new
+ * run's included), is applied by the same apply: the buffers are passed over again, in ascending
+ * order, until none has anything left; handles reserved meanwhile are created when first named.
+ * Buffers are kept, emptied, for the next pass: after the first pass over the same runs, recording
+ * and applying allocate nothing.
  *
  * <h2>Threading</h2>
  *
@@ -24,11 +34,15 @@ public final class CommandBuffers {
   // The keys in ascending order and their buffers, replaced (copy on write, under the lock) when a
   // new key appears; read without a lock.
   private volatile Table table = new Table(new int[0], new CommandBuffer[0]);
-  // The same buffers by the id in their current reserved handles, ascending. Replaced (copy on
-  // write, under the lock) when a buffer is added or draws a new id on its own (clear, apply);
-  // sorted again in place by the set's apply, when no thread records, since the buffers that
-  // reserved entities draw new ids then.
-  private volatile Table byId = new Table(new int[0], new CommandBuffer[0]);
+  // The same buffers by the slot in their reserved handles, ascending. Replaced (copy on write,
+  // under the lock) when a buffer is added or moves to a new slot (once per 2^30 reservations).
+  private volatile Table bySlot = new Table(new int[0], new CommandBuffer[0]);
+  // Whether apply() runs: a re-entrant apply or clear of the set or of one of its buffers is
+  // refused.
+  private boolean applying;
+  // The entities created for every buffer's reservations at the start of apply, in one all or
+  // nothing call.
+  private long[] reservedEntities = new long[16];
 
   /**
    * Two parallel arrays; a class, not a record, since a record would compare arrays by identity.
@@ -90,9 +104,9 @@ public final class CommandBuffers {
     if (at >= 0) {
       return current.buffers[at];
     }
-    final CommandBuffer added = new CommandBuffer(registry, this);
+    final CommandBuffer added = new CommandBuffer(registry, this, key);
     table = current.with(key, added);
-    byId = byId.with(added.id(), added);
+    bySlot = bySlot.with(added.slot(), added);
     return added;
   }
 
@@ -116,60 +130,133 @@ public final class CommandBuffers {
 
   /**
    * Applies every buffer (see the class comment) and empties them, as {@link
-   * CommandBuffer#apply()}.
+   * CommandBuffer#apply()}: the first exception a command threw is rethrown once everything else is
+   * applied, and the buffers are empty afterwards whatever happened.
    *
    * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing
    *     is applied
+   * @throws IllegalStateException if called during this set's own apply (from a listener), or if
+   *     the reserved entities cannot be created; nothing is applied
    */
   public void apply() {
+    checkNotApplying();
     CommandBuffer.checkSyncPoint(registry);
-    final CommandBuffer[] buffers = table.buffers;
-    for (final CommandBuffer buffer : buffers) {
-      buffer.materialize();
-    }
+    createReserved(table.buffers);
+    applying = true;
     Throwable failure = null;
-    for (final CommandBuffer buffer : buffers) {
-      failure = buffer.applyCommands(failure, this);
+    try {
+      boolean pending = true;
+      while (pending) {
+        pending = false;
+        // Read again at each pass: a listener may have added a run.
+        for (final CommandBuffer buffer : table.buffers) {
+          if (buffer.hasPending()) {
+            failure = buffer.applyCommands(failure, this);
+            pending = true;
+          }
+        }
+      }
+    } catch (final Throwable thrown) {
+      failure = Failures.add(failure, thrown);
+    } finally {
+      applying = false;
+      for (final CommandBuffer buffer : table.buffers) {
+        buffer.empty();
+      }
     }
-    for (final CommandBuffer buffer : buffers) {
-      buffer.empty();
-    }
-    sortById(byId);
     Failures.rethrow(failure);
   }
 
-  /** {@return the buffer whose current reserved handles carry {@code id}, or {@code null}} */
-  CommandBuffer findById(final int id) {
-    final Table ids = byId;
-    final int at = Arrays.binarySearch(ids.keys, id);
-    return at >= 0 ? ids.buffers[at] : null;
+  /**
+   * Forgets every buffer's commands and reservations (see {@link CommandBuffer#clear()}).
+   *
+   * @throws IllegalStateException if called during this set's apply
+   */
+  public void clear() {
+    checkNotApplying();
+    for (final CommandBuffer buffer : table.buffers) {
+      buffer.clear();
+    }
   }
 
   /**
-   * Sorts a copy of {@link #byId} after a buffer's own {@code clear()} drew it a new id: other runs
-   * may be looking ids up meanwhile.
+   * {@return the entity created for {@code handle}, reserved by a buffer of this set, by its last
+   * apply, or {@link Entity#NULL}} (see {@link CommandBuffer#entityOf})
+   *
+   * @param handle a reserved handle
    */
-  synchronized void idChanged() {
-    final Table sorted = new Table(byId.keys.clone(), byId.buffers.clone());
-    sortById(sorted);
-    byId = sorted;
+  public long entityOf(final long handle) {
+    if (!CommandBuffer.isReserved(handle)) {
+      return Entity.NULL;
+    }
+    final CommandBuffer owner = findBySlot(Entity.index(handle) & 0x7FFF_FFFF);
+    return null == owner ? Entity.NULL : owner.entityOf(handle);
   }
 
-  /** Sorts {@code ids} by the buffers' current ids, in place: nothing allocated. */
-  private static void sortById(final Table ids) {
-    final int[] keys = ids.keys;
-    final CommandBuffer[] buffers = ids.buffers;
-    // Insertion sort: the buffers that reserved drew ids in run order, the others kept theirs.
+  /** {@return whether this set's apply is running} */
+  boolean isApplying() {
+    return applying;
+  }
+
+  private void checkNotApplying() {
+    if (applying) {
+      throw new IllegalStateException(
+          "cannot apply or clear a CommandBuffers during its own apply (from a listener or a"
+              + " queued action): what is recorded now is applied by the apply in progress");
+    }
+  }
+
+  /**
+   * Creates the reservations of every buffer in one call, all or none, and hands each buffer its
+   * own: in run order, each in reservation order.
+   */
+  private void createReserved(final CommandBuffer[] buffers) {
+    int total = 0;
+    for (final CommandBuffer buffer : buffers) {
+      total = Math.addExact(total, buffer.toCreate());
+    }
+    if (total > reservedEntities.length) {
+      reservedEntities = new long[Math.max(total, reservedEntities.length * 2)];
+    }
+    if (total > 0) {
+      registry.create(reservedEntities, 0, total);
+    }
+    int at = 0;
+    for (final CommandBuffer buffer : buffers) {
+      final int n = buffer.toCreate();
+      buffer.adoptReserved(reservedEntities, at, n);
+      at += n;
+    }
+  }
+
+  /** {@return the buffer whose reserved handles carry {@code slot}, or {@code null}} */
+  CommandBuffer findBySlot(final int slot) {
+    final Table slots = bySlot;
+    final int at = Arrays.binarySearch(slots.keys, slot);
+    return at >= 0 ? slots.buffers[at] : null;
+  }
+
+  /** Sorts a copy of {@link #bySlot} after a buffer moved to a new slot. */
+  synchronized void slotChanged() {
+    final Table sorted = new Table(bySlot.keys.clone(), bySlot.buffers.clone());
+    sortBySlot(sorted);
+    bySlot = sorted;
+  }
+
+  /** Sorts {@code slots} by the buffers' current slots, in place. */
+  private static void sortBySlot(final Table slots) {
+    final int[] keys = slots.keys;
+    final CommandBuffer[] buffers = slots.buffers;
     for (int i = 0; i < buffers.length; i++) {
       final CommandBuffer buffer = buffers[i];
-      final int id = buffer.id();
+      final int slot = buffer.slot();
       int j = i;
-      while (j > 0 && keys[j - 1] > id) {
+      while (j > 0 && keys[j - 1] > slot) {
         keys[j] = keys[j - 1];
         buffers[j] = buffers[j - 1];
         j--;
       }
-      keys[j] = id;
+      keys[j] = slot;
       buffers[j] = buffer;
     }
   }

@@ -9,6 +9,11 @@ package dev.phalanx.ecs;
 final class Guards {
   int active;
 
+  // The number of parallel iterations over the registry's groups that have ended: a command
+  // buffer's owner thread holds it until the next one ends (see CommandBuffer's threading). Written
+  // by the thread that started the iteration, after every task has joined.
+  int parallelPasses;
+
   // The change tick that tracked storages stamp on writes (see Registry.changeTick()). Kept here,
   // next to the guards every storage already holds, so a write reads it with one load. 64-bit: at
   // a million advances a second it would take 292,000 years to wrap, so ticks compare plainly.

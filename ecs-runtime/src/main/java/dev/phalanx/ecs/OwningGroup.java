@@ -214,6 +214,30 @@ public final class OwningGroup extends Group {
     parallelRuns(pool, null, action);
   }
 
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityRangeConsumer)}, handing each run its own
+   * buffer of {@code commands} as well: the one of the run's first position ({@link
+   * CommandBuffers#forRun}), so that recording is safe by construction. Apply {@code commands}
+   * after the call, at a sync point.
+   *
+   * @param pool the pool whose threads run the tasks
+   * @param commands the set whose buffers the runs record into
+   * @param action called with its buffer, the entities and each run {@code [from, to)}, from
+   *     several threads at once
+   * @throws ConcurrentModificationException if the body (or another thread) tries a structural
+   *     change of an observed storage while it runs
+   */
+  public void parallelEachChunk(
+      final ForkJoinPool pool, final CommandBuffers commands, final CommandRangeConsumer action) {
+    if (null == commands || null == action) {
+      throw new NullPointerException(null == commands ? "commands" : "action");
+    }
+    parallelRuns(
+        pool,
+        null,
+        (entities, from, to) -> action.accept(commands.forRun(from), entities, from, to));
+  }
+
   private void parallelRuns(
       final ForkJoinPool pool, final RangeConsumer ranges, final EntityRangeConsumer entities) {
     final int chunk = chunkSize();
@@ -228,6 +252,8 @@ public final class OwningGroup extends Group {
       }
     } finally {
       unlockAll();
+      // The runs' command buffers may be recorded by other threads in the next pass.
+      groups.guards.parallelPasses++;
     }
   }
 

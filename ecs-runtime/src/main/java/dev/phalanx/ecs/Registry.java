@@ -152,6 +152,11 @@ public final class Registry {
     if (isBeingDestroyed(entity)) {
       return;
     }
+    if (groups.guards.any()) {
+      // A lock (a parallel iteration's among them) refuses before the destroying stack is
+      // written: several threads refused at once then change nothing of the registry.
+      checkUnlockedFor(entity);
+    }
     pushDestroying(entity);
     if (groups.guards.any()) {
       // Something is iterated or locked: every removal must be allowed before the first is made.
@@ -208,6 +213,19 @@ public final class Registry {
       }
     }
     Failures.rethrow(failure);
+  }
+
+  /**
+   * Throws the lock's {@link java.util.ConcurrentModificationException} if a storage that holds
+   * {@code entity} is locked. Reads only, so that refused calls from several threads are safe.
+   */
+  private void checkUnlockedFor(final long entity) {
+    for (int i = storageCount - 1; i >= 0; i--) {
+      final Storage<?> storage = storages[i];
+      if (storage.isLocked() && SparseSet.ABSENT != storage.indexOf(entity)) {
+        storage.checkUnlocked(true, storage, entity);
+      }
+    }
   }
 
   private void checkDestroy(final long entity) {
@@ -1240,7 +1258,10 @@ public final class Registry {
               + operation
               + " "
               + Entity.toString(entity)
-              + ": the entity is not valid (destroyed or never created)");
+              + ": "
+              + (CommandBuffer.isReserved(entity)
+                  ? CommandBuffer.describeReserved(entity)
+                  : "the entity is not valid (destroyed or never created)"));
     }
   }
 }

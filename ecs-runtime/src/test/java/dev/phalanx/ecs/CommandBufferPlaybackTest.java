@@ -152,7 +152,9 @@ class CommandBufferPlaybackTest {
           assertThrows(
               IllegalArgumentException.class, () -> commands.emplace(handle, TA, new A(1)));
       assertTrue(
-          refused.getMessage().startsWith("cannot record emplace on reserved handle #0"),
+          refused
+              .getMessage()
+              .startsWith("cannot record emplace on reserved handle " + Entity.toString(handle)),
           refused.getMessage());
       assertThrows(IllegalArgumentException.class, () -> commands.attach(mine, handle));
       assertThrows(IllegalArgumentException.class, () -> commands.attach(handle, mine));

@@ -41,7 +41,15 @@ class CommandBufferTypedRecordingTest {
     /** Records a typed emplace: one word, one reference. */
     void emplace(
         final CommandBuffer commands, final long entity, final long word, final String text) {
-      commands.beginFields(entity, this);
+      commands.beginFields(entity, this, 1, 1);
+      commands.putWord(word);
+      commands.putRef(text);
+    }
+
+    /** Records a typed emplace applied only if the entity has no cell by then. */
+    void emplaceIfAbsent(
+        final CommandBuffer commands, final long entity, final long word, final String text) {
+      commands.beginFieldsIfAbsent(entity, this, 1, 1);
       commands.putWord(word);
       commands.putRef(text);
     }
@@ -305,7 +313,7 @@ class CommandBufferTypedRecordingTest {
     final long e = registry.create();
     final long other = registry.create();
     final CommandBuffer commands = new CommandBuffer(registry);
-    commands.beginFields(e, as);
+    commands.beginFields(e, as, 1, 1);
     commands.putWord(99);
     commands.putRef("stray");
     commands.emplace(other, TA, new A(4));

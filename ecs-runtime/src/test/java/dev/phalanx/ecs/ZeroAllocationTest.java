@@ -329,6 +329,45 @@ class ZeroAllocationTest {
   }
 
   @Test
+  void theNewCommandsAndTypedIfAbsentRecordingAllocateNothingWhenWarm() {
+    // Typed emplace and emplaceIfAbsent of a high-id type, tags, removeAll, reservations (their
+    // numbers drawn afresh by every apply), and the owner check, through a warm buffer.
+    final Registry registry = new Registry();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    final ComponentType<
+            CommandBufferTypedRecordingTest.Cell, CommandBufferTypedRecordingTest.CellStorage>
+        type = CommandBufferTypedRecordingTest.typeWithIdAtLeast(20);
+    final CommandBufferTypedRecordingTest.CellStorage cells = registry.storage(type);
+    final ComponentType<Payload, ObjectStorage<Payload>> tag =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final Payload value = new Payload(1);
+    final long[] entities = new long[ENTITIES];
+    assertEquals(
+        0,
+        allocatedBy(
+            () -> {
+              for (int i = 0; i < ENTITIES; i++) {
+                final long e = commands.create();
+                cells.emplace(commands, e, i, "cell");
+                cells.emplaceIfAbsent(commands, e, i + 1, "ignored");
+                commands.emplaceIfAbsent(e, tag, value);
+              }
+              commands.apply();
+              System.arraycopy(cells.packed(), 0, entities, 0, ENTITIES);
+              // Last first: the test storage's moves build Cell objects, the buffer's none.
+              for (int i = ENTITIES - 1; i >= 0; i--) {
+                commands.removeAll(entities[i]);
+                commands.destroy(entities[i]);
+              }
+              commands.apply();
+              if (0 != registry.alive()) {
+                throw new AssertionError(registry.alive() + " alive");
+              }
+            }),
+        "typed emplace and emplaceIfAbsent, removeAll, destroy through a warm buffer");
+  }
+
+  @Test
   void aWarmPassOfRunBuffersNamingEachOthersHandlesAllocatesNothing() {
     // Each run reserves an entity and gives the next run's a component: resolved across buffers
     // by id, the ids drawn again by every apply and the set's id table sorted again in place.

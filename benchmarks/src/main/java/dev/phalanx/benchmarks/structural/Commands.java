@@ -123,8 +123,9 @@ public class Commands extends StructuralBenchmark {
     final CommandBuffers perRun = s.perRun;
     final Position_Storage positions = s.w.positions;
     s.group.parallelEachChunk(
-        (from, to) -> {
-          final CommandBuffer buffer = perRun.forRun(from);
+        java.util.concurrent.ForkJoinPool.commonPool(),
+        perRun,
+        (buffer, entities, from, to) -> {
           for (int position = from; position < to; position++) {
             positions.emplace(buffer, buffer.create(), positions.xAt(position), 0f);
           }

@@ -2,6 +2,7 @@ package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.CommandBuffers;
+import dev.phalanx.ecs.CommandRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
@@ -25,7 +26,10 @@ public final class LifetimeSystem {
   private final Storages storages;
   private final ForkJoinPool pool;
   private final CommandBuffers commands;
-  private final RangeConsumer age = this::age;
+  private final RangeConsumer age = (from, to) -> age(null, from, to);
+  // The parallel form hands each run its own buffer (the one of its first position).
+  private final CommandRangeConsumer ageInParallel =
+      (buffer, entities, from, to) -> age(buffer, from, to);
   private final AtomicLong dying = new AtomicLong();
   private final AtomicLong dyingChildren = new AtomicLong();
   private long destroyedRoots;
@@ -50,7 +54,7 @@ public final class LifetimeSystem {
     if (null == pool) {
       group.eachChunk(age);
     } else {
-      group.parallelEachChunk(pool, age);
+      group.parallelEachChunk(pool, commands, ageInParallel);
     }
     commands.apply();
     final int died = (int) dying.get();
@@ -69,12 +73,15 @@ public final class LifetimeSystem {
     return destroyedChildren;
   }
 
-  /** Ages the run {@code [from, to)} (within one page) and records its dead. */
-  private void age(final int from, final int to) {
+  /**
+   * Ages the run {@code [from, to)} (within one page) and records its dead into {@code run}, or, if
+   * it is {@code null}, into the buffer of the run's first position.
+   */
+  private void age(final CommandBuffer run, final int from, final int to) {
     final int[] ticks = lifetimes.ticksPages()[from >>> lifetimes.pageShift()];
     final int mask = lifetimes.pageSize() - 1;
     final long[] entities = lifetimes.packed();
-    CommandBuffer buffer = null;
+    CommandBuffer buffer = run;
     int died = 0;
     int children = 0;
     for (int position = from; position < to; position++) {

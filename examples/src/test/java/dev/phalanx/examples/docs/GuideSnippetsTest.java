@@ -371,7 +371,7 @@ class GuideSnippetsTest {
               if (registry.get(e, HEALTH).points <= 0) {
                 commands.destroy(e); // the dead go after the pass
                 final long ghost = commands.create(); // a reserved handle, usable in later commands
-                commands.emplace(ghost, POISONED, null);
+                commands.emplace(ghost, POISONED); // a tag: no value
               }
             });
     commands.apply(); // reserved entities first, then every command in recording order
@@ -396,15 +396,15 @@ class GuideSnippetsTest {
     final CommandBuffers perRun = new CommandBuffers(registry);
     group.parallelEachChunk(
         pool,
-        (from, to) -> {
-          final CommandBuffer buffer = perRun.forRun(from);
+        perRun, // each run gets its own buffer, that of its first position
+        (buffer, entities, from, to) -> {
           for (int position = from; position < to; position++) {
             if (health.valueAt(position).points > 100) {
-              buffer.destroy(group.entityAt(position));
+              buffer.destroy(entities[position]);
             }
           }
         });
-    perRun.apply();
+    perRun.apply(); // the runs in position order: the same world with 1 or 8 threads
     // end::parallel-commands[]
     assertEquals(50_000 / 200 * 101, group.size());
     assertEquals(List.of(), registry.verify());

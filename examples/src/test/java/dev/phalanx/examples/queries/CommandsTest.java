@@ -28,21 +28,20 @@ class CommandsTest {
             x[i] += dx[i];
           }
         });
-    movers
-        .group()
-        .parallelEachChunk(
-            pool,
-            (from, to) -> {
-              final CommandBuffer buffer = commands.forRun(from);
-              for (int position = from; position < to; position++) {
-                if (positions.xAt(position) > 50f) {
-                  buffer.destroy(movers.group().entityAt(position));
-                  final long spawn = buffer.create();
-                  positions.emplace(buffer, spawn, 0f, positions.yAt(position));
-                  movers.velocityStorage().emplace(buffer, spawn, 1f, 0f);
-                }
-              }
-            });
+    // Each run gets its own buffer: recording from the parallel pass is safe by construction.
+    movers.parallelEachChunk(
+        pool,
+        commands,
+        (buffer, entities, pageStart, from, to, x, y, dx, dy) -> {
+          for (int i = from; i < to; i++) {
+            if (x[i] > 50f) {
+              buffer.destroy(entities[pageStart + i]);
+              final long spawn = buffer.create();
+              positions.emplace(buffer, spawn, 0f, y[i]);
+              movers.velocityStorage().emplace(buffer, spawn, 1f, 0f);
+            }
+          }
+        });
     commands.apply();
   }
 

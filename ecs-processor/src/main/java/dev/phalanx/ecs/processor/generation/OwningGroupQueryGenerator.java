@@ -228,6 +228,13 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addMethod(runCurrentEntitiesMethod())
         .addMethod(visitEntityRunMethod(entityChunk, slots))
         .addType(entityChunkInterface(model, slots));
+    if (!hasCommandChunk(slots)) {
+      return;
+    }
+    final ClassName commandChunk = model.query().nestedClass("CommandChunk");
+    type.addMethod(parallelEachCommandChunkPoolMethod(commandChunk))
+        .addMethod(visitCommandRunMethod(commandChunk, slots))
+        .addType(commandChunkInterface(model, slots));
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -252,6 +259,113 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
    */
   static boolean hasEntityChunk(final List<Slot> slots) {
     return chunkSlots(slots) + 2 <= Code.MAX_SLOTS;
+  }
+
+  /**
+   * Returns whether the command chunk form fits too: {@code CommandChunk.visit} takes the run's
+   * command buffer besides what {@code EntityChunk.visit} takes.
+   */
+  static boolean hasCommandChunk(final List<Slot> slots) {
+    return chunkSlots(slots) + 3 <= Code.MAX_SLOTS;
+  }
+
+  private static MethodSpec parallelEachCommandChunkPoolMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, EntityChunk)}, handing each run its own command"
+                + " buffer as well:\n"
+                + "the buffer of {@code commands} for the run's first position, so that no two"
+                + " runs share one\n"
+                + "and {@code commands.apply()}, after the call, applies the runs in position"
+                + " order whatever the\n"
+                + "number of threads.\n\n"
+                + "@param pool the pool to run on\n"
+                + "@param commands the set whose buffers the runs record into\n"
+                + "@param chunk the loop body; called from several threads at once\n",
+            ForkJoinPool.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
+        .addParameter(RuntimeContract.COMMAND_BUFFERS, "commands", Modifier.FINAL)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement(
+            "group.parallelEachChunk(pool, commands, (buffer, entities, from, to) ->"
+                + " visitCommandRun(chunk, buffer, entities, from, to))")
+        .build();
+  }
+
+  private static MethodSpec visitCommandRunMethod(final ClassName chunk, final List<Slot> slots) {
+    final List<CodeBlock> arguments = new ArrayList<>();
+    arguments.add(CodeBlock.of("buffer"));
+    arguments.add(CodeBlock.of("entities"));
+    arguments.add(CodeBlock.of("from - offset"));
+    arguments.addAll(runArguments(slots));
+    return MethodSpec.methodBuilder("visitCommandRun")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addParameter(RuntimeContract.COMMAND_BUFFER, "buffer", Modifier.FINAL)
+        .addParameter(ArrayTypeName.of(TypeName.LONG), "entities", Modifier.FINAL)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addStatement("final int page = from >>> pageShift")
+        .addStatement("final int offset = from & pageMask")
+        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
+        .addCode(markChunk(slots))
+        .build();
+  }
+
+  private static TypeSpec commandChunkInterface(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder visit =
+        MethodSpec.methodBuilder("visit")
+            .addJavadoc(
+                "Visits one run, as {@link EntityChunk#visit}, with the run's own command"
+                    + " buffer.\n\n")
+            .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+            .addParameter(RuntimeContract.COMMAND_BUFFER, "commands")
+            .addParameter(ArrayTypeName.of(TypeName.LONG), "entities")
+            .addParameter(TypeName.INT, "pageStart")
+            .addParameter(TypeName.INT, "from")
+            .addParameter(TypeName.INT, "to")
+            .addJavadoc(
+                "@param commands the run's buffer: record the run's changes into it, from this"
+                    + " call only\n")
+            .addJavadoc(
+                "@param entities the group's entities by position (the packed array of an owned"
+                    + " storage, not\n"
+                    + "    a copy); read only, valid during the call\n")
+            .addJavadoc(
+                "@param pageStart the position of offset 0 of the pages: offset {@code i} is"
+                    + " position\n"
+                    + "    {@code pageStart + i}\n")
+            .addJavadoc("@param from the first offset, inclusive\n")
+            .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
+    for (final ParameterSpec array : chunkParameters(slots)) {
+      visit
+          .addParameter(array.type(), array.name())
+          .addJavadoc("@param $L $L", array.name(), array.javadoc());
+    }
+    return TypeSpec.interfaceBuilder("CommandChunk")
+        .addJavadoc(
+            "The body of {@link $T#parallelEachChunk($T, $T, CommandChunk)}: as {@link"
+                + " EntityChunk}, with\n"
+                + "the run's own command buffer first, so that recording from a parallel pass is"
+                + " safe by\n"
+                + "construction:\n\n"
+                + "<pre>{@code\n"
+                + "query.parallelEachChunk(pool, commands, (buffer, entities, pageStart, from, to,"
+                + " ...) -> {\n"
+                + "  for (int i = from; i < to; i++) {\n"
+                + "    buffer.destroy(entities[pageStart + i]);\n"
+                + "  }\n"
+                + "});\n"
+                + "commands.apply();\n"
+                + "}</pre>\n",
+            model.query(),
+            ForkJoinPool.class,
+            RuntimeContract.COMMAND_BUFFERS)
+        .addModifiers(Modifier.PUBLIC)
+        .addAnnotation(FunctionalInterface.class)
+        .addMethod(visit.build())
+        .build();
   }
 
   private static ClassName chunkType(final QueryModel model) {

@@ -83,6 +83,9 @@ public final class RuntimeContract {
   /** {@code CommandBuffer}, which generated storages record typed fields into. */
   public static final ClassName COMMAND_BUFFER = ClassName.get(PACKAGE, "CommandBuffer");
 
+  /** {@code CommandBuffers}, whose buffers the generated command chunk form hands each run. */
+  public static final ClassName COMMAND_BUFFERS = ClassName.get(PACKAGE, "CommandBuffers");
+
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
   public static final ClassName ENTITY_REF_VISITOR = ClassName.get(PACKAGE, "EntityRefVisitor");
 
@@ -110,6 +113,7 @@ public final class RuntimeContract {
           ENTITY,
           ENTITY_REF_VISITOR,
           COMMAND_BUFFER,
+          COMMAND_BUFFERS,
           SIGNAL,
           ENTITY_COMPARATOR,
           POSITION_COMPARATOR,
@@ -167,7 +171,8 @@ public final class RuntimeContract {
           new Member(STORAGE, "markWritten", 1),
           new Member(STORAGE, "changeTick", 0),
           new Member(STORAGE, "contains", 1),
-          new Member(COMMAND_BUFFER, "beginFields", 2),
+          new Member(COMMAND_BUFFER, "beginFields", 4),
+          new Member(COMMAND_BUFFER, "beginFieldsIfAbsent", 4),
           new Member(COMMAND_BUFFER, "putWord", 1),
           new Member(COMMAND_BUFFER, "putRef", 1),
           new Member(COMMAND_BUFFER, "nextWord", 0),
@@ -198,6 +203,8 @@ public final class RuntimeContract {
           new Member(OWNING_GROUP, "contains", 1),
           new Member(OWNING_GROUP, "eachChunk", 1),
           new Member(OWNING_GROUP, "parallelEachChunk", 2),
+          new Member(OWNING_GROUP, "parallelEachChunk", 3),
+          new Member(COMMAND_BUFFERS, "forRun", 1),
           new Member(NON_OWNING_GROUP, "size", 0),
           new Member(NON_OWNING_GROUP, "contains", 1),
           new Member(NON_OWNING_GROUP, "members", 0),

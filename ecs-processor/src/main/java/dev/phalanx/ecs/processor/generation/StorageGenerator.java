@@ -239,7 +239,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
       type.addMethod(emplaceMethod(model)).addMethod(replaceMethod(model));
     }
     if (typedSlots(model) + 1 <= Code.MAX_SLOTS) {
-      type.addMethod(recordMethod(model)).addMethod(applyRecordedMethod(model));
+      type.addMethod(recordMethod(model))
+          .addMethod(recordIfAbsentMethod(model))
+          .addMethod(applyRecordedMethod(model));
     }
     type.addMethod(setMethod(model))
         .addMethod(allocatePageMethod(model))
@@ -673,32 +675,68 @@ public final class StorageGenerator extends ComponentFileGenerator {
   }
 
   private static MethodSpec recordMethod(final ComponentModel model) {
+    final String commands = commandsName(model);
+    return recordMethod(
+        model,
+        "emplace",
+        "beginFields",
+        CodeBlock.of(
+            "Records in {@code $L} adding a {@link $T} with the given fields to an entity (live,\n"
+                + "or reserved with {@code $L.create()}); {@code $L.apply()} emplaces it, or"
+                + " replaces the one\n"
+                + "the entity has by then.",
+            commands,
+            model.component(),
+            commands,
+            commands));
+  }
+
+  private static MethodSpec recordIfAbsentMethod(final ComponentModel model) {
+    final String commands = commandsName(model);
+    return recordMethod(
+        model,
+        "emplaceIfAbsent",
+        "beginFieldsIfAbsent",
+        CodeBlock.of(
+            "Records in {@code $L} adding a {@link $T} with the given fields to an entity (live,\n"
+                + "or reserved with {@code $L.create()}) unless it has one by then; {@code"
+                + " $L.apply()} then\n"
+                + "leaves the one it has as it is.",
+            commands,
+            model.component(),
+            commands,
+            commands));
+  }
+
+  private static MethodSpec recordMethod(
+      final ComponentModel model, final String name, final String begin, final CodeBlock what) {
     final Locals locals = Locals.of(model);
     final String commands = commandsName(model);
+    int words = 0;
+    int refs = 0;
+    for (final FieldModel field : model.fields()) {
+      if (field.type().isPrimitive()) {
+        words++;
+      } else {
+        refs++;
+      }
+    }
     final MethodSpec.Builder method =
-        MethodSpec.methodBuilder("emplace")
+        MethodSpec.methodBuilder(name)
+            .addJavadoc(what)
             .addJavadoc(
-                "Records in {@code $L} adding a {@link $T} with the given fields to an entity"
-                    + " (live,\n"
-                    + "or reserved with {@code $L.create()}); {@code $L.apply()} emplaces it, or"
-                    + " replaces the one\n"
-                    + "the entity has by then. Primitive fields are recorded as bits, references as"
-                    + " they are: no\n"
+                " Primitive fields are recorded as bits, references as they are: no\n"
                     + "component object is built, and nothing is allocated once the buffer has"
                     + " grown. Safe inside\n"
                     + "any iteration, including a parallel one with a buffer per run.\n\n"
                     + "@param $L the buffer to record into\n"
                     + "@param $L the entity or reserved handle\n",
                 commands,
-                model.component(),
-                commands,
-                commands,
-                commands,
                 locals.entity())
             .addModifiers(Modifier.PUBLIC)
             .addParameter(RuntimeContract.COMMAND_BUFFER, commands, Modifier.FINAL)
             .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL)
-            .addStatement("$L.beginFields($L, this)", commands, locals.entity());
+            .addStatement("$L.$L($L, this, $L, $L)", commands, begin, locals.entity(), words, refs);
     for (final FieldModel field : model.fields()) {
       method
           .addJavadoc("@param $L the {@code $L} field\n", field.name(), field.name())
