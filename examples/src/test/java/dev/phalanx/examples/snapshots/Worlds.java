@@ -109,7 +109,8 @@ final class Worlds {
     Parent_Traits.TYPE,
     Primitives_Traits.TYPE,
     Slot_Traits.TYPE,
-    Token_Traits.TYPE
+    Token_Traits.TYPE,
+    ComponentType.named("marked")
   };
 
   static SnapshotLoader loader(final Registry registry) {
