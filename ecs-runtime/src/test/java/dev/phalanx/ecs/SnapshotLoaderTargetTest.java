@@ -148,8 +148,8 @@ class SnapshotLoaderTargetTest {
             IllegalStateException.class,
             () -> new SnapshotLoader(target).load(new ByteArrayInputStream(new byte[] {1, 2, 3})));
     assertEquals(
-        "cannot load a snapshot into a registry that has created entities (1 identifiers): load"
-            + " into a new registry, or use a ContinuousLoader",
+        "cannot load a snapshot into a registry that has live entities (1): load into a new or"
+            + " cleared registry, or use a ContinuousLoader",
         e.getMessage());
   }
 
