@@ -409,8 +409,13 @@ public final class ContinuousLoader {
       Throwable failure) {
     final LongLongMap has = new LongLongMap(source.size);
     for (int p = 0; p < source.size; p++) {
-      if (!Entity.isTombstone(source.packed[p])) {
-        has.put(remoteToLocal.get(source.packed[p], Entity.NULL), p);
+      final long local =
+          Entity.isTombstone(source.packed[p])
+              ? Entity.NULL
+              : remoteToLocal.get(source.packed[p], Entity.NULL);
+      // Unmapped (the registry's entity limit refused its creation): nothing to keep.
+      if (!Entity.isNull(local)) {
+        has.put(local, p);
       }
     }
     long[] lost = new long[16];

@@ -205,4 +205,27 @@ class ContinuousLoaderContractTest {
     assertEquals(3, loader.size());
     assertEquals(List.of(), local.verify());
   }
+
+  /**
+   * A local registry whose entity limit refuses some creations still takes the rest of the load:
+   * the remote entities left without a local one stay unmapped, the refusal is rethrown at the end.
+   */
+  @Test
+  void anEntityLimitReachedDuringTheLoadLeavesTheRestLoaded() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(5);
+    final Registry local = new Registry(3);
+    final ContinuousLoader loader = loader(local);
+    final IllegalStateException full =
+        assertThrows(IllegalStateException.class, () -> load(loader, remote));
+    assertEquals(1, full.getSuppressed().length, "two creations refused");
+    assertEquals(3, loader.size());
+    assertEquals(3, local.storage(INTS).size());
+    assertEquals(3, local.storage(CHARS).size());
+    assertEquals(List.of(), local.verify());
+    for (final long entity : live(remote)) {
+      if (loader.contains(entity)) {
+        assertEquals(remote.get(entity, INTS), local.get(loader.map(entity), INTS));
+      }
+    }
+  }
 }
