@@ -1095,7 +1095,8 @@ final class StagedSnapshot {
     int done = 0;
     while (done < count) {
       if (done == data.length) {
-        data = Arrays.copyOf(data, (int) Math.min(count, 2L * data.length));
+        // By four: the bound stays a constant factor of what arrived, with few copies.
+        data = Arrays.copyOf(data, (int) Math.min(count, 4L * data.length));
       }
       final int n = data.length - done;
       in.longs(data, done, n);
