@@ -338,7 +338,10 @@ public final class SnapshotLoader {
   private Throwable announce() {
     Throwable failure = null;
     final Groups groups = registry.groups();
-    for (int g = 0; g < groups.size(); g++) {
+    // The groups the load filled: one a listener creates meanwhile fills itself, announcing
+    // nothing.
+    final int loaded = groups.size();
+    for (int g = 0; g < loaded; g++) {
       final Group group = groups.get(g);
       if (!group.onEnter().isEmpty()) {
         final long[] members = new long[group.size()];
