@@ -172,6 +172,14 @@ public final class ComponentType<T, S extends Storage<T>> {
   }
 
   /**
+   * {@return how many named (void) types the JVM holds} For tests: snapshot loading interns none
+   * from the names a stream carries.
+   */
+  static int namedCount() {
+    return BY_NAME.size();
+  }
+
+  /**
    * {@return the type of {@code javaClass}: its generated {@code _Traits.TYPE} when the class is an
    * {@code @Component}, else an existing definition, else a new default one (tag storage if the
    * class has no instance fields, object storage otherwise)}

@@ -93,6 +93,15 @@ final class SnapshotInput {
     return consumed + position;
   }
 
+  /**
+   * {@return an upper bound of the bytes left: exact for an input in memory, unbounded for a
+   * channel} Staging sizes its arrays by it, so that a small snapshot claiming large counts cannot
+   * make the loader allocate much more than the snapshot holds.
+   */
+  long remainingBound() {
+    return null == channel ? limit - position : Long.MAX_VALUE;
+  }
+
   /** Builds an exception at the current offset naming what is being read. */
   SnapshotFormatException error(final String message) {
     return new SnapshotFormatException(offset(), message + " (reading " + what + ")");

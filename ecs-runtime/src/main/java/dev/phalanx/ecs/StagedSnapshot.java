@@ -204,8 +204,13 @@ final class StagedSnapshot {
     // Storages.
     in.at("the storage section");
     final int storageCount = in.getCount("storages", 1 << 20);
-    final List<StagedStorage> storages = new ArrayList<>(storageCount);
+    // Sized by what arrives, not by the count: a corrupt count runs into the end of the stream.
+    final List<StagedStorage> storages = new ArrayList<>(Math.min(storageCount, 64));
     final Set<String> seen = new HashSet<>();
+    final Map<String, ComponentType<?, ?>> known = knownTypes(target, types);
+    // The key each resolved type came from (types are one per JVM: equality is identity): two
+    // sections may not load into one type.
+    final Map<ComponentType<?, ?>, String> resolved = new HashMap<>();
     // Partial snapshots: which storage last held each listed entity (by ordinal), to find repeats.
     // Full ones find repeats in the sparse array they build for each storage (by index).
     final int[] stamp = full ? null : new int[count];
@@ -218,7 +223,19 @@ final class StagedSnapshot {
         throw new SnapshotFormatException(
             keyAt, "corrupt storage section: storage " + key + " appears twice");
       }
-      final ComponentType<?, ?> type = resolve(key, target, types, keyAt);
+      final ComponentType<?, ?> type = resolve(key, known, keyAt);
+      final String earlier = resolved.putIfAbsent(type, key);
+      if (null != earlier) {
+        throw new SnapshotFormatException(
+            keyAt,
+            "corrupt storage section: storages "
+                + earlier
+                + " and "
+                + key
+                + " both load into type "
+                + type.name()
+                + " (through an alias): one of them would be lost");
+      }
       final Storage<?> schema =
           null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
       final String storageName = schema.describe();
@@ -228,7 +245,7 @@ final class StagedSnapshot {
         throw in.error("corrupt deletion policy " + policy);
       }
       final int columnCount = in.getCount("fields", 1 << 16);
-      final List<FileColumn> fileColumns = new ArrayList<>(columnCount);
+      final List<FileColumn> fileColumns = new ArrayList<>(Math.min(columnCount, 16));
       for (int c = 0; c < columnCount; c++) {
         fileColumns.add(readColumnHeader(in, storageName));
       }
@@ -238,8 +255,11 @@ final class StagedSnapshot {
       final int firstHole = in.getInt();
       final long packedAt = in.offset();
       final long[] packed = readLongs(in, size);
+      // Only for elements that arrived: an empty storage costs no table.
       final int[][] sparse =
-          full ? new int[(count + SparseSet.SPARSE_MASK) >>> SparseSet.SPARSE_SHIFT][] : null;
+          full && size > 0
+              ? new int[(count + SparseSet.SPARSE_MASK) >>> SparseSet.SPARSE_SHIFT][]
+              : null;
       final int holes;
       if (!full) {
         holes = checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
@@ -330,10 +350,12 @@ final class StagedSnapshot {
     }
     if (SnapshotFormat.ENUM == column.code) {
       final int constants = in.getCount("enum constants", 1 << 16);
-      column.constants = new String[constants];
+      // Grown as the names arrive: a corrupt count runs into the end of the stream first.
+      final List<String> names = new ArrayList<>(Math.min(constants, 64));
       for (int i = 0; i < constants; i++) {
-        column.constants[i] = in.getString();
+        names.add(in.getString());
       }
+      column.constants = names.toArray(new String[0]);
     }
     return column;
   }
@@ -1033,56 +1055,48 @@ final class StagedSnapshot {
         staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, null, 0);
   }
 
-  private static ComponentType<?, ?> resolve(
-      final String key,
-      final Registry target,
-      final Map<String, ComponentType<?, ?>> types,
-      final long at)
-      throws SnapshotFormatException {
-    final ComponentType<?, ?> given = types.get(key);
-    if (null != given) {
-      return given;
-    }
+  /**
+   * Returns the types a stream may name, by key: those given to the loader ({@code types(...)},
+   * {@code alias(...)}), then those of the target's storages, then the hierarchy's. Nothing else: a
+   * name read from a stream never loads, initialises or registers a class, nor interns a void name
+   * (a snapshot from a peer is untrusted input).
+   */
+  private static Map<String, ComponentType<?, ?>> knownTypes(
+      final Registry target, final Map<String, ComponentType<?, ?>> types) {
+    final Map<String, ComponentType<?, ?>> known = new HashMap<>();
+    known.put(SnapshotFormat.key(Hierarchy.TYPE), Hierarchy.TYPE);
     for (int i = 0; i < target.storageCount(); i++) {
-      if (key.equals(SnapshotFormat.key(target.storageAt(i)))) {
-        return target.storageAt(i).type();
-      }
+      known.put(SnapshotFormat.key(target.storageAt(i)), target.storageAt(i).type());
     }
-    if (key.equals(SnapshotFormat.key(Hierarchy.TYPE))) {
-      return Hierarchy.TYPE;
+    known.putAll(types);
+    return known;
+  }
+
+  private static ComponentType<?, ?> resolve(
+      final String key, final Map<String, ComponentType<?, ?>> known, final long at)
+      throws SnapshotFormatException {
+    final ComponentType<?, ?> type = known.get(key);
+    if (null == type) {
+      throw new SnapshotFormatException(
+          at,
+          "unknown component type "
+              + key
+              + ": a stream may name only the types given to the loader (types(...),"
+              + " alias(...)) and those the target registry has a storage of");
     }
-    if (key.startsWith("void:") && key.length() > 5) {
-      return ComponentType.named(key.substring(5));
-    }
-    if (key.startsWith("class:")) {
-      final String name = key.substring(6);
-      for (final ClassLoader loader :
-          new ClassLoader[] {
-            Thread.currentThread().getContextClassLoader(), StagedSnapshot.class.getClassLoader()
-          }) {
-        try {
-          return ComponentType.of(Class.forName(name, true, loader));
-        } catch (final ClassNotFoundException | LinkageError | RuntimeException e) {
-          // Try the next loader, then report.
-        }
-      }
-    }
-    throw new SnapshotFormatException(
-        at,
-        "unknown component type "
-            + key
-            + ": no such class; pass its type to"
-            + " the loader with types(...)");
+    return type;
   }
 
   private static long[] readLongs(final SnapshotInput in, final int count) throws IOException {
-    // Grown as data arrives: a corrupt count runs into the end of the stream before a huge
-    // allocation.
-    long[] data = new long[Math.min(count, 1 << 20)];
+    // Sized by what the input can still hold (known for memory), else grown as data arrives: a
+    // corrupt count runs into the end of the stream before a large allocation.
+    final long fits = Long.MAX_VALUE == in.remainingBound() ? 1 << 16 : in.remainingBound() / 8 + 1;
+    long[] data = new long[(int) Math.min(count, fits)];
     int done = 0;
     while (done < count) {
       if (done == data.length) {
-        data = Arrays.copyOf(data, (int) Math.min(count, 2L * data.length));
+        // By four: the bound stays a constant factor of what arrived, with few copies.
+        data = Arrays.copyOf(data, (int) Math.min(count, 4L * data.length));
       }
       final int n = data.length - done;
       in.longs(data, done, n);

@@ -115,7 +115,9 @@ class ContinuousLoaderMirrorTest {
     final Sample ownSample = SnapshotAllColumnsTest.randomSample(random, new long[] {own});
     local.emplace(own, AllPrimitivesStorageB.SWAP, ownSample);
     final ContinuousLoader loader =
-        new ContinuousLoader(local).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new ContinuousLoader(local)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(AllPrimitivesStorageB.SWAP);
     load(loader, save(new SnapshotWriter(remote)));
     assertEquals(40, loader.size());
     assertMirrored(remote, local, loader);
@@ -162,7 +164,9 @@ class ContinuousLoaderMirrorTest {
     final Registry remote = remote(60);
     final Registry local = new Registry();
     final ContinuousLoader loader =
-        new ContinuousLoader(local).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new ContinuousLoader(local)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(AllPrimitivesStorageB.SWAP);
     load(loader, save(new SnapshotWriter(remote)));
     final long[] entities = live(remote);
     final long[] destroyed = Arrays.copyOfRange(entities, 0, 5);
@@ -215,6 +219,7 @@ class ContinuousLoaderMirrorTest {
     final ContinuousLoader loader =
         new ContinuousLoader(local)
             .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(AllPrimitivesStorageB.SWAP)
             .alias(Note.class.getName(), AllPrimitivesStorageB.SWAP);
     load(loader, save(new SnapshotWriter(remote).types(AllPrimitivesStorageB.SWAP)));
     assertMirrored(remote, local, loader);
@@ -262,7 +267,9 @@ class ContinuousLoaderMirrorTest {
     tree.attach(entities[3], entities[2]);
     final Registry local = new Registry();
     final ContinuousLoader loader =
-        new ContinuousLoader(local).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new ContinuousLoader(local)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(AllPrimitivesStorageB.SWAP);
     load(loader, save(new SnapshotWriter(remote).types(AllPrimitivesStorageB.SWAP)));
     assertNull(local.context().find(Hierarchy.class));
     assertNull(local.findStorage(Hierarchy.TYPE));
@@ -293,7 +300,9 @@ class ContinuousLoaderMirrorTest {
     final Registry remote = remote(8);
     final Registry local = new Registry();
     final ContinuousLoader loader =
-        new ContinuousLoader(local).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new ContinuousLoader(local)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(AllPrimitivesStorageB.SWAP);
     load(loader, save(new SnapshotWriter(remote)));
     final String dump = dump(local);
     final long gone = live(remote)[0];
@@ -327,7 +336,9 @@ class ContinuousLoaderMirrorTest {
   void theNullEntityIsNeverMapped() throws IOException {
     final Registry remote = remote(3);
     final ContinuousLoader loader =
-        new ContinuousLoader(new Registry()).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new ContinuousLoader(new Registry())
+            .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(AllPrimitivesStorageB.SWAP);
     load(loader, save(new SnapshotWriter(remote)));
     assertFalse(loader.contains(Entity.NULL));
     assertEquals(Entity.NULL, loader.map(Entity.NULL));

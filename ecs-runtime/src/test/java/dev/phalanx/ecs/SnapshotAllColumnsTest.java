@@ -134,7 +134,7 @@ class SnapshotAllColumnsTest {
     }
     final Registry loaded = new Registry();
     new SnapshotLoader(loaded)
-        .types(AllPrimitivesStorageB.IN_PLACE, AllPrimitivesStorageB.IN_PLACE_TWIN)
+        .types(SnapshotTypes.of(saved))
         .codec(Point.class, AllPrimitivesStorageB.POINTS)
         .load(ByteBuffer.wrap(save(writer(saved))));
     assertEquals(List.of(), loaded.verify());
@@ -316,7 +316,9 @@ class SnapshotAllColumnsTest {
 
     final Registry local = new Registry();
     final ContinuousLoader loader =
-        new ContinuousLoader(local).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new ContinuousLoader(local)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS)
+            .types(SnapshotTypes.of(registry));
     loader.load(new ByteArrayInputStream(bytes));
     assertEquals(chosen.length, loader.size());
     assertEquals(List.of(), local.verify());

@@ -125,7 +125,9 @@ class SnapshotColumnLoadTest {
     for (final int n : SIZES) {
       final Registry saved = world(ALL, n);
       final Registry loaded = new Registry();
-      new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+      new SnapshotLoader(loaded)
+          .types(SnapshotTypes.of(saved))
+          .load(new ByteArrayInputStream(save(saved)));
       final PrimitiveColumnsStorageA storage = loaded.storage(ALL);
       assertEquals(n, storage.size(), "size " + n);
       for (final long entity : live(saved)) {
@@ -152,7 +154,7 @@ class SnapshotColumnLoadTest {
       final Registry saved = world(ALL, n);
       final Registry local = new Registry();
       local.create(); // local identifiers differ from the remote ones
-      final ContinuousLoader loader = new ContinuousLoader(local);
+      final ContinuousLoader loader = new ContinuousLoader(local).types(SnapshotTypes.of(saved));
       loader.load(new ByteArrayInputStream(save(saved)));
       assertEquals(n, local.storage(ALL).size(), "size " + n);
       for (final long remote : live(saved)) {
@@ -177,7 +179,9 @@ class SnapshotColumnLoadTest {
     for (final int n : SIZES) {
       final Registry saved = world(ALL_OLD, n);
       final Registry loaded = new Registry();
-      new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+      new SnapshotLoader(loaded)
+          .types(SnapshotTypes.of(saved))
+          .load(new ByteArrayInputStream(save(saved)));
       final PrimitiveColumnsStorageA storage = loaded.storage(ALL_OLD);
       assertEquals(n, storage.size());
       for (final long entity : live(saved)) {
@@ -198,7 +202,9 @@ class SnapshotColumnLoadTest {
       saved.emplace(saved.create(), NAMED, Row.of(i == 4 ? null : "name " + i, i * 11));
     }
     final Registry loaded = new Registry();
-    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    new SnapshotLoader(loaded)
+        .types(SnapshotTypes.of(saved))
+        .load(new ByteArrayInputStream(save(saved)));
     for (final long entity : live(saved)) {
       assertEquals(saved.get(entity, NAMED), loaded.get(entity, NAMED));
     }
@@ -229,6 +235,7 @@ class SnapshotColumnLoadTest {
       final Registry saved = withHoles(ALL_HOLES, n, false);
       final Registry loaded = new Registry();
       new SnapshotLoader(loaded)
+          .types(SnapshotTypes.of(saved))
           .alias(AllHoles.class.getName(), ALL)
           .load(new ByteArrayInputStream(save(saved)));
       final Storage<?> before = saved.storage(ALL_HOLES);
@@ -262,7 +269,9 @@ class SnapshotColumnLoadTest {
   void holesAreKeptWhenTheTargetDeletesInPlaceToo() throws IOException {
     final Registry saved = withHoles(ALL_HOLES, 17, false);
     final Registry loaded = new Registry();
-    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    new SnapshotLoader(loaded)
+        .types(SnapshotTypes.of(saved))
+        .load(new ByteArrayInputStream(save(saved)));
     assertEquals(17, loaded.storage(ALL_HOLES).size());
     assertEquals(saved.storage(ALL_HOLES).firstHole(), loaded.storage(ALL_HOLES).firstHole());
     for (final long entity : live(saved)) {
@@ -321,7 +330,9 @@ class SnapshotColumnLoadTest {
       }
     }
     final Registry loaded = new Registry();
-    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    new SnapshotLoader(loaded)
+        .types(SnapshotTypes.of(saved))
+        .load(new ByteArrayInputStream(save(saved)));
     for (final ComponentType<Row, PrimitiveColumnsStorageA> type : OLD_SINGLES) {
       for (final long entity : entities) {
         assertEquals(saved.get(entity, type), loaded.get(entity, type), type.name());

@@ -137,6 +137,9 @@ class SnapshotLoadBadInputTest {
       PrimitiveColumnsStorageA.define(
           Shades.class, 4, DeletionPolicy.SWAP_AND_POP, Pages.KEEPS, Col.of("shade", Shade.class));
 
+  /** The types these snapshots name, given to every loader (a stream names only known types). */
+  static final ComponentType<?, ?>[] TYPES = {COUNTS, COUNTS_IN_PLACE, SHADES};
+
   static final String KEY = "class:" + Counts.class.getName();
   static final String IN_PLACE_KEY = "class:" + CountsInPlace.class.getName();
   static final int FULL = SnapshotFormat.FLAG_FULL;
@@ -153,13 +156,13 @@ class SnapshotLoadBadInputTest {
   /** Loads a whole snapshot into a new registry. */
   static Registry load(final byte[] bytes) throws IOException {
     final Registry target = new Registry();
-    new SnapshotLoader(target).load(new ByteArrayInputStream(bytes));
+    new SnapshotLoader(target).types(TYPES).load(new ByteArrayInputStream(bytes));
     return target;
   }
 
   /** Loads any snapshot into a new registry with a continuous loader. */
   static ContinuousLoader loadContinuously(final byte[] bytes) throws IOException {
-    final ContinuousLoader loader = new ContinuousLoader(new Registry());
+    final ContinuousLoader loader = new ContinuousLoader(new Registry()).types(TYPES);
     loader.load(new ByteArrayInputStream(bytes));
     return loader;
   }
@@ -201,7 +204,7 @@ class SnapshotLoadBadInputTest {
       final SnapshotFormatException e =
           assertThrows(
               SnapshotFormatException.class,
-              () -> source.into(new SnapshotLoader(target)),
+              () -> source.into(new SnapshotLoader(target).types(TYPES)),
               source.name());
       assertEquals(message + " (at byte " + offset + ")", e.getMessage(), source.name());
       assertEquals(offset, e.offset(), source.name());
@@ -221,7 +224,7 @@ class SnapshotLoadBadInputTest {
       final SnapshotFormatException e =
           assertThrows(
               SnapshotFormatException.class,
-              () -> source.into(new ContinuousLoader(new Registry())),
+              () -> source.into(new ContinuousLoader(new Registry()).types(TYPES)),
               source.name());
       assertEquals(message + " (at byte " + offset + ")", e.getMessage(), source.name());
     }
@@ -274,7 +277,7 @@ class SnapshotLoadBadInputTest {
       final SnapshotFormatException e =
           assertThrows(
               SnapshotFormatException.class,
-              () -> source.into(new SnapshotLoader(new Registry())),
+              () -> source.into(new SnapshotLoader(new Registry()).types(TYPES)),
               source.name());
       assertEquals(
           "truncated stream: 8 more byte(s) expected (reading the entity section) (at byte 44)",
@@ -347,6 +350,7 @@ class SnapshotLoadBadInputTest {
             SnapshotFormatException.class,
             () ->
                 new SnapshotLoader(target)
+                    .types(TYPES)
                     .load(new ByteArrayInputStream(new Bytes().start(0, 1, E0).i(0).end().get())));
     assertEquals(
         "this snapshot holds chosen entities, not a whole entity storage: load it with a"
@@ -375,7 +379,9 @@ class SnapshotLoadBadInputTest {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     new SnapshotWriter(saved).extra("big", big).extra("empty", new byte[0]).write(out);
     final var extras =
-        new SnapshotLoader(new Registry()).load(new ByteArrayInputStream(out.toByteArray()));
+        new SnapshotLoader(new Registry())
+            .types(TYPES)
+            .load(new ByteArrayInputStream(out.toByteArray()));
     assertEquals(List.of("big", "empty"), List.copyOf(extras.keySet()));
     assertTrue(Arrays.equals(big, extras.get("big")));
     assertEquals(0, extras.get("empty").length);
@@ -399,12 +405,14 @@ class SnapshotLoadBadInputTest {
         new Bytes().start(FULL, 1, E0).i(2).counts(KEY, 0, -1, new long[] {E0}, 5).i(70_000),
         "corrupt count of string bytes: 70000 (expected 0 to 65536) (reading the storage section)",
         secondKeyAt);
-    for (final String key : new String[] {"class:no.such.Type", "void:", "mystery:x"}) {
+    for (final String key :
+        new String[] {"class:no.such.Type", "void:", "void:never-given", "mystery:x"}) {
       refused(
           new Bytes().start(FULL, 1, E0).i(1).s(key),
           "unknown component type "
               + key
-              + ": no such class; pass its type to the loader with types(...)",
+              + ": a stream may name only the types given to the loader (types(...),"
+              + " alias(...)) and those the target registry has a storage of",
           at + 4);
     }
     final int policyAt = at + 4 + 4 + KEY.length();
@@ -523,7 +531,7 @@ class SnapshotLoadBadInputTest {
         packedAt + 16);
     // The same entities in two storages, and a partial storage with a hole, are fine.
     final Registry local = new Registry();
-    final ContinuousLoader loader = new ContinuousLoader(local);
+    final ContinuousLoader loader = new ContinuousLoader(local).types(TYPES);
     loader.load(
         new ByteArrayInputStream(
             new Bytes()
@@ -636,6 +644,7 @@ class SnapshotLoadBadInputTest {
               SnapshotFormatException.class,
               () ->
                   new SnapshotLoader(target)
+                      .types(TYPES)
                       .alias("gone.Wide", COUNTS)
                       .load(new ByteArrayInputStream(copy(header.get()).i(-1).i(-2).get())));
       assertEquals(
@@ -650,6 +659,7 @@ class SnapshotLoadBadInputTest {
       }
       final Registry loaded = new Registry();
       new SnapshotLoader(loaded)
+          .types(TYPES)
           .alias("gone.Wide", COUNTS)
           .load(new ByteArrayInputStream(good.ints(7, 8).end().get()));
       assertEquals(Row.of(8), loaded.get(E1, COUNTS));
@@ -678,6 +688,7 @@ class SnapshotLoadBadInputTest {
             SnapshotFormatException.class,
             () ->
                 new SnapshotLoader(new Registry())
+                    .types(TYPES)
                     .types(SnapshotSchemaChangeTest.WIDE)
                     .codec(Blob.class, SnapshotSchemaChangeTest.BLOBS)
                     .load(new ByteArrayInputStream(bytes.i(-2).get())));

@@ -79,7 +79,7 @@ class SnapshotLoaderTargetTest {
     final long entity = saved.create();
     saved.emplace(entity, AMOUNTS, Row.of(41));
     final Registry loaded = new Registry();
-    final SnapshotLoader loader = new SnapshotLoader(loaded);
+    final SnapshotLoader loader = new SnapshotLoader(loaded).types(SnapshotTypes.of(saved));
     assertSame(loader, loader.alias(Amounts.class.getName(), MARKS));
     // The values go to MARKS, whose field has another name: it gets its default.
     loader.load(new ByteArrayInputStream(save(saved)));
@@ -94,7 +94,9 @@ class SnapshotLoaderTargetTest {
     final long child = saved.create();
     Hierarchy.of(saved).attach(child, parent);
     final Registry loaded = new Registry();
-    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    new SnapshotLoader(loaded)
+        .types(SnapshotTypes.of(saved))
+        .load(new ByteArrayInputStream(save(saved)));
     final Hierarchy hierarchy = loaded.context().find(Hierarchy.class);
     assertNotNull(hierarchy);
     assertEquals(parent, hierarchy.parent(child));
@@ -125,7 +127,9 @@ class SnapshotLoaderTargetTest {
     final NonOwningGroup both =
         loaded.nonOwningGroup(
             new ComponentType<?, ?>[] {AMOUNTS, MARKS}, new ComponentType<?, ?>[0]);
-    new SnapshotLoader(loaded).load(new ByteArrayInputStream(save(saved)));
+    new SnapshotLoader(loaded)
+        .types(SnapshotTypes.of(saved))
+        .load(new ByteArrayInputStream(save(saved)));
     assertEquals(3, owning.size());
     assertEquals(3, both.size());
     for (int i = 0; i < entities.length; i++) {
@@ -144,8 +148,8 @@ class SnapshotLoaderTargetTest {
             IllegalStateException.class,
             () -> new SnapshotLoader(target).load(new ByteArrayInputStream(new byte[] {1, 2, 3})));
     assertEquals(
-        "cannot load a snapshot into a registry that has created entities (1 identifiers): load"
-            + " into a new registry, or use a ContinuousLoader",
+        "cannot load a snapshot into a registry that has live entities (1): load into a new or"
+            + " cleared registry, or use a ContinuousLoader",
         e.getMessage());
   }
 
@@ -191,6 +195,7 @@ class SnapshotLoaderTargetTest {
         IllegalStateException.class,
         () ->
             new SnapshotLoader(target)
+                .types(NOTE)
                 .codec(Note.class, meddling)
                 .load(new ByteArrayInputStream(out.toByteArray())));
     assertEquals(1, target.entities().size());

@@ -269,6 +269,7 @@ class SnapshotSchemaChangeTest {
       final byte[] bytes = save(saved);
       final Registry loaded = new Registry();
       new SnapshotLoader(loaded)
+          .types(SnapshotTypes.of(saved))
           .alias(Wide.class.getName(), COUNT_ONLY)
           .load(new ByteArrayInputStream(bytes));
       final Registry local = new Registry();
@@ -386,7 +387,10 @@ class SnapshotSchemaChangeTest {
     final SnapshotFormatException refused =
         assertThrows(
             SnapshotFormatException.class,
-            () -> new SnapshotLoader(new Registry()).load(new ByteArrayInputStream(bytes)));
+            () ->
+                new SnapshotLoader(new Registry())
+                    .types(WIDE)
+                    .load(new ByteArrayInputStream(bytes)));
     assertEquals(
         "field 'blob' of storage of Wide is of type "
             + Blob.class.getName()
@@ -441,6 +445,7 @@ class SnapshotSchemaChangeTest {
             SnapshotFormatException.class,
             () ->
                 new SnapshotLoader(new Registry())
+                    .types(WIDE)
                     .codec(Blob.class, faulty(fault))
                     .load(new ByteArrayInputStream(bytes)));
     final String suffix = " (at byte " + refused.offset() + ")";
@@ -490,6 +495,7 @@ class SnapshotSchemaChangeTest {
     new SnapshotWriter(saved).codec(Blob.class, empty).write(out);
     final Registry loaded = new Registry();
     new SnapshotLoader(loaded)
+        .types(SnapshotTypes.of(saved))
         .codec(Blob.class, empty)
         .load(new ByteArrayInputStream(out.toByteArray()));
     assertEquals(new Blob("only"), loaded.get(entity, WIDE).get(10));

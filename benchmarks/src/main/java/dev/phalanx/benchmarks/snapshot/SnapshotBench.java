@@ -106,7 +106,9 @@ public class SnapshotBench {
   @Benchmark
   public Registry loadSnapshot() throws IOException {
     final Registry target = new Registry();
-    new SnapshotLoader(target).load(new Source(snapshot));
+    new SnapshotLoader(target)
+        .types(Position_Traits.TYPE, Velocity_Traits.TYPE)
+        .load(new Source(snapshot));
     return target;
   }
 
@@ -114,7 +116,9 @@ public class SnapshotBench {
   @Benchmark
   public Registry loadSnapshotInPlace() throws IOException {
     final Registry target = new Registry();
-    new SnapshotLoader(target).load(ByteBuffer.wrap(snapshot));
+    new SnapshotLoader(target)
+        .types(Position_Traits.TYPE, Velocity_Traits.TYPE)
+        .load(ByteBuffer.wrap(snapshot));
     return target;
   }
 

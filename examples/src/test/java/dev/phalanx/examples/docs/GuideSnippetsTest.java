@@ -481,7 +481,9 @@ class GuideSnippetsTest {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     new SnapshotWriter(registry).write(out); // or .types(...), .entities(...), .extra(name, bytes)
     final Registry copy = new Registry(); // never created an entity
-    new SnapshotLoader(copy).load(new ByteArrayInputStream(out.toByteArray()));
+    new SnapshotLoader(copy) // a stream names only the types a loader is given, or its target has
+        .types(Position_Traits.TYPE)
+        .load(new ByteArrayInputStream(out.toByteArray()));
     assertEquals(
         registry.get(ship, Position_Traits.TYPE), copy.get(ship, Position_Traits.TYPE)); // same ids
     assertThrows(
@@ -493,7 +495,7 @@ class GuideSnippetsTest {
     // tag::continuous[]
     final Registry mirror = new Registry();
     final long own = mirror.create(); // the mirror's own entities are left alone
-    final ContinuousLoader loader = new ContinuousLoader(mirror);
+    final ContinuousLoader loader = new ContinuousLoader(mirror).types(Position_Traits.TYPE);
     loader.load(ByteBuffer.wrap(out.toByteArray())); // in memory: read in place; again per snapshot
     final long local = loader.map(ship); // the mirror's entity for the remote ship
     assertEquals(1f, mirror.storage(Position_Traits.TYPE).x(local));

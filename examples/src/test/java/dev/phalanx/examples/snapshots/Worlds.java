@@ -100,8 +100,22 @@ final class Worlds {
         .codec(Token.class, TOKENS);
   }
 
+  /** Every type the example worlds save: a loader reads only the types it is given or knows. */
+  static final ComponentType<?, ?>[] TYPES = {
+    Position_Traits.TYPE,
+    Velocity_Traits.TYPE,
+    Frozen_Traits.TYPE,
+    Label_Traits.TYPE,
+    Parent_Traits.TYPE,
+    Primitives_Traits.TYPE,
+    Slot_Traits.TYPE,
+    Token_Traits.TYPE,
+    ComponentType.named("marked")
+  };
+
   static SnapshotLoader loader(final Registry registry) {
     return new SnapshotLoader(registry)
+        .types(TYPES)
         .codec(List.class, LISTS)
         .codec(int[].class, INTS)
         .codec(Token.class, TOKENS);
@@ -109,6 +123,7 @@ final class Worlds {
 
   static ContinuousLoader continuous(final Registry registry) {
     return new ContinuousLoader(registry)
+        .types(TYPES)
         .codec(List.class, LISTS)
         .codec(int[].class, INTS)
         .codec(Token.class, TOKENS);
