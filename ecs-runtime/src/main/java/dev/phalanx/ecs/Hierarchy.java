@@ -121,7 +121,7 @@ public final class Hierarchy {
     this.nodes = registry.storage(TYPE);
     // Unlink a node before it goes, whoever removes it: its links must never name a dead entity.
     nodes.onDestroy().connectFirst((r, entity) -> unlink(entity));
-    registry.addCheck(this::verify);
+    registry.addCheck("hierarchy", this::verify);
   }
 
   /**

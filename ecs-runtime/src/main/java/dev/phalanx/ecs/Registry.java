@@ -53,8 +53,10 @@ public final class Registry {
   private int destroyingDepth;
   // Whether clear() is removing everything: nothing may be created or added meanwhile.
   private boolean clearing;
-  // The checks that features registered with addCheck: verify() runs them after its own.
+  // The checks that features registered with addCheck, and their names: verify() runs them after
+  // its own, in the order they were added.
   private final List<Consumer<List<String>>> checks = new ArrayList<>();
+  private final List<String> checkNames = new ArrayList<>();
 
   /** Creates an empty registry. */
   public Registry() {
@@ -1128,11 +1130,11 @@ public final class Registry {
     if (clearing) {
       problems.add("a clear() is still registered as in progress");
     }
-    for (final Consumer<List<String>> check : checks) {
+    for (int i = 0; i < checks.size(); i++) {
       try {
-        check.accept(problems);
+        checks.get(i).accept(problems);
       } catch (final RuntimeException failed) {
-        problems.add(check + " failed: " + failed);
+        problems.add("the " + checkNames.get(i) + " check failed: " + failed);
       }
     }
     return problems;
@@ -1145,10 +1147,14 @@ public final class Registry {
    * it. The check appends each broken invariant, in words, to the list it is handed, and must not
    * change the registry. Checks stay registered for the registry's life.
    *
+   * @param name what the check covers, in words ("hierarchy"); a check that throws is reported as
+   *     {@code the <name> check failed: <exception>}
    * @param check appends the broken invariants it finds to the list it is given
    */
-  public void addCheck(final Consumer<List<String>> check) {
+  public void addCheck(final String name, final Consumer<List<String>> check) {
+    Objects.requireNonNull(name, "name");
     checks.add(Objects.requireNonNull(check, "check"));
+    checkNames.add(name);
   }
 
   /**

@@ -107,15 +107,17 @@ class HierarchyVerifyTest {
   void aCheckThatThrowsIsReportedNotThrown() {
     final Registry other = new Registry();
     final List<String> seen = new ArrayList<>();
-    other.addCheck(seen::addAll);
+    other.addCheck("recorder", seen::addAll);
     other.addCheck(
+        "thrower",
         problems -> {
           throw new IllegalStateException("broken beyond words");
         });
     final List<String> problems = other.verify();
     assertEquals(1, problems.size(), problems.toString());
-    assertTrue(
-        problems.get(0).endsWith("failed: java.lang.IllegalStateException: broken beyond words"));
+    assertEquals(
+        "the thrower check failed: java.lang.IllegalStateException: broken beyond words",
+        problems.get(0));
     assertEquals(List.of(), seen);
   }
 }
