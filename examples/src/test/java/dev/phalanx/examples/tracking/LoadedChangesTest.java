@@ -45,13 +45,13 @@ class LoadedChangesTest {
     final Registry loaded = new Registry();
     new SnapshotLoader(loaded).types(Temperature_Traits.TYPE).load(ByteBuffer.wrap(save(server)));
     final Temperature_Storage temperatures = loaded.storage(Temperature_Traits.TYPE);
-    final int seen = 0;
+    final long seen = 0;
     for (int p = 0; p < temperatures.size(); p++) {
       final long entity = temperatures.packed()[p];
       assertTrue(temperatures.changedSince(entity, seen));
       assertEquals(loaded.changeTick(), temperatures.changeTickAt(p), "stamped now");
     }
-    final int next = loaded.advanceChangeTick();
+    final long next = loaded.advanceChangeTick();
     assertFalse(temperatures.changedSince(temperatures.packed()[0], next));
   }
 
@@ -64,7 +64,7 @@ class LoadedChangesTest {
     final Registry server = server(4);
     final Registry replica = new Registry();
     final ContinuousLoader loader = new ContinuousLoader(replica).types(Temperature_Traits.TYPE);
-    int seen = replica.advanceChangeTick();
+    long seen = replica.advanceChangeTick();
     loader.load(ByteBuffer.wrap(save(server)));
     final Temperature_Storage temperatures = replica.storage(Temperature_Traits.TYPE);
     final long[] remote = new long[4];
