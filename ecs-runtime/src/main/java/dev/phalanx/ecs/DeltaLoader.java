@@ -618,7 +618,6 @@ public final class DeltaLoader {
 
   private void apply(final Staged staged) {
     checkUnlocked(staged);
-    final Hierarchy hierarchy = startHierarchy(staged);
     Throwable failure = null;
     for (final long remote : staged.gone) {
       final long local = remoteToLocal.get(remote, Entity.NULL);
@@ -634,6 +633,9 @@ public final class DeltaLoader {
     for (final long remote : staged.arrived) {
       remoteToLocal.put(remote, registry.create());
     }
+    // From here until finishHierarchy no exception escapes (each write's is collected): the
+    // hierarchy's deferred unlinking always ends.
+    final Hierarchy hierarchy = startHierarchy(staged);
     final Writer writer = new Writer(remoteToLocal);
     for (final Section section : staged.sections) {
       if (null == section.storage.registry()) {
