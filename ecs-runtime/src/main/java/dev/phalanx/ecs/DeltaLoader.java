@@ -27,22 +27,38 @@ import java.util.Map;
  *       against the types this loader was given ({@link #types}) or the registry has (no class is
  *       loaded by name), every field's type, every enum constant, and every entity (a lost one must
  *       be mapped, a gained one must not, a value or a removal must concern an entity mapped after
- *       the delta, once per storage). A bad delta throws {@link SnapshotFormatException} naming the
- *       offset and the rule; the replica and the map are unchanged. A storage the delta changes
- *       that is locked or iterated (any storage, if the delta destroys entities) refuses it with
- *       {@link ConcurrentModificationException}, unchanged.
+ *       the delta, once per storage), and the hierarchy it would leave: the links of the nodes it
+ *       sends together with the replica's other nodes must have no cycle, a parent the replica will
+ *       hold must have a node, and a children list the delta carries whole (every child sent) must
+ *       agree with the children's links and the child count. A bad delta throws {@link
+ *       SnapshotFormatException} naming the offset and the rule; the replica and the map are
+ *       unchanged. A storage the delta changes that is locked or iterated (any storage, if the
+ *       delta destroys entities) refuses it with {@link ConcurrentModificationException},
+ *       unchanged.
  *   <li>destroys the local entities of lost remote ones, creates local entities for gained ones;
  *   <li>per storage: removes the component from the entities listed as losing it (if they still
  *       have it), then emplaces (construct) or replaces (update) the values sent, through the
  *       storage's normal insertion path; each value written stamps the local change tick of a
  *       tracked storage. {@code @EntityRef} fields (and hierarchy links) are mapped: a reference to
  *       a remote entity this replica does not hold becomes {@link Entity#NULL}.
+ *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), its
+ *       children lists and counts are rebuilt from the parent links: a node's children are those of
+ *       the stream's list in its order, then the others that name it (local children attached to a
+ *       mirrored node, children the stream's list did not carry); a parent the replica does not
+ *       hold makes the child a root. The hierarchy is whole after every apply, whatever the
+ *       interest set.
  * </ol>
  *
  * <p>Listener exceptions do not stop the apply: it completes, then the first is rethrown with the
  * others suppressed. A listener that destroys a mapped local entity makes the apply skip that
  * entity's remaining values (the map keeps it until the writer says it is gone). Local entities
- * that were never mapped are left alone.
+ * that were never mapped are left alone. A listener may destroy entities and add or remove
+ * components during an apply: the apply skips what it destroyed and {@link Registry#verify()} is
+ * empty afterwards. While a delta writes the hierarchy's nodes, a listener sees the links as they
+ * are being written (lists and counts are rebuilt at the end; a node destroyed meanwhile only
+ * clears its own links, its children become roots at the rebuild): it must not read or change the
+ * hierarchy then, but record such work for after the apply (for example in a {@link
+ * CommandBuffer}).
  *
  * <h2>Costs</h2>
  *
@@ -291,7 +307,43 @@ public final class DeltaLoader {
     if (body.at != body.end) {
       throw body.error((body.end - body.at) + " bytes follow the last section");
     }
+    checkHierarchy(staged, lost, gained);
     return staged;
+  }
+
+  /**
+   * Checks the hierarchy the delta would leave (see {@link Hierarchy}'s delta check): no cycle, no
+   * parent held without a node, whole lists consistent. Nothing changes.
+   */
+  private void checkHierarchy(final Staged staged, final LongLongMap lost, final LongLongMap gained)
+      throws SnapshotFormatException {
+    final Section nodes = hierarchySection(staged);
+    if (null == nodes) {
+      return;
+    }
+    final LongLongMap droppedLocals = new LongLongMap(staged.gone.length + nodes.removed.length);
+    for (final long remote : staged.gone) {
+      droppedLocals.put(remoteToLocal.get(remote, Entity.NULL), 1);
+    }
+    for (final long remote : nodes.removed) {
+      droppedLocals.put(remoteToLocal.get(remote, Entity.NULL), 1);
+    }
+    Hierarchy.checkDelta(
+        registry,
+        nodes.entities,
+        nodes.values,
+        remote -> lost.containsKey(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL),
+        remote -> heldAfter(remote, lost, gained),
+        droppedLocals::containsKey);
+  }
+
+  private static Section hierarchySection(final Staged staged) {
+    for (final Section section : staged.sections) {
+      if (Hierarchy.TYPE == section.storage.type()) {
+        return section;
+      }
+    }
+    return null;
   }
 
   private void checkBase(final DeltaFormat.Input in, final Staged staged)
@@ -327,7 +379,8 @@ public final class DeltaLoader {
       byKey.put(SnapshotFormat.key(storage), storage);
     }
     // A given type without a storage yet stands as a standalone storage until the checked delta is
-    // applied: staging creates nothing in the registry.
+    // applied: staging creates nothing in the registry. The hierarchy's is always known.
+    byKey.putIfAbsent(SnapshotFormat.key(Hierarchy.TYPE), Hierarchy.TYPE.createStorage());
     for (final Map.Entry<String, ComponentType<?, ?>> given : types.entrySet()) {
       final Storage<?> existing = registry.findStorage(given.getValue());
       byKey.put(given.getKey(), null != existing ? existing : given.getValue().createStorage());
@@ -580,6 +633,9 @@ public final class DeltaLoader {
     for (final long remote : staged.arrived) {
       remoteToLocal.put(remote, registry.create());
     }
+    // From here until finishHierarchy no exception escapes (each write's is collected): the
+    // hierarchy's deferred unlinking always ends.
+    final Hierarchy hierarchy = startHierarchy(staged);
     final Writer writer = new Writer(remoteToLocal);
     for (final Section section : staged.sections) {
       if (null == section.storage.registry()) {
@@ -616,9 +672,22 @@ public final class DeltaLoader {
         }
       }
     }
+    finishHierarchy(hierarchy);
     tick = staged.tick;
     stream = staged.stream;
     Failures.rethrow(failure);
+  }
+
+  /** If the delta writes nodes: the replica's hierarchy, told that its lists are being written. */
+  private Hierarchy startHierarchy(final Staged staged) {
+    return null == hierarchySection(staged) ? null : Hierarchy.beforeDelta(registry);
+  }
+
+  /** Rebuilds the hierarchy's lists and counts from the parent links written. */
+  private static void finishHierarchy(final Hierarchy hierarchy) {
+    if (null != hierarchy) {
+      hierarchy.afterDelta();
+    }
   }
 
   private void checkUnlocked(final Staged staged) {

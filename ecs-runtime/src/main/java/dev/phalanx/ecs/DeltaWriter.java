@@ -64,8 +64,8 @@ import java.util.function.LongPredicate;
  * leaves the replica, every element of its storages that refers to it is sent again (one pass over
  * the storages with references, only in writes where the replica gains or loses entities), so the
  * replica's references always name the mapped entity or {@code NULL}, as a full snapshot's would.
- * Hierarchy links are references too; keeping the replica's hierarchy whole (depths, child counts)
- * is the hierarchy's own rule.
+ * Hierarchy links are references too; the {@link DeltaLoader} rebuilds the replica's children lists
+ * and counts from the parent links that arrive, so its hierarchy is whole with any interest set.
  *
  * <h2>Costs</h2>
  *
