@@ -75,6 +75,12 @@ public final class DeltaLoader {
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
   private final LongLongMap remoteToLocal = new LongLongMap(16);
+  private final Writer writer = new Writer(remoteToLocal);
+  // Reused by staging from one delta to the next (null until first needed): the entities a delta
+  // loses, those it gains, and those a section lists. Only staging reads them.
+  private LongLongMap lostSet;
+  private LongLongMap gainedSet;
+  private LongLongMap listedSet;
   private long tick;
   private long stream;
 
@@ -261,7 +267,8 @@ public final class DeltaLoader {
     body.where = "the gained entities";
     staged.arrived = entities(body);
     // Which remote entities the replica holds after the delta: mapped and not lost, or gained.
-    final LongLongMap lost = new LongLongMap(staged.gone.length);
+    lostSet = emptied(lostSet, staged.gone.length);
+    final LongLongMap lost = lostSet;
     for (final long remote : staged.gone) {
       if (!remoteToLocal.containsKey(remote)) {
         throw body.error(Entity.toString(remote) + " is lost but this replica does not hold it");
@@ -271,7 +278,8 @@ public final class DeltaLoader {
       }
       lost.put(remote, 1);
     }
-    final LongLongMap gained = new LongLongMap(staged.arrived.length);
+    gainedSet = emptied(gainedSet, staged.arrived.length);
+    final LongLongMap gained = gainedSet;
     for (final long remote : staged.arrived) {
       if (Entity.isNull(remote) || Entity.isTombstone(remote)) {
         throw body.error("a gained entity is " + Entity.toString(remote));
@@ -453,7 +461,8 @@ public final class DeltaLoader {
     final String where = in.where;
     in.where = where + ", its removals";
     section.removed = entities(in);
-    final LongLongMap listed = new LongLongMap(16);
+    listedSet = emptied(listedSet, section.removed.length + in.peekCount());
+    final LongLongMap listed = listedSet;
     for (final long remote : section.removed) {
       if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
         throw in.error(Entity.toString(remote) + " loses the component but is not held");
@@ -484,6 +493,19 @@ public final class DeltaLoader {
     }
     in.where = where;
     return section;
+  }
+
+  /**
+   * {@code set} emptied for {@code expected} keys, or a new one if it is null or far from that size
+   * (clearing costs its capacity): staging reuses its sets from one delta to the next.
+   */
+  private static LongLongMap emptied(final LongLongMap set, final int expected) {
+    final int wanted = Math.max(16, expected);
+    if (null == set || set.capacity() < 2L * wanted || set.capacity() > 16L * wanted) {
+      return new LongLongMap(wanted);
+    }
+    set.clear();
+    return set;
   }
 
   private Object column(
@@ -636,7 +658,6 @@ public final class DeltaLoader {
     // From here until finishHierarchy no exception escapes (each write's is collected): the
     // hierarchy's deferred unlinking always ends.
     final Hierarchy hierarchy = startHierarchy(staged);
-    final Writer writer = new Writer(remoteToLocal);
     for (final Section section : staged.sections) {
       if (null == section.storage.registry()) {
         section.storage = registry.storage(section.storage.type());
@@ -708,10 +729,19 @@ public final class DeltaLoader {
     }
   }
 
-  /** Writes one staged element into a storage position, mapping entity references. */
+  /**
+   * Writes one staged element into a storage position, mapping entity references. The staged values
+   * are looked up once per section, in the storage's column order ({@link #start}); each element
+   * then takes them by column number.
+   */
   private static final class Writer implements ColumnVisitor {
     private final LongLongMap map;
     private Section section;
+    // The staged values of each column of the section's storage, in eachColumn order, or null.
+    private Object[] byColumn = new Object[8];
+    private int columnCount;
+    private int column;
+    private boolean collecting;
     private int from;
     private int page;
     private int offset;
@@ -726,48 +756,88 @@ public final class DeltaLoader {
       section = staged;
       shift = staged.storage.pageShift();
       mask = staged.storage.pageSize() - 1;
+      columnCount = 0;
+      collecting = true;
+      staged.storage.eachColumn(this);
+      collecting = false;
     }
 
     void write(final int stagedIndex, final int position) {
       from = stagedIndex;
       page = position >>> shift;
       offset = position & mask;
+      column = 0;
       section.storage.eachColumn(this);
+    }
+
+    /** While collecting, records column {@code name}'s staged values and returns true. */
+    private boolean collect(final String name) {
+      if (!collecting) {
+        return false;
+      }
+      if (columnCount == byColumn.length) {
+        byColumn = java.util.Arrays.copyOf(byColumn, 2 * columnCount);
+      }
+      byColumn[columnCount++] = section.values.get(name);
+      return true;
+    }
+
+    /** The staged values of the next column. */
+    private Object next() {
+      return byColumn[column++];
     }
 
     @Override
     public void booleans(final String name, final boolean[][] pages) {
-      final boolean[] data = (boolean[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final boolean[] data = (boolean[]) next();
       pages[page][offset] = null != data && data[from];
     }
 
     @Override
     public void bytes(final String name, final byte[][] pages) {
-      final byte[] data = (byte[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final byte[] data = (byte[]) next();
       pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
     public void shorts(final String name, final short[][] pages) {
-      final short[] data = (short[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final short[] data = (short[]) next();
       pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
     public void chars(final String name, final char[][] pages) {
-      final char[] data = (char[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final char[] data = (char[]) next();
       pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
     public void ints(final String name, final int[][] pages) {
-      final int[] data = (int[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final int[] data = (int[]) next();
       pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      final long[] data = (long[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final long[] data = (long[]) next();
       if (!entityRef) {
         pages[page][offset] = null == data ? 0L : data[from];
       } else {
@@ -780,19 +850,28 @@ public final class DeltaLoader {
 
     @Override
     public void floats(final String name, final float[][] pages) {
-      final float[] data = (float[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final float[] data = (float[]) next();
       pages[page][offset] = null == data ? 0f : data[from];
     }
 
     @Override
     public void doubles(final String name, final double[][] pages) {
-      final double[] data = (double[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final double[] data = (double[]) next();
       pages[page][offset] = null == data ? 0d : data[from];
     }
 
     @Override
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      final Object[] data = (Object[]) section.values.get(name);
+      if (collect(name)) {
+        return;
+      }
+      final Object[] data = (Object[]) next();
       pages[page][offset] = null == data ? null : data[from];
     }
   }

@@ -72,8 +72,11 @@ import java.util.function.LongPredicate;
  * <p>O(entity storage size) for the entity pass, plus per storage O(size) for tracked ones (a tick
  * compare per element) and those opted in with {@link #everyValue}, plus O(log + sent), plus, in a
  * write where the replica gains or loses entities, one pass over the references of each storage
- * that has {@code @EntityRef} fields. The output array is reused; no allocation per element for
- * primitive fields.
+ * that has {@code @EntityRef} fields. Without an interest predicate the entity pass is a sequential
+ * compare against the writer's copy of the entity storage (updated where it changed), and gained
+ * entities are found through the logs; with one (and in the first write), every gained entity is
+ * looked up in every storage. The output array, the copy and the sets are reused; no allocation per
+ * element for primitive fields.
  *
  * <h2>Threading</h2>
  *
@@ -121,6 +124,12 @@ public final class DeltaWriter implements AutoCloseable {
   // The entities lost and gained by this write, when there are any: elements that refer to them
   // are sent again, so that the replica's references follow (NULL for an entity it lacks).
   private LongLongMap churn;
+  // The reused set behind churn (null until a write needs one).
+  private LongLongMap churnSet;
+  // Whether every entity this write gains is in the storages' logs with all its components: true
+  // after a pass over the changed positions only (each gained entity was created since the base).
+  private boolean arrivalsLogged;
+  private final RefChooser refChooser = new RefChooser();
 
   /**
    * Creates a writer of {@code registry} to one replica that holds nothing yet: its first delta
@@ -269,8 +278,8 @@ public final class DeltaWriter implements AutoCloseable {
     out.putLong(now);
     passEntities();
     churn = null;
-    if (0 != goneCount + arrivedCount) {
-      churn = new LongLongMap(goneCount + arrivedCount);
+    if (0 != goneCount + arrivedCount && anyRefs()) {
+      churn = churnSet(goneCount + arrivedCount);
       for (int i = 0; i < goneCount; i++) {
         churn.put(gone[i], 1);
       }
@@ -297,13 +306,43 @@ public final class DeltaWriter implements AutoCloseable {
     return out.bytes;
   }
 
-  private void checkCodecs() {
-    for (int i = 0; i < registry.storageCount(); i++) {
-      final Storage<?> storage = registry.storageAt(i);
-      if (null != chosenTypes && !chosenTypes.contains(storage.type())) {
-        continue;
+  /** Whether a streamed storage has entity references (whose elements follow churn). */
+  private boolean anyRefs() {
+    for (int k = 0; k < trackers.size(); k++) {
+      if (trackers.get(k).refs) {
+        return true;
       }
-      for (final SnapshotFormat.Column column : SnapshotFormat.columns(storage)) {
+    }
+    return attachedUpTo < registry.storageCount(); // not attached yet: maybe
+  }
+
+  /** The reused churn set, emptied, for {@code expected} entities. */
+  private LongLongMap churnSet(final int expected) {
+    if (null == churnSet
+        || churnSet.capacity() < 2L * expected
+        || churnSet.capacity() > 16L * expected) {
+      churnSet = new LongLongMap(expected);
+    } else {
+      churnSet.clear();
+    }
+    return churnSet;
+  }
+
+  private void checkCodecs() {
+    for (int k = 0; k < trackers.size(); k++) {
+      checkCodecs(trackers.get(k).storage, trackers.get(k).columns);
+    }
+    for (int i = attachedUpTo; i < registry.storageCount(); i++) {
+      final Storage<?> storage = registry.storageAt(i);
+      if (null == chosenTypes || chosenTypes.contains(storage.type())) {
+        checkCodecs(storage, SnapshotFormat.columns(storage));
+      }
+    }
+  }
+
+  private void checkCodecs(final Storage<?> storage, final List<SnapshotFormat.Column> columns) {
+    {
+      for (final SnapshotFormat.Column column : columns) {
         if (SnapshotFormat.CODEC == column.code() && !codecs.containsKey(column.type())) {
           throw new IllegalStateException(
               "cannot write a delta of "
@@ -352,7 +391,8 @@ public final class DeltaWriter implements AutoCloseable {
     }
     goneCount = 0;
     arrivedCount = 0;
-    if (null == interest && lastAlive >= 0) {
+    arrivalsLogged = null == interest && lastAlive >= 0;
+    if (arrivalsLogged) {
       passChanged(entities);
     } else {
       passAll(entities);
@@ -412,12 +452,18 @@ public final class DeltaWriter implements AutoCloseable {
     for (int position = 0; position < stable; position++) {
       if (packed[position] != last[position]) {
         lookAt(position, packed, last, alive, wasAlive);
+        last[position] = packed[position];
       }
     }
     for (int position = stable; position < Math.max(size, wasSize); position++) {
       lookAt(position, packed, last, alive, wasAlive);
+      if (position < size) {
+        last[position] = packed[position];
+      }
     }
-    keepCopy(entities);
+    // The copy now equals the entity storage's [0, size): only changed positions were written.
+    lastAlive = alive;
+    lastSize = size;
   }
 
   private void lookAt(
@@ -486,26 +532,31 @@ public final class DeltaWriter implements AutoCloseable {
     positionCount = 0;
     removedCount = 0;
     final int mark = ++section;
-    // What changed membership: the log.
+    // What changed membership: the log (with the gained entities' components when they are all
+    // in it, see arrivalsLogged).
+    final boolean arrivals = arrivalsLogged && !fresh;
     for (int i = 0; i < tracker.size; i++) {
       final long entity = tracker.log[i];
-      if (!kept(entity)) {
+      final boolean kept = kept(entity);
+      if (!kept && !(arrivals && held(entity))) {
         continue;
       }
       final int position = storage.indexOf(entity);
       if (SparseSet.ABSENT != position) {
         choose(position, mark);
-      } else if (removedAt[Entity.index(entity)] != mark) {
+      } else if (kept && removedAt[Entity.index(entity)] != mark) {
         removedAt[Entity.index(entity)] = mark;
         removed = push(removed, removedCount++, entity);
       }
     }
     tracker.size = 0;
-    // The replica's new entities, all their components.
-    for (int i = 0; i < arrivedCount; i++) {
-      final int position = storage.indexOf(arrived[i]);
-      if (SparseSet.ABSENT != position) {
-        choose(position, mark);
+    // The replica's new entities, all their components, unless the log had them.
+    if (!arrivals) {
+      for (int i = 0; i < arrivedCount; i++) {
+        final int position = storage.indexOf(arrived[i]);
+        if (SparseSet.ABSENT != position) {
+          choose(position, mark);
+        }
       }
     }
     // Values.
@@ -528,18 +579,14 @@ public final class DeltaWriter implements AutoCloseable {
       }
     }
     if (tracker.refs && null != churn) {
-      final LongLongMap changed = churn;
-      storage.eachEntityRef(
-          (owner, field, reference) -> {
-            if (!Entity.isTombstone(owner) && held(owner) && changed.containsKey(reference)) {
-              choose(storage.indexOf(owner), mark);
-            }
-          });
+      refChooser.storage = storage;
+      refChooser.mark = mark;
+      storage.eachEntityRef(refChooser);
     }
     if (0 == positionCount && 0 == removedCount) {
       return false;
     }
-    out.putString(SnapshotFormat.key(storage));
+    out.putString(tracker.key);
     out.putInt(tracker.columns.size());
     for (final SnapshotFormat.Column column : tracker.columns) {
       out.putString(column.name());
@@ -576,12 +623,26 @@ public final class DeltaWriter implements AutoCloseable {
     }
   }
 
+  /** Chooses the elements of one storage that refer to an entity of the churn. */
+  private final class RefChooser implements EntityRefVisitor {
+    Storage<?> storage;
+    int mark;
+
+    @Override
+    public void visit(final long owner, final String field, final long reference) {
+      if (!Entity.isTombstone(owner) && held(owner) && churn.containsKey(reference)) {
+        choose(storage.indexOf(owner), mark);
+      }
+    }
+  }
+
   /**
    * Appends the entities whose membership of one storage changed; connected to its after-insert and
    * after-remove signals.
    */
   private static final class Tracker implements ComponentListener {
     final Storage<?> storage;
+    final String key;
     final List<SnapshotFormat.Column> columns;
     final boolean fields;
     final boolean refs;
@@ -590,6 +651,7 @@ public final class DeltaWriter implements AutoCloseable {
 
     Tracker(final Storage<?> storage) {
       this.storage = storage;
+      this.key = SnapshotFormat.key(storage);
       this.columns = SnapshotFormat.columns(storage);
       this.fields = !columns.isEmpty();
       boolean anyRef = false;

@@ -1,9 +1,20 @@
 package dev.phalanx.benchmarks.snapshot;
 
+import dev.phalanx.benchmarks.components.TrackedPosition_Storage;
+import dev.phalanx.benchmarks.components.TrackedPosition_Traits;
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeltaWriter;
+import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.examples.particles.Attachment_Traits;
+import dev.phalanx.examples.particles.Comet_Traits;
+import dev.phalanx.examples.particles.Frozen_Traits;
+import dev.phalanx.examples.particles.Glowing_Traits;
+import dev.phalanx.examples.particles.Lifetime_Traits;
+import dev.phalanx.examples.particles.Position_Traits;
 import dev.phalanx.examples.particles.Replica;
 import dev.phalanx.examples.particles.Storages;
+import dev.phalanx.examples.particles.Velocity_Traits;
 import dev.phalanx.examples.particles.World;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,113 +33,216 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Deltas against full snapshots, side by side, on the particle example's world (1M roots after 20
- * frames, as {@link ExampleWorldSnapshot}), with 1% of its entities changed per tick:
+ * frames, as {@link ExampleWorldSnapshot}), with 1% of its entities changed per tick. Each row
+ * times only its own work; the changes happen before the call, outside the timing:
  *
  * <ul>
- *   <li>{@link #deltaWriteAndApply}: before each call (not timed) 1% of the live entities, roots
- *       that are neither comets nor tails, die and as many new roots are born with a position, a
- *       velocity and a lifetime, as the example's own deaths and spawns do; the call writes the
- *       delta since the previous call ({@link DeltaWriter}, the replica's types, no type opted in
- *       to {@code everyValue}) and applies it to a replica ({@link Replica}) that holds the
- *       previous tick;
- *   <li>{@link #fullSaveAndLoad}: what a full snapshot costs for the same tick: the example's
- *       {@code World.save} into a preallocated array, then {@code World.load} of it in place into a
- *       new world.
+ *   <li>{@link #deltaWriteAndApply}, {@code change = structure}: before each call 1% of the live
+ *       entities, roots that are neither comets nor tails, die and as many new roots are born with
+ *       a position, a velocity and a lifetime, as the example's own deaths and spawns do; the call
+ *       writes the delta since the previous call ({@link DeltaWriter} of the replica's types, none
+ *       opted in to {@code everyValue}) and applies it to a replica ({@link Replica}) that holds
+ *       the previous tick;
+ *   <li>{@code change = values}: every root also carries a tracked copy of its position ({@link
+ *       dev.phalanx.benchmarks.components.TrackedPosition}, streamed too), and before each call 1%
+ *       of the live entities get a new tracked position (an in-place write, no structural change);
+ *       the call is the same;
+ *   <li>{@link #fullSaveAndLoad}: what a full snapshot costs, on a world of its own that nothing
+ *       changes (the rows of {@link ExampleWorldSnapshot}): the example's {@code World.save} into a
+ *       preallocated array, then {@code World.load} of it in place into a new world.
  * </ul>
  *
- * The example world's components are untracked, so the changes a delta can see in it are
- * structural; in-place writes to untracked components reach a replica only through {@code
- * everyValue} (whole storages) or tracking. Teardown prints the average delta size and the full
- * snapshot's. Times per tick.
+ * Teardown prints the average delta size against the full snapshot's and checks the replica against
+ * the world. Times per tick.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@State(Scope.Benchmark)
 public class ExampleWorldDelta {
 
-  @Param("1000000")
-  int roots;
+  /** The types the particle world streams to a replica, as {@code Replica.writerOfChanges}. */
+  static final ComponentType<?, ?>[] TYPES = {
+    Position_Traits.TYPE,
+    Velocity_Traits.TYPE,
+    Lifetime_Traits.TYPE,
+    Frozen_Traits.TYPE,
+    Glowing_Traits.TYPE,
+    Comet_Traits.TYPE,
+    Attachment_Traits.TYPE,
+    Hierarchy.TYPE
+  };
 
-  World world;
-  Replica replica;
-  DeltaWriter writer;
-  ExampleWorldSnapshot.Sink sink;
-  SplittableRandom random;
-  long deltaBytes;
-  long deltas;
-  int changedPerTick;
-  int fullBytes;
-
-  @Setup(Level.Trial)
-  public void setup() throws IOException {
-    world = new World(roots, 42, 1, 100);
+  static World exampleWorld(final int roots) {
+    final World world = new World(roots, 42, 1, 100);
     for (int frame = 0; frame < 20; frame++) {
       world.step();
     }
-    final ExampleWorldSnapshot.Sink probe = new ExampleWorldSnapshot.Sink(1 << 30);
+    return world;
+  }
+
+  static int snapshotSize(final World world) throws IOException {
+    final ExampleWorldSnapshot.Sink probe = new ExampleWorldSnapshot.Sink(1 << 28);
     world.save(probe);
-    fullBytes = probe.size;
-    sink = new ExampleWorldSnapshot.Sink(2 * fullBytes);
-    replica = new Replica();
-    writer = Replica.writerOfChanges(world);
-    final int first = writer.write(); // write first: it may grow the array bytes() returns
-    replica.apply(writer.bytes(), first); // the replica now holds the world
-    random = new SplittableRandom(7);
-    changedPerTick = world.registry().alive() / 100;
-    System.err.printf(
-        "%nexample world: %,d entities, full snapshot %,d bytes; %,d entities changed per tick%n",
-        world.registry().alive(), fullBytes, changedPerTick);
+    return probe.size;
   }
 
-  /** Not timed: 1% of the live entities die and as many are born. */
-  @Setup(Level.Invocation)
-  public void change() {
-    final Registry registry = world.registry();
-    final Storages storages = world.storages();
-    final long[] packed = registry.entities().packed();
-    int changed = 0;
-    while (changed < changedPerTick) {
-      final long e = packed[random.nextInt(registry.alive())];
-      if (storages.comets.contains(e) || storages.attachments.contains(e)) {
-        continue;
+  /** A world, its replica and the writer between them; changed before each call. */
+  @State(Scope.Benchmark)
+  public static class Tick {
+    @Param("1000000")
+    int roots;
+
+    @Param({"structure", "values"})
+    String change;
+
+    World world;
+    TrackedPosition_Storage tracked;
+    Replica replica;
+    DeltaWriter writer;
+    SplittableRandom random;
+    long deltaBytes;
+    long deltas;
+    int changedPerTick;
+    int fullBytes;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+      world = exampleWorld(roots);
+      fullBytes = snapshotSize(world);
+      replica = new Replica();
+      writer = new DeltaWriter(world.registry());
+      if ("values".equals(change)) {
+        tracked = world.registry().storage(TrackedPosition_Traits.TYPE);
+        final Storages storages = world.storages();
+        final long[] packed = storages.positions.packed();
+        for (int i = 0; i < storages.positions.size(); i++) {
+          final long e = packed[i];
+          tracked.emplace(e, storages.positions.x(e), storages.positions.y(e));
+        }
+        final ComponentType<?, ?>[] types = java.util.Arrays.copyOf(TYPES, TYPES.length + 1);
+        types[TYPES.length] = TrackedPosition_Traits.TYPE;
+        writer.types(types);
+        replica.loader().types(TrackedPosition_Traits.TYPE);
+      } else {
+        writer.types(TYPES);
       }
-      registry.destroy(e);
-      final long born = registry.create();
-      storages.positions.emplace(born, (float) random.nextDouble(), (float) random.nextDouble());
-      storages.velocities.emplace(born, 0f, 0f);
-      storages.lifetimes.emplace(born, 100);
-      changed++;
+      final int first = writer.write(); // write first: it may grow the array bytes() returns
+      replica.apply(writer.bytes(), first); // the replica now holds the world
+      random = new SplittableRandom(7);
+      changedPerTick = world.registry().alive() / 100;
+      System.err.printf(
+          "%nexample world: %,d entities, full snapshot %,d bytes; %,d entities changed per tick"
+              + " (%s)%n",
+          world.registry().alive(), fullBytes, changedPerTick, change);
+    }
+
+    /** Not timed: 1% of the live entities die and as many are born, or get a new value. */
+    @Setup(Level.Invocation)
+    public void change() {
+      if (null != tracked) {
+        changeValues();
+      } else {
+        changeStructure();
+      }
+    }
+
+    private void changeStructure() {
+      final Registry registry = world.registry();
+      final Storages storages = world.storages();
+      final long[] packed = registry.entities().packed();
+      int changed = 0;
+      while (changed < changedPerTick) {
+        final long e = packed[random.nextInt(registry.alive())];
+        if (storages.comets.contains(e) || storages.attachments.contains(e)) {
+          continue;
+        }
+        registry.destroy(e);
+        final long born = registry.create();
+        storages.positions.emplace(born, (float) random.nextDouble(), (float) random.nextDouble());
+        storages.velocities.emplace(born, 0f, 0f);
+        storages.lifetimes.emplace(born, 100);
+        changed++;
+      }
+    }
+
+    private void changeValues() {
+      final long[] packed = tracked.packed();
+      final int size = tracked.size();
+      for (int changed = 0; changed < changedPerTick; changed++) {
+        final long e = packed[random.nextInt(size)];
+        tracked.setX(e, (float) random.nextDouble());
+        tracked.setY(e, (float) random.nextDouble());
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      if (0 != deltas) {
+        System.err.printf(
+            "%naverage delta %,d bytes (%.3f%% of the full snapshot's %,d), replica %s%n",
+            deltaBytes / deltas,
+            100.0 * deltaBytes / deltas / fullBytes,
+            fullBytes,
+            replicaEqual() ? "equal" : "DIFFERENT");
+      }
+      writer.close();
+      world.close();
+    }
+
+    private boolean replicaEqual() {
+      if (replica.checksum() != world.checksum()) {
+        return false;
+      }
+      if (null == tracked) {
+        return true;
+      }
+      final TrackedPosition_Storage copies =
+          replica.registry().storage(TrackedPosition_Traits.TYPE);
+      final long[] packed = tracked.packed();
+      for (int i = 0; i < tracked.size(); i++) {
+        final long local = replica.loader().map(packed[i]);
+        if (copies.x(local) != tracked.xAt(i) || copies.y(local) != tracked.yAt(i)) {
+          return false;
+        }
+      }
+      return copies.size() == tracked.size();
     }
   }
 
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    if (0 != deltas) {
-      System.err.printf(
-          "%naverage delta %,d bytes (%.3f%% of the full snapshot's %,d), replica checksum %s%n",
-          deltaBytes / deltas,
-          100.0 * deltaBytes / deltas / fullBytes,
-          fullBytes,
-          replica.checksum() == world.checksum() ? "equal" : "DIFFERENT");
+  /** A world nothing changes, and a preallocated array for its snapshot. */
+  @State(Scope.Benchmark)
+  public static class Full {
+    @Param("1000000")
+    int roots;
+
+    World world;
+    ExampleWorldSnapshot.Sink sink;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+      world = exampleWorld(roots);
+      sink = new ExampleWorldSnapshot.Sink(snapshotSize(world));
     }
-    writer.close();
-    world.close();
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      world.close();
+    }
   }
 
   @Benchmark
-  public int deltaWriteAndApply() throws IOException {
-    final int length = writer.write();
-    replica.apply(writer.bytes(), length);
-    deltaBytes += length;
-    deltas++;
+  public int deltaWriteAndApply(final Tick tick) throws IOException {
+    final int length = tick.writer.write();
+    tick.replica.apply(tick.writer.bytes(), length);
+    tick.deltaBytes += length;
+    tick.deltas++;
     return length;
   }
 
   @Benchmark
-  public long fullSaveAndLoad() throws IOException {
-    sink.reset();
-    world.save(sink);
-    try (World loaded = World.load(ByteBuffer.wrap(sink.bytes, 0, sink.size), 1, 100)) {
+  public long fullSaveAndLoad(final Full full) throws IOException {
+    full.sink.reset();
+    full.world.save(full.sink);
+    try (World loaded = World.load(ByteBuffer.wrap(full.sink.bytes, 0, full.sink.size), 1, 100)) {
       return loaded.registry().alive();
     }
   }
