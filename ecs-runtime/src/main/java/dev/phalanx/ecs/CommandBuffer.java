@@ -375,6 +375,17 @@ public final class CommandBuffer {
    * @param entity the target: an entity, or a handle reserved by {@link #create()}
    */
   public void destroy(final long entity) {
+    final int at = count;
+    // The steady state: the owner, a plain entity, room for the command (no payload).
+    if (owner == Thread.currentThread()
+        && ownerPass == guards.parallelPasses
+        && !isReserved(entity)
+        && at < codes.length) {
+      targets[at] = entity;
+      codes[at] = DESTROY << OP_SHIFT | NO_TYPE;
+      count = at + 1;
+      return;
+    }
     record(DESTROY, entity, null, 0, 0);
   }
 
