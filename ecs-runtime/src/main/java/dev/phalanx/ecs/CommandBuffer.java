@@ -1188,6 +1188,15 @@ public final class CommandBuffer {
     created = 0;
   }
 
+  /**
+   * Test hook: gives up this buffer's slot as if the buffer had been collected, so that the next
+   * buffer created reuses it (its numbers start where this buffer's stopped). This buffer must not
+   * be used afterwards.
+   */
+  static void reuseSlotOf(final CommandBuffer buffer) {
+    Slots.handOver(buffer.slot);
+  }
+
   /** Draws more reservation numbers from the slot (a lock, once per growing number of them). */
   private void extendNumbers() {
     if (next == Integer.MAX_VALUE) {
@@ -1216,7 +1225,10 @@ public final class CommandBuffer {
     /** Returns {slot, first free number} for a new buffer. */
     static synchronized int[] take(final WeakReference<CommandBuffer> buffer) {
       int slot = -1;
-      if (used < owners.length) {
+      if (handOver >= 0) {
+        slot = handOver;
+        handOver = -1;
+      } else if (used < owners.length) {
         slot = used++;
       } else {
         slot = collected();
@@ -1251,6 +1263,17 @@ public final class CommandBuffer {
       }
       return -1;
     }
+
+    // A slot given up by reuseSlotOf, taken by the next buffer created; -1 if none.
+    private static int handOver = -1;
+
+    /** Gives up {@code slot} as if its buffer had been collected: the next buffer takes it. */
+    static synchronized void handOver(final int slot) {
+      owners[slot] = GONE;
+      handOver = slot;
+    }
+
+    private static final WeakReference<Object> GONE = new WeakReference<>(null);
 
     /** Lets {@code slot} hand out numbers up to {@code from + more}; returns the new limit. */
     static synchronized int extend(final int slot, final int from, final int more) {
