@@ -146,6 +146,9 @@ public final class CommandBuffer {
   // generated storage when it records: a skipped command's payload is passed over by them.
   private int[] fieldWords = unknownSizes(16);
   private int[] fieldRefs = unknownSizes(16);
+  // By type id, the sizes as shape(words, refs) once recorded typed, else -1: beginFields' one
+  // check.
+  private long[] fieldShapes = unknownShapes(16);
   private long[] words = new long[64];
   private int wordCount;
   private Object[] refs = new Object[16];
@@ -372,6 +375,17 @@ public final class CommandBuffer {
    * @param entity the target: an entity, or a handle reserved by {@link #create()}
    */
   public void destroy(final long entity) {
+    final int at = count;
+    // The steady state: the owner, a plain entity, room for the command (no payload).
+    if (owner == Thread.currentThread()
+        && ownerPass == guards.parallelPasses
+        && !isReserved(entity)
+        && at < codes.length) {
+      targets[at] = entity;
+      codes[at] = DESTROY << OP_SHIFT | NO_TYPE;
+      count = at + 1;
+      return;
+    }
     record(DESTROY, entity, null, 0, 0);
   }
 
@@ -449,19 +463,19 @@ public final class CommandBuffer {
       final long entity, final Storage<?> storage, final int wordCount, final int refCount) {
     final ComponentType<?, ?> type = storage.type();
     final int id = type.id();
-    final int at = count;
-    // The steady state, checked in one go: the owner, a plain entity, a type recorded before with
-    // these sizes, room for the command and its payload. Anything else takes record's path.
-    if (owner == Thread.currentThread()
+    final long[] shapes = fieldShapes;
+    // The steady state, checked in one go: a type recorded typed before with these sizes (which
+    // implies typesById[id] == type: ids are unique in the JVM), the owner, a plain entity, room
+    // for the command and its payload. With the generated code's constant sizes, the size checks
+    // of an empty payload fold away. Anything else takes record's path.
+    if (id < shapes.length
+        && shapes[id] == shape(wordCount, refCount)
+        && (wordCount | refCount) >= 0
+        && owner == Thread.currentThread()
         && ownerPass == guards.parallelPasses
         && !isReserved(entity)
-        && id < typesById.length
-        && typesById[id] == type
-        && fieldWords[id] == wordCount
-        && fieldRefs[id] == refCount
-        && at < codes.length
-        && this.wordCount + wordCount <= words.length
-        && this.refCount + refCount <= refs.length) {
+        && hasRoom(wordCount, refCount)) {
+      final int at = count;
       targets[at] = entity;
       codes[at] = FIELDS << OP_SHIFT | id;
       count = at + 1;
@@ -508,6 +522,21 @@ public final class CommandBuffer {
       throw overflow("references");
     }
     refs[refCount++] = value;
+  }
+
+  /** {@return the sizes of a typed recording, as kept in fieldShapes} */
+  private static long shape(final int wordCount, final int refCount) {
+    return (long) wordCount << 32 | (refCount & 0xFFFF_FFFFL);
+  }
+
+  /**
+   * {@return whether one more command with a payload of {@code wordCount} words and {@code
+   * refCount} references fits without growing any array}
+   */
+  private boolean hasRoom(final int wordCount, final int refCount) {
+    return count < codes.length
+        && (0 == wordCount || wordCount <= words.length - this.wordCount)
+        && (0 == refCount || refCount <= refs.length - this.refCount);
   }
 
   private IllegalStateException overflow(final String what) {
@@ -962,6 +991,7 @@ public final class CommandBuffer {
       if (typed) {
         fieldWords[id] = wordCount;
         fieldRefs[id] = refCount;
+        fieldShapes[id] = shape(wordCount, refCount);
       }
     }
     targets[count] = entity;
@@ -980,12 +1010,27 @@ public final class CommandBuffer {
       throw new IllegalStateException(
           "more than " + NO_TYPE + " component types: command buffers cannot record them");
     }
+    if (typed && (words < 0 || refs < 0)) {
+      throw new IllegalArgumentException(
+          "cannot record a typed "
+              + type.name()
+              + " of "
+              + words
+              + " word(s) and "
+              + refs
+              + " reference(s) in "
+              + this
+              + ": sizes cannot be negative");
+    }
     if (id >= typesById.length) {
       final int length = Math.max(id + 1, typesById.length * 2);
       final ComponentType<?, ?>[] types = Arrays.copyOf(typesById, length);
       final int[] wordSizes = grownSizes(fieldWords, length);
       final int[] refSizes = grownSizes(fieldRefs, length);
+      final long[] shapes = unknownShapes(length);
+      System.arraycopy(fieldShapes, 0, shapes, 0, fieldShapes.length);
       typesById = types;
+      fieldShapes = shapes;
       fieldWords = wordSizes;
       fieldRefs = refSizes;
     }
@@ -1011,6 +1056,12 @@ public final class CommandBuffer {
     final int[] sizes = new int[length];
     Arrays.fill(sizes, -1);
     return sizes;
+  }
+
+  private static long[] unknownShapes(final int length) {
+    final long[] shapes = new long[length];
+    Arrays.fill(shapes, -1L);
+    return shapes;
   }
 
   private static int[] grownSizes(final int[] sizes, final int length) {
@@ -1137,6 +1188,15 @@ public final class CommandBuffer {
     created = 0;
   }
 
+  /**
+   * Test hook: gives up this buffer's slot as if the buffer had been collected, so that the next
+   * buffer created reuses it (its numbers start where this buffer's stopped). This buffer must not
+   * be used afterwards.
+   */
+  static void reuseSlotOf(final CommandBuffer buffer) {
+    Slots.handOver(buffer.slot);
+  }
+
   /** Draws more reservation numbers from the slot (a lock, once per growing number of them). */
   private void extendNumbers() {
     if (next == Integer.MAX_VALUE) {
@@ -1165,7 +1225,10 @@ public final class CommandBuffer {
     /** Returns {slot, first free number} for a new buffer. */
     static synchronized int[] take(final WeakReference<CommandBuffer> buffer) {
       int slot = -1;
-      if (used < owners.length) {
+      if (handOver >= 0) {
+        slot = handOver;
+        handOver = -1;
+      } else if (used < owners.length) {
         slot = used++;
       } else {
         slot = collected();
@@ -1200,6 +1263,17 @@ public final class CommandBuffer {
       }
       return -1;
     }
+
+    // A slot given up by reuseSlotOf, taken by the next buffer created; -1 if none.
+    private static int handOver = -1;
+
+    /** Gives up {@code slot} as if its buffer had been collected: the next buffer takes it. */
+    static synchronized void handOver(final int slot) {
+      owners[slot] = GONE;
+      handOver = slot;
+    }
+
+    private static final WeakReference<Object> GONE = new WeakReference<>(null);
 
     /** Lets {@code slot} hand out numbers up to {@code from + more}; returns the new limit. */
     static synchronized int extend(final int slot, final int from, final int more) {

@@ -353,6 +353,44 @@ class CommandBufferWhyTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  @Test
+  void aReusedSlotRefusesItsStaleHandlesAndAnswersEntityOfFromItsFirstNumber() {
+    final CommandBuffer dead = new CommandBuffer(registry);
+    final long stale = dead.create();
+    dead.create();
+    dead.apply();
+    final CommandBuffers set = new CommandBuffers(registry);
+    final long[] spawned = {Entity.NULL, Entity.NULL};
+    registry
+        .storage(TA)
+        .onConstruct()
+        .connect(
+            (r, entity) -> {
+              if (Entity.isNull(spawned[0])) {
+                // A run the set did not have: its buffer takes dead's slot, as if dead had been
+                // collected, with numbers from where dead's stopped.
+                CommandBuffer.reuseSlotOf(dead);
+                final CommandBuffer added = set.forRun(1_000);
+                spawned[0] = added.create();
+                spawned[1] = added.create();
+                added.emplace(spawned[1], TB, new B(9));
+                assertThrows(
+                    IllegalArgumentException.class, () -> added.emplace(stale, TB, new B(1)));
+              }
+            });
+    set.forRun(0).emplace(registry.create(), TA, new A(1));
+    set.apply();
+    assertEquals(Entity.index(stale), Entity.index(spawned[0]), "the slot is reused");
+    assertTrue(Entity.version(spawned[0]) > Entity.version(stale), "numbers go on");
+    final long first = set.entityOf(spawned[0]);
+    final long second = set.entityOf(spawned[1]);
+    assertTrue(registry.valid(first));
+    assertFalse(registry.has(first, TB));
+    assertEquals(9, registry.get(second, TB).value());
+    assertEquals(Entity.NULL, set.entityOf(stale), "a stale handle names no entity");
+    assertEquals(List.of(), registry.verify());
+  }
+
   private static void join(final Thread thread) {
     try {
       thread.join();
