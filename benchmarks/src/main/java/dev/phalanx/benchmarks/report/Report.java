@@ -113,13 +113,50 @@ public final class Report {
   }
 
   /**
+   * The row keys of the classes the folded benchmarks replaced, by their old names: JSON written
+   * before the fold (such as the committed {@code benchmarks/results}) names them, without
+   * parameters.
+   */
+  private static final Map<String, String> FOLDED_NAMES =
+      Map.ofEntries(
+          Map.entry("Pathological", "Pathological:View"),
+          Map.entry("PathologicalNonOwningGroup", "Pathological:NonOwning"),
+          Map.entry("PathologicalPartialOwningGroup", "Pathological:PartialOwning"),
+          Map.entry("PathologicalFullOwningGroup", "Pathological:FullOwning"),
+          Map.entry("PathologicalFullOwningGroupChunk", "Pathological:FullOwningChunk"),
+          Map.entry("Iterate2NonOwningGroup", "Iterate2Group:NonOwning"),
+          Map.entry("Iterate2PartialOwningGroup", "Iterate2Group:PartialOwning"),
+          Map.entry("Iterate2FullOwningGroup", "Iterate2Group:FullOwning"),
+          Map.entry("Iterate2FullOwningGroupEachPolluted", "Iterate2GroupPolluted:each"),
+          Map.entry("Iterate2FullOwningGroupChunk", "Iterate2GroupChunk:eachChunk"),
+          Map.entry(
+              "Iterate2FullOwningGroupChunkLargePages", "Iterate2GroupChunk:eachChunkLargePages"),
+          Map.entry("Iterate2FullOwningGroupChunkPolluted", "Iterate2GroupPolluted:eachChunk"),
+          Map.entry("Iterate2FullOwningGroupParallel", "Iterate2GroupChunk:parallelEachChunk"),
+          Map.entry("Iterate3NonOwningGroup", "Iterate3Group:NonOwning"),
+          Map.entry("Iterate3PartialOwningGroup", "Iterate3Group:PartialOwning"),
+          Map.entry("Iterate3FullOwningGroup", "Iterate3Group:FullOwning"),
+          Map.entry("Iterate3FullOwningGroupChunk", "Iterate3GroupChunk:eachChunk"),
+          Map.entry(
+              "Iterate3FullOwningGroupChunkLargePages", "Iterate3GroupChunk:eachChunkLargePages"),
+          Map.entry("Iterate3FullOwningGroupParallel", "Iterate3GroupChunk:parallelEachChunk"),
+          Map.entry("Iterate5NonOwningGroup", "Iterate5Group:NonOwning"),
+          Map.entry("Iterate5PartialOwningGroup", "Iterate5Group:PartialOwning"),
+          Map.entry("Iterate5PartialOwning3Of5", "Iterate5Group:PartialOwning3Of5"),
+          Map.entry("Iterate5PartialOwning4Of5", "Iterate5Group:PartialOwning4Of5"),
+          Map.entry("Iterate5FullOwningGroup", "Iterate5Group:FullOwning"),
+          Map.entry("Iterate5FullOwningGroupChunk", "Iterate5GroupChunk:eachChunk"),
+          Map.entry("Iterate5FullOwningGroupParallel", "Iterate5GroupChunk:parallelEachChunk"));
+
+  /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
    * parameters (the folded benchmarks choose their query by one), a colon and the values in the
-   * JSON's order, comma-separated}
+   * JSON's order, comma-separated; a class the fold replaced, named without parameters by older
+   * JSON, gets its new key}
    */
   static String key(final String className, final Map<?, ?> result) {
     if (!(result.get("params") instanceof Map<?, ?> params) || params.isEmpty()) {
-      return className;
+      return FOLDED_NAMES.getOrDefault(className, className);
     }
     final StringBuilder key = new StringBuilder(className).append(':');
     String separator = "";
