@@ -321,28 +321,10 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                     + " buffer.\n\n")
             .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
             .addParameter(RuntimeContract.COMMAND_BUFFER, "commands")
-            .addParameter(ArrayTypeName.of(TypeName.LONG), "entities")
-            .addParameter(TypeName.INT, "pageStart")
-            .addParameter(TypeName.INT, "from")
-            .addParameter(TypeName.INT, "to")
             .addJavadoc(
                 "@param commands the run's buffer: record the run's changes into it, from this"
-                    + " call only\n")
-            .addJavadoc(
-                "@param entities the group's entities by position (the packed array of an owned"
-                    + " storage, not\n"
-                    + "    a copy); read only, valid during the call\n")
-            .addJavadoc(
-                "@param pageStart the position of offset 0 of the pages: offset {@code i} is"
-                    + " position\n"
-                    + "    {@code pageStart + i}\n")
-            .addJavadoc("@param from the first offset, inclusive\n")
-            .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
-    for (final ParameterSpec array : chunkParameters(slots)) {
-      visit
-          .addParameter(array.type(), array.name())
-          .addJavadoc("@param $L $L", array.name(), array.javadoc());
-    }
+                    + " call only\n");
+    addRunParameters(visit, slots);
     return TypeSpec.interfaceBuilder("CommandChunk")
         .addJavadoc(
             "The body of {@link $T#parallelEachChunk($T, $T, CommandChunk)}: as {@link"
@@ -604,6 +586,33 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     return arguments;
   }
 
+  /**
+   * Adds the parameters every run body takes, with their Javadoc: the entities, the pages' start,
+   * the offsets, then the owned page arrays.
+   */
+  private static void addRunParameters(final MethodSpec.Builder visit, final List<Slot> slots) {
+    visit
+        .addParameter(ArrayTypeName.of(TypeName.LONG), "entities")
+        .addParameter(TypeName.INT, "pageStart")
+        .addParameter(TypeName.INT, "from")
+        .addParameter(TypeName.INT, "to")
+        .addJavadoc(
+            "@param entities the group's entities by position (the packed array of an owned"
+                + " storage, not\n"
+                + "    a copy); read only, valid during the call\n")
+        .addJavadoc(
+            "@param pageStart the position of offset 0 of the pages: offset {@code i} is"
+                + " position\n"
+                + "    {@code pageStart + i}\n")
+        .addJavadoc("@param from the first offset, inclusive\n")
+        .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
+    for (final ParameterSpec array : chunkParameters(slots)) {
+      visit
+          .addParameter(array.type(), array.name())
+          .addJavadoc("@param $L $L", array.name(), array.javadoc());
+    }
+  }
+
   private static TypeSpec entityChunkInterface(final QueryModel model, final List<Slot> slots) {
     final MethodSpec.Builder visit =
         MethodSpec.methodBuilder("visit")
@@ -612,26 +621,8 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                     + " to the\n"
                     + "entities {@code entities[pageStart + from]} to {@code entities[pageStart +"
                     + " to - 1]}, in that order.\n\n")
-            .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
-            .addParameter(ArrayTypeName.of(TypeName.LONG), "entities")
-            .addParameter(TypeName.INT, "pageStart")
-            .addParameter(TypeName.INT, "from")
-            .addParameter(TypeName.INT, "to")
-            .addJavadoc(
-                "@param entities the group's entities by position (the packed array of an owned"
-                    + " storage, not\n"
-                    + "    a copy); read only, valid during the call\n")
-            .addJavadoc(
-                "@param pageStart the position of offset 0 of the pages: offset {@code i} is"
-                    + " position\n"
-                    + "    {@code pageStart + i}\n")
-            .addJavadoc("@param from the first offset, inclusive\n")
-            .addJavadoc("@param to the last offset, exclusive; {@code from < to}\n");
-    for (final ParameterSpec array : chunkParameters(slots)) {
-      visit
-          .addParameter(array.type(), array.name())
-          .addJavadoc("@param $L $L", array.name(), array.javadoc());
-    }
+            .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT);
+    addRunParameters(visit, slots);
     return TypeSpec.interfaceBuilder("EntityChunk")
         .addJavadoc(
             "The body of {@link $T#eachChunk(EntityChunk)}: as {@link Chunk}, with the entities of"
