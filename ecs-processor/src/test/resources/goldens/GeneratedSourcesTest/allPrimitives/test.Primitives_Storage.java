@@ -1,10 +1,11 @@
 package test;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.Double;
 import java.lang.Float;
 import java.lang.Math;
@@ -725,18 +726,18 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    * (the buffer has checked the entity is live).
    *
    * @param entity the entity
-   * @param commands the buffer being applied
+   * @param recorded the recorded fields, in declaration order
    */
   @Override
-  protected void applyRecorded(final long entity, final CommandBuffer commands) {
-    final boolean flag = 0L != commands.nextWord();
-    final byte tiny = (byte) commands.nextWord();
-    final short small = (short) commands.nextWord();
-    final char letter = (char) commands.nextWord();
-    final int count = (int) commands.nextWord();
-    final long big = commands.nextWord();
-    final float ratio = Float.intBitsToFloat((int) commands.nextWord());
-    final double precise = Double.longBitsToDouble(commands.nextWord());
+  protected void applyRecorded(final long entity, final RecordedFields recorded) {
+    final boolean flag = 0L != recorded.nextWord();
+    final byte tiny = (byte) recorded.nextWord();
+    final short small = (short) recorded.nextWord();
+    final char letter = (char) recorded.nextWord();
+    final int count = (int) recorded.nextWord();
+    final long big = recorded.nextWord();
+    final float ratio = Float.intBitsToFloat((int) recorded.nextWord());
+    final double precise = Double.longBitsToDouble(recorded.nextWord());
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
     final int page$ = position$ >>> pageShift();

@@ -1,10 +1,11 @@
 package test;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.Math;
 import java.lang.Override;
 import java.util.Arrays;
@@ -281,12 +282,12 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    * (the buffer has checked the entity is live).
    *
    * @param entity the entity
-   * @param commands the buffer being applied
+   * @param recorded the recorded fields, in declaration order
    */
   @Override
-  protected void applyRecorded(final long entity, final CommandBuffer commands) {
-    final int current = (int) commands.nextWord();
-    final int max = (int) commands.nextWord();
+  protected void applyRecorded(final long entity, final RecordedFields recorded) {
+    final int current = (int) recorded.nextWord();
+    final int max = (int) recorded.nextWord();
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
     final int page$ = position$ >>> pageShift();

@@ -1,12 +1,13 @@
 package test;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.String;
@@ -298,12 +299,12 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    * (the buffer has checked the entity is live).
    *
    * @param entity$ the entity
-   * @param commands the buffer being applied
+   * @param recorded the recorded fields, in declaration order
    */
   @Override
-  protected void applyRecorded(final long entity$, final CommandBuffer commands) {
-    final long entity = commands.nextWord();
-    final String name = (String) commands.nextRef();
+  protected void applyRecorded(final long entity$, final RecordedFields recorded) {
+    final long entity = recorded.nextWord();
+    final String name = (String) recorded.nextRef();
     final int at$ = prepareRecorded(entity$);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
     final int page$ = position$ >>> pageShift();

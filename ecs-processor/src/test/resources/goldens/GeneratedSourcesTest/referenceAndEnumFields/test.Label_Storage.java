@@ -1,12 +1,13 @@
 package test;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.Integer;
 import java.lang.Math;
 import java.lang.Override;
@@ -590,17 +591,17 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    * (the buffer has checked the entity is live).
    *
    * @param entity the entity
-   * @param commands the buffer being applied
+   * @param recorded the recorded fields, in declaration order
    */
   @Override
   @SuppressWarnings("unchecked")
-  protected void applyRecorded(final long entity, final CommandBuffer commands) {
-    final String text = (String) commands.nextRef();
-    final Label.Color color = (Label.Color) commands.nextRef();
-    final List<String> tags = (List<String>) commands.nextRef();
-    final Map<String, List<Integer>> index2 = (Map<String, List<Integer>>) commands.nextRef();
-    final int[][] grid = (int[][]) commands.nextRef();
-    final long owner = commands.nextWord();
+  protected void applyRecorded(final long entity, final RecordedFields recorded) {
+    final String text = (String) recorded.nextRef();
+    final Label.Color color = (Label.Color) recorded.nextRef();
+    final List<String> tags = (List<String>) recorded.nextRef();
+    final Map<String, List<Integer>> index2 = (Map<String, List<Integer>>) recorded.nextRef();
+    final int[][] grid = (int[][]) recorded.nextRef();
+    final long owner = recorded.nextWord();
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
     final int page$ = position$ >>> pageShift();

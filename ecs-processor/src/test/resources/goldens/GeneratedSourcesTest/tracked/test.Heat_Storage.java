@@ -1,10 +1,11 @@
 package test;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
@@ -290,12 +291,12 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    * (the buffer has checked the entity is live).
    *
    * @param entity the entity
-   * @param commands the buffer being applied
+   * @param recorded the recorded fields, in declaration order
    */
   @Override
-  protected void applyRecorded(final long entity, final CommandBuffer commands) {
-    final float celsius = Float.intBitsToFloat((int) commands.nextWord());
-    final int source = (int) commands.nextWord();
+  protected void applyRecorded(final long entity, final RecordedFields recorded) {
+    final float celsius = Float.intBitsToFloat((int) recorded.nextWord());
+    final int source = (int) recorded.nextWord();
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
     final int page$ = position$ >>> pageShift();

@@ -1,16 +1,16 @@
 package test;
 
-import dev.phalanx.ecs.CommandBuffer;
-import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.EntityRangeConsumer;
-import dev.phalanx.ecs.LoopCopies;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.PositionComparator;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.internal.LoopCopies;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
 import java.lang.String;
@@ -884,7 +884,7 @@ public final class MoversQuery {
    */
   public void parallelEachChunk(final ForkJoinPool pool, final CommandBuffers commands,
       final CommandChunk chunk) {
-    group.parallelEachChunk(pool, commands, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
+    commands.parallelEachChunk(group, pool, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
   }
 
   private void visitCommandRun(final CommandChunk chunk, final CommandBuffer buffer,

@@ -5,11 +5,14 @@ package dev.phalanx.ecs;
  * its page array (the element at position {@code p} is {@code pages[p >>> pageShift()][p &
  * (pageSize() - 1)]}; pages {@code [0, pageCount())} exist). See {@link Storage#eachColumn}.
  *
- * <p>It is how snapshots ({@link SnapshotWriter}, {@link SnapshotLoader}, {@link ContinuousLoader},
- * {@link SnapshotDump}) read and write a storage's fields without reflection and without an object
- * per element: generated storages call one method per field, in declaration order, handing over the
- * field's own page array, and the snapshot code copies whole pages. The page arrays are the
- * storage's own (not copies): a visitor may read and write them, and must not keep them.
+ * <p>It is how snapshots ({@link dev.phalanx.ecs.snapshot.SnapshotWriter SnapshotWriter}, {@link
+ * dev.phalanx.ecs.snapshot.SnapshotLoader SnapshotLoader}, {@link
+ * dev.phalanx.ecs.snapshot.ContinuousLoader ContinuousLoader}, {@link
+ * dev.phalanx.ecs.snapshot.SnapshotDump SnapshotDump}) read and write a storage's fields without
+ * reflection and without an object per element: generated storages call one method per field, in
+ * declaration order, handing over the field's own page array, and the snapshot code copies whole
+ * pages. The page arrays are the storage's own (not copies): a visitor may read and write them, and
+ * must not keep them.
  *
  * <p>For generated code and the runtime's storages; user code rarely implements it.
  */
@@ -83,7 +86,7 @@ public interface ColumnVisitor {
 
   /**
    * A reference field: {@link String} and enums are written natively, any other class through a
-   * {@link ValueCodec}.
+   * {@link dev.phalanx.ecs.snapshot.ValueCodec ValueCodec}.
    *
    * @param name the field's name
    * @param type the field's erased type

@@ -2,7 +2,8 @@ package dev.phalanx.ecs;
 
 /**
  * Receives the entity references a storage holds: for each element, each of its fields marked
- * {@code @EntityRef} (and the links of {@link Hierarchy} nodes). See {@link Storage#eachEntityRef}.
+ * {@code @EntityRef} (and the links of {@link dev.phalanx.ecs.hierarchy.Hierarchy Hierarchy}
+ * nodes). See {@link Storage#eachEntityRef}.
  */
 @FunctionalInterface
 public interface EntityRefVisitor {

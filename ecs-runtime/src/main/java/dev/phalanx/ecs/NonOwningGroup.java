@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.Guards;
 import java.util.List;
 import java.util.function.LongConsumer;
 

@@ -91,8 +91,8 @@ public class ObjectStorage<T> extends Storage<T> {
 
   /**
    * Hands {@code visitor} the one column of an object storage, {@code value}: the instances, of the
-   * component class, which snapshots write with a {@link ValueCodec} (or natively for strings and
-   * enums).
+   * component class, which snapshots write with a {@link dev.phalanx.ecs.snapshot.ValueCodec
+   * ValueCodec} (or natively for strings and enums).
    */
   @Override
   protected void eachColumn(final ColumnVisitor visitor) {

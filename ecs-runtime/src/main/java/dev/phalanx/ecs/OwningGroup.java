@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
@@ -147,7 +148,8 @@ public final class OwningGroup extends Group {
    * As {@link #eachChunk(RangeConsumer)}, handing each run the group's entities as well: {@code
    * entities[p]} is the member at position {@code p}. A body can so act on what it finds in the
    * same pass, for example record {@code commands.destroy(entities[p])} into a {@link
-   * CommandBuffer} applied after the loop (the storages are locked during it). Allocates nothing.
+   * dev.phalanx.ecs.command.CommandBuffer CommandBuffer} applied after the loop (the storages are
+   * locked during it). Allocates nothing.
    *
    * @param action called with the entities and each run {@code [from, to)}
    */
@@ -202,7 +204,8 @@ public final class OwningGroup extends Group {
   /**
    * As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)}, handing each run the group's
    * entities as well (see {@link #eachChunk(EntityRangeConsumer)}). To act on the entities, record
-   * into one {@link CommandBuffer} per run (see {@link CommandBuffers}).
+   * into one {@link dev.phalanx.ecs.command.CommandBuffer CommandBuffer} per run (see {@link
+   * dev.phalanx.ecs.command.CommandBuffers CommandBuffers}).
    *
    * @param pool the pool whose threads run the tasks
    * @param action called with the entities and each run {@code [from, to)}, from several threads at
@@ -212,30 +215,6 @@ public final class OwningGroup extends Group {
    */
   public void parallelEachChunk(final ForkJoinPool pool, final EntityRangeConsumer action) {
     parallelRuns(pool, null, action);
-  }
-
-  /**
-   * As {@link #parallelEachChunk(ForkJoinPool, EntityRangeConsumer)}, handing each run its own
-   * buffer of {@code commands} as well: the one of the run's first position ({@link
-   * CommandBuffers#forRun}), so that recording is safe by construction. Apply {@code commands}
-   * after the call, at a sync point.
-   *
-   * @param pool the pool whose threads run the tasks
-   * @param commands the set whose buffers the runs record into
-   * @param action called with its buffer, the entities and each run {@code [from, to)}, from
-   *     several threads at once
-   * @throws ConcurrentModificationException if the body (or another thread) tries a structural
-   *     change of an observed storage while it runs
-   */
-  public void parallelEachChunk(
-      final ForkJoinPool pool, final CommandBuffers commands, final CommandRangeConsumer action) {
-    if (null == commands || null == action) {
-      throw new NullPointerException(null == commands ? "commands" : "action");
-    }
-    parallelRuns(
-        pool,
-        null,
-        (entities, from, to) -> action.accept(commands.forRun(from), entities, from, to));
   }
 
   private void parallelRuns(

@@ -1,10 +1,12 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -37,6 +39,10 @@ import java.util.function.Supplier;
  * thread changes the registry; parallel iteration over groups has its own contract.
  */
 public final class Registry {
+
+  // Describes an entity handle that the commands feature reserved, or returns null when the handle
+  // is not reserved; set by that feature once it is in use (see describeReservedWith).
+  private static volatile LongFunction<String> reservedDescriber = entity -> null;
 
   private static final SparseSet[] NO_SETS = new SparseSet[0];
   private static final ComponentType<?, ?>[] NO_TYPES = new ComponentType<?, ?>[0];
@@ -323,8 +329,11 @@ public final class Registry {
     return false;
   }
 
-  /** Returns whether {@link #clear()} is in progress. */
-  boolean isClearing() {
+  /**
+   * {@return whether {@link #clear()} is in progress} A listener that runs during a clear may ask,
+   * to skip work the clear makes moot.
+   */
+  public boolean isClearing() {
     return clearing;
   }
 
@@ -1099,9 +1108,10 @@ public final class Registry {
    * list of holes; that no component belongs to a dead entity; that every group holds exactly the
    * matching entities, that owned storages are aligned, that nested groups are nested; that no
    * lock, iteration or destroy is left registered. Then it runs every check a feature registered
-   * with {@link #addCheck}, in the order they were added: the {@link Hierarchy}'s (symmetric links,
-   * child counts, no cycles, every link naming a live entity with a node) once the registry has
-   * one. A check that throws is reported as a broken invariant, with its exception.
+   * with {@link #addCheck}, in the order they were added: the {@link
+   * dev.phalanx.ecs.hierarchy.Hierarchy Hierarchy}'s (symmetric links, child counts, no cycles,
+   * every link naming a live entity with a node) once the registry has one. A check that throws is
+   * reported as a broken invariant, with its exception.
    *
    * @return the broken invariants, each described in words; empty if the registry is consistent
    */
@@ -1143,9 +1153,10 @@ public final class Registry {
   /**
    * Registers a check of a feature's own invariants, which {@link #verify()} runs after the core's
    * on every call: a feature that keeps state of its own next to the storages (the {@link
-   * Hierarchy}'s links) adds one when it attaches to the registry, so that {@code verify()} covers
-   * it. The check appends each broken invariant, in words, to the list it is handed, and must not
-   * change the registry. Checks stay registered for the registry's life.
+   * dev.phalanx.ecs.hierarchy.Hierarchy Hierarchy}'s links) adds one when it attaches to the
+   * registry, so that {@code verify()} covers it. The check appends each broken invariant, in
+   * words, to the list it is handed, and must not change the registry. Checks stay registered for
+   * the registry's life.
    *
    * @param name what the check covers, in words ("hierarchy"); a check that throws is reported as
    *     {@code the <name> check failed: <exception>}
@@ -1159,9 +1170,10 @@ public final class Registry {
 
   /**
    * Returns, in words, every entity reference held by a component (a field marked
-   * {@code @EntityRef}, a {@link Hierarchy} link) that names neither {@link Entity#NULL} nor a live
-   * entity: references left dangling when their target was destroyed. A debugging aid built from
-   * generated code: it walks every reference of every storage, without reflection. O(references).
+   * {@code @EntityRef}, a {@link dev.phalanx.ecs.hierarchy.Hierarchy Hierarchy} link) that names
+   * neither {@link Entity#NULL} nor a live entity: references left dangling when their target was
+   * destroyed. A debugging aid built from generated code: it walks every reference of every
+   * storage, without reflection. O(references).
    *
    * @return the dangling references, each described in words; empty if there is none
    */
@@ -1260,14 +1272,20 @@ public final class Registry {
   private void checkValid(final long entity, final String operation) {
     if (!entities.valid(entity)) {
       throw new IllegalArgumentException(
-          "cannot "
-              + operation
-              + " "
-              + Entity.toString(entity)
-              + ": "
-              + (CommandBuffer.isReserved(entity)
-                  ? CommandBuffer.describeReserved(entity)
-                  : "the entity is not valid (destroyed or never created)"));
+          "cannot " + operation + " " + Entity.toString(entity) + ": " + describeInvalid(entity));
     }
+  }
+
+  private static String describeInvalid(final long entity) {
+    final String reserved = reservedDescriber.apply(entity);
+    return null != reserved ? reserved : "the entity is not valid (destroyed or never created)";
+  }
+
+  /**
+   * Sets how a handle reserved by the commands feature is described in messages; called once, by
+   * that feature (through the bridge), so that the core names no feature.
+   */
+  static void describeReservedWith(final LongFunction<String> describer) {
+    reservedDescriber = describer;
   }
 }

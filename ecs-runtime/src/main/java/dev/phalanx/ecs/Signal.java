@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 
 /**

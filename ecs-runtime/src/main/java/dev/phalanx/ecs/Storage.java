@@ -1,5 +1,7 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.RecordedFields;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
@@ -422,14 +424,14 @@ public abstract class Storage<T> extends SparseSet {
 
   /**
    * Applies a typed emplace recorded by a generated {@code emplace(commands, entity, fields...)}:
-   * reads the fields back from {@code commands} and emplaces them, or replaces the component if the
+   * reads the fields back from {@code fields} and emplaces them, or replaces the component if the
    * entity has one. For generated code; storages without typed recording never receive one.
    *
    * @param entity the entity the command targets
-   * @param commands the buffer to read the recorded fields from
+   * @param fields the recorded fields, in the order they were recorded
    * @throws IllegalStateException if this storage does not record typed fields
    */
-  protected void applyRecorded(final long entity, final CommandBuffer commands) {
+  protected void applyRecorded(final long entity, final RecordedFields fields) {
     throw new IllegalStateException(
         describe() + " has no typed recording: record emplace(entity, type, value)");
   }
@@ -500,11 +502,11 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * For generated code: where an emplace recorded in a {@link CommandBuffer} goes, the buffer
-   * having checked that {@code entity} is live. Returns the entity's position if it has the
-   * component (write the fields there, then {@link #notifyUpdate}), else {@code -2 - p}, {@code p}
-   * being the position an insertion was prepared at as by {@link #prepareInsert} (write there, then
-   * {@link #commitInsert}).
+   * For generated code: where an emplace recorded in a command buffer goes, the buffer having
+   * checked that {@code entity} is live. Returns the entity's position if it has the component
+   * (write the fields there, then {@link #notifyUpdate}), else {@code -2 - p}, {@code p} being the
+   * position an insertion was prepared at as by {@link #prepareInsert} (write there, then {@link
+   * #commitInsert}).
    *
    * @param entity a live entity
    * @return the position to write at, encoded as above

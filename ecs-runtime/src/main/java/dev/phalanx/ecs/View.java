@@ -1,5 +1,7 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.LongLongMap;
 import java.util.function.LongConsumer;
 
 /**

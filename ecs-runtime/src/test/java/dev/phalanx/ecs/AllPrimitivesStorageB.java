@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.snapshot.ValueCodec;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -12,10 +13,10 @@ import java.util.Arrays;
  * element is a {@link Sample}; two component types ({@link #SWAP}, 4-element pages, and {@link
  * #IN_PLACE}, 8-element pages with holes) share the storage class.
  */
-final class AllPrimitivesStorageB<T> extends Storage<T> {
+public final class AllPrimitivesStorageB<T> extends Storage<T> {
 
   /** An enum column's type; its {@code toString} differs from the constant names on purpose. */
-  enum Mood {
+  public enum Mood {
     CALM,
     ANGRY,
     SLEEPY;
@@ -27,10 +28,10 @@ final class AllPrimitivesStorageB<T> extends Storage<T> {
   }
 
   /** A reference column's type, written through {@link #POINTS}. */
-  record Point(int x, int y) {}
+  public record Point(int x, int y) {}
 
   /** One element: a value for every column. */
-  record Sample(
+  public record Sample(
       boolean flag,
       byte tiny,
       short small,
@@ -45,16 +46,16 @@ final class AllPrimitivesStorageB<T> extends Storage<T> {
       Point point) {}
 
   /** Marker class of {@link #SWAP}. */
-  static final class SwapSample {}
+  public static final class SwapSample {}
 
   /** Marker class of {@link #IN_PLACE}. */
-  static final class InPlaceSample {}
+  public static final class InPlaceSample {}
 
   /** Marker class of {@link #IN_PLACE_TWIN}. */
-  static final class InPlaceTwinSample {}
+  public static final class InPlaceTwinSample {}
 
   /** The codec of {@link Point}: two ints. */
-  static final ValueCodec<Point> POINTS =
+  public static final ValueCodec<Point> POINTS =
       new ValueCodec<>() {
         @Override
         public void write(final Point value, final DataOutput out) throws IOException {
@@ -68,16 +69,16 @@ final class AllPrimitivesStorageB<T> extends Storage<T> {
         }
       };
 
-  static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> SWAP =
+  public static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> SWAP =
       define(SwapSample.class, ComponentTraits.DEFAULT.withPageSize(4));
 
-  static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> IN_PLACE =
+  public static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> IN_PLACE =
       define(
           InPlaceSample.class,
           ComponentTraits.DEFAULT.withPageSize(8).withPolicy(DeletionPolicy.IN_PLACE));
 
   /** A second in-place type, for storages that hold the same entities at the same positions. */
-  static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> IN_PLACE_TWIN =
+  public static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> IN_PLACE_TWIN =
       define(
           InPlaceTwinSample.class,
           ComponentTraits.DEFAULT.withPageSize(8).withPolicy(DeletionPolicy.IN_PLACE));
@@ -90,25 +91,25 @@ final class AllPrimitivesStorageB<T> extends Storage<T> {
             (Class) marker, traits, type -> new AllPrimitivesStorageB<>((ComponentType) type));
   }
 
-  boolean[][] flags = new boolean[0][];
-  byte[][] tinies = new byte[0][];
-  short[][] smalls = new short[0][];
-  char[][] letters = new char[0][];
-  int[][] counts = new int[0][];
-  long[][] bigs = new long[0][];
-  long[][] targets = new long[0][];
-  float[][] ratios = new float[0][];
-  double[][] precises = new double[0][];
-  Object[][] names = new Object[0][];
-  Object[][] moods = new Object[0][];
-  Object[][] points = new Object[0][];
+  public boolean[][] flags = new boolean[0][];
+  public byte[][] tinies = new byte[0][];
+  public short[][] smalls = new short[0][];
+  public char[][] letters = new char[0][];
+  public int[][] counts = new int[0][];
+  public long[][] bigs = new long[0][];
+  public long[][] targets = new long[0][];
+  public float[][] ratios = new float[0][];
+  public double[][] precises = new double[0][];
+  public Object[][] names = new Object[0][];
+  public Object[][] moods = new Object[0][];
+  public Object[][] points = new Object[0][];
 
-  AllPrimitivesStorageB(final ComponentType<T, ?> type) {
+  public AllPrimitivesStorageB(final ComponentType<T, ?> type) {
     super(type);
   }
 
   /** Returns the element at {@code position} as a {@link Sample}. */
-  Sample sampleAt(final int position) {
+  public Sample sampleAt(final int position) {
     final int p = position >>> pageShift();
     final int o = position & (pageSize() - 1);
     return new Sample(

@@ -8,35 +8,35 @@ import java.util.function.IntFunction;
  * int field in pages, a {@link Cursor} subclass reading it by position), and component types over
  * it, for the typed view tests of the runtime.
  */
-final class CursorFixtures {
+public final class CursorFixtures {
 
   private CursorFixtures() {}
 
   /** A component with one int field. */
-  interface Valued {
+  public interface Valued {
     int value();
   }
 
-  record A(int value) implements Valued {}
+  public record A(int value) implements Valued {}
 
-  record B(int value) implements Valued {}
+  public record B(int value) implements Valued {}
 
-  record C(int value) implements Valued {}
+  public record C(int value) implements Valued {}
 
-  record D(int value) implements Valued {}
+  public record D(int value) implements Valued {}
 
-  record P(int value) implements Valued {}
+  public record P(int value) implements Valued {}
 
-  record E(int value) implements Valued {}
+  public record E(int value) implements Valued {}
 
-  record F(int value) implements Valued {}
+  public record F(int value) implements Valued {}
 
-  record G(int value) implements Valued {}
+  public record G(int value) implements Valued {}
 
-  record H(int value) implements Valued {}
+  public record H(int value) implements Valued {}
 
   /** The cursor of {@link IntStorage}. */
-  static final class IntCursor extends Cursor {
+  public static final class IntCursor extends Cursor {
     private final IntStorage<?> storage;
 
     IntCursor(final IntStorage<?> storage) {
@@ -82,7 +82,7 @@ final class CursorFixtures {
   }
 
   /** Keeps the int field of a {@link Valued} component in pages. */
-  static final class IntStorage<T extends Valued> extends Storage<T>
+  public static final class IntStorage<T extends Valued> extends Storage<T>
       implements CursorSource<IntCursor> {
     private final IntFunction<T> make;
     private int[][] pages = new int[0][];
@@ -159,24 +159,24 @@ final class CursorFixtures {
         type -> new IntStorage<>(type, make));
   }
 
-  static final ComponentType<A, IntStorage<A>> TA =
+  public static final ComponentType<A, IntStorage<A>> TA =
       define(A.class, 4, DeletionPolicy.SWAP_AND_POP, A::new);
-  static final ComponentType<B, IntStorage<B>> TB =
+  public static final ComponentType<B, IntStorage<B>> TB =
       define(B.class, 2, DeletionPolicy.SWAP_AND_POP, B::new);
-  static final ComponentType<C, IntStorage<C>> TC =
+  public static final ComponentType<C, IntStorage<C>> TC =
       define(C.class, 1024, DeletionPolicy.SWAP_AND_POP, C::new);
-  static final ComponentType<D, IntStorage<D>> TD =
+  public static final ComponentType<D, IntStorage<D>> TD =
       define(D.class, 8, DeletionPolicy.SWAP_AND_POP, D::new);
-  static final ComponentType<P, IntStorage<P>> TP =
+  public static final ComponentType<P, IntStorage<P>> TP =
       define(P.class, 4, DeletionPolicy.IN_PLACE, P::new);
 
   // Four types with one page size, for views that walk aligned runs.
-  static final ComponentType<E, IntStorage<E>> TE =
+  public static final ComponentType<E, IntStorage<E>> TE =
       define(E.class, 8, DeletionPolicy.SWAP_AND_POP, E::new);
-  static final ComponentType<F, IntStorage<F>> TF =
+  public static final ComponentType<F, IntStorage<F>> TF =
       define(F.class, 8, DeletionPolicy.SWAP_AND_POP, F::new);
-  static final ComponentType<G, IntStorage<G>> TG =
+  public static final ComponentType<G, IntStorage<G>> TG =
       define(G.class, 8, DeletionPolicy.SWAP_AND_POP, G::new);
-  static final ComponentType<H, IntStorage<H>> TH =
+  public static final ComponentType<H, IntStorage<H>> TH =
       define(H.class, 8, DeletionPolicy.SWAP_AND_POP, H::new);
 }

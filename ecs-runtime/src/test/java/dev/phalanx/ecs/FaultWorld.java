@@ -35,13 +35,13 @@ import java.util.TreeSet;
  * <p>Two worlds built with the same seed are equal call for call: entity handles, layouts and
  * listener calls, so that a faulted run can be compared with a clean run or a replay.
  */
-final class FaultWorld {
+public final class FaultWorld {
 
   /** The storages, in creation order (destroy and clear walk them last first). */
-  static final ComponentType<?, ?>[] TYPES = types(TA, TB, TC, TD, TE, TF, TX, TY, TS);
+  public static final ComponentType<?, ?>[] TYPES = types(TA, TB, TC, TD, TE, TF, TX, TY, TS);
 
   /** What kind of user callback a tick comes from: it decides the documented outcome. */
-  enum Kind {
+  public enum Kind {
     CONSTRUCT,
     UPDATE,
     DESTROY,
@@ -54,7 +54,7 @@ final class FaultWorld {
   }
 
   /** The exception the injected faults throw; {@code call} is the number of the callback call. */
-  static final class Injected extends RuntimeException {
+  public static final class Injected extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final int call;
 
@@ -65,7 +65,7 @@ final class FaultWorld {
   }
 
   /** Counts user callback calls and throws at the armed one ({@code once}) or from it on. */
-  static final class Fault {
+  public static final class Fault {
     private int armedAt;
     private boolean fromThenOn;
     int calls;
@@ -95,22 +95,22 @@ final class FaultWorld {
     }
   }
 
-  final Registry registry = new Registry();
-  final Fault fault = new Fault();
-  final OwningGroup ab;
-  final OwningGroup abcNoX;
-  final OwningGroup efGetSNoX;
-  final NonOwningGroup dsNoY;
-  final List<Long> created = new ArrayList<>();
+  public final Registry registry = new Registry();
+  public final Fault fault = new Fault();
+  public final OwningGroup ab;
+  public final OwningGroup abcNoX;
+  public final OwningGroup efGetSNoX;
+  public final NonOwningGroup dsNoY;
+  public final List<Long> created = new ArrayList<>();
 
   /** Listener calls per (storage, kind, listener): index {@code storage * 6 + kind * 2 + n}. */
-  final int[] listenerCalls = new int[TYPES.length * 6];
+  public final int[] listenerCalls = new int[TYPES.length * 6];
 
   /** Whether the listeners change the world before they tick (see {@link #connectListeners}). */
-  final boolean worldChanging;
+  public final boolean worldChanging;
 
   /** Builds the world: storages, groups, {@code count} entities, then the listeners. */
-  FaultWorld(final long seed, final int count, final boolean worldChanging) {
+  public FaultWorld(final long seed, final int count, final boolean worldChanging) {
     this.worldChanging = worldChanging;
     for (final ComponentType<?, ?> type : TYPES) {
       registry.storage(type);
@@ -227,7 +227,7 @@ final class FaultWorld {
   // ---------------------------------------------------------------------------------------------
 
   /** The live entities, in creation order. */
-  List<Long> live() {
+  public List<Long> live() {
     final List<Long> result = new ArrayList<>();
     for (final long e : created) {
       if (registry.valid(e)) {
@@ -241,7 +241,8 @@ final class FaultWorld {
    * The n-th live entity (creation order) that has every type of {@code with} and none of {@code
    * without}.
    */
-  long pick(final int n, final ComponentType<?, ?>[] with, final ComponentType<?, ?>[] without) {
+  public long pick(
+      final int n, final ComponentType<?, ?>[] with, final ComponentType<?, ?>[] without) {
     int seen = 0;
     for (final long e : live()) {
       boolean ok = true;
@@ -275,7 +276,7 @@ final class FaultWorld {
    * What the documented outcomes talk about: every storage's entity-to-value contents, group
    * memberships, entity validity and versions, storage count and listener calls.
    */
-  record State(
+  public record State(
       Map<String, Map<Long, Object>> components,
       Map<String, Set<Long>> groups,
       List<Long> handles,
@@ -284,9 +285,10 @@ final class FaultWorld {
       List<Integer> listenerCalls) {}
 
   /** Positions as well: packed arrays of every storage and member order of every group. */
-  record Layout(State state, Map<String, List<Long>> packed, Map<String, List<Long>> groupOrder) {}
+  public record Layout(
+      State state, Map<String, List<Long>> packed, Map<String, List<Long>> groupOrder) {}
 
-  State state() {
+  public State state() {
     final Map<String, Map<Long, Object>> components = new LinkedHashMap<>();
     for (int i = 0; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
@@ -319,7 +321,7 @@ final class FaultWorld {
     return new State(components, groups, handles, registry.alive(), registry.storageCount(), calls);
   }
 
-  Layout layout() {
+  public Layout layout() {
     final Map<String, List<Long>> packed = new LinkedHashMap<>();
     for (int i = 0; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
@@ -342,7 +344,7 @@ final class FaultWorld {
   }
 
   /** Whether any storage or member set is still locked or iterated. */
-  boolean anyLockOrIteration() {
+  public boolean anyLockOrIteration() {
     for (int i = 0; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
       if (storage.isLocked() || storage.isIterated()) {
@@ -353,7 +355,7 @@ final class FaultWorld {
   }
 
   /** Every exception reachable from {@code top} through suppressed exceptions and causes. */
-  static Set<Throwable> reachable(final Throwable top) {
+  public static Set<Throwable> reachable(final Throwable top) {
     final Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     final List<Throwable> work = new ArrayList<>(List.of(top));
     while (!work.isEmpty()) {
@@ -367,7 +369,7 @@ final class FaultWorld {
   }
 
   /** The set of live entities that match a group's lists, computed from the storages. */
-  static Set<Long> expectedMembers(final Registry registry, final Group group) {
+  public static Set<Long> expectedMembers(final Registry registry, final Group group) {
     final Set<Long> result = new LinkedHashSet<>();
     registry
         .entities()

@@ -24,33 +24,33 @@ public final class Fixtures {
   }
 
   // Marker classes: only their names and identities matter.
-  static final class AlphaSwap {}
+  public static final class AlphaSwap {}
 
-  static final class AlphaInPlace {}
+  public static final class AlphaInPlace {}
 
-  static final class BetaSwap {}
+  public static final class BetaSwap {}
 
-  static final class BetaInPlace {}
+  public static final class BetaInPlace {}
 
-  static final class GammaSwap {}
+  public static final class GammaSwap {}
 
-  static final class GammaInPlace {}
+  public static final class GammaInPlace {}
 
-  static final class Page1Swap {}
+  public static final class Page1Swap {}
 
-  static final class Page1InPlace {}
+  public static final class Page1InPlace {}
 
-  static final class Page2Swap {}
+  public static final class Page2Swap {}
 
-  static final class Page2InPlace {}
+  public static final class Page2InPlace {}
 
-  static final class Page4Swap {}
+  public static final class Page4Swap {}
 
-  static final class Page4InPlace {}
+  public static final class Page4InPlace {}
 
-  static final class TagSwap {}
+  public static final class TagSwap {}
 
-  static final class TagInPlace {}
+  public static final class TagInPlace {}
 
   private static final ComponentType<Payload, ObjectStorage<Payload>> ALPHA_SWAP =
       object(AlphaSwap.class, 1024, DeletionPolicy.SWAP_AND_POP);

@@ -11,7 +11,7 @@ import java.util.Set;
  * ComponentType#of} about a class the JVM-wide registry of types has never seen, however many tests
  * (or mutation-testing runs in the same JVM) came before.
  */
-final class FreshClasses extends ClassLoader {
+public final class FreshClasses extends ClassLoader {
 
   private final Set<String> names;
 
@@ -25,7 +25,7 @@ final class FreshClasses extends ClassLoader {
    * them (which nested classes must reach) are loaded again by the same new loader, the rest comes
    * from the test class path.
    */
-  static Class<?> load(final Class<?> first, final Class<?>... others) {
+  public static Class<?> load(final Class<?> first, final Class<?>... others) {
     final Set<String> names = new HashSet<>();
     addWithEnclosing(names, first);
     for (final Class<?> other : others) {

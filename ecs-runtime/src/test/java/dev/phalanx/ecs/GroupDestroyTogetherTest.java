@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.phalanx.ecs.GroupTypes.A;
 import dev.phalanx.ecs.GroupTypes.B;
 import dev.phalanx.ecs.GroupTypes.C;
+import dev.phalanx.ecs.command.CommandBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -22,6 +22,7 @@ import dev.phalanx.ecs.GroupTypes.A;
 import dev.phalanx.ecs.GroupTypes.B;
 import dev.phalanx.ecs.GroupTypes.E;
 import dev.phalanx.ecs.GroupTypes.F;
+import dev.phalanx.ecs.command.CommandBuffer;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.HashSet;

@@ -1,63 +1,63 @@
 package dev.phalanx.ecs;
 
 /** Component types of the group tests: one record class per type, each holding an int. */
-final class GroupTypes {
+public final class GroupTypes {
 
   private GroupTypes() {}
 
   /** Every test record holds one int. */
-  interface Valued {
+  public interface Valued {
     int value();
   }
 
-  record A(int value) implements Valued {}
+  public record A(int value) implements Valued {}
 
-  record B(int value) implements Valued {}
+  public record B(int value) implements Valued {}
 
-  record C(int value) implements Valued {}
+  public record C(int value) implements Valued {}
 
-  record D(int value) implements Valued {}
+  public record D(int value) implements Valued {}
 
-  record E(int value) implements Valued {}
+  public record E(int value) implements Valued {}
 
-  record F(int value) implements Valued {}
+  public record F(int value) implements Valued {}
 
-  record G(int value) implements Valued {}
+  public record G(int value) implements Valued {}
 
-  record H(int value) implements Valued {}
+  public record H(int value) implements Valued {}
 
-  record X(int value) implements Valued {}
+  public record X(int value) implements Valued {}
 
-  record Y(int value) implements Valued {}
+  public record Y(int value) implements Valued {}
 
   /** Stored with in-place deletion, and with 4-element pages to cross page boundaries often. */
-  record S(int value) implements Valued {}
+  public record S(int value) implements Valued {}
 
-  static final ComponentType<A, ObjectStorage<A>> TA = ComponentType.object(A.class);
-  static final ComponentType<B, ObjectStorage<B>> TB = ComponentType.object(B.class);
-  static final ComponentType<C, ObjectStorage<C>> TC = ComponentType.object(C.class);
-  static final ComponentType<D, ObjectStorage<D>> TD = ComponentType.object(D.class);
-  static final ComponentType<E, ObjectStorage<E>> TE =
+  public static final ComponentType<A, ObjectStorage<A>> TA = ComponentType.object(A.class);
+  public static final ComponentType<B, ObjectStorage<B>> TB = ComponentType.object(B.class);
+  public static final ComponentType<C, ObjectStorage<C>> TC = ComponentType.object(C.class);
+  public static final ComponentType<D, ObjectStorage<D>> TD = ComponentType.object(D.class);
+  public static final ComponentType<E, ObjectStorage<E>> TE =
       ComponentType.object(E.class, ComponentTraits.DEFAULT.withPageSize(8));
-  static final ComponentType<F, ObjectStorage<F>> TF =
+  public static final ComponentType<F, ObjectStorage<F>> TF =
       ComponentType.object(F.class, ComponentTraits.DEFAULT.withPageSize(16));
-  static final ComponentType<G, ObjectStorage<G>> TG = ComponentType.object(G.class);
-  static final ComponentType<H, ObjectStorage<H>> TH = ComponentType.object(H.class);
-  static final ComponentType<X, ObjectStorage<X>> TX = ComponentType.object(X.class);
-  static final ComponentType<Y, ObjectStorage<Y>> TY = ComponentType.object(Y.class);
-  static final ComponentType<S, ObjectStorage<S>> TS =
+  public static final ComponentType<G, ObjectStorage<G>> TG = ComponentType.object(G.class);
+  public static final ComponentType<H, ObjectStorage<H>> TH = ComponentType.object(H.class);
+  public static final ComponentType<X, ObjectStorage<X>> TX = ComponentType.object(X.class);
+  public static final ComponentType<Y, ObjectStorage<Y>> TY = ComponentType.object(Y.class);
+  public static final ComponentType<S, ObjectStorage<S>> TS =
       ComponentType.object(
           S.class, ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE).withPageSize(4));
 
-  static final ComponentType<?, ?>[] NONE = new ComponentType<?, ?>[0];
+  public static final ComponentType<?, ?>[] NONE = new ComponentType<?, ?>[0];
 
-  static ComponentType<?, ?>[] types(final ComponentType<?, ?>... types) {
+  public static ComponentType<?, ?>[] types(final ComponentType<?, ?>... types) {
     return types;
   }
 
   /** Builds a value of the record class of {@code type}. */
   @SuppressWarnings("unchecked") // each branch builds the record class of the matching type
-  static <T> T value(final ComponentType<T, ?> type, final int value) {
+  public static <T> T value(final ComponentType<T, ?> type, final int value) {
     final Class<?> c = type.javaClass();
     final Object result;
     if (c == A.class) {
@@ -87,7 +87,7 @@ final class GroupTypes {
   }
 
   /** Reads the int of a stored record. */
-  static int intOf(final Storage<?> storage, final long entity) {
+  public static int intOf(final Storage<?> storage, final long entity) {
     return ((Valued) storage.get(entity)).value();
   }
 }

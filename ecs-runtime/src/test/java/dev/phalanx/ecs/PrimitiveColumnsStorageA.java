@@ -20,15 +20,15 @@ import java.util.Set;
  * build types with chosen fields, and aliases to load one such type into another with different
  * fields.
  */
-final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Row> {
+public final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Row> {
 
   /** A component: one value per column, boxed, in column order. */
-  record Row(List<Object> values) {
-    static Row of(final Object... values) {
+  public record Row(List<Object> values) {
+    public static Row of(final Object... values) {
       return new Row(Arrays.asList(values));
     }
 
-    Object get(final int column) {
+    public Object get(final int column) {
       return values.get(column);
     }
   }
@@ -37,18 +37,18 @@ final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Ro
    * One field: its name and class ({@code int.class}, {@code String.class}, an enum, any class with
    * a codec); {@code entityRef} marks a {@code long} holding an entity.
    */
-  record Col(String name, Class<?> type, boolean entityRef) {
-    static Col of(final String name, final Class<?> type) {
+  public record Col(String name, Class<?> type, boolean entityRef) {
+    public static Col of(final String name, final Class<?> type) {
       return new Col(name, type, false);
     }
 
-    static Col entity(final String name) {
+    public static Col entity(final String name) {
       return new Col(name, long.class, true);
     }
   }
 
   /** How {@code allocatePage} treats pages. */
-  enum Pages {
+  public enum Pages {
     /** Keeps installed pages; new pages are zeroed (as generated storages). */
     KEEPS,
     /** Replaces installed pages (as storages of an older processor). */
@@ -72,9 +72,9 @@ final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Ro
   // The page arrays this storage allocated itself (by identity).
   private final Set<Object> own = Collections.newSetFromMap(new IdentityHashMap<>());
   // One page table per column: boolean[][], int[][], String[][], ...
-  final Object[][] tables;
+  public final Object[][] tables;
 
-  PrimitiveColumnsStorageA(
+  public PrimitiveColumnsStorageA(
       final ComponentType<Row, ?> type, final Pages mode, final List<Col> cols) {
     super(type);
     this.cols = List.copyOf(cols);
@@ -90,7 +90,7 @@ final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Ro
    * snapshots save) with this storage.
    */
   @SuppressWarnings({"unchecked", "rawtypes"}) // the marker class only names the type
-  static ComponentType<Row, PrimitiveColumnsStorageA> define(
+  public static ComponentType<Row, PrimitiveColumnsStorageA> define(
       final Class<?> marker,
       final int pageSize,
       final DeletionPolicy policy,
@@ -106,12 +106,12 @@ final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Ro
   }
 
   /** Returns the value of column {@code column} at {@code position}, boxed. */
-  Object valueAt(final int position, final int column) {
+  public Object valueAt(final int position, final int column) {
     return Array.get(tables[column][position >>> pageShift()], position & (pageSize() - 1));
   }
 
   /** Returns whether this storage allocated page {@code page} of column {@code column} itself. */
-  boolean allocatedItself(final int column, final int page) {
+  public boolean allocatedItself(final int column, final int page) {
     return own.contains(tables[column][page]);
   }
 
@@ -135,7 +135,7 @@ final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStorageA.Ro
   }
 
   /** A value no load should leave in place: none is a type's default. */
-  static Object stale(final Class<?> type) {
+  public static Object stale(final Class<?> type) {
     if (boolean.class == type) {
       return true;
     } else if (byte.class == type) {

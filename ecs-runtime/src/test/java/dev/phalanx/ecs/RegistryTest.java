@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class RegistryTest {
+public class RegistryTest {
 
   private static final ComponentType<Payload, ObjectStorage<Payload>> A =
       Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
@@ -31,7 +31,7 @@ class RegistryTest {
   private final Registry registry = new Registry();
 
   /** Everything observable in a registry, to compare before and after a refused operation. */
-  static String snapshot(final Registry registry) {
+  public static String snapshot(final Registry registry) {
     final StringBuilder text = new StringBuilder();
     text.append(registry.alive()).append('/').append(registry.entities().size()).append(' ');
     text.append(
@@ -238,7 +238,7 @@ class RegistryTest {
   // nothing.
   // ---------------------------------------------------------------------------------------------
 
-  interface Misuse {
+  public interface Misuse {
     void apply(Registry registry, long entity);
   }
 

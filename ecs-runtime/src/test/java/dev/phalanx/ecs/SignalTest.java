@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.GroupTypes.A;
 import dev.phalanx.ecs.GroupTypes.B;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

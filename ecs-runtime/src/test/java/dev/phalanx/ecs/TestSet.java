@@ -9,18 +9,18 @@ import java.util.Map;
  * A sparse set with a payload kept in a plain array indexed by position, so that tests can check
  * that the base moves payloads with their entities through the hooks.
  */
-class TestSet extends SparseSet {
+public class TestSet extends SparseSet {
 
-  long[] payload = new long[0];
-  final List<String> hooks = new ArrayList<>();
-  boolean recordHooks;
+  public long[] payload = new long[0];
+  public final List<String> hooks = new ArrayList<>();
+  public boolean recordHooks;
 
-  TestSet(final DeletionPolicy policy) {
+  public TestSet(final DeletionPolicy policy) {
     super(policy);
   }
 
   /** Inserts {@code entity} (single-insert rule: reuses holes) with payload {@code entity * 10}. */
-  int insert(final long entity) {
+  public int insert(final long entity) {
     final int position = nextPosition();
     prepareSlot((int) entity);
     insertAt(entity, position);
@@ -29,25 +29,25 @@ class TestSet extends SparseSet {
     return position;
   }
 
-  int appendEntity(final long entity) {
+  public int appendEntity(final long entity) {
     final int position = append(entity);
     ensure(position);
     payload[position] = entity * 10;
     return position;
   }
 
-  void remove(final long entity) {
+  public void remove(final long entity) {
     final int position = index(entity);
     checkRemoveAt(position, entity, null);
     removeAt(position);
   }
 
-  void clear() {
+  public void clear() {
     checkRearrange("clear");
     removeAll();
   }
 
-  long payloadOf(final long entity) {
+  public long payloadOf(final long entity) {
     return payload[index(entity)];
   }
 
@@ -81,7 +81,7 @@ class TestSet extends SparseSet {
   }
 
   /** Checks every invariant of the set; returns the live entities mapped to their positions. */
-  Map<Long, Integer> checkInvariants() {
+  public Map<Long, Integer> checkInvariants() {
     final Map<Long, Integer> live = new HashMap<>();
     int holes = 0;
     for (int position = 0; position < size(); position++) {

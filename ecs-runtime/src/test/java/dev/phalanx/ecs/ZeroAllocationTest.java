@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Fixtures.Payload;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBufferTypedRecordingTest;
+import dev.phalanx.ecs.command.CommandBuffers;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.BeforeAll;

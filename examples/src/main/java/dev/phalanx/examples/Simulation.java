@@ -1,6 +1,6 @@
 package dev.phalanx.examples;
 
-import dev.phalanx.ecs.DeltaWriter;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
 import dev.phalanx.examples.particles.Replica;

@@ -1,7 +1,7 @@
 package dev.phalanx.benchmarks.hierarchy;
 
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -5,10 +5,10 @@ import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Scale_Storage;
 import dev.phalanx.benchmarks.components.Scale_Traits;
 import dev.phalanx.benchmarks.worlds.Sizes;
-import dev.phalanx.ecs.CommandBuffer;
-import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -122,9 +122,9 @@ public class Commands extends StructuralBenchmark {
     }
     final CommandBuffers perRun = s.perRun;
     final Position_Storage positions = s.w.positions;
-    s.group.parallelEachChunk(
+    perRun.parallelEachChunk(
+        s.group,
         java.util.concurrent.ForkJoinPool.commonPool(),
-        perRun,
         (buffer, entities, from, to) -> {
           for (int position = from; position < to; position++) {
             positions.emplace(buffer, buffer.create(), positions.xAt(position), 0f);

@@ -4,7 +4,7 @@ import dev.phalanx.ecs.annotations.Component;
 
 /**
  * A comet tail particle: it follows its parent (its parent in the registry's {@link
- * dev.phalanx.ecs.Hierarchy}) at a fixed offset.
+ * dev.phalanx.ecs.hierarchy.Hierarchy}) at a fixed offset.
  *
  * <p>Stored with in-place deletion: removing an attachment leaves a tombstone instead of moving the
  * last element into the hole, so every other tail particle keeps its slot for its whole life while

@@ -1,6 +1,6 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.Hierarchy;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
 
 /**
  * Moves every comet tail particle to its parent's position plus its offset, through the generated

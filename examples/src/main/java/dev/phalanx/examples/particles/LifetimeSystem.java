@@ -1,11 +1,11 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.CommandBuffer;
-import dev.phalanx.ecs.CommandBuffers;
-import dev.phalanx.ecs.CommandRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.command.CommandRangeConsumer;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -54,7 +54,7 @@ public final class LifetimeSystem {
     if (null == pool) {
       group.eachChunk(age);
     } else {
-      group.parallelEachChunk(pool, commands, ageInParallel);
+      commands.parallelEachChunk(group, pool, ageInParallel);
     }
     commands.apply();
     final int died = (int) dying.get();

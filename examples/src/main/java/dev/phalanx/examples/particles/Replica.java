@@ -1,11 +1,11 @@
 package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.DeltaLoader;
-import dev.phalanx.ecs.DeltaWriter;
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SnapshotFormatException;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.snapshot.DeltaLoader;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
+import dev.phalanx.ecs.snapshot.SnapshotFormatException;
 
 /**
  * A client's copy of a particle world, fed the simulation's deltas each frame ({@code --replica}):

@@ -1,7 +1,7 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.command.CommandBuffer;
 
 /**
  * Creates root entities: plain particles, frozen dust, glowing sparks and comets with their tails.

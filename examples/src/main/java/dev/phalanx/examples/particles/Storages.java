@@ -1,7 +1,7 @@
 package dev.phalanx.examples.particles;
 
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
 
 /**
  * The typed storages of the particle world, fetched once from the registry. Each is a generated

@@ -5,29 +5,29 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.CommandBuffer;
-import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.DeletionPolicy;
-import dev.phalanx.ecs.DeltaLoader;
-import dev.phalanx.ecs.DeltaWriter;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Reactive;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.RuntimeView;
-import dev.phalanx.ecs.SnapshotDump;
-import dev.phalanx.ecs.SnapshotFormatException;
-import dev.phalanx.ecs.SnapshotLoader;
-import dev.phalanx.ecs.SnapshotWriter;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.VoidStorage;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.snapshot.ContinuousLoader;
+import dev.phalanx.ecs.snapshot.DeltaLoader;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
+import dev.phalanx.ecs.snapshot.SnapshotDump;
+import dev.phalanx.ecs.snapshot.SnapshotFormatException;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import dev.phalanx.examples.components.Position_Cursor;
 import dev.phalanx.examples.components.Position_Storage;
 import dev.phalanx.examples.components.Position_Traits;
@@ -394,9 +394,9 @@ class GuideSnippetsTest {
     final java.util.concurrent.ForkJoinPool pool = java.util.concurrent.ForkJoinPool.commonPool();
     // tag::parallel-commands[]
     final CommandBuffers perRun = new CommandBuffers(registry);
-    group.parallelEachChunk(
+    perRun.parallelEachChunk(
+        group, // each run gets its own buffer, that of its first position
         pool,
-        perRun, // each run gets its own buffer, that of its first position
         (buffer, entities, from, to) -> {
           for (int position = from; position < to; position++) {
             if (health.valueAt(position).points > 100) {

@@ -3,7 +3,7 @@ package dev.phalanx.examples.particles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.DeltaWriter;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

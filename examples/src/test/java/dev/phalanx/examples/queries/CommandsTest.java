@@ -2,9 +2,9 @@ package dev.phalanx.examples.queries;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.phalanx.ecs.CommandBuffer;
-import dev.phalanx.ecs.CommandBuffers;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.TreeMap;

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.CommandBuffer;
 import dev.phalanx.ecs.Cursor;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.View3;
+import dev.phalanx.ecs.command.CommandBuffer;
 import java.lang.management.ManagementFactory;
 import java.util.ConcurrentModificationException;
 import java.util.HashSet;

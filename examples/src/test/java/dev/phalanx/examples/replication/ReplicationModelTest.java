@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.ContinuousLoader;
-import dev.phalanx.ecs.DeltaLoader;
-import dev.phalanx.ecs.DeltaWriter;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SnapshotFormatException;
-import dev.phalanx.ecs.SnapshotWriter;
+import dev.phalanx.ecs.snapshot.ContinuousLoader;
+import dev.phalanx.ecs.snapshot.DeltaLoader;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
+import dev.phalanx.ecs.snapshot.SnapshotFormatException;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import dev.phalanx.examples.components.Frozen_Traits;
 import dev.phalanx.examples.components.Parent;
 import dev.phalanx.examples.components.Parent_Traits;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SnapshotFormatException;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.snapshot.ContinuousLoader;
+import dev.phalanx.ecs.snapshot.SnapshotFormatException;
 import dev.phalanx.examples.components.Parent_Storage;
 import dev.phalanx.examples.components.Parent_Traits;
 import dev.phalanx.examples.components.Position_Traits;

@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SnapshotDump;
-import dev.phalanx.ecs.SnapshotFormatException;
-import dev.phalanx.ecs.SnapshotLoader;
-import dev.phalanx.ecs.SnapshotWriter;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.snapshot.SnapshotDump;
+import dev.phalanx.ecs.snapshot.SnapshotFormatException;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import dev.phalanx.examples.components.Label;
 import dev.phalanx.examples.components.Label_Traits;
 import dev.phalanx.examples.components.Parent_Traits;

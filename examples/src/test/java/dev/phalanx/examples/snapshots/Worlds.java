@@ -1,13 +1,13 @@
 package dev.phalanx.examples.snapshots;
 
 import dev.phalanx.ecs.ComponentType;
-import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.Hierarchy;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SnapshotLoader;
-import dev.phalanx.ecs.SnapshotWriter;
-import dev.phalanx.ecs.ValueCodec;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.snapshot.ContinuousLoader;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
+import dev.phalanx.ecs.snapshot.ValueCodec;
 import dev.phalanx.examples.components.Frozen_Traits;
 import dev.phalanx.examples.components.Label;
 import dev.phalanx.examples.components.Label_Traits;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.phalanx.ecs.ContinuousLoader;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SnapshotLoader;
-import dev.phalanx.ecs.SnapshotWriter;
+import dev.phalanx.ecs.snapshot.ContinuousLoader;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -288,7 +288,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addParameter(RuntimeContract.COMMAND_BUFFERS, "commands", Modifier.FINAL)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement(
-            "group.parallelEachChunk(pool, commands, (buffer, entities, from, to) ->"
+            "commands.parallelEachChunk(group, pool, (buffer, entities, from, to) ->"
                 + " visitCommandRun(chunk, buffer, entities, from, to))")
         .build();
   }

@@ -16,8 +16,14 @@ import java.util.Set;
  */
 public final class RuntimeContract {
 
-  /** The runtime's package. */
+  /** The runtime's core package. */
   public static final String PACKAGE = "dev.phalanx.ecs";
+
+  /** The runtime's commands package. */
+  public static final String COMMAND_PACKAGE = PACKAGE + ".command";
+
+  /** The runtime's package for generated code: no compatibility promise to users. */
+  public static final String INTERNAL_PACKAGE = PACKAGE + ".internal";
 
   /** {@code Registry}. */
   public static final ClassName REGISTRY = ClassName.get(PACKAGE, "Registry");
@@ -29,7 +35,7 @@ public final class RuntimeContract {
   public static final ClassName STORAGE = ClassName.get(PACKAGE, "Storage");
 
   /** {@code LoopCopies}, which gives each visitor class a copy of a generated loop. */
-  public static final ClassName LOOP_COPIES = ClassName.get(PACKAGE, "LoopCopies");
+  public static final ClassName LOOP_COPIES = ClassName.get(INTERNAL_PACKAGE, "LoopCopies");
 
   /** {@code EmptyStorage}, the base of generated tag storages. */
   public static final ClassName EMPTY_STORAGE = ClassName.get(PACKAGE, "EmptyStorage");
@@ -81,10 +87,13 @@ public final class RuntimeContract {
   public static final ClassName SIGNAL = ClassName.get(PACKAGE, "Signal");
 
   /** {@code CommandBuffer}, which generated storages record typed fields into. */
-  public static final ClassName COMMAND_BUFFER = ClassName.get(PACKAGE, "CommandBuffer");
+  public static final ClassName COMMAND_BUFFER = ClassName.get(COMMAND_PACKAGE, "CommandBuffer");
 
   /** {@code CommandBuffers}, whose buffers the generated command chunk form hands each run. */
-  public static final ClassName COMMAND_BUFFERS = ClassName.get(PACKAGE, "CommandBuffers");
+  public static final ClassName COMMAND_BUFFERS = ClassName.get(COMMAND_PACKAGE, "CommandBuffers");
+
+  /** {@code RecordedFields}, what a generated storage reads a typed command's fields from. */
+  public static final ClassName RECORDED_FIELDS = ClassName.get(INTERNAL_PACKAGE, "RecordedFields");
 
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
   public static final ClassName ENTITY_REF_VISITOR = ClassName.get(PACKAGE, "EntityRefVisitor");
@@ -114,6 +123,8 @@ public final class RuntimeContract {
           ENTITY_REF_VISITOR,
           COMMAND_BUFFER,
           COMMAND_BUFFERS,
+          RECORDED_FIELDS,
+          LOOP_COPIES,
           SIGNAL,
           ENTITY_COMPARATOR,
           POSITION_COMPARATOR,
@@ -175,8 +186,8 @@ public final class RuntimeContract {
           new Member(COMMAND_BUFFER, "beginFieldsIfAbsent", 4),
           new Member(COMMAND_BUFFER, "putWord", 1),
           new Member(COMMAND_BUFFER, "putRef", 1),
-          new Member(COMMAND_BUFFER, "nextWord", 0),
-          new Member(COMMAND_BUFFER, "nextRef", 0),
+          new Member(RECORDED_FIELDS, "nextWord", 0),
+          new Member(RECORDED_FIELDS, "nextRef", 0),
           new Member(SPARSE_SET, "moveElement", 2),
           new Member(SPARSE_SET, "swapElements", 2),
           new Member(SPARSE_SET, "releaseElement", 1),
@@ -203,7 +214,7 @@ public final class RuntimeContract {
           new Member(OWNING_GROUP, "contains", 1),
           new Member(OWNING_GROUP, "eachChunk", 1),
           new Member(OWNING_GROUP, "parallelEachChunk", 2),
-          new Member(OWNING_GROUP, "parallelEachChunk", 3),
+          new Member(COMMAND_BUFFERS, "parallelEachChunk", 3),
           new Member(COMMAND_BUFFERS, "forRun", 1),
           new Member(NON_OWNING_GROUP, "size", 0),
           new Member(NON_OWNING_GROUP, "contains", 1),

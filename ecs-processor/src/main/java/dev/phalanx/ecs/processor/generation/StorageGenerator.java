@@ -674,6 +674,15 @@ public final class StorageGenerator extends ComponentFileGenerator {
     return Code.fresh("commands", fields);
   }
 
+  /** The name of applyRecorded's fields parameter, clear of every field name. */
+  private static String recordedName(final ComponentModel model) {
+    final Set<String> fields = new HashSet<>();
+    for (final FieldModel field : model.fields()) {
+      fields.add(field.name());
+    }
+    return Code.fresh("recorded", fields);
+  }
+
   private static MethodSpec recordMethod(final ComponentModel model) {
     final String commands = commandsName(model);
     return recordMethod(
@@ -787,7 +796,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
 
   private static MethodSpec applyRecordedMethod(final ComponentModel model) {
     final Locals locals = Locals.of(model);
-    final String commands = commandsName(model);
+    final String commands = recordedName(model);
     final Set<String> taken = new HashSet<>();
     for (final FieldModel field : model.fields()) {
       taken.add(field.name());
@@ -805,7 +814,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
                     + " added if it has none\n"
                     + "(the buffer has checked the entity is live).\n\n"
                     + "@param $L the entity\n"
-                    + "@param $L the buffer being applied\n",
+                    + "@param $L the recorded fields, in declaration order\n",
                 model.component(),
                 locals.entity(),
                 commands)
@@ -813,7 +822,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addAnnotations(uncheckedIf(unchecked))
             .addModifiers(Modifier.PROTECTED)
             .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL)
-            .addParameter(RuntimeContract.COMMAND_BUFFER, commands, Modifier.FINAL);
+            .addParameter(RuntimeContract.RECORDED_FIELDS, commands, Modifier.FINAL);
     for (final FieldModel field : model.fields()) {
       method.addStatement("final $T $L = $L", field.type(), field.name(), decode(field, commands));
     }

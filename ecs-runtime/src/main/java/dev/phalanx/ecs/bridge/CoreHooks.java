@@ -1,0 +1,406 @@
+package dev.phalanx.ecs.bridge;
+
+import dev.phalanx.ecs.ColumnVisitor;
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.EntityStorage;
+import dev.phalanx.ecs.Groups;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Signal;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.Guards;
+import dev.phalanx.ecs.internal.RecordedFields;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.function.LongFunction;
+
+/**
+ * The core's hooks for Phalanx's own feature packages (commands, hierarchy, snapshots): the few
+ * package-private members of {@code dev.phalanx.ecs} that a feature must reach and a user must not,
+ * one static method each. This package is not exported by the module, so only Phalanx's own code
+ * can call them.
+ *
+ * <p>Each hook is a {@link MethodHandle} resolved once, when this class is initialised, through a
+ * private lookup in the core's package (allowed because both packages are in one module); held in a
+ * {@code static final} field it is a constant to the JIT, so a call costs what a direct call costs
+ * once compiled. The dependency runs one way: this package knows the core, the core knows nothing
+ * of it or of any feature (the JDK's {@code SharedSecrets} has the core register itself, which
+ * makes a package cycle). A hook that is renamed in the core fails this class's initialisation,
+ * which every feature test triggers.
+ *
+ * <p>Every hook has the contract of the member it calls, stated there; exceptions pass through
+ * unchanged.
+ */
+public final class CoreHooks {
+
+  private static final MethodHandle EACH_COLUMN =
+      virtual(Storage.class, "eachColumn", void.class, ColumnVisitor.class);
+  private static final MethodHandle MARK_WRITTEN =
+      virtual(Storage.class, "markWritten", void.class, int.class);
+  private static final MethodHandle PREPARE_INSERT =
+      virtual(Storage.class, "prepareInsert", int.class, long.class);
+  private static final MethodHandle COMMIT_INSERT =
+      virtual(Storage.class, "commitInsert", void.class, long.class, int.class);
+  private static final MethodHandle COMMIT_UNANNOUNCED =
+      virtual(Storage.class, "commitUnannounced", int.class, long.class, int.class);
+  private static final MethodHandle ANNOUNCE_INSERT =
+      virtual(
+          Storage.class, "announceInsert", Throwable.class, long.class, int.class, Throwable.class);
+  private static final MethodHandle NOTIFY_UPDATE =
+      virtual(Storage.class, "notifyUpdate", void.class, long.class);
+  private static final MethodHandle APPLY_RECORDED =
+      virtual(Storage.class, "applyRecorded", void.class, long.class, RecordedFields.class);
+  private static final MethodHandle ALLOCATE_PAGES_FOR =
+      virtual(Storage.class, "allocatePagesFor", void.class, int.class);
+  private static final MethodHandle RESERVE_PAGES_FOR =
+      virtual(Storage.class, "reservePagesFor", void.class, int.class);
+  private static final MethodHandle AFTER_INSERT =
+      getter(Storage.class, "afterInsert", Signal.class);
+  private static final MethodHandle AFTER_REMOVE =
+      getter(Storage.class, "afterRemove", Signal.class);
+  private static final MethodHandle CHECK_UNLOCKED =
+      virtual(
+          SparseSet.class, "checkUnlocked", void.class, boolean.class, Storage.class, long.class);
+  private static final MethodHandle CHECK_REARRANGE =
+      virtual(SparseSet.class, "checkRearrange", void.class, String.class);
+  private static final MethodHandle RESTORE_SET =
+      virtual(
+          SparseSet.class,
+          "restore",
+          void.class,
+          long[].class,
+          int.class,
+          int.class,
+          int[][].class);
+  private static final MethodHandle REMOVE_ALL = virtual(SparseSet.class, "removeAll", void.class);
+  private static final MethodHandle RESTORE_ENTITIES =
+      virtual(
+          EntityStorage.class,
+          "restore",
+          void.class,
+          long[].class,
+          int.class,
+          int.class,
+          int[].class);
+  private static final MethodHandle CHECK_INSERTION_STATE =
+      virtual(Registry.class, "checkInsertionState", void.class, long.class, ComponentType.class);
+  private static final MethodHandle UNOBSERVED =
+      virtual(Registry.class, "unobserved", boolean.class);
+  private static final MethodHandle DESTROY_UNOBSERVED =
+      virtual(Registry.class, "destroyUnobserved", int.class, long[].class, int.class, int.class);
+  private static final MethodHandle DESCRIBE_RESERVED_WITH =
+      staticMethod(Registry.class, "describeReservedWith", void.class, LongFunction.class);
+  private static final MethodHandle GUARDS = getter(Groups.class, "guards", Guards.class);
+  private static final MethodHandle REBUILD_GROUPS = virtual(Groups.class, "rebuild", void.class);
+  private static final MethodHandle PUBLISH =
+      virtual(
+          Signal.class, "publish", Throwable.class, Registry.class, long.class, Throwable.class);
+
+  /** The sparse set's page of sparse entries holds {@code 1 << SPARSE_SHIFT} indices. */
+  public static final int SPARSE_SHIFT = staticInt("SPARSE_SHIFT");
+
+  /** Masks an entity index to its offset in a sparse page. */
+  public static final int SPARSE_MASK = staticInt("SPARSE_MASK");
+
+  /** The sparse entry of an index the set does not hold. */
+  public static final int NO_ENTRY = staticInt("NO_ENTRY");
+
+  private CoreHooks() {}
+
+  /** {@code Storage.eachColumn}: hands {@code visitor} every column of {@code storage}. */
+  public static void eachColumn(final Storage<?> storage, final ColumnVisitor visitor) {
+    try {
+      EACH_COLUMN.invokeExact(storage, visitor);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.markWritten}: stamps the element at {@code position} with the current tick. */
+  public static void markWritten(final Storage<?> storage, final int position) {
+    try {
+      MARK_WRITTEN.invokeExact(storage, position);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.prepareInsert}: checks an insertion and returns the position to write. */
+  public static int prepareInsert(final Storage<?> storage, final long entity) {
+    try {
+      return (int) PREPARE_INSERT.invokeExact(storage, entity);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.commitInsert}: makes a prepared, written element present and announces it. */
+  public static void commitInsert(final Storage<?> storage, final long entity, final int position) {
+    try {
+      COMMIT_INSERT.invokeExact(storage, entity, position);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Storage.commitUnannounced}: makes a prepared, written element present without announcing
+   * it; returns the mark to pass to {@link #announceInsert}.
+   */
+  public static int commitUnannounced(
+      final Storage<?> storage, final long entity, final int position) {
+    try {
+      return (int) COMMIT_UNANNOUNCED.invokeExact(storage, entity, position);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.announceInsert}: announces an insert committed unannounced. */
+  public static Throwable announceInsert(
+      final Storage<?> storage, final long entity, final int mark, final Throwable failure) {
+    try {
+      return (Throwable) ANNOUNCE_INSERT.invokeExact(storage, entity, mark, failure);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.notifyUpdate}: publishes an update of {@code entity}'s element. */
+  public static void notifyUpdate(final Storage<?> storage, final long entity) {
+    try {
+      NOTIFY_UPDATE.invokeExact(storage, entity);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.applyRecorded}: applies a typed emplace whose fields {@code fields} holds. */
+  public static void applyRecorded(
+      final Storage<?> storage, final long entity, final RecordedFields fields) {
+    try {
+      APPLY_RECORDED.invokeExact(storage, entity, fields);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.allocatePagesFor}: allocates the pages that {@code count} elements need. */
+  public static void allocatePagesFor(final Storage<?> storage, final int count) {
+    try {
+      ALLOCATE_PAGES_FOR.invokeExact(storage, count);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.reservePagesFor}: grows the page table for {@code count} elements. */
+  public static void reservePagesFor(final Storage<?> storage, final int count) {
+    try {
+      RESERVE_PAGES_FOR.invokeExact(storage, count);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * The signal a storage publishes after every insertion, once the element is in place (internal
+   * listeners only: the delta writer's change log).
+   */
+  public static Signal afterInsert(final Storage<?> storage) {
+    try {
+      return (Signal) AFTER_INSERT.invokeExact(storage);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** The signal a storage publishes after every removal; see {@link #afterInsert}. */
+  public static Signal afterRemove(final Storage<?> storage) {
+    try {
+      return (Signal) AFTER_REMOVE.invokeExact(storage);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code SparseSet.checkUnlocked}: refuses a structural change while a lock or guard holds. */
+  public static void checkUnlocked(
+      final SparseSet set, final boolean removal, final Storage<?> target, final long entity) {
+    try {
+      CHECK_UNLOCKED.invokeExact(set, removal, target, entity);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code SparseSet.checkRearrange}: refuses a rearrangement while a lock or guard holds. */
+  public static void checkRearrange(final SparseSet set, final String operation) {
+    try {
+      CHECK_REARRANGE.invokeExact(set, operation);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code SparseSet.restore}: replaces the set's content with a staged, checked one. */
+  public static void restore(
+      final SparseSet set,
+      final long[] entities,
+      final int count,
+      final int hole,
+      final int[][] sparse) {
+    try {
+      RESTORE_SET.invokeExact(set, entities, count, hole, sparse);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code SparseSet.removeAll}: empties the set without announcing anything. */
+  public static void removeAll(final SparseSet set) {
+    try {
+      REMOVE_ALL.invokeExact(set);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code EntityStorage.restore}: replaces the registry's entities with staged, checked ones. */
+  public static void restore(
+      final EntityStorage entities,
+      final long[] staged,
+      final int count,
+      final int aliveCount,
+      final int[] checkedPositions) {
+    try {
+      RESTORE_ENTITIES.invokeExact(entities, staged, count, aliveCount, checkedPositions);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Registry.checkInsertionState}: refuses an insertion the registry's state forbids. */
+  public static void checkInsertionState(
+      final Registry registry, final long entity, final ComponentType<?, ?> type) {
+    try {
+      CHECK_INSERTION_STATE.invokeExact(registry, entity, type);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Registry.unobserved}: whether no storage of the registry has a destroy observer. */
+  public static boolean unobserved(final Registry registry) {
+    try {
+      return (boolean) UNOBSERVED.invokeExact(registry);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Registry.destroyUnobserved}: destroys a run of entities in one pass. */
+  public static int destroyUnobserved(
+      final Registry registry, final long[] batch, final int from, final int to) {
+    try {
+      return (int) DESTROY_UNOBSERVED.invokeExact(registry, batch, from, to);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * Tells the registry how to describe an entity handle it does not know that the commands feature
+   * reserved ({@code null} when the handle is not reserved), so that its messages can say which
+   * buffer reserved it. Set once, by the commands feature.
+   */
+  public static void describeReservedWith(final LongFunction<String> describer) {
+    try {
+      DESCRIBE_RESERVED_WITH.invokeExact(describer);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** The guards shared by every set of {@code registry}. */
+  public static Guards guards(final Registry registry) {
+    try {
+      return (Guards) GUARDS.invokeExact(registry.groups());
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Groups.rebuild}: rebuilds every group from its storages after a load. */
+  public static void rebuildGroups(final Registry registry) {
+    try {
+      REBUILD_GROUPS.invokeExact(registry.groups());
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Signal.publish}: calls every listener of {@code signal}, returning the first exception
+   * (added to {@code failure}) instead of throwing it.
+   */
+  public static Throwable publish(
+      final Signal signal, final Registry registry, final long entity, final Throwable failure) {
+    try {
+      return (Throwable) PUBLISH.invokeExact(signal, registry, entity, failure);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Resolution, once, at class initialisation.
+  // ---------------------------------------------------------------------------------------------
+
+  private static MethodHandles.Lookup lookupIn(final Class<?> owner) {
+    try {
+      return MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
+    } catch (final IllegalAccessException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static MethodHandle virtual(
+      final Class<?> owner, final String name, final Class<?> returns, final Class<?>... params) {
+    try {
+      return lookupIn(owner).findVirtual(owner, name, MethodType.methodType(returns, params));
+    } catch (final ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static MethodHandle staticMethod(
+      final Class<?> owner, final String name, final Class<?> returns, final Class<?>... params) {
+    try {
+      return lookupIn(owner).findStatic(owner, name, MethodType.methodType(returns, params));
+    } catch (final ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static MethodHandle getter(final Class<?> owner, final String name, final Class<?> type) {
+    try {
+      return lookupIn(owner).findGetter(owner, name, type);
+    } catch (final ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static int staticInt(final String name) {
+    try {
+      return (int)
+          lookupIn(SparseSet.class)
+              .findStaticGetter(SparseSet.class, name, int.class)
+              .invokeExact();
+    } catch (final Throwable thrown) {
+      throw new ExceptionInInitializerError(thrown);
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * For generated code and Phalanx's own packages; no compatibility promise to users, left out of the
+ * user guide. It is exported because code generated into users' packages must reach it (Dagger's
+ * {@code dagger.internal}). A leaf: it names no other Phalanx package.
+ *
+ * <ul>
+ *   <li>{@code LoopCopies}: gives each loop body class its own copy of a generated loop.
+ *   <li>{@code RecordedFields}: a typed command's fields, as a generated storage reads them back.
+ *   <li>{@code Guards}: the count of active locks and iterations one registry's sets share.
+ *   <li>{@code Failures}: collects listener exceptions, rethrows the first.
+ *   <li>{@code LongLongMap}: a primitive open-addressing map for entity handles.
+ * </ul>
+ */
+package dev.phalanx.ecs.internal;

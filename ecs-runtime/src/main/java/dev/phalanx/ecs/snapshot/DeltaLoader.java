@@ -1,0 +1,889 @@
+package dev.phalanx.ecs.snapshot;
+
+import dev.phalanx.ecs.ColumnVisitor;
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.bridge.CoreHooks;
+import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.LongLongMap;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies the deltas of one {@link DeltaWriter} to a local registry, the replica: it maps each
+ * remote identifier to a local entity (as {@link ContinuousLoader} does) and remembers the tick of
+ * the last delta applied, which the next one must have as its base.
+ *
+ * <h2>What an apply does</h2>
+ *
+ * <ol>
+ *   <li>checks the whole delta before anything changes: its checksum (CRC-32C: every single-bit
+ *       error is caught), its stream identity and base tick against this replica's (the first delta
+ *       must have base 0 and is accepted from any writer; the next ones only from that writer, each
+ *       on the tick of the previous), every count against the delta's length, every storage key
+ *       against the types this loader was given ({@link #types}) or the registry has (no class is
+ *       loaded by name), every field's type, every enum constant, and every entity (a lost one must
+ *       be mapped, a gained one must not, a value or a removal must concern an entity mapped after
+ *       the delta, once per storage), and the hierarchy it would leave: the links of the nodes it
+ *       sends together with the replica's other nodes must have no cycle, a parent the replica will
+ *       hold must have a node, and a children list the delta carries whole (every child sent) must
+ *       agree with the children's links and the child count. A bad delta throws {@link
+ *       SnapshotFormatException} naming the offset and the rule; the replica and the map are
+ *       unchanged. A storage the delta changes that is locked or iterated (any storage, if the
+ *       delta destroys entities) refuses it with {@link ConcurrentModificationException},
+ *       unchanged.
+ *   <li>destroys the local entities of lost remote ones, creates local entities for gained ones;
+ *   <li>per storage: removes the component from the entities listed as losing it (if they still
+ *       have it), then emplaces (construct) or replaces (update) the values sent, through the
+ *       storage's normal insertion path; each value written stamps the local change tick of a
+ *       tracked storage. {@code @EntityRef} fields (and hierarchy links) are mapped: a reference to
+ *       a remote entity this replica does not hold becomes {@link Entity#NULL}.
+ *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), its
+ *       children lists and counts are rebuilt from the parent links: a node's children are those of
+ *       the stream's list in its order, then the others that name it (local children attached to a
+ *       mirrored node, children the stream's list did not carry); a parent the replica does not
+ *       hold makes the child a root. The hierarchy is whole after every apply, whatever the
+ *       interest set.
+ * </ol>
+ *
+ * <p>Listener exceptions do not stop the apply: it completes, then the first is rethrown with the
+ * others suppressed. A listener that destroys a mapped local entity makes the apply skip that
+ * entity's remaining values (the map keeps it until the writer says it is gone). Local entities
+ * that were never mapped are left alone. A listener may destroy entities and add or remove
+ * components during an apply: the apply skips what it destroyed and {@link Registry#verify()} is
+ * empty afterwards. While a delta writes the hierarchy's nodes, a listener sees the links as they
+ * are being written (lists and counts are rebuilt at the end; a node destroyed meanwhile only
+ * clears its own links, its children become roots at the rebuild): it must not read or change the
+ * hierarchy then, but record such work for after the apply (for example in a {@link
+ * CommandBuffer}).
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>O(delta size) with one map look-up per entity listed; a small delta costs little whatever the
+ * replica's size.
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>Not thread-safe; no other thread may change the registry during an apply.
+ */
+public final class DeltaLoader {
+
+  private final Registry registry;
+  private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
+  private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
+  private final LongLongMap remoteToLocal = new LongLongMap(16);
+  private final Writer writer = new Writer(remoteToLocal);
+  // Reused by staging from one delta to the next (null until first needed): the entities a delta
+  // loses, those it gains, and those a section lists. Only staging reads them.
+  private LongLongMap lostSet;
+  private LongLongMap gainedSet;
+  private LongLongMap listedSet;
+  private long tick;
+  private long stream;
+
+  /**
+   * Creates a loader into {@code registry}, the replica, holding nothing of the remote world yet
+   * (tick 0).
+   *
+   * @param registry the local registry
+   */
+  public DeltaLoader(final Registry registry) {
+    this.registry = registry;
+  }
+
+  /**
+   * Registers the codec of reference type {@code type}.
+   *
+   * @param type the class of the values
+   * @param codec reads them
+   * @param <T> the value type
+   * @return this loader
+   */
+  public <T> DeltaLoader codec(final Class<T> type, final ValueCodec<T> codec) {
+    codecs.put(type, codec);
+    return this;
+  }
+
+  /**
+   * Adds types the deltas may name, besides those the registry has storages for.
+   *
+   * @param extraTypes the types
+   * @return this loader
+   */
+  public DeltaLoader types(final ComponentType<?, ?>... extraTypes) {
+    for (final ComponentType<?, ?> type : extraTypes) {
+      types.put(SnapshotFormat.key(type), type);
+    }
+    return this;
+  }
+
+  /** {@return the tick of the last delta applied (0 before the first): the next one's base} */
+  public long tick() {
+    return tick;
+  }
+
+  /**
+   * Returns the local entity of {@code remote}, or {@link Entity#NULL} if it is not mapped.
+   *
+   * @param remote a remote entity handle
+   * @return the local handle
+   */
+  public long map(final long remote) {
+    return Entity.isNull(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL);
+  }
+
+  /** {@return the number of mapped remote entities} */
+  public int size() {
+    return remoteToLocal.size();
+  }
+
+  /**
+   * Applies the delta held in {@code bytes[0, length)}.
+   *
+   * @param bytes the delta
+   * @param length its length
+   * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   */
+  public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
+    apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+  }
+
+  /**
+   * Applies the delta at {@code delta}'s position; on success the position moves past it, on
+   * failure it does not move.
+   *
+   * @param delta the bytes
+   * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   */
+  public void load(final ByteBuffer delta) throws SnapshotFormatException {
+    final byte[] bytes;
+    final int from;
+    if (delta.hasArray()) {
+      bytes = delta.array();
+      from = delta.arrayOffset() + delta.position();
+    } else {
+      bytes = new byte[delta.remaining()];
+      delta.duplicate().get(bytes);
+      from = 0;
+    }
+    final int available = delta.remaining();
+    final DeltaFormat.Input header = new DeltaFormat.Input(bytes, from, from + available);
+    final int length = lengthOf(header);
+    if (length > available) {
+      throw header.error("its length is " + length + " but " + available + " bytes remain");
+    }
+    apply(stage(new DeltaFormat.Input(bytes, from, from + length), length));
+    delta.position(delta.position() + length);
+  }
+
+  /**
+   * Reads one delta from {@code in} (exactly its bytes) and applies it.
+   *
+   * @param in the stream
+   * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IOException if the stream fails; nothing changed
+   */
+  public void load(final InputStream in) throws IOException {
+    final byte[] head = in.readNBytes(DeltaFormat.HEADER);
+    final int length = lengthOf(new DeltaFormat.Input(head, 0, head.length));
+    final byte[] bytes = Arrays.copyOf(head, length);
+    final int read = in.readNBytes(bytes, DeltaFormat.HEADER, length - DeltaFormat.HEADER);
+    if (read != length - DeltaFormat.HEADER) {
+      throw new SnapshotFormatException(
+          DeltaFormat.HEADER + read, "bad delta: the stream ends before the delta's end");
+    }
+    load(bytes, length);
+  }
+
+  /** Reads magic, version and the delta's length. */
+  private static int lengthOf(final DeltaFormat.Input in) throws SnapshotFormatException {
+    for (int i = 0; i < 4; i++) {
+      if (in.getByte() != DeltaFormat.MAGIC[i]) {
+        throw in.error("not a delta (its magic is not PHND)");
+      }
+    }
+    final int version = in.getInt();
+    if (DeltaFormat.VERSION != version) {
+      throw in.error("version " + version + ", this reader reads " + DeltaFormat.VERSION);
+    }
+    final int length = in.getInt();
+    if (length < DeltaFormat.HEADER + DeltaFormat.TRAILER) {
+      throw in.error("length " + length + " is shorter than any delta");
+    }
+    return length;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Staging: everything is read and checked before the replica changes.
+  // ---------------------------------------------------------------------------------------------
+
+  /** A staged delta. */
+  private static final class Staged {
+    long stream;
+    long base;
+    long tick;
+    long[] gone;
+    long[] arrived;
+    final List<Section> sections = new ArrayList<>();
+  }
+
+  /** A staged storage section. */
+  private static final class Section {
+    Storage<?> storage;
+    long[] removed;
+    long[] entities;
+    // Per target column name, the staged values (a primitive array or Object[]), or absent.
+    final Map<String, Object> values = new HashMap<>();
+  }
+
+  private Staged stage(final DeltaFormat.Input in, final int length)
+      throws SnapshotFormatException {
+    final int declared = lengthOf(in);
+    if (declared != length) {
+      throw in.error("its length is " + declared + " but it has " + length + " bytes");
+    }
+    final int stored =
+        (in.bytes[in.end - 4] & 0xFF)
+            | (in.bytes[in.end - 3] & 0xFF) << 8
+            | (in.bytes[in.end - 2] & 0xFF) << 16
+            | (in.bytes[in.end - 1] & 0xFF) << 24;
+    if (stored != DeltaFormat.crc(in.bytes, in.start, in.end - 4)) {
+      throw new SnapshotFormatException(
+          length - 4, "bad delta: its checksum does not match its bytes (corrupt or truncated)");
+    }
+    final DeltaFormat.Input body = new DeltaFormat.Input(in.bytes, in.start, in.end - 4);
+    body.at = in.at;
+    final Staged staged = new Staged();
+    body.where = "the header";
+    staged.stream = body.getLong();
+    staged.base = body.getLong();
+    staged.tick = body.getLong();
+    checkBase(body, staged);
+    body.where = "the lost entities";
+    staged.gone = entities(body);
+    body.where = "the gained entities";
+    staged.arrived = entities(body);
+    // Which remote entities the replica holds after the delta: mapped and not lost, or gained.
+    lostSet = emptied(lostSet, staged.gone.length);
+    final LongLongMap lost = lostSet;
+    for (final long remote : staged.gone) {
+      if (!remoteToLocal.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is lost but this replica does not hold it");
+      }
+      if (lost.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is lost twice");
+      }
+      lost.put(remote, 1);
+    }
+    gainedSet = emptied(gainedSet, staged.arrived.length);
+    final LongLongMap gained = gainedSet;
+    for (final long remote : staged.arrived) {
+      if (Entity.isNull(remote) || Entity.isTombstone(remote)) {
+        throw body.error("a gained entity is " + Entity.toString(remote));
+      }
+      if (remoteToLocal.containsKey(remote) && !lost.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is gained but this replica holds it already");
+      }
+      if (gained.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is gained twice");
+      }
+      gained.put(remote, 1);
+    }
+    body.where = "the storage count";
+    final int sections = body.count(body.getInt(), 12);
+    final Map<String, Storage<?>> byKey = storagesByKey();
+    final Map<Storage<?>, Boolean> seen = new HashMap<>();
+    for (int s = 0; s < sections; s++) {
+      body.where = "storage section " + s;
+      final String key = body.getString();
+      final Storage<?> storage = byKey.get(key);
+      if (null == storage) {
+        throw body.error(
+            "storage '"
+                + key
+                + "' is neither a storage of the replica nor a type given to types(...)");
+      }
+      body.where = storage.describe();
+      if (null != seen.put(storage, Boolean.TRUE)) {
+        throw body.error("the delta has two sections for it");
+      }
+      staged.sections.add(section(body, storage, lost, gained));
+    }
+    if (body.at != body.end) {
+      throw body.error((body.end - body.at) + " bytes follow the last section");
+    }
+    checkHierarchy(staged, lost, gained);
+    return staged;
+  }
+
+  /**
+   * Checks the hierarchy the delta would leave (see {@link Hierarchy}'s delta check): no cycle, no
+   * parent held without a node, whole lists consistent. Nothing changes.
+   */
+  private void checkHierarchy(final Staged staged, final LongLongMap lost, final LongLongMap gained)
+      throws SnapshotFormatException {
+    final Section nodes = hierarchySection(staged);
+    if (null == nodes) {
+      return;
+    }
+    final LongLongMap droppedLocals = new LongLongMap(staged.gone.length + nodes.removed.length);
+    for (final long remote : staged.gone) {
+      droppedLocals.put(remoteToLocal.get(remote, Entity.NULL), 1);
+    }
+    for (final long remote : nodes.removed) {
+      droppedLocals.put(remoteToLocal.get(remote, Entity.NULL), 1);
+    }
+    HierarchySection.checkDelta(
+        registry,
+        nodes.entities,
+        nodes.values,
+        remote -> lost.containsKey(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL),
+        remote -> heldAfter(remote, lost, gained),
+        droppedLocals::containsKey);
+  }
+
+  private static Section hierarchySection(final Staged staged) {
+    for (final Section section : staged.sections) {
+      if (Hierarchy.TYPE == section.storage.type()) {
+        return section;
+      }
+    }
+    return null;
+  }
+
+  private void checkBase(final DeltaFormat.Input in, final Staged staged)
+      throws SnapshotFormatException {
+    if (0 == tick) {
+      if (0 != staged.base) {
+        throw in.error(
+            "its base is tick " + staged.base + " but this replica holds nothing yet (tick 0)");
+      }
+    } else if (staged.stream != stream) {
+      throw in.error("it comes from another writer than the deltas this replica applied");
+    } else if (staged.base != tick) {
+      throw in.error("its base is tick " + staged.base + " but this replica holds tick " + tick);
+    }
+    if (staged.tick <= staged.base) {
+      throw in.error("its tick " + staged.tick + " is not after its base " + staged.base);
+    }
+  }
+
+  private static long[] entities(final DeltaFormat.Input in) throws SnapshotFormatException {
+    final int count = in.count(in.getInt(), 8);
+    final long[] list = new long[count];
+    for (int i = 0; i < count; i++) {
+      list[i] = in.getLong();
+    }
+    return list;
+  }
+
+  private Map<String, Storage<?>> storagesByKey() {
+    final Map<String, Storage<?>> byKey = new HashMap<>();
+    for (int i = 0; i < registry.storageCount(); i++) {
+      final Storage<?> storage = registry.storageAt(i);
+      byKey.put(SnapshotFormat.key(storage), storage);
+    }
+    // A given type without a storage yet stands as a standalone storage until the checked delta is
+    // applied: staging creates nothing in the registry. The hierarchy's is always known.
+    byKey.putIfAbsent(SnapshotFormat.key(Hierarchy.TYPE), Hierarchy.TYPE.createStorage());
+    for (final Map.Entry<String, ComponentType<?, ?>> given : types.entrySet()) {
+      final Storage<?> existing = registry.findStorage(given.getValue());
+      byKey.put(given.getKey(), null != existing ? existing : given.getValue().createStorage());
+    }
+    return byKey;
+  }
+
+  /** The rule an entity listed in a section must meet: held by the replica after the delta. */
+  private boolean heldAfter(final long remote, final LongLongMap lost, final LongLongMap gained) {
+    return gained.containsKey(remote)
+        || (remoteToLocal.containsKey(remote) && !lost.containsKey(remote));
+  }
+
+  private Section section(
+      final DeltaFormat.Input in,
+      final Storage<?> storage,
+      final LongLongMap lost,
+      final LongLongMap gained)
+      throws SnapshotFormatException {
+    final Section section = new Section();
+    section.storage = storage;
+    final Map<String, SnapshotFormat.Column> targets = new HashMap<>();
+    for (final SnapshotFormat.Column column : SnapshotFormat.columns(storage)) {
+      targets.put(column.name(), column);
+    }
+    final int fieldCount = in.count(in.getInt(), 5);
+    final String[] names = new String[fieldCount];
+    final byte[] codes = new byte[fieldCount];
+    final String[][] constants = new String[fieldCount][];
+    final Class<?>[] classes = new Class<?>[fieldCount];
+    for (int f = 0; f < fieldCount; f++) {
+      names[f] = in.getString();
+      codes[f] = in.getByte();
+      if (codes[f] < SnapshotFormat.BOOLEAN || codes[f] > SnapshotFormat.CODEC) {
+        throw in.error("field '" + names[f] + "' has " + SnapshotFormat.typeName(codes[f]));
+      }
+      final SnapshotFormat.Column target = targets.get(names[f]);
+      if (SnapshotFormat.ENUM == codes[f] || SnapshotFormat.CODEC == codes[f]) {
+        final String className = in.getString();
+        if (null != target && !target.type().getName().equals(className)) {
+          throw in.error(
+              "field '" + names[f] + "' holds " + className + ", the replica's " + target.type());
+        }
+      }
+      if (SnapshotFormat.ENUM == codes[f]) {
+        final int n = in.count(in.getInt(), 4);
+        constants[f] = new String[n];
+        for (int c = 0; c < n; c++) {
+          constants[f][c] = in.getString();
+        }
+      }
+      if (null != target && target.code() != codes[f]) {
+        throw in.error(
+            "field '"
+                + names[f]
+                + "' is "
+                + SnapshotFormat.typeName(codes[f])
+                + " in the delta but "
+                + SnapshotFormat.typeName(target.code())
+                + " in the replica");
+      }
+      if (null != target && SnapshotFormat.CODEC == codes[f]) {
+        if (!codecs.containsKey(target.type())) {
+          throw in.error(
+              "field '" + names[f] + "' needs a ValueCodec for " + target.type().getName());
+        }
+      }
+      classes[f] = null == target ? null : target.type();
+    }
+    final String where = in.where;
+    in.where = where + ", its removals";
+    section.removed = entities(in);
+    listedSet = emptied(listedSet, section.removed.length + in.peekCount());
+    final LongLongMap listed = listedSet;
+    for (final long remote : section.removed) {
+      if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " loses the component but is not held");
+      }
+      if (listed.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " is listed twice");
+      }
+      listed.put(remote, 1);
+    }
+    in.where = where + ", its elements";
+    section.entities = entities(in);
+    for (final long remote : section.entities) {
+      if (!heldAfter(remote, lost, gained)) {
+        throw in.error(Entity.toString(remote) + " has values but is not held by the replica");
+      }
+      if (listed.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " is listed twice");
+      }
+      listed.put(remote, 1);
+    }
+    final int n = section.entities.length;
+    for (int f = 0; f < fieldCount; f++) {
+      in.where = where + ", field '" + names[f] + "'";
+      final Object values = column(in, codes[f], n, constants[f], classes[f]);
+      if (null != classes[f]) {
+        section.values.put(names[f], values);
+      }
+    }
+    in.where = where;
+    return section;
+  }
+
+  /**
+   * {@code set} emptied for {@code expected} keys, or a new one if it is null or far from that size
+   * (clearing costs its capacity): staging reuses its sets from one delta to the next.
+   */
+  private static LongLongMap emptied(final LongLongMap set, final int expected) {
+    final int wanted = Math.max(16, expected);
+    if (null == set || set.capacity() < 2L * wanted || set.capacity() > 16L * wanted) {
+      return new LongLongMap(wanted);
+    }
+    set.clear();
+    return set;
+  }
+
+  private Object column(
+      final DeltaFormat.Input in,
+      final byte code,
+      final int n,
+      final String[] constants,
+      final Class<?> target)
+      throws SnapshotFormatException {
+    final int width = SnapshotFormat.width(code);
+    in.count(n, 0 == width ? 4 : width);
+    switch (code) {
+      case SnapshotFormat.BOOLEAN -> {
+        final boolean[] values = new boolean[n];
+        for (int i = 0; i < n; i++) {
+          final byte b = in.getByte();
+          if (0 != b && 1 != b) {
+            throw in.error("a boolean is " + b);
+          }
+          values[i] = 1 == b;
+        }
+        return values;
+      }
+      case SnapshotFormat.BYTE -> {
+        final byte[] values = new byte[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = in.getByte();
+        }
+        return values;
+      }
+      case SnapshotFormat.SHORT -> {
+        final short[] values = new short[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = in.getShort();
+        }
+        return values;
+      }
+      case SnapshotFormat.CHAR -> {
+        final char[] values = new char[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = in.getChar();
+        }
+        return values;
+      }
+      case SnapshotFormat.INT -> {
+        final int[] values = new int[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = in.getInt();
+        }
+        return values;
+      }
+      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+        final long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = in.getLong();
+        }
+        return values;
+      }
+      case SnapshotFormat.FLOAT -> {
+        final float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = Float.intBitsToFloat(in.getInt());
+        }
+        return values;
+      }
+      case SnapshotFormat.DOUBLE -> {
+        final double[] values = new double[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = Double.longBitsToDouble(in.getLong());
+        }
+        return values;
+      }
+      case SnapshotFormat.STRING -> {
+        final Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = in.getChars();
+        }
+        return values;
+      }
+      case SnapshotFormat.ENUM -> {
+        final Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+          final int index = in.getInt();
+          if (-1 == index) {
+            continue;
+          }
+          if (index < 0 || index >= constants.length) {
+            throw in.error("enum index " + index + " of " + constants.length + " constants");
+          }
+          values[i] = null == target ? null : constant(in, target, constants[index]);
+        }
+        return values;
+      }
+      default -> {
+        final Object[] values = new Object[n];
+        final ValueCodec<?> codec = null == target ? null : codecs.get(target);
+        for (int i = 0; i < n; i++) {
+          final int length = in.getInt();
+          if (-1 == length) {
+            continue;
+          }
+          in.count(length, 1);
+          if (null != codec) {
+            try (DataInputStream data =
+                new DataInputStream(new ByteArrayInputStream(in.bytes, in.at, length))) {
+              values[i] = codec.read(data);
+            } catch (final IOException | RuntimeException e) {
+              throw new SnapshotFormatException(
+                  in.at - in.start, "bad delta, in " + in.where + ": the codec failed", e);
+            }
+          }
+          in.at += length;
+        }
+        return values;
+      }
+    }
+  }
+
+  private static Object constant(final DeltaFormat.Input in, final Class<?> type, final String name)
+      throws SnapshotFormatException {
+    for (final Object constant : type.getEnumConstants()) {
+      if (((Enum<?>) constant).name().equals(name)) {
+        return constant;
+      }
+    }
+    throw in.error("enum " + type.getName() + " has no constant " + name);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Applying a checked delta.
+  // ---------------------------------------------------------------------------------------------
+
+  private void apply(final Staged staged) {
+    checkUnlocked(staged);
+    Throwable failure = null;
+    for (final long remote : staged.gone) {
+      final long local = remoteToLocal.get(remote, Entity.NULL);
+      remoteToLocal.remove(remote);
+      if (registry.valid(local)) {
+        try {
+          registry.destroy(local);
+        } catch (final RuntimeException e) {
+          failure = Failures.add(failure, e);
+        }
+      }
+    }
+    for (final long remote : staged.arrived) {
+      remoteToLocal.put(remote, registry.create());
+    }
+    // From here until finishHierarchy no exception escapes (each write's is collected): the
+    // hierarchy's deferred unlinking always ends.
+    final Hierarchy hierarchy = startHierarchy(staged);
+    for (final Section section : staged.sections) {
+      if (null == section.storage.registry()) {
+        section.storage = registry.storage(section.storage.type());
+      }
+      final Storage<?> storage = section.storage;
+      for (final long remote : section.removed) {
+        try {
+          storage.remove(remoteToLocal.get(remote, Entity.NULL));
+        } catch (final RuntimeException e) {
+          failure = Failures.add(failure, e);
+        }
+      }
+      writer.start(section);
+      for (int i = 0; i < section.entities.length; i++) {
+        final long local = remoteToLocal.get(section.entities[i], Entity.NULL);
+        if (!registry.valid(local)) {
+          continue; // a listener destroyed it
+        }
+        try {
+          final int position = storage.indexOf(local);
+          if (SparseSet.ABSENT != position) {
+            writer.write(i, position);
+            CoreHooks.markWritten(storage, position);
+            CoreHooks.notifyUpdate(storage, local);
+          } else {
+            final int prepared = CoreHooks.prepareInsert(storage, local);
+            writer.write(i, prepared);
+            CoreHooks.markWritten(storage, prepared);
+            CoreHooks.commitInsert(storage, local, prepared);
+          }
+        } catch (final RuntimeException e) {
+          failure = Failures.add(failure, e);
+        }
+      }
+    }
+    finishHierarchy(hierarchy);
+    tick = staged.tick;
+    stream = staged.stream;
+    Failures.rethrow(failure);
+  }
+
+  /** If the delta writes nodes: the replica's hierarchy, told that its lists are being written. */
+  private Hierarchy startHierarchy(final Staged staged) {
+    return null == hierarchySection(staged) ? null : HierarchyHooks.beforeDelta(registry);
+  }
+
+  /** Rebuilds the hierarchy's lists and counts from the parent links written. */
+  private static void finishHierarchy(final Hierarchy hierarchy) {
+    if (null != hierarchy) {
+      HierarchyHooks.afterDelta(hierarchy);
+    }
+  }
+
+  private void checkUnlocked(final Staged staged) {
+    if (0 != staged.gone.length) {
+      for (int i = 0; i < registry.storageCount(); i++) {
+        checkUnlocked(registry.storageAt(i));
+      }
+    }
+    for (final Section section : staged.sections) {
+      checkUnlocked(section.storage);
+    }
+  }
+
+  private static void checkUnlocked(final Storage<?> storage) {
+    if (null != storage.registry() && (storage.isLocked() || storage.isIterated())) {
+      throw new ConcurrentModificationException(
+          "cannot apply a delta: " + storage.describe() + " is locked or iterated");
+    }
+  }
+
+  /**
+   * Writes one staged element into a storage position, mapping entity references. The staged values
+   * are looked up once per section, in the storage's column order ({@link #start}); each element
+   * then takes them by column number.
+   */
+  private static final class Writer implements ColumnVisitor {
+    private final LongLongMap map;
+    private Section section;
+    // The staged values of each column of the section's storage, in eachColumn order, or null.
+    private Object[] byColumn = new Object[8];
+    private int columnCount;
+    private int column;
+    private boolean collecting;
+    private int from;
+    private int page;
+    private int offset;
+    private int shift;
+    private int mask;
+
+    Writer(final LongLongMap remoteToLocal) {
+      this.map = remoteToLocal;
+    }
+
+    void start(final Section staged) {
+      section = staged;
+      shift = staged.storage.pageShift();
+      mask = staged.storage.pageSize() - 1;
+      columnCount = 0;
+      collecting = true;
+      CoreHooks.eachColumn(staged.storage, this);
+      collecting = false;
+    }
+
+    void write(final int stagedIndex, final int position) {
+      from = stagedIndex;
+      page = position >>> shift;
+      offset = position & mask;
+      column = 0;
+      CoreHooks.eachColumn(section.storage, this);
+    }
+
+    /** While collecting, records column {@code name}'s staged values and returns true. */
+    private boolean collect(final String name) {
+      if (!collecting) {
+        return false;
+      }
+      if (columnCount == byColumn.length) {
+        byColumn = java.util.Arrays.copyOf(byColumn, 2 * columnCount);
+      }
+      byColumn[columnCount++] = section.values.get(name);
+      return true;
+    }
+
+    /** The staged values of the next column. */
+    private Object next() {
+      return byColumn[column++];
+    }
+
+    @Override
+    public void booleans(final String name, final boolean[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final boolean[] data = (boolean[]) next();
+      pages[page][offset] = null != data && data[from];
+    }
+
+    @Override
+    public void bytes(final String name, final byte[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final byte[] data = (byte[]) next();
+      pages[page][offset] = null == data ? 0 : data[from];
+    }
+
+    @Override
+    public void shorts(final String name, final short[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final short[] data = (short[]) next();
+      pages[page][offset] = null == data ? 0 : data[from];
+    }
+
+    @Override
+    public void chars(final String name, final char[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final char[] data = (char[]) next();
+      pages[page][offset] = null == data ? 0 : data[from];
+    }
+
+    @Override
+    public void ints(final String name, final int[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final int[] data = (int[]) next();
+      pages[page][offset] = null == data ? 0 : data[from];
+    }
+
+    @Override
+    public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      if (collect(name)) {
+        return;
+      }
+      final long[] data = (long[]) next();
+      if (!entityRef) {
+        pages[page][offset] = null == data ? 0L : data[from];
+      } else {
+        pages[page][offset] =
+            null == data || Entity.isNull(data[from])
+                ? Entity.NULL
+                : map.get(data[from], Entity.NULL);
+      }
+    }
+
+    @Override
+    public void floats(final String name, final float[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final float[] data = (float[]) next();
+      pages[page][offset] = null == data ? 0f : data[from];
+    }
+
+    @Override
+    public void doubles(final String name, final double[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final double[] data = (double[]) next();
+      pages[page][offset] = null == data ? 0d : data[from];
+    }
+
+    @Override
+    public void objects(final String name, final Class<?> type, final Object[][] pages) {
+      if (collect(name)) {
+        return;
+      }
+      final Object[] data = (Object[]) next();
+      pages[page][offset] = null == data ? null : data[from];
+    }
+  }
+}

@@ -1,0 +1,784 @@
+package dev.phalanx.ecs.snapshot;
+
+import dev.phalanx.ecs.ColumnVisitor;
+import dev.phalanx.ecs.ComponentListener;
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.EntityRefVisitor;
+import dev.phalanx.ecs.EntityStorage;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.bridge.CoreHooks;
+import dev.phalanx.ecs.internal.LongLongMap;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongPredicate;
+
+/**
+ * Streams a registry to one replica as deltas: each {@link #write} sends only what changed since
+ * the previous one, for a {@link DeltaLoader} on the replica to apply. One writer per replica (per
+ * client): it remembers which entities that replica holds.
+ *
+ * <pre>{@code
+ * final DeltaWriter toClient = new DeltaWriter(server).interest(e -> visibleTo(client, e));
+ * // each frame, after the systems ran:
+ * toClient.write(socketStream);          // the client: replica.load(socketStream)
+ * }</pre>
+ *
+ * <h2>What a delta holds</h2>
+ *
+ * <ul>
+ *   <li>The base tick (the tick of the previous delta, 0 for the first) and the new tick, both this
+ *       registry's change ticks ({@link Registry#changeTick()}; a write advances it), and the
+ *       writer's random stream identity: a replica applies a delta only on the state of its base.
+ *   <li>Entities the replica loses: destroyed since the base, or no longer in the interest set.
+ *   <li>Entities the replica gains: created since the base, or new in the interest set; each with
+ *       all its components.
+ *   <li>Per storage: the replica's entities that lost the component, and the elements whose values
+ *       it must take: components added since the base (and all components of gained entities); for
+ *       a <b>tracked</b> storage ({@code Component(tracked = true)}) also the elements whose change
+ *       tick is newer than the base; for an <b>untracked</b> storage, nothing more unless the type
+ *       is opted in with {@link #everyValue}, which sends every element of the replica's entities
+ *       in every delta. An untracked write leaves no trace, so that is the rule: a component
+ *       written in place after it was added is replicated only if it is tracked (the cheap way: a
+ *       tick compare per element, the changed ones sent) or opted in (all sent). The hierarchy's
+ *       storage is untracked: opt it in when links change after they are made.
+ *   <li>Elements that refer to an entity the replica gains or loses in this delta, so that its
+ *       references follow.
+ * </ul>
+ *
+ * <h2>Bookkeeping</h2>
+ *
+ * <p>Components added and removed since the base are known from a log: the writer connects one
+ * listener to the internal after-insert and after-remove signals of each storage, which appends the
+ * entity to that storage's list. A registry without a delta writer pays nothing; with one, an add
+ * or a remove costs one listener call and the quiet fast paths (removal without checks, bulk
+ * destroy) give way to the observed ones. Entities created and destroyed are found by one pass over
+ * the entity storage against the writer's record of what the replica holds (one {@code long} per
+ * entity index), which also evaluates the interest predicate. The log is emptied by each write;
+ * {@link #close} disconnects the listeners.
+ *
+ * <h2>Interest sets</h2>
+ *
+ * <p>{@link #interest} (a predicate, evaluated for every live entity at each write) or {@link
+ * #entities} (a fixed set) chooses what this replica gets. A reference ({@code @EntityRef} field)
+ * to an entity the replica does not have arrives as {@link Entity#NULL}; when an entity enters or
+ * leaves the replica, every element of its storages that refers to it is sent again (one pass over
+ * the storages with references, only in writes where the replica gains or loses entities), so the
+ * replica's references always name the mapped entity or {@code NULL}, as a full snapshot's would.
+ * Hierarchy links are references too; the {@link DeltaLoader} rebuilds the replica's children lists
+ * and counts from the parent links that arrive, so its hierarchy is whole with any interest set.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>O(entity storage size) for the entity pass, plus per storage O(size) for tracked ones (a tick
+ * compare per element) and those opted in with {@link #everyValue}, plus O(log + sent), plus, in a
+ * write where the replica gains or loses entities, one pass over the references of each storage
+ * that has {@code @EntityRef} fields. Without an interest predicate the entity pass is a sequential
+ * compare against the writer's copy of the entity storage (updated where it changed), and gained
+ * entities are found through the logs; with one (and in the first write), every gained entity is
+ * looked up in every storage. The output array, the copy and the sets are reused; no allocation per
+ * element for primitive fields.
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>Reads the registry and is told of its changes on the mutating thread: not thread-safe, and no
+ * thread may change the registry during a write.
+ */
+public final class DeltaWriter implements AutoCloseable {
+
+  private final Registry registry;
+  private final long stream = ThreadLocalRandom.current().nextLong();
+  private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
+  private final List<Tracker> trackers = new ArrayList<>();
+  private final DeltaFormat.Output out = new DeltaFormat.Output();
+  private final ColumnWriter columns = new ColumnWriter();
+  private LongPredicate interest;
+  // The entity storage's packed array and counts at the previous write (lastAlive -1: none).
+  private long[] lastPacked = new long[0];
+  private int lastAlive = -1;
+  private int lastSize;
+  private final java.util.Set<ComponentType<?, ?>> everyValue = new java.util.HashSet<>();
+  // The types streamed, or null for every storage; and how many of the registry's storages have
+  // been looked at for a tracker.
+  private java.util.Set<ComponentType<?, ?>> chosenTypes;
+  private int attachedUpTo;
+  private long base;
+  // The replica's handle at each entity index, or Entity.NULL: what the previous deltas gave it.
+  private long[] has = new long[0];
+  // The write at which each index entered the replica (created or newly interesting): its
+  // components all go out.
+  private int[] entered = new int[0];
+  private int generation;
+  // The section (one per storage and write) in which a position was chosen, and in which an
+  // entity index was listed as removed: to send each element and each removal once.
+  private int[] chosenAt = new int[0];
+  private int[] removedAt = new int[0];
+  private int section;
+  private int[] positions = new int[16];
+  private int positionCount;
+  private long[] removed = new long[16];
+  private int removedCount;
+  private long[] gone = new long[16];
+  private int goneCount;
+  private long[] arrived = new long[16];
+  private int arrivedCount;
+  // The entities lost and gained by this write, when there are any: elements that refer to them
+  // are sent again, so that the replica's references follow (NULL for an entity it lacks).
+  private LongLongMap churn;
+  // The reused set behind churn (null until a write needs one).
+  private LongLongMap churnSet;
+  // Whether every entity this write gains is in the storages' logs with all its components: true
+  // after a pass over the changed positions only (each gained entity was created since the base).
+  private boolean arrivalsLogged;
+  private final RefChooser refChooser = new RefChooser();
+
+  /**
+   * Creates a writer of {@code registry} to one replica that holds nothing yet: its first delta
+   * carries every entity of the interest set.
+   *
+   * @param registry the registry to stream
+   */
+  public DeltaWriter(final Registry registry) {
+    this.registry = registry;
+    attachNewStorages();
+  }
+
+  /**
+   * Sends this replica only the live entities {@code chosen} accepts, evaluated at every write (an
+   * entity that stops being accepted is removed from the replica, one that starts is sent whole).
+   *
+   * @param chosen the interest predicate, or {@code null} for every entity
+   * @return this writer
+   */
+  public DeltaWriter interest(final LongPredicate chosen) {
+    this.interest = chosen;
+    return this;
+  }
+
+  /**
+   * Sends this replica only {@code chosen} (those of them alive at each write).
+   *
+   * @param chosen the entities
+   * @return this writer
+   */
+  public DeltaWriter entities(final long... chosen) {
+    final LongLongMap set = new LongLongMap(chosen.length);
+    for (final long entity : chosen) {
+      set.put(entity, 1);
+    }
+    return interest(set::containsKey);
+  }
+
+  /**
+   * Streams only the storages of {@code types} (by default every storage of the registry, the
+   * hierarchy's and void ones included). Call it before the first write.
+   *
+   * @param types the types to stream
+   * @return this writer
+   */
+  public DeltaWriter types(final ComponentType<?, ?>... types) {
+    close();
+    chosenTypes = new java.util.HashSet<>(Arrays.asList(types));
+    attachedUpTo = 0;
+    attachNewStorages();
+    return this;
+  }
+
+  /**
+   * Sends every element of these untracked types (of the replica's entities) in every delta, not
+   * only when the component is added: for untracked components written in place. A tracked type
+   * needs no opting in (its changed elements are sent); opting it in sends all of it too.
+   *
+   * @param types the types
+   * @return this writer
+   */
+  public DeltaWriter everyValue(final ComponentType<?, ?>... types) {
+    everyValue.addAll(Arrays.asList(types));
+    return this;
+  }
+
+  /**
+   * Registers the codec of reference type {@code type}.
+   *
+   * @param type the class of the values
+   * @param codec writes them
+   * @param <T> the value type
+   * @return this writer
+   */
+  public <T> DeltaWriter codec(final Class<T> type, final ValueCodec<T> codec) {
+    codecs.put(type, codec);
+    return this;
+  }
+
+  /** {@return the tick of the last delta written (0 before the first): the replica's base next} */
+  public long base() {
+    return base;
+  }
+
+  /**
+   * Writes the delta since the previous write to {@code target} (flushed, not closed) and makes
+   * this write the next one's base. Advances the registry's change tick.
+   *
+   * @param target the stream
+   * @return the number of bytes written
+   * @throws IOException if the stream fails; the writer then no longer knows what the replica
+   *     holds: start a new replica with a new writer
+   * @throws IllegalStateException if a field's type has no codec; nothing is written or changed
+   */
+  public int write(final OutputStream target) throws IOException {
+    final byte[] delta = build();
+    target.write(delta, 0, out.size);
+    target.flush();
+    return out.size;
+  }
+
+  /**
+   * Writes the delta since the previous write into a reused array and makes this write the next
+   * one's base; the bytes are {@code [0, returned length)} of {@link #bytes()}.
+   *
+   * @return the delta's length in bytes
+   * @throws IllegalStateException if a field's type has no codec; nothing is written or changed
+   */
+  public int write() {
+    build();
+    return out.size;
+  }
+
+  /** {@return the array the last {@link #write()} filled (reused by the next write)} */
+  public byte[] bytes() {
+    return out.bytes;
+  }
+
+  /** Disconnects this writer from the registry's storages; it must not write afterwards. */
+  @Override
+  public void close() {
+    for (final Tracker tracker : trackers) {
+      CoreHooks.afterInsert(tracker.storage).disconnect(tracker);
+      CoreHooks.afterRemove(tracker.storage).disconnect(tracker);
+    }
+    trackers.clear();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Building a delta.
+  // ---------------------------------------------------------------------------------------------
+
+  private byte[] build() {
+    checkCodecs();
+    final int known = trackers.size();
+    attachNewStorages();
+    final long since = base;
+    final long now = registry.advanceChangeTick();
+    generation++;
+    out.reset();
+    out.putBytes(DeltaFormat.MAGIC, 0, 4);
+    out.putInt(DeltaFormat.VERSION);
+    out.putInt(0); // the length, set at the end
+    out.putLong(stream);
+    out.putLong(since);
+    out.putLong(now);
+    passEntities();
+    churn = null;
+    if (0 != goneCount + arrivedCount && anyRefs()) {
+      churn = churnSet(goneCount + arrivedCount);
+      for (int i = 0; i < goneCount; i++) {
+        churn.put(gone[i], 1);
+      }
+      for (int i = 0; i < arrivedCount; i++) {
+        churn.put(arrived[i], 1);
+      }
+    }
+    out.putInt(goneCount);
+    out.putLongs(gone, goneCount);
+    out.putInt(arrivedCount);
+    out.putLongs(arrived, arrivedCount);
+    final int storageCountAt = out.size;
+    out.putInt(0);
+    int sections = 0;
+    for (int k = 0; k < trackers.size(); k++) {
+      if (writeStorage(trackers.get(k), k >= known, since)) {
+        sections++;
+      }
+    }
+    out.putIntAt(storageCountAt, sections);
+    out.putIntAt(8, out.size + DeltaFormat.TRAILER);
+    out.putInt(DeltaFormat.crc(out.bytes, 0, out.size));
+    base = now;
+    return out.bytes;
+  }
+
+  /** Whether a streamed storage has entity references (whose elements follow churn). */
+  private boolean anyRefs() {
+    for (int k = 0; k < trackers.size(); k++) {
+      if (trackers.get(k).refs) {
+        return true;
+      }
+    }
+    return attachedUpTo < registry.storageCount(); // not attached yet: maybe
+  }
+
+  /** The reused churn set, emptied, for {@code expected} entities. */
+  private LongLongMap churnSet(final int expected) {
+    if (null == churnSet
+        || churnSet.capacity() < 2L * expected
+        || churnSet.capacity() > 16L * expected) {
+      churnSet = new LongLongMap(expected);
+    } else {
+      churnSet.clear();
+    }
+    return churnSet;
+  }
+
+  private void checkCodecs() {
+    for (int k = 0; k < trackers.size(); k++) {
+      checkCodecs(trackers.get(k).storage, trackers.get(k).columns);
+    }
+    for (int i = attachedUpTo; i < registry.storageCount(); i++) {
+      final Storage<?> storage = registry.storageAt(i);
+      if (null == chosenTypes || chosenTypes.contains(storage.type())) {
+        checkCodecs(storage, SnapshotFormat.columns(storage));
+      }
+    }
+  }
+
+  private void checkCodecs(final Storage<?> storage, final List<SnapshotFormat.Column> columns) {
+    {
+      for (final SnapshotFormat.Column column : columns) {
+        if (SnapshotFormat.CODEC == column.code() && !codecs.containsKey(column.type())) {
+          throw new IllegalStateException(
+              "cannot write a delta of "
+                  + storage.describe()
+                  + ": field '"
+                  + column.name()
+                  + "' is of type "
+                  + column.type().getName()
+                  + ", which deltas do not encode natively; register a ValueCodec for it with"
+                  + " codec("
+                  + column.type().getSimpleName()
+                  + ".class, ...)");
+        }
+      }
+    }
+  }
+
+  /** Connects a tracker to each storage created since the last call. */
+  private void attachNewStorages() {
+    for (; attachedUpTo < registry.storageCount(); attachedUpTo++) {
+      final Storage<?> storage = registry.storageAt(attachedUpTo);
+      if (null != chosenTypes && !chosenTypes.contains(storage.type())) {
+        continue;
+      }
+      final Tracker tracker = new Tracker(storage);
+      CoreHooks.afterInsert(tracker.storage).connect(tracker);
+      CoreHooks.afterRemove(tracker.storage).connect(tracker);
+      trackers.add(tracker);
+    }
+  }
+
+  /**
+   * Finds what the replica loses and gains. With an interest predicate, one pass over every live
+   * entity ({@link #passAll}); without, only the positions of the entity storage whose handle
+   * changed since the previous write ({@link #passChanged}): a sequential compare against a copy.
+   */
+  private void passEntities() {
+    final EntityStorage entities = registry.entities();
+    final int size = entities.size();
+    if (has.length < size) {
+      final int old = has.length;
+      has = Arrays.copyOf(has, size);
+      Arrays.fill(has, old, size, Entity.NULL);
+      entered = Arrays.copyOf(entered, size);
+      removedAt = Arrays.copyOf(removedAt, size);
+    }
+    goneCount = 0;
+    arrivedCount = 0;
+    arrivalsLogged = null == interest && lastAlive >= 0;
+    if (arrivalsLogged) {
+      passChanged(entities);
+    } else {
+      passAll(entities);
+      if (null == interest) {
+        keepCopy(entities);
+      } else {
+        lastAlive = -1; // no copy: the next pass without a predicate is a whole one again
+      }
+    }
+  }
+
+  private void keepCopy(final EntityStorage entities) {
+    final int size = entities.size();
+    if (lastPacked.length < size) {
+      lastPacked = Arrays.copyOf(lastPacked, Math.max(size, 2 * lastPacked.length));
+    }
+    System.arraycopy(entities.packed(), 0, lastPacked, 0, size);
+    lastAlive = entities.alive();
+    lastSize = size;
+  }
+
+  /** One pass over the entity storage: loses what is dead or not chosen, gains the rest. */
+  private void passAll(final EntityStorage entities) {
+    final long[] packed = entities.packed();
+    final int size = entities.size();
+    final int alive = entities.alive();
+    final LongPredicate chosen = interest;
+    for (int position = 0; position < size; position++) {
+      final long entity = packed[position];
+      final boolean wanted = position < alive && (null == chosen || chosen.test(entity));
+      if (wanted) {
+        gain(entity);
+      } else {
+        lose(entity);
+      }
+    }
+  }
+
+  /**
+   * Compares the entity storage with the copy taken at the previous write: a live entity whose
+   * handle still sits where it sat, inside both live prefixes, has not changed; every other
+   * position is looked at (the handle there now, and the one there then). A destroyed entity's
+   * released handle carries its next version, so a death always changes its position's handle;
+   * positions between the two live counts changed liveness and are looked at whatever they hold.
+   */
+  private void passChanged(final EntityStorage entities) {
+    final long[] packed = entities.packed();
+    final int size = entities.size();
+    final int alive = entities.alive();
+    if (lastPacked.length < size) {
+      lastPacked = Arrays.copyOf(lastPacked, Math.max(size, 2 * lastPacked.length));
+    }
+    final long[] last = lastPacked;
+    final int wasAlive = lastAlive;
+    final int wasSize = lastSize;
+    final int stable = Math.min(alive, wasAlive);
+    for (int position = 0; position < stable; position++) {
+      if (packed[position] != last[position]) {
+        lookAt(position, packed, last, alive, wasAlive);
+        last[position] = packed[position];
+      }
+    }
+    for (int position = stable; position < Math.max(size, wasSize); position++) {
+      lookAt(position, packed, last, alive, wasAlive);
+      if (position < size) {
+        last[position] = packed[position];
+      }
+    }
+    // The copy now equals the entity storage's [0, size): only changed positions were written.
+    lastAlive = alive;
+    lastSize = size;
+  }
+
+  private void lookAt(
+      final int position,
+      final long[] packed,
+      final long[] last,
+      final int alive,
+      final int wasAlive) {
+    if (position < wasAlive && !registry.valid(last[position])) {
+      lose(last[position]);
+    }
+    if (position < alive) {
+      gain(packed[position]);
+    }
+  }
+
+  /** The replica gets {@code entity} if it has not got it (losing an older incarnation). */
+  private void gain(final long entity) {
+    final int index = Entity.index(entity);
+    final long had = has[index];
+    if (had != entity) {
+      if (!Entity.isNull(had)) {
+        gone = push(gone, goneCount++, had);
+      }
+      arrived = push(arrived, arrivedCount++, entity);
+      has[index] = entity;
+      entered[index] = generation;
+    }
+  }
+
+  /** The replica loses {@code entity}, or the incarnation of its index it holds, if any. */
+  private void lose(final long entity) {
+    final int index = Entity.index(entity);
+    final long had = has[index];
+    if (!Entity.isNull(had) && (had == entity || !registry.valid(had))) {
+      gone = push(gone, goneCount++, had);
+      has[index] = Entity.NULL;
+    }
+  }
+
+  private static long[] push(final long[] array, final int at, final long value) {
+    final long[] target = at == array.length ? Arrays.copyOf(array, 2 * at) : array;
+    target[at] = value;
+    return target;
+  }
+
+  /** Whether the replica holds {@code entity} from an earlier delta (not gained by this one). */
+  private boolean kept(final long entity) {
+    final int index = Entity.index(entity);
+    return index < has.length && has[index] == entity && entered[index] != generation;
+  }
+
+  private boolean held(final long entity) {
+    final int index = Entity.index(entity);
+    return index < has.length && has[index] == entity;
+  }
+
+  /** Writes one storage's section if it has anything to say; returns whether it did. */
+  private boolean writeStorage(final Tracker tracker, final boolean fresh, final long since) {
+    final Storage<?> storage = tracker.storage;
+    final long[] packed = storage.packed();
+    final int size = storage.size();
+    if (chosenAt.length < size) {
+      chosenAt = Arrays.copyOf(chosenAt, Math.max(size, 2 * chosenAt.length));
+    }
+    positionCount = 0;
+    removedCount = 0;
+    final int mark = ++section;
+    // What changed membership: the log (with the gained entities' components when they are all
+    // in it, see arrivalsLogged).
+    final boolean arrivals = arrivalsLogged && !fresh;
+    for (int i = 0; i < tracker.size; i++) {
+      final long entity = tracker.log[i];
+      final boolean kept = kept(entity);
+      if (!kept && !(arrivals && held(entity))) {
+        continue;
+      }
+      final int position = storage.indexOf(entity);
+      if (SparseSet.ABSENT != position) {
+        choose(position, mark);
+      } else if (kept && removedAt[Entity.index(entity)] != mark) {
+        removedAt[Entity.index(entity)] = mark;
+        removed = push(removed, removedCount++, entity);
+      }
+    }
+    tracker.size = 0;
+    // The replica's new entities, all their components, unless the log had them.
+    if (!arrivals) {
+      for (int i = 0; i < arrivedCount; i++) {
+        final int position = storage.indexOf(arrived[i]);
+        if (SparseSet.ABSENT != position) {
+          choose(position, mark);
+        }
+      }
+    }
+    // Values.
+    final boolean fields = tracker.fields;
+    if (fresh || (fields && everyValue.contains(storage.type()))) {
+      for (int position = 0; position < size; position++) {
+        final long entity = packed[position];
+        if (!Entity.isTombstone(entity) && held(entity)) {
+          choose(position, mark);
+        }
+      }
+    } else if (fields && storage.isTracked()) {
+      for (int position = 0; position < size; position++) {
+        if (storage.changeTickAt(position) > since) {
+          final long entity = packed[position];
+          if (!Entity.isTombstone(entity) && held(entity)) {
+            choose(position, mark);
+          }
+        }
+      }
+    }
+    if (tracker.refs && null != churn) {
+      refChooser.storage = storage;
+      refChooser.mark = mark;
+      storage.eachEntityRef(refChooser);
+    }
+    if (0 == positionCount && 0 == removedCount) {
+      return false;
+    }
+    out.putString(tracker.key);
+    out.putInt(tracker.columns.size());
+    for (final SnapshotFormat.Column column : tracker.columns) {
+      out.putString(column.name());
+      out.putByte(column.code());
+      if (SnapshotFormat.ENUM == column.code() || SnapshotFormat.CODEC == column.code()) {
+        out.putString(column.type().getName());
+      }
+      if (SnapshotFormat.ENUM == column.code()) {
+        final Object[] constants = column.type().getEnumConstants();
+        out.putInt(constants.length);
+        for (final Object constant : constants) {
+          out.putString(((Enum<?>) constant).name());
+        }
+      }
+    }
+    out.putInt(removedCount);
+    out.putLongs(removed, removedCount);
+    out.putInt(positionCount);
+    for (int i = 0; i < positionCount; i++) {
+      out.putLong(packed[positions[i]]);
+    }
+    columns.start(storage);
+    CoreHooks.eachColumn(storage, columns);
+    return true;
+  }
+
+  private void choose(final int position, final int mark) {
+    if (chosenAt[position] != mark) {
+      chosenAt[position] = mark;
+      if (positionCount == positions.length) {
+        positions = Arrays.copyOf(positions, 2 * positionCount);
+      }
+      positions[positionCount++] = position;
+    }
+  }
+
+  /** Chooses the elements of one storage that refer to an entity of the churn. */
+  private final class RefChooser implements EntityRefVisitor {
+    Storage<?> storage;
+    int mark;
+
+    @Override
+    public void visit(final long owner, final String field, final long reference) {
+      if (!Entity.isTombstone(owner) && held(owner) && churn.containsKey(reference)) {
+        choose(storage.indexOf(owner), mark);
+      }
+    }
+  }
+
+  /**
+   * Appends the entities whose membership of one storage changed; connected to its after-insert and
+   * after-remove signals.
+   */
+  private static final class Tracker implements ComponentListener {
+    final Storage<?> storage;
+    final String key;
+    final List<SnapshotFormat.Column> columns;
+    final boolean fields;
+    final boolean refs;
+    long[] log = new long[16];
+    int size;
+
+    Tracker(final Storage<?> storage) {
+      this.storage = storage;
+      this.key = SnapshotFormat.key(storage);
+      this.columns = SnapshotFormat.columns(storage);
+      this.fields = !columns.isEmpty();
+      boolean anyRef = false;
+      for (final SnapshotFormat.Column column : columns) {
+        anyRef |= SnapshotFormat.ENTITY == column.code();
+      }
+      this.refs = anyRef;
+    }
+
+    @Override
+    public void onEvent(final Registry registry, final long entity) {
+      if (size == log.length) {
+        log = Arrays.copyOf(log, 2 * size);
+      }
+      log[size++] = entity;
+    }
+  }
+
+  /** Writes the chosen positions of each column it is handed. */
+  private final class ColumnWriter implements ColumnVisitor {
+    private final ByteArrayOutputStream codecBytes = new ByteArrayOutputStream();
+    private final DataOutputStream codecData = new DataOutputStream(codecBytes);
+    private int shift;
+    private int mask;
+
+    void start(final Storage<?> storage) {
+      shift = storage.pageShift();
+      mask = storage.pageSize() - 1;
+    }
+
+    @Override
+    public void booleans(final String name, final boolean[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putByte(pages[positions[i] >>> shift][positions[i] & mask] ? 1 : 0);
+      }
+    }
+
+    @Override
+    public void bytes(final String name, final byte[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putByte(pages[positions[i] >>> shift][positions[i] & mask]);
+      }
+    }
+
+    @Override
+    public void shorts(final String name, final short[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putShort(pages[positions[i] >>> shift][positions[i] & mask]);
+      }
+    }
+
+    @Override
+    public void chars(final String name, final char[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putChar(pages[positions[i] >>> shift][positions[i] & mask]);
+      }
+    }
+
+    @Override
+    public void ints(final String name, final int[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putInt(pages[positions[i] >>> shift][positions[i] & mask]);
+      }
+    }
+
+    @Override
+    public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putLong(pages[positions[i] >>> shift][positions[i] & mask]);
+      }
+    }
+
+    @Override
+    public void floats(final String name, final float[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putInt(Float.floatToRawIntBits(pages[positions[i] >>> shift][positions[i] & mask]));
+      }
+    }
+
+    @Override
+    public void doubles(final String name, final double[][] pages) {
+      for (int i = 0; i < positionCount; i++) {
+        out.putLong(Double.doubleToRawLongBits(pages[positions[i] >>> shift][positions[i] & mask]));
+      }
+    }
+
+    @Override
+    public void objects(final String name, final Class<?> type, final Object[][] pages) {
+      final byte code = SnapshotFormat.objectCode(type);
+      @SuppressWarnings("unchecked") // registered for this very class by codec(Class<T>, ...)
+      final ValueCodec<Object> codec = (ValueCodec<Object>) codecs.get(type);
+      for (int i = 0; i < positionCount; i++) {
+        final Object value = pages[positions[i] >>> shift][positions[i] & mask];
+        if (SnapshotFormat.STRING == code) {
+          out.putChars((String) value);
+        } else if (SnapshotFormat.ENUM == code) {
+          out.putInt(null == value ? -1 : ordinal((Enum<?>) value));
+        } else if (null == value) {
+          out.putInt(-1);
+        } else {
+          codecBytes.reset();
+          try {
+            codec.write(value, codecData);
+          } catch (final IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          out.putInt(codecBytes.size());
+          out.putBytes(codecBytes.toByteArray(), 0, codecBytes.size());
+        }
+      }
+    }
+  }
+
+  // EnumOrdinal: an index into the constant names written in the column's header.
+  @SuppressWarnings("EnumOrdinal")
+  private static int ordinal(final Enum<?> value) {
+    return value.ordinal();
+  }
+}

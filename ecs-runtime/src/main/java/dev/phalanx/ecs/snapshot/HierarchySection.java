@@ -1,0 +1,460 @@
+package dev.phalanx.ecs.snapshot;
+
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.hierarchy.Hierarchy.NodeStorage;
+import dev.phalanx.ecs.internal.LongLongMap;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * The hierarchy section of a snapshot or delta, checked before a loader changes anything: the
+ * parent links must form a forest over the nodes the stream and the replica hold, and the lists a
+ * stream carries whole must agree with them. Loaders then write the node values and have the {@link
+ * Hierarchy} rebuild its lists and counts from the parent links ({@link HierarchyHooks}). Every
+ * check is O(nodes) and allocates a few arrays of the section's size.
+ */
+final class HierarchySection {
+
+  private HierarchySection() {}
+
+  /**
+   * Checks the hierarchy a staged snapshot holds, before a loader changes anything; nothing is
+   * changed. The parent links are the truth, and they must form a forest: a parent link names
+   * {@link Entity#NULL} or an entity the snapshot gives a node, and no entity is its own ancestor.
+   * A full snapshot must also hold consistent lists: each node's children list (first child, then
+   * next siblings) holds exactly the nodes that name it as parent, with symmetric previous links,
+   * and its child count is the list's length; a root has no siblings. A snapshot of chosen entities
+   * ({@link SnapshotWriter#entities}) may name a parent it does not carry: that link is cut (the
+   * entity arrives as a root, as every reference to an entity not sent becomes {@code NULL}), and
+   * its lists and counts are not read, as {@link HierarchyHooks#afterLoad} rebuilds them. O(nodes).
+   *
+   * @param staged the staged snapshot
+   * @throws SnapshotFormatException naming the storage, the entity and the rule broken
+   */
+  static void checkStaged(final StagedSnapshot staged) throws SnapshotFormatException {
+    StagedSnapshot.StagedStorage source = null;
+    for (final StagedSnapshot.StagedStorage storage : staged.storages) {
+      if (Hierarchy.TYPE == storage.type) {
+        source = storage;
+      }
+    }
+    if (null == source) {
+      return;
+    }
+    final NodeColumns columns = StagedNodes.columns(source);
+    final LongLongMap listed = staged.full ? null : StagedNodes.listedEntities(staged);
+    // A parent the snapshot does not list (a snapshot of chosen entities) is cut, not refused.
+    columns.checkParents(null == listed ? parent -> false : parent -> !listed.containsKey(parent));
+    columns.checkAcyclic();
+    if (staged.full) {
+      columns.checkLists(null, columns.size);
+    }
+  }
+
+  /**
+   * Checks the hierarchy a {@link DeltaLoader} would leave, before it changes anything; nothing is
+   * changed. The links are those of the nodes the delta writes ({@code sent}, remote handles, with
+   * their staged columns) together with the replica's nodes that stay as they are (not {@code
+   * dropped}, not written again). A parent link that names a remote entity the replica will not
+   * hold is cut (the node arrives as a root); one that names an entity the replica will hold must
+   * name one that has a node after the delta; no entity may be its own ancestor. A node whose
+   * children list the delta carries whole (every child is sent too) must list exactly the sent
+   * nodes that name it as parent, with symmetric links and its child count; a root sent must have
+   * no siblings. Lists that reach an entity not sent are not read, as {@link
+   * HierarchyHooks#afterDelta} rebuilds them. O(nodes of the replica + sent).
+   *
+   * @param registry the replica
+   * @param sent the remote entities whose nodes the delta writes
+   * @param values their staged columns by name ({@code long[]} links, {@code int[]} counts)
+   * @param localOf the local handle of a remote entity the replica holds before and after the
+   *     delta, or {@link Entity#NULL}
+   * @param held whether the replica holds a remote entity after the delta
+   * @param dropped whether a local entity loses its node in the delta (destroyed or removed)
+   * @throws SnapshotFormatException naming the entity and the rule broken
+   */
+  static void checkDelta(
+      final Registry registry,
+      final long[] sent,
+      final Map<String, Object> values,
+      final LongUnaryOperator localOf,
+      final LongPredicate held,
+      final LongPredicate dropped)
+      throws SnapshotFormatException {
+    final Storage<?> existing = registry.findStorage(Hierarchy.TYPE);
+    final NodeStorage local = existing instanceof NodeStorage nodes ? nodes : null;
+    new DeltaNodes(local, sent, values, localOf, held, dropped).check();
+  }
+
+  /**
+   * The node columns of a hierarchy to be loaded, flat and in one handle space ({@code packed}),
+   * with the checks of {@link #checkStaged} and {@link #checkDelta}. {@code names} are the handles
+   * the messages give (the stream's), {@code parentNames} those of the parents.
+   */
+  private static final class NodeColumns {
+    final int size;
+    final String source;
+    final long[] packed;
+    final long[] names;
+    final long[] parentNames;
+    final long[] parents;
+    final long[] firsts;
+    final long[] previouses;
+    final long[] nexts;
+    final int[] counts;
+    private final LongLongMap positions;
+
+    NodeColumns(
+        final int size,
+        final String source,
+        final long[] packed,
+        final long[] names,
+        final long[] parentNames,
+        final long[] parents,
+        final long[] firsts,
+        final long[] previouses,
+        final long[] nexts,
+        final int[] counts) {
+      this.size = size;
+      this.source = source;
+      this.packed = packed;
+      this.names = names;
+      this.parentNames = parentNames;
+      this.parents = parents;
+      this.firsts = firsts;
+      this.previouses = previouses;
+      this.nexts = nexts;
+      this.counts = counts;
+      positions = new LongLongMap(size);
+      for (int at = 0; at < size; at++) {
+        if (!Entity.isTombstone(packed[at])) {
+          positions.put(packed[at], at);
+        }
+      }
+    }
+
+    int at(final long entity) {
+      return Entity.isNull(entity) ? SparseSet.ABSENT : (int) positions.get(entity, -1L);
+    }
+
+    /** A parent link must name a node of these columns, unless {@code cut} lets it go. */
+    void checkParents(final LongPredicate cut) throws SnapshotFormatException {
+      for (int at = 0; at < size; at++) {
+        if (Entity.isTombstone(packed[at]) || Entity.isNull(parents[at])) {
+          continue;
+        }
+        if (SparseSet.ABSENT == at(parents[at]) && !cut.test(parents[at])) {
+          throw refused(
+              names[at],
+              "names "
+                  + Entity.toString(parentNames[at])
+                  + " as parent, which has no node in "
+                  + source);
+        }
+      }
+    }
+
+    void checkAcyclic() throws SnapshotFormatException {
+      final byte[] state = new byte[size];
+      final int[] chain = new int[size];
+      for (int start = 0; start < size; start++) {
+        if (0 != state[start] || Entity.isTombstone(packed[start])) {
+          continue;
+        }
+        int length = 0;
+        int current = start;
+        while (current >= 0 && 0 == state[current]) {
+          state[current] = 1;
+          chain[length++] = current;
+          current = at(parents[current]);
+        }
+        if (current >= 0 && 1 == state[current]) {
+          throw refused(names[current], "is its own ancestor (the parent links form a cycle)");
+        }
+        for (int i = 0; i < length; i++) {
+          state[chain[i]] = 2;
+        }
+      }
+    }
+
+    /**
+     * Checks the children lists of the nodes {@code read} marks (every node if {@code null}): each
+     * lists exactly the nodes that name it as parent, symmetric, of its count; and every node
+     * before {@code checked} is listed by its parent if that list is read, and has no siblings if
+     * it is a root.
+     */
+    void checkLists(final boolean[] read, final int checked) throws SnapshotFormatException {
+      final boolean[] listed = new boolean[size];
+      for (int at = 0; at < size; at++) {
+        final long entity = packed[at];
+        if (Entity.isTombstone(entity) || (null != read && !read[at])) {
+          continue;
+        }
+        int count = 0;
+        long previous = Entity.NULL;
+        for (long child = firsts[at]; !Entity.isNull(child); ) {
+          final int childAt = at(child);
+          if (SparseSet.ABSENT == childAt
+              || parents[childAt] != entity
+              || previouses[childAt] != previous
+              || listed[childAt]) {
+            throw refused(
+                names[at],
+                "lists "
+                    + Entity.toString(SparseSet.ABSENT == childAt ? child : names[childAt])
+                    + " as a child, wrongly");
+          }
+          listed[childAt] = true;
+          count++;
+          previous = child;
+          child = nexts[childAt];
+        }
+        if (count != counts[at]) {
+          throw refused(names[at], "counts " + counts[at] + " children but lists " + count);
+        }
+      }
+      for (int at = 0; at < checked; at++) {
+        if (Entity.isTombstone(packed[at])) {
+          continue;
+        }
+        if (Entity.isNull(parentNames[at])) {
+          if (!Entity.isNull(previouses[at]) || !Entity.isNull(nexts[at])) {
+            throw refused(names[at], "is a root but has sibling links");
+          }
+        } else if (!listed[at] && (null == read || isRead(read, at(parents[at])))) {
+          throw refused(
+              names[at],
+              "is not among the children of its parent, " + Entity.toString(parentNames[at]));
+        }
+      }
+    }
+
+    private static boolean isRead(final boolean[] read, final int at) {
+      return at >= 0 && read[at];
+    }
+
+    private static SnapshotFormatException refused(final long entity, final String rule) {
+      return new SnapshotFormatException(
+          -1,
+          "storage of the hierarchy's nodes: "
+              + Entity.toString(entity)
+              + " "
+              + rule
+              + "; the hierarchy would be broken, nothing was loaded");
+    }
+  }
+
+  /** Reads a staged snapshot's node storage into {@link NodeColumns}. */
+  private static final class StagedNodes {
+    private StagedNodes() {}
+
+    static NodeColumns columns(final StagedSnapshot.StagedStorage source) {
+      final long[] parents = links(source, "parent");
+      final StagedSnapshot.StagedColumn column = source.columns.get("childCount");
+      return new NodeColumns(
+          source.size,
+          "the snapshot",
+          source.packed,
+          source.packed,
+          parents,
+          parents,
+          links(source, "firstChild"),
+          links(source, "previousSibling"),
+          links(source, "nextSibling"),
+          null == column ? new int[source.size] : (int[]) column.flat(source.size));
+    }
+
+    private static long[] links(final StagedSnapshot.StagedStorage source, final String name) {
+      final StagedSnapshot.StagedColumn column = source.columns.get(name);
+      if (null != column) {
+        return (long[]) column.flat(source.size);
+      }
+      final long[] none = new long[source.size];
+      Arrays.fill(none, Entity.NULL);
+      return none;
+    }
+
+    static LongLongMap listedEntities(final StagedSnapshot staged) {
+      final LongLongMap listed = new LongLongMap(staged.entityCount);
+      for (int i = 0; i < staged.entityCount; i++) {
+        listed.put(staged.entities[i], i);
+      }
+      return listed;
+    }
+  }
+
+  /**
+   * The hierarchy a delta would leave, as {@link NodeColumns} in a space of its own: the node at
+   * {@code i} has the key {@code Entity.of(i, 0)}; the nodes the delta sends come first (their
+   * links as sent, translated), then the replica's nodes that stay (their parent links only, as
+   * their lists are rebuilt and not read). A link to an entity the replica will hold without a
+   * node, or to one not sent (for lists), gets the key {@code outside}, which names no node.
+   */
+  private static final class DeltaNodes {
+    private final NodeStorage local;
+    private final long[] sent;
+    private final Map<String, Object> values;
+    private final LongUnaryOperator localOf;
+    private final LongPredicate held;
+    private final LongPredicate dropped;
+    private final LongLongMap sentAt;
+    private final LongLongMap localAt = new LongLongMap(16);
+    private int size;
+    private long outside;
+
+    DeltaNodes(
+        final NodeStorage local,
+        final long[] sent,
+        final Map<String, Object> values,
+        final LongUnaryOperator localOf,
+        final LongPredicate held,
+        final LongPredicate dropped) {
+      this.local = local;
+      this.sent = sent;
+      this.values = values;
+      this.localOf = localOf;
+      this.held = held;
+      this.dropped = dropped;
+      sentAt = new LongLongMap(sent.length);
+      for (int i = 0; i < sent.length; i++) {
+        sentAt.put(sent[i], i);
+      }
+    }
+
+    void check() throws SnapshotFormatException {
+      // The replica's nodes: those the delta writes again take their sent key.
+      final LongLongMap rewritten = new LongLongMap(sent.length);
+      for (int i = 0; i < sent.length; i++) {
+        final long mine = localOf.applyAsLong(sent[i]);
+        if (!Entity.isNull(mine)) {
+          rewritten.put(mine, i);
+        }
+      }
+      size = sent.length;
+      final int localSize = null == local ? 0 : local.size();
+      final long[] localPacked = null == local ? new long[0] : local.packed();
+      for (int p = 0; p < localSize; p++) {
+        final long entity = localPacked[p];
+        if (Entity.isTombstone(entity) || dropped.test(entity)) {
+          continue;
+        }
+        localAt.put(entity, rewritten.containsKey(entity) ? rewritten.get(entity, 0) : size++);
+      }
+      outside = Entity.of(size, 0);
+      final long[] packed = new long[size];
+      final long[] names = new long[size];
+      final long[] parentNames = new long[size];
+      final long[] parents = new long[size];
+      final long[] firsts = new long[size];
+      final long[] previouses = new long[size];
+      final long[] nexts = new long[size];
+      Arrays.fill(firsts, Entity.NULL);
+      Arrays.fill(previouses, Entity.NULL);
+      Arrays.fill(nexts, Entity.NULL);
+      final long[] sentParents = sentLinks("parent");
+      final long[] sentFirsts = sentLinks("firstChild");
+      final long[] sentPreviouses = sentLinks("previousSibling");
+      final long[] sentNexts = sentLinks("nextSibling");
+      for (int i = 0; i < sent.length; i++) {
+        packed[i] = Entity.of(i, 0);
+        names[i] = sent[i];
+        parentNames[i] = sentParents[i];
+        parents[i] = parentKey(sentParents[i]);
+        firsts[i] = listKey(sentFirsts[i]);
+        previouses[i] = listKey(sentPreviouses[i]);
+        nexts[i] = listKey(sentNexts[i]);
+      }
+      for (int p = 0; p < localSize; p++) {
+        final long entity = localPacked[p];
+        final int i = (int) localAt.get(entity, -1L);
+        if (i < sent.length) {
+          continue; // a tombstone, dropped, or written again by the delta
+        }
+        packed[i] = Entity.of(i, 0);
+        names[i] = entity;
+        parentNames[i] = local.parentAt(p);
+        parents[i] = Entity.isNull(parentNames[i]) ? Entity.NULL : localKey(parentNames[i]);
+      }
+      final Object sentCounts = values.get("childCount");
+      final int[] counts = new int[size];
+      if (sentCounts instanceof int[] sentArray) {
+        System.arraycopy(sentArray, 0, counts, 0, sent.length);
+      }
+      final NodeColumns columns =
+          new NodeColumns(
+              size,
+              "the delta or the replica",
+              packed,
+              names,
+              parentNames,
+              parents,
+              firsts,
+              previouses,
+              nexts,
+              counts);
+      columns.checkParents(parent -> false);
+      columns.checkAcyclic();
+      columns.checkLists(whole(firsts, nexts), sent.length);
+    }
+
+    private long[] sentLinks(final String name) {
+      final Object column = values.get(name);
+      if (column instanceof long[] links) {
+        return links;
+      }
+      final long[] none = new long[sent.length];
+      Arrays.fill(none, Entity.NULL);
+      return none;
+    }
+
+    /** The key of a sent parent link: cut if the replica will not hold it. */
+    private long parentKey(final long remote) {
+      if (Entity.isNull(remote) || !held.test(remote)) {
+        return Entity.NULL;
+      }
+      if (sentAt.containsKey(remote)) {
+        return Entity.of((int) sentAt.get(remote, 0), 0);
+      }
+      final long mine = localOf.applyAsLong(remote);
+      return Entity.isNull(mine) || dropped.test(mine) ? outside : localKey(mine);
+    }
+
+    /** The key of a sent list link: a sent node, or outside. */
+    private long listKey(final long remote) {
+      if (Entity.isNull(remote)) {
+        return Entity.NULL;
+      }
+      return sentAt.containsKey(remote) ? Entity.of((int) sentAt.get(remote, 0), 0) : outside;
+    }
+
+    /** The key of a local entity: its node's, or NULL if it loses its node (it unlinks). */
+    private long localKey(final long entity) {
+      final int i = (int) localAt.get(entity, -1L);
+      return i < 0 ? (dropped.test(entity) ? Entity.NULL : outside) : Entity.of(i, 0);
+    }
+
+    /** Which sent nodes have their whole children list in the delta (every child sent). */
+    private boolean[] whole(final long[] firsts, final long[] nexts) {
+      final boolean[] read = new boolean[size];
+      for (int i = 0; i < sent.length; i++) {
+        boolean complete = true;
+        long child = firsts[i];
+        for (int steps = 0; !Entity.isNull(child) && steps <= sent.length; steps++) {
+          final int at = Entity.index(child);
+          if (child == outside || at >= sent.length) {
+            complete = false;
+            break;
+          }
+          child = nexts[at];
+        }
+        read[i] = complete;
+      }
+      return read;
+    }
+  }
+}

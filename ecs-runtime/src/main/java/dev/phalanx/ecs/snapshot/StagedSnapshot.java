@@ -1,0 +1,1162 @@
+package dev.phalanx.ecs.snapshot;
+
+import dev.phalanx.ecs.ColumnVisitor;
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.bridge.CoreHooks;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.internal.LongLongMap;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A snapshot read whole into memory and checked, before a loader changes anything: the staging area
+ * of {@link SnapshotLoader} and {@link ContinuousLoader}. Reading resolves every storage's type,
+ * matches the file's fields with the type's by name (a field the file lacks is left out and gets
+ * the default at commit; a field the type lacks is skipped; a field whose type changed is refused),
+ * reads each kept field into one flat array, and checks every count and identifier. Any problem
+ * throws {@link SnapshotFormatException} naming the byte offset, the storage and the field.
+ */
+final class StagedSnapshot {
+
+  /** One storage of the snapshot. */
+  static final class StagedStorage {
+    final ComponentType<?, ?> type;
+    final String key;
+    final long[] packed;
+    final int size;
+    final int firstHole;
+    final Map<String, StagedColumn> columns;
+    // The sparse array of packed[0, size), built by the checks of a full snapshot; or null.
+    final int[][] sparse;
+    // When > 0, every column holds whole pages of this size that the storage adopts; else flat.
+    final int pageSize;
+
+    StagedStorage(
+        final ComponentType<?, ?> type,
+        final String key,
+        final long[] packed,
+        final int size,
+        final int firstHole,
+        final Map<String, StagedColumn> columns,
+        final int[][] sparse,
+        final int pageSize) {
+      this.type = type;
+      this.key = key;
+      this.packed = packed;
+      this.size = size;
+      this.firstHole = firstHole;
+      this.columns = columns;
+      this.sparse = sparse;
+      this.pageSize = pageSize;
+    }
+  }
+
+  /**
+   * One kept field: its values at positions {@code [0, size)}, either in a flat array ({@code
+   * float[]}, {@code Object[]}, ...; {@code pageSize == 0}) or in whole pages ({@code float[][]},
+   * ...; each of {@code pageSize} elements, the last one padded with zeros).
+   */
+  record StagedColumn(String name, byte code, Object data, int pageSize) {
+
+    /** {@return the values in one flat array, copying pages if the column is paged} */
+    Object flat(final int size) {
+      if (0 == pageSize) {
+        return data;
+      }
+      final Object[] pages = (Object[]) data;
+      final Object flat =
+          Array.newInstance(pages.getClass().getComponentType().getComponentType(), size);
+      for (int from = 0, page = 0; from < size; from += pageSize, page++) {
+        System.arraycopy(pages[page], 0, flat, from, Math.min(pageSize, size - from));
+      }
+      return flat;
+    }
+  }
+
+  final boolean full;
+  final long[] entities;
+  final int entityCount;
+  final int alive;
+  // Full snapshots: each index's position in entities, checked; the entity storage adopts it.
+  final int[] positionOf;
+  final Map<String, byte[]> extras;
+  final List<StagedStorage> storages;
+
+  private StagedSnapshot(
+      final boolean full,
+      final long[] entities,
+      final int entityCount,
+      final int alive,
+      final int[] positionOf,
+      final Map<String, byte[]> extras,
+      final List<StagedStorage> storages) {
+    this.full = full;
+    this.entities = entities;
+    this.entityCount = entityCount;
+    this.alive = alive;
+    this.positionOf = positionOf;
+    this.extras = extras;
+    this.storages = storages;
+  }
+
+  /** Returns whether the snapshot holds the storage of {@code type}. */
+  boolean has(final ComponentType<?, ?> type) {
+    for (final StagedStorage storage : storages) {
+      if (storage.type == type) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Reads and checks a whole snapshot.
+   *
+   * @param in the stream
+   * @param target the registry it will go into (its storages give the types' current fields)
+   * @param codecs the codecs of reference types
+   * @param types types by key (given and aliases), looked up before the target's storages
+   */
+  static StagedSnapshot read(
+      final SnapshotInput in,
+      final Registry target,
+      final Map<Class<?>, ValueCodec<?>> codecs,
+      final Map<String, ComponentType<?, ?>> types,
+      final boolean paged)
+      throws IOException {
+    in.at("the header");
+    for (int i = 0; i < 4; i++) {
+      if (in.getByte() != SnapshotFormat.MAGIC[i]) {
+        throw new SnapshotFormatException(
+            i, "not a Phalanx snapshot: wrong magic (expected the bytes 'PHNX')");
+      }
+    }
+    final long versionAt = in.offset();
+    final int version = in.getInt();
+    if (version > SnapshotFormat.VERSION) {
+      throw new SnapshotFormatException(
+          versionAt,
+          "snapshot format version "
+              + version
+              + " is newer than this runtime's, "
+              + SnapshotFormat.VERSION
+              + "; upgrade Phalanx to load it");
+    }
+    if (version < 1) {
+      throw new SnapshotFormatException(versionAt, "corrupt format version " + version);
+    }
+    final long flagsAt = in.offset();
+    final int flags = in.getInt();
+    if (0 != (flags & ~SnapshotFormat.FLAG_FULL)) {
+      throw new SnapshotFormatException(
+          flagsAt, "corrupt header flags " + Integer.toHexString(flags));
+    }
+    final boolean full = 0 != (flags & SnapshotFormat.FLAG_FULL);
+
+    // Entities.
+    in.at("the entity section");
+    final int count = in.getCount("identifiers", (long) Entity.MAX_INDEX + 1);
+    final int alive = in.getCount("live identifiers", count);
+    if (!full && alive != count) {
+      throw in.error("corrupt entity list: " + alive + " live of " + count + " listed");
+    }
+    final long entitiesAt = in.offset();
+    final long[] entities = readLongs(in, count);
+    // For full snapshots: where each index sits; for partial ones: each listed entity's ordinal.
+    final int[] positionOf = full ? new int[count] : null;
+    final LongLongMap listed = full ? null : new LongLongMap(count);
+    // For full snapshots: each index's live entity, complemented (see liveByIndex); built for the
+    // first storage not in the list's order.
+    long[] live = null;
+    if (full) {
+      indexEntities(entities, count, positionOf, entitiesAt);
+    } else {
+      for (int at = 0; at < count; at++) {
+        final long entity = entities[at];
+        final int index = Entity.index(entity);
+        if (index < 0
+            || index > Entity.MAX_INDEX
+            || listed.containsKey(entity)
+            || Entity.isTombstone(entity)) {
+          throw badIdentifier(entitiesAt, at, entity);
+        }
+        listed.put(entity, at);
+      }
+    }
+
+    // Extras.
+    in.at("the extra blocks");
+    final int extraCount = in.getCount("extra blocks", 1 << 16);
+    final Map<String, byte[]> extras = new LinkedHashMap<>();
+    for (int i = 0; i < extraCount; i++) {
+      final String name = in.getString();
+      in.at("extra block '" + name + "'");
+      final int length = in.getCount("bytes", Integer.MAX_VALUE - 16);
+      extras.put(name, readBytes(in, length));
+    }
+
+    // Storages.
+    in.at("the storage section");
+    final int storageCount = in.getCount("storages", 1 << 20);
+    // Sized by what arrives, not by the count: a corrupt count runs into the end of the stream.
+    final List<StagedStorage> storages = new ArrayList<>(Math.min(storageCount, 64));
+    final Set<String> seen = new HashSet<>();
+    final Map<String, ComponentType<?, ?>> known = knownTypes(target, types);
+    // The key each resolved type came from (types are one per JVM: equality is identity): two
+    // sections may not load into one type.
+    final Map<ComponentType<?, ?>, String> resolved = new HashMap<>();
+    // Partial snapshots: which storage last held each listed entity (by ordinal), to find repeats.
+    // Full ones find repeats in the sparse array they build for each storage (by index).
+    final int[] stamp = full ? null : new int[count];
+    for (int s = 0; s < storageCount; s++) {
+      // Not the previous storage's last field: a bad key is reported as part of the section.
+      in.at("the storage section");
+      final long keyAt = in.offset();
+      final String key = in.getString();
+      if (!seen.add(key)) {
+        throw new SnapshotFormatException(
+            keyAt, "corrupt storage section: storage " + key + " appears twice");
+      }
+      final ComponentType<?, ?> type = resolve(key, known, keyAt);
+      final String earlier = resolved.putIfAbsent(type, key);
+      if (null != earlier) {
+        throw new SnapshotFormatException(
+            keyAt,
+            "corrupt storage section: storages "
+                + earlier
+                + " and "
+                + key
+                + " both load into type "
+                + type.name()
+                + " (through an alias): one of them would be lost");
+      }
+      final Storage<?> schema =
+          null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
+      final String storageName = schema.describe();
+      in.at(storageName);
+      final int policy = in.getByte();
+      if (0 != policy && 1 != policy) {
+        throw in.error("corrupt deletion policy " + policy);
+      }
+      final int columnCount = in.getCount("fields", 1 << 16);
+      final List<FileColumn> fileColumns = new ArrayList<>(Math.min(columnCount, 16));
+      for (int c = 0; c < columnCount; c++) {
+        fileColumns.add(readColumnHeader(in, storageName));
+      }
+      in.at(storageName + ", its elements");
+      final int size = in.getCount("elements", count);
+      final long holeAt = in.offset();
+      final int firstHole = in.getInt();
+      final long packedAt = in.offset();
+      final long[] packed = readLongs(in, size);
+      // Only for elements that arrived: an empty storage costs no table.
+      final int[][] sparse =
+          full && size > 0
+              ? new int[(count + CoreHooks.SPARSE_MASK) >>> CoreHooks.SPARSE_SHIFT][]
+              : null;
+      final int holes;
+      if (!full) {
+        holes = checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
+      } else if (inListOrder(packed, size, count, alive, entities)) {
+        sparseFromPositions(positionOf, count, size, entities, sparse);
+        holes = 0;
+      } else {
+        if (null == live) {
+          live = liveByIndex(entities, count, alive);
+        }
+        final SharedPrefix prefix = longestSharedPrefix(storages, packed, size);
+        if (null != prefix.twin()) {
+          sparseFromTwin(prefix.twin(), prefix.length(), sparse);
+        }
+        holes =
+            checkFullElements(
+                packed, prefix.length(), size, count, live, sparse, packedAt, storageName);
+      }
+      checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
+      final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
+      for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
+        wanted.put(column.name(), column);
+      }
+      // Whole pages the storage can adopt (a load into an empty registry), when every field of the
+      // type is primitive: a page of references would need the field's own array class.
+      final int pageSize =
+          paged && allPrimitive(wanted.values()) && PageProbe.keepsInstalledPages(type)
+              ? schema.pageSize()
+              : 0;
+      final Map<String, StagedColumn> columns = new LinkedHashMap<>();
+      for (final FileColumn column : fileColumns) {
+        in.at(storageName + ", field '" + column.name + "'");
+        final SnapshotFormat.Column into = wanted.get(column.name);
+        if (null == into) {
+          skipColumn(in, column, size);
+        } else {
+          checkSameType(in, column, into, storageName, codecs);
+          columns.put(
+              column.name,
+              0 == pageSize
+                  ? new StagedColumn(
+                      column.name,
+                      column.code,
+                      readColumn(in, column, into, size, packed, codecs),
+                      0)
+                  : new StagedColumn(
+                      column.name,
+                      column.code,
+                      readPages(in, column.code, size, pageSize),
+                      pageSize));
+        }
+      }
+      final StagedStorage staged =
+          new StagedStorage(type, key, packed, size, firstHole, columns, sparse, pageSize);
+      storages.add(
+          0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
+    }
+    in.at("the end marker");
+    for (int i = 0; i < 4; i++) {
+      if (in.getByte() != SnapshotFormat.END[i]) {
+        throw in.error("corrupt snapshot: the end marker 'END!' is missing");
+      }
+    }
+    return new StagedSnapshot(full, entities, count, alive, positionOf, extras, storages);
+  }
+
+  /** A field as the file describes it. */
+  private static final class FileColumn {
+    String name;
+    byte code;
+    String className;
+    String[] constants;
+  }
+
+  private static FileColumn readColumnHeader(final SnapshotInput in, final String storageName)
+      throws IOException {
+    final FileColumn column = new FileColumn();
+    column.name = in.getString();
+    in.at(storageName + ", field '" + column.name + "'");
+    final long codeAt = in.offset();
+    column.code = (byte) in.getByte();
+    if (column.code < SnapshotFormat.BOOLEAN || column.code > SnapshotFormat.CODEC) {
+      throw new SnapshotFormatException(
+          codeAt, "corrupt type code " + column.code + " (reading " + in.what() + ")");
+    }
+    if (SnapshotFormat.ENUM == column.code || SnapshotFormat.CODEC == column.code) {
+      column.className = in.getString();
+    }
+    if (SnapshotFormat.ENUM == column.code) {
+      final int constants = in.getCount("enum constants", 1 << 16);
+      // Grown as the names arrive: a corrupt count runs into the end of the stream first.
+      final List<String> names = new ArrayList<>(Math.min(constants, 64));
+      for (int i = 0; i < constants; i++) {
+        names.add(in.getString());
+      }
+      column.constants = names.toArray(new String[0]);
+    }
+    return column;
+  }
+
+  private static void checkSameType(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final String storageName,
+      final Map<Class<?>, ValueCodec<?>> codecs)
+      throws SnapshotFormatException {
+    final boolean sameClass =
+        SnapshotFormat.CODEC != column.code || into.type().getName().equals(column.className);
+    if (column.code != into.code() || !sameClass) {
+      final String was =
+          SnapshotFormat.CODEC == column.code
+              ? column.className
+              : SnapshotFormat.typeName(column.code);
+      final String is =
+          SnapshotFormat.CODEC == into.code()
+              ? into.type().getName()
+              : SnapshotFormat.typeName(into.code());
+      throw in.error(
+          "field '"
+              + column.name
+              + "' of "
+              + storageName
+              + " changed type: the snapshot has "
+              + was
+              + ", the class has "
+              + is
+              + "; a changed field type cannot be loaded (rename the field to drop the old"
+              + " values)");
+    }
+    if (SnapshotFormat.CODEC == column.code && !codecs.containsKey(into.type())) {
+      throw in.error(
+          "field '"
+              + column.name
+              + "' of "
+              + storageName
+              + " is of type "
+              + into.type().getName()
+              + ", which needs a ValueCodec: register one with codec("
+              + into.type().getSimpleName()
+              + ".class, ...)");
+    }
+  }
+
+  /**
+   * Finds out whether a type's storage keeps pages installed into its tables (see {@link
+   * Storage#allocatePage}) on a throwaway instance: one installed before allocation must still be
+   * there after. Storages generated by an older processor replace it, and then loading copies
+   * values instead of adopting pages.
+   */
+  private static final class PageProbe implements ColumnVisitor {
+    private final List<Object> installed = new ArrayList<>();
+    private boolean checking;
+    private boolean kept = true;
+
+    static boolean keepsInstalledPages(final ComponentType<?, ?> type) {
+      final Storage<?> probe = type.createStorage();
+      final int elements = 2 * probe.pageSize();
+      final PageProbe visitor = new PageProbe();
+      CoreHooks.reservePagesFor(probe, elements);
+      CoreHooks.eachColumn(probe, visitor);
+      CoreHooks.allocatePagesFor(probe, elements);
+      visitor.checking = true;
+      CoreHooks.eachColumn(probe, visitor);
+      return visitor.kept;
+    }
+
+    private void visit(final Object[] pages, final Object page) {
+      if (checking) {
+        kept &= installed.remove(0) == pages[0];
+      } else {
+        pages[0] = page;
+        installed.add(page);
+      }
+    }
+
+    @Override
+    public void booleans(final String name, final boolean[][] pages) {
+      visit(pages, new boolean[1]);
+    }
+
+    @Override
+    public void bytes(final String name, final byte[][] pages) {
+      visit(pages, new byte[1]);
+    }
+
+    @Override
+    public void shorts(final String name, final short[][] pages) {
+      visit(pages, new short[1]);
+    }
+
+    @Override
+    public void chars(final String name, final char[][] pages) {
+      visit(pages, new char[1]);
+    }
+
+    @Override
+    public void ints(final String name, final int[][] pages) {
+      visit(pages, new int[1]);
+    }
+
+    @Override
+    public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      visit(pages, new long[1]);
+    }
+
+    @Override
+    public void floats(final String name, final float[][] pages) {
+      visit(pages, new float[1]);
+    }
+
+    @Override
+    public void doubles(final String name, final double[][] pages) {
+      visit(pages, new double[1]);
+    }
+
+    @Override
+    public void objects(final String name, final Class<?> type, final Object[][] pages) {
+      kept = false;
+    }
+  }
+
+  /**
+   * Returns whether a storage of a full snapshot holds the first live entities in the entity list's
+   * order (it was filled in creation order and never rearranged), and enough of them for {@link
+   * #sparseFromPositions} to pay: then its elements are live and distinct, as {@link
+   * #indexEntities} checked the list, and its sparse array is the list's index cut at {@code size}.
+   * A vectorized comparison instead of a lookup and a check per element.
+   */
+  private static boolean inListOrder(
+      final long[] packed,
+      final int size,
+      final int count,
+      final int alive,
+      final long[] entities) {
+    return size <= alive
+        && 2L * size >= count
+        && Arrays.mismatch(packed, 0, size, entities, 0, size) < 0;
+  }
+
+  /**
+   * A prefix of a storage's packed array that a storage staged before it holds at the same
+   * positions: {@code twin} (null if none) and the prefix's {@code length} (0 if none).
+   */
+  private record SharedPrefix(StagedStorage twin, int length) {
+    static final SharedPrefix NONE = new SharedPrefix(null, 0);
+  }
+
+  /**
+   * Returns the storage, staged before this one and checked without holes, whose packed array
+   * shares the longest prefix with {@code packed[0, size)} if that prefix covers more than half of
+   * it, with the prefix's length; else {@link SharedPrefix#NONE}. The owned storages of an owning
+   * group share their members' prefix: the second one is then checked by a vectorized comparison
+   * instead of a lookup per element. Each candidate's prefix is compared once.
+   */
+  private static SharedPrefix longestSharedPrefix(
+      final List<StagedStorage> staged, final long[] packed, final int size) {
+    StagedStorage best = null;
+    int longest = size / 2;
+    for (final StagedStorage twin : staged) {
+      if (null != twin.sparse && 0 > twin.firstHole && twin.size > longest) {
+        final int shared = sharedPrefix(twin, packed, size);
+        if (shared > longest) {
+          best = twin;
+          longest = shared;
+        }
+      }
+    }
+    return null == best ? SharedPrefix.NONE : new SharedPrefix(best, longest);
+  }
+
+  /** {@return the length of the prefix {@code packed[0, size)} shares with {@code twin}'s} */
+  private static int sharedPrefix(final StagedStorage twin, final long[] packed, final int size) {
+    final int length = Math.min(size, twin.size);
+    final int mismatch = Arrays.mismatch(packed, 0, length, twin.packed, 0, length);
+    return mismatch < 0 ? length : mismatch;
+  }
+
+  /**
+   * Fills {@code sparse} for the prefix {@code [0, shared)} a storage shares with {@code twin}, a
+   * staged storage whose elements were checked and hold no hole: those elements are live and
+   * distinct, at the same positions in both. Copies the twin's sparse pages, then clears the
+   * entries of its elements past the prefix.
+   */
+  private static void sparseFromTwin(
+      final StagedStorage twin, final int shared, final int[][] sparse) {
+    for (int page = 0; page < twin.sparse.length; page++) {
+      if (null != twin.sparse[page]) {
+        sparse[page] = twin.sparse[page].clone();
+      }
+    }
+    for (int p = shared; p < twin.size; p++) {
+      final int index = Entity.index(twin.packed[p]);
+      sparse[index >>> CoreHooks.SPARSE_SHIFT][index & CoreHooks.SPARSE_MASK] = CoreHooks.NO_ENTRY;
+    }
+  }
+
+  /**
+   * Checks the elements {@code [from, size)} of one storage of a full snapshot: each a live entity
+   * of the snapshot (by {@code live}, see {@link #liveByIndex}), none twice, none already in {@code
+   * sparse}; builds the storage's sparse array on the way (a repeat is an entry already set). Kept
+   * out of {@link #read} so that the JIT compiles this loop on its own. Returns the number of
+   * holes.
+   */
+  private static int checkFullElements(
+      final long[] packed,
+      final int from,
+      final int size,
+      final int count,
+      final long[] live,
+      final int[][] sparse,
+      final long packedAt,
+      final String storageName)
+      throws SnapshotFormatException {
+    int holes = 0;
+    for (int p = from; p < size; p++) {
+      final long entity = packed[p];
+      if (Entity.isTombstone(entity)) {
+        holes++;
+        continue;
+      }
+      final int index = Entity.index(entity);
+      if (index < 0 || index >= count || live[index] != ~entity) {
+        throw notLive(packedAt, p, storageName, entity);
+      }
+      int[] page = sparse[index >>> CoreHooks.SPARSE_SHIFT];
+      if (null == page) {
+        // Zeroed: every entry reads NO_ENTRY.
+        page = new int[SparseSet.SPARSE_PAGE_SIZE];
+        sparse[index >>> CoreHooks.SPARSE_SHIFT] = page;
+      }
+      if (CoreHooks.NO_ENTRY != page[index & CoreHooks.SPARSE_MASK]) {
+        throw repeated(packedAt, p, storageName, entity);
+      }
+      page[index & CoreHooks.SPARSE_MASK] = ~p;
+    }
+    return holes;
+  }
+
+  /**
+   * Returns, for each index below {@code count}, the complement of its entity if live, else 0 (the
+   * complement of {@code -1}, a tombstone, which no element checked against it is): one lookup
+   * tells whether an element is a live entity of the snapshot, version included.
+   */
+  private static long[] liveByIndex(final long[] entities, final int count, final int alive) {
+    final long[] live = new long[count];
+    for (int at = 0; at < alive; at++) {
+      final long entity = entities[at];
+      live[Entity.index(entity)] = ~entity;
+    }
+    return live;
+  }
+
+  /**
+   * Fills {@code sparse} for a storage whose elements are the first {@code size} entities of the
+   * list: each index maps to its position in the list where that is below {@code size}, else to
+   * nothing ({@link SparseSet#NO_ENTRY}); entries hold complemented positions, as a set's do.
+   */
+  private static void sparseFromPositions(
+      final int[] positionOf,
+      final int count,
+      final int size,
+      final long[] entities,
+      final int[][] sparse) {
+    for (int page = 0, from = 0; from < count; page++, from += SparseSet.SPARSE_PAGE_SIZE) {
+      final int[] entries = new int[SparseSet.SPARSE_PAGE_SIZE];
+      final int copied = Math.min(SparseSet.SPARSE_PAGE_SIZE, count - from);
+      for (int slot = 0; slot < copied; slot++) {
+        entries[slot] = ~positionOf[from + slot];
+      }
+      sparse[page] = entries;
+    }
+    for (int at = size; at < count; at++) {
+      final int index = Entity.index(entities[at]);
+      sparse[index >>> CoreHooks.SPARSE_SHIFT][index & CoreHooks.SPARSE_MASK] = CoreHooks.NO_ENTRY;
+    }
+  }
+
+  /**
+   * As {@link #checkFullElements} for a partial snapshot: each element a listed entity, none twice
+   * ({@code stamp} remembers which storage, {@code s + 1}, last held each listed entity).
+   */
+  private static int checkListedElements(
+      final long[] packed,
+      final int size,
+      final LongLongMap listed,
+      final int[] stamp,
+      final int s,
+      final long packedAt,
+      final String storageName)
+      throws SnapshotFormatException {
+    int holes = 0;
+    for (int p = 0; p < size; p++) {
+      final long entity = packed[p];
+      if (Entity.isTombstone(entity)) {
+        holes++;
+        continue;
+      }
+      final int slot = (int) listed.get(entity, -1);
+      if (slot < 0) {
+        throw notLive(packedAt, p, storageName, entity);
+      }
+      if (stamp[slot] == s + 1) {
+        throw repeated(packedAt, p, storageName, entity);
+      }
+      stamp[slot] = s + 1;
+    }
+    return holes;
+  }
+
+  /**
+   * Checks the identifiers of a full snapshot (indices exactly {@code [0, count)}, no tombstone)
+   * and fills {@code positionOf} (of length {@code count}), each index's position. Kept out of
+   * {@link #read} for the JIT.
+   */
+  private static void indexEntities(
+      final long[] entities, final int count, final int[] positionOf, final long entitiesAt)
+      throws SnapshotFormatException {
+    // The common layout first: each index at its own position (no identifier was recycled out of
+    // order). The first entity out of place sends the whole list to the general check.
+    int inPlace = 0;
+    while (inPlace < count
+        && Entity.index(entities[inPlace]) == inPlace
+        && !Entity.isTombstone(entities[inPlace])) {
+      positionOf[inPlace] = inPlace;
+      inPlace++;
+    }
+    if (inPlace == count) {
+      return;
+    }
+    Arrays.fill(positionOf, -1);
+    for (int at = 0; at < count; at++) {
+      final long entity = entities[at];
+      final int index = Entity.index(entity);
+      if (index < 0 || index >= count || -1 != positionOf[index] || Entity.isTombstone(entity)) {
+        throw badIdentifier(entitiesAt, at, entity);
+      }
+      positionOf[index] = at;
+    }
+  }
+
+  private static SnapshotFormatException badIdentifier(
+      final long entitiesAt, final int at, final long entity) {
+    return new SnapshotFormatException(
+        entitiesAt + 8L * at,
+        "corrupt identifier "
+            + Entity.toString(entity)
+            + " at entity "
+            + at
+            + ": out of range, repeated or a tombstone (reading the entity section)");
+  }
+
+  private static SnapshotFormatException notLive(
+      final long packedAt, final int p, final String storageName, final long entity) {
+    return new SnapshotFormatException(
+        packedAt + 8L * p,
+        "corrupt element at position "
+            + p
+            + " of "
+            + storageName
+            + ": "
+            + Entity.toString(entity)
+            + " is not a live entity of the snapshot");
+  }
+
+  private static SnapshotFormatException repeated(
+      final long packedAt, final int p, final String storageName, final long entity) {
+    return new SnapshotFormatException(
+        packedAt + 8L * p,
+        "corrupt element at position "
+            + p
+            + " of "
+            + storageName
+            + ": "
+            + Entity.toString(entity)
+            + " appears twice");
+  }
+
+  private static boolean allPrimitive(final Iterable<SnapshotFormat.Column> columns) {
+    for (final SnapshotFormat.Column column : columns) {
+      if (column.code() >= SnapshotFormat.STRING) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads {@code size} values of a primitive column into pages of {@code pageSize} (at least one,
+   * the last padded with zeros).
+   */
+  private static Object readPages(
+      final SnapshotInput in, final byte code, final int size, final int pageSize)
+      throws IOException {
+    // At least one page, so that a flat read of no value still gets its (empty) array.
+    final int count = Math.max(1, (size + pageSize - 1) / pageSize);
+    return switch (code) {
+      case SnapshotFormat.BOOLEAN -> {
+        final boolean[][] pages = new boolean[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new boolean[pageSize];
+          in.booleans(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.BYTE -> {
+        final byte[][] pages = new byte[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new byte[pageSize];
+          in.getBytes(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.SHORT -> {
+        final short[][] pages = new short[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new short[pageSize];
+          in.shorts(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.CHAR -> {
+        final char[][] pages = new char[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new char[pageSize];
+          in.chars(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.INT -> {
+        final int[][] pages = new int[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new int[pageSize];
+          in.ints(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+        final long[][] pages = new long[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new long[pageSize];
+          in.longs(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.FLOAT -> {
+        final float[][] pages = new float[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new float[pageSize];
+          in.floats(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.DOUBLE -> {
+        final double[][] pages = new double[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new double[pageSize];
+          in.doubles(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      default -> throw new IllegalStateException("not a primitive column code: " + code);
+    };
+  }
+
+  private static Object readColumn(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final int size,
+      final long[] packed,
+      final Map<Class<?>, ValueCodec<?>> codecs)
+      throws IOException {
+    if (column.code < SnapshotFormat.STRING) {
+      // A primitive field: one page of exactly its size.
+      return ((Object[]) readPages(in, column.code, size, Math.max(1, size)))[0];
+    }
+    switch (column.code) {
+      case SnapshotFormat.STRING -> {
+        final Object[] data = new Object[size];
+        for (int p = 0; p < size; p++) {
+          data[p] = in.getChars();
+        }
+        return data;
+      }
+      case SnapshotFormat.ENUM -> {
+        return readEnums(in, column, into, size, packed);
+      }
+      default -> {
+        return readCodec(in, into, size, codecs);
+      }
+    }
+  }
+
+  private static Object[] readEnums(
+      final SnapshotInput in,
+      final FileColumn column,
+      final SnapshotFormat.Column into,
+      final int size,
+      final long[] packed)
+      throws IOException {
+    final Object[] targets = into.type().getEnumConstants();
+    final Object[] byFileOrdinal = new Object[column.constants.length];
+    for (int i = 0; i < byFileOrdinal.length; i++) {
+      for (final Object constant : targets) {
+        if (((Enum<?>) constant).name().equals(column.constants[i])) {
+          byFileOrdinal[i] = constant;
+        }
+      }
+    }
+    final Object[] data = new Object[size];
+    for (int p = 0; p < size; p++) {
+      final long at = in.offset();
+      final int ordinal = in.getInt();
+      if (-1 == ordinal) {
+        continue;
+      }
+      if (ordinal < 0 || ordinal >= byFileOrdinal.length) {
+        throw new SnapshotFormatException(
+            at, "corrupt enum index " + ordinal + " (reading " + in.what() + ")");
+      }
+      if (null == byFileOrdinal[ordinal] && !Entity.isTombstone(packed[p])) {
+        throw new SnapshotFormatException(
+            at,
+            "enum constant "
+                + column.constants[ordinal]
+                + " of "
+                + into.type().getName()
+                + " no longer exists (reading "
+                + in.what()
+                + ", position "
+                + p
+                + ")");
+      }
+      data[p] = byFileOrdinal[ordinal];
+    }
+    return data;
+  }
+
+  private static Object[] readCodec(
+      final SnapshotInput in,
+      final SnapshotFormat.Column into,
+      final int size,
+      final Map<Class<?>, ValueCodec<?>> codecs)
+      throws IOException {
+    final ValueCodec<?> codec = codecs.get(into.type());
+    final Slice slice = new Slice();
+    final DataInputStream data = new DataInputStream(slice);
+    final Object[] values = new Object[size];
+    byte[] bytes = new byte[64];
+    for (int p = 0; p < size; p++) {
+      final long at = in.offset();
+      final int length = in.getInt();
+      if (-1 == length) {
+        continue;
+      }
+      if (length < 0) {
+        throw new SnapshotFormatException(
+            at, "corrupt value length " + length + " (reading " + in.what() + ")");
+      }
+      if (length > bytes.length) {
+        bytes = readBytes(in, length);
+      } else {
+        in.getBytes(bytes, 0, length);
+      }
+      slice.set(bytes, length);
+      final Object value;
+      try {
+        value = codec.read(data);
+      } catch (final IOException | RuntimeException e) {
+        throw new SnapshotFormatException(
+            at,
+            "the codec of "
+                + into.type().getName()
+                + " failed on the value at"
+                + " position "
+                + p
+                + " (reading "
+                + in.what()
+                + "): "
+                + e,
+            e);
+      }
+      if (0 != slice.remaining() || !into.type().isInstance(value)) {
+        throw new SnapshotFormatException(
+            at,
+            "the codec of "
+                + into.type().getName()
+                + " read "
+                + (length - slice.remaining())
+                + " of "
+                + length
+                + " bytes or returned a "
+                + (null == value ? "null" : value.getClass().getName())
+                + " (reading "
+                + in.what()
+                + ", position "
+                + p
+                + ")");
+      }
+      values[p] = value;
+    }
+    return values;
+  }
+
+  private static void skipColumn(final SnapshotInput in, final FileColumn column, final int size)
+      throws IOException {
+    final int width = SnapshotFormat.width(column.code);
+    if (0 != width) {
+      in.skip((long) width * size);
+      return;
+    }
+    for (int p = 0; p < size; p++) {
+      final long at = in.offset();
+      final int length = in.getInt();
+      if (SnapshotFormat.ENUM == column.code || -1 == length) {
+        continue;
+      }
+      if (length < 0) {
+        throw new SnapshotFormatException(
+            at, "corrupt value length " + length + " (reading " + in.what() + ")");
+      }
+      in.skip(SnapshotFormat.STRING == column.code ? 2L * length : length);
+    }
+  }
+
+  /** Checks that the holes form one free list from {@code firstHole} through every tombstone. */
+  private static void checkHoles(
+      final long[] packed,
+      final int size,
+      final int firstHole,
+      final int holes,
+      final boolean inPlace,
+      final String storageName,
+      final long at)
+      throws SnapshotFormatException {
+    if (!inPlace && 0 != holes) {
+      throw new SnapshotFormatException(
+          at, "corrupt " + storageName + ": holes in a swap-and-pop storage");
+    }
+    int walked = 0;
+    for (int hole = firstHole; SparseSet.ABSENT != hole; hole = Entity.index(packed[hole])) {
+      if (hole < 0 || hole >= size || !Entity.isTombstone(packed[hole]) || ++walked > holes) {
+        throw new SnapshotFormatException(
+            at,
+            "corrupt free list of "
+                + storageName
+                + ": link "
+                + hole
+                + " is not a hole, or the list loops");
+      }
+    }
+    if (walked != holes) {
+      throw new SnapshotFormatException(
+          at,
+          "corrupt free list of "
+              + storageName
+              + ": it reaches "
+              + walked
+              + " of "
+              + holes
+              + " holes");
+    }
+  }
+
+  /**
+   * Drops the holes of a storage loaded into a swap-and-pop storage (its deletion policy changed).
+   */
+  private static StagedStorage compacted(final StagedStorage staged) {
+    int live = 0;
+    for (int p = 0; p < staged.size; p++) {
+      live += Entity.isTombstone(staged.packed[p]) ? 0 : 1;
+    }
+    final int[] keep = new int[live];
+    final long[] packed = new long[live];
+    for (int p = 0, k = 0; p < staged.size; p++) {
+      if (!Entity.isTombstone(staged.packed[p])) {
+        keep[k] = p;
+        packed[k++] = staged.packed[p];
+      }
+    }
+    final Map<String, StagedColumn> columns = new LinkedHashMap<>();
+    for (final StagedColumn column : staged.columns.values()) {
+      final Object data = column.flat(staged.size);
+      final Object kept = Array.newInstance(data.getClass().getComponentType(), live);
+      for (int k = 0; k < live; k++) {
+        System.arraycopy(data, keep[k], kept, k, 1);
+      }
+      columns.put(column.name(), new StagedColumn(column.name(), column.code(), kept, 0));
+    }
+    // Positions changed: the staged sparse array no longer fits; the set builds its own.
+    return new StagedStorage(
+        staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, null, 0);
+  }
+
+  /**
+   * Returns the types a stream may name, by key: those given to the loader ({@code types(...)},
+   * {@code alias(...)}), then those of the target's storages, then the hierarchy's. Nothing else: a
+   * name read from a stream never loads, initialises or registers a class, nor interns a void name
+   * (a snapshot from a peer is untrusted input).
+   */
+  private static Map<String, ComponentType<?, ?>> knownTypes(
+      final Registry target, final Map<String, ComponentType<?, ?>> types) {
+    final Map<String, ComponentType<?, ?>> known = new HashMap<>();
+    known.put(SnapshotFormat.key(Hierarchy.TYPE), Hierarchy.TYPE);
+    for (int i = 0; i < target.storageCount(); i++) {
+      known.put(SnapshotFormat.key(target.storageAt(i)), target.storageAt(i).type());
+    }
+    known.putAll(types);
+    return known;
+  }
+
+  private static ComponentType<?, ?> resolve(
+      final String key, final Map<String, ComponentType<?, ?>> known, final long at)
+      throws SnapshotFormatException {
+    final ComponentType<?, ?> type = known.get(key);
+    if (null == type) {
+      throw new SnapshotFormatException(
+          at,
+          "unknown component type "
+              + key
+              + ": a stream may name only the types given to the loader (types(...),"
+              + " alias(...)) and those the target registry has a storage of");
+    }
+    return type;
+  }
+
+  private static long[] readLongs(final SnapshotInput in, final int count) throws IOException {
+    // Sized by what the input can still hold (known for memory), else grown as data arrives: a
+    // corrupt count runs into the end of the stream before a large allocation.
+    final long fits = Long.MAX_VALUE == in.remainingBound() ? 1 << 16 : in.remainingBound() / 8 + 1;
+    long[] data = new long[(int) Math.min(count, fits)];
+    int done = 0;
+    while (done < count) {
+      if (done == data.length) {
+        // By four: the bound stays a constant factor of what arrived, with few copies.
+        data = Arrays.copyOf(data, (int) Math.min(count, 4L * data.length));
+      }
+      final int n = data.length - done;
+      in.longs(data, done, n);
+      done += n;
+    }
+    return data;
+  }
+
+  private static byte[] readBytes(final SnapshotInput in, final int length) throws IOException {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.min(length, 1 << 16));
+    final byte[] chunk = new byte[Math.min(length, 1 << 16)];
+    for (int done = 0; done < length; ) {
+      final int n = Math.min(chunk.length, length - done);
+      in.getBytes(chunk, 0, n);
+      bytes.write(chunk, 0, n);
+      done += n;
+    }
+    return bytes.toByteArray();
+  }
+
+  /** A reusable input over the first bytes of an array. */
+  private static final class Slice extends InputStream {
+    private byte[] bytes;
+    private int position;
+    private int limit;
+
+    void set(final byte[] source, final int length) {
+      bytes = source;
+      position = 0;
+      limit = length;
+    }
+
+    int remaining() {
+      return limit - position;
+    }
+
+    @Override
+    public int read() {
+      return position < limit ? bytes[position++] & 0xFF : -1;
+    }
+
+    @Override
+    public int read(final byte[] target, final int offset, final int length) {
+      if (position >= limit) {
+        return -1;
+      }
+      final int n = Math.min(length, limit - position);
+      System.arraycopy(bytes, position, target, offset, n);
+      position += n;
+      return n;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Saving, loading and streaming worlds: whole snapshots, continuous loads into a live replica, and
+ * deltas with interest sets.
+ *
+ * <p>A {@link dev.phalanx.ecs.snapshot.SnapshotWriter} writes a registry's entities and the columns
+ * of its storages (through {@link dev.phalanx.ecs.ColumnVisitor}, no reflection); {@link
+ * dev.phalanx.ecs.snapshot.SnapshotLoader} restores it into a registry, {@link
+ * dev.phalanx.ecs.snapshot.ContinuousLoader} mirrors it into a live one, remapping entity
+ * references, and {@link dev.phalanx.ecs.snapshot.DeltaWriter}/{@link
+ * dev.phalanx.ecs.snapshot.DeltaLoader} stream only what changed since a tick. Streams are
+ * untrusted input: every loader stages and checks the whole stream (format, bounds, keys, entity
+ * rules, hierarchy links) before the first change, then applies it fully, collecting listener
+ * exceptions; a refused stream has no effect.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>Saving is O(entities + elements), one pass per storage column. A full load is O(entities +
+ * elements) and adopts staged pages where the layouts match. A delta costs O(changes) to apply plus
+ * a scan of the tracked storages' change ticks to write.
+ *
+ * <h2>Files</h2>
+ *
+ * <ul>
+ *   <li>{@code SnapshotWriter}, {@code SnapshotLoader}, {@code ContinuousLoader}: whole snapshots;
+ *       {@code LoaderSettings} (what both loaders accept), {@code ValueCodec} (values of reference
+ *       types), {@code SnapshotDump} (a text dump).
+ *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica.
+ *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
+ *   <li>{@code HierarchySection}, {@code HierarchyHooks}: the hierarchy's links checked, then its
+ *       lists rebuilt after a load.
+ *   <li>{@code SnapshotFormat}, {@code SnapshotInput}, {@code SnapshotOutput}, {@code
+ *       StreamChannels}, {@code SnapshotFormatException}: the wire format and its primitives.
+ * </ul>
+ */
+package dev.phalanx.ecs.snapshot;

@@ -1,0 +1,235 @@
+package dev.phalanx.ecs.snapshot;
+
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.CHARS;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.INTS;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.LOCAL_ONLY;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.TYPES;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.assertMirrors;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.dump;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.live;
+import static dev.phalanx.ecs.snapshot.LoaderWorlds.save;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.ComponentListener;
+import dev.phalanx.ecs.CoreTestAccess;
+import dev.phalanx.ecs.EmptyStorage;
+import dev.phalanx.ecs.PrimitiveColumnsStorageA.Row;
+import dev.phalanx.ecs.Registry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ContinuousLoader} keeps the core's contract: every refusal is known before the first
+ * change (no ghost entity after a refused load), a load applies in full whatever listeners throw
+ * (collected, the first rethrown at the end), a listener that destroys a mapped entity during the
+ * load does not abort it, update signals go only to values that changed, and {@code orphans()}
+ * destroys mapped entities left without components.
+ */
+class ContinuousLoaderContractTest {
+
+  private static ContinuousLoader loader(final Registry local) {
+    return new ContinuousLoader(local).types(TYPES);
+  }
+
+  private static void load(final ContinuousLoader loader, final Registry remote)
+      throws IOException {
+    loader.load(ByteBuffer.wrap(save(remote)));
+  }
+
+  /**
+   * The issue's case: with 5 remote entities and a construct listener that always throws, the
+   * mirror ends with all 5 ints, all 5 chars and 5 mapped entities; the first exception is
+   * rethrown, the other 4 suppressed.
+   */
+  @Test
+  void aThrowingConstructListenerDoesNotStopTheLoadHalfWay() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(5);
+    final Registry local = new Registry();
+    local
+        .storage(INTS)
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              throw new IllegalStateException("construct listener failed");
+            });
+    final ContinuousLoader loader = loader(local);
+    final IllegalStateException thrown =
+        assertThrows(IllegalStateException.class, () -> load(loader, remote));
+    assertEquals("construct listener failed", thrown.getMessage());
+    assertEquals(4, thrown.getSuppressed().length);
+    assertEquals(5, loader.size());
+    assertEquals(5, local.storage(INTS).size());
+    assertEquals(5, local.storage(CHARS).size());
+    assertMirrors(remote, local, loader);
+  }
+
+  /**
+   * A listener that destroys another mapped entity during the load does not abort it: that entity
+   * is simply gone (unmapped, its values dropped) and the next load creates it again.
+   */
+  @Test
+  void aListenerDestroyingAMappedEntityDuringTheLoadDoesNotAbortIt() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(5);
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    final long[] entities = live(remote);
+    final long victim = entities[3];
+    final ComponentListener destroyer =
+        (r, e) -> {
+          final long mine = loader.map(victim);
+          if (e != mine && r.valid(mine)) {
+            r.destroy(mine);
+          }
+        };
+    local.storage(INTS).onConstruct().connect(destroyer);
+    load(loader, remote);
+    assertFalse(loader.contains(victim), "the destroyed entity is unmapped");
+    assertEquals(4, loader.size());
+    assertEquals(4, local.alive());
+    assertEquals(4, local.storage(CHARS).size());
+    assertEquals(List.of(), local.verify());
+    local.storage(INTS).onConstruct().disconnect(destroyer);
+    load(loader, remote);
+    assertMirrors(remote, local, loader);
+  }
+
+  /**
+   * A load refused because a storage is iterated (here one the snapshot does not name, holding a
+   * mapped entity the load would destroy) changes nothing: the remote entity stays mapped and its
+   * local entity alive, so the next load destroys it (no ghost).
+   */
+  @Test
+  void aLoadRefusedByAnIterationOrALockLeavesNoGhost() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(3);
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    load(loader, remote);
+    final long gone = live(remote)[0];
+    final long mine = loader.map(gone);
+    local.storage(LOCAL_ONLY).emplace(mine);
+    remote.destroy(gone);
+    final String before = dump(local);
+    final EmptyStorage<Object> busy = local.storage(LOCAL_ONLY);
+    busy.beginIteration();
+    assertThrows(ConcurrentModificationException.class, () -> load(loader, remote));
+    busy.endIteration();
+    CoreTestAccess.lock(busy, "a test");
+    final ConcurrentModificationException locked =
+        assertThrows(ConcurrentModificationException.class, () -> load(loader, remote));
+    assertEquals(
+        "cannot load a snapshot: storage of LocalOnly is locked or iterated", locked.getMessage());
+    CoreTestAccess.unlock(busy);
+    assertEquals(before, dump(local));
+    assertTrue(loader.contains(gone));
+    assertTrue(local.valid(mine));
+    load(loader, remote);
+    assertFalse(loader.contains(gone));
+    assertFalse(local.valid(mine));
+    assertMirrors(remote, local, loader);
+  }
+
+  /** Values that did not change are not written again: no update, no new change tick. */
+  @Test
+  void onlyValuesThatChangedArePublishedAsUpdates() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(5);
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    load(loader, remote);
+    final int[] updates = new int[1];
+    local.storage(INTS).onUpdate().connect((r, e) -> updates[0]++);
+    local.storage(CHARS).onUpdate().connect((r, e) -> updates[0]++);
+    load(loader, remote);
+    assertEquals(0, updates[0], "nothing changed");
+    final long changed = live(remote)[2];
+    remote.replace(changed, INTS, Row.of(-1));
+    final long[] who = new long[1];
+    local.storage(INTS).onUpdate().connect((r, e) -> who[0] = e);
+    load(loader, remote);
+    assertEquals(1, updates[0], "one value changed");
+    assertEquals(loader.map(changed), who[0]);
+    assertMirrors(remote, local, loader);
+  }
+
+  /** A nested load from a listener is refused; the outer load completes. */
+  @Test
+  void aLoadFromAListenerOfALoadIsRefused() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(3);
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    final byte[] bytes = save(remote);
+    local
+        .storage(CHARS)
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              try {
+                loader.load(ByteBuffer.wrap(bytes));
+              } catch (final IOException ex) {
+                throw new AssertionError(ex);
+              }
+            });
+    final IllegalStateException nested =
+        assertThrows(IllegalStateException.class, () -> loader.load(ByteBuffer.wrap(bytes)));
+    assertEquals(
+        "cannot load a snapshot: this loader is loading (called from a listener of the load)",
+        nested.getMessage());
+    assertMirrors(remote, local, loader);
+  }
+
+  /**
+   * {@code orphans()} destroys the mapped local entities that have no component and unmaps them;
+   * local entities never mapped are left alone, even without components.
+   */
+  @Test
+  void orphansDestroysMappedEntitiesWithoutComponents() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(4);
+    final long[] entities = live(remote);
+    remote.remove(entities[1], INTS);
+    remote.remove(entities[1], CHARS);
+    final long bare = remote.create();
+    final Registry local = new Registry();
+    final long own = local.create();
+    final ContinuousLoader loader = loader(local);
+    load(loader, remote);
+    final long bareLocal = loader.map(bare);
+    final long strippedLocal = loader.map(entities[1]);
+    assertTrue(local.orphan(bareLocal));
+    assertTrue(loader.orphans() == loader);
+    assertFalse(local.valid(bareLocal));
+    assertFalse(local.valid(strippedLocal));
+    assertFalse(loader.contains(bare));
+    assertFalse(loader.contains(entities[1]));
+    assertTrue(local.valid(own), "never mapped: left alone");
+    assertEquals(3, loader.size());
+    assertEquals(List.of(), local.verify());
+  }
+
+  /**
+   * A local registry whose entity limit refuses some creations still takes the rest of the load:
+   * the remote entities left without a local one stay unmapped, the refusal is rethrown at the end.
+   */
+  @Test
+  void anEntityLimitReachedDuringTheLoadLeavesTheRestLoaded() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(5);
+    final Registry local = new Registry(3);
+    final ContinuousLoader loader = loader(local);
+    final IllegalStateException full =
+        assertThrows(IllegalStateException.class, () -> load(loader, remote));
+    assertEquals(1, full.getSuppressed().length, "two creations refused");
+    assertEquals(3, loader.size());
+    assertEquals(3, local.storage(INTS).size());
+    assertEquals(3, local.storage(CHARS).size());
+    assertEquals(List.of(), local.verify());
+    for (final long entity : live(remote)) {
+      if (loader.contains(entity)) {
+        assertEquals(remote.get(entity, INTS), local.get(loader.map(entity), INTS));
+      }
+    }
+  }
+}
