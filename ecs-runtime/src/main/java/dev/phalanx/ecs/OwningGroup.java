@@ -293,11 +293,11 @@ public final class OwningGroup extends Group {
     final int[] order;
     lockAll("the comparator of a sort of");
     try {
-      order = owned[0].computeOrder(length, comparator, false);
+      order = owned[0].sorter().computeOrder(length, comparator, false);
     } finally {
       unlockAll();
     }
-    SparseSet.applyOrder(owned, length, order);
+    SetSorter.applyOrder(owned, length, order);
   }
 
   /**
@@ -310,11 +310,12 @@ public final class OwningGroup extends Group {
     final int[] order;
     lockAll("the comparator of a sort of");
     try {
-      order = owned[0].computeOrder(length, owned[0].entityOrder(comparator), false);
+      final SetSorter sorter = owned[0].sorter();
+      order = sorter.computeOrder(length, sorter.entityOrder(comparator), false);
     } finally {
       unlockAll();
     }
-    SparseSet.applyOrder(owned, length, order);
+    SetSorter.applyOrder(owned, length, order);
   }
 
   private void checkSortable() {

@@ -186,6 +186,11 @@ public abstract class Storage<T> extends SparseSet {
     return "storage of " + type.name();
   }
 
+  @Override
+  final String elementName() {
+    return type.name();
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Generic, instance-based API.
   // ---------------------------------------------------------------------------------------------
