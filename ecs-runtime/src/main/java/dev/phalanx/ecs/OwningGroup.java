@@ -473,7 +473,7 @@ public final class OwningGroup extends Group {
 
   /**
    * Sets the group's size to its owned storages' after a bulk removal that kept them aligned and
-   * holding only members ({@link Storage#removableInBulk}).
+   * holding only members ({@link DirectUpkeep#removableInBulk}).
    */
   void followOwned() {
     length = owned[0].size();
