@@ -272,11 +272,11 @@ public final class OwningGroup extends Group {
     final int[] order;
     lockAll("the comparator of a sort of");
     try {
-      order = owned[0].computeOrder(length, comparator, false);
+      order = owned[0].sorter().computeOrder(length, comparator, false);
     } finally {
       unlockAll();
     }
-    SparseSet.applyOrder(owned, length, order);
+    SetSorter.applyOrder(owned, length, order);
   }
 
   /**
@@ -289,11 +289,12 @@ public final class OwningGroup extends Group {
     final int[] order;
     lockAll("the comparator of a sort of");
     try {
-      order = owned[0].computeOrder(length, owned[0].entityOrder(comparator), false);
+      final SetSorter sorter = owned[0].sorter();
+      order = sorter.computeOrder(length, sorter.entityOrder(comparator), false);
     } finally {
       unlockAll();
     }
-    SparseSet.applyOrder(owned, length, order);
+    SetSorter.applyOrder(owned, length, order);
   }
 
   private void checkSortable() {
@@ -451,7 +452,7 @@ public final class OwningGroup extends Group {
 
   /**
    * Sets the group's size to its owned storages' after a bulk removal that kept them aligned and
-   * holding only members ({@link Storage#removableInBulk}).
+   * holding only members ({@link DirectUpkeep#removableInBulk}).
    */
   void followOwned() {
     length = owned[0].size();

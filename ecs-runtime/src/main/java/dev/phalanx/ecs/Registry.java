@@ -256,7 +256,8 @@ public final class Registry {
         final Storage<?> storage = storages[i];
         final int position = storage.indexOf(entity);
         if (SparseSet.ABSENT != position
-            && !(storage.hasGroups() && storage.removeWithSpanningGroup(entity, position))) {
+            && !(storage.hasGroups()
+                && storage.upkeep().removeWithSpanningGroup(entity, position))) {
           failure = storage.removeElement(entity, position, failure, true);
         }
       }
@@ -273,7 +274,7 @@ public final class Registry {
   /**
    * Returns whether removals can run no user code and be refused by nothing: no storage has a
    * destroy or removal listener, every group is an owning group that spans its owned storages alone
-   * ({@link Storage#removableInBulk}), nothing is iterated or locked, and no destroy is in
+   * ({@link DirectUpkeep#removableInBulk}), nothing is iterated or locked, and no destroy is in
    * progress. A batch then cannot be observed half-done, so it may be destroyed storage by storage.
    */
   boolean unobserved() {
@@ -281,7 +282,7 @@ public final class Registry {
       return false;
     }
     for (int i = 0; i < storageCount; i++) {
-      if (!storages[i].removableInBulk()) {
+      if (!storages[i].upkeep().removableInBulk()) {
         return false;
       }
     }
@@ -504,7 +505,7 @@ public final class Registry {
    */
   void refreshDirectUpkeep() {
     for (int i = 0; i < storageCount; i++) {
-      storages[i].decideDirectUpkeep();
+      storages[i].upkeep().decide();
     }
   }
 

@@ -117,9 +117,8 @@ public class SparseSet {
   private final int[] changeLow = new int[CHANGE_LOG];
   private final int[] changeHigh = new int[CHANGE_LOG];
 
-  // Reused by sorts: the permutation being sorted, and the adapter of entity comparators.
-  private int[] permutation = new int[0];
-  private EntityOrder entityOrder;
+  // Sorts this set: the reused permutation and entity adapter, and the algorithms.
+  private final SetSorter sorter = new SetSorter(this);
 
   /**
    * Creates an empty set.
@@ -315,6 +314,15 @@ public class SparseSet {
     return "sparse set";
   }
 
+  /**
+   * {@return what one element of this set is called in exception messages, such as {@code
+   * Position}} A set without payload holds "an element"; storages override it to name their
+   * component.
+   */
+  String elementName() {
+    return "an element";
+  }
+
   /** {@return whether structural changes are currently refused because the set is locked} */
   public final boolean isLocked() {
     return 0 != locks;
@@ -412,7 +420,7 @@ public class SparseSet {
    * {@code target} of {@code entity}'s component, which would change this set. No allocation unless
    * it throws.
    */
-  final void checkUnlocked(final boolean removal, final Storage<?> target, final long entity) {
+  final void checkUnlocked(final boolean removal, final SparseSet target, final long entity) {
     if (0 != locks) {
       throw new ConcurrentModificationException(
           "cannot "
@@ -433,7 +441,7 @@ public class SparseSet {
       final int low,
       final int high,
       final boolean removal,
-      final Storage<?> target,
+      final SparseSet target,
       final long entity) {
     checkUnlocked(removal, target, entity);
     if (0 != iterations && low < high && crossesFloor(low, high)) {
@@ -469,7 +477,7 @@ public class SparseSet {
    * swap-and-pop the move of the last element into its slot crosses no floor. {@code target} is the
    * storage whose component is removed, for the message ({@code null}: this set).
    */
-  final void checkRemoveAt(final int position, final long entity, final Storage<?> target) {
+  final void checkRemoveAt(final int position, final long entity, final SparseSet target) {
     if (DeletionPolicy.IN_PLACE == policy) {
       checkUnlocked(true, target, entity);
     } else {
@@ -497,8 +505,8 @@ public class SparseSet {
     return lowest;
   }
 
-  private String operation(final boolean removal, final Storage<?> target, final long entity) {
-    final String what = null == target ? "an element" : target.type().name();
+  private String operation(final boolean removal, final SparseSet target, final long entity) {
+    final String what = null == target ? "an element" : target.elementName();
     return (removal ? "remove " + what + " from " : "emplace " + what + " on ")
         + Entity.toString(entity);
   }
@@ -650,7 +658,8 @@ public class SparseSet {
     swapUnlogged(left, right);
   }
 
-  private void swapUnlogged(final int left, final int right) {
+  /** As {@link #swap}, without logging the move: callers log one rearrangement for many swaps. */
+  final void swapUnlogged(final int left, final int right) {
     final long[] entities = packed;
     final long a = entities[left];
     final long b = entities[right];
@@ -811,31 +820,8 @@ public class SparseSet {
    */
   public final void sort(final EntityComparator comparator) {
     checkSortable();
-    applyOrder(size, computeOrder(size, entityOrder(comparator), false));
-  }
-
-  /**
-   * Returns the set's reused adapter comparing positions by their entities: sorting by entity
-   * allocates nothing after the first call. {@link #computeOrder} clears it.
-   */
-  final PositionComparator entityOrder(final EntityComparator comparator) {
-    EntityOrder order = entityOrder;
-    if (null == order) {
-      order = new EntityOrder();
-      entityOrder = order;
-    }
-    order.comparator = comparator;
-    return order;
-  }
-
-  /** Compares positions by the entities they hold; one instance per set, reused by every sort. */
-  private final class EntityOrder implements PositionComparator {
-    EntityComparator comparator;
-
-    @Override
-    public int compare(final int left, final int right) {
-      return comparator.compare(packed[left], packed[right]);
-    }
+    SetSorter.applyOrder(
+        this, size, sorter.computeOrder(size, sorter.entityOrder(comparator), false));
   }
 
   /**
@@ -848,7 +834,7 @@ public class SparseSet {
    */
   public final void sortByPosition(final PositionComparator comparator) {
     checkSortable();
-    applyOrder(size, computeOrder(size, comparator, false));
+    SetSorter.applyOrder(this, size, sorter.computeOrder(size, comparator, false));
   }
 
   /**
@@ -859,7 +845,7 @@ public class SparseSet {
    */
   public final void insertionSortByPosition(final PositionComparator comparator) {
     checkSortable();
-    applyOrder(size, computeOrder(size, comparator, true));
+    SetSorter.applyOrder(this, size, sorter.computeOrder(size, comparator, true));
   }
 
   /**
@@ -871,24 +857,12 @@ public class SparseSet {
    */
   public final void sortAs(final SparseSet other) {
     checkSortable();
-    final int count = size;
-    final int[] order = permutationOf(count);
-    final long[] theirs = other.packed;
-    final int theirSize = other.size;
-    int next = 0;
-    for (int position = 0; position < theirSize; position++) {
-      final int mine = indexOf(theirs[position]);
-      if (ABSENT != mine) {
-        order[next++] = mine;
-      }
-    }
-    // The others, in their current order: mark the taken positions by their sparse lookups.
-    for (int position = 0; position < count && next < count; position++) {
-      if (ABSENT == other.indexOf(packed[position])) {
-        order[next++] = position;
-      }
-    }
-    applyOrder(count, order);
+    SetSorter.applyOrder(this, size, sorter.orderAs(other));
+  }
+
+  /** {@return this set's sorter} Owning groups sort their owned storages through the first's. */
+  final SetSorter sorter() {
+    return sorter;
   }
 
   /**
@@ -908,181 +882,9 @@ public class SparseSet {
     checkRearrange("sort");
   }
 
-  /**
-   * Computes the sorted order of positions {@code [0, count)}: {@code order[i]} is the position of
-   * the element that belongs at {@code i}. The set is locked meanwhile, so the comparator sees it
-   * unchanged and cannot change it.
-   */
-  final int[] computeOrder(
-      final int count, final PositionComparator comparator, final boolean insertion) {
-    final int[] order = permutationOf(count);
-    for (int i = 0; i < count; i++) {
-      order[i] = i;
-    }
-    lock("the comparator of a sort of", this);
-    try {
-      if (insertion) {
-        insertionSort(order, 0, count, comparator);
-      } else {
-        introSort(
-            order,
-            0,
-            count - 1,
-            comparator,
-            2 * (32 - Integer.numberOfLeadingZeros(Math.max(count, 1))));
-      }
-    } finally {
-      unlock();
-      if (null != entityOrder) {
-        entityOrder.comparator = null;
-      }
-    }
-    return order;
-  }
-
-  /**
-   * Rearranges positions {@code [0, count)} so that the element at {@code order[i]} lands at {@code
-   * i}, following the permutation's cycles: at most {@code count} swaps. {@code order} is consumed.
-   */
-  final void applyOrder(final int count, final int[] order) {
-    for (int start = 0; start < count; start++) {
-      int current = start;
-      while (order[current] != start) {
-        final int source = order[current];
-        swapUnlogged(current, source);
-        order[current] = current;
-        current = source;
-      }
-      order[current] = current;
-    }
+  /** Logs a rearrangement (sort, compaction, clearing, restore): external iterators then stop. */
+  final void logRearranged() {
     logChange(REARRANGED, REARRANGED);
-  }
-
-  /**
-   * As {@link #applyOrder(int, int[])} on several aligned sets at once (the owned storages of a
-   * group): the same permutation moves every one of them.
-   */
-  static void applyOrder(final SparseSet[] sets, final int count, final int[] order) {
-    for (int start = 0; start < count; start++) {
-      int current = start;
-      while (order[current] != start) {
-        final int source = order[current];
-        for (final SparseSet set : sets) {
-          set.swapUnlogged(current, source);
-        }
-        order[current] = current;
-        current = source;
-      }
-      order[current] = current;
-    }
-    for (final SparseSet set : sets) {
-      set.logChange(REARRANGED, REARRANGED);
-    }
-  }
-
-  private int[] permutationOf(final int count) {
-    if (permutation.length < count) {
-      permutation = new int[Math.max(count, permutation.length + (permutation.length >> 1))];
-    }
-    return permutation;
-  }
-
-  private static void introSort(
-      final int[] order, int low, int high, final PositionComparator comparator, int depth) {
-    while (high - low > 16) {
-      if (0 == depth--) {
-        heapSort(order, low, high + 1, comparator);
-        return;
-      }
-      final int pivot = partition(order, low, high, comparator);
-      // Recurse into the smaller half, loop on the larger: the stack stays O(log n).
-      if (pivot - low < high - pivot) {
-        introSort(order, low, pivot - 1, comparator, depth);
-        low = pivot + 1;
-      } else {
-        introSort(order, pivot + 1, high, comparator, depth);
-        high = pivot - 1;
-      }
-    }
-    insertionSort(order, low, high + 1, comparator);
-  }
-
-  private static int partition(
-      final int[] order, final int low, final int high, final PositionComparator comparator) {
-    final int middle = (low + high) >>> 1;
-    // Median of three moved to 'high', which then serves as the pivot's slot.
-    if (comparator.compare(order[middle], order[low]) < 0) {
-      swap(order, middle, low);
-    }
-    if (comparator.compare(order[high], order[low]) < 0) {
-      swap(order, high, low);
-    }
-    if (comparator.compare(order[middle], order[high]) < 0) {
-      swap(order, middle, high);
-    }
-    final int pivot = order[high];
-    int store = low;
-    for (int i = low; i < high; i++) {
-      if (comparator.compare(order[i], pivot) < 0) {
-        swap(order, i, store++);
-      }
-    }
-    swap(order, store, high);
-    return store;
-  }
-
-  private static void insertionSort(
-      final int[] order, final int from, final int to, final PositionComparator comparator) {
-    for (int i = from + 1; i < to; i++) {
-      final int moving = order[i];
-      int j = i;
-      while (j > from && comparator.compare(moving, order[j - 1]) < 0) {
-        order[j] = order[j - 1];
-        j--;
-      }
-      order[j] = moving;
-    }
-  }
-
-  private static void heapSort(
-      final int[] order, final int from, final int to, final PositionComparator comparator) {
-    final int length = to - from;
-    for (int root = length / 2 - 1; root >= 0; root--) {
-      siftDown(order, from, root, length, comparator);
-    }
-    for (int end = length - 1; end > 0; end--) {
-      swap(order, from, from + end);
-      siftDown(order, from, 0, end, comparator);
-    }
-  }
-
-  private static void siftDown(
-      final int[] order,
-      final int from,
-      int root,
-      final int length,
-      final PositionComparator comparator) {
-    while (true) {
-      int child = 2 * root + 1;
-      if (child >= length) {
-        return;
-      }
-      if (child + 1 < length
-          && comparator.compare(order[from + child], order[from + child + 1]) < 0) {
-        child++;
-      }
-      if (comparator.compare(order[from + root], order[from + child]) >= 0) {
-        return;
-      }
-      swap(order, from + root, from + child);
-      root = child;
-    }
-  }
-
-  private static void swap(final int[] order, final int left, final int right) {
-    final int value = order[left];
-    order[left] = order[right];
-    order[right] = value;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -100,14 +100,9 @@ public abstract class Storage<T> extends SparseSet {
   // Internal signals after an insertion and after a removal (view monitors use them).
   final Signal afterInsert = new Signal();
   final Signal afterRemove = new Signal();
-  // The owning group whose upkeep an insertion (a removal) may do directly, or null: see
-  // directOwner(). Derived from the groups observing this storage, this storage's signals and the
-  // group's; decideDirectUpkeep() recomputes them whenever one of those changes.
-  private OwningGroup directInserter;
-  private OwningGroup directRemover;
-  // The owning group a destroy may empty this storage's element through, with its other owned
-  // storages' (see removeWithSpanningGroup), or null; refreshed with the two above.
-  private OwningGroup spanningRemover;
+  // Which owning group this storage's changes may update directly; refreshDirectUpkeep() has it
+  // decide again whenever a group or listener changes.
+  private final DirectUpkeep upkeep = new DirectUpkeep(this);
 
   /**
    * Creates an empty storage with the traits of {@code type}.
@@ -186,6 +181,11 @@ public abstract class Storage<T> extends SparseSet {
   @Override
   public String describe() {
     return "storage of " + type.name();
+  }
+
+  @Override
+  final String elementName() {
+    return type.name();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -777,42 +777,6 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * Removes the element at {@code position} of {@code entity}, which is being destroyed, together
-   * with its elements in the other storages of its owning group, when that is all the removal can
-   * do: this storage's only observer is one owning group that owns it and {@link
-   * OwningGroup#removableTogether spans its owned storages alone}, nothing iterates or locks a
-   * storage, and nothing listens. The group's planned removal would make the same moves and publish
-   * nothing. Returns false, having done nothing, otherwise. What only a group or a listener can
-   * change is decided beforehand ({@link #refreshDirectUpkeep}); whether the group spans its
-   * storages and whether anything is iterated are read here.
-   */
-  final boolean removeWithSpanningGroup(final long entity, final int position) {
-    final OwningGroup group = spanningRemover;
-    if (null == group || guards.any() || !group.spansOwned()) {
-      return false;
-    }
-    group.leaveAndRemoveAll(entity, this, position);
-    return true;
-  }
-
-  /**
-   * Returns whether a destroy batch may remove from this storage in bulk ({@link
-   * SparseSet#removeAll(long[], int, int)}), with nothing to announce or refuse: nothing listens to
-   * its removals, and it has no group, or its only observer is one owning group that {@link
-   * OwningGroup#removableTogether spans its owned storages alone}. All of those hold only members,
-   * at the same positions; the batch removes the same entities from each in the same order, so they
-   * stay aligned, and the group's size follows theirs ({@link OwningGroup#followOwned}).
-   */
-  final boolean removableInBulk() {
-    if (!hasGroups()) {
-      return onDestroy.isEmpty() && afterRemove.isEmpty();
-    }
-    // The kept decision covers the listeners, the observers and the group's leave signal.
-    final OwningGroup group = spanningRemover;
-    return null != group && group.spansOwned();
-  }
-
-  /**
    * Returns whether {@code group} is the only group observing this storage and a removal from it
    * announces nothing (no destroy or after-remove listener): then the group may remove an element
    * of a destroyed entity from it as part of its own upkeep (see {@link
@@ -837,62 +801,24 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
-   * The owning group whose upkeep an insertion or removal may do directly, without a plan, or
-   * {@code null}: the group is the storage's only observer, neither it nor the storage announces
-   * anything, and the storage deletes by swap-and-pop, so no check can fail and no user code can
-   * run. The direct upkeep makes exactly the moves of the planned one and saves the plan's
-   * bookkeeping: about a quarter of an add + remove under a group ({@code WithGroups.addRemove}).
-   * Whether the storage announces anything is left to the callers ({@link #refreshDirectUpkeep}).
-   */
-  private OwningGroup directOwner() {
-    final Group[] in = includedBy;
-    if (1 != in.length || 0 != excludedBy.length || DeletionPolicy.SWAP_AND_POP != policy()) {
-      return null;
-    }
-    return in[0] instanceof OwningGroup group && group.onEnter.isEmpty() && group.onLeave.isEmpty()
-        ? group
-        : null;
-  }
-
-  /**
    * Makes again, for every storage of the registry (this one alone if standalone), the decisions
    * that depend on groups and listeners: which owning group an insertion and a removal may update
-   * directly, and which one a destroy may remove through ({@link #decideDirectUpkeep}). Called
+   * directly, and which one a destroy may remove through ({@link DirectUpkeep#decide}). Called
    * whenever an input changes: a group starts observing a storage, or a listener of a storage or of
    * a group is connected or disconnected. One storage's decision can depend on another's listeners
    * (the other storages a group owns), hence the whole registry: O(storages), and only then.
-   * Keeping the answers saves about 2 ns per check: an insertion asks twice, a removal once.
    */
   final void refreshDirectUpkeep() {
     if (null != registry) {
       registry.refreshDirectUpkeep();
     } else {
-      decideDirectUpkeep();
+      upkeep.decide();
     }
   }
 
-  /** Recomputes this storage's decisions; see {@link #refreshDirectUpkeep}. */
-  final void decideDirectUpkeep() {
-    final OwningGroup direct = directOwner();
-    directInserter =
-        null != direct && onConstruct.isEmpty() && afterInsert.isEmpty() ? direct : null;
-    directRemover = null != direct && onDestroy.isEmpty() && afterRemove.isEmpty() ? direct : null;
-    spanningRemover = spanningCandidate();
-  }
-
-  /**
-   * The owning group that is this storage's only observer and owns it, if nothing listens to its
-   * leaving or to the removals of any storage it owns, and it is the only observer of each: what
-   * {@link #removeWithSpanningGroup} needs besides the group spanning its storages and nothing
-   * being iterated, which can change between any two calls. Else {@code null}.
-   */
-  private OwningGroup spanningCandidate() {
-    if (1 != includedBy.length || !(includedBy[0] instanceof OwningGroup group)) {
-      return null;
-    }
-    return observedOnlyBy(group) && group.owns(this) && group.leavesUnobservedBesides(this)
-        ? group
-        : null;
+  /** {@return which owning group this storage's changes may update directly} */
+  final DirectUpkeep upkeep() {
+    return upkeep;
   }
 
   /**
@@ -901,7 +827,7 @@ public abstract class Storage<T> extends SparseSet {
    * agree on it, as nothing can run between them.
    */
   final OwningGroup directInsertOwner() {
-    final OwningGroup direct = directInserter;
+    final OwningGroup direct = upkeep.inserter();
     return null != direct && !guards.any() ? direct : null;
   }
 
@@ -910,7 +836,7 @@ public abstract class Storage<T> extends SparseSet {
    * registry may be iterated or locked either.
    */
   final OwningGroup directRemoveOwner() {
-    final OwningGroup direct = directRemover;
+    final OwningGroup direct = upkeep.remover();
     return null != direct && !guards.any() ? direct : null;
   }
 

@@ -62,7 +62,7 @@ public final class CoreHooks {
       getter(Storage.class, "afterRemove", Signal.class);
   private static final MethodHandle CHECK_UNLOCKED =
       virtual(
-          SparseSet.class, "checkUnlocked", void.class, boolean.class, Storage.class, long.class);
+          SparseSet.class, "checkUnlocked", void.class, boolean.class, SparseSet.class, long.class);
   private static final MethodHandle CHECK_REARRANGE =
       virtual(SparseSet.class, "checkRearrange", void.class, String.class);
   private static final MethodHandle RESTORE_SET =
@@ -228,7 +228,7 @@ public final class CoreHooks {
 
   /** {@code SparseSet.checkUnlocked}: refuses a structural change while a lock or guard holds. */
   public static void checkUnlocked(
-      final SparseSet set, final boolean removal, final Storage<?> target, final long entity) {
+      final SparseSet set, final boolean removal, final SparseSet target, final long entity) {
     try {
       CHECK_UNLOCKED.invokeExact(set, removal, target, entity);
     } catch (final Throwable thrown) {

@@ -126,7 +126,9 @@ final class StagedSnapshot {
   }
 
   /**
-   * Reads and checks a whole snapshot.
+   * Reads and checks a whole snapshot, section by section in stream order: the header, the
+   * entities, the extra blocks, each storage section (its key, deletion policy, field headers,
+   * elements and holes, then its fields), and the end marker.
    *
    * @param in the stream
    * @param target the registry it will go into (its storages give the types' current fields)
@@ -140,53 +142,126 @@ final class StagedSnapshot {
       final Map<String, ComponentType<?, ?>> types,
       final boolean paged)
       throws IOException {
-    in.at("the header");
-    for (int i = 0; i < 4; i++) {
-      if (in.getByte() != SnapshotFormat.MAGIC[i]) {
-        throw new SnapshotFormatException(
-            i, "not a Phalanx snapshot: wrong magic (expected the bytes 'PHNX')");
-      }
-    }
-    final long versionAt = in.offset();
-    final int version = in.getInt();
-    if (version > SnapshotFormat.VERSION) {
-      throw new SnapshotFormatException(
-          versionAt,
-          "snapshot format version "
-              + version
-              + " is newer than this runtime's, "
-              + SnapshotFormat.VERSION
-              + "; upgrade Phalanx to load it");
-    }
-    if (version < 1) {
-      throw new SnapshotFormatException(versionAt, "corrupt format version " + version);
-    }
-    final long flagsAt = in.offset();
-    final int flags = in.getInt();
-    if (0 != (flags & ~SnapshotFormat.FLAG_FULL)) {
-      throw new SnapshotFormatException(
-          flagsAt, "corrupt header flags " + Integer.toHexString(flags));
-    }
-    final boolean full = 0 != (flags & SnapshotFormat.FLAG_FULL);
+    return new Reader(in, target, codecs, types, paged).read();
+  }
 
-    // Entities.
-    in.at("the entity section");
-    final int count = in.getCount("identifiers", (long) Entity.MAX_INDEX + 1);
-    final int alive = in.getCount("live identifiers", count);
-    if (!full && alive != count) {
-      throw in.error("corrupt entity list: " + alive + " live of " + count + " listed");
-    }
-    final long entitiesAt = in.offset();
-    final long[] entities = readLongs(in, count);
+  /**
+   * One {@link StagedSnapshot#read}: each step reads one part of the stream, in stream order, and
+   * keeps in fields what the later steps check against (the entity list, the storages staged so
+   * far). Made for one read and dropped; every problem throws before a loader changes anything.
+   */
+  private static final class Reader {
+    private final SnapshotInput in;
+    private final Registry target;
+    private final Map<Class<?>, ValueCodec<?>> codecs;
+    private final Map<String, ComponentType<?, ?>> types;
+    private final boolean paged;
+
+    // The header and the entity section.
+    private boolean full;
+    private int count;
+    private int alive;
+    private long[] entities;
     // For full snapshots: where each index sits; for partial ones: each listed entity's ordinal.
-    final int[] positionOf = full ? new int[count] : null;
-    final LongLongMap listed = full ? null : new LongLongMap(count);
+    private int[] positionOf;
+    private LongLongMap listed;
     // For full snapshots: each index's live entity, complemented (see liveByIndex); built for the
     // first storage not in the list's order.
-    long[] live = null;
-    if (full) {
-      indexEntities(entities, count, positionOf, entitiesAt);
-    } else {
+    private long[] live;
+    private Map<String, byte[]> extras;
+
+    // The storage section.
+    private List<StagedStorage> storages;
+    private final Set<String> seen = new HashSet<>();
+    private Map<String, ComponentType<?, ?>> known;
+    // The key each resolved type came from (types are one per JVM: equality is identity): two
+    // sections may not load into one type.
+    private final Map<ComponentType<?, ?>, String> resolved = new HashMap<>();
+    // Partial snapshots: which storage last held each listed entity (by ordinal), to find repeats.
+    // Full ones find repeats in the sparse array they build for each storage (by index).
+    private int[] stamp;
+
+    Reader(
+        final SnapshotInput in,
+        final Registry target,
+        final Map<Class<?>, ValueCodec<?>> codecs,
+        final Map<String, ComponentType<?, ?>> types,
+        final boolean paged) {
+      this.in = in;
+      this.target = target;
+      this.codecs = codecs;
+      this.types = types;
+      this.paged = paged;
+    }
+
+    StagedSnapshot read() throws IOException {
+      readHeader();
+      readEntities();
+      readExtras();
+      readStorages();
+      readEndMarker();
+      return new StagedSnapshot(full, entities, count, alive, positionOf, extras, storages);
+    }
+
+    /** The magic, the format version and the flags. */
+    private void readHeader() throws IOException {
+      in.at("the header");
+      for (int i = 0; i < 4; i++) {
+        if (in.getByte() != SnapshotFormat.MAGIC[i]) {
+          throw new SnapshotFormatException(
+              i, "not a Phalanx snapshot: wrong magic (expected the bytes 'PHNX')");
+        }
+      }
+      readVersion();
+      final long flagsAt = in.offset();
+      final int flags = in.getInt();
+      if (0 != (flags & ~SnapshotFormat.FLAG_FULL)) {
+        throw new SnapshotFormatException(
+            flagsAt, "corrupt header flags " + Integer.toHexString(flags));
+      }
+      full = 0 != (flags & SnapshotFormat.FLAG_FULL);
+    }
+
+    private void readVersion() throws IOException {
+      final long versionAt = in.offset();
+      final int version = in.getInt();
+      if (version > SnapshotFormat.VERSION) {
+        throw new SnapshotFormatException(
+            versionAt,
+            "snapshot format version "
+                + version
+                + " is newer than this runtime's, "
+                + SnapshotFormat.VERSION
+                + "; upgrade Phalanx to load it");
+      }
+      if (version < 1) {
+        throw new SnapshotFormatException(versionAt, "corrupt format version " + version);
+      }
+    }
+
+    /**
+     * The entity list: every identifier of a full snapshot, the listed entities of a partial one.
+     */
+    private void readEntities() throws IOException {
+      in.at("the entity section");
+      count = in.getCount("identifiers", (long) Entity.MAX_INDEX + 1);
+      alive = in.getCount("live identifiers", count);
+      if (!full && alive != count) {
+        throw in.error("corrupt entity list: " + alive + " live of " + count + " listed");
+      }
+      final long entitiesAt = in.offset();
+      entities = readLongs(in, count);
+      positionOf = full ? new int[count] : null;
+      listed = full ? null : new LongLongMap(count);
+      if (full) {
+        indexEntities(entities, count, positionOf, entitiesAt);
+      } else {
+        listEntities(entitiesAt);
+      }
+    }
+
+    /** Checks a partial snapshot's entities and numbers them: distinct, valid, no tombstone. */
+    private void listEntities(final long entitiesAt) throws SnapshotFormatException {
       for (int at = 0; at < count; at++) {
         final long entity = entities[at];
         final int index = Entity.index(entity);
@@ -200,35 +275,84 @@ final class StagedSnapshot {
       }
     }
 
-    // Extras.
-    in.at("the extra blocks");
-    final int extraCount = in.getCount("extra blocks", 1 << 16);
-    final Map<String, byte[]> extras = new LinkedHashMap<>();
-    for (int i = 0; i < extraCount; i++) {
-      final String name = in.getString();
-      in.at("extra block '" + name + "'");
-      final int length = in.getCount("bytes", Integer.MAX_VALUE - 16);
-      extras.put(name, readBytes(in, length));
+    /** The extra blocks, by name, in stream order. */
+    private void readExtras() throws IOException {
+      in.at("the extra blocks");
+      final int extraCount = in.getCount("extra blocks", 1 << 16);
+      extras = new LinkedHashMap<>();
+      for (int i = 0; i < extraCount; i++) {
+        final String name = in.getString();
+        in.at("extra block '" + name + "'");
+        final int length = in.getCount("bytes", Integer.MAX_VALUE - 16);
+        extras.put(name, readBytes(in, length));
+      }
     }
 
-    // Storages.
-    in.at("the storage section");
-    final int storageCount = in.getCount("storages", 1 << 20);
-    // Sized by what arrives, not by the count: a corrupt count runs into the end of the stream.
-    final List<StagedStorage> storages = new ArrayList<>(Math.min(storageCount, 64));
-    final Set<String> seen = new HashSet<>();
-    final Map<String, ComponentType<?, ?>> known = knownTypes(target, types);
-    // The key each resolved type came from (types are one per JVM: equality is identity): two
-    // sections may not load into one type.
-    final Map<ComponentType<?, ?>, String> resolved = new HashMap<>();
-    // Partial snapshots: which storage last held each listed entity (by ordinal), to find repeats.
-    // Full ones find repeats in the sparse array they build for each storage (by index).
-    final int[] stamp = full ? null : new int[count];
-    for (int s = 0; s < storageCount; s++) {
+    /** Every storage section. */
+    private void readStorages() throws IOException {
+      in.at("the storage section");
+      final int storageCount = in.getCount("storages", 1 << 20);
+      // Sized by what arrives, not by the count: a corrupt count runs into the end of the stream.
+      storages = new ArrayList<>(Math.min(storageCount, 64));
+      known = knownTypes(target, types);
+      stamp = full ? null : new int[count];
+      for (int s = 0; s < storageCount; s++) {
+        storages.add(readStorage(s));
+      }
+    }
+
+    /** Storage section {@code s}: key, policy, field headers, elements and holes, fields. */
+    private StagedStorage readStorage(final int s) throws IOException {
       // Not the previous storage's last field: a bad key is reported as part of the section.
       in.at("the storage section");
       final long keyAt = in.offset();
       final String key = in.getString();
+      final ComponentType<?, ?> type = resolveSection(key, keyAt);
+      final Storage<?> schema =
+          null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
+      final String storageName = schema.describe();
+      in.at(storageName);
+      final int policy = in.getByte();
+      if (0 != policy && 1 != policy) {
+        throw in.error("corrupt deletion policy " + policy);
+      }
+      final List<FileColumn> fileColumns = readColumnHeaders(storageName);
+      in.at(storageName + ", its elements");
+      final int size = in.getCount("elements", count);
+      final long holeAt = in.offset();
+      final int firstHole = in.getInt();
+      final long packedAt = in.offset();
+      final long[] packed = readLongs(in, size);
+      // Only for elements that arrived: an empty storage costs no table.
+      final int[][] sparse =
+          full && size > 0
+              ? new int[(count + CoreHooks.SPARSE_MASK) >>> CoreHooks.SPARSE_SHIFT][]
+              : null;
+      final int holes = checkElements(s, packed, size, sparse, packedAt, storageName);
+      checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
+      final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
+      for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
+        wanted.put(column.name(), column);
+      }
+      // Whole pages the storage can adopt (a load into an empty registry), when every field of the
+      // type is primitive: a page of references would need the field's own array class.
+      final int pageSize =
+          paged && allPrimitive(wanted.values()) && PageProbe.keepsInstalledPages(type)
+              ? schema.pageSize()
+              : 0;
+      final Map<String, StagedColumn> columns =
+          readColumns(fileColumns, wanted, storageName, size, packed, pageSize);
+      final StagedStorage staged =
+          new StagedStorage(type, key, packed, size, firstHole, columns, sparse, pageSize);
+      return 0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged);
+    }
+
+    /**
+     * Resolves a storage section's key to its type; refuses a key seen before and a second key
+     * loading into the same type.
+     */
+    private ComponentType<?, ?> resolveSection(final String key, final long keyAt)
+        throws SnapshotFormatException {
       if (!seen.add(key)) {
         throw new SnapshotFormatException(
             keyAt, "corrupt storage section: storage " + key + " appears twice");
@@ -246,59 +370,61 @@ final class StagedSnapshot {
                 + type.name()
                 + " (through an alias): one of them would be lost");
       }
-      final Storage<?> schema =
-          null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
-      final String storageName = schema.describe();
-      in.at(storageName);
-      final int policy = in.getByte();
-      if (0 != policy && 1 != policy) {
-        throw in.error("corrupt deletion policy " + policy);
-      }
+      return type;
+    }
+
+    /** A storage section's field headers, as the file describes them. */
+    private List<FileColumn> readColumnHeaders(final String storageName) throws IOException {
       final int columnCount = in.getCount("fields", 1 << 16);
       final List<FileColumn> fileColumns = new ArrayList<>(Math.min(columnCount, 16));
       for (int c = 0; c < columnCount; c++) {
         fileColumns.add(readColumnHeader(in, storageName));
       }
-      in.at(storageName + ", its elements");
-      final int size = in.getCount("elements", count);
-      final long holeAt = in.offset();
-      final int firstHole = in.getInt();
-      final long packedAt = in.offset();
-      final long[] packed = readLongs(in, size);
-      // Only for elements that arrived: an empty storage costs no table.
-      final int[][] sparse =
-          full && size > 0
-              ? new int[(count + CoreHooks.SPARSE_MASK) >>> CoreHooks.SPARSE_SHIFT][]
-              : null;
-      final int holes;
+      return fileColumns;
+    }
+
+    /**
+     * Checks storage {@code s}'s elements against the entity list, filling {@code sparse} for a
+     * full snapshot; returns the number of holes.
+     */
+    private int checkElements(
+        final int s,
+        final long[] packed,
+        final int size,
+        final int[][] sparse,
+        final long packedAt,
+        final String storageName)
+        throws SnapshotFormatException {
       if (!full) {
-        holes = checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
-      } else if (inListOrder(packed, size, count, alive, entities)) {
+        return checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
+      }
+      if (inListOrder(packed, size, count, alive, entities)) {
         sparseFromPositions(positionOf, count, size, entities, sparse);
-        holes = 0;
-      } else {
-        if (null == live) {
-          live = liveByIndex(entities, count, alive);
-        }
-        final SharedPrefix prefix = longestSharedPrefix(storages, packed, size);
-        if (null != prefix.twin()) {
-          sparseFromTwin(prefix.twin(), prefix.length(), sparse);
-        }
-        holes =
-            checkFullElements(
-                packed, prefix.length(), size, count, live, sparse, packedAt, storageName);
+        return 0;
       }
-      checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
-      final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
-      for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
-        wanted.put(column.name(), column);
+      if (null == live) {
+        live = liveByIndex(entities, count, alive);
       }
-      // Whole pages the storage can adopt (a load into an empty registry), when every field of the
-      // type is primitive: a page of references would need the field's own array class.
-      final int pageSize =
-          paged && allPrimitive(wanted.values()) && PageProbe.keepsInstalledPages(type)
-              ? schema.pageSize()
-              : 0;
+      final SharedPrefix prefix = longestSharedPrefix(storages, packed, size);
+      if (null != prefix.twin()) {
+        sparseFromTwin(prefix.twin(), prefix.length(), sparse);
+      }
+      return checkFullElements(
+          packed, prefix.length(), size, count, live, sparse, packedAt, storageName);
+    }
+
+    /**
+     * A storage section's fields: each field the type still has is checked and staged (flat, or in
+     * whole pages when {@code pageSize} is not 0); the others are skipped.
+     */
+    private Map<String, StagedColumn> readColumns(
+        final List<FileColumn> fileColumns,
+        final Map<String, SnapshotFormat.Column> wanted,
+        final String storageName,
+        final int size,
+        final long[] packed,
+        final int pageSize)
+        throws IOException {
       final Map<String, StagedColumn> columns = new LinkedHashMap<>();
       for (final FileColumn column : fileColumns) {
         in.at(storageName + ", field '" + column.name + "'");
@@ -322,18 +448,17 @@ final class StagedSnapshot {
                       pageSize));
         }
       }
-      final StagedStorage staged =
-          new StagedStorage(type, key, packed, size, firstHole, columns, sparse, pageSize);
-      storages.add(
-          0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged));
+      return columns;
     }
-    in.at("the end marker");
-    for (int i = 0; i < 4; i++) {
-      if (in.getByte() != SnapshotFormat.END[i]) {
-        throw in.error("corrupt snapshot: the end marker 'END!' is missing");
+
+    private void readEndMarker() throws IOException {
+      in.at("the end marker");
+      for (int i = 0; i < 4; i++) {
+        if (in.getByte() != SnapshotFormat.END[i]) {
+          throw in.error("corrupt snapshot: the end marker 'END!' is missing");
+        }
       }
     }
-    return new StagedSnapshot(full, entities, count, alive, positionOf, extras, storages);
   }
 
   /** A field as the file describes it. */
