@@ -42,7 +42,11 @@ import javax.annotation.processing.Generated;
 public final class VisibleQuery {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
-   * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined.
+   * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
+   * (benchmark {@code LoopCopiesDecision}: five visitor classes through one query of two owned
+   * components, 1M entities): 1.1 ns per entity with the copies, 10 ns with a single loop,
+   * whose call of the visitor turns megamorphic. The copies cost bytecode only: a copy that no
+   * visitor class runs is never compiled.
    */
   private static final LoopCopies LOOP_COPIES = new LoopCopies(8);
 
@@ -210,8 +214,8 @@ public final class VisibleQuery {
   /**
    * The loop of {@link #each}, in 9 identical copies ({@code each0} to {@code each7}, then
    * {@code eachShared} for the visitor classes past them): the JIT profiles the call of the visitor
-   * per method, so a copy that sees one class inlines it. Only {@link #each} calls them, having
-   * refused a nested call.
+   * per method, so a copy that sees one class inlines it (see {@code LOOP_COPIES} for what that
+   * measured). Only {@link #each} calls them, having refused a nested call.
    *
    * @param visitor the loop body
    */

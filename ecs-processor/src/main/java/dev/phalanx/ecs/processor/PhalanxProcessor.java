@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.processor;
 
 import com.google.auto.service.AutoService;
+import dev.phalanx.ecs.processor.base.ValidationReport;
 import dev.phalanx.ecs.processor.generation.CursorGenerator;
 import dev.phalanx.ecs.processor.generation.NonOwningGroupQueryGenerator;
 import dev.phalanx.ecs.processor.generation.OwningGroupQueryGenerator;
@@ -13,7 +14,6 @@ import dev.phalanx.ecs.processor.model.QueryModel;
 import dev.phalanx.ecs.processor.validation.ComponentValidator;
 import dev.phalanx.ecs.processor.validation.Diagnostics;
 import dev.phalanx.ecs.processor.validation.QueryValidator;
-import dev.phalanx.ecs.processor.validation.ValidationReport;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.palantir.javapoet.ClassName;
-import dev.phalanx.ecs.processor.generation.Names;
-import dev.phalanx.ecs.processor.generation.RuntimeContract;
+import dev.phalanx.ecs.processor.base.Names;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.validation.Diagnostics;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;

@@ -3,6 +3,7 @@ package dev.phalanx.ecs.processor.generation;
 import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.TypeName;
+import dev.phalanx.ecs.processor.base.Names;
 import dev.phalanx.ecs.processor.model.Access;
 import dev.phalanx.ecs.processor.model.FieldModel;
 

@@ -5,6 +5,8 @@ import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.phalanx.ecs.processor.base.Names;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import dev.phalanx.ecs.processor.model.StorageKind;

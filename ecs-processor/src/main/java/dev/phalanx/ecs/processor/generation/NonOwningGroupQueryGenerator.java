@@ -3,6 +3,7 @@ package dev.phalanx.ecs.processor.generation;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.QueryModel;
 import java.util.List;
 import javax.lang.model.util.Elements;

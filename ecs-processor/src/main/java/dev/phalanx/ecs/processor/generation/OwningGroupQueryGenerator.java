@@ -7,6 +7,8 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.phalanx.ecs.processor.base.Names;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import dev.phalanx.ecs.processor.model.QueryModel;
 import java.util.ArrayList;
@@ -171,7 +173,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     }
     // The owned storages with fields share one page size: their cursors keep one page per run.
     // Without any, the whole range is one run.
-    RuntimeContract.pagedLoop(
+    RuntimeProtocols.pagedLoop(
         method,
         "lead",
         CodeBlock.of("group.size()"),

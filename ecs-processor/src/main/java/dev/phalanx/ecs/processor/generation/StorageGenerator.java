@@ -9,6 +9,8 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.phalanx.ecs.processor.base.Names;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.Construction;
 import dev.phalanx.ecs.processor.model.FieldModel;
@@ -661,7 +663,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
                 "@throws IllegalArgumentException if the entity is not valid in the owning registry"
                     + " or already\n"
                     + "    has one\n");
-    RuntimeContract.insert(method, locals.entity(), locals.position(), writeFields(model, locals));
+    RuntimeProtocols.insert(method, locals.entity(), locals.position(), writeFields(model, locals));
     return method.build();
   }
 

@@ -8,6 +8,7 @@ import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import com.palantir.javapoet.WildcardTypeName;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import java.util.List;
@@ -17,8 +18,9 @@ import javax.lang.model.util.Elements;
 /**
  * Generates {@code Foo_Traits}: the component's storage traits and field list as constants, and
  * {@code TYPE}, the key registries use to find the generated storage with one array read. The
- * runtime's {@code ComponentType.of(Foo.class)} loads this class by name (see {@link Names}), so no
- * index of all components is needed and the processor stays isolating.
+ * runtime's {@code ComponentType.of(Foo.class)} loads this class by name (see {@link
+ * dev.phalanx.ecs.processor.base.Names}), so no index of all components is needed and the processor
+ * stays isolating.
  */
 public final class TraitsGenerator extends ComponentFileGenerator {
 

@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.processor.validation;
 
-import dev.phalanx.ecs.processor.generation.Names;
+import dev.phalanx.ecs.processor.base.Names;
+import dev.phalanx.ecs.processor.base.ValidationReport;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.QueryModel;
 import dev.phalanx.ecs.processor.model.StorageKind;

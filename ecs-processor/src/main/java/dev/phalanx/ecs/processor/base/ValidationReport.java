@@ -1,4 +1,4 @@
-package dev.phalanx.ecs.processor.validation;
+package dev.phalanx.ecs.processor.base;
 
 import java.util.ArrayList;
 import java.util.List;
