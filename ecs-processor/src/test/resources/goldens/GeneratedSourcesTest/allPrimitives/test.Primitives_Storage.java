@@ -6,6 +6,7 @@ import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Double;
 import java.lang.Float;
 import java.lang.Math;
@@ -677,15 +678,15 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   public void emplace(final CommandBuffer commands, final long entity, final boolean flag,
       final byte tiny, final short small, final char letter, final int count, final long big,
       final float ratio, final double precise) {
-    commands.beginFields(entity, this, 8, 0);
-    commands.putWord(flag ? 1L : 0L);
-    commands.putWord(tiny);
-    commands.putWord(small);
-    commands.putWord(letter);
-    commands.putWord(count);
-    commands.putWord(big);
-    commands.putWord(Float.floatToRawIntBits(ratio));
-    commands.putWord(Double.doubleToRawLongBits(precise));
+    TypedRecording.beginFields(commands, entity, this, 8, 0);
+    TypedRecording.putWord(commands, flag ? 1L : 0L);
+    TypedRecording.putWord(commands, tiny);
+    TypedRecording.putWord(commands, small);
+    TypedRecording.putWord(commands, letter);
+    TypedRecording.putWord(commands, count);
+    TypedRecording.putWord(commands, big);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(ratio));
+    TypedRecording.putWord(commands, Double.doubleToRawLongBits(precise));
   }
 
   /**
@@ -709,15 +710,15 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final boolean flag,
       final byte tiny, final short small, final char letter, final int count, final long big,
       final float ratio, final double precise) {
-    commands.beginFieldsIfAbsent(entity, this, 8, 0);
-    commands.putWord(flag ? 1L : 0L);
-    commands.putWord(tiny);
-    commands.putWord(small);
-    commands.putWord(letter);
-    commands.putWord(count);
-    commands.putWord(big);
-    commands.putWord(Float.floatToRawIntBits(ratio));
-    commands.putWord(Double.doubleToRawLongBits(precise));
+    TypedRecording.beginFieldsIfAbsent(commands, entity, this, 8, 0);
+    TypedRecording.putWord(commands, flag ? 1L : 0L);
+    TypedRecording.putWord(commands, tiny);
+    TypedRecording.putWord(commands, small);
+    TypedRecording.putWord(commands, letter);
+    TypedRecording.putWord(commands, count);
+    TypedRecording.putWord(commands, big);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(ratio));
+    TypedRecording.putWord(commands, Double.doubleToRawLongBits(precise));
   }
 
   /**

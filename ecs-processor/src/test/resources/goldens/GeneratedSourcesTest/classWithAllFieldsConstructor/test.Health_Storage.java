@@ -6,6 +6,7 @@ import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Math;
 import java.lang.Override;
 import java.util.Arrays;
@@ -252,9 +253,9 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void emplace(final CommandBuffer commands, final long entity, final int current,
       final int max) {
-    commands.beginFields(entity, this, 2, 0);
-    commands.putWord(current);
-    commands.putWord(max);
+    TypedRecording.beginFields(commands, entity, this, 2, 0);
+    TypedRecording.putWord(commands, current);
+    TypedRecording.putWord(commands, max);
   }
 
   /**
@@ -271,9 +272,9 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final int current,
       final int max) {
-    commands.beginFieldsIfAbsent(entity, this, 2, 0);
-    commands.putWord(current);
-    commands.putWord(max);
+    TypedRecording.beginFieldsIfAbsent(commands, entity, this, 2, 0);
+    TypedRecording.putWord(commands, current);
+    TypedRecording.putWord(commands, max);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.String;
@@ -269,9 +270,9 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void emplace(final CommandBuffer commands, final long entity$, final long entity,
       final String name) {
-    commands.beginFields(entity$, this, 1, 1);
-    commands.putWord(entity);
-    commands.putRef(name);
+    TypedRecording.beginFields(commands, entity$, this, 1, 1);
+    TypedRecording.putWord(commands, entity);
+    TypedRecording.putRef(commands, name);
   }
 
   /**
@@ -288,9 +289,9 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity$, final long entity,
       final String name) {
-    commands.beginFieldsIfAbsent(entity$, this, 1, 1);
-    commands.putWord(entity);
-    commands.putRef(name);
+    TypedRecording.beginFieldsIfAbsent(commands, entity$, this, 1, 1);
+    TypedRecording.putWord(commands, entity);
+    TypedRecording.putRef(commands, name);
   }
 
   /**

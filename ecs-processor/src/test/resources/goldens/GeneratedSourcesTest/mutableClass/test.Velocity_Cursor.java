@@ -56,20 +56,20 @@ public final class Velocity_Cursor extends Cursor {
   }
 
   @Override
-  public void moveToPage(final int page) {
+  protected void moveToPage(final int page) {
     this.page = page;
     this.offset = 0;
     this.position = page << pageShift;
   }
 
   @Override
-  public void moveWithinPage(final int offset) {
+  protected void moveWithinPage(final int offset) {
     this.offset = offset;
     this.position = page << pageShift | offset;
   }
 
   @Override
-  public void moveToElement(final int page, final int offset) {
+  protected void moveToElement(final int page, final int offset) {
     this.page = page;
     this.offset = offset;
     this.position = page << pageShift | offset;

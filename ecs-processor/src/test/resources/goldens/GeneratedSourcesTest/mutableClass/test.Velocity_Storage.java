@@ -6,6 +6,7 @@ import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
@@ -323,10 +324,10 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void emplace(final CommandBuffer commands, final long entity, final float dx,
       final float dy, final float spin) {
-    commands.beginFields(entity, this, 3, 0);
-    commands.putWord(Float.floatToRawIntBits(dx));
-    commands.putWord(Float.floatToRawIntBits(dy));
-    commands.putWord(Float.floatToRawIntBits(spin));
+    TypedRecording.beginFields(commands, entity, this, 3, 0);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(dx));
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(dy));
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(spin));
   }
 
   /**
@@ -344,10 +345,10 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final float dx,
       final float dy, final float spin) {
-    commands.beginFieldsIfAbsent(entity, this, 3, 0);
-    commands.putWord(Float.floatToRawIntBits(dx));
-    commands.putWord(Float.floatToRawIntBits(dy));
-    commands.putWord(Float.floatToRawIntBits(spin));
+    TypedRecording.beginFieldsIfAbsent(commands, entity, this, 3, 0);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(dx));
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(dy));
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(spin));
   }
 
   /**

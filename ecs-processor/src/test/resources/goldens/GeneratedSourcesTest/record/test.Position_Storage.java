@@ -6,6 +6,7 @@ import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
@@ -253,9 +254,9 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void emplace(final CommandBuffer commands, final long entity, final float x,
       final float y) {
-    commands.beginFields(entity, this, 2, 0);
-    commands.putWord(Float.floatToRawIntBits(x));
-    commands.putWord(Float.floatToRawIntBits(y));
+    TypedRecording.beginFields(commands, entity, this, 2, 0);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(x));
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(y));
   }
 
   /**
@@ -272,9 +273,9 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final float x,
       final float y) {
-    commands.beginFieldsIfAbsent(entity, this, 2, 0);
-    commands.putWord(Float.floatToRawIntBits(x));
-    commands.putWord(Float.floatToRawIntBits(y));
+    TypedRecording.beginFieldsIfAbsent(commands, entity, this, 2, 0);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(x));
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(y));
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Integer;
 import java.lang.Math;
 import java.lang.Override;
@@ -548,13 +549,13 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   public void emplace(final CommandBuffer commands, final long entity, final String text,
       final Label.Color color, final List<String> tags, final Map<String, List<Integer>> index2,
       final int[][] grid, final long owner) {
-    commands.beginFields(entity, this, 1, 5);
-    commands.putRef(text);
-    commands.putRef(color);
-    commands.putRef(tags);
-    commands.putRef(index2);
-    commands.putRef(grid);
-    commands.putWord(owner);
+    TypedRecording.beginFields(commands, entity, this, 1, 5);
+    TypedRecording.putRef(commands, text);
+    TypedRecording.putRef(commands, color);
+    TypedRecording.putRef(commands, tags);
+    TypedRecording.putRef(commands, index2);
+    TypedRecording.putRef(commands, grid);
+    TypedRecording.putWord(commands, owner);
   }
 
   /**
@@ -576,13 +577,13 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final String text,
       final Label.Color color, final List<String> tags, final Map<String, List<Integer>> index2,
       final int[][] grid, final long owner) {
-    commands.beginFieldsIfAbsent(entity, this, 1, 5);
-    commands.putRef(text);
-    commands.putRef(color);
-    commands.putRef(tags);
-    commands.putRef(index2);
-    commands.putRef(grid);
-    commands.putWord(owner);
+    TypedRecording.beginFieldsIfAbsent(commands, entity, this, 1, 5);
+    TypedRecording.putRef(commands, text);
+    TypedRecording.putRef(commands, color);
+    TypedRecording.putRef(commands, tags);
+    TypedRecording.putRef(commands, index2);
+    TypedRecording.putRef(commands, grid);
+    TypedRecording.putWord(commands, owner);
   }
 
   /**

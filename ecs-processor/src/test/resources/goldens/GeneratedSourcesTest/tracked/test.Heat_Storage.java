@@ -6,6 +6,7 @@ import dev.phalanx.ecs.CursorSource;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
@@ -261,9 +262,9 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void emplace(final CommandBuffer commands, final long entity, final float celsius,
       final int source) {
-    commands.beginFields(entity, this, 2, 0);
-    commands.putWord(Float.floatToRawIntBits(celsius));
-    commands.putWord(source);
+    TypedRecording.beginFields(commands, entity, this, 2, 0);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(celsius));
+    TypedRecording.putWord(commands, source);
   }
 
   /**
@@ -280,9 +281,9 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void emplaceIfAbsent(final CommandBuffer commands, final long entity, final float celsius,
       final int source) {
-    commands.beginFieldsIfAbsent(entity, this, 2, 0);
-    commands.putWord(Float.floatToRawIntBits(celsius));
-    commands.putWord(source);
+    TypedRecording.beginFieldsIfAbsent(commands, entity, this, 2, 0);
+    TypedRecording.putWord(commands, Float.floatToRawIntBits(celsius));
+    TypedRecording.putWord(commands, source);
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.NonOwningGroup;
+import dev.phalanx.ecs.Query;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
@@ -40,7 +41,7 @@ import javax.annotation.processing.Generated;
  * other entities may not leave the group meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Systems_HealthyQuery {
+public final class Systems_HealthyQuery extends Query {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -219,17 +220,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -237,11 +238,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -255,19 +256,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -288,17 +289,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -306,11 +307,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -324,19 +325,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -357,17 +358,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -375,11 +376,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -393,19 +394,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -426,17 +427,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -444,11 +445,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -462,19 +463,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -495,17 +496,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -513,11 +514,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -531,19 +532,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -564,17 +565,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -582,11 +583,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -600,19 +601,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -633,17 +634,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -651,11 +652,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -669,19 +670,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -702,17 +703,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -720,11 +721,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -738,19 +739,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -771,17 +772,17 @@ public final class Systems_HealthyQuery {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -789,11 +790,11 @@ public final class Systems_HealthyQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -807,19 +808,19 @@ public final class Systems_HealthyQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 

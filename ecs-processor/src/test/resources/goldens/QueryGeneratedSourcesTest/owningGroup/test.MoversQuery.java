@@ -5,6 +5,7 @@ import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.EntityRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.PositionComparator;
+import dev.phalanx.ecs.Query;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
@@ -59,7 +60,7 @@ import javax.annotation.processing.Generated;
  * The chunk forms lock the storages: no structural change at all.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class MoversQuery {
+public final class MoversQuery extends Query {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -302,28 +303,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -334,7 +335,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -352,28 +353,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -384,7 +385,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -402,28 +403,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -434,7 +435,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -452,28 +453,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -484,7 +485,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -502,28 +503,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -534,7 +535,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -552,28 +553,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -584,7 +585,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -602,28 +603,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -634,7 +635,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -652,28 +653,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -684,7 +685,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -702,28 +703,28 @@ public final class MoversQuery {
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
-        labelCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
+        Query.moveToPage(labelCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          labelCursor.moveWithinPage(offset);
-          final int healthCursorIndex$ = healthStorage.holdsAt(position, entity) ? position : healthStorage.index(entity);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.moveWithinPage(labelCursor, offset);
+          final int healthCursorIndex$ = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.index(entity);
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -734,7 +735,7 @@ public final class MoversQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 

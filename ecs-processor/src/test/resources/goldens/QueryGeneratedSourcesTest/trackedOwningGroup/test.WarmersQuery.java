@@ -5,6 +5,7 @@ import dev.phalanx.ecs.EntityComparator;
 import dev.phalanx.ecs.EntityRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.PositionComparator;
+import dev.phalanx.ecs.Query;
 import dev.phalanx.ecs.RangeConsumer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
@@ -57,7 +58,7 @@ import javax.annotation.processing.Generated;
  * The chunk forms lock the storages: no structural change at all.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class WarmersQuery {
+public final class WarmersQuery extends Query {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -255,20 +256,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -279,7 +280,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -294,20 +295,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -318,7 +319,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -333,20 +334,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -357,7 +358,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -372,20 +373,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -396,7 +397,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -411,20 +412,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -435,7 +436,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -450,20 +451,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -474,7 +475,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -489,20 +490,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -513,7 +514,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -528,20 +529,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -552,7 +553,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -567,20 +568,20 @@ public final class WarmersQuery {
     final OwningGroup group = this.group;
     // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        heatCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(heatCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          heatCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(heatCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, heatCursor);
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
@@ -591,7 +592,7 @@ public final class WarmersQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -633,23 +634,23 @@ public final class WarmersQuery {
       final OwningGroup group = this.group;
       // Any owned storage can lead: members sit at positions [0, size()) of each, in one order.
       final Position_Storage lead = this.positionStorage;
-      lead.beginIteration();
+      Query.beginIteration(lead);
       try {
         for (int from = group.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
-          positionCursor.moveToPage(page);
-          heatCursor.moveToPage(page);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(heatCursor, page);
           int next = pageStart - 1;
           for (int offset = from - pageStart; offset >= 0; offset--) {
             final int position = pageStart + offset;
             final long entity = lead.packed()[position];
-            positionCursor.moveWithinPage(offset);
-            heatCursor.moveWithinPage(offset);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(heatCursor, offset);
             if (!(heatCursor.changedSince(tick))) {
               continue;
             }
-            lead.visit(position);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, heatCursor);
             if (group.size() < position) {
               // Members besides the visited one left: go on from the new end.
@@ -660,7 +661,7 @@ public final class WarmersQuery {
           from = next;
         }
       } finally {
-        lead.endIteration();
+        Query.endIteration(lead);
       }
     } finally {
       this.iterating$ = false;

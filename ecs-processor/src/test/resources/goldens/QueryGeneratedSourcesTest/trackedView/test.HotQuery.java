@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Query;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
@@ -39,7 +40,7 @@ import javax.annotation.processing.Generated;
  * other entities may not leave the view's leading storage meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class HotQuery {
+public final class HotQuery extends Query {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -221,20 +222,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -242,13 +243,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -262,31 +263,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -309,20 +310,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -330,13 +331,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -350,31 +351,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -397,20 +398,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -418,13 +419,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -438,31 +439,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -485,20 +486,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -506,13 +507,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -526,31 +527,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -573,20 +574,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -594,13 +595,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -614,31 +615,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -661,20 +662,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -682,13 +683,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -702,31 +703,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -749,20 +750,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -770,13 +771,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -790,31 +791,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -837,20 +838,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -858,13 +859,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -878,31 +879,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -925,20 +926,20 @@ public final class HotQuery {
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(heatStorage, pageStart, from + 1)
-            && lead.samePositions(healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int heatCursorStamp$ = heatStorage.structureStamp();
-          final int healthCursorStamp$ = healthStorage.structureStamp();
-          heatCursor.moveToPage(page);
-          healthCursor.moveToPage(page);
+            && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          Query.moveToPage(heatCursor, page);
+          Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -946,13 +947,13 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            heatCursor.moveWithinPage(offset);
-            healthCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(heatCursor, offset);
+            Query.moveWithinPage(healthCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
-            if (lead.structureStamp() != leadStamp$
-                || heatStorage.structureStamp() != heatCursorStamp$
-                || healthStorage.structureStamp() != healthCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || Query.structureStamp(healthStorage) != healthCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -966,31 +967,31 @@ public final class HotQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+          final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
           if (heatCursorIndex$ < 0) {
             continue;
           }
-          final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+          final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
           if (healthCursorIndex$ < 0) {
             continue;
           }
           if (heatCursorIndex$ == position && heatCursorPaged$) {
-            heatCursor.moveToElement(page, offset);
+            Query.moveToElement(heatCursor, page, offset);
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
           if (healthCursorIndex$ == position && healthCursorPaged$) {
-            healthCursor.moveToElement(page, offset);
+            Query.moveToElement(healthCursor, page, offset);
           } else {
             healthCursor.moveTo(healthCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, heatCursor, healthCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -1020,20 +1021,20 @@ public final class HotQuery {
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$ && healthCursorPaged$;
-      lead.beginIteration();
+      Query.beginIteration(lead);
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
           final int page = from >>> pageShift;
           final int pageStart = page << pageShift;
           int offset = from - pageStart;
           if (paged$
-              && lead.samePositions(heatStorage, pageStart, from + 1)
-              && lead.samePositions(healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = lead.structureStamp();
-            final int heatCursorStamp$ = heatStorage.structureStamp();
-            final int healthCursorStamp$ = healthStorage.structureStamp();
-            heatCursor.moveToPage(page);
-            healthCursor.moveToPage(page);
+              && Query.samePositions(lead, heatStorage, pageStart, from + 1)
+              && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
+            final int leadStamp$ = Query.structureStamp(lead);
+            final int heatCursorStamp$ = Query.structureStamp(heatStorage);
+            final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            Query.moveToPage(heatCursor, page);
+            Query.moveToPage(healthCursor, page);
             for (; offset >= 0; offset--) {
               final int position = pageStart + offset;
               // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -1041,16 +1042,16 @@ public final class HotQuery {
               if (stable && Entity.isTombstone(entity)) {
                 continue;
               }
-              heatCursor.moveWithinPage(offset);
-              healthCursor.moveWithinPage(offset);
+              Query.moveWithinPage(heatCursor, offset);
+              Query.moveWithinPage(healthCursor, offset);
               if (!(heatCursor.changedSince(tick))) {
                 continue;
               }
-              lead.visit(position);
+              Query.visit(lead, position);
               visitor.visit(entity, heatCursor, healthCursor);
-              if (lead.structureStamp() != leadStamp$
-                  || heatStorage.structureStamp() != heatCursorStamp$
-                  || healthStorage.structureStamp() != healthCursorStamp$) {
+              if (Query.structureStamp(lead) != leadStamp$
+                  || Query.structureStamp(heatStorage) != heatCursorStamp$
+                  || Query.structureStamp(healthStorage) != healthCursorStamp$) {
                 // The run may no longer be aligned: test each storage for the rest of it.
                 offset--;
                 break;
@@ -1064,34 +1065,34 @@ public final class HotQuery {
             if (stable && Entity.isTombstone(entity)) {
               continue;
             }
-            final int heatCursorIndex$ = lead == heatStorage || heatStorage.holdsAt(position, entity) ? position : heatStorage.indexOf(entity);
+            final int heatCursorIndex$ = lead == heatStorage || Query.holdsAt(heatStorage, position, entity) ? position : heatStorage.indexOf(entity);
             if (heatCursorIndex$ < 0) {
               continue;
             }
-            final int healthCursorIndex$ = lead == healthStorage || healthStorage.holdsAt(position, entity) ? position : healthStorage.indexOf(entity);
+            final int healthCursorIndex$ = lead == healthStorage || Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
             if (healthCursorIndex$ < 0) {
               continue;
             }
             if (heatCursorIndex$ == position && heatCursorPaged$) {
-              heatCursor.moveToElement(page, offset);
+              Query.moveToElement(heatCursor, page, offset);
             } else {
               heatCursor.moveTo(heatCursorIndex$);
             }
             if (healthCursorIndex$ == position && healthCursorPaged$) {
-              healthCursor.moveToElement(page, offset);
+              Query.moveToElement(healthCursor, page, offset);
             } else {
               healthCursor.moveTo(healthCursorIndex$);
             }
             if (!(heatCursor.changedSince(tick))) {
               continue;
             }
-            lead.visit(position);
+            Query.visit(lead, position);
             visitor.visit(entity, heatCursor, healthCursor);
           }
           from = pageStart - 1;
         }
       } finally {
-        lead.endIteration();
+        Query.endIteration(lead);
       }
     } finally {
       this.iterating$ = false;

@@ -3,6 +3,7 @@ package test;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Query;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
@@ -39,7 +40,7 @@ import javax.annotation.processing.Generated;
  * other entities may not leave the view's leading storage meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class VisibleQuery {
+public final class VisibleQuery extends Query {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -233,20 +234,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -257,13 +258,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -277,11 +278,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -289,22 +290,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -327,20 +328,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -351,13 +352,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -371,11 +372,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -383,22 +384,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -421,20 +422,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -445,13 +446,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -465,11 +466,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -477,22 +478,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -515,20 +516,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -539,13 +540,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -559,11 +560,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -571,22 +572,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -609,20 +610,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -633,13 +634,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -653,11 +654,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -665,22 +666,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -703,20 +704,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -727,13 +728,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -747,11 +748,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -759,22 +760,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -797,20 +798,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -821,13 +822,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -841,11 +842,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -853,22 +854,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -891,20 +892,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -915,13 +916,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -935,11 +936,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -947,22 +948,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 
@@ -985,20 +986,20 @@ public final class VisibleQuery {
     final boolean positionCursorPaged$ = positionStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     final boolean paged$ = positionCursorPaged$ && labelCursorPaged$;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && lead.samePositions(positionStorage, pageStart, from + 1)
-            && lead.samePositions(labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = lead.structureStamp();
-          final int positionCursorStamp$ = positionStorage.structureStamp();
-          final int labelCursorStamp$ = labelStorage.structureStamp();
-          positionCursor.moveToPage(page);
-          labelCursor.moveToPage(page);
+            && Query.samePositions(lead, positionStorage, pageStart, from + 1)
+            && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
+          final int leadStamp$ = Query.structureStamp(lead);
+          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          Query.moveToPage(positionCursor, page);
+          Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -1009,13 +1010,13 @@ public final class VisibleQuery {
             if (frozenStorage.contains(entity)) {
               continue;
             }
-            positionCursor.moveWithinPage(offset);
-            labelCursor.moveWithinPage(offset);
-            lead.visit(position);
+            Query.moveWithinPage(positionCursor, offset);
+            Query.moveWithinPage(labelCursor, offset);
+            Query.visit(lead, position);
             visitor.visit(entity, positionCursor, labelCursor);
-            if (lead.structureStamp() != leadStamp$
-                || positionStorage.structureStamp() != positionCursorStamp$
-                || labelStorage.structureStamp() != labelCursorStamp$) {
+            if (Query.structureStamp(lead) != leadStamp$
+                || Query.structureStamp(positionStorage) != positionCursorStamp$
+                || Query.structureStamp(labelStorage) != labelCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -1029,11 +1030,11 @@ public final class VisibleQuery {
           if (stable && Entity.isTombstone(entity)) {
             continue;
           }
-          final int positionCursorIndex$ = lead == positionStorage || positionStorage.holdsAt(position, entity) ? position : positionStorage.indexOf(entity);
+          final int positionCursorIndex$ = lead == positionStorage || Query.holdsAt(positionStorage, position, entity) ? position : positionStorage.indexOf(entity);
           if (positionCursorIndex$ < 0) {
             continue;
           }
-          final int labelCursorIndex$ = lead == labelStorage || labelStorage.holdsAt(position, entity) ? position : labelStorage.indexOf(entity);
+          final int labelCursorIndex$ = lead == labelStorage || Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
           if (labelCursorIndex$ < 0) {
             continue;
           }
@@ -1041,22 +1042,22 @@ public final class VisibleQuery {
             continue;
           }
           if (positionCursorIndex$ == position && positionCursorPaged$) {
-            positionCursor.moveToElement(page, offset);
+            Query.moveToElement(positionCursor, page, offset);
           } else {
             positionCursor.moveTo(positionCursorIndex$);
           }
           if (labelCursorIndex$ == position && labelCursorPaged$) {
-            labelCursor.moveToElement(page, offset);
+            Query.moveToElement(labelCursor, page, offset);
           } else {
             labelCursor.moveTo(labelCursorIndex$);
           }
-          lead.visit(position);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, labelCursor);
         }
         from = pageStart - 1;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 

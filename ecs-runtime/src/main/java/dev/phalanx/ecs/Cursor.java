@@ -17,10 +17,11 @@ package dev.phalanx.ecs;
  *       loop over one page.
  *   <li>Moving a cursor is a few field writes: {@link #point} for any position; {@link #moveToPage}
  *       then {@link #moveWithinPage} for loops that walk a storage page by page, where the page
- *       stays the same for a whole run, so the JIT reads each field's page array once per run.
- *       Generated code calls them on the final cursor class (direct calls); the runtime's typed
- *       views call them through this class, a virtual call that is megamorphic once a program
- *       iterates several component types that way.
+ *       stays the same for a whole run, so the JIT reads each field's page array once per run. They
+ *       are protected: generated queries call them through {@link Query}'s helpers with the final
+ *       cursor class (a direct call once inlined); the runtime's typed views call them through this
+ *       class, a virtual call that is megamorphic once a program iterates several component types
+ *       that way. A user moves a cursor with the generated {@code moveTo} and {@code moveToEntity}.
  *   <li>A cursor allocates nothing after it is made; it keeps no reference to the entity.
  *   <li>A position is not checked when it is set: it stays meaningful until the storage moves its
  *       elements (a removal under swap-and-pop, a sort, a compaction).
@@ -78,7 +79,7 @@ public abstract class Cursor {
    *
    * @param page a page of the storage
    */
-  public abstract void moveToPage(int page);
+  protected abstract void moveToPage(int page);
 
   /**
    * Points this cursor at {@code offset} of its current page (see {@link #moveToPage}). For
@@ -86,7 +87,7 @@ public abstract class Cursor {
    *
    * @param offset an offset in {@code [0, pageSize)}
    */
-  public abstract void moveWithinPage(int offset);
+  protected abstract void moveWithinPage(int offset);
 
   /**
    * Points this cursor at {@code offset} of page {@code page}: as {@link #point}, for a loop that
@@ -96,5 +97,5 @@ public abstract class Cursor {
    * @param page a page of the storage
    * @param offset an offset in {@code [0, pageSize)}
    */
-  public abstract void moveToElement(int page, int offset);
+  protected abstract void moveToElement(int page, int offset);
 }

@@ -269,7 +269,7 @@ public class SparseSet {
    * @param entity an entity
    * @return whether {@code position} is in {@code [0, size())} and holds {@code entity}
    */
-  public final boolean holdsAt(final int position, final long entity) {
+  final boolean holdsAt(final int position, final long entity) {
     return position >= 0 && position < size && packed[position] == entity;
   }
 
@@ -277,14 +277,15 @@ public class SparseSet {
    * Returns whether this set and {@code other} hold the same entities at positions {@code [from,
    * to)}, both sets holding that range: one vectorized comparison of their packed arrays. A loop
    * over this set can then reach {@code other}'s elements of the range by position, for as long as
-   * {@code other}'s {@link #structureStamp()} stays the same. For generated code.
+   * {@code other}'s {@link #structureStamp()} stays the same. For generated code, through {@link
+   * Query}.
    *
    * @param other another set
    * @param from the first position, inclusive
    * @param to the last position, exclusive
    * @return whether both sets hold the range and agree on it
    */
-  public final boolean samePositions(final SparseSet other, final int from, final int to) {
+  final boolean samePositions(final SparseSet other, final int from, final int to) {
     if (other == this) {
       return 0 <= from && from <= to && to <= size;
     }
@@ -298,11 +299,12 @@ public class SparseSet {
   /**
    * Returns a number that changes whenever an element of this set moves or is removed or a hole is
    * filled, and stays the same when an element is appended: while it stays the same, every position
-   * below the size it had still holds the same entity or hole. For generated code.
+   * below the size it had still holds the same entity or hole. For generated code, through {@link
+   * Query}.
    *
    * @return the current stamp
    */
-  public final int structureStamp() {
+  final int structureStamp() {
     return edits;
   }
 
@@ -348,17 +350,17 @@ public class SparseSet {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // For generated code: the iteration guard protocol. A callback iteration over this set calls
-  // beginIteration() once, visit(position) before handing each element to user code, and
-  // endIteration() in a finally block. Calls must nest; user code should not call these.
+  // The iteration guard protocol. A callback iteration over this set calls beginIteration() once,
+  // visit(position) before handing each element to user code, and endIteration() in a finally
+  // block. Calls must nest. Generated loops reach these through Query's protected helpers.
   // ---------------------------------------------------------------------------------------------
 
   /**
    * Starts a callback iteration over this set: until {@link #endIteration()}, changes that would
    * move an element across the iteration's floor are refused. The floor starts at {@link #size()}.
-   * For generated code.
+   * For generated code, through {@link Query}.
    */
-  public final void beginIteration() {
+  final void beginIteration() {
     final int depth = iterations;
     if (depth > 0) {
       if (depth > outerFloors.length) {
@@ -374,16 +376,17 @@ public class SparseSet {
   }
 
   /**
-   * Records that the innermost iteration now visits {@code position}. For generated code.
+   * Records that the innermost iteration now visits {@code position}. For generated code, through
+   * {@link Query}.
    *
    * @param position the position being visited
    */
-  public final void visit(final int position) {
+  final void visit(final int position) {
     floor = position;
   }
 
   /** Ends the innermost callback iteration. For generated code. */
-  public final void endIteration() {
+  final void endIteration() {
     final int depth = iterations - 1;
     if (depth < 0) {
       throw new IllegalStateException("no iteration of " + describe() + " to end");

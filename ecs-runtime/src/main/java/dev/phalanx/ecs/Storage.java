@@ -926,7 +926,7 @@ public abstract class Storage<T> extends SparseSet {
    * @param operation the refused operation's name, for the message
    * @return the exception to throw
    */
-  protected final IllegalArgumentException missing(final long entity, final String operation) {
+  final IllegalArgumentException missing(final long entity, final String operation) {
     final String reason =
         null != registry && !registry.valid(entity)
             ? "the entity is not valid (destroyed or never created)"

@@ -18,6 +18,16 @@ public final class CoreTestAccess {
     set.unlock();
   }
 
+  /** Starts a callback iteration over {@code set}, as a generated loop does. */
+  public static void beginIteration(final SparseSet set) {
+    set.beginIteration();
+  }
+
+  /** Ends the iteration {@link #beginIteration} started. */
+  public static void endIteration(final SparseSet set) {
+    set.endIteration();
+  }
+
   /** {@return the number of component types defined by name so far, JVM-wide} */
   public static int namedCount() {
     return ComponentType.namedCount();

@@ -5,6 +5,7 @@ import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Cursor;
 import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.Query;
 
 /**
  * The {@code each} of the generated {@link FullOwning2Query} as it would be generated with one loop
@@ -15,7 +16,7 @@ import dev.phalanx.ecs.OwningGroup;
  * <p>Only {@link LoopCopiesDecision} uses it: it is the variant the loop copies are measured
  * against.
  */
-final class OneLoopQuery {
+final class OneLoopQuery extends Query {
 
   private final OwningGroup group;
   private final Position_Storage positionStorage;
@@ -55,20 +56,20 @@ final class OneLoopQuery {
     final Velocity_Cursor velocityCursor = this.velocityCursor;
     final OwningGroup group = this.group;
     final Position_Storage lead = this.positionStorage;
-    lead.beginIteration();
+    Query.beginIteration(lead);
     try {
       for (int from = group.size() - 1; from >= 0; ) {
         final int page = from >>> pageShift;
         final int pageStart = page << pageShift;
-        positionCursor.moveToPage(page);
-        velocityCursor.moveToPage(page);
+        Query.moveToPage(positionCursor, page);
+        Query.moveToPage(velocityCursor, page);
         int next = pageStart - 1;
         for (int offset = from - pageStart; offset >= 0; offset--) {
           final int position = pageStart + offset;
           final long entity = lead.packed()[position];
-          positionCursor.moveWithinPage(offset);
-          velocityCursor.moveWithinPage(offset);
-          lead.visit(position);
+          Query.moveWithinPage(positionCursor, offset);
+          Query.moveWithinPage(velocityCursor, offset);
+          Query.visit(lead, position);
           visitor.visit(entity, positionCursor, velocityCursor);
           if (group.size() < position) {
             next = group.size() - 1;
@@ -78,7 +79,7 @@ final class OneLoopQuery {
         from = next;
       }
     } finally {
-      lead.endIteration();
+      Query.endIteration(lead);
     }
   }
 }

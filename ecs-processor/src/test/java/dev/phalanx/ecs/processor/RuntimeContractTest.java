@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -12,6 +13,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -71,6 +73,97 @@ class RuntimeContractTest {
             + " with it");
   }
 
+  /**
+   * The runtime's surface for generated code is exactly what {@link RuntimeContract#MEMBERS} lists
+   * of it: every protected member of the base classes generated code extends ({@code Query}, the
+   * storages, {@code Cursor}) and every public member of the generated-code classes in the {@code
+   * internal} package. A member there that generated code does not use is surface a user can reach
+   * for nothing: make it package-private, or add it to the contract when generation starts using
+   * it.
+   */
+  @Test
+  void generatedCodeSurfaceIsExactlyTheContract() throws ClassNotFoundException {
+    final Set<String> runtime = new TreeSet<>();
+    final Set<String> inherited = new TreeSet<>();
+    for (final ClassName base :
+        List.of(
+            RuntimeContract.QUERY,
+            RuntimeContract.SPARSE_SET,
+            RuntimeContract.STORAGE,
+            RuntimeContract.EMPTY_STORAGE,
+            RuntimeContract.OBJECT_STORAGE,
+            RuntimeContract.CURSOR)) {
+      for (final String member : declared(load(base), Modifier.PROTECTED)) {
+        // An override in a runtime storage is the member it overrides, counted already.
+        final String signature = member.substring(member.indexOf('.') + 1);
+        if (inherited.add(signature) || member.contains("<init>")) {
+          runtime.add(member);
+        }
+      }
+    }
+    for (final ClassName internal :
+        List.of(
+            RuntimeContract.TYPED_RECORDING,
+            RuntimeContract.LOOP_COPIES,
+            RuntimeContract.RECORDED_FIELDS)) {
+      assertEquals(RuntimeContract.INTERNAL_PACKAGE, internal.packageName());
+      runtime.addAll(declared(load(internal), Modifier.PUBLIC));
+    }
+    final Set<String> contract = new TreeSet<>();
+    for (final RuntimeContract.Member member : RuntimeContract.MEMBERS) {
+      final String key = member.owner().simpleName() + "." + member.name() + "/" + member.arity();
+      if (runtime.contains(key)) {
+        contract.add(key);
+      } else if (RuntimeContract.INTERNAL_PACKAGE.equals(member.owner().packageName())) {
+        contract.add(key + " (missing from the runtime)");
+      }
+    }
+    assertEquals(
+        runtime,
+        contract,
+        "the protected members of the runtime's base classes and the public members of its"
+            + " internal classes must be exactly the ones RuntimeContract.MEMBERS lists");
+  }
+
+  /**
+   * The members generated code reaches through {@code Query} and {@code TypedRecording} are no
+   * longer public where users would find them: on the sets, the cursors and the command buffer.
+   */
+  @Test
+  void loopAndRecordingMembersAreNotPublicApi() throws ClassNotFoundException {
+    final Set<String> publicApi = new TreeSet<>();
+    for (final ClassName type :
+        List.of(
+            RuntimeContract.SPARSE_SET,
+            RuntimeContract.STORAGE,
+            RuntimeContract.CURSOR,
+            RuntimeContract.COMMAND_BUFFER,
+            RuntimeContract.QUERY)) {
+      for (final Method method : load(type).getMethods()) {
+        publicApi.add(method.getName());
+      }
+    }
+    for (final String name :
+        List.of(
+            "beginIteration",
+            "visit",
+            "endIteration",
+            "holdsAt",
+            "samePositions",
+            "structureStamp",
+            "moveToPage",
+            "moveWithinPage",
+            "moveToElement",
+            "beginFields",
+            "beginFieldsIfAbsent",
+            "putWord",
+            "putRef",
+            "nextWord",
+            "nextRef")) {
+      assertFalse(publicApi.contains(name), name + " is public API");
+    }
+  }
+
   @Test
   void traitsNamingRuleAgreesWithTheRuntime() throws ReflectiveOperationException {
     final Method rule =
@@ -111,6 +204,32 @@ class RuntimeContractTest {
       }
     }
     return methods;
+  }
+
+  /**
+   * The members {@code type} declares with exactly the access {@code access} ({@link
+   * Modifier#PUBLIC} or {@link Modifier#PROTECTED}), as {@code Simple.name/arity} ({@code -1} for a
+   * field, {@code <init>} for a constructor).
+   */
+  private static Set<String> declared(final Class<?> type, final int access) {
+    final Set<String> members = new TreeSet<>();
+    final String owner = type.getSimpleName() + ".";
+    for (final Method method : type.getDeclaredMethods()) {
+      if (0 != (method.getModifiers() & access) && !method.isSynthetic() && !method.isBridge()) {
+        members.add(owner + method.getName() + "/" + method.getParameterCount());
+      }
+    }
+    for (final Constructor<?> constructor : type.getDeclaredConstructors()) {
+      if (0 != (constructor.getModifiers() & access)) {
+        members.add(owner + "<init>/" + constructor.getParameterCount());
+      }
+    }
+    for (final Field field : type.getDeclaredFields()) {
+      if (0 != (field.getModifiers() & access) && !field.isSynthetic()) {
+        members.add(owner + field.getName() + "/-1");
+      }
+    }
+    return members;
   }
 
   private static boolean visible(final int modifiers) {

@@ -75,6 +75,8 @@ public final class CoreHooks {
           int.class,
           int[][].class);
   private static final MethodHandle REMOVE_ALL = virtual(SparseSet.class, "removeAll", void.class);
+  private static final MethodHandle STRUCTURE_STAMP =
+      virtual(SparseSet.class, "structureStamp", int.class);
   private static final MethodHandle RESTORE_ENTITIES =
       virtual(
           EntityStorage.class,
@@ -263,6 +265,20 @@ public final class CoreHooks {
   public static void removeAll(final SparseSet set) {
     try {
       REMOVE_ALL.invokeExact(set);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@link SparseSet}'s {@code structureStamp()}.
+   *
+   * @param set the set
+   * @return its structure stamp
+   */
+  public static int structureStamp(final SparseSet set) {
+    try {
+      return (int) STRUCTURE_STAMP.invokeExact(set);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

@@ -8,6 +8,7 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.FieldRecorder;
 import dev.phalanx.ecs.internal.Guards;
 import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.ref.WeakReference;
@@ -81,7 +82,7 @@ import java.util.function.Consumer;
  * each run of a parallel iteration, its own buffer (see {@link CommandBuffers}, whose apply order
  * does not depend on the number of threads). Apply from one thread, at a sync point.
  */
-public final class CommandBuffer {
+public final class CommandBuffer extends FieldRecorder {
 
   // Reserved handles: index bits with the top bit set (never a live index: indices stop at
   // Entity.MAX_INDEX), the buffer's slot in the other 31 (see Slots); the version bits hold the
@@ -458,17 +459,18 @@ public final class CommandBuffer {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // For generated code: typed field recording. A generated storage's emplace(commands, entity,
-  // fields...) calls beginFields with the number of words and references its fields take, then
-  // putWord or putRef once per field in declaration order; on apply, the runtime calls the
-  // storage's applyRecorded(entity, commands), which reads them back with nextWord and nextRef in
-  // the same order. Nothing is boxed.
+  // For generated code: typed field recording (see FieldRecorder, through which generated code
+  // calls these protected members). A generated storage's emplace(commands, entity, fields...)
+  // calls beginFields with the number of words and references its fields take, then putWord or
+  // putRef once per field in declaration order; on apply, the runtime calls the storage's
+  // applyRecorded(entity, fields), which reads them back through Replay in the same order. Nothing
+  // is boxed.
   // ---------------------------------------------------------------------------------------------
 
   /**
    * Starts recording the fields of a typed emplace of {@code storage}'s component on {@code
    * entity}: grows the buffer for the whole command first, so that the {@code putWord} and {@code
-   * putRef} calls that follow cannot fail. For generated code.
+   * putRef} calls that follow cannot fail.
    *
    * @param entity the target: an entity, or a reserved handle
    * @param storage the generated storage whose {@code applyRecorded} reads the fields back
@@ -476,9 +478,10 @@ public final class CommandBuffer {
    * @param refCount the number of {@link #putRef} calls that follow (reference fields)
    * @throws IllegalArgumentException if the counts differ from an earlier recording of the type
    */
-  public void beginFields(
-      final long entity, final Storage<?> storage, final int wordCount, final int refCount) {
-    final ComponentType<?, ?> type = storage.type();
+  @Override
+  protected void beginFields(
+      final long entity, final Object storage, final int wordCount, final int refCount) {
+    final ComponentType<?, ?> type = ((Storage<?>) storage).type();
     final int id = type.id();
     final long[] shapes = fieldShapes;
     // The steady state, checked in one go: a type recorded typed before with these sizes (which
@@ -503,25 +506,27 @@ public final class CommandBuffer {
 
   /**
    * As {@link #beginFields}, for a typed emplace applied only if the entity has no component of the
-   * type by then. For generated code.
+   * type by then.
    *
    * @param entity the target: an entity, or a reserved handle
    * @param storage the generated storage whose {@code applyRecorded} reads the fields back
    * @param wordCount the number of {@link #putWord} calls that follow (primitive fields)
    * @param refCount the number of {@link #putRef} calls that follow (reference fields)
    */
-  public void beginFieldsIfAbsent(
-      final long entity, final Storage<?> storage, final int wordCount, final int refCount) {
-    record(FIELDS_IF_ABSENT, entity, storage.type(), wordCount, refCount);
+  @Override
+  protected void beginFieldsIfAbsent(
+      final long entity, final Object storage, final int wordCount, final int refCount) {
+    record(FIELDS_IF_ABSENT, entity, ((Storage<?>) storage).type(), wordCount, refCount);
   }
 
   /**
-   * Records one primitive field's bits (see {@link #beginFields}). For generated code.
+   * Records one primitive field's bits (see {@link #beginFields}).
    *
    * @param bits the field's value as raw bits ({@code Float.floatToRawIntBits} and the like)
    * @throws IllegalStateException if more words are put than {@code beginFields} announced
    */
-  public void putWord(final long bits) {
+  @Override
+  protected void putWord(final long bits) {
     if (wordCount == words.length) {
       throw overflow("words");
     }
@@ -529,12 +534,13 @@ public final class CommandBuffer {
   }
 
   /**
-   * Records one reference field (see {@link #beginFields}). For generated code.
+   * Records one reference field (see {@link #beginFields}).
    *
    * @param value the field's value, possibly {@code null}
    * @throws IllegalStateException if more references are put than {@code beginFields} announced
    */
-  public void putRef(final Object value) {
+  @Override
+  protected void putRef(final Object value) {
     if (refCount == refs.length) {
       throw overflow("references");
     }

@@ -763,7 +763,7 @@ public final class Hierarchy {
    * changes it (both only grow).
    */
   private int stamp() {
-    return changes + nodes.structureStamp();
+    return changes + CoreHooks.structureStamp(nodes);
   }
 
   private void checkUnchanged(final int before) {

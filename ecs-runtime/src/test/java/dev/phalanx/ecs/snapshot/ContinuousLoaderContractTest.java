@@ -116,9 +116,9 @@ class ContinuousLoaderContractTest {
     remote.destroy(gone);
     final String before = dump(local);
     final EmptyStorage<Object> busy = local.storage(LOCAL_ONLY);
-    busy.beginIteration();
+    CoreTestAccess.beginIteration(busy);
     assertThrows(ConcurrentModificationException.class, () -> load(loader, remote));
-    busy.endIteration();
+    CoreTestAccess.endIteration(busy);
     CoreTestAccess.lock(busy, "a test");
     final ConcurrentModificationException locked =
         assertThrows(ConcurrentModificationException.class, () -> load(loader, remote));

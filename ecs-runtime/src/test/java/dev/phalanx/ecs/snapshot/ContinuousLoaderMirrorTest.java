@@ -320,13 +320,13 @@ class ContinuousLoaderMirrorTest {
     final long added = remote.create();
     final byte[] changed = save(new SnapshotWriter(remote));
     final AllPrimitivesStorageB<Sample> mine = local.storage(AllPrimitivesStorageB.SWAP);
-    mine.beginIteration();
+    CoreTestAccess.beginIteration(mine);
     final ConcurrentModificationException iterated =
         assertThrows(ConcurrentModificationException.class, () -> load(loader, changed));
     assertEquals(
         "cannot load a snapshot: storage of SwapSample is locked or iterated",
         iterated.getMessage());
-    mine.endIteration();
+    CoreTestAccess.endIteration(mine);
     CoreTestAccess.lock(mine, "a test");
     assertThrows(ConcurrentModificationException.class, () -> load(loader, changed));
     CoreTestAccess.unlock(mine);

@@ -37,6 +37,12 @@ public final class RuntimeContract {
   /** {@code Storage}, the base of generated struct-of-arrays storages. */
   public static final ClassName STORAGE = ClassName.get(PACKAGE, "Storage");
 
+  /** {@code Query}, the base of generated queries: the loop protocol's protected helpers. */
+  public static final ClassName QUERY = ClassName.get(PACKAGE, "Query");
+
+  /** {@code TypedRecording}, what a generated storage records a typed command's fields through. */
+  public static final ClassName TYPED_RECORDING = ClassName.get(INTERNAL_PACKAGE, "TypedRecording");
+
   /** {@code LoopCopies}, which gives each visitor class a copy of a generated loop. */
   public static final ClassName LOOP_COPIES = ClassName.get(INTERNAL_PACKAGE, "LoopCopies");
 
@@ -127,6 +133,8 @@ public final class RuntimeContract {
           COMMAND_BUFFER,
           COMMAND_BUFFERS,
           RECORDED_FIELDS,
+          TYPED_RECORDING,
+          QUERY,
           LOOP_COPIES,
           SIGNAL,
           ENTITY_COMPARATOR,
@@ -185,10 +193,10 @@ public final class RuntimeContract {
           new Member(STORAGE, "markWritten", 1),
           new Member(STORAGE, "changeTick", 0),
           new Member(STORAGE, "contains", 1),
-          new Member(COMMAND_BUFFER, "beginFields", 4),
-          new Member(COMMAND_BUFFER, "beginFieldsIfAbsent", 4),
-          new Member(COMMAND_BUFFER, "putWord", 1),
-          new Member(COMMAND_BUFFER, "putRef", 1),
+          new Member(TYPED_RECORDING, "beginFields", 5),
+          new Member(TYPED_RECORDING, "beginFieldsIfAbsent", 5),
+          new Member(TYPED_RECORDING, "putWord", 2),
+          new Member(TYPED_RECORDING, "putRef", 2),
           new Member(RECORDED_FIELDS, "nextWord", 0),
           new Member(RECORDED_FIELDS, "nextRef", 0),
           new Member(SPARSE_SET, "moveElement", 2),
@@ -200,9 +208,10 @@ public final class RuntimeContract {
           new Member(SPARSE_SET, "indexOf", 1),
           new Member(SPARSE_SET, "contains", 1),
           new Member(SPARSE_SET, "policy", 0),
-          new Member(SPARSE_SET, "beginIteration", 0),
-          new Member(SPARSE_SET, "visit", 1),
-          new Member(SPARSE_SET, "endIteration", 0),
+          new Member(QUERY, "<init>", 0),
+          new Member(QUERY, "beginIteration", 1),
+          new Member(QUERY, "visit", 2),
+          new Member(QUERY, "endIteration", 1),
           new Member(EMPTY_STORAGE, "<init>", 2),
           new Member(OBJECT_STORAGE, "<init>", 1),
           new Member(COMPONENT_TYPE, "define", 3),
@@ -235,9 +244,12 @@ public final class RuntimeContract {
           new Member(CURSOR, "moveToPage", 1),
           new Member(CURSOR, "moveWithinPage", 1),
           new Member(CURSOR, "moveToElement", 2),
-          new Member(SPARSE_SET, "holdsAt", 2),
-          new Member(SPARSE_SET, "samePositions", 3),
-          new Member(SPARSE_SET, "structureStamp", 0),
+          new Member(QUERY, "moveToPage", 2),
+          new Member(QUERY, "moveWithinPage", 2),
+          new Member(QUERY, "moveToElement", 3),
+          new Member(QUERY, "holdsAt", 3),
+          new Member(QUERY, "samePositions", 4),
+          new Member(QUERY, "structureStamp", 1),
           new Member(LOOP_COPIES, "<init>", 1),
           new Member(LOOP_COPIES, "copyOf", 1),
           new Member(CURSOR_SOURCE, "cursor", 0),
@@ -287,16 +299,10 @@ public final class RuntimeContract {
           "index/1",
           "entityWithIndex/1",
           "at/1",
-          "holdsAt/2",
-          "samePositions/3",
-          "structureStamp/0",
           "describe/0",
           "isLocked/0",
           "isIterated/0",
           "reserve/1",
-          "beginIteration/0",
-          "visit/1",
-          "endIteration/0",
           "compact/0",
           "moveElement/2",
           "swapElements/2",
@@ -339,7 +345,6 @@ public final class RuntimeContract {
           "commitInsert/2",
           "positionFor/2",
           "notifyUpdate/1",
-          "missing/2",
           "allocatePage/1",
           "getAt/1",
           "setAt/2",

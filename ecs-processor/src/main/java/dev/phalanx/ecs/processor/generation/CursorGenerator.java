@@ -142,7 +142,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec moveToPage() {
     return MethodSpec.methodBuilder("moveToPage")
         .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
+        .addModifiers(Modifier.PROTECTED)
         .addParameter(TypeName.INT, "page", Modifier.FINAL)
         .addStatement("this.page = page")
         .addStatement("this.offset = 0")
@@ -153,7 +153,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec moveWithinPage() {
     return MethodSpec.methodBuilder("moveWithinPage")
         .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
+        .addModifiers(Modifier.PROTECTED)
         .addParameter(TypeName.INT, "offset", Modifier.FINAL)
         .addStatement("this.offset = offset")
         .addStatement("this.position = page << pageShift | offset")
@@ -163,7 +163,7 @@ public final class CursorGenerator extends ComponentFileGenerator {
   private static MethodSpec moveToElement() {
     return MethodSpec.methodBuilder("moveToElement")
         .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
+        .addModifiers(Modifier.PROTECTED)
         .addParameter(TypeName.INT, "page", Modifier.FINAL)
         .addParameter(TypeName.INT, "offset", Modifier.FINAL)
         .addStatement("this.page = page")

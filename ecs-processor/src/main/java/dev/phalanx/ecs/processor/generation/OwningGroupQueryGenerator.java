@@ -149,8 +149,8 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     for (final Slot slot : slots) {
       if (slot.included() && slot.fields()) {
         if (Role.OWNED == slot.role()) {
-          pageMoves.addStatement("$L.moveToPage(page)", slot.cursor());
-          body.addStatement("$L.moveWithinPage(offset)", slot.cursor());
+          pageMoves.addStatement("$T.moveToPage($L, page)", RuntimeContract.QUERY, slot.cursor());
+          body.addStatement("$T.moveWithinPage($L, offset)", RuntimeContract.QUERY, slot.cursor());
         } else {
           // A get storage is not arranged by the group, but often holds the members in the same
           // order (filled as the entities were created): then no lookup, and one page per run.
@@ -159,12 +159,14 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
           method.addStatement(
               "final boolean $L = $L.pageShift() == $L", paged, slot.storage(), shift);
           body.addStatement(
-                  "final int $L = $L.holdsAt(position, entity) ? position : $L.index(entity)",
+                  "final int $L = $T.holdsAt($L, position, entity) ? position : $L.index(entity)",
                   index,
+                  RuntimeContract.QUERY,
                   slot.storage(),
                   slot.storage())
               .beginControlFlow("if ($L == position && $L)", index, paged)
-              .addStatement("$L.moveToElement(page, offset)", slot.cursor())
+              .addStatement(
+                  "$T.moveToElement($L, page, offset)", RuntimeContract.QUERY, slot.cursor())
               .nextControlFlow("else")
               .addStatement("$L.moveTo($L)", slot.cursor(), index)
               .endControlFlow();

@@ -149,6 +149,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     final TypeSpec.Builder type =
         TypeSpec.classBuilder(model.query())
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .superclass(RuntimeContract.QUERY)
             .addJavadoc(classDoc(model, slots));
     type.addField(
         FieldSpec.builder(

@@ -2,6 +2,7 @@ package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import dev.phalanx.ecs.processor.base.RuntimeContract;
 
 /**
  * The two protocols generated code follows with the runtime, each emitted from this one place:
@@ -74,7 +75,7 @@ final class RuntimeProtocols {
       final CodeBlock filter,
       final CodeBlock visit) {
     method
-        .addStatement("$L.beginIteration()", guard)
+        .addStatement("$T.beginIteration($L)", RuntimeContract.QUERY, guard)
         .beginControlFlow("try")
         .beginControlFlow("for (int from = $L - 1; from >= 0; )", size)
         .addStatement("final int page = from >>> $L", pageShift)
@@ -95,7 +96,7 @@ final class RuntimeProtocols {
                     .addStatement("continue")
                     .endControlFlow()
                     .build())
-        .addStatement("$L.visit(position)", guard)
+        .addStatement("$T.visit($L, position)", RuntimeContract.QUERY, guard)
         .addStatement(visit);
     if (clamp) {
       method
@@ -110,7 +111,7 @@ final class RuntimeProtocols {
         .addStatement(clamp ? "from = next" : "from = pageStart - 1")
         .endControlFlow()
         .nextControlFlow("finally")
-        .addStatement("$L.endIteration()", guard)
+        .addStatement("$T.endIteration($L)", RuntimeContract.QUERY, guard)
         .endControlFlow();
   }
 }

@@ -747,7 +747,14 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addModifiers(Modifier.PUBLIC)
             .addParameter(RuntimeContract.COMMAND_BUFFER, commands, Modifier.FINAL)
             .addParameter(TypeName.LONG, locals.entity(), Modifier.FINAL)
-            .addStatement("$L.$L($L, this, $L, $L)", commands, begin, locals.entity(), words, refs);
+            .addStatement(
+                "$T.$L($L, $L, this, $L, $L)",
+                RuntimeContract.TYPED_RECORDING,
+                begin,
+                commands,
+                locals.entity(),
+                words,
+                refs);
     for (final FieldModel field : model.fields()) {
       method
           .addJavadoc("@param $L the {@code $L} field\n", field.name(), field.name())
@@ -760,20 +767,31 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static CodeBlock encode(final FieldModel field, final String commands) {
     final TypeName type = field.type();
     if (TypeName.BOOLEAN.equals(type)) {
-      return CodeBlock.of("$L.putWord($L ? 1L : 0L)", commands, field.name());
+      return CodeBlock.of(
+          "$T.putWord($L, $L ? 1L : 0L)", RuntimeContract.TYPED_RECORDING, commands, field.name());
     }
     if (TypeName.FLOAT.equals(type)) {
       return CodeBlock.of(
-          "$L.putWord($T.floatToRawIntBits($L))", commands, Float.class, field.name());
+          "$T.putWord($L, $T.floatToRawIntBits($L))",
+          RuntimeContract.TYPED_RECORDING,
+          commands,
+          Float.class,
+          field.name());
     }
     if (TypeName.DOUBLE.equals(type)) {
       return CodeBlock.of(
-          "$L.putWord($T.doubleToRawLongBits($L))", commands, Double.class, field.name());
+          "$T.putWord($L, $T.doubleToRawLongBits($L))",
+          RuntimeContract.TYPED_RECORDING,
+          commands,
+          Double.class,
+          field.name());
     }
     if (type.isPrimitive()) {
-      return CodeBlock.of("$L.putWord($L)", commands, field.name());
+      return CodeBlock.of(
+          "$T.putWord($L, $L)", RuntimeContract.TYPED_RECORDING, commands, field.name());
     }
-    return CodeBlock.of("$L.putRef($L)", commands, field.name());
+    return CodeBlock.of(
+        "$T.putRef($L, $L)", RuntimeContract.TYPED_RECORDING, commands, field.name());
   }
 
   private static CodeBlock decode(final FieldModel field, final String commands) {

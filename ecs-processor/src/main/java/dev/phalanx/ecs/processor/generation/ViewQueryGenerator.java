@@ -127,13 +127,22 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     final List<CodeBlock> paged = new ArrayList<>();
     final List<CodeBlock> aligned = new ArrayList<>();
     final List<CodeBlock> changed = new ArrayList<>();
-    changed.add(CodeBlock.of("lead.structureStamp() != leadStamp$$"));
+    changed.add(CodeBlock.of("$T.structureStamp(lead) != leadStamp$$", RuntimeContract.QUERY));
     for (final Slot slot : cursors) {
       method.addStatement(
           "final boolean $L = $L.pageShift() == pageShift", pagedLocal(slot), slot.storage());
       paged.add(CodeBlock.of("$L", pagedLocal(slot)));
-      aligned.add(CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", slot.storage()));
-      changed.add(CodeBlock.of("$L.structureStamp() != $L", slot.storage(), stampLocal(slot)));
+      aligned.add(
+          CodeBlock.of(
+              "$T.samePositions(lead, $L, pageStart, from + 1)",
+              RuntimeContract.QUERY,
+              slot.storage()));
+      changed.add(
+          CodeBlock.of(
+              "$T.structureStamp($L) != $L",
+              RuntimeContract.QUERY,
+              slot.storage(),
+              stampLocal(slot)));
     }
     method.addStatement(
         "final boolean paged$$ = $L",
@@ -148,12 +157,12 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
                         .addStatement("continue")
                         .endControlFlow()
                         .build())
-            .addStatement("lead.visit(position)")
+            .addStatement("$T.visit(lead, position)", RuntimeContract.QUERY)
             .addStatement(visitCall(slots))
             .build();
 
     method
-        .addStatement("lead.beginIteration()")
+        .addStatement("$T.beginIteration(lead)", RuntimeContract.QUERY)
         .beginControlFlow("try")
         .beginControlFlow("for (int from = lead.size() - 1; from >= 0; )")
         .addStatement("final int page = from >>> pageShift")
@@ -164,19 +173,23 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     runTest.add(CodeBlock.of("paged$$"));
     runTest.addAll(aligned);
     method.beginControlFlow("if ($L)", CodeBlock.join(runTest, "\n    && "));
-    method.addStatement("final int leadStamp$$ = lead.structureStamp()");
+    method.addStatement("final int leadStamp$$ = $T.structureStamp(lead)", RuntimeContract.QUERY);
     for (final Slot slot : cursors) {
-      method.addStatement("final int $L = $L.structureStamp()", stampLocal(slot), slot.storage());
+      method.addStatement(
+          "final int $L = $T.structureStamp($L)",
+          stampLocal(slot),
+          RuntimeContract.QUERY,
+          slot.storage());
     }
     for (final Slot slot : cursors) {
-      method.addStatement("$L.moveToPage(page)", slot.cursor());
+      method.addStatement("$T.moveToPage($L, page)", RuntimeContract.QUERY, slot.cursor());
     }
     method
         .beginControlFlow("for (; offset >= 0; offset--)")
         .addStatement("final int position = pageStart + offset")
         .addCode(entityAndMembership(slots, false, testMembership));
     for (final Slot slot : cursors) {
-      method.addStatement("$L.moveWithinPage(offset)", slot.cursor());
+      method.addStatement("$T.moveWithinPage($L, offset)", RuntimeContract.QUERY, slot.cursor());
     }
     method
         .addCode(visitAndFilter)
@@ -195,7 +208,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     for (final Slot slot : cursors) {
       method
           .beginControlFlow("if ($L == position && $L)", indexLocal(slot), pagedLocal(slot))
-          .addStatement("$L.moveToElement(page, offset)", slot.cursor())
+          .addStatement("$T.moveToElement($L, page, offset)", RuntimeContract.QUERY, slot.cursor())
           .nextControlFlow("else")
           .addStatement("$L.moveTo($L)", slot.cursor(), indexLocal(slot))
           .endControlFlow();
@@ -206,7 +219,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         .addStatement("from = pageStart - 1")
         .endControlFlow()
         .nextControlFlow("finally")
-        .addStatement("lead.endIteration()")
+        .addStatement("$T.endIteration(lead)", RuntimeContract.QUERY)
         .endControlFlow();
   }
 
@@ -230,10 +243,11 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
       if (slot.included() && slot.fields()) {
         if (test && testMembership) {
           body.addStatement(
-                  "final int $L = lead == $L || $L.holdsAt(position, entity) ? position :"
+                  "final int $L = lead == $L || $T.holdsAt($L, position, entity) ? position :"
                       + " $L.indexOf(entity)",
                   indexLocal(slot),
                   slot.storage(),
+                  RuntimeContract.QUERY,
                   slot.storage(),
                   slot.storage())
               .beginControlFlow("if ($L < 0)", indexLocal(slot))
@@ -241,8 +255,9 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
               .endControlFlow();
         } else if (test) {
           body.addStatement(
-              "final int $L = $L.holdsAt(position, entity) ? position : $L.index(entity)",
+              "final int $L = $T.holdsAt($L, position, entity) ? position : $L.index(entity)",
               indexLocal(slot),
+              RuntimeContract.QUERY,
               slot.storage(),
               slot.storage());
         }
