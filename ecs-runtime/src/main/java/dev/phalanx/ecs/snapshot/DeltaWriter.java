@@ -460,13 +460,19 @@ public final class DeltaWriter implements AutoCloseable {
     final int wasAlive = lastAlive;
     final int wasSize = lastSize;
     final int stable = Math.min(alive, wasAlive);
-    for (int position = 0; position < stable; position++) {
-      if (packed[position] != last[position]) {
-        lookAt(position, packed, last, alive, wasAlive);
-        last[position] = packed[position];
+    // Arrays.mismatch skips the runs that did not change (vectorised): most of them.
+    int position = 0;
+    while (position < stable) {
+      final int skipped = Arrays.mismatch(packed, position, stable, last, position, stable);
+      if (skipped < 0) {
+        break;
       }
+      position += skipped;
+      lookAt(position, packed, last, alive, wasAlive);
+      last[position] = packed[position];
+      position++;
     }
-    for (int position = stable; position < Math.max(size, wasSize); position++) {
+    for (position = stable; position < Math.max(size, wasSize); position++) {
       lookAt(position, packed, last, alive, wasAlive);
       if (position < size) {
         last[position] = packed[position];
@@ -580,14 +586,7 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     } else if (fields && storage.isTracked()) {
-      for (int position = 0; position < size; position++) {
-        if (storage.changeTickAt(position) > since) {
-          final long entity = packed[position];
-          if (!Entity.isTombstone(entity) && held(entity)) {
-            choose(position, mark);
-          }
-        }
-      }
+      chooseChanged(tracker, packed, size, since, mark);
     }
     if (tracker.refs && null != churn) {
       refChooser.storage = storage;
@@ -622,6 +621,47 @@ public final class DeltaWriter implements AutoCloseable {
     columns.start(storage);
     CoreHooks.eachColumn(storage, columns);
     return true;
+  }
+
+  /**
+   * Chooses the elements of a tracked storage written after {@code since}: page by page over its
+   * tick pages when the storage hands them out ({@link TickPages}), else a tick read per element.
+   */
+  private void chooseChanged(
+      final Tracker tracker,
+      final long[] packed,
+      final int size,
+      final long since,
+      final int mark) {
+    final Storage<?> storage = tracker.storage;
+    final long[][] ticks = TickPages.of(storage);
+    if (null == ticks) {
+      for (int position = 0; position < size; position++) {
+        if (storage.changeTickAt(position) > since) {
+          chooseHeld(packed, position, mark);
+        }
+      }
+      return;
+    }
+    final int shift = storage.pageShift();
+    final int pageSize = storage.pageSize();
+    for (int page = 0, from = 0; from < size; page++, from += pageSize) {
+      final long[] stamps = ticks[page];
+      final int count = Math.min(pageSize, size - from);
+      for (int offset = 0; offset < count; offset++) {
+        if (stamps[offset] > since) {
+          chooseHeld(packed, from + offset, mark);
+        }
+      }
+    }
+    assert size <= 0 || ticks.length >= ((size - 1) >>> shift) + 1;
+  }
+
+  private void chooseHeld(final long[] packed, final int position, final int mark) {
+    final long entity = packed[position];
+    if (!Entity.isTombstone(entity) && held(entity)) {
+      choose(position, mark);
+    }
   }
 
   private void choose(final int position, final int mark) {
