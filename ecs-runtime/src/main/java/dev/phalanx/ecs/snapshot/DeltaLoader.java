@@ -735,7 +735,9 @@ public final class DeltaLoader {
       for (int k = 0; k < updates; k++) {
         CoreHooks.markWritten(storage, updateAt[k]);
       }
-      for (int k = 0; k < updates; k++) {
+      // No update listener now: none can connect before this loop ends, as none runs.
+      final int announced = storage.onUpdate().isEmpty() ? 0 : updates;
+      for (int k = 0; k < announced; k++) {
         final long local = remoteToLocal.get(entities[updateFrom[k]], Entity.NULL);
         if (registry.valid(local) && storage.contains(local)) {
           try {

@@ -635,7 +635,7 @@ public final class DeltaWriter implements AutoCloseable {
       final int mark) {
     final Storage<?> storage = tracker.storage;
     final long[][] ticks = TickPages.of(storage);
-    if (null == ticks) {
+    if (null == ticks || 0 != positionCount || null != interest) {
       for (int position = 0; position < size; position++) {
         if (storage.changeTickAt(position) > since) {
           chooseHeld(packed, position, mark);
@@ -643,18 +643,32 @@ public final class DeltaWriter implements AutoCloseable {
       }
       return;
     }
+    // The common case, page by page: nothing chosen yet (each position is visited once, no marks
+    // needed), every live entity held (no interest set); a miss per changed element at most.
     final int shift = storage.pageShift();
     final int pageSize = storage.pageSize();
+    assert size <= 0 || ticks.length >= ((size - 1) >>> shift) + 1;
     for (int page = 0, from = 0; from < size; page++, from += pageSize) {
       final long[] stamps = ticks[page];
       final int count = Math.min(pageSize, size - from);
       for (int offset = 0; offset < count; offset++) {
-        if (stamps[offset] > since) {
-          chooseHeld(packed, from + offset, mark);
+        if (stamps[offset] > since && !Entity.isTombstone(packed[from + offset])) {
+          append(from + offset);
         }
       }
     }
-    assert size <= 0 || ticks.length >= ((size - 1) >>> shift) + 1;
+    if (tracker.refs && null != churn) {
+      for (int i = 0; i < positionCount; i++) {
+        chosenAt[positions[i]] = mark; // the references pass chooses after this one
+      }
+    }
+  }
+
+  private void append(final int position) {
+    if (positionCount == positions.length) {
+      positions = Arrays.copyOf(positions, 2 * positionCount);
+    }
+    positions[positionCount++] = position;
   }
 
   private void chooseHeld(final long[] packed, final int position, final int mark) {
