@@ -48,10 +48,13 @@ import java.util.Map;
  *       unchanged.
  *   <li>destroys the local entities of lost remote ones, creates local entities for gained ones;
  *   <li>per storage: removes the component from the entities listed as losing it (if they still
- *       have it), then emplaces (construct) or replaces (update) the values sent, through the
- *       storage's normal insertion path; each value written stamps the local change tick of a
- *       tracked storage. {@code @EntityRef} fields (and hierarchy links) are mapped: a reference to
- *       a remote entity this replica does not hold becomes {@link Entity#NULL}.
+ *       have it), then replaces the values sent of the entities that have the component (all
+ *       written by position first, then each stamped, then each update published), then emplaces
+ *       the others one by one through the storage's normal insertion path (construct); each value
+ *       written stamps the local change tick of a tracked storage. An update listener thus sees the
+ *       section's other replaced values already written. {@code @EntityRef} fields (and hierarchy
+ *       links) are mapped: a reference to a remote entity this replica does not hold becomes {@link
+ *       Entity#NULL}.
  *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), its
  *       children lists and counts are rebuilt from the parent links: a node's children are those of
  *       the stream's list in its order, then the others that name it (local children attached to a
@@ -73,8 +76,12 @@ import java.util.Map;
  *
  * <h2>Costs</h2>
  *
- * <p>O(delta size) with one map look-up per entity listed; a small delta costs little whatever the
- * replica's size.
+ * <p>O(delta size) with a few look-ups per entity listed, each one array read: the remote-to-local
+ * map and the staging marks are flat arrays indexed by the remote entity's index, with a hash
+ * overflow for two versions of one index mapped at once and for indices beyond a span bounded by
+ * twice the number mapped (an untrusted delta naming huge indices cannot make the loader allocate
+ * more than that); 24 bytes per remote index. A small delta costs little whatever the replica's
+ * size.
  *
  * <h2>Threading</h2>
  *

@@ -81,13 +81,14 @@ import java.util.function.LongPredicate;
  * <h2>Costs</h2>
  *
  * <p>O(entity storage size) for the entity pass, plus per storage O(size) for tracked ones (a tick
- * compare per element) and those opted in with {@link #everyValue}, plus O(log + sent), plus, in a
- * write where the replica gains or loses entities, one pass over the references of each storage
- * that has {@code @EntityRef} fields. Without an interest predicate the entity pass is a sequential
- * compare against the writer's copy of the entity storage (updated where it changed), and gained
- * entities are found through the logs; with one (and in the first write), every gained entity is
- * looked up in every storage. The output array, the copy and the sets are reused; no allocation per
- * element for primitive fields.
+ * compare per element, page by page over a generated storage's tick pages) and those opted in with
+ * {@link #everyValue}, plus O(log + sent), plus, in a write where the replica gains or loses
+ * entities, one pass over the references of each storage that has {@code @EntityRef} fields.
+ * Without an interest predicate the entity pass is a sequential compare against the writer's copy
+ * of the entity storage ({@link Arrays#mismatch}, updated where it changed), and gained entities
+ * are found through the logs; with one (and in the first write), every gained entity is looked up
+ * in every storage. The output array, the copy and the sets are reused; no allocation per element
+ * for primitive fields.
  *
  * <h2>Threading</h2>
  *
