@@ -6,14 +6,19 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
+import dev.phalanx.examples.particles.Attachment_Storage;
 import dev.phalanx.examples.particles.Attachment_Traits;
+import dev.phalanx.examples.particles.Comet_Storage;
 import dev.phalanx.examples.particles.Comet_Traits;
 import dev.phalanx.examples.particles.Frozen_Traits;
 import dev.phalanx.examples.particles.Glowing_Traits;
+import dev.phalanx.examples.particles.Lifetime_Storage;
 import dev.phalanx.examples.particles.Lifetime_Traits;
+import dev.phalanx.examples.particles.Position_Storage;
 import dev.phalanx.examples.particles.Position_Traits;
 import dev.phalanx.examples.particles.Replica;
 import dev.phalanx.examples.particles.Storages;
+import dev.phalanx.examples.particles.Velocity_Storage;
 import dev.phalanx.examples.particles.Velocity_Traits;
 import dev.phalanx.examples.particles.World;
 import java.io.IOException;
@@ -37,16 +42,21 @@ import org.openjdk.jmh.annotations.TearDown;
  * times only its own work; the changes happen before the call, outside the timing:
  *
  * <ul>
- *   <li>{@link #deltaWriteAndApply}, {@code change = structure}: before each call 1% of the live
- *       entities, roots that are neither comets nor tails, die and as many new roots are born with
- *       a position, a velocity and a lifetime, as the example's own deaths and spawns do; the call
+ *   <li>{@link #deltaWrite}, {@code change = structure}: before each call 1% of the live entities,
+ *       roots that are neither comets nor tails, die and as many new roots are born with a
+ *       position, a velocity and a lifetime, as the example's own deaths and spawns do; the call
  *       writes the delta since the previous call ({@link DeltaWriter} of the replica's types, none
- *       opted in to {@code everyValue}) and applies it to a replica ({@link Replica}) that holds
- *       the previous tick;
+ *       opted in to {@code everyValue}); after it, untimed, a replica ({@link Replica}) applies it;
+ *   <li>{@link #deltaApply}: the same changes and the delta written before the call; the call
+ *       applies it to the replica, which holds the previous tick;
  *   <li>{@code change = values}: every root also carries a tracked copy of its position ({@link
  *       dev.phalanx.benchmarks.components.TrackedPosition}, streamed too), and before each call 1%
  *       of the live entities get a new tracked position (an in-place write, no structural change);
- *       the call is the same;
+ *       the calls are the same;
+ *   <li>{@link #coreFloor}: the structural change applied directly through the registry to a
+ *       replica-shaped world (a {@link Replica} fed the world once, its groups and storages
+ *       included): 1% of its entities, chosen before the call, destroyed and as many created with a
+ *       position, a velocity and a lifetime. What any delta apply of that churn must pay at least;
  *   <li>{@link #fullSaveAndLoad}: what a full snapshot costs, on a world of its own that nothing
  *       changes (the rows of {@link ExampleWorldSnapshot}): the example's {@code World.save} into a
  *       preallocated array, then {@code World.load} of it in place into a new world.
@@ -87,7 +97,7 @@ public class ExampleWorldDelta {
 
   /** A world, its replica and the writer between them; changed before each call. */
   @State(Scope.Benchmark)
-  public static class Tick {
+  public abstract static class Tick {
     @Param("1000000")
     int roots;
 
@@ -136,8 +146,7 @@ public class ExampleWorldDelta {
     }
 
     /** Not timed: 1% of the live entities die and as many are born, or get a new value. */
-    @Setup(Level.Invocation)
-    public void change() {
+    void change() {
       if (null != tracked) {
         changeValues();
       } else {
@@ -208,6 +217,101 @@ public class ExampleWorldDelta {
     }
   }
 
+  /** {@link Tick} for {@link #deltaWrite}: changed before each call, the delta applied after. */
+  @State(Scope.Benchmark)
+  public static class WriteTick extends Tick {
+    int written;
+
+    /** Not timed: the change. */
+    @Setup(Level.Invocation)
+    public void before() {
+      change();
+    }
+
+    /** Not timed: the replica applies what the call wrote. */
+    @TearDown(Level.Invocation)
+    public void after() throws IOException {
+      replica.apply(writer.bytes(), written);
+    }
+  }
+
+  /** {@link Tick} for {@link #deltaApply}: changed and the delta written before each call. */
+  @State(Scope.Benchmark)
+  public static class ApplyTick extends Tick {
+    int written;
+
+    /** Not timed: the change and the delta's write. */
+    @Setup(Level.Invocation)
+    public void before() {
+      change();
+      written = writer.write();
+      deltaBytes += written;
+      deltas++;
+    }
+  }
+
+  /**
+   * A replica-shaped world (a {@link Replica} fed {@link #exampleWorld} once) that the churn is
+   * applied to directly; the victims are chosen before each call.
+   */
+  @State(Scope.Benchmark)
+  public static class Floor {
+    @Param("1000000")
+    int roots;
+
+    Replica replica;
+    Registry registry;
+    Position_Storage positions;
+    Velocity_Storage velocities;
+    Lifetime_Storage lifetimes;
+    Comet_Storage comets;
+    Attachment_Storage attachments;
+    long[] victims;
+    final java.util.BitSet taken = new java.util.BitSet();
+    SplittableRandom random;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+      try (World world = exampleWorld(roots);
+          DeltaWriter writer = new DeltaWriter(world.registry()).types(TYPES)) {
+        replica = new Replica();
+        final int first = writer.write();
+        replica.apply(writer.bytes(), first);
+      }
+      registry = replica.registry();
+      positions = registry.storage(Position_Traits.TYPE);
+      velocities = registry.storage(Velocity_Traits.TYPE);
+      lifetimes = registry.storage(Lifetime_Traits.TYPE);
+      comets = registry.storage(Comet_Traits.TYPE);
+      attachments = registry.storage(Attachment_Traits.TYPE);
+      victims = new long[registry.alive() / 100];
+      random = new SplittableRandom(7);
+    }
+
+    /** Not timed: 1% of the live roots that are neither comets nor tails, distinct. */
+    @Setup(Level.Invocation)
+    public void choose() {
+      final long[] packed = registry.entities().packed();
+      final int alive = registry.alive();
+      taken.clear();
+      int chosen = 0;
+      while (chosen < victims.length) {
+        final int position = random.nextInt(alive);
+        final long e = packed[position];
+        if (comets.contains(e) || attachments.contains(e) || taken.get(position)) {
+          continue;
+        }
+        taken.set(position);
+        victims[chosen++] = e;
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      System.err.printf("%ncore floor: %,d entities churned per call%n", victims.length);
+    }
+  }
+
   /** A world nothing changes, and a preallocated array for its snapshot. */
   @State(Scope.Benchmark)
   public static class Full {
@@ -230,12 +334,32 @@ public class ExampleWorldDelta {
   }
 
   @Benchmark
-  public int deltaWriteAndApply(final Tick tick) throws IOException {
+  public int deltaWrite(final WriteTick tick) {
     final int length = tick.writer.write();
-    tick.replica.apply(tick.writer.bytes(), length);
+    tick.written = length;
     tick.deltaBytes += length;
     tick.deltas++;
     return length;
+  }
+
+  @Benchmark
+  public int deltaApply(final ApplyTick tick) throws IOException {
+    tick.replica.apply(tick.writer.bytes(), tick.written);
+    return tick.written;
+  }
+
+  @Benchmark
+  public int coreFloor(final Floor floor) {
+    final Registry registry = floor.registry;
+    final long[] victims = floor.victims;
+    for (int i = 0; i < victims.length; i++) {
+      registry.destroy(victims[i]);
+      final long born = registry.create();
+      floor.positions.emplace(born, 0.5f, 0.25f);
+      floor.velocities.emplace(born, 0f, 0f);
+      floor.lifetimes.emplace(born, 100);
+    }
+    return registry.alive();
   }
 
   @Benchmark

@@ -48,10 +48,13 @@ import java.util.Map;
  *       unchanged.
  *   <li>destroys the local entities of lost remote ones, creates local entities for gained ones;
  *   <li>per storage: removes the component from the entities listed as losing it (if they still
- *       have it), then emplaces (construct) or replaces (update) the values sent, through the
- *       storage's normal insertion path; each value written stamps the local change tick of a
- *       tracked storage. {@code @EntityRef} fields (and hierarchy links) are mapped: a reference to
- *       a remote entity this replica does not hold becomes {@link Entity#NULL}.
+ *       have it), then replaces the values sent of the entities that have the component (all
+ *       written by position first, then each stamped, then each update published), then emplaces
+ *       the others one by one through the storage's normal insertion path (construct); each value
+ *       written stamps the local change tick of a tracked storage. An update listener thus sees the
+ *       section's other replaced values already written. {@code @EntityRef} fields (and hierarchy
+ *       links) are mapped: a reference to a remote entity this replica does not hold becomes {@link
+ *       Entity#NULL}.
  *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), its
  *       children lists and counts are rebuilt from the parent links: a node's children are those of
  *       the stream's list in its order, then the others that name it (local children attached to a
@@ -73,8 +76,12 @@ import java.util.Map;
  *
  * <h2>Costs</h2>
  *
- * <p>O(delta size) with one map look-up per entity listed; a small delta costs little whatever the
- * replica's size.
+ * <p>O(delta size) with a few look-ups per entity listed, each one array read: the remote-to-local
+ * map and the staging marks are flat arrays indexed by the remote entity's index, with a hash
+ * overflow for two versions of one index mapped at once and for indices beyond a span bounded by
+ * twice the number mapped (an untrusted delta naming huge indices cannot make the loader allocate
+ * more than that); 24 bytes per remote index. A small delta costs little whatever the replica's
+ * size.
  *
  * <h2>Threading</h2>
  *
@@ -85,13 +92,19 @@ public final class DeltaLoader {
   private final Registry registry;
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
-  private final LongLongMap remoteToLocal = new LongLongMap(16);
+  // Remote handle to local handle, flat by the remote index (see EntityIndexMap).
+  private final EntityIndexMap remoteToLocal = new EntityIndexMap();
   private final Writer writer = new Writer(remoteToLocal);
-  // Reused by staging from one delta to the next (null until first needed): the entities a delta
-  // loses, those it gains, and those a section lists. Only staging reads them.
-  private LongLongMap lostSet;
-  private LongLongMap gainedSet;
-  private LongLongMap listedSet;
+  // Reused by staging from one delta to the next: the entities a delta loses, those it gains, and
+  // those a section lists, marked by remote index. Only staging reads them.
+  private final EntityIndexMap lostSet = new EntityIndexMap();
+  private final EntityIndexMap gainedSet = new EntityIndexMap();
+  private final EntityIndexMap listedSet = new EntityIndexMap();
+  // Reused by the apply: per section, the staged index and position of each element replaced, and
+  // the staged index of each element emplaced.
+  private int[] updateFrom = new int[0];
+  private int[] updateAt = new int[0];
+  private int[] insertFrom = new int[0];
   private long tick;
   private long stream;
 
@@ -278,8 +291,7 @@ public final class DeltaLoader {
     body.where = "the gained entities";
     staged.arrived = entities(body);
     // Which remote entities the replica holds after the delta: mapped and not lost, or gained.
-    lostSet = emptied(lostSet, staged.gone.length);
-    final LongLongMap lost = lostSet;
+    final EntityIndexMap lost = emptied(lostSet);
     for (final long remote : staged.gone) {
       if (!remoteToLocal.containsKey(remote)) {
         throw body.error(Entity.toString(remote) + " is lost but this replica does not hold it");
@@ -289,8 +301,7 @@ public final class DeltaLoader {
       }
       lost.put(remote, 1);
     }
-    gainedSet = emptied(gainedSet, staged.arrived.length);
-    final LongLongMap gained = gainedSet;
+    final EntityIndexMap gained = emptied(gainedSet);
     for (final long remote : staged.arrived) {
       if (Entity.isNull(remote) || Entity.isTombstone(remote)) {
         throw body.error("a gained entity is " + Entity.toString(remote));
@@ -334,7 +345,8 @@ public final class DeltaLoader {
    * Checks the hierarchy the delta would leave (see {@link Hierarchy}'s delta check): no cycle, no
    * parent held without a node, whole lists consistent. Nothing changes.
    */
-  private void checkHierarchy(final Staged staged, final LongLongMap lost, final LongLongMap gained)
+  private void checkHierarchy(
+      final Staged staged, final EntityIndexMap lost, final EntityIndexMap gained)
       throws SnapshotFormatException {
     final Section nodes = hierarchySection(staged);
     if (null == nodes) {
@@ -408,7 +420,8 @@ public final class DeltaLoader {
   }
 
   /** The rule an entity listed in a section must meet: held by the replica after the delta. */
-  private boolean heldAfter(final long remote, final LongLongMap lost, final LongLongMap gained) {
+  private boolean heldAfter(
+      final long remote, final EntityIndexMap lost, final EntityIndexMap gained) {
     return gained.containsKey(remote)
         || (remoteToLocal.containsKey(remote) && !lost.containsKey(remote));
   }
@@ -416,8 +429,8 @@ public final class DeltaLoader {
   private Section section(
       final DeltaFormat.Input in,
       final Storage<?> storage,
-      final LongLongMap lost,
-      final LongLongMap gained)
+      final EntityIndexMap lost,
+      final EntityIndexMap gained)
       throws SnapshotFormatException {
     final Section section = new Section();
     section.storage = storage;
@@ -472,8 +485,7 @@ public final class DeltaLoader {
     final String where = in.where;
     in.where = where + ", its removals";
     section.removed = entities(in);
-    listedSet = emptied(listedSet, section.removed.length + in.peekCount());
-    final LongLongMap listed = listedSet;
+    final EntityIndexMap listed = emptied(listedSet);
     for (final long remote : section.removed) {
       if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
         throw in.error(Entity.toString(remote) + " loses the component but is not held");
@@ -507,15 +519,12 @@ public final class DeltaLoader {
   }
 
   /**
-   * {@code set} emptied for {@code expected} keys, or a new one if it is null or far from that size
-   * (clearing costs its capacity): staging reuses its sets from one delta to the next.
+   * {@code set} emptied (O(1)), its flat span allowed as wide as the map's: staging reuses its
+   * marks from one delta to the next, and the remote indices it marks are mostly mapped ones.
    */
-  private static LongLongMap emptied(final LongLongMap set, final int expected) {
-    final int wanted = Math.max(16, expected);
-    if (null == set || set.capacity() < 2L * wanted || set.capacity() > 16L * wanted) {
-      return new LongLongMap(wanted);
-    }
+  private EntityIndexMap emptied(final EntityIndexMap set) {
     set.clear();
+    set.spanAtLeast(remoteToLocal.span());
     return set;
   }
 
@@ -663,6 +672,11 @@ public final class DeltaLoader {
         }
       }
     }
+    int indices = 0;
+    for (final long remote : staged.arrived) {
+      indices = Math.max(indices, Entity.index(remote) + 1);
+    }
+    remoteToLocal.reserve(indices, staged.arrived.length);
     for (final long remote : staged.arrived) {
       remoteToLocal.put(remote, registry.create());
     }
@@ -681,33 +695,89 @@ public final class DeltaLoader {
           failure = Failures.add(failure, e);
         }
       }
-      writer.start(section);
-      for (int i = 0; i < section.entities.length; i++) {
-        final long local = remoteToLocal.get(section.entities[i], Entity.NULL);
-        if (!registry.valid(local)) {
-          continue; // a listener destroyed it
-        }
-        try {
-          final int position = storage.indexOf(local);
-          if (SparseSet.ABSENT != position) {
-            writer.write(i, position);
-            CoreHooks.markWritten(storage, position);
-            CoreHooks.notifyUpdate(storage, local);
-          } else {
-            final int prepared = CoreHooks.prepareInsert(storage, local);
-            writer.write(i, prepared);
-            CoreHooks.markWritten(storage, prepared);
-            CoreHooks.commitInsert(storage, local, prepared);
-          }
-        } catch (final RuntimeException e) {
-          failure = Failures.add(failure, e);
-        }
-      }
+      failure = writeSection(section, failure);
     }
     finishHierarchy(hierarchy);
     tick = staged.tick;
     stream = staged.stream;
     Failures.rethrow(failure);
+  }
+
+  /**
+   * Writes one section's values. The elements the replica has are replaced first, all at once: one
+   * pass per column writes every value by position (no listener runs meanwhile, so the positions
+   * hold), then each is stamped, then each update is announced (an entity a listener destroyed or
+   * stripped of the component meanwhile is not). Then the components the replica lacks are emplaced
+   * one by one through the storage's insertion path (re-checked each: a listener may have destroyed
+   * the entity or added the component). Collects exceptions into {@code failure}.
+   */
+  private Throwable writeSection(final Section section, final Throwable failure) {
+    Throwable failed = failure;
+    final Storage<?> storage = section.storage;
+    final long[] entities = section.entities;
+    final int n = entities.length;
+    if (updateFrom.length < n) {
+      updateFrom = new int[n];
+      updateAt = new int[n];
+      insertFrom = new int[n];
+    }
+    int updates = 0;
+    int inserts = 0;
+    for (int i = 0; i < n; i++) {
+      final long local = remoteToLocal.get(entities[i], Entity.NULL);
+      if (!registry.valid(local)) {
+        continue; // a listener destroyed it
+      }
+      final int position = storage.indexOf(local);
+      if (SparseSet.ABSENT != position) {
+        updateFrom[updates] = i;
+        updateAt[updates++] = position;
+      } else {
+        insertFrom[inserts++] = i;
+      }
+    }
+    writer.start(section);
+    if (0 != updates) {
+      writer.write(updateFrom, updateAt, updates);
+      for (int k = 0; k < updates; k++) {
+        CoreHooks.markWritten(storage, updateAt[k]);
+      }
+      // No update listener now: none can connect before this loop ends, as none runs.
+      final int announced = storage.onUpdate().isEmpty() ? 0 : updates;
+      for (int k = 0; k < announced; k++) {
+        final long local = remoteToLocal.get(entities[updateFrom[k]], Entity.NULL);
+        if (registry.valid(local) && storage.contains(local)) {
+          try {
+            CoreHooks.notifyUpdate(storage, local);
+          } catch (final RuntimeException e) {
+            failed = Failures.add(failed, e);
+          }
+        }
+      }
+    }
+    for (int k = 0; k < inserts; k++) {
+      final int i = insertFrom[k];
+      final long local = remoteToLocal.get(entities[i], Entity.NULL);
+      if (!registry.valid(local)) {
+        continue; // a listener destroyed it
+      }
+      try {
+        final int position = storage.indexOf(local);
+        if (SparseSet.ABSENT != position) { // a listener added it
+          writer.write(i, position);
+          CoreHooks.markWritten(storage, position);
+          CoreHooks.notifyUpdate(storage, local);
+        } else {
+          final int prepared = CoreHooks.prepareInsert(storage, local);
+          writer.write(i, prepared);
+          CoreHooks.markWritten(storage, prepared);
+          CoreHooks.commitInsert(storage, local, prepared);
+        }
+      } catch (final RuntimeException e) {
+        failed = Failures.add(failed, e);
+      }
+    }
+    return failed;
   }
 
   /** If the delta writes nodes: the replica's hierarchy, told that its lists are being written. */
@@ -746,20 +816,23 @@ public final class DeltaLoader {
    * then takes them by column number.
    */
   private static final class Writer implements ColumnVisitor {
-    private final LongLongMap map;
+    private final EntityIndexMap map;
     private Section section;
     // The staged values of each column of the section's storage, in eachColumn order, or null.
     private Object[] byColumn = new Object[8];
     private int columnCount;
     private int column;
     private boolean collecting;
-    private int from;
-    private int page;
-    private int offset;
+    // The elements being written: staged index froms[k] into position ats[k], k < count.
+    private int[] froms;
+    private int[] ats;
+    private int count;
+    private final int[] oneFrom = new int[1];
+    private final int[] oneAt = new int[1];
     private int shift;
     private int mask;
 
-    Writer(final LongLongMap remoteToLocal) {
+    Writer(final EntityIndexMap remoteToLocal) {
       this.map = remoteToLocal;
     }
 
@@ -774,9 +847,16 @@ public final class DeltaLoader {
     }
 
     void write(final int stagedIndex, final int position) {
-      from = stagedIndex;
-      page = position >>> shift;
-      offset = position & mask;
+      oneFrom[0] = stagedIndex;
+      oneAt[0] = position;
+      write(oneFrom, oneAt, 1);
+    }
+
+    /** Writes staged index {@code stagedIndices[k]} into {@code positions[k]}, for k < n. */
+    void write(final int[] stagedIndices, final int[] positions, final int n) {
+      froms = stagedIndices;
+      ats = positions;
+      count = n;
       column = 0;
       CoreHooks.eachColumn(section.storage, this);
     }
@@ -804,7 +884,9 @@ public final class DeltaLoader {
         return;
       }
       final boolean[] data = (boolean[]) next();
-      pages[page][offset] = null != data && data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null != data && data[froms[k]];
+      }
     }
 
     @Override
@@ -813,7 +895,9 @@ public final class DeltaLoader {
         return;
       }
       final byte[] data = (byte[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+      }
     }
 
     @Override
@@ -822,7 +906,9 @@ public final class DeltaLoader {
         return;
       }
       final short[] data = (short[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+      }
     }
 
     @Override
@@ -831,7 +917,9 @@ public final class DeltaLoader {
         return;
       }
       final char[] data = (char[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+      }
     }
 
     @Override
@@ -840,7 +928,9 @@ public final class DeltaLoader {
         return;
       }
       final int[] data = (int[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+      }
     }
 
     @Override
@@ -849,13 +939,10 @@ public final class DeltaLoader {
         return;
       }
       final long[] data = (long[]) next();
-      if (!entityRef) {
-        pages[page][offset] = null == data ? 0L : data[from];
-      } else {
-        pages[page][offset] =
-            null == data || Entity.isNull(data[from])
-                ? Entity.NULL
-                : map.get(data[from], Entity.NULL);
+      for (int k = 0; k < count; k++) {
+        final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[froms[k]];
+        pages[ats[k] >>> shift][ats[k] & mask] =
+            !entityRef || Entity.isNull(value) ? value : map.get(value, Entity.NULL);
       }
     }
 
@@ -865,7 +952,9 @@ public final class DeltaLoader {
         return;
       }
       final float[] data = (float[]) next();
-      pages[page][offset] = null == data ? 0f : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0f : data[froms[k]];
+      }
     }
 
     @Override
@@ -874,7 +963,9 @@ public final class DeltaLoader {
         return;
       }
       final double[] data = (double[]) next();
-      pages[page][offset] = null == data ? 0d : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0d : data[froms[k]];
+      }
     }
 
     @Override
@@ -883,7 +974,9 @@ public final class DeltaLoader {
         return;
       }
       final Object[] data = (Object[]) next();
-      pages[page][offset] = null == data ? null : data[from];
+      for (int k = 0; k < count; k++) {
+        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? null : data[froms[k]];
+      }
     }
   }
 }

@@ -81,13 +81,14 @@ import java.util.function.LongPredicate;
  * <h2>Costs</h2>
  *
  * <p>O(entity storage size) for the entity pass, plus per storage O(size) for tracked ones (a tick
- * compare per element) and those opted in with {@link #everyValue}, plus O(log + sent), plus, in a
- * write where the replica gains or loses entities, one pass over the references of each storage
- * that has {@code @EntityRef} fields. Without an interest predicate the entity pass is a sequential
- * compare against the writer's copy of the entity storage (updated where it changed), and gained
- * entities are found through the logs; with one (and in the first write), every gained entity is
- * looked up in every storage. The output array, the copy and the sets are reused; no allocation per
- * element for primitive fields.
+ * compare per element, page by page over a generated storage's tick pages) and those opted in with
+ * {@link #everyValue}, plus O(log + sent), plus, in a write where the replica gains or loses
+ * entities, one pass over the references of each storage that has {@code @EntityRef} fields.
+ * Without an interest predicate the entity pass is a sequential compare against the writer's copy
+ * of the entity storage ({@link Arrays#mismatch}, updated where it changed), and gained entities
+ * are found through the logs; with one (and in the first write), every gained entity is looked up
+ * in every storage. The output array, the copy and the sets are reused; no allocation per element
+ * for primitive fields.
  *
  * <h2>Threading</h2>
  *
@@ -460,13 +461,19 @@ public final class DeltaWriter implements AutoCloseable {
     final int wasAlive = lastAlive;
     final int wasSize = lastSize;
     final int stable = Math.min(alive, wasAlive);
-    for (int position = 0; position < stable; position++) {
-      if (packed[position] != last[position]) {
-        lookAt(position, packed, last, alive, wasAlive);
-        last[position] = packed[position];
+    // Arrays.mismatch skips the runs that did not change (vectorised): most of them.
+    int position = 0;
+    while (position < stable) {
+      final int skipped = Arrays.mismatch(packed, position, stable, last, position, stable);
+      if (skipped < 0) {
+        break;
       }
+      position += skipped;
+      lookAt(position, packed, last, alive, wasAlive);
+      last[position] = packed[position];
+      position++;
     }
-    for (int position = stable; position < Math.max(size, wasSize); position++) {
+    for (position = stable; position < Math.max(size, wasSize); position++) {
       lookAt(position, packed, last, alive, wasAlive);
       if (position < size) {
         last[position] = packed[position];
@@ -580,14 +587,7 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     } else if (fields && storage.isTracked()) {
-      for (int position = 0; position < size; position++) {
-        if (storage.changeTickAt(position) > since) {
-          final long entity = packed[position];
-          if (!Entity.isTombstone(entity) && held(entity)) {
-            choose(position, mark);
-          }
-        }
-      }
+      chooseChanged(tracker, packed, size, since, mark);
     }
     if (tracker.refs && null != churn) {
       refChooser.storage = storage;
@@ -622,6 +622,61 @@ public final class DeltaWriter implements AutoCloseable {
     columns.start(storage);
     CoreHooks.eachColumn(storage, columns);
     return true;
+  }
+
+  /**
+   * Chooses the elements of a tracked storage written after {@code since}: page by page over its
+   * tick pages when the storage hands them out ({@link TickPages}), else a tick read per element.
+   */
+  private void chooseChanged(
+      final Tracker tracker,
+      final long[] packed,
+      final int size,
+      final long since,
+      final int mark) {
+    final Storage<?> storage = tracker.storage;
+    final long[][] ticks = TickPages.of(storage);
+    if (null == ticks || 0 != positionCount || null != interest) {
+      for (int position = 0; position < size; position++) {
+        if (storage.changeTickAt(position) > since) {
+          chooseHeld(packed, position, mark);
+        }
+      }
+      return;
+    }
+    // The common case, page by page: nothing chosen yet (each position is visited once, no marks
+    // needed), every live entity held (no interest set); a miss per changed element at most.
+    final int shift = storage.pageShift();
+    final int pageSize = storage.pageSize();
+    assert size <= 0 || ticks.length >= ((size - 1) >>> shift) + 1;
+    for (int page = 0, from = 0; from < size; page++, from += pageSize) {
+      final long[] stamps = ticks[page];
+      final int count = Math.min(pageSize, size - from);
+      for (int offset = 0; offset < count; offset++) {
+        if (stamps[offset] > since && !Entity.isTombstone(packed[from + offset])) {
+          append(from + offset);
+        }
+      }
+    }
+    if (tracker.refs && null != churn) {
+      for (int i = 0; i < positionCount; i++) {
+        chosenAt[positions[i]] = mark; // the references pass chooses after this one
+      }
+    }
+  }
+
+  private void append(final int position) {
+    if (positionCount == positions.length) {
+      positions = Arrays.copyOf(positions, 2 * positionCount);
+    }
+    positions[positionCount++] = position;
+  }
+
+  private void chooseHeld(final long[] packed, final int position, final int mark) {
+    final long entity = packed[position];
+    if (!Entity.isTombstone(entity) && held(entity)) {
+      choose(position, mark);
+    }
   }
 
   private void choose(final int position, final int mark) {
