@@ -443,6 +443,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    *
    * @return the tick pages; the outer array is replaced as pages are added
    */
+  @Override
   public long[][] changeTickPages() {
     return changeTicks$;
   }

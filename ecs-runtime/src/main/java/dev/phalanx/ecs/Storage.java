@@ -74,6 +74,9 @@ import java.util.function.Consumer;
  */
 public abstract class Storage<T> extends SparseSet {
 
+  /** What {@link #changeTickPages()} returns for a storage that keeps no ticks. */
+  private static final long[][] NO_TICK_PAGES = new long[0][];
+
   private static final Group[] NO_GROUPS = new Group[0];
   // Removals whose destroy signal is being published, per thread: a listener removing the same
   // element again is a no-op. Per thread because in-place storages allow concurrent removals.
@@ -389,6 +392,19 @@ public abstract class Storage<T> extends SparseSet {
    */
   public long changeTickAt(final int position) {
     return 0;
+  }
+
+  /**
+   * Returns the pages of change ticks, laid out as the field pages ({@code pages[position >>>
+   * pageShift()][position & (pageSize() - 1)]} is {@link #changeTickAt}{@code (position)}), for
+   * loops that scan ticks page by page; an empty array for an untracked storage. Tracked generated
+   * storages override it. The outer array is replaced as pages are added: read it again after a
+   * structural change.
+   *
+   * @return the tick pages, empty if the storage keeps no ticks
+   */
+  public long[][] changeTickPages() {
+    return NO_TICK_PAGES;
   }
 
   /**

@@ -626,7 +626,8 @@ public final class DeltaWriter implements AutoCloseable {
 
   /**
    * Chooses the elements of a tracked storage written after {@code since}: page by page over its
-   * tick pages when the storage hands them out ({@link TickPages}), else a tick read per element.
+   * tick pages ({@link Storage#changeTickPages()}) in the common case, else a tick read per
+   * element.
    */
   private void chooseChanged(
       final Tracker tracker,
@@ -635,8 +636,8 @@ public final class DeltaWriter implements AutoCloseable {
       final long since,
       final int mark) {
     final Storage<?> storage = tracker.storage;
-    final long[][] ticks = TickPages.of(storage);
-    if (null == ticks || 0 != positionCount || null != interest) {
+    final long[][] ticks = storage.changeTickPages();
+    if (0 == ticks.length || 0 != positionCount || null != interest) {
       for (int position = 0; position < size; position++) {
         if (storage.changeTickAt(position) > since) {
           chooseHeld(packed, position, mark);

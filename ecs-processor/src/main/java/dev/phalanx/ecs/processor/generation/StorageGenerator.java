@@ -477,6 +477,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
                 "Returns the pages of change ticks, laid out as the field pages (for chunk"
                     + " loops).\n\n"
                     + "@return the tick pages; the outer array is replaced as pages are added\n")
+            .addAnnotation(Override.class)
             .addModifiers(Modifier.PUBLIC)
             .returns(long[][].class)
             .addStatement("return $L", TICKS)
