@@ -884,76 +884,80 @@ final class StagedSnapshot {
 
   /**
    * Reads {@code size} values of a primitive column into pages of {@code pageSize} (at least one,
-   * the last padded with zeros). Each page is allocated just before it is read, so that it is
-   * filled while its zeroing is still in the cache. Per page, two switches on the column code pick
-   * the array type and the bulk read: no boxing, no call through an interface.
+   * the last padded with zeros).
    */
   private static Object readPages(
       final SnapshotInput in, final byte code, final int size, final int pageSize)
       throws IOException {
     // At least one page, so that a flat read of no value still gets its (empty) array.
     final int count = Math.max(1, (size + pageSize - 1) / pageSize);
-    final Object[] pages = newPageTable(code, count);
-    for (int page = 0, from = 0; page < count; page++, from += pageSize) {
-      final Object values = newPage(code, pageSize);
-      readInto(in, code, values, Math.min(pageSize, size - from));
-      pages[page] = values;
-    }
-    return pages;
-  }
-
-  /** {@return a table of {@code count} pages of primitive column type {@code code}, all null} */
-  private static Object[] newPageTable(final byte code, final int count) {
     return switch (code) {
-      case SnapshotFormat.BOOLEAN -> new boolean[count][];
-      case SnapshotFormat.BYTE -> new byte[count][];
-      case SnapshotFormat.SHORT -> new short[count][];
-      case SnapshotFormat.CHAR -> new char[count][];
-      case SnapshotFormat.INT -> new int[count][];
-      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> new long[count][];
-      case SnapshotFormat.FLOAT -> new float[count][];
-      case SnapshotFormat.DOUBLE -> new double[count][];
-      default -> throw notPrimitive(code);
+      case SnapshotFormat.BOOLEAN -> {
+        final boolean[][] pages = new boolean[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new boolean[pageSize];
+          in.booleans(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.BYTE -> {
+        final byte[][] pages = new byte[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new byte[pageSize];
+          in.getBytes(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.SHORT -> {
+        final short[][] pages = new short[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new short[pageSize];
+          in.shorts(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.CHAR -> {
+        final char[][] pages = new char[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new char[pageSize];
+          in.chars(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.INT -> {
+        final int[][] pages = new int[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new int[pageSize];
+          in.ints(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+        final long[][] pages = new long[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new long[pageSize];
+          in.longs(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.FLOAT -> {
+        final float[][] pages = new float[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new float[pageSize];
+          in.floats(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      case SnapshotFormat.DOUBLE -> {
+        final double[][] pages = new double[count][];
+        for (int page = 0, from = 0; page < count; page++, from += pageSize) {
+          pages[page] = new double[pageSize];
+          in.doubles(pages[page], 0, Math.min(pageSize, size - from));
+        }
+        yield pages;
+      }
+      default -> throw new IllegalStateException("not a primitive column code: " + code);
     };
-  }
-
-  /** {@return a zeroed page of {@code length} values of primitive column type {@code code}} */
-  private static Object newPage(final byte code, final int length) {
-    return switch (code) {
-      case SnapshotFormat.BOOLEAN -> new boolean[length];
-      case SnapshotFormat.BYTE -> new byte[length];
-      case SnapshotFormat.SHORT -> new short[length];
-      case SnapshotFormat.CHAR -> new char[length];
-      case SnapshotFormat.INT -> new int[length];
-      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> new long[length];
-      case SnapshotFormat.FLOAT -> new float[length];
-      case SnapshotFormat.DOUBLE -> new double[length];
-      default -> throw notPrimitive(code);
-    };
-  }
-
-  /**
-   * Reads {@code count} values of primitive column type {@code code} into the front of {@code
-   * page}.
-   */
-  private static void readInto(
-      final SnapshotInput in, final byte code, final Object page, final int count)
-      throws IOException {
-    switch (code) {
-      case SnapshotFormat.BOOLEAN -> in.booleans((boolean[]) page, 0, count);
-      case SnapshotFormat.BYTE -> in.getBytes((byte[]) page, 0, count);
-      case SnapshotFormat.SHORT -> in.shorts((short[]) page, 0, count);
-      case SnapshotFormat.CHAR -> in.chars((char[]) page, 0, count);
-      case SnapshotFormat.INT -> in.ints((int[]) page, 0, count);
-      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> in.longs((long[]) page, 0, count);
-      case SnapshotFormat.FLOAT -> in.floats((float[]) page, 0, count);
-      case SnapshotFormat.DOUBLE -> in.doubles((double[]) page, 0, count);
-      default -> throw notPrimitive(code);
-    }
-  }
-
-  private static IllegalStateException notPrimitive(final byte code) {
-    return new IllegalStateException("not a primitive column code: " + code);
   }
 
   private static Object readColumn(
