@@ -27,11 +27,13 @@
  *   <li>Entities: {@code Entity} (the handle's bits), {@code EntityStorage} (creation, versions,
  *       recycling).
  *   <li>Sets and storages: {@code SparseSet} (positions and the mutation path's checks), {@code
- *       DeletionPolicy}, {@code Storage} (paged payload, signals, change ticks, the hooks generated
- *       storages override), {@code ObjectStorage}, {@code EmptyStorage} (tags), {@code VoidStorage}
- *       (named, typeless), {@code Reactive} (filled by rules), {@code ComponentType}, {@code
- *       ComponentTraits}, {@code StorageFactory}, {@code ColumnVisitor} and {@code
- *       EntityRefVisitor} (a storage's fields and references, for features).
+ *       SetSorter} (a set's sorts: the order computed on a permutation, then applied to the set and
+ *       to a group's owned storages), {@code DeletionPolicy}, {@code Storage} (paged payload,
+ *       signals, change ticks, the hooks generated storages override), {@code ObjectStorage},
+ *       {@code EmptyStorage} (tags), {@code VoidStorage} (named, typeless), {@code Reactive}
+ *       (filled by rules), {@code ComponentType}, {@code ComponentTraits}, {@code StorageFactory},
+ *       {@code ColumnVisitor} and {@code EntityRefVisitor} (a storage's fields and references, for
+ *       features).
  *   <li>The registry: {@code Registry} (entities, storages, destroy, clear, {@code verify()}),
  *       {@code Context} (singletons).
  *   <li>Signals: {@code Signal}, {@code ComponentListener}.
@@ -39,9 +41,13 @@
  *       (typed, fixed arity), {@code ViewLoop}, {@code RuntimeView} (sets chosen at run time),
  *       {@code EntityIterator}.
  *   <li>Groups: {@code Group}, {@code OwningGroup}, {@code NonOwningGroup}, {@code Groups} (the
- *       registry's groups and their upkeep), {@code RangeConsumer} and {@code EntityRangeConsumer}
- *       (chunk bodies), {@code EntityComparator} and {@code PositionComparator} (sorting).
+ *       registry's groups and their upkeep), {@code DirectUpkeep} (which owning group a storage's
+ *       insertion, removal or destroy may update directly, skipping the planned upkeep), {@code
+ *       RangeConsumer} and {@code EntityRangeConsumer} (chunk bodies), {@code EntityComparator} and
+ *       {@code PositionComparator} (sorting).
  *   <li>Cursors: {@code Cursor}, {@code CursorSource} (the base of generated cursors).
+ *   <li>{@code Query}: the base class of generated queries: protected static helpers for the
+ *       iteration-guard and cursor protocol that generated loops follow (for generated code).
  * </ul>
  *
  * <p>The core depends on no feature package: commands ({@code dev.phalanx.ecs.command}), the

@@ -46,13 +46,19 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
       Point point) {}
 
   /** Marker class of {@link #SWAP}. */
-  public static final class SwapSample {}
+  public static final class SwapSample {
+    private SwapSample() {}
+  }
 
   /** Marker class of {@link #IN_PLACE}. */
-  public static final class InPlaceSample {}
+  public static final class InPlaceSample {
+    private InPlaceSample() {}
+  }
 
   /** Marker class of {@link #IN_PLACE_TWIN}. */
-  public static final class InPlaceTwinSample {}
+  public static final class InPlaceTwinSample {
+    private InPlaceTwinSample() {}
+  }
 
   /** The codec of {@link Point}: two ints. */
   public static final ValueCodec<Point> POINTS =
@@ -86,9 +92,8 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
   @SuppressWarnings({"unchecked", "rawtypes"}) // every marker class stores Sample elements
   private static ComponentType<Sample, AllPrimitivesStorageB<Sample>> define(
       final Class<?> marker, final ComponentTraits traits) {
-    return (ComponentType)
-        ComponentType.define(
-            (Class) marker, traits, type -> new AllPrimitivesStorageB<>((ComponentType) type));
+    return ComponentType.define(
+        (Class) marker, traits, type -> new AllPrimitivesStorageB<>((ComponentType) type));
   }
 
   public boolean[][] flags = new boolean[0][];

@@ -72,6 +72,9 @@ public final class FaultWorld {
     final List<Kind> kinds = new ArrayList<>();
     final List<Injected> thrown = new ArrayList<>();
 
+    /** Creates a fault that is not armed: every callback passes until {@code arm}. */
+    Fault() {}
+
     void arm(final int k, final boolean fromOn) {
       armedAt = k;
       fromThenOn = fromOn;

@@ -23,34 +23,62 @@ public final class Fixtures {
     }
   }
 
-  // Marker classes: only their names and identities matter.
-  public static final class AlphaSwap {}
+  // Marker classes: only their names and identities matter; none is ever instantiated.
+  public static final class AlphaSwap {
+    private AlphaSwap() {}
+  }
 
-  public static final class AlphaInPlace {}
+  public static final class AlphaInPlace {
+    private AlphaInPlace() {}
+  }
 
-  public static final class BetaSwap {}
+  public static final class BetaSwap {
+    private BetaSwap() {}
+  }
 
-  public static final class BetaInPlace {}
+  public static final class BetaInPlace {
+    private BetaInPlace() {}
+  }
 
-  public static final class GammaSwap {}
+  public static final class GammaSwap {
+    private GammaSwap() {}
+  }
 
-  public static final class GammaInPlace {}
+  public static final class GammaInPlace {
+    private GammaInPlace() {}
+  }
 
-  public static final class Page1Swap {}
+  public static final class Page1Swap {
+    private Page1Swap() {}
+  }
 
-  public static final class Page1InPlace {}
+  public static final class Page1InPlace {
+    private Page1InPlace() {}
+  }
 
-  public static final class Page2Swap {}
+  public static final class Page2Swap {
+    private Page2Swap() {}
+  }
 
-  public static final class Page2InPlace {}
+  public static final class Page2InPlace {
+    private Page2InPlace() {}
+  }
 
-  public static final class Page4Swap {}
+  public static final class Page4Swap {
+    private Page4Swap() {}
+  }
 
-  public static final class Page4InPlace {}
+  public static final class Page4InPlace {
+    private Page4InPlace() {}
+  }
 
-  public static final class TagSwap {}
+  public static final class TagSwap {
+    private TagSwap() {}
+  }
 
-  public static final class TagInPlace {}
+  public static final class TagInPlace {
+    private TagInPlace() {}
+  }
 
   private static final ComponentType<Payload, ObjectStorage<Payload>> ALPHA_SWAP =
       object(AlphaSwap.class, 1024, DeletionPolicy.SWAP_AND_POP);

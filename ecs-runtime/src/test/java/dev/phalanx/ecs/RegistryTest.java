@@ -21,6 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 public class RegistryTest {
 
+  /** JUnit makes one instance per test; other tests use only the static members. */
+  public RegistryTest() {}
+
   private static final ComponentType<Payload, ObjectStorage<Payload>> A =
       Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
   private static final ComponentType<Payload, ObjectStorage<Payload>> B =

@@ -1,5 +1,10 @@
 package dev.phalanx.ecs.bridge;
 
+import static dev.phalanx.ecs.bridge.Lookups.getter;
+import static dev.phalanx.ecs.bridge.Lookups.staticInt;
+import static dev.phalanx.ecs.bridge.Lookups.staticMethod;
+import static dev.phalanx.ecs.bridge.Lookups.virtual;
+
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityStorage;
@@ -12,8 +17,6 @@ import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.Guards;
 import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.function.LongFunction;
 
 /**
@@ -23,12 +26,12 @@ import java.util.function.LongFunction;
  * can call them.
  *
  * <p>Each hook is a {@link MethodHandle} resolved once, when this class is initialised, through a
- * private lookup in the core's package (allowed because both packages are in one module); held in a
- * {@code static final} field it is a constant to the JIT, so a call costs what a direct call costs
- * once compiled. The dependency runs one way: this package knows the core, the core knows nothing
- * of it or of any feature (the JDK's {@code SharedSecrets} has the core register itself, which
- * makes a package cycle). A hook that is renamed in the core fails this class's initialisation,
- * which every feature test triggers.
+ * private lookup in the core's package ({@link Lookups}; allowed because both packages are in one
+ * module); held in a {@code static final} field it is a constant to the JIT, so a call costs what a
+ * direct call costs once compiled. The dependency runs one way: this package knows the core, the
+ * core knows nothing of it or of any feature (the JDK's {@code SharedSecrets} has the core register
+ * itself, which makes a package cycle). A hook that is renamed in the core fails this class's
+ * initialisation, which every feature test triggers.
  *
  * <p>Every hook has the contract of the member it calls, stated there; exceptions pass through
  * unchanged.
@@ -101,13 +104,13 @@ public final class CoreHooks {
           Signal.class, "publish", Throwable.class, Registry.class, long.class, Throwable.class);
 
   /** The sparse set's page of sparse entries holds {@code 1 << SPARSE_SHIFT} indices. */
-  public static final int SPARSE_SHIFT = staticInt("SPARSE_SHIFT");
+  public static final int SPARSE_SHIFT = staticInt(SparseSet.class, "SPARSE_SHIFT");
 
   /** Masks an entity index to its offset in a sparse page. */
-  public static final int SPARSE_MASK = staticInt("SPARSE_MASK");
+  public static final int SPARSE_MASK = staticInt(SparseSet.class, "SPARSE_MASK");
 
   /** The sparse entry of an index the set does not hold. */
-  public static final int NO_ENTRY = staticInt("NO_ENTRY");
+  public static final int NO_ENTRY = staticInt(SparseSet.class, "NO_ENTRY");
 
   private CoreHooks() {}
 
@@ -368,55 +371,6 @@ public final class CoreHooks {
       return (Throwable) PUBLISH.invokeExact(signal, registry, entity, failure);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Resolution, once, at class initialisation.
-  // ---------------------------------------------------------------------------------------------
-
-  private static MethodHandles.Lookup lookupIn(final Class<?> owner) {
-    try {
-      return MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
-    } catch (final IllegalAccessException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static MethodHandle virtual(
-      final Class<?> owner, final String name, final Class<?> returns, final Class<?>... params) {
-    try {
-      return lookupIn(owner).findVirtual(owner, name, MethodType.methodType(returns, params));
-    } catch (final ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static MethodHandle staticMethod(
-      final Class<?> owner, final String name, final Class<?> returns, final Class<?>... params) {
-    try {
-      return lookupIn(owner).findStatic(owner, name, MethodType.methodType(returns, params));
-    } catch (final ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static MethodHandle getter(final Class<?> owner, final String name, final Class<?> type) {
-    try {
-      return lookupIn(owner).findGetter(owner, name, type);
-    } catch (final ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static int staticInt(final String name) {
-    try {
-      return (int)
-          lookupIn(SparseSet.class)
-              .findStaticGetter(SparseSet.class, name, int.class)
-              .invokeExact();
-    } catch (final Throwable thrown) {
-      throw new ExceptionInInitializerError(thrown);
     }
   }
 }

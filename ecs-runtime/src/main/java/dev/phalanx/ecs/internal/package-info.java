@@ -1,7 +1,8 @@
 /**
  * For generated code and Phalanx's own packages; no compatibility promise to users, left out of the
- * user guide. It is exported because code generated into users' packages must reach it (Dagger's
- * {@code dagger.internal}). A leaf: it names no other Phalanx package.
+ * user guide and of the published Javadoc (ecs-runtime's pom excludes it). It is exported because
+ * code generated into users' packages must reach it (Dagger's {@code dagger.internal}). A leaf: it
+ * names no other Phalanx package.
  *
  * <ul>
  *   <li>{@code LoopCopies}: gives each loop body class its own copy of a generated loop.

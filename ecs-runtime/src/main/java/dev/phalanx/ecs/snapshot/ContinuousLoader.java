@@ -1,7 +1,6 @@
 package dev.phalanx.ecs.snapshot;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
@@ -82,10 +81,9 @@ import java.util.Map;
  *
  * <p>Not thread-safe; configure it, then load, on the thread that owns the registry.
  */
-public final class ContinuousLoader {
+public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
 
   private final Registry registry;
-  private final LoaderSettings settings = new LoaderSettings();
   private final LongLongMap remoteToLocal = new LongLongMap(16);
   // True while a load applies a snapshot: a nested load (from a listener) is refused.
   private boolean loading;
@@ -99,42 +97,8 @@ public final class ContinuousLoader {
     this.registry = registry;
   }
 
-  /**
-   * Registers the codec of reference type {@code type}.
-   *
-   * @param type the class of the values
-   * @param codec reads them
-   * @param <T> the value type
-   * @return this loader
-   */
-  public <T> ContinuousLoader codec(final Class<T> type, final ValueCodec<T> codec) {
-    settings.codec(type, codec);
-    return this;
-  }
-
-  /**
-   * Adds types the snapshots may name (see {@link SnapshotLoader#types}): a stream may name only
-   * these, the local registry's storages' types and the hierarchy's.
-   *
-   * @param extraTypes the types
-   * @return this loader
-   */
-  public ContinuousLoader types(final ComponentType<?, ?>... extraTypes) {
-    settings.types(extraTypes);
-    return this;
-  }
-
-  /**
-   * Loads the storage saved for class {@code savedClassName} (binary name) into {@code type}: for
-   * renamed or moved classes, and to load a saved type into a newer version of it. Fields are then
-   * matched by name as usual.
-   *
-   * @param savedClassName the binary name of the class the snapshot names
-   * @param type the type to load it into
-   * @return this loader
-   */
-  public ContinuousLoader alias(final String savedClassName, final ComponentType<?, ?> type) {
-    settings.alias(savedClassName, type);
+  @Override
+  ContinuousLoader self() {
     return this;
   }
 
@@ -240,8 +204,7 @@ public final class ContinuousLoader {
 
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
     checkNotLoading("load a snapshot");
-    final StagedSnapshot staged =
-        StagedSnapshot.read(in, registry, settings.codecs, settings.types, false);
+    final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, false);
     HierarchySection.checkStaged(staged);
     // Every refusal is known before the first change: codecs (user code) ran during the reading.
     checkNotLoading("load a snapshot");

@@ -1,28 +1,27 @@
 package dev.phalanx.ecs.snapshot;
 
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.bridge.Lookups;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 
 /**
  * The hierarchy's hooks for loaders, resolved once as {@link MethodHandle}s through a private
- * lookup in the hierarchy's package (one module), as {@code dev.phalanx.ecs.bridge.CoreHooks} does
- * for the core: a load that writes node values by position tells the hierarchy so, and then has it
- * rebuild its lists and counts from the parent links. Users never call these; the hierarchy's
- * public API stays the checked one. Each call is O(1), except the rebuilds, O(nodes).
+ * lookup in the hierarchy's package (one module) by {@link Lookups}, as {@code
+ * dev.phalanx.ecs.bridge.CoreHooks} does for the core: a load that writes node values by position
+ * tells the hierarchy so, and then has it rebuild its lists and counts from the parent links. Users
+ * never call these; the hierarchy's public API stays the checked one. Each call is O(1), except the
+ * rebuilds, O(nodes).
  */
 final class HierarchyHooks {
 
-  private static final MethodHandles.Lookup HIERARCHY = lookup();
   private static final MethodHandle BEFORE_DELTA =
-      find("beforeDelta", MethodType.methodType(Hierarchy.class, Registry.class), true);
+      Lookups.staticMethod(Hierarchy.class, "beforeDelta", Hierarchy.class, Registry.class);
   private static final MethodHandle AFTER_DELTA =
-      find("afterDelta", MethodType.methodType(void.class), false);
+      Lookups.virtual(Hierarchy.class, "afterDelta", void.class);
   private static final MethodHandle AFTER_LOAD =
-      find("afterLoad", MethodType.methodType(void.class, Registry.class), true);
+      Lookups.staticMethod(Hierarchy.class, "afterLoad", void.class, Registry.class);
 
   private HierarchyHooks() {}
 
@@ -64,25 +63,6 @@ final class HierarchyHooks {
       AFTER_LOAD.invokeExact(registry);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
-    }
-  }
-
-  private static MethodHandles.Lookup lookup() {
-    try {
-      return MethodHandles.privateLookupIn(Hierarchy.class, MethodHandles.lookup());
-    } catch (final IllegalAccessException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static MethodHandle find(
-      final String name, final MethodType type, final boolean isStatic) {
-    try {
-      return isStatic
-          ? HIERARCHY.findStatic(Hierarchy.class, name, type)
-          : HIERARCHY.findVirtual(Hierarchy.class, name, type);
-    } catch (final ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
     }
   }
 }

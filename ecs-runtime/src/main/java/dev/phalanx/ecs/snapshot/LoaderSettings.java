@@ -5,30 +5,66 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What a snapshot loader knows beyond the stream, shared by {@link SnapshotLoader} and {@link
+ * What a snapshot loader knows beyond the stream, the base of {@link SnapshotLoader} and {@link
  * ContinuousLoader}: the codecs of reference types, and component types by snapshot key (the types
  * given to {@code types(...)} and the aliases of renamed classes), looked up before the class
- * loaders. Not thread-safe; configured before loading.
+ * loaders. The configuration methods return the loader itself ({@code L}). Not thread-safe;
+ * configured before loading.
+ *
+ * @param <L> the loader
  */
-final class LoaderSettings {
+abstract sealed class LoaderSettings<L extends LoaderSettings<L>>
+    permits SnapshotLoader, ContinuousLoader {
 
   /** Codecs by the class of the values they read. */
   final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
 
   /** Types by the key a snapshot names them with. */
-  final Map<String, ComponentType<?, ?>> types = new HashMap<>();
+  final Map<String, ComponentType<?, ?>> typesByKey = new HashMap<>();
 
-  <T> void codec(final Class<T> type, final ValueCodec<T> codec) {
+  LoaderSettings() {}
+
+  /** {@return this loader} */
+  abstract L self();
+
+  /**
+   * Registers the codec of reference type {@code type}.
+   *
+   * @param type the class of the values
+   * @param codec reads them
+   * @param <T> the value type
+   * @return this loader
+   */
+  public <T> L codec(final Class<T> type, final ValueCodec<T> codec) {
     codecs.put(type, codec);
+    return self();
   }
 
-  void types(final ComponentType<?, ?>... extraTypes) {
+  /**
+   * Adds types the snapshot may name. A stream may name only these, the target registry's storages'
+   * types and the hierarchy's: give every saved type whose storage the target does not have yet.
+   *
+   * @param extraTypes the types
+   * @return this loader
+   */
+  public L types(final ComponentType<?, ?>... extraTypes) {
     for (final ComponentType<?, ?> type : extraTypes) {
-      types.put(SnapshotFormat.key(type), type);
+      typesByKey.put(SnapshotFormat.key(type), type);
     }
+    return self();
   }
 
-  void alias(final String savedClassName, final ComponentType<?, ?> type) {
-    types.put(SnapshotFormat.classKey(savedClassName), type);
+  /**
+   * Loads the storage saved for class {@code savedClassName} (binary name) into {@code type}: for
+   * renamed or moved classes, and to load a saved type into a newer version of it. Fields are then
+   * matched by name as usual.
+   *
+   * @param savedClassName the binary name of the class the snapshot names
+   * @param type the type to load it into
+   * @return this loader
+   */
+  public L alias(final String savedClassName, final ComponentType<?, ?> type) {
+    typesByKey.put(SnapshotFormat.classKey(savedClassName), type);
+    return self();
   }
 }

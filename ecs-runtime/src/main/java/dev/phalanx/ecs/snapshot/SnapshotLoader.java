@@ -1,7 +1,6 @@
 package dev.phalanx.ecs.snapshot;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Group;
 import dev.phalanx.ecs.Groups;
@@ -98,10 +97,9 @@ import java.util.function.Supplier;
  *
  * <p>Not thread-safe; configure it, then load, on the thread that owns the registry.
  */
-public final class SnapshotLoader {
+public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
 
   private final Registry registry;
-  private final LoaderSettings settings = new LoaderSettings();
 
   /**
    * Creates a loader into {@code registry}.
@@ -112,42 +110,8 @@ public final class SnapshotLoader {
     this.registry = registry;
   }
 
-  /**
-   * Registers the codec of reference type {@code type}.
-   *
-   * @param type the class of the values
-   * @param codec reads them
-   * @param <T> the value type
-   * @return this loader
-   */
-  public <T> SnapshotLoader codec(final Class<T> type, final ValueCodec<T> codec) {
-    settings.codec(type, codec);
-    return this;
-  }
-
-  /**
-   * Adds types the snapshot may name. A stream may name only these, the target's storages' types
-   * and the hierarchy's: give every saved type whose storage the target does not have yet.
-   *
-   * @param extraTypes the types
-   * @return this loader
-   */
-  public SnapshotLoader types(final ComponentType<?, ?>... extraTypes) {
-    settings.types(extraTypes);
-    return this;
-  }
-
-  /**
-   * Loads the storage saved for class {@code savedClassName} (binary name) into {@code type}: for
-   * renamed or moved classes, and to load a saved type into a newer version of it. Fields are then
-   * matched by name as usual.
-   *
-   * @param savedClassName the binary name of the class the snapshot names
-   * @param type the type to load it into
-   * @return this loader
-   */
-  public SnapshotLoader alias(final String savedClassName, final ComponentType<?, ?> type) {
-    settings.alias(savedClassName, type);
+  @Override
+  SnapshotLoader self() {
     return this;
   }
 
@@ -203,8 +167,7 @@ public final class SnapshotLoader {
 
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
     checkTarget(null);
-    final StagedSnapshot staged =
-        StagedSnapshot.read(in, registry, settings.codecs, settings.types, true);
+    final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, true);
     if (!staged.full) {
       throw new SnapshotFormatException(
           -1,

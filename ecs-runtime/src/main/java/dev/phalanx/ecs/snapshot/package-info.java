@@ -22,8 +22,8 @@
  *
  * <ul>
  *   <li>{@code SnapshotWriter}, {@code SnapshotLoader}, {@code ContinuousLoader}: whole snapshots;
- *       {@code LoaderSettings} (what both loaders accept), {@code ValueCodec} (values of reference
- *       types), {@code SnapshotDump} (a text dump).
+ *       {@code LoaderSettings} (their base: what both loaders accept), {@code ValueCodec} (values
+ *       of reference types), {@code SnapshotDump} (a text dump).
  *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica.
  *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
  *   <li>{@code HierarchySection}, {@code HierarchyHooks}: the hierarchy's links checked, then its

@@ -27,11 +27,16 @@ import org.junit.jupiter.api.Test;
  */
 public class CommandBufferTypedRecordingTest {
 
+  /** JUnit makes one instance per test; other packages' tests use only the static members. */
+  public CommandBufferTypedRecordingTest() {}
+
   /** The component of {@link CellStorage}: one primitive and one reference field. */
   public record Cell(long word, String text) {}
 
   /** A marker class loaded afresh for each new type (see {@link FreshClasses}). */
-  public static final class Marker {}
+  public static final class Marker {
+    private Marker() {}
+  }
 
   /**
    * A storage shaped as the processor generates them: paged columns, a typed {@code emplace} that

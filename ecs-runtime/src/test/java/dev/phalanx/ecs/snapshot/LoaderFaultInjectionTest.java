@@ -32,6 +32,8 @@ class LoaderFaultInjectionTest {
 
   /** Thrown by the injected listeners. */
   static final class Injected extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     Injected(final int call) {
       super("injected at call " + call, null, false, false);
     }

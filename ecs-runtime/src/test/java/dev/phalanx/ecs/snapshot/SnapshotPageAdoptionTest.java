@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 public class SnapshotPageAdoptionTest {
 
+  /** JUnit makes one instance per test; other packages' tests use only the static members. */
+  public SnapshotPageAdoptionTest() {}
+
   /** One int per element, paged, plus a table of its own that snapshots never see. */
   public record Cell(int value) {}
 
