@@ -7,6 +7,8 @@
  * <ul>
  *   <li>{@code LoopCopies}: gives each loop body class its own copy of a generated loop.
  *   <li>{@code RecordedFields}: a typed command's fields, as a generated storage reads them back.
+ *   <li>{@code FieldRecorder}: the writing side, the protected members a command buffer overrides.
+ *   <li>{@code TypedRecording}: the static calls a generated storage records a typed command with.
  *   <li>{@code Guards}: the count of active locks and iterations one registry's sets share.
  *   <li>{@code Failures}: collects listener exceptions, rethrows the first.
  *   <li>{@code LongLongMap}: a primitive open-addressing map for entity handles.
