@@ -24,7 +24,8 @@
  *   <li>{@code SnapshotWriter}, {@code SnapshotLoader}, {@code ContinuousLoader}: whole snapshots;
  *       {@code LoaderSettings} (their base: what both loaders accept), {@code ValueCodec} (values
  *       of reference types), {@code SnapshotDump} (a text dump).
- *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica.
+ *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica; {@code
+ *       EntityIndexMap}, a replica's remote-to-local handles, indexed by the remote index.
  *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
  *   <li>{@code HierarchySection}, {@code HierarchyHooks}: the hierarchy's links checked, then its
  *       lists rebuilt after a load.
