@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
-import java.lang.management.ManagementFactory;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.BeforeEach;
@@ -297,25 +296,13 @@ class QueriesTest {
       weighed.each(weigh);
       anchored.each(anchor);
     }
-    assertTrue(allocatedBy(() -> sink = new long[16]) > 0, "the probe sees allocations");
-    assertEquals(0, allocatedBy(() -> movers.each(move)), "MoversQuery.each");
-    assertEquals(0, allocatedBy(() -> movers.eachChunk(moveChunk)), "MoversQuery.eachChunk");
-    assertEquals(0, allocatedBy(() -> weighed.each(weigh)), "WeighedQuery.each");
-    assertEquals(0, allocatedBy(() -> anchored.each(anchor)), "AnchoredQuery.each");
-  }
-
-  /** Returns the bytes the current thread allocates running {@code action} 20 times. */
-  private static long allocatedBy(final Runnable action) {
-    final com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    final long id = Thread.currentThread().getId();
-    final long start = threads.getThreadAllocatedBytes(id);
-    final long overhead = threads.getThreadAllocatedBytes(id) - start;
-    final long before = threads.getThreadAllocatedBytes(id);
-    for (int i = 0; i < 20; i++) {
-      action.run();
-    }
-    return threads.getThreadAllocatedBytes(id) - before - overhead;
+    assertTrue(
+        Allocations.allocatedBy(() -> sink = new long[16]) > 0, "the probe sees allocations");
+    assertEquals(0, Allocations.allocatedBy(() -> movers.each(move)), "MoversQuery.each");
+    assertEquals(
+        0, Allocations.allocatedBy(() -> movers.eachChunk(moveChunk)), "MoversQuery.eachChunk");
+    assertEquals(0, Allocations.allocatedBy(() -> weighed.each(weigh)), "WeighedQuery.each");
+    assertEquals(0, Allocations.allocatedBy(() -> anchored.each(anchor)), "AnchoredQuery.each");
   }
 
   // -----------------------------------------------------------------------------------------------

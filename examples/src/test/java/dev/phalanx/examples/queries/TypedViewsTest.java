@@ -14,7 +14,6 @@ import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.View3;
 import dev.phalanx.ecs.command.CommandBuffer;
-import java.lang.management.ManagementFactory;
 import java.util.ConcurrentModificationException;
 import java.util.HashSet;
 import java.util.Set;
@@ -278,23 +277,13 @@ class TypedViewsTest {
       three.each(weigh);
       movers.eachChunk(sum);
     }
-    assertTrue(allocatedBy(() -> sink = new long[16]) > 0, "the probe sees allocations");
-    assertEquals(0, allocatedBy(() -> two.each(move)), "View2.each");
-    assertEquals(0, allocatedBy(() -> three.each(weigh)), "View3.each");
-    assertEquals(0, allocatedBy(() -> movers.eachChunk(sum)), "MoversQuery.eachChunk(EntityChunk)");
-  }
-
-  /** Returns the bytes the current thread allocates running {@code action} 20 times. */
-  private static long allocatedBy(final Runnable action) {
-    final com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    final long id = Thread.currentThread().getId();
-    final long start = threads.getThreadAllocatedBytes(id);
-    final long overhead = threads.getThreadAllocatedBytes(id) - start;
-    final long before = threads.getThreadAllocatedBytes(id);
-    for (int i = 0; i < 20; i++) {
-      action.run();
-    }
-    return threads.getThreadAllocatedBytes(id) - before - overhead;
+    assertTrue(
+        Allocations.allocatedBy(() -> sink = new long[16]) > 0, "the probe sees allocations");
+    assertEquals(0, Allocations.allocatedBy(() -> two.each(move)), "View2.each");
+    assertEquals(0, Allocations.allocatedBy(() -> three.each(weigh)), "View3.each");
+    assertEquals(
+        0,
+        Allocations.allocatedBy(() -> movers.eachChunk(sum)),
+        "MoversQuery.eachChunk(EntityChunk)");
   }
 }
