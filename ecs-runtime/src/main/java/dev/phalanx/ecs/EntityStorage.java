@@ -164,6 +164,14 @@ public final class EntityStorage {
    * @throws IllegalArgumentException if the entity is not valid
    */
   int release(final long entity) {
+    return release(entity, Entity.nextVersion(Entity.version(entity)));
+  }
+
+  /**
+   * As {@link #release(long)}, recycling the identifier with {@code version}; {@link
+   * Entity#TOMBSTONE_VERSION} stands for the next version.
+   */
+  int release(final long entity, final int version) {
     if (!valid(entity)) {
       throw new IllegalArgumentException(
           "cannot destroy "
@@ -176,7 +184,8 @@ public final class EntityStorage {
     final long lastEntity = packed[last];
     packed[at] = lastEntity;
     position[(int) lastEntity] = at;
-    final int nextVersion = Entity.nextVersion(Entity.version(entity));
+    final int nextVersion =
+        Entity.TOMBSTONE_VERSION == version ? Entity.nextVersion(Entity.version(entity)) : version;
     packed[last] = Entity.of(index, nextVersion);
     position[index] = last;
     alive = last;

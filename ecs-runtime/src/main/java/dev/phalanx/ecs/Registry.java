@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * <table>
  *   <caption>p = number of storages in the registry, l = listeners on the storage</caption>
  *   <tr><th>operation</th><th>cost</th></tr>
- *   <tr><td>{@code create}, {@code valid}</td><td>O(1)</td></tr>
+ *   <tr><td>{@code create}, {@code valid}</td><td>O(1) (plus {@code onCreate}'s listeners)</td></tr>
  *   <tr><td>{@code destroy}, {@code orphan}</td><td>O(p)</td></tr>
  *   <tr><td>{@code emplace}, {@code remove}, {@code replace}</td><td>O(1 + l)</td></tr>
  *   <tr><td>{@code get}, {@code has}, {@code storage}</td><td>O(1)</td></tr>
@@ -45,13 +45,19 @@ public final class Registry {
   private static volatile LongFunction<String> reservedDescriber = entity -> null;
 
   private static final SparseSet[] NO_SETS = new SparseSet[0];
+  private static final Storage<?>[] NO_STORAGES = new Storage<?>[0];
   private static final ComponentType<?, ?>[] NO_TYPES = new ComponentType<?, ?>[0];
+  // The version argument of destroy meaning "the next version": the one version no caller passes.
+  private static final int NEXT_VERSION = Entity.TOMBSTONE_VERSION;
 
   private final EntityStorage entities;
   private Storage<?>[] byId = new Storage<?>[32];
   private Storage<?>[] storages = new Storage<?>[8];
   private int storageCount;
   private final Context context = new Context();
+  // Published after an entity is created, and when one is destroyed (after its components left).
+  private final Signal onCreate = new Signal();
+  private final Signal onDestroy = new Signal();
   private final Groups groups = new Groups(this);
   // The entities whose components destroy() is removing (nested destroys from listeners stack up):
   // they may not receive components, and they enter no group on the way out.
@@ -92,14 +98,19 @@ public final class Registry {
   }
 
   /**
-   * Creates an entity with no component.
+   * Creates an entity with no component, then publishes {@link #onCreate()}.
    *
    * @return the new entity, with a fresh or recycled identifier
    * @throws IllegalStateException if every identifier is in use, or the registry is being cleared
+   * @throws RuntimeException the first exception an {@link #onCreate()} listener threw; the entity
+   *     is created all the same (and lost to the caller: a create listener should not throw)
    */
   public long create() {
-    checkNotClearing("create an entity");
-    return entities.create();
+    final long entity = createUnannounced();
+    if (!onCreate.isEmpty()) {
+      Failures.rethrow(onCreate.publish(this, entity, null));
+    }
+    return entity;
   }
 
   /**
@@ -112,18 +123,69 @@ public final class Registry {
   }
 
   /**
-   * Creates {@code count} entities into {@code out[offset, offset + count)}; all or none.
+   * Creates {@code count} entities into {@code out[offset, offset + count)}, all or none, then
+   * publishes {@link #onCreate()} for each, in order.
    *
    * @param out receives the new entities
    * @param offset where in {@code out} the first one goes
    * @param count how many to create
    * @throws IndexOutOfBoundsException if the range does not fit {@code out}
    * @throws IllegalStateException if the identifiers would run out, or the registry is being
-   *     cleared
+   *     cleared; none is created
+   * @throws RuntimeException the first exception an {@link #onCreate()} listener threw, once every
+   *     entity is created and every listener told
    */
   public void create(final long[] out, final int offset, final int count) {
+    Failures.rethrow(createAll(out, offset, count, null));
+  }
+
+  /**
+   * Creates an entity without publishing {@link #onCreate()}: a feature that must not be stopped
+   * half-way by a listener creates first and publishes {@link #onCreate()} once its own state is
+   * consistent.
+   */
+  long createUnannounced() {
+    checkNotClearing("create an entity");
+    return entities.create();
+  }
+
+  /**
+   * As {@link #create(long[], int, int)}, returning the listeners' failures instead of throwing
+   * them (a refused creation still throws, having created nothing).
+   */
+  Throwable createAll(final long[] out, final int offset, final int count, Throwable failure) {
     checkNotClearing("create entities");
     entities.create(out, offset, count);
+    if (!onCreate.isEmpty()) {
+      for (int i = offset; i < offset + count; i++) {
+        failure = onCreate.publish(this, out[i], failure);
+      }
+    }
+    return failure;
+  }
+
+  /**
+   * {@return the signal published after an entity is created} Its listeners run with the new entity
+   * valid and without components (a bulk creation publishes once every entity exists, in order).
+   * Creations by a {@link dev.phalanx.ecs.command.CommandBuffer CommandBuffer}'s apply and by the
+   * continuous and delta loaders publish it too; a whole load by {@link
+   * dev.phalanx.ecs.snapshot.SnapshotLoader SnapshotLoader} does not (it restores a saved state;
+   * see that class). EnTT's {@code on_construct} of the entity storage.
+   */
+  public Signal onCreate() {
+    return onCreate;
+  }
+
+  /**
+   * {@return the signal published when an entity is destroyed} Its listeners run once every
+   * component has been removed (each storage's {@link Storage#onDestroy()} ran before), while the
+   * entity is still valid: they may read its identifier and destroy other entities, but components
+   * added to it are refused and destroying it again is a no-op. {@link #clear()} publishes it for
+   * every live entity. Publishing it makes a batch {@link #destroy(long[], int, int)} take the
+   * entity-by-entity path. EnTT's {@code on_destroy} of the entity storage.
+   */
+  public Signal onDestroy() {
+    return onDestroy;
   }
 
   /**
@@ -156,7 +218,15 @@ public final class Registry {
    *     touch a locked storage; nothing is changed
    */
   public void destroy(final long entity) {
-    checkValid(entity, "destroy");
+    destroy(entity, NEXT_VERSION, "destroy");
+  }
+
+  /**
+   * Destroys {@code entity} and releases it with {@code version} ({@link #NEXT_VERSION}: the next
+   * one); see {@link #destroy(long)}.
+   */
+  private void destroy(final long entity, final int version, final String operation) {
+    checkValid(entity, operation);
     if (isBeingDestroyed(entity)) {
       return;
     }
@@ -175,7 +245,42 @@ public final class Registry {
         throw refused;
       }
     }
-    Failures.rethrow(destroyChecked(entity, null));
+    Failures.rethrow(destroyChecked(entity, version, null));
+  }
+
+  /**
+   * As {@link #destroy(long)}, and the identifier is recycled with {@code version} instead of the
+   * next version: EnTT's {@code destroy(entity, version)}, for users who manage versions themselves
+   * (mirroring another world's identifiers, say).
+   *
+   * <p>Unlike EnTT, the entity's own version is refused: reusing it would make every stale handle
+   * to the destroyed entity valid again once its identifier is recycled, which is what versions
+   * exist to prevent. Called from a listener of the entity's own destroy, it is a no-op, as {@link
+   * #destroy(long)} is; the version is set as the identifier is released, before listeners'
+   * exceptions are rethrown.
+   *
+   * @param entity the entity to destroy
+   * @param version the version the identifier's next incarnation will have: any value but {@link
+   *     Entity#TOMBSTONE_VERSION} and the entity's own version
+   * @throws IllegalArgumentException if the entity is not valid or the version is refused; nothing
+   *     is changed
+   * @throws java.util.ConcurrentModificationException as {@link #destroy(long)}
+   */
+  public void destroy(final long entity, final int version) {
+    checkValid(entity, "destroy with a chosen version");
+    if (Entity.TOMBSTONE_VERSION == version || Entity.version(entity) == version) {
+      throw new IllegalArgumentException(
+          "cannot destroy "
+              + Entity.toString(entity)
+              + " with next version "
+              + version
+              + ": "
+              + (Entity.TOMBSTONE_VERSION == version
+                  ? "that version marks tombstones"
+                  : "it is the entity's own version, which would make its stale handles valid"
+                      + " again"));
+    }
+    destroy(entity, version, "destroy");
   }
 
   /**
@@ -217,7 +322,7 @@ public final class Registry {
       final long entity = batch[i];
       if (entities.valid(entity) && !isBeingDestroyed(entity)) {
         pushDestroying(entity);
-        failure = destroyChecked(entity, failure);
+        failure = destroyChecked(entity, NEXT_VERSION, failure);
       }
     }
     Failures.rethrow(failure);
@@ -247,9 +352,10 @@ public final class Registry {
   }
 
   /**
-   * Removes every component of {@code entity}, which is on the destroying stack, then releases it.
+   * Removes every component of {@code entity}, which is on the destroying stack, publishes {@link
+   * #onDestroy()}, then releases it with {@code version} ({@link #NEXT_VERSION}: the next one).
    */
-  private Throwable destroyChecked(final long entity, Throwable failure) {
+  private Throwable destroyChecked(final long entity, final int version, Throwable failure) {
     try {
       // Listeners may create storages: those cannot hold the entity (additions are refused).
       for (int i = storageCount - 1; i >= 0; i--) {
@@ -261,12 +367,15 @@ public final class Registry {
           failure = storage.removeElement(entity, position, failure, true);
         }
       }
+      if (!onDestroy.isEmpty()) {
+        failure = onDestroy.publish(this, entity, failure);
+      }
     } finally {
       popDestroying();
     }
     // A listener may have released it already (registry.clear() from a destroy listener).
     if (entities.valid(entity)) {
-      entities.release(entity);
+      entities.release(entity, version);
     }
     return failure;
   }
@@ -278,7 +387,7 @@ public final class Registry {
    * progress. A batch then cannot be observed half-done, so it may be destroyed storage by storage.
    */
   boolean unobserved() {
-    if (groups.guards.any() || 0 != destroyingDepth || clearing) {
+    if (groups.guards.any() || 0 != destroyingDepth || clearing || !onDestroy.isEmpty()) {
       return false;
     }
     for (int i = 0; i < storageCount; i++) {
@@ -401,6 +510,25 @@ public final class Registry {
               + ": the registry is being cleared, and everything created now would be"
               + " released with the rest");
     }
+  }
+
+  /**
+   * {@return a view of every live entity, with or without components} Chain {@link
+   * EntityView#exclude} to leave out the holders of some components: EnTT's {@code
+   * view<entity>(exclude<T>)}. O(1); the view owns nothing.
+   */
+  public EntityView entityView() {
+    return new EntityView(this, NO_STORAGES);
+  }
+
+  /**
+   * {@return a handle on {@code entity} and this registry} (see {@link EntityHandle}) A small
+   * object, for tools and tests; any handle is accepted, its validity is checked by each call.
+   *
+   * @param entity the entity, possibly stale
+   */
+  public EntityHandle handle(final long entity) {
+    return new EntityHandle(this, entity);
   }
 
   /**
@@ -738,10 +866,10 @@ public final class Registry {
 
   /**
    * Destroys every entity and clears every storage (last created first), publishing destroy for
-   * each component. Everything is checked first: if a storage is locked or iterated, nothing
-   * changes. Once started it completes: creating entities or adding components meanwhile (from a
-   * listener) is refused, and the first exception a listener threw is rethrown at the end. Calling
-   * it from a listener of the clear itself is a no-op.
+   * each component, then {@link #onDestroy()} for each live entity. Everything is checked first: if
+   * a storage is locked or iterated, nothing changes. Once started it completes: creating entities
+   * or adding components meanwhile (from a listener) is refused, and the first exception a listener
+   * threw is rethrown at the end. Calling it from a listener of the clear itself is a no-op.
    *
    * @throws java.util.ConcurrentModificationException if a storage is locked or iterated
    */
@@ -763,6 +891,14 @@ public final class Registry {
     try {
       for (int i = storageCount - 1; i >= 0; i--) {
         failure = storages[i].clear(failure);
+      }
+      if (!onDestroy.isEmpty()) {
+        // As EntityStorage.each: a listener that destroys another entity neither skips one nor
+        // repeats one.
+        final long[] packed = entities.packed();
+        for (int at = entities.alive() - 1; at >= 0; at = Math.min(at - 1, entities.alive() - 1)) {
+          failure = onDestroy.publish(this, packed[at], failure);
+        }
       }
     } finally {
       clearing = false;

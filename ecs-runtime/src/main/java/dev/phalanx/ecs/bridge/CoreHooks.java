@@ -95,6 +95,17 @@ public final class CoreHooks {
       virtual(Registry.class, "unobserved", boolean.class);
   private static final MethodHandle DESTROY_UNOBSERVED =
       virtual(Registry.class, "destroyUnobserved", int.class, long[].class, int.class, int.class);
+  private static final MethodHandle CREATE_UNANNOUNCED =
+      virtual(Registry.class, "createUnannounced", long.class);
+  private static final MethodHandle CREATE_ALL =
+      virtual(
+          Registry.class,
+          "createAll",
+          Throwable.class,
+          long[].class,
+          int.class,
+          int.class,
+          Throwable.class);
   private static final MethodHandle DESCRIBE_RESERVED_WITH =
       staticMethod(Registry.class, "describeReservedWith", void.class, LongFunction.class);
   private static final MethodHandle GUARDS = getter(Groups.class, "guards", Guards.class);
@@ -315,6 +326,37 @@ public final class CoreHooks {
   public static boolean unobserved(final Registry registry) {
     try {
       return (boolean) UNOBSERVED.invokeExact(registry);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Registry.createUnannounced}: creates an entity without publishing {@link
+   * Registry#onCreate()}; the caller publishes it (with {@link #publish}) once its own state holds
+   * the entity, so that a listener's exception cannot leave that state half-made.
+   */
+  public static long createUnannounced(final Registry registry) {
+    try {
+      return (long) CREATE_UNANNOUNCED.invokeExact(registry);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Registry.createAll}: creates {@code out[offset, offset + count)}, all or none, and
+   * publishes {@link Registry#onCreate()} for each; returns {@code failure} or the first exception
+   * a listener threw instead of throwing it. A refused creation throws, having created nothing.
+   */
+  public static Throwable createAll(
+      final Registry registry,
+      final long[] out,
+      final int offset,
+      final int count,
+      final Throwable failure) {
+    try {
+      return (Throwable) CREATE_ALL.invokeExact(registry, out, offset, count, failure);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

@@ -180,6 +180,10 @@ public final class CommandBuffer extends FieldRecorder {
   private long[] materialized = new long[16];
   private int createdBase;
   private int created;
+  // What the registry's create listeners threw during this apply's creations: creating never stops
+  // half-way for them (the count above must stay true), so it is kept here and reported with the
+  // commands' failures at the end of applyCommands.
+  private Throwable createFailure;
   private int skipped;
 
   /**
@@ -608,9 +612,16 @@ public final class CommandBuffer extends FieldRecorder {
   public void apply() {
     checkNotApplying();
     checkSyncPoint(registry);
-    createReserved();
-    Throwable failure = null;
+    // Applying already: a create listener that applies this buffer is refused, not re-entered.
     applying = true;
+    try {
+      createReserved();
+    } catch (final RuntimeException | Error refused) {
+      // The entity limit: nothing was created, nothing is applied, the buffer is kept.
+      applying = false;
+      throw refused;
+    }
+    Throwable failure = null;
     try {
       do {
         failure = applyCommands(failure, null);
@@ -691,7 +702,7 @@ public final class CommandBuffer extends FieldRecorder {
     final int n = next - base;
     ensureMaterialized(n);
     if (n > 0) {
-      registry.create(materialized, 0, n);
+      createFailure = CoreHooks.createAll(registry, materialized, 0, n, createFailure);
       created = n;
     }
   }
@@ -717,7 +728,8 @@ public final class CommandBuffer extends FieldRecorder {
     if (n > materialized.length) {
       materialized = Arrays.copyOf(materialized, Math.max(n, materialized.length * 2));
     }
-    registry.create(materialized, created, n - created);
+    createFailure =
+        CoreHooks.createAll(registry, materialized, created, n - created, createFailure);
     created = n;
   }
 
@@ -764,6 +776,10 @@ public final class CommandBuffer extends FieldRecorder {
         failure = Failures.add(failure, thrown);
         next = base + created;
       }
+    }
+    if (null != createFailure) {
+      failure = Failures.add(failure, createFailure);
+      createFailure = null;
     }
     return failure;
   }

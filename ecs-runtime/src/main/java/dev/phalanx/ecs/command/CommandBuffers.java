@@ -4,6 +4,7 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 import java.util.concurrent.ForkJoinPool;
@@ -49,6 +50,8 @@ public final class CommandBuffers {
   // The entities created for every buffer's reservations at the start of apply, in one all or
   // nothing call.
   private long[] reservedEntities = new long[16];
+  // Each buffer's number of reservations at the start of an apply, by position in the table.
+  private int[] reservedCounts = new int[4];
 
   /**
    * Two parallel arrays; a class, not a record, since a record would compare arrays by identity.
@@ -169,9 +172,16 @@ public final class CommandBuffers {
   public void apply() {
     checkNotApplying();
     CommandBuffer.checkSyncPoint(registry);
-    createReserved(table.buffers);
+    // Applying already: a create listener that applies this set is refused, not re-entered.
     applying = true;
-    Throwable failure = null;
+    Throwable failure;
+    try {
+      failure = createReserved(table.buffers);
+    } catch (final RuntimeException | Error refused) {
+      // The entity limit: nothing was created, nothing is applied, the buffers are kept.
+      applying = false;
+      throw refused;
+    }
     try {
       boolean pending = true;
       while (pending) {
@@ -236,25 +246,31 @@ public final class CommandBuffers {
 
   /**
    * Creates the reservations of every buffer in one call, all or none, and hands each buffer its
-   * own: in run order, each in reservation order.
+   * own: in run order, each in reservation order, counted before the creation. Returns what the
+   * registry's create listeners threw; what they reserve meanwhile is created late, by the apply.
    */
-  private void createReserved(final CommandBuffer[] buffers) {
+  private Throwable createReserved(final CommandBuffer[] buffers) {
+    if (buffers.length > reservedCounts.length) {
+      reservedCounts = new int[Math.max(buffers.length, reservedCounts.length * 2)];
+    }
     int total = 0;
-    for (final CommandBuffer buffer : buffers) {
-      total = Math.addExact(total, buffer.toCreate());
+    for (int b = 0; b < buffers.length; b++) {
+      reservedCounts[b] = buffers[b].toCreate();
+      total = Math.addExact(total, reservedCounts[b]);
     }
     if (total > reservedEntities.length) {
       reservedEntities = new long[Math.max(total, reservedEntities.length * 2)];
     }
+    Throwable failure = null;
     if (total > 0) {
-      registry.create(reservedEntities, 0, total);
+      failure = CoreHooks.createAll(registry, reservedEntities, 0, total, null);
     }
     int at = 0;
-    for (final CommandBuffer buffer : buffers) {
-      final int n = buffer.toCreate();
-      buffer.adoptReserved(reservedEntities, at, n);
-      at += n;
+    for (int b = 0; b < buffers.length; b++) {
+      buffers[b].adoptReserved(reservedEntities, at, reservedCounts[b]);
+      at += reservedCounts[b];
     }
+    return failure;
   }
 
   /** {@return the buffer whose reserved handles carry {@code slot}, or {@code null}} */

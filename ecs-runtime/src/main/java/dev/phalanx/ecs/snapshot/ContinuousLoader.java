@@ -305,13 +305,18 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
       final long remote = staged.entities[i];
       final long local = remoteToLocal.get(remote, Entity.NULL);
       if (Entity.isNull(local) || !registry.valid(local)) {
+        final long created;
         try {
-          remoteToLocal.put(remote, registry.create());
+          created = CoreHooks.createUnannounced(registry);
         } catch (final RuntimeException | Error thrown) {
           // The registry's entity limit: this remote entity stays without a local one.
           remoteToLocal.remove(remote);
           failure = Failures.add(failure, thrown);
+          continue;
         }
+        // Mapped before the create listeners run: one that throws leaves no entity unmapped.
+        remoteToLocal.put(remote, created);
+        failure = CoreHooks.publish(registry.onCreate(), registry, created, failure);
       }
     }
     return failure;

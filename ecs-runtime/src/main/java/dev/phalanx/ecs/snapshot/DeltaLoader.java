@@ -678,7 +678,10 @@ public final class DeltaLoader {
     }
     remoteToLocal.reserve(indices, staged.arrived.length);
     for (final long remote : staged.arrived) {
-      remoteToLocal.put(remote, registry.create());
+      // Mapped before the create listeners run: one that throws leaves no entity unmapped.
+      final long local = CoreHooks.createUnannounced(registry);
+      remoteToLocal.put(remote, local);
+      failure = CoreHooks.publish(registry.onCreate(), registry, local, failure);
     }
     // From here until finishHierarchy no exception escapes (each write's is collected): the
     // hierarchy's deferred unlinking always ends.

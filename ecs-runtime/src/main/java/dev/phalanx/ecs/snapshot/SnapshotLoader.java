@@ -78,14 +78,14 @@ import java.util.function.Supplier;
  * once all have run, later ones suppressed; the loaded world stands. Without enter listeners this
  * costs nothing.
  *
- * <p>Construct is not published, unlike EnTT's loader (which emplaces element by element): a whole
- * load restores a saved state, and that state already holds what construct listeners derived in the
- * saved world (a {@link Reactive} collector's storage, counters in components). Publishing
- * construct would apply them a second time, so that re-saving would no longer give the same bytes;
- * it would also cost a call per loaded element (the particle example's loader, whose reactive
- * storage listens to a million {@code Lifetime}s, allocated 44% more and took longer). A construct
- * listener that keeps outside state rebuilds it from the loaded storages, or listens to a group's
- * enter instead.
+ * <p>Construct is not published, nor is {@link Registry#onCreate()}, unlike EnTT's loader (which
+ * emplaces element by element): a whole load restores a saved state, and that state already holds
+ * what construct listeners derived in the saved world (a {@link Reactive} collector's storage,
+ * counters in components). Publishing construct would apply them a second time, so that re-saving
+ * would no longer give the same bytes; it would also cost a call per loaded element (the particle
+ * example's loader, whose reactive storage listens to a million {@code Lifetime}s, allocated 44%
+ * more and took longer). A construct listener that keeps outside state rebuilds it from the loaded
+ * storages, or listens to a group's enter instead.
  *
  * <h2>Costs</h2>
  *
