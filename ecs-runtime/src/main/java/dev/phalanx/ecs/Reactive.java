@@ -1,6 +1,9 @@
 package dev.phalanx.ecs;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * A reactive storage: a tag storage filled by rules ("every entity whose Position was updated",
@@ -16,24 +19,38 @@ import java.util.function.LongConsumer;
  * entity removes it from the target like any component; {@link #clear()} empties it after
  * processing.
  *
+ * <h2>Filters and removing rules</h2>
+ *
+ * <p>A rule may carry a filter, EnTT's {@code where}: {@code onUpdate(POSITION, e ->
+ * registry.has(e, VELOCITY) && !registry.has(e, FROZEN))} collects only the entities that pass it
+ * when the signal is published. {@link #remove(ComponentType)} removes every rule on a type and
+ * {@link #disconnect()} every rule; what was collected stays until {@link #clear()}.
+ *
  * <h2>Costs</h2>
  *
- * <p>One listener per rule on the source storage: a membership test and, the first time, one
- * insertion into the target per signal. Writes that publish no signal (generated setters, cursors,
- * chunk loops) are not seen: use change tracking ({@code @Component(tracked = true)}) for those.
+ * <p>One listener per rule on the source storage: a membership test (and the filter, if any) and,
+ * the first time, one insertion into the target per signal. Writes that publish no signal
+ * (generated setters, cursors, chunk loops) are not seen: use change tracking
+ * ({@code @Component(tracked = true)}) for those.
  *
  * <h2>Rules and failures</h2>
  *
  * <p>Collection follows the signal rules: it runs after the change (before it, for destruction) and
  * never while the entity is being destroyed or the registry cleared. If the target cannot take the
  * entity (its storage is locked by a chunk iteration), the rule's exception reaches the caller
- * after the change completed, as any listener's.
+ * after the change completed, as any listener's; so does a filter's exception, and the entity is
+ * then not collected.
  */
 public final class Reactive {
 
   private final Registry registry;
   private final EmptyStorage<?> target;
   private final ComponentListener collect;
+  // Every rule connected, in order: the signal and the listener connected to it, and the type.
+  private final List<Rule> rules = new ArrayList<>();
+
+  /** A rule: {@code listener} connected to {@code signal}, a signal of {@code type}'s storage. */
+  private record Rule(ComponentType<?, ?> type, Signal signal, ComponentListener listener) {}
 
   private Reactive(final Registry registry, final EmptyStorage<?> target) {
     this.registry = registry;
@@ -69,8 +86,18 @@ public final class Reactive {
    * @return this
    */
   public Reactive onConstruct(final ComponentType<?, ?> type) {
-    registry.storage(type).onConstruct().connect(collect);
-    return this;
+    return connect(type, registry.storage(type).onConstruct(), collect);
+  }
+
+  /**
+   * Collects every entity that receives a component of {@code type} and passes {@code where} then.
+   *
+   * @param type the watched type
+   * @param where decides, when the component is constructed, whether the entity is collected
+   * @return this
+   */
+  public Reactive onConstruct(final ComponentType<?, ?> type, final LongPredicate where) {
+    return connect(type, registry.storage(type).onConstruct(), filtered(where));
   }
 
   /**
@@ -80,8 +107,19 @@ public final class Reactive {
    * @return this
    */
   public Reactive onUpdate(final ComponentType<?, ?> type) {
-    registry.storage(type).onUpdate().connect(collect);
-    return this;
+    return connect(type, registry.storage(type).onUpdate(), collect);
+  }
+
+  /**
+   * Collects every entity whose component of {@code type} is replaced or patched and that passes
+   * {@code where} then.
+   *
+   * @param type the watched type
+   * @param where decides, at the update, whether the entity is collected
+   * @return this
+   */
+  public Reactive onUpdate(final ComponentType<?, ?> type, final LongPredicate where) {
+    return connect(type, registry.storage(type).onUpdate(), filtered(where));
   }
 
   /**
@@ -92,8 +130,73 @@ public final class Reactive {
    * @return this
    */
   public Reactive onDestroy(final ComponentType<?, ?> type) {
-    registry.storage(type).onDestroy().connect(collect);
+    return connect(type, registry.storage(type).onDestroy(), collect);
+  }
+
+  /**
+   * Collects every entity that loses its component of {@code type}, lives on, and passes {@code
+   * where} then (the component is still there when it runs).
+   *
+   * @param type the watched type
+   * @param where decides, before the removal, whether the entity is collected
+   * @return this
+   */
+  public Reactive onDestroy(final ComponentType<?, ?> type, final LongPredicate where) {
+    return connect(type, registry.storage(type).onDestroy(), filtered(where));
+  }
+
+  /**
+   * Removes every rule on {@code type}; the entities collected so far stay collected.
+   *
+   * @param type the watched type
+   * @return whether a rule was removed
+   */
+  public boolean remove(final ComponentType<?, ?> type) {
+    boolean removed = false;
+    for (int i = rules.size() - 1; i >= 0; i--) {
+      final Rule rule = rules.get(i);
+      if (rule.type() == type) {
+        rule.signal().disconnect(rule.listener());
+        rules.remove(i);
+        removed = true;
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * Removes every rule: nothing more is collected (EnTT's {@code observer::disconnect}). The
+   * entities collected so far stay collected; rules may be added again.
+   */
+  public void disconnect() {
+    for (int i = rules.size() - 1; i >= 0; i--) {
+      rules.get(i).signal().disconnect(rules.get(i).listener());
+    }
+    rules.clear();
+  }
+
+  /** {@return the number of rules connected} */
+  public int ruleCount() {
+    return rules.size();
+  }
+
+  private Reactive connect(
+      final ComponentType<?, ?> type, final Signal signal, final ComponentListener listener) {
+    signal.connect(listener);
+    rules.add(new Rule(type, signal, listener));
     return this;
+  }
+
+  private ComponentListener filtered(final LongPredicate where) {
+    if (null == where) {
+      throw new NullPointerException("where");
+    }
+    // The cheap tests first: the filter (user code) runs only for an entity that could be added.
+    return (r, entity) -> {
+      if (!target.contains(entity) && !registry.suppressesEntry(entity) && where.test(entity)) {
+        add(entity);
+      }
+    };
   }
 
   /** {@return the target storage: include it in views and queries} */
