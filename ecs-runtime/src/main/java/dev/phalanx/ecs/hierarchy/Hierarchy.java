@@ -70,10 +70,15 @@ import java.util.function.LongConsumer;
  *   <tr><td>{@code attach}, {@code reparent}</td>
  *       <td>O(1) when the child has no children; else O(d of the new parent), the cycle
  *       check</td></tr>
+ *   <tr><td>{@code attach}, {@code reparent} at an index</td><td>as above, plus O(index) to find
+ *       the place</td></tr>
+ *   <tr><td>{@code replaceChildren}</td><td>O(old children + new children), plus the cycle
+ *       checks</td></tr>
  *   <tr><td>{@code detach}</td><td>O(1)</td></tr>
  *   <tr><td>destroying a node (destroy, clear)</td><td>O(1 + k): its children become roots; so
  *       clearing or destroying n nodes costs O(n) whatever their shape</td></tr>
- *   <tr><td>{@code destroyTree}</td><td>O(subtree), as a batch destroy</td></tr>
+ *   <tr><td>{@code destroyTree}, {@code destroyDescendants}</td><td>O(subtree), as a batch
+ *       destroy</td></tr>
  *   <tr><td>traversals</td>
  *       <td>O(nodes visited), no recursion at any depth, no allocation (breadth-first reuses one
  *       queue)</td></tr>
@@ -214,6 +219,24 @@ public final class Hierarchy {
   }
 
   /**
+   * {@return the child of {@code parent} at {@code index} (0 is the first child), or {@link
+   * Entity#NULL} if it has no child there} O(index): walks the list of children.
+   *
+   * @param parent the entity whose children are counted
+   * @param index the child's place among its siblings
+   */
+  public long childAt(final long parent, final int index) {
+    if (index < 0) {
+      return Entity.NULL;
+    }
+    long child = firstChild(parent);
+    for (int i = 0; i < index && !Entity.isNull(child); i++) {
+      child = nextSibling(child);
+    }
+    return child;
+  }
+
+  /**
    * {@return the depth of {@code entity}: 0 for a root, else one more than its parent's} O(depth):
    * the parents are walked up, without recursion.
    *
@@ -260,6 +283,11 @@ public final class Hierarchy {
    */
   public void attach(final long child, final long parent) {
     checkLink(child, parent, "attach");
+    checkRoot(child, parent);
+    move(child, parent, 0);
+  }
+
+  private void checkRoot(final long child, final long parent) {
     if (!Entity.isNull(parent(child))) {
       throw new IllegalStateException(
           "cannot attach "
@@ -271,7 +299,155 @@ public final class Hierarchy {
               + Entity.toString(parent(child))
               + "; use reparent to move it");
     }
-    move(child, parent);
+  }
+
+  /**
+   * As {@link #attach(long, long)}, placing {@code child} at {@code index} among the children of
+   * {@code parent}: 0 makes it the first child, {@code childCount(parent)} the last. O(index) more,
+   * to find the place.
+   *
+   * @param child the entity to attach, a root
+   * @param parent its new parent
+   * @param index its place among the children, {@code [0, childCount(parent)]}
+   * @throws IndexOutOfBoundsException if {@code index} is outside that range; nothing is changed
+   * @throws IllegalArgumentException as {@link #attach(long, long)}
+   * @throws IllegalStateException as {@link #attach(long, long)}
+   * @throws ConcurrentModificationException as {@link #attach(long, long)}
+   */
+  public void attach(final long child, final long parent, final int index) {
+    checkLink(child, parent, "attach");
+    checkRoot(child, parent);
+    checkIndex(index, childCount(parent), child, parent);
+    move(child, parent, index);
+  }
+
+  /**
+   * As {@link #reparent(long, long)}, placing {@code child} at {@code index} among the children of
+   * {@code parent} (counted without {@code child}, so that a child may be moved within its own
+   * parent's list: {@code reparent(c, parent(c), 0)} makes it the first).
+   *
+   * @param child the entity to move, with its subtree
+   * @param parent its new parent (not {@link Entity#NULL})
+   * @param index its place among the other children, {@code [0, number of other children]}
+   * @throws IndexOutOfBoundsException if {@code index} is outside that range; nothing is changed
+   * @throws IllegalArgumentException as {@link #attach(long, long)}
+   * @throws IllegalStateException as {@link #attach(long, long)}, except that the child may have a
+   *     parent
+   * @throws ConcurrentModificationException as {@link #attach(long, long)}
+   */
+  public void reparent(final long child, final long parent, final int index) {
+    checkLink(child, parent, "reparent");
+    final int others = childCount(parent) - (parent(child) == parent ? 1 : 0);
+    checkIndex(index, others, child, parent);
+    move(child, parent, index);
+  }
+
+  /**
+   * Makes {@code children}, in that order, the only children of {@code parent}: its current
+   * children not listed become roots (keeping their own subtrees); listed entities are moved from
+   * wherever they are. Everything is checked first (validity, repeats, cycles, locks) and a refused
+   * call changes nothing; as with {@link #attach(long, long)}, nodes are created and every link
+   * made before any listener runs. O(old children + listed entities + the cycle checks).
+   *
+   * @param parent the entity whose children are replaced
+   * @param children its new children, first to last; empty to make every child a root
+   * @throws IllegalArgumentException if an entity is not valid, listed twice, the parent itself, or
+   *     an ancestor of the parent (a cycle)
+   * @throws IllegalStateException if a node is needed for an entity being destroyed or while the
+   *     registry is cleared
+   * @throws ConcurrentModificationException if the node storage is locked, or a node's insertion
+   *     would break an iteration
+   */
+  public void replaceChildren(final long parent, final long[] children) {
+    checkValid(parent, "replace the children of");
+    for (int i = 0; i < children.length; i++) {
+      checkLink(children[i], parent, "make a child");
+      for (int j = 0; j < i; j++) {
+        if (children[j] == children[i]) {
+          throw new IllegalArgumentException(
+              "cannot replace the children of "
+                  + Entity.toString(parent)
+                  + ": "
+                  + Entity.toString(children[i])
+                  + " is listed twice (at "
+                  + j
+                  + " and "
+                  + i
+                  + ")");
+        }
+      }
+    }
+    CoreHooks.checkUnlocked(nodes, false, nodes, parent);
+    if (0 == children.length && !nodes.contains(parent)) {
+      return;
+    }
+    checkNodeAllowed(parent);
+    // The nodes the new links need, created unannounced; if one is refused (a group upkeep under
+    // an iteration), those made so far stay, without links, announced, and nothing is linked.
+    final long[] created = new long[children.length + 1];
+    final int[] marks = new int[children.length + 1];
+    int count = 0;
+    try {
+      if (!nodes.contains(parent)) {
+        marks[count] = nodes.insertRoot(parent);
+        created[count++] = parent;
+      }
+      for (final long child : children) {
+        if (!nodes.contains(child)) {
+          marks[count] = nodes.insertRoot(child);
+          created[count++] = child;
+        }
+      }
+    } catch (final RuntimeException | Error refused) {
+      changes++;
+      final Throwable failure = announce(created, marks, count);
+      if (null != failure) {
+        refused.addSuppressed(failure);
+      }
+      throw refused;
+    }
+    final int parentPosition = nodes.indexOf(parent);
+    for (long child = nodes.firstAt(parentPosition); !Entity.isNull(child); ) {
+      final int childPosition = nodes.indexOf(child);
+      final long next = nodes.nextAt(childPosition);
+      cut(childPosition);
+      child = next;
+    }
+    // Each linked first, last to first: the list reads in the given order.
+    for (int i = children.length - 1; i >= 0; i--) {
+      final int position = nodes.indexOf(children[i]);
+      if (!Entity.isNull(nodes.parentAt(position))) {
+        cut(position);
+      }
+      link(position, children[i], parent, 0);
+    }
+    changes++;
+    Failures.rethrow(announce(created, marks, count));
+  }
+
+  /** Announces the nodes {@code created[0, count)}, last inserted first; returns the failures. */
+  private Throwable announce(final long[] created, final int[] marks, final int count) {
+    Throwable failure = null;
+    for (int i = count - 1; i >= 0; i--) {
+      failure = nodes.announce(created[i], marks[i], failure);
+    }
+    return failure;
+  }
+
+  private static void checkIndex(
+      final int index, final int children, final long child, final long parent) {
+    if (index < 0 || index > children) {
+      throw new IndexOutOfBoundsException(
+          "cannot place "
+              + Entity.toString(child)
+              + " at index "
+              + index
+              + " among the children of "
+              + Entity.toString(parent)
+              + ": the index must be in [0, "
+              + children
+              + "]");
+    }
   }
 
   /**
@@ -294,7 +470,7 @@ public final class Hierarchy {
     if (parent(child) == parent) {
       return;
     }
-    move(child, parent);
+    move(child, parent, 0);
   }
 
   /**
@@ -334,6 +510,26 @@ public final class Hierarchy {
       order[j] = swap;
     }
     registry.destroy(order, 0, count);
+  }
+
+  /**
+   * Destroys every descendant of {@code root}, children before parents, and keeps {@code root}
+   * (with no children afterwards). Checked first as {@link #destroyTree} is; a refused destroy
+   * changes nothing. O(subtree), without recursion.
+   *
+   * @param root the entity whose descendants are destroyed
+   * @throws IllegalArgumentException if {@code root} is not valid
+   */
+  public void destroyDescendants(final long root) {
+    checkValid(root, "destroy the descendants of");
+    final long[] order = collect(root);
+    // Reverse pre-order without the root (order[0]): every descendant before its ancestors.
+    final int count = order.length - 1;
+    final long[] descendants = new long[count];
+    for (int i = 0; i < count; i++) {
+      descendants[i] = order[order.length - 1 - i];
+    }
+    registry.destroy(descendants, 0, count);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -623,7 +819,7 @@ public final class Hierarchy {
    * Moves {@code child} under {@code parent}, both checked: creates the nodes it needs (announcing
    * nothing yet), moves the links, then announces the new nodes.
    */
-  private void move(final long child, final long parent) {
+  private void move(final long child, final long parent, final int index) {
     final int childMark = nodes.contains(child) ? NONE : nodes.insertRoot(child);
     final int parentMark;
     try {
@@ -644,7 +840,7 @@ public final class Hierarchy {
     if (!Entity.isNull(nodes.parentAt(position))) {
       cut(position);
     }
-    link(position, child, parent);
+    link(position, child, parent, index);
     changes++;
     // The parent's pending group entries were pushed last: they are published first.
     Throwable failure = null;
@@ -657,15 +853,32 @@ public final class Hierarchy {
     Failures.rethrow(failure);
   }
 
-  /** Links the root {@code child} at {@code position} under {@code parent}, which has a node. */
-  private void link(final int position, final long child, final long parent) {
+  /**
+   * Links the root {@code child} at {@code position} under {@code parent}, which has a node, at
+   * {@code index} among its children ({@code [0, count]}, checked by the caller). O(index).
+   */
+  private void link(final int position, final long child, final long parent, final int index) {
     final int parentPosition = nodes.indexOf(parent);
-    final long oldFirst = nodes.firstAt(parentPosition);
-    nodes.setLinks(position, parent, Entity.NULL, oldFirst);
-    if (!Entity.isNull(oldFirst)) {
-      nodes.setPreviousAt(nodes.indexOf(oldFirst), child);
+    if (0 == index) {
+      final long oldFirst = nodes.firstAt(parentPosition);
+      nodes.setLinks(position, parent, Entity.NULL, oldFirst);
+      if (!Entity.isNull(oldFirst)) {
+        nodes.setPreviousAt(nodes.indexOf(oldFirst), child);
+      }
+      nodes.setFirstAt(parentPosition, child);
+    } else {
+      long previous = nodes.firstAt(parentPosition);
+      for (int i = 1; i < index; i++) {
+        previous = nodes.nextAt(nodes.indexOf(previous));
+      }
+      final int previousPosition = nodes.indexOf(previous);
+      final long next = nodes.nextAt(previousPosition);
+      nodes.setLinks(position, parent, previous, next);
+      nodes.setNextAt(previousPosition, child);
+      if (!Entity.isNull(next)) {
+        nodes.setPreviousAt(nodes.indexOf(next), child);
+      }
     }
-    nodes.setFirstAt(parentPosition, child);
     nodes.setCountAt(parentPosition, nodes.countAt(parentPosition) + 1);
   }
 
