@@ -16,11 +16,24 @@ import java.lang.annotation.Target;
  * interface Visible {}
  * }</pre>
  *
- * <p>generates {@code VisibleQuery} in the same package, with {@code VisibleQuery.of(registry)},
- * {@code view()}, {@code contains(entity)}, {@code sizeHint()} and an allocation-free {@code
- * each(Visitor)} that hands the visitor reused, typed cursors ({@code Position_Cursor}) over every
- * included component that has fields. A view keeps nothing up to date: it costs nothing until
- * iterated and then tests each entity of its smallest included storage.
+ * <p>generates {@code VisibleQuery} in the same package (a declaration nested in a holder class,
+ * {@code Queries.Visible}, gets {@code Queries_VisibleQuery}), with:
+ *
+ * <ul>
+ *   <li>{@code VisibleQuery.of(registry)}, {@code view()} (the runtime view), {@code
+ *       contains(entity)}, {@code sizeHint()};
+ *   <li>{@code onEnter()} and {@code onLeave()}, the view's membership signals;
+ *   <li>one typed storage getter per listed component ({@code positionStorage()}, excluded ones
+ *       included);
+ *   <li>an allocation-free {@code each(Visitor)} that hands the visitor reused, typed cursors
+ *       ({@code Position_Cursor}) over every included component that has fields, and the nested
+ *       {@code Visitor} interface;
+ *   <li>{@code eachChangedSince(tick, Visitor)} when an included component is {@code tracked}: it
+ *       visits the entities any of whose tracked components changed after {@code tick}.
+ * </ul>
+ *
+ * <p>A view keeps nothing up to date: it costs nothing until iterated and then tests each entity of
+ * its smallest included storage.
  *
  * <h2>Diagnostics</h2>
  *

@@ -10,6 +10,7 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.EntityHandle;
 import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Reactive;
@@ -90,6 +91,28 @@ class GuideSnippetsTest {
     assertFalse(registry.valid(hero)); // the stale handle is detected
     assertTrue(registry.valid(next));
     // end::entities[]
+  }
+
+  @Test
+  void entityLevelApi() {
+    final Registry registry = new Registry();
+    final List<String> log = new ArrayList<>();
+    // tag::entity-api[]
+    registry.onCreate().connect((r, e) -> log.add("created " + Entity.index(e)));
+    registry
+        .onDestroy()
+        .connect((r, e) -> log.add("destroyed " + Entity.index(e))); // after its components
+    final EntityHandle wolf = registry.handle(registry.create());
+    wolf.emplace(HEALTH, new Health(30)).emplace(POISONED, new Poisoned());
+    final long sheep = registry.create();
+    final List<Long> healthy = new ArrayList<>();
+    registry.entityView().exclude(POISONED).each(healthy::add); // every live entity but the wolf
+    registry.destroy(sheep, 7); // recycled with version 7 instead of the next one
+    assertEquals(7, Entity.version(registry.create()));
+    // end::entity-api[]
+    assertEquals(List.of(sheep), healthy);
+    assertEquals(List.of("created 0", "created 1", "destroyed 1", "created 1"), log);
+    assertEquals(List.of(HEALTH, POISONED), wolf.components());
   }
 
   @Test
@@ -433,6 +456,28 @@ class GuideSnippetsTest {
   }
 
   @Test
+  void reactiveRules() {
+    final Registry registry = new Registry();
+    final long healthy = registry.create();
+    final long sick = registry.create();
+    registry.emplace(healthy, HEALTH, new Health(1));
+    registry.emplace(sick, HEALTH, new Health(1));
+    registry.emplace(sick, POISONED, new Poisoned());
+    // tag::reactive-rules[]
+    final Reactive healed =
+        Reactive.collect(registry, ComponentType.named("healed"))
+            .onUpdate(
+                HEALTH, e -> !registry.has(e, POISONED)); // EnTT's where: tested at the update
+    registry.replace(healthy, HEALTH, new Health(9)); // collected
+    registry.replace(sick, HEALTH, new Health(9)); // filtered out
+    healed.remove(HEALTH); // no rule on Health any more; what was collected stays
+    // end::reactive-rules[]
+    assertEquals(1, healed.size());
+    assertTrue(healed.contains(healthy));
+    assertEquals(0, healed.ruleCount());
+  }
+
+  @Test
   void hierarchies() {
     final Registry registry = new Registry();
     // tag::hierarchies[]
@@ -450,6 +495,27 @@ class GuideSnippetsTest {
     // end::hierarchies[]
     assertEquals(List.of(ship, turret, gun), order);
     assertEquals(List.of(), registry.danglingReferences());
+  }
+
+  @Test
+  void hierarchyEdits() {
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long ship = registry.create();
+    final long bow = registry.create();
+    final long stern = registry.create();
+    final long mast = registry.create();
+    // tag::hierarchy-edits[]
+    hierarchy.replaceChildren(ship, new long[] {bow, stern}); // exactly these, in this order
+    hierarchy.attach(mast, ship, 1); // between bow and stern
+    assertEquals(mast, hierarchy.childAt(ship, 1));
+    hierarchy.destroyDescendants(ship); // bow, mast and stern; the ship stays
+    assertEquals(
+        List.of(), hierarchy.verify()); // the hierarchy's own check, also run by registry.verify()
+    // end::hierarchy-edits[]
+    assertTrue(registry.valid(ship));
+    assertFalse(registry.valid(mast));
+    assertEquals(0, hierarchy.childCount(ship));
   }
 
   @Test
