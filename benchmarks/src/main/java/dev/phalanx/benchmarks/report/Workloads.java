@@ -32,6 +32,7 @@ public final class Workloads {
               "iterate2, view, Phalanx object storage (one object per component)",
               "Iterate2"),
           new Workload("Iterate2RuntimeView", "iterate2, runtime view", "Iterate2"),
+          new Workload("Iterate3RuntimeView", "iterate3, runtime view", "Iterate3"),
           new Workload("Iterate2Half", "iterate2, half the entities match", null),
           new Workload(
               "Iterate2Nested",
