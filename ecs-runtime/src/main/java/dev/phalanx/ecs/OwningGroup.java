@@ -237,7 +237,8 @@ public final class OwningGroup extends Group {
    *
    * <p>Runs of a parallel pass may be shorter than a page (a task may start inside one), but never
    * cross a page of an owned storage, and tasks start at a multiple of the alignment (see {@link
-   * #parallelEachChunk(ForkJoinPool, int, RangeConsumer)}).
+   * #parallelEachChunk(ForkJoinPool, int, RangeConsumer)}). A pass that fits one task runs on the
+   * calling thread, without the pool.
    *
    * @param pool the pool whose threads run the tasks
    * @param action called with each run {@code [from, to)}, from several threads at once
@@ -370,7 +371,14 @@ public final class OwningGroup extends Group {
       if (end > 0) {
         final int task = taskSize(grain, end, Math.max(1, pool.getParallelism()), chunk);
         final Runs runs = new Runs(ranges, entities, owned[0].packed());
-        pool.invoke(new ChunkTask(runs, 0, end, chunk, task, alignment(task, chunk)));
+        final ChunkTask all = new ChunkTask(runs, 0, end, chunk, task, alignment(task, chunk));
+        if (end <= task) {
+          // One task: run it here rather than hand it to a pool thread and wait for it, which
+          // costs a wake-up each way (microseconds) and gains nothing.
+          all.compute();
+        } else {
+          pool.invoke(all);
+        }
         Failures.rethrow(runs.failure);
       }
     } finally {

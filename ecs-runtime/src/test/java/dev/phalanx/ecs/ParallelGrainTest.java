@@ -130,6 +130,30 @@ class ParallelGrainTest {
   }
 
   @Test
+  void aPassOfOneTaskRunsOnTheCallingThread() {
+    final OwningGroup group = group(TW, 500);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+      group.parallelEachChunk(pool, (from, to) -> threads.add(Thread.currentThread()));
+      assertEquals(Set.of(Thread.currentThread()), threads, "500 < 1,024: one task, no hand-off");
+      final RuntimeException boom = new IllegalStateException("boom");
+      assertThrows(
+          IllegalStateException.class,
+          () ->
+              group.parallelEachChunk(
+                  pool,
+                  (from, to) -> {
+                    throw boom;
+                  }));
+      assertTrue(!group.owned(0).isLocked());
+      assertEquals(List.of(), registry.verify());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
   void smallGrainsAlignToPowersOfTwoWithinPages() {
     // E has 8-element pages: a grain of 3 makes tasks of 4 aligned positions.
     final OwningGroup group = group(TE, 37);
