@@ -4,6 +4,8 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityComparator;
+import dev.phalanx.ecs.EntityFloatKey;
+import dev.phalanx.ecs.EntityLongKey;
 import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.Query;
 import dev.phalanx.ecs.Registry;
@@ -832,6 +834,57 @@ public final class Systems_HealthyQuery extends Query {
    */
   public void sort(final EntityComparator comparator) {
     group.sort(comparator);
+  }
+
+  /**
+   * Sorts the members through the group with insertion sort (see its {@code insertionSort}):
+   * O(n) comparisons on almost sorted members, O(n^2) on random ones; stable; if the comparator
+   * throws, nothing moves.
+   *
+   * @param comparator the order of two entities
+   */
+  public void insertionSort(final EntityComparator comparator) {
+    group.insertionSort(comparator);
+  }
+
+  /**
+   * Sorts the members through the group by ascending {@code long} key, each key computed once
+   * (see its {@code sortByLongKey}): n key calls and a stable radix sort, no comparator call
+   * per comparison; if {@code key} throws, nothing moves. Afterwards {@code group().eachInOrder}
+   * visits the smallest key first, {@link #each} the largest.
+   *
+   * @param key the key of each member
+   */
+  public void sortByLongKey(final EntityLongKey key) {
+    group.sortByLongKey(key);
+  }
+
+  /**
+   * As {@link #sortByLongKey}, with {@code float} keys ordered as {@code Float.compare}.
+   *
+   * @param key the key of each member
+   */
+  public void sortByFloatKey(final EntityFloatKey key) {
+    group.sortByFloatKey(key);
+  }
+
+  /**
+   * As {@link #sortByLongKey}, sorting the computed keys with insertion sort: O(n) on almost sorted
+   * members.
+   *
+   * @param key the key of each member
+   */
+  public void insertionSortByLongKey(final EntityLongKey key) {
+    group.insertionSortByLongKey(key);
+  }
+
+  /**
+   * As {@link #insertionSortByLongKey}, with {@code float} keys ordered as {@code Float.compare}.
+   *
+   * @param key the key of each member
+   */
+  public void insertionSortByFloatKey(final EntityFloatKey key) {
+    group.insertionSortByFloatKey(key);
   }
 
   /**

@@ -39,6 +39,8 @@ import javax.annotation.processing.Generated;
  *   <li>{@code each}: O(n), owned components by position, get components by one lookup each;
  *       no allocation.
  *   <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.
+ *       A run of a tracked owned component is stamped after the body (one fill of its ticks);
+ *       {@code eachChunkReadOnly} skips that.
  *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
  *       (the first eight classes that go through this query class), so that the call of the
  *       visitor is inlined. Further classes share one copy, where the call is megamorphic on
@@ -783,6 +785,17 @@ public final class MoversQuery extends Query {
   }
 
   /**
+   * As {@link #eachChunk(Chunk)}: no owned component of this query is tracked, so no pass stamps
+   * anything and the read-only form is the same pass, for code that does not depend on which
+   * components are tracked.
+   *
+   * @param chunk the loop body, called once per run of up to a page of elements
+   */
+  public void eachChunkReadOnly(final Chunk chunk) {
+    eachChunk(chunk);
+  }
+
+  /**
    * As {@link #parallelEachChunk(ForkJoinPool, Chunk)} on the common pool.
    *
    * @param chunk the loop body; called from several threads at once
@@ -806,12 +819,41 @@ public final class MoversQuery extends Query {
    *   <li>Writes made by the body happen-before the return of this method.
    * </ul>
    *
-   * <p>Allocates the fork-join tasks (a few per call), never per element.
+   * <p>Tasks: the group's grain ({@code group().parallelGrain(n)}, automatic by default: about
+   * four tasks per thread of the pool, of at least 1,024 positions), or one per call with
+   * {@link #parallelEachChunk(ForkJoinPool, int, Chunk)}. Allocates the fork-join tasks (a few per call),
+   * never per element.
    *
    * @param pool the pool to run on
    * @param chunk the loop body; called from several threads at once
    */
   public void parallelEachChunk(final ForkJoinPool pool, final Chunk chunk) {
+    group.parallelEachChunk(pool, (from, to) -> visitRun(chunk, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, Chunk)}, with a grain for this call: the most positions a
+   * task holds (0: automatic), as {@link OwningGroup#parallelEachChunk(ForkJoinPool, int, RangeConsumer)} rounds and
+   * documents it. Without one, a pass uses the group's grain, {@code group().parallelGrain(n)},
+   * automatic by default.
+   *
+   * @param pool the pool to run on
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param chunk the loop body; called from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final int grain, final Chunk chunk) {
+    group.parallelEachChunk(pool, grain, (from, to) -> visitRun(chunk, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, Chunk)}, without stamping the tracked owned components (see
+   * {@link #eachChunkReadOnly(Chunk)}).
+   *
+   * @param pool the pool to run on
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunkReadOnly(final ForkJoinPool pool, final Chunk chunk) {
     group.parallelEachChunk(pool, (from, to) -> visitRun(chunk, from, to));
   }
 
@@ -846,6 +888,17 @@ public final class MoversQuery extends Query {
   }
 
   /**
+   * As {@link #eachChunk(EntityChunk)}: no owned component of this query is tracked, so no pass stamps
+   * anything and the read-only form is the same pass, for code that does not depend on which
+   * components are tracked.
+   *
+   * @param chunk the loop body, called once per run of up to a page of elements
+   */
+  public void eachChunkReadOnly(final EntityChunk chunk) {
+    eachChunk(chunk);
+  }
+
+  /**
    * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)} on the common pool.
    *
    * @param chunk the loop body; called from several threads at once
@@ -862,6 +915,32 @@ public final class MoversQuery extends Query {
    * @param chunk the loop body; called from several threads at once
    */
   public void parallelEachChunk(final ForkJoinPool pool, final EntityChunk chunk) {
+    group.parallelEachChunk(pool, (entities, from, to) -> visitEntityRun(chunk, entities, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)}, with a grain for this call: the most positions a
+   * task holds (0: automatic), as {@link OwningGroup#parallelEachChunk(ForkJoinPool, int, RangeConsumer)} rounds and
+   * documents it. Without one, a pass uses the group's grain, {@code group().parallelGrain(n)},
+   * automatic by default.
+   *
+   * @param pool the pool to run on
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param chunk the loop body; called from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final int grain, final EntityChunk chunk) {
+    group.parallelEachChunk(pool, grain, (entities, from, to) -> visitEntityRun(chunk, entities, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)}, without stamping the tracked owned components (see
+   * {@link #eachChunkReadOnly(EntityChunk)}).
+   *
+   * @param pool the pool to run on
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunkReadOnly(final ForkJoinPool pool, final EntityChunk chunk) {
     group.parallelEachChunk(pool, (entities, from, to) -> visitEntityRun(chunk, entities, from, to));
   }
 
@@ -890,6 +969,21 @@ public final class MoversQuery extends Query {
   public void parallelEachChunk(final ForkJoinPool pool, final CommandBuffers commands,
       final CommandChunk chunk) {
     commands.parallelEachChunk(group, pool, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, CommandBuffers, CommandChunk)}, with a grain for this call (see
+   * {@link #parallelEachChunk(ForkJoinPool, int, Chunk)}); each run still has its own buffer.
+   *
+   * @param pool the pool to run on
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param commands the set whose buffers the runs record into
+   * @param chunk the loop body; called from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final int grain,
+      final CommandBuffers commands, final CommandChunk chunk) {
+    commands.parallelEachChunk(group, pool, grain, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
   }
 
   private void visitCommandRun(final CommandChunk chunk, final CommandBuffer buffer,

@@ -37,6 +37,8 @@ import javax.annotation.processing.Generated;
  *   <li>{@code each}: O(n), owned components by position, get components by one lookup each;
  *       no allocation.
  *   <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.
+ *       A run of a tracked owned component is stamped after the body (one fill of its ticks);
+ *       {@code eachChunkReadOnly} skips that.
  *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
  *       (the first eight classes that go through this query class), so that the call of the
  *       visitor is inlined. Further classes share one copy, where the call is megamorphic on
@@ -89,9 +91,13 @@ public final class WarmersQuery extends Query {
 
   private Chunk current;
 
+  private final RangeConsumer currentReadRun;
+
   private final EntityRangeConsumer currentEntityRun;
 
   private EntityChunk currentEntities;
+
+  private final EntityRangeConsumer currentReadEntityRun;
 
   private WarmersQuery(final Registry registry) {
     this.group = registry.owningGroup(
@@ -107,7 +113,9 @@ public final class WarmersQuery extends Query {
     this.pageShift = positionStorage.pageShift();
     this.pageMask = positionStorage.pageSize() - 1;
     this.currentRun = this::runCurrent;
+    this.currentReadRun = this::readCurrent;
     this.currentEntityRun = this::runCurrentEntities;
+    this.currentReadEntityRun = this::readCurrentEntities;
   }
 
   /**
@@ -692,6 +700,27 @@ public final class WarmersQuery extends Query {
   }
 
   /**
+   * As {@link #eachChunk(Chunk)}, for a body that only reads: the runs are not stamped, so the
+   * tracked owned components ({@code Heat}) keep their change ticks and {@code changedSince}
+   * and {@code eachChangedSince} do not report what this pass handed out. {@link #eachChunk(Chunk)}
+   * stamps every element of every run of a tracked component, one {@code Arrays.fill} of the
+   * run's ticks each; this form skips that. A write through the arrays here is not seen by change
+   * tracking: write in {@code eachChunk}, or through the storage's setters, which stamp.
+   * Allocates nothing. Reentrant.
+   *
+   * @param chunk the loop body, called once per run of up to a page of elements
+   */
+  public void eachChunkReadOnly(final Chunk chunk) {
+    final Chunk outer = current;
+    current = chunk;
+    try {
+      group.eachChunk(currentReadRun);
+    } finally {
+      current = outer;
+    }
+  }
+
+  /**
    * As {@link #parallelEachChunk(ForkJoinPool, Chunk)} on the common pool.
    *
    * @param chunk the loop body; called from several threads at once
@@ -715,7 +744,10 @@ public final class WarmersQuery extends Query {
    *   <li>Writes made by the body happen-before the return of this method.
    * </ul>
    *
-   * <p>Allocates the fork-join tasks (a few per call), never per element.
+   * <p>Tasks: the group's grain ({@code group().parallelGrain(n)}, automatic by default: about
+   * four tasks per thread of the pool, of at least 1,024 positions), or one per call with
+   * {@link #parallelEachChunk(ForkJoinPool, int, Chunk)}. Allocates the fork-join tasks (a few per call),
+   * never per element.
    *
    * @param pool the pool to run on
    * @param chunk the loop body; called from several threads at once
@@ -724,16 +756,50 @@ public final class WarmersQuery extends Query {
     group.parallelEachChunk(pool, (from, to) -> visitRun(chunk, from, to));
   }
 
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, Chunk)}, with a grain for this call: the most positions a
+   * task holds (0: automatic), as {@link OwningGroup#parallelEachChunk(ForkJoinPool, int, RangeConsumer)} rounds and
+   * documents it. Without one, a pass uses the group's grain, {@code group().parallelGrain(n)},
+   * automatic by default.
+   *
+   * @param pool the pool to run on
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param chunk the loop body; called from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final int grain, final Chunk chunk) {
+    group.parallelEachChunk(pool, grain, (from, to) -> visitRun(chunk, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, Chunk)}, without stamping the tracked owned components (see
+   * {@link #eachChunkReadOnly(Chunk)}).
+   *
+   * @param pool the pool to run on
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunkReadOnly(final ForkJoinPool pool, final Chunk chunk) {
+    group.parallelEachChunk(pool, (from, to) -> readRun(chunk, from, to));
+  }
+
   private void runCurrent(final int from, final int to) {
     visitRun(current, from, to);
   }
 
   private void visitRun(final Chunk chunk, final int from, final int to) {
+    readRun(chunk, from, to);
+    heatStorage.markWritten(from, to);
+  }
+
+  private void readCurrent(final int from, final int to) {
+    readRun(current, from, to);
+  }
+
+  private void readRun(final Chunk chunk, final int from, final int to) {
     // The group's runs never cross a page of an owned storage: one page and offset serve the run.
     final int page = from >>> pageShift;
     final int offset = from & pageMask;
     chunk.visit(offset, offset + (to - from), positionStorage.xPages()[page], positionStorage.yPages()[page], heatStorage.celsiusPages()[page]);
-    heatStorage.markWritten(from, to);
   }
 
   /**
@@ -750,6 +816,27 @@ public final class WarmersQuery extends Query {
     try {
       // A run adapter made once per query, so that a call allocates nothing.
       group.eachChunk(currentEntityRun);
+    } finally {
+      currentEntities = outer;
+    }
+  }
+
+  /**
+   * As {@link #eachChunk(EntityChunk)}, for a body that only reads: the runs are not stamped, so the
+   * tracked owned components ({@code Heat}) keep their change ticks and {@code changedSince}
+   * and {@code eachChangedSince} do not report what this pass handed out. {@link #eachChunk(EntityChunk)}
+   * stamps every element of every run of a tracked component, one {@code Arrays.fill} of the
+   * run's ticks each; this form skips that. A write through the arrays here is not seen by change
+   * tracking: write in {@code eachChunk}, or through the storage's setters, which stamp.
+   * Allocates nothing. Reentrant.
+   *
+   * @param chunk the loop body, called once per run of up to a page of elements
+   */
+  public void eachChunkReadOnly(final EntityChunk chunk) {
+    final EntityChunk outer = currentEntities;
+    currentEntities = chunk;
+    try {
+      group.eachChunk(currentReadEntityRun);
     } finally {
       currentEntities = outer;
     }
@@ -775,17 +862,52 @@ public final class WarmersQuery extends Query {
     group.parallelEachChunk(pool, (entities, from, to) -> visitEntityRun(chunk, entities, from, to));
   }
 
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)}, with a grain for this call: the most positions a
+   * task holds (0: automatic), as {@link OwningGroup#parallelEachChunk(ForkJoinPool, int, RangeConsumer)} rounds and
+   * documents it. Without one, a pass uses the group's grain, {@code group().parallelGrain(n)},
+   * automatic by default.
+   *
+   * @param pool the pool to run on
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param chunk the loop body; called from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final int grain, final EntityChunk chunk) {
+    group.parallelEachChunk(pool, grain, (entities, from, to) -> visitEntityRun(chunk, entities, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityChunk)}, without stamping the tracked owned components (see
+   * {@link #eachChunkReadOnly(EntityChunk)}).
+   *
+   * @param pool the pool to run on
+   * @param chunk the loop body; called from several threads at once
+   */
+  public void parallelEachChunkReadOnly(final ForkJoinPool pool, final EntityChunk chunk) {
+    group.parallelEachChunk(pool, (entities, from, to) -> readEntityRun(chunk, entities, from, to));
+  }
+
   private void runCurrentEntities(final long[] entities, final int from, final int to) {
     visitEntityRun(currentEntities, entities, from, to);
   }
 
   private void visitEntityRun(final EntityChunk chunk, final long[] entities, final int from,
       final int to) {
+    readEntityRun(chunk, entities, from, to);
+    heatStorage.markWritten(from, to);
+  }
+
+  private void readCurrentEntities(final long[] entities, final int from, final int to) {
+    readEntityRun(currentEntities, entities, from, to);
+  }
+
+  private void readEntityRun(final EntityChunk chunk, final long[] entities, final int from,
+      final int to) {
     // Positions index the entities; offsets index the pages: position = pageStart + offset.
     final int page = from >>> pageShift;
     final int offset = from & pageMask;
     chunk.visit(entities, from - offset, offset, offset + (to - from), positionStorage.xPages()[page], positionStorage.yPages()[page], heatStorage.celsiusPages()[page]);
-    heatStorage.markWritten(from, to);
   }
 
   /**
@@ -801,6 +923,21 @@ public final class WarmersQuery extends Query {
   public void parallelEachChunk(final ForkJoinPool pool, final CommandBuffers commands,
       final CommandChunk chunk) {
     commands.parallelEachChunk(group, pool, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, CommandBuffers, CommandChunk)}, with a grain for this call (see
+   * {@link #parallelEachChunk(ForkJoinPool, int, Chunk)}); each run still has its own buffer.
+   *
+   * @param pool the pool to run on
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param commands the set whose buffers the runs record into
+   * @param chunk the loop body; called from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelEachChunk(final ForkJoinPool pool, final int grain,
+      final CommandBuffers commands, final CommandChunk chunk) {
+    commands.parallelEachChunk(group, pool, grain, (buffer, entities, from, to) -> visitCommandRun(chunk, buffer, entities, from, to));
   }
 
   private void visitCommandRun(final CommandChunk chunk, final CommandBuffer buffer,

@@ -95,13 +95,26 @@ public abstract sealed class Group permits OwningGroup, NonOwningGroup {
   public abstract long entityAt(int position);
 
   /**
-   * Calls {@code action} for each member, last position first. The rules of {@link View} apply: the
+   * Calls {@code action} for each member, last position first (after a sort: the reverse of the
+   * sort's order; {@link #eachInOrder} walks the other way). The rules of {@link View} apply: the
    * visited entity (and those already visited) may lose components or be destroyed; a change that
    * would make a member be visited twice or never is refused before it is made.
    *
    * @param action called with each member
    */
   public abstract void each(LongConsumer action);
+
+  /**
+   * Calls {@code action} for each member, position 0 first: after a sort, in the sort's order
+   * (ascending key or comparator order), where {@link #each} visits it in reverse. The group's
+   * storages are locked meanwhile (as during a chunk pass): the body may read and write components,
+   * but every structural change to an observed storage is refused with a {@link
+   * java.util.ConcurrentModificationException} before anything changes (record it in a {@link
+   * dev.phalanx.ecs.command.CommandBuffer CommandBuffer} and apply it after). O(n), no allocation.
+   *
+   * @param action called with each member, from position 0 to {@code size() - 1}
+   */
+  public abstract void eachInOrder(LongConsumer action);
 
   /** {@return the number of owned storages (0 for a non-owning group)} */
   public final int ownedCount() {

@@ -33,8 +33,10 @@ import java.util.function.LongConsumer;
  *   <caption>n = size()</caption>
  *   <tr><th>operation</th><th>cost</th></tr>
  *   <tr><td>{@code each}, {@code eachChunk}</td><td>O(n), no lookup, no allocation</td></tr>
+ *   <tr><td>{@code eachInOrder}</td><td>O(n), no allocation; the storages locked</td></tr>
  *   <tr><td>{@code parallelEachChunk}</td>
- *       <td>O(n / threads), allocates its fork-join tasks</td></tr>
+ *       <td>O(n / threads), allocates its fork-join tasks: about 4 per thread of the pool, of at
+ *       least {@value #MIN_AUTOMATIC_GRAIN} positions, unless a grain is set</td></tr>
  *   <tr><td>{@code contains}</td><td>O(1)</td></tr>
  *   <tr><td>{@code sort}, {@code sortByPosition}</td>
  *       <td>O(n log n) plus O(n) per other owned storage</td></tr>
@@ -54,14 +56,31 @@ import java.util.function.LongConsumer;
  * every storage the group observes is locked: inserting, removing or moving their elements is
  * refused with a {@link ConcurrentModificationException} before anything changes (from any thread),
  * and the lock is released when the call returns, which it does only once every run has ended.
- * Writing component fields in place is allowed, each position from one thread only.
+ * Writing component fields in place is allowed, each position from one thread only. How many tasks
+ * a pass makes is its <em>grain</em>: per call ({@link #parallelEachChunk(ForkJoinPool, int,
+ * RangeConsumer)}), per group ({@link #parallelGrain(int)}), or automatic.
+ *
+ * <h2>Order</h2>
+ *
+ * <p>{@link #each} walks the members from the last position, {@link #eachInOrder} and {@link
+ * #eachChunk} from position 0; after {@link #sort} or {@link #sortByPosition}, position 0 holds the
+ * first member of the comparator's order.
  */
 public final class OwningGroup extends Group {
 
-  private static final int PARALLEL_GRAIN = 16_384;
+  /**
+   * The smallest task the automatic grain makes, in positions: below it, forking a task (about a
+   * microsecond) would cost more than a cheap body saves.
+   */
+  public static final int MIN_AUTOMATIC_GRAIN = 1024;
+
+  /** Tasks per thread of the pool the automatic grain aims at, so that threads can balance. */
+  private static final int TASKS_PER_THREAD = 4;
 
   private final Groups groups;
   private int length;
+  // The group's grain for parallel passes; 0: automatic.
+  private int parallelGrain;
 
   /** Scratch for {@link #enterDirectly}: the entity's position in each owned storage. */
   private final int[] positions;
@@ -112,6 +131,30 @@ public final class OwningGroup extends Group {
       size = Math.min(size, storage.pageSize());
     }
     return size;
+  }
+
+  /**
+   * Calls {@code action} for each member, position 0 first: after a sort, in the sort's order; the
+   * reverse of {@link #each}. The group's storages are locked meanwhile, as during {@link
+   * #eachChunk}: the body may read and write component fields, but every structural change to them
+   * is refused with a {@link ConcurrentModificationException} before it changes anything. If the
+   * body throws, the walk stops and the locks are released. O(n), no allocation.
+   *
+   * @param action called with each member
+   */
+  @Override
+  public void eachInOrder(final LongConsumer action) {
+    lockAll("an in-order iteration of");
+    try {
+      // Locked: neither the packed array nor the size can change while the members are visited.
+      final long[] packed = owned[0].packed();
+      final int end = length;
+      for (int position = 0; position < end; position++) {
+        action.accept(packed[position]);
+      }
+    } finally {
+      unlockAll();
+    }
   }
 
   @Override
@@ -187,10 +230,15 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * As {@link #eachChunk}, with runs spread over the threads of {@code pool}: runs are grouped into
-   * tasks of at least {@value #PARALLEL_GRAIN} positions (or one chunk, if larger). Returns only
-   * when every task is done, also when a run throws: then the runs not started yet are skipped, and
-   * the first exception is rethrown with the others attached as suppressed.
+   * As {@link #eachChunk}, with runs spread over the threads of {@code pool}, in tasks of the
+   * group's grain ({@link #parallelGrain()}; automatic unless set). Returns only when every task is
+   * done, also when a run throws: then the runs not started yet are skipped, and the first
+   * exception is rethrown with the others attached as suppressed.
+   *
+   * <p>Runs of a parallel pass may be shorter than a page (a task may start inside one), but never
+   * cross a page of an owned storage, and tasks start at a multiple of the alignment (see {@link
+   * #parallelEachChunk(ForkJoinPool, int, RangeConsumer)}). A pass that fits one task runs on the
+   * calling thread, without the pool.
    *
    * @param pool the pool whose threads run the tasks
    * @param action called with each run {@code [from, to)}, from several threads at once
@@ -198,7 +246,35 @@ public final class OwningGroup extends Group {
    *     change of an observed storage while it runs
    */
   public void parallelEachChunk(final ForkJoinPool pool, final RangeConsumer action) {
-    parallelRuns(pool, action, null);
+    parallelRuns(pool, parallelGrain, action, null);
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)} with a grain for this call: the
+   * positions {@code [0, size())} are halved, at multiples of the alignment, until each task holds
+   * at most {@code grain} positions; a task then calls {@code action} for its runs, each within one
+   * page. The alignment is the grain rounded up to a power of two if it is below the chunk size
+   * ({@link #chunkSize()}), else the chunk size (and the grain is rounded up to whole chunks):
+   * tasks start at multiples of it, so the same size and grain always give the same runs.
+   *
+   * <p>{@code grain == 0} chooses automatically: {@code max(}{@value #MIN_AUTOMATIC_GRAIN}{@code ,
+   * ceil(size() / (4 * pool.getParallelism())))}, about four tasks per thread of the pool and never
+   * fewer than {@value #MIN_AUTOMATIC_GRAIN} positions each, so 8,192 cheap elements make eight
+   * tasks on a 2-thread pool. Each task costs a fork and a join (about a microsecond, and an
+   * allocation of a few dozen bytes); pick a larger grain for a body of a few nanoseconds per
+   * element on a large group, a smaller one for a costly body on a small one.
+   *
+   * @param pool the pool whose threads run the tasks
+   * @param grain the most positions a task holds (rounded up as above), or 0 for the automatic
+   *     grain
+   * @param action called with each run {@code [from, to)}, from several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   * @throws ConcurrentModificationException if the body (or another thread) tries a structural
+   *     change of an observed storage while it runs
+   */
+  public void parallelEachChunk(
+      final ForkJoinPool pool, final int grain, final RangeConsumer action) {
+    parallelRuns(pool, checkGrain(grain), action, null);
   }
 
   /**
@@ -214,19 +290,95 @@ public final class OwningGroup extends Group {
    *     change of an observed storage while it runs
    */
   public void parallelEachChunk(final ForkJoinPool pool, final EntityRangeConsumer action) {
-    parallelRuns(pool, null, action);
+    parallelRuns(pool, parallelGrain, null, action);
+  }
+
+  /**
+   * As {@link #parallelEachChunk(ForkJoinPool, EntityRangeConsumer)} with a grain for this call
+   * (see {@link #parallelEachChunk(ForkJoinPool, int, RangeConsumer)}).
+   *
+   * @param pool the pool whose threads run the tasks
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param action called with the entities and each run {@code [from, to)}, from several threads at
+   *     once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   * @throws ConcurrentModificationException if the body (or another thread) tries a structural
+   *     change of an observed storage while it runs
+   */
+  public void parallelEachChunk(
+      final ForkJoinPool pool, final int grain, final EntityRangeConsumer action) {
+    parallelRuns(pool, checkGrain(grain), null, action);
+  }
+
+  /**
+   * {@return the group's grain for parallel passes: the most positions a task holds, or 0 for the
+   * automatic grain (the default)} See {@link #parallelEachChunk(ForkJoinPool, int,
+   * RangeConsumer)}; generated queries delegate to their group, so this is also their setting.
+   */
+  public int parallelGrain() {
+    return parallelGrain;
+  }
+
+  /**
+   * Sets the group's grain for the parallel passes that take none (see {@link
+   * #parallelEachChunk(ForkJoinPool, int, RangeConsumer)}), for every later pass until set again.
+   *
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @throws IllegalArgumentException if {@code grain} is negative
+   */
+  public void parallelGrain(final int grain) {
+    parallelGrain = checkGrain(grain);
+  }
+
+  private static int checkGrain(final int grain) {
+    if (grain < 0) {
+      throw new IllegalArgumentException(
+          "a parallel grain is a positive number of positions, or 0 for automatic; got " + grain);
+    }
+    return grain;
+  }
+
+  /**
+   * {@return the most positions a task of a parallel pass holds, for {@code grain} (0: automatic),
+   * {@code count} positions, a pool of {@code parallelism} threads and runs of at most {@code
+   * chunk}, a power of two} A multiple of {@link #alignment}.
+   */
+  static int taskSize(final int grain, final int count, final int parallelism, final int chunk) {
+    final long perTask = (long) TASKS_PER_THREAD * parallelism;
+    final long wanted =
+        0 != grain ? grain : Math.max(MIN_AUTOMATIC_GRAIN, (count + perTask - 1) / perTask);
+    final long unit = alignment(wanted, chunk);
+    return (int) Math.min(Integer.MAX_VALUE / unit * unit, (wanted + unit - 1) / unit * unit);
+  }
+
+  /** {@return where tasks start: the grain's power of two up to a chunk, else the chunk} */
+  static int alignment(final long grain, final int chunk) {
+    if (grain >= chunk) {
+      return chunk;
+    }
+    return grain <= 1 ? 1 : (int) Math.min(chunk, Long.highestOneBit(grain - 1) << 1);
   }
 
   private void parallelRuns(
-      final ForkJoinPool pool, final RangeConsumer ranges, final EntityRangeConsumer entities) {
+      final ForkJoinPool pool,
+      final int grain,
+      final RangeConsumer ranges,
+      final EntityRangeConsumer entities) {
     final int chunk = chunkSize();
-    final int grain = Math.max(chunk, (PARALLEL_GRAIN / chunk) * chunk);
     lockAll("a parallel chunk iteration of");
     try {
       final int end = length;
       if (end > 0) {
+        final int task = taskSize(grain, end, Math.max(1, pool.getParallelism()), chunk);
         final Runs runs = new Runs(ranges, entities, owned[0].packed());
-        pool.invoke(new ChunkTask(runs, 0, end, chunk, grain));
+        final ChunkTask all = new ChunkTask(runs, 0, end, chunk, task, alignment(task, chunk));
+        if (end <= task) {
+          // One task: run it here rather than hand it to a pool thread and wait for it, which
+          // costs a wake-up each way (microseconds) and gains nothing.
+          all.compute();
+        } else {
+          pool.invoke(all);
+        }
         Failures.rethrow(runs.failure);
       }
     } finally {
@@ -682,8 +834,9 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Splits a range of positions in halves, chunk-aligned, down to the grain. Tasks never throw: a
-   * run's exception is recorded in {@link Runs}, so that {@code invokeAll} waits for both halves.
+   * Splits a range of positions in halves, at multiples of the alignment, down to the task size; a
+   * task then visits its runs, each up to the end of a page. Tasks never throw: a run's exception
+   * is recorded in {@link Runs}, so that {@code invokeAll} waits for both halves.
    */
   private static final class ChunkTask extends RecursiveAction {
     private static final long serialVersionUID = 1L;
@@ -693,32 +846,44 @@ public final class OwningGroup extends Group {
     private final int to;
     private final int chunk;
     private final int grain;
+    private final int unit;
 
-    ChunkTask(final Runs runs, final int from, final int to, final int chunk, final int grain) {
+    ChunkTask(
+        final Runs runs,
+        final int from,
+        final int to,
+        final int chunk,
+        final int grain,
+        final int unit) {
       this.runs = runs;
       this.from = from;
       this.to = to;
       this.chunk = chunk;
       this.grain = grain;
+      this.unit = unit;
     }
 
     @Override
     protected void compute() {
       if (to - from <= grain) {
-        for (int start = from; start < to && !runs.failed; start += chunk) {
+        int start = from;
+        while (start < to && !runs.failed) {
+          // Up to the end of the page: (start & -chunk) is the page's first position.
+          final int end = (int) Math.min(to, (long) (start & -chunk) + chunk);
           try {
-            run(runs.ranges, runs.entities, runs.packed, start, Math.min(to, start + chunk));
+            run(runs.ranges, runs.entities, runs.packed, start, end);
           } catch (final Throwable thrown) {
             runs.fail(thrown);
           }
+          start = end;
         }
         return;
       }
-      final int chunks = (to - from + chunk - 1) / chunk;
-      final int middle = from + (chunks / 2) * chunk;
+      final int units = (int) (((long) to - from + unit - 1) / unit);
+      final int middle = from + (units / 2) * unit;
       invokeAll(
-          new ChunkTask(runs, from, middle, chunk, grain),
-          new ChunkTask(runs, middle, to, chunk, grain));
+          new ChunkTask(runs, from, middle, chunk, grain, unit),
+          new ChunkTask(runs, middle, to, chunk, grain, unit));
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.phalanx.ecs;
 
+import java.util.Arrays;
+
 /**
  * The sorting of one sparse set: computes the order of its positions on a permutation, then moves
  * its elements (and, for a group, those of every owned storage) into that order. {@link
@@ -22,6 +24,14 @@ package dev.phalanx.ecs;
  *
  * <h2>Costs</h2>
  *
+ * <p>Key-based sorts ({@link #computeKeyOrder}) call the key function once per element, then sort
+ * the {@code long} keys with the positions alongside: an LSD radix sort of one pass per byte of the
+ * keys' range ({@code max - min}), passes where every key shares the byte skipped, so O(n) per pass
+ * and at most eight passes; insertion sort for 32 elements or fewer, or when asked (O(n + number of
+ * inversions), the right choice for almost sorted keys). Both are stable: equal keys keep their
+ * current order. Memory: two {@code long} and two {@code int} arrays of the set's size, kept for
+ * the next sort, and 8 KiB of digit counts.
+ *
  * <p>An introsort (quicksort with a median of three, heapsort past a depth of {@code 2 log2 n},
  * insertion sort for ranges of 16 or fewer): O(n log n) comparisons, stack O(log n); the insertion
  * sort alone is O(n) on almost sorted data and stable. Applying an order follows the permutation's
@@ -31,12 +41,23 @@ package dev.phalanx.ecs;
 final class SetSorter {
 
   private static final int[] NO_POSITIONS = new int[0];
+  private static final long[] NO_KEYS = new long[0];
+  // Key-based sorts of at most this many elements use insertion sort rather than radix passes.
+  private static final int SMALL_KEY_SORT = 32;
+  private static final int RADIX_BITS = 8;
+  private static final int BUCKETS = 1 << RADIX_BITS;
 
   private final SparseSet set;
   // The permutation being sorted, reused by every sort; grows, never shrinks.
   private int[] permutation = NO_POSITIONS;
   // The adapter of entity comparators, made by the first sort by entity.
   private EntityOrder entityOrder;
+  // Key-based sorts: the keys, the radix sort's second buffers and its digit counts (one row of
+  // BUCKETS per byte of a key); made by the first key sort, grow, never shrink.
+  private long[] keys = NO_KEYS;
+  private long[] keysSwap = NO_KEYS;
+  private int[] permutationSwap = NO_POSITIONS;
+  private int[] digitCounts = NO_POSITIONS;
 
   SetSorter(final SparseSet set) {
     this.set = set;
@@ -102,6 +123,168 @@ final class SetSorter {
       }
     }
     return order;
+  }
+
+  /**
+   * Computes the order of positions {@code [0, count)} by ascending {@code long} key, equal keys in
+   * position order: calls {@code key} once per element, the set locked, then sorts the keys (radix,
+   * or insertion sort if {@code insertion}). A key function that throws has moved nothing.
+   */
+  int[] computeKeyOrder(final int count, final EntityLongKey key, final boolean insertion) {
+    final long[] values = keysOf(count);
+    final long[] packed = set.packed();
+    set.lock("the key function of a sort of", set);
+    try {
+      for (int i = 0; i < count; i++) {
+        values[i] = key.key(packed[i]);
+      }
+    } finally {
+      set.unlock();
+    }
+    return sortKeys(count, values, insertion);
+  }
+
+  /** As {@link #computeKeyOrder(int, EntityLongKey, boolean)}, keys ordered as Float.compare. */
+  int[] computeFloatKeyOrder(final int count, final EntityFloatKey key, final boolean insertion) {
+    final long[] values = keysOf(count);
+    final long[] packed = set.packed();
+    set.lock("the key function of a sort of", set);
+    try {
+      for (int i = 0; i < count; i++) {
+        values[i] = sortable(key.key(packed[i]));
+      }
+    } finally {
+      set.unlock();
+    }
+    return sortKeys(count, values, insertion);
+  }
+
+  /**
+   * {@return a {@code long} that orders as {@link Float#compare} orders {@code value}}: the bits of
+   * a negative float (NaN canonical) have their magnitude bits flipped, so that a larger magnitude
+   * gives a smaller signed number.
+   */
+  static long sortable(final float value) {
+    final int bits = Float.floatToIntBits(value);
+    return bits ^ ((bits >> 31) & 0x7fff_ffff);
+  }
+
+  private long[] keysOf(final int count) {
+    if (keys.length < count) {
+      keys = new long[Math.max(count, keys.length + (keys.length >> 1))];
+    }
+    return keys;
+  }
+
+  /** Sorts {@code values[0, count)} with a permutation of positions alongside; returns it. */
+  private int[] sortKeys(final int count, final long[] values, final boolean insertion) {
+    final int[] order = permutationOf(count);
+    for (int i = 0; i < count; i++) {
+      order[i] = i;
+    }
+    if (insertion || count <= SMALL_KEY_SORT) {
+      insertionSortKeys(values, order, count);
+      return order;
+    }
+    return radixSort(values, order, count);
+  }
+
+  /** Stable insertion sort of signed keys, positions alongside: O(n + inversions). */
+  private static void insertionSortKeys(final long[] values, final int[] order, final int count) {
+    for (int i = 1; i < count; i++) {
+      final long key = values[i];
+      if (values[i - 1] <= key) {
+        continue;
+      }
+      final int moving = order[i];
+      int j = i;
+      do {
+        values[j] = values[j - 1];
+        order[j] = order[j - 1];
+        j--;
+      } while (j > 0 && values[j - 1] > key);
+      values[j] = key;
+      order[j] = moving;
+    }
+  }
+
+  /**
+   * LSD radix sort of {@code values[0, count)}, positions alongside, one pass per byte of the keys'
+   * range: the keys become offsets from the minimum (compared unsigned, which never overflows), so
+   * narrow keys take few passes; a pass whose byte every key shares is skipped. Stable. Returns the
+   * array that holds the order (the permutation or its second buffer).
+   */
+  private int[] radixSort(final long[] values, final int[] order, final int count) {
+    long min = values[0];
+    long max = values[0];
+    for (int i = 1; i < count; i++) {
+      min = Math.min(min, values[i]);
+      max = Math.max(max, values[i]);
+    }
+    if (min == max) {
+      return order;
+    }
+    final int passes = (64 - Long.numberOfLeadingZeros(max - min) + RADIX_BITS - 1) / RADIX_BITS;
+    if (digitCounts.length == 0) {
+      digitCounts = new int[(Long.SIZE / RADIX_BITS) * BUCKETS];
+    }
+    final int[] counts = digitCounts;
+    Arrays.fill(counts, 0, passes * BUCKETS, 0);
+    for (int i = 0; i < count; i++) {
+      final long offset = values[i] - min;
+      values[i] = offset;
+      for (int pass = 0; pass < passes; pass++) {
+        counts[pass * BUCKETS + (int) ((offset >>> (pass * RADIX_BITS)) & (BUCKETS - 1))]++;
+      }
+    }
+    if (keysSwap.length < count) {
+      keysSwap = new long[keys.length];
+    }
+    if (permutationSwap.length < count) {
+      permutationSwap = new int[permutation.length];
+    }
+    long[] fromKeys = values;
+    int[] fromOrder = order;
+    long[] toKeys = keysSwap;
+    int[] toOrder = permutationSwap;
+    for (int pass = 0; pass < passes; pass++) {
+      final int base = pass * BUCKETS;
+      if (skippable(counts, base, count)) {
+        continue;
+      }
+      // Bucket starts: the prefix sums of the counts.
+      int start = 0;
+      for (int bucket = 0; bucket < BUCKETS; bucket++) {
+        final int size = counts[base + bucket];
+        counts[base + bucket] = start;
+        start += size;
+      }
+      final int shift = pass * RADIX_BITS;
+      for (int i = 0; i < count; i++) {
+        final long key = fromKeys[i];
+        final int at = counts[base + (int) ((key >>> shift) & (BUCKETS - 1))]++;
+        toKeys[at] = key;
+        toOrder[at] = fromOrder[i];
+      }
+      final long[] keysNow = toKeys;
+      toKeys = fromKeys;
+      fromKeys = keysNow;
+      final int[] orderNow = toOrder;
+      toOrder = fromOrder;
+      fromOrder = orderNow;
+    }
+    return fromOrder;
+  }
+
+  /** Whether every key has the same byte in the pass whose counts start at {@code base}. */
+  private static boolean skippable(final int[] counts, final int base, final int count) {
+    for (int bucket = 0; bucket < BUCKETS; bucket++) {
+      final int size = counts[base + bucket];
+      if (0 != size) {
+        return size == count;
+      }
+    }
+    return true;
   }
 
   /**

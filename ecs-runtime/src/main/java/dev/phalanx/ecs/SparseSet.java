@@ -852,6 +852,75 @@ public class SparseSet {
   }
 
   /**
+   * Sorts with insertion sort, comparing entities: O(n) comparisons on almost sorted data (each
+   * element a few positions from its place, as a draw order from one frame to the next), O(n²) on
+   * random data. Stable. As {@link #sort(EntityComparator)}, nothing moves until the order is
+   * known, so a comparator that throws leaves the set as it was.
+   *
+   * @param comparator orders two entities
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void insertionSort(final EntityComparator comparator) {
+    checkSortable();
+    SetSorter.applyOrder(
+        this, size, sorter.computeOrder(size, sorter.entityOrder(comparator), true));
+  }
+
+  /**
+   * Sorts the elements by ascending {@code long} key, computing each element's key once: {@code
+   * key} is called n times (the set locked), then the keys are radix sorted with the positions
+   * alongside (one O(n) pass per byte of the keys' range, at most eight) and the elements follow.
+   * No comparator call per comparison, no boxing. Stable: equal keys keep their current order. If
+   * {@code key} throws, nothing has moved. No allocation once the set has been sorted by key at its
+   * current size (the keys and the radix buffers, 24 bytes per element, are kept).
+   *
+   * @param key the key of each element
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   * @throws java.util.ConcurrentModificationException as {@link #sort(EntityComparator)}, or if
+   *     {@code key} tries a structural change
+   */
+  public final void sortByLongKey(final EntityLongKey key) {
+    checkSortable();
+    SetSorter.applyOrder(this, size, sorter.computeKeyOrder(size, key, false));
+  }
+
+  /**
+   * As {@link #sortByLongKey}, with {@code float} keys ordered as {@link Float#compare} orders
+   * them.
+   *
+   * @param key the key of each element
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void sortByFloatKey(final EntityFloatKey key) {
+    checkSortable();
+    SetSorter.applyOrder(this, size, sorter.computeFloatKeyOrder(size, key, false));
+  }
+
+  /**
+   * As {@link #sortByLongKey}, sorting the computed keys with insertion sort: O(n + number of
+   * inversions) key moves, so O(n) on almost sorted data, with the key function still called once
+   * per element. Stable.
+   *
+   * @param key the key of each element
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void insertionSortByLongKey(final EntityLongKey key) {
+    checkSortable();
+    SetSorter.applyOrder(this, size, sorter.computeKeyOrder(size, key, true));
+  }
+
+  /**
+   * As {@link #insertionSortByLongKey}, with {@code float} keys ordered as {@link Float#compare}.
+   *
+   * @param key the key of each element
+   * @throws IllegalStateException as {@link #sort(EntityComparator)}
+   */
+  public final void insertionSortByFloatKey(final EntityFloatKey key) {
+    checkSortable();
+    SetSorter.applyOrder(this, size, sorter.computeFloatKeyOrder(size, key, true));
+  }
+
+  /**
    * Rearranges this set so that the entities it shares with {@code other} come first, in the order
    * they have in {@code other}; the others follow in their current order. O(size + other.size()).
    *

@@ -43,8 +43,9 @@
  *   <li>Groups: {@code Group}, {@code OwningGroup}, {@code NonOwningGroup}, {@code Groups} (the
  *       registry's groups and their upkeep), {@code DirectUpkeep} (which owning group a storage's
  *       insertion, removal or destroy may update directly, skipping the planned upkeep), {@code
- *       RangeConsumer} and {@code EntityRangeConsumer} (chunk bodies), {@code EntityComparator} and
- *       {@code PositionComparator} (sorting).
+ *       RangeConsumer} and {@code EntityRangeConsumer} (chunk bodies), {@code EntityComparator},
+ *       {@code PositionComparator}, {@code EntityLongKey} and {@code EntityFloatKey} (sorting: by
+ *       comparator, or by a key computed once per element).
  *   <li>Cursors: {@code Cursor}, {@code CursorSource} (the base of generated cursors).
  *   <li>{@code Query}: the base class of generated queries: protected static helpers for the
  *       iteration-guard and cursor protocol that generated loops follow (for generated code).

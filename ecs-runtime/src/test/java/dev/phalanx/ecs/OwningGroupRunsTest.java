@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class OwningGroupRunsTest {
 
-  /** A component stored in pages as large as the parallel grain (16384 positions). */
+  /** A component stored in pages of 16384 positions. */
   record Big(int value) {}
 
   static final ComponentType<Big, ObjectStorage<Big>> BIG =
@@ -99,8 +99,8 @@ class OwningGroupRunsTest {
 
   @Test
   void pagesAsLargeAsTheParallelGrainAreSplitPageByPage() {
-    // Rule: with pages of the grain's size, a group of one page is one run and a group of one
-    // page and one more member is two runs.
+    // Rule: with a grain of a page, a group of one page is one run and a group of one page and
+    // one more member is two runs (the automatic grain would split the page into tasks).
     final OwningGroup group = registry.owningGroup(BIG);
     final ForkJoinPool pool = new ForkJoinPool(2);
     try {
@@ -109,7 +109,7 @@ class OwningGroupRunsTest {
           registry.emplace(registry.create(), BIG, new Big(group.size()));
         }
         final List<String> runs = Collections.synchronizedList(new ArrayList<>());
-        group.parallelEachChunk(pool, (from, to) -> runs.add(from + ".." + to));
+        group.parallelEachChunk(pool, 16_384, (from, to) -> runs.add(from + ".." + to));
         Collections.sort(runs);
         assertEquals(
             size == 16_384 ? List.of("0..16384") : List.of("0..16384", "16384..16385"), runs);

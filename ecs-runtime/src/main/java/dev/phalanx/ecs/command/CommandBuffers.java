@@ -129,6 +129,34 @@ public final class CommandBuffers {
         pool, (entities, from, to) -> action.accept(forRun(from), entities, from, to));
   }
 
+  /**
+   * As {@link #parallelEachChunk(OwningGroup, ForkJoinPool, CommandRangeConsumer)} with a grain for
+   * this call (see {@link OwningGroup#parallelEachChunk(ForkJoinPool, int,
+   * dev.phalanx.ecs.RangeConsumer)}): the most positions a task holds, or 0 for the automatic
+   * grain. Each run has its own buffer, keyed by its first position; tasks start at multiples of
+   * the grain's alignment, so the same size and grain reuse the same buffers pass after pass.
+   *
+   * @param group the group to iterate
+   * @param pool the pool whose threads run the tasks
+   * @param grain the most positions a task holds, or 0 for the automatic grain
+   * @param action called with its buffer, the entities and each run {@code [from, to)}, from
+   *     several threads at once
+   * @throws IllegalArgumentException if {@code grain} is negative
+   * @throws java.util.ConcurrentModificationException if the body (or another thread) tries a
+   *     structural change of an observed storage while it runs
+   */
+  public void parallelEachChunk(
+      final OwningGroup group,
+      final ForkJoinPool pool,
+      final int grain,
+      final CommandRangeConsumer action) {
+    if (null == group || null == action) {
+      throw new NullPointerException(null == group ? "group" : "action");
+    }
+    group.parallelEachChunk(
+        pool, grain, (entities, from, to) -> action.accept(forRun(from), entities, from, to));
+  }
+
   private synchronized CommandBuffer add(final int key) {
     final Table current = table;
     final int at = Arrays.binarySearch(current.keys, key);

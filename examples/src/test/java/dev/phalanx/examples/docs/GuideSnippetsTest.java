@@ -11,6 +11,7 @@ import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityHandle;
+import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Reactive;
@@ -259,6 +260,59 @@ class GuideSnippetsTest {
         IllegalStateException.class, () -> alive.sort((long l, long r) -> Long.compare(l, r)));
     armored.sort((long l, long r) -> Long.compare(l, r)); // only the most restrictive one sorts
     // end::nested-groups[]
+  }
+
+  @Test
+  void groupSorting() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 1_000; i++) {
+      registry.emplace(registry.create(), HEALTH, new Health((i * 7_919) % 1_000));
+    }
+    // tag::group-sorting[]
+    final NonOwningGroup group =
+        registry.nonOwningGroup(new ComponentType<?, ?>[] {HEALTH}, new ComponentType<?, ?>[0]);
+    final ObjectStorage<Health> health = registry.storage(HEALTH);
+    group.sortByLongKey(e -> health.get(e).points); // one key per member, then a radix sort
+    final List<Integer> ascending = new ArrayList<>();
+    group.eachInOrder(e -> ascending.add(health.get(e).points)); // position 0 first
+    final List<Integer> descending = new ArrayList<>();
+    group.each(e -> descending.add(health.get(e).points)); // last position first
+    // Next frame, a few keys moved a little: insertion sort is O(n) on almost sorted members.
+    health.get(group.entityAt(10)).points += 3;
+    group.insertionSortByLongKey(e -> health.get(e).points);
+    // end::group-sorting[]
+    for (int i = 1; i < ascending.size(); i++) {
+      assertTrue(ascending.get(i - 1) <= ascending.get(i));
+      assertTrue(descending.get(i - 1) >= descending.get(i));
+    }
+    for (int p = 1; p < group.size(); p++) {
+      assertTrue(health.get(group.entityAt(p - 1)).points <= health.get(group.entityAt(p)).points);
+    }
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void parallelGrain() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 3_000; i++) {
+      final long e = registry.create();
+      registry.emplace(e, HEALTH, new Health(i));
+      registry.emplace(e, NODE_FREE, new FreeNode());
+    }
+    final java.util.concurrent.atomic.AtomicInteger runs =
+        new java.util.concurrent.atomic.AtomicInteger();
+    // tag::parallel-grain[]
+    final OwningGroup group = registry.owningGroup(HEALTH, NODE_FREE);
+    final java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+    // Automatic: about four tasks per thread, of at least 1,024 positions (here three tasks).
+    group.parallelEachChunk(pool, (from, to) -> runs.incrementAndGet());
+    // This call: tasks of at most 512 positions, for a costly body.
+    group.parallelEachChunk(pool, 512, (from, to) -> runs.incrementAndGet());
+    // Every later pass of this group, and of the generated queries over it: one task.
+    group.parallelGrain(1 << 20);
+    // end::parallel-grain[]
+    pool.shutdown();
+    assertEquals(3 + 6, runs.get());
   }
 
   @Test

@@ -86,6 +86,60 @@ class ChangeTrackingTest {
     assertEquals(10_000, visited.size(), "the chunk form marks what it hands out");
   }
 
+  @Test
+  void aReadOnlyChunkPassLeavesChangedSinceFalse() {
+    final Registry registry = new Registry();
+    final CoolingQuery cooling = CoolingQuery.of(registry);
+    final Temperature_Storage temperatures = cooling.temperatureStorage();
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      final long e = registry.create();
+      temperatures.emplace(e, i);
+      cooling.massStorage().emplace(e, 1f);
+      all.add(e);
+    }
+    final long seen = registry.advanceChangeTick();
+    final double[] sum = {0};
+    cooling.eachChunkReadOnly(
+        (from, to, celsius, kilograms) -> {
+          for (int i = from; i < to; i++) {
+            sum[0] += celsius[i] * kilograms[i];
+          }
+        });
+    cooling.eachChunkReadOnly(
+        (entities, pageStart, from, to, celsius, kilograms) -> {
+          for (int i = from; i < to; i++) {
+            sum[0] += celsius[i];
+          }
+        });
+    final java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+    try {
+      final java.util.concurrent.atomic.AtomicInteger runs =
+          new java.util.concurrent.atomic.AtomicInteger();
+      cooling.parallelEachChunkReadOnly(pool, (from, to, celsius, kilograms) -> runs.addAndGet(1));
+      cooling.parallelEachChunkReadOnly(
+          pool, (entities, pageStart, from, to, celsius, kilograms) -> runs.addAndGet(1));
+      assertTrue(runs.get() >= 4, "the automatic grain splits 10,000 elements: " + runs);
+      for (final long e : all) {
+        assertFalse(temperatures.changedSince(e, seen), "a read-only pass stamps nothing");
+      }
+      final Set<Long> visited = new HashSet<>();
+      cooling.eachChangedSince(seen, (e, t, m) -> visited.add(e));
+      assertEquals(Set.of(), visited);
+      assertTrue(sum[0] > 0);
+      // A grain per call: tasks of 1,024 positions, one run each.
+      runs.set(0);
+      cooling.parallelEachChunk(pool, 1_000, (from, to, celsius, kilograms) -> runs.addAndGet(1));
+      assertEquals(10, runs.get());
+    } finally {
+      pool.shutdown();
+    }
+    // The writing form stamps what it hands out: the check above could fail.
+    for (final long e : all) {
+      assertTrue(temperatures.changedSince(e, seen), "parallelEachChunk stamped every run");
+    }
+  }
+
   /** The guide's snippet: a system that visits what changed since it last ran. */
   private long seen;
 

@@ -89,6 +89,12 @@ public final class RuntimeContract {
   /** {@code EntityComparator}, the order of a sort by entity. */
   public static final ClassName ENTITY_COMPARATOR = ClassName.get(PACKAGE, "EntityComparator");
 
+  /** {@code EntityLongKey}, the key of a sort by {@code long} key. */
+  public static final ClassName ENTITY_LONG_KEY = ClassName.get(PACKAGE, "EntityLongKey");
+
+  /** {@code EntityFloatKey}, the key of a sort by {@code float} key. */
+  public static final ClassName ENTITY_FLOAT_KEY = ClassName.get(PACKAGE, "EntityFloatKey");
+
   /** {@code PositionComparator}, the order of a sort by position. */
   public static final ClassName POSITION_COMPARATOR = ClassName.get(PACKAGE, "PositionComparator");
 
@@ -138,6 +144,8 @@ public final class RuntimeContract {
           LOOP_COPIES,
           SIGNAL,
           ENTITY_COMPARATOR,
+          ENTITY_LONG_KEY,
+          ENTITY_FLOAT_KEY,
           POSITION_COMPARATOR,
           // Snapshots.
           COLUMN_VISITOR);
@@ -180,6 +188,11 @@ public final class RuntimeContract {
           new Member(OWNING_GROUP, "sort", 1),
           new Member(OWNING_GROUP, "sortByPosition", 1),
           new Member(NON_OWNING_GROUP, "sort", 1),
+          new Member(NON_OWNING_GROUP, "insertionSort", 1),
+          new Member(NON_OWNING_GROUP, "sortByLongKey", 1),
+          new Member(NON_OWNING_GROUP, "sortByFloatKey", 1),
+          new Member(NON_OWNING_GROUP, "insertionSortByLongKey", 1),
+          new Member(NON_OWNING_GROUP, "insertionSortByFloatKey", 1),
           new Member(OWNING_GROUP, "onEnter", 0),
           new Member(OWNING_GROUP, "onLeave", 0),
           new Member(NON_OWNING_GROUP, "onEnter", 0),
@@ -227,7 +240,9 @@ public final class RuntimeContract {
           new Member(OWNING_GROUP, "contains", 1),
           new Member(OWNING_GROUP, "eachChunk", 1),
           new Member(OWNING_GROUP, "parallelEachChunk", 2),
+          new Member(OWNING_GROUP, "parallelEachChunk", 3),
           new Member(COMMAND_BUFFERS, "parallelEachChunk", 3),
+          new Member(COMMAND_BUFFERS, "parallelEachChunk", 4),
           new Member(COMMAND_BUFFERS, "forRun", 1),
           new Member(NON_OWNING_GROUP, "size", 0),
           new Member(NON_OWNING_GROUP, "contains", 1),
@@ -311,6 +326,11 @@ public final class RuntimeContract {
           "sort/1",
           "sortByPosition/1",
           "insertionSortByPosition/1",
+          "insertionSort/1",
+          "sortByLongKey/1",
+          "sortByFloatKey/1",
+          "insertionSortByLongKey/1",
+          "insertionSortByFloatKey/1",
           "sortAs/1",
           // Storage
           "type/0",

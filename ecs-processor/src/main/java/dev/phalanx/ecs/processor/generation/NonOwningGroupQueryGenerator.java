@@ -3,9 +3,11 @@ package dev.phalanx.ecs.processor.generation;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeSpec;
 import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.QueryModel;
 import java.util.List;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
 /**
@@ -36,6 +38,73 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
   @Override
   String containerName() {
     return "group";
+  }
+
+  @Override
+  void addOwnMembers(
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final QueryModel model,
+      final List<Slot> slots) {
+    type.addMethod(
+            delegate(
+                "insertionSort",
+                RuntimeContract.ENTITY_COMPARATOR,
+                "comparator",
+                "Sorts the members through the group with insertion sort (see its {@code"
+                    + " insertionSort}):\n"
+                    + "O(n) comparisons on almost sorted members, O(n^2) on random ones;"
+                    + " stable; if the comparator\n"
+                    + "throws, nothing moves.\n\n"
+                    + "@param comparator the order of two entities\n"))
+        .addMethod(
+            delegate(
+                "sortByLongKey",
+                RuntimeContract.ENTITY_LONG_KEY,
+                "key",
+                "Sorts the members through the group by ascending {@code long} key, each key"
+                    + " computed once\n"
+                    + "(see its {@code sortByLongKey}): n key calls and a stable radix sort, no"
+                    + " comparator call\n"
+                    + "per comparison; if {@code key} throws, nothing moves. Afterwards {@code"
+                    + " group().eachInOrder}\n"
+                    + "visits the smallest key first, {@link #each} the largest.\n\n"
+                    + "@param key the key of each member\n"))
+        .addMethod(
+            delegate(
+                "sortByFloatKey",
+                RuntimeContract.ENTITY_FLOAT_KEY,
+                "key",
+                "As {@link #sortByLongKey}, with {@code float} keys ordered as {@code"
+                    + " Float.compare}.\n\n"
+                    + "@param key the key of each member\n"))
+        .addMethod(
+            delegate(
+                "insertionSortByLongKey",
+                RuntimeContract.ENTITY_LONG_KEY,
+                "key",
+                "As {@link #sortByLongKey}, sorting the computed keys with insertion sort: O(n)"
+                    + " on almost sorted\n"
+                    + "members.\n\n"
+                    + "@param key the key of each member\n"))
+        .addMethod(
+            delegate(
+                "insertionSortByFloatKey",
+                RuntimeContract.ENTITY_FLOAT_KEY,
+                "key",
+                "As {@link #insertionSortByLongKey}, with {@code float} keys ordered as"
+                    + " {@code Float.compare}.\n\n"
+                    + "@param key the key of each member\n"));
+  }
+
+  private static MethodSpec delegate(
+      final String name, final ClassName parameter, final String argument, final String javadoc) {
+    return MethodSpec.methodBuilder(name)
+        .addJavadoc(javadoc)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(parameter, argument, Modifier.FINAL)
+        .addStatement("group.$L($L)", name, argument)
+        .build();
   }
 
   @Override

@@ -120,6 +120,9 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         + "      no allocation.\n"
         + "  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no"
         + " allocation.\n"
+        + "      A run of a tracked owned component is stamped after the body (one fill of"
+        + " its ticks);\n"
+        + "      {@code eachChunkReadOnly} skips that.\n"
         + "  <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop"
         + " of its own\n"
         + "      (the first eight classes that go through this query class), so that the call"
@@ -209,12 +212,26 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addStatement("this.pageShift = $L.pageShift()", paged.storage())
         .addStatement("this.pageMask = $L.pageSize() - 1", paged.storage())
         .addStatement("this.currentRun = this::runCurrent");
+    final boolean marks = marks(slots);
+    if (marks) {
+      type.addField(
+          RuntimeContract.RANGE_CONSUMER, "currentReadRun", Modifier.PRIVATE, Modifier.FINAL);
+      constructor.addStatement("this.currentReadRun = this::readCurrent");
+    }
     type.addMethod(eachChunkMethod(chunk))
+        .addMethod(eachChunkReadOnlyMethod(chunk, slots, "current", "currentReadRun"))
         .addMethod(parallelEachChunkMethod(chunk))
         .addMethod(parallelEachChunkPoolMethod(chunk))
+        .addMethod(parallelGrainMethod(chunk, "(from, to) -> visitRun(chunk, from, to)"))
+        .addMethod(
+            parallelReadOnlyMethod(
+                chunk, "(from, to) -> " + (marks ? "readRun" : "visitRun") + "(chunk, from, to)"))
         .addMethod(runCurrentMethod())
         .addMethod(visitRunMethod(chunk, slots))
         .addType(chunkInterface(model, slots));
+    if (marks) {
+      type.addMethod(readCurrentMethod()).addMethod(readRunMethod(chunk, slots));
+    }
     if (!hasEntityChunk(slots)) {
       return;
     }
@@ -226,17 +243,41 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
             Modifier.FINAL)
         .addField(entityChunk, "currentEntities", Modifier.PRIVATE);
     constructor.addStatement("this.currentEntityRun = this::runCurrentEntities");
+    if (marks) {
+      type.addField(
+          RuntimeContract.ENTITY_RANGE_CONSUMER,
+          "currentReadEntityRun",
+          Modifier.PRIVATE,
+          Modifier.FINAL);
+      constructor.addStatement("this.currentReadEntityRun = this::readCurrentEntities");
+    }
     type.addMethod(eachEntityChunkMethod(entityChunk))
+        .addMethod(
+            eachChunkReadOnlyMethod(entityChunk, slots, "currentEntities", "currentReadEntityRun"))
         .addMethod(parallelEachChunkMethod(entityChunk))
         .addMethod(parallelEachEntityChunkPoolMethod(entityChunk))
+        .addMethod(
+            parallelGrainMethod(
+                entityChunk, "(entities, from, to) -> visitEntityRun(chunk, entities, from, to)"))
+        .addMethod(
+            parallelReadOnlyMethod(
+                entityChunk,
+                "(entities, from, to) -> "
+                    + (marks ? "readEntityRun" : "visitEntityRun")
+                    + "(chunk, entities, from, to)"))
         .addMethod(runCurrentEntitiesMethod())
         .addMethod(visitEntityRunMethod(entityChunk, slots))
         .addType(entityChunkInterface(model, slots));
+    if (marks) {
+      type.addMethod(readCurrentEntitiesMethod())
+          .addMethod(readEntityRunMethod(entityChunk, slots));
+    }
     if (!hasCommandChunk(slots)) {
       return;
     }
     final ClassName commandChunk = model.query().nestedClass("CommandChunk");
     type.addMethod(parallelEachCommandChunkPoolMethod(commandChunk))
+        .addMethod(parallelEachCommandChunkGrainMethod(commandChunk))
         .addMethod(visitCommandRunMethod(commandChunk, slots))
         .addType(commandChunkInterface(model, slots));
   }
@@ -293,6 +334,32 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement(
             "commands.parallelEachChunk(group, pool, (buffer, entities, from, to) ->"
+                + " visitCommandRun(chunk, buffer, entities, from, to))")
+        .build();
+  }
+
+  private static MethodSpec parallelEachCommandChunkGrainMethod(final ClassName chunk) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, $T, CommandChunk)}, with a grain for this call"
+                + " (see\n"
+                + "{@link #parallelEachChunk($T, int, Chunk)}); each run still has its own"
+                + " buffer.\n\n"
+                + "@param pool the pool to run on\n"
+                + "@param grain the most positions a task holds, or 0 for the automatic grain\n"
+                + "@param commands the set whose buffers the runs record into\n"
+                + "@param chunk the loop body; called from several threads at once\n"
+                + "@throws IllegalArgumentException if {@code grain} is negative\n",
+            ForkJoinPool.class,
+            RuntimeContract.COMMAND_BUFFERS,
+            ForkJoinPool.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
+        .addParameter(TypeName.INT, "grain", Modifier.FINAL)
+        .addParameter(RuntimeContract.COMMAND_BUFFERS, "commands", Modifier.FINAL)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement(
+            "commands.parallelEachChunk(group, pool, grain, (buffer, entities, from, to) ->"
                 + " visitCommandRun(chunk, buffer, entities, from, to))")
         .build();
   }
@@ -464,13 +531,136 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                 + "      read positions other threads write.\n"
                 + "  <li>Writes made by the body happen-before the return of this method.\n"
                 + "</ul>\n\n"
-                + "<p>Allocates the fork-join tasks (a few per call), never per element.\n\n"
+                + "<p>Tasks: the group's grain ({@code group().parallelGrain(n)}, automatic by"
+                + " default: about\n"
+                + "four tasks per thread of the pool, of at least 1,024 positions), or one per"
+                + " call with\n"
+                + "{@link #parallelEachChunk($T, int, Chunk)}. Allocates the fork-join tasks (a"
+                + " few per call),\n"
+                + "never per element.\n\n"
                 + "@param pool the pool to run on\n"
-                + "@param chunk the loop body; called from several threads at once\n")
+                + "@param chunk the loop body; called from several threads at once\n",
+            ForkJoinPool.class)
         .addModifiers(Modifier.PUBLIC)
         .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement("group.parallelEachChunk(pool, (from, to) -> visitRun(chunk, from, to))")
+        .build();
+  }
+
+  private static MethodSpec eachChunkReadOnlyMethod(
+      final ClassName chunk,
+      final List<Slot> slots,
+      final String currentField,
+      final String adapter) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("eachChunkReadOnly")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(chunk, "chunk", Modifier.FINAL);
+    if (!marks(slots)) {
+      return method
+          .addJavadoc(
+              "As {@link #eachChunk($L)}: no owned component of this query is tracked, so no"
+                  + " pass stamps\n"
+                  + "anything and the read-only form is the same pass, for code that does not"
+                  + " depend on which\n"
+                  + "components are tracked.\n\n"
+                  + "@param chunk the loop body, called once per run of up to a page of"
+                  + " elements\n",
+              chunk.simpleName())
+          .addStatement("eachChunk(chunk)")
+          .build();
+    }
+    return method
+        .addJavadoc(
+            "As {@link #eachChunk($L)}, for a body that only reads: the runs are not stamped,"
+                + " so the\n"
+                + "tracked owned components ($L) keep their change ticks and {@code"
+                + " changedSince}\n"
+                + "and {@code eachChangedSince} do not report what this pass handed out. {@link"
+                + " #eachChunk($L)}\n"
+                + "stamps every element of every run of a tracked component, one {@code"
+                + " Arrays.fill} of the\n"
+                + "run's ticks each; this form skips that. A write through the arrays here is"
+                + " not seen by change\n"
+                + "tracking: write in {@code eachChunk}, or through the storage's setters, which"
+                + " stamp.\n"
+                + "Allocates nothing. Reentrant.\n\n"
+                + "@param chunk the loop body, called once per run of up to a page of elements\n",
+            chunk.simpleName(),
+            trackedNames(slots),
+            chunk.simpleName())
+        .addStatement("final $T outer = $L", chunk, currentField)
+        .addStatement("$L = chunk", currentField)
+        .beginControlFlow("try")
+        .addStatement("group.eachChunk($L)", adapter)
+        .nextControlFlow("finally")
+        .addStatement("$L = outer", currentField)
+        .endControlFlow()
+        .build();
+  }
+
+  private static MethodSpec parallelReadOnlyMethod(final ClassName chunk, final String body) {
+    return MethodSpec.methodBuilder("parallelEachChunkReadOnly")
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, $L)}, without stamping the tracked owned"
+                + " components (see\n"
+                + "{@link #eachChunkReadOnly($L)}).\n\n"
+                + "@param pool the pool to run on\n"
+                + "@param chunk the loop body; called from several threads at once\n",
+            ForkJoinPool.class,
+            chunk.simpleName(),
+            chunk.simpleName())
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("group.parallelEachChunk(pool, $L)", body)
+        .build();
+  }
+
+  private static MethodSpec parallelGrainMethod(final ClassName chunk, final String body) {
+    return MethodSpec.methodBuilder("parallelEachChunk")
+        .addJavadoc(
+            "As {@link #parallelEachChunk($T, $L)}, with a grain for this call: the most"
+                + " positions a\n"
+                + "task holds (0: automatic), as {@link $T#parallelEachChunk($T, int,"
+                + " $T)} rounds and\n"
+                + "documents it. Without one, a pass uses the group's grain, {@code"
+                + " group().parallelGrain(n)},\n"
+                + "automatic by default.\n\n"
+                + "@param pool the pool to run on\n"
+                + "@param grain the most positions a task holds, or 0 for the automatic grain\n"
+                + "@param chunk the loop body; called from several threads at once\n"
+                + "@throws IllegalArgumentException if {@code grain} is negative\n",
+            ForkJoinPool.class,
+            chunk.simpleName(),
+            RuntimeContract.OWNING_GROUP,
+            ForkJoinPool.class,
+            RuntimeContract.RANGE_CONSUMER)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(ForkJoinPool.class, "pool", Modifier.FINAL)
+        .addParameter(TypeName.INT, "grain", Modifier.FINAL)
+        .addParameter(chunk, "chunk", Modifier.FINAL)
+        .addStatement("group.parallelEachChunk(pool, grain, $L)", body)
+        .build();
+  }
+
+  private static MethodSpec readCurrentMethod() {
+    return MethodSpec.methodBuilder("readCurrent")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addStatement("readRun(current, from, to)")
+        .build();
+  }
+
+  private static MethodSpec readCurrentEntitiesMethod() {
+    return MethodSpec.methodBuilder("readCurrentEntities")
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(ArrayTypeName.of(TypeName.LONG), "entities", Modifier.FINAL)
+        .addParameter(TypeName.INT, "from", Modifier.FINAL)
+        .addParameter(TypeName.INT, "to", Modifier.FINAL)
+        .addStatement("readEntityRun(currentEntities, entities, from, to)")
         .build();
   }
 
@@ -484,8 +674,28 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   }
 
   private static MethodSpec visitRunMethod(final ClassName chunk, final List<Slot> slots) {
+    if (marks(slots)) {
+      return MethodSpec.methodBuilder("visitRun")
+          .addModifiers(Modifier.PRIVATE)
+          .addParameter(chunk, "chunk", Modifier.FINAL)
+          .addParameter(TypeName.INT, "from", Modifier.FINAL)
+          .addParameter(TypeName.INT, "to", Modifier.FINAL)
+          .addStatement("readRun(chunk, from, to)")
+          .addCode(markChunk(slots))
+          .build();
+    }
+    return readRunBuilder("visitRun", chunk, slots).build();
+  }
+
+  /** The run of a read-only pass: the visit, without stamping. */
+  private static MethodSpec readRunMethod(final ClassName chunk, final List<Slot> slots) {
+    return readRunBuilder("readRun", chunk, slots).build();
+  }
+
+  private static MethodSpec.Builder readRunBuilder(
+      final String name, final ClassName chunk, final List<Slot> slots) {
     final List<CodeBlock> arguments = runArguments(slots);
-    return MethodSpec.methodBuilder("visitRun")
+    return MethodSpec.methodBuilder(name)
         .addModifiers(Modifier.PRIVATE)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addParameter(TypeName.INT, "from", Modifier.FINAL)
@@ -495,9 +705,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                 + " run.")
         .addStatement("final int page = from >>> pageShift")
         .addStatement("final int offset = from & pageMask")
-        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
-        .addCode(markChunk(slots))
-        .build();
+        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "));
   }
 
   private static MethodSpec eachEntityChunkMethod(final ClassName chunk) {
@@ -555,11 +763,32 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
   }
 
   private static MethodSpec visitEntityRunMethod(final ClassName chunk, final List<Slot> slots) {
+    if (marks(slots)) {
+      return MethodSpec.methodBuilder("visitEntityRun")
+          .addModifiers(Modifier.PRIVATE)
+          .addParameter(chunk, "chunk", Modifier.FINAL)
+          .addParameter(ArrayTypeName.of(TypeName.LONG), "entities", Modifier.FINAL)
+          .addParameter(TypeName.INT, "from", Modifier.FINAL)
+          .addParameter(TypeName.INT, "to", Modifier.FINAL)
+          .addStatement("readEntityRun(chunk, entities, from, to)")
+          .addCode(markChunk(slots))
+          .build();
+    }
+    return readEntityRunBuilder("visitEntityRun", chunk, slots).build();
+  }
+
+  /** The entity run of a read-only pass: the visit, without stamping. */
+  private static MethodSpec readEntityRunMethod(final ClassName chunk, final List<Slot> slots) {
+    return readEntityRunBuilder("readEntityRun", chunk, slots).build();
+  }
+
+  private static MethodSpec.Builder readEntityRunBuilder(
+      final String name, final ClassName chunk, final List<Slot> slots) {
     final List<CodeBlock> arguments = new ArrayList<>();
     arguments.add(CodeBlock.of("entities"));
     arguments.add(CodeBlock.of("from - offset"));
     arguments.addAll(runArguments(slots));
-    return MethodSpec.methodBuilder("visitEntityRun")
+    return MethodSpec.methodBuilder(name)
         .addModifiers(Modifier.PRIVATE)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addParameter(ArrayTypeName.of(TypeName.LONG), "entities", Modifier.FINAL)
@@ -570,9 +799,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                 + " offset.")
         .addStatement("final int page = from >>> pageShift")
         .addStatement("final int offset = from & pageMask")
-        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "))
-        .addCode(markChunk(slots))
-        .build();
+        .addStatement("chunk.visit($L)", CodeBlock.join(arguments, ", "));
   }
 
   /** The offsets and page arrays a run hands out, after the entity arguments if any. */
@@ -644,6 +871,24 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())
         .build();
+  }
+
+  /** Returns whether a run stamps anything: an owned component with fields is tracked. */
+  static boolean marks(final List<Slot> slots) {
+    for (final Slot slot : slots) {
+      if (Role.OWNED == slot.role() && slot.fields() && slot.model().tracked()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The names of the tracked owned components, for Javadoc. */
+  private static String trackedNames(final List<Slot> slots) {
+    return slots.stream()
+        .filter(slot -> Role.OWNED == slot.role() && slot.fields() && slot.model().tracked())
+        .map(slot -> "{@code " + slot.model().component().simpleName() + "}")
+        .collect(Collectors.joining(", "));
   }
 
   /** Stamps what a run handed out for writing, in every tracked owned storage. */
