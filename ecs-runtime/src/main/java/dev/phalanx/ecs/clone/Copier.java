@@ -85,6 +85,19 @@ final class Copier {
       final int position,
       final long entity,
       final boolean remap) {
+    log(destination, entity, copyUnlogged(destination, source, position, entity, remap));
+  }
+
+  /**
+   * As {@link #copy}, but returns the pending mark instead of logging it: the caller logs the
+   * insertion with {@link #log} unless nothing would hear its announcement.
+   */
+  int copyUnlogged(
+      final Storage<?> destination,
+      final Storage<?> source,
+      final int position,
+      final long entity,
+      final boolean remap) {
     CoreHooks.stageFrom(destination, source, position);
     final int at = CoreHooks.prepareInsert(destination, entity);
     CoreHooks.writeStaged(destination, at);
@@ -94,7 +107,24 @@ final class Copier {
       remapper.mask = destination.pageSize() - 1;
       CoreHooks.eachColumn(destination, remapper);
     }
-    final int mark = CoreHooks.commitUnannounced(destination, entity, at);
+    return CoreHooks.commitUnannounced(destination, entity, at);
+  }
+
+  /**
+   * {@return whether announcing an insertion into {@code storage} with no pending group entry would
+   * run nothing: no construct or internal after-insert listener}
+   */
+  static boolean quiet(final Storage<?> storage) {
+    return storage.onConstruct().isEmpty() && CoreHooks.afterInsert(storage).isEmpty();
+  }
+
+  /** {@return the mark {@code commitUnannounced} returns when no group entry is pending} */
+  static boolean nothingPending(final int mark) {
+    return mark < 0;
+  }
+
+  /** Logs an insertion, to be announced (and, for existing entities, undone on failure). */
+  void log(final Storage<?> destination, final long entity, final int mark) {
     if (logSize == logMarks.length) {
       final int grown = logSize * 2;
       logStorages = Arrays.copyOf(logStorages, grown);

@@ -305,13 +305,19 @@ public final class Prefab {
       final Storage<?> into = destinations[s];
       final int[] at = memberAt[s];
       final boolean refs = storeRefs[s];
+      // No user code runs while copying: whether announcing can reach anyone is fixed meanwhile.
+      final boolean quiet = Copier.quiet(into);
       for (int j = 0; j < at.length; j++) {
         final int member = at[j];
         for (int i = 0, base = 0; i < count; i++, base += size) {
           if (refs) {
             copier.remapBase(base);
           }
-          copier.copy(into, store, j, created[base + member], refs);
+          final long entity = created[base + member];
+          final int mark = copier.copyUnlogged(into, store, j, entity, refs);
+          if (!quiet || !Copier.nothingPending(mark)) {
+            copier.log(into, entity, mark);
+          }
         }
       }
     }
