@@ -248,4 +248,31 @@ class CloningTest {
     assertEquals(List.of("group", "position, velocity true"), seen);
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void aCloneDuringAnIterationIsAllowedAndOneRefusedByALockLeavesNothing() {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
+    final long wolf = registry.create();
+    positions.emplace(wolf, 1f, 1f);
+    velocities.emplace(wolf, 2f, 2f);
+    final EntityCloner cloner = EntityCloner.within(registry);
+    final List<Long> copies = new ArrayList<>();
+    registry.view(Position_Traits.TYPE).each(e -> copies.add(cloner.clone(e)));
+    assertEquals(1, copies.size(), "a clone made during each is not visited");
+    assertTrue(velocities.contains(copies.get(0)));
+
+    final var locking = registry.owningGroup(Velocity_Traits.TYPE);
+    final String before = Worlds.print(registry);
+    final int[] refusals = {0};
+    locking.eachChunk(
+        (from, to) -> {
+          assertThrows(java.util.ConcurrentModificationException.class, () -> cloner.clone(wolf));
+          refusals[0]++;
+        });
+    assertEquals(1, refusals[0]);
+    assertEquals(before, Worlds.print(registry), "Position was added, then taken back");
+    assertEquals(List.of(), registry.verify());
+  }
 }
