@@ -3,14 +3,15 @@
  * registry, signals, views and groups), is one package whose files share package-private hooks on
  * purpose, as EnTT's {@code entity/} directory does. Each feature is a package of its own and a
  * client of the core's public API: {@code dev.phalanx.ecs.command} (deferred commands), {@code
- * dev.phalanx.ecs.hierarchy} (parent and child links) and {@code dev.phalanx.ecs.snapshot} (saving,
- * loading and streaming worlds). The few core hooks a feature needs go through {@code
- * dev.phalanx.ecs.bridge}, which is not exported. {@code dev.phalanx.ecs.internal} is exported for
- * generated code only: it carries no compatibility promise. The core depends on no feature. No
- * dependency outside the JDK.
+ * dev.phalanx.ecs.clone} (cloning and prefabs), {@code dev.phalanx.ecs.hierarchy} (parent and child
+ * links) and {@code dev.phalanx.ecs.snapshot} (saving, loading and streaming worlds). The few core
+ * hooks a feature needs go through {@code dev.phalanx.ecs.bridge}, which is not exported. {@code
+ * dev.phalanx.ecs.internal} is exported for generated code only: it carries no compatibility
+ * promise. The core depends on no feature. No dependency outside the JDK.
  */
 module dev.phalanx.ecs {
   exports dev.phalanx.ecs;
+  exports dev.phalanx.ecs.clone;
   exports dev.phalanx.ecs.command;
   exports dev.phalanx.ecs.hierarchy;
   exports dev.phalanx.ecs.snapshot;

@@ -929,6 +929,33 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Primitives> source, final int position) {
+    if (!(source instanceof Primitives_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Primitives_Storage from = (Primitives_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.flag$staged = from.flagPages[page][offset];
+    this.tiny$staged = from.tinyPages[page][offset];
+    this.small$staged = from.smallPages[page][offset];
+    this.letter$staged = from.letterPages[page][offset];
+    this.count$staged = from.countPages[page][offset];
+    this.big$staged = from.bigPages[page][offset];
+    this.ratio$staged = from.ratioPages[page][offset];
+    this.precise$staged = from.precisePages[page][offset];
+  }
+
+  /**
    * Hands {@code visitor} every field of {@link Primitives} with its page array, in declaration
    * order, for snapshots: no reflection, no element visited here.
    *

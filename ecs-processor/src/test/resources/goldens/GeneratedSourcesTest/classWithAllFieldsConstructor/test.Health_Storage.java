@@ -399,6 +399,27 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Health> source, final int position) {
+    if (!(source instanceof Health_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Health_Storage from = (Health_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.current$staged = from.currentPages[page][offset];
+    this.max$staged = from.maxPages[page][offset];
+  }
+
+  /**
    * Hands {@code visitor} every field of {@link Health} with its page array, in declaration
    * order, for snapshots: no reflection, no element visited here.
    *

@@ -445,6 +445,27 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Node> source, final int position) {
+    if (!(source instanceof Node_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Node_Storage from = (Node_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.entity$staged = from.entityPages[page][offset];
+    this.name$staged = from.namePages[page][offset];
+  }
+
+  /**
    * Hands {@code visitor} every field of {@link Node} with its page array, in declaration
    * order, for snapshots: no reflection, no element visited here.
    *

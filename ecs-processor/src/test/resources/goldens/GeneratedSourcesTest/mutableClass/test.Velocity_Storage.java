@@ -491,6 +491,28 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Velocity> source, final int position) {
+    if (!(source instanceof Velocity_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Velocity_Storage from = (Velocity_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.dx$staged = from.dxPages[page][offset];
+    this.dy$staged = from.dyPages[page][offset];
+    this.spin$staged = from.spinPages[page][offset];
+  }
+
+  /**
    * Hands {@code visitor} every field of {@link Velocity} with its page array, in declaration
    * order, for snapshots: no reflection, no element visited here.
    *

@@ -400,6 +400,27 @@ public final class Position_Storage extends Storage<Position> implements CursorS
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Position> source, final int position) {
+    if (!(source instanceof Position_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Position_Storage from = (Position_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.x$staged = from.xPages[page][offset];
+    this.y$staged = from.yPages[page][offset];
+  }
+
+  /**
    * Hands {@code visitor} every field of {@link Position} with its page array, in declaration
    * order, for snapshots: no reflection, no element visited here.
    *

@@ -806,6 +806,31 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Label> source, final int position) {
+    if (!(source instanceof Label_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Label_Storage from = (Label_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.text$staged = from.textPages[page][offset];
+    this.color$staged = from.colorPages[page][offset];
+    this.tags$staged = from.tagsPages[page][offset];
+    this.index2$staged = from.index2Pages[page][offset];
+    this.grid$staged = from.gridPages[page][offset];
+    this.owner$staged = from.ownerPages[page][offset];
+  }
+
+  /**
    * Hands {@code visitor} every field of {@link Label} with its page array, in declaration
    * order, for snapshots: no reflection, no element visited here.
    *

@@ -419,6 +419,27 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   }
 
   /**
+   * Stages the fields of the element at {@code position} of {@code source}, read from
+   * its pages: no instance is built and nothing is allocated (cloning and prefabs);
+   * {@link #writeStaged} writes them.
+   *
+   * @param source a storage of this type
+   * @param position a position of {@code source} that holds an element
+   */
+  @Override
+  protected void stageFrom(final Storage<Heat> source, final int position) {
+    if (!(source instanceof Heat_Storage)) {
+      super.stageFrom(source, position);
+      return;
+    }
+    final Heat_Storage from = (Heat_Storage) source;
+    final int page = position >>> from.pageShift();
+    final int offset = position & (from.pageSize() - 1);
+    this.celsius$staged = from.celsiusPages[page][offset];
+    this.source$staged = from.sourcePages[page][offset];
+  }
+
+  /**
    * {@return {@code true}: this storage records a change tick per element}
    */
   @Override

@@ -1070,6 +1070,28 @@ public abstract class Storage<T> extends SparseSet {
     setAt(position, value);
   }
 
+  /**
+   * Reads, from the element at {@code position} of {@code source} (a storage of this storage's
+   * type, in this registry or another, or standalone), everything {@link #writeStaged} will write:
+   * the copy that cloning and prefabs make ({@code dev.phalanx.ecs.clone}). Like {@link #stage} it
+   * runs before a position is chosen, and {@link #writeStaged} then writes the copy through the
+   * normal checked insertion ({@link #prepareInsert}, {@link #commitInsert}), so signals, groups
+   * and iteration guards see an ordinary insertion.
+   *
+   * <p>The default stages {@code source.getAt(position)}: for an {@link ObjectStorage} the stored
+   * reference (a shallow copy: both elements then share one instance), for a tag storage its shared
+   * instance. Generated struct-of-arrays storages override it to read the source's pages field by
+   * field: no instance is built, nothing is boxed or allocated, no user code runs. A custom storage
+   * whose {@link #getAt} or {@link #stage} runs user code should override it likewise. For
+   * generated code and custom storages.
+   *
+   * @param source a storage of this storage's component type
+   * @param position a position of {@code source} that holds an element
+   */
+  protected void stageFrom(final Storage<T> source, final int position) {
+    stage(source.getAt(position));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Snapshots.
   // ---------------------------------------------------------------------------------------------

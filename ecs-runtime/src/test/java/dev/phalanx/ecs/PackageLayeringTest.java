@@ -35,6 +35,7 @@ class PackageLayeringTest {
   private static final String COMMAND = CORE + ".command";
   private static final String HIERARCHY = CORE + ".hierarchy";
   private static final String SNAPSHOT = CORE + ".snapshot";
+  private static final String CLONE = CORE + ".clone";
 
   /** Every runtime package and the runtime packages it may use; each edge is also used. */
   private static final Map<String, Set<String>> LAYERS =
@@ -49,7 +50,9 @@ class PackageLayeringTest {
           // Commands can reparent, detach and destroy trees.
           COMMAND, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Snapshots carry the hierarchy's links and rebuild its lists after a load.
-          SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL));
+          SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
+          // Cloning copies subtrees with their links.
+          CLONE, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL));
 
   @Test
   void everyPackageUsesExactlyTheLayersBelowIt() {
@@ -74,7 +77,8 @@ class PackageLayeringTest {
             .filter(export -> !export.isQualified())
             .map(ModuleDescriptor.Exports::source)
             .collect(Collectors.toCollection(TreeSet::new));
-    assertEquals(new TreeSet<>(Set.of(CORE, COMMAND, HIERARCHY, SNAPSHOT, INTERNAL)), exported);
+    assertEquals(
+        new TreeSet<>(Set.of(CORE, CLONE, COMMAND, HIERARCHY, SNAPSHOT, INTERNAL)), exported);
     assertEquals(
         new TreeSet<>(LAYERS.keySet()), new TreeSet<>(module.descriptor().packages()), "packages");
   }

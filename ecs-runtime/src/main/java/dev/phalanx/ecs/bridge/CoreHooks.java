@@ -44,6 +44,10 @@ public final class CoreHooks {
       virtual(Storage.class, "markWritten", void.class, int.class);
   private static final MethodHandle PREPARE_INSERT =
       virtual(Storage.class, "prepareInsert", int.class, long.class);
+  private static final MethodHandle STAGE_FROM =
+      virtual(Storage.class, "stageFrom", void.class, Storage.class, int.class);
+  private static final MethodHandle WRITE_STAGED =
+      virtual(Storage.class, "writeStaged", void.class, int.class);
   private static final MethodHandle COMMIT_INSERT =
       virtual(Storage.class, "commitInsert", void.class, long.class, int.class);
   private static final MethodHandle COMMIT_UNANNOUNCED =
@@ -147,6 +151,28 @@ public final class CoreHooks {
   public static int prepareInsert(final Storage<?> storage, final long entity) {
     try {
       return (int) PREPARE_INSERT.invokeExact(storage, entity);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Storage.stageFrom}: stages a copy of the element at {@code position} of {@code source},
+   * a storage of the same type as {@code storage}.
+   */
+  public static void stageFrom(
+      final Storage<?> storage, final Storage<?> source, final int position) {
+    try {
+      STAGE_FROM.invokeExact(storage, source, position);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.writeStaged}: writes what was staged at a prepared {@code position}. */
+  public static void writeStaged(final Storage<?> storage, final int position) {
+    try {
+      WRITE_STAGED.invokeExact(storage, position);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

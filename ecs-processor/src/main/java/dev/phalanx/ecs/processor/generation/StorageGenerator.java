@@ -260,7 +260,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
     for (final FieldModel field : model.fields()) {
       type.addField(field.slotType(), staged(field), Modifier.PRIVATE);
     }
-    type.addMethod(stageMethod(model)).addMethod(writeStagedMethod(model));
+    type.addMethod(stageMethod(model))
+        .addMethod(writeStagedMethod(model))
+        .addMethod(stageFromMethod(model));
     if (model.tracked()) {
       type.addField(
               FieldSpec.builder(long[][].class, TICKS, Modifier.PRIVATE)
@@ -1020,6 +1022,44 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addParameter(model.component(), "value", Modifier.FINAL);
     for (final FieldModel field : model.fields()) {
       method.addStatement("this.$L = $L", staged(field), Code.read(field, "value"));
+    }
+    return method.build();
+  }
+
+  /**
+   * {@code stageFrom(source, position)}: stages the fields of another storage's element, read from
+   * its pages (cloning and prefabs); another storage class of the type falls back to the base's
+   * instance-based copy.
+   */
+  private static MethodSpec stageFromMethod(final ComponentModel model) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("stageFrom")
+            .addJavadoc(
+                """
+                Stages the fields of the element at {@code position} of {@code source}, read from
+                its pages: no instance is built and nothing is allocated (cloning and prefabs);
+                {@link #writeStaged} writes them.
+
+                @param source a storage of this type
+                @param position a position of {@code source} that holds an element
+                """)
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PROTECTED)
+            .addParameter(
+                ParameterizedTypeName.get(RuntimeContract.STORAGE, model.component()),
+                "source",
+                Modifier.FINAL)
+            .addParameter(TypeName.INT, "position", Modifier.FINAL)
+            .beginControlFlow("if (!(source instanceof $T))", model.storage())
+            .addStatement("super.stageFrom(source, position)")
+            .addStatement("return")
+            .endControlFlow()
+            .addStatement("final $T from = ($T) source", model.storage(), model.storage())
+            .addStatement("final int $L = position >>> from.pageShift()", PAGE)
+            .addStatement("final int $L = position & (from.pageSize() - 1)", OFFSET);
+    for (final FieldModel field : model.fields()) {
+      method.addStatement(
+          "this.$L = from.$L[$L][$L]", staged(field), Names.pages(field.name()), PAGE, OFFSET);
     }
     return method.build();
   }
