@@ -210,7 +210,7 @@ final class Copier {
   }
 
   /** Rewrites the {@code @EntityRef} fields of one element of a storage. */
-  private static final class Remapper implements ColumnVisitor {
+  private static final class Remapper extends LongColumns {
     LongLongMap members;
     long[] clones;
     int base;
@@ -237,41 +237,20 @@ final class Copier {
         page[offset] = Entity.NULL;
       }
     }
-
-    @Override
-    public void booleans(final String name, final boolean[][] pages) {}
-
-    @Override
-    public void bytes(final String name, final byte[][] pages) {}
-
-    @Override
-    public void shorts(final String name, final short[][] pages) {}
-
-    @Override
-    public void chars(final String name, final char[][] pages) {}
-
-    @Override
-    public void ints(final String name, final int[][] pages) {}
-
-    @Override
-    public void floats(final String name, final float[][] pages) {}
-
-    @Override
-    public void doubles(final String name, final double[][] pages) {}
-
-    @Override
-    public void objects(final String name, final Class<?> type, final Object[][] pages) {}
   }
 
   /** Finds whether a storage has {@code @EntityRef} columns. */
-  private static final class RefProbe implements ColumnVisitor {
+  private static final class RefProbe extends LongColumns {
     boolean found;
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
       found |= entityRef;
     }
+  }
 
+  /** A column visitor that reads only {@code long} columns (where entity references live). */
+  private abstract static class LongColumns implements ColumnVisitor {
     @Override
     public void booleans(final String name, final boolean[][] pages) {}
 
