@@ -384,7 +384,7 @@ public final class OwningGroup extends Group {
     } finally {
       unlockAll();
       // The runs' command buffers may be recorded by other threads in the next pass.
-      groups.guards.parallelPasses++;
+      groups.guards.endParallelPass();
     }
   }
 

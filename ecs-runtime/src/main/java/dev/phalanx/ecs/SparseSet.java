@@ -371,7 +371,7 @@ public class SparseSet {
     floor = size;
     iterations = depth + 1;
     if (null != guards) {
-      guards.active++;
+      guards.enter();
     }
   }
 
@@ -396,7 +396,7 @@ public class SparseSet {
       floor = outerFloors[depth - 1];
     }
     if (null != guards) {
-      guards.active--;
+      guards.leave();
     }
   }
 
@@ -542,7 +542,7 @@ public class SparseSet {
     }
     locks++;
     if (null != guards) {
-      guards.active++;
+      guards.enter();
     }
   }
 
@@ -556,7 +556,7 @@ public class SparseSet {
       lockedOf = null;
     }
     if (null != guards) {
-      guards.active--;
+      guards.leave();
     }
   }
 

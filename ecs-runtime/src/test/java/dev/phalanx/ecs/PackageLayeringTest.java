@@ -36,6 +36,7 @@ class PackageLayeringTest {
   private static final String HIERARCHY = CORE + ".hierarchy";
   private static final String SNAPSHOT = CORE + ".snapshot";
   private static final String CLONE = CORE + ".clone";
+  private static final String SCHEDULE = CORE + ".schedule";
 
   /** Every runtime package and the runtime packages it may use; each edge is also used. */
   private static final Map<String, Set<String>> LAYERS =
@@ -52,7 +53,10 @@ class PackageLayeringTest {
           // Snapshots carry the hierarchy's links and rebuild its lists after a load.
           SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Cloning copies subtrees with their links.
-          CLONE, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL));
+          CLONE, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
+          // Systems apply their command buffers at sync points and lock storages through the
+          // bridge.
+          SCHEDULE, Set.of(CORE, BRIDGE, COMMAND));
 
   @Test
   void everyPackageUsesExactlyTheLayersBelowIt() {
@@ -78,7 +82,8 @@ class PackageLayeringTest {
             .map(ModuleDescriptor.Exports::source)
             .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(
-        new TreeSet<>(Set.of(CORE, CLONE, COMMAND, HIERARCHY, SNAPSHOT, INTERNAL)), exported);
+        new TreeSet<>(Set.of(CORE, CLONE, COMMAND, HIERARCHY, SCHEDULE, SNAPSHOT, INTERNAL)),
+        exported);
     assertEquals(
         new TreeSet<>(LAYERS.keySet()), new TreeSet<>(module.descriptor().packages()), "packages");
   }

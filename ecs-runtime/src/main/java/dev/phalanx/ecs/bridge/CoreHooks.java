@@ -70,6 +70,9 @@ public final class CoreHooks {
   private static final MethodHandle CHECK_UNLOCKED =
       virtual(
           SparseSet.class, "checkUnlocked", void.class, boolean.class, SparseSet.class, long.class);
+  private static final MethodHandle LOCK =
+      virtual(SparseSet.class, "lock", void.class, String.class, Object.class);
+  private static final MethodHandle UNLOCK = virtual(SparseSet.class, "unlock", void.class);
   private static final MethodHandle CHECK_REARRANGE =
       virtual(SparseSet.class, "checkRearrange", void.class, String.class);
   private static final MethodHandle RESTORE_SET =
@@ -273,6 +276,27 @@ public final class CoreHooks {
       final SparseSet set, final boolean removal, final SparseSet target, final long entity) {
     try {
       CHECK_UNLOCKED.invokeExact(set, removal, target, entity);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code SparseSet.lock}: forbids structural changes of {@code set} until {@link #unlock}; {@code
+   * by} and {@code of} name the holder in the messages of refused changes. Locks nest.
+   */
+  public static void lock(final SparseSet set, final String by, final Object of) {
+    try {
+      LOCK.invokeExact(set, by, of);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code SparseSet.unlock}: releases one {@link #lock}. */
+  public static void unlock(final SparseSet set) {
+    try {
+      UNLOCK.invokeExact(set);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

@@ -1,12 +1,35 @@
 package dev.phalanx.ecs.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The number of iteration guards and locks active over every set of one registry. While it is zero,
  * no change can be refused by a guard or a lock, so the mutation path skips those checks (the
- * entity and presence checks always run). Not thread-safe: parallel iterations take their locks on
- * the calling thread before their tasks start.
+ * entity and presence checks always run).
+ *
+ * <p>Threading: the per-set state a guard protects is confined to one thread at a time, but the
+ * count is shared by every set of the registry, so systems that a schedule runs at once over
+ * different sets raise and lower it from several threads: {@link #enter} and {@link #leave} change
+ * it atomically (one atomic add per iteration, not per element). A thread reads it plainly: what it
+ * needs to see is its own raises, and the raises of iterations over the sets it changes, which a
+ * schedule never runs on another thread at the same time.
  */
 public final class Guards {
+  private static final VarHandle ACTIVE;
+  private static final VarHandle PARALLEL_PASSES;
+
+  static {
+    try {
+      final MethodHandles.Lookup lookup = MethodHandles.lookup();
+      ACTIVE = lookup.findVarHandle(Guards.class, "active", int.class);
+      PARALLEL_PASSES = lookup.findVarHandle(Guards.class, "parallelPasses", int.class);
+    } catch (final ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // Changed only through enter() and leave().
   public int active;
 
   // The number of parallel iterations over the registry's groups that have ended: a command
@@ -21,6 +44,21 @@ public final class Guards {
 
   /** Creates the guards of a new registry: nothing active, no pass ended, tick 1. */
   public Guards() {}
+
+  /** Counts one more guard or lock, atomically. */
+  public void enter() {
+    ACTIVE.getAndAdd(this, 1);
+  }
+
+  /** Counts one guard or lock fewer, atomically. */
+  public void leave() {
+    ACTIVE.getAndAdd(this, -1);
+  }
+
+  /** Records, atomically, that a parallel iteration over the registry's groups has ended. */
+  public void endParallelPass() {
+    PARALLEL_PASSES.getAndAdd(this, 1);
+  }
 
   /** {@return whether some set of the registry is iterated or locked} */
   public boolean any() {

@@ -1,0 +1,653 @@
+package dev.phalanx.ecs.schedule;
+
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.bridge.CoreHooks;
+import dev.phalanx.ecs.command.CommandBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The systems of a registry and the order they run in each frame: stages one after another, each a
+ * sequence of <em>waves</em> of systems that do not conflict, each stage closed by a sync point
+ * where the systems' command buffers are applied in a fixed order. Built by {@link #builder}, which
+ * checks the order constraints and the systems' access before the first frame.
+ *
+ * <h2>A frame</h2>
+ *
+ * <p>{@link #run()} runs every stage in declaration order (a fixed-timestep stage once per step).
+ * Within a stage, systems are placed in a topological order of their constraints (ties broken by
+ * declaration order), and two systems that conflict run one after the other in that order. A wave
+ * is a set of systems with no conflict and no constraint between them; with an {@linkplain
+ * ScheduleBuilder#executor executor} its systems run at once, one on the calling thread and the
+ * others on the pool; without, one after the other. The waves and the sync order do not depend on
+ * the number of threads, and systems of one wave touch disjoint data, so the world after a frame is
+ * the same with 1, 2 or 16 threads.
+ *
+ * <p>While a wave runs, the schedule locks every storage that no system of the wave declares a
+ * structural change of: an undeclared emplace or remove on it throws {@link
+ * java.util.ConcurrentModificationException} naming the wave, with any number of threads. Reads and
+ * writes of values the schedule cannot see; the declaration is the contract (generated queries
+ * declare theirs, so a system that uses only queries and its command buffer states it once by
+ * naming them).
+ *
+ * <h2>Failures</h2>
+ *
+ * <p>A system (or a run condition) that throws does not stop the other systems of its wave. When
+ * the wave has ended, the frame stops: the stage's sync point discards the commands every system of
+ * the stage recorded, later waves and stages do not run, and {@link #run()} throws {@link
+ * SystemFailedException} naming the first failed system in the stage's order (the others are
+ * suppressed). What systems wrote directly stays written: each change went through the core's
+ * checked path, so every invariant holds ({@code registry.verify()} is empty). A command that fails
+ * at the sync point does not stop the others (see {@link CommandBuffer#apply()}); the remaining
+ * buffers are applied, then the frame stops the same way. The next {@link #run()} runs a whole
+ * frame.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>Per system per frame: a run-condition call if any, two {@code System.nanoTime()} calls, a
+ * timing store; per wave, a lock and an unlock of each locked storage; in a wave that runs on
+ * several threads, one hand-off to the pool per extra system and one park of the calling thread.
+ * Nothing is allocated in steady state (a test proves it). Not thread-safe: run it from one thread
+ * (the game loop); read timings from that thread between frames.
+ */
+public final class Schedule {
+
+  /** The name of the first default stage. */
+  public static final String PRE_UPDATE = "pre-update";
+
+  /** The name of the default stage, where systems go unless placed elsewhere. */
+  public static final String UPDATE = "update";
+
+  /** The name of the last default stage. */
+  public static final String POST_UPDATE = "post-update";
+
+  private final Registry registry;
+  private final Stage[] stages;
+  private final ForkJoinPool pool;
+  private final Timing frames;
+  private final AtomicInteger pending = new AtomicInteger();
+  private volatile Thread waiter;
+  private long frame;
+  private boolean running;
+
+  Schedule(
+      final Registry registry, final Stage[] stages, final ForkJoinPool pool, final int window) {
+    this.registry = registry;
+    this.stages = stages;
+    this.pool = pool;
+    this.frames = new Timing(window);
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        slot.task = new SystemTask(this, slot);
+      }
+    }
+  }
+
+  /**
+   * {@return a builder of a schedule over {@code registry}}
+   *
+   * @param registry the registry the systems work on
+   */
+  public static ScheduleBuilder builder(final Registry registry) {
+    return new ScheduleBuilder(registry);
+  }
+
+  /** {@return the registry the systems work on} */
+  public Registry registry() {
+    return registry;
+  }
+
+  /** {@return the number of frames run (or started) so far} */
+  public long frame() {
+    return frame;
+  }
+
+  /**
+   * Runs one frame in which each fixed-timestep stage runs exactly one step (the deterministic
+   * form, for tests and replays). Other stages see {@link SystemContext#stepNanos()} 0.
+   *
+   * @throws SystemFailedException if a system, a run condition or a command failed (see the class
+   *     comment); the schedule may run the next frame
+   * @throws IllegalStateException if called from a system of this schedule
+   */
+  public void run() {
+    runFrame(-1);
+  }
+
+  /**
+   * Runs one frame that {@code elapsedNanos} of time passed before: each fixed-timestep stage runs
+   * as many steps as its accumulated time holds (at most its maximum); other stages see {@code
+   * elapsedNanos} as {@link SystemContext#stepNanos()}.
+   *
+   * @param elapsedNanos the time since the last frame, not negative
+   * @throws SystemFailedException if a system, a run condition or a command failed
+   * @throws IllegalStateException if called from a system of this schedule
+   * @throws IllegalArgumentException if {@code elapsedNanos} is negative
+   */
+  public void run(final long elapsedNanos) {
+    if (elapsedNanos < 0) {
+      throw new IllegalArgumentException("elapsed time must not be negative: " + elapsedNanos);
+    }
+    runFrame(elapsedNanos);
+  }
+
+  private void runFrame(final long elapsedNanos) {
+    if (running) {
+      throw new IllegalStateException("the schedule is running a frame: run() is not re-entrant");
+    }
+    running = true;
+    final long start = System.nanoTime();
+    try {
+      for (final Stage stage : stages) {
+        if (0 == stage.stepNanos) {
+          runStage(stage, Math.max(0, elapsedNanos), 0);
+          continue;
+        }
+        final int steps;
+        if (elapsedNanos < 0) {
+          steps = 1;
+        } else {
+          stage.accumulated += elapsedNanos;
+          final long due = stage.accumulated / stage.stepNanos;
+          steps = (int) Math.min(due, stage.maxSteps);
+          stage.accumulated -= steps * stage.stepNanos;
+          if (due > steps) {
+            stage.accumulated %= stage.stepNanos;
+          }
+        }
+        for (int step = 0; step < steps; step++) {
+          runStage(stage, stage.stepNanos, step);
+        }
+      }
+    } finally {
+      frames.record(System.nanoTime() - start);
+      frame++;
+      running = false;
+    }
+  }
+
+  private void runStage(final Stage stage, final long stepNanos, final int step) {
+    final SystemSlot[] slots = stage.slots;
+    int failed = -1;
+    for (final Wave wave : stage.waves) {
+      int active = 0;
+      for (final int system : wave.systems) {
+        final SystemSlot slot = slots[system];
+        slot.context.frame = frame;
+        slot.context.stepNanos = stepNanos;
+        slot.context.step = step;
+        slot.failure = null;
+        slot.active = holds(slot);
+        if (slot.active) {
+          active++;
+        }
+      }
+      lock(wave);
+      try {
+        if (null == pool || active < 2) {
+          for (final int system : wave.systems) {
+            if (slots[system].active) {
+              runSlot(slots[system]);
+            }
+          }
+        } else {
+          runInParallel(slots, wave, active);
+        }
+      } finally {
+        unlock(wave);
+      }
+      for (final int system : wave.systems) {
+        if (null != slots[system].failure && (failed < 0 || system < failed)) {
+          failed = system;
+        }
+      }
+      if (failed >= 0) {
+        break;
+      }
+    }
+    if (failed >= 0) {
+      discardCommands(slots);
+      throw failure(stage, slots, failed, false);
+    }
+    applyCommands(stage, slots);
+  }
+
+  private static boolean holds(final SystemSlot slot) {
+    final BooleanSupplier condition = slot.condition;
+    if (null == condition) {
+      return true;
+    }
+    try {
+      return condition.getAsBoolean();
+    } catch (final RuntimeException | Error thrown) {
+      slot.failure = thrown;
+      return false;
+    }
+  }
+
+  private void runInParallel(final SystemSlot[] slots, final Wave wave, final int active) {
+    SystemSlot own = null;
+    pending.set(active - 1);
+    waiter = Thread.currentThread();
+    for (final int system : wave.systems) {
+      final SystemSlot slot = slots[system];
+      if (!slot.active) {
+        continue;
+      }
+      if (null == own) {
+        own = slot;
+      } else {
+        slot.task.reinitialize();
+        pool.execute(slot.task);
+      }
+    }
+    runSlot(own);
+    while (0 != pending.get()) {
+      LockSupport.park(this);
+    }
+    waiter = null;
+    // A task counts itself finished just before the pool marks it done; reinitialising it before
+    // then would let that mark land on the next frame's run, which the pool would then skip. The
+    // wait is the few instructions between the two.
+    for (final int system : wave.systems) {
+      final SystemSlot slot = slots[system];
+      if (slot.active && slot != own) {
+        while (!slot.task.isDone()) {
+          Thread.onSpinWait();
+        }
+      }
+    }
+  }
+
+  static void runSlot(final SystemSlot slot) {
+    final long start = System.nanoTime();
+    try {
+      slot.body.run(slot.context);
+    } catch (final RuntimeException | Error thrown) {
+      slot.failure = thrown;
+    }
+    slot.timing.record(System.nanoTime() - start);
+  }
+
+  void finished() {
+    if (0 == pending.decrementAndGet()) {
+      LockSupport.unpark(waiter);
+    }
+  }
+
+  private static void lock(final Wave wave) {
+    for (final SparseSet set : wave.locked) {
+      CoreHooks.lock(set, wave.holder, "");
+    }
+  }
+
+  private static void unlock(final Wave wave) {
+    for (final SparseSet set : wave.locked) {
+      CoreHooks.unlock(set);
+    }
+  }
+
+  private static void discardCommands(final SystemSlot[] slots) {
+    for (final SystemSlot slot : slots) {
+      final CommandBuffer buffer = slot.context.bufferOrNull();
+      if (null != buffer) {
+        buffer.clear();
+      }
+    }
+  }
+
+  private void applyCommands(final Stage stage, final SystemSlot[] slots) {
+    int failed = -1;
+    for (int s = 0; s < slots.length; s++) {
+      final SystemSlot slot = slots[s];
+      final CommandBuffer buffer = slot.context.bufferOrNull();
+      if (null == buffer || buffer.isEmpty()) {
+        continue;
+      }
+      try {
+        buffer.apply();
+      } catch (final RuntimeException | Error thrown) {
+        slot.failure = thrown;
+        if (failed < 0) {
+          failed = s;
+        }
+        // A buffer whose apply was refused outright keeps its commands: drop them.
+        buffer.clear();
+      }
+    }
+    if (failed >= 0) {
+      throw failure(stage, slots, failed, true);
+    }
+  }
+
+  private SystemFailedException failure(
+      final Stage stage, final SystemSlot[] slots, final int failed, final boolean atSyncPoint) {
+    final SystemFailedException failure =
+        new SystemFailedException(
+            slots[failed].name, stage.name, frame, atSyncPoint, slots[failed].failure);
+    for (int s = failed + 1; s < slots.length; s++) {
+      if (null != slots[s].failure) {
+        failure.addSuppressed(slots[s].failure);
+      }
+      slots[s].failure = null;
+    }
+    slots[failed].failure = null;
+    return failure;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reading the plan and the timings.
+  // ---------------------------------------------------------------------------------------------
+
+  /** {@return the names of the stages, in the order they run} */
+  public List<String> stages() {
+    final List<String> names = new ArrayList<>();
+    for (final Stage stage : stages) {
+      names.add(stage.name);
+    }
+    return Collections.unmodifiableList(names);
+  }
+
+  /**
+   * {@return the names of every system, stage by stage, each stage in its topological order (one
+   * thread runs a stage wave by wave, see {@link #waves})}
+   */
+  public List<String> systems() {
+    final List<String> names = new ArrayList<>();
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        names.add(slot.name);
+      }
+    }
+    return Collections.unmodifiableList(names);
+  }
+
+  /**
+   * {@return the waves of stage {@code stage}: each the names of systems that may run at once, in
+   * order}
+   *
+   * @param stage a stage's name
+   * @throws IllegalArgumentException if there is no such stage
+   */
+  public List<List<String>> waves(final String stage) {
+    for (final Stage s : stages) {
+      if (s.name.equals(stage)) {
+        final List<List<String>> waves = new ArrayList<>();
+        for (final Wave wave : s.waves) {
+          final List<String> names = new ArrayList<>();
+          for (final int system : wave.systems) {
+            names.add(s.slots[system].name);
+          }
+          waves.add(Collections.unmodifiableList(names));
+        }
+        return Collections.unmodifiableList(waves);
+      }
+    }
+    throw new IllegalArgumentException("no stage '" + stage + "' in " + stages());
+  }
+
+  /**
+   * {@return the access the schedule holds system {@code system} to, widened for owning groups (see
+   * {@link Access})}
+   *
+   * @param system a system's name
+   * @throws IllegalArgumentException if there is no such system
+   */
+  public Access access(final String system) {
+    return slot(system).context.access;
+  }
+
+  /**
+   * {@return the timing of system {@code system} over its window}
+   *
+   * @param system a system's name
+   * @throws IllegalArgumentException if there is no such system
+   */
+  public SystemTiming timing(final String system) {
+    final SystemSlot slot = slot(system);
+    return slot.timing.summary(slot.name, slot.context.stage());
+  }
+
+  /** {@return the timing of every system, in the order of {@link #systems()}} */
+  public List<SystemTiming> timings() {
+    final List<SystemTiming> timings = new ArrayList<>();
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        timings.add(slot.timing.summary(slot.name, stage.name));
+      }
+    }
+    return Collections.unmodifiableList(timings);
+  }
+
+  /** {@return the timing of whole frames ({@link #run()} calls), named {@code "frame"}} */
+  public SystemTiming frameTiming() {
+    return frames.summary("frame", "");
+  }
+
+  private SystemSlot slot(final String system) {
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        if (slot.name.equals(system)) {
+          return slot;
+        }
+      }
+    }
+    throw new IllegalArgumentException("no system '" + system + "' in " + systems());
+  }
+
+  @Override
+  public String toString() {
+    final StringBuilder text = new StringBuilder("Schedule[");
+    for (int s = 0; s < stages.length; s++) {
+      text.append(s == 0 ? "" : "; ").append(stages[s].name).append(": ");
+      text.append(waves(stages[s].name));
+    }
+    return text.append(']').toString();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The plan.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * {@return the nodes of {@code edge} (edge[a][b]: a before b) in a topological order, ties broken
+   * by the lower index; fewer than all if there is a cycle}
+   */
+  static int[] topologicalOrder(final boolean[][] edge) {
+    final int n = edge.length;
+    final int[] incoming = new int[n];
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        if (edge[a][b]) {
+          incoming[b]++;
+        }
+      }
+    }
+    final boolean[] placed = new boolean[n];
+    final int[] order = new int[n];
+    int count = 0;
+    while (count < n) {
+      int next = -1;
+      for (int i = 0; i < n; i++) {
+        if (!placed[i] && 0 == incoming[i]) {
+          next = i;
+          break;
+        }
+      }
+      if (next < 0) {
+        return Arrays.copyOf(order, count);
+      }
+      placed[next] = true;
+      order[count++] = next;
+      for (int b = 0; b < n; b++) {
+        if (edge[next][b]) {
+          incoming[b]--;
+        }
+      }
+    }
+    return order;
+  }
+
+  /** {@return the transitive closure of {@code edge}} */
+  static boolean[][] closure(final boolean[][] edge) {
+    final int n = edge.length;
+    final boolean[][] reach = new boolean[n][];
+    for (int i = 0; i < n; i++) {
+      reach[i] = Arrays.copyOf(edge[i], n);
+    }
+    for (int k = 0; k < n; k++) {
+      for (int i = 0; i < n; i++) {
+        if (reach[i][k]) {
+          for (int j = 0; j < n; j++) {
+            reach[i][j] |= reach[k][j];
+          }
+        }
+      }
+    }
+    return reach;
+  }
+
+  /** A stage: its systems in topological order, and its waves. */
+  static final class Stage {
+    final String name;
+    final long stepNanos;
+    final int maxSteps;
+    final SystemSlot[] slots;
+    final Wave[] waves;
+    long accumulated;
+
+    Stage(
+        final String name,
+        final long stepNanos,
+        final int maxSteps,
+        final SystemSlot[] slots,
+        final Wave[] waves) {
+      this.name = name;
+      this.stepNanos = stepNanos;
+      this.maxSteps = maxSteps;
+      this.slots = slots;
+      this.waves = waves;
+    }
+  }
+
+  /** Systems that run at once (indices into the stage's slots), and what they lock. */
+  static final class Wave {
+    final int[] systems;
+    final SparseSet[] locked;
+    final String holder;
+
+    Wave(final int[] systems, final SparseSet[] locked, final String holder) {
+      this.systems = systems;
+      this.locked = locked;
+      this.holder = holder;
+    }
+  }
+
+  /** One system as planned: its code, its context, its timing, its task for the pool. */
+  static final class SystemSlot {
+    final String name;
+    final SystemBody body;
+    final BooleanSupplier condition;
+    final SystemContext context;
+    final Timing timing;
+    SystemTask task;
+    boolean active;
+    Throwable failure;
+
+    SystemSlot(
+        final String name,
+        final SystemBody body,
+        final BooleanSupplier condition,
+        final SystemContext context,
+        final int window) {
+      this.name = name;
+      this.body = body;
+      this.condition = condition;
+      this.context = context;
+      this.timing = new Timing(window);
+    }
+  }
+
+  /**
+   * Runs one system on a pool thread; reused every frame ({@link ForkJoinTask#reinitialize}), so
+   * handing a system to the pool allocates nothing.
+   */
+  static final class SystemTask extends ForkJoinTask<Void> {
+    private static final long serialVersionUID = 1L;
+    private final transient Schedule schedule;
+    private final transient SystemSlot slot;
+
+    SystemTask(final Schedule schedule, final SystemSlot slot) {
+      this.schedule = schedule;
+      this.slot = slot;
+    }
+
+    @Override
+    public Void getRawResult() {
+      return null;
+    }
+
+    @Override
+    protected void setRawResult(final Void value) {}
+
+    @Override
+    protected boolean exec() {
+      try {
+        runSlot(slot);
+      } finally {
+        schedule.finished();
+      }
+      return true;
+    }
+  }
+
+  /** The latest runs of a system, in a ring. Written by the thread that ran it. */
+  static final class Timing {
+    private final long[] samples;
+    private long runs;
+
+    Timing(final int window) {
+      samples = new long[window];
+    }
+
+    void record(final long nanos) {
+      samples[(int) (runs % samples.length)] = nanos;
+      runs++;
+    }
+
+    SystemTiming summary(final String system, final String stage) {
+      final int n = (int) Math.min(runs, samples.length);
+      final long[] sorted = Arrays.copyOf(samples, n);
+      Arrays.sort(sorted);
+      long sum = 0;
+      for (final long sample : sorted) {
+        sum += sample;
+      }
+      return new SystemTiming(
+          system,
+          stage,
+          runs,
+          n,
+          0 == n ? 0 : (double) sum / n,
+          rank(sorted, 0.50),
+          rank(sorted, 0.95),
+          0 == n ? 0 : sorted[n - 1]);
+    }
+
+    // Nearest rank: the smallest sample with at least p of the samples at or below it.
+    private static long rank(final long[] sorted, final double p) {
+      if (0 == sorted.length) {
+        return 0;
+      }
+      return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)];
+    }
+  }
+}

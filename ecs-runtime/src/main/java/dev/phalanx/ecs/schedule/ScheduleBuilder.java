@@ -1,0 +1,502 @@
+package dev.phalanx.ecs.schedule;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Group;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * Declares the stages and systems of a {@link Schedule}, then checks and plans it ({@link
+ * #build()}). Starts with three stages, {@link Schedule#PRE_UPDATE}, {@link Schedule#UPDATE} and
+ * {@link Schedule#POST_UPDATE}; {@link #stage} and {@link #fixedStage} append more.
+ *
+ * <h2>What {@link #build()} checks</h2>
+ *
+ * <ul>
+ *   <li>every name in {@code after}, {@code before} and {@code ambiguousWith} is a declared system,
+ *       and every system's stage is declared;
+ *   <li>a constraint between systems of different stages agrees with the stages' order;
+ *   <li>the constraints of a stage have no cycle (the message names one);
+ *   <li>no two systems of a stage conflict (see {@link Access}) without an order between them,
+ *       unless the pair is {@linkplain SystemDeclaration#ambiguousWith allowed}: the message lists
+ *       every such pair with the subject of the conflict.
+ * </ul>
+ *
+ * <p>All problems are reported at once, in one {@link IllegalStateException}; nothing is built.
+ */
+public final class ScheduleBuilder {
+
+  private final Registry registry;
+  private final Map<String, long[]> stages = new LinkedHashMap<>();
+  private final Map<String, SystemDeclaration> systems = new LinkedHashMap<>();
+  private ForkJoinPool pool;
+  private int window = 128;
+
+  ScheduleBuilder(final Registry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    stage(Schedule.PRE_UPDATE);
+    stage(Schedule.UPDATE);
+    stage(Schedule.POST_UPDATE);
+  }
+
+  /**
+   * Appends a stage that runs once per frame.
+   *
+   * @param name the stage's name, unique
+   * @return this builder
+   * @throws IllegalArgumentException if a stage of that name exists
+   */
+  public ScheduleBuilder stage(final String name) {
+    return addStage(name, 0, 0);
+  }
+
+  /**
+   * Appends a fixed-timestep stage: per frame it runs as many steps of {@code stepNanos} as the
+   * time given to {@link Schedule#run(long)} has accumulated, at most {@code maxSteps} (the rest is
+   * dropped, so a slow frame does not make the next one slower); {@link Schedule#run()} runs it
+   * exactly once. Each step ends with the stage's sync point.
+   *
+   * @param name the stage's name, unique
+   * @param stepNanos the step, in nanoseconds
+   * @param maxSteps the most steps per frame
+   * @return this builder
+   * @throws IllegalArgumentException if a stage of that name exists, or a number is not positive
+   */
+  public ScheduleBuilder fixedStage(final String name, final long stepNanos, final int maxSteps) {
+    if (stepNanos <= 0 || maxSteps <= 0) {
+      throw new IllegalArgumentException(
+          "fixed stage '"
+              + name
+              + "': the step ("
+              + stepNanos
+              + " ns) and the most steps per frame ("
+              + maxSteps
+              + ") must be positive");
+    }
+    return addStage(name, stepNanos, maxSteps);
+  }
+
+  private ScheduleBuilder addStage(final String name, final long stepNanos, final int maxSteps) {
+    Objects.requireNonNull(name, "name");
+    if (stages.containsKey(name)) {
+      throw new IllegalArgumentException("stage '" + name + "' is declared already");
+    }
+    stages.put(name, new long[] {stepNanos, maxSteps});
+    return this;
+  }
+
+  /**
+   * Declares a system in stage {@link Schedule#UPDATE} (see {@link SystemDeclaration#in}).
+   *
+   * @param name the system's name, unique: messages and timings use it
+   * @param body the system's code
+   * @return the declaration, to state the system's access and constraints
+   * @throws IllegalArgumentException if a system of that name exists
+   */
+  public SystemDeclaration system(final String name, final SystemBody body) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(body, "body");
+    if (systems.containsKey(name)) {
+      throw new IllegalArgumentException("system '" + name + "' is declared already");
+    }
+    final SystemDeclaration declaration =
+        new SystemDeclaration(name, body, systems.size(), Schedule.UPDATE);
+    systems.put(name, declaration);
+    return declaration;
+  }
+
+  /**
+   * Runs systems that do not conflict at the same time on {@code pool} ({@code null}, the default,
+   * runs every system on the thread that calls {@link Schedule#run()}). The world after a frame is
+   * the same either way.
+   *
+   * @param pool the pool, or {@code null}
+   * @return this builder
+   */
+  public ScheduleBuilder executor(final ForkJoinPool pool) {
+    this.pool = pool;
+    return this;
+  }
+
+  /**
+   * Sets how many of the latest runs each system's timing keeps (default 128).
+   *
+   * @param runs the window, at least 1
+   * @return this builder
+   */
+  public ScheduleBuilder timingWindow(final int runs) {
+    if (runs < 1) {
+      throw new IllegalArgumentException("the timing window must hold at least 1 run: " + runs);
+    }
+    this.window = runs;
+    return this;
+  }
+
+  /**
+   * Checks the declarations and plans the schedule (see the class comment). Groups declared after
+   * this call do not widen the systems' access: declare groups first.
+   *
+   * @return the schedule
+   * @throws IllegalStateException listing every problem found; nothing is built
+   */
+  public Schedule build() {
+    final List<String> problems = new ArrayList<>();
+    final List<String> stageNames = new ArrayList<>(stages.keySet());
+    final Map<String, List<SystemDeclaration>> byStage = new HashMap<>();
+    for (final String stage : stageNames) {
+      byStage.put(stage, new ArrayList<>());
+    }
+    for (final SystemDeclaration system : systems.values()) {
+      final List<SystemDeclaration> members = byStage.get(system.stage);
+      if (null == members) {
+        problems.add(
+            "system '"
+                + system.name
+                + "' is in stage '"
+                + system.stage
+                + "', which is not declared");
+      } else {
+        members.add(system);
+      }
+      checkNames(system, system.after, "after", problems);
+      checkNames(system, system.before, "before", problems);
+      checkNames(system, system.ambiguousWith, "ambiguousWith", problems);
+    }
+    if (!problems.isEmpty()) {
+      throw refused(problems);
+    }
+    checkStageOrder(stageNames, problems);
+    final Schedule.Stage[] planned = new Schedule.Stage[stageNames.size()];
+    for (int s = 0; s < planned.length; s++) {
+      final String name = stageNames.get(s);
+      final long[] fixed = stages.get(name);
+      planned[s] = plan(name, fixed[0], (int) fixed[1], byStage.get(name), problems);
+    }
+    if (!problems.isEmpty()) {
+      throw refused(problems);
+    }
+    return new Schedule(registry, planned, pool, window);
+  }
+
+  private void checkNames(
+      final SystemDeclaration system,
+      final List<String> names,
+      final String constraint,
+      final List<String> problems) {
+    for (final String name : names) {
+      if (!systems.containsKey(name)) {
+        problems.add(
+            "system '"
+                + system.name
+                + "' is "
+                + constraint
+                + " '"
+                + name
+                + "', which is not a declared system");
+      } else if (name.equals(system.name)) {
+        problems.add("system '" + system.name + "' names itself in " + constraint);
+      }
+    }
+  }
+
+  private void checkStageOrder(final List<String> stageNames, final List<String> problems) {
+    for (final SystemDeclaration system : systems.values()) {
+      final int mine = stageNames.indexOf(system.stage);
+      for (final String name : system.after) {
+        final SystemDeclaration other = systems.get(name);
+        if (stageNames.indexOf(other.stage) > mine) {
+          problems.add(
+              "system '"
+                  + system.name
+                  + "' (stage '"
+                  + system.stage
+                  + "') is after '"
+                  + name
+                  + "', which runs in the later stage '"
+                  + other.stage
+                  + "'");
+        }
+      }
+      for (final String name : system.before) {
+        final SystemDeclaration other = systems.get(name);
+        if (stageNames.indexOf(other.stage) < mine) {
+          problems.add(
+              "system '"
+                  + system.name
+                  + "' (stage '"
+                  + system.stage
+                  + "') is before '"
+                  + name
+                  + "', which runs in the earlier stage '"
+                  + other.stage
+                  + "'");
+        }
+      }
+    }
+  }
+
+  /** Orders a stage's systems, finds its conflicts and splits it into waves. */
+  private Schedule.Stage plan(
+      final String stage,
+      final long stepNanos,
+      final int maxSteps,
+      final List<SystemDeclaration> members,
+      final List<String> problems) {
+    final int n = members.size();
+    final Map<String, Integer> local = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      local.put(members.get(i).name, i);
+    }
+    // Declared edges, within the stage: edge[a][b] means a runs before b.
+    final boolean[][] edge = new boolean[n][n];
+    for (int i = 0; i < n; i++) {
+      final SystemDeclaration system = members.get(i);
+      for (final String name : system.after) {
+        final Integer other = local.get(name);
+        if (null != other) {
+          edge[other][i] = true;
+        }
+      }
+      for (final String name : system.before) {
+        final Integer other = local.get(name);
+        if (null != other) {
+          edge[i][other] = true;
+        }
+      }
+    }
+    final int[] order = Schedule.topologicalOrder(edge);
+    if (order.length < n) {
+      problems.add(
+          "stage '" + stage + "': the order constraints make a cycle: " + cycle(edge, members));
+      return null;
+    }
+    final boolean[][] reach = Schedule.closure(edge);
+    final Access[] access = new Access[n];
+    for (int i = 0; i < n; i++) {
+      access[i] = widen(members.get(i).access.build());
+    }
+    // Conflicts order the pair as the topological order does; unordered ones must be allowed.
+    final boolean[][] runsBefore = new boolean[n][n];
+    for (int i = 0; i < n; i++) {
+      runsBefore[i] = Arrays.copyOf(edge[i], n);
+    }
+    for (int x = 0; x < n; x++) {
+      for (int y = x + 1; y < n; y++) {
+        final int a = order[x];
+        final int b = order[y];
+        final String why = access[a].conflictWith(access[b]);
+        if (null == why) {
+          continue;
+        }
+        runsBefore[a][b] = true;
+        if (!reach[a][b] && !reach[b][a] && !allowed(members.get(a), members.get(b))) {
+          problems.add(
+              "stage '"
+                  + stage
+                  + "': systems '"
+                  + members.get(a).name
+                  + "' and '"
+                  + members.get(b).name
+                  + "' conflict on "
+                  + why
+                  + ", and no order is declared between them: add after/before, or"
+                  + " ambiguousWith to run them in declaration order");
+        }
+      }
+    }
+    // Waves: a system runs one wave after the latest system that must run before it.
+    final int[] wave = new int[n];
+    int waves = 0;
+    for (int x = 0; x < n; x++) {
+      final int b = order[x];
+      int level = 0;
+      for (int y = 0; y < x; y++) {
+        final int a = order[y];
+        if (runsBefore[a][b]) {
+          level = Math.max(level, wave[a] + 1);
+        }
+      }
+      wave[b] = level;
+      waves = Math.max(waves, level + 1);
+    }
+    final Schedule.Wave[] planned = new Schedule.Wave[waves];
+    for (int w = 0; w < waves; w++) {
+      final List<Integer> inWave = new ArrayList<>();
+      for (int x = 0; x < n; x++) {
+        if (wave[order[x]] == w) {
+          inWave.add(order[x]);
+        }
+      }
+      planned[w] = wave(stage, inWave, members, access);
+    }
+    final Schedule.SystemSlot[] slots = new Schedule.SystemSlot[n];
+    for (int x = 0; x < n; x++) {
+      final SystemDeclaration system = members.get(order[x]);
+      slots[x] =
+          new Schedule.SystemSlot(
+              system.name,
+              system.body,
+              system.condition,
+              new SystemContext(registry, system.name, stage, access[order[x]]),
+              window);
+    }
+    // Waves name systems by their local index; the stage keeps them in topological order.
+    final int[] slotOf = new int[n];
+    for (int x = 0; x < n; x++) {
+      slotOf[order[x]] = x;
+    }
+    for (final Schedule.Wave w : planned) {
+      for (int k = 0; k < w.systems.length; k++) {
+        w.systems[k] = slotOf[w.systems[k]];
+      }
+    }
+    return new Schedule.Stage(stage, stepNanos, maxSteps, slots, planned);
+  }
+
+  private Schedule.Wave wave(
+      final String stage,
+      final List<Integer> inWave,
+      final List<SystemDeclaration> members,
+      final Access[] access) {
+    final int[] systemsOfWave = new int[inWave.size()];
+    boolean exclusive = false;
+    final StringBuilder names = new StringBuilder();
+    for (int k = 0; k < systemsOfWave.length; k++) {
+      systemsOfWave[k] = inWave.get(k);
+      exclusive |= access[systemsOfWave[k]].exclusive;
+      names.append(k == 0 ? "" : ", ").append(members.get(systemsOfWave[k]).name);
+    }
+    // Lock every storage no system of the wave declares a structural change of: an undeclared
+    // structural change then fails fast, with 1 thread as with 16.
+    final List<SparseSet> locked = new ArrayList<>();
+    if (!exclusive) {
+      for (int s = 0; s < registry.storageCount(); s++) {
+        final Storage<?> storage = registry.storageAt(s);
+        boolean structural = false;
+        for (final int system : systemsOfWave) {
+          structural |= access[system].changesStructure(storage.type());
+        }
+        if (!structural) {
+          locked.add(storage);
+        }
+      }
+    }
+    return new Schedule.Wave(
+        systemsOfWave,
+        locked.toArray(new SparseSet[0]),
+        "the schedule while it runs systems ["
+            + names
+            + "] of stage '"
+            + stage
+            + "', none of which declares a structural change of it (declare changesStructure, or"
+            + " record the change into the system's command buffer):");
+  }
+
+  private boolean allowed(final SystemDeclaration a, final SystemDeclaration b) {
+    return a.ambiguousWith.contains(b.name) || b.ambiguousWith.contains(a.name);
+  }
+
+  /** Adds, for a structural change of any type of an owning group, one of every owned type. */
+  private Access widen(final Access declared) {
+    Access access = declared;
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int g = 0; g < registry.groups().size(); g++) {
+        final Group group = registry.groups().get(g);
+        if (0 == group.ownedCount() || !structural(access, group)) {
+          continue;
+        }
+        for (int o = 0; o < group.ownedCount(); o++) {
+          final ComponentType<?, ?> owned = group.owned(o).type();
+          if (!access.changesStructure(owned)) {
+            access = access.withStructure(owned);
+            changed = true;
+          }
+        }
+      }
+    }
+    return access;
+  }
+
+  private static boolean structural(final Access access, final Group group) {
+    for (int o = 0; o < group.ownedCount(); o++) {
+      if (access.changesStructure(group.owned(o).type())) {
+        return true;
+      }
+    }
+    for (int o = 0; o < group.getCount(); o++) {
+      if (access.changesStructure(group.get(o).type())) {
+        return true;
+      }
+    }
+    for (int o = 0; o < group.excludeCount(); o++) {
+      if (access.changesStructure(group.exclude(o).type())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Names one cycle among the systems the topological order could not place. */
+  private static String cycle(final boolean[][] edge, final List<SystemDeclaration> members) {
+    final int n = edge.length;
+    final int[] state = new int[n];
+    final int[] next = new int[n];
+    Arrays.fill(next, -1);
+    for (int start = 0; start < n; start++) {
+      final int found = findCycle(start, edge, state, next);
+      if (found >= 0) {
+        final StringBuilder text = new StringBuilder("'" + members.get(found).name + "'");
+        int at = next[found];
+        while (at != found) {
+          text.append(" -> '").append(members.get(at).name).append('\'');
+          at = next[at];
+        }
+        return text.append(" -> '").append(members.get(found).name).append('\'').toString();
+      }
+    }
+    return "(none found)";
+  }
+
+  // Depth-first search: state 1 on the path, 2 done; returns a node on a cycle, or -1.
+  private static int findCycle(
+      final int node, final boolean[][] edge, final int[] state, final int[] next) {
+    if (2 == state[node]) {
+      return -1;
+    }
+    state[node] = 1;
+    for (int to = 0; to < edge.length; to++) {
+      if (!edge[node][to]) {
+        continue;
+      }
+      next[node] = to;
+      if (1 == state[to]) {
+        return to;
+      }
+      final int found = findCycle(to, edge, state, next);
+      if (found >= 0) {
+        return found;
+      }
+    }
+    state[node] = 2;
+    return -1;
+  }
+
+  private static IllegalStateException refused(final List<String> problems) {
+    return new IllegalStateException(
+        "cannot build the schedule: "
+            + problems.size()
+            + " problem(s):\n  "
+            + String.join("\n  ", problems));
+  }
+}

@@ -1,0 +1,141 @@
+package dev.phalanx.ecs.schedule;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.command.CommandBuffer;
+
+/**
+ * A system's view of the frame, handed to its {@link SystemBody}: its own command buffer, the
+ * storages and resources it declared, the frame number and, in a fixed-timestep stage, the step.
+ * One per system, reused every frame; use it only during the system's run, from the thread that
+ * runs it.
+ *
+ * <p>The accessors check the declaration: asking for a storage or a resource the system did not
+ * declare throws {@link IllegalStateException} naming the system and what it reached for. The check
+ * is a short scan of the declaration, so fetch what you need once per run, not per entity.
+ */
+public final class SystemContext {
+
+  private final Registry registry;
+  private final String system;
+  private final String stage;
+  final Access access;
+  private CommandBuffer commands;
+  long frame;
+  long stepNanos;
+  int step;
+
+  SystemContext(
+      final Registry registry, final String system, final String stage, final Access access) {
+    this.registry = registry;
+    this.system = system;
+    this.stage = stage;
+    this.access = access;
+  }
+
+  /** {@return the name of the system this context belongs to} */
+  public String system() {
+    return system;
+  }
+
+  /** {@return the name of the stage the system runs in} */
+  public String stage() {
+    return stage;
+  }
+
+  /** {@return the number of the frame being run: 0 for the schedule's first} */
+  public long frame() {
+    return frame;
+  }
+
+  /**
+   * {@return in a fixed-timestep stage, the step in nanoseconds; else the time the frame was given
+   * (see {@link Schedule#run(long)}), 0 for {@link Schedule#run()}}
+   */
+  public long stepNanos() {
+    return stepNanos;
+  }
+
+  /** {@return in a fixed-timestep stage, which step of the frame this is (from 0); else 0} */
+  public int step() {
+    return step;
+  }
+
+  /**
+   * {@return the registry}: for what the declaration covers. The schedule cannot see what a system
+   * does through it; what it can see (structural changes of storages other systems of the same wave
+   * use) it refuses.
+   */
+  public Registry registry() {
+    return registry;
+  }
+
+  /**
+   * {@return the system's own command buffer}: created on first use, applied at the stage's sync
+   * point in the schedule's order (not the order systems finished in), so the world after a frame
+   * does not depend on the number of threads.
+   */
+  public CommandBuffer commands() {
+    CommandBuffer buffer = commands;
+    if (null == buffer) {
+      buffer = new CommandBuffer(registry);
+      commands = buffer;
+    }
+    return buffer;
+  }
+
+  /**
+   * {@return the storage of {@code type}}
+   *
+   * @param <T> the component type
+   * @param <S> the storage type
+   * @param type a component type the system declared
+   * @throws IllegalStateException if the system did not declare {@code type}
+   */
+  public <T, S extends Storage<T>> S storage(final ComponentType<T, S> type) {
+    if (!access.touches(type)) {
+      throw new IllegalStateException(
+          "system '"
+              + system
+              + "' asked for the storage of "
+              + type.name()
+              + ", which its access does not declare ("
+              + access
+              + "): declare it (reads, writes, iterates, changesStructure, or a query that uses"
+              + " it)");
+    }
+    return registry.storage(type);
+  }
+
+  /**
+   * {@return resource {@code key} of the registry's context}
+   *
+   * @param <T> the resource type
+   * @param key a resource the system declared (read or write)
+   * @throws IllegalStateException if the system did not declare {@code key}, or the context holds
+   *     no such resource
+   */
+  public <T> T resource(final Class<T> key) {
+    if (!access.readsResource(key)) {
+      throw new IllegalStateException(
+          "system '"
+              + system
+              + "' asked for resource "
+              + key.getName()
+              + ", which its access does not declare ("
+              + access
+              + "): declare readsResource or writesResource");
+    }
+    return registry.context().get(key);
+  }
+
+  CommandBuffer bufferOrNull() {
+    return commands;
+  }
+
+  @Override
+  public String toString() {
+    return "SystemContext[" + system + " in " + stage + "]";
+  }
+}
