@@ -12,8 +12,11 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.internal.LoopCopies;
+import dev.phalanx.ecs.schedule.Access;
+import dev.phalanx.ecs.schedule.AccessSource;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
+import java.lang.Override;
 import javax.annotation.processing.Generated;
 
 /**
@@ -43,7 +46,7 @@ import javax.annotation.processing.Generated;
  * other entities may not leave the group meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Systems_HealthyQuery extends Query {
+public final class Systems_HealthyQuery extends Query implements AccessSource {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -150,6 +153,19 @@ public final class Systems_HealthyQuery extends Query {
    */
   public Frozen_Storage frozenStorage() {
     return frozenStorage;
+  }
+
+  /**
+   * Declares what this query touches, for a system that uses it (see {@code dev.phalanx.ecs.schedule}):
+   * it iterates every listed storage, writes the included components and reads those listed in
+   * {@code readOnly}.
+   *
+   * @param access the builder of a system's access
+   */
+  @Override
+  public void declareAccess(final Access.Builder access) {
+    access.iterates(Health_Traits.TYPE).writes(Health_Traits.TYPE);
+    access.iterates(Frozen_Traits.TYPE).writes(Frozen_Traits.TYPE);
   }
 
   /**

@@ -12,8 +12,11 @@ import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.internal.LoopCopies;
+import dev.phalanx.ecs.schedule.Access;
+import dev.phalanx.ecs.schedule.AccessSource;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
+import java.lang.Override;
 import java.lang.String;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -62,7 +65,7 @@ import javax.annotation.processing.Generated;
  * The chunk forms lock the storages: no structural change at all.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class MoversQuery extends Query {
+public final class MoversQuery extends Query implements AccessSource {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -233,6 +236,22 @@ public final class MoversQuery extends Query {
    */
   public Frozen_Storage frozenStorage() {
     return frozenStorage;
+  }
+
+  /**
+   * Declares what this query touches, for a system that uses it (see {@code dev.phalanx.ecs.schedule}):
+   * it iterates every listed storage, writes the included components and reads those listed in
+   * {@code readOnly}.
+   *
+   * @param access the builder of a system's access
+   */
+  @Override
+  public void declareAccess(final Access.Builder access) {
+    access.iterates(Position_Traits.TYPE).writes(Position_Traits.TYPE);
+    access.iterates(Velocity_Traits.TYPE).writes(Velocity_Traits.TYPE);
+    access.iterates(Label_Traits.TYPE).writes(Label_Traits.TYPE);
+    access.iterates(Health_Traits.TYPE).writes(Health_Traits.TYPE);
+    access.iterates(Frozen_Traits.TYPE);
   }
 
   /**

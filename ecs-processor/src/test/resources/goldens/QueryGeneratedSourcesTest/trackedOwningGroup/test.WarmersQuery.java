@@ -12,8 +12,11 @@ import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.internal.LoopCopies;
+import dev.phalanx.ecs.schedule.Access;
+import dev.phalanx.ecs.schedule.AccessSource;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
+import java.lang.Override;
 import java.util.concurrent.ForkJoinPool;
 import javax.annotation.processing.Generated;
 
@@ -60,7 +63,7 @@ import javax.annotation.processing.Generated;
  * The chunk forms lock the storages: no structural change at all.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class WarmersQuery extends Query {
+public final class WarmersQuery extends Query implements AccessSource {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -195,6 +198,19 @@ public final class WarmersQuery extends Query {
    */
   public Heat_Storage heatStorage() {
     return heatStorage;
+  }
+
+  /**
+   * Declares what this query touches, for a system that uses it (see {@code dev.phalanx.ecs.schedule}):
+   * it iterates every listed storage, writes the included components and reads those listed in
+   * {@code readOnly}.
+   *
+   * @param access the builder of a system's access
+   */
+  @Override
+  public void declareAccess(final Access.Builder access) {
+    access.iterates(Position_Traits.TYPE).writes(Position_Traits.TYPE);
+    access.iterates(Heat_Traits.TYPE).writes(Heat_Traits.TYPE);
   }
 
   /**

@@ -9,8 +9,11 @@ import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.internal.LoopCopies;
+import dev.phalanx.ecs.schedule.Access;
+import dev.phalanx.ecs.schedule.AccessSource;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
+import java.lang.Override;
 import javax.annotation.processing.Generated;
 
 /**
@@ -40,7 +43,7 @@ import javax.annotation.processing.Generated;
  * other entities may not leave the view's leading storage meanwhile (detected, {@link java.util.ConcurrentModificationException}).
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class HotQuery extends Query {
+public final class HotQuery extends Query implements AccessSource {
   /**
    * Which copy of the {@code each} loop runs each visitor class: one copy per class for the first
    * 8 classes, so that each copy's call of the visitor stays monomorphic and is inlined. Measured
@@ -148,6 +151,19 @@ public final class HotQuery extends Query {
    */
   public Health_Storage healthStorage() {
     return healthStorage;
+  }
+
+  /**
+   * Declares what this query touches, for a system that uses it (see {@code dev.phalanx.ecs.schedule}):
+   * it iterates every listed storage, writes the included components and reads those listed in
+   * {@code readOnly}.
+   *
+   * @param access the builder of a system's access
+   */
+  @Override
+  public void declareAccess(final Access.Builder access) {
+    access.iterates(Heat_Traits.TYPE).writes(Heat_Traits.TYPE);
+    access.iterates(Health_Traits.TYPE).writes(Health_Traits.TYPE);
   }
 
   /**

@@ -82,6 +82,14 @@ public @interface GroupQuery {
   Class<?>[] exclude() default {};
 
   /**
+   * {@return the included components this query only reads} A system that uses the query (see
+   * {@code dev.phalanx.ecs.schedule}) is then held to a read of them, not a write, so it may run
+   * beside other readers; the generated chunk interfaces say which arrays are read-only. Each must
+   * also be listed as included ({@code [PhalanxQueryReadOnly]} otherwise).
+   */
+  Class<?>[] readOnly() default {};
+
+  /**
    * The name of the registry (the world) this group is used with; {@code ""} by default. It changes
    * no generated code: it tells the processor's {@code [PhalanxQueryConflict]} check that two
    * owning groups which own a common type without being nested are never created in the same

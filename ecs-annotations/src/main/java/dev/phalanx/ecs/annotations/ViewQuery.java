@@ -47,6 +47,7 @@ import java.lang.annotation.Target;
  *   <li>{@code [PhalanxQueryUnknownComponent]}: a listed class is not a {@link Component} (a class
  *       that does not resolve at all is left to the compiler's own error);
  *   <li>{@code [PhalanxQueryDuplicate]}: a class is listed twice;
+ *   <li>{@code [PhalanxQueryReadOnly]}: a class in {@code readOnly} is not included;
  *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included and excluded;
  *   <li>{@code [PhalanxQueryInvalidComponent]}: a listed component has errors of its own (reported
  *       on it);
@@ -66,4 +67,12 @@ public @interface ViewQuery {
 
   /** {@return the components the entities must not have} */
   Class<?>[] exclude() default {};
+
+  /**
+   * {@return the included components this query only reads} A system that uses the query (see
+   * {@code dev.phalanx.ecs.schedule}) is then held to a read of them, not a write, so it may run
+   * beside other readers; the generated chunk interfaces say which arrays are read-only. Each must
+   * also be listed as included ({@code [PhalanxQueryReadOnly]} otherwise).
+   */
+  Class<?>[] readOnly() default {};
 }

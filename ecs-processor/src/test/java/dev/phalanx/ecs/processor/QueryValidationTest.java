@@ -163,6 +163,34 @@ class QueryValidationTest {
   }
 
   @Test
+  void readOnlyTypeThatIsNotIncludedIsRejected() {
+    assertSingleError(
+        source(
+            "Visible",
+            "@ViewQuery(include = Position.class,",
+            "    readOnly = Velocity.class)",
+            "interface Visible {}"),
+        "[PhalanxQueryReadOnly]",
+        "test.Components.Velocity is listed in readOnly but not in include: a query can only read"
+            + " what it includes; add it to include, or remove it from readOnly",
+        "readOnly = Velocity.class");
+  }
+
+  @Test
+  void readOnlyTypeOfAGroupMustBeOwnedOrGot() {
+    assertSingleError(
+        source(
+            "Movers",
+            "@GroupQuery(owned = Position.class, exclude = Velocity.class,",
+            "    readOnly = Velocity.class)",
+            "interface Movers {}"),
+        "[PhalanxQueryReadOnly]",
+        "test.Components.Velocity is listed in readOnly but not in owned or get: a query can only"
+            + " read what it includes; add it to owned or get, or remove it from readOnly",
+        "readOnly = Velocity.class");
+  }
+
+  @Test
   void typeIncludedAndExcludedIsRejected() {
     assertSingleError(
         source(

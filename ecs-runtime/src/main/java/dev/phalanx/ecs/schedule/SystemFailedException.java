@@ -9,9 +9,16 @@ package dev.phalanx.ecs.schedule;
 public final class SystemFailedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The name of the system that failed. */
   private final String system;
+
+  /** The name of its stage. */
   private final String stage;
+
+  /** The frame number. */
   private final long frame;
+
+  /** Whether the system's commands failed, rather than the system. */
   private final boolean atSyncPoint;
 
   SystemFailedException(

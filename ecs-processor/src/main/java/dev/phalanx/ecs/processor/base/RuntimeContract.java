@@ -40,6 +40,14 @@ public final class RuntimeContract {
   /** {@code Query}, the base of generated queries: the loop protocol's protected helpers. */
   public static final ClassName QUERY = ClassName.get(PACKAGE, "Query");
 
+  /** {@code AccessSource}, which every generated query implements to declare its access. */
+  public static final ClassName ACCESS_SOURCE =
+      ClassName.get(PACKAGE + ".schedule", "AccessSource");
+
+  /** {@code Access.Builder}, what a generated query declares its access to. */
+  public static final ClassName ACCESS_BUILDER =
+      ClassName.get(PACKAGE + ".schedule", "Access", "Builder");
+
   /** {@code TypedRecording}, what a generated storage records a typed command's fields through. */
   public static final ClassName TYPED_RECORDING = ClassName.get(INTERNAL_PACKAGE, "TypedRecording");
 

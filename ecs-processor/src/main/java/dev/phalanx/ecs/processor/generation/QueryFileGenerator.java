@@ -150,6 +150,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         TypeSpec.classBuilder(model.query())
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
             .superclass(RuntimeContract.QUERY)
+            .addSuperinterface(RuntimeContract.ACCESS_SOURCE)
             .addJavadoc(classDoc(model, slots));
     type.addField(
         FieldSpec.builder(
@@ -202,6 +203,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     for (final Slot slot : slots) {
       type.addMethod(storageMethod(slot));
     }
+    type.addMethod(declareAccessMethod(model, slots));
     type.addMethod(eachMethod(model));
     for (int copy = 0; copy <= LOOP_COPIES; copy++) {
       type.addMethod(eachCopy(model, slots, copy));
@@ -403,6 +405,39 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .returns(RuntimeContract.SIGNAL)
         .addStatement("return $L.$L()", containerName(), name)
         .build();
+  }
+
+  /**
+   * {@code declareAccess(access)}: every listed storage iterated; included components written, or
+   * read if listed in {@code readOnly}.
+   */
+  private static MethodSpec declareAccessMethod(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("declareAccess")
+            .addAnnotation(Override.class)
+            .addJavadoc(
+                "Declares what this query touches, for a system that uses it (see {@code"
+                    + " dev.phalanx.ecs.schedule}):\n"
+                    + "it iterates every listed storage, writes the included components and reads"
+                    + " those listed in\n"
+                    + "{@code readOnly}.\n\n"
+                    + "@param access the builder of a system's access\n")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(RuntimeContract.ACCESS_BUILDER, "access", Modifier.FINAL);
+    for (final Slot slot : slots) {
+      final String how =
+          !slot.included() ? null : model.readsOnly(slot.model()) ? "reads" : "writes";
+      if (null == how) {
+        method.addStatement("access.iterates($T.TYPE)", slot.model().traits());
+      } else {
+        method.addStatement(
+            "access.iterates($T.TYPE).$L($T.TYPE)",
+            slot.model().traits(),
+            how,
+            slot.model().traits());
+      }
+    }
+    return method.build();
   }
 
   private static MethodSpec storageMethod(final Slot slot) {

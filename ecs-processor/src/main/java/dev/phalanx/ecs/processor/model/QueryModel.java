@@ -3,6 +3,7 @@ package dev.phalanx.ecs.processor.model;
 import com.palantir.javapoet.ClassName;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import javax.lang.model.element.TypeElement;
 
 /**
@@ -19,6 +20,7 @@ import javax.lang.model.element.TypeElement;
  * @param exclude the excluded components
  * @param registry the registry name of a group ({@code ""} by default): owning groups of different
  *     names are never checked against each other
+ * @param readOnly the qualified names of the included components the query only reads
  */
 public record QueryModel(
     TypeElement element,
@@ -28,7 +30,8 @@ public record QueryModel(
     List<ComponentModel> owned,
     List<ComponentModel> get,
     List<ComponentModel> exclude,
-    String registry) {
+    String registry,
+    Set<String> readOnly) {
 
   /** What a query iterates. */
   public enum Kind {
@@ -54,11 +57,22 @@ public record QueryModel(
    * @param get the components looked up (a group's {@code get}, a view's {@code include}); copied
    * @param exclude the excluded components; copied
    * @param registry the registry name of a group ({@code ""} by default)
+   * @param readOnly the qualified names of the included components the query only reads; copied
    */
   public QueryModel {
+    readOnly = Set.copyOf(readOnly);
     owned = List.copyOf(owned);
     get = List.copyOf(get);
     exclude = List.copyOf(exclude);
+  }
+
+  /**
+   * {@return whether the query only reads {@code component}}
+   *
+   * @param component an included component
+   */
+  public boolean readsOnly(final ComponentModel component) {
+    return readOnly.contains(component.element().getQualifiedName().toString());
   }
 
   /** {@return the generated class, {@code MoversQuery}} */

@@ -209,4 +209,22 @@ public final class QueryDiagnostics {
         + ", which"
         + " generated code cannot name: move it to the top level or make it a static nested type";
   }
+
+  /**
+   * A class in {@code readOnly} that the query does not include.
+   *
+   * @param type the class's qualified name
+   * @param lists the lists a read-only class must be in, {@code "include"} or {@code "owned or
+   *     get"}
+   * @return the coded message
+   */
+  public static String readOnlyNotIncluded(final String type, final String lists) {
+    return "[PhalanxQueryReadOnly] "
+        + type
+        + " is listed in readOnly but not in "
+        + lists
+        + ": a query can only read what it includes; add it to "
+        + lists
+        + ", or remove it from readOnly";
+  }
 }

@@ -7,6 +7,7 @@ import dev.phalanx.ecs.processor.model.QueryModel;
 import dev.phalanx.ecs.processor.model.StorageKind;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -161,6 +162,27 @@ public final class QueryValidator {
     if (null != group) {
       checkOwned(declaration, annotation, listed.get("owned"), report);
     }
+    final Set<String> readOnly = new HashSet<>();
+    for (final AnnotationValue value : values(annotation, "readOnly")) {
+      if (!(value.getValue() instanceof TypeMirror type) || TypeKind.DECLARED != type.getKind()) {
+        missing = true;
+        continue;
+      }
+      final String key =
+          ((TypeElement) ((DeclaredType) type).asElement()).getQualifiedName().toString();
+      boolean isIncluded = false;
+      for (final Listed entry : included) {
+        isIncluded |= entry.type().getQualifiedName().contentEquals(key);
+      }
+      if (!isIncluded) {
+        report.error(
+            QueryDiagnostics.readOnlyNotIncluded(key, null != group ? "owned or get" : "include"),
+            declaration,
+            annotation,
+            value);
+      }
+      readOnly.add(key);
+    }
     if (!report.isClean() || missing) {
       return new Result(null, annotation, report, missing && report.isClean());
     }
@@ -179,7 +201,8 @@ public final class QueryValidator {
             owned,
             models(listed.get(null != group ? "get" : "include")),
             models(listed.get("exclude")),
-            registry);
+            registry,
+            readOnly);
     int visited = 2;
     for (final ComponentModel component : model.included()) {
       visited += StorageKind.TAG == component.kind() ? 0 : 1;
