@@ -7,5 +7,7 @@ import dev.phalanx.ecs.annotations.ViewQuery;
  * Position}. The processor generates {@code FollowersQuery}, a view led by the smaller storage,
  * here the few attachments rather than the million positions.
  */
-@ViewQuery(include = {Attachment.class, Position.class})
+@ViewQuery(
+    include = {Attachment.class, Position.class},
+    readOnly = Attachment.class)
 public interface Followers {}

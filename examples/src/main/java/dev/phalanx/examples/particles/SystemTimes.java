@@ -1,94 +1,54 @@
 package dev.phalanx.examples.particles;
 
-import java.util.Arrays;
+import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.SystemTiming;
 import java.util.Locale;
 
 /**
- * Wall-clock time of each system in each frame, and the table printed at the end of a run: mean,
- * median, 95th percentile and maximum milliseconds per frame.
+ * The table printed at the end of a run: mean, median, 95th percentile and maximum milliseconds per
+ * frame of each system, and of whole frames, as the {@link Schedule} measured them over its timing
+ * window (the last {@code frames} frames).
  */
 public final class SystemTimes {
 
-  private final String[] names;
-  private final long[][] nanos;
-  private int frames;
+  private final Schedule schedule;
 
-  /** Creates a recorder for {@code capacity} frames of the systems called {@code names}. */
-  public SystemTimes(final int capacity, final String... names) {
-    this.names = names.clone();
-    this.nanos = new long[names.length][Math.max(1, capacity)];
+  /** Creates the table over the timings of {@code schedule}. */
+  public SystemTimes(final Schedule schedule) {
+    this.schedule = schedule;
   }
 
-  /** Records that system {@code system} took {@code elapsed} nanoseconds in the current frame. */
-  public void record(final int system, final long elapsed) {
-    if (frames < nanos[system].length) {
-      nanos[system][frames] = elapsed;
-    }
-  }
-
-  /** Closes the current frame. */
-  public void endFrame() {
-    frames = Math.min(frames + 1, nanos[0].length);
-  }
-
-  /** Returns the number of frames recorded. */
+  /** Returns the number of frames the timings cover. */
   public int frames() {
-    return frames;
+    return schedule.frameTiming().samples();
   }
 
   /** Returns the mean time of a whole frame (every system), in milliseconds. */
   public double meanFrameMillis() {
-    double total = 0;
-    for (int s = 0; s < names.length; s++) {
-      total += mean(nanos[s]);
-    }
-    return total / 1e6;
+    return schedule.frameTiming().meanNanos() / 1e6;
   }
 
-  /** Returns the per-system table, one row per system and a total row, as Markdown. */
+  /** Returns the per-system table, one row per system and a whole-frame row, as Markdown. */
   public String table() {
     final StringBuilder text = new StringBuilder();
     text.append("| system        |  mean ms |   p50 ms |   p95 ms |   max ms |\n");
     text.append("|---------------|---------:|---------:|---------:|---------:|\n");
-    final long[] total = new long[frames];
-    for (int s = 0; s < names.length; s++) {
-      for (int f = 0; f < frames; f++) {
-        total[f] += nanos[s][f];
-      }
-      row(text, names[s], nanos[s]);
+    for (final SystemTiming timing : schedule.timings()) {
+      row(text, timing.system(), timing);
     }
-    row(text, "frame (total)", total);
+    row(text, "frame (total)", schedule.frameTiming());
     return text.toString();
   }
 
-  private void row(final StringBuilder text, final String name, final long[] samples) {
-    final long[] sorted = Arrays.copyOf(samples, frames);
-    Arrays.sort(sorted);
+  private static void row(final StringBuilder text, final String name, final SystemTiming timing) {
     text.append(
         String.format(
             Locale.ROOT,
             "| %-13s | %8.3f | %8.3f | %8.3f | %8.3f |%n",
             name,
-            mean(samples) / 1e6,
-            percentile(sorted, 0.50) / 1e6,
-            percentile(sorted, 0.95) / 1e6,
-            (0 == frames ? 0 : sorted[frames - 1]) / 1e6));
-  }
-
-  private double mean(final long[] samples) {
-    long sum = 0;
-    for (int f = 0; f < frames; f++) {
-      sum += samples[f];
-    }
-    return 0 == frames ? 0 : (double) sum / frames;
-  }
-
-  private static double percentile(final long[] sorted, final double p) {
-    if (0 == sorted.length) {
-      return 0;
-    }
-    // Nearest rank: the smallest sample with at least p of the samples at or below it.
-    final int rank = (int) Math.ceil(p * sorted.length);
-    return sorted[Math.max(0, rank - 1)];
+            timing.meanNanos() / 1e6,
+            timing.p50Nanos() / 1e6,
+            timing.p95Nanos() / 1e6,
+            timing.maxNanos() / 1e6));
   }
 }

@@ -3,6 +3,8 @@ package dev.phalanx.examples.particles;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Reactive;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.snapshot.SnapshotFormatException;
 import dev.phalanx.ecs.snapshot.SnapshotLoader;
 import dev.phalanx.ecs.snapshot.SnapshotWriter;
@@ -32,8 +34,6 @@ import java.util.concurrent.ForkJoinPool;
  */
 public final class World implements AutoCloseable {
 
-  private static final String[] SYSTEMS = {"density", "movement", "follow", "lifetime", "spawn"};
-
   /**
    * The name of the snapshot's extra block holding what the registry does not: the frame number
    * (the attractors' positions depend on it) and the spawner's random state.
@@ -51,11 +51,13 @@ public final class World implements AutoCloseable {
   private final FollowSystem follow;
   private final LifetimeSystem lifetime;
   private final Spawner spawner;
+  private final Schedule schedule;
   private final SystemTimes times;
   // A reactive storage: every entity that received a Lifetime (a spawned root) since the last
   // frame.
   private final Reactive spawned;
   private int spawnedLastFrame;
+  private int diedThisFrame;
   private int frame;
 
   /**
@@ -77,38 +79,50 @@ public final class World implements AutoCloseable {
     follow = new FollowSystem(followers, storages.hierarchy);
     lifetime = new LifetimeSystem(registry, storages, pool);
     spawner = new Spawner(registry, storages, seed);
-    times = new SystemTimes(frames, SYSTEMS);
     spawned =
         Reactive.collect(registry, ComponentType.named("spawned"))
             .onConstruct(Lifetime_Traits.TYPE);
+    schedule = schedule(frames);
+    times = new SystemTimes(schedule);
     spawner.spawn(roots);
     spawned.clear();
   }
 
-  /** Runs one frame. */
-  public void step() {
-    long start = System.nanoTime();
-    grid.count(storages.positions);
-    start = lap(0, start);
-    movement.run(frame);
-    start = lap(1, start);
-    follow.run();
-    start = lap(2, start);
-    final int died = lifetime.run();
-    start = lap(3, start);
-    spawner.spawn(died);
-    // The reactive storage counted the spawns; processed, it is emptied for the next frame.
-    spawnedLastFrame = spawned.size();
-    spawned.clear();
-    lap(4, start);
-    times.endFrame();
-    frame++;
+  // tag::schedule[]
+  /**
+   * The frame as a schedule: one stage, five systems in a chain. The first three only read and
+   * write values (the schedule locks every storage against structural changes while they run); the
+   * lifetime and spawn systems destroy and create entities, so they declare that they need the
+   * world alone.
+   */
+  private Schedule schedule(final int frames) {
+    final ScheduleBuilder plan = Schedule.builder(registry).timingWindow(Math.max(1, frames));
+    plan.system("density", context -> grid.count(storages.positions))
+        .iterates(Position_Traits.TYPE)
+        .reads(Position_Traits.TYPE);
+    plan.system("movement", context -> movement.run(frame)).uses(movers).after("density");
+    plan.system("follow", context -> follow.run()).uses(followers).after("movement");
+    plan.system("lifetime", context -> diedThisFrame = lifetime.run()).exclusive().after("follow");
+    plan.system(
+            "spawn",
+            context -> {
+              spawner.spawn(diedThisFrame);
+              // The reactive storage counted the spawns; processed, it is emptied for the next
+              // frame.
+              spawnedLastFrame = spawned.size();
+              spawned.clear();
+            })
+        .exclusive()
+        .after("lifetime");
+    return plan.build();
   }
 
-  private long lap(final int system, final long start) {
-    final long now = System.nanoTime();
-    times.record(system, now - start);
-    return now;
+  // end::schedule[]
+
+  /** Runs one frame. */
+  public void step() {
+    schedule.run();
+    frame++;
   }
 
   /**
@@ -273,6 +287,11 @@ public final class World implements AutoCloseable {
   /** Returns the movement system (for the attractors' positions). */
   public MovementSystem movement() {
     return movement;
+  }
+
+  /** Returns the schedule that runs each frame's systems (for its plan and timings). */
+  public Schedule schedule() {
+    return schedule;
   }
 
   /** Returns the lifetime system (for its counters). */
