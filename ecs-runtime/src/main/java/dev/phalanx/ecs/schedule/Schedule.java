@@ -52,11 +52,14 @@ import java.util.function.BooleanSupplier;
  *
  * <h2>Costs</h2>
  *
- * <p>Per system per frame: a run-condition call if any, two {@code System.nanoTime()} calls, a
- * timing store; per wave, a lock and an unlock of each locked storage; in a wave that runs on
- * several threads, one hand-off to the pool per extra system and one park of the calling thread.
- * Nothing is allocated in steady state (a test proves it). Not thread-safe: run it from one thread
- * (the game loop); read timings from that thread between frames.
+ * <p>Per system per frame: a run-condition call if any, one {@code System.nanoTime()} call and a
+ * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}); per
+ * wave, a lock and an unlock of each locked storage; in a wave that runs on several threads, one
+ * hand-off to the pool per extra system and one park of the calling thread. A system's time runs
+ * from the end of the system before it on the same thread (or its stage's start), so it includes
+ * the bookkeeping between the two. Measured ({@code ScheduleOverhead}): see the guide. Nothing is
+ * allocated in steady state (a test proves it). Not thread-safe: run it from one thread (the game
+ * loop); read timings from that thread between frames.
  */
 public final class Schedule {
 
@@ -73,17 +76,23 @@ public final class Schedule {
   private final Stage[] stages;
   private final ForkJoinPool pool;
   private final Timing frames;
+  private final boolean timed;
   private final AtomicInteger pending = new AtomicInteger();
   private volatile Thread waiter;
   private long frame;
   private boolean running;
 
   Schedule(
-      final Registry registry, final Stage[] stages, final ForkJoinPool pool, final int window) {
+      final Registry registry,
+      final Stage[] stages,
+      final ForkJoinPool pool,
+      final int window,
+      final boolean timed) {
     this.registry = registry;
     this.stages = stages;
     this.pool = pool;
     this.frames = new Timing(window);
+    this.timed = timed;
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
         slot.task = new SystemTask(this, slot);
@@ -177,6 +186,9 @@ public final class Schedule {
   private void runStage(final Stage stage, final long stepNanos, final int step) {
     final SystemSlot[] slots = stage.slots;
     int failed = -1;
+    // One clock read per system: a system's time runs from the end of the one before it on this
+    // thread (or from the stage's start), so it includes the bookkeeping between them.
+    long now = timed ? System.nanoTime() : 0;
     for (final Wave wave : stage.waves) {
       int active = 0;
       for (final int system : wave.systems) {
@@ -195,11 +207,11 @@ public final class Schedule {
         if (null == pool || active < 2) {
           for (final int system : wave.systems) {
             if (slots[system].active) {
-              runSlot(slots[system]);
+              now = runSlot(slots[system], now, timed);
             }
           }
         } else {
-          runInParallel(slots, wave, active);
+          now = runInParallel(slots, wave, active, now);
         }
       } finally {
         unlock(wave);
@@ -233,7 +245,9 @@ public final class Schedule {
     }
   }
 
-  private void runInParallel(final SystemSlot[] slots, final Wave wave, final int active) {
+  /** Runs the active systems of {@code wave} at once; returns the clock after the last ended. */
+  private long runInParallel(
+      final SystemSlot[] slots, final Wave wave, final int active, final long start) {
     SystemSlot own = null;
     pending.set(active - 1);
     waiter = Thread.currentThread();
@@ -249,7 +263,7 @@ public final class Schedule {
         pool.execute(slot.task);
       }
     }
-    runSlot(own);
+    runSlot(own, start, timed);
     while (0 != pending.get()) {
       LockSupport.park(this);
     }
@@ -265,16 +279,26 @@ public final class Schedule {
         }
       }
     }
+    return timed ? System.nanoTime() : 0;
   }
 
-  static void runSlot(final SystemSlot slot) {
-    final long start = System.nanoTime();
+  /**
+   * Runs {@code slot}'s system and records its run; with {@code timed}, also its time since {@code
+   * start}, and returns the clock at its end (else 0).
+   */
+  static long runSlot(final SystemSlot slot, final long start, final boolean timed) {
     try {
       slot.body.run(slot.context);
     } catch (final RuntimeException | Error thrown) {
       slot.failure = thrown;
     }
-    slot.timing.record(System.nanoTime() - start);
+    if (!timed) {
+      slot.timing.count();
+      return 0;
+    }
+    final long end = System.nanoTime();
+    slot.timing.record(end - start);
+    return end;
   }
 
   void finished() {
@@ -601,7 +625,8 @@ public final class Schedule {
     @Override
     protected boolean exec() {
       try {
-        runSlot(slot);
+        final boolean timed = schedule.timed;
+        runSlot(slot, timed ? System.nanoTime() : 0, timed);
       } finally {
         schedule.finished();
       }
@@ -609,22 +634,39 @@ public final class Schedule {
     }
   }
 
-  /** The latest runs of a system, in a ring. Written by the thread that ran it. */
+  /**
+   * The latest runs of a system, in a ring. Written by the thread that ran it; read by the thread
+   * that runs the schedule, after the frame (the wave's end orders the two).
+   */
   static final class Timing {
     private final long[] samples;
+    private int next;
+    private int held;
     private long runs;
 
     Timing(final int window) {
       samples = new long[window];
     }
 
+    /** Records a run that took {@code nanos}. */
     void record(final long nanos) {
-      samples[(int) (runs % samples.length)] = nanos;
+      samples[next] = nanos;
+      if (++next == samples.length) {
+        next = 0;
+      }
+      if (held < samples.length) {
+        held++;
+      }
+      runs++;
+    }
+
+    /** Records a run whose time was not measured. */
+    void count() {
       runs++;
     }
 
     SystemTiming summary(final String system, final String stage) {
-      final int n = (int) Math.min(runs, samples.length);
+      final int n = held;
       final long[] sorted = Arrays.copyOf(samples, n);
       Arrays.sort(sorted);
       long sum = 0;

@@ -9,7 +9,8 @@ package dev.phalanx.ecs.schedule;
  * @param stage the system's stage, or {@code ""} for whole frames
  * @param runs how many times the system ran since the schedule was built (skipped runs, where the
  *     run condition failed, not counted)
- * @param samples how many of those runs the window holds
+ * @param samples how many of those runs the window holds (0 for every system when the schedule does
+ *     not {@linkplain ScheduleBuilder#timeSystems time systems})
  * @param meanNanos the mean over the window
  * @param p50Nanos the median over the window (nearest rank)
  * @param p95Nanos the 95th percentile over the window (nearest rank)

@@ -294,6 +294,47 @@ class ScheduleRunTest {
   }
 
   @Test
+  void eachSystemIsTimedWithoutTheOneBeforeIt() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.system("long", c -> spin(400_000)).writes(A);
+    builder.system("short", c -> spin(50_000)).writes(A).after("long");
+    final Schedule schedule = builder.build();
+    for (int i = 0; i < 10; i++) {
+      schedule.run();
+    }
+    final SystemTiming longer = schedule.timing("long");
+    final SystemTiming shorter = schedule.timing("short");
+    assertTrue(shorter.p50Nanos() >= 50_000, shorter.toString());
+    assertTrue(shorter.p50Nanos() < 300_000, "includes the system before it: " + shorter);
+    assertTrue(longer.p50Nanos() >= 400_000, longer.toString());
+    assertTrue(schedule.frameTiming().p50Nanos() >= 450_000);
+  }
+
+  @Test
+  void systemsRunUntimedWhenAsked() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry()).timeSystems(false);
+    final int[] runs = {0};
+    builder.system("counted", c -> runs[0]++);
+    final Schedule schedule = builder.build();
+    for (int i = 0; i < 3; i++) {
+      schedule.run();
+    }
+    final SystemTiming timing = schedule.timing("counted");
+    assertEquals(3, runs[0]);
+    assertEquals(3, timing.runs());
+    assertEquals(0, timing.samples());
+    assertEquals(0, timing.maxNanos());
+    assertEquals(3, schedule.frameTiming().samples(), "whole frames are still timed");
+  }
+
+  private static void spin(final long nanos) {
+    final long until = System.nanoTime() + nanos;
+    while (System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
   void independentSystemsShareAWaveAndConflictingOnesDoNot() {
     final Registry registry = new Registry();
     final ScheduleBuilder builder = Schedule.builder(registry);
@@ -346,12 +387,15 @@ class ScheduleRunTest {
   void aFrameInSteadyStateAllocatesNothing() {
     final ForkJoinPool pool = new ForkJoinPool(2);
     try {
-      for (final ForkJoinPool executor : new ForkJoinPool[] {null, pool}) {
+      for (int form = 0; form < 4; form++) {
+        final ForkJoinPool executor = form % 2 == 0 ? null : pool;
+        final boolean timed = form < 2;
         final Registry registry = new Registry();
         final long entity = registry.create();
         registry.emplace(entity, A, new Payload(1));
         registry.emplace(entity, B, new Payload(1));
-        final ScheduleBuilder builder = Schedule.builder(registry).executor(executor);
+        final ScheduleBuilder builder =
+            Schedule.builder(registry).executor(executor).timeSystems(timed);
         builder.system("a", c -> registry.get(entity, A).value++).writes(A);
         builder.system("b", c -> registry.get(entity, B).value++).writes(B);
         builder
@@ -363,7 +407,7 @@ class ScheduleRunTest {
         for (int i = 0; i < 20_000; i++) {
           schedule.run();
         }
-        assertEquals(0L, allocatedBy(schedule), "executor " + executor);
+        assertEquals(0L, allocatedBy(schedule), "executor " + executor + ", timed " + timed);
       }
     } finally {
       pool.shutdown();
