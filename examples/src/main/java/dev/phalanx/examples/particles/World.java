@@ -97,23 +97,13 @@ public final class World implements AutoCloseable {
    */
   private Schedule schedule(final int frames) {
     final ScheduleBuilder plan = Schedule.builder(registry).timingWindow(Math.max(1, frames));
-    plan.system("density", context -> grid.count(storages.positions))
+    plan.system("density", context -> countDensity())
         .iterates(Position_Traits.TYPE)
         .reads(Position_Traits.TYPE);
-    plan.system("movement", context -> movement.run(frame)).uses(movers).after("density");
-    plan.system("follow", context -> follow.run()).uses(followers).after("movement");
-    plan.system("lifetime", context -> diedThisFrame = lifetime.run()).exclusive().after("follow");
-    plan.system(
-            "spawn",
-            context -> {
-              spawner.spawn(diedThisFrame);
-              // The reactive storage counted the spawns; processed, it is emptied for the next
-              // frame.
-              spawnedLastFrame = spawned.size();
-              spawned.clear();
-            })
-        .exclusive()
-        .after("lifetime");
+    plan.system("movement", context -> move()).uses(movers).after("density");
+    plan.system("follow", context -> followComets()).uses(followers).after("movement");
+    plan.system("lifetime", context -> ageRoots()).exclusive().after("follow");
+    plan.system("spawn", context -> spawnRoots()).exclusive().after("lifetime");
     return plan.build();
   }
 
@@ -123,6 +113,43 @@ public final class World implements AutoCloseable {
   public void step() {
     schedule.run();
     frame++;
+  }
+
+  /**
+   * Runs one frame without the schedule: the five systems called one after the other, as the
+   * example did before it had a schedule. Same world, same checksum; no timings, no storage locks.
+   * It exists so that a benchmark can measure what the schedule costs a frame.
+   */
+  public void stepWithoutSchedule() {
+    countDensity();
+    move();
+    followComets();
+    ageRoots();
+    spawnRoots();
+    frame++;
+  }
+
+  private void countDensity() {
+    grid.count(storages.positions);
+  }
+
+  private void move() {
+    movement.run(frame);
+  }
+
+  private void followComets() {
+    follow.run();
+  }
+
+  private void ageRoots() {
+    diedThisFrame = lifetime.run();
+  }
+
+  private void spawnRoots() {
+    spawner.spawn(diedThisFrame);
+    // The reactive storage counted the spawns; processed, it is emptied for the next frame.
+    spawnedLastFrame = spawned.size();
+    spawned.clear();
   }
 
   /**

@@ -44,6 +44,20 @@ class WorldTest {
   }
 
   @Test
+  void theScheduleRunsTheSameFrameAsTheHandWrittenLoop() {
+    try (World scheduled = new World(ROOTS, SEED, 2, FRAMES);
+        World byHand = new World(ROOTS, SEED, 2, FRAMES)) {
+      for (int frame = 1; frame <= FRAMES; frame++) {
+        scheduled.step();
+        byHand.stepWithoutSchedule();
+        assertEquals(byHand.checksum(), scheduled.checksum(), "checksum after frame " + frame);
+      }
+      assertEquals(FRAMES, scheduled.schedule().frameTiming().samples());
+      assertEquals(FRAMES, byHand.frame());
+    }
+  }
+
+  @Test
   void theReactiveSpawnCounterMatchesTheDead() {
     try (World world = new World(ROOTS, SEED, 1, FRAMES)) {
       long spawned = 0;

@@ -1,0 +1,151 @@
+package dev.phalanx.examples.docs.systems;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.ScheduleBuilder;
+import dev.phalanx.ecs.schedule.SystemContext;
+import dev.phalanx.ecs.schedule.SystemFailedException;
+import dev.phalanx.ecs.schedule.SystemTiming;
+import dev.phalanx.examples.docs.quickstart.Asleep_Traits;
+import dev.phalanx.examples.docs.quickstart.MovingQuery;
+import dev.phalanx.examples.docs.quickstart.Position_Storage;
+import dev.phalanx.examples.docs.quickstart.Position_Traits;
+import dev.phalanx.examples.docs.quickstart.Velocity_Storage;
+import dev.phalanx.examples.docs.quickstart.Velocity_Traits;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The guide's "Systems and schedules" section (docs/guide.md), compiled and run. */
+class SchedulesGuideTest {
+
+  /** A resource: the frame's score, kept in the registry's context. */
+  static final class Score {
+    int asleep;
+  }
+
+  private static Registry world(final int entities) {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
+    for (int i = 0; i < entities; i++) {
+      final long e = registry.create();
+      positions.emplace(e, i, 0f);
+      velocities.emplace(e, 1f, 0f);
+    }
+    return registry;
+  }
+
+  @Test
+  void aFrameOfThreeSystems() {
+    final Registry registry = world(1_000);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      // tag::schedule[]
+      final MovingQuery moving = MovingQuery.of(registry); // declare groups before build()
+      final PlacedQuery placed = PlacedQuery.of(registry);
+      registry.context().emplace(Score.class, new Score());
+      final ScheduleBuilder plan = Schedule.builder(registry).executor(pool);
+      plan.system(
+              "move",
+              context ->
+                  moving.eachChunk(
+                      (from, to, x, y, dx, dy) -> {
+                        for (int i = from; i < to; i++) {
+                          x[i] += dx[i];
+                        }
+                      }))
+          .uses(moving); // writes Position and Velocity, iterates them and Asleep
+      plan.system(
+              "sleep",
+              context ->
+                  placed.each(
+                      (entity, position) -> {
+                        if (position.x() >= 1_000) {
+                          context.commands().emplace(entity, Asleep_Traits.TYPE); // at the sync
+                        }
+                      }))
+          .uses(placed) // reads Position
+          .after("move"); // it reads what "move" writes: an order is required
+      plan.system("count", context -> context.resource(Score.class).asleep = sleeping(context))
+          .in(Schedule.POST_UPDATE) // after the update stage's sync point
+          .reads(Asleep_Traits.TYPE)
+          .writesResource(Score.class);
+      final Schedule schedule = plan.build(); // checks order and conflicts, once
+      schedule.run(); // one frame: stage by stage, wave by wave, sync points between
+      // end::schedule[]
+      assertEquals(1, registry.context().get(Score.class).asleep);
+      schedule.run();
+      assertEquals(2, registry.context().get(Score.class).asleep);
+      assertEquals(List.of(List.of("move"), List.of("sleep")), schedule.waves(Schedule.UPDATE));
+      assertEquals(List.of(), registry.verify());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private static int sleeping(final SystemContext context) {
+    return context.storage(Asleep_Traits.TYPE).size();
+  }
+
+  @Test
+  void conflictsAreReportedBeforeTheFirstFrame() {
+    final Registry registry = world(10);
+    final MovingQuery moving = MovingQuery.of(registry);
+    final PlacedQuery placed = PlacedQuery.of(registry);
+    // tag::conflict[]
+    final ScheduleBuilder plan = Schedule.builder(registry);
+    plan.system("move", context -> moving.each((e, position, velocity) -> {})).uses(moving);
+    plan.system("draw", context -> placed.each((e, position) -> {})).uses(placed);
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, plan::build);
+    // "draw" reads Position, which "move" writes, and nothing orders them. Either order them,
+    // plan.system(...).after("move"), or say the race is meant and let them run one after the
+    // other:
+    // plan.system(...).ambiguousWith("move").
+    // end::conflict[]
+    assertTrue(refused.getMessage().contains("'move'"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("'draw'"), refused.getMessage());
+    assertTrue(refused.getMessage().contains(Position_Traits.TYPE.name()), refused.getMessage());
+  }
+
+  @Test
+  void fixedStepsTimingsAndFailures() {
+    final Registry registry = world(10);
+    final int[] physicsSteps = {0};
+    final boolean[] paused = {false};
+    // tag::fixed[]
+    final ScheduleBuilder plan =
+        Schedule.builder(registry)
+            .fixedStage("physics", TimeUnit.MILLISECONDS.toNanos(20), 4) // 50 Hz, at most 4 a frame
+            .timingWindow(600); // timings over the last 600 runs
+    plan.system("integrate", context -> physicsSteps[0]++).in("physics");
+    plan.system("ai", context -> {}).runIf(() -> !paused[0]);
+    final Schedule schedule = plan.build();
+    schedule.run(TimeUnit.MILLISECONDS.toNanos(50)); // 50 ms passed: two steps, 10 ms carried over
+    final SystemTiming ai = schedule.timing("ai"); // count, mean, p50, p95, max
+    // end::fixed[]
+    assertEquals(2, physicsSteps[0]);
+    assertEquals(1, ai.runs());
+    schedule.run(TimeUnit.MILLISECONDS.toNanos(10)); // 20 ms accumulated: one more step
+    assertEquals(3, physicsSteps[0]);
+
+    final ScheduleBuilder failing = Schedule.builder(registry);
+    failing.system(
+        "fragile",
+        context -> {
+          context.commands().destroy(registry.storage(Position_Traits.TYPE).at(0));
+          throw new IllegalStateException("boom");
+        });
+    final Schedule broken = failing.build();
+    final int before = registry.alive();
+    final SystemFailedException failure = assertThrows(SystemFailedException.class, broken::run);
+    assertEquals("fragile", failure.system());
+    assertEquals(before, registry.alive(), "the failed stage's commands were discarded");
+    assertEquals(List.of(), registry.verify());
+  }
+}
