@@ -1,6 +1,5 @@
 package test;
 
-import dev.phalanx.ecs.Cursor;
 import java.lang.Override;
 import javax.annotation.processing.Generated;
 
@@ -20,6 +19,10 @@ import javax.annotation.processing.Generated;
  * }
  * }</pre>
  *
+ * <p>The getters, the moves and the state are those of its read-only superclass,
+ * {@link Primitives_ReadCursor}; this class adds the setters. A query hands its visitor a cursor typed
+ * {@code Primitives_ReadCursor} for a component it lists in {@code readOnly}, this class otherwise.
+ *
  * <h2>Invalidation</h2>
  *
  * <p>A cursor holds a position: after a removal from a swap-and-pop storage, a sort or a
@@ -30,49 +33,9 @@ import javax.annotation.processing.Generated;
  * <p>Not thread-safe: use one cursor per thread.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Primitives_Cursor extends Cursor {
-  private final Primitives_Storage storage;
-
-  /**
-   * The page of the current element: {@code position >>> pageShift}.
-   */
-  private int page = -1;
-
-  /**
-   * The offset of the current element in its page: {@code position & pageMask}.
-   */
-  private int offset = -1;
-
+public final class Primitives_Cursor extends Primitives_ReadCursor {
   Primitives_Cursor(final Primitives_Storage storage) {
-    super(storage.pageShift());
-    this.storage = storage;
-  }
-
-  @Override
-  protected void point(final int position) {
-    this.position = position;
-    this.page = position >>> pageShift;
-    this.offset = position & pageMask;
-  }
-
-  @Override
-  protected void moveToPage(final int page) {
-    this.page = page;
-    this.offset = 0;
-    this.position = page << pageShift;
-  }
-
-  @Override
-  protected void moveWithinPage(final int offset) {
-    this.offset = offset;
-    this.position = page << pageShift | offset;
-  }
-
-  @Override
-  protected void moveToElement(final int page, final int offset) {
-    this.page = page;
-    this.offset = offset;
-    this.position = page << pageShift | offset;
+    super(storage);
   }
 
   /**
@@ -91,6 +54,7 @@ public final class Primitives_Cursor extends Cursor {
    * @param position a position of the storage's packed array
    * @return this cursor
    */
+  @Override
   public Primitives_Cursor moveTo(final int position) {
     point(position);
     return this;
@@ -103,27 +67,10 @@ public final class Primitives_Cursor extends Cursor {
    * @return this cursor
    * @throws IllegalArgumentException if the entity has none
    */
+  @Override
   public Primitives_Cursor moveToEntity(final long entity) {
     point(storage.index(entity));
     return this;
-  }
-
-  /**
-   * Returns the entity at the current position.
-   *
-   * @return the entity (a tombstone for a hole)
-   */
-  public long currentEntity() {
-    return storage.packed()[position];
-  }
-
-  /**
-   * Returns the {@code flag} of the current element.
-   *
-   * @return the field's value
-   */
-  public boolean flag() {
-    return storage.flagPages()[page][offset];
   }
 
   /**
@@ -136,30 +83,12 @@ public final class Primitives_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code tiny} of the current element.
-   *
-   * @return the field's value
-   */
-  public byte tiny() {
-    return storage.tinyPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code tiny} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setTiny(final byte value) {
     storage.tinyPages()[page][offset] = value;
-  }
-
-  /**
-   * Returns the {@code small} of the current element.
-   *
-   * @return the field's value
-   */
-  public short small() {
-    return storage.smallPages()[page][offset];
   }
 
   /**
@@ -172,30 +101,12 @@ public final class Primitives_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code letter} of the current element.
-   *
-   * @return the field's value
-   */
-  public char letter() {
-    return storage.letterPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code letter} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setLetter(final char value) {
     storage.letterPages()[page][offset] = value;
-  }
-
-  /**
-   * Returns the {@code count} of the current element.
-   *
-   * @return the field's value
-   */
-  public int count() {
-    return storage.countPages()[page][offset];
   }
 
   /**
@@ -208,30 +119,12 @@ public final class Primitives_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code big} of the current element.
-   *
-   * @return the field's value
-   */
-  public long big() {
-    return storage.bigPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code big} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setBig(final long value) {
     storage.bigPages()[page][offset] = value;
-  }
-
-  /**
-   * Returns the {@code ratio} of the current element.
-   *
-   * @return the field's value
-   */
-  public float ratio() {
-    return storage.ratioPages()[page][offset];
   }
 
   /**
@@ -244,30 +137,12 @@ public final class Primitives_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code precise} of the current element.
-   *
-   * @return the field's value
-   */
-  public double precise() {
-    return storage.precisePages()[page][offset];
-  }
-
-  /**
    * Sets the {@code precise} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setPrecise(final double value) {
     storage.precisePages()[page][offset] = value;
-  }
-
-  /**
-   * Returns a new {@link Primitives} holding the current element's fields (allocates).
-   *
-   * @return a new instance
-   */
-  public Primitives get() {
-    return storage.getAt(position);
   }
 
   /**

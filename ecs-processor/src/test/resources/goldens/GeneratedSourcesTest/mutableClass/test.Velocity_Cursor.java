@@ -1,6 +1,5 @@
 package test;
 
-import dev.phalanx.ecs.Cursor;
 import java.lang.Override;
 import javax.annotation.processing.Generated;
 
@@ -20,6 +19,10 @@ import javax.annotation.processing.Generated;
  * }
  * }</pre>
  *
+ * <p>The getters, the moves and the state are those of its read-only superclass,
+ * {@link Velocity_ReadCursor}; this class adds the setters. A query hands its visitor a cursor typed
+ * {@code Velocity_ReadCursor} for a component it lists in {@code readOnly}, this class otherwise.
+ *
  * <h2>Invalidation</h2>
  *
  * <p>A cursor holds a position: after a removal from a swap-and-pop storage, a sort or a
@@ -30,49 +33,9 @@ import javax.annotation.processing.Generated;
  * <p>Not thread-safe: use one cursor per thread.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Velocity_Cursor extends Cursor {
-  private final Velocity_Storage storage;
-
-  /**
-   * The page of the current element: {@code position >>> pageShift}.
-   */
-  private int page = -1;
-
-  /**
-   * The offset of the current element in its page: {@code position & pageMask}.
-   */
-  private int offset = -1;
-
+public final class Velocity_Cursor extends Velocity_ReadCursor {
   Velocity_Cursor(final Velocity_Storage storage) {
-    super(storage.pageShift());
-    this.storage = storage;
-  }
-
-  @Override
-  protected void point(final int position) {
-    this.position = position;
-    this.page = position >>> pageShift;
-    this.offset = position & pageMask;
-  }
-
-  @Override
-  protected void moveToPage(final int page) {
-    this.page = page;
-    this.offset = 0;
-    this.position = page << pageShift;
-  }
-
-  @Override
-  protected void moveWithinPage(final int offset) {
-    this.offset = offset;
-    this.position = page << pageShift | offset;
-  }
-
-  @Override
-  protected void moveToElement(final int page, final int offset) {
-    this.page = page;
-    this.offset = offset;
-    this.position = page << pageShift | offset;
+    super(storage);
   }
 
   /**
@@ -91,6 +54,7 @@ public final class Velocity_Cursor extends Cursor {
    * @param position a position of the storage's packed array
    * @return this cursor
    */
+  @Override
   public Velocity_Cursor moveTo(final int position) {
     point(position);
     return this;
@@ -103,27 +67,10 @@ public final class Velocity_Cursor extends Cursor {
    * @return this cursor
    * @throws IllegalArgumentException if the entity has none
    */
+  @Override
   public Velocity_Cursor moveToEntity(final long entity) {
     point(storage.index(entity));
     return this;
-  }
-
-  /**
-   * Returns the entity at the current position.
-   *
-   * @return the entity (a tombstone for a hole)
-   */
-  public long currentEntity() {
-    return storage.packed()[position];
-  }
-
-  /**
-   * Returns the {@code dx} of the current element.
-   *
-   * @return the field's value
-   */
-  public float dx() {
-    return storage.dxPages()[page][offset];
   }
 
   /**
@@ -136,15 +83,6 @@ public final class Velocity_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code dy} of the current element.
-   *
-   * @return the field's value
-   */
-  public float dy() {
-    return storage.dyPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code dy} of the current element in place; publishes no signal.
    *
    * @param value the new value
@@ -154,30 +92,12 @@ public final class Velocity_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code spin} of the current element.
-   *
-   * @return the field's value
-   */
-  public float spin() {
-    return storage.spinPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code spin} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setSpin(final float value) {
     storage.spinPages()[page][offset] = value;
-  }
-
-  /**
-   * Returns a new {@link Velocity} holding the current element's fields (allocates).
-   *
-   * @return a new instance
-   */
-  public Velocity get() {
-    return storage.getAt(position);
   }
 
   /**

@@ -1,6 +1,5 @@
 package test;
 
-import dev.phalanx.ecs.Cursor;
 import java.lang.Integer;
 import java.lang.Override;
 import java.lang.String;
@@ -24,6 +23,10 @@ import javax.annotation.processing.Generated;
  * }
  * }</pre>
  *
+ * <p>The getters, the moves and the state are those of its read-only superclass,
+ * {@link Label_ReadCursor}; this class adds the setters. A query hands its visitor a cursor typed
+ * {@code Label_ReadCursor} for a component it lists in {@code readOnly}, this class otherwise.
+ *
  * <h2>Invalidation</h2>
  *
  * <p>A cursor holds a position: after a removal from a swap-and-pop storage, a sort or a
@@ -34,49 +37,9 @@ import javax.annotation.processing.Generated;
  * <p>Not thread-safe: use one cursor per thread.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Label_Cursor extends Cursor {
-  private final Label_Storage storage;
-
-  /**
-   * The page of the current element: {@code position >>> pageShift}.
-   */
-  private int page = -1;
-
-  /**
-   * The offset of the current element in its page: {@code position & pageMask}.
-   */
-  private int offset = -1;
-
+public final class Label_Cursor extends Label_ReadCursor {
   Label_Cursor(final Label_Storage storage) {
-    super(storage.pageShift());
-    this.storage = storage;
-  }
-
-  @Override
-  protected void point(final int position) {
-    this.position = position;
-    this.page = position >>> pageShift;
-    this.offset = position & pageMask;
-  }
-
-  @Override
-  protected void moveToPage(final int page) {
-    this.page = page;
-    this.offset = 0;
-    this.position = page << pageShift;
-  }
-
-  @Override
-  protected void moveWithinPage(final int offset) {
-    this.offset = offset;
-    this.position = page << pageShift | offset;
-  }
-
-  @Override
-  protected void moveToElement(final int page, final int offset) {
-    this.page = page;
-    this.offset = offset;
-    this.position = page << pageShift | offset;
+    super(storage);
   }
 
   /**
@@ -95,6 +58,7 @@ public final class Label_Cursor extends Cursor {
    * @param position a position of the storage's packed array
    * @return this cursor
    */
+  @Override
   public Label_Cursor moveTo(final int position) {
     point(position);
     return this;
@@ -107,27 +71,10 @@ public final class Label_Cursor extends Cursor {
    * @return this cursor
    * @throws IllegalArgumentException if the entity has none
    */
+  @Override
   public Label_Cursor moveToEntity(final long entity) {
     point(storage.index(entity));
     return this;
-  }
-
-  /**
-   * Returns the entity at the current position.
-   *
-   * @return the entity (a tombstone for a hole)
-   */
-  public long currentEntity() {
-    return storage.packed()[position];
-  }
-
-  /**
-   * Returns the {@code text} of the current element.
-   *
-   * @return the field's value
-   */
-  public String text() {
-    return storage.textPages()[page][offset];
   }
 
   /**
@@ -140,30 +87,12 @@ public final class Label_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code color} of the current element.
-   *
-   * @return the field's value
-   */
-  public Label.Color color() {
-    return storage.colorPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code color} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setColor(final Label.Color value) {
     storage.colorPages()[page][offset] = value;
-  }
-
-  /**
-   * Returns the {@code tags} of the current element.
-   *
-   * @return the field's value
-   */
-  public List<String> tags() {
-    return storage.tagsAt(position);
   }
 
   /**
@@ -176,30 +105,12 @@ public final class Label_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code index2} of the current element.
-   *
-   * @return the field's value
-   */
-  public Map<String, List<Integer>> index2() {
-    return storage.index2At(position);
-  }
-
-  /**
    * Sets the {@code index2} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setIndex2(final Map<String, List<Integer>> value) {
     storage.setIndex2At(position, value);
-  }
-
-  /**
-   * Returns the {@code grid} of the current element.
-   *
-   * @return the field's value
-   */
-  public int[][] grid() {
-    return storage.gridAt(position);
   }
 
   /**
@@ -212,30 +123,12 @@ public final class Label_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code owner} of the current element.
-   *
-   * @return the field's value
-   */
-  public long owner() {
-    return storage.ownerPages()[page][offset];
-  }
-
-  /**
    * Sets the {@code owner} of the current element in place; publishes no signal.
    *
    * @param value the new value
    */
   public void setOwner(final long value) {
     storage.ownerPages()[page][offset] = value;
-  }
-
-  /**
-   * Returns a new {@link Label} holding the current element's fields (allocates).
-   *
-   * @return a new instance
-   */
-  public Label get() {
-    return storage.getAt(position);
   }
 
   /**

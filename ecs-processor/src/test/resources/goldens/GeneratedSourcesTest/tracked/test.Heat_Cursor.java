@@ -1,6 +1,5 @@
 package test;
 
-import dev.phalanx.ecs.Cursor;
 import java.lang.Override;
 import javax.annotation.processing.Generated;
 
@@ -20,6 +19,10 @@ import javax.annotation.processing.Generated;
  * }
  * }</pre>
  *
+ * <p>The getters, the moves and the state are those of its read-only superclass,
+ * {@link Heat_ReadCursor}; this class adds the setters. A query hands its visitor a cursor typed
+ * {@code Heat_ReadCursor} for a component it lists in {@code readOnly}, this class otherwise.
+ *
  * <h2>Invalidation</h2>
  *
  * <p>A cursor holds a position: after a removal from a swap-and-pop storage, a sort or a
@@ -30,49 +33,9 @@ import javax.annotation.processing.Generated;
  * <p>Not thread-safe: use one cursor per thread.
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
-public final class Heat_Cursor extends Cursor {
-  private final Heat_Storage storage;
-
-  /**
-   * The page of the current element: {@code position >>> pageShift}.
-   */
-  private int page = -1;
-
-  /**
-   * The offset of the current element in its page: {@code position & pageMask}.
-   */
-  private int offset = -1;
-
+public final class Heat_Cursor extends Heat_ReadCursor {
   Heat_Cursor(final Heat_Storage storage) {
-    super(storage.pageShift());
-    this.storage = storage;
-  }
-
-  @Override
-  protected void point(final int position) {
-    this.position = position;
-    this.page = position >>> pageShift;
-    this.offset = position & pageMask;
-  }
-
-  @Override
-  protected void moveToPage(final int page) {
-    this.page = page;
-    this.offset = 0;
-    this.position = page << pageShift;
-  }
-
-  @Override
-  protected void moveWithinPage(final int offset) {
-    this.offset = offset;
-    this.position = page << pageShift | offset;
-  }
-
-  @Override
-  protected void moveToElement(final int page, final int offset) {
-    this.page = page;
-    this.offset = offset;
-    this.position = page << pageShift | offset;
+    super(storage);
   }
 
   /**
@@ -91,6 +54,7 @@ public final class Heat_Cursor extends Cursor {
    * @param position a position of the storage's packed array
    * @return this cursor
    */
+  @Override
   public Heat_Cursor moveTo(final int position) {
     point(position);
     return this;
@@ -103,27 +67,10 @@ public final class Heat_Cursor extends Cursor {
    * @return this cursor
    * @throws IllegalArgumentException if the entity has none
    */
+  @Override
   public Heat_Cursor moveToEntity(final long entity) {
     point(storage.index(entity));
     return this;
-  }
-
-  /**
-   * Returns the entity at the current position.
-   *
-   * @return the entity (a tombstone for a hole)
-   */
-  public long currentEntity() {
-    return storage.packed()[position];
-  }
-
-  /**
-   * Returns the {@code celsius} of the current element.
-   *
-   * @return the field's value
-   */
-  public float celsius() {
-    return storage.celsiusPages()[page][offset];
   }
 
   /**
@@ -136,40 +83,12 @@ public final class Heat_Cursor extends Cursor {
   }
 
   /**
-   * Returns the {@code source} of the current element.
-   *
-   * @return the field's value
-   */
-  public int source() {
-    return storage.sourcePages()[page][offset];
-  }
-
-  /**
    * Sets the {@code source} of the current element in place; publishes no signal (stamps its change tick).
    *
    * @param value the new value
    */
   public void setSource(final int value) {
     storage.setSourceAt(position, value);
-  }
-
-  /**
-   * Returns whether the current element was added or written after {@code tick}.
-   *
-   * @param tick a change tick
-   * @return whether the element's change tick is later
-   */
-  public boolean changedSince(final long tick) {
-    return storage.changeTickAt(position) > tick;
-  }
-
-  /**
-   * Returns a new {@link Heat} holding the current element's fields (allocates).
-   *
-   * @return a new instance
-   */
-  public Heat get() {
-    return storage.getAt(position);
   }
 
   /**

@@ -42,7 +42,8 @@ import javax.annotation.processing.Generated;
  *   <li>{@code each}: O(n), owned components by position, get components by one lookup each;
  *       no allocation.
  *   <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no allocation.
- *       A run of a tracked owned component is stamped after the body (one fill of its ticks);
+ *       A run of a tracked owned component is stamped after the body (one fill of its ticks),
+ *       unless the query lists it in {@code readOnly};
  *       {@code eachChunkReadOnly} skips that.
  *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
  *       (the first eight classes that go through this query class), so that the call of the

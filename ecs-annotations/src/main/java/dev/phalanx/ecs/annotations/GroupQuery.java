@@ -84,7 +84,10 @@ public @interface GroupQuery {
   /**
    * {@return the included components this query only reads} A system that uses the query (see
    * {@code dev.phalanx.ecs.schedule}) is then held to a read of them, not a write, so it may run
-   * beside other readers; the generated chunk interfaces say which arrays are read-only. Each must
+   * beside other readers. The generated visitor receives each of them as a read-only cursor, {@code
+   * Foo_ReadCursor}, the superclass of {@code Foo_Cursor} without its setters, so a write through
+   * it does not compile; the chunk interfaces, which hand out arrays, say in their Javadoc which
+   * arrays are read-only, and chunk passes do not stamp a tracked component listed here. Each must
    * also be listed as included ({@code [PhalanxQueryReadOnly]} otherwise).
    */
   Class<?>[] readOnly() default {};

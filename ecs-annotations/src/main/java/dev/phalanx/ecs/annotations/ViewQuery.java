@@ -71,8 +71,10 @@ public @interface ViewQuery {
   /**
    * {@return the included components this query only reads} A system that uses the query (see
    * {@code dev.phalanx.ecs.schedule}) is then held to a read of them, not a write, so it may run
-   * beside other readers; the generated chunk interfaces say which arrays are read-only. Each must
-   * also be listed as included ({@code [PhalanxQueryReadOnly]} otherwise).
+   * beside other readers. The generated visitor receives each of them as a read-only cursor, {@code
+   * Foo_ReadCursor}, the superclass of {@code Foo_Cursor} without its setters, so a write through
+   * it does not compile. Each must also be listed as included ({@code [PhalanxQueryReadOnly]}
+   * otherwise).
    */
   Class<?>[] readOnly() default {};
 }

@@ -5,6 +5,7 @@ import dev.phalanx.ecs.processor.base.ValidationReport;
 import dev.phalanx.ecs.processor.generation.CursorGenerator;
 import dev.phalanx.ecs.processor.generation.NonOwningGroupQueryGenerator;
 import dev.phalanx.ecs.processor.generation.OwningGroupQueryGenerator;
+import dev.phalanx.ecs.processor.generation.ReadCursorGenerator;
 import dev.phalanx.ecs.processor.generation.SourceFileGenerator;
 import dev.phalanx.ecs.processor.generation.StorageGenerator;
 import dev.phalanx.ecs.processor.generation.TraitsGenerator;
@@ -34,8 +35,8 @@ import javax.lang.model.element.TypeElement;
 
 /**
  * The Phalanx annotation processor: one pipeline for {@code @Component} classes (a storage, a
- * cursor and traits each) and {@code @GroupQuery}/{@code @ViewQuery} declarations (a typed query
- * each).
+ * read-only cursor, a cursor and traits each) and {@code @GroupQuery}/{@code @ViewQuery}
+ * declarations (a typed query each).
  *
  * <p>Each round: every component is validated once ({@link ComponentValidator}, results cached for
  * the round, so a query listing it reuses the result), queries are validated against those results
@@ -91,6 +92,7 @@ public final class PhalanxProcessor extends AbstractProcessor {
     componentGenerators =
         List.of(
             new StorageGenerator(environment.getElementUtils()),
+            new ReadCursorGenerator(environment.getElementUtils()),
             new CursorGenerator(environment.getElementUtils()),
             new TraitsGenerator(environment.getElementUtils()));
     queryGenerators =

@@ -521,6 +521,27 @@ class ComponentValidationTest {
   }
 
   @Test
+  void readCursorNameCollidesWithHandWrittenClass() {
+    final JavaFileObject component =
+        source(
+            "Pos",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "@Component",
+            "public record Pos(int x) {}");
+    final JavaFileObject handWritten =
+        source("Pos_ReadCursor", "package test;", "public class Pos_ReadCursor {}");
+    final Compilation compilation = compile(component, handWritten);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[PhalanxNameCollision] the class test.Pos_ReadCursor generated for @Component"
+                + " test.Pos")
+        .inFile(component)
+        .onLineContaining("record Pos");
+  }
+
+  @Test
   void entityRefMustBeLong() {
     final JavaFileObject source =
         source(

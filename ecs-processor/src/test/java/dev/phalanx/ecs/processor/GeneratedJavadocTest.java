@@ -52,13 +52,13 @@ class GeneratedJavadocTest {
                 "Queries",
                 "/** Queries. */ public final class Queries { private Queries() {} /** Owning. */"
                     + " @dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class,"
-                    + " Label.class}, get = Velocity.class, exclude = Frozen.class) public"
-                    + " interface Movers {} /** Non-owning. */"
-                    + " @dev.phalanx.ecs.annotations.GroupQuery(get = {Velocity.class,"
-                    + " Token.class}) public interface Watched {} /** View. */"
-                    + " @dev.phalanx.ecs.annotations.ViewQuery(include = {Position.class,"
-                    + " Token.class, Frozen.class}, exclude = Label.class) public interface Visible"
-                    + " {} }"));
+                    + " Label.class}, get = Velocity.class, exclude = Frozen.class, readOnly ="
+                    + " {Label.class, Velocity.class}) public interface Movers {} /** Non-owning."
+                    + " */ @dev.phalanx.ecs.annotations.GroupQuery(get = {Velocity.class,"
+                    + " Token.class}, readOnly = Velocity.class) public interface Watched {} /**"
+                    + " View. */ @dev.phalanx.ecs.annotations.ViewQuery(include = {Position.class,"
+                    + " Token.class, Frozen.class}, exclude = Label.class, readOnly ="
+                    + " Position.class) public interface Visible {} }"));
     final Compilation compilation = javac().withProcessors(new PhalanxProcessor()).compile(inputs);
     assertThat(compilation).succeededWithoutWarnings();
 
@@ -77,7 +77,9 @@ class GeneratedJavadocTest {
       documented.add(path);
     }
     assertEquals(
-        3 + 3 + 3 + 2 + 2 + 3, documented.size(), "one file per storage, cursor, traits and query");
+        4 + 4 + 4 + 2 + 2 + 3,
+        documented.size(),
+        "one file per storage, read cursor, cursor, traits and query");
 
     final DocumentationTool javadoc = ToolProvider.getSystemDocumentationTool();
     final StringWriter output = new StringWriter();

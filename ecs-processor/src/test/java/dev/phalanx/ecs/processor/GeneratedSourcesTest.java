@@ -36,7 +36,11 @@ class GeneratedSourcesTest {
   void record(final TestInfo test) {
     check(
         test,
-        List.of("test.Position_Storage", "test.Position_Cursor", "test.Position_Traits"),
+        List.of(
+            "test.Position_Storage",
+            "test.Position_ReadCursor",
+            "test.Position_Cursor",
+            "test.Position_Traits"),
         source(
             "Position",
             "package test;",
@@ -49,7 +53,8 @@ class GeneratedSourcesTest {
   void tracked(final TestInfo test) {
     check(
         test,
-        List.of("test.Heat_Storage", "test.Heat_Cursor", "test.Heat_Traits"),
+        List.of(
+            "test.Heat_Storage", "test.Heat_ReadCursor", "test.Heat_Cursor", "test.Heat_Traits"),
         source(
             "Heat",
             "package test;",
@@ -62,7 +67,11 @@ class GeneratedSourcesTest {
   void mutableClass(final TestInfo test) {
     check(
         test,
-        List.of("test.Velocity_Storage", "test.Velocity_Cursor", "test.Velocity_Traits"),
+        List.of(
+            "test.Velocity_Storage",
+            "test.Velocity_ReadCursor",
+            "test.Velocity_Cursor",
+            "test.Velocity_Traits"),
         source(
             "Velocity",
             "package test;",
@@ -100,7 +109,11 @@ class GeneratedSourcesTest {
   void allPrimitives(final TestInfo test) {
     check(
         test,
-        List.of("test.Primitives_Storage", "test.Primitives_Cursor", "test.Primitives_Traits"),
+        List.of(
+            "test.Primitives_Storage",
+            "test.Primitives_ReadCursor",
+            "test.Primitives_Cursor",
+            "test.Primitives_Traits"),
         source(
             "Primitives",
             "package test;",
@@ -115,7 +128,11 @@ class GeneratedSourcesTest {
   void referenceAndEnumFields(final TestInfo test) {
     check(
         test,
-        List.of("test.Label_Storage", "test.Label_Cursor", "test.Label_Traits"),
+        List.of(
+            "test.Label_Storage",
+            "test.Label_ReadCursor",
+            "test.Label_Cursor",
+            "test.Label_Traits"),
         source(
             "Label",
             "package test;",

@@ -82,6 +82,35 @@ class QueryGeneratedSourcesTest {
   }
 
   @Test
+  void readOnlyOwningGroup(final TestInfo test) {
+    // Heat, tracked and owned, is read-only: a Heat_ReadCursor in the visitor, its chunk arrays
+    // documented read-only, and no pass stamps it, so eachChunkReadOnly is eachChunk.
+    check(
+        test,
+        "test.ReadersQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Readers",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "@GroupQuery(owned = {Position.class, Heat.class}, get = Label.class,"
+                + " readOnly = {Heat.class, Label.class})",
+            "public interface Readers {}"));
+  }
+
+  @Test
+  void readOnlyView(final TestInfo test) {
+    check(
+        test,
+        "test.ShownQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Shown",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.ViewQuery;",
+            "@ViewQuery(include = {Position.class, Label.class}, readOnly = Label.class)",
+            "interface Shown {}"));
+  }
+
+  @Test
   void trackedView(final TestInfo test) {
     check(
         test,

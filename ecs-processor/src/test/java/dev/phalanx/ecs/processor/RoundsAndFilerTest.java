@@ -246,6 +246,7 @@ class RoundsAndFilerTest {
     assertThat(compilation).succeededWithoutWarnings();
     final Map<String, List<String>> expected = new LinkedHashMap<>();
     expected.put("test.Position_Storage", List.of("test.Position"));
+    expected.put("test.Position_ReadCursor", List.of("test.Position"));
     expected.put("test.Position_Cursor", List.of("test.Position"));
     expected.put("test.Position_Traits", List.of("test.Position"));
     expected.put("test.OnScreenQuery", List.of("test.OnScreen"));

@@ -9,8 +9,10 @@ import dev.phalanx.ecs.hierarchy.Hierarchy;
  * <p>A view suits this step: the children are few (a comet has {@link Rules#COMET_CHILDREN}), the
  * view is led by the smallest storage ({@code Attachment}), and each step follows the hierarchy's
  * link to the parent anyway. The query positions a cursor on each child's components; the parent's
- * position is read through the storage, by handle. Runs after the movement system, so children see
- * where their parent is now.
+ * position is read through the storage, by handle. {@link Followers} lists {@code Attachment} in
+ * {@code readOnly}, so the visitor gets an {@code Attachment_ReadCursor}, which has no setters: the
+ * schedule may run this system beside other readers of attachments. Runs after the movement system,
+ * so children see where their parent is now.
  */
 public final class FollowSystem {
 
@@ -33,7 +35,7 @@ public final class FollowSystem {
   }
 
   private void follow(
-      final long child, final Attachment_Cursor link, final Position_Cursor position) {
+      final long child, final Attachment_ReadCursor link, final Position_Cursor position) {
     final long parent = hierarchy.parent(child);
     position.setX(Rules.wrap(positions.x(parent) + link.offsetX()));
     position.setY(Rules.wrap(positions.y(parent) + link.offsetY()));

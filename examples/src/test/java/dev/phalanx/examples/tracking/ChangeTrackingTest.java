@@ -87,6 +87,60 @@ class ChangeTrackingTest {
   }
 
   @Test
+  void aQueryThatReadsATrackedComponentNeverStampsIt() {
+    final Registry registry = new Registry();
+    final GaugesQuery gauges = GaugesQuery.of(registry);
+    final Temperature_Storage temperatures = gauges.temperatureStorage();
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      final long e = registry.create();
+      temperatures.emplace(e, i);
+      gauges.massStorage().emplace(e, 1f);
+      all.add(e);
+    }
+    final long seen = registry.advanceChangeTick();
+    final double[] sum = {0};
+    // The plain chunk form: Temperature is read-only, so it is not stamped; Mass may be written.
+    gauges.eachChunk(
+        (from, to, celsius, kilograms) -> {
+          for (int i = from; i < to; i++) {
+            sum[0] += celsius[i];
+            kilograms[i] += 1f;
+          }
+        });
+    gauges.eachChunk(
+        (entities, pageStart, from, to, celsius, kilograms) -> {
+          for (int i = from; i < to; i++) {
+            sum[0] += celsius[i];
+          }
+        });
+    final java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+    final java.util.concurrent.atomic.AtomicInteger runs =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try {
+      gauges.parallelEachChunk(pool, (from, to, celsius, kilograms) -> runs.addAndGet(1));
+    } finally {
+      pool.shutdown();
+    }
+    assertTrue(runs.get() > 0);
+    // The visitor reads through a read-only cursor and writes the mass through its cursor.
+    final Temperature_ReadCursor[] reader = {null};
+    gauges.each(
+        (final long e, final Temperature_ReadCursor t, final Mass_Cursor m) -> {
+          reader[0] = t;
+          m.setKilograms(m.kilograms() + t.celsius());
+        });
+    assertTrue(sum[0] > 0);
+    assertTrue(reader[0] instanceof Temperature_Cursor, "the query's own cursor, typed read-only");
+    for (final long e : all) {
+      assertFalse(temperatures.changedSince(e, seen), "no pass stamps a read-only component");
+    }
+    final Set<Long> visited = new HashSet<>();
+    gauges.eachChangedSince(seen, (e, t, m) -> visited.add(e));
+    assertEquals(Set.of(), visited);
+  }
+
+  @Test
   void aReadOnlyChunkPassLeavesChangedSinceFalse() {
     final Registry registry = new Registry();
     final CoolingQuery cooling = CoolingQuery.of(registry);

@@ -14,12 +14,13 @@ import javax.lang.model.element.TypeElement;
  *
  * <p>Generated classes sit in the component's package and are named after its nesting chain joined
  * with underscores, then a suffix: {@code Outer.Inner} gets {@code Outer_Inner_Storage}, {@code
- * Outer_Inner_Cursor} and {@code Outer_Inner_Traits}. The runtime's {@code ComponentType.of(Class)}
- * finds the traits by that rule, so the two must agree.
+ * Outer_Inner_ReadCursor}, {@code Outer_Inner_Cursor} and {@code Outer_Inner_Traits}. The runtime's
+ * {@code ComponentType.of(Class)} finds the traits by that rule, so the two must agree.
  *
  * <p>A field {@code x} of type {@code F} gets, on the storage, {@code F x(long entity)}, {@code
  * setX(long entity, F value)}, {@code F xAt(int position)}, {@code setXAt(int position, F value)}
- * and {@code F[][] xPages()}; on the cursor, {@code F x()} and {@code setX(F value)}.
+ * and {@code F[][] xPages()}; on the read cursor, {@code F x()}; on the cursor, which extends it,
+ * {@code setX(F value)} too.
  */
 public final class Names {
 
@@ -28,6 +29,9 @@ public final class Names {
 
   /** Suffix of the generated cursor class. */
   public static final String CURSOR_SUFFIX = "_Cursor";
+
+  /** Suffix of the generated read-only cursor class, the superclass of the cursor. */
+  public static final String READ_CURSOR_SUFFIX = "_ReadCursor";
 
   /** Suffix of the generated traits class. */
   public static final String TRAITS_SUFFIX = "_Traits";

@@ -1,12 +1,9 @@
 package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.ClassName;
-import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
-import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import dev.phalanx.ecs.processor.base.Names;
-import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.FieldModel;
 import dev.phalanx.ecs.processor.model.StorageKind;
@@ -16,7 +13,10 @@ import javax.lang.model.util.Elements;
 /**
  * Generates {@code Foo_Cursor}, a reusable flyweight over one element of a struct-of-arrays
  * storage: it reads and writes the element's fields in place, so loops allocate nothing. Only
- * components with fields get one.
+ * components with fields get one. It is the final subclass of {@code Foo_ReadCursor} ({@link
+ * ReadCursorGenerator}), which holds the state, the moves and the getters; this class adds the
+ * setters, {@code set(value)} and {@code storage()}, and narrows {@code moveTo} and {@code
+ * moveToEntity} to return a {@code Foo_Cursor}.
  */
 public final class CursorGenerator extends ComponentFileGenerator {
 
@@ -60,6 +60,12 @@ public final class CursorGenerator extends ComponentFileGenerator {
                     + "  }\n"
                     + "}\n"
                     + "}</pre>\n\n"
+                    + "<p>The getters, the moves and the state are those of its read-only"
+                    + " superclass,\n"
+                    + "{@link $T}; this class adds the setters. A query hands its visitor a"
+                    + " cursor typed\n"
+                    + "{@code $T} for a component it lists in {@code readOnly}, this class"
+                    + " otherwise.\n\n"
                     + "<h2>Invalidation</h2>\n\n"
                     + "<p>A cursor holds a position: after a removal from a swap-and-pop storage, a"
                     + " sort or a\n"
@@ -70,106 +76,23 @@ public final class CursorGenerator extends ComponentFileGenerator {
                 storage,
                 storage,
                 model.cursor(),
-                model.fields().get(0).name())
+                model.fields().get(0).name(),
+                model.readCursor(),
+                model.readCursor())
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-            .superclass(RuntimeContract.CURSOR)
-            .addField(storage, "storage", Modifier.PRIVATE, Modifier.FINAL)
-            // The page and offset are this class's own fields, not the base class's: the JIT then
-            // knows that moving another cursor does not move this one (see Cursor).
-            .addField(
-                FieldSpec.builder(TypeName.INT, "page", Modifier.PRIVATE)
-                    .addJavadoc(
-                        "The page of the current element: {@code position >>> pageShift}.\n")
-                    .initializer("-1")
+            .superclass(model.readCursor())
+            .addMethod(
+                MethodSpec.constructorBuilder()
+                    .addParameter(storage, "storage", Modifier.FINAL)
+                    .addStatement("super(storage)")
                     .build())
-            .addField(
-                FieldSpec.builder(TypeName.INT, "offset", Modifier.PRIVATE)
-                    .addJavadoc(
-                        "The offset of the current element in its page: {@code position &"
-                            + " pageMask}.\n")
-                    .initializer("-1")
-                    .build())
-            .addMethod(constructor(storage))
-            .addMethod(point())
-            .addMethod(moveToPage())
-            .addMethod(moveWithinPage())
-            .addMethod(moveToElement())
             .addMethod(storageMethod(storage))
-            .addMethod(moveTo(model))
-            .addMethod(moveToEntity(model))
-            .addMethod(currentEntity());
+            .addMethod(ReadCursorGenerator.moveTo(model.cursor(), true))
+            .addMethod(ReadCursorGenerator.moveToEntity(model, model.cursor(), true));
     for (final FieldModel field : model.fields()) {
-      type.addMethod(getter(field)).addMethod(setter(field, model.tracked()));
+      type.addMethod(setter(field, model.tracked()));
     }
-    if (model.tracked()) {
-      type.addMethod(
-          MethodSpec.methodBuilder("changedSince")
-              .addJavadoc(
-                  """
-                  Returns whether the current element was added or written after {@code tick}.
-
-                  @param tick a change tick
-                  @return whether the element's change tick is later
-                  """)
-              .addModifiers(Modifier.PUBLIC)
-              .addParameter(TypeName.LONG, "tick", Modifier.FINAL)
-              .returns(TypeName.BOOLEAN)
-              .addStatement("return storage.changeTickAt(position) > tick")
-              .build());
-    }
-    return type.addMethod(get(model)).addMethod(set(model));
-  }
-
-  private static MethodSpec constructor(final ClassName storage) {
-    return MethodSpec.constructorBuilder()
-        .addParameter(storage, "storage", Modifier.FINAL)
-        .addStatement("super(storage.pageShift())")
-        .addStatement("this.storage = storage")
-        .build();
-  }
-
-  private static MethodSpec point() {
-    return MethodSpec.methodBuilder("point")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PROTECTED)
-        .addParameter(TypeName.INT, "position", Modifier.FINAL)
-        .addStatement("this.position = position")
-        .addStatement("this.page = position >>> pageShift")
-        .addStatement("this.offset = position & pageMask")
-        .build();
-  }
-
-  private static MethodSpec moveToPage() {
-    return MethodSpec.methodBuilder("moveToPage")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PROTECTED)
-        .addParameter(TypeName.INT, "page", Modifier.FINAL)
-        .addStatement("this.page = page")
-        .addStatement("this.offset = 0")
-        .addStatement("this.position = page << pageShift")
-        .build();
-  }
-
-  private static MethodSpec moveWithinPage() {
-    return MethodSpec.methodBuilder("moveWithinPage")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PROTECTED)
-        .addParameter(TypeName.INT, "offset", Modifier.FINAL)
-        .addStatement("this.offset = offset")
-        .addStatement("this.position = page << pageShift | offset")
-        .build();
-  }
-
-  private static MethodSpec moveToElement() {
-    return MethodSpec.methodBuilder("moveToElement")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PROTECTED)
-        .addParameter(TypeName.INT, "page", Modifier.FINAL)
-        .addParameter(TypeName.INT, "offset", Modifier.FINAL)
-        .addStatement("this.page = page")
-        .addStatement("this.offset = offset")
-        .addStatement("this.position = page << pageShift | offset")
-        .build();
+    return type.addMethod(set(model));
   }
 
   private static MethodSpec storageMethod(final ClassName storage) {
@@ -179,81 +102,6 @@ public final class CursorGenerator extends ComponentFileGenerator {
         .returns(storage)
         .addStatement("return storage")
         .build();
-  }
-
-  private static MethodSpec moveTo(final ComponentModel model) {
-    return MethodSpec.methodBuilder("moveTo")
-        .addJavadoc(
-            "Points this cursor at {@code position}, which must be in {@code [0, size())} and not"
-                + " a\n"
-                + "tombstone when fields are read or written (not checked).\n\n"
-                + "@param position a position of the storage's packed array\n"
-                + "@return this cursor\n")
-        .addModifiers(Modifier.PUBLIC)
-        .returns(model.cursor())
-        .addParameter(TypeName.INT, "position", Modifier.FINAL)
-        .addStatement("point(position)")
-        .addStatement("return this")
-        .build();
-  }
-
-  private static MethodSpec moveToEntity(final ComponentModel model) {
-    return MethodSpec.methodBuilder("moveToEntity")
-        .addJavadoc(
-            """
-            Points this cursor at the element of {@code entity}.
-
-            @param entity an entity that has a {@code $T}
-            @return this cursor
-            @throws IllegalArgumentException if the entity has none
-            """,
-            model.component())
-        .addModifiers(Modifier.PUBLIC)
-        .returns(model.cursor())
-        .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
-        .addStatement("point(storage.index(entity))")
-        .addStatement("return this")
-        .build();
-  }
-
-  private static MethodSpec currentEntity() {
-    return MethodSpec.methodBuilder("currentEntity")
-        .addJavadoc(
-            """
-            Returns the entity at the current position.
-
-            @return the entity (a tombstone for a hole)
-            """)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(TypeName.LONG)
-        .addStatement("return storage.packed()[position]")
-        .build();
-  }
-
-  /**
-   * Whether a field's accessors read its page array directly ({@code xPages()[page][offset]}):
-   * primitives and plain classes. A parameterized or array type goes through the storage's
-   * positional accessor, which holds the unchecked cast its page array needs.
-   */
-  private static boolean direct(final FieldModel field) {
-    return field.type().isPrimitive() || field.type() instanceof ClassName;
-  }
-
-  private static MethodSpec getter(final FieldModel field) {
-    final MethodSpec.Builder method =
-        MethodSpec.methodBuilder(Names.getter(field.name()))
-            .addJavadoc(
-                "Returns the {@code $L} of the current element.\n\n@return the field's value\n",
-                field.name())
-            .addModifiers(Modifier.PUBLIC)
-            .returns(field.type());
-    return direct(field)
-        ? method
-            .addStatement("return storage.$L()[page][offset]", Names.pages(field.name()))
-            .build()
-        : method
-            .addStatement("return storage.$L(position)", Names.positionalGetter(field.name()))
-            .build();
   }
 
   private static MethodSpec setter(final FieldModel field, final boolean tracked) {
@@ -270,28 +118,13 @@ public final class CursorGenerator extends ComponentFileGenerator {
             .addModifiers(Modifier.PUBLIC)
             .addParameter(field.type(), "value", Modifier.FINAL);
     // A tracked storage stamps the element's change tick in its positional setter.
-    return direct(field) && !tracked
+    return ReadCursorGenerator.direct(field) && !tracked
         ? method
             .addStatement("storage.$L()[page][offset] = value", Names.pages(field.name()))
             .build()
         : method
             .addStatement("storage.$L(position, value)", Names.positionalSetter(field.name()))
             .build();
-  }
-
-  private static MethodSpec get(final ComponentModel model) {
-    return MethodSpec.methodBuilder("get")
-        .addJavadoc(
-            """
-            Returns a new {@link $T} holding the current element's fields (allocates).
-
-            @return a new instance
-            """,
-            model.component())
-        .addModifiers(Modifier.PUBLIC)
-        .returns(model.component())
-        .addStatement("return storage.getAt(position)")
-        .build();
   }
 
   private static MethodSpec set(final ComponentModel model) {

@@ -121,7 +121,8 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         + "  <li>{@code eachChunk}: O(n), one call of the body per run of up to a page; no"
         + " allocation.\n"
         + "      A run of a tracked owned component is stamped after the body (one fill of"
-        + " its ticks);\n"
+        + " its ticks),\n"
+        + "      unless the query lists it in {@code readOnly};\n"
         + "      {@code eachChunkReadOnly} skips that.\n"
         + "  <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop"
         + " of its own\n"
@@ -218,7 +219,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
           RuntimeContract.RANGE_CONSUMER, "currentReadRun", Modifier.PRIVATE, Modifier.FINAL);
       constructor.addStatement("this.currentReadRun = this::readCurrent");
     }
-    type.addMethod(eachChunkMethod(chunk))
+    type.addMethod(eachChunkMethod(chunk, slots))
         .addMethod(eachChunkReadOnlyMethod(chunk, slots, "current", "currentReadRun"))
         .addMethod(parallelEachChunkMethod(chunk))
         .addMethod(parallelEachChunkPoolMethod(chunk))
@@ -415,6 +416,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
             model.query(),
             ForkJoinPool.class,
             RuntimeContract.COMMAND_BUFFERS)
+        .addJavadoc(readOnlyArraysDoc(slots))
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())
@@ -457,16 +459,18 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         parameters.add(
             ParameterSpec.builder(ArrayTypeName.of(field.slotType()), name, Modifier.FINAL)
                 .addJavadoc(
-                    "the page of {@code $L.$L}\n",
+                    "the page of {@code $L.$L}$L\n",
                     slot.model().component().simpleName(),
-                    field.name())
+                    field.name(),
+                    slot.readOnly() ? ", read-only (listed in {@code readOnly})" : "")
                 .build());
       }
     }
     return parameters;
   }
 
-  private static MethodSpec eachChunkMethod(final ClassName chunk) {
+  private static MethodSpec eachChunkMethod(final ClassName chunk, final List<Slot> slots) {
+    final String readOnly = readOnlyOwned(slots);
     return MethodSpec.methodBuilder("eachChunk")
         .addJavadoc(
             "Calls {@code chunk} once per run of contiguous positions covering the group, first to"
@@ -481,8 +485,20 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                 + " throws\n"
                 + "{@link java.util.ConcurrentModificationException}. Allocates nothing. Reentrant:"
                 + " the body may\n"
-                + "call {@code eachChunk} again.\n\n"
-                + "@param chunk the loop body, called once per run of up to a page of elements\n")
+                + "call {@code eachChunk} again.\n")
+        .addJavadoc(
+            readOnly.isEmpty()
+                ? CodeBlock.of("")
+                : CodeBlock.of(
+                    "\n<p>The arrays of $L are read-only, as the query lists the $L in"
+                        + " {@code readOnly}\n"
+                        + "(see {@link $L}): the body must not write them, and no pass stamps"
+                        + " them.\n",
+                    readOnly,
+                    readOnly.contains(",") ? "components" : "component",
+                    chunk.simpleName()))
+        .addJavadoc(
+            "\n@param chunk the loop body, called once per run of up to a page of elements\n")
         .addModifiers(Modifier.PUBLIC)
         .addParameter(chunk, "chunk", Modifier.FINAL)
         .addStatement("final $T outer = current", chunk)
@@ -558,16 +574,23 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
             .addModifiers(Modifier.PUBLIC)
             .addParameter(chunk, "chunk", Modifier.FINAL);
     if (!marks(slots)) {
+      final boolean tracked =
+          slots.stream()
+              .anyMatch(
+                  slot -> Role.OWNED == slot.role() && slot.fields() && slot.model().tracked());
       return method
           .addJavadoc(
-              "As {@link #eachChunk($L)}: no owned component of this query is tracked, so no"
-                  + " pass stamps\n"
+              "As {@link #eachChunk($L)}: $L, so no pass stamps\n"
                   + "anything and the read-only form is the same pass, for code that does not"
                   + " depend on which\n"
                   + "components are tracked.\n\n"
                   + "@param chunk the loop body, called once per run of up to a page of"
                   + " elements\n",
-              chunk.simpleName())
+              chunk.simpleName(),
+              tracked
+                  ? "the tracked owned components of this query are all listed in {@code"
+                      + " readOnly}"
+                  : "no owned component of this query is tracked")
           .addStatement("eachChunk(chunk)")
           .build();
     }
@@ -867,39 +890,81 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                 + "});\n"
                 + "}</pre>\n",
             model.query())
+        .addJavadoc(readOnlyArraysDoc(slots))
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())
         .build();
   }
 
-  /** Returns whether a run stamps anything: an owned component with fields is tracked. */
-  static boolean marks(final List<Slot> slots) {
-    for (final Slot slot : slots) {
-      if (Role.OWNED == slot.role() && slot.fields() && slot.model().tracked()) {
-        return true;
-      }
-    }
-    return false;
+  /**
+   * Returns whether a chunk pass stamps the runs of {@code slot}: a tracked owned component with
+   * fields that the query may write. One listed in {@code readOnly} is never stamped: the query
+   * declares a read of it to the schedule, which may run it beside other readers of the same
+   * storage, and a stamp writes the storage's change ticks (which those readers' {@code
+   * eachChangedSince} reads); the body must not write its arrays anyway.
+   */
+  private static boolean stamped(final Slot slot) {
+    return Role.OWNED == slot.role() && slot.fields() && slot.model().tracked() && !slot.readOnly();
   }
 
-  /** The names of the tracked owned components, for Javadoc. */
+  /**
+   * Returns whether a run stamps anything: an owned component with fields is tracked and not
+   * read-only.
+   */
+  static boolean marks(final List<Slot> slots) {
+    return slots.stream().anyMatch(OwningGroupQueryGenerator::stamped);
+  }
+
+  /** The names of the tracked owned components that chunk passes stamp, for Javadoc. */
   private static String trackedNames(final List<Slot> slots) {
     return slots.stream()
-        .filter(slot -> Role.OWNED == slot.role() && slot.fields() && slot.model().tracked())
+        .filter(OwningGroupQueryGenerator::stamped)
         .map(slot -> "{@code " + slot.model().component().simpleName() + "}")
         .collect(Collectors.joining(", "));
   }
 
-  /** Stamps what a run handed out for writing, in every tracked owned storage. */
+  /** Stamps what a run handed out for writing, in every tracked owned storage not read-only. */
   private static CodeBlock markChunk(final List<Slot> slots) {
     final CodeBlock.Builder code = CodeBlock.builder();
     for (final Slot slot : slots) {
-      if (Role.OWNED == slot.role() && slot.fields() && slot.model().tracked()) {
+      if (stamped(slot)) {
         code.addStatement("$L.markWritten(from, to)", slot.storage());
       }
     }
     return code.build();
+  }
+
+  /**
+   * The owned components with fields that the query only reads, as Javadoc code names separated by
+   * commas, empty if none.
+   */
+  private static String readOnlyOwned(final List<Slot> slots) {
+    return slots.stream()
+        .filter(slot -> Role.OWNED == slot.role() && slot.fields() && slot.readOnly())
+        .map(slot -> "{@code " + slot.model().component().simpleName() + "}")
+        .collect(Collectors.joining(", "));
+  }
+
+  /**
+   * The paragraph a chunk interface's Javadoc adds when some owned arrays are read-only, empty
+   * otherwise.
+   */
+  private static CodeBlock readOnlyArraysDoc(final List<Slot> slots) {
+    final String names = readOnlyOwned(slots);
+    if (names.isEmpty()) {
+      return CodeBlock.of("");
+    }
+    return CodeBlock.of(
+        "\n<p>Read-only arrays: those of $L, which the query lists in {@code readOnly} (each"
+            + " such parameter\n"
+            + "says so). A body must only read them. Java cannot enforce that for arrays, as the"
+            + " visitor's\n"
+            + "read-only cursors do: a system using this query is scheduled as a reader of those"
+            + " components,\n"
+            + "beside other readers, so a write here would race with them; no pass stamps"
+            + " their change ticks.\n",
+        names);
   }
 
   private static TypeSpec chunkInterface(final QueryModel model, final List<Slot> slots) {
@@ -940,6 +1005,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
                 + "{@code each}. Tags add nothing.\n",
             model.query(),
             owned)
+        .addJavadoc(readOnlyArraysDoc(slots))
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())

@@ -51,14 +51,27 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     EXCLUDE
   }
 
-  /** A listed component with the name it goes by in the generated code. */
-  record Slot(ComponentModel model, Role role, String name) {
+  /**
+   * A listed component with the name it goes by in the generated code, and whether the query only
+   * reads it ({@code readOnly}, included components only).
+   */
+  record Slot(ComponentModel model, Role role, String name, boolean readOnly) {
     String storage() {
       return name + "Storage";
     }
 
     String cursor() {
       return name + "Cursor";
+    }
+
+    /**
+     * The cursor type a visitor receives: {@code Foo_ReadCursor} for a read-only component, which
+     * has no setters, else {@code Foo_Cursor}. The query's fields and locals stay {@code
+     * Foo_Cursor}, the final class, so that its loops bind every move directly; the visitor gets
+     * the same object, typed as its read-only superclass.
+     */
+    ClassName cursorType() {
+      return readOnly ? model.readCursor() : model.cursor();
     }
 
     boolean included() {
@@ -269,7 +282,8 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         name = safe(decapitalize(component.flatName()) + n);
       }
       taken.add(name);
-      slots.add(new Slot(component, role, name));
+      slots.add(
+          new Slot(component, role, name, Role.EXCLUDE != role && model.readsOnly(component)));
     }
     return slots;
   }
@@ -664,22 +678,42 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             .addJavadoc("@param entity the entity\n");
     for (final Slot slot : slots) {
       if (slot.visited()) {
-        final TypeName type = slot.fields() ? slot.model().cursor() : slot.model().component();
+        final TypeName type = slot.fields() ? slot.cursorType() : slot.model().component();
         visit
             .addParameter(type, slot.name())
             .addJavadoc(
-                "@param $L $L {@link $T}\n",
+                "@param $L $L {@link $T}$L\n",
                 slot.name(),
-                slot.fields() ? "a cursor over its" : "its",
-                slot.model().component());
+                !slot.fields()
+                    ? "its"
+                    : slot.readOnly() ? "a read-only cursor over its" : "a cursor over its",
+                slot.model().component(),
+                slot.fields() && slot.readOnly()
+                    ? " (listed in {@code readOnly}: no setters)"
+                    : "");
       }
     }
+    final List<String> readOnly =
+        slots.stream()
+            .filter(slot -> slot.visited() && slot.fields() && slot.readOnly())
+            .map(slot -> "{@code " + slot.model().readCursor().simpleName() + "}")
+            .toList();
     return TypeSpec.interfaceBuilder("Visitor")
         .addJavadoc(
             "The body of {@link $T#each}: one call per entity, with a typed cursor per included"
                 + " component\n"
                 + "that has fields (tags add no parameter).\n",
             model.query())
+        .addJavadoc(
+            readOnly.isEmpty()
+                ? CodeBlock.of("")
+                : CodeBlock.of(
+                    "\n<p>The components listed in {@code readOnly} come as read-only cursors"
+                        + " ($L): they have\n"
+                        + "no setters, so a write through them does not compile. A cast back to the"
+                        + " writable cursor is a\n"
+                        + "deliberate escape that the schedule does not police.\n",
+                    String.join(", ", readOnly)))
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())

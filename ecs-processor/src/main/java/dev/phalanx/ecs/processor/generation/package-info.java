@@ -16,8 +16,11 @@
  *   <li>{@code ComponentFileGenerator}: the base of the generators of one file per component.
  *   <li>{@link dev.phalanx.ecs.processor.generation.StorageGenerator}: {@code Foo_Storage}, the
  *       struct-of-arrays, tag or instance-keeping storage.
+ *   <li>{@link dev.phalanx.ecs.processor.generation.ReadCursorGenerator}: {@code Foo_ReadCursor},
+ *       the read-only flyweight over one element (state, moves, getters), which queries hand for a
+ *       component listed in {@code readOnly}.
  *   <li>{@link dev.phalanx.ecs.processor.generation.CursorGenerator}: {@code Foo_Cursor}, the
- *       flyweight over one element.
+ *       flyweight over one element, the final subclass of {@code Foo_ReadCursor} with the setters.
  *   <li>{@link dev.phalanx.ecs.processor.generation.TraitsGenerator}: {@code Foo_Traits}, the
  *       traits, field list and {@code TYPE} key.
  *   <li>{@link dev.phalanx.ecs.processor.generation.QueryFileGenerator}: the base of the query

@@ -66,6 +66,14 @@ public record ComponentModel(
     return ClassName.get(packageName, flatName + "_Cursor");
   }
 
+  /**
+   * {@return the generated read-only cursor class, {@code Foo_ReadCursor}, the sealed superclass of
+   * {@code Foo_Cursor} without its setters (FIELDS storages only)}
+   */
+  public ClassName readCursor() {
+    return ClassName.get(packageName, flatName + "_ReadCursor");
+  }
+
   /** {@return the generated traits class, {@code Foo_Traits}} */
   public ClassName traits() {
     return ClassName.get(packageName, flatName + "_Traits");
