@@ -17,6 +17,7 @@ import dev.phalanx.ecs.schedule.AccessSource;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
 import java.lang.Override;
+import java.util.function.LongConsumer;
 import javax.annotation.processing.Generated;
 
 /**
@@ -67,6 +68,16 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
 
   private final Health_Cursor healthCursor;
 
+  /**
+   * The visitor of the {@code eachInOrder} walk in progress, or null.
+   */
+  private Visitor inOrder$;
+
+  /**
+   * The step {@code eachInOrder} hands the group: made once, so a walk allocates nothing.
+   */
+  private final LongConsumer inOrderStep$;
+
   private Systems_HealthyQuery(final Registry registry) {
     this.group = registry.nonOwningGroup(
         new ComponentType<?, ?>[] {Health_Traits.TYPE, Frozen_Traits.TYPE},
@@ -74,6 +85,7 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     this.healthStorage = registry.storage(Health_Traits.TYPE);
     this.frozenStorage = registry.storage(Frozen_Traits.TYPE);
     this.healthCursor = healthStorage.cursor();
+    this.inOrderStep$ = this::visitInOrder;
   }
 
   /**
@@ -850,6 +862,43 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
    */
   public void sort(final EntityComparator comparator) {
     group.sort(comparator);
+  }
+
+  /**
+   * Calls {@code visitor} for each member, position 0 first: after a sort, in the sort's order
+   * (smallest key first), the reverse of {@link #each}. The group's {@code eachInOrder} walks the
+   * members with its storages locked: the visitor may read and write components, but every
+   * structural change to them is refused with {@link java.util.ConcurrentModificationException}
+   * before it changes anything (record such changes in a command buffer). Each cursor is moved
+   * to its entity by one lookup; nothing is allocated. Not reentrant on one query object, as
+   * {@link #each}.
+   *
+   * @param visitor the loop body
+   */
+  public void eachInOrder(final Visitor visitor) {
+    if (this.iterating$) {
+      throw new IllegalStateException("Systems_HealthyQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with Systems_HealthyQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      this.inOrder$ = visitor;
+      group.eachInOrder(this.inOrderStep$);
+    } finally {
+      this.inOrder$ = null;
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * One step of {@link #eachInOrder}: positions the cursors on {@code entity} and visits it.
+   *
+   * @param entity a member
+   */
+  private void visitInOrder(final long entity) {
+    final Visitor visitor = this.inOrder$;
+    final Health_Cursor healthCursor = this.healthCursor;
+    healthCursor.moveToEntity(entity);
+    visitor.visit(entity, healthCursor);
   }
 
   /**

@@ -20,6 +20,7 @@ import java.lang.Override;
 import java.lang.String;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongConsumer;
 import javax.annotation.processing.Generated;
 
 /**
@@ -99,6 +100,16 @@ public final class MoversQuery extends Query implements AccessSource {
 
   private final Health_Cursor healthCursor;
 
+  /**
+   * The visitor of the {@code eachInOrder} walk in progress, or null.
+   */
+  private Visitor inOrder$;
+
+  /**
+   * The step {@code eachInOrder} hands the group: made once, so a walk allocates nothing.
+   */
+  private final LongConsumer inOrderStep$;
+
   private final int pageShift;
 
   private final int pageMask;
@@ -125,6 +136,7 @@ public final class MoversQuery extends Query implements AccessSource {
     this.velocityCursor = velocityStorage.cursor();
     this.labelCursor = labelStorage.cursor();
     this.healthCursor = healthStorage.cursor();
+    this.inOrderStep$ = this::visitInOrder;
     // Owned components with fields share one page size (checked at compile time), so one
     // shift and mask turn a position into a page and an offset for all of them.
     this.pageShift = positionStorage.pageShift();
@@ -779,6 +791,49 @@ public final class MoversQuery extends Query implements AccessSource {
    */
   public void sortByPosition(final PositionComparator comparator) {
     group.sortByPosition(comparator);
+  }
+
+  /**
+   * Calls {@code visitor} for each member, position 0 first: after a sort, in the sort's order
+   * (smallest key first), the reverse of {@link #each}. The group's {@code eachInOrder} walks the
+   * members with its storages locked: the visitor may read and write components, but every
+   * structural change to them is refused with {@link java.util.ConcurrentModificationException}
+   * before it changes anything (record such changes in a command buffer). Each cursor is moved
+   * to its entity by one lookup; nothing is allocated. Not reentrant on one query object, as
+   * {@link #each}.
+   *
+   * @param visitor the loop body
+   */
+  public void eachInOrder(final Visitor visitor) {
+    if (this.iterating$) {
+      throw new IllegalStateException("MoversQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with MoversQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      this.inOrder$ = visitor;
+      group.eachInOrder(this.inOrderStep$);
+    } finally {
+      this.inOrder$ = null;
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * One step of {@link #eachInOrder}: positions the cursors on {@code entity} and visits it.
+   *
+   * @param entity a member
+   */
+  private void visitInOrder(final long entity) {
+    final Visitor visitor = this.inOrder$;
+    final Position_Cursor positionCursor = this.positionCursor;
+    positionCursor.moveToEntity(entity);
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    velocityCursor.moveToEntity(entity);
+    final Label_Cursor labelCursor = this.labelCursor;
+    labelCursor.moveToEntity(entity);
+    final Health_Cursor healthCursor = this.healthCursor;
+    healthCursor.moveToEntity(entity);
+    visitor.visit(entity, positionCursor, velocityCursor, labelCursor, healthCursor);
   }
 
   /**

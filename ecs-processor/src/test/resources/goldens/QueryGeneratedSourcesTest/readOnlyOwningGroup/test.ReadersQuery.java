@@ -18,6 +18,7 @@ import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
 import java.lang.Override;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongConsumer;
 import javax.annotation.processing.Generated;
 
 /**
@@ -91,6 +92,16 @@ public final class ReadersQuery extends Query implements AccessSource {
 
   private final Label_Cursor labelCursor;
 
+  /**
+   * The visitor of the {@code eachInOrder} walk in progress, or null.
+   */
+  private Visitor inOrder$;
+
+  /**
+   * The step {@code eachInOrder} hands the group: made once, so a walk allocates nothing.
+   */
+  private final LongConsumer inOrderStep$;
+
   private final int pageShift;
 
   private final int pageMask;
@@ -114,6 +125,7 @@ public final class ReadersQuery extends Query implements AccessSource {
     this.positionCursor = positionStorage.cursor();
     this.heatCursor = heatStorage.cursor();
     this.labelCursor = labelStorage.cursor();
+    this.inOrderStep$ = this::visitInOrder;
     // Owned components with fields share one page size (checked at compile time), so one
     // shift and mask turn a position into a page and an offset for all of them.
     this.pageShift = positionStorage.pageShift();
@@ -724,8 +736,49 @@ public final class ReadersQuery extends Query implements AccessSource {
   }
 
   /**
-   * As {@link #each}, visiting only the entities whose tracked components (Heat) were added or
-   * written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.
+   * Calls {@code visitor} for each member, position 0 first: after a sort, in the sort's order
+   * (smallest key first), the reverse of {@link #each}. The group's {@code eachInOrder} walks the
+   * members with its storages locked: the visitor may read and write components, but every
+   * structural change to them is refused with {@link java.util.ConcurrentModificationException}
+   * before it changes anything (record such changes in a command buffer). Each cursor is moved
+   * to its entity by one lookup; nothing is allocated. Not reentrant on one query object, as
+   * {@link #each}.
+   *
+   * @param visitor the loop body
+   */
+  public void eachInOrder(final Visitor visitor) {
+    if (this.iterating$) {
+      throw new IllegalStateException("ReadersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with ReadersQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      this.inOrder$ = visitor;
+      group.eachInOrder(this.inOrderStep$);
+    } finally {
+      this.inOrder$ = null;
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * One step of {@link #eachInOrder}: positions the cursors on {@code entity} and visits it.
+   *
+   * @param entity a member
+   */
+  private void visitInOrder(final long entity) {
+    final Visitor visitor = this.inOrder$;
+    final Position_Cursor positionCursor = this.positionCursor;
+    positionCursor.moveToEntity(entity);
+    final Heat_Cursor heatCursor = this.heatCursor;
+    heatCursor.moveToEntity(entity);
+    final Label_Cursor labelCursor = this.labelCursor;
+    labelCursor.moveToEntity(entity);
+    visitor.visit(entity, positionCursor, heatCursor, labelCursor);
+  }
+
+  /**
+   * As {@link #each}, visiting only the entities whose tracked component (Heat) was added or written after {@code tick}: pair it with {@code
+   * registry.advanceChangeTick()}.
    *
    * @param tick the change tick already seen
    * @param visitor the loop body

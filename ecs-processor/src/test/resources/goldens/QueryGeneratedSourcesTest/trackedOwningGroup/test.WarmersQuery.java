@@ -18,6 +18,7 @@ import java.lang.FunctionalInterface;
 import java.lang.IllegalStateException;
 import java.lang.Override;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongConsumer;
 import javax.annotation.processing.Generated;
 
 /**
@@ -87,6 +88,16 @@ public final class WarmersQuery extends Query implements AccessSource {
 
   private final Heat_Cursor heatCursor;
 
+  /**
+   * The visitor of the {@code eachInOrder} walk in progress, or null.
+   */
+  private Visitor inOrder$;
+
+  /**
+   * The step {@code eachInOrder} hands the group: made once, so a walk allocates nothing.
+   */
+  private final LongConsumer inOrderStep$;
+
   private final int pageShift;
 
   private final int pageMask;
@@ -112,6 +123,7 @@ public final class WarmersQuery extends Query implements AccessSource {
     this.heatStorage = registry.storage(Heat_Traits.TYPE);
     this.positionCursor = positionStorage.cursor();
     this.heatCursor = heatStorage.cursor();
+    this.inOrderStep$ = this::visitInOrder;
     // Owned components with fields share one page size (checked at compile time), so one
     // shift and mask turn a position into a page and an offset for all of them.
     this.pageShift = positionStorage.pageShift();
@@ -642,8 +654,47 @@ public final class WarmersQuery extends Query implements AccessSource {
   }
 
   /**
-   * As {@link #each}, visiting only the entities whose tracked components (Heat) were added or
-   * written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.
+   * Calls {@code visitor} for each member, position 0 first: after a sort, in the sort's order
+   * (smallest key first), the reverse of {@link #each}. The group's {@code eachInOrder} walks the
+   * members with its storages locked: the visitor may read and write components, but every
+   * structural change to them is refused with {@link java.util.ConcurrentModificationException}
+   * before it changes anything (record such changes in a command buffer). Each cursor is moved
+   * to its entity by one lookup; nothing is allocated. Not reentrant on one query object, as
+   * {@link #each}.
+   *
+   * @param visitor the loop body
+   */
+  public void eachInOrder(final Visitor visitor) {
+    if (this.iterating$) {
+      throw new IllegalStateException("WarmersQuery is already iterating: every per-entity loop of one query object shares its cursors; for a nested loop over the same entities, make a second query with WarmersQuery.of(registry)");
+    }
+    this.iterating$ = true;
+    try {
+      this.inOrder$ = visitor;
+      group.eachInOrder(this.inOrderStep$);
+    } finally {
+      this.inOrder$ = null;
+      this.iterating$ = false;
+    }
+  }
+
+  /**
+   * One step of {@link #eachInOrder}: positions the cursors on {@code entity} and visits it.
+   *
+   * @param entity a member
+   */
+  private void visitInOrder(final long entity) {
+    final Visitor visitor = this.inOrder$;
+    final Position_Cursor positionCursor = this.positionCursor;
+    positionCursor.moveToEntity(entity);
+    final Heat_Cursor heatCursor = this.heatCursor;
+    heatCursor.moveToEntity(entity);
+    visitor.visit(entity, positionCursor, heatCursor);
+  }
+
+  /**
+   * As {@link #each}, visiting only the entities whose tracked component (Heat) was added or written after {@code tick}: pair it with {@code
+   * registry.advanceChangeTick()}.
    *
    * @param tick the change tick already seen
    * @param visitor the loop body

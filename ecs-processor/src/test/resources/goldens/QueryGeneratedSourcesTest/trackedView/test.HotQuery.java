@@ -1012,8 +1012,8 @@ public final class HotQuery extends Query implements AccessSource {
   }
 
   /**
-   * As {@link #each}, visiting only the entities whose tracked components (Heat) were added or
-   * written after {@code tick}: pair it with {@code registry.advanceChangeTick()}.
+   * As {@link #each}, visiting only the entities whose tracked component (Heat) was added or written after {@code tick}: pair it with {@code
+   * registry.advanceChangeTick()}.
    *
    * @param tick the change tick already seen
    * @param visitor the loop body

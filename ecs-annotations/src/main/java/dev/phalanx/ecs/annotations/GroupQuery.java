@@ -24,6 +24,8 @@ import java.lang.annotation.Target;
  *       Registry#group}) and keeps typed references to the generated storages;
  *   <li>{@code each(Visitor)}: per entity, with reused, typed cursors ({@code Position_Cursor})
  *       over every included component that has fields; allocation-free;
+ *   <li>{@code eachInOrder(Visitor)}: the same, walking from position 0 (a sort's order) with the
+ *       group's storages locked against structural changes; allocation-free;
  *   <li>for an owning group, {@code eachChunk(Chunk)}: per run of contiguous positions, the
  *       primitive page arrays of every field of every owned component and the {@code [from, to)}
  *       offsets into them, so that the body is a plain counted loop the JIT can vectorize;

@@ -10,9 +10,9 @@ import dev.phalanx.ecs.hierarchy.Hierarchy;
  * view is led by the smallest storage ({@code Attachment}), and each step follows the hierarchy's
  * link to the parent anyway. The query positions a cursor on each child's components; the parent's
  * position is read through the storage, by handle. {@link Followers} lists {@code Attachment} in
- * {@code readOnly}, so the visitor gets an {@code Attachment_ReadCursor}, which has no setters: the
- * schedule may run this system beside other readers of attachments. Runs after the movement system,
- * so children see where their parent is now.
+ * {@code readOnly}, so the visitor gets an {@code Attachment_ReadCursor}, which has no setters, and
+ * the query declares a read of attachments to the schedule, not a write. Runs after the movement
+ * system, so children see where their parent is now.
  */
 public final class FollowSystem {
 

@@ -195,6 +195,8 @@ public final class RuntimeContract {
           new Member(STORAGE, "prepareRecorded", 1),
           new Member(OWNING_GROUP, "sort", 1),
           new Member(OWNING_GROUP, "sortByPosition", 1),
+          new Member(OWNING_GROUP, "eachInOrder", 1),
+          new Member(NON_OWNING_GROUP, "eachInOrder", 1),
           new Member(NON_OWNING_GROUP, "sort", 1),
           new Member(NON_OWNING_GROUP, "insertionSort", 1),
           new Member(NON_OWNING_GROUP, "sortByLongKey", 1),

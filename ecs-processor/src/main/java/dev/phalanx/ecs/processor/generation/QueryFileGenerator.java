@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.Modifier;
@@ -202,6 +203,9 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       }
     }
     final MethodSpec.Builder constructor = constructor(slots);
+    if (QueryModel.Kind.VIEW != model.kind()) {
+      addInOrderState(type, constructor, model);
+    }
     final TypeSpec.Builder own = TypeSpec.classBuilder("own");
     addOwnMembers(own, constructor, model, slots);
     final TypeSpec members = own.build();
@@ -247,6 +251,9 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
               .addParameter(RuntimeContract.POSITION_COMPARATOR, "comparator", Modifier.FINAL)
               .addStatement("group.sortByPosition(comparator)")
               .build());
+    }
+    if (QueryModel.Kind.VIEW != model.kind()) {
+      type.addMethod(eachInOrderMethod(model)).addMethod(visitInOrderMethod(model, slots));
     }
     if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
       type.addMethod(eachChangedSinceMethod(model, slots));
@@ -582,27 +589,100 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     method.nextControlFlow("finally").addStatement("this.iterating$$ = false").endControlFlow();
   }
 
+  /**
+   * Adds what {@code eachInOrder} keeps between the group's walk and the visitor: the visitor of
+   * the walk in progress, and the entity step handed to the group, made once in the constructor.
+   */
+  private static void addInOrderState(
+      final TypeSpec.Builder type, final MethodSpec.Builder constructor, final QueryModel model) {
+    type.addField(
+        FieldSpec.builder(visitorType(model), "inOrder$", Modifier.PRIVATE)
+            .addJavadoc("The visitor of the {@code eachInOrder} walk in progress, or null.\n")
+            .build());
+    type.addField(
+        FieldSpec.builder(LongConsumer.class, "inOrderStep$", Modifier.PRIVATE, Modifier.FINAL)
+            .addJavadoc(
+                "The step {@code eachInOrder} hands the group: made once, so a walk allocates"
+                    + " nothing.\n")
+            .build());
+    constructor.addStatement("this.inOrderStep$$ = this::visitInOrder");
+  }
+
+  private MethodSpec eachInOrderMethod(final QueryModel model) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("eachInOrder")
+            .addJavadoc(
+                "Calls {@code visitor} for each member, position 0 first: after a sort, in the"
+                    + " sort's order\n"
+                    + "(smallest key first), the reverse of {@link #each}. The group's {@code"
+                    + " eachInOrder} walks the\n"
+                    + "members with its storages locked: the visitor may read and write"
+                    + " components, but every\n"
+                    + "structural change to them is refused with {@link"
+                    + " java.util.ConcurrentModificationException}\n"
+                    + "before it changes anything (record such changes in a command buffer). Each"
+                    + " cursor is moved\n"
+                    + "to its entity by one lookup; nothing is allocated. Not reentrant on one"
+                    + " query object, as\n"
+                    + "{@link #each}.\n\n"
+                    + "@param visitor the loop body\n")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(visitorType(model), "visitor", Modifier.FINAL);
+    enterExclusively(method, model);
+    method
+        .addStatement("this.inOrder$$ = visitor")
+        .addStatement("$L.eachInOrder(this.inOrderStep$$)", containerName())
+        .nextControlFlow("finally")
+        .addStatement("this.inOrder$$ = null")
+        .addStatement("this.iterating$$ = false")
+        .endControlFlow();
+    return method.build();
+  }
+
+  private static MethodSpec visitInOrderMethod(final QueryModel model, final List<Slot> slots) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("visitInOrder")
+            .addJavadoc(
+                "One step of {@link #eachInOrder}: positions the cursors on {@code entity} and"
+                    + " visits it.\n\n"
+                    + "@param entity a member\n")
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
+            .addStatement("final $T visitor = this.inOrder$$", visitorType(model));
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        method.addStatement(
+            "final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
+        method.addStatement("$L.moveToEntity(entity)", slot.cursor());
+      }
+    }
+    return method.addStatement("$L", visitCall(slots)).build();
+  }
+
   /** Whether a slot reads a tracked component (included, with fields). */
   static boolean tracked(final Slot slot) {
     return slot.included() && slot.fields() && slot.model().tracked();
   }
 
   private MethodSpec eachChangedSinceMethod(final QueryModel model, final List<Slot> slots) {
+    final List<String> tracked =
+        slots.stream()
+            .filter(QueryFileGenerator::tracked)
+            .map(slot -> slot.model().component().simpleName())
+            .toList();
     final MethodSpec.Builder method =
         MethodSpec.methodBuilder("eachChangedSince")
             .addJavadoc(
-                "As {@link #each}, visiting only the entities whose tracked components ($L) were"
-                    + " added or\n"
-                    + "written after {@code tick}: pair it with {@code"
-                    + " registry.advanceChangeTick()}.\n\n"
+                "As {@link #each}, visiting only the entities $L after {@code tick}: pair it with"
+                    + " {@code\n"
+                    + "registry.advanceChangeTick()}.\n\n"
                     + "@param tick the change tick already seen\n"
                     + "@param visitor the loop body\n",
-                String.join(
-                    ", ",
-                    slots.stream()
-                        .filter(QueryFileGenerator::tracked)
-                        .map(slot -> slot.model().component().simpleName())
-                        .toList()))
+                1 == tracked.size()
+                    ? "whose tracked component (" + tracked.get(0) + ") was added or written"
+                    : "of which any tracked component ("
+                        + String.join(", ", tracked)
+                        + "), not\nnecessarily all, was added or written")
             .addModifiers(Modifier.PUBLIC)
             .addParameter(TypeName.LONG, "tick", Modifier.FINAL)
             .addParameter(visitorType(model), "visitor", Modifier.FINAL);
