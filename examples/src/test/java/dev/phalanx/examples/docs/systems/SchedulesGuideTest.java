@@ -104,9 +104,8 @@ class SchedulesGuideTest {
     plan.system("draw", context -> placed.each((e, position) -> {})).uses(placed);
     final IllegalStateException refused = assertThrows(IllegalStateException.class, plan::build);
     // "draw" reads Position, which "move" writes, and nothing orders them. Either order them,
-    // plan.system(...).after("move"), or say the race is meant and let them run one after the
-    // other:
-    // plan.system(...).ambiguousWith("move").
+    // plan.system(...).after("move"), or allow the race: plan.system(...).ambiguousWith("move")
+    // runs them one after the other, in declaration order.
     // end::conflict[]
     assertTrue(refused.getMessage().contains("'move'"), refused.getMessage());
     assertTrue(refused.getMessage().contains("'draw'"), refused.getMessage());
