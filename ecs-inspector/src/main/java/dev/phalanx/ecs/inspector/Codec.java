@@ -395,7 +395,13 @@ final class Codec {
       if (value.precision() - value.scale() > 310 || Math.abs(value.doubleValue()) > max) {
         throw RpcError.params(where + " is " + what + "; " + clip(value) + " is out of its range");
       }
-      return value.doubleValue();
+      final double result = value.doubleValue();
+      // Underflow: a non-zero value that the field would hold as zero is refused, not rounded.
+      if (0 != value.signum() && (Float.MAX_VALUE == max ? 0f == (float) result : 0.0 == result)) {
+        throw RpcError.params(
+            where + " is " + what + "; " + clip(value) + " is too small for it (it would be 0)");
+      }
+      return result;
     }
 
     private static RpcError wrong(final String where, final String what, final JsonNode node) {

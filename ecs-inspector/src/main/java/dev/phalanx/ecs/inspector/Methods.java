@@ -24,6 +24,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,6 +105,7 @@ final class Methods {
   private final JsonNodeFactory nodes = JsonNodeFactory.instance;
   // Builders per storage, made on first write or listing: reflection once per type.
   private final Map<Storage<?>, Codec.Builder> builders = new HashMap<>();
+  private final MessageDigest sha256 = sha256();
 
   Methods(final Registry registry, final Schedule schedule, final ObjectMapper json) {
     this.registry = registry;
@@ -286,7 +288,7 @@ final class Methods {
     if (values) {
       final JsonNode dumped = dump(page).get("components");
       for (int i = 0; i < count; i++) {
-        list.add(entityNode(dumped.get(i)));
+        list.add(entityNode(dumped.get(i), false));
       }
     } else {
       for (int i = 0; i < count; i++) {
@@ -333,6 +335,10 @@ final class Methods {
 
   /** An entity of the dump as the protocol gives it: {@code {entity, components, digest}}. */
   private ObjectNode entityNode(final JsonNode dumped) {
+    return entityNode(dumped, true);
+  }
+
+  private ObjectNode entityNode(final JsonNode dumped, final boolean withDigest) {
     final ObjectNode node = nodes.objectNode();
     node.set("entity", dumped.get("entity"));
     final ObjectNode components = node.putObject("components");
@@ -341,7 +347,9 @@ final class Methods {
         components.set(field.getKey(), field.getValue());
       }
     }
-    node.put("digest", digest(components));
+    if (withDigest) {
+      node.put("digest", digest(components));
+    }
     return node;
   }
 
@@ -866,16 +874,15 @@ final class Methods {
     return 4; // int, float, and a (compressed) reference
   }
 
-  private static String digest(final JsonNode components) {
+  /** The first 8 bytes of the SHA-256 of the components' JSON text, in hex. */
+  private String digest(final JsonNode components) {
+    final byte[] hash = sha256.digest(components.toString().getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(hash, 0, 8);
+  }
+
+  private static MessageDigest sha256() {
     try {
-      final byte[] hash =
-          MessageDigest.getInstance("SHA-256")
-              .digest(components.toString().getBytes(StandardCharsets.UTF_8));
-      final StringBuilder text = new StringBuilder();
-      for (int i = 0; i < 8; i++) {
-        text.append(String.format("%02x", hash[i]));
-      }
-      return text.toString();
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }

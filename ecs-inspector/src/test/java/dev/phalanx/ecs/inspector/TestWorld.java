@@ -31,10 +31,16 @@ import java.util.function.Consumer;
 final class TestWorld implements AutoCloseable {
 
   static final ObjectMapper JSON = new ObjectMapper();
+  private static final java.lang.management.ThreadMXBean CPU =
+      java.lang.management.ManagementFactory.getThreadMXBean();
 
   final Registry registry;
   final Inspector inspector;
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private final Thread game;
   private final ConcurrentLinkedQueue<FutureTask<?>> tasks = new ConcurrentLinkedQueue<>();
   private volatile boolean running = true;
@@ -43,6 +49,8 @@ final class TestWorld implements AutoCloseable {
   private final long frameNanos;
   final AtomicLong frames = new AtomicLong();
   final AtomicLong maxServeNanos = new AtomicLong();
+  final AtomicLong maxServeCpuNanos = new AtomicLong();
+  final AtomicLong maxCallsPerServe = new AtomicLong();
 
   TestWorld(
       final Registry registry, final Consumer<Inspector.Builder> settings, final long frameNanos)
@@ -70,8 +78,11 @@ final class TestWorld implements AutoCloseable {
       frames.incrementAndGet();
       if (serving) {
         final long start = System.nanoTime();
-        inspector.serve();
+        final long cpu = CPU.getCurrentThreadCpuTime();
+        final int calls = inspector.serve();
+        maxServeCpuNanos.accumulateAndGet(CPU.getCurrentThreadCpuTime() - cpu, Math::max);
         maxServeNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
+        maxCallsPerServe.accumulateAndGet(calls, Math::max);
       }
       LockSupport.parkNanos(frameNanos);
     }
