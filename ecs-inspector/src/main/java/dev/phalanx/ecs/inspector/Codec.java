@@ -206,6 +206,25 @@ final class Codec {
       }
     }
 
+    /** {@return the fields the inspector can write (primitives, boxes, String, enums)} */
+    List<String> editable() {
+      final List<String> editable = new ArrayList<>();
+      if (writable()) {
+        for (int i = 0; i < names.size(); i++) {
+          final Class<?> type = types.get(i);
+          if (type.isPrimitive()
+              || type.isEnum()
+              || type == String.class
+              || type == Boolean.class
+              || type == Character.class
+              || (Number.class.isAssignableFrom(type) && type.getName().startsWith("java.lang."))) {
+            editable.add(names.get(i));
+          }
+        }
+      }
+      return editable;
+    }
+
     /** {@return whether the inspector can build values of this type} */
     boolean writable() {
       return !"readonly".equals(kind);

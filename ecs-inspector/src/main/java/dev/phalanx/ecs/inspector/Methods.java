@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.phalanx.ecs.EmptyStorage;
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Group;
 import dev.phalanx.ecs.ObjectStorage;
@@ -199,6 +200,8 @@ final class Methods {
       type.put("kind", kind(storage));
       type.put("tracked", storage.isTracked());
       type.put("writable", builder(storage).writable());
+      final ArrayNode editable = type.putArray("editable");
+      builder(storage).editable().forEach(editable::add);
       type.set("fields", fields.get(i).get("fields"));
     }
     return result;
@@ -724,7 +727,20 @@ final class Methods {
     return result;
   }
 
+  /**
+   * Parses an entity that must be alive: {@code "index:version"}, a raw handle, or {@code "index"}
+   * alone for the live entity with that index (the page's search box).
+   */
   private long alive(final JsonNode node, final String what) {
+    if (null != node && node.isTextual() && node.textValue().matches("[0-9]{1,10}")) {
+      final long index = Long.parseLong(node.textValue());
+      final long entity =
+          index > Integer.MAX_VALUE ? Entity.NULL : registry.entities().current((int) index);
+      if (Entity.isNull(entity) || !registry.valid(entity)) {
+        throw RpcError.params(what + ": no live entity has index " + index);
+      }
+      return entity;
+    }
     final long entity = Codec.parseEntity(node, what);
     if (!registry.valid(entity)) {
       throw RpcError.params(

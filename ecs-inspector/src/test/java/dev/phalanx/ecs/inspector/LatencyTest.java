@@ -83,4 +83,45 @@ class LatencyTest {
       }
     }
   }
+
+  @Test
+  void aPageOfAMillionEntitiesCostsNoFullListing() throws Exception {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    for (int i = 0; i < 1_000_000; i++) {
+      positions.emplace(registry.create(), i, i);
+    }
+    try (TestWorld world = new TestWorld(registry, b -> {}, 100_000)) {
+      final Methods methods = new Methods(registry, null, TestWorld.JSON);
+      final String[][] calls = {
+        {"world.stats", "{}"},
+        {"world.list_storages", "{}"},
+        {"world.query", "{\"limit\": 50}"},
+        {"world.query", "{\"limit\": 50, \"cursor\": 999950, \"with\": [\"Position\"]}"},
+        {"world.get_components", "{\"entity\": \"999999\"}"},
+      };
+      for (final String[] call : calls) {
+        final ObjectNode params = (ObjectNode) TestWorld.parse(call[1]);
+        final long[] cpu = new long[20];
+        for (int i = -20; i < cpu.length; i++) {
+          final int at = i;
+          final long took =
+              world.onGame(
+                  () -> {
+                    final long start = CPU.getCurrentThreadCpuTime();
+                    TestWorld.JSON.writeValueAsBytes(methods.run(call[0], params, false));
+                    return CPU.getCurrentThreadCpuTime() - start;
+                  });
+          if (at >= 0) {
+            cpu[at] = took;
+          }
+        }
+        Arrays.sort(cpu);
+        final double median = cpu[cpu.length / 2] / 1e6;
+        System.out.printf("1M entities: %s %s: %.3f ms of CPU%n", call[0], call[1], median);
+        assertTrue(median < 5, () -> call[0] + " took " + median + " ms on a million entities");
+      }
+      assertEquals(50, world.result("world.query", "{\"limit\": 50}").get("entities").size());
+    }
+  }
 }

@@ -103,6 +103,7 @@ class ProtocolTest {
       kinds.add(type.get("name").asText() + "/" + type.get("kind").asText());
       if ("Label".equals(type.get("name").asText())) {
         assertEquals("String", type.get("fields").get("text").asText());
+        assertEquals("[\"text\",\"color\",\"big\"]", type.get("editable").toString());
         assertTrue(type.get("writable").asBoolean());
       }
       if ("Health".equals(type.get("name").asText())) {
