@@ -118,7 +118,13 @@ final class Codec {
       final Class<?> type = storage.type().javaClass();
       String reason = null;
       String found;
-      if (storage instanceof EmptyStorage<?>) {
+      final String pkg = type.getPackageName();
+      if ("dev.phalanx.ecs".equals(pkg)
+          || (pkg.startsWith("dev.phalanx.ecs.") && !pkg.equals(Codec.class.getPackageName()))) {
+        // The runtime's own components (the hierarchy's links) keep invariants of their own.
+        found = "readonly";
+        reason = "it is kept by the runtime itself; change it through its own API";
+      } else if (storage instanceof EmptyStorage<?>) {
         found = "tag";
       } else if (type.isRecord()) {
         found = "record";

@@ -196,6 +196,28 @@ class ErrorsTest {
   }
 
   @Test
+  void theRuntimesOwnComponentsAreReadOnly() {
+    world.onGame(
+        () -> {
+          final long parent = world.registry.create();
+          dev.phalanx.ecs.hierarchy.Hierarchy.of(world.registry).attach(entity, parent);
+          return null;
+        });
+    before = world.dump();
+    JsonNode node = null;
+    for (final JsonNode type : world.result("world.list_components", null)) {
+      node = "Node".equals(type.get("name").asText()) ? type : node;
+    }
+    assertEquals(false, node.get("writable").asBoolean());
+    assertEquals(0, node.get("editable").size());
+    message(
+        "world.replace_components",
+        "{\"entity\": " + id() + ", \"components\": {\"Node\": {\"depth\": 0}}}",
+        RpcError.INVALID_PARAMS,
+        "kept by the runtime");
+  }
+
+  @Test
   void theWorldRefusingIsReported() throws Exception {
     // The registry holds at most 8 identifiers: fill it, then spawning is refused by the runtime.
     world.onGame(
