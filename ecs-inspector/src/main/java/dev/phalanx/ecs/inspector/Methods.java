@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityStorage;
@@ -289,10 +290,8 @@ final class Methods {
     final ArrayNode list = result.putArray("entities");
     final long[] page = java.util.Arrays.copyOf(found, count);
     if (values) {
-      final JsonNode dumped = dump(page).get("components");
-      for (int i = 0; i < count; i++) {
-        list.add(entityNode(dumped.get(i), false));
-      }
+      result.remove("entities");
+      result.putRawValue("entities", new RawValue(rawEntities(page)));
     } else {
       for (int i = 0; i < count; i++) {
         list.add(Codec.entity(page[i]));
@@ -651,6 +650,42 @@ final class Methods {
     } catch (IOException e) {
       throw new RpcError(RpcError.INTERNAL_ERROR, "cannot read the world's dump: " + e);
     }
+  }
+
+  /**
+   * The dump of {@code chosen} as a JSON array of {@code {entity, components}}, rewritten from the
+   * dump's text line by line without parsing it (a thousand entities cost a fifth of a parse and a
+   * tree): the dump writes one entity a line, {@code {"entity": "i:v", "Type": {...}, ...}}, its
+   * strings escaped, so a line's first {@code ", "} after the entity ends the handle.
+   */
+  private String rawEntities(final long[] chosen) {
+    final StringBuilder text = new StringBuilder(256 + 160 * chosen.length);
+    try {
+      SnapshotDump.write(registry, chosen, text);
+    } catch (IOException e) {
+      throw new RpcError(RpcError.INTERNAL_ERROR, "cannot read the world's dump: " + e);
+    }
+    final StringBuilder out = new StringBuilder(text.length() + 32 * chosen.length);
+    out.append('[');
+    int at = text.indexOf("\"components\": [");
+    for (int i = 0; i < chosen.length; i++) {
+      final int start = text.indexOf("{\"entity\": ", at);
+      final int next = text.indexOf("\n", start);
+      // Every entity but the last is followed by the separator's comma.
+      final int end = ',' == text.charAt(next - 1) ? next - 1 : next;
+      final int comma = text.indexOf(", ", start + 11);
+      out.append(0 == i ? "" : ",");
+      if (comma < 0 || comma > end) {
+        out.append(text, start, end - 1).append(", \"components\": {}}"); // no component
+      } else {
+        out.append(text, start, comma)
+            .append(", \"components\": {")
+            .append(text, comma + 2, end)
+            .append('}');
+      }
+      at = next;
+    }
+    return out.append(']').toString();
   }
 
   /** The storages section of the dump: one entry per storage, in creation order, with fields. */

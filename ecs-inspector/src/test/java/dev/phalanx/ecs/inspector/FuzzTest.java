@@ -188,7 +188,8 @@ class FuzzTest {
     return wrong.startsWith("{") ? "[" + wrong + "]" : wrong;
   }
 
+  /** A wrong entity: not a string "index:version", and not an index alone (a live one, maybe). */
   private static String wrongEntity(final String wrong) {
-    return wrong.matches("-?[0-9]+") ? "\"" + wrong + "\"" : wrong;
+    return wrong.matches("-?[0-9]+") ? "\"" + wrong + ":x\"" : wrong;
   }
 }
