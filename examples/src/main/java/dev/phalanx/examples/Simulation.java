@@ -1,5 +1,6 @@
 package dev.phalanx.examples;
 
+import dev.phalanx.ecs.inspector.Inspector;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
@@ -11,6 +12,8 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs the particle world headless for a fixed number of frames, prints progress and a table of
@@ -52,7 +55,8 @@ public final class Simulation {
         options.seed(),
         options.threads());
     final long setupStart = System.nanoTime();
-    try (World world = open(options)) {
+    try (World world = open(options);
+        Inspector inspector = inspect(world, options)) {
       System.out.printf(
           Locale.ROOT,
           "%s %,d entities in %.0f ms%n",
@@ -66,6 +70,9 @@ public final class Simulation {
       long deltaBytes = 0;
       for (int frame = 1; frame <= options.frames(); frame++) {
         world.step();
+        if (null != inspector) {
+          inspector.serve(); // between frames: the calls that arrived run here
+        }
         if (null != replica) {
           deltaBytes += feed(world, toReplica, replica, frame);
         }
@@ -101,6 +108,46 @@ public final class Simulation {
       }
       new Renderer(options.imageSize()).write(world, options.out());
       System.out.println("picture: " + options.out());
+      if (null != inspector) {
+        keepServing(inspector);
+      }
+    }
+  }
+
+  /** Attaches the live inspector when {@code --inspect} asks for it; prints its address. */
+  private static Inspector inspect(final World world, final Options options) throws IOException {
+    if (options.inspect() < 0) {
+      return null;
+    }
+    return Inspector.builder(world.registry()).port(options.inspect()).start();
+  }
+
+  /**
+   * Serves the inspector about 60 times a second, the world paused, until Enter (or end of input).
+   */
+  private static void keepServing(final Inspector inspector) {
+    System.out.println("The inspector stays open at " + inspector.pageAddress());
+    System.out.println("Press Enter to quit.");
+    final AtomicBoolean quit = new AtomicBoolean();
+    final Thread input =
+        new Thread(
+            () -> {
+              try {
+                int c = System.in.read();
+                while (c >= 0 && '\n' != c) {
+                  c = System.in.read();
+                }
+              } catch (IOException e) {
+                // No input to wait for: quit.
+              }
+              quit.set(true);
+            },
+            "stdin");
+    input.setDaemon(true);
+    input.start();
+    while (!quit.get()) {
+      inspector.serve();
+      LockSupport.parkNanos(16_000_000L);
     }
   }
 

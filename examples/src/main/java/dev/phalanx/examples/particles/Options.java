@@ -6,8 +6,8 @@ import java.nio.file.Path;
 /**
  * The command-line options of the simulation: {@code --entities N}, {@code --frames N}, {@code
  * --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH}, {@code --save FILE},
- * {@code --save-at N}, {@code --load FILE}, {@code --replica} and {@code --help}; those with a
- * value also as {@code --name=value}.
+ * {@code --save-at N}, {@code --load FILE}, {@code --replica}, {@code --inspect [PORT]} and {@code
+ * --help}; those with a value also as {@code --name=value}.
  *
  * @param entities root entities (particles and comets; comet tails come on top)
  * @param frames frames to run
@@ -20,6 +20,7 @@ import java.nio.file.Path;
  * @param saveAt after which frame to save it (counted from the start of this run)
  * @param load a snapshot to start from instead of a new world, or {@code null}
  * @param replica whether to feed a replica world the simulation's deltas each frame
+ * @param inspect the port of a live inspector to attach (0: any free port), or -1 for none
  */
 public record Options(
     int entities,
@@ -32,7 +33,8 @@ public record Options(
     Path save,
     int saveAt,
     Path load,
-    boolean replica) {
+    boolean replica,
+    int inspect) {
 
   /** The usage text printed by {@code --help}. */
   public static final String USAGE =
@@ -52,6 +54,10 @@ public record Options(
         --load FILE    start from a snapshot saved with --save instead of a new world
         --replica      also run a client replica fed the world's deltas each frame; prints the
                        bytes per frame and checks the replica's checksum against the world's
+        --inspect [PORT]
+                       attach the live inspector (a web page and JSON-RPC on 127.0.0.1, any free
+                       port unless given); prints its address with the token, serves it between
+                       frames, and keeps serving after the last frame until Enter is pressed
         --help         print this and exit
 
       With Maven, from the repository root:
@@ -75,6 +81,7 @@ public record Options(
     int saveAt = -1;
     Path load = null;
     boolean replica = false;
+    int inspect = -1;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
       String value = null;
@@ -89,6 +96,14 @@ public record Options(
       }
       if ("--replica".equals(name) && null == value) {
         replica = true;
+        continue;
+      }
+      if ("--inspect".equals(name)) {
+        // The port is optional: taken only when the next argument is a number.
+        if (null == value && i + 1 < args.length && args[i + 1].matches("[0-9]+")) {
+          value = args[++i];
+        }
+        inspect = null == value ? 0 : port(value);
         continue;
       }
       if (null == value) {
@@ -128,7 +143,8 @@ public record Options(
         save,
         saveAt < 0 ? frames : saveAt,
         load,
-        replica);
+        replica,
+        inspect);
   }
 
   /**
@@ -139,6 +155,14 @@ public record Options(
     return Files.isDirectory(Path.of("examples", "src"))
         ? Path.of("examples", "out", "particles.png")
         : Path.of("out", "particles.png");
+  }
+
+  private static int port(final String value) {
+    final long parsed = number("--inspect", value);
+    if (parsed < 0 || parsed > 65535) {
+      throw new IllegalArgumentException("--inspect takes a port in [0, 65535], got " + value);
+    }
+    return (int) parsed;
   }
 
   private static int positive(final String name, final String value) {

@@ -49,6 +49,13 @@ class OptionsTest {
     assertTrue(Options.USAGE.contains("--entities"));
     assertTrue(Options.USAGE.contains("--replica"));
     assertTrue(Options.parse("--replica", "--frames", "3").replica());
+    assertEquals(-1, Options.parse().inspect());
+    assertEquals(0, Options.parse("--inspect").inspect());
+    assertEquals(0, Options.parse("--inspect", "--frames", "3").inspect());
+    assertEquals(8123, Options.parse("--inspect", "8123", "--frames", "3").inspect());
+    assertEquals(8123, Options.parse("--inspect=8123").inspect());
+    assertThrows(IllegalArgumentException.class, () -> Options.parse("--inspect", "70000"));
+    assertTrue(Options.USAGE.contains("--inspect"));
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--entities"));
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--entities", "0"));
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--frames", "many"));

@@ -1,0 +1,755 @@
+package dev.phalanx.ecs.inspector;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.schedule.Schedule;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * A live inspector attached to a registry: a JSON-RPC 2.0 server over HTTP (methods modelled on the
+ * Bevy Remote Protocol, see {@code docs/inspector.md}) and a web page, both served by the JDK's
+ * {@code com.sun.net.httpserver}.
+ *
+ * <pre>{@code
+ * Inspector inspector = Inspector.builder(registry).schedule(schedule).start(); // prints the URL
+ * while (running) {
+ *   schedule.run();
+ *   inspector.serve(); // the calls that arrived run here, on the game thread
+ * }
+ * inspector.close();
+ * }</pre>
+ *
+ * <h2>Threading</h2>
+ *
+ * <p>The HTTP threads never touch the world: they check the token, read and parse a bounded body,
+ * check the request's shape and queue it. The queued calls run only inside {@link #serve()}, on the
+ * thread that calls it, which must be the thread that owns the registry (the game thread), at a
+ * point where no iteration runs: no call sees a half-applied frame. {@link #serve()} runs calls
+ * until its {@linkplain Builder#budget budget} is spent (at least one if any is queued) and leaves
+ * the rest for the next call; each call's work is bounded (at most 1,000 entities listed or dumped,
+ * 65,536 positions scanned, 100 entities watched), so a frame is delayed by at most the budget plus
+ * one call: about a millisecond or two on a million-entity world. A call that the game thread does
+ * not take within the {@linkplain Builder#callTimeout call timeout} is answered with an error and
+ * never runs. {@link #serve()}, {@link #close()} and the accessors may be called from any one
+ * thread; {@code serve()} from one thread at a time.
+ *
+ * <h2>Security</h2>
+ *
+ * <p>The server binds to the loopback address unless {@link Builder#bind} says otherwise. Every
+ * call must carry the token ({@code Authorization: Bearer <token>}), generated at start (32 random
+ * bytes) unless configured, and announced once with the page's address. Bodies are bounded ({@link
+ * Builder#maxRequestBytes}), so are results ({@link Builder#maxResultBytes}) and the queue ({@link
+ * Builder#maxQueuedCalls}); every malformed, oversized or unauthorised request gets a JSON-RPC
+ * error that says what is wrong, and never reaches the world.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>Attached and idle, {@link #serve()} is a poll of an empty queue: a few nanoseconds a frame.
+ * The server's threads (4 by default) sleep until a request arrives.
+ */
+public final class Inspector implements AutoCloseable {
+
+  private static final int PENDING = 0;
+  private static final int WAITING = 1;
+  private static final int RUNNING = 2;
+  private static final int DONE = 3;
+  private static final int EXPIRED = 4;
+
+  private static final String NODELAY = "sun.net.httpserver.nodelay";
+
+  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~-]{16,256}");
+
+  private final Methods methods;
+  private final ObjectMapper json;
+  private final HttpServer server;
+  private final ExecutorService threads;
+  private final String token;
+  private final byte[] tokenBytes;
+  private final int maxRequestBytes;
+  private final int maxResultBytes;
+  private final int maxQueuedCalls;
+  private final long budgetNanos;
+  private final long callTimeoutMillis;
+  private final byte[] page;
+  private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger queued = new AtomicInteger();
+  // Watches waiting for a change: touched by the serving thread only.
+  private final List<Call> waiting = new ArrayList<>();
+  private final AtomicLong served = new AtomicLong();
+  private volatile boolean closed;
+
+  private Inspector(final Builder builder) throws IOException {
+    this.json = mapper(builder.maxRequestBytes);
+    this.methods = new Methods(builder.registry, builder.schedule, json);
+    this.token = null != builder.token ? builder.token : newToken();
+    this.tokenBytes = token.getBytes(StandardCharsets.US_ASCII);
+    this.maxRequestBytes = builder.maxRequestBytes;
+    this.maxResultBytes = builder.maxResultBytes;
+    this.maxQueuedCalls = builder.maxQueuedCalls;
+    this.budgetNanos = builder.budget.toNanos();
+    this.callTimeoutMillis = builder.callTimeout.toMillis();
+    try (InputStream in = Inspector.class.getResourceAsStream("inspector.html")) {
+      if (null == in) {
+        throw new IOException("inspector.html is missing from the inspector's jar");
+      }
+      this.page = in.readAllBytes();
+    }
+    this.threads =
+        Executors.newFixedThreadPool(
+            builder.threads,
+            task -> {
+              final Thread thread = new Thread(task, "phalanx-inspector");
+              thread.setDaemon(true);
+              return thread;
+            });
+    // The JDK's server leaves Nagle's algorithm on unless told otherwise, read once per JVM: a
+    // small answer then waits for the client's delayed acknowledgement (about 40 ms a call).
+    if (null == System.getProperty(NODELAY)) {
+      System.setProperty(NODELAY, "true");
+    }
+    this.server = HttpServer.create(new InetSocketAddress(builder.address, builder.port), 64);
+    server.setExecutor(threads);
+    server.createContext("/rpc", this::rpc);
+    server.createContext("/", this::page);
+    server.start();
+    builder.announce.accept("Phalanx inspector: " + pageAddress());
+  }
+
+  /**
+   * {@return a builder of an inspector of {@code registry}}
+   *
+   * @param registry the world to inspect
+   */
+  public static Builder builder(final Registry registry) {
+    return new Builder(registry);
+  }
+
+  /**
+   * Starts an inspector of {@code registry} with the defaults: loopback, a free port, a new token.
+   *
+   * @param registry the world to inspect
+   * @return the started inspector
+   * @throws IOException if the server cannot bind
+   */
+  public static Inspector start(final Registry registry) throws IOException {
+    return builder(registry).start();
+  }
+
+  /**
+   * Runs the calls that arrived, on the calling thread (the game thread, at a safe point): first
+   * the watches waiting for a change (one check each), then queued calls until the budget is spent
+   * (at least one if any is queued). Calls left over wait for the next {@code serve()}.
+   *
+   * @return the number of calls answered
+   */
+  public int serve() {
+    if (waiting.isEmpty() && queue.isEmpty()) {
+      return 0;
+    }
+    final long start = System.nanoTime();
+    int answered = 0;
+    for (final Iterator<Call> it = waiting.iterator(); it.hasNext(); ) {
+      final Call call = it.next();
+      if (!call.state.compareAndSet(WAITING, RUNNING)) {
+        it.remove(); // expired meanwhile
+        continue;
+      }
+      if (run(call, System.nanoTime() < call.deadline)) {
+        it.remove();
+        answered++;
+      }
+    }
+    boolean first = true;
+    while (first || System.nanoTime() - start < budgetNanos) {
+      final Call call = queue.poll();
+      if (null == call) {
+        break;
+      }
+      queued.decrementAndGet();
+      if (!call.state.compareAndSet(PENDING, RUNNING)) {
+        continue; // expired before the game thread took it: it never runs
+      }
+      first = false;
+      if (run(call, call.deadline > 0 && System.nanoTime() < call.deadline)) {
+        answered++;
+      } else {
+        waiting.add(call);
+      }
+    }
+    served.addAndGet(answered);
+    return answered;
+  }
+
+  /** Runs one call; returns false if it is a watch that waits (its state back to WAITING). */
+  private boolean run(final Call call, final boolean mayWait) {
+    JsonNode result;
+    try {
+      result = methods.run(call.method, call.params, mayWait);
+    } catch (RpcError e) {
+      call.state.set(DONE);
+      call.answer.complete(error(call.id, e));
+      return true;
+    } catch (RuntimeException e) {
+      call.state.set(DONE);
+      call.answer.complete(
+          error(call.id, new RpcError(RpcError.INTERNAL_ERROR, "the call failed: " + e)));
+      return true;
+    }
+    if (null == result) {
+      call.state.set(WAITING);
+      return false;
+    }
+    call.state.set(DONE);
+    final ObjectNode answer = JsonNodeFactory.instance.objectNode();
+    answer.put("jsonrpc", "2.0");
+    answer.set("result", result);
+    answer.set("id", call.id);
+    call.answer.complete(answer);
+    return true;
+  }
+
+  /** {@return the token every call must carry} */
+  public String token() {
+    return token;
+  }
+
+  /** {@return the port the server listens on} */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** {@return the address of the JSON-RPC endpoint, {@code http://host:port/rpc}} */
+  public URI rpcAddress() {
+    return URI.create(base() + "/rpc");
+  }
+
+  /** {@return the address of the web page, with the token in its fragment (never sent)} */
+  public URI pageAddress() {
+    return URI.create(base() + "/#token=" + token);
+  }
+
+  private String base() {
+    final InetAddress address = server.getAddress().getAddress();
+    final String host =
+        address.isAnyLocalAddress()
+            ? InetAddress.getLoopbackAddress().getHostAddress()
+            : address.getHostAddress();
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** {@return the number of calls answered by {@link #serve()} so far} */
+  public long served() {
+    return served.get();
+  }
+
+  /**
+   * Stops the server; calls not yet answered get an error. The world is not touched. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    server.stop(0);
+    for (Call call = queue.poll(); null != call; call = queue.poll()) {
+      expire(call, "the inspector was closed");
+    }
+    threads.shutdown();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // HTTP: these run on the server's threads and never touch the world.
+  // ---------------------------------------------------------------------------------------------
+
+  private void page(final HttpExchange exchange) throws IOException {
+    try (exchange) {
+      final String path = exchange.getRequestURI().getPath();
+      if (!"GET".equals(exchange.getRequestMethod())
+          || !("/".equals(path) || "/index.html".equals(path))) {
+        final byte[] text = "not found\n".getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(404, text.length);
+        exchange.getResponseBody().write(text);
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+      exchange.getResponseHeaders().set("Cache-Control", "no-store");
+      exchange
+          .getResponseHeaders()
+          .set(
+              "Content-Security-Policy",
+              "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline';"
+                  + " connect-src 'self'; img-src data:; base-uri 'none'; frame-ancestors 'none'");
+      exchange.sendResponseHeaders(200, page.length);
+      exchange.getResponseBody().write(page);
+    }
+  }
+
+  private void rpc(final HttpExchange exchange) {
+    final Call call;
+    try {
+      call = accept(exchange);
+    } catch (RpcError e) {
+      respond(exchange, e.httpStatus(), error(null, e));
+      return;
+    } catch (RuntimeException e) {
+      respond(exchange, 500, error(null, new RpcError(RpcError.INTERNAL_ERROR, e.toString())));
+      return;
+    }
+    // Answered on a server thread, never on the game thread that completes the call.
+    final CompletableFuture<Void> unused =
+        call.answer.thenAcceptAsync(answer -> respond(exchange, 200, answer), threads);
+    final long timeout =
+        callTimeoutMillis + Math.max(0, call.deadline - System.nanoTime()) / 1000000;
+    CompletableFuture.delayedExecutor(timeout, TimeUnit.MILLISECONDS)
+        .execute(
+            () ->
+                expire(
+                    call,
+                    "the world did not run the call within "
+                        + callTimeoutMillis
+                        + " ms: is inspector.serve() called every frame?"));
+    if (closed) {
+      expire(call, "the inspector was closed");
+    }
+  }
+
+  private void expire(final Call call, final String why) {
+    if (call.state.compareAndSet(PENDING, EXPIRED) || call.state.compareAndSet(WAITING, EXPIRED)) {
+      call.answer.complete(error(call.id, new RpcError(RpcError.TIMEOUT, why)));
+    }
+  }
+
+  /** Checks a request and queues its call; throws what is wrong with it. */
+  private Call accept(final HttpExchange exchange) {
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      throw new RpcError(
+          RpcError.INVALID_REQUEST,
+          "send calls with POST, not " + Codec.clip(exchange.getRequestMethod()),
+          405);
+    }
+    final String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    if (null == authorization || !authorization.startsWith("Bearer ")) {
+      throw new RpcError(
+          RpcError.UNAUTHORIZED,
+          "missing token: send the header \"Authorization: Bearer <token>\" with the token the"
+              + " inspector printed when it started",
+          401);
+    }
+    final byte[] given = authorization.substring(7).trim().getBytes(StandardCharsets.US_ASCII);
+    if (!MessageDigest.isEqual(given, tokenBytes)) {
+      throw new RpcError(RpcError.UNAUTHORIZED, "wrong token", 401);
+    }
+    final byte[] body = body(exchange);
+    final JsonNode request;
+    try {
+      request = json.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw new RpcError(RpcError.PARSE_ERROR, "the body is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new RpcError(RpcError.PARSE_ERROR, "the body cannot be read: " + e.getMessage());
+    }
+    final Call call = call(request);
+    if (queued.incrementAndGet() > maxQueuedCalls) {
+      queued.decrementAndGet();
+      throw new RpcError(
+          RpcError.BUSY,
+          maxQueuedCalls + " calls are already waiting for the game thread; try again later",
+          503);
+    }
+    queue.add(call);
+    return call;
+  }
+
+  private byte[] body(final HttpExchange exchange) {
+    final String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (null != length) {
+      try {
+        if (Long.parseLong(length.trim()) > maxRequestBytes) {
+          throw tooLarge(Long.parseLong(length.trim()) + " bytes");
+        }
+      } catch (NumberFormatException e) {
+        throw new RpcError(RpcError.INVALID_REQUEST, "Content-Length is not a number", 400);
+      }
+    }
+    try (InputStream in = exchange.getRequestBody()) {
+      final byte[] body = in.readNBytes(maxRequestBytes + 1);
+      if (body.length > maxRequestBytes) {
+        throw tooLarge("more than " + maxRequestBytes + " bytes");
+      }
+      if (0 == body.length) {
+        throw new RpcError(RpcError.PARSE_ERROR, "the body is empty: send one JSON-RPC request");
+      }
+      return body;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private RpcError tooLarge(final String size) {
+    return new RpcError(
+        RpcError.REQUEST_TOO_LARGE,
+        "the body is " + size + "; the limit is " + maxRequestBytes + " bytes",
+        413);
+  }
+
+  /** Checks the JSON-RPC envelope and makes the call. */
+  private Call call(final JsonNode request) {
+    if (request.isArray()) {
+      throw new RpcError(
+          RpcError.INVALID_REQUEST, "batches are not supported: send one call per request");
+    }
+    if (!request.isObject()) {
+      throw new RpcError(
+          RpcError.INVALID_REQUEST,
+          "a request must be a JSON-RPC 2.0 object, got " + Codec.kind(request));
+    }
+    for (final Iterator<String> it = request.fieldNames(); it.hasNext(); ) {
+      final String name = it.next();
+      if (!List.of("jsonrpc", "method", "params", "id").contains(name)) {
+        throw new RpcError(
+            RpcError.INVALID_REQUEST,
+            "a request has no member \"" + Codec.clip(name) + "\" (jsonrpc, method, params, id)");
+      }
+    }
+    final JsonNode id = request.has("id") ? request.get("id") : null;
+    if (null != id && !id.isTextual() && !id.isIntegralNumber() && !id.isNull()) {
+      throw new RpcError(RpcError.INVALID_REQUEST, "id must be a string or a whole number");
+    }
+    if (!"2.0".equals(request.path("jsonrpc").textValue())) {
+      throw new RpcError(RpcError.INVALID_REQUEST, "jsonrpc must be \"2.0\"", 200).withId(id);
+    }
+    final JsonNode method = request.get("method");
+    if (null == method || !method.isTextual()) {
+      throw new RpcError(RpcError.INVALID_REQUEST, "method must be a string").withId(id);
+    }
+    if (!Methods.exists(method.textValue())) {
+      throw new RpcError(
+              RpcError.METHOD_NOT_FOUND,
+              "no method \""
+                  + Codec.clip(method.textValue())
+                  + "\" (rpc.discover lists the methods)")
+          .withId(id);
+    }
+    final JsonNode params = request.get("params");
+    if (null != params && !params.isNull() && !params.isObject()) {
+      throw new RpcError(
+              RpcError.INVALID_PARAMS,
+              "params must be an object of parameters by name, got " + Codec.kind(params))
+          .withId(id);
+    }
+    final ObjectNode byName =
+        null == params || params.isNull()
+            ? JsonNodeFactory.instance.objectNode()
+            : (ObjectNode) params;
+    long deadline = 0;
+    if ("world.watch".equals(method.textValue())) {
+      final int wait;
+      try {
+        wait = Methods.intParam(byName, "timeout_ms", 0, 0, (int) Methods.MAX_WATCH_MILLIS);
+      } catch (RpcError e) {
+        throw e.withId(id);
+      }
+      deadline = 0 == wait ? 0 : System.nanoTime() + wait * 1_000_000L;
+    }
+    return new Call(
+        method.textValue(),
+        byName,
+        null == id ? JsonNodeFactory.instance.nullNode() : id,
+        deadline);
+  }
+
+  private void respond(final HttpExchange exchange, final int status, final JsonNode answer) {
+    try (exchange) {
+      byte[] bytes = json.writeValueAsBytes(answer);
+      if (bytes.length > maxResultBytes) {
+        bytes =
+            json.writeValueAsBytes(
+                error(
+                    answer.get("id"),
+                    new RpcError(
+                        RpcError.RESULT_TOO_LARGE,
+                        "the result is "
+                            + bytes.length
+                            + " bytes, over the limit of "
+                            + maxResultBytes
+                            + " (the call ran; ask for fewer entities or fields)")));
+      }
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.getResponseHeaders().set("Cache-Control", "no-store");
+      exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+      exchange.sendResponseHeaders(status, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    } catch (IOException e) {
+      // The client went away; nothing to answer.
+    }
+  }
+
+  private static ObjectNode error(final JsonNode id, final RpcError error) {
+    final ObjectNode answer = JsonNodeFactory.instance.objectNode();
+    answer.put("jsonrpc", "2.0");
+    answer.putObject("error").put("code", error.code()).put("message", error.getMessage());
+    final JsonNode theId = null != error.id() ? error.id() : id;
+    answer.set("id", null == theId ? JsonNodeFactory.instance.nullNode() : theId);
+    return answer;
+  }
+
+  private static ObjectMapper mapper(final int maxRequestBytes) {
+    final JsonFactory factory =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder()
+                    .maxNestingDepth(32)
+                    .maxNumberLength(64)
+                    .maxStringLength(maxRequestBytes)
+                    .build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    final ObjectMapper mapper = new ObjectMapper(factory);
+    mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    return mapper;
+  }
+
+  private static String newToken() {
+    final byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** A queued call: claimed by the game thread or by its timeout, never both. */
+  private static final class Call {
+    final String method;
+    final ObjectNode params;
+    final JsonNode id;
+    final long deadline;
+    final AtomicInteger state = new AtomicInteger(PENDING);
+    final CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+
+    Call(final String method, final ObjectNode params, final JsonNode id, final long deadline) {
+      this.method = method;
+      this.params = params;
+      this.id = id;
+      this.deadline = deadline;
+    }
+  }
+
+  /**
+   * Configures an inspector. Every setting has a safe default: loopback, a free port, a new token,
+   * 64 KiB bodies, 4 MiB results, 256 queued calls, 1 ms of calls per {@code serve()}, 10 s for the
+   * game thread to take a call. Not thread-safe; {@link #start()} may be called more than once.
+   */
+  public static final class Builder {
+    private final Registry registry;
+    private Schedule schedule;
+    private InetAddress address = InetAddress.getLoopbackAddress();
+    private int port;
+    private String token;
+    private int maxRequestBytes = 64 * 1024;
+    private int maxResultBytes = 4 * 1024 * 1024;
+    private int maxQueuedCalls = 256;
+    private int threads = 4;
+    private Duration budget = Duration.ofMillis(1);
+    private Duration callTimeout = Duration.ofSeconds(10);
+    private Consumer<String> announce = System.out::println;
+
+    private Builder(final Registry registry) {
+      this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /**
+     * Attaches a schedule, whose system timings {@code world.system_timings} reports.
+     *
+     * @param schedule the schedule that runs the world's systems
+     * @return this builder
+     */
+    public Builder schedule(final Schedule schedule) {
+      if (schedule.registry() != registry) {
+        throw new IllegalArgumentException("the schedule runs another registry");
+      }
+      this.schedule = schedule;
+      return this;
+    }
+
+    /**
+     * Binds to {@code address} instead of the loopback address: the world becomes reachable by
+     * whoever reaches that address and holds the token.
+     *
+     * @param address the address to listen on
+     * @return this builder
+     */
+    public Builder bind(final InetAddress address) {
+      this.address = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /**
+     * Listens on {@code port} (0, the default: any free port).
+     *
+     * @param port the port, in [0, 65535]
+     * @return this builder
+     */
+    public Builder port(final int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port " + port + " is outside [0, 65535]");
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Uses {@code token} instead of a random one.
+     *
+     * @param token 16 to 256 characters among letters, digits and {@code . _ ~ -}
+     * @return this builder
+     */
+    public Builder token(final String token) {
+      if (null == token || !TOKEN.matcher(token).matches()) {
+        throw new IllegalArgumentException(
+            "a token is 16 to 256 characters among letters, digits and . _ ~ -");
+      }
+      this.token = token;
+      return this;
+    }
+
+    /**
+     * Bounds request bodies.
+     *
+     * @param bytes the largest body accepted, at least 1,024
+     * @return this builder
+     */
+    public Builder maxRequestBytes(final int bytes) {
+      this.maxRequestBytes = atLeast("maxRequestBytes", bytes, 1024);
+      return this;
+    }
+
+    /**
+     * Bounds results.
+     *
+     * @param bytes the largest answer sent, at least 4,096
+     * @return this builder
+     */
+    public Builder maxResultBytes(final int bytes) {
+      this.maxResultBytes = atLeast("maxResultBytes", bytes, 4096);
+      return this;
+    }
+
+    /**
+     * Bounds the calls waiting for the game thread; more are refused as busy.
+     *
+     * @param calls the most queued calls, at least 1
+     * @return this builder
+     */
+    public Builder maxQueuedCalls(final int calls) {
+      this.maxQueuedCalls = atLeast("maxQueuedCalls", calls, 1);
+      return this;
+    }
+
+    /**
+     * Sets the number of HTTP threads (they parse and answer; the world is not theirs).
+     *
+     * @param count the thread count, at least 1
+     * @return this builder
+     */
+    public Builder threads(final int count) {
+      this.threads = atLeast("threads", count, 1);
+      return this;
+    }
+
+    /**
+     * Bounds the time one {@link Inspector#serve()} spends starting calls; it runs at least one
+     * queued call, then starts no other once the budget is spent.
+     *
+     * @param budget the time per serve, not negative
+     * @return this builder
+     */
+    public Builder budget(final Duration budget) {
+      if (budget.isNegative()) {
+        throw new IllegalArgumentException("the budget " + budget + " is negative");
+      }
+      this.budget = budget;
+      return this;
+    }
+
+    /**
+     * Sets how long a call waits for the game thread before it is answered with an error (and then
+     * never runs).
+     *
+     * @param timeout the time, at least a millisecond
+     * @return this builder
+     */
+    public Builder callTimeout(final Duration timeout) {
+      if (timeout.toMillis() < 1) {
+        throw new IllegalArgumentException("the call timeout " + timeout + " is under 1 ms");
+      }
+      this.callTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Sets where the page's address (with the token) is announced once at start; {@code System.out}
+     * by default.
+     *
+     * @param announce receives one line
+     * @return this builder
+     */
+    public Builder announce(final Consumer<String> announce) {
+      this.announce = Objects.requireNonNull(announce, "announce");
+      return this;
+    }
+
+    /**
+     * Starts the server and announces the page's address.
+     *
+     * @return the running inspector; call {@link Inspector#serve()} every frame
+     * @throws IOException if the server cannot bind
+     */
+    public Inspector start() throws IOException {
+      return new Inspector(this);
+    }
+
+    private static int atLeast(final String name, final int value, final int min) {
+      if (value < min) {
+        throw new IllegalArgumentException(name + " " + value + " is under " + min);
+      }
+      return value;
+    }
+  }
+}

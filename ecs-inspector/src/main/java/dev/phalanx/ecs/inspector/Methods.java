@@ -1,0 +1,941 @@
+package dev.phalanx.ecs.inspector;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.phalanx.ecs.EmptyStorage;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.EntityStorage;
+import dev.phalanx.ecs.Group;
+import dev.phalanx.ecs.ObjectStorage;
+import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.VoidStorage;
+import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.SystemTiming;
+import dev.phalanx.ecs.snapshot.SnapshotDump;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The protocol's methods, run on the game thread by {@link Inspector#serve()}: each checks its
+ * parameters and everything it is about to change first, then changes the world, so that a refused
+ * call leaves the world as it was. Field values are read through {@link SnapshotDump} (the same
+ * column metadata as snapshots), written through {@link Codec.Builder}.
+ *
+ * <p>Not thread-safe: only the game thread calls it. Every method's work is bounded by the limits
+ * below (entities listed, positions scanned), so one call costs at most about a millisecond or two
+ * on a million-entity world.
+ */
+final class Methods {
+
+  /** The most entities one query, watch or dump returns. */
+  static final int MAX_LIMIT = 1000;
+
+  /** The most positions one query call scans before it answers with a cursor to continue from. */
+  static final int MAX_SCAN = 1 << 16;
+
+  /** The most entities one watch call follows by value. */
+  static final int MAX_WATCHED = 100;
+
+  /** The longest a watch may wait for a change. */
+  static final long MAX_WATCH_MILLIS = 30_000;
+
+  /** The methods, with their parameters and a summary, as {@code rpc.discover} lists them. */
+  static final List<String[]> METHODS =
+      List.of(
+          new String[] {"rpc.discover", "", "This list of methods, as an OpenRPC document."},
+          new String[] {"world.stats", "", "Entity counts, storage and group counts, the tick."},
+          new String[] {
+            "world.list_components", "", "Component types with their fields and storage kinds."
+          },
+          new String[] {
+            "world.list_storages", "", "Storages: kind, size, bytes (payload and packed array)."
+          },
+          new String[] {"world.list_groups", "", "Groups: kind, size, owned, get, excluded types."},
+          new String[] {
+            "world.query",
+            "with, without, cursor, limit, values",
+            "Entities with every type of `with` and none of `without`, a page at a time."
+          },
+          new String[] {
+            "world.get_components", "entity, components", "An entity's components, with fields."
+          },
+          new String[] {
+            "world.insert_components",
+            "entity, components",
+            "Adds components (field objects) to an entity that has none of them."
+          },
+          new String[] {
+            "world.replace_components",
+            "entity, components",
+            "Replaces fields of components the entity has; fields not given keep their values."
+          },
+          new String[] {
+            "world.remove_components", "entity, components", "Removes components the entity has."
+          },
+          new String[] {
+            "world.spawn_entity", "components", "Creates an entity with the given components."
+          },
+          new String[] {"world.despawn_entity", "entity", "Destroys an entity."},
+          new String[] {"world.system_timings", "", "Per-system timings of the attached schedule."},
+          new String[] {
+            "world.watch",
+            "entities, digests, components, since, limit, timeout_ms",
+            "What changed since the last call: watched entities by value, tracked types by tick."
+          });
+
+  private final Registry registry;
+  private final Schedule schedule;
+  private final ObjectMapper json;
+  private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+  // Builders per storage, made on first write or listing: reflection once per type.
+  private final Map<Storage<?>, Codec.Builder> builders = new HashMap<>();
+  private final MessageDigest sha256 = sha256();
+
+  Methods(final Registry registry, final Schedule schedule, final ObjectMapper json) {
+    this.registry = registry;
+    this.schedule = schedule;
+    this.json = json;
+  }
+
+  /** Whether {@code method} exists. */
+  static boolean exists(final String method) {
+    for (final String[] m : METHODS) {
+      if (m[0].equals(method)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Runs one call, or returns {@code null} for a watch that has nothing to report yet and may still
+   * wait.
+   */
+  JsonNode run(final String method, final ObjectNode params, final boolean mayWait) {
+    return switch (method) {
+      case "rpc.discover" -> discover(params);
+      case "world.stats" -> stats(params);
+      case "world.list_components" -> listComponents(params);
+      case "world.list_storages" -> listStorages(params);
+      case "world.list_groups" -> listGroups(params);
+      case "world.query" -> query(params);
+      case "world.get_components" -> getComponents(params);
+      case "world.insert_components" -> insert(params);
+      case "world.replace_components" -> replace(params);
+      case "world.remove_components" -> remove(params);
+      case "world.spawn_entity" -> spawn(params);
+      case "world.despawn_entity" -> despawn(params);
+      case "world.system_timings" -> timings(params);
+      case "world.watch" -> watch(params, mayWait);
+      default -> throw new RpcError(RpcError.METHOD_NOT_FOUND, "no method " + method);
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reading.
+  // ---------------------------------------------------------------------------------------------
+
+  private JsonNode discover(final ObjectNode params) {
+    allow(params, "rpc.discover");
+    final ObjectNode result = nodes.objectNode();
+    result.put("openrpc", "1.3.2");
+    result.putObject("info").put("title", "Phalanx inspector").put("version", "0.1.0");
+    final ArrayNode methods = result.putArray("methods");
+    for (final String[] m : METHODS) {
+      final ObjectNode method = methods.addObject().put("name", m[0]).put("summary", m[2]);
+      final ArrayNode list = method.putArray("params");
+      final java.util.Scanner names = new java.util.Scanner(m[1]).useDelimiter(", ");
+      while (names.hasNext()) {
+        list.addObject().put("name", names.next());
+      }
+    }
+    return result;
+  }
+
+  private JsonNode stats(final ObjectNode params) {
+    allow(params, "world.stats");
+    final ObjectNode result = nodes.objectNode();
+    result.put("alive", registry.alive());
+    result.put("released", registry.entities().size() - registry.alive());
+    result.put("storages", registry.storageCount());
+    result.put("groups", registry.groups().size());
+    long bytes = 0;
+    for (int i = 0; i < registry.storageCount(); i++) {
+      bytes += bytes(registry.storageAt(i));
+    }
+    result.put("bytes", bytes);
+    result.put("tick", registry.changeTick());
+    if (null != schedule) {
+      result.put("frame", schedule.frame());
+    }
+    return result;
+  }
+
+  private JsonNode listComponents(final ObjectNode params) {
+    allow(params, "world.list_components");
+    final ArrayNode result = nodes.arrayNode();
+    final JsonNode fields = dumpHeader();
+    for (int i = 0; i < registry.storageCount(); i++) {
+      final Storage<?> storage = registry.storageAt(i);
+      final ObjectNode type = result.addObject();
+      type.put("name", storage.type().name());
+      type.put("key", key(storage));
+      type.put("kind", kind(storage));
+      type.put("tracked", storage.isTracked());
+      type.put("writable", builder(storage).writable());
+      final ArrayNode editable = type.putArray("editable");
+      builder(storage).editable().forEach(editable::add);
+      type.set("fields", fields.get(i).get("fields"));
+    }
+    return result;
+  }
+
+  private JsonNode listStorages(final ObjectNode params) {
+    allow(params, "world.list_storages");
+    final ArrayNode result = nodes.arrayNode();
+    for (int i = 0; i < registry.storageCount(); i++) {
+      final Storage<?> storage = registry.storageAt(i);
+      result
+          .addObject()
+          .put("name", storage.type().name())
+          .put("key", key(storage))
+          .put("kind", kind(storage))
+          .put("size", storage.size())
+          .put("bytes", bytes(storage))
+          .put("tracked", storage.isTracked())
+          .put("pageSize", storage.pageSize())
+          .put("policy", storage.policy().name())
+          .put("owner", null == storage.owner() ? null : describe(storage.owner()));
+    }
+    return result;
+  }
+
+  private JsonNode listGroups(final ObjectNode params) {
+    allow(params, "world.list_groups");
+    final ArrayNode result = nodes.arrayNode();
+    for (int i = 0; i < registry.groups().size(); i++) {
+      final Group group = registry.groups().get(i);
+      final ObjectNode node = result.addObject();
+      node.put("name", describe(group));
+      node.put("kind", groupKind(group));
+      node.put("size", group.size());
+      final ArrayNode owned = node.putArray("owned");
+      for (int n = 0; n < group.ownedCount(); n++) {
+        owned.add(group.owned(n).type().name());
+      }
+      final ArrayNode get = node.putArray("get");
+      for (int n = 0; n < group.getCount(); n++) {
+        get.add(group.get(n).type().name());
+      }
+      final ArrayNode exclude = node.putArray("exclude");
+      for (int n = 0; n < group.excludeCount(); n++) {
+        exclude.add(group.exclude(n).type().name());
+      }
+    }
+    return result;
+  }
+
+  private JsonNode query(final ObjectNode params) {
+    allow(params, "world.query", "with", "without", "cursor", "limit", "values");
+    final List<Storage<?>> with = storages(params.get("with"), "with");
+    final List<Storage<?>> without = storages(params.get("without"), "without");
+    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
+    final int cursor = intParam(params, "cursor", 0, 0, Integer.MAX_VALUE);
+    final boolean values = boolParam(params, "values", false);
+    // The smallest included set leads; with none, the entity storage's live entities do.
+    SparseSet lead = null;
+    for (final Storage<?> storage : with) {
+      lead = null == lead || storage.size() < lead.size() ? storage : lead;
+    }
+    final EntityStorage entities = registry.entities();
+    final int size = null == lead ? entities.alive() : lead.size();
+    final long[] packed = null == lead ? entities.packed() : null;
+    final long[] found = new long[limit];
+    int count = 0;
+    int position = Math.min(cursor, size);
+    final int end = (int) Math.min(size, (long) position + MAX_SCAN);
+    for (; position < end && count < limit; position++) {
+      final long entity = null == lead ? packed[position] : lead.at(position);
+      if (matches(entity, with, without)) {
+        found[count++] = entity;
+      }
+    }
+    final ObjectNode result = nodes.objectNode();
+    result.put("lead", null == lead ? "entities" : ((Storage<?>) lead).type().name());
+    result.put("size", size);
+    result.put("scanned", position - Math.min(cursor, size));
+    if (position < size) {
+      result.put("next", position);
+    } else {
+      result.putNull("next");
+    }
+    final ArrayNode list = result.putArray("entities");
+    final long[] page = java.util.Arrays.copyOf(found, count);
+    if (values) {
+      result.remove("entities");
+      result.putRawValue("entities", new RawValue(rawEntities(page)));
+    } else {
+      for (int i = 0; i < count; i++) {
+        list.add(Codec.entity(page[i]));
+      }
+    }
+    return result;
+  }
+
+  private boolean matches(
+      final long entity, final List<Storage<?>> with, final List<Storage<?>> without) {
+    if (!registry.valid(entity)) {
+      return false; // a tombstone of an in-place storage
+    }
+    for (final Storage<?> storage : with) {
+      if (!storage.contains(entity)) {
+        return false;
+      }
+    }
+    for (final Storage<?> storage : without) {
+      if (storage.contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private JsonNode getComponents(final ObjectNode params) {
+    allow(params, "world.get_components", "entity", "components");
+    final long entity = alive(params.get("entity"), "entity");
+    final List<Storage<?>> only =
+        params.hasNonNull("components") ? storages(params.get("components"), "components") : null;
+    final ObjectNode result = entityNode(dump(new long[] {entity}).get("components").get(0));
+    if (null != only) {
+      final ObjectNode components = (ObjectNode) result.get("components");
+      final Set<String> keep = new HashSet<>();
+      for (final Storage<?> storage : only) {
+        keep.add(storage.type().name());
+      }
+      components.retain(keep);
+    }
+    return result;
+  }
+
+  /** An entity of the dump as the protocol gives it: {@code {entity, components, digest}}. */
+  private ObjectNode entityNode(final JsonNode dumped) {
+    return entityNode(dumped, true);
+  }
+
+  private ObjectNode entityNode(final JsonNode dumped, final boolean withDigest) {
+    final ObjectNode node = nodes.objectNode();
+    node.set("entity", dumped.get("entity"));
+    final ObjectNode components = node.putObject("components");
+    for (final Map.Entry<String, JsonNode> field : dumped.properties()) {
+      if (!"entity".equals(field.getKey())) {
+        components.set(field.getKey(), field.getValue());
+      }
+    }
+    if (withDigest) {
+      node.put("digest", digest(components));
+    }
+    return node;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Writing: everything is checked and built first, then applied.
+  // ---------------------------------------------------------------------------------------------
+
+  private JsonNode insert(final ObjectNode params) {
+    allow(params, "world.insert_components", "entity", "components");
+    final long entity = alive(params.get("entity"), "entity");
+    final Map<Storage<?>, Object> values = build(params.get("components"), entity, false);
+    for (final Storage<?> storage : values.keySet()) {
+      if (storage.contains(entity)) {
+        throw RpcError.params(
+            "entity "
+                + Codec.entity(entity)
+                + " already has a "
+                + storage.type().name()
+                + ": use world.replace_components");
+      }
+    }
+    apply(entity, values, false);
+    return result(entity);
+  }
+
+  private JsonNode replace(final ObjectNode params) {
+    allow(params, "world.replace_components", "entity", "components");
+    final long entity = alive(params.get("entity"), "entity");
+    final Map<Storage<?>, Object> values = build(params.get("components"), entity, true);
+    apply(entity, values, true);
+    return result(entity);
+  }
+
+  private JsonNode remove(final ObjectNode params) {
+    allow(params, "world.remove_components", "entity", "components");
+    final long entity = alive(params.get("entity"), "entity");
+    final List<Storage<?>> storages = storages(params.get("components"), "components");
+    if (storages.isEmpty()) {
+      throw RpcError.params("components must name at least one component to remove");
+    }
+    for (final Storage<?> storage : storages) {
+      if (!storage.contains(entity)) {
+        throw RpcError.params(
+            "entity " + Codec.entity(entity) + " has no " + storage.type().name() + " to remove");
+      }
+    }
+    refusing(
+        () -> {
+          for (final Storage<?> storage : storages) {
+            storage.erase(entity);
+          }
+        });
+    return result(entity);
+  }
+
+  private JsonNode spawn(final ObjectNode params) {
+    allow(params, "world.spawn_entity", "components");
+    final JsonNode components = params.get("components");
+    final Map<Storage<?>, Object> values =
+        null == components || components.isNull()
+            ? new LinkedHashMap<>()
+            : build(components, -1L, false);
+    final long entity = creating(registry::create);
+    apply(entity, values, false);
+    return result(entity);
+  }
+
+  private JsonNode despawn(final ObjectNode params) {
+    allow(params, "world.despawn_entity", "entity");
+    final long entity = alive(params.get("entity"), "entity");
+    refusing(() -> registry.destroy(entity));
+    final ObjectNode result = nodes.objectNode();
+    result.put("entity", Codec.entity(entity));
+    result.put("alive", registry.alive());
+    return result;
+  }
+
+  private JsonNode result(final long entity) {
+    return entityNode(dump(new long[] {entity}).get("components").get(0));
+  }
+
+  /**
+   * Builds every component of {@code components} ({@code {"Name": {fields}}}): for a replacement,
+   * fields not given keep the entity's values. Changes nothing.
+   */
+  private Map<Storage<?>, Object> build(
+      final JsonNode components, final long entity, final boolean replacing) {
+    if (null == components || !components.isObject()) {
+      throw RpcError.params(
+          "components must be an object of components by name, like {\"Position\": {\"x\": 1}},"
+              + " got "
+              + (null == components ? "nothing" : Codec.kind(components)));
+    }
+    if (components.isEmpty()) {
+      throw RpcError.params("components names no component");
+    }
+    final Map<Storage<?>, Object> values = new LinkedHashMap<>();
+    for (final Map.Entry<String, JsonNode> entry : components.properties()) {
+      final Storage<?> storage = storage(entry.getKey());
+      if (values.containsKey(storage)) {
+        throw RpcError.params("component " + entry.getKey() + " is named twice");
+      }
+      Object current = null;
+      if (replacing) {
+        if (!storage.contains(entity)) {
+          throw RpcError.params(
+              "entity "
+                  + Codec.entity(entity)
+                  + " has no "
+                  + storage.type().name()
+                  + " to replace: use world.insert_components");
+        }
+        current = storage instanceof EmptyStorage<?> ? null : storage.get(entity);
+      }
+      values.put(storage, builder(storage).build(entry.getValue(), current));
+    }
+    return values;
+  }
+
+  private void apply(final long entity, final Map<Storage<?>, Object> values, final boolean swap) {
+    refusing(
+        () -> {
+          for (final Map.Entry<Storage<?>, Object> entry : values.entrySet()) {
+            put(entry.getKey(), entity, entry.getValue(), swap);
+          }
+        });
+  }
+
+  private static <T> void put(
+      final Storage<T> storage, final long entity, final Object value, final boolean replacing) {
+    if (storage instanceof EmptyStorage<?>) {
+      if (!replacing) {
+        ((EmptyStorage<?>) storage).emplace(entity);
+      }
+      return;
+    }
+    final T typed = storage.type().javaClass().cast(value);
+    if (replacing) {
+      storage.replace(entity, typed);
+    } else {
+      storage.emplace(entity, typed);
+    }
+  }
+
+  /** Runs a change, turning the runtime's refusal into a protocol error. */
+  private static void refusing(final Runnable change) {
+    try {
+      change.run();
+    } catch (RuntimeException e) {
+      throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
+    }
+  }
+
+  private static long creating(final java.util.function.LongSupplier change) {
+    try {
+      return change.getAsLong();
+    } catch (RuntimeException e) {
+      throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Timings and watching.
+  // ---------------------------------------------------------------------------------------------
+
+  private JsonNode timings(final ObjectNode params) {
+    allow(params, "world.system_timings");
+    final ObjectNode result = nodes.objectNode();
+    result.put("attached", null != schedule);
+    final ArrayNode systems = result.putArray("systems");
+    if (null != schedule) {
+      result.put("frames", schedule.frame());
+      result.set("frame", timing(schedule.frameTiming()));
+      for (final SystemTiming timing : schedule.timings()) {
+        systems.add(timing(timing));
+      }
+    }
+    return result;
+  }
+
+  private ObjectNode timing(final SystemTiming timing) {
+    return nodes
+        .objectNode()
+        .put("system", timing.system())
+        .put("stage", timing.stage())
+        .put("runs", timing.runs())
+        .put("samples", timing.samples())
+        .put("meanNanos", timing.meanNanos())
+        .put("p50Nanos", timing.p50Nanos())
+        .put("p95Nanos", timing.p95Nanos())
+        .put("maxNanos", timing.maxNanos());
+  }
+
+  /**
+   * Reports what changed: watched entities whose components differ from the digests the client
+   * holds (or that died), and entities of tracked types written since {@code since}. With nothing
+   * to report and {@code mayWait}, returns {@code null}: the call waits for the next serve.
+   */
+  private JsonNode watch(final ObjectNode params, final boolean mayWait) {
+    allow(
+        params, "world.watch", "entities", "digests", "components", "since", "limit", "timeout_ms");
+    final JsonNode entityList = params.get("entities");
+    final List<Long> watched = new ArrayList<>();
+    if (null != entityList && !entityList.isNull()) {
+      if (!entityList.isArray() || entityList.size() > MAX_WATCHED) {
+        throw RpcError.params("entities must be an array of at most " + MAX_WATCHED + " entities");
+      }
+      for (final JsonNode node : entityList) {
+        watched.add(Codec.parseEntity(node, "entities[" + watched.size() + "]"));
+      }
+    }
+    final JsonNode digests = params.get("digests");
+    if (null != digests && !digests.isNull() && !digests.isObject()) {
+      throw RpcError.params("digests must be an object of digests by entity, as watch returns");
+    }
+    final List<Storage<?>> tracked = storages(params.get("components"), "components");
+    for (final Storage<?> storage : tracked) {
+      if (!storage.isTracked()) {
+        throw RpcError.params(
+            "component "
+                + storage.type().name()
+                + " is not tracked (@Component(tracked = true)): watch its entities by value");
+      }
+    }
+    final long since = longParam(params, "since", 0);
+    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
+    intParam(params, "timeout_ms", 0, 0, (int) MAX_WATCH_MILLIS);
+
+    final ObjectNode result = nodes.objectNode();
+    boolean any = false;
+    final ObjectNode changedEntities = result.putObject("entities");
+    if (!watched.isEmpty()) {
+      final long[] chosen = new long[watched.size()];
+      for (int i = 0; i < chosen.length; i++) {
+        chosen[i] = watched.get(i);
+      }
+      final JsonNode dumped = dump(chosen).get("components");
+      for (int i = 0; i < chosen.length; i++) {
+        final String name = Codec.entity(chosen[i]);
+        final JsonNode known = null == digests ? null : digests.get(name);
+        if (dumped.get(i).has("dead")) {
+          if (null == known || !"dead".equals(known.asText())) {
+            changedEntities.putObject(name).put("alive", false).put("digest", "dead");
+            any = true;
+          }
+          continue;
+        }
+        final ObjectNode node = entityNode(dumped.get(i));
+        if (null == known || !known.asText().equals(node.get("digest").asText())) {
+          node.put("alive", true);
+          node.remove("entity");
+          changedEntities.set(name, node);
+          any = true;
+        }
+      }
+    }
+    // Tracked types: the tick is advanced as a reacting system does, so the next call sees
+    // exactly the writes made after this one.
+    final long seen = tracked.isEmpty() ? since : registry.advanceChangeTick();
+    final ObjectNode changed = result.putObject("changed");
+    boolean truncated = false;
+    for (final Storage<?> storage : tracked) {
+      final ArrayNode list = changed.putArray(storage.type().name());
+      final long[][] ticks = storage.changeTickPages();
+      for (int position = 0; position < storage.size(); position++) {
+        if (ticks[position >>> storage.pageShift()][position & (storage.pageSize() - 1)] > since
+            && registry.valid(storage.at(position))) {
+          if (list.size() == limit) {
+            truncated = true;
+            break;
+          }
+          list.add(Codec.entity(storage.at(position)));
+          any = true;
+        }
+      }
+    }
+    if (!any && mayWait) {
+      return null;
+    }
+    result.put("since", seen);
+    result.put("truncated", truncated);
+    result.put("alive", registry.alive());
+    return result;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Dumps {@code chosen} and parses the text: {@code {entities, storages, components}}. */
+  private JsonNode dump(final long[] chosen) {
+    final StringBuilder text = new StringBuilder(256 + 160 * chosen.length);
+    try {
+      SnapshotDump.write(registry, chosen, text);
+      return json.readTree(text.toString());
+    } catch (IOException e) {
+      throw new RpcError(RpcError.INTERNAL_ERROR, "cannot read the world's dump: " + e);
+    }
+  }
+
+  /**
+   * The dump of {@code chosen} as a JSON array of {@code {entity, components}}, rewritten from the
+   * dump's text line by line without parsing it (a thousand entities cost a fifth of a parse and a
+   * tree): the dump writes one entity a line, {@code {"entity": "i:v", "Type": {...}, ...}}, its
+   * strings escaped, so a line's first {@code ", "} after the entity ends the handle.
+   */
+  private String rawEntities(final long[] chosen) {
+    final StringBuilder text = new StringBuilder(256 + 160 * chosen.length);
+    try {
+      SnapshotDump.write(registry, chosen, text);
+    } catch (IOException e) {
+      throw new RpcError(RpcError.INTERNAL_ERROR, "cannot read the world's dump: " + e);
+    }
+    final StringBuilder out = new StringBuilder(text.length() + 32 * chosen.length);
+    out.append('[');
+    int at = text.indexOf("\"components\": [");
+    for (int i = 0; i < chosen.length; i++) {
+      final int start = text.indexOf("{\"entity\": ", at);
+      final int next = text.indexOf("\n", start);
+      // Every entity but the last is followed by the separator's comma.
+      final int end = ',' == text.charAt(next - 1) ? next - 1 : next;
+      final int comma = text.indexOf(", ", start + 11);
+      out.append(0 == i ? "" : ",");
+      if (comma < 0 || comma > end) {
+        out.append(text, start, end - 1).append(", \"components\": {}}"); // no component
+      } else {
+        out.append(text, start, comma)
+            .append(", \"components\": {")
+            .append(text, comma + 2, end)
+            .append('}');
+      }
+      at = next;
+    }
+    return out.append(']').toString();
+  }
+
+  /** The storages section of the dump: one entry per storage, in creation order, with fields. */
+  private JsonNode dumpHeader() {
+    return dump(new long[0]).get("storages");
+  }
+
+  private Codec.Builder builder(final Storage<?> storage) {
+    Codec.Builder builder = builders.get(storage);
+    if (null == builder) {
+      final List<String> fieldNames = new ArrayList<>();
+      final JsonNode header = dumpHeader();
+      for (int i = 0; i < registry.storageCount(); i++) {
+        if (registry.storageAt(i) == storage) {
+          header.get(i).get("fields").fieldNames().forEachRemaining(fieldNames::add);
+        }
+      }
+      builder = new Codec.Builder(storage, fieldNames);
+      builders.put(storage, builder);
+    }
+    return builder;
+  }
+
+  /** Finds a storage by the type's name, its class's binary name or its snapshot key. */
+  Storage<?> storage(final String name) {
+    Storage<?> found = null;
+    for (int i = 0; i < registry.storageCount(); i++) {
+      final Storage<?> storage = registry.storageAt(i);
+      if (key(storage).equals(name) || storage.type().javaClass().getName().equals(name)) {
+        return storage;
+      }
+      if (storage.type().name().equals(name)) {
+        if (null != found) {
+          throw RpcError.params(
+              "component name "
+                  + name
+                  + " is ambiguous: it names "
+                  + key(found)
+                  + " and "
+                  + key(storage)
+                  + "; use the key");
+        }
+        found = storage;
+      }
+    }
+    if (null == found) {
+      throw RpcError.params(
+          "no component \""
+              + Codec.clip(name)
+              + "\" in this world (world.list_components lists them)");
+    }
+    return found;
+  }
+
+  private List<Storage<?>> storages(final JsonNode names, final String what) {
+    final List<Storage<?>> result = new ArrayList<>();
+    if (null == names || names.isNull()) {
+      return result;
+    }
+    if (!names.isArray()) {
+      throw RpcError.params(
+          what + " must be an array of component names, got " + Codec.kind(names));
+    }
+    if (names.size() > 64) {
+      throw RpcError.params(what + " names " + names.size() + " components; at most 64");
+    }
+    for (final JsonNode name : names) {
+      if (!name.isTextual()) {
+        throw RpcError.params(
+            what + " must hold component names (strings), got " + Codec.kind(name));
+      }
+      result.add(storage(name.textValue()));
+    }
+    return result;
+  }
+
+  /**
+   * Parses an entity that must be alive: {@code "index:version"}, a raw handle, or {@code "index"}
+   * alone for the live entity with that index (the page's search box).
+   */
+  private long alive(final JsonNode node, final String what) {
+    if (null != node && node.isTextual() && node.textValue().matches("[0-9]{1,10}")) {
+      final long index = Long.parseLong(node.textValue());
+      final long entity =
+          index > Integer.MAX_VALUE ? Entity.NULL : registry.entities().current((int) index);
+      if (Entity.isNull(entity) || !registry.valid(entity)) {
+        throw RpcError.params(what + ": no live entity has index " + index);
+      }
+      return entity;
+    }
+    final long entity = Codec.parseEntity(node, what);
+    if (!registry.valid(entity)) {
+      throw RpcError.params(
+          what + " " + Codec.entity(entity) + " is not alive (destroyed, or never created)");
+    }
+    return entity;
+  }
+
+  /** Refuses parameters other than {@code allowed}, naming them. */
+  private static void allow(final ObjectNode params, final String method, final String... allowed) {
+    for (final Iterator<String> it = params.fieldNames(); it.hasNext(); ) {
+      final String name = it.next();
+      if (!List.of(allowed).contains(name)) {
+        throw RpcError.params(
+            method
+                + " has no parameter \""
+                + Codec.clip(name)
+                + "\""
+                + (0 == allowed.length
+                    ? " (it takes none)"
+                    : "; it takes " + String.join(", ", allowed)));
+      }
+    }
+  }
+
+  static int intParam(
+      final ObjectNode params,
+      final String name,
+      final int fallback,
+      final int min,
+      final int max) {
+    final JsonNode node = params.get(name);
+    if (null == node || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+      throw RpcError.params(name + " must be a whole number, got " + Codec.kind(node));
+    }
+    final int value = node.intValue();
+    if (value < min || value > max) {
+      throw RpcError.params(name + " must be in [" + min + ", " + max + "], got " + value);
+    }
+    return value;
+  }
+
+  private static long longParam(final ObjectNode params, final String name, final long fallback) {
+    final JsonNode node = params.get(name);
+    if (null == node || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+      throw RpcError.params(name + " must be a whole number (a tick), got " + Codec.kind(node));
+    }
+    return node.longValue();
+  }
+
+  private static boolean boolParam(
+      final ObjectNode params, final String name, final boolean fallback) {
+    final JsonNode node = params.get(name);
+    if (null == node || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isBoolean()) {
+      throw RpcError.params(name + " must be true or false, got " + Codec.kind(node));
+    }
+    return node.booleanValue();
+  }
+
+  static String key(final Storage<?> storage) {
+    return storage instanceof VoidStorage
+        ? "void:" + storage.type().name()
+        : storage.type().javaClass().getName();
+  }
+
+  private static String kind(final Storage<?> storage) {
+    if (storage instanceof VoidStorage) {
+      return "void";
+    }
+    if (storage instanceof EmptyStorage<?>) {
+      return "tag";
+    }
+    if (storage instanceof ObjectStorage<?>) {
+      return "object";
+    }
+    return "generated";
+  }
+
+  private static String groupKind(final Group group) {
+    if (!(group instanceof OwningGroup)) {
+      return "non-owning";
+    }
+    return 0 == group.getCount() ? "full-owning" : "partial-owning";
+  }
+
+  private static String describe(final Group group) {
+    final StringBuilder text = new StringBuilder(groupKind(group)).append('<');
+    for (int n = 0; n < group.ownedCount(); n++) {
+      text.append(0 == n ? "" : ", ").append(group.owned(n).type().name());
+    }
+    for (int n = 0; n < group.getCount(); n++) {
+      text.append(0 == n && 0 == group.ownedCount() ? "" : ", ").append(group.get(n).type().name());
+    }
+    for (int n = 0; n < group.excludeCount(); n++) {
+      text.append(", !").append(group.exclude(n).type().name());
+    }
+    return text.append('>').toString();
+  }
+
+  /**
+   * Estimates a storage's memory in bytes: the packed array, the payload pages (primitive widths, 4
+   * bytes per reference slot, not what it refers to) and the change ticks. The sparse index is not
+   * counted: the public API does not expose its pages.
+   */
+  private long bytes(final Storage<?> storage) {
+    long bytes = 8L * storage.packed().length;
+    final long slots = (long) storage.pageCount() * storage.pageSize();
+    if (storage instanceof EmptyStorage<?>) {
+      return bytes;
+    }
+    if (storage instanceof ObjectStorage<?>) {
+      return bytes + 4 * slots;
+    }
+    final Codec.Builder builder = builder(storage);
+    long width = 0;
+    for (final Class<?> type : builder.types) {
+      width += width(type);
+    }
+    if (builder.types.isEmpty()) {
+      width = 4;
+    }
+    if (storage.isTracked()) {
+      width += 8;
+    }
+    return bytes + width * slots;
+  }
+
+  private static int width(final Class<?> type) {
+    if (type == boolean.class || type == byte.class) {
+      return 1;
+    }
+    if (type == short.class || type == char.class) {
+      return 2;
+    }
+    if (type == long.class || type == double.class) {
+      return 8;
+    }
+    return 4; // int, float, and a (compressed) reference
+  }
+
+  /** The first 8 bytes of the SHA-256 of the components' JSON text, in hex. */
+  private String digest(final JsonNode components) {
+    final byte[] hash = sha256.digest(components.toString().getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(hash, 0, 8);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.phalanx.ecs.inspector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.ScheduleBuilder;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The page in a real browser: headless Chromium driven by Selenium through Debian's {@code
+ * chromium} and {@code chromium-driver} (never a downloaded driver). It opens the page against a
+ * running world, sees the entity count, finds an entity, edits a field and sees the change in the
+ * registry; it saves a screenshot to {@code target/inspector.png}.
+ *
+ * <p>Without the browser the test is skipped with a message naming the two packages, except under
+ * CI ({@code CI=true}), where it fails: {@code .ci/run} installs them.
+ */
+class BrowserTest {
+
+  private static final String DRIVER =
+      System.getProperty("inspector.chromedriver", "/usr/bin/chromedriver");
+  private static final String BROWSER =
+      System.getProperty("inspector.chromium", "/usr/bin/chromium");
+
+  @Test
+  void editsAFieldThroughThePage() throws Exception {
+    requireBrowser();
+    final Registry registry = new Registry();
+    final List<Long> entities = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      final long e = registry.create();
+      registry.storage(Position_Traits.TYPE).emplace(e, i, i * 0.5f);
+      registry.storage(Velocity_Traits.TYPE).emplace(e, 1, -1);
+      if (i % 3 == 0) {
+        registry.storage(Health_Traits.TYPE).emplace(e, 100);
+      }
+      entities.add(e);
+    }
+    final long target = entities.get(43); // no Health: the page shows it unchanging
+    registry
+        .storage(Label_Traits.TYPE)
+        .emplace(target, new Label("target", Label.Color.GREEN, 0, null));
+    registry.owningGroup(Position_Traits.TYPE, Velocity_Traits.TYPE);
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Health_Storage health = registry.storage(Health_Traits.TYPE);
+    final ScheduleBuilder declared = Schedule.builder(registry);
+    // Moves every entity but the target, so that the edit below is the target's only change.
+    declared
+        .system(
+            "movement",
+            context -> {
+              for (final long e : entities) {
+                if (e != target) {
+                  positions.setX(e, positions.x(e) + 0.01f);
+                }
+              }
+            })
+        .writes(Position_Traits.TYPE);
+    declared
+        .system(
+            "healing",
+            context -> {
+              for (int p = 0; p < health.size(); p++) {
+                health.setPointsAt(p, (health.pointsAt(p) + 1) % 200);
+              }
+            })
+        .writes(Health_Traits.TYPE);
+    final Schedule schedule = declared.build();
+    try (TestWorld world = new TestWorld(registry, b -> b.schedule(schedule), 2_000_000)) {
+      world.frame(schedule::run);
+      final WebDriver driver = driver();
+      try {
+        driver.get(world.page().toString());
+        final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        wait.until(d -> "300".equals(d.findElement(By.id("alive")).getText()));
+        wait.until(d -> d.findElements(By.cssSelector("#entities li")).size() == 50);
+
+        final String id = Entity.index(target) + ":" + Entity.version(target);
+        driver.findElement(By.id("search")).sendKeys(String.valueOf(Entity.index(target)));
+        driver.findElement(By.id("search-go")).click();
+        final WebElement x =
+            wait.until(d -> d.findElement(By.cssSelector("input[data-field='Position.x']")));
+        assertEquals(id, driver.findElement(By.id("selected-entity")).getText());
+        assertEquals("43", x.getAttribute("value"));
+        assertEquals(
+            "target",
+            driver
+                .findElement(By.cssSelector("input[data-field='Label.text']"))
+                .getAttribute("value"));
+
+        x.clear();
+        x.sendKeys("123.5");
+        driver.findElement(By.cssSelector("button[data-save='Position']")).click();
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (world.onGame(() -> positions.x(target)) != 123.5f) {
+          assertTrue(System.nanoTime() < deadline, "the edit never reached the registry");
+          Thread.sleep(50);
+        }
+        assertEquals(21.5f, world.onGame(() -> positions.y(target)), "y kept its value");
+        // The page shows the written value and no error (its status line is transient: the
+        // overview's refresh replaces it every second, so it is not waited for).
+        wait.until(
+            d ->
+                "123.5"
+                    .equals(
+                        d.findElement(By.cssSelector("input[data-field='Position.x']"))
+                            .getAttribute("value")));
+        assertEquals("", driver.findElement(By.id("status")).getAttribute("class"));
+        world.assertConsistent();
+        // The timings chart got its data.
+        wait.until(d -> d.findElement(By.id("timings-note")).getText().startsWith("frame:"));
+        Thread.sleep(1500); // one more refresh, for the screenshot
+        final Path shot =
+            Path.of(System.getProperty("inspector.screenshot", "target/inspector.png"));
+        Files.createDirectories(shot.toAbsolutePath().getParent());
+        final File file = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+        Files.copy(file.toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+        System.out.println("screenshot: " + shot.toAbsolutePath());
+      } finally {
+        driver.quit();
+      }
+    }
+  }
+
+  private static void requireBrowser() {
+    final boolean present = new File(DRIVER).canExecute() && new File(BROWSER).canExecute();
+    if (present) {
+      return;
+    }
+    final String message =
+        "the browser test needs Chromium and its driver ("
+            + BROWSER
+            + ", "
+            + DRIVER
+            + "): install the Debian packages chromium and chromium-driver"
+            + " (apt-get install chromium chromium-driver)";
+    if ("true".equals(System.getenv("CI"))) {
+      fail("CI=true: " + message);
+    }
+    System.err.println("SKIPPED BrowserTest: " + message);
+    Assumptions.abort(message);
+  }
+
+  private static WebDriver driver() {
+    // The driver and the browser are given: Selenium Manager has nothing to look up or download.
+    final ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File(DRIVER))
+            .usingAnyFreePort()
+            .build();
+    final ChromeOptions options = new ChromeOptions();
+    options.setBinary(BROWSER);
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1400,1000");
+    return new ChromeDriver(service, options);
+  }
+}
