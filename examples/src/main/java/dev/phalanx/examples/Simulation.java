@@ -119,7 +119,10 @@ public final class Simulation {
     if (options.inspect() < 0) {
       return null;
     }
-    return Inspector.builder(world.registry()).port(options.inspect()).start();
+    return Inspector.builder(world.registry())
+        .schedule(world.schedule())
+        .port(options.inspect())
+        .start();
   }
 
   /**
