@@ -41,6 +41,31 @@ final class ViewLoop {
   }
 
   /**
+   * As {@link #matchesOthers}, for the entity at {@code position} of {@code lead}: an included set
+   * that holds the entity at the same position (sets filled in the same order) is answered by one
+   * read of its packed array, sequential along the loop, instead of a sparse lookup.
+   */
+  static boolean matchesOthersAt(
+      final long entity,
+      final int position,
+      final SparseSet lead,
+      final SparseSet[] include,
+      final SparseSet[] exclude) {
+    for (int i = 0; i < include.length; i++) {
+      final SparseSet set = include[i];
+      if (set != lead && !set.holdsAt(position, entity) && !set.contains(entity)) {
+        return false;
+      }
+    }
+    for (int i = 0; i < exclude.length; i++) {
+      if (exclude[i].contains(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Returns whether {@code entity} is in every set of {@code include} and none of {@code exclude}.
    */
   static boolean matches(final long entity, final SparseSet[] include, final SparseSet[] exclude) {
@@ -58,9 +83,58 @@ final class ViewLoop {
   }
 
   /**
+   * The length of the runs the loops walk (a power of two): within a run where every included set
+   * holds the lead's entities at the lead's positions, no membership test is needed.
+   */
+  static final int RUN = 4096;
+
+  /**
+   * Returns whether every set of {@code include} holds, at positions {@code [from, to)}, what
+   * {@code lead} holds there (one vectorized comparison of packed arrays per set): the entities of
+   * that run of the lead are then in every included set, at the same positions, for as long as no
+   * set's {@link SparseSet#structureStamp()} changes.
+   */
+  static boolean aligned(
+      final SparseSet lead, final SparseSet[] include, final int from, final int to) {
+    for (int i = 0; i < include.length; i++) {
+      if (include[i] != lead && !lead.samePositions(include[i], from, to)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@return the sum of the structure stamps of {@code include}} A stamp only counts up (by one per
+   * move, removal or filled hole, wrapping), so the sum changes whenever one of them does.
+   */
+  static long stamps(final SparseSet[] include) {
+    long sum = 0;
+    for (int i = 0; i < include.length; i++) {
+      sum += include[i].structureStamp();
+    }
+    return sum;
+  }
+
+  /** Returns whether {@code entity} is in one of {@code exclude}. */
+  static boolean excluded(final long entity, final SparseSet[] exclude) {
+    for (int i = 0; i < exclude.length; i++) {
+      if (exclude[i].contains(entity)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Visits the matching entities of {@code lead}, last position first, under the lead's iteration
    * guard: changes that would make an entity be visited twice or never are refused before they are
    * made (see {@link SparseSet}).
+   *
+   * <p>The lead is walked in runs of {@link #RUN} positions. In a run where the included sets are
+   * {@link #aligned} with the lead (sets filled in the same order), only the excluded sets are
+   * tested, until an action changes the structure of an included set (its stamp moves); then, and
+   * in the other runs, each included set is tested per entity ({@link #matchesOthersAt}).
    */
   static void each(
       final SparseSet lead,
@@ -70,18 +144,39 @@ final class ViewLoop {
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     lead.beginIteration();
     try {
-      // A counted loop: the guard keeps the set at least as large as the visited position.
-      for (int position = lead.size() - 1; position >= 0; position--) {
-        // Re-read the array: the action may have grown it (appended elements are not visited).
-        final long entity = lead.packed()[position];
-        if (stable && Entity.isTombstone(entity)) {
-          continue;
+      // Counted loops: the guard keeps the set at least as large as the visited position.
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int start = from & -RUN;
+        int position = from;
+        if (aligned(lead, include, start, from + 1)) {
+          final long stamps = stamps(include);
+          for (; position >= start; position--) {
+            // Re-read the array: the action may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if ((stable && Entity.isTombstone(entity)) || excluded(entity, exclude)) {
+              continue;
+            }
+            lead.visit(position);
+            action.accept(entity);
+            if (stamps(include) != stamps) {
+              // The run may no longer be aligned: test each set for the rest of it.
+              position--;
+              break;
+            }
+          }
         }
-        if (!matchesOthers(entity, lead, include, exclude)) {
-          continue;
+        for (; position >= start; position--) {
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          if (!matchesOthersAt(entity, position, lead, include, exclude)) {
+            continue;
+          }
+          lead.visit(position);
+          action.accept(entity);
         }
-        lead.visit(position);
-        action.accept(entity);
+        from = start - 1;
       }
     } finally {
       lead.endIteration();
