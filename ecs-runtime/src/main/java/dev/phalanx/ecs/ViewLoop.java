@@ -83,8 +83,9 @@ final class ViewLoop {
   }
 
   /**
-   * The length of the runs the loops walk (a power of two): within a run where every included set
-   * holds the lead's entities at the lead's positions, no membership test is needed.
+   * The length of the runs {@link RuntimeView#each(RuntimeView.PositionVisitor)} walks (a power of
+   * two): within a run where every included set holds the lead's entities at the lead's positions,
+   * no membership test is needed.
    */
   static final int RUN = 4096;
 
@@ -129,12 +130,12 @@ final class ViewLoop {
   /**
    * Visits the matching entities of {@code lead}, last position first, under the lead's iteration
    * guard: changes that would make an entity be visited twice or never are refused before they are
-   * made (see {@link SparseSet}).
-   *
-   * <p>The lead is walked in runs of {@link #RUN} positions. In a run where the included sets are
-   * {@link #aligned} with the lead (sets filled in the same order), only the excluded sets are
-   * tested, until an action changes the structure of an included set (its stamp moves); then, and
-   * in the other runs, each included set is tested per entity ({@link #matchesOthersAt}).
+   * made (see {@link SparseSet}). Each included set is first asked whether it holds the entity at
+   * the lead's position ({@link #matchesOthersAt}), a sequential read where the sets were filled in
+   * the same order; a sparse lookup only when it does not. (Walking aligned runs untested, as
+   * {@link RuntimeView#each(RuntimeView.PositionVisitor)} does, measured slower here: the body of
+   * this form looks its components up anyway, and the JIT shares the lookups of an inlined body
+   * with the loop's tests.)
    */
   static void each(
       final SparseSet lead,
@@ -144,39 +145,18 @@ final class ViewLoop {
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     lead.beginIteration();
     try {
-      // Counted loops: the guard keeps the set at least as large as the visited position.
-      for (int from = lead.size() - 1; from >= 0; ) {
-        final int start = from & -RUN;
-        int position = from;
-        if (aligned(lead, include, start, from + 1)) {
-          final long stamps = stamps(include);
-          for (; position >= start; position--) {
-            // Re-read the array: the action may have grown it (appended elements are not visited).
-            final long entity = lead.packed()[position];
-            if ((stable && Entity.isTombstone(entity)) || excluded(entity, exclude)) {
-              continue;
-            }
-            lead.visit(position);
-            action.accept(entity);
-            if (stamps(include) != stamps) {
-              // The run may no longer be aligned: test each set for the rest of it.
-              position--;
-              break;
-            }
-          }
+      // A counted loop: the guard keeps the set at least as large as the visited position.
+      for (int position = lead.size() - 1; position >= 0; position--) {
+        // Re-read the array: the action may have grown it (appended elements are not visited).
+        final long entity = lead.packed()[position];
+        if (stable && Entity.isTombstone(entity)) {
+          continue;
         }
-        for (; position >= start; position--) {
-          final long entity = lead.packed()[position];
-          if (stable && Entity.isTombstone(entity)) {
-            continue;
-          }
-          if (!matchesOthersAt(entity, position, lead, include, exclude)) {
-            continue;
-          }
-          lead.visit(position);
-          action.accept(entity);
+        if (!matchesOthersAt(entity, position, lead, include, exclude)) {
+          continue;
         }
-        from = start - 1;
+        lead.visit(position);
+        action.accept(entity);
       }
     } finally {
       lead.endIteration();

@@ -261,9 +261,10 @@ class RuntimeViewTest {
   }
 
   /**
-   * Sets filled in the same order are walked without membership tests; a body that removes a
-   * component of an entity not yet visited must still keep that entity out, in both forms (the
-   * removal moves another element, so the loop falls back to testing each set).
+   * A body that removes a component of an entity not yet visited keeps that entity out, in both
+   * forms: the entity form tests each entity when it reaches it; the positions form walks sets filled
+   * in the same order untested, and the removal (which moves another element) sends it back to
+   * testing each set.
    */
   @Test
   void aRemovalByTheBodyEndsTheUntestedWalkOfAlignedSets() {
