@@ -262,9 +262,9 @@ class RuntimeViewTest {
 
   /**
    * A body that removes a component of an entity not yet visited keeps that entity out, in both
-   * forms: the entity form tests each entity when it reaches it; the positions form walks sets filled
-   * in the same order untested, and the removal (which moves another element) sends it back to
-   * testing each set.
+   * forms: the entity form tests each entity when it reaches it; the positions form walks sets
+   * filled in the same order untested, and the removal (which moves another element) sends it back
+   * to testing each set.
    */
   @Test
   void aRemovalByTheBodyEndsTheUntestedWalkOfAlignedSets() {
