@@ -12,6 +12,26 @@ public final class RuntimeView {
 
   private SparseSet[] include = new SparseSet[0];
   private SparseSet[] exclude = new SparseSet[0];
+  // The positions each(PositionVisitor) hands out, one per included set; reused across calls.
+  private int[] positions = new int[0];
+  // How many each(PositionVisitor) calls of this view are running (nested ones get their own
+  // array).
+  private int eaching;
+
+  /**
+   * The body of {@link #each(PositionVisitor)}: an entity with its position in each included set.
+   */
+  @FunctionalInterface
+  public interface PositionVisitor {
+    /**
+     * Visits one entity of the view.
+     *
+     * @param entity the entity
+     * @param positions its position in each included set, in the order the sets were included;
+     *     owned by the view, valid during this call only
+     */
+    void visit(long entity, int[] positions);
+  }
 
   /** Creates an empty runtime view; it visits nothing until a set is included. */
   public RuntimeView() {}
@@ -53,7 +73,9 @@ public final class RuntimeView {
   }
 
   /**
-   * Calls {@code action} for each entity of the view; allocates nothing.
+   * Calls {@code action} for each entity of the view; allocates nothing. A body that reads
+   * components can take their positions instead of looking each storage up again: {@link
+   * #each(PositionVisitor)}.
    *
    * @param action called with each entity
    */
@@ -61,6 +83,117 @@ public final class RuntimeView {
     if (0 != include.length) {
       ViewLoop.each(ViewLoop.smallest(include), include, exclude, action);
     }
+  }
+
+  /**
+   * Calls {@code visitor} for each entity of the view with the entity's position in each included
+   * set, so that the body reads and writes components by position ({@code xAt(p)}, {@code setXAt(p,
+   * v)} of a generated storage, {@link ObjectStorage#valueAt}...) with no lookup of its own: the
+   * loop finds those positions anyway while it tests membership. Same order, same iteration rules
+   * and guard as {@link #each(LongConsumer)} (led by the smallest included set, last position
+   * first; changes that would make an entity be visited twice or never are refused).
+   *
+   * <p>{@code positions[i]} is the entity's position in the {@code i}-th set passed to {@link
+   * #iterate}, in the order of those calls (a set included twice has two equal entries). The array
+   * belongs to the view and is filled again before each call: read it during the call only, do not
+   * keep it; writing to it changes nothing but the visitor's own reads. A position is valid until
+   * the body changes that set's structure (an insertion may move elements of a set that a group
+   * owns; a removal swaps the last element in).
+   *
+   * <p>Costs: the leader is walked in runs of 4,096 positions. Where every included set holds the
+   * run's entities at the leader's positions (sets filled in the same order: one vectorized
+   * comparison of packed arrays per set and run), each position is the leader's and no set is
+   * looked up, until the visitor changes the structure of an included set (a removal, a move);
+   * then, and in the other runs, per entity and included set, one read of its packed array at the
+   * leader's position and a sparse lookup only when that read does not hold the entity. One lookup
+   * per excluded set and entity. No allocation (a call nested in another {@code each} of the same
+   * view allocates one array of the included sets' count).
+   *
+   * @param visitor called with each entity and its positions
+   */
+  public void each(final PositionVisitor visitor) {
+    final SparseSet[] sets = include;
+    if (0 == sets.length) {
+      return;
+    }
+    final SparseSet[] out = exclude;
+    final SparseSet lead = ViewLoop.smallest(sets);
+    int[] positions = this.positions;
+    if (0 != eaching || positions.length != sets.length) {
+      positions = new int[sets.length];
+      if (0 == eaching) {
+        this.positions = positions;
+      }
+    }
+    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
+    eaching++;
+    lead.beginIteration();
+    try {
+      // Runs as in each(LongConsumer): where every included set is aligned with the lead, each
+      // position is the lead's, until a visitor changes the structure of an included set.
+      for (int from = lead.size() - 1; from >= 0; ) {
+        final int start = from & -ViewLoop.RUN;
+        int position = from;
+        if (ViewLoop.aligned(lead, sets, start, from + 1)) {
+          final long stamps = ViewLoop.stamps(sets);
+          for (; position >= start; position--) {
+            // Re-read the array: the visitor may have grown it (appended elements are not visited).
+            final long entity = lead.packed()[position];
+            if ((stable && Entity.isTombstone(entity)) || ViewLoop.excluded(entity, out)) {
+              continue;
+            }
+            Arrays.fill(positions, position);
+            lead.visit(position);
+            visitor.visit(entity, positions);
+            if (ViewLoop.stamps(sets) != stamps) {
+              position--;
+              break;
+            }
+          }
+        }
+        for (; position >= start; position--) {
+          final long entity = lead.packed()[position];
+          if (stable && Entity.isTombstone(entity)) {
+            continue;
+          }
+          if (!locate(entity, position, lead, sets, positions) || ViewLoop.excluded(entity, out)) {
+            continue;
+          }
+          lead.visit(position);
+          visitor.visit(entity, positions);
+        }
+        from = start - 1;
+      }
+    } finally {
+      lead.endIteration();
+      eaching--;
+    }
+  }
+
+  /**
+   * Writes {@code entity}'s position in each of {@code sets} into {@code positions}; returns
+   * whether every set holds it. {@code position} is its position in {@code lead}.
+   */
+  private static boolean locate(
+      final long entity,
+      final int position,
+      final SparseSet lead,
+      final SparseSet[] sets,
+      final int[] positions) {
+    for (int i = 0; i < sets.length; i++) {
+      final SparseSet set = sets[i];
+      final int at;
+      if (set == lead || set.holdsAt(position, entity)) {
+        at = position;
+      } else {
+        at = set.indexOf(entity);
+        if (SparseSet.ABSENT == at) {
+          return false;
+        }
+      }
+      positions[i] = at;
+    }
+    return true;
   }
 
   /** {@return a new iterator over the entities of the view} */

@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Fixtures.Payload;
+import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -108,5 +113,198 @@ class RuntimeViewTest {
                   final long other = entities[0] == entity ? entities[1] : entities[0];
                   few.remove(other);
                 }));
+  }
+
+  /**
+   * The positions form against a reference model: random emplaces, removals and destroys over
+   * storages of both deletion policies (so sets fall out of step and holes appear), then each pass
+   * must visit exactly the entities the model says match, once each, with every position equal to
+   * that set's {@code indexOf}.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = DeletionPolicy.class,
+      names = {"SWAP_AND_POP", "IN_PLACE"})
+  void thePositionsFormVisitsWhatTheModelMatchesWithEachSetsPosition(final DeletionPolicy policy) {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(policy));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));
+    final VoidStorage c = registry.storage("runtime-c");
+    final VoidStorage out = registry.storage("runtime-out");
+    final SparseSet[] included = {a, b, c, a};
+    final RuntimeView view =
+        new RuntimeView().iterate(a).iterate(b).iterate(c).iterate(a).exclude(out);
+    final Random random = new Random(33);
+    final List<Long> live = new ArrayList<>();
+    for (int round = 0; round < 40; round++) {
+      for (int op = 0; op < 50; op++) {
+        final int choice = random.nextInt(10);
+        if (choice < 3 || live.isEmpty()) {
+          final long entity = registry.create();
+          live.add(entity);
+          a.emplace(entity, new Payload(op));
+          b.emplace(entity, new Payload(op));
+          c.emplace(entity);
+          continue;
+        }
+        final long entity = live.get(random.nextInt(live.size()));
+        switch (choice) {
+          case 3 -> a.remove(entity);
+          case 4 -> b.remove(entity);
+          case 5 -> c.remove(entity);
+          case 6 -> {
+            if (!out.contains(entity)) {
+              out.emplace(entity);
+            } else {
+              out.remove(entity);
+            }
+          }
+          case 7 -> {
+            registry.destroy(entity);
+            live.remove(entity);
+          }
+          default -> {
+            if (!a.contains(entity)) {
+              a.emplace(entity, new Payload(op));
+            }
+            if (!b.contains(entity)) {
+              b.emplace(entity, new Payload(op));
+            }
+          }
+        }
+      }
+      final Set<Long> expected = new HashSet<>();
+      for (final long entity : live) {
+        if (a.contains(entity)
+            && b.contains(entity)
+            && c.contains(entity)
+            && !out.contains(entity)) {
+          expected.add(entity);
+        }
+      }
+      final Map<Long, int[]> seen = new HashMap<>();
+      view.each(
+          (long entity, int[] positions) -> {
+            assertEquals(included.length, positions.length);
+            assertTrue(null == seen.put(entity, positions.clone()), "visited twice");
+          });
+      assertEquals(expected, seen.keySet());
+      for (final Map.Entry<Long, int[]> visit : seen.entrySet()) {
+        for (int i = 0; i < included.length; i++) {
+          assertEquals(included[i].indexOf(visit.getKey()), visit.getValue()[i]);
+        }
+      }
+      assertEquals(expected, viaEach(view));
+      assertTrue(registry.verify().isEmpty());
+    }
+  }
+
+  @Test
+  void aNestedPositionsPassGetsItsOwnArrayAndTheOuterOneStaysRight() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final VoidStorage b = registry.storage("runtime-nested");
+    final List<Long> entities = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      final long entity = registry.create();
+      entities.add(entity);
+      a.emplace(entity, new Payload(i));
+      if (0 == i % 2) {
+        b.emplace(entity);
+      }
+    }
+    final RuntimeView view = new RuntimeView().iterate(a).iterate(b);
+    final int[] inner = new int[1];
+    view.each(
+        (long entity, int[] outer) -> {
+          final int before0 = outer[0];
+          final int before1 = outer[1];
+          view.each((long other, int[] positions) -> inner[0]++);
+          assertEquals(a.indexOf(entity), before0);
+          assertEquals(b.indexOf(entity), before1);
+          assertEquals(before0, outer[0]);
+          assertEquals(before1, outer[1]);
+        });
+    assertEquals(16, inner[0]);
+  }
+
+  @Test
+  void thePositionsFormIsGuardedAsTheEntityForm() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final VoidStorage few = registry.storage("runtime-guarded");
+    final long[] entities = new long[10];
+    for (int i = 0; i < 10; i++) {
+      entities[i] = registry.create();
+      a.emplace(entities[i], new Payload(i));
+      if (i < 3) {
+        few.emplace(entities[i]);
+      }
+    }
+    final RuntimeView view = new RuntimeView().iterate(a).iterate(few);
+    assertThrows(
+        ConcurrentModificationException.class,
+        () ->
+            view.each(
+                (long entity, int[] positions) ->
+                    few.remove(entities[0] == entity ? entities[1] : entities[0])));
+    // Destroying the visited entity is allowed; the pass goes on with the others.
+    final List<Long> visited = new ArrayList<>();
+    view.each(
+        (long entity, int[] positions) -> {
+          visited.add(entity);
+          registry.destroy(entity);
+        });
+    assertEquals(3, visited.size());
+    assertEquals(0, few.size());
+    assertTrue(registry.verify().isEmpty());
+    assertTrue(new RuntimeView().exclude(few).sizeHint() == 0);
+    new RuntimeView().each((long entity, int[] positions) -> visited.add(entity));
+    assertEquals(3, visited.size());
+  }
+
+  /**
+   * A body that removes a component of an entity not yet visited keeps that entity out, in both
+   * forms: the entity form tests each entity when it reaches it; the positions form walks sets
+   * filled in the same order untested, and the removal (which moves another element) sends it back
+   * to testing each set.
+   */
+  @Test
+  void aRemovalByTheBodyEndsTheUntestedWalkOfAlignedSets() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));
+    final long[] entities = new long[10];
+    for (int i = 0; i < 10; i++) {
+      entities[i] = registry.create();
+      a.emplace(entities[i], new Payload(i));
+      b.emplace(entities[i], new Payload(i));
+    }
+    final RuntimeView view = new RuntimeView().iterate(a).iterate(b);
+    final List<Long> visited = new ArrayList<>();
+    view.each(
+        (long entity) -> {
+          visited.add(entity);
+          final int i = (int) entity;
+          if (0 == i % 2 && i > 0) {
+            b.remove(entities[i - 1]);
+          }
+        });
+    assertEquals(List.of(9L, 8L, 6L, 4L, 2L, 0L), visited);
+    a.clear();
+    b.clear();
+    for (int i = 0; i < 10; i++) {
+      a.emplace(entities[i], new Payload(i));
+      b.emplace(entities[i], new Payload(i));
+    }
+    visited.clear();
+    view.each(
+        (long entity, int[] positions) -> {
+          assertEquals(a.indexOf(entity), positions[0]);
+          assertEquals(b.indexOf(entity), positions[1]);
+          visited.add(entity);
+          final int i = (int) entity;
+          if (1 == i % 2) {
+            b.remove(entities[i - 1]);
+          }
+        });
+    assertEquals(List.of(9L, 7L, 5L, 3L, 1L), visited);
+    assertTrue(registry.verify().isEmpty());
   }
 }

@@ -119,6 +119,15 @@ class ZeroAllocationTest {
     assertEquals(0, allocatedBy(() -> two.each(readBoth)), "two types");
     assertEquals(0, allocatedBy(() -> three.each(count)), "three types");
     assertTrue(visits[0] > 0);
+    final RuntimeView runtime =
+        new RuntimeView()
+            .iterate(alpha)
+            .iterate(beta)
+            .exclude(registry.storage(Fixtures.tag(policy)));
+    final RuntimeView.PositionVisitor readAt =
+        (entity, at) -> sink += alpha.valueAt(at[0]).value + beta.valueAt(at[1]).value;
+    assertEquals(0, allocatedBy(() -> runtime.each(readBoth)), "runtime view");
+    assertEquals(0, allocatedBy(() -> runtime.each(readAt)), "runtime view, positions");
   }
 
   @ParameterizedTest

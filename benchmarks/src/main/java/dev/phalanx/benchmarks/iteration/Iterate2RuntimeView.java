@@ -38,6 +38,7 @@ public class Iterate2RuntimeView {
   public static class View {
     RuntimeView view;
     LongConsumer move;
+    RuntimeView.PositionVisitor moveAt;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With2 w) {
@@ -51,11 +52,27 @@ public class Iterate2RuntimeView {
             positions.setXAt(p, positions.xAt(p) + velocities.xAt(v) * Work.DT);
             positions.setYAt(p, positions.yAt(p) + velocities.yAt(v) * Work.DT);
           };
+      moveAt =
+          (e, at) -> {
+            final int p = at[0];
+            final int v = at[1];
+            positions.setXAt(p, positions.xAt(p) + velocities.xAt(v) * Work.DT);
+            positions.setYAt(p, positions.yAt(p) + velocities.yAt(v) * Work.DT);
+          };
     }
   }
 
   @Benchmark
   public void phalanx(final View v) {
     v.view.each(v.move);
+  }
+
+  /**
+   * The same body taking each entity's positions from the view ({@code
+   * each(RuntimeView.PositionVisitor)}) instead of looking every storage up again.
+   */
+  @Benchmark
+  public void phalanxPositions(final View v) {
+    v.view.each(v.moveAt);
   }
 }

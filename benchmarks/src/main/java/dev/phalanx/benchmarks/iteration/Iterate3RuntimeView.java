@@ -37,6 +37,7 @@ public class Iterate3RuntimeView {
   public static class View {
     RuntimeView view;
     LongConsumer move;
+    RuntimeView.PositionVisitor moveAt;
 
     @Setup(Level.Trial)
     public void setup(final PhalanxWorld.With3 w) {
@@ -52,11 +53,28 @@ public class Iterate3RuntimeView {
             positions.setXAt(p, positions.xAt(p) + velocities.xAt(v) * f);
             positions.setYAt(p, positions.yAt(p) + velocities.yAt(v) * f);
           };
+      moveAt =
+          (e, at) -> {
+            final int p = at[0];
+            final int v = at[1];
+            final float f = scales.sAt(at[2]) * Work.DT;
+            positions.setXAt(p, positions.xAt(p) + velocities.xAt(v) * f);
+            positions.setYAt(p, positions.yAt(p) + velocities.yAt(v) * f);
+          };
     }
   }
 
   @Benchmark
   public void phalanx(final View v) {
     v.view.each(v.move);
+  }
+
+  /**
+   * The same body taking each entity's positions from the view ({@code
+   * each(RuntimeView.PositionVisitor)}) instead of looking every storage up again.
+   */
+  @Benchmark
+  public void phalanxPositions(final View v) {
+    v.view.each(v.moveAt);
   }
 }

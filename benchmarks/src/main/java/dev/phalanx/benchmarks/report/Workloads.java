@@ -55,6 +55,7 @@ public final class Workloads {
               "pathological, full-owning group, chunks",
               "Iterate3"),
           // Groups (groups package), through the generated queries.
+          new Workload("Iterate1Group", "iterate1, non-owning group (Position alone)", "Iterate1"),
           new Workload("Iterate2Group:NonOwning", "iterate2, non-owning group", "Iterate2"),
           new Workload(
               "Iterate2Group:PartialOwning",
