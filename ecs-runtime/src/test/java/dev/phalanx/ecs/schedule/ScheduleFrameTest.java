@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,7 +80,7 @@ class ScheduleFrameTest {
                 c -> {
                   try {
                     // Passes only if the other system runs meanwhile.
-                    both.await(5, TimeUnit.SECONDS);
+                    both.await(10, TimeUnit.SECONDS);
                   } catch (final Exception e) {
                     throw new IllegalStateException(e);
                   }
@@ -204,7 +203,11 @@ class ScheduleFrameTest {
         c -> {
           // Nine quick runs and a slow one per ten frames.
           if (9 == frame[0] % 10) {
-            LockSupport.parkNanos(30_000_000);
+            // Busy: a park or a sleep may return early.
+            final long end = System.nanoTime() + 30_000_000;
+            while (System.nanoTime() < end) {
+              Thread.onSpinWait();
+            }
           }
         });
     final Schedule schedule = builder.build();
