@@ -55,6 +55,11 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
     private InPlaceSample() {}
   }
 
+  /** Marker class of {@link #TRACKED}. */
+  public static final class TrackedSample {
+    private TrackedSample() {}
+  }
+
   /** Marker class of {@link #IN_PLACE_TWIN}. */
   public static final class InPlaceTwinSample {
     private InPlaceTwinSample() {}
@@ -89,12 +94,27 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
           InPlaceTwinSample.class,
           ComponentTraits.DEFAULT.withPageSize(8).withPolicy(DeletionPolicy.IN_PLACE));
 
+  /**
+   * A tracked type (4-element pages), shaped as a generated {@code @Component(tracked = true)}
+   * storage: every write stamps the element with the current change tick, kept in tick pages laid
+   * out as the field pages.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"}) // the marker class stores Sample elements
+  public static final ComponentType<Sample, AllPrimitivesStorageB<Sample>> TRACKED =
+      ComponentType.define(
+          (Class) TrackedSample.class,
+          ComponentTraits.DEFAULT.withPageSize(4),
+          type -> new AllPrimitivesStorageB<>((ComponentType) type, true));
+
   @SuppressWarnings({"unchecked", "rawtypes"}) // every marker class stores Sample elements
   private static ComponentType<Sample, AllPrimitivesStorageB<Sample>> define(
       final Class<?> marker, final ComponentTraits traits) {
     return ComponentType.define(
         (Class) marker, traits, type -> new AllPrimitivesStorageB<>((ComponentType) type));
   }
+
+  private final boolean tracked;
+  public long[][] ticks = new long[0][];
 
   public boolean[][] flags = new boolean[0][];
   public byte[][] tinies = new byte[0][];
@@ -110,7 +130,34 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
   public Object[][] points = new Object[0][];
 
   public AllPrimitivesStorageB(final ComponentType<T, ?> type) {
+    this(type, false);
+  }
+
+  public AllPrimitivesStorageB(final ComponentType<T, ?> type, final boolean tracked) {
     super(type);
+    this.tracked = tracked;
+  }
+
+  @Override
+  public boolean isTracked() {
+    return tracked;
+  }
+
+  @Override
+  public long changeTickAt(final int position) {
+    return tracked ? ticks[position >>> pageShift()][position & (pageSize() - 1)] : 0;
+  }
+
+  @Override
+  public long[][] changeTickPages() {
+    return tracked ? ticks : super.changeTickPages();
+  }
+
+  @Override
+  protected void markWritten(final int position) {
+    if (tracked) {
+      ticks[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+    }
   }
 
   /** Returns the element at {@code position} as a {@link Sample}. */
@@ -148,7 +195,9 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
       names = Arrays.copyOf(names, capacity);
       moods = Arrays.copyOf(moods, capacity);
       points = Arrays.copyOf(points, capacity);
+      ticks = Arrays.copyOf(ticks, capacity);
     }
+    ticks[page] = null == ticks[page] ? new long[pageSize()] : ticks[page];
     final int size = pageSize();
     flags[page] = null == flags[page] ? new boolean[size] : flags[page];
     tinies[page] = null == tinies[page] ? new byte[size] : tinies[page];
@@ -187,20 +236,29 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
     names[p][o] = s.name();
     moods[p][o] = s.mood();
     points[p][o] = s.point();
+    markWritten(position);
   }
 
   @Override
   @SuppressWarnings("unchecked") // every element is a Sample
   protected void moveElement(final int from, final int to) {
     setAt(to, (T) sampleAt(from));
+    ticks[to >>> pageShift()][to & (pageSize() - 1)] = tickAt(from);
+  }
+
+  private long tickAt(final int position) {
+    return ticks[position >>> pageShift()][position & (pageSize() - 1)];
   }
 
   @Override
   @SuppressWarnings("unchecked") // every element is a Sample
   protected void swapElements(final int left, final int right) {
     final Sample l = sampleAt(left);
+    final long leftTick = tickAt(left);
     setAt(left, (T) sampleAt(right));
+    ticks[left >>> pageShift()][left & (pageSize() - 1)] = tickAt(right);
     setAt(right, (T) l);
+    ticks[right >>> pageShift()][right & (pageSize() - 1)] = leftTick;
   }
 
   @Override

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Timeout;
  */
 class HierarchyDeepTest {
 
-  private static final int DEPTH = 1_000_000;
+  // Under mutation testing (the runtime POM's PIT configuration) 200,000: still far deeper than
+  // any recursive walk could go on a default thread stack.
+  private static final int DEPTH = Integer.getInteger("phalanx.deepHierarchy", 1_000_000);
 
   private final Registry registry = new Registry();
   private final Hierarchy hierarchy = Hierarchy.of(registry);
