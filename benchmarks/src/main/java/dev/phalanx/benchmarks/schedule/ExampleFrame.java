@@ -1,6 +1,8 @@
 package dev.phalanx.benchmarks.schedule;
 
+import dev.phalanx.ecs.inspector.Inspector;
 import dev.phalanx.examples.particles.World;
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -17,12 +19,15 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A frame of the particle example ({@value #ROOTS} roots, two threads, the README's seed), in
- * microseconds: {@code schedule} runs it through the example's {@link World#schedule() schedule}
- * (five systems, timed, storages locked while the value systems run), {@code hand} calls the same
- * five systems one after the other ({@link World#stepWithoutSchedule()}), the hand-written loop the
- * schedule replaced. The world keeps its size (each root that dies is replaced), so every frame
- * does the same kind of work. Issue 31's target: {@code schedule} within 1.05 times {@code hand}.
+ * A frame of the particle example ({@value #ROOTS} roots, the README's seed), in microseconds:
+ * {@code schedule} runs it through the example's {@link World#schedule() schedule} (five systems,
+ * timed, storages locked while the value systems run), {@code hand} calls the same five systems one
+ * after the other ({@link World#stepWithoutSchedule()}), the hand-written loop the schedule
+ * replaced; {@code inspected} runs the scheduled frame with the live inspector attached and idle
+ * ({@link Inspector#serve()} once a frame, no client). The world keeps its size (each root that
+ * dies is replaced), so every frame does the same kind of work. Targets: {@code schedule} within
+ * 1.05 times {@code hand} (issue 31), {@code inspected} within 1.01 times {@code schedule} (issue
+ * 32).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -38,21 +43,46 @@ public class ExampleFrame {
   /** The particle world. */
   @State(Scope.Benchmark)
   public static class Particles {
-    @Param({"schedule", "hand"})
+    @Param({"schedule", "hand", "inspected"})
     public String form;
 
+    /** Threads of the example's movement and lifetime passes (1: no pool, a steadier frame). */
+    @Param({"2"})
+    public int threads;
+
     World world;
+    Inspector inspector;
     Runnable step;
 
     @Setup(Level.Trial)
-    public void setup() {
-      world = new World(ROOTS, 42, 2, 1024);
+    public void setup() throws IOException {
+      world = new World(ROOTS, 42, threads, 1024);
       final World own = world;
-      step = "hand".equals(form) ? own::stepWithoutSchedule : own::step;
+      switch (form) {
+        case "hand" -> step = own::stepWithoutSchedule;
+        case "inspected" -> {
+          final Inspector idle =
+              Inspector.builder(own.registry())
+                  .schedule(own.schedule())
+                  .port(0)
+                  .announce(line -> {})
+                  .start();
+          inspector = idle;
+          step =
+              () -> {
+                own.step();
+                idle.serve();
+              };
+        }
+        default -> step = own::step;
+      }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
+      if (null != inspector) {
+        inspector.close();
+      }
       world.close();
     }
   }
