@@ -32,12 +32,7 @@ final class ViewLoop {
         return false;
       }
     }
-    for (int i = 0; i < exclude.length; i++) {
-      if (exclude[i].contains(entity)) {
-        return false;
-      }
-    }
-    return true;
+    return !excluded(entity, exclude);
   }
 
   /**
@@ -57,12 +52,7 @@ final class ViewLoop {
         return false;
       }
     }
-    for (int i = 0; i < exclude.length; i++) {
-      if (exclude[i].contains(entity)) {
-        return false;
-      }
-    }
-    return true;
+    return !excluded(entity, exclude);
   }
 
   /**
@@ -74,12 +64,7 @@ final class ViewLoop {
         return false;
       }
     }
-    for (int i = 0; i < exclude.length; i++) {
-      if (exclude[i].contains(entity)) {
-        return false;
-      }
-    }
-    return true;
+    return !excluded(entity, exclude);
   }
 
   /**
