@@ -87,6 +87,41 @@ class InOrderTest {
   }
 
   @Test
+  void aVisitorThatThrowsAtItsKthCallLeavesTheQueryAndTheGroupUsable() {
+    final Registry registry = new Registry();
+    final MoversQuery movers = MoversQuery.of(registry);
+    for (int i = 0; i < 8; i++) {
+      final long e = registry.create();
+      movers.positionStorage().emplace(e, i, 0f);
+      movers.velocityStorage().emplace(e, 1f, 0f);
+    }
+    for (int k = 1; k <= 8; k++) {
+      final int failAt = k;
+      final int[] calls = {0};
+      final IllegalStateException thrown =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  movers.eachInOrder(
+                      (entity, position, velocity) -> {
+                        if (++calls[0] == failAt) {
+                          throw new IllegalStateException("body " + failAt);
+                        }
+                      }));
+      assertEquals("body " + failAt, thrown.getMessage());
+      // The locks are released: a structural change goes through, and is undone.
+      final long extra = registry.create();
+      movers.positionStorage().emplace(extra, 0f, 0f);
+      movers.velocityStorage().emplace(extra, 0f, 0f);
+      registry.destroy(extra);
+      final int[] visits = {0};
+      movers.eachInOrder((entity, position, velocity) -> visits[0]++);
+      assertEquals(8, visits[0], "after a throw at call " + failAt);
+      assertTrue(registry.verify().isEmpty());
+    }
+  }
+
+  @Test
   void aWarmWalkAllocatesNothing() {
     final Registry registry = new Registry();
     final MoversQuery movers = MoversQuery.of(registry);
