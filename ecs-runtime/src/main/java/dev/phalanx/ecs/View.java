@@ -159,6 +159,35 @@ public sealed class View permits TypedView {
     return null != leader ? leader : ViewLoop.smallest(include);
   }
 
+  /** {@return the number of included sets} */
+  public final int includeCount() {
+    return include.length;
+  }
+
+  /**
+   * {@return the {@code n}-th included set, in the order given to {@link #of}}
+   *
+   * @param n the index in the include list, {@code [0, includeCount())}
+   */
+  public final SparseSet include(final int n) {
+    return include[n];
+  }
+
+  /** {@return the number of excluded sets} */
+  public final int excludeCount() {
+    return exclude.length;
+  }
+
+  /**
+   * {@return the {@code n}-th excluded set, in the order given to {@link #of} and {@link
+   * #exclude(SparseSet...)}}
+   *
+   * @param n the index in the exclude list, {@code [0, excludeCount())}
+   */
+  public final SparseSet exclude(final int n) {
+    return exclude[n];
+  }
+
   /** {@return an upper bound of the number of entities: the size of the leading set} */
   public int sizeHint() {
     return leader().size();

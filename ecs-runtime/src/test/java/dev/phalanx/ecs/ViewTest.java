@@ -145,6 +145,23 @@ class ViewTest {
   }
 
   @Test
+  void aViewListsItsSetsInTheOrderGiven() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> c = registry.storage(Fixtures.gamma(DeletionPolicy.SWAP_AND_POP));
+    final VoidStorage d = registry.storage("d");
+    final View view = View.of(b, a).exclude(c).exclude(d).leadBy(a);
+    assertEquals(2, view.includeCount());
+    assertSame(b, view.include(0));
+    assertSame(a, view.include(1));
+    assertEquals(2, view.excludeCount());
+    assertSame(c, view.exclude(0));
+    assertSame(d, view.exclude(1));
+    assertEquals(0, View.of(c).excludeCount());
+    assertThrows(IndexOutOfBoundsException.class, () -> view.include(2));
+  }
+
+  @Test
   void malformedViewsAreRefused() {
     final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
     final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));

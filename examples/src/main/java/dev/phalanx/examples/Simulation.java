@@ -121,6 +121,8 @@ public final class Simulation {
     }
     return Inspector.builder(world.registry())
         .schedule(world.schedule())
+        .view("followers", world.followers().view())
+        .view("sparks", world.sparks().view())
         .port(options.inspect())
         .start();
   }

@@ -12,6 +12,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.schedule.Schedule;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +30,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -114,7 +119,7 @@ public final class Inspector implements AutoCloseable {
 
   private Inspector(final Builder builder) throws IOException {
     this.json = mapper(builder.maxRequestBytes);
-    this.methods = new Methods(builder.registry, builder.schedule, json);
+    this.methods = new Methods(builder.registry, builder.schedule, builder.views, json);
     this.token = null != builder.token ? builder.token : newToken();
     this.tokenBytes = token.getBytes(StandardCharsets.US_ASCII);
     this.maxRequestBytes = builder.maxRequestBytes;
@@ -589,6 +594,7 @@ public final class Inspector implements AutoCloseable {
     private Duration budget = Duration.ofMillis(1);
     private Duration callTimeout = Duration.ofSeconds(10);
     private Consumer<String> announce = System.out::println;
+    private final Map<String, View> views = new LinkedHashMap<>();
 
     private Builder(final Registry registry) {
       this.registry = Objects.requireNonNull(registry, "registry");
@@ -605,6 +611,39 @@ public final class Inspector implements AutoCloseable {
         throw new IllegalArgumentException("the schedule runs another registry");
       }
       this.schedule = schedule;
+      return this;
+    }
+
+    /**
+     * Names a view for {@code world.list_views}, which reports its sets and how many entities it
+     * matches. The registry keeps no list of views (a view is a light object made on the spot), so
+     * the ones worth watching are named here; a generated view query hands its view through {@code
+     * query.view()}.
+     *
+     * @param name the name shown by the protocol and the page, unique among this builder's views
+     * @param view a view over storages of this builder's registry
+     * @return this builder
+     * @throws IllegalArgumentException if the name is empty or taken, or a storage of the view
+     *     belongs to another registry
+     */
+    public Builder view(final String name, final View view) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(view, "view");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("a view's name must not be empty");
+      }
+      if (views.containsKey(name)) {
+        throw new IllegalArgumentException("a view is already named " + name);
+      }
+      for (int n = 0; n < view.includeCount() + view.excludeCount(); n++) {
+        final SparseSet set =
+            n < view.includeCount() ? view.include(n) : view.exclude(n - view.includeCount());
+        if (set instanceof Storage<?> storage && storage.registry() != registry) {
+          throw new IllegalArgumentException(
+              "view " + name + ": " + storage.describe() + " belongs to another registry");
+        }
+      }
+      views.put(name, view);
       return this;
     }
 

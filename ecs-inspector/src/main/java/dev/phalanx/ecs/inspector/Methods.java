@@ -15,6 +15,7 @@ import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.VoidStorage;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.SystemTiming;
@@ -70,6 +71,11 @@ final class Methods {
           },
           new String[] {"world.list_groups", "", "Groups: kind, size, owned, get, excluded types."},
           new String[] {
+            "world.list_views",
+            "",
+            "Views named at attach: included and excluded types, leader, size hint, size."
+          },
+          new String[] {
             "world.query",
             "with, without, cursor, limit, values",
             "Entities with every type of `with` and none of `without`, a page at a time."
@@ -103,6 +109,9 @@ final class Methods {
 
   private final Registry registry;
   private final Schedule schedule;
+  // The views named by the builder, in the order they were named.
+  private final Map<String, View> views;
+  private final List<String> viewNames;
   private final ObjectMapper json;
   private final JsonNodeFactory nodes = JsonNodeFactory.instance;
   // Builders per storage, made on first write or listing: reflection once per type.
@@ -110,8 +119,18 @@ final class Methods {
   private final MessageDigest sha256 = sha256();
 
   Methods(final Registry registry, final Schedule schedule, final ObjectMapper json) {
+    this(registry, schedule, Map.of(), json);
+  }
+
+  Methods(
+      final Registry registry,
+      final Schedule schedule,
+      final Map<String, View> views,
+      final ObjectMapper json) {
     this.registry = registry;
     this.schedule = schedule;
+    this.views = Map.copyOf(views);
+    this.viewNames = List.copyOf(views.keySet());
     this.json = json;
   }
 
@@ -136,6 +155,7 @@ final class Methods {
       case "world.list_components" -> listComponents(params);
       case "world.list_storages" -> listStorages(params);
       case "world.list_groups" -> listGroups(params);
+      case "world.list_views" -> listViews(params);
       case "world.query" -> query(params);
       case "world.get_components" -> getComponents(params);
       case "world.insert_components" -> insert(params);
@@ -251,6 +271,44 @@ final class Methods {
       }
     }
     return result;
+  }
+
+  /**
+   * The named views: their sets, the set an iteration would walk and its size (an upper bound), and
+   * the exact number of matching entities when the leader holds at most {@link #MAX_SCAN} elements
+   * ({@code null} above that, so that a call stays within its bound).
+   */
+  private JsonNode listViews(final ObjectNode params) {
+    allow(params, "world.list_views");
+    final ArrayNode result = nodes.arrayNode();
+    for (final String name : viewNames) {
+      final View view = views.get(name);
+      final ObjectNode node = result.addObject();
+      node.put("name", name);
+      final ArrayNode include = node.putArray("include");
+      for (int n = 0; n < view.includeCount(); n++) {
+        include.add(setName(view.include(n)));
+      }
+      final ArrayNode exclude = node.putArray("exclude");
+      for (int n = 0; n < view.excludeCount(); n++) {
+        exclude.add(setName(view.exclude(n)));
+      }
+      final SparseSet leader = view.leader();
+      node.put("leader", setName(leader));
+      node.put("sizeHint", view.sizeHint());
+      if (leader.size() <= MAX_SCAN) {
+        final int[] count = {0};
+        view.each(entity -> count[0]++);
+        node.put("size", count[0]);
+      } else {
+        node.putNull("size");
+      }
+    }
+    return result;
+  }
+
+  private static String setName(final SparseSet set) {
+    return set instanceof Storage<?> storage ? storage.type().name() : set.describe();
   }
 
   private JsonNode query(final ObjectNode params) {

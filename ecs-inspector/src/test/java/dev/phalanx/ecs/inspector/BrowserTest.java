@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import java.io.File;
@@ -87,7 +88,12 @@ class BrowserTest {
             })
         .writes(Health_Traits.TYPE);
     final Schedule schedule = declared.build();
-    try (TestWorld world = new TestWorld(registry, b -> b.schedule(schedule), 2_000_000)) {
+    final View healthy = View.of(health, positions);
+    final int[] matching = {0};
+    healthy.each(entity -> matching[0]++);
+    final String healthyRow = "healthy Health, Position " + matching[0];
+    try (TestWorld world =
+        new TestWorld(registry, b -> b.schedule(schedule).view("healthy", healthy), 2_000_000)) {
       world.frame(schedule::run);
       final WebDriver driver = driver();
       try {
@@ -95,6 +101,8 @@ class BrowserTest {
         final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
         wait.until(d -> "300".equals(d.findElement(By.id("alive")).getText()));
         wait.until(d -> d.findElements(By.cssSelector("#entities li")).size() == 50);
+        wait.until(
+            d -> d.findElement(By.cssSelector("#views tbody tr")).getText().equals(healthyRow));
 
         final String id = Entity.index(target) + ":" + Entity.version(target);
         driver.findElement(By.id("search")).sendKeys(String.valueOf(Entity.index(target)));
