@@ -38,7 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class ExampleFrame {
 
-  static final int ROOTS = 200_000;
+  /** Roots of the example world measured. */
+  public static final int ROOTS = 200_000;
 
   /** The particle world. */
   @State(Scope.Benchmark)
