@@ -44,6 +44,9 @@ class BrowserTest {
   private static final String BROWSER =
       System.getProperty("inspector.chromium", "/usr/bin/chromium");
 
+  /** A long that a JavaScript number cannot hold: 2^60 + 1. */
+  private static final long BIG = (1L << 60) + 1;
+
   @Test
   void editsAFieldThroughThePage() throws Exception {
     requireBrowser();
@@ -61,7 +64,7 @@ class BrowserTest {
     final long target = entities.get(43); // no Health: the page shows it unchanging
     registry
         .storage(Label_Traits.TYPE)
-        .emplace(target, new Label("target", Label.Color.GREEN, 0, null));
+        .emplace(target, new Label("target", Label.Color.GREEN, BIG, null));
     registry.owningGroup(Position_Traits.TYPE, Velocity_Traits.TYPE);
     final Position_Storage positions = registry.storage(Position_Traits.TYPE);
     final Health_Storage health = registry.storage(Health_Traits.TYPE);
@@ -135,6 +138,25 @@ class BrowserTest {
                         d.findElement(By.cssSelector("input[data-field='Position.x']"))
                             .getAttribute("value")));
         assertEquals("", driver.findElement(By.id("status")).getAttribute("class"));
+
+        // Saving a component writes every field back: a long past 2^53 must survive it exactly.
+        final Label_Storage labels = registry.storage(Label_Traits.TYPE);
+        wait.until(
+            d ->
+                Long.toString(BIG)
+                    .equals(
+                        d.findElement(By.cssSelector("input[data-field='Label.big']"))
+                            .getAttribute("value")));
+        final WebElement text =
+            driver.findElement(By.cssSelector("input[data-field='Label.text']"));
+        text.clear();
+        text.sendKeys("renamed");
+        driver.findElement(By.cssSelector("button[data-save='Label']")).click();
+        while (!"renamed".equals(world.onGame(() -> labels.text(target)))) {
+          assertTrue(System.nanoTime() < deadline, "the label edit never reached the registry");
+          Thread.sleep(50);
+        }
+        assertEquals(BIG, world.onGame(() -> labels.big(target)), "the long kept every digit");
         world.assertConsistent();
         // The timings chart got its data.
         wait.until(d -> d.findElement(By.id("timings-note")).getText().startsWith("frame:"));
