@@ -26,6 +26,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -157,6 +158,19 @@ class BrowserTest {
           Thread.sleep(50);
         }
         assertEquals(BIG, world.onGame(() -> labels.big(target)), "the long kept every digit");
+
+        // The add form inserts a component the entity lacks, its fields at their defaults (the
+        // healing system then changes the points every frame).
+        final Health_Storage healths = registry.storage(Health_Traits.TYPE);
+        wait.until(d -> d.findElement(By.cssSelector("#add-type option[value='Health']")));
+        new Select(driver.findElement(By.id("add-type"))).selectByValue("Health");
+        driver.findElement(By.id("add-component")).click();
+        while (!world.onGame(() -> healths.contains(target))) {
+          assertTrue(
+              System.nanoTime() < deadline, "the added component never reached the registry");
+          Thread.sleep(50);
+        }
+        wait.until(d -> d.findElement(By.cssSelector("input[data-field='Health.points']")));
         world.assertConsistent();
         // The timings chart got its data.
         wait.until(d -> d.findElement(By.id("timings-note")).getText().startsWith("frame:"));
