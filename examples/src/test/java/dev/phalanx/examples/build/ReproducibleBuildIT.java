@@ -24,11 +24,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two builds of one commit give byte-identical library jars (classes, sources, Javadoc, and the
- * shaded processor). The first build is the one running this test: the reactor built the library
- * modules before this one. The second runs here, offline, on a copy of their sources in another
- * directory, so that neither a time nor a path may leak into a jar. Costs one Maven run of about
- * ten seconds.
+ * Two builds of one commit give byte-identical library jars (classes, sources, Javadoc, the shaded
+ * processor, and the optional inspector). The first build is the one running this test: the reactor
+ * built the library modules before this one. The second runs here, offline, on a copy of their
+ * sources in another directory, so that neither a time nor a path may leak into a jar. Costs one
+ * Maven run of about ten seconds.
  *
  * <p>Run by maven-failsafe-plugin, which passes {@code maven.home} and {@code local.repository}.
  * Compared with jars that an earlier build left behind (for example {@code mvn -pl examples verify}
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class ReproducibleBuildIT {
 
   private static final List<String> LIBRARIES =
-      List.of("ecs-annotations", "ecs-runtime", "ecs-processor");
+      List.of("ecs-annotations", "ecs-runtime", "ecs-processor", "ecs-inspector");
   private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
 
   @Test
