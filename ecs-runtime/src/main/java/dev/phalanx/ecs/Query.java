@@ -156,8 +156,10 @@ public abstract class Query {
    *
    * <p>Costs: {@link #refresh} O(1) when nothing changed, O(appended) after appends, O(n) after a
    * structural change; {@link #holds} O(1) inside the prefix (five field loads), else one {@link
-   * #samePositions}. No allocation. Not thread-safe: one per query object, which is confined to one
-   * thread; a pass that forks work reads it before forking and does not change it meanwhile.
+   * #samePositions}. No allocation. Not thread-safe: it belongs to one query object, used by one
+   * thread at a time, whose per-entity loop refreshes and reads it inside the query's reentrancy
+   * guard. Non-owning group queries have no chunk or parallel form; one that forked would refresh
+   * it before forking, and {@link #holds} changes nothing, so tasks could share it.
    */
   protected static final class Alignment {
 
