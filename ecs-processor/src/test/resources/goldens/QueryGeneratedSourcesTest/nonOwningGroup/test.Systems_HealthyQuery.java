@@ -29,7 +29,9 @@ import javax.annotation.processing.Generated;
  *
  * <ul>
  *   <li>{@code each}: O(n) over the members, one lookup per component unless the storages hold
- *       the members in the same order; no allocation.
+ *       the members in the same order (then none: the cursors walk the pages). Which positions agree
+ *       is kept from one pass to the next and checked again only where the sets grew, or everywhere
+ *       once after a move, removal or filled hole in one of them; no allocation.
  *   <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop of its own
  *       (the first eight classes that go through this query class), so that the call of the
  *       visitor is inlined; further classes share one copy, where the call is megamorphic.
@@ -78,6 +80,13 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
    */
   private final LongConsumer inOrderStep$;
 
+  /**
+   * How far {@code healthStorage} holds the members at their positions, kept across passes of {@code each}:
+   * a pass compares only the positions appended since the last one, unless the member set or
+   * the storage changed otherwise (a move, removal or filled hole), which compares them all once.
+   */
+  private final Query.Alignment healthCursorAlignment$;
+
   private Systems_HealthyQuery(final Registry registry) {
     this.group = registry.nonOwningGroup(
         new ComponentType<?, ?>[] {Health_Traits.TYPE, Frozen_Traits.TYPE},
@@ -86,6 +95,7 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     this.frozenStorage = registry.storage(Frozen_Traits.TYPE);
     this.healthCursor = healthStorage.cursor();
     this.inOrderStep$ = this::visitInOrder;
+    this.healthCursorAlignment$ = new Query.Alignment(healthStorage);
   }
 
   /**
@@ -250,6 +260,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -257,9 +272,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -319,6 +334,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -326,9 +346,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -388,6 +408,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -395,9 +420,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -457,6 +482,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -464,9 +494,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -526,6 +556,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -533,9 +568,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -595,6 +630,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -602,9 +642,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -664,6 +704,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -671,9 +716,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -733,6 +778,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -740,9 +790,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
@@ -802,6 +852,11 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
     final int pageShift = healthStorage.pageShift();
     final boolean healthCursorPaged$ = healthStorage.pageShift() == pageShift;
     final boolean paged$ = healthCursorPaged$;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      this.healthCursorAlignment$.refresh(lead);
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -809,9 +864,9 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
         final int pageStart = page << pageShift;
         int offset = from - pageStart;
         if (paged$
-            && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            && healthCursorAlignment$.holds(pageStart, from + 1)) {
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;

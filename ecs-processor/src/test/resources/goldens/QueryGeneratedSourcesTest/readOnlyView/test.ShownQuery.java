@@ -247,9 +247,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -335,9 +335,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -423,9 +423,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -511,9 +511,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -599,9 +599,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -687,9 +687,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -775,9 +775,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -863,9 +863,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -951,9 +951,9 @@ public final class ShownQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {

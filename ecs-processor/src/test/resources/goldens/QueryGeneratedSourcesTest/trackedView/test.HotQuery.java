@@ -247,9 +247,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -335,9 +335,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -423,9 +423,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -511,9 +511,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -599,9 +599,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -687,9 +687,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -775,9 +775,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -863,9 +863,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -951,9 +951,9 @@ public final class HotQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)
             && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-          final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          final long healthCursorStamp$ = Query.structureStamp(healthStorage);
           Query.moveToPage(heatCursor, page);
           Query.moveToPage(healthCursor, page);
           for (; offset >= 0; offset--) {
@@ -1046,9 +1046,9 @@ public final class HotQuery extends Query implements AccessSource {
           if (paged$
               && Query.samePositions(lead, heatStorage, pageStart, from + 1)
               && Query.samePositions(lead, healthStorage, pageStart, from + 1)) {
-            final int leadStamp$ = Query.structureStamp(lead);
-            final int heatCursorStamp$ = Query.structureStamp(heatStorage);
-            final int healthCursorStamp$ = Query.structureStamp(healthStorage);
+            final long leadStamp$ = Query.structureStamp(lead);
+            final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+            final long healthCursorStamp$ = Query.structureStamp(healthStorage);
             Query.moveToPage(heatCursor, page);
             Query.moveToPage(healthCursor, page);
             for (; offset >= 0; offset--) {

@@ -260,9 +260,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -354,9 +354,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -448,9 +448,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -542,9 +542,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -636,9 +636,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -730,9 +730,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -824,9 +824,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -918,9 +918,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {
@@ -1012,9 +1012,9 @@ public final class VisibleQuery extends Query implements AccessSource {
         if (paged$
             && Query.samePositions(lead, positionStorage, pageStart, from + 1)
             && Query.samePositions(lead, labelStorage, pageStart, from + 1)) {
-          final int leadStamp$ = Query.structureStamp(lead);
-          final int positionCursorStamp$ = Query.structureStamp(positionStorage);
-          final int labelCursorStamp$ = Query.structureStamp(labelStorage);
+          final long leadStamp$ = Query.structureStamp(lead);
+          final long positionCursorStamp$ = Query.structureStamp(positionStorage);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(positionCursor, page);
           Query.moveToPage(labelCursor, page);
           for (; offset >= 0; offset--) {

@@ -1,11 +1,13 @@
 package dev.phalanx.ecs;
 
+import java.util.Arrays;
+
 /**
  * The base class of every query the processor generates ({@code @ViewQuery} and {@code @GroupQuery}
  * declarations become {@code FooQuery extends Query}). It holds no state and adds nothing to a
- * query's public API; it exists so that the members generated loops need, which would break an
- * invariant if user code called them out of order, are not part of the public API of {@link
- * SparseSet} and {@link Cursor}.
+ * query's public API (its {@link Alignment}s are fields of the generated subclass); it exists so
+ * that the members generated loops need, which would break an invariant if user code called them
+ * out of order, are not part of the public API of {@link SparseSet} and {@link Cursor}.
  *
  * <h2>For generated code</h2>
  *
@@ -21,7 +23,9 @@ package dev.phalanx.ecs;
  *       structural change is refused.
  *   <li>Aligned runs: {@link #samePositions} and {@link #holdsAt} tell a loop over one set that it
  *       may reach another set's elements by position; {@link #structureStamp} tells it when that
- *       stops being true.
+ *       stops being true. An {@link Alignment}, kept by a query across its passes, remembers how
+ *       far two sets agree, so that a pass over sets that only grew compares only what was
+ *       appended.
  *   <li>Cursors: {@link #moveToPage}, {@link #moveWithinPage} and {@link #moveToElement} set a
  *       cursor's position unchecked.
  * </ul>
@@ -90,12 +94,13 @@ public abstract class Query {
 
   /**
    * Returns a number that changes whenever an element of {@code set} moves or is removed or a hole
-   * is filled, and stays the same when an element is appended.
+   * is filled, and stays the same when an element is appended. It only counts up and never comes
+   * back to a value it had.
    *
    * @param set a set
    * @return its current stamp
    */
-  protected static int structureStamp(final SparseSet set) {
+  protected static long structureStamp(final SparseSet set) {
     return set.structureStamp();
   }
 
@@ -129,5 +134,107 @@ public abstract class Query {
    */
   protected static void moveToElement(final Cursor cursor, final int page, final int offset) {
     cursor.moveToElement(page, offset);
+  }
+
+  /**
+   * How far a lead set and another set hold the same entities at the same positions, remembered
+   * across passes: a generated loop over {@code lead} calls {@link #refresh} once before a pass and
+   * {@link #holds} for each run, instead of {@link #samePositions} for each run, which reads both
+   * packed arrays (16 bytes per element) on every pass.
+   *
+   * <p>What it keeps: the stamps ({@link #structureStamp}) the two sets had when it compared them,
+   * and the length {@code agreed} of the prefix {@code [0, agreed)} found to agree, with whether
+   * the comparison stopped at a position held by both sets that disagrees. While neither stamp
+   * changes, every position below the sizes the sets had still holds what it held (the stamps
+   * change on every move, removal and filled hole; appends leave them), so the prefix still agrees
+   * and a mismatch still disagrees: {@link #refresh} then compares only the positions appended
+   * since (none once a mismatch was found). After a change of either stamp, or of lead, it compares
+   * from position 0, which costs what one {@link #samePositions} per run costs. {@link #holds}
+   * trusts the prefix only while both stamps are still those it was computed at, so a visitor's
+   * change during the pass sends the later runs back to {@link #samePositions}; runs past the
+   * prefix always go there.
+   *
+   * <p>Costs: {@link #refresh} O(1) when nothing changed, O(appended) after appends, O(n) after a
+   * structural change; {@link #holds} O(1) inside the prefix (five field loads), else one {@link
+   * #samePositions}. No allocation. Not thread-safe: it belongs to one query object, used by one
+   * thread at a time, whose per-entity loop refreshes and reads it inside the query's reentrancy
+   * guard. Non-owning group queries have no chunk or parallel form; one that forked would refresh
+   * it before forking, and {@link #holds} changes nothing, so tasks could share it.
+   */
+  protected static final class Alignment {
+
+    private final SparseSet other;
+    private SparseSet lead;
+    private long leadStamp;
+    private long otherStamp;
+    // Positions [0, agreed) of lead and other hold the same entities.
+    private int agreed;
+    // Whether position 'agreed', held by both sets, disagrees: appends cannot extend the prefix.
+    private boolean stopped;
+
+    /**
+     * Creates an alignment with {@code other}; the first {@link #refresh} compares from position 0.
+     *
+     * @param other the set a loop reaches by position (a storage with a cursor)
+     */
+    public Alignment(final SparseSet other) {
+      this.other = other;
+    }
+
+    /**
+     * Brings the agreed prefix up to date with {@code lead} and the other set as they are now: O(1)
+     * if neither changed, O(appended) if they only grew, else O(min(sizes)).
+     *
+     * @param lead the set the loop walks
+     */
+    public void refresh(final SparseSet lead) {
+      final long leadNow = lead.structureStamp();
+      final long otherNow = other.structureStamp();
+      if (lead != this.lead || leadNow != leadStamp || otherNow != otherStamp) {
+        this.lead = lead;
+        leadStamp = leadNow;
+        otherStamp = otherNow;
+        agreed = 0;
+        stopped = false;
+      } else if (stopped) {
+        return;
+      }
+      final int end = Math.min(lead.size(), other.size());
+      if (lead == other || agreed >= end) {
+        agreed = end;
+        return;
+      }
+      final int mismatch = Arrays.mismatch(lead.packed(), agreed, end, other.packed(), agreed, end);
+      if (mismatch < 0) {
+        agreed = end;
+      } else {
+        agreed += mismatch;
+        stopped = true;
+      }
+    }
+
+    /**
+     * Returns whether the lead given to the last {@link #refresh} and the other set hold the same
+     * entities at positions {@code [from, to)}: O(1) when {@code to} is within the agreed prefix
+     * and neither set changed since, else {@link #samePositions}.
+     *
+     * @param from the first position, inclusive
+     * @param to the last position, exclusive
+     * @return whether both sets hold the range and agree on it
+     */
+    public boolean holds(final int from, final int to) {
+      final SparseSet lead = this.lead;
+      return (to <= agreed
+              && 0 <= from
+              && from <= to
+              && lead.structureStamp() == leadStamp
+              && other.structureStamp() == otherStamp)
+          || lead.samePositions(other, from, to);
+    }
+
+    /** {@return the length of the prefix found to agree at the last {@link #refresh}} For tests. */
+    public int agreed() {
+      return agreed;
+    }
   }
 }

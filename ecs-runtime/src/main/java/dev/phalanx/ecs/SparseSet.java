@@ -112,8 +112,9 @@ public class SparseSet {
   // For external iterators: a counter of moves and a log of the last CHANGE_LOG of them, each the
   // two positions of a swap (low, high) or REARRANGED.
   private int modifications;
-  // Bumped by every move, removal and filled hole (not by appends): see structureStamp().
-  private int edits;
+  // Bumped by every move, removal and filled hole (not by appends): see structureStamp(). A long,
+  // so that a value kept across passes (Query.Alignment) cannot come round again.
+  private long edits;
   private final int[] changeLow = new int[CHANGE_LOG];
   private final int[] changeHigh = new int[CHANGE_LOG];
 
@@ -299,12 +300,13 @@ public class SparseSet {
   /**
    * Returns a number that changes whenever an element of this set moves or is removed or a hole is
    * filled, and stays the same when an element is appended: while it stays the same, every position
-   * below the size it had still holds the same entity or hole. For generated code, through {@link
-   * Query}.
+   * below the size it had still holds the same entity or hole. It only counts up, one per change,
+   * and is a {@code long}: it does not come back to a value it had (2^64 changes). For generated
+   * code, through {@link Query}.
    *
    * @return the current stamp
    */
-  final int structureStamp() {
+  final long structureStamp() {
     return edits;
   }
 

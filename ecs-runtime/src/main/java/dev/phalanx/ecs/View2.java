@@ -92,8 +92,8 @@ public final class View2<K1 extends Cursor, K2 extends Cursor> extends TypedView
         if (pagedAll
             && lead.samePositions(set1, pageStart, from + 1)
             && lead.samePositions(set2, pageStart, from + 1)) {
-          final int stamp1 = set1.structureStamp();
-          final int stamp2 = set2.structureStamp();
+          final long stamp1 = set1.structureStamp();
+          final long stamp2 = set2.structureStamp();
           cursor1.moveToPage(page);
           cursor2.moveToPage(page);
           for (; offset >= 0; offset--) {

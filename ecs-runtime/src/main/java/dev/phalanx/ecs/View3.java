@@ -109,9 +109,9 @@ public final class View3<K1 extends Cursor, K2 extends Cursor, K3 extends Cursor
             && lead.samePositions(set1, pageStart, from + 1)
             && lead.samePositions(set2, pageStart, from + 1)
             && lead.samePositions(set3, pageStart, from + 1)) {
-          final int stamp1 = set1.structureStamp();
-          final int stamp2 = set2.structureStamp();
-          final int stamp3 = set3.structureStamp();
+          final long stamp1 = set1.structureStamp();
+          final long stamp2 = set2.structureStamp();
+          final long stamp3 = set3.structureStamp();
           cursor1.moveToPage(page);
           cursor2.moveToPage(page);
           cursor3.moveToPage(page);

@@ -92,7 +92,7 @@ final class ViewLoop {
 
   /**
    * {@return the sum of the structure stamps of {@code include}} A stamp only counts up (by one per
-   * move, removal or filled hole, wrapping), so the sum changes whenever one of them does.
+   * move, removal or filled hole), so the sum changes whenever one of them does.
    */
   static long stamps(final SparseSet[] include) {
     long sum = 0;

@@ -98,7 +98,7 @@ class EntityIteratorTest {
     assertEquals(8, seen.size());
 
     // A batch that only pops moves nothing, and still changes the structure stamp.
-    final int stamp = a.structureStamp();
+    final long stamp = a.structureStamp();
     registry.destroy(new long[] {a.packed()[a.size() - 1]}, 0, 1);
     assertNotEquals(stamp, a.structureStamp());
 

@@ -45,7 +45,7 @@ class SparseSetStampTest {
   private static void assertBumps(
       final DeletionPolicy policy, final String change, final Consumer<TestSet> action) {
     final TestSet set = filled(policy, 8);
-    final int before = set.structureStamp();
+    final long before = set.structureStamp();
     action.accept(set);
     assertNotEquals(before, set.structureStamp(), change);
   }
@@ -64,7 +64,7 @@ class SparseSetStampTest {
         "filled hole",
         s -> {
           s.remove(Entity.of(3, 0));
-          final int afterRemoval = s.structureStamp();
+          final long afterRemoval = s.structureStamp();
           s.insert(Entity.of(20, 0));
           assertNotEquals(afterRemoval, s.structureStamp(), "the hole was filled");
         });
@@ -82,7 +82,7 @@ class SparseSetStampTest {
     for (final DeletionPolicy policy :
         new DeletionPolicy[] {DeletionPolicy.SWAP_AND_POP, DeletionPolicy.IN_PLACE}) {
       final TestSet set = filled(policy, 5);
-      final int before = set.structureStamp();
+      final long before = set.structureStamp();
       set.insert(Entity.of(9, 0));
       set.appendEntity(Entity.of(10, 0));
       assertEquals(before, set.structureStamp(), policy.toString());

@@ -86,7 +86,7 @@ public final class CoreHooks {
           int[][].class);
   private static final MethodHandle REMOVE_ALL = virtual(SparseSet.class, "removeAll", void.class);
   private static final MethodHandle STRUCTURE_STAMP =
-      virtual(SparseSet.class, "structureStamp", int.class);
+      virtual(SparseSet.class, "structureStamp", long.class);
   private static final MethodHandle RESTORE_ENTITIES =
       virtual(
           EntityStorage.class,
@@ -340,9 +340,9 @@ public final class CoreHooks {
    * @param set the set
    * @return its structure stamp
    */
-  public static int structureStamp(final SparseSet set) {
+  public static long structureStamp(final SparseSet set) {
     try {
-      return (int) STRUCTURE_STAMP.invokeExact(set);
+      return (long) STRUCTURE_STAMP.invokeExact(set);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

@@ -543,7 +543,7 @@ public final class Hierarchy {
    * @param action called with each child
    */
   public void eachChild(final long parent, final LongConsumer action) {
-    final int before = stamp();
+    final long before = stamp();
     for (long child = firstChild(parent); !Entity.isNull(child); ) {
       final long next = nextSibling(child);
       action.accept(child);
@@ -560,7 +560,7 @@ public final class Hierarchy {
    * @param action called with each entity of the subtree
    */
   public void depthFirst(final long root, final LongConsumer action) {
-    final int before = stamp();
+    final long before = stamp();
     long current = root;
     while (true) {
       action.accept(current);
@@ -607,7 +607,7 @@ public final class Hierarchy {
     final boolean outer = !breadthFirstActive;
     breadthFirstActive = true;
     try {
-      final int before = stamp();
+      final long before = stamp();
       for (int i = 0; i < count; i++) {
         action.accept(order[i]);
         checkUnchanged(before);
@@ -627,7 +627,7 @@ public final class Hierarchy {
    * @param action called with each entity that has a node
    */
   public void eachParentFirst(final LongConsumer action) {
-    final int before = stamp();
+    final long before = stamp();
     final long[] packed = nodes.packed();
     for (int position = 0; position < nodes.size(); position++) {
       final long entity = packed[position];
@@ -975,11 +975,11 @@ public final class Hierarchy {
    * The hierarchy's changes and the node storage's moves, in one number: either one changing
    * changes it (both only grow).
    */
-  private int stamp() {
+  private long stamp() {
     return changes + CoreHooks.structureStamp(nodes);
   }
 
-  private void checkUnchanged(final int before) {
+  private void checkUnchanged(final long before) {
     if (stamp() != before) {
       throw new ConcurrentModificationException(
           "the hierarchy changed during a traversal (attach, detach, reparent, or a node created,"

@@ -40,6 +40,12 @@ public final class RuntimeContract {
   /** {@code Query}, the base of generated queries: the loop protocol's protected helpers. */
   public static final ClassName QUERY = ClassName.get(PACKAGE, "Query");
 
+  /**
+   * {@code Query.Alignment}, which a generated loop keeps per cursor to remember how far a storage
+   * agrees with the lead across passes.
+   */
+  public static final ClassName ALIGNMENT = ClassName.get(PACKAGE, "Query", "Alignment");
+
   /** {@code AccessSource}, which every generated query implements to declare its access. */
   public static final ClassName ACCESS_SOURCE =
       ClassName.get(PACKAGE + ".schedule", "AccessSource");
@@ -149,6 +155,7 @@ public final class RuntimeContract {
           RECORDED_FIELDS,
           TYPED_RECORDING,
           QUERY,
+          ALIGNMENT,
           LOOP_COPIES,
           SIGNAL,
           ENTITY_COMPARATOR,
@@ -277,6 +284,9 @@ public final class RuntimeContract {
           new Member(QUERY, "holdsAt", 3),
           new Member(QUERY, "samePositions", 4),
           new Member(QUERY, "structureStamp", 1),
+          new Member(ALIGNMENT, "<init>", 1),
+          new Member(ALIGNMENT, "refresh", 1),
+          new Member(ALIGNMENT, "holds", 2),
           new Member(LOOP_COPIES, "<init>", 1),
           new Member(LOOP_COPIES, "copyOf", 1),
           new Member(CURSOR_SOURCE, "cursor", 0),

@@ -2,6 +2,7 @@ package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
 import dev.phalanx.ecs.processor.base.RuntimeContract;
@@ -46,6 +47,24 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
       final MethodSpec.Builder constructor,
       final QueryModel model,
       final List<Slot> slots) {
+    for (final Slot slot : slots) {
+      if (slot.included() && slot.fields()) {
+        final String field = ViewQueryGenerator.alignmentField(slot);
+        type.addField(
+            FieldSpec.builder(RuntimeContract.ALIGNMENT, field, Modifier.PRIVATE, Modifier.FINAL)
+                .addJavadoc(
+                    "How far {@code $L} holds the members at their positions, kept across passes"
+                        + " of {@code each}:\n"
+                        + "a pass compares only the positions appended since the last one, unless"
+                        + " the member set or\n"
+                        + "the storage changed otherwise (a move, removal or filled hole), which"
+                        + " compares them all once.\n",
+                    slot.storage())
+                .build());
+        constructor.addStatement(
+            "this.$L = new $T($L)", field, RuntimeContract.ALIGNMENT, slot.storage());
+      }
+    }
     type.addMethod(
             delegate(
                 "insertionSort",
@@ -126,7 +145,11 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
   String costs() {
     return "  <li>{@code each}: O(n) over the members, one lookup per component unless the"
         + " storages hold\n"
-        + "      the members in the same order; no allocation.\n"
+        + "      the members in the same order (then none: the cursors walk the pages). Which"
+        + " positions agree\n"
+        + "      is kept from one pass to the next and checked again only where the sets grew,"
+        + " or everywhere\n"
+        + "      once after a move, removal or filled hole in one of them; no allocation.\n"
         + "  <li>Profile pollution: {@code each} runs each visitor class in a copy of its loop"
         + " of its own\n"
         + "      (the first eight classes that go through this query class), so that the call"
@@ -140,6 +163,6 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
     // The members are exactly the entities to visit; storages filled in the order the entities
     // joined the group are walked like a view's aligned runs.
     method.addStatement("final $T lead = group.members()", RuntimeContract.SPARSE_SET);
-    ViewQueryGenerator.alignedRunLoop(method, slots, filter, false);
+    ViewQueryGenerator.alignedRunLoop(method, slots, filter, false, true);
   }
 }

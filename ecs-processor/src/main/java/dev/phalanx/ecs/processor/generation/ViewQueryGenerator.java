@@ -85,7 +85,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
   @Override
   void eachLoop(final MethodSpec.Builder method, final List<Slot> slots, final CodeBlock filter) {
     method.addStatement("final $T lead = view.leader()", RuntimeContract.SPARSE_SET);
-    alignedRunLoop(method, slots, filter, true);
+    alignedRunLoop(method, slots, filter, true, false);
   }
 
   /**
@@ -95,13 +95,16 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
    * otherwise, and once a visitor has moved, removed or added an element of one of them, each
    * storage is tested per entity. With {@code testMembership}, the entity must also be in every
    * included storage and in no excluded one (a view); without, the lead holds exactly the entities
-   * to visit (a non-owning group's members).
+   * to visit (a non-owning group's members). With {@code remembered}, whether a run is aligned is
+   * asked of the query's {@link #alignmentField alignment} fields (refreshed once per pass: O(1)
+   * per run while no set changed) instead of comparing each run's packed arrays on every pass.
    */
   static void alignedRunLoop(
       final MethodSpec.Builder method,
       final List<Slot> slots,
       final CodeBlock filter,
-      final boolean testMembership) {
+      final boolean testMembership,
+      final boolean remembered) {
     final List<Slot> cursors = slots.stream().filter(s -> s.included() && s.fields()).toList();
     method
         .addStatement(
@@ -133,10 +136,12 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
           "final boolean $L = $L.pageShift() == pageShift", pagedLocal(slot), slot.storage());
       paged.add(CodeBlock.of("$L", pagedLocal(slot)));
       aligned.add(
-          CodeBlock.of(
-              "$T.samePositions(lead, $L, pageStart, from + 1)",
-              RuntimeContract.QUERY,
-              slot.storage()));
+          remembered
+              ? CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(slot))
+              : CodeBlock.of(
+                  "$T.samePositions(lead, $L, pageStart, from + 1)",
+                  RuntimeContract.QUERY,
+                  slot.storage()));
       changed.add(
           CodeBlock.of(
               "$T.structureStamp($L) != $L",
@@ -147,6 +152,18 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     method.addStatement(
         "final boolean paged$$ = $L",
         paged.isEmpty() ? CodeBlock.of("true") : CodeBlock.join(paged, " && "));
+    if (remembered && !cursors.isEmpty()) {
+      method
+          .addComment(
+              "How far each storage agrees with the lead, kept from the last pass: compares only"
+                  + " what was")
+          .addComment("appended since, unless a set changed (then everything, once).")
+          .beginControlFlow("if (paged$$)");
+      for (final Slot slot : cursors) {
+        method.addStatement("this.$L.refresh(lead)", alignmentField(slot));
+      }
+      method.endControlFlow();
+    }
     final CodeBlock visitAndFilter =
         CodeBlock.builder()
             .add(
@@ -173,10 +190,10 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
     runTest.add(CodeBlock.of("paged$$"));
     runTest.addAll(aligned);
     method.beginControlFlow("if ($L)", CodeBlock.join(runTest, "\n    && "));
-    method.addStatement("final int leadStamp$$ = $T.structureStamp(lead)", RuntimeContract.QUERY);
+    method.addStatement("final long leadStamp$$ = $T.structureStamp(lead)", RuntimeContract.QUERY);
     for (final Slot slot : cursors) {
       method.addStatement(
-          "final int $L = $T.structureStamp($L)",
+          "final long $L = $T.structureStamp($L)",
           stampLocal(slot),
           RuntimeContract.QUERY,
           slot.storage());
@@ -276,6 +293,14 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
   }
 
   /** The local holding a storage's structure stamp at the start of an aligned run. */
+  /**
+   * The name of the query's {@code Query.Alignment} field for {@code slot}'s storage, which a
+   * remembered aligned-run loop asks.
+   */
+  static String alignmentField(final Slot slot) {
+    return slot.cursor() + "Alignment$";
+  }
+
   private static String stampLocal(final Slot slot) {
     return slot.cursor() + "Stamp$";
   }
