@@ -50,13 +50,15 @@ import java.util.Objects;
  *
  * <h2>Costs</h2>
  *
- * <p>Per instance: its share of one bulk creation, then per component one checked insertion and a
- * page-to-page field copy (no instance built, nothing boxed or allocated for struct-of-arrays
- * storages), one more pass over the columns of a type with {@code @EntityRef} fields, and one
- * {@code attach} per non-root member of a tree. Measured ({@code benchmarks} {@code
- * PrefabInstantiation}, 100,000 instances of 4 components): see the guide's "Cloning and prefabs".
- * The prefab keeps scratch arrays sized to its largest call (about 20 bytes per element inserted).
- * Not thread-safe: one thread instantiates a prefab at a time.
+ * <p>Per instance: its share of one bulk creation, then per component its share of one bulk
+ * insertion of all the copies (the template's element staged once, page runs filled: no instance
+ * built, nothing boxed or allocated for struct-of-arrays storages) where announcing would run
+ * nothing, else one checked insertion and page-to-page copy; one more pass over the columns of a
+ * type with {@code @EntityRef} fields, and one {@code attach} per non-root member of a tree.
+ * Measured ({@code benchmarks} {@code PrefabInstantiation}, 100,000 instances of 4 components): see
+ * the guide's "Cloning and prefabs". The prefab keeps scratch arrays sized to its largest call
+ * (about 20 bytes per element inserted). Not thread-safe: one thread instantiates a prefab at a
+ * time.
  */
 public final class Prefab {
 
