@@ -339,7 +339,9 @@ public class SparseSet {
 
   /**
    * Reserves room for {@code capacity} elements in the packed array, so that insertions up to that
-   * size do not reallocate it.
+   * size do not reallocate it; a storage also allocates its payload pages for positions {@code [0,
+   * capacity)} (EnTT's {@code storage.reserve(n)}). Sparse pages depend on the entities' indices
+   * and are allocated on first use. O(capacity) when it grows.
    *
    * @param capacity the number of elements to make room for
    */

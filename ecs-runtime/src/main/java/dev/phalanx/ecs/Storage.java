@@ -63,7 +63,9 @@ import java.util.function.Consumer;
  * <p>Typed mutators of a subclass follow one shape: {@link #prepareInsert(long)} (checks
  * everything, allocates, returns the position the element will have, not yet visible), write the
  * fields at that position, then {@link #commitInsert(long, int)} (makes it visible, updates groups,
- * publishes); or {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}.
+ * publishes); or {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}. Bulk
+ * forms follow the same shape over a range: {@link #prepareInsertAll}, write positions {@code
+ * [first, first + count)}, {@link #commitInsertAll}.
  *
  * <h2>Invalidation</h2>
  *
