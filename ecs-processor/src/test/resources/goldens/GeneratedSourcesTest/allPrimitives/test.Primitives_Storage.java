@@ -11,7 +11,9 @@ import java.lang.Double;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
+import java.lang.System;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 /**
@@ -628,6 +630,108 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   }
 
   /**
+   * Adds a {@link Primitives} with the given fields to every entity of {@code entities[from, to)}
+   * (EnTT's {@code insert(first, last, value)}) without allocating one, as one change: the
+   * range is checked before anything changes, the elements are appended in range order and the
+   * groups updated, then construction is published for each entity in order (see {@code
+   * Storage.insert(entities, from, to, value)} for what listeners see and what happens if one
+   * throws). Each field is filled a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param flag the {@code flag} field of every element
+   * @param tiny the {@code tiny} field of every element
+   * @param small the {@code small} field of every element
+   * @param letter the {@code letter} field of every element
+   * @param count the {@code count} field of every element
+   * @param big the {@code big} field of every element
+   * @param ratio the {@code ratio} field of every element
+   * @param precise the {@code precise} field of every element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insert(final long[] entities, final int from, final int to, final boolean flag,
+      final byte tiny, final short small, final char letter, final int count, final long big,
+      final float ratio, final double precise) {
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      Arrays.fill(this.flagPages[page$], offset$, offset$ + run$, flag);
+      Arrays.fill(this.tinyPages[page$], offset$, offset$ + run$, tiny);
+      Arrays.fill(this.smallPages[page$], offset$, offset$ + run$, small);
+      Arrays.fill(this.letterPages[page$], offset$, offset$ + run$, letter);
+      Arrays.fill(this.countPages[page$], offset$, offset$ + run$, count);
+      Arrays.fill(this.bigPages[page$], offset$, offset$ + run$, big);
+      Arrays.fill(this.ratioPages[page$], offset$, offset$ + run$, ratio);
+      Arrays.fill(this.precisePages[page$], offset$, offset$ + run$, precise);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
+   * Adds a {@link Primitives} to every entity of {@code entities[from, to)}, its fields taken from the
+   * arrays at the same offset (EnTT's {@code insert(first, last, values)}), without allocating one,
+   * as one change: the range and the arrays are checked before anything changes, the elements
+   * are appended in range order and the groups updated, then construction is published for each
+   * entity in order (see {@code Storage.insert(entities, from, to, value)} for what listeners
+   * see and what happens if one throws). Each field is copied a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param flag the {@code flag} fields: {@code flag[i]} goes to {@code entities[i]}
+   * @param tiny the {@code tiny} fields: {@code tiny[i]} goes to {@code entities[i]}
+   * @param small the {@code small} fields: {@code small[i]} goes to {@code entities[i]}
+   * @param letter the {@code letter} fields: {@code letter[i]} goes to {@code entities[i]}
+   * @param count the {@code count} fields: {@code count[i]} goes to {@code entities[i]}
+   * @param big the {@code big} fields: {@code big[i]} goes to {@code entities[i]}
+   * @param ratio the {@code ratio} fields: {@code ratio[i]} goes to {@code entities[i]}
+   * @param precise the {@code precise} fields: {@code precise[i]} goes to {@code entities[i]}
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or an array
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insertColumns(final long[] entities, final int from, final int to,
+      final boolean[] flag, final byte[] tiny, final short[] small, final char[] letter,
+      final int[] count, final long[] big, final float[] ratio, final double[] precise) {
+    Objects.checkFromToIndex(from, to, flag.length);
+    Objects.checkFromToIndex(from, to, tiny.length);
+    Objects.checkFromToIndex(from, to, small.length);
+    Objects.checkFromToIndex(from, to, letter.length);
+    Objects.checkFromToIndex(from, to, count.length);
+    Objects.checkFromToIndex(from, to, big.length);
+    Objects.checkFromToIndex(from, to, ratio.length);
+    Objects.checkFromToIndex(from, to, precise.length);
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      System.arraycopy(flag, from + (position$ - first$), this.flagPages[page$], offset$, run$);
+      System.arraycopy(tiny, from + (position$ - first$), this.tinyPages[page$], offset$, run$);
+      System.arraycopy(small, from + (position$ - first$), this.smallPages[page$], offset$, run$);
+      System.arraycopy(letter, from + (position$ - first$), this.letterPages[page$], offset$, run$);
+      System.arraycopy(count, from + (position$ - first$), this.countPages[page$], offset$, run$);
+      System.arraycopy(big, from + (position$ - first$), this.bigPages[page$], offset$, run$);
+      System.arraycopy(ratio, from + (position$ - first$), this.ratioPages[page$], offset$, run$);
+      System.arraycopy(precise, from + (position$ - first$), this.precisePages[page$], offset$, run$);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
    * Replaces every field of an entity's {@link Primitives} without allocating, then publishes an update.
    *
    * @param entity the entity
@@ -926,6 +1030,32 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
     bigPages[page][offset] = this.big$staged;
     ratioPages[page][offset] = this.ratio$staged;
     precisePages[page][offset] = this.precise$staged;
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+   * page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+   *
+   * @param first the first position
+   * @param count how many positions
+   */
+  @Override
+  protected void writeStaged(final int first, final int count) {
+    final int end = first + count;
+    for (int position = first; position < end; ) {
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      final int run = Math.min(end - position, pageSize() - offset);
+      Arrays.fill(flagPages[page], offset, offset + run, this.flag$staged);
+      Arrays.fill(tinyPages[page], offset, offset + run, this.tiny$staged);
+      Arrays.fill(smallPages[page], offset, offset + run, this.small$staged);
+      Arrays.fill(letterPages[page], offset, offset + run, this.letter$staged);
+      Arrays.fill(countPages[page], offset, offset + run, this.count$staged);
+      Arrays.fill(bigPages[page], offset, offset + run, this.big$staged);
+      Arrays.fill(ratioPages[page], offset, offset + run, this.ratio$staged);
+      Arrays.fill(precisePages[page], offset, offset + run, this.precise$staged);
+      position += run;
+    }
   }
 
   /**

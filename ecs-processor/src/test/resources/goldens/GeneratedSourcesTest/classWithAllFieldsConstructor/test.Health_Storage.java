@@ -9,7 +9,9 @@ import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Math;
 import java.lang.Override;
+import java.lang.System;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 /**
@@ -223,6 +225,76 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
   }
 
   /**
+   * Adds a {@link Health} with the given fields to every entity of {@code entities[from, to)}
+   * (EnTT's {@code insert(first, last, value)}) without allocating one, as one change: the
+   * range is checked before anything changes, the elements are appended in range order and the
+   * groups updated, then construction is published for each entity in order (see {@code
+   * Storage.insert(entities, from, to, value)} for what listeners see and what happens if one
+   * throws). Each field is filled a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param current the {@code current} field of every element
+   * @param max the {@code max} field of every element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insert(final long[] entities, final int from, final int to, final int current,
+      final int max) {
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      Arrays.fill(this.currentPages[page$], offset$, offset$ + run$, current);
+      Arrays.fill(this.maxPages[page$], offset$, offset$ + run$, max);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
+   * Adds a {@link Health} to every entity of {@code entities[from, to)}, its fields taken from the
+   * arrays at the same offset (EnTT's {@code insert(first, last, values)}), without allocating one,
+   * as one change: the range and the arrays are checked before anything changes, the elements
+   * are appended in range order and the groups updated, then construction is published for each
+   * entity in order (see {@code Storage.insert(entities, from, to, value)} for what listeners
+   * see and what happens if one throws). Each field is copied a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param current the {@code current} fields: {@code current[i]} goes to {@code entities[i]}
+   * @param max the {@code max} fields: {@code max[i]} goes to {@code entities[i]}
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or an array
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insertColumns(final long[] entities, final int from, final int to,
+      final int[] current, final int[] max) {
+    Objects.checkFromToIndex(from, to, current.length);
+    Objects.checkFromToIndex(from, to, max.length);
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      System.arraycopy(current, from + (position$ - first$), this.currentPages[page$], offset$, run$);
+      System.arraycopy(max, from + (position$ - first$), this.maxPages[page$], offset$, run$);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
    * Replaces every field of an entity's {@link Health} without allocating, then publishes an update.
    *
    * @param entity the entity
@@ -396,6 +468,26 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
     final int offset = position & (pageSize() - 1);
     currentPages[page][offset] = this.current$staged;
     maxPages[page][offset] = this.max$staged;
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+   * page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+   *
+   * @param first the first position
+   * @param count how many positions
+   */
+  @Override
+  protected void writeStaged(final int first, final int count) {
+    final int end = first + count;
+    for (int position = first; position < end; ) {
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      final int run = Math.min(end - position, pageSize() - offset);
+      Arrays.fill(currentPages[page], offset, offset + run, this.current$staged);
+      Arrays.fill(maxPages[page], offset, offset + run, this.max$staged);
+      position += run;
+    }
   }
 
   /**

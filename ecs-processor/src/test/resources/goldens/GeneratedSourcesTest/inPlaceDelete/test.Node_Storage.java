@@ -12,7 +12,9 @@ import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.String;
+import java.lang.System;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 /**
@@ -240,6 +242,76 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
   }
 
   /**
+   * Adds a {@link Node} with the given fields to every entity of {@code entities[from, to)}
+   * (EnTT's {@code insert(first, last, value)}) without allocating one, as one change: the
+   * range is checked before anything changes, the elements are appended in range order and the
+   * groups updated, then construction is published for each entity in order (see {@code
+   * Storage.insert(entities, from, to, value)} for what listeners see and what happens if one
+   * throws). Each field is filled a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param entity the {@code entity} field of every element
+   * @param name the {@code name} field of every element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insert(final long[] entities, final int from, final int to, final long entity,
+      final String name) {
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      Arrays.fill(this.entityPages[page$], offset$, offset$ + run$, entity);
+      Arrays.fill(this.namePages[page$], offset$, offset$ + run$, name);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
+   * Adds a {@link Node} to every entity of {@code entities[from, to)}, its fields taken from the
+   * arrays at the same offset (EnTT's {@code insert(first, last, values)}), without allocating one,
+   * as one change: the range and the arrays are checked before anything changes, the elements
+   * are appended in range order and the groups updated, then construction is published for each
+   * entity in order (see {@code Storage.insert(entities, from, to, value)} for what listeners
+   * see and what happens if one throws). Each field is copied a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param entity the {@code entity} fields: {@code entity[i]} goes to {@code entities[i]}
+   * @param name the {@code name} fields: {@code name[i]} goes to {@code entities[i]}
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or an array
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insertColumns(final long[] entities, final int from, final int to,
+      final long[] entity, final String[] name) {
+    Objects.checkFromToIndex(from, to, entity.length);
+    Objects.checkFromToIndex(from, to, name.length);
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      System.arraycopy(entity, from + (position$ - first$), this.entityPages[page$], offset$, run$);
+      System.arraycopy(name, from + (position$ - first$), this.namePages[page$], offset$, run$);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
    * Replaces every field of an entity's {@link Node} without allocating, then publishes an update.
    *
    * @param entity$ the entity
@@ -441,6 +513,27 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
     final int offset = position & (pageSize() - 1);
     entityPages[page][offset] = this.entity$staged;
     namePages[page][offset] = this.name$staged;
+    this.name$staged = null;
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+   * page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+   *
+   * @param first the first position
+   * @param count how many positions
+   */
+  @Override
+  protected void writeStaged(final int first, final int count) {
+    final int end = first + count;
+    for (int position = first; position < end; ) {
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      final int run = Math.min(end - position, pageSize() - offset);
+      Arrays.fill(entityPages[page], offset, offset + run, this.entity$staged);
+      Arrays.fill(namePages[page], offset, offset + run, this.name$staged);
+      position += run;
+    }
     this.name$staged = null;
   }
 

@@ -10,7 +10,9 @@ import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
+import java.lang.System;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 /**
@@ -291,6 +293,81 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
   }
 
   /**
+   * Adds a {@link Velocity} with the given fields to every entity of {@code entities[from, to)}
+   * (EnTT's {@code insert(first, last, value)}) without allocating one, as one change: the
+   * range is checked before anything changes, the elements are appended in range order and the
+   * groups updated, then construction is published for each entity in order (see {@code
+   * Storage.insert(entities, from, to, value)} for what listeners see and what happens if one
+   * throws). Each field is filled a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param dx the {@code dx} field of every element
+   * @param dy the {@code dy} field of every element
+   * @param spin the {@code spin} field of every element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insert(final long[] entities, final int from, final int to, final float dx,
+      final float dy, final float spin) {
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      Arrays.fill(this.dxPages[page$], offset$, offset$ + run$, dx);
+      Arrays.fill(this.dyPages[page$], offset$, offset$ + run$, dy);
+      Arrays.fill(this.spinPages[page$], offset$, offset$ + run$, spin);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
+   * Adds a {@link Velocity} to every entity of {@code entities[from, to)}, its fields taken from the
+   * arrays at the same offset (EnTT's {@code insert(first, last, values)}), without allocating one,
+   * as one change: the range and the arrays are checked before anything changes, the elements
+   * are appended in range order and the groups updated, then construction is published for each
+   * entity in order (see {@code Storage.insert(entities, from, to, value)} for what listeners
+   * see and what happens if one throws). Each field is copied a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param dx the {@code dx} fields: {@code dx[i]} goes to {@code entities[i]}
+   * @param dy the {@code dy} fields: {@code dy[i]} goes to {@code entities[i]}
+   * @param spin the {@code spin} fields: {@code spin[i]} goes to {@code entities[i]}
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or an array
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insertColumns(final long[] entities, final int from, final int to, final float[] dx,
+      final float[] dy, final float[] spin) {
+    Objects.checkFromToIndex(from, to, dx.length);
+    Objects.checkFromToIndex(from, to, dy.length);
+    Objects.checkFromToIndex(from, to, spin.length);
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      System.arraycopy(dx, from + (position$ - first$), this.dxPages[page$], offset$, run$);
+      System.arraycopy(dy, from + (position$ - first$), this.dyPages[page$], offset$, run$);
+      System.arraycopy(spin, from + (position$ - first$), this.spinPages[page$], offset$, run$);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
    * Replaces every field of an entity's {@link Velocity} without allocating, then publishes an update.
    *
    * @param entity the entity
@@ -488,6 +565,27 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
     dxPages[page][offset] = this.dx$staged;
     dyPages[page][offset] = this.dy$staged;
     spinPages[page][offset] = this.spin$staged;
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+   * page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+   *
+   * @param first the first position
+   * @param count how many positions
+   */
+  @Override
+  protected void writeStaged(final int first, final int count) {
+    final int end = first + count;
+    for (int position = first; position < end; ) {
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      final int run = Math.min(end - position, pageSize() - offset);
+      Arrays.fill(dxPages[page], offset, offset + run, this.dx$staged);
+      Arrays.fill(dyPages[page], offset, offset + run, this.dy$staged);
+      Arrays.fill(spinPages[page], offset, offset + run, this.spin$staged);
+      position += run;
+    }
   }
 
   /**

@@ -10,7 +10,9 @@ import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
 import java.lang.Math;
 import java.lang.Override;
+import java.lang.System;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 /**
@@ -224,6 +226,76 @@ public final class Position_Storage extends Storage<Position> implements CursorS
   }
 
   /**
+   * Adds a {@link Position} with the given fields to every entity of {@code entities[from, to)}
+   * (EnTT's {@code insert(first, last, value)}) without allocating one, as one change: the
+   * range is checked before anything changes, the elements are appended in range order and the
+   * groups updated, then construction is published for each entity in order (see {@code
+   * Storage.insert(entities, from, to, value)} for what listeners see and what happens if one
+   * throws). Each field is filled a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param x the {@code x} field of every element
+   * @param y the {@code y} field of every element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insert(final long[] entities, final int from, final int to, final float x,
+      final float y) {
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      Arrays.fill(this.xPages[page$], offset$, offset$ + run$, x);
+      Arrays.fill(this.yPages[page$], offset$, offset$ + run$, y);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
+   * Adds a {@link Position} to every entity of {@code entities[from, to)}, its fields taken from the
+   * arrays at the same offset (EnTT's {@code insert(first, last, values)}), without allocating one,
+   * as one change: the range and the arrays are checked before anything changes, the elements
+   * are appended in range order and the groups updated, then construction is published for each
+   * entity in order (see {@code Storage.insert(entities, from, to, value)} for what listeners
+   * see and what happens if one throws). Each field is copied a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param x the {@code x} fields: {@code x[i]} goes to {@code entities[i]}
+   * @param y the {@code y} fields: {@code y[i]} goes to {@code entities[i]}
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or an array
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insertColumns(final long[] entities, final int from, final int to, final float[] x,
+      final float[] y) {
+    Objects.checkFromToIndex(from, to, x.length);
+    Objects.checkFromToIndex(from, to, y.length);
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      System.arraycopy(x, from + (position$ - first$), this.xPages[page$], offset$, run$);
+      System.arraycopy(y, from + (position$ - first$), this.yPages[page$], offset$, run$);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
    * Replaces every field of an entity's {@link Position} without allocating, then publishes an update.
    *
    * @param entity the entity
@@ -397,6 +469,26 @@ public final class Position_Storage extends Storage<Position> implements CursorS
     final int offset = position & (pageSize() - 1);
     xPages[page][offset] = this.x$staged;
     yPages[page][offset] = this.y$staged;
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+   * page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+   *
+   * @param first the first position
+   * @param count how many positions
+   */
+  @Override
+  protected void writeStaged(final int first, final int count) {
+    final int end = first + count;
+    for (int position = first; position < end; ) {
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      final int run = Math.min(end - position, pageSize() - offset);
+      Arrays.fill(xPages[page], offset, offset + run, this.x$staged);
+      Arrays.fill(yPages[page], offset, offset + run, this.y$staged);
+      position += run;
+    }
   }
 
   /**

@@ -14,9 +14,11 @@ import java.lang.Math;
 import java.lang.Override;
 import java.lang.String;
 import java.lang.SuppressWarnings;
+import java.lang.System;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 /**
@@ -504,6 +506,98 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   }
 
   /**
+   * Adds a {@link Label} with the given fields to every entity of {@code entities[from, to)}
+   * (EnTT's {@code insert(first, last, value)}) without allocating one, as one change: the
+   * range is checked before anything changes, the elements are appended in range order and the
+   * groups updated, then construction is published for each entity in order (see {@code
+   * Storage.insert(entities, from, to, value)} for what listeners see and what happens if one
+   * throws). Each field is filled a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param text the {@code text} field of every element
+   * @param color the {@code color} field of every element
+   * @param tags the {@code tags} field of every element
+   * @param index2 the {@code index2} field of every element
+   * @param grid the {@code grid} field of every element
+   * @param owner the {@code owner} field of every element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insert(final long[] entities, final int from, final int to, final String text,
+      final Label.Color color, final List<String> tags, final Map<String, List<Integer>> index2,
+      final int[][] grid, final long owner) {
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      Arrays.fill(this.textPages[page$], offset$, offset$ + run$, text);
+      Arrays.fill(this.colorPages[page$], offset$, offset$ + run$, color);
+      Arrays.fill(this.tagsPages[page$], offset$, offset$ + run$, tags);
+      Arrays.fill(this.index2Pages[page$], offset$, offset$ + run$, index2);
+      Arrays.fill(this.gridPages[page$], offset$, offset$ + run$, grid);
+      Arrays.fill(this.ownerPages[page$], offset$, offset$ + run$, owner);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
+   * Adds a {@link Label} to every entity of {@code entities[from, to)}, its fields taken from the
+   * arrays at the same offset (EnTT's {@code insert(first, last, values)}), without allocating one,
+   * as one change: the range and the arrays are checked before anything changes, the elements
+   * are appended in range order and the groups updated, then construction is published for each
+   * entity in order (see {@code Storage.insert(entities, from, to, value)} for what listeners
+   * see and what happens if one throws). Each field is copied a page run at a time.
+   *
+   * @param entities the entities that receive it
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param text the {@code text} fields: {@code text[i]} goes to {@code entities[i]}
+   * @param color the {@code color} fields: {@code color[i]} goes to {@code entities[i]}
+   * @param tags the {@code tags} fields: {@code tags[i]} goes to {@code entities[i]}
+   * @param index2 the {@code index2} fields: {@code index2[i]} goes to {@code entities[i]}
+   * @param grid the {@code grid} fields: {@code grid[i]} goes to {@code entities[i]}
+   * @param owner the {@code owner} fields: {@code owner[i]} goes to {@code entities[i]}
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or an array
+   * @throws IllegalArgumentException if an entity is not valid in the owning registry, already
+   *     has one, or is listed twice; nothing is inserted
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or groups observe it
+   *     while an iteration or a lock is active in the registry
+   */
+  public void insertColumns(final long[] entities, final int from, final int to,
+      final String[] text, final Label.Color[] color, final List<String>[] tags,
+      final Map<String, List<Integer>>[] index2, final int[][][] grid, final long[] owner) {
+    Objects.checkFromToIndex(from, to, text.length);
+    Objects.checkFromToIndex(from, to, color.length);
+    Objects.checkFromToIndex(from, to, tags.length);
+    Objects.checkFromToIndex(from, to, index2.length);
+    Objects.checkFromToIndex(from, to, grid.length);
+    Objects.checkFromToIndex(from, to, owner.length);
+    final int first$ = prepareInsertAll(entities, from, to);
+    final int end$ = first$ + (to - from);
+    for (int position$ = first$; position$ < end$; ) {
+      final int page$ = position$ >>> pageShift();
+      final int offset$ = position$ & (pageSize() - 1);
+      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      System.arraycopy(text, from + (position$ - first$), this.textPages[page$], offset$, run$);
+      System.arraycopy(color, from + (position$ - first$), this.colorPages[page$], offset$, run$);
+      System.arraycopy(tags, from + (position$ - first$), this.tagsPages[page$], offset$, run$);
+      System.arraycopy(index2, from + (position$ - first$), this.index2Pages[page$], offset$, run$);
+      System.arraycopy(grid, from + (position$ - first$), this.gridPages[page$], offset$, run$);
+      System.arraycopy(owner, from + (position$ - first$), this.ownerPages[page$], offset$, run$);
+      position$ += run$;
+    }
+    commitInsertAll(entities, from, to, first$);
+  }
+
+  /**
    * Replaces every field of an entity's {@link Label} without allocating, then publishes an update.
    *
    * @param entity the entity
@@ -803,6 +897,35 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
     gridPages[page][offset] = this.grid$staged;
     this.grid$staged = null;
     ownerPages[page][offset] = this.owner$staged;
+  }
+
+  /**
+   * Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+   * page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+   *
+   * @param first the first position
+   * @param count how many positions
+   */
+  @Override
+  protected void writeStaged(final int first, final int count) {
+    final int end = first + count;
+    for (int position = first; position < end; ) {
+      final int page = position >>> pageShift();
+      final int offset = position & (pageSize() - 1);
+      final int run = Math.min(end - position, pageSize() - offset);
+      Arrays.fill(textPages[page], offset, offset + run, this.text$staged);
+      Arrays.fill(colorPages[page], offset, offset + run, this.color$staged);
+      Arrays.fill(tagsPages[page], offset, offset + run, this.tags$staged);
+      Arrays.fill(index2Pages[page], offset, offset + run, this.index2$staged);
+      Arrays.fill(gridPages[page], offset, offset + run, this.grid$staged);
+      Arrays.fill(ownerPages[page], offset, offset + run, this.owner$staged);
+      position += run;
+    }
+    this.text$staged = null;
+    this.color$staged = null;
+    this.tags$staged = null;
+    this.index2$staged = null;
+    this.grid$staged = null;
   }
 
   /**

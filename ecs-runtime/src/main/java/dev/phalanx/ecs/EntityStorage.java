@@ -151,8 +151,33 @@ public final class EntityStorage {
               + (limit - alive)
               + " identifiers are left");
     }
-    for (int i = 0; i < count; i++) {
-      out[offset + i] = create();
+    for (int i = 0; i < recycled; i++) {
+      out[offset + i] = packed[alive++];
+    }
+    if (fresh > packed.length - size) {
+      grow(size + fresh);
+    }
+    for (int i = recycled; i < count; i++) {
+      final long entity = Entity.of(size, 0);
+      packed[size] = entity;
+      position[size] = size;
+      size++;
+      out[offset + i] = entity;
+    }
+    alive += fresh;
+  }
+
+  /**
+   * Makes room for {@code capacity} identifiers, so that creating up to that many allocates
+   * nothing. O(capacity) when it grows; identifiers are not created.
+   *
+   * @param capacity the number of identifiers to make room for; at most {@link #limit()} is kept
+   */
+  void reserve(final int capacity) {
+    final int wanted = Math.min(capacity, limit);
+    if (wanted > packed.length) {
+      packed = Arrays.copyOf(packed, wanted);
+      position = Arrays.copyOf(position, wanted);
     }
   }
 

@@ -69,6 +69,8 @@ public final class Groups {
   // did, publishes its own entries, and pops them; changes made by those listeners push above.
   private Group[] pendingGroups = new Group[8];
   private boolean[] pendingEnter = new boolean[8];
+  // The entity of each pending entry or exit (a bulk insertion publishes them entity by entity).
+  private long[] pendingEntity = new long[8];
   private int pendingTop;
 
   // Test hook: apply entries from the most restrictive group first, the order the seed article
@@ -304,12 +306,59 @@ public final class Groups {
       if (pendingTop == pendingGroups.length) {
         pendingGroups = Arrays.copyOf(pendingGroups, pendingTop * 2);
         pendingEnter = Arrays.copyOf(pendingEnter, pendingTop * 2);
+        pendingEntity = Arrays.copyOf(pendingEntity, pendingTop * 2);
       }
       pendingGroups[pendingTop] = group;
       pendingEnter[pendingTop] = entering[i];
+      pendingEntity[pendingTop] = planEntity;
       pendingTop++;
     }
     return mark;
+  }
+
+  /** {@return the current top of the pending stack, the mark a bulk insertion starts from} */
+  int pendingMark() {
+    return pendingTop;
+  }
+
+  /** {@return whether entries or exits were pushed since {@code mark}} */
+  boolean pendingSince(final int mark) {
+    return pendingTop != mark;
+  }
+
+  /**
+   * Publishes a bulk insertion into {@code target} of {@code entities[from, to)}, whose plans were
+   * pushed since {@code mark} in range order: for each entity, its pending entries and exits, then
+   * the target's construction and after-insert signals; then pops them. Every listener runs (a
+   * listener's own changes push and pop above the range); returns the first exception or {@code
+   * null}.
+   */
+  Throwable publishPendingInOrder(
+      final int mark,
+      final long[] entities,
+      final int from,
+      final int to,
+      final Storage<?> target) {
+    final int top = pendingTop;
+    final Registry registry = target.registry();
+    Throwable failure = null;
+    try {
+      int next = mark;
+      for (int i = from; i < to; i++) {
+        final long entity = entities[i];
+        for (; next < top && pendingEntity[next] == entity; next++) {
+          final Group group = pendingGroups[next];
+          failure =
+              (pendingEnter[next] ? group.onEnter : group.onLeave)
+                  .publish(registry, entity, failure);
+        }
+        failure = target.publishInserted(entity, failure);
+      }
+    } finally {
+      Arrays.fill(pendingGroups, mark, top, null);
+      pendingTop = mark;
+    }
+    return failure;
   }
 
   /**

@@ -140,6 +140,22 @@ public final class Registry {
   }
 
   /**
+   * Makes room for {@code capacity} entities, so that creating up to that many (one by one or in
+   * bulk) allocates nothing: EnTT's {@code registry.storage<entity>().reserve(n)}. Pair it with
+   * {@link SparseSet#reserve} on the storages that will receive components. O(capacity) when it
+   * grows; nothing is created and nothing is published.
+   *
+   * @param capacity the number of entities to make room for
+   * @throws IllegalArgumentException if {@code capacity} is negative
+   */
+  public void reserve(final int capacity) {
+    if (capacity < 0) {
+      throw new IllegalArgumentException("cannot reserve room for " + capacity + " entities");
+    }
+    entities.reserve(capacity);
+  }
+
+  /**
    * Creates an entity without publishing {@link #onCreate()}: a feature that must not be stopped
    * half-way by a listener creates first and publishes {@link #onCreate()} once its own state is
    * consistent.

@@ -341,7 +341,9 @@ public class SparseSet {
 
   /**
    * Reserves room for {@code capacity} elements in the packed array, so that insertions up to that
-   * size do not reallocate it.
+   * size do not reallocate it; a storage also allocates its payload pages for positions {@code [0,
+   * capacity)} (EnTT's {@code storage.reserve(n)}). Sparse pages depend on the entities' indices
+   * and are allocated on first use. O(capacity) when it grows.
    *
    * @param capacity the number of elements to make room for
    */
@@ -349,7 +351,14 @@ public class SparseSet {
     if (capacity > packed.length) {
       packed = Arrays.copyOf(packed, capacity);
     }
+    reservePayload(capacity);
   }
+
+  /**
+   * Called by {@link #reserve} after the packed array: a storage allocates its payload pages for
+   * positions {@code [0, capacity)} too. The set has no payload.
+   */
+  void reservePayload(final int capacity) {}
 
   // ---------------------------------------------------------------------------------------------
   // The iteration guard protocol. A callback iteration over this set calls beginIteration() once,
@@ -603,6 +612,55 @@ public class SparseSet {
     }
     packed[position] = entity;
     sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = ~position;
+  }
+
+  /**
+   * Makes room to append {@code entities[from, to)} (bulk insertion): grows the packed array to
+   * hold them and allocates their sparse pages, so that {@link #appendAll} cannot fail. Returns the
+   * offset in {@code entities} of the first entity listed twice in the range, or {@code -1}. It
+   * changes nothing visible: the check marks each entity's sparse entry with the position it would
+   * get (past {@code size()}, where no element's entry points) and then clears the marks. Every
+   * entity must be absent from the set. O(count), no allocation once the arrays are large enough.
+   */
+  final int prepareAppend(final long[] entities, final int from, final int to) {
+    final int count = to - from;
+    if (count > packed.length - size) {
+      growPacked((int) Math.min(Integer.MAX_VALUE - 8L, (long) size + count));
+    }
+    final int first = size;
+    int duplicate = -1;
+    int marked = from;
+    for (; marked < to; marked++) {
+      final int index = (int) entities[marked];
+      final int[] page = sparsePageFor(index);
+      if (~page[index & SPARSE_MASK] >= first) {
+        duplicate = marked;
+        break;
+      }
+      page[index & SPARSE_MASK] = ~(first + marked - from);
+    }
+    for (int i = from; i < marked; i++) {
+      final int index = (int) entities[i];
+      sparse[index >>> SPARSE_SHIFT][index & SPARSE_MASK] = NO_ENTRY;
+    }
+    return duplicate;
+  }
+
+  /**
+   * Appends {@code entities[from, to)}, none of them in the set, at positions {@code [size(),
+   * size() + (to - from))} in that order, ignoring holes (as EnTT's range insertion does); {@link
+   * #prepareAppend} made room. No check, no payload hook.
+   */
+  final void appendAll(final long[] entities, final int from, final int to) {
+    final int first = size;
+    final long[] dense = packed;
+    System.arraycopy(entities, from, dense, first, to - from);
+    final int[][] pages = sparse;
+    for (int i = from, position = first; i < to; i++, position++) {
+      final int index = (int) entities[i];
+      pages[index >>> SPARSE_SHIFT][index & SPARSE_MASK] = ~position;
+    }
+    size = first + (to - from);
   }
 
   /** Appends an entity that is not in the set, ignoring holes, and returns its position. */

@@ -63,7 +63,9 @@ import java.util.function.Consumer;
  * <p>Typed mutators of a subclass follow one shape: {@link #prepareInsert(long)} (checks
  * everything, allocates, returns the position the element will have, not yet visible), write the
  * fields at that position, then {@link #commitInsert(long, int)} (makes it visible, updates groups,
- * publishes); or {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}.
+ * publishes); or {@link #positionFor(long, String)}, write, then {@link #notifyUpdate(long)}. Bulk
+ * forms follow the same shape over a range: {@link #prepareInsertAll}, write positions {@code
+ * [first, first + count)}, {@link #commitInsertAll}.
  *
  * <h2>Invalidation</h2>
  *
@@ -471,6 +473,15 @@ public abstract class Storage<T> extends SparseSet {
    * @throws java.util.ConcurrentModificationException if the change would break an iteration
    */
   protected final int prepareInsert(final long entity) {
+    checkInsertable(entity);
+    return prepareSlotFor(entity);
+  }
+
+  /**
+   * The checks of {@link #prepareInsert} that concern {@code entity} alone: a handle, valid in the
+   * owning registry, neither being destroyed nor cleared, without the component.
+   */
+  private void checkInsertable(final long entity) {
     final int index = Entity.index(entity);
     if (index < 0 || index > Entity.MAX_INDEX || Entity.isTombstone(entity)) {
       throw new IllegalArgumentException(
@@ -514,7 +525,6 @@ public abstract class Storage<T> extends SparseSet {
               + Entity.toString(holder)
               + " (same index, another version) is still in the storage");
     }
-    return prepareSlotFor(entity);
   }
 
   /**
@@ -605,6 +615,232 @@ public abstract class Storage<T> extends SparseSet {
       failure = afterInsert.publish(registry, entity, failure);
     }
     Failures.rethrow(failure);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bulk insertion: EnTT's storage.insert(first, last, value).
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Adds a copy of {@code value} to every entity of {@code entities[from, to)}, as one change: the
+   * whole range is checked before anything changes, then every element is inserted and the groups
+   * updated, then construction is published for each entity in range order (with its group entries
+   * first, as {@link #emplace(long, Object)} publishes them). EnTT's {@code storage.insert(first,
+   * last, value)}.
+   *
+   * <p>The instance is read once, before anything is inserted (its accessors are user code); a
+   * struct-of-arrays storage copies its fields into every element, an {@link ObjectStorage} stores
+   * the same reference in every element, a tag storage stores nothing. The elements are appended at
+   * positions {@code [size(), size() + (to - from))}, in range order, even where an in-place
+   * storage has holes (EnTT appends a range likewise; {@link #compact()} reclaims holes). Typed
+   * storages generate allocation-free forms: {@code insert(entities, from, to, fields...)} and
+   * {@code insertColumns(entities, from, to, fieldArrays...)}.
+   *
+   * <p>Listeners: every element is in place, and every group up to date, before the first listener
+   * runs; listeners see the whole range inserted. A listener that throws stops nothing: the
+   * insertions stand, every other listener runs for every entity, and the first exception is
+   * rethrown at the end. Cost: O(count) plus the groups' upkeep; no allocation once the packed
+   * array, the sparse pages and the payload pages have room ({@link #reserve}).
+   *
+   * @param entities the entities that receive the component
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param value the component; {@code null} only for a tag type
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity of the range is not valid in the owning registry,
+   *     already has the component, or is listed twice; nothing is inserted
+   * @throws IllegalStateException if an entity is being destroyed or the storage cleared
+   * @throws java.util.ConcurrentModificationException if the storage is locked, or if groups
+   *     observe it while an iteration or a lock is active anywhere in the registry (insert one by
+   *     one then); nothing is inserted
+   */
+  public final void insert(final long[] entities, final int from, final int to, final T value) {
+    if (from < to) {
+      checkValue(entities[from], value, "insert");
+    }
+    stage(value);
+    final int first;
+    try {
+      first = prepareInsertAll(entities, from, to);
+    } catch (final RuntimeException refused) {
+      staged = null;
+      throw refused;
+    }
+    writeStaged(first, to - from);
+    commitInsertAll(entities, from, to, first);
+  }
+
+  /**
+   * Checks a bulk insertion of {@code entities[from, to)} in full (the range, every entity as
+   * {@link #prepareInsert} checks one, duplicates within the range, the lock, the groups), then
+   * makes room for it: packed array, sparse pages and payload pages. Returns the position the first
+   * entity's element will have; the others follow it, in range order. Nothing is visible yet: write
+   * the payload of positions {@code [first, first + (to - from))}, then call {@link
+   * #commitInsertAll}, with no user code in between. For generated code.
+   *
+   * @param entities the entities that will receive the component
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @return the position of the first element
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalArgumentException if an entity is not valid, already has the component, or is
+   *     listed twice
+   * @throws IllegalStateException if an entity is being destroyed or the storage cleared
+   * @throws java.util.ConcurrentModificationException as {@link #insert(long[], int, int, Object)}
+   */
+  protected final int prepareInsertAll(final long[] entities, final int from, final int to) {
+    java.util.Objects.checkFromToIndex(from, to, entities.length);
+    final int first = size();
+    if (from == to) {
+      return first;
+    }
+    for (int i = from; i < to; i++) {
+      checkInsertable(entities[i]);
+    }
+    checkUnlocked(false, this, entities[from]);
+    if (hasGroups() && guards.any()) {
+      throw new java.util.ConcurrentModificationException(
+          "cannot insert "
+              + type.name()
+              + " on "
+              + (to - from)
+              + " entities at once: groups observe "
+              + describe()
+              + " and an iteration or a lock is active in the registry, so each entity's group"
+              + " upkeep must be checked as it is made; emplace them one by one");
+    }
+    final int duplicate = prepareAppend(entities, from, to);
+    if (duplicate >= 0) {
+      throw new IllegalArgumentException(
+          "cannot insert "
+              + type.name()
+              + " on "
+              + Entity.toString(entities[duplicate])
+              + ": it is listed twice in entities["
+              + from
+              + ", "
+              + to
+              + ") (offset "
+              + duplicate
+              + ")");
+    }
+    ensurePage(first + (to - from) - 1);
+    return first;
+  }
+
+  /**
+   * Makes the elements prepared by {@link #prepareInsertAll} visible (positions {@code [first,
+   * first + (to - from))}, in range order), updates the groups, then publishes, for each entity in
+   * range order, its group entries and exits, construction and the internal after-insert signal.
+   * Every listener runs; the first exception is rethrown at the end. For generated code.
+   *
+   * @param entities the range passed to {@link #prepareInsertAll}
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param first the position {@link #prepareInsertAll} returned
+   * @throws IllegalStateException if the storage changed since {@link #prepareInsertAll}
+   */
+  protected final void commitInsertAll(
+      final long[] entities, final int from, final int to, final int first) {
+    if (from == to) {
+      return;
+    }
+    if (first != size()) {
+      throw new IllegalStateException(
+          "cannot insert "
+              + type.name()
+              + ": the storage changed between prepareInsertAll and commitInsertAll;"
+              + " nothing was inserted");
+    }
+    int mark = NO_PENDING;
+    if (!hasGroups()) {
+      appendAll(entities, from, to);
+    } else {
+      final OwningGroup direct = directInsertOwner();
+      if (null != direct) {
+        for (int i = from, position = first; i < to; i++, position++) {
+          final long entity = entities[i];
+          insertAt(entity, position);
+          direct.enterDirectly(entity, this, position);
+        }
+      } else {
+        // Nothing is iterated or locked (prepareInsertAll checked): no plan can be refused.
+        mark = groups.pendingMark();
+        for (int i = from, position = first; i < to; i++, position++) {
+          final long entity = entities[i];
+          groups.planInsert(this, entity, position);
+          insertAt(entity, position);
+          groups.applyInsert(this, entity, position);
+          groups.pushPending();
+        }
+      }
+    }
+    if (onConstruct.isEmpty()
+        && afterInsert.isEmpty()
+        && (NO_PENDING == mark || !groups.pendingSince(mark))) {
+      return;
+    }
+    Failures.rethrow(
+        NO_PENDING == mark
+            ? publishInserted(entities, from, to, null)
+            : groups.publishPendingInOrder(mark, entities, from, to, this));
+  }
+
+  /**
+   * Returns whether a bulk insertion into this storage would pass the groups' check now and publish
+   * nothing: no construction or after-insert listener, and either no group observes the storage or
+   * nothing is iterated or locked and no group observing it has entry or exit listeners. Prefabs
+   * copy in bulk then, and element by element otherwise (to announce everything last).
+   */
+  final boolean bulkSilent() {
+    if (!onConstruct.isEmpty() || !afterInsert.isEmpty()) {
+      return false;
+    }
+    if (!hasGroups()) {
+      return true;
+    }
+    if (guards.any()) {
+      return false;
+    }
+    for (final Group group : includedBy) {
+      if (!group.onEnter.isEmpty() || !group.onLeave.isEmpty()) {
+        return false;
+      }
+    }
+    for (final Group group : excludedBy) {
+      if (!group.onEnter.isEmpty() || !group.onLeave.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Publishes construction and after-insert for {@code entities[from, to)} in order (no group entry
+   * pending); every listener runs. Returns {@code failure} or the first exception.
+   */
+  final Throwable publishInserted(
+      final long[] entities, final int from, final int to, Throwable failure) {
+    for (int i = from; i < to; i++) {
+      failure = publishInserted(entities[i], failure);
+    }
+    return failure;
+  }
+
+  /** Publishes construction, then after-insert, for one inserted entity. */
+  final Throwable publishInserted(final long entity, Throwable failure) {
+    failure = onConstruct.publish(registry, entity, failure);
+    if (!afterInsert.isEmpty()) {
+      failure = afterInsert.publish(registry, entity, failure);
+    }
+    return failure;
+  }
+
+  @Override
+  final void reservePayload(final int capacity) {
+    if (capacity > 0) {
+      ensurePage(capacity - 1);
+    }
   }
 
   /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
@@ -1068,6 +1304,24 @@ public abstract class Storage<T> extends SparseSet {
     final T value = staged;
     staged = null;
     setAt(position, value);
+  }
+
+  /**
+   * Writes what {@link #stage} (or {@link #stageFrom}) read into every position of {@code [first,
+   * first + count)}, then forgets it, running no user code: the payload side of a bulk insertion
+   * ({@link #insert(long[], int, int, Object)}) and of a prefab's copies. The default hands the
+   * kept reference to {@link #setAt} at each position; generated storages fill their pages a run at
+   * a time. For generated code and custom storages.
+   *
+   * @param first the first position, its page allocated
+   * @param count how many positions, their pages allocated
+   */
+  protected void writeStaged(final int first, final int count) {
+    final T value = staged;
+    staged = null;
+    for (int position = first; position < first + count; position++) {
+      setAt(position, value);
+    }
   }
 
   /**

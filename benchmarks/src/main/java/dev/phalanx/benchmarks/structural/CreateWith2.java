@@ -63,6 +63,80 @@ public class CreateWith2 extends StructuralBenchmark {
   }
 
   @State(Scope.Benchmark)
+  public static class PhalanxBulkState {
+    int n;
+    Registry registry;
+    long[] entities;
+    float[] x;
+    float[] y;
+    float[] vx;
+    float[] vy;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      n = Sizes.entities(params);
+      registry = new Registry();
+      if (null == entities || entities.length != n) {
+        entities = new long[n];
+        x = new float[n];
+        y = new float[n];
+        vx = new float[n];
+        vy = new float[n];
+      }
+    }
+  }
+
+  /**
+   * The bulk path, EnTT's {@code registry.create(first, last)} then {@code storage.insert(first,
+   * last, values)}: {@code registry.create(long[])}, the field columns filled, then one {@code
+   * insertColumns} per type; same fresh world and same values as {@link #phalanx}. The column
+   * arrays are reused from shot to shot (the caller's buffers); filling them is measured.
+   */
+  @Benchmark
+  public Registry phalanxBulk(final PhalanxBulkState s) {
+    final Registry registry = s.registry;
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
+    final int n = s.n;
+    final long[] entities = s.entities;
+    final float[] x = s.x;
+    final float[] y = s.y;
+    final float[] vx = s.vx;
+    final float[] vy = s.vy;
+    registry.create(entities);
+    for (int i = 0; i < n; i++) {
+      x[i] = Work.x(i);
+      y[i] = Work.x(i);
+      vx[i] = Work.v(i);
+      vy[i] = Work.v(i);
+    }
+    positions.insertColumns(entities, 0, n, x, y);
+    velocities.insertColumns(entities, 0, n, vx, vy);
+    return registry;
+  }
+
+  /**
+   * As {@link #phalanx}, one entity at a time, after reserving room in the shot itself ({@code
+   * registry.reserve(n)}, {@code storage.reserve(n)}): what the one-by-one path costs without the
+   * packed arrays' growth.
+   */
+  @Benchmark
+  public Registry phalanxReserved(final PhalanxState s) {
+    final Registry registry = s.registry;
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
+    registry.reserve(s.n);
+    positions.reserve(s.n);
+    velocities.reserve(s.n);
+    for (int i = 0; i < s.n; i++) {
+      final long e = registry.create();
+      positions.emplace(e, Work.x(i), Work.x(i));
+      velocities.emplace(e, Work.v(i), Work.v(i));
+    }
+    return registry;
+  }
+
+  @State(Scope.Benchmark)
   public static class ArtemisState {
     int n;
     World world;

@@ -86,6 +86,19 @@ public class PrefabInstantiation extends StructuralBenchmark {
     return registry;
   }
 
+  /** The same with the bulk forms: one {@code insert(out, 0, n, fields...)} per type. */
+  @Benchmark
+  public Registry createAndInsert(final PhalanxState s) {
+    final Registry registry = s.registry;
+    final long[] out = s.out;
+    registry.create(out);
+    registry.storage(Position_Traits.TYPE).insert(out, 0, out.length, 1f, 2f);
+    registry.storage(Velocity_Traits.TYPE).insert(out, 0, out.length, 3f, 4f);
+    registry.storage(Heat_Traits.TYPE).insert(out, 0, out.length, 5f);
+    registry.storage(Age_Traits.TYPE).insert(out, 0, out.length, 6f);
+    return registry;
+  }
+
   /** The same, storage by storage (the order the prefab copies in). */
   @Benchmark
   public Registry createAndEmplaceByStorage(final PhalanxState s) {

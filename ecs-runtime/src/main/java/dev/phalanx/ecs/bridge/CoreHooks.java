@@ -48,6 +48,21 @@ public final class CoreHooks {
       virtual(Storage.class, "stageFrom", void.class, Storage.class, int.class);
   private static final MethodHandle WRITE_STAGED =
       virtual(Storage.class, "writeStaged", void.class, int.class);
+  private static final MethodHandle PREPARE_INSERT_ALL =
+      virtual(Storage.class, "prepareInsertAll", int.class, long[].class, int.class, int.class);
+  private static final MethodHandle WRITE_STAGED_RANGE =
+      virtual(Storage.class, "writeStaged", void.class, int.class, int.class);
+  private static final MethodHandle COMMIT_INSERT_ALL =
+      virtual(
+          Storage.class,
+          "commitInsertAll",
+          void.class,
+          long[].class,
+          int.class,
+          int.class,
+          int.class);
+  private static final MethodHandle BULK_SILENT =
+      virtual(Storage.class, "bulkSilent", boolean.class);
   private static final MethodHandle COMMIT_INSERT =
       virtual(Storage.class, "commitInsert", void.class, long.class, int.class);
   private static final MethodHandle COMMIT_UNANNOUNCED =
@@ -176,6 +191,54 @@ public final class CoreHooks {
   public static void writeStaged(final Storage<?> storage, final int position) {
     try {
       WRITE_STAGED.invokeExact(storage, position);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Storage.prepareInsertAll}: checks a bulk insertion of {@code entities[from, to)} and
+   * returns the position of the first element; the others follow it.
+   */
+  public static int prepareInsertAll(
+      final Storage<?> storage, final long[] entities, final int from, final int to) {
+    try {
+      return (int) PREPARE_INSERT_ALL.invokeExact(storage, entities, from, to);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.writeStaged(first, count)}: writes what was staged at every position. */
+  public static void writeStaged(final Storage<?> storage, final int first, final int count) {
+    try {
+      WRITE_STAGED_RANGE.invokeExact(storage, first, count);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /** {@code Storage.commitInsertAll}: makes a prepared bulk insertion present and announces it. */
+  public static void commitInsertAll(
+      final Storage<?> storage,
+      final long[] entities,
+      final int from,
+      final int to,
+      final int first) {
+    try {
+      COMMIT_INSERT_ALL.invokeExact(storage, entities, from, to, first);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code Storage.bulkSilent}: whether a bulk insertion into {@code storage} would be accepted by
+   * the groups now and would announce nothing (no listener of the storage or of its groups).
+   */
+  public static boolean bulkSilent(final Storage<?> storage) {
+    try {
+      return (boolean) BULK_SILENT.invokeExact(storage);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

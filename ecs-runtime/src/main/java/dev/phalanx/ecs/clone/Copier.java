@@ -102,12 +102,17 @@ final class Copier {
     final int at = CoreHooks.prepareInsert(destination, entity);
     CoreHooks.writeStaged(destination, at);
     if (remap) {
-      remapper.position = at;
-      remapper.shift = destination.pageShift();
-      remapper.mask = destination.pageSize() - 1;
-      CoreHooks.eachColumn(destination, remapper);
+      remapAt(destination, at);
     }
     return CoreHooks.commitUnannounced(destination, entity, at);
+  }
+
+  /** Remaps the {@code @EntityRef} fields of the element written at {@code position}. */
+  void remapAt(final Storage<?> destination, final int position) {
+    remapper.position = position;
+    remapper.shift = destination.pageShift();
+    remapper.mask = destination.pageSize() - 1;
+    CoreHooks.eachColumn(destination, remapper);
   }
 
   /**

@@ -50,13 +50,15 @@ import java.util.Objects;
  *
  * <h2>Costs</h2>
  *
- * <p>Per instance: its share of one bulk creation, then per component one checked insertion and a
- * page-to-page field copy (no instance built, nothing boxed or allocated for struct-of-arrays
- * storages), one more pass over the columns of a type with {@code @EntityRef} fields, and one
- * {@code attach} per non-root member of a tree. Measured ({@code benchmarks} {@code
- * PrefabInstantiation}, 100,000 instances of 4 components): see the guide's "Cloning and prefabs".
- * The prefab keeps scratch arrays sized to its largest call (about 20 bytes per element inserted).
- * Not thread-safe: one thread instantiates a prefab at a time.
+ * <p>Per instance: its share of one bulk creation, then per component its share of one bulk
+ * insertion of all the copies (the template's element staged once, page runs filled: no instance
+ * built, nothing boxed or allocated for struct-of-arrays storages) where announcing would run
+ * nothing, else one checked insertion and page-to-page copy; one more pass over the columns of a
+ * type with {@code @EntityRef} fields, and one {@code attach} per non-root member of a tree.
+ * Measured ({@code benchmarks} {@code PrefabInstantiation}, 100,000 instances of 4 components): see
+ * the guide's "Cloning and prefabs". The prefab keeps scratch arrays sized to its largest call
+ * (about 20 bytes per element inserted). Not thread-safe: one thread instantiates a prefab at a
+ * time.
  */
 public final class Prefab {
 
@@ -83,6 +85,8 @@ public final class Prefab {
   private final Copier copier = new Copier();
   private final Storage<?>[] destinations;
   private long[] created = new long[0];
+  // One member's entity in every instance of a tree, for a bulk insertion.
+  private long[] column = new long[0];
 
   private Prefab(
       final Registry origin,
@@ -298,7 +302,12 @@ public final class Prefab {
     }
   }
 
-  /** Copies every captured element to every instance, storage by storage. */
+  /**
+   * Copies every captured element to every instance, storage by storage: where announcing would run
+   * nothing ({@code bulkSilent}), as one bulk insertion of {@code count} copies per captured
+   * element (one staging, page runs filled); else element by element, each logged to be announced
+   * last.
+   */
   private void copyAll(final int count) {
     for (int s = 0; s < stores.length; s++) {
       final Storage<?> store = stores[s];
@@ -306,6 +315,12 @@ public final class Prefab {
       final int[] at = memberAt[s];
       final boolean refs = storeRefs[s];
       // No user code runs while copying: whether announcing can reach anyone is fixed meanwhile.
+      if (CoreHooks.bulkSilent(into)) {
+        for (int j = 0; j < at.length; j++) {
+          copyBulk(into, store, j, at[j], count, refs);
+        }
+        continue;
+      }
       final boolean quiet = Copier.quiet(into);
       for (int j = 0; j < at.length; j++) {
         final int member = at[j];
@@ -321,6 +336,42 @@ public final class Prefab {
         }
       }
     }
+  }
+
+  /**
+   * Inserts into {@code into} a copy of the element at {@code position} of {@code store} (template
+   * member {@code member}) for each of the {@code count} instances, as one bulk insertion that
+   * announces nothing; remaps the references of each copy to its own instance's members.
+   */
+  private void copyBulk(
+      final Storage<?> into,
+      final Storage<?> store,
+      final int position,
+      final int member,
+      final int count,
+      final boolean refs) {
+    final long[] entities;
+    if (1 == size) {
+      entities = created;
+    } else {
+      if (column.length < count) {
+        column = new long[Math.max(count, column.length * 2)];
+      }
+      for (int i = 0, base = member; i < count; i++, base += size) {
+        column[i] = created[base];
+      }
+      entities = column;
+    }
+    CoreHooks.stageFrom(into, store, position);
+    final int first = CoreHooks.prepareInsertAll(into, entities, 0, count);
+    CoreHooks.writeStaged(into, first, count);
+    if (refs) {
+      for (int i = 0, base = 0; i < count; i++, base += size) {
+        copier.remapBase(base);
+        copier.remapAt(into, first + i);
+      }
+    }
+    CoreHooks.commitInsertAll(into, entities, 0, count, first);
   }
 
   /** Links every tree instance as the template; returns what an attach threw, or {@code null}. */

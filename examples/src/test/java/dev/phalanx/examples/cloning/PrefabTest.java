@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.clone.Prefab;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
@@ -18,6 +19,8 @@ import dev.phalanx.examples.components.Position_Storage;
 import dev.phalanx.examples.components.Position_Traits;
 import dev.phalanx.examples.components.Velocity_Storage;
 import dev.phalanx.examples.components.Velocity_Traits;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -94,6 +97,89 @@ class PrefabTest {
     assertEquals(Entity.NULL, thereAims.entity(links.nextSibling(l)), "outer, elsewhere: NULL");
     assertEquals(List.of(), registry.verify());
     assertEquals(List.of(), elsewhere.verify());
+  }
+
+  /** A tree of three with an inner reference and a position, in a registry with a group. */
+  private static Registry world(final boolean listened, final List<Long> heard) {
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(Position_Traits.TYPE, Parent_Traits.TYPE);
+    if (listened) {
+      // A listener makes the copies go element by element, announced last.
+      registry.storage(Parent_Traits.TYPE).onConstruct().connect((r, e) -> heard.add(e));
+    }
+    assertEquals(0, group.size());
+    return registry;
+  }
+
+  @Test
+  void bulkAndElementByElementCopiesGiveTheSameWorld() {
+    final String[] printed = new String[2];
+    for (final boolean listened : new boolean[] {false, true}) {
+      final List<Long> heard = new ArrayList<>();
+      final Registry registry = world(listened, heard);
+      final Hierarchy hierarchy = Hierarchy.of(registry);
+      final long tower = registry.create();
+      final long left = registry.create();
+      final long right = registry.create();
+      hierarchy.attach(right, tower);
+      hierarchy.attach(left, tower);
+      registry.storage(Parent_Traits.TYPE).emplace(left, right, 1);
+      registry.storage(Parent_Traits.TYPE).emplace(tower, left, 0);
+      registry.storage(Position_Traits.TYPE).emplace(tower, 3f, 4f);
+      registry.storage(Position_Traits.TYPE).emplace(left, 5f, 6f);
+      final Prefab prefab = Prefab.ofTree(registry, tower);
+      heard.clear();
+      final long[] towers = new long[50];
+      prefab.instantiate(registry, towers);
+      // The tower and its left child have both types: two group members per instance.
+      assertEquals(
+          2 + 2 * towers.length,
+          registry.owningGroup(Position_Traits.TYPE, Parent_Traits.TYPE).size());
+      assertEquals(listened ? 2 * towers.length : 0, heard.size());
+      assertEquals(List.of(), registry.verify());
+      printed[listened ? 1 : 0] = Worlds.print(registry);
+    }
+    assertEquals(printed[1], printed[0]);
+  }
+
+  @Test
+  void anInitializerThrowingAtAnyCallUndoesABulkCopy() {
+    final Registry registry = world(false, new ArrayList<>());
+    final long template = registry.create();
+    registry.storage(Position_Traits.TYPE).emplace(template, 1f, 2f);
+    registry.storage(Parent_Traits.TYPE).emplace(template, template, 7);
+    registry.storage(Frozen_Traits.TYPE).emplace(template);
+    final Prefab prefab = Prefab.of(registry, template);
+    final long[] out = new long[20];
+    Arrays.fill(out, 42L);
+    final String before = Worlds.print(registry);
+    for (int k = 0; k < out.length; k++) {
+      final int throwAt = k;
+      final IllegalStateException thrown =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  prefab.instantiate(
+                      registry,
+                      out,
+                      0,
+                      out.length,
+                      (i, e) -> {
+                        if (i == throwAt) {
+                          throw new IllegalStateException("initializer " + i);
+                        }
+                      }));
+      assertEquals("initializer " + k, thrown.getMessage());
+      assertEquals(before, Worlds.print(registry), "k = " + k);
+      assertEquals(List.of(), registry.verify(), "k = " + k);
+      for (final long e : out) {
+        assertEquals(42L, e, "roots untouched");
+      }
+    }
+    prefab.instantiate(registry, out);
+    for (final long e : out) {
+      assertEquals(e, registry.storage(Parent_Traits.TYPE).entity(e), "self reference remapped");
+    }
   }
 
   @Test

@@ -117,6 +117,30 @@ class GuideSnippetsTest {
   }
 
   @Test
+  void bulkInsertion() {
+    final int n = 1000;
+    // tag::bulk[]
+    final Registry registry = new Registry();
+    registry.reserve(n); // room for n entities: creating them allocates nothing
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    positions.reserve(n); // packed array and payload pages for n elements
+    final long[] entities = new long[n];
+    final float[] xs = new float[n];
+    final float[] ys = new float[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = i;
+      ys[i] = -i;
+    }
+    registry.create(entities); // EnTT's registry.create(first, last)
+    positions.insertColumns(entities, 0, n, xs, ys); // a value per entity, copied page by page
+    registry.storage(Velocity_Traits.TYPE).insert(entities, 0, n, 1f, 0f); // one value for all
+    // end::bulk[]
+    assertEquals(n, positions.size());
+    assertEquals(-7f, positions.y(entities[7]));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
   void components() {
     final Registry registry = new Registry();
     // tag::components[]

@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
@@ -238,7 +239,15 @@ public final class StorageGenerator extends ComponentFileGenerator {
           .addMethod(pagesAccessor(field));
     }
     if (hasTypedForms(model)) {
-      type.addMethod(emplaceMethod(model)).addMethod(replaceMethod(model));
+      type.addMethod(emplaceMethod(model));
+      // The bulk forms take this, the array and two ints: one slot more than emplace's.
+      if (typedSlots(model) + 1 <= Code.MAX_SLOTS && !erasesLikeComponent(model)) {
+        type.addMethod(insertMethod(model, false));
+      }
+      if (4 + model.fields().size() <= Code.MAX_SLOTS) {
+        type.addMethod(insertMethod(model, true));
+      }
+      type.addMethod(replaceMethod(model));
     }
     if (typedSlots(model) + 1 <= Code.MAX_SLOTS) {
       type.addMethod(recordMethod(model))
@@ -262,6 +271,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     }
     type.addMethod(stageMethod(model))
         .addMethod(writeStagedMethod(model))
+        .addMethod(writeStagedRangeMethod(model))
         .addMethod(stageFromMethod(model));
     if (model.tracked()) {
       type.addField(
@@ -650,6 +660,282 @@ public final class StorageGenerator extends ComponentFileGenerator {
           field.name());
     }
     return code.add(stamp(model, locals.page(), locals.offset())).build();
+  }
+
+  /**
+   * Whether the one-value {@code insert(entities, from, to, field)} would have the erasure of the
+   * inherited {@code insert(entities, from, to, T)}: a single field of type {@code Object} or of
+   * the component's own class. The inherited form serves then.
+   */
+  private static boolean erasesLikeComponent(final ComponentModel model) {
+    if (1 != model.fields().size()) {
+      return false;
+    }
+    final TypeName raw = model.fields().get(0).rawType();
+    return ClassName.OBJECT.equals(raw) || model.component().equals(raw);
+  }
+
+  /**
+   * The names of a bulk method's parameters and locals, made distinct from the field names (which
+   * name the other parameters).
+   */
+  private record BulkLocals(
+      String entities,
+      String from,
+      String to,
+      String first,
+      String end,
+      String position,
+      String page,
+      String offset,
+      String run) {
+    static BulkLocals of(final ComponentModel model) {
+      final Set<String> fields = new HashSet<>();
+      for (final FieldModel field : model.fields()) {
+        fields.add(field.name());
+      }
+      return new BulkLocals(
+          Code.fresh("entities", fields),
+          Code.fresh("from", fields),
+          Code.fresh("to", fields),
+          Code.fresh("first$", fields),
+          Code.fresh("end$", fields),
+          Code.fresh("position$", fields),
+          Code.fresh("page$", fields),
+          Code.fresh("offset$", fields),
+          Code.fresh("run$", fields));
+    }
+  }
+
+  /**
+   * Opens the loop over positions {@code [first, end)} a page run at a time: it declares {@code
+   * page}, {@code offset} and {@code run} (the positions of the run on that page).
+   */
+  private static CodeBlock openRuns(
+      final String first,
+      final String end,
+      final String position,
+      final String page,
+      final String offset,
+      final String run) {
+    return CodeBlock.builder()
+        .beginControlFlow("for (int $L = $L; $L < $L; )", position, first, position, end)
+        .addStatement("final int $L = $L >>> pageShift()", page, position)
+        .addStatement("final int $L = $L & (pageSize() - 1)", offset, position)
+        .addStatement(
+            "final int $L = $T.min($L - $L, pageSize() - $L)",
+            run,
+            Math.class,
+            end,
+            position,
+            offset)
+        .build();
+  }
+
+  /** The statement stamping a run of positions with the current tick, for a tracked storage. */
+  private static CodeBlock stampRun(
+      final ComponentModel model, final String page, final String offset, final String run) {
+    return model.tracked()
+        ? CodeBlock.builder()
+            .addStatement(
+                "$T.fill($L[$L], $L, $L + $L, changeTick())",
+                Arrays.class,
+                TICKS,
+                page,
+                offset,
+                offset,
+                run)
+            .build()
+        : CodeBlock.of("");
+  }
+
+  /**
+   * The typed bulk insertions: {@code insert(entities, from, to, fields...)} (one value for every
+   * entity, EnTT's {@code insert(first, last, value)}) or, with {@code columns}, {@code
+   * insertColumns(entities, from, to, fieldArrays...)} (a value per entity, EnTT's {@code
+   * insert(first, last, from)}): {@code prepareInsertAll}, the page runs written, {@code
+   * commitInsertAll}.
+   */
+  private static MethodSpec insertMethod(final ComponentModel model, final boolean columns) {
+    final BulkLocals locals = BulkLocals.of(model);
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder(columns ? "insertColumns" : "insert")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(long[].class, locals.entities(), Modifier.FINAL)
+            .addParameter(TypeName.INT, locals.from(), Modifier.FINAL)
+            .addParameter(TypeName.INT, locals.to(), Modifier.FINAL);
+    if (columns) {
+      method.addJavadoc(
+          "Adds a {@link $T} to every entity of {@code $L[$L, $L)}, its fields taken from the\n"
+              + "arrays at the same offset (EnTT's {@code insert(first, last, values)}), without"
+              + " allocating one,\n"
+              + "as one change: the range and the arrays are checked before anything changes, the"
+              + " elements\n"
+              + "are appended in range order and the groups updated, then construction is"
+              + " published for each\n"
+              + "entity in order (see {@code Storage.insert(entities, from, to, value)} for"
+              + " what listeners\n"
+              + "see and what happens if one throws). Each field is copied a page run at a"
+              + " time.\n\n",
+          model.component(),
+          locals.entities(),
+          locals.from(),
+          locals.to());
+    } else {
+      method.addJavadoc(
+          "Adds a {@link $T} with the given fields to every entity of {@code $L[$L, $L)}\n"
+              + "(EnTT's {@code insert(first, last, value)}) without allocating one, as one"
+              + " change: the\n"
+              + "range is checked before anything changes, the elements are appended in range"
+              + " order and the\n"
+              + "groups updated, then construction is published for each entity in order (see"
+              + " {@code\n"
+              + "Storage.insert(entities, from, to, value)} for what listeners see and what"
+              + " happens if one\n"
+              + "throws). Each field is filled a page run at a time.\n\n",
+          model.component(),
+          locals.entities(),
+          locals.from(),
+          locals.to());
+    }
+    method
+        .addJavadoc("@param $L the entities that receive it\n", locals.entities())
+        .addJavadoc("@param $L the first offset in {@code $L}\n", locals.from(), locals.entities())
+        .addJavadoc("@param $L the end of the range, exclusive\n", locals.to());
+    for (final FieldModel field : model.fields()) {
+      if (columns) {
+        method
+            .addJavadoc(
+                "@param $L the {@code $L} fields: {@code $L[i]} goes to {@code $L[i]}\n",
+                field.name(),
+                field.name(),
+                field.name(),
+                locals.entities())
+            .addParameter(ArrayTypeName.of(field.type()), field.name(), Modifier.FINAL);
+      } else {
+        method
+            .addJavadoc(
+                "@param $L the {@code $L} field of every element\n", field.name(), field.name())
+            .addParameter(field.type(), field.name(), Modifier.FINAL);
+      }
+    }
+    method.addJavadoc(
+        "@throws IndexOutOfBoundsException if the range does not fit {@code $L}$L\n"
+            + "@throws IllegalArgumentException if an entity is not valid in the owning registry,"
+            + " already\n"
+            + "    has one, or is listed twice; nothing is inserted\n"
+            + "@throws java.util.ConcurrentModificationException if the storage is locked, or"
+            + " groups observe it\n"
+            + "    while an iteration or a lock is active in the registry\n",
+        locals.entities(),
+        columns ? " or an array" : "");
+    if (columns) {
+      // Check the arrays before anything changes: a short array refuses the whole insertion.
+      for (final FieldModel field : model.fields()) {
+        method.addStatement(
+            "$T.checkFromToIndex($L, $L, $L.length)",
+            java.util.Objects.class,
+            locals.from(),
+            locals.to(),
+            field.name());
+      }
+    }
+    method
+        .addStatement(
+            "final int $L = prepareInsertAll($L, $L, $L)",
+            locals.first(),
+            locals.entities(),
+            locals.from(),
+            locals.to())
+        .addStatement(
+            "final int $L = $L + ($L - $L)",
+            locals.end(),
+            locals.first(),
+            locals.to(),
+            locals.from())
+        .addCode(
+            openRuns(
+                locals.first(),
+                locals.end(),
+                locals.position(),
+                locals.page(),
+                locals.offset(),
+                locals.run()));
+    for (final FieldModel field : model.fields()) {
+      if (columns) {
+        method.addStatement(
+            "$T.arraycopy($L, $L + ($L - $L), this.$L[$L], $L, $L)",
+            System.class,
+            field.name(),
+            locals.from(),
+            locals.position(),
+            locals.first(),
+            Names.pages(field.name()),
+            locals.page(),
+            locals.offset(),
+            locals.run());
+      } else {
+        method.addStatement(
+            "$T.fill(this.$L[$L], $L, $L + $L, $L)",
+            Arrays.class,
+            Names.pages(field.name()),
+            locals.page(),
+            locals.offset(),
+            locals.offset(),
+            locals.run(),
+            field.name());
+      }
+    }
+    return method
+        .addCode(stampRun(model, locals.page(), locals.offset(), locals.run()))
+        .addStatement("$L += $L", locals.position(), locals.run())
+        .endControlFlow()
+        .addStatement(
+            "commitInsertAll($L, $L, $L, $L)",
+            locals.entities(),
+            locals.from(),
+            locals.to(),
+            locals.first())
+        .build();
+  }
+
+  private static MethodSpec writeStagedRangeMethod(final ComponentModel model) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder("writeStaged")
+            .addJavadoc(
+                """
+                Writes the fields {@link #stage} read at every position of {@code [first, first + count)}, a
+                page run at a time, then forgets them; runs no user code (bulk insertion, prefabs).
+
+                @param first the first position
+                @param count how many positions
+                """)
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PROTECTED)
+            .addParameter(TypeName.INT, "first", Modifier.FINAL)
+            .addParameter(TypeName.INT, "count", Modifier.FINAL)
+            .addStatement("final int end = first + count")
+            .addCode(openRuns("first", "end", "position", PAGE, OFFSET, "run"));
+    for (final FieldModel field : model.fields()) {
+      method.addStatement(
+          "$T.fill($L[$L], $L, $L + run, this.$L)",
+          Arrays.class,
+          Names.pages(field.name()),
+          PAGE,
+          OFFSET,
+          OFFSET,
+          staged(field));
+    }
+    method
+        .addCode(stampRun(model, PAGE, OFFSET, "run"))
+        .addStatement("position += run")
+        .endControlFlow();
+    for (final FieldModel field : model.fields()) {
+      if (!field.primitive()) {
+        method.addStatement("this.$L = null", staged(field));
+      }
+    }
+    return method.build();
   }
 
   private static MethodSpec emplaceMethod(final ComponentModel model) {
