@@ -456,6 +456,38 @@ class DeltaHierarchyTest {
     assertEquals(loader.map(root), Hierarchy.of(client).parent(loader.map(a)));
   }
 
+  /**
+   * The parent a forged link names loses its node in the same delta (the node section removes it):
+   * the replica still holds that node before the apply, but not after, so the link is refused as
+   * one to a parent without a node.
+   */
+  @Test
+  void aDeltaNamingAParentWhoseNodeItRemovesIsRefused() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(a, root);
+    final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
+    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    server.remove(root, Hierarchy.TYPE);
+    assertTrue(Entity.isNull(tree.parent(a)));
+    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    // One node sent (a, now a root): its parent column is the first of the section's last 36 bytes.
+    final int parentColumn = second.length - DeltaFormat.TRAILER - (4 * 8 + 4);
+    final ByteBuffer bytes = ByteBuffer.wrap(second).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(a, bytes.getLong(parentColumn - 8), "the sent entity precedes the columns");
+    assertTrue(Entity.isNull(bytes.getLong(parentColumn)));
+    bytes.putLong(parentColumn, root);
+    final Registry client = new Registry();
+    final DeltaLoader loader = new DeltaLoader(client);
+    final String message = refusal(first, second, client, loader);
+    assertTrue(
+        null != message && message.contains("has no node in the delta or the replica"),
+        String.valueOf(message));
+    assertEquals(loader.map(root), Hierarchy.of(client).parent(loader.map(a)));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Listeners that change the world during an apply.
   // ---------------------------------------------------------------------------------------------
