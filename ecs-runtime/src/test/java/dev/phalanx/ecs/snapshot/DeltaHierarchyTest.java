@@ -488,6 +488,47 @@ class DeltaHierarchyTest {
     assertEquals(loader.map(root), Hierarchy.of(client).parent(loader.map(a)));
   }
 
+  /**
+   * A whole children list (every child sent) that leaves out a sent child naming the list's owner
+   * as parent is refused, the owner being the first node of the section.
+   */
+  @Test
+  void aWholeListThatLeavesOutASentChildIsRefused() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    final long b = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(a, root);
+    tree.attach(b, root);
+    final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
+    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final int n = 3;
+    final int parents = delta.length - DeltaFormat.TRAILER - n * (4 * 8 + 4);
+    final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
+    final long[] sent = new long[n];
+    for (int i = 0; i < n; i++) {
+      sent[i] = bytes.getLong(parents - (n - i) * 8);
+    }
+    assertEquals(root, sent[0], "the list's owner is the section's first node");
+    final long first = bytes.getLong(parents + n * 8);
+    final long left = first == a ? b : a;
+    final int at = Arrays.asList(sent[0], sent[1], sent[2]).indexOf(first);
+    // root lists only its first child (whose next sibling is cut, root's count 1); the other child
+    // still names root as parent.
+    bytes.putLong(parents + (3 * n + at) * 8, Entity.NULL);
+    bytes.putInt(parents + 4 * n * 8, 1);
+    final Registry client = new Registry();
+    final String message = refusal(null, delta, client, new DeltaLoader(client));
+    assertTrue(
+        null != message
+            && message.contains(
+                Entity.toString(left)
+                    + " is not among the children of its parent, "
+                    + Entity.toString(root)),
+        String.valueOf(message));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Listeners that change the world during an apply.
   // ---------------------------------------------------------------------------------------------

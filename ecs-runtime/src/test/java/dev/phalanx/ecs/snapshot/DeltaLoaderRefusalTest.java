@@ -968,8 +968,21 @@ class DeltaLoaderRefusalTest {
     final SnapshotFormatException e =
         assertThrows(SnapshotFormatException.class, () -> loader.load(delta, delta.length));
     assertTrue(e.getCause() instanceof IllegalArgumentException);
+    assertTrue(e.getMessage().contains("the codec failed"), e.getMessage());
     assertEquals(0, registry.alive());
     assertEquals(0, loader.size());
+    // The same delta at position 7 of a buffer: the offset is counted from the delta's first byte.
+    final byte[] padded = new byte[7 + delta.length];
+    System.arraycopy(delta, 0, padded, 7, delta.length);
+    final ByteBuffer buffer = ByteBuffer.wrap(padded);
+    buffer.position(7);
+    final SnapshotFormatException fromBuffer =
+        assertThrows(SnapshotFormatException.class, () -> loader.load(buffer));
+    assertTrue(e.offset() > DeltaFormat.HEADER, "the offset of the value: " + e.offset());
+    assertEquals(e.offset(), fromBuffer.offset());
+    assertEquals(e.getMessage(), fromBuffer.getMessage());
+    assertEquals(7, buffer.position());
+    assertEquals(0, registry.alive());
   }
 
   /** A type no test registers anywhere: a delta naming it needs {@link DeltaLoader#types}. */
