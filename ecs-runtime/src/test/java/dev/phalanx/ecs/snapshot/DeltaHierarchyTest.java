@@ -529,6 +529,33 @@ class DeltaHierarchyTest {
         String.valueOf(message));
   }
 
+  /**
+   * Without {@code everyValue}, a node changed in place is not sent again (the hierarchy's storage
+   * is untracked): a new child whose parent's node the replica already holds, and the delta does
+   * not carry, is linked to that node on the replica.
+   */
+  @Test
+  void aNewChildOfANodeTheDeltaDoesNotCarryIsLinkedToIt() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long x = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(x, root);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final Registry client = new Registry();
+    final DeltaLoader loader = new DeltaLoader(client);
+    load(writer, loader);
+    final long y = server.create();
+    tree.attach(y, x);
+    load(writer, loader);
+    final Hierarchy mirror = Hierarchy.of(client);
+    assertEquals(loader.map(x), mirror.parent(loader.map(y)));
+    assertEquals(loader.map(root), mirror.parent(loader.map(x)));
+    assertEquals(1, mirror.childCount(loader.map(x)));
+    assertEquals(2, mirror.depth(loader.map(y)));
+    assertEquals(List.of(), client.verify());
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Listeners that change the world during an apply.
   // ---------------------------------------------------------------------------------------------
