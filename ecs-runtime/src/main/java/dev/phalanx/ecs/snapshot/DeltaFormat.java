@@ -184,17 +184,6 @@ final class DeltaFormat {
       return value;
     }
 
-    /**
-     * The count of 8-byte entries at the read position, without reading it: a size hint, bounded by
-     * the bytes left (0 if there is no count).
-     */
-    int peekCount() {
-      if (end - at < 4) {
-        return 0;
-      }
-      return Math.max(0, Math.min((int) INTS.get(bytes, at), (end - at) / 8));
-    }
-
     int getInt() throws SnapshotFormatException {
       need(4);
       final int value = (int) INTS.get(bytes, at);

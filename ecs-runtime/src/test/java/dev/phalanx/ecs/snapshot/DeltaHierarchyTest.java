@@ -456,6 +456,106 @@ class DeltaHierarchyTest {
     assertEquals(loader.map(root), Hierarchy.of(client).parent(loader.map(a)));
   }
 
+  /**
+   * The parent a forged link names loses its node in the same delta (the node section removes it):
+   * the replica still holds that node before the apply, but not after, so the link is refused as
+   * one to a parent without a node.
+   */
+  @Test
+  void aDeltaNamingAParentWhoseNodeItRemovesIsRefused() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(a, root);
+    final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
+    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    server.remove(root, Hierarchy.TYPE);
+    assertTrue(Entity.isNull(tree.parent(a)));
+    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    // One node sent (a, now a root): its parent column is the first of the section's last 36 bytes.
+    final int parentColumn = second.length - DeltaFormat.TRAILER - (4 * 8 + 4);
+    final ByteBuffer bytes = ByteBuffer.wrap(second).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(a, bytes.getLong(parentColumn - 8), "the sent entity precedes the columns");
+    assertTrue(Entity.isNull(bytes.getLong(parentColumn)));
+    bytes.putLong(parentColumn, root);
+    final Registry client = new Registry();
+    final DeltaLoader loader = new DeltaLoader(client);
+    final String message = refusal(first, second, client, loader);
+    assertTrue(
+        null != message && message.contains("has no node in the delta or the replica"),
+        String.valueOf(message));
+    assertEquals(loader.map(root), Hierarchy.of(client).parent(loader.map(a)));
+  }
+
+  /**
+   * A whole children list (every child sent) that leaves out a sent child naming the list's owner
+   * as parent is refused, the owner being the first node of the section.
+   */
+  @Test
+  void aWholeListThatLeavesOutASentChildIsRefused() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    final long b = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(a, root);
+    tree.attach(b, root);
+    final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
+    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final int n = 3;
+    final int parents = delta.length - DeltaFormat.TRAILER - n * (4 * 8 + 4);
+    final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
+    final long[] sent = new long[n];
+    for (int i = 0; i < n; i++) {
+      sent[i] = bytes.getLong(parents - (n - i) * 8);
+    }
+    assertEquals(root, sent[0], "the list's owner is the section's first node");
+    final long first = bytes.getLong(parents + n * 8);
+    final long left = first == a ? b : a;
+    final int at = Arrays.asList(sent[0], sent[1], sent[2]).indexOf(first);
+    // root lists only its first child (whose next sibling is cut, root's count 1); the other child
+    // still names root as parent.
+    bytes.putLong(parents + (3 * n + at) * 8, Entity.NULL);
+    bytes.putInt(parents + 4 * n * 8, 1);
+    final Registry client = new Registry();
+    final String message = refusal(null, delta, client, new DeltaLoader(client));
+    assertTrue(
+        null != message
+            && message.contains(
+                Entity.toString(left)
+                    + " is not among the children of its parent, "
+                    + Entity.toString(root)),
+        String.valueOf(message));
+  }
+
+  /**
+   * Without {@code everyValue}, a node changed in place is not sent again (the hierarchy's storage
+   * is untracked): a new child whose parent's node the replica already holds, and the delta does
+   * not carry, is linked to that node on the replica.
+   */
+  @Test
+  void aNewChildOfANodeTheDeltaDoesNotCarryIsLinkedToIt() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long x = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(x, root);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final Registry client = new Registry();
+    final DeltaLoader loader = new DeltaLoader(client);
+    load(writer, loader);
+    final long y = server.create();
+    tree.attach(y, x);
+    load(writer, loader);
+    final Hierarchy mirror = Hierarchy.of(client);
+    assertEquals(loader.map(x), mirror.parent(loader.map(y)));
+    assertEquals(loader.map(root), mirror.parent(loader.map(x)));
+    assertEquals(1, mirror.childCount(loader.map(x)));
+    assertEquals(2, mirror.depth(loader.map(y)));
+    assertEquals(List.of(), client.verify());
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Listeners that change the world during an apply.
   // ---------------------------------------------------------------------------------------------

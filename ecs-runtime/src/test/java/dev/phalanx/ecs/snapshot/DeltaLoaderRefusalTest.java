@@ -931,6 +931,56 @@ class DeltaLoaderRefusalTest {
     assertEquals(3, tracked.get(loader.map(B)).count());
   }
 
+  /**
+   * An element a construct listener adds to a tracked storage while the section applies, and that
+   * the section then writes, carries the tick of that write, not the older one of the listener's
+   * emplace.
+   */
+  @Test
+  void anElementAListenerAddedIsStampedWhenTheDeltaWritesIt() throws SnapshotFormatException {
+    final Registry registry = new Registry();
+    final DeltaLoader loader = new DeltaLoader(registry).types(AllPrimitivesStorageB.TRACKED);
+    final String key = SnapshotFormat.key(AllPrimitivesStorageB.TRACKED);
+    final byte[] first = new Raw(STREAM, 0, 1).list().list(A, B).i(0).bytes();
+    loader.load(first, first.length);
+    final Storage<Sample> tracked = registry.storage(AllPrimitivesStorageB.TRACKED);
+    final long[] seen = {-1};
+    final long[] added = {Entity.NULL};
+    tracked
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              final long other = e == loader.map(A) ? loader.map(B) : loader.map(A);
+              if (!r.has(other, AllPrimitivesStorageB.TRACKED)) {
+                r.emplace(
+                    other, AllPrimitivesStorageB.TRACKED, r.get(e, AllPrimitivesStorageB.TRACKED));
+                added[0] = other;
+                seen[0] = r.advanceChangeTick();
+              }
+            });
+    final byte[] second =
+        new Raw(STREAM, 1, 2)
+            .list()
+            .list()
+            .i(1)
+            .s(key)
+            .i(1)
+            .s("count")
+            .b(SnapshotFormat.INT)
+            .list()
+            .list(A, B)
+            .i(5, 6)
+            .bytes();
+    loader.load(second, second.length);
+    assertEquals(loader.map(B), added[0], "the listener added B when A was constructed");
+    assertEquals(5, tracked.get(loader.map(A)).count());
+    assertEquals(6, tracked.get(loader.map(B)).count());
+    // A was written before the listener's tick; B, added by the listener, was written after it.
+    assertFalse(tracked.changedSince(loader.map(A), seen[0]));
+    assertTrue(tracked.changedSince(loader.map(B), seen[0]));
+    assertEquals(List.of(), registry.verify());
+  }
+
   /** A codec that fails on purpose, for {@link #aCodecThatThrowsRefusesTheDelta}. */
   private static final class Failing implements dev.phalanx.ecs.snapshot.ValueCodec<Point> {
     @Override
@@ -968,8 +1018,21 @@ class DeltaLoaderRefusalTest {
     final SnapshotFormatException e =
         assertThrows(SnapshotFormatException.class, () -> loader.load(delta, delta.length));
     assertTrue(e.getCause() instanceof IllegalArgumentException);
+    assertTrue(e.getMessage().contains("the codec failed"), e.getMessage());
     assertEquals(0, registry.alive());
     assertEquals(0, loader.size());
+    // The same delta at position 7 of a buffer: the offset is counted from the delta's first byte.
+    final byte[] padded = new byte[7 + delta.length];
+    System.arraycopy(delta, 0, padded, 7, delta.length);
+    final ByteBuffer buffer = ByteBuffer.wrap(padded);
+    buffer.position(7);
+    final SnapshotFormatException fromBuffer =
+        assertThrows(SnapshotFormatException.class, () -> loader.load(buffer));
+    assertTrue(e.offset() > DeltaFormat.HEADER, "the offset of the value: " + e.offset());
+    assertEquals(e.offset(), fromBuffer.offset());
+    assertEquals(e.getMessage(), fromBuffer.getMessage());
+    assertEquals(7, buffer.position());
+    assertEquals(0, registry.alive());
   }
 
   /** A type no test registers anywhere: a delta naming it needs {@link DeltaLoader#types}. */

@@ -222,6 +222,38 @@ class HierarchyLoadTest {
     }
   }
 
+  /**
+   * A parent link to an entity the stream holds but that has no node is refused by the parent rule
+   * itself, in a full snapshot and in a stream of chosen entities that lists that entity (only a
+   * parent the stream does not list is cut).
+   */
+  @Test
+  void aParentTheStreamHoldsWithoutANodeIsRefusedByTheParentRule() throws IOException {
+    final NodeStorage nodes = tree.nodes();
+    final long plain = remote.create();
+    HierarchyTestAccess.setLinks(nodes, nodes.indexOf(d), plain, Entity.NULL, Entity.NULL);
+    final String rule =
+        "storage of the hierarchy's nodes: "
+            + Entity.toString(d)
+            + " names "
+            + Entity.toString(plain)
+            + " as parent, which has no node in the snapshot";
+    final Registry target = new Registry();
+    final String full = refusal(target, save(new SnapshotWriter(remote)));
+    assertTrue(null != full && full.startsWith(rule), full);
+    assertEquals(0, target.entities().size());
+    final Registry replica = new Registry();
+    final String chosen =
+        refusal(new ContinuousLoader(replica), save(new SnapshotWriter(remote).entities(d, plain)));
+    assertTrue(null != chosen && chosen.startsWith(rule), chosen);
+    assertEquals(0, replica.entities().size());
+    // Without plain in the stream, d's link is cut: d arrives as a root.
+    final ContinuousLoader loader = new ContinuousLoader(replica);
+    loader.load(new ByteArrayInputStream(save(new SnapshotWriter(remote).entities(d))));
+    assertEquals(Entity.NULL, Hierarchy.of(replica).parent(loader.map(d)));
+    assertEquals(List.of(), replica.verify());
+  }
+
   @Test
   void aCycleInAStreamOfChosenEntitiesIsRefused() throws IOException {
     final NodeStorage nodes = tree.nodes();
