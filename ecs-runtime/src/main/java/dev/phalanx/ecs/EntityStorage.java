@@ -203,6 +203,11 @@ public final class EntityStorage {
               + Entity.toString(entity)
               + ": it is not valid (already destroyed or never created)");
     }
+    return releaseLive(entity, version);
+  }
+
+  /** As {@link #release(long, int)}, for an entity the caller has just found {@link #valid}. */
+  int releaseLive(final long entity, final int version) {
     final int index = (int) entity;
     final int at = position[index];
     final int last = alive - 1;

@@ -110,8 +110,11 @@ public class SparseSet {
   private Object lockedOf;
 
   // For external iterators: a counter of moves and a log of the last CHANGE_LOG of them, each the
-  // two positions of a swap (low, high) or REARRANGED.
+  // two positions of a swap (low, high) or REARRANGED. Kept only once an external iterator has
+  // read the counter (logMoves): an iterator needs the moves made after it was created, so a set
+  // that never had one skips the log, which is a fifth of a one-entity destroy.
   private int modifications;
+  private boolean logMoves;
   // Bumped by every move, removal and filled hole (not by appends): see structureStamp(). A long,
   // so that a value kept across passes (Query.Alignment) cannot come round again.
   private long edits;
@@ -1023,8 +1026,12 @@ public class SparseSet {
   // The change log, for external iterators.
   // ---------------------------------------------------------------------------------------------
 
-  /** Returns a counter of moves (swaps, swap-and-pop removals, rearrangements). */
+  /**
+   * Returns a counter of moves (swaps, swap-and-pop removals, rearrangements), and makes the set
+   * log its moves from now on (for {@link #checkLog}).
+   */
   final int modifications() {
+    logMoves = true;
     return modifications;
   }
 
@@ -1073,6 +1080,9 @@ public class SparseSet {
 
   private void logChange(final int low, final int high) {
     edits++;
+    if (!logMoves) {
+      return;
+    }
     final int slot = modifications & (CHANGE_LOG - 1);
     changeLow[slot] = low;
     changeHigh[slot] = high;

@@ -1092,6 +1092,14 @@ public abstract class Storage<T> extends SparseSet {
     return null != direct && !guards.any() ? direct : null;
   }
 
+  /**
+   * Returns whether removing an element runs no user code and updates no group: no group observes
+   * the storage and nothing listens to its removals. Then {@link #removeAt} is the whole removal.
+   */
+  final boolean removesPlainly() {
+    return !hasGroups() && onDestroy.isEmpty() && afterRemove.isEmpty();
+  }
+
   /** Returns whether groups observe this storage (include or exclude it). */
   final boolean hasGroups() {
     return 0 != includedBy.length || 0 != excludedBy.length;

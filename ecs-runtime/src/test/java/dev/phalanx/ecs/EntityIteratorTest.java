@@ -108,4 +108,29 @@ class EntityIteratorTest {
     registry.destroy(new long[] {a.packed()[0]}, 0, 1);
     assertThrows(ConcurrentModificationException.class, second::hasNext);
   }
+
+  /**
+   * A set logs its moves only once an iterator has been made on it: moves before that need no log,
+   * and must not count against the iterator; moves after it must be seen.
+   */
+  @Test
+  void movesBeforeTheFirstIteratorAreNotHeldAgainstItAndMovesAfterItAreSeen() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final List<Long> all = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      final long entity = registry.create();
+      all.add(entity);
+      a.emplace(entity, new Payload(i));
+    }
+    // Far more moves than the log holds, with no iterator yet.
+    for (int i = 0; i < 100; i++) {
+      a.remove(all.get(i));
+    }
+    final EntityIterator iterator = View.of(a).iterator();
+    final long first = iterator.nextLong();
+    assertEquals(a.packed()[a.size() - 1], first);
+    // Removing the first element moves the last one (already returned) to a position still to come.
+    a.remove(a.packed()[0]);
+    assertThrows(ConcurrentModificationException.class, iterator::hasNext);
+  }
 }
