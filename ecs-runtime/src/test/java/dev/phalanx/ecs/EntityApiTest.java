@@ -309,6 +309,65 @@ class EntityApiTest {
     assertThrows(IllegalArgumentException.class, () -> handle.emplace(B, new Payload(1)));
   }
 
+  /** Each forwarding method returns what the registry answers, not a constant. */
+  @Test
+  void aHandleAnswersWithItsRegistrysAnswers() {
+    final Registry registry = new Registry();
+    registry.create();
+    final long entity = registry.create();
+    final EntityHandle handle = registry.handle(entity);
+    assertTrue(registry == handle.registry());
+    assertEquals(entity, handle.entity());
+    assertFalse(handle.has(A));
+    assertFalse(handle.remove(A));
+    final Payload first = new Payload(1);
+    assertTrue(handle == handle.emplaceOrReplace(A, first));
+    assertTrue(first == handle.tryGet(A));
+    final Payload second = new Payload(2);
+    assertTrue(handle == handle.replace(A, second));
+    assertTrue(second == handle.get(A));
+    // Equal handles hash alike; handles of other entities or registries (almost always) do not.
+    final Set<Integer> hashes = new HashSet<>();
+    final Registry other = new Registry();
+    for (int i = 0; i < 64; i++) {
+      hashes.add(registry.handle(registry.create()).hashCode());
+      hashes.add(other.handle(Entity.of(i, 0)).hashCode());
+    }
+    assertTrue(hashes.size() > 120, "hash codes collide: " + hashes.size() + " of 128 distinct");
+  }
+
+  /**
+   * The entity view counts live entities, reports its exclusions, and never visits an entity that
+   * the action destroyed ahead of the walk.
+   */
+  @Test
+  void theEntityViewNeverVisitsAnEntityDestroyedAheadOfIt() {
+    final Registry registry = new Registry();
+    final long[] all = new long[40];
+    registry.create(all);
+    final EntityView view = registry.entityView();
+    assertEquals(40, view.sizeHint());
+    assertEquals(0, view.excludeCount());
+    final EntityView without = view.exclude(TAG);
+    assertEquals(1, without.excludeCount());
+    assertEquals("EntityView[all live entities, without " + TAG.name() + "]", without.toString());
+    assertEquals("EntityView[all live entities]", view.toString());
+    final List<Long> visited = new ArrayList<>();
+    view.each(
+        e -> {
+          assertTrue(registry.valid(e), "visited a destroyed entity");
+          visited.add(e);
+          // Destroys the visited entity and two of those still to come.
+          registry.destroy(e);
+          for (int i = 0; i < 2 && registry.alive() > 0; i++) {
+            registry.destroy(registry.entities().packed()[0]);
+          }
+        });
+    assertEquals(0, registry.alive());
+    assertEquals(14, visited.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void iteratingTheEntityViewAllocatesNothing() {
     final Registry registry = new Registry();

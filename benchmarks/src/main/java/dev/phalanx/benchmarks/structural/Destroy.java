@@ -8,6 +8,10 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
  * Destroy entities that have a Position and a Velocity, one by one, in creation order. The world is
  * re-created before each shot (identifiers recycled; artemis's archetype and Ashley's pools
  * allocate components again in that set-up, which the allocation figure includes).
+ *
+ * <p>Forks differ: some run 1.3x to 2x slower throughout, after where the world's arrays landed
+ * (every library here shows it), and with few warm-ups some still recompile. Run several forks with
+ * 20 warm-ups and compare medians over forks; see the benchmarks README.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class Destroy extends StructuralBenchmark {
