@@ -154,6 +154,32 @@ class ParallelGrainTest {
   }
 
   @Test
+  void aPassOfExactlyOneTaskRunsOnTheCallingThread() {
+    // E has 8-element pages: 16 members and a grain of 16 make exactly one task.
+    final OwningGroup group = group(TE, 16);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+      final List<int[]> runs = Collections.synchronizedList(new ArrayList<>());
+      group.parallelEachChunk(
+          pool,
+          16,
+          (from, to) -> {
+            threads.add(Thread.currentThread());
+            runs.add(new int[] {from, to});
+          });
+      assertEquals(Set.of(Thread.currentThread()), threads, "size == grain: one task, no hand-off");
+      assertEquals(2, runs.size(), "one run per page");
+      group.parallelGrain(16);
+      threads.clear();
+      group.parallelEachChunk(pool, (from, to) -> threads.add(Thread.currentThread()));
+      assertEquals(Set.of(Thread.currentThread()), threads, "the group's grain alike");
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
   void smallGrainsAlignToPowersOfTwoWithinPages() {
     // E has 8-element pages: a grain of 3 makes tasks of 4 aligned positions.
     final OwningGroup group = group(TE, 37);
@@ -176,6 +202,9 @@ class ParallelGrainTest {
     assertEquals(1_024, OwningGroup.taskSize(0, 3_000, 2, 4_096));
     assertEquals(1_024, OwningGroup.taskSize(0, 8_192, 2, 4_096));
     assertEquals(2_048, OwningGroup.taskSize(0, 8_192, 1, 4_096));
+    // One position more: ceil(8,193 / 4) = 2,049 a task, aligned up to 4,096 (not 2,048).
+    assertEquals(4_096, OwningGroup.taskSize(0, 8_193, 1, 4_096));
+    assertEquals(3_072, OwningGroup.taskSize(0, 8_193, 1, 1_024), "2,049 in whole pages");
     assertEquals(4_096 * 4, OwningGroup.taskSize(0, 120_000, 2, 4_096), "15,000 → whole pages");
     assertEquals(4, OwningGroup.taskSize(3, 100, 2, 8));
     assertEquals(1, OwningGroup.taskSize(1, 100, 2, 8));
