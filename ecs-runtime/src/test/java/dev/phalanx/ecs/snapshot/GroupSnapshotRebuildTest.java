@@ -275,4 +275,54 @@ class GroupSnapshotRebuildTest {
     // Both ways of excluding are exercised (a tail at least as large, and a smaller one).
     assertTrue(walked > 40 && walked < 360, walked + " of 400 rebuilds walked " + excluded);
   }
+
+  /**
+   * A registry without groups whose A and B hold {@code e0..e3} in the same order, and whose C
+   * lists {@code first} first, then {@code e4..e(3 + more)}, which have neither A nor B.
+   */
+  private static Registry aligned(final long[] entities, final int first, final int more) {
+    final Registry registry = new Registry();
+    registry.storage(TA);
+    registry.storage(TB);
+    registry.storage(TC);
+    registry.create(entities);
+    for (int i = 0; i < 4; i++) {
+      registry.emplace(entities[i], TA, new A(i));
+      registry.emplace(entities[i], TB, new B(i));
+    }
+    registry.emplace(entities[first], TC, new C(first));
+    for (int i = 4; i < 4 + more; i++) {
+      registry.emplace(entities[i], TC, new C(i));
+    }
+    return registry;
+  }
+
+  @Test
+  void anExcludedEntityAtTheFrontOfAStorageIsLeftOutOfTheAlignedPrefix() throws IOException {
+    // Rule: the aligned front of the owned storages is adopted only up to the first excluded
+    // entity, also when that entity is the very first one: first of the owned storages (the
+    // excluded storage, small, is walked), or first of the excluded storage (large: looked up).
+    final long[] entities = new long[10];
+    final int[][] cases = {{0, 0}, {2, 6}, {0, 6}, {2, 0}};
+    for (final int[] c : cases) {
+      final Registry saved = aligned(entities, c[0], c[1]);
+      final Registry loaded =
+          roundTrip(
+              saved,
+              into -> {
+                into.storage(TA);
+                into.storage(TB);
+                into.storage(TC);
+                into.owningGroup(types(TA, TB), NONE, types(TC));
+              });
+      final Group group = loaded.groups().get(0);
+      final String where = "C lists e" + c[0] + " first, then " + c[1] + " others";
+      assertEquals(List.of(), loaded.verify(), where);
+      assertEquals(3, group.size(), where);
+      assertTrue(!group.contains(entities[c[0]]), where);
+      for (int i = 0; i < 4; i++) {
+        assertEquals(i != c[0], group.contains(entities[i]), where + ": e" + i);
+      }
+    }
+  }
 }
