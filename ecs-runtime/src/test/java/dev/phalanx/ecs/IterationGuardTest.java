@@ -464,4 +464,44 @@ class IterationGuardTest {
     assertTrue(refusedCount[0] > 0, "no visited entity could enter the nested group");
     FaultInjectionTest.assertConsistent(world, "nested entry");
   }
+
+  @Test
+  void anUnvisitedMemberMayLeaveWhileAViewVisitsTheFirstNonMember() {
+    // Rule: while a view walks A and visits the first entity past the range of <A,B> (not a
+    // member), a member still to come may lose B: leaving moves it within the group's range, all
+    // below the visited position. Seeded random memberships.
+    final java.util.Random random = new java.util.Random(SEED);
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final List<Long> entities = new ArrayList<>();
+    for (int i = 0; i < COUNT; i++) {
+      final long e = registry.create();
+      entities.add(e);
+      if (random.nextInt(4) != 0) {
+        registry.emplace(e, TA, value(TA, i));
+      }
+      if (random.nextInt(3) != 0) {
+        registry.emplace(e, TB, value(TB, i));
+      }
+    }
+    final Storage<?> a = registry.storage(TA);
+    assertTrue(group.size() > 5 && group.size() < a.size(), "members and non-members of A");
+    final Set<Long> visited = new HashSet<>();
+    final List<Long> left = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              assertTrue(visited.add(e), "visited once");
+              if (left.size() < 5 && a.index(e) == group.size()) {
+                final long member = group.entityAt(random.nextInt(group.size()));
+                registry.remove(member, TB);
+                assertFalse(group.contains(member));
+                left.add(member);
+              }
+            });
+    assertEquals(5, left.size());
+    assertEquals(a.size(), visited.size(), "every entity of A visited");
+    assertEquals(List.of(), registry.verify());
+  }
 }
