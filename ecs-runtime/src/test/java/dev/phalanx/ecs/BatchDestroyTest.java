@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Fixtures.Payload;
 import java.util.ArrayList;
@@ -86,5 +87,51 @@ class BatchDestroyTest {
   @Test
   void aBatchWithAListenerEqualsDestroyingOneByOne() {
     check(true);
+  }
+
+  @Test
+  void aBatchTellsAViewOfEveryEntityThatStopsMatching() {
+    // Rule: a view's leave signal listens to its storages' removals, so a batch takes the
+    // entity-by-entity path and the view hears each destroyed entity that matched it, once, as
+    // when destroying one by one; also when every storage of the registry is watched.
+    int heard = 0;
+    for (int seed = 0; seed < 10; seed++) {
+      final Registry batched = new Registry();
+      final Registry single = new Registry();
+      final List<Long> alive = build(batched, seed);
+      assertEquals(alive, build(single, seed));
+      final List<Long> batchedLeft = new ArrayList<>();
+      final List<Long> singleLeft = new ArrayList<>();
+      batched.view(A, B).onLeave().connect((r, e) -> batchedLeft.add(e));
+      single.view(A, B).onLeave().connect((r, e) -> singleLeft.add(e));
+      // Every storage watched: no storage of the registry removes unobserved.
+      final List<Long> batchedTagged = new ArrayList<>();
+      final List<Long> singleTagged = new ArrayList<>();
+      batched.view(TAG).onLeave().connect((r, e) -> batchedTagged.add(e));
+      single.view(TAG).onLeave().connect((r, e) -> singleTagged.add(e));
+      final Random random = new Random(2000 + seed);
+      final long[] batch = new long[1 + random.nextInt(alive.size())];
+      final List<Long> matching = new ArrayList<>();
+      for (int i = 0; i < batch.length; i++) {
+        batch[i] = alive.get(random.nextInt(alive.size()));
+        if (!matching.contains(batch[i])
+            && batched.storage(A).contains(batch[i])
+            && batched.storage(B).contains(batch[i])) {
+          matching.add(batch[i]);
+        }
+      }
+      batched.destroy(batch, 0, batch.length);
+      for (final long e : batch) {
+        if (single.valid(e)) {
+          single.destroy(e);
+        }
+      }
+      assertEquals(matching, batchedLeft, "seed " + seed);
+      assertEquals(singleLeft, batchedLeft, "seed " + seed);
+      assertEquals(singleTagged, batchedTagged, "seed " + seed);
+      assertEquals(RegistryTest.snapshot(single), RegistryTest.snapshot(batched), "seed " + seed);
+      heard += batchedLeft.size();
+    }
+    assertTrue(heard > 20, heard + " entities left the view");
   }
 }
