@@ -680,4 +680,30 @@ class GroupTest {
       assertTrue(world.verify().isEmpty(), world.verify().toString());
     }
   }
+
+  @Test
+  void rebuildForgetsTheMembersItHadAndArrangesThemFromTheStorages() {
+    // Rule: Groups.rebuild (after a load filled storages in bulk) trusts nothing the groups knew:
+    // storages rearranged behind the group's back come out aligned and exact.
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final long[] entities = new long[8];
+    registry.create(entities);
+    for (int i = 0; i < entities.length; i++) {
+      registry.emplace(entities[i], TA, new A(i));
+      if (i < 6) {
+        registry.emplace(entities[i], TB, new B(i));
+      }
+    }
+    assertEquals(6, group.size());
+    // As a bulk load may leave it: a non-member in front of A, a member behind its range.
+    registry.storage(TA).swap(0, 6);
+    assertFalse(registry.verify().isEmpty());
+    registry.groups().rebuild();
+    assertEquals(List.of(), registry.verify());
+    assertEquals(6, group.size());
+    for (int i = 0; i < entities.length; i++) {
+      assertEquals(i < 6, group.contains(entities[i]), "e" + i);
+    }
+  }
 }
