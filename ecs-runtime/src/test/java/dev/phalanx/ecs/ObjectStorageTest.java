@@ -69,4 +69,26 @@ class ObjectStorageTest {
       assertFalse(storage.changedSince(entity, tick), "tick " + tick);
     }
   }
+
+  @Test
+  void theOuterPageArrayGrowsGeometricallySoFewCopiesAreMade() {
+    // Cost rule: adding page after page replaces the outer array O(log pages) times (doubling),
+    // not once per page; the pages themselves never move.
+    final ObjectStorage<Payload> storage =
+        Fixtures.paged(DeletionPolicy.SWAP_AND_POP, 2).createStorage();
+    Object[][] outer = storage.pages();
+    int replaced = 0;
+    for (int i = 0; i < 2 * 128; i++) {
+      storage.emplace(Entity.of(i, 0), new Payload(i));
+      if (storage.pages() != outer) {
+        for (int page = 0; page < outer.length; page++) {
+          assertSame(outer[page], storage.pages()[page], "page " + page + " kept");
+        }
+        outer = storage.pages();
+        replaced++;
+      }
+    }
+    assertEquals(128, storage.pageCount());
+    assertEquals(8, replaced, "0 -> 1 -> 2 -> 4 -> ... -> 128 pages");
+  }
 }
