@@ -15,9 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SparseSetTest {
@@ -717,5 +721,82 @@ class SparseSetTest {
         "sparse set changed while it was iterating it: more than 64 elements moved between two"
             + " steps, too many to check",
         error.getMessage());
+  }
+
+  /** Every way to sort a set, each ordering it by descending index. */
+  static Stream<Arguments> sorts() {
+    final List<Arguments> all = new ArrayList<>();
+    all.add(sortNamed("sort", set -> set.sort(SparseSetTest::byDescendingIndex)));
+    all.add(
+        sortNamed(
+            "sortByPosition",
+            set -> set.sortByPosition((a, b) -> byDescendingIndex(set.at(a), set.at(b)))));
+    all.add(
+        sortNamed(
+            "insertionSortByPosition",
+            set -> set.insertionSortByPosition((a, b) -> byDescendingIndex(set.at(a), set.at(b)))));
+    all.add(sortNamed("insertionSort", set -> set.insertionSort(SparseSetTest::byDescendingIndex)));
+    all.add(sortNamed("sortByLongKey", set -> set.sortByLongKey(e -> -Entity.index(e))));
+    all.add(sortNamed("sortByFloatKey", set -> set.sortByFloatKey(e -> -Entity.index(e))));
+    all.add(
+        sortNamed(
+            "insertionSortByLongKey", set -> set.insertionSortByLongKey(e -> -Entity.index(e))));
+    all.add(
+        sortNamed(
+            "insertionSortByFloatKey", set -> set.insertionSortByFloatKey(e -> -Entity.index(e))));
+    all.add(
+        sortNamed(
+            "sortAs",
+            set -> {
+              final TestSet reversed = new TestSet(DeletionPolicy.SWAP_AND_POP);
+              for (int index = 100; index >= 0; index--) {
+                if (Entity.NULL != set.entityWithIndex(index)) {
+                  reversed.insert(set.entityWithIndex(index));
+                }
+              }
+              set.sortAs(reversed);
+            }));
+    return all.stream();
+  }
+
+  private static int byDescendingIndex(final long left, final long right) {
+    return Integer.compare(Entity.index(right), Entity.index(left));
+  }
+
+  private static Arguments sortNamed(final String name, final Consumer<TestSet> sort) {
+    return Arguments.of(name, sort);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sorts")
+  void everySortIsRefusedWhileIteratedOrLockedOrWithHolesAndChangesNothing(
+      final String name, final Consumer<TestSet> sort) {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 6);
+    final long[] before = packedCopy(set);
+    set.beginIteration();
+    final ConcurrentModificationException iterated =
+        assertThrows(ConcurrentModificationException.class, () -> sort.accept(set), name);
+    assertTrue(iterated.getMessage().contains("an iteration over it is in progress"), name);
+    assertArrayEquals(before, packedCopy(set), name);
+    set.endIteration();
+    set.lock("a chunk iteration of", "a test");
+    final ConcurrentModificationException locked =
+        assertThrows(ConcurrentModificationException.class, () -> sort.accept(set), name);
+    assertTrue(locked.getMessage().contains("a chunk iteration of a test"), name);
+    assertArrayEquals(before, packedCopy(set), name);
+    set.unlock();
+    set.remove(Entity.of(2, 2));
+    final long[] holed = packedCopy(set);
+    final IllegalStateException withHoles =
+        assertThrows(IllegalStateException.class, () -> sort.accept(set), name);
+    assertTrue(withHoles.getMessage().contains("call compact() first"), name);
+    assertArrayEquals(holed, packedCopy(set), name);
+    // Once compacted, the same sort runs.
+    set.compact();
+    sort.accept(set);
+    for (int position = 1; position < set.size(); position++) {
+      assertTrue(Entity.index(set.at(position - 1)) > Entity.index(set.at(position)), name);
+    }
+    assertEquals(5, set.checkInvariants().size(), name);
   }
 }
