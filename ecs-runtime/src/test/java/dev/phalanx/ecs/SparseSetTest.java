@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -798,5 +800,105 @@ class SparseSetTest {
       assertTrue(Entity.index(set.at(position - 1)) > Entity.index(set.at(position)), name);
     }
     assertEquals(5, set.checkInvariants().size(), name);
+  }
+
+  @Test
+  void holdsAtAnswersOnlyForAPositionInsideTheSetHoldingTheEntity() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    assertTrue(set.holdsAt(0, Entity.of(0, 0)));
+    assertTrue(set.holdsAt(2, Entity.of(2, 2)));
+    assertFalse(set.holdsAt(1, Entity.of(0, 0)));
+    assertFalse(set.holdsAt(-1, Entity.of(0, 0)));
+    assertFalse(set.holdsAt(3, set.packed()[3]), "past the end");
+  }
+
+  @Test
+  void samePositionsOfTheSetItselfHoldsForEveryRangeInsideIt() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    assertTrue(set.samePositions(set, 0, 3));
+    assertTrue(set.samePositions(set, 1, 1), "an empty range");
+    assertTrue(set.samePositions(set, 3, 3), "an empty range at the end");
+    assertFalse(set.samePositions(set, 2, 1));
+    assertFalse(set.samePositions(set, 0, 4));
+    assertFalse(set.samePositions(set, -1, 2));
+    final TestSet other = filled(DeletionPolicy.SWAP_AND_POP, 2);
+    assertTrue(other.samePositions(set, 2, 2));
+    assertTrue(set.samePositions(other, 0, 2));
+    assertFalse(set.samePositions(other, 0, 3));
+  }
+
+  @Test
+  void reservingRoomTheSetAlreadyHasKeepsItsArray() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.reserve(20);
+    final long[] packed = set.packed();
+    assertEquals(20, packed.length);
+    set.reserve(20);
+    set.reserve(7);
+    assertSame(packed, set.packed());
+    set.reserve(21);
+    assertEquals(21, set.packed().length);
+  }
+
+  @Test
+  void fillingAHoleOfAFullInPlaceSetDoesNotGrowIt() {
+    final TestSet set = new TestSet(DeletionPolicy.IN_PLACE);
+    set.reserve(4);
+    for (int i = 0; i < 4; i++) {
+      set.insert(Entity.of(i, i % 3));
+    }
+    final long[] packed = set.packed();
+    assertEquals(4, packed.length);
+    set.remove(Entity.of(1, 1));
+    assertEquals(1, set.insert(Entity.of(9, 0)));
+    assertSame(packed, set.packed(), "the hole was filled in place");
+    assertEquals(4, set.insert(Entity.of(10, 0)));
+    assertNotSame(packed, set.packed(), "a full set grows");
+    assertEquals(5, set.checkInvariants().size());
+  }
+
+  private static long[] entities(final int count, final int length) {
+    final long[] entities = new long[length];
+    for (int i = 0; i < count; i++) {
+      entities[i] = Entity.of(3 * i, 1);
+    }
+    return entities;
+  }
+
+  private static void assertRestored(final SparseSet set, final long[] entities, final int count) {
+    assertEquals(count, set.size());
+    for (int i = 0; i < count; i++) {
+      assertEquals(i, set.indexOf(entities[i]));
+    }
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
+  void restoreAdoptsAStagingArrayOfSixteenOrMoreWhenTheSetLacksRoom() {
+    final long[] staging = entities(16, 16);
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.restore(staging, 16, SparseSet.ABSENT, null);
+    assertSame(staging, set.packed());
+    assertRestored(set, staging, 16);
+    // Fewer than 16 slots: copied into an array of 16.
+    final long[] small = entities(2, 2);
+    final TestSet fromSmall = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    fromSmall.restore(small, 2, SparseSet.ABSENT, null);
+    assertNotSame(small, fromSmall.packed());
+    assertEquals(16, fromSmall.packed().length);
+    assertRestored(fromSmall, small, 2);
+  }
+
+  @Test
+  void restoreIntoASetWithRoomKeepsItsOwnArray() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.reserve(16);
+    final long[] own = set.packed();
+    final long[] staging = entities(16, 16);
+    set.restore(staging, 16, SparseSet.ABSENT, null);
+    assertSame(own, set.packed());
+    assertRestored(set, staging, 16);
   }
 }
