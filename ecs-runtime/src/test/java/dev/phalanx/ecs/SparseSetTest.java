@@ -901,4 +901,74 @@ class SparseSetTest {
     assertSame(own, set.packed());
     assertRestored(set, staging, 16);
   }
+
+  @Test
+  void verifyAcceptsAFreeListThatStartsAtPositionZero() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 3);
+    set.remove(Entity.of(0, 0));
+    assertEquals(0, set.firstHole());
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
+  void verifyReportsAFreeListLinkToThePositionJustPastTheEnd() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 6);
+    set.remove(Entity.of(1, 1));
+    set.compact(); // 5 moves into 1; position 5, now past the end, keeps a tombstone
+    assertEquals(5, set.size());
+    set.remove(Entity.of(2, 2));
+    set.remove(Entity.of(3, 0));
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+    // The list is 3 -> 2 -> end; point 3 at 5, the size.
+    set.packed()[3] = Entity.of(5, Entity.TOMBSTONE_VERSION);
+    set.verify(problems);
+    assertEquals(List.of("sparse set: the free list of holes is broken at position 5"), problems);
+  }
+
+  @Test
+  void verifyReportsTombstonesWhenTheFreeListIsEmpty() {
+    final long[] staging = {Entity.of(0, 0), Entity.of(-1, Entity.TOMBSTONE_VERSION)};
+    final TestSet set = new TestSet(DeletionPolicy.IN_PLACE);
+    set.restore(staging, 2, SparseSet.ABSENT, null);
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of("sparse set: 1 tombstones but 0 holes in the free list"), problems);
+  }
+
+  @Test
+  void verifyReportsAnEntityOnTheSparsePageJustPastTheSparseArray() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 4); // one sparse page
+    set.packed()[1] = Entity.of(SparseSet.SPARSE_PAGE_SIZE + 5, 0);
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(
+        List.of(
+            "sparse set: "
+                + Entity.toString(Entity.of(SparseSet.SPARSE_PAGE_SIZE + 5, 0))
+                + " at position 1 is mapped by the sparse array to -1",
+            "sparse set: the sparse array maps index 1 to position 1, which does not hold it"),
+        problems);
+  }
+
+  @Test
+  void aRefusalOnBehalfOfAPlainSetCallsItsElementAnElement() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    final TestSet target = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.lock("a test of", "it");
+    final ConcurrentModificationException error =
+        assertThrows(
+            ConcurrentModificationException.class,
+            () -> set.checkUnlocked(false, target, Entity.of(7, 0)));
+    assertEquals(
+        "cannot emplace an element on "
+            + Entity.toString(Entity.of(7, 0))
+            + ": sparse set is being read by a test of it, and structural changes are refused"
+            + " until it ends",
+        error.getMessage());
+    set.unlock();
+  }
 }
