@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.phalanx.ecs.Fixtures.Payload;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -628,6 +629,39 @@ class StorageTest {
     storage.insert(e, 0, 3, new Payload(2));
     assertEquals(4, storage.size());
     assertEquals(3, storage.index(e[2]));
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
+  @Test
+  void aBulkInsertionObservedByAGroupWaitsOnlyWhileAnIterationOrASortRuns() {
+    final Registry registry = new Registry();
+    final ComponentType<Payload, ObjectStorage<Payload>> type =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final ObjectStorage<Payload> storage = registry.storage(type);
+    final NonOwningGroup group =
+        registry.nonOwningGroup(new ComponentType<?, ?>[] {type}, new ComponentType<?, ?>[0]);
+    for (int i = 0; i < 3; i++) {
+      storage.emplace(registry.create(), new Payload(i));
+    }
+    final long[] batch = created(registry, 2);
+    final int[] refused = {0};
+    registry
+        .view(type)
+        .each(
+            entity -> {
+              assertThrows(
+                  ConcurrentModificationException.class,
+                  () -> storage.insert(batch, 0, 2, new Payload(9)));
+              refused[0]++;
+            });
+    assertEquals(3, refused[0]);
+    // The iteration has ended: the guard it raised is down again.
+    storage.insert(batch, 0, 2, new Payload(9));
+    assertEquals(5, group.size());
+    storage.sort((a, b) -> Long.compare(b, a)); // locks the storage while it compares
+    final long[] more = created(registry, 2);
+    storage.insert(more, 0, 2, new Payload(10));
+    assertEquals(7, group.size());
     assertTrue(registry.verify().isEmpty(), registry.verify().toString());
   }
 }
