@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,9 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SparseSetTest {
@@ -717,5 +723,252 @@ class SparseSetTest {
         "sparse set changed while it was iterating it: more than 64 elements moved between two"
             + " steps, too many to check",
         error.getMessage());
+  }
+
+  /** Every way to sort a set, each ordering it by descending index. */
+  static Stream<Arguments> sorts() {
+    final List<Arguments> all = new ArrayList<>();
+    all.add(sortNamed("sort", set -> set.sort(SparseSetTest::byDescendingIndex)));
+    all.add(
+        sortNamed(
+            "sortByPosition",
+            set -> set.sortByPosition((a, b) -> byDescendingIndex(set.at(a), set.at(b)))));
+    all.add(
+        sortNamed(
+            "insertionSortByPosition",
+            set -> set.insertionSortByPosition((a, b) -> byDescendingIndex(set.at(a), set.at(b)))));
+    all.add(sortNamed("insertionSort", set -> set.insertionSort(SparseSetTest::byDescendingIndex)));
+    all.add(sortNamed("sortByLongKey", set -> set.sortByLongKey(e -> -Entity.index(e))));
+    all.add(sortNamed("sortByFloatKey", set -> set.sortByFloatKey(e -> -Entity.index(e))));
+    all.add(
+        sortNamed(
+            "insertionSortByLongKey", set -> set.insertionSortByLongKey(e -> -Entity.index(e))));
+    all.add(
+        sortNamed(
+            "insertionSortByFloatKey", set -> set.insertionSortByFloatKey(e -> -Entity.index(e))));
+    all.add(
+        sortNamed(
+            "sortAs",
+            set -> {
+              final TestSet reversed = new TestSet(DeletionPolicy.SWAP_AND_POP);
+              for (int index = 100; index >= 0; index--) {
+                if (Entity.NULL != set.entityWithIndex(index)) {
+                  reversed.insert(set.entityWithIndex(index));
+                }
+              }
+              set.sortAs(reversed);
+            }));
+    return all.stream();
+  }
+
+  private static int byDescendingIndex(final long left, final long right) {
+    return Integer.compare(Entity.index(right), Entity.index(left));
+  }
+
+  private static Arguments sortNamed(final String name, final Consumer<TestSet> sort) {
+    return Arguments.of(name, sort);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sorts")
+  void everySortIsRefusedWhileIteratedOrLockedOrWithHolesAndChangesNothing(
+      final String name, final Consumer<TestSet> sort) {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 6);
+    final long[] before = packedCopy(set);
+    set.beginIteration();
+    final ConcurrentModificationException iterated =
+        assertThrows(ConcurrentModificationException.class, () -> sort.accept(set), name);
+    assertTrue(iterated.getMessage().contains("an iteration over it is in progress"), name);
+    assertArrayEquals(before, packedCopy(set), name);
+    set.endIteration();
+    set.lock("a chunk iteration of", "a test");
+    final ConcurrentModificationException locked =
+        assertThrows(ConcurrentModificationException.class, () -> sort.accept(set), name);
+    assertTrue(locked.getMessage().contains("a chunk iteration of a test"), name);
+    assertArrayEquals(before, packedCopy(set), name);
+    set.unlock();
+    set.remove(Entity.of(2, 2));
+    final long[] holed = packedCopy(set);
+    final IllegalStateException withHoles =
+        assertThrows(IllegalStateException.class, () -> sort.accept(set), name);
+    assertTrue(withHoles.getMessage().contains("call compact() first"), name);
+    assertArrayEquals(holed, packedCopy(set), name);
+    // Once compacted, the same sort runs.
+    set.compact();
+    sort.accept(set);
+    for (int position = 1; position < set.size(); position++) {
+      assertTrue(Entity.index(set.at(position - 1)) > Entity.index(set.at(position)), name);
+    }
+    assertEquals(5, set.checkInvariants().size(), name);
+  }
+
+  @Test
+  void holdsAtAnswersOnlyForAPositionInsideTheSetHoldingTheEntity() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    assertTrue(set.holdsAt(0, Entity.of(0, 0)));
+    assertTrue(set.holdsAt(2, Entity.of(2, 2)));
+    assertFalse(set.holdsAt(1, Entity.of(0, 0)));
+    assertFalse(set.holdsAt(-1, Entity.of(0, 0)));
+    assertFalse(set.holdsAt(3, set.packed()[3]), "past the end");
+  }
+
+  @Test
+  void samePositionsOfTheSetItselfHoldsForEveryRangeInsideIt() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    assertTrue(set.samePositions(set, 0, 3));
+    assertTrue(set.samePositions(set, 1, 1), "an empty range");
+    assertTrue(set.samePositions(set, 3, 3), "an empty range at the end");
+    assertFalse(set.samePositions(set, 2, 1));
+    assertFalse(set.samePositions(set, 0, 4));
+    assertFalse(set.samePositions(set, -1, 2));
+    final TestSet other = filled(DeletionPolicy.SWAP_AND_POP, 2);
+    assertTrue(other.samePositions(set, 2, 2));
+    assertTrue(set.samePositions(other, 0, 2));
+    assertFalse(set.samePositions(other, 0, 3));
+  }
+
+  @Test
+  void reservingRoomTheSetAlreadyHasKeepsItsArray() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.reserve(20);
+    final long[] packed = set.packed();
+    assertEquals(20, packed.length);
+    set.reserve(20);
+    set.reserve(7);
+    assertSame(packed, set.packed());
+    set.reserve(21);
+    assertEquals(21, set.packed().length);
+  }
+
+  @Test
+  void fillingAHoleOfAFullInPlaceSetDoesNotGrowIt() {
+    final TestSet set = new TestSet(DeletionPolicy.IN_PLACE);
+    set.reserve(4);
+    for (int i = 0; i < 4; i++) {
+      set.insert(Entity.of(i, i % 3));
+    }
+    final long[] packed = set.packed();
+    assertEquals(4, packed.length);
+    set.remove(Entity.of(1, 1));
+    assertEquals(1, set.insert(Entity.of(9, 0)));
+    assertSame(packed, set.packed(), "the hole was filled in place");
+    assertEquals(4, set.insert(Entity.of(10, 0)));
+    assertNotSame(packed, set.packed(), "a full set grows");
+    assertEquals(5, set.checkInvariants().size());
+  }
+
+  private static long[] entities(final int count, final int length) {
+    final long[] entities = new long[length];
+    for (int i = 0; i < count; i++) {
+      entities[i] = Entity.of(3 * i, 1);
+    }
+    return entities;
+  }
+
+  private static void assertRestored(final SparseSet set, final long[] entities, final int count) {
+    assertEquals(count, set.size());
+    for (int i = 0; i < count; i++) {
+      assertEquals(i, set.indexOf(entities[i]));
+    }
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
+  void restoreAdoptsAStagingArrayOfSixteenOrMoreWhenTheSetLacksRoom() {
+    final long[] staging = entities(16, 16);
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.restore(staging, 16, SparseSet.ABSENT, null);
+    assertSame(staging, set.packed());
+    assertRestored(set, staging, 16);
+    // Fewer than 16 slots: copied into an array of 16.
+    final long[] small = entities(2, 2);
+    final TestSet fromSmall = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    fromSmall.restore(small, 2, SparseSet.ABSENT, null);
+    assertNotSame(small, fromSmall.packed());
+    assertEquals(16, fromSmall.packed().length);
+    assertRestored(fromSmall, small, 2);
+  }
+
+  @Test
+  void restoreIntoASetWithRoomKeepsItsOwnArray() {
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.reserve(16);
+    final long[] own = set.packed();
+    final long[] staging = entities(16, 16);
+    set.restore(staging, 16, SparseSet.ABSENT, null);
+    assertSame(own, set.packed());
+    assertRestored(set, staging, 16);
+  }
+
+  @Test
+  void verifyAcceptsAFreeListThatStartsAtPositionZero() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 3);
+    set.remove(Entity.of(0, 0));
+    assertEquals(0, set.firstHole());
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
+  void verifyReportsAFreeListLinkToThePositionJustPastTheEnd() {
+    final TestSet set = filled(DeletionPolicy.IN_PLACE, 6);
+    set.remove(Entity.of(1, 1));
+    set.compact(); // 5 moves into 1; position 5, now past the end, keeps a tombstone
+    assertEquals(5, set.size());
+    set.remove(Entity.of(2, 2));
+    set.remove(Entity.of(3, 0));
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of(), problems);
+    // The list is 3 -> 2 -> end; point 3 at 5, the size.
+    set.packed()[3] = Entity.of(5, Entity.TOMBSTONE_VERSION);
+    set.verify(problems);
+    assertEquals(List.of("sparse set: the free list of holes is broken at position 5"), problems);
+  }
+
+  @Test
+  void verifyReportsTombstonesWhenTheFreeListIsEmpty() {
+    final long[] staging = {Entity.of(0, 0), Entity.of(-1, Entity.TOMBSTONE_VERSION)};
+    final TestSet set = new TestSet(DeletionPolicy.IN_PLACE);
+    set.restore(staging, 2, SparseSet.ABSENT, null);
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(List.of("sparse set: 1 tombstones but 0 holes in the free list"), problems);
+  }
+
+  @Test
+  void verifyReportsAnEntityOnTheSparsePageJustPastTheSparseArray() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 4); // one sparse page
+    set.packed()[1] = Entity.of(SparseSet.SPARSE_PAGE_SIZE + 5, 0);
+    final List<String> problems = new ArrayList<>();
+    set.verify(problems);
+    assertEquals(
+        List.of(
+            "sparse set: "
+                + Entity.toString(Entity.of(SparseSet.SPARSE_PAGE_SIZE + 5, 0))
+                + " at position 1 is mapped by the sparse array to -1",
+            "sparse set: the sparse array maps index 1 to position 1, which does not hold it"),
+        problems);
+  }
+
+  @Test
+  void aRefusalOnBehalfOfAPlainSetCallsItsElementAnElement() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 3);
+    final TestSet target = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    set.lock("a test of", "it");
+    final ConcurrentModificationException error =
+        assertThrows(
+            ConcurrentModificationException.class,
+            () -> set.checkUnlocked(false, target, Entity.of(7, 0)));
+    assertEquals(
+        "cannot emplace an element on "
+            + Entity.toString(Entity.of(7, 0))
+            + ": sparse set is being read by a test of it, and structural changes are refused"
+            + " until it ends",
+        error.getMessage());
+    set.unlock();
   }
 }

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.phalanx.ecs.Fixtures.Payload;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -551,5 +552,116 @@ class StorageTest {
   void describeNamesTheComponent() {
     assertEquals("storage of AlphaSwap", storage(DeletionPolicy.SWAP_AND_POP).describe());
     assertSame(Fixtures.alpha(DeletionPolicy.IN_PLACE), storage(DeletionPolicy.IN_PLACE).type());
+  }
+
+  private static long[] created(final Registry registry, final int count) {
+    final long[] entities = new long[count];
+    for (int i = 0; i < count; i++) {
+      entities[i] = registry.create();
+    }
+    return entities;
+  }
+
+  @Test
+  void aBulkInsertionAppendsTheRangeInItsOrderAfterTheElementsThere() {
+    final Registry registry = new Registry();
+    final ObjectStorage<Payload> storage =
+        registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final long[] entities = created(registry, 105);
+    storage.emplace(entities[0], new Payload(-1));
+    final Payload value = new Payload(7);
+    storage.insert(entities, 5, 105, value); // more than the packed array holds, the array's tail
+    assertEquals(101, storage.size());
+    for (int i = 5; i < 105; i++) {
+      assertEquals(i - 4, storage.index(entities[i]));
+      assertEquals(7, storage.get(entities[i]).value);
+    }
+    for (int i = 1; i < 5; i++) {
+      assertFalse(storage.contains(entities[i]));
+    }
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
+  @Test
+  void aBulkInsertionIntoReservedRoomReallocatesNothing() {
+    final Registry registry = new Registry();
+    final ObjectStorage<Payload> storage =
+        registry.storage(Fixtures.paged(DeletionPolicy.SWAP_AND_POP, 2));
+    storage.reserve(10);
+    assertEquals(5, storage.pageCount(), "reserve allocates the payload pages too");
+    final long[] packed = storage.packed();
+    assertEquals(10, packed.length);
+    final long[] entities = created(registry, 13);
+    storage.insert(entities, 3, 13, new Payload(1)); // exactly the reserved room
+    assertSame(packed, storage.packed());
+    assertEquals(5, storage.pageCount());
+    assertEquals(10, storage.size());
+    assertEquals(9, storage.index(entities[12]));
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
+  @Test
+  void aBulkInsertionListingAnEntityTwiceIsRefusedAndLeavesNoTrace() {
+    final Registry registry = new Registry();
+    final ObjectStorage<Payload> storage =
+        registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final long[] e = created(registry, 4);
+    storage.emplace(e[3], new Payload(0));
+    final String before = state(storage);
+    final long[][] ranges = {{e[0], e[1], e[0]}, {e[0], e[1], e[2], e[1]}};
+    for (final long[] range : ranges) {
+      final IllegalArgumentException error =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> storage.insert(range, 0, range.length, new Payload(1)));
+      assertEquals(
+          "cannot insert AlphaSwap on "
+              + Entity.toString(range[range.length - 1])
+              + ": it is listed twice in entities[0, "
+              + range.length
+              + ") (offset "
+              + (range.length - 1)
+              + ")",
+          error.getMessage());
+      assertEquals(before, state(storage));
+      assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+    }
+    storage.insert(e, 0, 3, new Payload(2));
+    assertEquals(4, storage.size());
+    assertEquals(3, storage.index(e[2]));
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
+  @Test
+  void aBulkInsertionObservedByAGroupWaitsOnlyWhileAnIterationOrASortRuns() {
+    final Registry registry = new Registry();
+    final ComponentType<Payload, ObjectStorage<Payload>> type =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final ObjectStorage<Payload> storage = registry.storage(type);
+    final NonOwningGroup group =
+        registry.nonOwningGroup(new ComponentType<?, ?>[] {type}, new ComponentType<?, ?>[0]);
+    for (int i = 0; i < 3; i++) {
+      storage.emplace(registry.create(), new Payload(i));
+    }
+    final long[] batch = created(registry, 2);
+    final int[] refused = {0};
+    registry
+        .view(type)
+        .each(
+            entity -> {
+              assertThrows(
+                  ConcurrentModificationException.class,
+                  () -> storage.insert(batch, 0, 2, new Payload(9)));
+              refused[0]++;
+            });
+    assertEquals(3, refused[0]);
+    // The iteration has ended: the guard it raised is down again.
+    storage.insert(batch, 0, 2, new Payload(9));
+    assertEquals(5, group.size());
+    storage.sort((a, b) -> Long.compare(b, a)); // locks the storage while it compares
+    final long[] more = created(registry, 2);
+    storage.insert(more, 0, 2, new Payload(10));
+    assertEquals(7, group.size());
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
   }
 }
