@@ -198,6 +198,50 @@ class CommandBufferRulesTest {
     assertFalse(registry.valid(b));
   }
 
+  @Test
+  void aBufferThatSpentItsNumbersMovesToAFreshSlotAtItsNextSyncPoint() {
+    // Rule: past 2^30 reservation numbers, a buffer takes a fresh slot when emptied; its old
+    // handles name no live buffer, and its new handles work as before.
+    final int oldSlot = commands.slot();
+    final long stale = spendNumbers(commands);
+    commands.clear();
+    assertNotEquals(oldSlot, commands.slot());
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> commands.destroy(stale));
+    assertTrue(refused.getMessage().contains("no longer exists"), refused.getMessage());
+    final long handle = commands.create();
+    assertEquals(commands.slot(), Entity.index(handle) & 0x7FFF_FFFF);
+    commands.emplace(handle, TA, new A(1));
+    commands.apply();
+    assertEquals(1, registry.get(commands.entityOf(handle), TA).value());
+  }
+
+  @Test
+  void aBufferOfASetThatMovesToAFreshSlotIsStillFoundByItsSiblings() {
+    // Rule: the handles of a set's buffer that moved to a fresh slot are still resolved by the
+    // other buffers of the set.
+    final CommandBuffers set = new CommandBuffers(registry);
+    final CommandBuffer first = set.forRun(0);
+    final CommandBuffer second = set.forRun(1);
+    final int oldSlot = first.slot();
+    spendNumbers(first);
+    set.clear();
+    assertNotEquals(oldSlot, first.slot());
+    final long handle = first.create();
+    second.emplace(handle, TA, new A(2));
+    set.apply();
+    assertEquals(2, registry.get(set.entityOf(handle), TA).value());
+  }
+
+  /** Reserves until {@code buffer}'s numbers reach 2^30; returns the last handle. */
+  private static long spendNumbers(final CommandBuffer buffer) {
+    long handle = buffer.create();
+    while (Entity.version(handle) < (1 << 30) - 1) {
+      handle = buffer.create();
+    }
+    return handle;
+  }
+
   /** Records a destroy of {@code entity} from another thread; returns what it threw, or null. */
   private Throwable recordFromAnotherThread(final long entity) {
     final AtomicReference<Throwable> thrown = new AtomicReference<>();
