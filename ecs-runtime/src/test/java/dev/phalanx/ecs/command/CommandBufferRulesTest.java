@@ -233,6 +233,49 @@ class CommandBufferRulesTest {
     assertEquals(2, registry.get(set.entityOf(handle), TA).value());
   }
 
+  @Test
+  void aBufferRefusesToReservePastItsLastNumberSayingHowManyItMay() {
+    // Rule: one apply's reservations may not run past the last number; the refusal says how many
+    // the buffer may reserve at once, from the first number of its slot.
+    final CommandBuffer previous = new CommandBuffer(registry);
+    previous.create();
+    CommandBuffer.reuseSlotOf(previous);
+    final CommandBuffer buffer = new CommandBuffer(registry);
+    long handle = buffer.create();
+    final int base = Entity.version(handle);
+    assertTrue(base > 0, "numbers go on from the previous buffer's");
+    while (Entity.version(handle) < Integer.MAX_VALUE - 1) {
+      handle = buffer.create();
+    }
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, buffer::create);
+    assertTrue(
+        refused
+            .getMessage()
+            .contains("cannot reserve more than " + (Integer.MAX_VALUE - base) + " entities"),
+        refused.getMessage());
+    buffer.clear();
+  }
+
+  @Test
+  void aSiblingsHandleSpentByItsOwnApplyIsSkippedBySetApply() {
+    // Rule: a handle is valid until its buffer is applied; a command of another buffer of the set
+    // naming it after that apply lands on no entity (the first entity of the registry included).
+    final long bystander = registry.create();
+    assertEquals(0L, bystander, "the entity whose bits are all zero");
+    final CommandBuffers set = new CommandBuffers(registry);
+    final CommandBuffer first = set.forRun(0);
+    final CommandBuffer second = set.forRun(1);
+    final long handle = first.create();
+    second.emplace(handle, TA, new A(1));
+    first.apply();
+    final long created = first.entityOf(handle);
+    assertTrue(registry.valid(created));
+    set.apply();
+    assertFalse(registry.has(bystander, TA));
+    assertFalse(registry.has(created, TA));
+    assertEquals(1, set.skipped());
+  }
+
   /** Reserves until {@code buffer}'s numbers reach 2^30; returns the last handle. */
   private static long spendNumbers(final CommandBuffer buffer) {
     long handle = buffer.create();
