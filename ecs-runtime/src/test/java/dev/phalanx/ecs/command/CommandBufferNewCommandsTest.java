@@ -145,4 +145,26 @@ class CommandBufferNewCommandsTest {
     assertFalse(registry.valid(created));
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void emplaceIfAbsentOfAValueTypeAsATagIsRefused() {
+    final long e = registry.create();
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> commands.emplaceIfAbsent(e, TA));
+    assertTrue(refused.getMessage().contains("emplaceIfAbsent"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("stores instances"), refused.getMessage());
+    assertEquals(0, commands.size());
+  }
+
+  @Test
+  void aTagEmplacedIfAbsentLeavesTheNextCommandsTheirValues() {
+    final long e = registry.create();
+    commands.emplaceIfAbsent(e, FLAG);
+    commands.emplace(e, TA, new A(7));
+    commands.emplaceIfAbsent(e, TB, new B(8));
+    commands.apply();
+    assertTrue(registry.has(e, FLAG));
+    assertEquals(7, registry.get(e, TA).value());
+    assertEquals(8, registry.get(e, TB).value());
+  }
 }

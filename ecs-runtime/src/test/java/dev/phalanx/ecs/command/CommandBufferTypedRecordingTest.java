@@ -18,7 +18,9 @@ import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.RecordedFields;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -358,5 +360,234 @@ public class CommandBufferTypedRecordingTest {
     commands.replace(e, TA, new A(2));
     assertSame(boom, assertThrows(IllegalStateException.class, commands::apply));
     assertEquals(2, registry.get(e, TA).value());
+  }
+
+  @Test
+  void aTypedRecordingWhenTheCommandArrayIsFullGrowsIt() {
+    // Rule: a typed recording that finds the command array exactly full grows it, like any other.
+    final CellStorage cells = registry.storage(freshType());
+    final long first = registry.create();
+    final long last = registry.create();
+    final long dead = deadEntity();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    cells.emplace(commands, first, 1, "first");
+    for (int i = 1; i < 16; i++) {
+      commands.destroy(dead);
+    }
+    assertEquals(16, commands.size());
+    cells.emplace(commands, last, 2, "last");
+    assertEquals(17, commands.size());
+    commands.apply();
+    assertEquals(new Cell(1, "first"), cells.get(first));
+    assertEquals(new Cell(2, "last"), cells.get(last));
+    assertEquals(15, commands.skipped());
+  }
+
+  @Test
+  void aTypedRecordingWhenTheWordArrayIsFullGrowsIt() {
+    // Rule: a typed recording whose words do not fit grows the word array first, though the
+    // command and reference arrays have room.
+    final CellStorage cells = registry.storage(freshType());
+    final long first = registry.create();
+    final long last = registry.create();
+    final long dead = deadEntity();
+    final CommandBuffer commands = roomyBuffer(dead);
+    cells.emplace(commands, first, 1, "first");
+    for (int i = 1; i < 64; i++) {
+      commands.attach(dead, dead); // one word each
+    }
+    cells.emplace(commands, last, 2, "last");
+    commands.apply();
+    assertEquals(new Cell(1, "first"), cells.get(first));
+    assertEquals(new Cell(2, "last"), cells.get(last));
+    assertEquals(63, commands.skipped());
+  }
+
+  @Test
+  void aTypedRecordingWhenTheReferenceArrayIsFullGrowsIt() {
+    // Rule: a typed recording whose references do not fit grows the reference array first, though
+    // the command and word arrays have room.
+    final CellStorage cells = registry.storage(freshType());
+    final long first = registry.create();
+    final long last = registry.create();
+    final CommandBuffer commands = roomyBuffer(deadEntity());
+    final int[] ran = {0};
+    cells.emplace(commands, first, 1, "first");
+    for (int i = 1; i < 16; i++) {
+      commands.queue(r -> ran[0]++); // one reference each
+    }
+    cells.emplace(commands, last, 2, "last");
+    commands.apply();
+    assertEquals(new Cell(1, "first"), cells.get(first));
+    assertEquals(new Cell(2, "last"), cells.get(last));
+    assertEquals(15, ran[0]);
+  }
+
+  @Test
+  void typedRecordingsOfOtherSizesThanTheTypesAreRefusedInTheSameBuffer() {
+    // Rule: every typed recording of a type takes the same numbers of words and references; one
+    // that differs in either is refused, even right after a recording of the type in that buffer.
+    final CellStorage cells = registry.storage(freshType());
+    final long e = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    cells.emplace(commands, e, 1, "one");
+    final IllegalArgumentException moreWords =
+        assertThrows(IllegalArgumentException.class, () -> commands.beginFields(e, cells, 2, 1));
+    assertTrue(moreWords.getMessage().contains("take 1 and 1"), moreWords.getMessage());
+    final IllegalArgumentException moreRefs =
+        assertThrows(IllegalArgumentException.class, () -> commands.beginFields(e, cells, 1, 2));
+    assertTrue(moreRefs.getMessage().contains("take 1 and 1"), moreRefs.getMessage());
+    assertEquals(1, commands.size());
+    commands.apply();
+    assertEquals(new Cell(1, "one"), cells.get(e));
+  }
+
+  @Test
+  void negativeSizesAreRefusedForATypeTheBufferKnowsUntyped() {
+    // Rule: a typed recording of negative sizes is refused, also for a type the buffer has seen
+    // (untyped) but never recorded typed.
+    final ComponentType<Cell, CellStorage> type = freshType();
+    final CellStorage cells = registry.storage(type);
+    final long e = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    commands.emplace(e, type, new Cell(3, "untyped"));
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> commands.beginFields(e, cells, -1, -1));
+    assertTrue(refused.getMessage().contains("cannot be negative"), refused.getMessage());
+    assertEquals(1, commands.size());
+    commands.apply();
+    assertEquals(new Cell(3, "untyped"), cells.get(e));
+  }
+
+  @Test
+  void typesWithoutWordsOrWithoutReferencesRecordAndKeepTheirSizes() {
+    // Rule: a typed recording may take no words or no references; the sizes, zero included, are
+    // the type's from then on.
+    final CellStorage noWords = registry.storage(freshType());
+    final CellStorage noRefs = registry.storage(freshType());
+    final long e = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    commands.beginFields(e, noWords, 0, 1);
+    commands.putRef("ref");
+    commands.beginFields(e, noRefs, 1, 0);
+    commands.putWord(7);
+    assertEquals(2, commands.size());
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> commands.beginFields(e, noWords, 0, 2));
+    assertTrue(refused.getMessage().contains("take 0 and 1"), refused.getMessage());
+    assertEquals(2, commands.size());
+    commands.clear();
+  }
+
+  @Test
+  void puttingMoreFieldsThanAnnouncedIsRefused() {
+    // Rule: putWord and putRef past what beginFields announced, at the end of the arrays, throw
+    // IllegalStateException naming what overflowed.
+    final CellStorage wide = registry.storage(freshType());
+    final CellStorage referring = registry.storage(freshType());
+    final long e = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    commands.beginFields(e, wide, 64, 0);
+    for (int i = 0; i < 64; i++) {
+      commands.putWord(i);
+    }
+    final IllegalStateException words =
+        assertThrows(IllegalStateException.class, () -> commands.putWord(64));
+    assertTrue(words.getMessage().contains("more words put"), words.getMessage());
+    commands.beginFields(e, referring, 0, 16);
+    for (int i = 0; i < 16; i++) {
+      commands.putRef(i);
+    }
+    final IllegalStateException refs =
+        assertThrows(IllegalStateException.class, () -> commands.putRef(16));
+    assertTrue(refs.getMessage().contains("more references put"), refs.getMessage());
+    commands.clear();
+  }
+
+  @Test
+  void aTypedRecordingOfMoreReferencesThanTwiceTheArrayHasRoomForAllOfThem() {
+    // Rule: beginFields grows the buffer for the whole payload, however large, before any put.
+    final CellStorage many = registry.storage(freshType());
+    final long e = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    commands.beginFields(e, many, 0, 40);
+    for (int i = 0; i < 40; i++) {
+      commands.putRef("ref " + i);
+    }
+    assertEquals(1, commands.size());
+    commands.clear();
+  }
+
+  @Test
+  void aTypedRecordingOfAKnownTypeRefusesAStaleHandle() {
+    // Rule: a handle of an earlier apply is refused by a typed recording too, once the type's
+    // sizes are known and the buffer owned, naming the buffer that reserved it.
+    final CellStorage cells = registry.storage(freshType());
+    final CommandBuffer commands = new CommandBuffer(registry);
+    final long stale = commands.create();
+    cells.emplace(commands, stale, 1, "created");
+    commands.apply();
+    final long created = commands.entityOf(stale);
+    final long e = registry.create();
+    cells.emplace(commands, e, 2, "live");
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> cells.emplace(commands, stale, 3, "x"));
+    assertTrue(
+        refused.getMessage().contains("was reserved by " + commands + " before its last apply"),
+        refused.getMessage());
+    assertEquals(1, commands.size());
+    commands.apply();
+    assertEquals(new Cell(1, "created"), cells.get(created));
+    assertEquals(new Cell(2, "live"), cells.get(e));
+  }
+
+  @Test
+  void aTypedRecordingTakesTheBufferFromOtherThreads() {
+    // Rule: after a sync point, the thread whose typed recording comes first owns the buffer:
+    // another thread's recording is refused until the next sync point.
+    final CellStorage cells = registry.storage(freshType());
+    final long e = registry.create();
+    final CommandBuffer commands = new CommandBuffer(registry);
+    cells.emplace(commands, e, 1, "before");
+    commands.apply(); // releases the buffer; the type's sizes stay known
+    cells.emplace(commands, e, 2, "owner");
+    final AtomicReference<Throwable> other = new AtomicReference<>();
+    final Thread thread =
+        new Thread(
+            () -> {
+              try {
+                commands.destroy(e);
+              } catch (final RuntimeException thrown) {
+                other.set(thrown);
+              }
+            },
+            "intruder");
+    thread.start();
+    try {
+      thread.join();
+    } catch (final InterruptedException interrupted) {
+      throw new AssertionError(interrupted);
+    }
+    assertTrue(other.get() instanceof ConcurrentModificationException, String.valueOf(other.get()));
+    assertEquals(1, commands.size());
+    commands.apply();
+    assertEquals(new Cell(2, "owner"), cells.get(e));
+  }
+
+  /** Returns an entity destroyed already. */
+  private long deadEntity() {
+    final long dead = registry.create();
+    registry.destroy(dead);
+    return dead;
+  }
+
+  /** Returns an empty buffer whose command array has grown to 128 (clear keeps the arrays). */
+  private CommandBuffer roomyBuffer(final long dead) {
+    final CommandBuffer commands = new CommandBuffer(registry);
+    for (int i = 0; i < 65; i++) {
+      commands.destroy(dead);
+    }
+    commands.clear();
+    return commands;
   }
 }
