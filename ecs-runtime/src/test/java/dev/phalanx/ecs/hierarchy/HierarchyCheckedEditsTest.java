@@ -1,5 +1,8 @@
 package dev.phalanx.ecs.hierarchy;
 
+import static dev.phalanx.ecs.GroupTypes.NONE;
+import static dev.phalanx.ecs.GroupTypes.TA;
+import static dev.phalanx.ecs.GroupTypes.types;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentListener;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.GroupTypes.A;
+import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -160,6 +165,161 @@ class HierarchyCheckedEditsTest {
     registry.clear();
     assertEquals(List.of(IllegalStateException.class, IllegalStateException.class), refusals);
     assertEquals(0, hierarchy.nodes().size());
+  }
+
+  @Test
+  void aNodeRefusedUnderAnIterationLinksNothingAndAnnouncesTheNodesMadeSoFar() {
+    // Rule: a node whose group upkeep an iteration refuses (the visited entity entering a group
+    // that owns the iterated storage) is refused after the checks; the nodes made before it stay,
+    // without links, announced, and the refusal reaches the caller.
+    final List<Long> tagged = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      final long e = registry.create();
+      registry.emplace(e, TA, new A(i));
+      tagged.add(e);
+    }
+    final long loose = registry.create();
+    final long parent = registry.create();
+    final long child = registry.create();
+    final OwningGroup group = registry.owningGroup(types(TA), types(Hierarchy.TYPE), NONE);
+    final List<Long> announced = new ArrayList<>();
+    hierarchy.nodes().onConstruct().connect((r, e) -> announced.add(e));
+    final List<String> refusals = new ArrayList<>();
+    final long visited = tagged.get(3);
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              if (e == visited) {
+                refusals.add(refusalMessage(() -> hierarchy.attach(loose, visited)));
+                refusals.add(
+                    refusalMessage(
+                        () -> hierarchy.replaceChildren(parent, new long[] {child, visited})));
+              }
+            });
+    assertEquals(2, refusals.size());
+    for (final String refused : refusals) {
+      assertTrue(refused.startsWith("ConcurrentModificationException"), refused);
+    }
+    assertEquals(List.of(loose, child, parent), announced, "last made first");
+    assertFalse(hierarchy.nodes().contains(visited));
+    assertEquals(Entity.NULL, hierarchy.parent(loose), "nothing is linked");
+    assertEquals(Entity.NULL, hierarchy.parent(child));
+    assertEquals(0, hierarchy.childCount(parent));
+    assertEquals(0, group.size());
+    assertEquals(List.of(), hierarchy.verify());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void aListenerFailureOnTheNodesMadeBeforeARefusalIsKeptWithTheRefusal() {
+    final long first = registry.create();
+    registry.emplace(first, TA, new A(0));
+    // Visited first, at position 1: entering the group would move it to position 0, still to come.
+    final long visited = registry.create();
+    registry.emplace(visited, TA, new A(1));
+    final long loose = registry.create();
+    final long parent = registry.create();
+    registry.owningGroup(types(TA), types(Hierarchy.TYPE), NONE);
+    hierarchy
+        .nodes()
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              throw new IllegalStateException("listener failed on " + Entity.toString(e));
+            });
+    final List<Throwable> refusals = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              if (e != visited) {
+                return;
+              }
+              refusals.add(
+                  assertThrows(
+                      ConcurrentModificationException.class,
+                      () -> hierarchy.attach(loose, visited)));
+              refusals.add(
+                  assertThrows(
+                      ConcurrentModificationException.class,
+                      () -> hierarchy.replaceChildren(parent, new long[] {visited})));
+            });
+    assertEquals(2, refusals.size());
+    for (final Throwable refused : refusals) {
+      assertEquals(1, refused.getSuppressed().length, refused.toString());
+      assertTrue(
+          refused.getSuppressed()[0].getMessage().startsWith("listener failed"),
+          refused.getSuppressed()[0].toString());
+    }
+    assertTrue(hierarchy.nodes().contains(loose));
+    assertTrue(hierarchy.nodes().contains(parent));
+    assertEquals(List.of(), hierarchy.verify());
+  }
+
+  @Test
+  void aTraversalDetectsTheNodesARefusedEditLeaves() {
+    final long first = registry.create();
+    registry.emplace(first, TA, new A(0));
+    final long visited = registry.create();
+    registry.emplace(visited, TA, new A(1));
+    final long root = registry.create();
+    final long leaf = registry.create();
+    hierarchy.attach(leaf, root);
+    final long loose = registry.create();
+    final long parent = registry.create();
+    final long spares = registry.create();
+    final long[] spare = {registry.create(), registry.create()};
+    hierarchy.replaceChildren(spares, spare);
+    registry.owningGroup(types(TA), types(Hierarchy.TYPE), NONE);
+    final List<Runnable> refusedEdits =
+        List.of(
+            () -> hierarchy.replaceChildren(parent, new long[] {visited}),
+            () -> hierarchy.attach(loose, visited));
+    final List<String> messages = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              if (e != visited) {
+                return;
+              }
+              for (int i = 0; i < refusedEdits.size(); i++) {
+                final Runnable edit = refusedEdits.get(i);
+                final long detached = spare[i];
+                // The refused edit is a change as the detach after it is: neither hides the other.
+                messages.add(
+                    assertThrows(
+                            ConcurrentModificationException.class,
+                            () ->
+                                hierarchy.depthFirst(
+                                    root,
+                                    node -> {
+                                      if (node == root) {
+                                        assertThrows(
+                                            ConcurrentModificationException.class, edit::run);
+                                        hierarchy.detach(detached);
+                                      }
+                                    }))
+                        .getMessage());
+              }
+            });
+    assertEquals(2, messages.size());
+    for (final String message : messages) {
+      assertTrue(message.contains("the hierarchy changed during a traversal"), message);
+    }
+    assertTrue(hierarchy.nodes().contains(loose));
+    assertTrue(hierarchy.nodes().contains(parent));
+    assertEquals(List.of(), hierarchy.verify());
+  }
+
+  private static String refusalMessage(final Runnable call) {
+    try {
+      call.run();
+      return "accepted";
+    } catch (final RuntimeException refused) {
+      return refused.getClass().getSimpleName() + ": " + refused.getMessage();
+    }
   }
 
   private static Class<?> refusal(final Runnable call) {
