@@ -143,4 +143,85 @@ class RegistryRulesTest {
     reactive.each(seen::add);
     assertEquals(Set.of(e), seen);
   }
+
+  @Test
+  void reserveMakesRoomForEntitiesAndRefusesANegativeCount() {
+    final Registry registry = new Registry();
+    registry.reserve(0);
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> registry.reserve(-1));
+    assertTrue(refused.getMessage().contains("-1"), refused.getMessage());
+    final int room = registry.entities().packed().length + 100;
+    registry.reserve(room);
+    final long[] packed = registry.entities().packed();
+    assertTrue(packed.length >= room, packed.length + " < " + room);
+    for (int i = 0; i < room; i++) {
+      registry.create();
+    }
+    assertSame(packed, registry.entities().packed(), "creating the reserved entities grew nothing");
+  }
+
+  @Test
+  void destroyWithAChosenVersionRefusesAnInvalidEntityNamingTheCall() {
+    final Registry registry = new Registry();
+    final long dead = registry.create();
+    registry.destroy(dead);
+    final IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class, () -> registry.destroy(dead, Entity.version(dead) + 2));
+    assertTrue(
+        refused.getMessage().contains("destroy with a chosen version"), refused.getMessage());
+    assertFalse(registry.valid(dead));
+  }
+
+  @Test
+  void clearAnnouncesEveryEntityOnce() {
+    final Registry registry = new Registry();
+    final List<Long> created = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      created.add(registry.create());
+    }
+    final List<Long> announced = new ArrayList<>();
+    registry
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              announced.add(e);
+              if (announced.size() > created.size()) {
+                // Announced again: destroying it ends a loop that would not end by itself.
+                r.destroy(e);
+              }
+            });
+    registry.clear();
+    assertEquals(new HashSet<>(created), new HashSet<>(announced));
+    assertEquals(created.size(), announced.size());
+  }
+
+  @Test
+  void aBatchDestroyThatWouldBreakAnIterationIsRefusedUnchanged() {
+    final Registry registry = new Registry();
+    final List<Long> tagged = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      final long e = registry.create();
+      registry.emplace(e, TA, new A(i));
+      tagged.add(e);
+    }
+    final List<Long> visited = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              visited.add(e);
+              if (visited.size() == 1) {
+                // Removing position 0 would move the visited entity there, still to come.
+                assertThrows(
+                    ConcurrentModificationException.class,
+                    () -> registry.destroy(new long[] {tagged.get(0)}, 0, 1));
+              }
+            });
+    assertEquals(4, visited.size());
+    assertTrue(registry.valid(tagged.get(0)), "a refused batch changes nothing");
+    assertTrue(registry.has(tagged.get(0), TA));
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
 }
