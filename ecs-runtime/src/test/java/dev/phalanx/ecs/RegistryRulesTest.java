@@ -224,4 +224,18 @@ class RegistryRulesTest {
     assertTrue(registry.has(tagged.get(0), TA));
     assertTrue(registry.verify().isEmpty(), registry.verify().toString());
   }
+
+  @Test
+  void aBatchDestroyAnnouncesEveryEntityToTheRegistrysListeners() {
+    final Registry registry = new Registry();
+    final long[] batch = {registry.create(), registry.create(), registry.create()};
+    registry.emplace(batch[1], TA, new A(1));
+    final List<Long> announced = new ArrayList<>();
+    registry.onDestroy().connect((r, e) -> announced.add(e));
+    registry.destroy(batch, 0, batch.length);
+    assertEquals(List.of(batch[0], batch[1], batch[2]), announced);
+    for (final long e : batch) {
+      assertFalse(registry.valid(e));
+    }
+  }
 }
