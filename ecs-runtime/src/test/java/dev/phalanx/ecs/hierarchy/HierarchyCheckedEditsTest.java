@@ -313,6 +313,25 @@ class HierarchyCheckedEditsTest {
     assertEquals(List.of(), hierarchy.verify());
   }
 
+  @Test
+  void eachParentFirstStopsAtTheLastNodeOfAFullStorage() {
+    // Rule: the traversal reads the node storage's live part only, even when it fills its array.
+    final long root = registry.create();
+    hierarchy.attach(registry.create(), root);
+    final List<Long> expected = new ArrayList<>(List.of(root, hierarchy.firstChild(root)));
+    while (hierarchy.nodes().size() < hierarchy.nodes().packed().length) {
+      final long child = registry.create();
+      hierarchy.attach(child, root);
+      expected.add(child);
+    }
+    final List<Long> visited = new ArrayList<>();
+    hierarchy.eachParentFirst(visited::add);
+    assertEquals(root, visited.get(0), "the parent comes first");
+    visited.sort(null);
+    expected.sort(null);
+    assertEquals(expected, visited);
+  }
+
   private static String refusalMessage(final Runnable call) {
     try {
       call.run();
