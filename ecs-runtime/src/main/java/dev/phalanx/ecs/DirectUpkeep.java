@@ -103,7 +103,7 @@ final class DirectUpkeep {
    */
   boolean removableInBulk() {
     if (!storage.hasGroups()) {
-      return storage.onDestroy().isEmpty() && storage.afterRemove.isEmpty();
+      return storage.removesPlainly();
     }
     // The kept decision covers the listeners, the observers and the group's leave signal.
     final OwningGroup group = spanning;
