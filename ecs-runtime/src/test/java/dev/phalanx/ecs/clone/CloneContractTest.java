@@ -342,6 +342,37 @@ class CloneContractTest {
   }
 
   @Test
+  void copiesIntoStoragesThatAnOwningGroupArrangesJoinTheGroup() {
+    final Registry registry = new Registry();
+    final ComponentType<?, ?>[] none = new ComponentType<?, ?>[0];
+    final Group group =
+        registry.group(new ComponentType<?, ?>[] {SWAP, CloneModelTest.HEALTH}, none, none);
+    final long member = registry.create();
+    registry.emplace(member, SWAP, pointingAt(Entity.NULL, 1));
+    registry.emplace(member, CloneModelTest.HEALTH, new CloneModelTest.Health(1));
+    final long outsider = registry.create();
+    registry.emplace(outsider, SWAP, pointingAt(Entity.NULL, 2));
+    // One by one (a clone), then in bulk (a prefab with no listener anywhere).
+    final long clone = EntityCloner.within(registry).clone(member);
+    final long[] roots = new long[5];
+    Prefab.of(registry, member).instantiate(registry, roots);
+    final long[] outsiders = new long[3];
+    Prefab.of(registry, outsider).instantiate(registry, outsiders);
+    EntityCloner.within(registry).clone(outsider);
+    assertEquals(7, group.size(), "the member, its clone and five instances");
+    assertTrue(group.contains(clone));
+    for (final long root : roots) {
+      assertTrue(group.contains(root));
+      assertEquals(pointingAt(Entity.NULL, 1), registry.get(root, SWAP));
+    }
+    for (final long root : outsiders) {
+      assertFalse(group.contains(root));
+      assertEquals(pointingAt(Entity.NULL, 2), registry.get(root, SWAP));
+    }
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
   void aLinkRefusedWhileCloningATreeUndoesTheClone() {
     final Registry registry = new Registry();
     final long root = template(registry);
