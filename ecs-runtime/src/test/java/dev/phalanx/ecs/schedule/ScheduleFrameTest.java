@@ -194,6 +194,17 @@ class ScheduleFrameTest {
   }
 
   @Test
+  void aContextDescribesItsSystemAndStage() {
+    final List<String> seen = new ArrayList<>();
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.system("move", c -> seen.add(c.toString()));
+    builder.system("draw", c -> seen.add(c.toString())).in(Schedule.POST_UPDATE);
+    builder.build().run();
+    assertEquals(
+        List.of("SystemContext[move in update]", "SystemContext[draw in post-update]"), seen);
+  }
+
+  @Test
   void timingsSummariseTheLatestRuns() {
     final Registry registry = new Registry();
     final long[] frame = {0};

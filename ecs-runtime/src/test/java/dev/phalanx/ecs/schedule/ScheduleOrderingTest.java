@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Fixtures;
+import dev.phalanx.ecs.Fixtures.Payload;
+import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.Registry;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,6 +23,9 @@ import org.junit.jupiter.api.Test;
  * cycles refused with the cycle named.
  */
 class ScheduleOrderingTest {
+
+  static final ComponentType<Payload, ObjectStorage<Payload>> A =
+      Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
 
   /** The reference: Kahn's algorithm, lowest declaration index first, written without tricks. */
   private static List<Integer> reference(final int n, final boolean[][] before) {
@@ -209,5 +217,106 @@ class ScheduleOrderingTest {
             + "  system 'early' (stage 'pre-update') is after 'late', which runs in the later"
             + " stage 'post-update'",
         refused.getMessage());
+  }
+
+  @Test
+  void aConflictOrderedOnlyThroughAThirdSystemIsAccepted() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    final List<String> ran = new ArrayList<>();
+    builder.system("first", c -> ran.add("first")).writes(A);
+    builder.system("middle", c -> ran.add("middle")).after("first");
+    builder.system("last", c -> ran.add("last")).writes(A).after("middle");
+    // 'first' and 'last' conflict; the order first -> middle -> last is enough between them.
+    final Schedule schedule = builder.build();
+    assertEquals(
+        List.of(List.of("first"), List.of("middle"), List.of("last")),
+        schedule.waves(Schedule.UPDATE));
+    schedule.run();
+    assertEquals(List.of("first", "middle", "last"), ran);
+  }
+
+  @Test
+  void anUnorderedConflictIsRefusedWhateverOrdersTheSystemsHaveWithOthers() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.system("setup", c -> {}).before("y");
+    builder.system("x", c -> {}).writes(A);
+    builder.system("y", c -> {}).writes(A);
+    builder.system("z", c -> {}).after("x");
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
+    assertEquals(
+        "cannot build the schedule: 1 problem(s):\n"
+            + "  stage 'update': systems 'x' and 'y' conflict on "
+            + A.name()
+            + ": both write it, and no order is declared between them: add after/before, or"
+            + " ambiguousWith to run them in declaration order",
+        refused.getMessage());
+  }
+
+  @Test
+  void aCycleBehindADeadEndIsNamed() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    // The search from 'a' first meets 'sink', which leads nowhere, then finds the cycle.
+    builder.system("a", c -> {}).before("sink", "b");
+    builder.system("sink", c -> {});
+    builder.system("b", c -> {}).before("c");
+    builder.system("c", c -> {}).before("a");
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
+    assertEquals(
+        "cannot build the schedule: 1 problem(s):\n"
+            + "  stage 'update': the order constraints make a cycle: 'a' -> 'b' -> 'c' -> 'a'",
+        refused.getMessage());
+  }
+
+  @Test
+  void aCycleAmongLaterSystemsIsNamedPastTheSystemsAlreadySearched() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    // 'p' and 'q' are searched first and hold no cycle; the search then starts again from 'q'.
+    builder.system("p", c -> {}).before("q");
+    builder.system("q", c -> {});
+    builder.system("r", c -> {}).after("s");
+    builder.system("s", c -> {}).after("r");
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
+    assertEquals(
+        "cannot build the schedule: 1 problem(s):\n"
+            + "  stage 'update': the order constraints make a cycle: 'r' -> 's' -> 'r'",
+        refused.getMessage());
+  }
+
+  @Test
+  void anAmbiguityWithAnUnknownSystemOrItselfIsRefused() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.system("a", c -> {}).writes(A).ambiguousWith("ghost");
+    builder.system("b", c -> {}).writes(A).ambiguousWith("b");
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
+    assertEquals(
+        "cannot build the schedule: 2 problem(s):\n"
+            + "  system 'a' is ambiguousWith 'ghost', which is not a declared system\n"
+            + "  system 'b' names itself in ambiguousWith",
+        refused.getMessage());
+  }
+
+  @Test
+  void stagesChainAndRunInDeclarationOrder() {
+    final List<String> ran = new ArrayList<>();
+    final ScheduleBuilder builder =
+        Schedule.builder(new Registry()).stage("late").fixedStage("physics", 10, 1).stage("render");
+    for (final String stage : List.of("render", "physics", "late", Schedule.UPDATE)) {
+      builder.system("in " + stage, c -> ran.add(c.stage())).in(stage);
+    }
+    final Schedule schedule = builder.build();
+    assertEquals(
+        List.of(
+            Schedule.PRE_UPDATE,
+            Schedule.UPDATE,
+            Schedule.POST_UPDATE,
+            "late",
+            "physics",
+            "render"),
+        schedule.stages());
+    schedule.run();
+    assertEquals(List.of(Schedule.UPDATE, "late", "physics", "render"), ran);
+    final IllegalArgumentException twice =
+        assertThrows(IllegalArgumentException.class, () -> builder.stage("late"));
+    assertEquals("stage 'late' is declared already", twice.getMessage());
   }
 }

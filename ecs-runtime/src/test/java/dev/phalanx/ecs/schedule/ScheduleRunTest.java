@@ -374,6 +374,214 @@ class ScheduleRunTest {
   }
 
   @Test
+  void aStructuralChangeOfAGroupsGetOrExcludedTypeWidensToItsOwnedStorage() {
+    final Registry registry = new Registry();
+    final ComponentType<Payload, ObjectStorage<Payload>> c =
+        Fixtures.gamma(DeletionPolicy.SWAP_AND_POP);
+    // Members have A and B and no C: adding or removing B or C moves elements of the owned A.
+    registry.owningGroup(
+        new ComponentType<?, ?>[] {A},
+        new ComponentType<?, ?>[] {B},
+        new ComponentType<?, ?>[] {c});
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder.system("spawnsB", x -> {}).changesStructure(B);
+    builder.system("spawnsC", x -> {}).changesStructure(c).after("spawnsB");
+    builder.system("readsAll", x -> {}).reads(A).reads(B).reads(c).after("spawnsC");
+    final Schedule schedule = builder.build();
+    assertTrue(schedule.access("spawnsB").changesStructure(A), "a get type moves the owned A");
+    assertTrue(
+        schedule.access("spawnsC").changesStructure(A), "an excluded type moves the owned A");
+    assertFalse(schedule.access("readsAll").changesStructure(A), "reading changes no structure");
+    assertFalse(schedule.access("readsAll").changesStructure(B));
+    // Widened, a change of C conflicts with a loop over A: unordered, the build is refused.
+    final ScheduleBuilder unordered = Schedule.builder(registry);
+    unordered.system("spawnsC", x -> {}).changesStructure(c);
+    unordered.system("loopsA", x -> {}).iterates(A);
+    final IllegalStateException refused =
+        assertThrows(IllegalStateException.class, unordered::build);
+    assertTrue(
+        refused.getMessage().contains("systems 'spawnsC' and 'loopsA' conflict on " + A.name()),
+        refused.getMessage());
+  }
+
+  @Test
+  void anExclusiveSystemMayChangeAnyStorage() {
+    final Registry registry = new Registry();
+    final long entity = registry.create();
+    registry.emplace(entity, B, new Payload(1));
+    registry.storage(A);
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder
+        .system(
+            "world",
+            c -> {
+              registry.emplace(entity, A, new Payload(2));
+              registry.remove(entity, B);
+              registry.destroy(registry.create());
+            })
+        .exclusive();
+    builder.system("reader", c -> {}).reads(A).after("world");
+    builder.build().run();
+    assertTrue(registry.has(entity, A));
+    assertFalse(registry.has(entity, B));
+    assertEquals(1, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void aThrowingRunConditionSkipsItsSystemAndStopsTheFrame() {
+    final RuntimeException boom = new IllegalStateException("condition");
+    final List<String> ran = new ArrayList<>();
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder
+        .system("gated", c -> ran.add("gated"))
+        .runIf(
+            () -> {
+              throw boom;
+            });
+    builder.system("beside", c -> ran.add("beside"));
+    builder.system("late", c -> ran.add("late")).in(Schedule.POST_UPDATE);
+    final Schedule schedule = builder.build();
+    final SystemFailedException failure = assertThrows(SystemFailedException.class, schedule::run);
+    assertEquals("gated", failure.system());
+    assertSame(boom, failure.getCause());
+    assertFalse(failure.atSyncPoint());
+    assertEquals(List.of("beside"), ran, "the system did not run, the rest of its wave did");
+    assertEquals(0, schedule.timing("gated").runs());
+  }
+
+  @Test
+  void whenSeveralBuffersFailAtTheSyncPointTheFirstInOrderIsNamed() {
+    final RuntimeException first = new IllegalStateException("first");
+    final RuntimeException second = new IllegalStateException("second");
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.system(
+        "one",
+        c ->
+            c.commands()
+                .queue(
+                    r -> {
+                      throw first;
+                    }));
+    builder.system("fine", c -> c.commands().create());
+    builder.system(
+        "two",
+        c ->
+            c.commands()
+                .queue(
+                    r -> {
+                      throw second;
+                    }));
+    final Schedule schedule = builder.build();
+    final SystemFailedException failure = assertThrows(SystemFailedException.class, schedule::run);
+    assertEquals("one", failure.system());
+    assertTrue(failure.atSyncPoint());
+    assertSame(first, failure.getCause());
+    assertEquals(List.of(second), List.of(failure.getSuppressed()));
+    assertEquals(1, schedule.registry().alive(), "the buffer between them was applied");
+  }
+
+  @Test
+  void commandsRefusedAtTheSyncPointAreDroppedNotAppliedLater() {
+    final Registry registry = new Registry();
+    registry.emplace(registry.create(), A, new Payload(0));
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder.system("spawner", c -> c.commands().create());
+    final Schedule schedule = builder.build();
+    // Run from inside a loop over A: the sync point may not apply commands, so it refuses them.
+    final SystemFailedException[] refused = new SystemFailedException[1];
+    registry
+        .view(A)
+        .each(entity -> refused[0] = assertThrows(SystemFailedException.class, schedule::run));
+    assertEquals("spawner", refused[0].system());
+    assertTrue(refused[0].atSyncPoint());
+    assertInstanceOf(ConcurrentModificationException.class, refused[0].getCause());
+    assertEquals(1, registry.alive());
+    // The next frame applies its own command only.
+    schedule.run();
+    assertEquals(2, registry.alive(), "the refused frame's command was dropped");
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void eachSystemsTimeLiesWithinItsFrameOnAnExecutor() {
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      final ScheduleBuilder builder = Schedule.builder(new Registry()).executor(pool);
+      builder.system("a", c -> spin(20_000)).reads(A);
+      builder.system("b", c -> spin(20_000)).reads(B);
+      builder.system("after", c -> spin(20_000)).writes(A).writes(B).after("a", "b");
+      final Schedule schedule = builder.build();
+      assertEquals(List.of(List.of("a", "b"), List.of("after")), schedule.waves(Schedule.UPDATE));
+      for (int i = 0; i < 5; i++) {
+        schedule.run();
+      }
+      final SystemTiming frames = schedule.frameTiming();
+      for (final SystemTiming timing : schedule.timings()) {
+        assertEquals(5, timing.runs(), timing.toString());
+        assertEquals(5, timing.samples(), timing.toString());
+        assertTrue(timing.p50Nanos() >= 20_000, timing.toString());
+        // Each run lies within its frame, whichever thread ran it.
+        assertTrue(timing.maxNanos() <= frames.maxNanos(), timing + " within " + frames);
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
+  void aTimingWindowOfOneKeepsTheLatestRunAndNoneIsRefused() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry()).timingWindow(1);
+    builder.system("s", c -> {});
+    final Schedule schedule = builder.build();
+    for (int i = 0; i < 3; i++) {
+      schedule.run();
+    }
+    final SystemTiming timing = schedule.timing("s");
+    assertEquals(3, timing.runs());
+    assertEquals(1, timing.samples());
+    assertEquals(timing.maxNanos(), timing.p50Nanos());
+    final IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class, () -> Schedule.builder(new Registry()).timingWindow(0));
+    assertEquals("the timing window must hold at least 1 run: 0", refused.getMessage());
+  }
+
+  @Test
+  void percentilesRankTheWindowWhateverTheOrderOfRuns() {
+    final Schedule.Timing timing = new Schedule.Timing(5);
+    // Seven runs into a window of five: 70 and 50 are overwritten by the latest two.
+    for (final long nanos : new long[] {70, 50, 10, 40, 20, 30, 60}) {
+      timing.record(nanos);
+    }
+    assertEquals(
+        new SystemTiming("s", "update", 7, 5, 32.0, 30, 60, 60), timing.summary("s", "update"));
+  }
+
+  @Test
+  void aFixedStageNeedsAPositiveStepAndStepCount() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    final IllegalArgumentException noStep =
+        assertThrows(IllegalArgumentException.class, () -> builder.fixedStage("physics", 0, 3));
+    assertEquals(
+        "fixed stage 'physics': the step (0 ns) and the most steps per frame (3) must be positive",
+        noStep.getMessage());
+    final IllegalArgumentException noSteps =
+        assertThrows(IllegalArgumentException.class, () -> builder.fixedStage("physics", 10, 0));
+    assertEquals(
+        "fixed stage 'physics': the step (10 ns) and the most steps per frame (0) must be positive",
+        noSteps.getMessage());
+    assertEquals(
+        List.of(Schedule.PRE_UPDATE, Schedule.UPDATE, Schedule.POST_UPDATE),
+        builder.build().stages());
+    // The smallest accepted: a 1 ns step, one step per frame.
+    final int[] steps = {0};
+    builder.fixedStage("physics", 1, 1).system("step", c -> steps[0]++).in("physics");
+    builder.build().run(5);
+    assertEquals(1, steps[0]);
+  }
+
+  @Test
   void runIsNotReentrant() {
     final Schedule[] self = new Schedule[1];
     final ScheduleBuilder builder = Schedule.builder(new Registry());
