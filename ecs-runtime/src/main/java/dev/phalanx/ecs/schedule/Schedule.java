@@ -164,13 +164,16 @@ public final class Schedule {
         if (elapsedNanos < 0) {
           steps = 1;
         } else {
-          stage.accumulated += elapsedNanos;
-          final long due = stage.accumulated / stage.stepNanos;
+          // The carried time is below one step; adding the elapsed time to it could overflow, so
+          // the steps due and the new remainder are computed from the quotient and remainder of
+          // the elapsed time. Steps past the maximum are dropped, the remainder kept either way.
+          final long step = stage.stepNanos;
+          final long carried = stage.accumulated;
+          final long part = elapsedNanos % step;
+          final boolean carry = carried >= step - part;
+          final long due = elapsedNanos / step + (carry ? 1 : 0);
           steps = (int) Math.min(due, stage.maxSteps);
-          stage.accumulated -= steps * stage.stepNanos;
-          if (due > steps) {
-            stage.accumulated %= stage.stepNanos;
-          }
+          stage.accumulated = carry ? carried - (step - part) : carried + part;
         }
         for (int step = 0; step < steps; step++) {
           runStage(stage, stage.stepNanos, step);

@@ -66,6 +66,26 @@ class ScheduleFrameTest {
   }
 
   @Test
+  void anyElapsedTimeRunsAtMostTheMaximumStepsAndKeepsTheRemainder() {
+    final int[] steps = {0};
+    final ScheduleBuilder builder = Schedule.builder(new Registry()).fixedStage("physics", 10, 3);
+    builder.system("step", c -> steps[0]++).in("physics");
+    final Schedule schedule = builder.build();
+    schedule.run(5);
+    assertEquals(0, steps[0], "5 ns carried, no step yet");
+    // Long.MAX_VALUE = 10 * 922337203685477580 + 7: with the 5 carried, 12 ns past a whole step.
+    schedule.run(Long.MAX_VALUE);
+    assertEquals(3, steps[0], "at most three steps however long the frame");
+    schedule.run(7);
+    assertEquals(3, steps[0], "the 2 ns remainder plus 7 is not a step yet");
+    schedule.run(1);
+    assertEquals(4, steps[0], "10 ns: one step");
+    schedule.run(Long.MAX_VALUE);
+    schedule.run(Long.MAX_VALUE);
+    assertEquals(10, steps[0], "frames after a huge one run normally");
+  }
+
+  @Test
   void twoSystemsOfOneWaveRunAtTheSameTimeOnAnExecutor() {
     final ForkJoinPool pool = new ForkJoinPool(2);
     try {
