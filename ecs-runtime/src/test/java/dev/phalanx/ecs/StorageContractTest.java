@@ -731,4 +731,70 @@ class StorageContractTest {
     assertEquals(0, loaded.storage(SnapshotPageAdoptionTest.OLD_CELL).pageCount());
     assertEquals(5, cells.get(cells.at(5)).value());
   }
+
+  @Test
+  void aRangeInsertionOfNullIsRefusedNamingTypeAndEntityAndAnEmptyRangeIsANoOp() {
+    final Registry registry = new Registry();
+    final ComponentType<Payload, ObjectStorage<Payload>> type =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final ObjectStorage<Payload> storage = registry.storage(type);
+    final long[] entities = new long[3];
+    registry.create(entities);
+    final NullPointerException refused =
+        assertThrows(NullPointerException.class, () -> storage.insert(entities, 1, 3, null));
+    assertTrue(refused.getMessage().contains(type.name()), refused.getMessage());
+    assertTrue(refused.getMessage().contains(Entity.toString(entities[1])), refused.getMessage());
+    assertEquals(0, storage.size(), "nothing inserted");
+    // An empty range at the very end of the array: nothing to check, nothing to insert.
+    storage.insert(entities, 3, 3, null);
+    storage.insert(entities, 3, 3, new Payload(1));
+    assertEquals(0, storage.size());
+    storage.insert(entities, 0, 3, new Payload(2));
+    assertEquals(3, storage.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void aListenerFailureDuringClearSurvivesTheEmptyStoragesClearedAfterIt() {
+    final Registry registry = new Registry();
+    // Cleared last first: the empty storage (created first) is cleared after the failing one.
+    final ObjectStorage<Payload> empty =
+        registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> full =
+        registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final long e = registry.create();
+    full.emplace(e, new Payload(1));
+    final RuntimeException boom = new IllegalStateException("boom");
+    full.onDestroy()
+        .connect(
+            (r, entity) -> {
+              throw boom;
+            });
+    assertSame(boom, assertThrows(RuntimeException.class, registry::clear));
+    assertTrue(full.isEmpty());
+    assertTrue(empty.isEmpty());
+    assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void aLockedStorageRefusesAnEmplaceNamingTheComponentAndTheEntity() {
+    final Registry registry = new Registry();
+    final ComponentType<Payload, ObjectStorage<Payload>> type =
+        Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+    final ObjectStorage<Payload> storage = registry.storage(type);
+    final long e = registry.create();
+    CoreTestAccess.lock(storage, "a test");
+    try {
+      final ConcurrentModificationException refused =
+          assertThrows(
+              ConcurrentModificationException.class, () -> storage.emplace(e, new Payload(1)));
+      assertTrue(
+          refused.getMessage().contains("emplace " + type.name() + " on " + Entity.toString(e)),
+          refused.getMessage());
+    } finally {
+      CoreTestAccess.unlock(storage);
+    }
+    assertFalse(storage.contains(e));
+  }
 }
