@@ -797,4 +797,34 @@ class StorageContractTest {
     }
     assertFalse(storage.contains(e));
   }
+
+  @Test
+  void reservingNothingAllocatesNothing() {
+    final ObjectStorage<Payload> storage =
+        new Registry().storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    storage.reserve(0);
+    assertEquals(0, storage.pageCount());
+    storage.reserve(1);
+    assertEquals(1, storage.pageCount());
+  }
+
+  @Test
+  void aRangeInsertionIntoAGroupedStorageDuringAnIterationSaysHowManyItRefused() {
+    final Registry registry = new Registry();
+    registry.group(types(TA), types(TB), NONE);
+    final long[] entities = new long[5];
+    registry.create(entities);
+    final Storage<A> storage = registry.storage(TA);
+    CoreTestAccess.lock(registry.storage(TC), "a test");
+    try {
+      final ConcurrentModificationException refused =
+          assertThrows(
+              ConcurrentModificationException.class,
+              () -> storage.insert(entities, 1, 4, new A(1)));
+      assertTrue(refused.getMessage().contains(" on 3 entities at once"), refused.getMessage());
+    } finally {
+      CoreTestAccess.unlock(registry.storage(TC));
+    }
+    assertEquals(0, storage.size());
+  }
 }
