@@ -11,6 +11,7 @@ import dev.phalanx.ecs.Registry;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.List;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +59,60 @@ class DeltaRestoredServerTest {
       send(writer, loader);
       assertMirrors(server, replica, loader);
     }
+  }
+
+  /**
+   * Restored with identifiers the replica never had (versions the server had not reached): the
+   * replica gains them with their components. Fails today: without a predicate the writer finds a
+   * gained entity's components in its logs only, and a {@link SnapshotLoader} fills the storages in
+   * bulk without the after-insert signal the logs listen to, so the entities arrive bare.
+   */
+  @Disabled("DeltaWriter bug: a restored entity arrives without its components (reported)")
+  @Test
+  void aWorldRestoredWithNewIdentifiersArrivesWithItsComponents() throws IOException {
+    final Registry server = LoaderWorlds.intsAndChars(10);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final Registry replica = new Registry();
+    final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
+    send(writer, loader);
+    final Registry saved = new Registry();
+    final long[] entities = new long[6];
+    saved.create(entities);
+    for (final long e : entities) {
+      saved.destroy(e);
+    }
+    saved.create(entities);
+    for (int i = 0; i < entities.length; i++) {
+      assertEquals(1, Entity.version(entities[i]));
+      saved.emplace(entities[i], LoaderWorlds.INTS, Row.of(500 + i));
+    }
+    server.clear();
+    new SnapshotLoader(server)
+        .types(LoaderWorlds.TYPES)
+        .load(new ByteArrayInputStream(LoaderWorlds.save(saved)));
+    send(writer, loader);
+    assertMirrors(server, replica, loader);
+  }
+
+  /**
+   * With an interest predicate, the entities past the restored world's size leave the replica.
+   * Fails today: the whole pass a predicate takes visits the entity storage's positions only, so
+   * the replica keeps the entities whose indices the restored world no longer has.
+   */
+  @Disabled("DeltaWriter bug: with a predicate, entities past a restored world stay (reported)")
+  @Test
+  void anInterestSetLosesTheEntitiesPastARestoredWorld() throws IOException {
+    final Registry server = LoaderWorlds.intsAndChars(10);
+    final DeltaWriter writer = new DeltaWriter(server).interest(e -> true);
+    final Registry replica = new Registry();
+    final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
+    send(writer, loader);
+    server.clear();
+    new SnapshotLoader(server)
+        .types(LoaderWorlds.TYPES)
+        .load(new ByteArrayInputStream(LoaderWorlds.save(LoaderWorlds.intsAndChars(4))));
+    send(writer, loader);
+    assertMirrors(server, replica, loader);
   }
 
   private static void send(final DeltaWriter writer, final DeltaLoader loader) throws IOException {
