@@ -63,6 +63,71 @@ class DeltaWriterOptionsTest {
     assertNull(replica.findStorage(LoaderWorlds.INTS));
   }
 
+  /**
+   * A storage created after the writer's types were chosen is checked for codecs only if its type
+   * is chosen: an unchosen one with a field no codec writes is neither streamed nor refused.
+   */
+  @Test
+  void aStorageCreatedLaterIsCheckedForCodecsOnlyIfChosen() throws SnapshotFormatException {
+    final Registry server = LoaderWorlds.intsAndChars(2);
+    final long e = LoaderWorlds.live(server)[0];
+    final DeltaWriter writer =
+        new DeltaWriter(server).types(LoaderWorlds.INTS, AllPrimitivesStorageB.IN_PLACE);
+    final Registry replica = new Registry();
+    final DeltaLoader loader =
+        new DeltaLoader(replica)
+            .types(LoaderWorlds.INTS, AllPrimitivesStorageB.IN_PLACE)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS);
+    int length = writer.write();
+    loader.load(writer.bytes(), length);
+    final Sample sample =
+        new Sample(
+            true, (byte) 1, (short) 2, 'c', 3, 4, Entity.NULL, 5f, 6d, "n", null, new Point(1, 2));
+    server.emplace(e, AllPrimitivesStorageB.SWAP, sample);
+    length = writer.write();
+    loader.load(writer.bytes(), length);
+    assertNull(replica.findStorage(AllPrimitivesStorageB.SWAP));
+    server.emplace(e, AllPrimitivesStorageB.IN_PLACE, sample);
+    final long base = writer.base();
+    assertThrows(IllegalStateException.class, writer::write);
+    assertEquals(base, writer.base());
+    writer.codec(Point.class, AllPrimitivesStorageB.POINTS);
+    length = writer.write();
+    loader.load(writer.bytes(), length);
+    assertEquals(sample, replica.get(loader.map(e), AllPrimitivesStorageB.IN_PLACE));
+    assertNull(replica.findStorage(AllPrimitivesStorageB.SWAP));
+  }
+
+  /**
+   * An interest predicate set after writes without one applies from the next write: the entities it
+   * rejects leave the replica; dropped again, they come back whole.
+   */
+  @Test
+  void anInterestSetAfterWritesWithoutOneAppliesAtTheNextWrite() throws SnapshotFormatException {
+    final Registry server = LoaderWorlds.intsAndChars(6);
+    final long[] entities = LoaderWorlds.live(server);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final Registry replica = new Registry();
+    final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
+    int length = writer.write();
+    loader.load(writer.bytes(), length);
+    assertEquals(6, replica.alive());
+    writer.entities(entities[0], entities[2], entities[4]);
+    length = writer.write();
+    loader.load(writer.bytes(), length);
+    assertEquals(3, replica.alive());
+    assertEquals(3, loader.size());
+    for (int i = 0; i < entities.length; i++) {
+      assertEquals(0 == i % 2, replica.valid(loader.map(entities[i])), "entity " + i);
+    }
+    writer.interest(null);
+    length = writer.write();
+    loader.load(writer.bytes(), length);
+    assertEquals(6, replica.alive());
+    assertEquals(Row.of(101), replica.get(loader.map(entities[1]), LoaderWorlds.INTS));
+    assertEquals(List.of(), replica.verify());
+  }
+
   @Test
   void aFieldWithoutACodecIsRefusedBeforeAnythingChanges() throws IOException {
     final Registry server = new Registry();
