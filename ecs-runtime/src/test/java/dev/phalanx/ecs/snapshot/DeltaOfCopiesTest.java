@@ -35,4 +35,21 @@ class DeltaOfCopiesTest {
     }
     assertEquals(List.of(), replica.verify());
   }
+
+  @Test
+  void aRangeInsertionIsStreamedToTheReplica() throws SnapshotFormatException {
+    final Registry server = LoaderWorlds.intsAndChars(1);
+    final DeltaWriter writer = new DeltaWriter(server).types(LoaderWorlds.TYPES);
+    final Registry replica = new Registry();
+    final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
+    loader.load(writer.bytes(), writer.write());
+    final long[] added = new long[4];
+    server.create(added);
+    server.storage(LoaderWorlds.INTS).insert(added, 0, added.length, Row.of(7));
+    loader.load(writer.bytes(), writer.write());
+    for (final long e : added) {
+      assertEquals(Row.of(7), replica.get(loader.map(e), LoaderWorlds.INTS));
+    }
+    assertEquals(List.of(), replica.verify());
+  }
 }
