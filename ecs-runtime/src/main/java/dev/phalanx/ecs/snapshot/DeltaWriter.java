@@ -40,7 +40,9 @@ import java.util.function.LongPredicate;
  *   <li>The base tick (the tick of the previous delta, 0 for the first) and the new tick, both this
  *       registry's change ticks ({@link Registry#changeTick()}; a write advances it), and the
  *       writer's random stream identity: a replica applies a delta only on the state of its base.
- *   <li>Entities the replica loses: destroyed since the base, or no longer in the interest set.
+ *   <li>Entities the replica loses: destroyed since the base, or no longer in the interest set;
+ *       after the registry was restored from a snapshot ({@link SnapshotLoader}), every entity the
+ *       restored world lacks, those at indices past its (smaller) entity storage included.
  *   <li>Entities the replica gains: created since the base, or new in the interest set; each with
  *       all its components.
  *   <li>Per storage: the replica's entities that lost the component, and the elements whose values
@@ -116,6 +118,9 @@ public final class DeltaWriter implements AutoCloseable {
   private long base;
   // The replica's handle at each entity index, or Entity.NULL: what the previous deltas gave it.
   private long[] has = new long[0];
+  // The entity storage's size at the previous write: the replica holds no index at or past it. The
+  // size only shrinks in a restore (SnapshotLoader), whose indices past the new size are then lost.
+  private int heldBound;
   // The write at which each index entered the replica (created or newly interesting): its
   // components all go out.
   private int[] entered = new int[0];
@@ -414,6 +419,7 @@ public final class DeltaWriter implements AutoCloseable {
         lastAlive = -1; // no copy: the next pass without a predicate is a whole one again
       }
     }
+    heldBound = size;
   }
 
   private void keepCopy(final EntityStorage entities) {
@@ -439,6 +445,14 @@ public final class DeltaWriter implements AutoCloseable {
         gain(entity);
       } else {
         lose(entity);
+      }
+    }
+    // The indices a restore took away (the size never shrinks otherwise: an empty loop).
+    for (int index = size; index < heldBound; index++) {
+      final long had = has[index];
+      if (!Entity.isNull(had)) {
+        gone = push(gone, goneCount++, had);
+        has[index] = Entity.NULL;
       }
     }
   }

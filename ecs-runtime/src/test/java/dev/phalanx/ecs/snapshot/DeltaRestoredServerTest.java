@@ -95,11 +95,10 @@ class DeltaRestoredServerTest {
   }
 
   /**
-   * With an interest predicate, the entities past the restored world's size leave the replica.
-   * Fails today: the whole pass a predicate takes visits the entity storage's positions only, so
-   * the replica keeps the entities whose indices the restored world no longer has.
+   * With an interest predicate, the entities past the restored world's size leave the replica. (It
+   * failed when the whole pass a predicate takes visited the entity storage's positions only: the
+   * replica kept the entities whose indices the restored world no longer has.)
    */
-  @Disabled("DeltaWriter bug: with a predicate, entities past a restored world stay (reported)")
   @Test
   void anInterestSetLosesTheEntitiesPastARestoredWorld() throws IOException {
     final Registry server = LoaderWorlds.intsAndChars(10);
