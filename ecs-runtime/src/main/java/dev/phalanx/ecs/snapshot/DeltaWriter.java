@@ -40,7 +40,8 @@ import java.util.function.LongPredicate;
  *   <li>The base tick (the tick of the previous delta, 0 for the first) and the new tick, both this
  *       registry's change ticks ({@link Registry#changeTick()}; a write advances it), and the
  *       writer's random stream identity: a replica applies a delta only on the state of its base.
- *   <li>Entities the replica loses: destroyed since the base, or no longer in the interest set.
+ *   <li>Entities the replica loses: destroyed since the base, or no longer in the interest set
+ *       (after a restore: see the last item).
  *   <li>Entities the replica gains: created since the base, or new in the interest set; each with
  *       all its components.
  *   <li>Per storage: the replica's entities that lost the component, and the elements whose values
@@ -54,6 +55,13 @@ import java.util.function.LongPredicate;
  *       storage is untracked: opt it in when links change after they are made.
  *   <li>Elements that refer to an entity the replica gains or loses in this delta, so that its
  *       references follow.
+ *   <li>After a restore (a {@link SnapshotLoader} load into the cleared registry since the base):
+ *       the whole restored world of the interest set, as in a first delta. The replica loses the
+ *       entities the restored world lacks (those at indices past its entity storage's size
+ *       included) and gains the restored identifiers it does not hold; every element of every
+ *       entity it then holds is sent, whether gained or kept (an identifier the replica holds may
+ *       come back with other components), and a kept entity's components the restored world lacks
+ *       are listed as lost (the clear's removals are in the logs).
  * </ul>
  *
  * <h2>Bookkeeping</h2>
@@ -66,6 +74,13 @@ import java.util.function.LongPredicate;
  * the entity storage against the writer's record of what the replica holds (one {@code long} per
  * entity index), which also evaluates the interest predicate. The log is emptied by each write;
  * {@link #close} disconnects the listeners.
+ *
+ * <p>A {@link SnapshotLoader} load fills the storages in bulk, without the after-insert signal, and
+ * may give back the very identifiers the replica holds at the positions they had, which no compare
+ * of the entity storage sees; so the loader tells the registry's writers (a count in the registry's
+ * context, shared by its writers, each remembering the value it last saw: one compare per write),
+ * and the next write after a load is a whole one: the whole entity pass, and every storage scanned
+ * as a new one's.
  *
  * <h2>Interest sets</h2>
  *
@@ -87,8 +102,9 @@ import java.util.function.LongPredicate;
  * Without an interest predicate the entity pass is a sequential compare against the writer's copy
  * of the entity storage ({@link Arrays#mismatch}, updated where it changed), and gained entities
  * are found through the logs; with one (and in the first write), every gained entity is looked up
- * in every storage. The output array, the copy and the sets are reused; no allocation per element
- * for primitive fields.
+ * in every storage. A write after a restore costs what a first write costs: O(entity storage size +
+ * elements), every element of the replica's entities sent. The output array, the copy and the sets
+ * are reused; no allocation per element for primitive fields.
  *
  * <h2>Threading</h2>
  *
@@ -116,6 +132,9 @@ public final class DeltaWriter implements AutoCloseable {
   private long base;
   // The replica's handle at each entity index, or Entity.NULL: what the previous deltas gave it.
   private long[] has = new long[0];
+  // The entity storage's size at the previous write: the replica holds no index at or past it. The
+  // size only shrinks in a restore (SnapshotLoader), whose indices past the new size are then lost.
+  private int heldBound;
   // The write at which each index entered the replica (created or newly interesting): its
   // components all go out.
   private int[] entered = new int[0];
@@ -142,6 +161,10 @@ public final class DeltaWriter implements AutoCloseable {
   // after a pass over the changed positions only (each gained entity was created since the base).
   private boolean arrivalsLogged;
   private final RefChooser refChooser = new RefChooser();
+  // The registry's count of whole loads (shared by its writers) and its value at the previous
+  // write: a load since then makes the next write a whole one (see restored).
+  private final Restores restores;
+  private long restoresSeen;
 
   /**
    * Creates a writer of {@code registry} to one replica that holds nothing yet: its first delta
@@ -151,6 +174,10 @@ public final class DeltaWriter implements AutoCloseable {
    */
   public DeltaWriter(final Registry registry) {
     this.registry = registry;
+    final Restores known = registry.context().find(Restores.class);
+    this.restores =
+        null != known ? known : registry.context().emplace(Restores.class, new Restores());
+    this.restoresSeen = restores.count;
     attachNewStorages();
   }
 
@@ -280,6 +307,9 @@ public final class DeltaWriter implements AutoCloseable {
     attachNewStorages();
     final long since = base;
     final long now = registry.advanceChangeTick();
+    // A whole load since the previous write: the logs miss what it filled in (see restored).
+    final boolean restored = restores.count != restoresSeen;
+    restoresSeen = restores.count;
     generation++;
     out.reset();
     out.putBytes(DeltaFormat.MAGIC, 0, 4);
@@ -288,7 +318,7 @@ public final class DeltaWriter implements AutoCloseable {
     out.putLong(stream);
     out.putLong(since);
     out.putLong(now);
-    passEntities();
+    passEntities(restored);
     churn = null;
     if (0 != goneCount + arrivedCount && anyRefs()) {
       churn = churnSet(goneCount + arrivedCount);
@@ -307,7 +337,7 @@ public final class DeltaWriter implements AutoCloseable {
     out.putInt(0);
     int sections = 0;
     for (int k = 0; k < trackers.size(); k++) {
-      if (writeStorage(trackers.get(k), k >= known, since)) {
+      if (writeStorage(trackers.get(k), restored || k >= known, since)) {
         sections++;
       }
     }
@@ -391,7 +421,7 @@ public final class DeltaWriter implements AutoCloseable {
    * entity ({@link #passAll}); without, only the positions of the entity storage whose handle
    * changed since the previous write ({@link #passChanged}): a sequential compare against a copy.
    */
-  private void passEntities() {
+  private void passEntities(final boolean restored) {
     final EntityStorage entities = registry.entities();
     final int size = entities.size();
     if (has.length < size) {
@@ -403,7 +433,7 @@ public final class DeltaWriter implements AutoCloseable {
     }
     goneCount = 0;
     arrivedCount = 0;
-    arrivalsLogged = null == interest && lastAlive >= 0;
+    arrivalsLogged = null == interest && lastAlive >= 0 && !restored;
     if (arrivalsLogged) {
       passChanged(entities);
     } else {
@@ -414,6 +444,7 @@ public final class DeltaWriter implements AutoCloseable {
         lastAlive = -1; // no copy: the next pass without a predicate is a whole one again
       }
     }
+    heldBound = size;
   }
 
   private void keepCopy(final EntityStorage entities) {
@@ -439,6 +470,14 @@ public final class DeltaWriter implements AutoCloseable {
         gain(entity);
       } else {
         lose(entity);
+      }
+    }
+    // The indices a restore took away (the size never shrinks otherwise: an empty loop).
+    for (int index = size; index < heldBound; index++) {
+      final long had = has[index];
+      if (!Entity.isNull(had)) {
+        gone = push(gone, goneCount++, had);
+        has[index] = Entity.NULL;
       }
     }
   }
@@ -735,6 +774,31 @@ public final class DeltaWriter implements AutoCloseable {
       }
       log[size++] = entity;
     }
+  }
+
+  /**
+   * Tells the delta writers of {@code registry} that a {@link SnapshotLoader} replaced its world:
+   * their next write is a whole one. A load fills the storages in bulk, without the after-insert
+   * signal the logs listen to, and may give an entity back the identifier a replica holds (with
+   * other components); a restore that keeps the entity storage's packed positions is invisible to
+   * the pass over changed positions, so the loader says so. O(1): a context lookup and a count.
+   *
+   * @param registry the registry just loaded
+   */
+  static void restored(final Registry registry) {
+    final Restores known = registry.context().find(Restores.class);
+    if (null != known) {
+      known.count++;
+    }
+  }
+
+  /**
+   * The number of whole loads into one registry since its first delta writer was made, kept in its
+   * context (the key is not public: no user code can reach or erase it) and shared by its writers,
+   * each of which remembers the count it last saw.
+   */
+  static final class Restores {
+    long count;
   }
 
   /** Writes the chosen positions of each column it is handed. */

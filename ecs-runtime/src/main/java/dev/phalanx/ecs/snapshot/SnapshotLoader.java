@@ -76,7 +76,8 @@ import java.util.function.Supplier;
  * world as it would of entities created one by one. Listeners may throw or change the world: a
  * member gone meanwhile is skipped, every listener still runs, and the first exception is rethrown
  * once all have run, later ones suppressed; the loaded world stands. Without enter listeners this
- * costs nothing.
+ * costs nothing. The registry's {@link DeltaWriter}s are told of the load (a count they share in
+ * its context): the next delta of each carries the whole loaded world of its interest set.
  *
  * <p>Construct is not published, nor is {@link Registry#onCreate()}, unlike EnTT's loader (which
  * emplaces element by element): a whole load restores a saved state, and that state already holds
@@ -288,6 +289,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
       Hierarchy.of(registry);
     }
     CoreHooks.rebuildGroups(registry);
+    DeltaWriter.restored(registry);
   }
 
   /**

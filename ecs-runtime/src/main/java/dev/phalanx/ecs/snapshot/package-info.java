@@ -16,7 +16,8 @@
  *
  * <p>Saving is O(entities + elements), one pass per storage column. A full load is O(entities +
  * elements) and adopts staged pages where the layouts match. A delta costs O(changes) to apply plus
- * a scan of the tracked storages' change ticks to write.
+ * a scan of the tracked storages' change ticks to write; the first delta after a whole load into
+ * the streamed registry carries, and costs, the whole world.
  *
  * <h2>Files</h2>
  *

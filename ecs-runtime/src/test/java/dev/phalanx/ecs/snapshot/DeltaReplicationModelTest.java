@@ -31,11 +31,13 @@ import org.junit.jupiter.api.Test;
  * A seeded random server streamed tick by tick to a replica through {@link DeltaWriter} and {@link
  * DeltaLoader}, with a column of every kind (untracked swap and in-place storages, a tracked one, a
  * tag, a void pool), under each interest mode (none, a changing predicate, a fixed set, a predicate
- * dropped midway). The reference model is a plain map per type of what the replica must hold: every
- * live server entity the interest accepts, with its components, each {@code EntityRef} the mapped
- * replica entity or {@link Entity#NULL} when the replica lacks the target. After every delta
- * (written to an array or a stream, loaded from an array, a stream, a heap or a direct buffer) the
- * replica equals that model exactly, and {@link Registry#verify()} is empty.
+ * dropped midway), the server cleared and restored midway from a snapshot it saved earlier ({@link
+ * SnapshotLoader}: a smaller world as a rule, some identifiers the replica holds, some it lost,
+ * some with other components). The reference model is a plain map per type of what the replica must
+ * hold: every live server entity the interest accepts, with its components, each {@code EntityRef}
+ * the mapped replica entity or {@link Entity#NULL} when the replica lacks the target. After every
+ * delta (written to an array or a stream, loaded from an array, a stream, a heap or a direct
+ * buffer) the replica equals that model exactly, and {@link Registry#verify()} is empty.
  */
 class DeltaReplicationModelTest {
 
@@ -125,7 +127,13 @@ class DeltaReplicationModelTest {
             .codec(Point.class, AllPrimitivesStorageB.POINTS);
     replica.storage(POOL); // the void pool is found by its name in the replica
     boolean dropped = false;
+    byte[] saved = null;
     for (int tick = 0; tick < ticks; tick++) {
+      if (tick == ticks / 3) {
+        saved = SnapshotAllColumnsTest.save(SnapshotAllColumnsTest.writer(server));
+      } else if (tick == 2 * ticks / 3 && null != saved) {
+        restore(server, saved, live);
+      }
       mutate(server, random, live, optIn, tick);
       if (Mode.CHANGING_PREDICATE == mode && 0 == tick % 3) {
         phase[0]++;
@@ -153,6 +161,20 @@ class DeltaReplicationModelTest {
     final long e = server.create();
     server.emplace(e, TAG, null);
     assertEquals(sizeBefore, loader.size());
+  }
+
+  /** Clears the server and loads {@code saved} into it, the list of live entities following. */
+  private static void restore(final Registry server, final byte[] saved, final List<Long> live)
+      throws IOException {
+    server.clear();
+    new SnapshotLoader(server)
+        .types(SWAP, IN_PLACE, TRACKED, TAG)
+        .codec(Point.class, AllPrimitivesStorageB.POINTS)
+        .load(new ByteArrayInputStream(saved));
+    live.clear();
+    for (final long e : SnapshotLoader.liveEntities(server)) {
+      live.add(e);
+    }
   }
 
   /** A random batch of changes to the server. */
