@@ -4,6 +4,7 @@ import static dev.phalanx.ecs.GroupTypes.TA;
 import static dev.phalanx.ecs.GroupTypes.TB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -244,5 +245,42 @@ class CommandBufferTest {
                         + (registry.has(e, TB) ? "B" + registry.get(e, TB).value() : "")));
     world.sort(null);
     return world;
+  }
+
+  @Test
+  void theEndOfAParallelPassHandsABufferToAnotherThread() throws Exception {
+    final Registry registry = new Registry();
+    final long[] entities = new long[64];
+    registry.create(entities);
+    for (final long e : entities) {
+      registry.emplace(e, TA, new A(1));
+      registry.emplace(e, TB, new B(1));
+    }
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    final CommandBuffer buffer = new CommandBuffer(registry);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      // One task (64 elements, a grain of 1,024): the calling thread runs it and records.
+      group.parallelEachChunk(pool, 1024, (from, to) -> buffer.destroy(group.entityAt(from)));
+    } finally {
+      pool.shutdown();
+    }
+    // The pass ended, a sync point: another thread may record into the buffer now.
+    final Throwable[] refused = {null};
+    final Thread other =
+        new Thread(
+            () -> {
+              try {
+                buffer.destroy(entities[entities.length - 1]);
+              } catch (final RuntimeException e) {
+                refused[0] = e;
+              }
+            });
+    other.start();
+    other.join();
+    assertNull(refused[0], "the end of the pass let another thread record");
+    buffer.apply();
+    assertEquals(entities.length - 2, registry.alive());
+    assertEquals(List.of(), registry.verify());
   }
 }
