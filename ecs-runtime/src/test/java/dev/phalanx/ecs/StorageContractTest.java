@@ -42,49 +42,9 @@ class StorageContractTest {
    * A custom storage shaped as a tracked generated one: it stamps every write with the current
    * change tick, reports its entity references, and applies recorded emplaces the generated way.
    */
-  static final class LinkStorage extends ObjectStorage<Link> {
-    private long[] ticks = new long[0];
-
+  static final class LinkStorage extends FlatTickedStorage<Link> {
     LinkStorage(final ComponentType<Link, ?> type) {
       super(type);
-    }
-
-    @Override
-    protected void setAt(final int position, final Link value) {
-      super.setAt(position, value);
-      markWritten(position);
-    }
-
-    @Override
-    protected void markWritten(final int position) {
-      if (position >= ticks.length) {
-        ticks = java.util.Arrays.copyOf(ticks, Math.max(16, position * 2 + 1));
-      }
-      ticks[position] = changeTick();
-    }
-
-    @Override
-    protected void moveElement(final int from, final int to) {
-      super.moveElement(from, to);
-      ticks[to] = ticks[from];
-    }
-
-    @Override
-    protected void swapElements(final int left, final int right) {
-      super.swapElements(left, right);
-      final long kept = ticks[left];
-      ticks[left] = ticks[right];
-      ticks[right] = kept;
-    }
-
-    @Override
-    public boolean isTracked() {
-      return true;
-    }
-
-    @Override
-    public long changeTickAt(final int position) {
-      return ticks[position];
     }
 
     @Override

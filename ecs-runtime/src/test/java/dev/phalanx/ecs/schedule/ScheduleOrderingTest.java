@@ -143,11 +143,7 @@ class ScheduleOrderingTest {
     builder.system("b", c -> {}).after("a");
     builder.system("c", c -> {}).after("b");
     builder.system("d", c -> {}).after("a");
-    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
-    assertEquals(
-        "cannot build the schedule: 1 problem(s):\n"
-            + "  stage 'update': the order constraints make a cycle: 'a' -> 'b' -> 'c' -> 'a'",
-        refused.getMessage());
+    assertRefusedAsCycle(builder, "'a' -> 'b' -> 'c' -> 'a'");
   }
 
   @Test
@@ -260,11 +256,7 @@ class ScheduleOrderingTest {
     builder.system("sink", c -> {});
     builder.system("b", c -> {}).before("c");
     builder.system("c", c -> {}).before("a");
-    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
-    assertEquals(
-        "cannot build the schedule: 1 problem(s):\n"
-            + "  stage 'update': the order constraints make a cycle: 'a' -> 'b' -> 'c' -> 'a'",
-        refused.getMessage());
+    assertRefusedAsCycle(builder, "'a' -> 'b' -> 'c' -> 'a'");
   }
 
   @Test
@@ -275,11 +267,7 @@ class ScheduleOrderingTest {
     builder.system("q", c -> {});
     builder.system("r", c -> {}).after("s");
     builder.system("s", c -> {}).after("r");
-    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
-    assertEquals(
-        "cannot build the schedule: 1 problem(s):\n"
-            + "  stage 'update': the order constraints make a cycle: 'r' -> 's' -> 'r'",
-        refused.getMessage());
+    assertRefusedAsCycle(builder, "'r' -> 's' -> 'r'");
   }
 
   @Test
@@ -318,5 +306,15 @@ class ScheduleOrderingTest {
     final IllegalArgumentException twice =
         assertThrows(IllegalArgumentException.class, () -> builder.stage("late"));
     assertEquals("stage 'late' is declared already", twice.getMessage());
+  }
+
+  /** Builds and checks the refusal names exactly {@code cycle} in the update stage. */
+  private static void assertRefusedAsCycle(final ScheduleBuilder builder, final String cycle) {
+    final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
+    assertEquals(
+        "cannot build the schedule: 1 problem(s):\n"
+            + "  stage 'update': the order constraints make a cycle: "
+            + cycle,
+        refused.getMessage());
   }
 }

@@ -11,7 +11,7 @@ import dev.phalanx.ecs.AllPrimitivesStorageB.Sample;
 import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.ObjectStorage;
+import dev.phalanx.ecs.FlatTickedStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
 import java.io.DataInput;
@@ -57,54 +57,10 @@ class DeltaContentsTest {
         }
       };
 
-  /**
-   * A custom tracked storage (not generated): it stamps every write with the current change tick in
-   * one flat array and, having no tick pages, leaves {@link Storage#changeTickPages()} empty, so a
-   * writer reads its ticks element by element.
-   */
-  static final class NoteStorage extends ObjectStorage<Note> {
-    private long[] ticks = new long[0];
-
+  /** A custom tracked storage (not generated), whose ticks a writer reads element by element. */
+  static final class NoteStorage extends FlatTickedStorage<Note> {
     NoteStorage(final ComponentType<Note, ?> type) {
       super(type);
-    }
-
-    @Override
-    protected void setAt(final int position, final Note value) {
-      super.setAt(position, value);
-      markWritten(position);
-    }
-
-    @Override
-    protected void markWritten(final int position) {
-      if (position >= ticks.length) {
-        ticks = Arrays.copyOf(ticks, Math.max(16, 2 * position + 1));
-      }
-      ticks[position] = changeTick();
-    }
-
-    @Override
-    protected void moveElement(final int from, final int to) {
-      super.moveElement(from, to);
-      ticks[to] = ticks[from];
-    }
-
-    @Override
-    protected void swapElements(final int left, final int right) {
-      super.swapElements(left, right);
-      final long kept = ticks[left];
-      ticks[left] = ticks[right];
-      ticks[right] = kept;
-    }
-
-    @Override
-    public boolean isTracked() {
-      return true;
-    }
-
-    @Override
-    public long changeTickAt(final int position) {
-      return ticks[position];
     }
   }
 
