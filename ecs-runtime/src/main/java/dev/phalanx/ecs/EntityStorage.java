@@ -237,7 +237,10 @@ public final class EntityStorage {
   }
 
   /**
-   * Visits every live entity, last position first.
+   * Visits every live entity, last position first. Entities the action creates are not visited. The
+   * action may destroy the visited entity or one already visited; destroying one still to come
+   * moves the last live entity (the visited one or one already visited) into its place, where it is
+   * visited again.
    *
    * @param action called with each live entity
    */

@@ -17,7 +17,8 @@ import java.util.function.LongConsumer;
  * <p>{@link #each} walks the registry's live entities as {@link EntityStorage#each} does: from the
  * most recently created position to the first. Entities created meanwhile are not visited;
  * destroying the visited entity (or one already visited) neither skips nor repeats one; destroying
- * an entity still to come moves the last live entity into its place, which is then not visited.
+ * an entity still to come moves the last live entity (the visited one or one already visited) into
+ * its place, where it is visited again. (EnTT allows only the visited entity to be destroyed.)
  * Components added or removed meanwhile decide whether entities still to come are excluded.
  *
  * <h2>Costs</h2>

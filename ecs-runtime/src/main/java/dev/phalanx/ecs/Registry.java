@@ -233,6 +233,8 @@ public final class Registry {
    * entity while it is being destroyed are refused ({@link IllegalStateException} in the listener
    * that tried), destroying it again from its own listeners is a no-op, and the first exception a
    * listener threw is rethrown after the identifier is released, later ones attached as suppressed.
+   * Called from a listener while the registry is being {@linkplain #clear() cleared}, it is a no-op
+   * too: the clear is destroying every entity, and announces each once.
    *
    * <p>Costs: O(storages), a lookup in each. When nothing can observe or refuse the removals (no
    * destroy or removal listener, no group, nothing iterated or locked) the destroy skips that
@@ -268,7 +270,7 @@ public final class Registry {
    */
   private void destroy(final long entity, final int version, final String operation) {
     checkValid(entity, operation);
-    if (isBeingDestroyed(entity)) {
+    if (clearing || isBeingDestroyed(entity)) {
       return;
     }
     if (groups.guards.any()) {
@@ -345,6 +347,9 @@ public final class Registry {
     Objects.checkFromToIndex(from, to, batch.length);
     for (int i = from; i < to; i++) {
       checkValid(batch[i], "destroy");
+    }
+    if (clearing) {
+      return; // as one by one: the clear destroys them all
     }
     if (unobserved()) {
       destroyUnobserved(batch, from, to);
@@ -919,8 +924,10 @@ public final class Registry {
    * Destroys every entity and clears every storage (last created first), publishing destroy for
    * each component, then {@link #onDestroy()} for each live entity. Everything is checked first: if
    * a storage is locked or iterated, nothing changes. Once started it completes: creating entities
-   * or adding components meanwhile (from a listener) is refused, and the first exception a listener
-   * threw is rethrown at the end. Calling it from a listener of the clear itself is a no-op.
+   * or adding components meanwhile (from a listener) is refused, destroying one is a no-op (each
+   * live entity is announced once, by the clear, and released with the rest), and the first
+   * exception a listener threw is rethrown at the end. Calling it from a listener of the clear
+   * itself is a no-op.
    *
    * @throws java.util.ConcurrentModificationException if a storage is locked or iterated
    */
@@ -944,10 +951,10 @@ public final class Registry {
         failure = storages[i].clear(failure);
       }
       if (!onDestroy.isEmpty()) {
-        // As EntityStorage.each: a listener that destroys another entity neither skips one nor
-        // repeats one.
+        // Listeners can neither create nor destroy entities now (refused, no-op): the live prefix
+        // stays as it is, so each entity is announced once.
         final long[] packed = entities.packed();
-        for (int at = entities.alive() - 1; at >= 0; at = Math.min(at - 1, entities.alive() - 1)) {
+        for (int at = entities.alive() - 1; at >= 0; at--) {
           failure = onDestroy.publish(this, packed[at], failure);
         }
       }

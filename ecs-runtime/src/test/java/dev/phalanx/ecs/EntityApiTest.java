@@ -368,6 +368,31 @@ class EntityApiTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /**
+   * Destroying an entity still to come moves the last live entity (here the visited one) into its
+   * place, where the walk meets it again, as the class comment says.
+   */
+  @Test
+  void theEntityViewMeetsTheMovedEntityAgainWhenOneStillToComeIsDestroyed() {
+    final Registry registry = new Registry();
+    final long[] all = new long[5];
+    registry.create(all);
+    final List<Long> visited = new ArrayList<>();
+    registry
+        .entityView()
+        .each(
+            e -> {
+              visited.add(e);
+              if (1 == visited.size()) {
+                registry.destroy(all[0]);
+              }
+            });
+    assertEquals(List.of(all[4], all[3], all[2], all[1], all[4]), visited);
+    final List<Long> again = new ArrayList<>();
+    registry.entities().each(again::add);
+    assertEquals(List.of(all[3], all[2], all[1], all[4]), again);
+  }
+
   @Test
   void iteratingTheEntityViewAllocatesNothing() {
     final Registry registry = new Registry();
@@ -436,6 +461,24 @@ class EntityApiTest {
       assertEquals(5, faulty.calls, "every listener call runs, k=" + k);
       assertEquals(List.of(), registry.verify());
     }
+  }
+
+  /**
+   * A single create whose listener throws: the entity is created, then the exception reaches the
+   * caller.
+   */
+  @Test
+  void aThrowingListenerOfASingleCreateThrowsAfterTheCreation() {
+    final Registry registry = new Registry();
+    final Faulty faulty = new Faulty(1);
+    registry.onCreate().connect(faulty);
+    final RuntimeException thrown = assertThrows(RuntimeException.class, registry::create);
+    assertTrue(thrown.getMessage().contains("injected"), thrown.getMessage());
+    assertEquals(1, registry.alive());
+    assertEquals(List.of(), registry.verify());
+    registry.create();
+    assertEquals(2, registry.alive());
+    assertEquals(2, faulty.calls);
   }
 
   @Test

@@ -197,6 +197,37 @@ class RegistryRulesTest {
     assertEquals(created.size(), announced.size());
   }
 
+  /**
+   * A destroy listener that destroys other entities during a clear (three at once, which shrinks
+   * the live prefix below the next position the clear would announce): each entity is still
+   * announced once, and none twice or dead.
+   */
+  @Test
+  void clearAnnouncesEveryEntityOnceWhenAListenerDestroysSeveral() {
+    final Registry registry = new Registry();
+    final List<Long> created = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      created.add(registry.create());
+    }
+    final List<Long> announced = new ArrayList<>();
+    registry
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              announced.add(e);
+              if (announced.size() == 1) {
+                for (int i = 0; i < 3; i++) {
+                  r.destroy(created.get(i));
+                }
+              }
+            });
+    registry.clear();
+    assertEquals(new HashSet<>(created), new HashSet<>(announced));
+    assertEquals(created.size(), announced.size());
+    assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void aBatchDestroyThatWouldBreakAnIterationIsRefusedUnchanged() {
     final Registry registry = new Registry();
