@@ -639,39 +639,37 @@ public final class OwningGroup extends Group {
    * enters the matching entities of the tail of the smallest owned storage ({@link #populateFrom}),
    * which has the fewest candidates. An excluded storage no larger than that storage is walked once
    * beforehand and its entities' positions marked ({@link #excludedFrom}); both steps skip marked
-   * positions without a lookup.
+   * positions without a lookup. The group is empty ({@link Groups#rebuild} resets every group
+   * first), so positions and marks both count from 0.
    */
   void rebuild() {
     Storage<?> walked = owned[0];
     for (final Storage<?> storage : owned) {
       walked = storage.size() < walked.size() ? storage : walked;
     }
-    final int from = length;
-    final long[] excluded = excludedFrom(walked, from, walked.size());
-    populateFrom(walked, adoptAlignedPrefix(walked, excluded), from, excluded);
+    final long[] excluded = excludedFrom(walked);
+    populateFrom(walked, adoptAlignedPrefix(walked, excluded), excluded);
   }
 
   /**
-   * Makes members, without moving anything, of the entities from position {@link #size()} on that
-   * sit at the same position in every owned storage and match, up to the first that does not;
-   * returns the new size. A snapshot saved with this group holds its members there. Entering those
-   * entities one by one would swap each with itself: the same result, with lookups where this
-   * compares packed arrays. Inside that run every owned storage holds the same entity at a
-   * position, so {@code marks}, {@code walked}'s positions of the excluded storages walked, cut it
-   * at the first one marked; the other excluded storages are asked about each entity of the run, by
-   * their sparse entries alone ({@link SparseSet#positionOfLive}), as every entity of a storage is
-   * live.
+   * Makes members, without moving anything, of the entities from position 0 on that sit at the same
+   * position in every owned storage and match, up to the first that does not; returns the new size.
+   * A snapshot saved with this group holds its members there. Entering those entities one by one
+   * would swap each with itself: the same result, with lookups where this compares packed arrays.
+   * Inside that run every owned storage holds the same entity at a position, so {@code marks},
+   * {@code walked}'s positions of the excluded storages walked, cut it at the first one marked; the
+   * other excluded storages are asked about each entity of the run, by their sparse entries alone
+   * ({@link SparseSet#positionOfLive}), as every entity of a storage is live.
    */
   private int adoptAlignedPrefix(final Storage<?> walked, final long[] marks) {
     final long[] lead = owned[0].packed();
-    final int from = length;
     int end = walked.size();
     // Aligned: one vectorized comparison per owned storage bounds the run.
-    for (int i = 1; i < owned.length && from < end; i++) {
-      final int mismatch = Arrays.mismatch(lead, from, end, owned[i].packed(), from, end);
-      end = mismatch < 0 ? end : from + mismatch;
+    for (int i = 1; i < owned.length; i++) {
+      final int mismatch = Arrays.mismatch(lead, 0, end, owned[i].packed(), 0, end);
+      end = mismatch < 0 ? end : mismatch;
     }
-    int position = from;
+    int position = 0;
     if (0 == get.length) {
       position = end;
     } else {
@@ -680,11 +678,11 @@ public final class OwningGroup extends Group {
       }
     }
     if (null != marks) {
-      position = Math.min(position, from + firstMarked(marks));
+      position = Math.min(position, firstMarked(marks));
     }
     for (final Storage<?> storage : exclude) {
-      if (!walkedFirst(storage, walked.size() - from)) {
-        for (int at = from; at < position; at++) {
+      if (!walkedFirst(storage, walked.size())) {
+        for (int at = 0; at < position; at++) {
           if (storage.positionOfLive(lead[at]) >= 0) {
             position = at;
           }
@@ -702,15 +700,14 @@ public final class OwningGroup extends Group {
    * visited entity with the first non-member, at or before it). The walked storage holds every
    * entity it visits: only the others are asked, by their sparse entries alone ({@link
    * SparseSet#positionOfLive}: a storage holds only live entities), which saves a read of the
-   * packed array, a cache miss per lookup in a scattered tail. Positions that {@code marks} (bits
-   * from position {@code from}) holds are in an excluded storage and skipped; entering swaps only
-   * positions at or before the one visited, so the marks ahead stay true.
+   * packed array, a cache miss per lookup in a scattered tail. Positions that {@code marks} (a bit
+   * per position) holds are in an excluded storage and skipped; entering swaps only positions at or
+   * before the one visited, so the marks ahead stay true.
    */
-  private void populateFrom(
-      final Storage<?> walked, final int start, final int from, final long[] marks) {
+  private void populateFrom(final Storage<?> walked, final int start, final long[] marks) {
     final int end = walked.size();
     for (int position = start; position < end; position++) {
-      if (null != marks && isMarked(marks, position - from)) {
+      if (null != marks && isMarked(marks, position)) {
         continue;
       }
       final long entity = walked.packed()[position];
@@ -730,27 +727,28 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Returns a bit per position of {@code walked} in {@code [from, end)}, set where the entity is in
-   * an excluded storage {@link #walkedFirst walked first}, whose entities are looked up in {@code
-   * walked} in its own order; or {@code null} if no excluded storage is. In a scattered tail that
-   * trades a random lookup per candidate for one per excluded element.
+   * Returns a bit per position of {@code walked}, set where the entity is in an excluded storage
+   * {@link #walkedFirst walked first}, whose entities are looked up in {@code walked} in its own
+   * order; or {@code null} if no excluded storage is. In a scattered tail that trades a random
+   * lookup per candidate for one per excluded element.
    */
-  private long[] excludedFrom(final Storage<?> walked, final int from, final int end) {
+  private long[] excludedFrom(final Storage<?> walked) {
+    final int end = walked.size();
     long[] marks = null;
     for (final Storage<?> storage : exclude) {
-      if (!walkedFirst(storage, end - from)) {
+      if (!walkedFirst(storage, end)) {
         continue;
       }
       if (null == marks) {
-        marks = new long[(end - from + 63) >>> 6];
+        marks = new long[(end + 63) >>> 6];
       }
       final long[] entities = storage.packed();
       for (int p = 0; p < storage.size(); p++) {
         final long entity = entities[p];
         if (!Entity.isTombstone(entity)) {
           final int at = walked.positionOfLive(entity);
-          if (at >= from && at < end) {
-            marks[(at - from) >>> 6] |= 1L << (at - from);
+          if (at >= 0) {
+            marks[at >>> 6] |= 1L << at;
           }
         }
       }

@@ -249,7 +249,9 @@ final class SetSorter {
     int[] toOrder = permutationSwap;
     for (int pass = 0; pass < passes; pass++) {
       final int base = pass * BUCKETS;
-      if (skippable(counts, base, count)) {
+      // Every pass holds the minimum's offset, 0, in its bucket 0: the keys share this pass's byte
+      // when that bucket holds them all.
+      if (count == counts[base]) {
         continue;
       }
       // Bucket starts: the prefix sums of the counts.
@@ -274,17 +276,6 @@ final class SetSorter {
       fromOrder = orderNow;
     }
     return fromOrder;
-  }
-
-  /** Whether every key has the same byte in the pass whose counts start at {@code base}. */
-  private static boolean skippable(final int[] counts, final int base, final int count) {
-    for (int bucket = 0; bucket < BUCKETS; bucket++) {
-      final int size = counts[base + bucket];
-      if (0 != size) {
-        return size == count;
-      }
-    }
-    return true;
   }
 
   /**

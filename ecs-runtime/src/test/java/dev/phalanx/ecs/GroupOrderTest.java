@@ -62,7 +62,7 @@ class GroupOrderTest {
     return group;
   }
 
-  /** Random keys: wide, narrow (many duplicates), negative, and the special floats. */
+  /** Random keys: wide, narrow (many duplicates), negative, the special floats, all equal. */
   private void assignKeys(final Random random, final Group group, final int shape) {
     for (int p = 0; p < group.size(); p++) {
       final long e = group.entityAt(p);
@@ -71,7 +71,8 @@ class GroupOrderTest {
             case 0 -> random.nextLong();
             case 1 -> random.nextInt(5) - 2;
             case 2 -> random.nextInt(1 << 20);
-            default -> Long.MIN_VALUE + random.nextInt(3) * (Long.MAX_VALUE / 2);
+            case 3 -> Long.MIN_VALUE + random.nextInt(3) * (Long.MAX_VALUE / 2);
+            default -> 42;
           };
       longKeys.put(e, key);
       final float[] specials = {
@@ -82,7 +83,8 @@ class GroupOrderTest {
             case 0 -> (random.nextFloat() - 0.5f) * 1e6f;
             case 1 -> random.nextInt(4) - 1.5f;
             case 2 -> specials[random.nextInt(specials.length)];
-            default -> -random.nextFloat();
+            case 3 -> -random.nextFloat();
+            default -> -0.5f;
           };
       floatKeys.put(e, value);
     }
@@ -138,7 +140,7 @@ class GroupOrderTest {
         if (Kind.INSERTION_COMPARATOR == kind && size > 1_000) {
           continue; // quadratic on random input
         }
-        for (int shape = 0; shape < 4; shape++) {
+        for (int shape = 0; shape < 5; shape++) {
           final Registry fresh = new Registry();
           final GroupOrderTest world = world(fresh);
           final NonOwningGroup group = world.populate(random, size);
