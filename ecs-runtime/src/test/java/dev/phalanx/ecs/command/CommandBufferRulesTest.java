@@ -306,4 +306,20 @@ class CommandBufferRulesTest {
     }
     return thrown.get();
   }
+
+  /**
+   * A buffer names itself in messages as "command buffer #n", and a buffer of a set with its run
+   * key: the name a refusal carries.
+   */
+  @Test
+  void aBufferNamesItselfWithItsSerialAndRun() {
+    final Registry registry = new Registry();
+    final CommandBuffer alone = new CommandBuffer(registry);
+    assertTrue(alone.toString().matches("command buffer #\\d+"), alone.toString());
+    final CommandBuffer ofRun = new CommandBuffers(registry).forRun(3);
+    assertTrue(
+        ofRun.toString().matches("command buffer #\\d+ \\(run 3 of a CommandBuffers\\)"),
+        ofRun.toString());
+    assertNotEquals(alone.toString(), new CommandBuffer(registry).toString());
+  }
 }
