@@ -268,4 +268,24 @@ class CommandBuffersTest {
       assertSame(got[0], set.forRun(0));
     }
   }
+
+  /**
+   * A set without reservations applies from a listener of {@link Registry#clear()}, as one buffer
+   * does: it creates nothing, so the clear (which refuses creations) does not refuse it.
+   */
+  @Test
+  void aSetWithoutReservationsAppliesDuringAClear() {
+    registry.create();
+    final int[] ran = {0};
+    registry
+        .onDestroy()
+        .connect(
+            (r, entity) -> {
+              commands.forRun(0).queue(world -> ran[0]++);
+              commands.apply();
+            });
+    registry.clear();
+    assertEquals(1, ran[0]);
+    assertEquals(0, commands.size());
+  }
 }
