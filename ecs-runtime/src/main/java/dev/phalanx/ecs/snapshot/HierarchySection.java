@@ -350,12 +350,11 @@ final class HierarchySection {
       final long[] names = new long[size];
       final long[] parentNames = new long[size];
       final long[] parents = new long[size];
-      final long[] firsts = new long[size];
-      final long[] previouses = new long[size];
-      final long[] nexts = new long[size];
-      Arrays.fill(firsts, Entity.NULL);
-      Arrays.fill(previouses, Entity.NULL);
-      Arrays.fill(nexts, Entity.NULL);
+      // List links of the sent nodes only: the lists read are those of sent nodes, made of sent
+      // nodes (a link to any other is outside, where a walk stops), so no other entry is read.
+      final long[] firsts = new long[sent.length];
+      final long[] previouses = new long[sent.length];
+      final long[] nexts = new long[sent.length];
       final long[] sentParents = sentLinks("parent");
       final long[] sentFirsts = sentLinks("firstChild");
       final long[] sentPreviouses = sentLinks("previousSibling");
@@ -445,12 +444,12 @@ final class HierarchySection {
         boolean complete = true;
         long child = firsts[i];
         for (int steps = 0; !Entity.isNull(child) && steps <= sent.length; steps++) {
-          final int at = Entity.index(child);
-          if (child == outside || at >= sent.length) {
+          // A list link is NULL, a sent node's key or outside (listKey).
+          if (child == outside) {
             complete = false;
             break;
           }
-          child = nexts[at];
+          child = nexts[Entity.index(child)];
         }
         read[i] = complete;
       }

@@ -233,6 +233,27 @@ class CommandBufferRulesTest {
     assertEquals(2, registry.get(set.entityOf(handle), TA).value());
   }
 
+  /**
+   * After a buffer of a set moved to a fresh slot, the set still finds every buffer by its slot: a
+   * handle of either buffer, named in the other, lands on its entity.
+   */
+  @Test
+  void afterASlotMoveEverySiblingsHandlesStillResolve() {
+    final CommandBuffers set = new CommandBuffers(registry);
+    final CommandBuffer first = set.forRun(0);
+    final CommandBuffer second = set.forRun(1);
+    spendNumbers(first);
+    set.clear();
+    final long fromFirst = first.create();
+    final long fromSecond = second.create();
+    second.emplace(fromFirst, TA, new A(1));
+    first.emplace(fromSecond, TA, new A(2));
+    set.apply();
+    assertEquals(0, set.skipped());
+    assertEquals(1, registry.get(set.entityOf(fromFirst), TA).value());
+    assertEquals(2, registry.get(set.entityOf(fromSecond), TA).value());
+  }
+
   @Test
   void aBufferRefusesToReservePastItsLastNumberSayingHowManyItMay() {
     // Rule: one apply's reservations may not run past the last number; the refusal says how many

@@ -306,9 +306,90 @@ class HierarchyNodeRulesTest {
     final long root = registry.create();
     final long child = registry.create();
     hierarchy.attach(child, root);
-    final int childPosition = nodes.indexOf(child);
-    final int page = childPosition >>> nodes.pageShift();
-    final int offset = childPosition & (nodes.pageSize() - 1);
+    final List<String> columns = columnsAt(nodes.indexOf(child));
+    final String n = Entity.toString(Entity.NULL);
+    assertEquals(
+        List.of(
+            "parent ref=" + Entity.toString(root),
+            "firstChild ref=" + n,
+            "previousSibling ref=" + n,
+            "nextSibling ref=" + n,
+            "childCount=0"),
+        columns);
+  }
+
+  /**
+   * A destroyed node leaves a hole (in-place deletion) whose columns, which snapshot writers save,
+   * hold no link: no stale handle of the node's parent, siblings or children lingers there.
+   */
+  @Test
+  void aDestroyedNodesHoleKeepsNoLinks() {
+    final long root = registry.create();
+    final long first = registry.create();
+    final long middle = registry.create();
+    final long last = registry.create();
+    final long grandchild = registry.create();
+    hierarchy.attach(last, root);
+    hierarchy.attach(middle, root);
+    hierarchy.attach(first, root);
+    hierarchy.attach(grandchild, middle);
+    final int hole = nodes.indexOf(middle);
+    registry.destroy(middle);
+    assertTrue(Entity.isTombstone(nodes.packed()[hole]), "in-place deletion leaves a hole");
+    final String n = Entity.toString(Entity.NULL);
+    assertEquals(
+        List.of(
+            "parent ref=" + n,
+            "firstChild ref=" + n,
+            "previousSibling ref=" + n,
+            "nextSibling ref=" + n,
+            "childCount=0"),
+        columnsAt(hole));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /**
+   * The nodes one change creates enter a group over the node storage each under its own entity: a
+   * group listener is told of every new node once, with that node's entity, then its construct.
+   */
+  @Test
+  void eachNewNodeEntersAGroupUnderItsOwnEntity() {
+    final List<String> events = new ArrayList<>();
+    registry
+        .nonOwningGroup(types(Hierarchy.TYPE), NONE)
+        .onEnter()
+        .connect((r, e) -> events.add("enter " + Entity.toString(e)));
+    nodes.onConstruct().connect((r, e) -> events.add("construct " + Entity.toString(e)));
+    final long parent = registry.create();
+    final long child = registry.create();
+    hierarchy.attach(child, parent);
+    final String p = Entity.toString(parent);
+    final String c = Entity.toString(child);
+    assertEquals(List.of("enter " + p, "construct " + p, "enter " + c, "construct " + c), events);
+    events.clear();
+    final long other = registry.create();
+    final long first = registry.create();
+    final long second = registry.create();
+    hierarchy.replaceChildren(other, new long[] {first, second});
+    final String o = Entity.toString(other);
+    final String f = Entity.toString(first);
+    final String s = Entity.toString(second);
+    assertEquals(
+        List.of(
+            "enter " + s,
+            "construct " + s,
+            "enter " + f,
+            "construct " + f,
+            "enter " + o,
+            "construct " + o),
+        events);
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /** {@return what a snapshot writer sees of the node columns at {@code position}} */
+  private List<String> columnsAt(final int position) {
+    final int page = position >>> nodes.pageShift();
+    final int offset = position & (nodes.pageSize() - 1);
     final List<String> columns = new ArrayList<>();
     nodes.eachColumn(
         new ColumnVisitor() {
@@ -357,14 +438,6 @@ class HierarchyNodeRulesTest {
             columns.add(name);
           }
         });
-    final String n = Entity.toString(Entity.NULL);
-    assertEquals(
-        List.of(
-            "parent ref=" + Entity.toString(root),
-            "firstChild ref=" + n,
-            "previousSibling ref=" + n,
-            "nextSibling ref=" + n,
-            "childCount=0"),
-        columns);
+    return columns;
   }
 }

@@ -82,6 +82,20 @@ class HierarchyVerifyTest {
         both());
   }
 
+  /**
+   * A parent link to an entity without a node (a corrupted hierarchy) ends the walk up: the depth
+   * counts that parent as one level, the levels below it as usual.
+   */
+  @Test
+  void aDanglingParentEndsTheWalkUpOneLevelAbove() {
+    final long stranger = registry.create();
+    nodes.setLinks(nodes.indexOf(a), stranger, Entity.NULL, Entity.NULL);
+    assertEquals(1, hierarchy.depth(a));
+    assertEquals(2, hierarchy.depth(b));
+    assertEquals(0, hierarchy.depth(root));
+    assertEquals(2, nodes.get(b).depth());
+  }
+
   @Test
   void aBrokenSiblingLinkIsReported() {
     final long c = registry.create();

@@ -13,15 +13,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.AllPrimitivesStorageB;
+import dev.phalanx.ecs.AllPrimitivesStorageB.Mood;
+import dev.phalanx.ecs.AllPrimitivesStorageB.Point;
+import dev.phalanx.ecs.AllPrimitivesStorageB.Sample;
 import dev.phalanx.ecs.ComponentListener;
 import dev.phalanx.ecs.CoreTestAccess;
 import dev.phalanx.ecs.EmptyStorage;
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.PrimitiveColumnsStorageA.Row;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Storage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -231,5 +240,174 @@ class ContinuousLoaderContractTest {
         assertEquals(remote.get(entity, INTS), local.get(loader.map(entity), INTS));
       }
     }
+  }
+
+  /** {@code orphans()} from a listener of a load is refused; the load completes. */
+  @Test
+  void orphansFromAListenerOfALoadIsRefused() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(3);
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    final List<Throwable> refused = new ArrayList<>();
+    local
+        .storage(CHARS)
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              try {
+                loader.orphans();
+              } catch (final IllegalStateException thrown) {
+                refused.add(thrown);
+              }
+            });
+    load(loader, remote);
+    assertEquals(3, refused.size());
+    assertEquals(
+        "cannot destroy orphans: this loader is loading (called from a listener of the load)",
+        refused.get(0).getMessage());
+    assertMirrors(remote, local, loader);
+  }
+
+  /**
+   * {@code orphans()} over many orphans (more than the first batch it unmaps) destroys and unmaps
+   * every one though a destroy listener throws at each; the first exception is rethrown once all
+   * are gone, the others suppressed.
+   */
+  @Test
+  void orphansGoesOnWhenADestroyListenerThrowsAndRethrowsAtTheEnd() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(2);
+    final int bare = 40;
+    for (int i = 0; i < bare; i++) {
+      remote.create();
+    }
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    load(loader, remote);
+    assertEquals(2 + bare, loader.size());
+    final int[] calls = {0};
+    local
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              throw new IllegalStateException("destroy listener failed at " + ++calls[0]);
+            });
+    final IllegalStateException thrown = assertThrows(IllegalStateException.class, loader::orphans);
+    assertEquals("destroy listener failed at 1", thrown.getMessage());
+    assertEquals(bare - 1, thrown.getSuppressed().length);
+    assertEquals(2, loader.size(), "every orphan unmapped");
+    assertEquals(2, local.alive());
+    for (final long entity : live(remote)) {
+      assertEquals(remote.orphan(entity), !loader.contains(entity));
+    }
+    assertEquals(List.of(), local.verify());
+  }
+
+  /**
+   * A nested load from a listener is refused before it reads anything: the stream it was handed is
+   * left untouched, for a later load.
+   */
+  @Test
+  void aLoadFromAListenerOfALoadLeavesItsStreamUnread() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(3);
+    final Registry local = new Registry();
+    final ContinuousLoader loader = loader(local);
+    final byte[] bytes = save(remote);
+    final java.io.ByteArrayInputStream nested = new java.io.ByteArrayInputStream(bytes);
+    final AtomicReference<Throwable> refused = new AtomicReference<>();
+    local
+        .storage(INTS)
+        .onConstruct()
+        .connect(
+            (r, e) -> {
+              if (null == refused.get()) {
+                try {
+                  loader.load(nested);
+                } catch (final IllegalStateException | IOException thrown) {
+                  refused.set(thrown);
+                }
+              }
+            });
+    load(loader, remote);
+    assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
+    assertEquals(bytes.length, nested.available(), "nothing was read");
+    assertMirrors(remote, local, loader);
+  }
+
+  /**
+   * Values a load writes into a tracked storage are stamped with the replica's change tick, whether
+   * emplaced or rewritten in place; values left alone keep their stamp.
+   */
+  @Test
+  void valuesALoadWritesIntoATrackedStorageAreStamped() throws IOException {
+    final Registry remote = new Registry();
+    final long a = remote.create();
+    final long b = remote.create();
+    remote.emplace(a, AllPrimitivesStorageB.TRACKED, sample(1));
+    remote.emplace(b, AllPrimitivesStorageB.TRACKED, sample(2));
+    final Registry local = new Registry();
+    final ContinuousLoader loader =
+        new ContinuousLoader(local)
+            .types(AllPrimitivesStorageB.TRACKED)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS);
+    final long before = local.advanceChangeTick();
+    loader.load(ByteBuffer.wrap(saveTracked(remote)));
+    final Storage<Sample> tracked = local.storage(AllPrimitivesStorageB.TRACKED);
+    assertTrue(tracked.changedSince(loader.map(a), before), "emplaced: stamped");
+    assertTrue(tracked.changedSince(loader.map(b), before), "emplaced: stamped");
+    final long seen = local.advanceChangeTick();
+    remote.replace(b, AllPrimitivesStorageB.TRACKED, sample(3));
+    loader.load(ByteBuffer.wrap(saveTracked(remote)));
+    assertFalse(tracked.changedSince(loader.map(a), seen), "unchanged: not stamped again");
+    assertTrue(tracked.changedSince(loader.map(b), seen), "rewritten: stamped");
+    assertEquals(3, tracked.get(loader.map(b)).count());
+    assertEquals(List.of(), local.verify());
+  }
+
+  /**
+   * A remote entity whose local entity was destroyed, and whose new one the entity limit refuses,
+   * is unmapped at once: a listener of the same load already finds it unmapped.
+   */
+  @Test
+  void aRemoteEntityTheLimitLeavesWithoutALocalOneIsUnmappedAtOnce() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(2);
+    final long[] entities = live(remote);
+    final Registry local = new Registry(2);
+    final ContinuousLoader loader = loader(local);
+    load(loader, remote);
+    // The first remote entity's local one is destroyed, its index taken by a local entity.
+    local.destroy(loader.map(entities[0]));
+    local.create();
+    final List<Boolean> mapped = new ArrayList<>();
+    local.storage(INTS).onUpdate().connect((r, e) -> mapped.add(loader.contains(entities[0])));
+    remote.replace(entities[1], INTS, Row.of(-1));
+    assertThrows(IllegalStateException.class, () -> load(loader, remote));
+    assertEquals(List.of(false), mapped, "unmapped when the listener ran");
+    assertFalse(loader.contains(entities[0]));
+    assertEquals(List.of(), local.verify());
+  }
+
+  private static Sample sample(final int count) {
+    return new Sample(
+        true,
+        (byte) 1,
+        (short) 2,
+        'c',
+        count,
+        5L,
+        Entity.NULL,
+        1.5f,
+        2.5,
+        "s" + count,
+        Mood.CALM,
+        new Point(count, -count));
+  }
+
+  private static byte[] saveTracked(final Registry remote) throws IOException {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(remote)
+        .types(AllPrimitivesStorageB.TRACKED)
+        .codec(Point.class, AllPrimitivesStorageB.POINTS)
+        .write(out);
+    return out.toByteArray();
   }
 }

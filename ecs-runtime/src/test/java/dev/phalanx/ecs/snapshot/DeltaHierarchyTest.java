@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.snapshot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -12,6 +13,8 @@ import dev.phalanx.ecs.hierarchy.Hierarchy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -527,6 +530,199 @@ class DeltaHierarchyTest {
                     + " is not among the children of its parent, "
                     + Entity.toString(root)),
         String.valueOf(message));
+  }
+
+  /**
+   * A delta that hangs a node under the entity the replica holds as that node's child, without
+   * sending the child, is refused as a cycle: the replica's nodes the delta leaves alone keep their
+   * links to the nodes it writes again.
+   */
+  @Test
+  void aDeltaHangingANodeUnderItsUnsentChildIsRefused() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    final long z = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(a, root);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    final long top = server.create();
+    tree.attach(root, top);
+    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final int n = 3;
+    final List<Long> sent = sent(second, n);
+    assertEquals(Set.of(root, a, top), Set.copyOf(sent));
+    final ByteBuffer bytes = ByteBuffer.wrap(second).order(ByteOrder.LITTLE_ENDIAN);
+    // The node sent for a goes to z instead (a new root): a is not sent, it keeps its links.
+    final int at = sent.indexOf(a);
+    bytes.putLong(links(second, n, 0) - (n - at) * 8, z);
+    bytes.putLong(links(second, n, 0) + at * 8, Entity.NULL);
+    // root's parent becomes a, its child on the replica; top lists no child.
+    final int r = sent.indexOf(root);
+    final int t = sent.indexOf(top);
+    bytes.putLong(links(second, n, 0) + r * 8, a);
+    bytes.putLong(links(second, n, 1) + t * 8, Entity.NULL);
+    bytes.putInt(links(second, n, 4) + t * 4, 0);
+    final Registry client = new Registry();
+    final DeltaLoader loader = new DeltaLoader(client);
+    final String message = refusal(first, second, client, loader);
+    assertTrue(null != message && message.contains("is its own ancestor"), String.valueOf(message));
+    assertEquals(loader.map(root), Hierarchy.of(client).parent(loader.map(a)));
+  }
+
+  /**
+   * A delta whose node section lacks a link column (a field the replica does not know: here a
+   * renamed one) loads as if that link were {@code NULL} in every node sent; the lists are rebuilt
+   * from the parent links.
+   */
+  @Test
+  void aDeltaWithoutASiblingColumnLoadsAWholeHierarchy() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    Hierarchy.of(server).attach(a, root);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    rename(delta, "previousSibling", "previousSiblinX");
+    resign(delta);
+    final Registry client = new Registry();
+    final Hierarchy mirror = Hierarchy.of(client);
+    final DeltaLoader loader = new DeltaLoader(client);
+    loader.load(delta, delta.length);
+    assertEquals(loader.map(root), mirror.parent(loader.map(a)));
+    assertEquals(List.of(loader.map(a)), listed(mirror, loader.map(root)));
+    assertEquals(List.of(), client.verify());
+  }
+
+  /**
+   * A new last child is sent with its previous sibling, not with its parent (whose first child is
+   * the same): it is linked to the parent's node the replica holds.
+   */
+  @Test
+  void aNewLastChildIsLinkedToAParentTheDeltaDoesNotCarry() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final long a = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(a, root);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final Registry client = new Registry();
+    final DeltaLoader loader = new DeltaLoader(client);
+    load(writer, loader);
+    final long b = server.create();
+    tree.attach(b, root, 1);
+    load(writer, loader);
+    final Hierarchy mirror = Hierarchy.of(client);
+    assertEquals(loader.map(root), mirror.parent(loader.map(b)));
+    assertEquals(List.of(loader.map(a), loader.map(b)), listed(mirror, loader.map(root)));
+    assertEquals(2, mirror.childCount(loader.map(root)));
+    assertEquals(List.of(), client.verify());
+  }
+
+  /**
+   * Lists whose links loop (every node its own first child and next sibling) are refused quickly:
+   * each walk stops after as many steps as there are nodes sent.
+   */
+  @Test
+  void aDeltaWhoseListsLoopIsRefusedQuickly() throws IOException {
+    final Registry server = new Registry();
+    final long root = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    final int children = 7;
+    for (int i = 0; i < children; i++) {
+      tree.attach(server.create(), root);
+    }
+    final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
+    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final int n = children + 1;
+    final List<Long> sent = sent(delta, n);
+    final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < n; i++) {
+      if (sent.get(i) != root) {
+        bytes.putLong(links(delta, n, 1) + i * 8, sent.get(i));
+        bytes.putLong(links(delta, n, 3) + i * 8, sent.get(i));
+      }
+    }
+    final Registry client = new Registry();
+    final String message =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(5), () -> refusal(null, delta, client, new DeltaLoader(client)));
+    assertTrue(
+        null != message && message.contains(" as a child, wrongly"), String.valueOf(message));
+  }
+
+  /**
+   * A children list that runs through every node sent and then reaches a node the delta does not
+   * carry is not whole: it is not read (whatever its links), and the lists are rebuilt from the
+   * parent links.
+   */
+  @Test
+  void aListReachingAnUnsentNodeAfterEveryNodeSentIsNotRead() throws IOException {
+    final Registry server = new Registry();
+    final long t = server.create();
+    final long p = server.create();
+    final long q = server.create();
+    final Hierarchy tree = Hierarchy.of(server);
+    tree.attach(p, t);
+    final DeltaWriter writer = new DeltaWriter(server);
+    final Registry client = new Registry();
+    final Hierarchy mirror = Hierarchy.of(client);
+    final DeltaLoader loader = new DeltaLoader(client);
+    load(writer, loader);
+    // The replica gives q a node of its own (a local child): held, with a node, never sent.
+    final long local = client.create();
+    mirror.attach(local, loader.map(q));
+    final long c = server.create();
+    tree.attach(c, p);
+    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final int n = 3;
+    final List<Long> sent = sent(second, n);
+    assertEquals(Set.of(t, p, c), Set.copyOf(sent));
+    final ByteBuffer bytes = ByteBuffer.wrap(second).order(ByteOrder.LITTLE_ENDIAN);
+    // t moves under q; p's list runs c, t, p, then q.
+    bytes.putLong(links(second, n, 0) + sent.indexOf(t) * 8, q);
+    bytes.putLong(links(second, n, 3) + sent.indexOf(c) * 8, t);
+    bytes.putLong(links(second, n, 3) + sent.indexOf(t) * 8, p);
+    bytes.putLong(links(second, n, 3) + sent.indexOf(p) * 8, q);
+    resign(second);
+    loader.load(second, second.length);
+    assertEquals(Set.of(local, loader.map(t)), Set.copyOf(listed(mirror, loader.map(q))));
+    assertEquals(List.of(loader.map(p)), listed(mirror, loader.map(t)));
+    assertEquals(List.of(loader.map(c)), listed(mirror, loader.map(p)));
+    assertEquals(List.of(), client.verify());
+  }
+
+  /** The {@code field}'s column of a delta whose node section (its last) sends {@code n} nodes. */
+  private static int links(final byte[] delta, final int n, final int field) {
+    return delta.length - DeltaFormat.TRAILER - n * (4 * 8 + 4) + field * n * 8;
+  }
+
+  /** The entities whose nodes a delta sends, {@code n} of them. */
+  private static List<Long> sent(final byte[] delta, final int n) {
+    final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
+    final List<Long> sent = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      sent.add(bytes.getLong(links(delta, n, 0) - (n - i) * 8));
+    }
+    return sent;
+  }
+
+  /** Renames a field (or any text) of a stream in place, keeping its length. */
+  private static void rename(final byte[] bytes, final String from, final String to) {
+    final byte[] wanted = from.getBytes(StandardCharsets.UTF_8);
+    outer:
+    for (int at = 0; at + wanted.length <= bytes.length; at++) {
+      for (int i = 0; i < wanted.length; i++) {
+        if (bytes[at + i] != wanted[i]) {
+          continue outer;
+        }
+      }
+      final byte[] replacement = to.getBytes(StandardCharsets.UTF_8);
+      System.arraycopy(replacement, 0, bytes, at, replacement.length);
+      return;
+    }
+    throw new AssertionError(from + " not found");
   }
 
   /**
