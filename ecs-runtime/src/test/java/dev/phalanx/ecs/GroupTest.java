@@ -65,6 +65,34 @@ class GroupTest {
     assertEquals(expected, actual);
   }
 
+  /**
+   * Removing a component whose storage an owning group spans, from an entity that also leaves a
+   * less restrictive non-owning group, takes it out of both, whichever group was made first.
+   */
+  @Test
+  void aRemovalLeavesASpanningOwningGroupAndANonOwningOneAlike() {
+    for (final boolean owningFirst : new boolean[] {true, false}) {
+      final Registry world = new Registry();
+      final OwningGroup before = owningFirst ? world.owningGroup(TA, TB) : null;
+      final NonOwningGroup listed = world.nonOwningGroup(types(TA), NONE);
+      final OwningGroup owning = owningFirst ? before : world.owningGroup(TA, TB);
+      final List<Long> entities = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        final long e = world.create();
+        world.emplace(e, TA, new A(i));
+        world.emplace(e, TB, new B(i));
+        entities.add(e);
+      }
+      final long leaving = entities.get(2);
+      world.remove(leaving, TA);
+      assertFalse(owning.contains(leaving), "owning first: " + owningFirst);
+      assertFalse(listed.contains(leaving), "owning first: " + owningFirst);
+      assertEquals(5, owning.size());
+      assertEquals(5, listed.size());
+      assertEquals(List.of(), world.verify());
+    }
+  }
+
   @Test
   void fullOwningGroupKeepsMembersAtTheFrontOfEveryOwnedStorage() {
     final OwningGroup group = registry.owningGroup(TA, TB);
