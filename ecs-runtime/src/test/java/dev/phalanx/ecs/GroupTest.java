@@ -93,6 +93,39 @@ class GroupTest {
     }
   }
 
+  /**
+   * While a view walks a storage a group observes, once the visited entity (the last element) has
+   * lost its component, removing one still to come would leave the storage smaller than the part
+   * already visited: refused for that reason, before anything changes, as without groups.
+   */
+  @Test
+  void aRemovalBelowTheFloorAfterTheVisitedOneIsRefusedAsShrinking() {
+    final NonOwningGroup group = registry.nonOwningGroup(types(TA, TB), NONE);
+    final long[] entities = new long[5];
+    for (int i = 0; i < entities.length; i++) {
+      entities[i] = entity(true, true, false);
+    }
+    final List<String> refusals = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              if (e == entities[4]) {
+                registry.remove(e, TA); // the visited entity, the last element
+                refusals.add(
+                    assertThrows(
+                            ConcurrentModificationException.class,
+                            () -> registry.remove(entities[0], TA))
+                        .getMessage());
+              }
+            });
+    assertEquals(1, refusals.size());
+    assertTrue(refusals.get(0).contains("smaller than the part already visited"), refusals.get(0));
+    assertTrue(registry.has(entities[0], TA));
+    assertEquals(4, group.size());
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
   @Test
   void fullOwningGroupKeepsMembersAtTheFrontOfEveryOwnedStorage() {
     final OwningGroup group = registry.owningGroup(TA, TB);
