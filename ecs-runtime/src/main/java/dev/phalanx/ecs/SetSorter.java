@@ -33,10 +33,12 @@ import java.util.Arrays;
  * the next sort, and 8 KiB of digit counts.
  *
  * <p>An introsort (quicksort with a median of three, heapsort past a depth of {@code 2 log2 n},
- * insertion sort for ranges of 16 or fewer): O(n log n) comparisons, stack O(log n); the insertion
- * sort alone is O(n) on almost sorted data and stable. Applying an order follows the permutation's
- * cycles: at most n swaps. No allocation once the set has been sorted at its current size (the
- * permutation and the entity adapter are reused). One sorter per set, not thread-safe, as the set.
+ * insertion sort for ranges of 16 or fewer): O(n log n) comparisons, stack O(log n); already sorted
+ * input splits evenly (the median of three is the middle element, and each part stays sorted),
+ * under n log2 n comparisons. The insertion sort alone is O(n) on almost sorted data and stable.
+ * Applying an order follows the permutation's cycles: at most n swaps. No allocation once the set
+ * has been sorted at its current size (the permutation and the entity adapter are reused). One
+ * sorter per set, not thread-safe, as the set.
  */
 final class SetSorter {
 

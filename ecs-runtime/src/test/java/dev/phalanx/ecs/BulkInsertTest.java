@@ -105,6 +105,40 @@ class BulkInsertTest {
   private record Refusal(
       String name, BiConsumer<Registry, long[]> attempt, Class<?> thrown, String words) {}
 
+  /**
+   * A bulk insert made by a group's enter listener, while that entry is still being announced,
+   * announces its own entries, entity by entity, and the outer one is announced once.
+   */
+  @Test
+  void aBulkInsertFromAGroupListenerAnnouncesItsOwnEntries() {
+    final Registry registry = new Registry();
+    final long first = registry.create();
+    final long[] others = new long[3];
+    registry.create(others);
+    final List<String> events = new ArrayList<>();
+    registry
+        .nonOwningGroup(new ComponentType<?, ?>[] {A}, new ComponentType<?, ?>[] {})
+        .onEnter()
+        .connect(
+            (r, e) -> {
+              events.add("enter A " + e);
+              r.storage(B).insert(others, 0, others.length, new Payload(1));
+            });
+    registry
+        .nonOwningGroup(new ComponentType<?, ?>[] {B}, new ComponentType<?, ?>[] {})
+        .onEnter()
+        .connect((r, e) -> events.add("enter B " + e));
+    registry.emplace(first, A, new Payload(0));
+    assertEquals(
+        List.of(
+            "enter A " + first,
+            "enter B " + others[0],
+            "enter B " + others[1],
+            "enter B " + others[2]),
+        events);
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void aRefusedBulkInsertChangesNothing() {
     final List<Refusal> refusals =

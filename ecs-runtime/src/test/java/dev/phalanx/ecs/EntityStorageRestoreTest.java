@@ -2,10 +2,16 @@ package dev.phalanx.ecs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link EntityStorage#restore(long[], int, int, int[])}: the loader's checked arrays are adopted
@@ -82,5 +88,66 @@ class EntityStorageRestoreTest {
     assertEquals(0, storage.alive());
     assertFalse(storage.valid(first));
     assertEquals(Entity.of(0, 0), storage.create());
+  }
+
+  /** {@return {@code count} identifiers of version 3, indices in reverse order} */
+  private static long[] reversed(final int count) {
+    final long[] entities = new long[count];
+    for (int i = 0; i < count; i++) {
+      entities[i] = Entity.of(count - 1 - i, 3);
+    }
+    return entities;
+  }
+
+  /** {@return the positions of {@link #reversed}} */
+  private static int[] reversedPositions(final int count) {
+    final int[] positions = new int[count];
+    for (int index = 0; index < count; index++) {
+      positions[index] = count - 1 - index;
+    }
+    return positions;
+  }
+
+  /**
+   * Checked arrays that describe exactly the restored identifiers are adopted as they are, at every
+   * edge of the rule (16 identifiers, none or all live, as many as the limit): the storage holds
+   * the very packed array, and reads the very positions (a position changed afterwards shows in
+   * {@link EntityStorage#verify}).
+   */
+  @ParameterizedTest
+  @CsvSource({"16, 0, 100", "16, 16, 100", "20, 7, 20"})
+  void checkedArraysAreAdoptedAtEveryEdgeOfTheRule(
+      final int count, final int alive, final int limit) {
+    final EntityStorage storage = new EntityStorage(limit);
+    final long[] entities = reversed(count);
+    final int[] positions = reversedPositions(count);
+    storage.restore(entities, count, alive, positions);
+    assertSame(entities, storage.packed());
+    assertEquals(alive, storage.alive());
+    final List<String> problems = new ArrayList<>();
+    storage.verify(problems);
+    assertEquals(List.of(), problems);
+    positions[0] = 0; // index 0 is at position count - 1
+    storage.verify(problems);
+    assertEquals(1, problems.size(), problems.toString());
+  }
+
+  /**
+   * Without checked positions, a packed array of at least 16 elements (and at least the count) is
+   * adopted; a shorter one is copied, so the caller's array is not kept.
+   */
+  @Test
+  void aPackedArrayOfSixteenIsAdoptedAndAShorterOneCopied() {
+    final EntityStorage storage = new EntityStorage();
+    final long[] sixteen = reversed(16);
+    storage.restore(sixteen, 16, 16);
+    assertSame(sixteen, storage.packed());
+    final long[] eight = reversed(8);
+    storage.restore(eight, 8, 8);
+    assertNotSame(eight, storage.packed());
+    for (int i = 0; i < 8; i++) {
+      assertTrue(storage.valid(Entity.of(i, 3)), "index " + i);
+    }
+    assertFalse(storage.valid(Entity.of(8, 3)));
   }
 }

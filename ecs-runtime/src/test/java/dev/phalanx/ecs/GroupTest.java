@@ -65,6 +65,67 @@ class GroupTest {
     assertEquals(expected, actual);
   }
 
+  /**
+   * Removing a component whose storage an owning group spans, from an entity that also leaves a
+   * less restrictive non-owning group, takes it out of both, whichever group was made first.
+   */
+  @Test
+  void aRemovalLeavesASpanningOwningGroupAndANonOwningOneAlike() {
+    for (final boolean owningFirst : new boolean[] {true, false}) {
+      final Registry world = new Registry();
+      final OwningGroup before = owningFirst ? world.owningGroup(TA, TB) : null;
+      final NonOwningGroup listed = world.nonOwningGroup(types(TA), NONE);
+      final OwningGroup owning = owningFirst ? before : world.owningGroup(TA, TB);
+      final List<Long> entities = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        final long e = world.create();
+        world.emplace(e, TA, new A(i));
+        world.emplace(e, TB, new B(i));
+        entities.add(e);
+      }
+      final long leaving = entities.get(2);
+      world.remove(leaving, TA);
+      assertFalse(owning.contains(leaving), "owning first: " + owningFirst);
+      assertFalse(listed.contains(leaving), "owning first: " + owningFirst);
+      assertEquals(5, owning.size());
+      assertEquals(5, listed.size());
+      assertEquals(List.of(), world.verify());
+    }
+  }
+
+  /**
+   * While a view walks a storage a group observes, once the visited entity (the last element) has
+   * lost its component, removing one still to come would leave the storage smaller than the part
+   * already visited: refused for that reason, before anything changes, as without groups.
+   */
+  @Test
+  void aRemovalBelowTheFloorAfterTheVisitedOneIsRefusedAsShrinking() {
+    final NonOwningGroup group = registry.nonOwningGroup(types(TA, TB), NONE);
+    final long[] entities = new long[5];
+    for (int i = 0; i < entities.length; i++) {
+      entities[i] = entity(true, true, false);
+    }
+    final List<String> refusals = new ArrayList<>();
+    registry
+        .view(TA)
+        .each(
+            e -> {
+              if (e == entities[4]) {
+                registry.remove(e, TA); // the visited entity, the last element
+                refusals.add(
+                    assertThrows(
+                            ConcurrentModificationException.class,
+                            () -> registry.remove(entities[0], TA))
+                        .getMessage());
+              }
+            });
+    assertEquals(1, refusals.size());
+    assertTrue(refusals.get(0).contains("smaller than the part already visited"), refusals.get(0));
+    assertTrue(registry.has(entities[0], TA));
+    assertEquals(4, group.size());
+    assertTrue(registry.verify().isEmpty(), registry.verify().toString());
+  }
+
   @Test
   void fullOwningGroupKeepsMembersAtTheFrontOfEveryOwnedStorage() {
     final OwningGroup group = registry.owningGroup(TA, TB);

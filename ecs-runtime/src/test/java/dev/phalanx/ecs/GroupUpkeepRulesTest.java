@@ -84,6 +84,29 @@ class GroupUpkeepRulesTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /**
+   * As above when both changes are planned (their groups have enter listeners): the commit plans
+   * again for its own storage and does not replay the other storage's plan.
+   */
+  @Test
+  void aCommitAfterTheSameEntitysPlannedChangeElsewhereIsPlannedAgain() {
+    final OwningGroup ab = registry.owningGroup(types(TA), types(TB), NONE);
+    final NonOwningGroup c = registry.nonOwningGroup(types(TC), NONE);
+    final List<String> entered = new ArrayList<>();
+    ab.onEnter().connect((r, entity) -> entered.add("ab " + entity));
+    c.onEnter().connect((r, entity) -> entered.add("c " + entity));
+    final long e = registry.create();
+    give(e, TA);
+    final Storage<?> bs = registry.storage(TB);
+    final int position = bs.prepareInsert(e);
+    give(e, TC);
+    bs.commitInsert(e, position);
+    assertTrue(ab.contains(e));
+    assertTrue(c.contains(e));
+    assertEquals(List.of("c " + e, "ab " + e), entered);
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void aCommitAfterAnotherEntitysPreparationInTheSameStorageIsPlannedAgain() {
     // Rule: as above when another entity's insertion into the same storage was prepared (and

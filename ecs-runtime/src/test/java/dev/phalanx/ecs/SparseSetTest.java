@@ -309,6 +309,31 @@ class SparseSetTest {
         comparisons[0] < bound, shape + ": " + comparisons[0] + " comparisons, bound " + bound);
   }
 
+  /**
+   * The median of three splits already sorted distinct keys evenly, and each part stays sorted: the
+   * introsort needs fewer than n log2 n comparisons there, never reaching the heapsort fallback
+   * (which alone takes about twice as many).
+   */
+  @Test
+  void sortOfAlreadySortedDistinctKeysSplitsEvenly() {
+    final int count = 1 << 14;
+    final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);
+    for (int i = 0; i < count; i++) {
+      set.insert(Entity.of(i, 0));
+    }
+    final long[] comparisons = new long[1];
+    set.sortByPosition(
+        (a, b) -> {
+          comparisons[0]++;
+          return Integer.compare(Entity.index(set.at(a)), Entity.index(set.at(b)));
+        });
+    for (int position = 0; position < count; position++) {
+      assertEquals(position, Entity.index(set.at(position)));
+    }
+    final double bound = count * (Math.log(count) / Math.log(2));
+    assertTrue(comparisons[0] < bound, comparisons[0] + " comparisons, bound " + bound);
+  }
+
   @Test
   void insertionSortIsStable() {
     final TestSet set = new TestSet(DeletionPolicy.SWAP_AND_POP);

@@ -78,6 +78,103 @@ class EntityIndexMapTest {
     assertEquals(1, map.size());
   }
 
+  /**
+   * Dense indices put in order stay flat: the span grows to cover each new index (the first index 0
+   * and a jump past twice the span included) and never beyond the size rule.
+   */
+  @Test
+  void denseIndicesStayFlatAndTheSpanFollowsTheSizeRule() {
+    final EntityIndexMap map = new EntityIndexMap();
+    map.put(Entity.of(0, 0), 0);
+    assertEquals(0, map.overflowSize());
+    map.put(Entity.of(100, 0), 100); // beyond twice the span of 1: the span covers it at once
+    assertEquals(0, map.overflowSize());
+    for (int i = 1; i < 3000; i++) {
+      map.put(Entity.of(i, 0), i);
+      assertEquals(0, map.overflowSize(), "index " + i);
+    }
+    assertEquals(3000, map.size());
+    assertTrue(map.span() >= 3000, "span " + map.span());
+    assertTrue(map.span() <= 2 * (map.size() + 1), "span " + map.span());
+    for (int i = 0; i < 3000; i++) {
+      assertEquals(i, map.get(Entity.of(i, 0), -1));
+    }
+    map.remove(Entity.of(0, 0));
+    assertFalse(map.containsKey(Entity.of(0, 0)));
+    assertEquals(2999, map.size());
+  }
+
+  /**
+   * The size rule is exact: with n keys an index below {@code 2 (n + 1)} is flat, one at the bound
+   * waits in the overflow and does not widen the span.
+   */
+  @Test
+  void anIndexJustInsideTheSizeRuleIsFlatAndOneAtItsBoundOverflows() {
+    final EntityIndexMap map = new EntityIndexMap();
+    for (int i = 0; i < 1000; i++) {
+      map.put(Entity.of(i, 0), i);
+    }
+    map.put(Entity.of(2001, 0), 1); // 1000 keys: indices below 2002 may be flat
+    assertEquals(0, map.overflowSize());
+    assertEquals(2002, map.span());
+    map.put(Entity.of(2004, 0), 2); // 1001 keys: the bound is 2004
+    assertEquals(1, map.overflowSize());
+    assertEquals(2002, map.span());
+    assertEquals(2, map.get(Entity.of(2004, 0), -1));
+    map.remove(Entity.of(2004, 0));
+    assertEquals(0, map.overflowSize());
+    assertFalse(map.containsKey(Entity.of(2004, 0)));
+    assertEquals(1001, map.size());
+  }
+
+  /**
+   * Keys at the span's index when the span is at its bound wait in the overflow and are removed
+   * from there; widening the span later moves the one it covers, and one at the new span's edge
+   * stays behind.
+   */
+  @Test
+  void keysAtTheSpansEdgeWaitInTheOverflowUntilItCoversThem() {
+    final EntityIndexMap map = new EntityIndexMap();
+    map.put(Entity.of(1023, 0), 0); // the span grows to the floor, 1024
+    assertEquals(1024, map.span());
+    map.put(Entity.of(1024, 0), 1); // at the span, which is at its bound
+    map.put(Entity.of(1024, 1), 2);
+    map.put(Entity.of(2000, 0), 3);
+    assertEquals(3, map.overflowSize());
+    map.remove(Entity.of(1024, 1));
+    assertFalse(map.containsKey(Entity.of(1024, 1)));
+    assertEquals(2, map.overflowSize());
+    map.reserve(2000, 1000); // to [0, 2000): 1024 moves, 2000 stays
+    assertEquals(2000, map.span());
+    assertEquals(1, map.overflowSize());
+    assertEquals(1, map.get(Entity.of(1024, 0), -1));
+    assertEquals(3, map.get(Entity.of(2000, 0), -1));
+    assertEquals(3, map.size());
+  }
+
+  /**
+   * Two versions of one index both beyond the span: widening it moves one into the flat slot and
+   * leaves the other in the overflow, both kept.
+   */
+  @Test
+  void wideningTheSpanMovesOneOfTwoVersionsAndKeepsBoth() {
+    final EntityIndexMap map = new EntityIndexMap();
+    final long first = Entity.of(1500, 0);
+    final long second = Entity.of(1500, 1);
+    map.put(first, 10);
+    map.put(second, 20);
+    assertEquals(2, map.overflowSize());
+    map.reserve(4000, 1499); // the size rule allows 2 (2 + 1499 + 1) = 3004
+    assertEquals(3004, map.span());
+    assertEquals(1, map.overflowSize());
+    assertEquals(2, map.size());
+    assertEquals(10, map.get(first, -1));
+    assertEquals(20, map.get(second, -1));
+    map.put(Entity.of(3003, 0), 30); // inside the reserved span: flat
+    assertEquals(1, map.overflowSize());
+    assertEquals(30, map.get(Entity.of(3003, 0), -1));
+  }
+
   @Test
   void clearForgetsEveryKeyFlatOrNot() {
     final EntityIndexMap map = new EntityIndexMap();
