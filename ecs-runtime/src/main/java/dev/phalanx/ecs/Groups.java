@@ -597,10 +597,11 @@ public final class Groups {
   /**
    * Forgets every group's members and arranges them again from the storages, groups of lower rank
    * first (so nested groups stay nested); used after a snapshot filled storages in bulk. Nothing is
-   * checked and nothing published. An owning group is filled in the order of its first owned
-   * storage, so it finds its members in front when the storages were saved from a registry with the
-   * same groups, adopts them without a lookup (see {@link OwningGroup#rebuild}) and moves nothing;
-   * a non-owning group's members are listed anew. O(total elements).
+   * checked and nothing published. An owning group adopts without a lookup the members it finds
+   * aligned at the front of its owned storages, as storages saved from a registry with the same
+   * groups hold them, and moves nothing there; it then walks its smallest owned storage for the rest
+   * (see {@link OwningGroup#rebuild}). A non-owning group's members are listed anew. O(total
+   * elements).
    */
   void rebuild() {
     final List<Group> ordered = new ArrayList<>(groups);
