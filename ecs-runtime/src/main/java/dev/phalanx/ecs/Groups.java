@@ -599,8 +599,8 @@ public final class Groups {
    * first (so nested groups stay nested); used after a snapshot filled storages in bulk. Nothing is
    * checked and nothing published. An owning group adopts without a lookup the members it finds
    * aligned at the front of its owned storages, as storages saved from a registry with the same
-   * groups hold them, and moves nothing there; it then walks its smallest owned storage for the rest
-   * (see {@link OwningGroup#rebuild}). A non-owning group's members are listed anew. O(total
+   * groups hold them, and moves nothing there; it then walks its smallest owned storage for the
+   * rest (see {@link OwningGroup#rebuild}). A non-owning group's members are listed anew. O(total
    * elements).
    */
   void rebuild() {

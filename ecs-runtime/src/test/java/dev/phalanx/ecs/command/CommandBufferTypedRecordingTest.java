@@ -16,6 +16,7 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.RecordedFields;
+import dev.phalanx.ecs.internal.TypedRecording;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
@@ -42,7 +43,8 @@ public class CommandBufferTypedRecordingTest {
 
   /**
    * A storage shaped as the processor generates them: paged columns, a typed {@code emplace} that
-   * records its fields, an {@code applyRecorded} that reads them back in the same order.
+   * records its fields through {@link TypedRecording} (as generated code does), an {@code
+   * applyRecorded} that reads them back in the same order.
    */
   public static final class CellStorage extends Storage<Cell> {
     private long[][] words = new long[0][];
@@ -56,17 +58,17 @@ public class CommandBufferTypedRecordingTest {
     /** Records a typed emplace: one word, one reference. */
     public void emplace(
         final CommandBuffer commands, final long entity, final long word, final String text) {
-      commands.beginFields(entity, this, 1, 1);
-      commands.putWord(word);
-      commands.putRef(text);
+      TypedRecording.beginFields(commands, entity, this, 1, 1);
+      TypedRecording.putWord(commands, word);
+      TypedRecording.putRef(commands, text);
     }
 
     /** Records a typed emplace applied only if the entity has no cell by then. */
     public void emplaceIfAbsent(
         final CommandBuffer commands, final long entity, final long word, final String text) {
-      commands.beginFieldsIfAbsent(entity, this, 1, 1);
-      commands.putWord(word);
-      commands.putRef(text);
+      TypedRecording.beginFieldsIfAbsent(commands, entity, this, 1, 1);
+      TypedRecording.putWord(commands, word);
+      TypedRecording.putRef(commands, text);
     }
 
     @Override

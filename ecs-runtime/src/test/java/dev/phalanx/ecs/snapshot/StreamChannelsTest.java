@@ -65,4 +65,25 @@ class StreamChannelsTest {
     assertFalse(channel.isOpen());
     assertTrue(closed.get());
   }
+
+  /**
+   * A channel over a buffer reads its remaining bytes, moves its position, reports the end, and is
+   * open until the end and after a close, which has nothing to release.
+   */
+  @Test
+  void readingABufferMovesItsPositionAndStaysOpen() throws IOException {
+    final ByteBuffer source = ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5});
+    source.position(1);
+    final ReadableByteChannel channel = StreamChannels.reading(source);
+    final ByteBuffer target = ByteBuffer.allocate(3);
+    assertEquals(3, channel.read(target));
+    assertArrayEquals(new byte[] {2, 3, 4}, target.array());
+    assertEquals(4, source.position());
+    assertTrue(channel.isOpen());
+    assertEquals(1, channel.read(target.clear()));
+    assertEquals(5, target.get(0));
+    assertEquals(-1, channel.read(target.clear()));
+    channel.close();
+    assertTrue(channel.isOpen());
+  }
 }
