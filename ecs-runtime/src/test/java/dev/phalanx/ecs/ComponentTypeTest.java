@@ -115,6 +115,20 @@ class ComponentTypeTest {
     assertThrows(IllegalArgumentException.class, () -> ComponentType.named(null));
   }
 
+  /**
+   * A new name interns one named type and a name already known interns none: the count tests use to
+   * check that loading a stream interns no name it carries.
+   */
+  @Test
+  void eachNewNameInternsOneNamedType() {
+    final int before = ComponentType.namedCount();
+    final ComponentType<Void, VoidStorage> fresh = ComponentType.named("interned-once " + before);
+    assertEquals(before + 1, ComponentType.namedCount());
+    assertSame(fresh, ComponentType.named("interned-once " + before));
+    assertThrows(IllegalArgumentException.class, () -> ComponentType.named(""));
+    assertEquals(before + 1, ComponentType.namedCount());
+  }
+
   @Test
   void theTraitsClassNameFlattensTheNesting() {
     assertEquals(

@@ -119,6 +119,34 @@ class ReactiveRulesTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /**
+   * A filtered destroy rule collects an entity that loses its component, lives on and passes the
+   * filter, which runs while the component is still there; it chains like every rule.
+   */
+  @Test
+  void aFilteredDestroyRuleCollectsRemovalsThatPassItBeforeTheRemoval() {
+    final Registry registry = new Registry();
+    final Reactive lost =
+        Reactive.collect(registry, ComponentType.named("lost"))
+            .onDestroy(WATCHED, e -> registry.has(e, WATCHED) && registry.has(e, OTHER))
+            .onConstruct(FROZEN);
+    assertEquals(2, lost.ruleCount());
+    final long[] entities = new long[4];
+    registry.create(entities);
+    for (final long e : entities) {
+      registry.emplace(e, WATCHED, new Payload(0));
+    }
+    registry.emplace(entities[0], OTHER, new Payload(1));
+    registry.emplace(entities[2], OTHER, new Payload(2));
+    registry.remove(entities[0], WATCHED);
+    registry.remove(entities[1], WATCHED);
+    registry.destroy(entities[2]);
+    assertEquals(Set.of(entities[0]), collected(lost), "passed, lives on");
+    registry.emplace(entities[3], FROZEN, new Object());
+    assertEquals(Set.of(entities[0], entities[3]), collected(lost), "the chained rule");
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void aThrowingFilterStopsNoChangeAndCollectsNothingForThatCall() {
     for (int k = 1; k <= 8; k++) {

@@ -307,4 +307,100 @@ class RuntimeViewTest {
     assertEquals(List.of(9L, 7L, 5L, 3L, 1L), visited);
     assertTrue(registry.verify().isEmpty());
   }
+
+  /** Visits of the positions form: each entity with a copy of its positions. */
+  private static Map<Long, List<Integer>> positions(final RuntimeView view) {
+    final Map<Long, List<Integer>> seen = new HashMap<>();
+    view.each(
+        (long entity, int[] at) -> {
+          final List<Integer> copy = new ArrayList<>();
+          for (final int position : at) {
+            copy.add(position);
+          }
+          assertTrue(null == seen.put(entity, copy), "visited twice");
+        });
+    return seen;
+  }
+
+  /**
+   * The positions form skips the holes of an in-place leader, also where the leader is the only
+   * included set (always aligned with itself).
+   */
+  @Test
+  void thePositionsFormSkipsTheHolesOfAnInPlaceLeader() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.IN_PLACE));
+    final long[] entities = new long[5];
+    registry.create(entities);
+    for (int i = 0; i < entities.length; i++) {
+      a.emplace(entities[i], new Payload(i));
+    }
+    a.remove(entities[1]);
+    a.remove(entities[3]);
+    assertEquals(
+        Map.of(entities[0], List.of(0), entities[2], List.of(2), entities[4], List.of(4)),
+        positions(new RuntimeView().iterate(a)));
+  }
+
+  /** A leader of one element is visited: position 0 of the only run. */
+  @Test
+  void thePositionsFormVisitsALeaderOfOneElement() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));
+    final long first = registry.create();
+    final long second = registry.create();
+    a.emplace(second, new Payload(1));
+    b.emplace(first, new Payload(2));
+    b.emplace(second, new Payload(3));
+    assertEquals(Map.of(second, List.of(0, 1)), positions(new RuntimeView().iterate(a).iterate(b)));
+  }
+
+  /**
+   * Where the leader's last position holds an entity the other set holds elsewhere (or not at all),
+   * the run is not aligned: each position comes from that set's own lookup.
+   */
+  @Test
+  void thePositionsFormChecksTheLeadersLastPositionForAlignment() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.SWAP_AND_POP));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.SWAP_AND_POP));
+    final long[] e = new long[4];
+    registry.create(e);
+    a.emplace(e[0], new Payload(0));
+    a.emplace(e[1], new Payload(1));
+    a.emplace(e[3], new Payload(3));
+    b.emplace(e[0], new Payload(0));
+    b.emplace(e[1], new Payload(1));
+    b.emplace(e[2], new Payload(2));
+    b.emplace(e[3], new Payload(3));
+    assertEquals(
+        Map.of(e[0], List.of(0, 0), e[1], List.of(1, 1), e[3], List.of(2, 3)),
+        positions(new RuntimeView().iterate(a).iterate(b)));
+    b.remove(e[3]);
+    b.remove(e[2]);
+    assertEquals(
+        Map.of(e[0], List.of(0, 0), e[1], List.of(1, 1)),
+        positions(new RuntimeView().iterate(a).iterate(b)));
+  }
+
+  /**
+   * Two in-place sets with a hole at the same position, not aligned elsewhere: the positions form,
+   * looking each entity up, skips the hole although both sets hold the same tombstone there.
+   */
+  @Test
+  void thePositionsFormSkipsAHoleThatTwoUnalignedSetsShare() {
+    final ObjectStorage<Payload> a = registry.storage(Fixtures.alpha(DeletionPolicy.IN_PLACE));
+    final ObjectStorage<Payload> b = registry.storage(Fixtures.beta(DeletionPolicy.IN_PLACE));
+    final long[] e = new long[4];
+    registry.create(e);
+    for (final int i : new int[] {0, 1, 2}) {
+      a.emplace(e[i], new Payload(i));
+    }
+    for (final int i : new int[] {0, 1, 3, 2}) {
+      b.emplace(e[i], new Payload(i));
+    }
+    a.remove(e[1]);
+    b.remove(e[1]);
+    assertEquals(
+        Map.of(e[0], List.of(0, 0), e[2], List.of(2, 3)),
+        positions(new RuntimeView().iterate(a).iterate(b)));
+  }
 }

@@ -760,7 +760,7 @@ public final class CommandBuffer extends FieldRecorder {
       }
       if (i >= oneByOneUntil && DESTROY == (byte) (code >>> OP_SHIFT)) {
         final int end = destroyRunEnd(i);
-        if (end - i > 1 && CoreHooks.unobserved(registry)) {
+        if (end - i > 1 && CoreHooks.unobserved(registry) && !createsLate(i, end, siblings)) {
           failure = applyDestroyRun(i, end, siblings, failure);
           continue;
         }
@@ -857,6 +857,35 @@ public final class CommandBuffer extends FieldRecorder {
   }
 
   /**
+   * Returns whether a command of {@code [from, to)} names a reservation made during this apply and
+   * not created yet: resolving it creates entities (create listeners run, the entity limit may
+   * refuse them), and an identifier an earlier destroy of the run frees may be the one it gets, so
+   * such a run is applied one by one.
+   */
+  private boolean createsLate(final int from, final int to, final CommandBuffers siblings) {
+    for (int i = from; i < to; i++) {
+      final long handle = targets[i];
+      if (isReserved(handle)) {
+        final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
+        final CommandBuffer owner =
+            handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
+        if (null != owner && owner.notCreatedYet(Entity.version(handle))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@return whether reservation {@code number} is this apply's and not created yet} A number past
+   * the reservations counts too: it resolves to nothing either way, so only the path differs.
+   */
+  private boolean notCreatedYet(final int number) {
+    return number - base >= created;
+  }
+
+  /**
    * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy (no
    * listener, iteration or destroy in progress, no group but spanning owning groups), as one batch,
    * storage by storage ({@link Registry#destroy(long[], int, int)}'s unobserved path): the result
@@ -867,20 +896,14 @@ public final class CommandBuffer extends FieldRecorder {
   private Throwable applyDestroyRun(
       final int from, final int to, final CommandBuffers siblings, Throwable failure) {
     int live = from;
-    try {
-      for (int i = from; i < to; i++) {
-        final long target = resolve(targets[i], siblings);
-        if (Entity.isNull(target) || !registry.valid(target)) {
-          skipped++;
-        } else {
-          targets[live++] = target;
-        }
+    // No target needs a late creation (see createsLate): resolving runs no code and cannot fail.
+    for (int i = from; i < to; i++) {
+      final long target = resolve(targets[i], siblings);
+      if (Entity.isNull(target) || !registry.valid(target)) {
+        skipped++;
+      } else {
+        targets[live++] = target;
       }
-    } catch (final RuntimeException | Error thrown) {
-      // Creating late reservations failed: destroy none of the run's, skip them all.
-      failure = Failures.add(failure, thrown);
-      skipped += live - from;
-      live = from;
     }
     applied = to;
     skipped += (live - from) - CoreHooks.destroyUnobserved(registry, targets, from, live);

@@ -341,6 +341,39 @@ class CloneContractTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /**
+   * Where announcing would run nothing, a prefab's copies go in as one bulk insertion does:
+   * appended in instance order, even where an in-place storage has holes; with a construct listener
+   * they are inserted one by one, as emplace does, into the holes.
+   */
+  @Test
+  void silentPrefabCopiesAreAppendedAsABulkInsertionIs() {
+    final Registry registry = new Registry();
+    final long[] entities = new long[4];
+    registry.create(entities);
+    for (int i = 0; i < entities.length; i++) {
+      registry.emplace(entities[i], IN_PLACE, pointingAt(Entity.NULL, i));
+    }
+    registry.remove(entities[1], IN_PLACE);
+    registry.remove(entities[2], IN_PLACE); // holes at positions 1 and 2
+    final AllPrimitivesStorageB<Sample> storage = registry.storage(IN_PLACE);
+    final Prefab prefab = Prefab.of(registry, entities[0]);
+    final long[] silent = new long[3];
+    prefab.instantiate(registry, silent);
+    assertEquals(7, storage.size(), "appended");
+    for (int i = 0; i < silent.length; i++) {
+      assertEquals(4 + i, storage.indexOf(silent[i]));
+      assertEquals(pointingAt(Entity.NULL, 0), registry.get(silent[i], IN_PLACE));
+    }
+    storage.onConstruct().connect((r, e) -> {});
+    final long[] announced = new long[2];
+    prefab.instantiate(registry, announced);
+    assertEquals(7, storage.size(), "into the holes");
+    assertEquals(
+        List.of(1, 2), Arrays.stream(announced).mapToObj(storage::indexOf).sorted().toList());
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void copiesIntoStoragesThatAnOwningGroupArrangesJoinTheGroup() {
     final Registry registry = new Registry();

@@ -1,9 +1,11 @@
 package dev.phalanx.ecs.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Fixtures;
 import dev.phalanx.ecs.Fixtures.Payload;
 import dev.phalanx.ecs.ObjectStorage;
@@ -95,5 +97,41 @@ class CommandBufferDestroyRunTest {
       }
       assertEquals(List.of(), batched.verify());
     }
+  }
+
+  /**
+   * A run that names a handle reserved during the apply (by a queued action) and not created yet is
+   * applied as one by one: the earlier destroy frees the identifier the late creation needs under
+   * the registry's entity limit, so nothing is refused and every target is destroyed, in both
+   * registries alike.
+   */
+  @Test
+  void aRunNamingALateReservationEqualsApplyingItOneByOne() {
+    final List<String> outcomes = new ArrayList<>();
+    for (final boolean observed : new boolean[] {false, true}) {
+      final Registry registry = new Registry(2);
+      if (observed) {
+        registry.onDestroy().connect((r, e) -> {});
+      }
+      final long a = registry.create();
+      final long b = registry.create();
+      final CommandBuffer commands = new CommandBuffer(registry);
+      final long[] late = new long[1];
+      commands.queue(
+          r -> {
+            late[0] = commands.create();
+            commands.destroy(a);
+            commands.destroy(late[0]);
+            commands.destroy(b);
+          });
+      commands.apply();
+      assertEquals(0, commands.skipped(), "observed " + observed);
+      assertFalse(registry.valid(a), "observed " + observed);
+      assertFalse(registry.valid(b), "observed " + observed);
+      assertEquals(0, registry.alive(), "observed " + observed);
+      outcomes.add(Entity.toString(registry.create()) + " " + Entity.toString(registry.create()));
+      assertEquals(List.of(), registry.verify());
+    }
+    assertEquals(outcomes.get(1), outcomes.get(0), "the same recycling order");
   }
 }

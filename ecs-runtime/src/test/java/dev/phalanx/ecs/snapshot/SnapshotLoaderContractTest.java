@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.CoreTestAccess;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Group;
 import dev.phalanx.ecs.PrimitiveColumnsStorageA.Row;
@@ -22,6 +23,7 @@ import dev.phalanx.ecs.snapshot.SnapshotLoadBadInputTest.Bytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -166,6 +168,71 @@ class SnapshotLoaderContractTest {
     assertFalse(target.valid(entities[1]));
     assertFalse(target.valid(entities[4]));
     assertTrue(target.valid(entities[0]));
+    assertEquals(List.of(), target.verify());
+  }
+
+  /** A target loaded with the ints of 6 saved entities, 2 of which have none: 2 orphans. */
+  private static long[] loadedWithTwoOrphans(final SnapshotLoader loader) throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(6);
+    final long[] entities = live(remote);
+    remote.remove(entities[1], INTS);
+    remote.remove(entities[4], INTS);
+    final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    new SnapshotWriter(remote).types(INTS).write(out);
+    loader.load(ByteBuffer.wrap(out.toByteArray()));
+    return entities;
+  }
+
+  /**
+   * Destroy listeners that throw, from the k-th call on for every k, do not stop {@code orphans()}:
+   * every orphan is destroyed, then the first exception is rethrown, later ones suppressed.
+   */
+  @Test
+  void orphansRethrowsTheFirstListenerExceptionOnceEveryOrphanIsGone() throws IOException {
+    for (int k = 1; k <= 2; k++) {
+      final Registry target = new Registry();
+      final SnapshotLoader loader = loader(target);
+      final long[] entities = loadedWithTwoOrphans(loader);
+      final int at = k;
+      final int[] calls = new int[1];
+      target
+          .onDestroy()
+          .connect(
+              (r, e) -> {
+                if (++calls[0] >= at) {
+                  throw new IllegalStateException("destroy " + calls[0]);
+                }
+              });
+      final IllegalStateException thrown =
+          assertThrows(IllegalStateException.class, loader::orphans, "k=" + k);
+      assertEquals("destroy " + k, thrown.getMessage());
+      assertEquals(2 - k, thrown.getSuppressed().length, "k=" + k);
+      assertEquals(4, target.alive(), "k=" + k);
+      assertFalse(target.valid(entities[1]));
+      assertFalse(target.valid(entities[4]));
+      assertEquals(List.of(), target.verify(), "k=" + k);
+    }
+  }
+
+  /**
+   * {@code orphans()} while a storage is locked or iterated is refused with {@link
+   * ConcurrentModificationException} naming it; no orphan is destroyed.
+   */
+  @Test
+  void orphansWhileAStorageIsLockedOrIteratedIsRefused() throws IOException {
+    final Registry target = new Registry();
+    final SnapshotLoader loader = loader(target);
+    final long[] entities = loadedWithTwoOrphans(loader);
+    CoreTestAccess.lock(target.storage(INTS), "a test");
+    final ConcurrentModificationException thrown =
+        assertThrows(ConcurrentModificationException.class, loader::orphans);
+    assertEquals(
+        "cannot destroy orphans: storage of Ints is locked or iterated", thrown.getMessage());
+    CoreTestAccess.unlock(target.storage(INTS));
+    assertEquals(6, target.alive());
+    assertTrue(target.valid(entities[1]));
+    loader.orphans();
+    assertEquals(4, target.alive());
     assertEquals(List.of(), target.verify());
   }
 

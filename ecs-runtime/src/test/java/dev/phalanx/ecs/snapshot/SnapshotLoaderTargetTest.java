@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.AllPrimitivesStorageB;
+import dev.phalanx.ecs.AllPrimitivesStorageB.Point;
+import dev.phalanx.ecs.AllPrimitivesStorageB.Sample;
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.CoreTestAccess;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
@@ -20,19 +24,22 @@ import dev.phalanx.ecs.PrimitiveColumnsStorageA.Col;
 import dev.phalanx.ecs.PrimitiveColumnsStorageA.Pages;
 import dev.phalanx.ecs.PrimitiveColumnsStorageA.Row;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ConcurrentModificationException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a whole load does to its target registry beyond the elements: types found through {@code
  * types(...)}, aliases or the target's own storages, the hierarchy's context variable, groups
- * rebuilt, and the refusal of a registry that has (or gets, while the stream is read) entities.
+ * rebuilt, change ticks of tracked storages, and the refusal of a registry that has (or gets, while
+ * the stream is read) entities or a locked or iterated storage.
  */
 class SnapshotLoaderTargetTest {
 
@@ -211,5 +218,139 @@ class SnapshotLoaderTargetTest {
                 .load(new ByteArrayInputStream(out.toByteArray())));
     assertEquals(1, target.entities().size());
     assertEquals(0, target.storage(NOTE).size());
+  }
+
+  /** A saved note written through {@code codec}: a string. */
+  private static byte[] savedNote(final Registry saved) throws IOException {
+    final ValueCodec<Note> writer =
+        new ValueCodec<>() {
+          @Override
+          public void write(final Note value, final DataOutput out) throws IOException {
+            out.writeUTF(value.text());
+          }
+
+          @Override
+          public Note read(final DataInput in) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(saved).codec(Note.class, writer).write(out);
+    return out.toByteArray();
+  }
+
+  /**
+   * A registry with an iterated or a locked storage is refused with {@link
+   * ConcurrentModificationException} naming it, unchanged; once the storage is idle again the same
+   * snapshot loads.
+   */
+  @Test
+  void aRegistryWithALockedOrIteratedStorageIsRefusedUnchanged() throws IOException {
+    final Registry saved = new Registry();
+    final long entity = saved.create();
+    saved.emplace(entity, AMOUNTS, Row.of(7));
+    final byte[] bytes = save(saved);
+    final Registry target = new Registry();
+    final Storage<Row> marks = target.storage(MARKS);
+    final String message = "cannot load a snapshot: storage of Marks is locked or iterated";
+
+    CoreTestAccess.beginIteration(marks);
+    final ConcurrentModificationException iterated =
+        assertThrows(
+            ConcurrentModificationException.class,
+            () -> new SnapshotLoader(target).types(AMOUNTS).load(new ByteArrayInputStream(bytes)));
+    assertEquals(message, iterated.getMessage());
+    CoreTestAccess.endIteration(marks);
+
+    CoreTestAccess.lock(marks, "a test");
+    final ConcurrentModificationException locked =
+        assertThrows(
+            ConcurrentModificationException.class,
+            () -> new SnapshotLoader(target).types(AMOUNTS).load(new ByteArrayInputStream(bytes)));
+    assertEquals(message, locked.getMessage());
+    CoreTestAccess.unlock(marks);
+
+    assertEquals(0, target.entities().size());
+    assertNull(target.findStorage(AMOUNTS));
+    new SnapshotLoader(target).types(AMOUNTS).load(new ByteArrayInputStream(bytes));
+    assertEquals(Row.of(7), target.get(entity, AMOUNTS));
+    assertEquals(List.of(), target.verify());
+  }
+
+  /**
+   * A storage that a codec (user code) locks while the snapshot is staged is seen: the load is
+   * refused before it changes anything.
+   */
+  @Test
+  void aStorageLockedWhileTheStreamIsReadIsRefusedUnchanged() throws IOException {
+    final Registry saved = new Registry();
+    saved.emplace(saved.create(), NOTE, new Note("hello"));
+    final byte[] bytes = savedNote(saved);
+    final Registry target = new Registry();
+    final Storage<Row> marks = target.storage(MARKS);
+    final ValueCodec<Note> locking =
+        new ValueCodec<>() {
+          @Override
+          public void write(final Note value, final DataOutput out) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public Note read(final DataInput in) throws IOException {
+            CoreTestAccess.lock(marks, "a codec");
+            return new Note(in.readUTF());
+          }
+        };
+    final ConcurrentModificationException thrown =
+        assertThrows(
+            ConcurrentModificationException.class,
+            () ->
+                new SnapshotLoader(target)
+                    .types(NOTE)
+                    .codec(Note.class, locking)
+                    .load(new ByteArrayInputStream(bytes)));
+    assertEquals(
+        "cannot load a snapshot: storage of Marks is locked or iterated", thrown.getMessage());
+    CoreTestAccess.unlock(marks);
+    assertEquals(0, target.entities().size());
+    assertNull(target.findStorage(NOTE));
+  }
+
+  /**
+   * A load is a write made now: every loaded element of a tracked storage (here two whole pages) is
+   * stamped with the target's current change tick, so it counts as changed since any earlier tick;
+   * the target's tick is left as it is.
+   */
+  @Test
+  void everyLoadedElementOfATrackedStorageIsStampedWithTheCurrentTick() throws IOException {
+    final Registry saved = new Registry();
+    final long[] entities = new long[8];
+    saved.create(entities);
+    for (int i = 0; i < entities.length; i++) {
+      saved.emplace(
+          entities[i],
+          AllPrimitivesStorageB.TRACKED,
+          new Sample(
+              false, (byte) 0, (short) 0, 'x', i, 0L, Entity.NULL, 0f, 0d, null, null, null));
+    }
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(saved).codec(Point.class, AllPrimitivesStorageB.POINTS).write(out);
+    final Registry target = new Registry();
+    target.advanceChangeTick();
+    final long seen = target.advanceChangeTick();
+    final long now = target.changeTick();
+    new SnapshotLoader(target)
+        .types(AllPrimitivesStorageB.TRACKED)
+        .codec(Point.class, AllPrimitivesStorageB.POINTS)
+        .load(new ByteArrayInputStream(out.toByteArray()));
+    assertEquals(now, target.changeTick());
+    final Storage<Sample> tracked = target.storage(AllPrimitivesStorageB.TRACKED);
+    assertEquals(entities.length, tracked.size());
+    for (int i = 0; i < entities.length; i++) {
+      assertEquals(i, tracked.get(entities[i]).count());
+      assertEquals(now, tracked.changeTickAt(tracked.indexOf(entities[i])));
+      assertTrue(tracked.changedSince(entities[i], seen));
+    }
+    assertEquals(List.of(), target.verify());
   }
 }
