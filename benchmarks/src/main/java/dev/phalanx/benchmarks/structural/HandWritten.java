@@ -89,7 +89,7 @@ public class HandWritten extends StructuralBenchmark {
   }
 
   /** A set with two float columns. */
-  static final class FloatPairs extends Keys {
+  static class FloatPairs extends Keys {
     final float[][] x;
     final float[][] y;
 
@@ -130,6 +130,21 @@ public class HandWritten extends StructuralBenchmark {
   }
 
   /** A set with one int column. */
+  /**
+   * The same columns under a second class, as a registry's storages of two generated types are: the
+   * floor's payload move then has two receivers, as Phalanx's has.
+   */
+  static final class OtherFloatPairs extends FloatPairs {
+    OtherFloatPairs(final int capacity) {
+      super(capacity);
+    }
+
+    @Override
+    void moveColumns(final int from, final int to) {
+      super.moveColumns(from, to);
+    }
+  }
+
   static final class Ints extends Keys {
     final int[][] v;
 
@@ -204,9 +219,14 @@ public class HandWritten extends StructuralBenchmark {
     final FloatPairs velocities;
 
     World(final int n) {
+      this(n, false);
+    }
+
+    /** With {@code twoClasses}, the velocities' set is an {@link OtherFloatPairs}. */
+    World(final int n, final boolean twoClasses) {
       entities = new Entities(n);
       positions = new FloatPairs(n);
-      velocities = new FloatPairs(n);
+      velocities = twoClasses ? new OtherFloatPairs(n) : new FloatPairs(n);
     }
 
     /** Creates (recycling after the first time) every entity, with both floats, in order. */
@@ -290,10 +310,15 @@ public class HandWritten extends StructuralBenchmark {
     World world;
     FloatPairs[] sets;
 
+    /** Whether the two sets are of two classes ({@link #destroyTwoClasses}). */
+    boolean twoClasses() {
+      return false;
+    }
+
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
       if (null == world) {
-        world = new World(Sizes.entities(params));
+        world = new World(Sizes.entities(params), twoClasses());
         sets = new FloatPairs[] {world.positions, world.velocities};
       }
       // Identifiers are recycled after the first shot, as in Phalanx's world.
@@ -301,8 +326,31 @@ public class HandWritten extends StructuralBenchmark {
     }
   }
 
+  /** {@link DestroyState} with the velocities in an {@link OtherFloatPairs}. */
+  @State(Scope.Benchmark)
+  public static class TwoClassesDestroyState extends DestroyState {
+    @Override
+    boolean twoClasses() {
+      return true;
+    }
+  }
+
   @Benchmark
   public int destroy(final DestroyState s) {
+    return destroyEach(s);
+  }
+
+  /**
+   * As {@link #destroy}, the two sets of two classes: the payload move has two receivers, as in a
+   * registry of generated storages, where {@link #destroy}'s one class lets the JIT bind it
+   * statically.
+   */
+  @Benchmark
+  public int destroyTwoClasses(final TwoClassesDestroyState s) {
+    return destroyEach(s);
+  }
+
+  private static int destroyEach(final DestroyState s) {
     final Entities entities = s.world.entities;
     final FloatPairs[] sets = s.sets;
     for (final long e : entities.handles) {
