@@ -176,25 +176,14 @@ class RegistryRulesTest {
 
   @Test
   void clearAnnouncesEveryEntityOnce() {
-    final Registry registry = new Registry();
-    final List<Long> created = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      created.add(registry.create());
-    }
-    final List<Long> announced = new ArrayList<>();
-    registry
-        .onDestroy()
-        .connect(
-            (r, e) -> {
-              announced.add(e);
-              if (announced.size() > created.size()) {
-                // Announced again: destroying it ends a loop that would not end by itself.
-                r.destroy(e);
-              }
-            });
-    registry.clear();
-    assertEquals(new HashSet<>(created), new HashSet<>(announced));
-    assertEquals(created.size(), announced.size());
+    clearAnnouncingEachOnce(
+        3,
+        (r, e, created, announced) -> {
+          if (announced.size() > created.size()) {
+            // Announced again: destroying it ends a loop that would not end by itself.
+            r.destroy(e);
+          }
+        });
   }
 
   /**
@@ -204,9 +193,33 @@ class RegistryRulesTest {
    */
   @Test
   void clearAnnouncesEveryEntityOnceWhenAListenerDestroysSeveral() {
+    final Registry registry =
+        clearAnnouncingEachOnce(
+            6,
+            (r, e, created, announced) -> {
+              if (announced.size() == 1) {
+                for (int i = 0; i < 3; i++) {
+                  r.destroy(created.get(i));
+                }
+              }
+            });
+    assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /** What a destroy listener does after recording an announcement, in the clear tests. */
+  private interface AfterAnnouncement {
+    void accept(Registry registry, long entity, List<Long> created, List<Long> announced);
+  }
+
+  /**
+   * Clears a registry of {@code count} entities whose destroy listener records each announcement,
+   * then runs {@code then}; checks every created entity was announced once. Returns the registry.
+   */
+  private static Registry clearAnnouncingEachOnce(final int count, final AfterAnnouncement then) {
     final Registry registry = new Registry();
     final List<Long> created = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < count; i++) {
       created.add(registry.create());
     }
     final List<Long> announced = new ArrayList<>();
@@ -215,17 +228,12 @@ class RegistryRulesTest {
         .connect(
             (r, e) -> {
               announced.add(e);
-              if (announced.size() == 1) {
-                for (int i = 0; i < 3; i++) {
-                  r.destroy(created.get(i));
-                }
-              }
+              then.accept(r, e, created, announced);
             });
     registry.clear();
     assertEquals(new HashSet<>(created), new HashSet<>(announced));
     assertEquals(created.size(), announced.size());
-    assertEquals(0, registry.alive());
-    assertEquals(List.of(), registry.verify());
+    return registry;
   }
 
   @Test

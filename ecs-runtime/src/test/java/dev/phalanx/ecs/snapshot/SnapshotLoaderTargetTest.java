@@ -181,20 +181,7 @@ class SnapshotLoaderTargetTest {
     // load is refused before it changes anything.
     final Registry saved = new Registry();
     saved.emplace(saved.create(), NOTE, new Note("hello"));
-    final ValueCodec<Note> writer =
-        new ValueCodec<>() {
-          @Override
-          public void write(final Note value, final DataOutput out) throws IOException {
-            out.writeUTF(value.text());
-          }
-
-          @Override
-          public Note read(final DataInput in) {
-            throw new UnsupportedOperationException();
-          }
-        };
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new SnapshotWriter(saved).codec(Note.class, writer).write(out);
+    final byte[] snapshot = savedNote(saved);
     final Registry target = new Registry();
     final ValueCodec<Note> meddling =
         new ValueCodec<>() {
@@ -215,7 +202,7 @@ class SnapshotLoaderTargetTest {
             new SnapshotLoader(target)
                 .types(NOTE)
                 .codec(Note.class, meddling)
-                .load(new ByteArrayInputStream(out.toByteArray())));
+                .load(new ByteArrayInputStream(snapshot)));
     assertEquals(1, target.entities().size());
     assertEquals(0, target.storage(NOTE).size());
   }
