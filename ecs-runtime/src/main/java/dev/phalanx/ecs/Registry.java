@@ -252,11 +252,7 @@ public final class Registry {
       checkValid(entity, "destroy");
       final Storage<?>[] all = storages;
       for (int i = storageCount - 1; i >= 0; i--) {
-        final Storage<?> storage = all[i];
-        final int position = storage.indexOf(entity);
-        if (SparseSet.ABSENT != position) {
-          storage.removeAt(position);
-        }
+        all[i].removeIfPresent(entity);
       }
       entities.releaseLive(entity, NEXT_VERSION);
       return;
