@@ -9,6 +9,7 @@ import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Double;
 import java.lang.Float;
+import java.lang.IllegalArgumentException;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.System;
@@ -66,6 +67,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Primitives_Storage extends Storage<Primitives> implements CursorSource<Primitives_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 64;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 6;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 63;
+
   private boolean[][] flagPages = new boolean[0][];
 
   private byte[][] tinyPages = new byte[0][];
@@ -102,9 +118,17 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    * Creates an empty storage; the registry calls it through {@link Primitives_Traits#TYPE}.
    *
    * @param type the component type, {@link Primitives_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Primitives_Storage(final ComponentType<Primitives, Primitives_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize()
+          + " elements: Primitives_Storage is generated for pages of 64"
+          + ", as @Component(pageSize) declares; define the type through Primitives_Traits.TYPE");
+    }
   }
 
   /**
@@ -126,7 +150,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public boolean flag(final long entity) {
     final int position = positionFor(entity, "get flag of");
-    return flagPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return flagPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -138,7 +162,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setFlag(final long entity, final boolean value) {
     final int position = positionFor(entity, "set flag of");
-    flagPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    flagPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -150,7 +174,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public boolean flagAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return flagPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return flagPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -162,7 +186,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setFlagAt(final int position, final boolean value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    flagPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    flagPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -186,7 +210,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public byte tiny(final long entity) {
     final int position = positionFor(entity, "get tiny of");
-    return tinyPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return tinyPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -198,7 +222,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setTiny(final long entity, final byte value) {
     final int position = positionFor(entity, "set tiny of");
-    tinyPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    tinyPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -210,7 +234,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public byte tinyAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return tinyPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return tinyPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -222,7 +246,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setTinyAt(final int position, final byte value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    tinyPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    tinyPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -246,7 +270,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public short small(final long entity) {
     final int position = positionFor(entity, "get small of");
-    return smallPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return smallPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -258,7 +282,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setSmall(final long entity, final short value) {
     final int position = positionFor(entity, "set small of");
-    smallPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    smallPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -270,7 +294,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public short smallAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return smallPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return smallPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -282,7 +306,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setSmallAt(final int position, final short value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    smallPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    smallPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -306,7 +330,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public char letter(final long entity) {
     final int position = positionFor(entity, "get letter of");
-    return letterPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return letterPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -318,7 +342,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setLetter(final long entity, final char value) {
     final int position = positionFor(entity, "set letter of");
-    letterPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    letterPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -330,7 +354,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public char letterAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return letterPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return letterPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -342,7 +366,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setLetterAt(final int position, final char value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    letterPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    letterPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -366,7 +390,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public int count(final long entity) {
     final int position = positionFor(entity, "get count of");
-    return countPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return countPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -378,7 +402,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setCount(final long entity, final int value) {
     final int position = positionFor(entity, "set count of");
-    countPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    countPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -390,7 +414,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public int countAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return countPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return countPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -402,7 +426,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setCountAt(final int position, final int value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    countPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    countPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -426,7 +450,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public long big(final long entity) {
     final int position = positionFor(entity, "get big of");
-    return bigPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return bigPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -438,7 +462,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setBig(final long entity, final long value) {
     final int position = positionFor(entity, "set big of");
-    bigPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    bigPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -450,7 +474,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public long bigAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return bigPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return bigPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -462,7 +486,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setBigAt(final int position, final long value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    bigPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    bigPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -486,7 +510,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public float ratio(final long entity) {
     final int position = positionFor(entity, "get ratio of");
-    return ratioPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return ratioPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -498,7 +522,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setRatio(final long entity, final float value) {
     final int position = positionFor(entity, "set ratio of");
-    ratioPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    ratioPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -510,7 +534,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public float ratioAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return ratioPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return ratioPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -522,7 +546,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setRatioAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    ratioPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    ratioPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -546,7 +570,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public double precise(final long entity) {
     final int position = positionFor(entity, "get precise of");
-    return precisePages[position >>> pageShift()][position & (pageSize() - 1)];
+    return precisePages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -558,7 +582,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setPrecise(final long entity, final double value) {
     final int position = positionFor(entity, "set precise of");
-    precisePages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    precisePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -570,7 +594,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public double preciseAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return precisePages[position >>> pageShift()][position & (pageSize() - 1)];
+    return precisePages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -582,7 +606,7 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   public void setPreciseAt(final int position, final double value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    precisePages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    precisePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -616,8 +640,8 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   public void emplace(final long entity, final boolean flag, final byte tiny, final short small,
       final char letter, final int count, final long big, final float ratio, final double precise) {
     final int position$ = prepareInsert(entity);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.flagPages[page$][offset$] = flag;
     this.tinyPages[page$][offset$] = tiny;
     this.smallPages[page$][offset$] = small;
@@ -660,9 +684,9 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.flagPages[page$], offset$, offset$ + run$, flag);
       Arrays.fill(this.tinyPages[page$], offset$, offset$ + run$, tiny);
       Arrays.fill(this.smallPages[page$], offset$, offset$ + run$, small);
@@ -715,9 +739,9 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(flag, from + (position$ - first$), this.flagPages[page$], offset$, run$);
       System.arraycopy(tiny, from + (position$ - first$), this.tinyPages[page$], offset$, run$);
       System.arraycopy(small, from + (position$ - first$), this.smallPages[page$], offset$, run$);
@@ -748,8 +772,8 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   public void replace(final long entity, final boolean flag, final byte tiny, final short small,
       final char letter, final int count, final long big, final float ratio, final double precise) {
     final int position$ = positionFor(entity, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.flagPages[page$][offset$] = flag;
     this.tinyPages[page$][offset$] = tiny;
     this.smallPages[page$][offset$] = small;
@@ -845,8 +869,8 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
     final double precise = Double.longBitsToDouble(recorded.nextWord());
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.flagPages[page$][offset$] = flag;
     this.tinyPages[page$][offset$] = tiny;
     this.smallPages[page$][offset$] = small;
@@ -891,35 +915,35 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
       precisePages = Arrays.copyOf(precisePages, capacity);
     }
     if (null == flagPages[page]) {
-      flagPages[page] = new boolean[pageSize()];
+      flagPages[page] = new boolean[PAGE_SIZE];
     }
     if (null == tinyPages[page]) {
-      tinyPages[page] = new byte[pageSize()];
+      tinyPages[page] = new byte[PAGE_SIZE];
     }
     if (null == smallPages[page]) {
-      smallPages[page] = new short[pageSize()];
+      smallPages[page] = new short[PAGE_SIZE];
     }
     if (null == letterPages[page]) {
-      letterPages[page] = new char[pageSize()];
+      letterPages[page] = new char[PAGE_SIZE];
     }
     if (null == countPages[page]) {
-      countPages[page] = new int[pageSize()];
+      countPages[page] = new int[PAGE_SIZE];
     }
     if (null == bigPages[page]) {
-      bigPages[page] = new long[pageSize()];
+      bigPages[page] = new long[PAGE_SIZE];
     }
     if (null == ratioPages[page]) {
-      ratioPages[page] = new float[pageSize()];
+      ratioPages[page] = new float[PAGE_SIZE];
     }
     if (null == precisePages[page]) {
-      precisePages[page] = new double[pageSize()];
+      precisePages[page] = new double[PAGE_SIZE];
     }
   }
 
   @Override
   protected Primitives getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     return new Primitives(flagPages[page][offset], tinyPages[page][offset],
         smallPages[page][offset], letterPages[page][offset], countPages[page][offset],
         bigPages[page][offset], ratioPages[page][offset], precisePages[page][offset]);
@@ -927,8 +951,8 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
 
   @Override
   protected void setAt(final int position, final Primitives value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final boolean v$0 = value.flag();
     final byte v$1 = value.tiny();
     final short v$2 = value.small();
@@ -949,26 +973,22 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    flagPages[to >>> shift][to & mask] = flagPages[from >>> shift][from & mask];
-    tinyPages[to >>> shift][to & mask] = tinyPages[from >>> shift][from & mask];
-    smallPages[to >>> shift][to & mask] = smallPages[from >>> shift][from & mask];
-    letterPages[to >>> shift][to & mask] = letterPages[from >>> shift][from & mask];
-    countPages[to >>> shift][to & mask] = countPages[from >>> shift][from & mask];
-    bigPages[to >>> shift][to & mask] = bigPages[from >>> shift][from & mask];
-    ratioPages[to >>> shift][to & mask] = ratioPages[from >>> shift][from & mask];
-    precisePages[to >>> shift][to & mask] = precisePages[from >>> shift][from & mask];
+    flagPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = flagPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    tinyPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = tinyPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    smallPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = smallPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    letterPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = letterPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    countPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = countPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    bigPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = bigPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    ratioPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = ratioPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    precisePages[to >>> PAGE_SHIFT][to & PAGE_MASK] = precisePages[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final boolean flagValue = flagPages[leftPage][leftOffset];
     flagPages[leftPage][leftOffset] = flagPages[rightPage][rightOffset];
     flagPages[rightPage][rightOffset] = flagValue;
@@ -1020,8 +1040,8 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     flagPages[page][offset] = this.flag$staged;
     tinyPages[page][offset] = this.tiny$staged;
     smallPages[page][offset] = this.small$staged;
@@ -1043,9 +1063,9 @@ public final class Primitives_Storage extends Storage<Primitives> implements Cur
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(flagPages[page], offset, offset + run, this.flag$staged);
       Arrays.fill(tinyPages[page], offset, offset + run, this.tiny$staged);
       Arrays.fill(smallPages[page], offset, offset + run, this.small$staged);

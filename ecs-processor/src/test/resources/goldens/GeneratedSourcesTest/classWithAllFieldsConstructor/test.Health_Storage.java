@@ -7,6 +7,7 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
+import java.lang.IllegalArgumentException;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.System;
@@ -58,6 +59,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Health_Storage extends Storage<Health> implements CursorSource<Health_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 4096;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 12;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 4095;
+
   private int[][] currentPages = new int[0][];
 
   private int[][] maxPages = new int[0][];
@@ -70,9 +86,17 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    * Creates an empty storage; the registry calls it through {@link Health_Traits#TYPE}.
    *
    * @param type the component type, {@link Health_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Health_Storage(final ComponentType<Health, Health_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize()
+          + " elements: Health_Storage is generated for pages of 4096"
+          + ", as @Component(pageSize) declares; define the type through Health_Traits.TYPE");
+    }
   }
 
   /**
@@ -94,7 +118,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public int current(final long entity) {
     final int position = positionFor(entity, "get current of");
-    return currentPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return currentPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -106,7 +130,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void setCurrent(final long entity, final int value) {
     final int position = positionFor(entity, "set current of");
-    currentPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    currentPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -118,7 +142,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public int currentAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return currentPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return currentPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -130,7 +154,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void setCurrentAt(final int position, final int value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    currentPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    currentPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -154,7 +178,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public int max(final long entity) {
     final int position = positionFor(entity, "get max of");
-    return maxPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return maxPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -166,7 +190,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void setMax(final long entity, final int value) {
     final int position = positionFor(entity, "set max of");
-    maxPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    maxPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -178,7 +202,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public int maxAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return maxPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return maxPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -190,7 +214,7 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void setMaxAt(final int position, final int value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    maxPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    maxPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -217,8 +241,8 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void emplace(final long entity, final int current, final int max) {
     final int position$ = prepareInsert(entity);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.currentPages[page$][offset$] = current;
     this.maxPages[page$][offset$] = max;
     commitInsert(entity, position$);
@@ -248,9 +272,9 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.currentPages[page$], offset$, offset$ + run$, current);
       Arrays.fill(this.maxPages[page$], offset$, offset$ + run$, max);
       position$ += run$;
@@ -284,9 +308,9 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(current, from + (position$ - first$), this.currentPages[page$], offset$, run$);
       System.arraycopy(max, from + (position$ - first$), this.maxPages[page$], offset$, run$);
       position$ += run$;
@@ -304,8 +328,8 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   public void replace(final long entity, final int current, final int max) {
     final int position$ = positionFor(entity, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.currentPages[page$][offset$] = current;
     this.maxPages[page$][offset$] = max;
     notifyUpdate(entity);
@@ -363,8 +387,8 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
     final int max = (int) recorded.nextWord();
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.currentPages[page$][offset$] = current;
     this.maxPages[page$][offset$] = max;
     if (at$ >= 0) {
@@ -397,24 +421,24 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
       maxPages = Arrays.copyOf(maxPages, capacity);
     }
     if (null == currentPages[page]) {
-      currentPages[page] = new int[pageSize()];
+      currentPages[page] = new int[PAGE_SIZE];
     }
     if (null == maxPages[page]) {
-      maxPages[page] = new int[pageSize()];
+      maxPages[page] = new int[PAGE_SIZE];
     }
   }
 
   @Override
   protected Health getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     return new Health(currentPages[page][offset], maxPages[page][offset]);
   }
 
   @Override
   protected void setAt(final int position, final Health value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final int v$0 = value.current();
     final int v$1 = value.getMax();
     currentPages[page][offset] = v$0;
@@ -423,20 +447,16 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    currentPages[to >>> shift][to & mask] = currentPages[from >>> shift][from & mask];
-    maxPages[to >>> shift][to & mask] = maxPages[from >>> shift][from & mask];
+    currentPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = currentPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    maxPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = maxPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final int currentValue = currentPages[leftPage][leftOffset];
     currentPages[leftPage][leftOffset] = currentPages[rightPage][rightOffset];
     currentPages[rightPage][rightOffset] = currentValue;
@@ -464,8 +484,8 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     currentPages[page][offset] = this.current$staged;
     maxPages[page][offset] = this.max$staged;
   }
@@ -481,9 +501,9 @@ public final class Health_Storage extends Storage<Health> implements CursorSourc
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(currentPages[page], offset, offset + run, this.current$staged);
       Arrays.fill(maxPages[page], offset, offset + run, this.max$staged);
       position += run;

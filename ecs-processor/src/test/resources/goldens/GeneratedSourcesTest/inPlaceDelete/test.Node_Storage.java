@@ -9,6 +9,7 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
+import java.lang.IllegalArgumentException;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.String;
@@ -75,6 +76,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Node_Storage extends Storage<Node> implements CursorSource<Node_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 128;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 7;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 127;
+
   private long[][] entityPages = new long[0][];
 
   private String[][] namePages = new String[0][];
@@ -87,9 +103,16 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    * Creates an empty storage; the registry calls it through {@link Node_Traits#TYPE}.
    *
    * @param type the component type, {@link Node_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Node_Storage(final ComponentType<Node, Node_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize() + " elements: Node_Storage is generated for pages of 128"
+          + ", as @Component(pageSize) declares; define the type through Node_Traits.TYPE");
+    }
   }
 
   /**
@@ -111,7 +134,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public long entity(final long entity) {
     final int position = positionFor(entity, "get entity of");
-    return entityPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return entityPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -123,7 +146,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void setEntity(final long entity, final long value) {
     final int position = positionFor(entity, "set entity of");
-    entityPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    entityPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -135,7 +158,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public long entityAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return entityPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return entityPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -147,7 +170,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void setEntityAt(final int position, final long value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    entityPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    entityPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -171,7 +194,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public String name(final long entity) {
     final int position = positionFor(entity, "get name of");
-    return namePages[position >>> pageShift()][position & (pageSize() - 1)];
+    return namePages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -183,7 +206,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void setName(final long entity, final String value) {
     final int position = positionFor(entity, "set name of");
-    namePages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    namePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -195,7 +218,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public String nameAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return namePages[position >>> pageShift()][position & (pageSize() - 1)];
+    return namePages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -207,7 +230,7 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void setNameAt(final int position, final String value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    namePages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    namePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -234,8 +257,8 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void emplace(final long entity$, final long entity, final String name) {
     final int position$ = prepareInsert(entity$);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.entityPages[page$][offset$] = entity;
     this.namePages[page$][offset$] = name;
     commitInsert(entity$, position$);
@@ -265,9 +288,9 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.entityPages[page$], offset$, offset$ + run$, entity);
       Arrays.fill(this.namePages[page$], offset$, offset$ + run$, name);
       position$ += run$;
@@ -301,9 +324,9 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(entity, from + (position$ - first$), this.entityPages[page$], offset$, run$);
       System.arraycopy(name, from + (position$ - first$), this.namePages[page$], offset$, run$);
       position$ += run$;
@@ -321,8 +344,8 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   public void replace(final long entity$, final long entity, final String name) {
     final int position$ = positionFor(entity$, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.entityPages[page$][offset$] = entity;
     this.namePages[page$][offset$] = name;
     notifyUpdate(entity$);
@@ -380,8 +403,8 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
     final String name = (String) recorded.nextRef();
     final int at$ = prepareRecorded(entity$);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.entityPages[page$][offset$] = entity;
     this.namePages[page$][offset$] = name;
     if (at$ >= 0) {
@@ -414,24 +437,24 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
       namePages = Arrays.copyOf(namePages, capacity);
     }
     if (null == entityPages[page]) {
-      entityPages[page] = new long[pageSize()];
+      entityPages[page] = new long[PAGE_SIZE];
     }
     if (null == namePages[page]) {
-      namePages[page] = new String[pageSize()];
+      namePages[page] = new String[PAGE_SIZE];
     }
   }
 
   @Override
   protected Node getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     return new Node(entityPages[page][offset], namePages[page][offset]);
   }
 
   @Override
   protected void setAt(final int position, final Node value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final long v$0 = value.entity();
     final String v$1 = value.name();
     entityPages[page][offset] = v$0;
@@ -440,20 +463,16 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    entityPages[to >>> shift][to & mask] = entityPages[from >>> shift][from & mask];
-    namePages[to >>> shift][to & mask] = namePages[from >>> shift][from & mask];
+    entityPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = entityPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    namePages[to >>> PAGE_SHIFT][to & PAGE_MASK] = namePages[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final long entityValue = entityPages[leftPage][leftOffset];
     entityPages[leftPage][leftOffset] = entityPages[rightPage][rightOffset];
     entityPages[rightPage][rightOffset] = entityValue;
@@ -466,8 +485,8 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
   protected void releaseElement(final int position) {
     // Drop references so that removed values can be collected; primitive slots keep stale bits.
     // Writes only this position's slots: safe for concurrent in-place removals.
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     namePages[page][offset] = null;
   }
 
@@ -484,8 +503,8 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
       if (Entity.isTombstone(entity)) {
         continue;
       }
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
       visitor.visit(entity, "entity", this.entityPages[page][offset]);
     }
   }
@@ -509,8 +528,8 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     entityPages[page][offset] = this.entity$staged;
     namePages[page][offset] = this.name$staged;
     this.name$staged = null;
@@ -527,9 +546,9 @@ public final class Node_Storage extends Storage<Node> implements CursorSource<No
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(entityPages[page], offset, offset + run, this.entity$staged);
       Arrays.fill(namePages[page], offset, offset + run, this.name$staged);
       position += run;

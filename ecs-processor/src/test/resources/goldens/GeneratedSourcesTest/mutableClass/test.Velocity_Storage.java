@@ -8,6 +8,7 @@ import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
+import java.lang.IllegalArgumentException;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.System;
@@ -60,6 +61,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Velocity_Storage extends Storage<Velocity> implements CursorSource<Velocity_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 4096;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 12;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 4095;
+
   private float[][] dxPages = new float[0][];
 
   private float[][] dyPages = new float[0][];
@@ -76,9 +92,17 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    * Creates an empty storage; the registry calls it through {@link Velocity_Traits#TYPE}.
    *
    * @param type the component type, {@link Velocity_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Velocity_Storage(final ComponentType<Velocity, Velocity_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize()
+          + " elements: Velocity_Storage is generated for pages of 4096"
+          + ", as @Component(pageSize) declares; define the type through Velocity_Traits.TYPE");
+    }
   }
 
   /**
@@ -100,7 +124,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public float dx(final long entity) {
     final int position = positionFor(entity, "get dx of");
-    return dxPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return dxPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -112,7 +136,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void setDx(final long entity, final float value) {
     final int position = positionFor(entity, "set dx of");
-    dxPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    dxPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -124,7 +148,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public float dxAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return dxPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return dxPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -136,7 +160,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void setDxAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    dxPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    dxPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -160,7 +184,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public float dy(final long entity) {
     final int position = positionFor(entity, "get dy of");
-    return dyPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return dyPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -172,7 +196,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void setDy(final long entity, final float value) {
     final int position = positionFor(entity, "set dy of");
-    dyPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    dyPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -184,7 +208,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public float dyAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return dyPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return dyPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -196,7 +220,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void setDyAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    dyPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    dyPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -220,7 +244,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public float spin(final long entity) {
     final int position = positionFor(entity, "get spin of");
-    return spinPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return spinPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -232,7 +256,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void setSpin(final long entity, final float value) {
     final int position = positionFor(entity, "set spin of");
-    spinPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    spinPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -244,7 +268,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public float spinAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return spinPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return spinPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -256,7 +280,7 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void setSpinAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    spinPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    spinPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -284,8 +308,8 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void emplace(final long entity, final float dx, final float dy, final float spin) {
     final int position$ = prepareInsert(entity);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.dxPages[page$][offset$] = dx;
     this.dyPages[page$][offset$] = dy;
     this.spinPages[page$][offset$] = spin;
@@ -317,9 +341,9 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.dxPages[page$], offset$, offset$ + run$, dx);
       Arrays.fill(this.dyPages[page$], offset$, offset$ + run$, dy);
       Arrays.fill(this.spinPages[page$], offset$, offset$ + run$, spin);
@@ -356,9 +380,9 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(dx, from + (position$ - first$), this.dxPages[page$], offset$, run$);
       System.arraycopy(dy, from + (position$ - first$), this.dyPages[page$], offset$, run$);
       System.arraycopy(spin, from + (position$ - first$), this.spinPages[page$], offset$, run$);
@@ -378,8 +402,8 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   public void replace(final long entity, final float dx, final float dy, final float spin) {
     final int position$ = positionFor(entity, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.dxPages[page$][offset$] = dx;
     this.dyPages[page$][offset$] = dy;
     this.spinPages[page$][offset$] = spin;
@@ -443,8 +467,8 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
     final float spin = Float.intBitsToFloat((int) recorded.nextWord());
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.dxPages[page$][offset$] = dx;
     this.dyPages[page$][offset$] = dy;
     this.spinPages[page$][offset$] = spin;
@@ -479,20 +503,20 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
       spinPages = Arrays.copyOf(spinPages, capacity);
     }
     if (null == dxPages[page]) {
-      dxPages[page] = new float[pageSize()];
+      dxPages[page] = new float[PAGE_SIZE];
     }
     if (null == dyPages[page]) {
-      dyPages[page] = new float[pageSize()];
+      dyPages[page] = new float[PAGE_SIZE];
     }
     if (null == spinPages[page]) {
-      spinPages[page] = new float[pageSize()];
+      spinPages[page] = new float[PAGE_SIZE];
     }
   }
 
   @Override
   protected Velocity getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final Velocity value = new Velocity();
     value.dx = dxPages[page][offset];
     value.dy = dyPages[page][offset];
@@ -502,8 +526,8 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
 
   @Override
   protected void setAt(final int position, final Velocity value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final float v$0 = value.dx;
     final float v$1 = value.dy;
     final float v$2 = value.getSpin();
@@ -514,21 +538,17 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    dxPages[to >>> shift][to & mask] = dxPages[from >>> shift][from & mask];
-    dyPages[to >>> shift][to & mask] = dyPages[from >>> shift][from & mask];
-    spinPages[to >>> shift][to & mask] = spinPages[from >>> shift][from & mask];
+    dxPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = dxPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    dyPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = dyPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    spinPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = spinPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final float dxValue = dxPages[leftPage][leftOffset];
     dxPages[leftPage][leftOffset] = dxPages[rightPage][rightOffset];
     dxPages[rightPage][rightOffset] = dxValue;
@@ -560,8 +580,8 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     dxPages[page][offset] = this.dx$staged;
     dyPages[page][offset] = this.dy$staged;
     spinPages[page][offset] = this.spin$staged;
@@ -578,9 +598,9 @@ public final class Velocity_Storage extends Storage<Velocity> implements CursorS
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(dxPages[page], offset, offset + run, this.dx$staged);
       Arrays.fill(dyPages[page], offset, offset + run, this.dy$staged);
       Arrays.fill(spinPages[page], offset, offset + run, this.spin$staged);

@@ -8,6 +8,7 @@ import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
+import java.lang.IllegalArgumentException;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.System;
@@ -59,6 +60,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Position_Storage extends Storage<Position> implements CursorSource<Position_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 4096;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 12;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 4095;
+
   private float[][] xPages = new float[0][];
 
   private float[][] yPages = new float[0][];
@@ -71,9 +87,17 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    * Creates an empty storage; the registry calls it through {@link Position_Traits#TYPE}.
    *
    * @param type the component type, {@link Position_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Position_Storage(final ComponentType<Position, Position_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize()
+          + " elements: Position_Storage is generated for pages of 4096"
+          + ", as @Component(pageSize) declares; define the type through Position_Traits.TYPE");
+    }
   }
 
   /**
@@ -95,7 +119,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public float x(final long entity) {
     final int position = positionFor(entity, "get x of");
-    return xPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return xPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -107,7 +131,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void setX(final long entity, final float value) {
     final int position = positionFor(entity, "set x of");
-    xPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    xPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -119,7 +143,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public float xAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return xPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return xPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -131,7 +155,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void setXAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    xPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    xPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -155,7 +179,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public float y(final long entity) {
     final int position = positionFor(entity, "get y of");
-    return yPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return yPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -167,7 +191,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void setY(final long entity, final float value) {
     final int position = positionFor(entity, "set y of");
-    yPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    yPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -179,7 +203,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public float yAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return yPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return yPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -191,7 +215,7 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void setYAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    yPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    yPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -218,8 +242,8 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void emplace(final long entity, final float x, final float y) {
     final int position$ = prepareInsert(entity);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.xPages[page$][offset$] = x;
     this.yPages[page$][offset$] = y;
     commitInsert(entity, position$);
@@ -249,9 +273,9 @@ public final class Position_Storage extends Storage<Position> implements CursorS
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.xPages[page$], offset$, offset$ + run$, x);
       Arrays.fill(this.yPages[page$], offset$, offset$ + run$, y);
       position$ += run$;
@@ -285,9 +309,9 @@ public final class Position_Storage extends Storage<Position> implements CursorS
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(x, from + (position$ - first$), this.xPages[page$], offset$, run$);
       System.arraycopy(y, from + (position$ - first$), this.yPages[page$], offset$, run$);
       position$ += run$;
@@ -305,8 +329,8 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   public void replace(final long entity, final float x, final float y) {
     final int position$ = positionFor(entity, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.xPages[page$][offset$] = x;
     this.yPages[page$][offset$] = y;
     notifyUpdate(entity);
@@ -364,8 +388,8 @@ public final class Position_Storage extends Storage<Position> implements CursorS
     final float y = Float.intBitsToFloat((int) recorded.nextWord());
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.xPages[page$][offset$] = x;
     this.yPages[page$][offset$] = y;
     if (at$ >= 0) {
@@ -398,24 +422,24 @@ public final class Position_Storage extends Storage<Position> implements CursorS
       yPages = Arrays.copyOf(yPages, capacity);
     }
     if (null == xPages[page]) {
-      xPages[page] = new float[pageSize()];
+      xPages[page] = new float[PAGE_SIZE];
     }
     if (null == yPages[page]) {
-      yPages[page] = new float[pageSize()];
+      yPages[page] = new float[PAGE_SIZE];
     }
   }
 
   @Override
   protected Position getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     return new Position(xPages[page][offset], yPages[page][offset]);
   }
 
   @Override
   protected void setAt(final int position, final Position value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final float v$0 = value.x();
     final float v$1 = value.y();
     xPages[page][offset] = v$0;
@@ -424,20 +448,16 @@ public final class Position_Storage extends Storage<Position> implements CursorS
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    xPages[to >>> shift][to & mask] = xPages[from >>> shift][from & mask];
-    yPages[to >>> shift][to & mask] = yPages[from >>> shift][from & mask];
+    xPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = xPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    yPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = yPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final float xValue = xPages[leftPage][leftOffset];
     xPages[leftPage][leftOffset] = xPages[rightPage][rightOffset];
     xPages[rightPage][rightOffset] = xValue;
@@ -465,8 +485,8 @@ public final class Position_Storage extends Storage<Position> implements CursorS
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     xPages[page][offset] = this.x$staged;
     yPages[page][offset] = this.y$staged;
   }
@@ -482,9 +502,9 @@ public final class Position_Storage extends Storage<Position> implements CursorS
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(xPages[page], offset, offset + run, this.x$staged);
       Arrays.fill(yPages[page], offset, offset + run, this.y$staged);
       position += run;

@@ -9,6 +9,7 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
+import java.lang.IllegalArgumentException;
 import java.lang.Integer;
 import java.lang.Math;
 import java.lang.Override;
@@ -69,6 +70,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Label_Storage extends Storage<Label> implements CursorSource<Label_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 4096;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 12;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 4095;
+
   private String[][] textPages = new String[0][];
 
   private Label.Color[][] colorPages = new Label.Color[0][];
@@ -97,9 +113,17 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    * Creates an empty storage; the registry calls it through {@link Label_Traits#TYPE}.
    *
    * @param type the component type, {@link Label_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Label_Storage(final ComponentType<Label, Label_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize()
+          + " elements: Label_Storage is generated for pages of 4096"
+          + ", as @Component(pageSize) declares; define the type through Label_Traits.TYPE");
+    }
   }
 
   /**
@@ -121,7 +145,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public String text(final long entity) {
     final int position = positionFor(entity, "get text of");
-    return textPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return textPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -133,7 +157,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setText(final long entity, final String value) {
     final int position = positionFor(entity, "set text of");
-    textPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    textPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -145,7 +169,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public String textAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return textPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return textPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -157,7 +181,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setTextAt(final int position, final String value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    textPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    textPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -181,7 +205,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public Label.Color color(final long entity) {
     final int position = positionFor(entity, "get color of");
-    return colorPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return colorPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -193,7 +217,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setColor(final long entity, final Label.Color value) {
     final int position = positionFor(entity, "set color of");
-    colorPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    colorPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -205,7 +229,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public Label.Color colorAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return colorPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return colorPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -217,7 +241,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setColorAt(final int position, final Label.Color value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    colorPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    colorPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -242,7 +266,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   @SuppressWarnings("unchecked")
   public List<String> tags(final long entity) {
     final int position = positionFor(entity, "get tags of");
-    return (List<String>) tagsPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return (List<String>) tagsPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -254,7 +278,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setTags(final long entity, final List<String> value) {
     final int position = positionFor(entity, "set tags of");
-    tagsPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    tagsPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -267,7 +291,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   @SuppressWarnings("unchecked")
   public List<String> tagsAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return (List<String>) tagsPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return (List<String>) tagsPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -279,7 +303,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setTagsAt(final int position, final List<String> value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    tagsPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    tagsPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -304,7 +328,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   @SuppressWarnings("unchecked")
   public Map<String, List<Integer>> index2(final long entity) {
     final int position = positionFor(entity, "get index2 of");
-    return (Map<String, List<Integer>>) index2Pages[position >>> pageShift()][position & (pageSize() - 1)];
+    return (Map<String, List<Integer>>) index2Pages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -316,7 +340,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setIndex2(final long entity, final Map<String, List<Integer>> value) {
     final int position = positionFor(entity, "set index2 of");
-    index2Pages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    index2Pages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -329,7 +353,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   @SuppressWarnings("unchecked")
   public Map<String, List<Integer>> index2At(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return (Map<String, List<Integer>>) index2Pages[position >>> pageShift()][position & (pageSize() - 1)];
+    return (Map<String, List<Integer>>) index2Pages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -341,7 +365,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setIndex2At(final int position, final Map<String, List<Integer>> value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    index2Pages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    index2Pages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -365,7 +389,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public int[][] grid(final long entity) {
     final int position = positionFor(entity, "get grid of");
-    return gridPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return gridPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -377,7 +401,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setGrid(final long entity, final int[][] value) {
     final int position = positionFor(entity, "set grid of");
-    gridPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    gridPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -389,7 +413,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public int[][] gridAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return gridPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return gridPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -401,7 +425,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setGridAt(final int position, final int[][] value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    gridPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    gridPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -425,7 +449,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public long owner(final long entity) {
     final int position = positionFor(entity, "get owner of");
-    return ownerPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return ownerPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -437,7 +461,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setOwner(final long entity, final long value) {
     final int position = positionFor(entity, "set owner of");
-    ownerPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    ownerPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -449,7 +473,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public long ownerAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return ownerPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return ownerPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -461,7 +485,7 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   public void setOwnerAt(final int position, final long value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    ownerPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
+    ownerPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
   }
 
   /**
@@ -494,8 +518,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
       final List<String> tags, final Map<String, List<Integer>> index2, final int[][] grid,
       final long owner) {
     final int position$ = prepareInsert(entity);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.textPages[page$][offset$] = text;
     this.colorPages[page$][offset$] = color;
     this.tagsPages[page$][offset$] = tags;
@@ -534,9 +558,9 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.textPages[page$], offset$, offset$ + run$, text);
       Arrays.fill(this.colorPages[page$], offset$, offset$ + run$, color);
       Arrays.fill(this.tagsPages[page$], offset$, offset$ + run$, tags);
@@ -583,9 +607,9 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(text, from + (position$ - first$), this.textPages[page$], offset$, run$);
       System.arraycopy(color, from + (position$ - first$), this.colorPages[page$], offset$, run$);
       System.arraycopy(tags, from + (position$ - first$), this.tagsPages[page$], offset$, run$);
@@ -613,8 +637,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
       final List<String> tags, final Map<String, List<Integer>> index2, final int[][] grid,
       final long owner) {
     final int position$ = positionFor(entity, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.textPages[page$][offset$] = text;
     this.colorPages[page$][offset$] = color;
     this.tagsPages[page$][offset$] = tags;
@@ -699,8 +723,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
     final long owner = recorded.nextWord();
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.textPages[page$][offset$] = text;
     this.colorPages[page$][offset$] = color;
     this.tagsPages[page$][offset$] = tags;
@@ -741,30 +765,30 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
       ownerPages = Arrays.copyOf(ownerPages, capacity);
     }
     if (null == textPages[page]) {
-      textPages[page] = new String[pageSize()];
+      textPages[page] = new String[PAGE_SIZE];
     }
     if (null == colorPages[page]) {
-      colorPages[page] = new Label.Color[pageSize()];
+      colorPages[page] = new Label.Color[PAGE_SIZE];
     }
     if (null == tagsPages[page]) {
-      tagsPages[page] = new List<?>[pageSize()];
+      tagsPages[page] = new List<?>[PAGE_SIZE];
     }
     if (null == index2Pages[page]) {
-      index2Pages[page] = new Map<?, ?>[pageSize()];
+      index2Pages[page] = new Map<?, ?>[PAGE_SIZE];
     }
     if (null == gridPages[page]) {
-      gridPages[page] = new int[pageSize()][][];
+      gridPages[page] = new int[PAGE_SIZE][][];
     }
     if (null == ownerPages[page]) {
-      ownerPages[page] = new long[pageSize()];
+      ownerPages[page] = new long[PAGE_SIZE];
     }
   }
 
   @Override
   @SuppressWarnings("unchecked")
   protected Label getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     return new Label(textPages[page][offset], colorPages[page][offset],
         (List<String>) tagsPages[page][offset],
         (Map<String, List<Integer>>) index2Pages[page][offset], gridPages[page][offset],
@@ -773,8 +797,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
 
   @Override
   protected void setAt(final int position, final Label value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final String v$0 = value.text();
     final Label.Color v$1 = value.color();
     final List<?> v$2 = value.tags();
@@ -791,24 +815,20 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    textPages[to >>> shift][to & mask] = textPages[from >>> shift][from & mask];
-    colorPages[to >>> shift][to & mask] = colorPages[from >>> shift][from & mask];
-    tagsPages[to >>> shift][to & mask] = tagsPages[from >>> shift][from & mask];
-    index2Pages[to >>> shift][to & mask] = index2Pages[from >>> shift][from & mask];
-    gridPages[to >>> shift][to & mask] = gridPages[from >>> shift][from & mask];
-    ownerPages[to >>> shift][to & mask] = ownerPages[from >>> shift][from & mask];
+    textPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = textPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    colorPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = colorPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    tagsPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = tagsPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    index2Pages[to >>> PAGE_SHIFT][to & PAGE_MASK] = index2Pages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    gridPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = gridPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    ownerPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = ownerPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final String textValue = textPages[leftPage][leftOffset];
     textPages[leftPage][leftOffset] = textPages[rightPage][rightOffset];
     textPages[rightPage][rightOffset] = textValue;
@@ -833,8 +853,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   protected void releaseElement(final int position) {
     // Drop references so that removed values can be collected; primitive slots keep stale bits.
     // Writes only this position's slots: safe for concurrent in-place removals.
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     textPages[page][offset] = null;
     colorPages[page][offset] = null;
     tagsPages[page][offset] = null;
@@ -855,8 +875,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
       if (Entity.isTombstone(entity)) {
         continue;
       }
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
       visitor.visit(entity, "owner", this.ownerPages[page][offset]);
     }
   }
@@ -884,8 +904,8 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     textPages[page][offset] = this.text$staged;
     this.text$staged = null;
     colorPages[page][offset] = this.color$staged;
@@ -910,9 +930,9 @@ public final class Label_Storage extends Storage<Label> implements CursorSource<
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(textPages[page], offset, offset + run, this.text$staged);
       Arrays.fill(colorPages[page], offset, offset + run, this.color$staged);
       Arrays.fill(tagsPages[page], offset, offset + run, this.tags$staged);

@@ -8,6 +8,7 @@ import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.internal.RecordedFields;
 import dev.phalanx.ecs.internal.TypedRecording;
 import java.lang.Float;
+import java.lang.IllegalArgumentException;
 import java.lang.Math;
 import java.lang.Override;
 import java.lang.System;
@@ -59,6 +60,21 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.phalanx.ecs.processor.PhalanxProcessor")
 public final class Heat_Storage extends Storage<Heat> implements CursorSource<Heat_Cursor> {
+  /**
+   * Elements per payload page, as {@code @Component(pageSize)} declares: {@link #pageSize()}, as a constant.
+   */
+  private static final int PAGE_SIZE = 4096;
+
+  /**
+   * {@code position >>> PAGE_SHIFT} is a position's page.
+   */
+  private static final int PAGE_SHIFT = 12;
+
+  /**
+   * {@code position & PAGE_MASK} is a position's offset in its page.
+   */
+  private static final int PAGE_MASK = 4095;
+
   private float[][] celsiusPages = new float[0][];
 
   private int[][] sourcePages = new int[0][];
@@ -73,9 +89,17 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    * Creates an empty storage; the registry calls it through {@link Heat_Traits#TYPE}.
    *
    * @param type the component type, {@link Heat_Traits#TYPE}
+   * @throws IllegalArgumentException if the type's pages are not of {@link #PAGE_SIZE}
+   *     elements, the size this class is generated for
    */
   public Heat_Storage(final ComponentType<Heat, Heat_Storage> type) {
     super(type);
+    if (PAGE_SIZE != pageSize()) {
+      throw new IllegalArgumentException("cannot create a storage of " + type.name()
+          + " with pages of " + pageSize()
+          + " elements: Heat_Storage is generated for pages of 4096"
+          + ", as @Component(pageSize) declares; define the type through Heat_Traits.TYPE");
+    }
   }
 
   /**
@@ -97,7 +121,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public float celsius(final long entity) {
     final int position = positionFor(entity, "get celsius of");
-    return celsiusPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return celsiusPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -109,8 +133,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void setCelsius(final long entity, final float value) {
     final int position = positionFor(entity, "set celsius of");
-    celsiusPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
-    changeTicks$[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+    celsiusPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
+    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
   }
 
   /**
@@ -122,7 +146,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public float celsiusAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return celsiusPages[position >>> pageShift()][position & (pageSize() - 1)];
+    return celsiusPages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -134,8 +158,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void setCelsiusAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    celsiusPages[position >>> pageShift()][position & (pageSize() - 1)] = value;
-    changeTicks$[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+    celsiusPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
+    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
   }
 
   /**
@@ -159,7 +183,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public int source(final long entity) {
     final int position = positionFor(entity, "get source of");
-    return sourcePages[position >>> pageShift()][position & (pageSize() - 1)];
+    return sourcePages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -171,8 +195,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void setSource(final long entity, final int value) {
     final int position = positionFor(entity, "set source of");
-    sourcePages[position >>> pageShift()][position & (pageSize() - 1)] = value;
-    changeTicks$[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+    sourcePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
+    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
   }
 
   /**
@@ -184,7 +208,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public int sourceAt(final int position) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    return sourcePages[position >>> pageShift()][position & (pageSize() - 1)];
+    return sourcePages[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -196,8 +220,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void setSourceAt(final int position, final int value) {
     assert position >= 0 && position < size() : "no element at position " + position;
-    sourcePages[position >>> pageShift()][position & (pageSize() - 1)] = value;
-    changeTicks$[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+    sourcePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
+    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
   }
 
   /**
@@ -224,8 +248,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void emplace(final long entity, final float celsius, final int source) {
     final int position$ = prepareInsert(entity);
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.celsiusPages[page$][offset$] = celsius;
     this.sourcePages[page$][offset$] = source;
     changeTicks$[page$][offset$] = changeTick();
@@ -256,9 +280,9 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       Arrays.fill(this.celsiusPages[page$], offset$, offset$ + run$, celsius);
       Arrays.fill(this.sourcePages[page$], offset$, offset$ + run$, source);
       Arrays.fill(changeTicks$[page$], offset$, offset$ + run$, changeTick());
@@ -293,9 +317,9 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int first$ = prepareInsertAll(entities, from, to);
     final int end$ = first$ + (to - from);
     for (int position$ = first$; position$ < end$; ) {
-      final int page$ = position$ >>> pageShift();
-      final int offset$ = position$ & (pageSize() - 1);
-      final int run$ = Math.min(end$ - position$, pageSize() - offset$);
+      final int page$ = position$ >>> PAGE_SHIFT;
+      final int offset$ = position$ & PAGE_MASK;
+      final int run$ = Math.min(end$ - position$, PAGE_SIZE - offset$);
       System.arraycopy(celsius, from + (position$ - first$), this.celsiusPages[page$], offset$, run$);
       System.arraycopy(source, from + (position$ - first$), this.sourcePages[page$], offset$, run$);
       Arrays.fill(changeTicks$[page$], offset$, offset$ + run$, changeTick());
@@ -314,8 +338,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   public void replace(final long entity, final float celsius, final int source) {
     final int position$ = positionFor(entity, "replace");
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.celsiusPages[page$][offset$] = celsius;
     this.sourcePages[page$][offset$] = source;
     changeTicks$[page$][offset$] = changeTick();
@@ -374,8 +398,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int source = (int) recorded.nextWord();
     final int at$ = prepareRecorded(entity);
     final int position$ = at$ >= 0 ? at$ : -2 - at$;
-    final int page$ = position$ >>> pageShift();
-    final int offset$ = position$ & (pageSize() - 1);
+    final int page$ = position$ >>> PAGE_SHIFT;
+    final int offset$ = position$ & PAGE_MASK;
     this.celsiusPages[page$][offset$] = celsius;
     this.sourcePages[page$][offset$] = source;
     changeTicks$[page$][offset$] = changeTick();
@@ -410,27 +434,27 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
       changeTicks$ = Arrays.copyOf(changeTicks$, capacity);
     }
     if (null == celsiusPages[page]) {
-      celsiusPages[page] = new float[pageSize()];
+      celsiusPages[page] = new float[PAGE_SIZE];
     }
     if (null == sourcePages[page]) {
-      sourcePages[page] = new int[pageSize()];
+      sourcePages[page] = new int[PAGE_SIZE];
     }
     if (null == changeTicks$[page]) {
-      changeTicks$[page] = new long[pageSize()];
+      changeTicks$[page] = new long[PAGE_SIZE];
     }
   }
 
   @Override
   protected Heat getAt(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     return new Heat(celsiusPages[page][offset], sourcePages[page][offset]);
   }
 
   @Override
   protected void setAt(final int position, final Heat value) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     final float v$0 = value.celsius();
     final int v$1 = value.source();
     celsiusPages[page][offset] = v$0;
@@ -440,21 +464,17 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
 
   @Override
   protected void moveElement(final int from, final int to) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    celsiusPages[to >>> shift][to & mask] = celsiusPages[from >>> shift][from & mask];
-    sourcePages[to >>> shift][to & mask] = sourcePages[from >>> shift][from & mask];
-    changeTicks$[to >>> shift][to & mask] = changeTicks$[from >>> shift][from & mask];
+    celsiusPages[to >>> PAGE_SHIFT][to & PAGE_MASK] = celsiusPages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    sourcePages[to >>> PAGE_SHIFT][to & PAGE_MASK] = sourcePages[from >>> PAGE_SHIFT][from & PAGE_MASK];
+    changeTicks$[to >>> PAGE_SHIFT][to & PAGE_MASK] = changeTicks$[from >>> PAGE_SHIFT][from & PAGE_MASK];
   }
 
   @Override
   protected void swapElements(final int left, final int right) {
-    final int shift = pageShift();
-    final int mask = pageSize() - 1;
-    final int leftPage = left >>> shift;
-    final int leftOffset = left & mask;
-    final int rightPage = right >>> shift;
-    final int rightOffset = right & mask;
+    final int leftPage = left >>> PAGE_SHIFT;
+    final int leftOffset = left & PAGE_MASK;
+    final int rightPage = right >>> PAGE_SHIFT;
+    final int rightOffset = right & PAGE_MASK;
     final float celsiusValue = celsiusPages[leftPage][leftOffset];
     celsiusPages[leftPage][leftOffset] = celsiusPages[rightPage][rightOffset];
     celsiusPages[rightPage][rightOffset] = celsiusValue;
@@ -485,8 +505,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   @Override
   protected void writeStaged(final int position) {
-    final int page = position >>> pageShift();
-    final int offset = position & (pageSize() - 1);
+    final int page = position >>> PAGE_SHIFT;
+    final int offset = position & PAGE_MASK;
     celsiusPages[page][offset] = this.celsius$staged;
     sourcePages[page][offset] = this.source$staged;
     changeTicks$[page][offset] = changeTick();
@@ -503,9 +523,9 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   protected void writeStaged(final int first, final int count) {
     final int end = first + count;
     for (int position = first; position < end; ) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      final int run = Math.min(end - position, pageSize() - offset);
+      final int page = position >>> PAGE_SHIFT;
+      final int offset = position & PAGE_MASK;
+      final int run = Math.min(end - position, PAGE_SIZE - offset);
       Arrays.fill(celsiusPages[page], offset, offset + run, this.celsius$staged);
       Arrays.fill(sourcePages[page], offset, offset + run, this.source$staged);
       Arrays.fill(changeTicks$[page], offset, offset + run, changeTick());
@@ -551,7 +571,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   @Override
   public long changeTickAt(final int position) {
-    return changeTicks$[position >>> pageShift()][position & (pageSize() - 1)];
+    return changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK];
   }
 
   /**
@@ -571,7 +591,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   @Override
   protected void markWritten(final int position) {
-    changeTicks$[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
   }
 
   /**
@@ -582,8 +602,8 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    * @param to the end of the run, exclusive
    */
   public void markWritten(final int from, final int to) {
-    final int offset = from & (pageSize() - 1);
-    Arrays.fill(changeTicks$[from >>> pageShift()], offset, offset + (to - from), changeTick());
+    final int offset = from & PAGE_MASK;
+    Arrays.fill(changeTicks$[from >>> PAGE_SHIFT], offset, offset + (to - from), changeTick());
   }
 
   /**

@@ -9,11 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.StorageFactory;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,6 +37,29 @@ class GeneratedStorageTest {
     assertEquals(List.of(float.class, float.class), Position_Traits.FIELD_TYPES);
     assertEquals(List.of("entity"), Parent_Traits.ENTITY_REF_FIELDS);
     assertEquals(List.of(), Position_Traits.ENTITY_REF_FIELDS);
+  }
+
+  /** A type defined by hand, not through {@code Position_Traits}: pages of another size. */
+  private static final class Misdefined {}
+
+  @Test
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void aGeneratedStorageRefusesPagesOfAnotherSize() {
+    // Generated storages compute pages with constants; a type declaring another size is refused.
+    final StorageFactory positionStorages =
+        type -> new Position_Storage((ComponentType<Position, Position_Storage>) type);
+    final ComponentType misdefined =
+        ComponentType.define(
+            Misdefined.class,
+            new ComponentTraits(1024, DeletionPolicy.SWAP_AND_POP, false),
+            positionStorages);
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> registry.storage(misdefined));
+    assertEquals(
+        "cannot create a storage of Misdefined with pages of 1024 elements: Position_Storage is"
+            + " generated for pages of 4096, as @Component(pageSize) declares; define the type"
+            + " through Position_Traits.TYPE",
+        refused.getMessage());
   }
 
   @Test
