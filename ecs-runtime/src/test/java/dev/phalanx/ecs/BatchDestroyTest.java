@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Fixtures.Payload;
@@ -71,11 +72,27 @@ class BatchDestroyTest {
         }
       }
       assertEquals(RegistryTest.snapshot(single), RegistryTest.snapshot(batched), "seed " + seed);
+      assertReleased(batched.storage(A), "seed " + seed);
+      assertReleased(batched.storage(B), "seed " + seed);
       // Recycling continues the same way.
       for (int i = 0; i < 20; i++) {
         assertEquals(single.create(), batched.create(), "seed " + seed);
       }
       assertEquals(List.of(), batched.verify());
+    }
+  }
+
+  /**
+   * Checks that {@code storage} keeps no reference to a removed component, so that it can be
+   * collected: the slots past its size and the holes are empty.
+   */
+  private static void assertReleased(final ObjectStorage<Payload> storage, final String where) {
+    final long[] packed = storage.packed();
+    final int capacity = storage.pageCount() * storage.pageSize();
+    for (int position = 0; position < capacity; position++) {
+      if (position >= storage.size() || Entity.isTombstone(packed[position])) {
+        assertNull(storage.valueAt(position), where + ", position " + position);
+      }
     }
   }
 

@@ -78,6 +78,17 @@ class SparseSetStampTest {
   }
 
   @Test
+  void aBatchRemovalThatRemovesNothingLeavesTheStampAsItIs() {
+    final TestSet set = filled(DeletionPolicy.SWAP_AND_POP, 5);
+    final long before = set.structureStamp();
+    // An index the set never held, and a stale version of one it holds.
+    set.removeAll(new long[] {Entity.of(40, 0), Entity.of(2, 1)}, 0, 2);
+    assertEquals(before, set.structureStamp());
+    set.removeAll(new long[] {Entity.of(40, 0), Entity.of(2, 0)}, 0, 2);
+    assertNotEquals(before, set.structureStamp(), "one element removed");
+  }
+
+  @Test
   void anAppendLeavesTheStampAsItIs() {
     for (final DeletionPolicy policy :
         new DeletionPolicy[] {DeletionPolicy.SWAP_AND_POP, DeletionPolicy.IN_PLACE}) {
