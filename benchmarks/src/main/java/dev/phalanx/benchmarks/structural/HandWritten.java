@@ -22,7 +22,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * components, with ({@code group = true}) or without a full-owning group over the three: entering
  * swaps the entity to the group's end in both float sets, leaving swaps it with the last member and
  * pops the tag. Destroy: every entity of a world of the two float sets, each removed by
- * swap-and-pop, its identifier released with the next version into a dense entity list.
+ * swap-and-pop, its identifier released with the next version into a dense entity list. The floor's
+ * arrays allocate their pages together, array by array; {@code destroyInterleaved} shows what a
+ * registry's placement costs, which allocates pages as entities arrive.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class HandWritten extends StructuralBenchmark {
@@ -41,10 +43,11 @@ public class HandWritten extends StructuralBenchmark {
     final int pages;
     int size;
 
-    Keys(final int capacity) {
+    /** With {@code pagesLater}, the sparse pages are left for the caller to allocate. */
+    Keys(final int capacity, final boolean pagesLater) {
       pages = (capacity + MASK) >>> SHIFT;
       packed = new long[capacity];
-      sparse = new int[pages][PAGE];
+      sparse = pagesLater ? new int[pages][] : new int[pages][PAGE];
     }
 
     /** {@return the position of entity {@code e}, or -1} */
@@ -93,10 +96,10 @@ public class HandWritten extends StructuralBenchmark {
     final float[][] x;
     final float[][] y;
 
-    FloatPairs(final int capacity) {
-      super(capacity);
-      x = new float[pages][PAGE];
-      y = new float[pages][PAGE];
+    FloatPairs(final int capacity, final boolean pagesLater) {
+      super(capacity, pagesLater);
+      x = pagesLater ? new float[pages][] : new float[pages][PAGE];
+      y = pagesLater ? new float[pages][] : new float[pages][PAGE];
     }
 
     void append(final long e, final float a, final float b) {
@@ -129,14 +132,13 @@ public class HandWritten extends StructuralBenchmark {
     }
   }
 
-  /** A set with one int column. */
   /**
    * The same columns under a second class, as a registry's storages of two generated types are: the
    * floor's payload move then has two receivers, as Phalanx's has.
    */
   static final class OtherFloatPairs extends FloatPairs {
     OtherFloatPairs(final int capacity) {
-      super(capacity);
+      super(capacity, false);
     }
 
     @Override
@@ -145,11 +147,12 @@ public class HandWritten extends StructuralBenchmark {
     }
   }
 
+  /** A set with one int column. */
   static final class Ints extends Keys {
     final int[][] v;
 
     Ints(final int capacity) {
-      super(capacity);
+      super(capacity, false);
       v = new int[pages][PAGE];
     }
 
@@ -219,14 +222,28 @@ public class HandWritten extends StructuralBenchmark {
     final FloatPairs velocities;
 
     World(final int n) {
-      this(n, false);
+      this(n, false, false);
     }
 
-    /** With {@code twoClasses}, the velocities' set is an {@link OtherFloatPairs}. */
-    World(final int n, final boolean twoClasses) {
+    /**
+     * With {@code twoClasses}, the velocities' set is an {@link OtherFloatPairs}. With {@code
+     * interleaved}, the pages are allocated in the order a registry filling entity by entity
+     * allocates them: per 4,096 entities the positions' sparse page and two float pages, then the
+     * velocities'; without, each array's pages are allocated together.
+     */
+    World(final int n, final boolean twoClasses, final boolean interleaved) {
       entities = new Entities(n);
-      positions = new FloatPairs(n);
-      velocities = twoClasses ? new OtherFloatPairs(n) : new FloatPairs(n);
+      positions = new FloatPairs(n, interleaved);
+      velocities = twoClasses ? new OtherFloatPairs(n) : new FloatPairs(n, interleaved);
+      if (interleaved) {
+        for (int page = 0; page < positions.pages; page++) {
+          for (final FloatPairs set : new FloatPairs[] {positions, velocities}) {
+            set.sparse[page] = new int[PAGE];
+            set.x[page] = new float[PAGE];
+            set.y[page] = new float[PAGE];
+          }
+        }
+      }
     }
 
     /** Creates (recycling after the first time) every entity, with both floats, in order. */
@@ -315,10 +332,15 @@ public class HandWritten extends StructuralBenchmark {
       return false;
     }
 
+    /** Whether the pages are allocated interleaved ({@link #destroyInterleaved}). */
+    boolean interleaved() {
+      return false;
+    }
+
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
       if (null == world) {
-        world = new World(Sizes.entities(params), twoClasses());
+        world = new World(Sizes.entities(params), twoClasses(), interleaved());
         sets = new FloatPairs[] {world.positions, world.velocities};
       }
       // Identifiers are recycled after the first shot, as in Phalanx's world.
@@ -335,6 +357,15 @@ public class HandWritten extends StructuralBenchmark {
     }
   }
 
+  /** {@link DestroyState} with the pages allocated interleaved. */
+  @State(Scope.Benchmark)
+  public static class InterleavedDestroyState extends DestroyState {
+    @Override
+    boolean interleaved() {
+      return true;
+    }
+  }
+
   @Benchmark
   public int destroy(final DestroyState s) {
     return destroyEach(s);
@@ -347,6 +378,15 @@ public class HandWritten extends StructuralBenchmark {
    */
   @Benchmark
   public int destroyTwoClasses(final TwoClassesDestroyState s) {
+    return destroyEach(s);
+  }
+
+  /**
+   * As {@link #destroy}, the pages allocated in the order a registry allocates them as it fills
+   * (see {@link World}): the same moves over the same arrays, only placed differently in the heap.
+   */
+  @Benchmark
+  public int destroyInterleaved(final InterleavedDestroyState s) {
     return destroyEach(s);
   }
 
