@@ -237,6 +237,66 @@ class InputsTest {
             .contains("public void emplace(final CommandBuffer commands, final long entity,"));
   }
 
+  private static final String TYPED_INSERT =
+      "public void insert(final long[] entities, final int from, final int to, final ";
+  private static final String COLUMNS_INSERT =
+      "public void insertColumns(final long[] entities, final int from, final int to, final ";
+
+  @Test
+  void bulkInsertIsGeneratedUpToTheParameterLimit() {
+    // insert takes one slot more than emplace: this (1) + entities, from, to (3) + 125 longs (250)
+    // + 1 int (1) = 255 slots; one long more and it is left out.
+    final String atTheLimit =
+        generated(
+            compile(
+                component(
+                    "Wide",
+                    "public record Wide(" + fields("long", 125, ", ", "") + ", int last) {}")),
+            "test.Wide_Storage");
+    assertTrue(atTheLimit.contains(TYPED_INSERT + "long f0"));
+    final String pastTheLimit =
+        generated(
+            compile(
+                component("Wide", "public record Wide(" + fields("long", 126, ", ", "") + ") {}")),
+            "test.Wide_Storage");
+    assertFalse(pastTheLimit.contains(TYPED_INSERT));
+  }
+
+  @Test
+  void columnInsertIsGeneratedUpToTheParameterLimit() {
+    // this (1) + entities, from, to (3) + one array per field: 251 fields fit, 252 do not.
+    final String atTheLimit =
+        generated(
+            compile(
+                component(
+                    "Ints",
+                    "public final class Ints {" + fields(" public int", 251, "", ";") + " }")),
+            "test.Ints_Storage");
+    assertTrue(atTheLimit.contains(COLUMNS_INSERT + "int[] f0"));
+    final String pastTheLimit =
+        generated(
+            compile(
+                component(
+                    "Ints",
+                    "public final class Ints {" + fields(" public int", 252, "", ";") + " }")),
+            "test.Ints_Storage");
+    assertFalse(pastTheLimit.contains(COLUMNS_INSERT));
+  }
+
+  @Test
+  void componentsOfOneFieldGetATypedBulkInsert() {
+    // Beside the inherited insert(entities, from, to, T). A single field of type Object or of the
+    // component's own class, whose typed forms would clash with the inherited ones, is refused
+    // ([PhalanxReservedName], ComponentValidationTest); a first field of type Object is not.
+    final Compilation single = compile(component("Mass", "public record Mass(float value) {}"));
+    assertThat(single).succeededWithoutWarnings();
+    assertTrue(generated(single, "test.Mass_Storage").contains(TYPED_INSERT + "float value"));
+    final Compilation two =
+        compile(component("Pair", "public record Pair(Object tag, int count) {}"));
+    assertThat(two).succeededWithoutWarnings();
+    assertTrue(generated(two, "test.Pair_Storage").contains(TYPED_INSERT + "Object tag"));
+  }
+
   @Test
   void recordOfTheMostLongsJavaAllowsCompilesWithoutTypedForms() {
     final Compilation compilation =

@@ -244,7 +244,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     if (hasTypedForms(model)) {
       type.addMethod(emplaceMethod(model));
       // The bulk forms take this, the array and two ints: one slot more than emplace's.
-      if (typedSlots(model) + 1 <= Code.MAX_SLOTS && !erasesLikeComponent(model)) {
+      if (typedSlots(model) + 1 <= Code.MAX_SLOTS) {
         type.addMethod(insertMethod(model, false));
       }
       if (4 + model.fields().size() <= Code.MAX_SLOTS) {
@@ -705,19 +705,6 @@ public final class StorageGenerator extends ComponentFileGenerator {
   }
 
   /**
-   * Whether the one-value {@code insert(entities, from, to, field)} would have the erasure of the
-   * inherited {@code insert(entities, from, to, T)}: a single field of type {@code Object} or of
-   * the component's own class. The inherited form serves then.
-   */
-  private static boolean erasesLikeComponent(final ComponentModel model) {
-    if (1 != model.fields().size()) {
-      return false;
-    }
-    final TypeName raw = model.fields().get(0).rawType();
-    return ClassName.OBJECT.equals(raw) || model.component().equals(raw);
-  }
-
-  /**
    * The names of a bulk method's parameters and locals, made distinct from the field names (which
    * name the other parameters).
    */
@@ -1141,6 +1128,10 @@ public final class StorageGenerator extends ComponentFileGenerator {
     }
     if (type.isPrimitive()) {
       return CodeBlock.of("($T) $L.nextWord()", type, commands);
+    }
+    if (ClassName.OBJECT.equals(type)) {
+      // A cast to Object would be redundant, which -Xlint:all reports in users' builds.
+      return CodeBlock.of("$L.nextRef()", commands);
     }
     return CodeBlock.of("($T) $L.nextRef()", type, commands);
   }
