@@ -294,7 +294,10 @@ class InputsTest {
     final Compilation two =
         compile(component("Pair", "public record Pair(Object tag, int count) {}"));
     assertThat(two).succeededWithoutWarnings();
-    assertTrue(generated(two, "test.Pair_Storage").contains(TYPED_INSERT + "Object tag"));
+    final String pair = generated(two, "test.Pair_Storage");
+    assertTrue(pair.contains(TYPED_INSERT + "Object tag"));
+    // A recorded Object is read back without a cast, which -Xlint:all would call redundant.
+    assertTrue(pair.contains("final Object tag = recorded.nextRef();"), pair);
   }
 
   @Test
@@ -361,6 +364,36 @@ class InputsTest {
     assertTrue(
         generated(compilation, "test.BothQuery")
             .contains("public void eachChunk(final Chunk chunk)"));
+  }
+
+  /**
+   * The generated owning-group query over an A of {@code ints} and a B of {@code floats} fields.
+   */
+  private static String wideGroupQuery(final int ints, final int floats) {
+    final Compilation compilation =
+        compile(
+            component("A", "public final class A {" + fields(" public int", ints, "", ";") + " }"),
+            component(
+                "B", "public final class B {" + fields(" public float", floats, "", ";") + " }"),
+            source(
+                "Both",
+                "package test;",
+                "@dev.phalanx.ecs.annotations.GroupQuery(owned = {A.class, B.class})",
+                "interface Both {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    return generated(compilation, "test.BothQuery");
+  }
+
+  @Test
+  void entityAndCommandChunksAreGeneratedUpToTheParameterLimit() {
+    // EntityChunk.visit: this (1) + from, to (2) + entities, pageStart (2) + 250 arrays = 255;
+    // CommandChunk.visit takes the command buffer too, so 249 arrays.
+    final String entityAtTheLimit = wideGroupQuery(125, 125);
+    assertTrue(entityAtTheLimit.contains("interface EntityChunk"));
+    assertFalse(entityAtTheLimit.contains("interface CommandChunk"));
+    final String commandAtTheLimit = wideGroupQuery(125, 124);
+    assertTrue(commandAtTheLimit.contains("interface CommandChunk"));
+    assertFalse(wideGroupQuery(126, 125).contains("interface EntityChunk"));
   }
 
   /** A view over {@code count} components without fields, and the components. */
