@@ -236,8 +236,9 @@ public class HandWritten extends StructuralBenchmark {
       positions = new FloatPairs(n, interleaved);
       velocities = twoClasses ? new OtherFloatPairs(n) : new FloatPairs(n, interleaved);
       if (interleaved) {
+        final FloatPairs[] sets = {positions, velocities};
         for (int page = 0; page < positions.pages; page++) {
-          for (final FloatPairs set : new FloatPairs[] {positions, velocities}) {
+          for (final FloatPairs set : sets) {
             set.sparse[page] = new int[PAGE];
             set.x[page] = new float[PAGE];
             set.y[page] = new float[PAGE];

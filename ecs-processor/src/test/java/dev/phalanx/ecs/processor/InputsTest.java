@@ -242,23 +242,20 @@ class InputsTest {
   private static final String COLUMNS_INSERT =
       "public void insertColumns(final long[] entities, final int from, final int to, final ";
 
+  /** Compiles one component, {@code test.name}, and returns its generated storage's source. */
+  private static String storageOf(final String name, final String declaration) {
+    return generated(compile(component(name, declaration)), "test." + name + "_Storage");
+  }
+
   @Test
   void bulkInsertIsGeneratedUpToTheParameterLimit() {
     // insert takes one slot more than emplace: this (1) + entities, from, to (3) + 125 longs (250)
     // + 1 int (1) = 255 slots; one long more and it is left out.
     final String atTheLimit =
-        generated(
-            compile(
-                component(
-                    "Wide",
-                    "public record Wide(" + fields("long", 125, ", ", "") + ", int last) {}")),
-            "test.Wide_Storage");
+        storageOf("Wide", "public record Wide(" + fields("long", 125, ", ", "") + ", int last) {}");
     assertTrue(atTheLimit.contains(TYPED_INSERT + "long f0"));
     final String pastTheLimit =
-        generated(
-            compile(
-                component("Wide", "public record Wide(" + fields("long", 126, ", ", "") + ") {}")),
-            "test.Wide_Storage");
+        storageOf("Wide", "public record Wide(" + fields("long", 126, ", ", "") + ") {}");
     assertFalse(pastTheLimit.contains(TYPED_INSERT));
   }
 
@@ -266,20 +263,10 @@ class InputsTest {
   void columnInsertIsGeneratedUpToTheParameterLimit() {
     // this (1) + entities, from, to (3) + one array per field: 251 fields fit, 252 do not.
     final String atTheLimit =
-        generated(
-            compile(
-                component(
-                    "Ints",
-                    "public final class Ints {" + fields(" public int", 251, "", ";") + " }")),
-            "test.Ints_Storage");
+        storageOf("Ints", "public final class Ints {" + fields(" public int", 251, "", ";") + " }");
     assertTrue(atTheLimit.contains(COLUMNS_INSERT + "int[] f0"));
     final String pastTheLimit =
-        generated(
-            compile(
-                component(
-                    "Ints",
-                    "public final class Ints {" + fields(" public int", 252, "", ";") + " }")),
-            "test.Ints_Storage");
+        storageOf("Ints", "public final class Ints {" + fields(" public int", 252, "", ";") + " }");
     assertFalse(pastTheLimit.contains(COLUMNS_INSERT));
   }
 

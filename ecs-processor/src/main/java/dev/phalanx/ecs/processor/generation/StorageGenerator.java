@@ -39,6 +39,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
 
   private static final String OFFSET = "offset";
 
+  /** The page and the offset of a method's {@code position} parameter, as generated code. */
+  private static final String POSITION_PAGE = "position >>> PAGE_SHIFT";
+
+  private static final String POSITION_OFFSET = "position & PAGE_MASK";
+
   /**
    * Creates the generator.
    *
@@ -379,23 +384,26 @@ public final class StorageGenerator extends ComponentFileGenerator {
   private static List<FieldSpec> pageConstants(final ComponentModel model) {
     final int size = model.pageSize();
     return List.of(
-        FieldSpec.builder(TypeName.INT, "PAGE_SIZE", Modifier.PRIVATE, Modifier.STATIC)
-            .addModifiers(Modifier.FINAL)
-            .addJavadoc(
-                "Elements per payload page, as {@code @Component(pageSize)} declares: {@link"
-                    + " #pageSize()}, as a constant.\n")
-            .initializer("$L", size)
-            .build(),
-        FieldSpec.builder(TypeName.INT, "PAGE_SHIFT", Modifier.PRIVATE, Modifier.STATIC)
-            .addModifiers(Modifier.FINAL)
-            .addJavadoc("{@code position >>> PAGE_SHIFT} is a position's page.\n")
-            .initializer("$L", Integer.numberOfTrailingZeros(size))
-            .build(),
-        FieldSpec.builder(TypeName.INT, "PAGE_MASK", Modifier.PRIVATE, Modifier.STATIC)
-            .addModifiers(Modifier.FINAL)
-            .addJavadoc("{@code position & PAGE_MASK} is a position's offset in its page.\n")
-            .initializer("$L", size - 1)
-            .build());
+        intConstant(
+            "PAGE_SIZE",
+            size,
+            "Elements per payload page, as {@code @Component(pageSize)} declares: {@link"
+                + " #pageSize()}, as a constant."),
+        intConstant(
+            "PAGE_SHIFT",
+            Integer.numberOfTrailingZeros(size),
+            "{@code position >>> PAGE_SHIFT} is a position's page."),
+        intConstant(
+            "PAGE_MASK",
+            size - 1,
+            "{@code position & PAGE_MASK} is a position's offset in its page."));
+  }
+
+  private static FieldSpec intConstant(final String name, final int value, final String doc) {
+    return FieldSpec.builder(TypeName.INT, name, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc(doc + "\n")
+        .initializer("$L", value)
+        .build();
   }
 
   private static FieldSpec pagesField(final FieldModel field) {
@@ -469,8 +477,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .returns(field.type())
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
         .addStatement("final int position = positionFor(entity, $S)", "get " + field.name() + " of")
-        .addStatement(
-            "return $L", Code.slot(field, "", "position >>> PAGE_SHIFT", "position & PAGE_MASK"))
+        .addStatement("return $L", Code.slot(field, "", POSITION_PAGE, POSITION_OFFSET))
         .build();
   }
 
@@ -493,7 +500,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addStatement("final int position = positionFor(entity, $S)", "set " + field.name() + " of")
         .addStatement(
             "$L[position >>> PAGE_SHIFT][position & PAGE_MASK] = value", Names.pages(field.name()))
-        .addCode(stamp(model, "position >>> PAGE_SHIFT", "position & PAGE_MASK"))
+        .addCode(stamp(model, POSITION_PAGE, POSITION_OFFSET))
         .build();
   }
 
@@ -586,8 +593,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .returns(field.type())
         .addParameter(TypeName.INT, "position", Modifier.FINAL)
         .addCode(assertPosition())
-        .addStatement(
-            "return $L", Code.slot(field, "", "position >>> PAGE_SHIFT", "position & PAGE_MASK"))
+        .addStatement("return $L", Code.slot(field, "", POSITION_PAGE, POSITION_OFFSET))
         .build();
   }
 
@@ -607,7 +613,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addCode(assertPosition())
         .addStatement(
             "$L[position >>> PAGE_SHIFT][position & PAGE_MASK] = value", Names.pages(field.name()))
-        .addCode(stamp(model, "position >>> PAGE_SHIFT", "position & PAGE_MASK"))
+        .addCode(stamp(model, POSITION_PAGE, POSITION_OFFSET))
         .build();
   }
 
