@@ -60,6 +60,9 @@ class GeneratedStorageTest {
             + " generated for pages of 4096, as @Component(pageSize) declares; define the type"
             + " through Position_Traits.TYPE",
         refused.getMessage());
+    // Refused before the registry held the storage: nothing changed.
+    assertEquals(List.of(), registry.verify());
+    assertEquals(0, registry.storageCount());
   }
 
   @Test
