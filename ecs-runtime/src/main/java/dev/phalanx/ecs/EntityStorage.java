@@ -131,6 +131,24 @@ public final class EntityStorage {
   }
 
   /**
+   * Throws unless {@code count} more entities can be created now; checks what {@link
+   * #create(long[], int, int)} checks, changing nothing.
+   *
+   * @throws IllegalStateException if the limit would be passed
+   */
+  void checkCreatable(final int count) {
+    final int fresh = count - Math.min(count, size - alive);
+    if (fresh > limit - size) {
+      throw new IllegalStateException(
+          "cannot create "
+              + count
+              + " entities: only "
+              + (limit - alive)
+              + " identifiers are left");
+    }
+  }
+
+  /**
    * Creates {@code count} entities into {@code out[offset, offset + count)}. Either all are created
    * or, when the limit would be passed, none.
    *

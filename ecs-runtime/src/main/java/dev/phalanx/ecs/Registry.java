@@ -187,6 +187,36 @@ public final class Registry {
   }
 
   /**
+   * Creates {@code out[offset, offset + count)}, all or none, publishing nothing: a {@link
+   * ChangeSet}'s apply step, which publishes {@link #onCreate()} once its changes are in place.
+   */
+  void createUnannounced(final long[] out, final int offset, final int count) {
+    checkNotClearing("create entities");
+    entities.create(out, offset, count);
+  }
+
+  /**
+   * Refuses a {@link ChangeSet} commit that the registry's state forbids as a whole: one while the
+   * registry is being cleared.
+   */
+  void checkChangeable(final String changes) {
+    checkNotClearing("commit " + changes);
+  }
+
+  /**
+   * Refuses a staged destruction of the live {@code entity} that its state forbids: while it is
+   * being destroyed (its destroy listeners run), or the registry cleared.
+   */
+  void checkDestroyable(final long entity) {
+    if (0 != destroyingDepth && isBeingDestroyed(entity)) {
+      throw new IllegalStateException(
+          "cannot commit destroy on "
+              + Entity.toString(entity)
+              + ": it is being destroyed already (its destroy listeners run); nothing was changed");
+    }
+  }
+
+  /**
    * {@return the signal published after an entity is created} Its listeners run with the new entity
    * valid and without components (a bulk creation publishes once every entity exists, in order).
    * Creations by a {@link dev.phalanx.ecs.command.CommandBuffer CommandBuffer}'s apply and by the
@@ -1468,6 +1498,10 @@ public final class Registry {
   }
 
   private static String describeInvalid(final long entity) {
+    if (ChangeSet.isStaged(entity)) {
+      return "it is a staged handle of a change set, not an entity: stage changes of it into that"
+          + " set, and after its commit read the entity created for it with entityOf(handle)";
+    }
     final String reserved = reservedDescriber.apply(entity);
     return null != reserved ? reserved : "the entity is not valid (destroyed or never created)";
   }

@@ -843,6 +843,14 @@ public abstract class Storage<T> extends SparseSet {
     }
   }
 
+  /**
+   * {@return whether announcing an insertion with no group entry pending would run nothing: no
+   * construct or internal after-insert listener}
+   */
+  final boolean insertionQuiet() {
+    return onConstruct.isEmpty() && afterInsert.isEmpty();
+  }
+
   /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
   static final int NO_PENDING = -1;
 

@@ -1,5 +1,6 @@
 package dev.phalanx.ecs.command;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.OwningGroup;
@@ -236,7 +237,9 @@ public final class CommandBuffer extends FieldRecorder {
    * @param entity any handle
    */
   public static boolean isReserved(final long entity) {
-    return !Entity.isNull(entity) && 0 != (Entity.index(entity) & RESERVED_BIT);
+    return !Entity.isNull(entity)
+        && 0 != (Entity.index(entity) & RESERVED_BIT)
+        && !ChangeSet.isStaged(entity);
   }
 
   /**

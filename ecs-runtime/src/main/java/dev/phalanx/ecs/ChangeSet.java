@@ -1,0 +1,958 @@
+package dev.phalanx.ecs;
+
+import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.LongLongMap;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A set of structural changes staged now and committed as one: the core's all-or-nothing change
+ * path. Stage creations, insertions (by value, or as copies of another storage's element), value
+ * writes, removals and destructions; {@link #commit()} then checks every staged change against the
+ * world, and only if all pass applies them, then announces them. A refused commit changes nothing.
+ * Use it for an edit that must land whole: a level read from a file, an editor's "apply", a message
+ * from the network, a prefab's instances. Phalanx's cloning and prefabs are built on it.
+ *
+ * <h2>Why this shape</h2>
+ *
+ * <p>EnTT applies every change at once and leaves atomicity to the caller; flecs defers changes
+ * between {@code defer_begin} and {@code defer_end} and merges them at the end, without a check
+ * before the merge; Bevy's {@code Commands} queue changes that are applied at a sync point, each
+ * command on its own. A change set is the part of these that a batch edit needs: handles usable
+ * before they exist (as flecs and Bevy give), with the whole batch checked before the first change
+ * (which none of them gives). It is an object the caller owns, not a mode of the registry: two
+ * edits in progress cannot see each other's staging, and a listener that runs during a commit
+ * cannot extend it by accident.
+ *
+ * <h2>Staging</h2>
+ *
+ * <p>{@link #create()} returns a <em>staged handle</em>: a placeholder for an entity that the
+ * commit creates. Later calls of the same set may target it, and an {@code @EntityRef} field
+ * written by the commit that holds it (in a value passed to {@link #emplace} or {@link #replace},
+ * or after a {@link References} mapping of a {@link #copy}) is rewritten to the created entity.
+ * After the commit, {@link #entityOf} names the entity each handle became. The registry refuses
+ * staged handles. Staging reads nothing of the world and checks only its arguments; it is cheap and
+ * allocates nothing once the set's arrays have grown (keep the set and reuse it).
+ *
+ * <h2>Committing</h2>
+ *
+ * <p>{@link #commit()} runs in three steps.
+ *
+ * <ol>
+ *   <li><b>Check.</b> Every change is checked against the world and against the changes staged
+ *       before it: its target is live or staged here and not destroyed earlier in the set, an
+ *       insertion's target lacks the component, a value write's target has it, the registry is not
+ *       being cleared, the identifiers suffice, and no storage a change touches is locked, nor
+ *       iterated when the change removes from it or groups observe it. One component of one entity
+ *       may be inserted, written or removed once per set. The first failure is thrown (an {@link
+ *       IllegalArgumentException}, {@link IllegalStateException} or {@link
+ *       java.util.ConcurrentModificationException} naming the change, the entity and the rule) and
+ *       nothing changes; the set keeps its changes. A storage created for a type the registry did
+ *       not have yet stays, empty.
+ *   <li><b>Apply.</b> The staged entities are created, then every insertion and value write is made
+ *       in staging order, with nothing announced: no user code runs in this step.
+ *   <li><b>Announce.</b> Creation is published for each created entity, then every insertion (group
+ *       entries, construction) last staged first, then every value write (update). Then the
+ *       removals and destructions run in staging order, each announced as the registry announces it
+ *       (their listeners see the component still there); a target that listeners already destroyed
+ *       or stripped is skipped. A listener's exception stops nothing: every change is made and
+ *       every listener runs, and the first exception is rethrown at the end with later ones
+ *       suppressed.
+ * </ol>
+ *
+ * <p>After a commit that got to its second step, the set is empty and reusable, whatever a listener
+ * threw; {@link #entityOf} answers for the handles of that commit until the next one.
+ *
+ * <h2>Re-entrancy and threads</h2>
+ *
+ * <p>While a set commits, its own methods but {@link #entityOf} and {@link #size} refuse with
+ * {@link IllegalStateException} and change nothing: a listener that wants to change the world uses
+ * the registry, or a set of its own. A set belongs to one thread; commit it at a point where no
+ * other thread changes its registry.
+ */
+public final class ChangeSet {
+
+  /**
+   * Maps the {@code @EntityRef} fields of a copy ({@link #copy}): called once per reference field
+   * of each copied element that holds an entity.
+   */
+  @FunctionalInterface
+  public interface References {
+    /**
+     * Returns what the field should hold in the copy: the reference itself, another entity, a
+     * staged handle of the same set (rewritten to its entity by the commit) or {@link Entity#NULL}.
+     * Called during the commit's apply step: it must not change the world.
+     *
+     * @param copy the copy's index among the targets of one {@code copy} call (0 for one target)
+     * @param reference the entity the field holds in the source
+     * @return the entity the field holds in the copy
+     */
+    long map(int copy, long reference);
+  }
+
+  // Staged handles: index bits 0b11 then the set's serial (30 bits); version bits the staging
+  // number. Command buffers' reserved handles set the top bit only, with slots below 2^30.
+  private static final int STAGED_BITS = 0xC000_0000;
+  private static final int SERIAL_MASK = 0x3FFF_FFFF;
+  private static final AtomicInteger SERIALS = new AtomicInteger();
+
+  private static final byte EMPLACE = 0;
+  private static final byte COPY = 1;
+  private static final byte REPLACE = 2;
+  private static final byte REMOVE = 3;
+  private static final byte DESTROY = 4;
+  private static final String[] OPERATIONS = {"emplace", "copy", "replace", "remove", "destroy"};
+
+  // What a change's target is: an entity of the world, or one this set creates.
+  private static final int LIVE = 0;
+  private static final int CREATED = 1;
+
+  private final Registry registry;
+  private final ReferenceRewriter rewriter = new ReferenceRewriter();
+
+  // Staged creations: numbers [base, base + staged) of this set's serial.
+  private int serial;
+  private int base;
+  private int staged;
+
+  // The last commit's creations: numbers [createdBase, createdBase + createdCount) of
+  // createdSerial.
+  private long[] created = new long[8];
+  private int createdSerial = -1;
+  private int createdBase;
+  private int createdCount;
+
+  // The staged changes, in order. For a copy, values holds the source storage and sources the
+  // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
+  private byte[] kinds = new byte[16];
+  private long[] targets = new long[16];
+  private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
+  private Object[] values = new Object[16];
+  private long[] sources = new long[16];
+  private References[] maps = new References[16];
+  private int[] rangeStarts = new int[16];
+  private int[] rangeCounts = new int[16];
+  private int size;
+  private long[] rangeTargets = new long[16];
+  private int rangeSize;
+
+  // Per change, the storage it touches, found by the check.
+  private Storage<?>[] storages = new Storage<?>[16];
+  // What the check saw changed so far: the (entity, type) pairs of live entities, per type id a
+  // bit per staging number for created ones, and the entities destroyed.
+  private final LongLongMap touched = new LongLongMap(16);
+  private long[][] stagedPairs = new long[32][];
+  private final LongLongMap destroyed = new LongLongMap(16);
+
+  // What the apply step made, to announce: storage, entity and pending mark, or -2 for an update.
+  private Storage<?>[] logStorages = new Storage<?>[16];
+  private long[] logEntities = new long[16];
+  private int[] logMarks = new int[16];
+  private int logSize;
+
+  private boolean committing;
+
+  /**
+   * Creates an empty set of changes to {@code registry}.
+   *
+   * @param registry the registry {@link #commit()} changes
+   */
+  public ChangeSet(final Registry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.serial = SERIALS.getAndIncrement() & SERIAL_MASK;
+  }
+
+  /** {@return the registry this set changes} */
+  public Registry registry() {
+    return registry;
+  }
+
+  /** {@return the number of changes staged, staged creations included} */
+  public int size() {
+    return size + staged;
+  }
+
+  /** {@return whether nothing is staged} */
+  public boolean isEmpty() {
+    return 0 == size && 0 == staged;
+  }
+
+  /**
+   * {@return whether {@code handle} is a staged handle (of any set) rather than an entity}
+   *
+   * @param handle any handle
+   */
+  public static boolean isStaged(final long handle) {
+    return !Entity.isNull(handle) && STAGED_BITS == (Entity.index(handle) & STAGED_BITS);
+  }
+
+  /** {@return "change set #serial", for messages} */
+  @Override
+  public String toString() {
+    return "change set #" + serial;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Staging.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Stages the creation of an entity.
+   *
+   * @return the staged handle that names it in this set's later calls, and in {@link #entityOf}
+   *     after the commit
+   * @throws IllegalStateException while this set commits
+   */
+  public long create() {
+    checkIdle("create");
+    if (base + staged == Integer.MAX_VALUE) {
+      throw new IllegalStateException(this + " cannot stage more than " + staged + " creations");
+    }
+    return handle(staged++);
+  }
+
+  /**
+   * Stages {@code count} creations, their staged handles into {@code out[offset, offset + count)}.
+   *
+   * @param out receives the staged handles
+   * @param offset where in {@code out} the first goes
+   * @param count how many to stage
+   * @throws IndexOutOfBoundsException if the range does not fit {@code out}
+   * @throws IllegalStateException while this set commits
+   */
+  public void create(final long[] out, final int offset, final int count) {
+    Objects.checkFromIndexSize(offset, count, out.length);
+    checkIdle("create");
+    if (count > Integer.MAX_VALUE - base - staged) {
+      throw new IllegalStateException(this + " cannot stage " + count + " more creations");
+    }
+    for (int i = 0; i < count; i++) {
+      out[offset + i] = handle(staged++);
+    }
+  }
+
+  /**
+   * Stages the insertion of {@code value} as {@code entity}'s component of {@code type}.
+   *
+   * @param <T> the component class
+   * @param entity a live entity or a staged handle of this set
+   * @param type the component type
+   * @param value the component; {@code null} only for a tag type
+   * @throws NullPointerException if {@code type} is null, or {@code value} is for a non-tag type
+   * @throws IllegalArgumentException if {@code entity} is a staged handle of another set
+   * @throws IllegalStateException while this set commits
+   */
+  public <T> void emplace(final long entity, final ComponentType<T, ?> type, final T value) {
+    stage(EMPLACE, entity, checkValue(type, value, "emplace"), value);
+  }
+
+  /**
+   * Stages the insertion of the tag {@code tag} on {@code entity}.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @param tag a tag type (one without fields)
+   * @throws IllegalArgumentException if {@code tag} stores instances
+   * @throws IllegalStateException while this set commits
+   */
+  public void emplace(final long entity, final ComponentType<?, ?> tag) {
+    Objects.requireNonNull(tag, "tag");
+    if (!tag.traits().empty()) {
+      throw new IllegalArgumentException(
+          "cannot stage emplace(entity, "
+              + tag.name()
+              + ") as a tag: the type stores instances; stage emplace(entity, type, value)");
+    }
+    stage(EMPLACE, entity, tag, null);
+  }
+
+  /**
+   * Stages the insertion of a copy of {@code sourceEntity}'s element of {@code source} as {@code
+   * entity}'s component: field by field for struct-of-arrays storages, the reference for object
+   * storages, membership for tags. The source is read when the set commits, and must then still
+   * hold the element. {@code @EntityRef} fields keep what they hold.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @param source any storage: of this registry, another, or standalone
+   * @param sourceEntity the entity whose element is copied
+   * @throws IllegalStateException while this set commits
+   */
+  public void copy(final long entity, final Storage<?> source, final long sourceEntity) {
+    copy(entity, source, sourceEntity, null);
+  }
+
+  /**
+   * As {@link #copy(long, Storage, long)}, with each {@code @EntityRef} field of the copy that
+   * holds an entity set to what {@code references} maps it to.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @param source any storage
+   * @param sourceEntity the entity whose element is copied
+   * @param references maps the copy's references, or {@code null} to keep them
+   * @throws IllegalStateException while this set commits
+   */
+  public void copy(
+      final long entity,
+      final Storage<?> source,
+      final long sourceEntity,
+      final References references) {
+    Objects.requireNonNull(source, "source");
+    final int change = stage(COPY, entity, source.type(), source);
+    sources[change] = sourceEntity;
+    maps[change] = references;
+  }
+
+  /**
+   * Stages a copy of {@code sourceEntity}'s element of {@code source} for every entity of {@code
+   * entities[from, to)}: the bulk form of {@link #copy(long, Storage, long, References)}, which a
+   * commit makes as one bulk insertion where nothing listens. {@code references} is called with
+   * each target's offset from {@code from} as the copy's index.
+   *
+   * @param entities live entities or staged handles of this set, each listed once
+   * @param from the first offset in {@code entities}
+   * @param to the end of the range, exclusive
+   * @param source any storage
+   * @param sourceEntity the entity whose element is copied
+   * @param references maps each copy's references, or {@code null} to keep them
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities}
+   * @throws IllegalStateException while this set commits
+   */
+  public void copy(
+      final long[] entities,
+      final int from,
+      final int to,
+      final Storage<?> source,
+      final long sourceEntity,
+      final References references) {
+    Objects.checkFromToIndex(from, to, entities.length);
+    Objects.requireNonNull(source, "source");
+    checkIdle("copy");
+    for (int i = from; i < to; i++) {
+      checkHandle(entities[i], "copy");
+    }
+    final int count = to - from;
+    if (rangeTargets.length - rangeSize < count) {
+      rangeTargets =
+          Arrays.copyOf(rangeTargets, Math.max(rangeSize + count, rangeTargets.length * 2));
+    }
+    final int change = stage(COPY, Entity.NULL, source.type(), source);
+    System.arraycopy(entities, from, rangeTargets, rangeSize, count);
+    rangeStarts[change] = rangeSize;
+    rangeCounts[change] = count;
+    rangeSize += count;
+    sources[change] = sourceEntity;
+    maps[change] = references;
+  }
+
+  /**
+   * Stages a write of {@code value} over {@code entity}'s component of {@code type}, announced as
+   * an update.
+   *
+   * @param <T> the component class
+   * @param entity a live entity that has the component
+   * @param type the component type
+   * @param value the new component
+   * @throws IllegalStateException while this set commits
+   */
+  public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
+    stage(REPLACE, entity, checkValue(type, value, "replace"), value);
+  }
+
+  /**
+   * Stages the removal of {@code entity}'s component of {@code type}; nothing happens if the entity
+   * lacks it when the removal runs.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @param type the component type
+   * @throws IllegalStateException while this set commits
+   */
+  public void remove(final long entity, final ComponentType<?, ?> type) {
+    stage(REMOVE, entity, Objects.requireNonNull(type, "type"), null);
+  }
+
+  /**
+   * Stages the destruction of {@code entity}, with every component it has then.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @throws IllegalStateException while this set commits
+   */
+  public void destroy(final long entity) {
+    stage(DESTROY, entity, null, null);
+  }
+
+  /**
+   * Forgets every staged change and creation; the arrays are kept for reuse. Handles staged before
+   * are refused afterwards.
+   *
+   * @throws IllegalStateException while this set commits
+   */
+  public void clear() {
+    checkIdle("clear");
+    forget();
+    nextNumbers();
+  }
+
+  /**
+   * {@return the entity the last commit created for {@code handle}, or {@link Entity#NULL}} The
+   * entity may have been destroyed since: check {@link Registry#valid}.
+   *
+   * @param handle a staged handle of this set's last commit
+   */
+  public long entityOf(final long handle) {
+    if (!isStaged(handle) || (Entity.index(handle) & SERIAL_MASK) != createdSerial) {
+      return Entity.NULL;
+    }
+    final int n = Entity.version(handle) - createdBase;
+    return n >= 0 && n < createdCount ? created[n] : Entity.NULL;
+  }
+
+  private long handle(final int n) {
+    return Entity.of(STAGED_BITS | serial, base + n);
+  }
+
+  private int stage(
+      final byte kind, final long entity, final ComponentType<?, ?> type, final Object value) {
+    checkIdle(OPERATIONS[kind]);
+    if (COPY != kind || !Entity.isNull(entity)) {
+      checkHandle(entity, OPERATIONS[kind]);
+    }
+    if (size == kinds.length) {
+      grow();
+    }
+    final int change = size++;
+    kinds[change] = kind;
+    targets[change] = entity;
+    types[change] = type;
+    values[change] = value;
+    return change;
+  }
+
+  private void grow() {
+    final int grown = size * 2;
+    kinds = Arrays.copyOf(kinds, grown);
+    targets = Arrays.copyOf(targets, grown);
+    types = Arrays.copyOf(types, grown);
+    values = Arrays.copyOf(values, grown);
+    sources = Arrays.copyOf(sources, grown);
+    maps = Arrays.copyOf(maps, grown);
+    rangeStarts = Arrays.copyOf(rangeStarts, grown);
+    rangeCounts = Arrays.copyOf(rangeCounts, grown);
+    storages = Arrays.copyOf(storages, grown);
+  }
+
+  private void checkIdle(final String operation) {
+    if (committing) {
+      throw new IllegalStateException(
+          "cannot "
+              + operation
+              + " on "
+              + this
+              + ": it is being committed (a listener re-entered it); change the registry directly,"
+              + " or stage into another change set");
+    }
+  }
+
+  private void checkHandle(final long entity, final String operation) {
+    if (isStaged(entity) && !isStagedHere(entity)) {
+      throw new IllegalArgumentException(
+          "cannot stage "
+              + operation
+              + " on "
+              + Entity.toString(entity)
+              + ": it is a staged handle of another change set, or of a commit or clear of "
+              + this
+              + " that has passed");
+    }
+  }
+
+  private boolean isStagedHere(final long handle) {
+    if (!isStaged(handle) || (Entity.index(handle) & SERIAL_MASK) != serial) {
+      return false;
+    }
+    final int n = Entity.version(handle) - base;
+    return n >= 0 && n < staged;
+  }
+
+  private static ComponentType<?, ?> checkValue(
+      final ComponentType<?, ?> type, final Object value, final String operation) {
+    Objects.requireNonNull(type, "type");
+    if (null == value && !type.traits().empty()) {
+      throw new NullPointerException(
+          "cannot stage "
+              + operation
+              + " of a null "
+              + type.name()
+              + ": the type stores instances");
+    }
+    return type;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Committing.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Checks every staged change, then applies them all and announces them; see the class comment.
+   *
+   * @throws IllegalArgumentException if a change's target is not valid, lacks or already has the
+   *     component it needs, or is changed twice; nothing changes
+   * @throws IllegalStateException if the registry is being cleared, a target is being destroyed,
+   *     the identifiers would run out, or this set is committing already; nothing changes
+   * @throws java.util.ConcurrentModificationException if a change would break an iteration or a
+   *     lock; nothing changes
+   * @throws RuntimeException the first exception a listener threw, once every change is made
+   */
+  public void commit() {
+    checkIdle("commit");
+    committing = true;
+    try {
+      check();
+    } catch (final RuntimeException | Error refused) {
+      Arrays.fill(storages, 0, size, null);
+      forgetChecks();
+      committing = false;
+      throw refused;
+    }
+    Throwable failure;
+    try {
+      failure = applyAndAnnounce();
+    } finally {
+      forget();
+      nextNumbers();
+      committing = false;
+    }
+    Failures.rethrow(failure);
+  }
+
+  /** Checks every change against the world and the changes staged before it. */
+  private void check() {
+    forgetChecks();
+    if (staged > 0 || size > 0) {
+      registry.checkChangeable(toString());
+    }
+    registry.entities().checkCreatable(staged);
+    for (int change = 0; change < size; change++) {
+      final byte kind = kinds[change];
+      if (DESTROY == kind) {
+        checkDestroy(targets[change]);
+        continue;
+      }
+      final Storage<?> storage = storageFor(change);
+      storages[change] = storage;
+      if (COPY == kind && Entity.isNull(targets[change])) {
+        checkSource(change);
+        final int start = rangeStarts[change];
+        for (int i = start; i < start + rangeCounts[change]; i++) {
+          checkComponent(change, storage, rangeTargets[i]);
+        }
+      } else {
+        if (COPY == kind) {
+          checkSource(change);
+        }
+        checkComponent(change, storage, targets[change]);
+      }
+    }
+  }
+
+  private Storage<?> storageFor(final int change) {
+    final ComponentType<?, ?> type = types[change];
+    final Storage<?> found = registry.findStorage(type);
+    if (null != found || REPLACE == kinds[change] || REMOVE == kinds[change]) {
+      return found;
+    }
+    return storageIn(registry, type);
+  }
+
+  private static <T, S extends Storage<T>> S storageIn(
+      final Registry registry, final ComponentType<T, S> type) {
+    return registry.storage(type);
+  }
+
+  private void checkSource(final int change) {
+    final Storage<?> source = (Storage<?>) values[change];
+    if (SparseSet.ABSENT == source.indexOf(sources[change])) {
+      throw refusal(
+          change,
+          targets[change],
+          "the source "
+              + Entity.toString(sources[change])
+              + " has no "
+              + types[change].name()
+              + " in "
+              + source.describe()
+              + " any more");
+    }
+  }
+
+  /** Checks one change of {@code entity}'s component in {@code storage} (null: none exists). */
+  private void checkComponent(final int change, final Storage<?> storage, final long entity) {
+    final int origin = liveState(change, entity);
+    markPair(change, entity, origin);
+    final boolean present = LIVE == origin && null != storage && storage.contains(entity);
+    switch (kinds[change]) {
+      case EMPLACE, COPY -> {
+        if (present) {
+          throw refusal(change, entity, "it already has one; stage replace to write it");
+        }
+        if (LIVE == origin) {
+          registry.checkInsertionState(entity, types[change]);
+        }
+        storage.checkUnlocked(false, storage, entity);
+        checkGroupsQuiet(change, storage, entity);
+      }
+      case REPLACE -> {
+        if (!present) {
+          throw refusal(change, entity, "it has no " + types[change].name());
+        }
+      }
+      default -> {
+        if (present) {
+          storage.checkRearrange(describe(change, entity));
+          checkGroupsQuiet(change, storage, entity);
+        }
+      }
+    }
+  }
+
+  /**
+   * Records that the set changes {@code entity}'s component of the change's type, refusing a second
+   * change of it: a bit per staging number and type for entities this set creates (a prefab's
+   * thousands of copies cost a bit each), a hash entry for live ones.
+   */
+  private void markPair(final int change, final long entity, final int origin) {
+    final boolean first;
+    if (CREATED == origin) {
+      first = markStaged(types[change].id(), Entity.version(entity) - base);
+    } else {
+      final long key = (long) Entity.index(entity) << 24 | types[change].id();
+      first = !touched.containsKey(key);
+      touched.put(key, 1L);
+    }
+    if (!first) {
+      throw refusal(
+          change,
+          entity,
+          "an earlier change of this set already changes it; stage one change per component and"
+              + " entity");
+    }
+  }
+
+  /** Sets the bit of staging number {@code n} for type {@code id}; returns whether it was clear. */
+  private boolean markStaged(final int id, final int n) {
+    if (id >= stagedPairs.length) {
+      stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
+    }
+    long[] bits = stagedPairs[id];
+    final int words = (staged + 63) >>> 6;
+    if (null == bits || bits.length < words) {
+      bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
+      stagedPairs[id] = bits;
+    }
+    final long bit = 1L << n;
+    final boolean clear = 0 == (bits[n >>> 6] & bit);
+    bits[n >>> 6] |= bit;
+    return clear;
+  }
+
+  /**
+   * Returns whether {@code entity} is {@link #LIVE} or {@link #CREATED} by this set; refuses a
+   * target that is neither live nor staged here, or that an earlier change destroys.
+   */
+  private int liveState(final int change, final long entity) {
+    if (isStaged(entity)) {
+      if (!isStagedHere(entity)) {
+        throw refusal(change, entity, "it is a staged handle of another change set");
+      }
+      if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
+        throw refusal(change, entity, "an earlier change of this set destroys it");
+      }
+      return CREATED;
+    }
+    if (!registry.valid(entity)) {
+      throw refusal(change, entity, "the entity is not valid (destroyed or never created)");
+    }
+    if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
+      throw refusal(change, entity, "an earlier change of this set destroys it");
+    }
+    return LIVE;
+  }
+
+  private void checkDestroy(final long entity) {
+    final int change = -1;
+    liveState(change, entity);
+    if (!isStaged(entity)) {
+      registry.checkDestroyable(entity);
+      for (int s = 0; s < registry.storageCount(); s++) {
+        final Storage<?> storage = registry.storageAt(s);
+        if (storage.contains(entity)) {
+          storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
+          checkGroupsQuiet(change, storage, entity);
+        }
+      }
+    }
+    destroyed.put(entityKey(entity), 1L);
+  }
+
+  /** Refuses a change of a storage that groups observe while an iteration or lock is active. */
+  private void checkGroupsQuiet(final int change, final Storage<?> storage, final long entity) {
+    if (storage.hasGroups() && registry.groups().guards.any()) {
+      throw new java.util.ConcurrentModificationException(
+          "cannot commit "
+              + describe(change, entity)
+              + ": groups observe "
+              + storage.describe()
+              + " and an iteration or a lock is active in the registry; commit between passes");
+    }
+  }
+
+  private IllegalArgumentException refusal(
+      final int change, final long entity, final String reason) {
+    return new IllegalArgumentException(
+        "cannot commit " + describe(change, entity) + ": " + reason + "; nothing was changed");
+  }
+
+  private String describe(final int change, final long entity) {
+    final String what =
+        change < 0
+            ? "destroy"
+            : OPERATIONS[kinds[change]] + (null == types[change] ? "" : " " + types[change].name());
+    return what + " on " + Entity.toString(entity) + " (" + this + ")";
+  }
+
+  /** A key for an entity: its index, or its staging number with bit 32 set; never -1. */
+  private static long entityKey(final long entity) {
+    return isStaged(entity)
+        ? 0x1_0000_0000L | (Entity.version(entity) & 0xFFFF_FFFFL)
+        : Entity.index(entity);
+  }
+
+  /** Applies every checked change, then announces; returns what listeners threw. */
+  private Throwable applyAndAnnounce() {
+    forgetChecks();
+    materialize();
+    logSize = 0;
+    for (int change = 0; change < size; change++) {
+      switch (kinds[change]) {
+        case EMPLACE -> insertValue(change);
+        case COPY -> insertCopies(change);
+        case REPLACE -> writeValue(change);
+        default -> {}
+      }
+    }
+    Throwable failure = announce(null);
+    for (int change = 0; change < size; change++) {
+      if (REMOVE == kinds[change]) {
+        failure = removeLater(change, failure);
+      } else if (DESTROY == kinds[change]) {
+        failure = destroyLater(change, failure);
+      }
+    }
+    return failure;
+  }
+
+  /** Creates the staged entities, unannounced. */
+  private void materialize() {
+    if (created.length < staged) {
+      created = new long[Math.max(staged, created.length * 2)];
+    }
+    registry.createUnannounced(created, 0, staged);
+    createdSerial = serial;
+    createdBase = base;
+    createdCount = staged;
+  }
+
+  private long resolve(final long entity) {
+    return isStaged(entity) ? created[Entity.version(entity) - base] : entity;
+  }
+
+  private void insertValue(final int change) {
+    final Storage<?> storage = storages[change];
+    final long entity = resolve(targets[change]);
+    stageValue(storage, values[change]);
+    final int at = storage.prepareInsert(entity);
+    storage.writeStaged(at);
+    rewrite(storage, at, 0, null);
+    log(storage, entity, storage.commitUnannounced(entity, at));
+  }
+
+  private void writeValue(final int change) {
+    final Storage<?> storage = storages[change];
+    final long entity = resolve(targets[change]);
+    stageValue(storage, values[change]);
+    final int at = storage.indexOf(entity);
+    storage.writeStaged(at);
+    rewrite(storage, at, 0, null);
+    log(storage, entity, UPDATE);
+  }
+
+  private void insertCopies(final int change) {
+    final Storage<?> storage = storages[change];
+    final Storage<?> source = (Storage<?>) values[change];
+    final int from = source.indexOf(sources[change]);
+    final References references = maps[change];
+    if (!Entity.isNull(targets[change])) {
+      insertCopy(storage, source, from, resolve(targets[change]), 0, references);
+      return;
+    }
+    final int start = rangeStarts[change];
+    final int count = rangeCounts[change];
+    for (int i = start; i < start + count; i++) {
+      rangeTargets[i] = resolve(rangeTargets[i]);
+    }
+    if (storage.bulkSilent()) {
+      stageCopy(storage, source, from);
+      final int first = storage.prepareInsertAll(rangeTargets, start, start + count);
+      storage.writeStaged(first, count);
+      if (rewriter.hasRefs(storage)) {
+        for (int i = 0; i < count; i++) {
+          rewrite(storage, first + i, i, references);
+        }
+      }
+      storage.commitInsertAll(rangeTargets, start, start + count, first);
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      insertCopy(storage, source, from, rangeTargets[start + i], i, references);
+    }
+  }
+
+  private void insertCopy(
+      final Storage<?> storage,
+      final Storage<?> source,
+      final int from,
+      final long entity,
+      final int copy,
+      final References references) {
+    stageCopy(storage, source, from);
+    final int at = storage.prepareInsert(entity);
+    storage.writeStaged(at);
+    rewrite(storage, at, copy, references);
+    final int mark = storage.commitUnannounced(entity, at);
+    if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+      log(storage, entity, mark);
+    }
+  }
+
+  /** Rewrites the references of the element at {@code position}: mapped, then staged handles. */
+  private void rewrite(
+      final Storage<?> storage, final int position, final int copy, final References references) {
+    if (rewriter.hasRefs(storage)) {
+      rewriter.rewrite(storage, position, copy, references, this);
+    }
+  }
+
+  /** Maps a reference a copy or value holds to what the commit writes. */
+  long written(final long reference) {
+    return isStagedHere(reference) ? created[Entity.version(reference) - base] : reference;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void stageValue(final Storage<T> storage, final Object value) {
+    storage.stage((T) value);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void stageCopy(
+      final Storage<T> storage, final Storage<?> source, final int at) {
+    storage.stageFrom((Storage<T>) source, at);
+  }
+
+  private static final int UPDATE = -2;
+
+  private void log(final Storage<?> storage, final long entity, final int mark) {
+    if (logSize == logMarks.length) {
+      final int grown = logSize * 2;
+      logStorages = Arrays.copyOf(logStorages, grown);
+      logEntities = Arrays.copyOf(logEntities, grown);
+      logMarks = Arrays.copyOf(logMarks, grown);
+    }
+    logStorages[logSize] = storage;
+    logEntities[logSize] = entity;
+    logMarks[logSize] = mark;
+    logSize++;
+  }
+
+  /** Publishes creation, then insertions last first, then updates in order. */
+  private Throwable announce(Throwable failure) {
+    final Signal onCreate = registry.onCreate();
+    if (!onCreate.isEmpty()) {
+      for (int i = 0; i < createdCount; i++) {
+        failure = onCreate.publish(registry, created[i], failure);
+      }
+    }
+    for (int i = logSize - 1; i >= 0; i--) {
+      if (UPDATE != logMarks[i]) {
+        failure = logStorages[i].announceInsert(logEntities[i], logMarks[i], failure);
+      }
+    }
+    for (int i = 0; i < logSize; i++) {
+      if (UPDATE == logMarks[i]) {
+        failure = logStorages[i].onUpdate().publish(registry, logEntities[i], failure);
+      }
+    }
+    Arrays.fill(logStorages, 0, logSize, null);
+    logSize = 0;
+    return failure;
+  }
+
+  private Throwable removeLater(final int change, Throwable failure) {
+    final Storage<?> storage = storages[change];
+    final long entity = resolve(targets[change]);
+    if (null == storage || !registry.valid(entity)) {
+      return failure;
+    }
+    try {
+      storage.remove(entity);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    return failure;
+  }
+
+  private Throwable destroyLater(final int change, Throwable failure) {
+    final long entity = resolve(targets[change]);
+    if (!registry.valid(entity)) {
+      return failure;
+    }
+    try {
+      registry.destroy(entity);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    return failure;
+  }
+
+  /** Forgets what a check recorded. */
+  private void forgetChecks() {
+    touched.clear();
+    destroyed.clear();
+    final int words = (staged + 63) >>> 6;
+    for (final long[] bits : stagedPairs) {
+      if (null != bits) {
+        Arrays.fill(bits, 0, Math.min(words, bits.length), 0L);
+      }
+    }
+  }
+
+  /** Forgets the staged changes (not the last commit's creations). */
+  private void forget() {
+    Arrays.fill(types, 0, size, null);
+    Arrays.fill(values, 0, size, null);
+    Arrays.fill(maps, 0, size, null);
+    Arrays.fill(storages, 0, size, null);
+    size = 0;
+    rangeSize = 0;
+    forgetChecks();
+  }
+
+  /** Retires the staged numbers: handles staged so far are refused from now on. */
+  private void nextNumbers() {
+    if (staged > Integer.MAX_VALUE - (1 << 20) - base) {
+      serial = SERIALS.getAndIncrement() & SERIAL_MASK;
+      base = 0;
+    } else {
+      base += staged;
+    }
+    staged = 0;
+  }
+}
