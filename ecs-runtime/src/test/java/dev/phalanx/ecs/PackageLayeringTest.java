@@ -52,8 +52,8 @@ class PackageLayeringTest {
           COMMAND, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Snapshots carry the hierarchy's links and rebuild its lists after a load.
           SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
-          // Cloning copies subtrees with their links.
-          CLONE, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
+          // Cloning stages into the core's change sets and copies subtrees with their links.
+          CLONE, Set.of(CORE, HIERARCHY, INTERNAL),
           // Systems apply their command buffers at sync points and lock storages through the
           // bridge.
           SCHEDULE, Set.of(CORE, BRIDGE, COMMAND));

@@ -1,11 +1,11 @@
 package dev.phalanx.ecs.clone;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.LongLongMap;
@@ -39,20 +39,23 @@ import java.util.function.LongConsumer;
  *       {@link #cloneInto} copies components only: the target keeps its place.
  * </ul>
  *
- * <h2>All or nothing</h2>
+ * <h2>One change</h2>
  *
- * <p>Everything is checked first: the source entity is live, an existing target is live and lacks
- * every component to be copied (a clone never overwrites), the target may receive components now
- * (not being destroyed, the registry not cleared). A destination registry that lacks a storage gets
- * one, created through the type's traits ({@code registry.storage(type)}: an empty storage, which
- * stays even if the clone then fails). Then every element is inserted through the storages' checked
- * insertion path, with nothing announced, then the whole change is announced (group entries and
- * construct signals, last inserted first: a listener sees every component of the clone), then links
- * are made. If anything throws, a listener included, the change is undone: the entities created are
- * destroyed (their listeners hear the destruction of what they heard constructed) or, for {@link
- * #cloneInto}, the components added are removed, and the first exception is rethrown with later
- * ones suppressed. The world is then as before the call, but for recycled identifiers' versions and
- * what listeners did themselves.
+ * <p>A clone is one {@link ChangeSet}: every copy is staged, then committed, so everything is
+ * checked before anything changes. The source entity must be live, an existing target live and
+ * without any component to be copied (a clone never overwrites), and the destination must accept
+ * every insertion now (nothing cleared, destroyed, locked or iterated in its way); if not, the call
+ * throws and nothing changes (a destination registry that lacked a storage keeps the empty storage
+ * created for it). Then every element is inserted, with nothing announced, then the whole clone is
+ * announced (creation, group entries and construction: a listener sees every component of the
+ * clone), then links are made. A listener that throws stops nothing: the clone is complete and
+ * linked, and the first exception is rethrown at the end.
+ *
+ * <h2>Re-entrancy</h2>
+ *
+ * <p>A cloner may be used again by the listeners its own call runs (a construct listener that
+ * clones what it hears): each call has its own working state, the outermost call reuses the
+ * cloner's, a nested one allocates its own.
  *
  * <h2>Costs</h2>
  *
@@ -70,28 +73,15 @@ public final class EntityCloner {
   private final Registry source;
   private final Registry destination;
   private final boolean sameRegistry;
-  private final Copier copier = new Copier();
   private ComponentType<?, ?>[] skipped = NONE;
-
-  // The cloned set, parents first, and each member's parent among them (-1 if none).
-  private long[] members = new long[4];
-  private int[] parents = new int[4];
-  private int memberCount;
-  private long[] clones = new long[4];
-  private final LongLongMap memberIndex = new LongLongMap(16);
-  private final LongConsumer collector = this::collect;
-
-  // The plan: one entry per component to copy.
-  private Storage<?>[] planSources = new Storage<?>[8];
-  private Storage<?>[] planDestinations = new Storage<?>[8];
-  private int[] planMembers = new int[8];
-  private boolean[] planRefs = new boolean[8];
-  private int planSize;
+  // The working state of the outermost call, kept between calls; null while that call runs.
+  private CloneRun idle;
 
   private EntityCloner(final Registry source, final Registry destination) {
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
     this.sameRegistry = source == destination;
+    this.idle = new CloneRun();
   }
 
   /**
@@ -148,7 +138,7 @@ public final class EntityCloner {
    * @throws IllegalArgumentException if {@code entity} is not valid in the source registry
    * @throws IllegalStateException if the destination is being cleared or has no identifier left
    * @throws java.util.ConcurrentModificationException if an insertion would break an iteration;
-   *     nothing is left of the clone
+   *     nothing changes
    */
   public long clone(final long entity) {
     return run(entity, false, Entity.NULL);
@@ -198,149 +188,15 @@ public final class EntityCloner {
               + Entity.toString(root)
               + ": the entity is not valid in the source registry (destroyed or never created)");
     }
-    final Hierarchy links = Copier.hierarchyOf(source);
-    collectMembers(root, tree, links);
-    plan(target);
-    // Everything is checked: change the world.
-    final boolean existing = !Entity.isNull(target);
-    if (existing) {
-      clones[0] = target;
-    } else {
-      destination.create(clones, 0, memberCount);
-    }
-    copier.begin();
-    copier.remapWith(memberIndex, clones, 0, !sameRegistry);
-    Throwable failure = null;
+    final CloneRun run = null != idle ? idle : new CloneRun();
+    final boolean outermost = run == idle;
+    idle = null;
     try {
-      for (int j = 0; j < planSize; j++) {
-        final Storage<?> from = planSources[j];
-        final int member = planMembers[j];
-        copier.copy(
-            planDestinations[j], from, from.indexOf(members[member]), clones[member], planRefs[j]);
+      return run.clone(root, tree, target);
+    } finally {
+      if (outermost) {
+        idle = run;
       }
-    } catch (final RuntimeException | Error refused) {
-      failure = refused;
-    }
-    failure = copier.announce(failure);
-    if (null == failure && !existing && null != links) {
-      failure = link(links, root);
-    }
-    if (null != failure) {
-      failure =
-          existing
-              ? copier.removeLogged(failure)
-              : Copier.destroyCreated(destination, clones, 0, memberCount, failure);
-      Arrays.fill(planSources, 0, planSize, null);
-      Arrays.fill(planDestinations, 0, planSize, null);
-      Failures.rethrow(failure);
-    }
-    Arrays.fill(planSources, 0, planSize, null);
-    Arrays.fill(planDestinations, 0, planSize, null);
-    return clones[0];
-  }
-
-  /** Fills {@link #members} with the cloned set, parents first, and their parents' indices. */
-  private void collectMembers(final long root, final boolean tree, final Hierarchy links) {
-    memberCount = 0;
-    memberIndex.clear();
-    if (tree && null != links) {
-      links.depthFirst(root, collector);
-    } else {
-      collect(root);
-    }
-    if (clones.length < memberCount) {
-      clones = new long[members.length];
-    }
-    for (int i = 0; i < memberCount; i++) {
-      parents[i] =
-          0 == i || null == links ? -1 : (int) memberIndex.get(links.parent(members[i]), -1L);
-    }
-  }
-
-  private void collect(final long entity) {
-    if (memberCount == members.length) {
-      members = Arrays.copyOf(members, memberCount * 2);
-      parents = Arrays.copyOf(parents, memberCount * 2);
-    }
-    memberIndex.put(entity, memberCount);
-    members[memberCount++] = entity;
-  }
-
-  /** Lists every component to copy and checks that each may be added. */
-  private void plan(final long target) {
-    planSize = 0;
-    final int count = source.storageCount();
-    for (int m = 0; m < memberCount; m++) {
-      final long member = members[m];
-      for (int s = 0; s < count; s++) {
-        final Storage<?> from = source.storageAt(s);
-        if (SparseSet.ABSENT == from.indexOf(member)
-            || Copier.isHierarchy(from)
-            || isSkipped(from.type())) {
-          continue;
-        }
-        final Storage<?> to = sameRegistry ? from : Copier.storageIn(destination, from.type());
-        if (!Entity.isNull(target)) {
-          checkTarget(member, target, to);
-        }
-        add(from, to, m);
-      }
-    }
-  }
-
-  private void checkTarget(final long member, final long target, final Storage<?> to) {
-    if (to.contains(target)) {
-      throw new IllegalArgumentException(
-          "cannot clone "
-              + to.type().name()
-              + " of "
-              + Entity.toString(member)
-              + " into "
-              + Entity.toString(target)
-              + ": the target already has one, and a clone never overwrites (remove it first)");
-    }
-    CoreHooks.checkInsertionState(destination, target, to.type());
-    if (to.isLocked()) {
-      CoreHooks.checkUnlocked(to, false, to, target);
-    }
-  }
-
-  private void add(final Storage<?> from, final Storage<?> to, final int member) {
-    if (planSize == planMembers.length) {
-      final int grown = planSize * 2;
-      planSources = Arrays.copyOf(planSources, grown);
-      planDestinations = Arrays.copyOf(planDestinations, grown);
-      planMembers = Arrays.copyOf(planMembers, grown);
-      planRefs = Arrays.copyOf(planRefs, grown);
-    }
-    planSources[planSize] = from;
-    planDestinations[planSize] = to;
-    planMembers[planSize] = member;
-    planRefs[planSize] = copier.hasRefs(to);
-    planSize++;
-  }
-
-  /**
-   * Links the clones as their sources are linked (children attached last sibling first, so that the
-   * order is kept); within one registry, attaches the clone of the root to the root's parent.
-   * Returns what an attach threw, or {@code null}.
-   */
-  private Throwable link(final Hierarchy links, final long root) {
-    final long rootParent = sameRegistry ? links.parent(root) : Entity.NULL;
-    if (memberCount < 2 && Entity.isNull(rootParent)) {
-      return null;
-    }
-    try {
-      final Hierarchy into = sameRegistry ? links : Hierarchy.of(destination);
-      for (int i = memberCount - 1; i >= 1; i--) {
-        into.attach(clones[i], clones[parents[i]]);
-      }
-      if (!Entity.isNull(rootParent)) {
-        into.attach(clones[0], rootParent);
-      }
-      return null;
-    } catch (final RuntimeException | Error thrown) {
-      return thrown;
     }
   }
 
@@ -351,5 +207,156 @@ public final class EntityCloner {
       }
     }
     return false;
+  }
+
+  /** One call's working state: the cloned set, its clones' handles and the change set. */
+  private final class CloneRun {
+    // The cloned set, parents first, and each member's parent among them (-1 if none).
+    private long[] members = new long[4];
+    private int[] parents = new int[4];
+    private int memberCount;
+    // Each member's clone: a staged handle until the commit, then the entity.
+    private long[] clones = new long[4];
+    private final LongLongMap memberIndex = new LongLongMap(16);
+    private final LongConsumer collector = this::collect;
+    private final ChangeSet changes = new ChangeSet(destination);
+    private final ChangeSet.References references = this::map;
+
+    long clone(final long root, final boolean tree, final long target) {
+      final Hierarchy links = Copier.hierarchyOf(source);
+      collectMembers(root, tree, links);
+      final boolean existing = !Entity.isNull(target);
+      if (existing) {
+        clones[0] = target;
+      } else {
+        changes.create(clones, 0, memberCount);
+      }
+      try {
+        stageCopies(target);
+      } catch (final RuntimeException | Error refused) {
+        changes.clear();
+        throw refused;
+      }
+      Throwable failure = null;
+      try {
+        changes.commit();
+      } catch (final RuntimeException | Error thrown) {
+        if (!changes.isEmpty()) {
+          changes.clear();
+          throw thrown;
+        }
+        failure = thrown;
+      }
+      if (!existing) {
+        for (int i = 0; i < memberCount; i++) {
+          clones[i] = changes.entityOf(clones[i]);
+        }
+        if (null != links) {
+          failure = link(links, root, failure);
+        }
+      }
+      Failures.rethrow(failure);
+      return clones[0];
+    }
+
+    /** Fills {@link #members} with the cloned set, parents first, and their parents' indices. */
+    private void collectMembers(final long root, final boolean tree, final Hierarchy links) {
+      memberCount = 0;
+      memberIndex.clear();
+      if (tree && null != links) {
+        links.depthFirst(root, collector);
+      } else {
+        collect(root);
+      }
+      if (clones.length < memberCount) {
+        clones = new long[members.length];
+      }
+      for (int i = 0; i < memberCount; i++) {
+        parents[i] =
+            0 == i || null == links ? -1 : (int) memberIndex.get(links.parent(members[i]), -1L);
+      }
+    }
+
+    private void collect(final long entity) {
+      if (memberCount == members.length) {
+        members = Arrays.copyOf(members, memberCount * 2);
+        parents = Arrays.copyOf(parents, memberCount * 2);
+      }
+      memberIndex.put(entity, memberCount);
+      members[memberCount++] = entity;
+    }
+
+    /** Stages a copy of every component of every member (not links, not skipped types). */
+    private void stageCopies(final long target) {
+      final int count = source.storageCount();
+      for (int m = 0; m < memberCount; m++) {
+        final long member = members[m];
+        for (int s = 0; s < count; s++) {
+          final Storage<?> from = source.storageAt(s);
+          if (SparseSet.ABSENT == from.indexOf(member)
+              || Copier.isHierarchy(from)
+              || isSkipped(from.type())) {
+            continue;
+          }
+          if (!Entity.isNull(target)) {
+            checkTarget(member, target, from.type());
+          }
+          changes.copy(clones[m], from, member, references);
+        }
+      }
+    }
+
+    private void checkTarget(final long member, final long target, final ComponentType<?, ?> type) {
+      final Storage<?> to = destination.findStorage(type);
+      if (null != to && to.contains(target)) {
+        throw new IllegalArgumentException(
+            "cannot clone "
+                + type.name()
+                + " of "
+                + Entity.toString(member)
+                + " into "
+                + Entity.toString(target)
+                + ": the target already has one, and a clone never overwrites (remove it first)");
+      }
+    }
+
+    /** A reference to a member names its clone; any other stays, or is dropped across worlds. */
+    private long map(final int copy, final long reference) {
+      final long member = memberIndex.get(reference, -1L);
+      if (member >= 0) {
+        return clones[(int) member];
+      }
+      return sameRegistry ? reference : Entity.NULL;
+    }
+
+    /**
+     * Links the clones as their sources are linked (children attached last sibling first, so that
+     * the order is kept); within one registry, attaches the clone of the root to the root's parent.
+     * Every link is attempted; returns {@code failure} with what an attach threw.
+     */
+    private Throwable link(final Hierarchy links, final long root, Throwable failure) {
+      final long rootParent = sameRegistry ? links.parent(root) : Entity.NULL;
+      if (memberCount < 2 && Entity.isNull(rootParent)) {
+        return failure;
+      }
+      final Hierarchy into = sameRegistry ? links : Hierarchy.of(destination);
+      for (int i = memberCount - 1; i >= 1; i--) {
+        failure = attach(into, clones[i], clones[parents[i]], failure);
+      }
+      if (!Entity.isNull(rootParent)) {
+        failure = attach(into, clones[0], rootParent, failure);
+      }
+      return failure;
+    }
+  }
+
+  private static Throwable attach(
+      final Hierarchy into, final long child, final long parent, final Throwable failure) {
+    try {
+      into.attach(child, parent);
+      return failure;
+    } catch (final RuntimeException | Error thrown) {
+      return Failures.add(failure, thrown);
+    }
   }
 }

@@ -1,16 +1,15 @@
 package dev.phalanx.ecs.clone;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,15 +37,23 @@ import java.util.Objects;
  * once per instance after everything is in place: the per-instance override (a spawn position, a
  * name), written with typed setters (no signal) or {@code replace} (an update signal).
  *
- * <h2>All or nothing</h2>
+ * <h2>One change</h2>
  *
- * <p>As {@link EntityCloner}: the identifiers are created in bulk, every element inserted
- * unannounced through the storages' checked insertion path, the whole batch announced (a construct
- * listener sees complete instances), the links made, then the initializer called. If anything
- * throws (a listener, the initializer, a refused insertion), every instance of the call is
- * destroyed and the first exception rethrown: no instance of a failed call survives, and {@code
- * roots} is left as it was. A destination lacking a storage gets one, created through the type's
- * traits (it stays, empty, if the call fails).
+ * <p>A call is one {@link ChangeSet}: the instances' creations and every copy are staged, then
+ * committed, so everything is checked before anything changes; if the destination refuses (it is
+ * cleared, out of identifiers, or an insertion would break an iteration or a lock), the call throws
+ * and nothing changes, {@code roots} included (a destination that lacked a storage keeps the empty
+ * storage created for it). Then every instance is complete before the first listener runs (a
+ * construct listener sees complete instances), then the links are made, then the initializer is
+ * called. A listener, an attach or the initializer that throws stops nothing: every instance is
+ * complete, linked, named in {@code roots} and initialized (the initializer is called for every
+ * instance), and the first exception is rethrown at the end.
+ *
+ * <h2>Re-entrancy</h2>
+ *
+ * <p>A prefab may be instantiated again by the listeners and the initializer of its own call: each
+ * call has its own working state (the outermost reuses the prefab's, a nested one allocates its
+ * own), and each call's {@code roots} names its own instances.
  *
  * <h2>Costs</h2>
  *
@@ -67,7 +74,8 @@ public final class Prefab {
   public interface Initializer {
     /**
      * Called once per instance, in order, after every instance of the call is complete and
-     * announced. It may do anything; if it throws, the whole call is undone.
+     * announced. It may do anything, this prefab's calls included; if it throws, the other
+     * instances are initialized all the same and the first exception is rethrown at the end.
      *
      * @param index the instance's index in the call, from 0
      * @param root the instance's root entity
@@ -80,13 +88,10 @@ public final class Prefab {
   private final int[] parents;
   private final Storage<?>[] stores;
   private final int[][] memberAt;
-  private final boolean[] storeRefs;
   private final LongLongMap memberIndex;
-  private final Copier copier = new Copier();
-  private final Storage<?>[] destinations;
-  private long[] created = new long[0];
-  // One member's entity in every instance of a tree, for a bulk insertion.
-  private long[] column = new long[0];
+  private final long[] members;
+  // The working state of the outermost call, kept between calls; null while that call runs.
+  private InstanceRun idle = new InstanceRun();
 
   private Prefab(
       final Registry origin,
@@ -100,8 +105,7 @@ public final class Prefab {
     this.stores = stores.toArray(new Storage<?>[0]);
     this.memberIndex = memberIndex;
     this.memberAt = new int[this.stores.length][];
-    this.storeRefs = new boolean[this.stores.length];
-    this.destinations = new Storage<?>[this.stores.length];
+    this.members = members;
     for (int s = 0; s < this.stores.length; s++) {
       final Storage<?> store = this.stores[s];
       final int[] at = new int[store.size()];
@@ -109,7 +113,6 @@ public final class Prefab {
         at[j] = (int) memberIndex.get(store.packed()[j], -1L);
       }
       memberAt[s] = at;
-      storeRefs[s] = copier.hasRefs(store);
     }
   }
 
@@ -178,10 +181,7 @@ public final class Prefab {
           store = standalone(from.type());
           stores.add(store);
         }
-        CoreHooks.stageFrom(store, from, position);
-        final int at = CoreHooks.prepareInsert(store, member);
-        CoreHooks.writeStaged(store, at);
-        CoreHooks.commitInsert(store, member, at);
+        copyElement(store, from, member);
       }
     }
     return new Prefab(registry, members, parents, stores, memberIndex);
@@ -189,6 +189,13 @@ public final class Prefab {
 
   private static <T, S extends Storage<T>> S standalone(final ComponentType<T, S> type) {
     return type.createStorage();
+  }
+
+  /** Captures {@code member}'s element of {@code from} into the standalone {@code store}. */
+  @SuppressWarnings("unchecked")
+  private static <T> void copyElement(
+      final Storage<T> store, final Storage<?> from, final long member) {
+    store.emplace(member, (T) from.get(member));
   }
 
   /** {@return the number of entities in one instance: 1, or the template tree's size} */
@@ -241,8 +248,8 @@ public final class Prefab {
 
   /**
    * Creates {@code count} instances in {@code destination}, their roots into {@code roots[from,
-   * from + count)}, and hands each to {@code initializer}. All or nothing: if anything throws, no
-   * instance survives and {@code roots} is unchanged.
+   * from + count)}, and hands each to {@code initializer}. One change: refused before anything
+   * changes, {@code roots} included, or made whole; see the class comment.
    *
    * @param destination the registry that receives the instances
    * @param roots receives the instances' roots
@@ -264,128 +271,128 @@ public final class Prefab {
     if (0 == count) {
       return;
     }
-    final int total = Math.multiplyExact(count, size);
-    for (int s = 0; s < stores.length; s++) {
-      destinations[s] = Copier.storageIn(destination, stores[s].type());
+    final InstanceRun run = null != idle ? idle : new InstanceRun();
+    final boolean outermost = run == idle;
+    if (outermost) {
+      idle = null;
     }
-    if (created.length < total) {
-      created = new long[Math.max(total, created.length * 2)];
-    }
-    destination.create(created, 0, total);
-    copier.begin();
-    copier.remapWith(memberIndex, created, 0, destination != origin);
-    Throwable failure = null;
     try {
-      copyAll(count);
-    } catch (final RuntimeException | Error refused) {
-      failure = refused;
+      run.instantiate(destination, roots, from, count, initializer);
+    } finally {
+      if (outermost) {
+        idle = run;
+      }
     }
-    failure = copier.announce(failure);
-    if (null == failure && size > 1) {
-      failure = link(destination, count);
-    }
-    if (null == failure && null != initializer) {
+  }
+
+  /** One call's working state: the instances' handles, a column of them, and the change set. */
+  private final class InstanceRun {
+    private ChangeSet changes;
+    // Every member of every instance: staged handles until the commit, then entities.
+    private long[] created = new long[0];
+    // One member's handle in every instance of a tree, for a bulk copy.
+    private long[] column = new long[0];
+    private boolean dropOutside;
+    private final ChangeSet.References references = this::map;
+
+    void instantiate(
+        final Registry destination,
+        final long[] roots,
+        final int from,
+        final int count,
+        final Initializer initializer) {
+      if (null == changes || changes.registry() != destination) {
+        changes = new ChangeSet(destination);
+      }
+      dropOutside = destination != origin;
+      final int total = Math.multiplyExact(count, size);
+      if (created.length < total) {
+        created = new long[Math.max(total, created.length * 2)];
+      }
+      changes.create(created, 0, total);
       try {
-        for (int i = 0; i < count; i++) {
-          initializer.initialize(i, created[i * size]);
-        }
+        stageCopies(count);
+      } catch (final RuntimeException | Error refused) {
+        changes.clear();
+        throw refused;
+      }
+      Throwable failure = null;
+      try {
+        changes.commit();
       } catch (final RuntimeException | Error thrown) {
+        if (!changes.isEmpty()) {
+          changes.clear();
+          throw thrown;
+        }
         failure = thrown;
       }
-    }
-    Arrays.fill(destinations, null);
-    if (null != failure) {
-      Failures.rethrow(Copier.destroyCreated(destination, created, 0, total, failure));
-    }
-    for (int i = 0; i < count; i++) {
-      roots[from + i] = created[i * size];
-    }
-  }
-
-  /**
-   * Copies every captured element to every instance, storage by storage: where announcing would run
-   * nothing ({@code bulkSilent}), as one bulk insertion of {@code count} copies per captured
-   * element (one staging, page runs filled); else element by element, each logged to be announced
-   * last.
-   */
-  private void copyAll(final int count) {
-    for (int s = 0; s < stores.length; s++) {
-      final Storage<?> store = stores[s];
-      final Storage<?> into = destinations[s];
-      final int[] at = memberAt[s];
-      final boolean refs = storeRefs[s];
-      // No user code runs while copying: whether announcing can reach anyone is fixed meanwhile.
-      if (CoreHooks.bulkSilent(into)) {
-        for (int j = 0; j < at.length; j++) {
-          copyBulk(into, store, j, at[j], count, refs);
-        }
-        continue;
+      for (int i = 0; i < total; i++) {
+        created[i] = changes.entityOf(created[i]);
       }
-      final boolean quiet = Copier.quiet(into);
-      for (int j = 0; j < at.length; j++) {
-        final int member = at[j];
-        for (int i = 0, base = 0; i < count; i++, base += size) {
-          if (refs) {
-            copier.remapBase(base);
-          }
-          final long entity = created[base + member];
-          final int mark = copier.copyUnlogged(into, store, j, entity, refs);
-          if (!quiet || !Copier.nothingPending(mark)) {
-            copier.log(into, entity, mark);
+      for (int i = 0; i < count; i++) {
+        roots[from + i] = created[i * size];
+      }
+      if (size > 1) {
+        failure = link(destination, count, failure);
+      }
+      if (null != initializer) {
+        for (int i = 0; i < count; i++) {
+          try {
+            initializer.initialize(i, created[i * size]);
+          } catch (final RuntimeException | Error thrown) {
+            failure = Failures.add(failure, thrown);
           }
         }
       }
+      Failures.rethrow(failure);
     }
-  }
 
-  /**
-   * Inserts into {@code into} a copy of the element at {@code position} of {@code store} (template
-   * member {@code member}) for each of the {@code count} instances, as one bulk insertion that
-   * announces nothing; remaps the references of each copy to its own instance's members.
-   */
-  private void copyBulk(
-      final Storage<?> into,
-      final Storage<?> store,
-      final int position,
-      final int member,
-      final int count,
-      final boolean refs) {
-    final long[] entities;
-    if (1 == size) {
-      entities = created;
-    } else {
-      if (column.length < count) {
+    /** Stages, per captured element, its copy into every instance (one bulk copy each). */
+    private void stageCopies(final int count) {
+      if (1 != size && column.length < count) {
         column = new long[Math.max(count, column.length * 2)];
       }
-      for (int i = 0, base = member; i < count; i++, base += size) {
-        column[i] = created[base];
+      for (int s = 0; s < stores.length; s++) {
+        final Storage<?> store = stores[s];
+        final int[] at = memberAt[s];
+        for (int j = 0; j < at.length; j++) {
+          final int member = at[j];
+          final long[] targets;
+          if (1 == size) {
+            targets = created;
+          } else {
+            for (int i = 0, handle = member; i < count; i++, handle += size) {
+              column[i] = created[handle];
+            }
+            targets = column;
+          }
+          changes.copy(targets, 0, count, store, members[member], references);
+        }
       }
-      entities = column;
     }
-    CoreHooks.stageFrom(into, store, position);
-    final int first = CoreHooks.prepareInsertAll(into, entities, 0, count);
-    CoreHooks.writeStaged(into, first, count);
-    if (refs) {
-      for (int i = 0, base = 0; i < count; i++, base += size) {
-        copier.remapBase(base);
-        copier.remapAt(into, first + i);
-      }
-    }
-    CoreHooks.commitInsertAll(into, entities, 0, count, first);
-  }
 
-  /** Links every tree instance as the template; returns what an attach threw, or {@code null}. */
-  private Throwable link(final Registry destination, final int count) {
-    try {
+    /** A reference to a template member names the same member of copy {@code copy}'s instance. */
+    private long map(final int copy, final long reference) {
+      final long member = memberIndex.get(reference, -1L);
+      if (member >= 0) {
+        return created[copy * size + (int) member];
+      }
+      return dropOutside ? Entity.NULL : reference;
+    }
+
+    /** Links every tree instance as the template; every link is attempted. */
+    private Throwable link(final Registry destination, final int count, Throwable failure) {
       final Hierarchy into = Hierarchy.of(destination);
       for (int i = 0, base = 0; i < count; i++, base += size) {
         for (int m = size - 1; m >= 1; m--) {
-          into.attach(created[base + m], created[base + parents[m]]);
+          try {
+            into.attach(created[base + m], created[base + parents[m]]);
+          } catch (final RuntimeException | Error thrown) {
+            failure = Failures.add(failure, thrown);
+          }
         }
       }
-      return null;
-    } catch (final RuntimeException | Error thrown) {
-      return thrown;
+      return failure;
     }
   }
 }
