@@ -700,7 +700,7 @@ public class SparseSet {
    * pass that keeps the sparse page and offset the lookup found. For the registry's unobserved
    * destroy, which asks every set of the registry: fused and small, it inlines there with the
    * payload moves of the storages it meets (split, with the in-place branch inline, it did not:
-   * about 1 ns of a destroy at 1M entities, issue 33).
+   * about 1 ns of a destroy at 1M entities).
    *
    * @param entity any handle, possibly stale or {@link Entity#NULL}
    */

@@ -23,9 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * game thread is one {@link Inspector#serve()} that finds both of its queues empty; this measures
  * that call, on the example's world ({@value dev.phalanx.benchmarks.schedule.ExampleFrame#ROOTS}
  * roots) with its schedule attached. Run it in the same invocation as {@code schedule.ExampleFrame}
- * ({@code form=schedule}): the ratio of the two is the idle overhead per frame (issue 32's target:
- * at most 1%). {@code ExampleFrame}'s {@code inspected} form measures the same thing as a whole
- * frame, where the frame's own run-to-run spread (several percent) hides it.
+ * ({@code form=schedule}): the ratio of the two is the idle overhead per frame (the target: at most
+ * 1%). {@code ExampleFrame}'s {@code inspected} form measures the same thing as a whole frame,
+ * where the frame's own run-to-run spread (several percent) hides it.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

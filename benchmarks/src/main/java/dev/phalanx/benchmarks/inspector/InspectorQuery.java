@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A client's wait for {@code world.query} of 1,000 entities with two components, their field values
- * included, in milliseconds per call (issue 32's target: within 5 ms): a real {@link HttpClient} on
+ * included, in milliseconds per call (the target: within 5 ms): a real {@link HttpClient} on
  * loopback, the server's threads, and a game thread that calls {@link Inspector#serve()} every 0.1
  * ms between frames of no work. The world holds {@code entities} entities with a Position and a
  * Velocity; the query asks for the first 1,000. Sample mode, so the report has the median and the

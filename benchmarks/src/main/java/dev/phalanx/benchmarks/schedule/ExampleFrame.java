@@ -26,8 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * replaced; {@code inspected} runs the scheduled frame with the live inspector attached and idle
  * ({@link Inspector#serve()} once a frame, no client). The world keeps its size (each root that
  * dies is replaced), so every frame does the same kind of work. Targets: {@code schedule} within
- * 1.05 times {@code hand} (issue 31), {@code inspected} within 1.01 times {@code schedule} (issue
- * 32).
+ * 1.05 times {@code hand}, {@code inspected} within 1.01 times {@code schedule}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -43,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       ({@code parallelEachChunk}), the other way a system uses both cores.
  * </ul>
  *
- * <p>Issue 31's target: {@code waves} at most 0.6 times {@code sequential} on two cores.
+ * <p>The target: {@code waves} at most 0.6 times {@code sequential} on two cores.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

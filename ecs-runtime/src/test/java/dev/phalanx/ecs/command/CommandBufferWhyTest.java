@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * One test per defect of issue 28's "Why" about deferred commands and the registry's destroy
- * bookkeeping: each failed before the fix.
+ * One test per defect found in deferred commands and the registry's destroy bookkeeping: each
+ * failed before its fix.
  */
 class CommandBufferWhyTest {
 

@@ -168,8 +168,8 @@ class HierarchyFaultInjectionTest {
 
   @Test
   void anAttachCommandIsAppliedWholeWhenANodeListenerThrows() {
-    // Issue 28: attach commands were left half done (nodes created, not linked) by a throwing
-    // construct listener of the node storage.
+    // A defect this guards against: attach commands were left half done (nodes created, not
+    // linked) by a throwing construct listener of the node storage.
     final Registry registry = new Registry();
     final Hierarchy hierarchy = Hierarchy.of(registry);
     final int[] calls = {0};

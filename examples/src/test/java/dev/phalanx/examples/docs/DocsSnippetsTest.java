@@ -49,7 +49,7 @@ class DocsSnippetsTest {
   private static String allSources() throws IOException {
     final StringBuilder text = new StringBuilder();
     // Hand-written sources, and what the annotation processors generated from them (also compiled);
-    // src/it holds the README's installation project, which maven-invoker-plugin compiles and runs.
+    // src/it holds the installation page's project, which maven-invoker-plugin compiles and runs.
     for (final String root :
         List.of(
             "src/main/java",

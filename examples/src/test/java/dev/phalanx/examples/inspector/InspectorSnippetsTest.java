@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's and docs/inspector.md's code: attaching the inspector to a registry and a schedule,
- * and serving it once a frame. A client reads the address and token that {@code start()} prints, as
- * a user would, and asks for the world's stats while the loop runs.
+ * The code of docs/inspector.md: attaching the inspector to a registry and a schedule, and serving
+ * it once a frame. A client reads the address and token that {@code start()} prints, as a user
+ * would, and asks for the world's stats while the loop runs.
  */
 class InspectorSnippetsTest {
 

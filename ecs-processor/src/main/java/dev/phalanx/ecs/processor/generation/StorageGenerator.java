@@ -379,7 +379,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
    * constants rather than the inherited {@code pageShift()} and {@code pageSize()}, so that the JIT
    * folds it. In the runtime's removal, which inlines the payload move of every storage it meets,
    * the two field reads and the variable shift per call filled registers: 1 to 2 ns of a one-entity
-   * destroy at 1M entities (issue 33).
+   * destroy at 1M entities.
    */
   private static List<FieldSpec> pageConstants(final ComponentModel model) {
     final int size = model.pageSize();
