@@ -305,11 +305,11 @@ public class SparseSet {
    * filled, and stays the same when an element is appended: while it stays the same, every position
    * below the size it had still holds the same entity or hole. It only counts up, one per change,
    * and is a {@code long}: it does not come back to a value it had (2^64 changes). For generated
-   * code, through {@link Query}.
+   * code, through {@link Query}, and storages that cache positions.
    *
    * @return the current stamp
    */
-  final long structureStamp() {
+  protected final long structureStamp() {
     return edits;
   }
 
@@ -435,9 +435,15 @@ public class SparseSet {
   /**
    * Throws if the set is locked, for an insertion into ({@code removal} false) or a removal from
    * {@code target} of {@code entity}'s component, which would change this set. No allocation unless
-   * it throws.
+   * it throws. For storages that check a change before making it.
+   *
+   * @param removal whether the change is a removal
+   * @param target the storage whose component the change adds or removes, for the message
+   * @param entity the entity the change concerns, for the message
+   * @throws ConcurrentModificationException if the set is locked
    */
-  final void checkUnlocked(final boolean removal, final SparseSet target, final long entity) {
+  protected final void checkUnlocked(
+      final boolean removal, final SparseSet target, final long entity) {
     if (0 != locks) {
       throw new ConcurrentModificationException(
           "cannot "
@@ -546,10 +552,18 @@ public class SparseSet {
   }
 
   /**
-   * Forbids structural changes until {@link #unlock()}; {@code by} and {@code of} say what holds
-   * the lock ("a chunk iteration of", a group), joined only in messages. Locks nest.
+   * Forbids structural changes of this set until {@link #unlock()}: while locked, every insertion,
+   * removal, sort or move that would change it is refused with a {@link
+   * ConcurrentModificationException} before anything changes, and reading stays allowed. Parallel
+   * iterations lock the sets they read; a scheduler locks the storages a wave of systems shares
+   * among threads. {@code by} and {@code of} name the holder in refusal messages ("a chunk
+   * iteration of", a group; joined with a space). Locks nest: the set is unlocked when every lock
+   * is released. Release each lock in a {@code finally} block, from the thread that took it.
+   *
+   * @param by what holds the lock, for messages
+   * @param of what it holds it for, or {@code null}
    */
-  final void lock(final String by, final Object of) {
+  public final void lock(final String by, final Object of) {
     if (0 == locks) {
       lockedBy = by;
       lockedOf = of;
@@ -560,8 +574,12 @@ public class SparseSet {
     }
   }
 
-  /** Releases one {@link #lock}. */
-  final void unlock() {
+  /**
+   * Releases one {@link #lock}.
+   *
+   * @throws IllegalStateException if the set is not locked
+   */
+  public final void unlock() {
     if (0 == locks) {
       throw new IllegalStateException(describe() + " is not locked");
     }

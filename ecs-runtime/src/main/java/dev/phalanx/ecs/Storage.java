@@ -479,9 +479,14 @@ public abstract class Storage<T> extends SparseSet {
 
   /**
    * The checks of {@link #prepareInsert} that concern {@code entity} alone: a handle, valid in the
-   * owning registry, neither being destroyed nor cleared, without the component.
+   * owning registry, neither being destroyed nor cleared, without the component. Changes nothing.
+   * For custom storages that check a change of several elements before making it.
+   *
+   * @param entity the entity that would receive the component
+   * @throws IllegalArgumentException if the entity is not valid or already has the component
+   * @throws IllegalStateException if the entity is being destroyed or the storage cleared
    */
-  private void checkInsertable(final long entity) {
+  protected final void checkInsertable(final long entity) {
     final int index = Entity.index(entity);
     if (index < 0 || index > Entity.MAX_INDEX || Entity.isTombstone(entity)) {
       throw new IllegalArgumentException(
@@ -858,10 +863,16 @@ public abstract class Storage<T> extends SparseSet {
    * As {@link #commitInsert}, but announces nothing: the element is visible and the groups are up
    * to date, and the entries and exits their listeners must hear are kept pending. Returns the mark
    * to hand to {@link #announceInsert} once the change that needed the element is complete (a
-   * feature that inserts several elements as one change announces them last inserted first). No
-   * user code may run between the two calls but other such insertions.
+   * change of several elements announces them last inserted first). No user code may run between
+   * the two calls but other such insertions. For custom storages whose one change inserts several
+   * elements, and for {@link ChangeSet}.
+   *
+   * @param entity the entity passed to {@link #prepareInsert(long)}
+   * @param position the position it returned
+   * @return the mark to pass to {@link #announceInsert}
+   * @throws IllegalStateException if the prepared position is no longer the storage's next one
    */
-  final int commitUnannounced(final long entity, final int position) {
+  protected final int commitUnannounced(final long entity, final int position) {
     if (position != nextPosition()) {
       throw new IllegalStateException(
           "cannot emplace "
@@ -890,10 +901,15 @@ public abstract class Storage<T> extends SparseSet {
 
   /**
    * Announces an insertion made by {@link #commitUnannounced}: the pending group entries since
-   * {@code mark}, then construction. Every listener runs; returns {@code failure} or the first
-   * exception.
+   * {@code mark}, then construction. Every listener runs. For custom storages, as {@link
+   * #commitUnannounced}.
+   *
+   * @param entity the entity inserted
+   * @param mark what {@link #commitUnannounced} returned
+   * @param failure what earlier listeners of the same change threw, or {@code null}
+   * @return {@code failure}, or the first exception, with later ones suppressed
    */
-  final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
+  protected final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
     if (NO_PENDING != mark) {
       failure = groups.publishPending(mark, registry, entity, failure);
     }

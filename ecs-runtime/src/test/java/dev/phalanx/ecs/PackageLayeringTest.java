@@ -47,16 +47,16 @@ class PackageLayeringTest {
           CORE, Set.of(INTERNAL),
           // The core's hooks for features (not exported).
           BRIDGE, Set.of(CORE, INTERNAL),
-          HIERARCHY, Set.of(CORE, BRIDGE, INTERNAL),
+          // The hierarchy's node storage is a custom storage of the core's protected API.
+          HIERARCHY, Set.of(CORE, INTERNAL),
           // Commands can reparent, detach and destroy trees.
           COMMAND, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Snapshots carry the hierarchy's links and rebuild its lists after a load.
           SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Cloning stages into the core's change sets and copies subtrees with their links.
           CLONE, Set.of(CORE, HIERARCHY, INTERNAL),
-          // Systems apply their command buffers at sync points and lock storages through the
-          // bridge.
-          SCHEDULE, Set.of(CORE, BRIDGE, COMMAND));
+          // Systems apply their command buffers at sync points and lock the storages a wave shares.
+          SCHEDULE, Set.of(CORE, COMMAND));
 
   @Test
   void everyPackageUsesExactlyTheLayersBelowIt() {

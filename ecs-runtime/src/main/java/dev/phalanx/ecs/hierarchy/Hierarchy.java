@@ -9,7 +9,6 @@ import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -377,7 +376,7 @@ public final class Hierarchy {
         }
       }
     }
-    CoreHooks.checkUnlocked(nodes, false, nodes, parent);
+    nodes.checkUnlockedFor(parent);
     if (0 == children.length && !nodes.contains(parent)) {
       return;
     }
@@ -486,7 +485,7 @@ public final class Hierarchy {
     if (SparseSet.ABSENT == position || Entity.isNull(nodes.parentAt(position))) {
       return;
     }
-    CoreHooks.checkUnlocked(nodes, false, nodes, child);
+    nodes.checkUnlockedFor(child);
     cut(position);
     changes++;
   }
@@ -792,7 +791,7 @@ public final class Hierarchy {
               + Entity.toString(parent)
               + " descends from it, and the hierarchy has no cycles");
     }
-    CoreHooks.checkUnlocked(nodes, false, nodes, child);
+    nodes.checkUnlockedFor(child);
     checkNodeAllowed(child);
     checkNodeAllowed(parent);
   }
@@ -800,7 +799,7 @@ public final class Hierarchy {
   /** Checks, for an entity without a node, that one may be inserted now (the registry's rules). */
   private void checkNodeAllowed(final long entity) {
     if (!nodes.contains(entity)) {
-      CoreHooks.checkInsertionState(registry, entity, TYPE);
+      nodes.checkNodeInsertable(entity);
     }
   }
 
@@ -976,7 +975,7 @@ public final class Hierarchy {
    * changes it (both only grow).
    */
   private long stamp() {
-    return changes + CoreHooks.structureStamp(nodes);
+    return changes + nodes.stamp();
   }
 
   private void checkUnchanged(final long before) {
@@ -1249,6 +1248,21 @@ public final class Hierarchy {
       counts[position >>> pageShift()][position & (pageSize() - 1)] = count;
     }
 
+    /** Refuses a change of {@code entity}'s links while the node storage is locked. */
+    void checkUnlockedFor(final long entity) {
+      checkUnlocked(false, this, entity);
+    }
+
+    /** Refuses a node for {@code entity}, which has none, that the registry's state forbids. */
+    void checkNodeInsertable(final long entity) {
+      checkInsertable(entity);
+    }
+
+    /** {@return the storage's structure stamp: it changes when a node moves or leaves} */
+    long stamp() {
+      return structureStamp();
+    }
+
     /**
      * Inserts a root node with no links for {@code entity}, announcing nothing yet: returns the
      * mark to pass to {@link #announce} once the change that needed it is complete.
@@ -1256,12 +1270,12 @@ public final class Hierarchy {
     int insertRoot(final long entity) {
       final int position = prepareInsert(entity);
       writeRoot(position);
-      return CoreHooks.commitUnannounced(this, entity, position);
+      return commitUnannounced(entity, position);
     }
 
     /** Announces a node inserted by {@link #insertRoot}; returns the first listener exception. */
     Throwable announce(final long entity, final int mark, final Throwable failure) {
-      return CoreHooks.announceInsert(this, entity, mark, failure);
+      return announceInsert(entity, mark, failure);
     }
 
     private void writeRoot(final int position) {

@@ -2,7 +2,6 @@ package dev.phalanx.ecs.schedule;
 
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -312,13 +311,13 @@ public final class Schedule {
 
   private static void lock(final Wave wave) {
     for (final SparseSet set : wave.locked) {
-      CoreHooks.lock(set, wave.holder, "");
+      set.lock(wave.holder, "");
     }
   }
 
   private static void unlock(final Wave wave) {
     for (final SparseSet set : wave.locked) {
-      CoreHooks.unlock(set);
+      set.unlock();
     }
   }
 
