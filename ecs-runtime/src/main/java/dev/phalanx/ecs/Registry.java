@@ -345,8 +345,8 @@ public final class Registry {
    * @param to the end of the range, exclusive
    * @throws IndexOutOfBoundsException if the range does not fit {@code batch}
    * @throws IllegalArgumentException if an entity is not valid; none is destroyed
-   * @throws java.util.ConcurrentModificationException if an entity is held by a locked storage,
-   *     or a removal would break an iteration; none is destroyed
+   * @throws java.util.ConcurrentModificationException if an entity is held by a locked storage, or
+   *     a removal would break an iteration; none is destroyed
    */
   public void destroy(final long[] batch, final int from, final int to) {
     Objects.checkFromToIndex(from, to, batch.length);
