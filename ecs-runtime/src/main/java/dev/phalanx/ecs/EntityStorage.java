@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 
 /**
@@ -26,8 +27,14 @@ import java.util.function.LongConsumer;
  *
  * <h2>Invalidation</h2>
  *
- * <p>{@link #each} walks live entities from the last to the first: entities created meanwhile are
- * not visited, and releasing the visited entity neither skips nor repeats one.
+ * <p>{@link #each} (and {@link EntityView#each}, the same walk) visits every entity live at its
+ * start once, from the last position to the first, less those released before their turn; entities
+ * created meanwhile are never visited. The walk keeps a <em>floor</em>, the position it visits:
+ * positions below it hold the entities still to come. A release normally moves the last live entity
+ * into the hole; while a walk runs, a release of an entity below its floor first swaps that entity
+ * with the last one still to come and lowers the floor by one, so that the entity moved into the
+ * hole from above (visited already, or created during the walk) lands at the floor, never below it.
+ * Walks may nest: every floor above the hole is kept so, lowest first.
  *
  * <h2>Threading</h2>
  *
@@ -35,11 +42,24 @@ import java.util.function.LongConsumer;
  */
 public final class EntityStorage {
 
+  private static final int[] NO_FLOORS = new int[0];
+
   private final int limit;
   private long[] packed = new long[16];
   private int[] position = new int[16];
   private int alive;
   private int size;
+  // The walks in progress (see "Invalidation"). Raised and lowered atomically: several threads may
+  // walk at once while nothing changes the registry, and none may leave the count wrong.
+  private final AtomicInteger walks = new AtomicInteger();
+  // The floor of the innermost walk: the position it visits, everything below still to come. Read
+  // back by the walk only after floorMoves changed, which only a release (a change of the registry,
+  // so no other thread is walking) does; concurrent walks that nothing changes may overwrite it.
+  private int floor;
+  // The floors of the walks outside the innermost, outermost first.
+  private int[] outerFloors = NO_FLOORS;
+  // Bumped when a release or a reset moves a floor: a walk then reads its floor back.
+  private int floorMoves;
 
   /** Creates a storage that can hold up to {@link Entity#MAX_INDEX} + 1 entities. */
   public EntityStorage() {
@@ -227,7 +247,10 @@ public final class EntityStorage {
   /** As {@link #release(long, int)}, for an entity the caller has just found {@link #valid}. */
   int releaseLive(final long entity, final int version) {
     final int index = (int) entity;
-    final int at = position[index];
+    int at = position[index];
+    if (0 != walks.get()) {
+      at = keepTurns(at);
+    }
     final int last = alive - 1;
     final long lastEntity = packed[last];
     packed[at] = lastEntity;
@@ -255,16 +278,128 @@ public final class EntityStorage {
   }
 
   /**
-   * Visits every live entity, last position first. Entities the action creates are not visited. The
-   * action may destroy the visited entity or one already visited; destroying one still to come
-   * moves the last live entity (the visited one or one already visited) into its place, where it is
-   * visited again.
+   * Visits every entity live when it starts, once, last position first, less those the action
+   * releases before their turn. Entities the action creates are never visited, whatever else it
+   * creates or releases (see "Invalidation" in the class comment). No allocation.
    *
    * @param action called with each live entity
    */
   public void each(final LongConsumer action) {
-    for (int at = alive - 1; at >= 0; at = Math.min(at - 1, alive - 1)) {
-      action.accept(packed[at]);
+    int seen = beginWalk();
+    try {
+      for (int at = alive - 1; at >= 0; at = Math.min(at - 1, alive - 1)) {
+        floor = at;
+        action.accept(packed[at]);
+        if (seen != floorMoves) {
+          // A release moved this walk's floor (or a reset ended it): continue below the floor.
+          seen = floorMoves;
+          at = floor;
+        }
+      }
+    } finally {
+      endWalk();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Walks: the floors that keep each() and EntityView.each() exact (see "Invalidation").
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Starts a walk, its floor above every live position; returns the current {@link #floorMoves},
+   * which the walk compares after each action. Allocates only when walks nest deeper than ever.
+   */
+  int beginWalk() {
+    final int outer = walks.getAndIncrement();
+    if (0 != outer) {
+      if (outer > outerFloors.length) {
+        outerFloors = Arrays.copyOf(outerFloors, Math.max(4, 2 * outer));
+      }
+      outerFloors[outer - 1] = floor;
+    }
+    floor = alive;
+    return floorMoves;
+  }
+
+  /** Ends the innermost walk; the floor of the walk outside it, if any, is the floor again. */
+  void endWalk() {
+    final int outer = walks.decrementAndGet();
+    if (0 != outer && outer <= outerFloors.length) {
+      floor = outerFloors[outer - 1];
+    }
+  }
+
+  /** Makes {@code at} the innermost walk's floor and returns the entity there, its visit. */
+  long visit(final int at) {
+    floor = at;
+    return packed[at];
+  }
+
+  /** {@return the number of floor moves so far} A walk reads its floor back when it changed. */
+  int floorMoves() {
+    return floorMoves;
+  }
+
+  /** {@return the innermost walk's floor} */
+  int floor() {
+    return floor;
+  }
+
+  /**
+   * Before the entity at {@code at} is released: for each walk whose floor lies above it, lowest
+   * floor first, swaps it with that walk's last entity still to come (just below the floor) and
+   * lowers the floor onto it. The entity still to come stays below its walk's floor; the released
+   * entity ends at or above every floor, so the entity that fills its hole, which comes from above
+   * every floor, is never still to come for any walk.
+   *
+   * @return the position of the entity to release afterwards
+   */
+  private int keepTurns(int at) {
+    final int outer = walks.get() - 1;
+    while (true) {
+      int lowest = Integer.MAX_VALUE;
+      int which = -1;
+      if (floor > at) {
+        lowest = floor;
+        which = outer;
+      }
+      for (int i = 0; i < outer && i < outerFloors.length; i++) {
+        final int f = outerFloors[i];
+        if (f > at && f < lowest) {
+          lowest = f;
+          which = i;
+        }
+      }
+      if (which < 0) {
+        return at;
+      }
+      final int top = lowest - 1;
+      if (top != at) {
+        final long entity = packed[at];
+        final long toCome = packed[top];
+        packed[at] = toCome;
+        position[(int) toCome] = at;
+        packed[top] = entity;
+        position[(int) entity] = top;
+      }
+      if (which == outer) {
+        floor = top;
+      } else {
+        outerFloors[which] = top;
+      }
+      floorMoves++;
+      at = top;
+    }
+  }
+
+  /**
+   * Ends every walk in progress, as far as their floors go: nothing is left below them to visit.
+   */
+  private void resetFloors() {
+    if (0 != walks.get()) {
+      floor = 0;
+      Arrays.fill(outerFloors, 0);
+      floorMoves++;
     }
   }
 
@@ -275,6 +410,7 @@ public final class EntityStorage {
       packed[at] = Entity.of((int) entity, Entity.nextVersion(Entity.version(entity)));
     }
     alive = 0;
+    resetFloors();
   }
 
   /**
@@ -308,6 +444,7 @@ public final class EntityStorage {
       position = checkedPositions;
       size = count;
       alive = aliveCount;
+      resetFloors();
       return;
     }
     if (count < 0
@@ -341,6 +478,7 @@ public final class EntityStorage {
     position = newPosition;
     size = count;
     alive = aliveCount;
+    resetFloors();
   }
 
   /** Appends every broken invariant of the identifier index to {@code problems}. */

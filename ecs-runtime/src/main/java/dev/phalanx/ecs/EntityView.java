@@ -15,11 +15,13 @@ import java.util.function.LongConsumer;
  * <h2>Order and what may change during an iteration</h2>
  *
  * <p>{@link #each} walks the registry's live entities as {@link EntityStorage#each} does: from the
- * most recently created position to the first. Entities created meanwhile are not visited;
- * destroying the visited entity (or one already visited) neither skips nor repeats one; destroying
- * an entity still to come moves the last live entity (the visited one or one already visited) into
- * its place, where it is visited again. (EnTT allows only the visited entity to be destroyed.)
- * Components added or removed meanwhile decide whether entities still to come are excluded.
+ * most recently created position to the first, visiting each entity live at the start once. The
+ * action may create and destroy entities, any of them: entities created meanwhile are never
+ * visited, and an entity destroyed before its turn is not visited; every other entity is visited
+ * exactly once, neither skipped nor repeated. (EnTT allows only the visited entity to be
+ * destroyed.) Destroying an entity still to come may change the order in which the rest come (the
+ * entity storage keeps them below the walk's position; see its class comment). Components added or
+ * removed meanwhile decide whether entities still to come are excluded.
  *
  * <h2>Costs</h2>
  *
@@ -100,18 +102,30 @@ public final class EntityView {
   }
 
   /**
-   * Calls {@code action} with every entity of the view, most recently created position first (see
-   * the class comment for what may change meanwhile).
+   * Calls {@code action} with every entity of the view, most recently created position first: each
+   * entity live at the start once, less those destroyed before their turn, never one created
+   * meanwhile (see the class comment for what may change meanwhile). No allocation.
    *
    * @param action called with each entity
    */
   public void each(final LongConsumer action) {
-    for (int at = entities.alive() - 1; at >= 0; at = Math.min(at - 1, entities.alive() - 1)) {
-      // Read at each step: an action that creates entities may grow the array.
-      final long entity = entities.packed()[at];
-      if (!excludedHolds(entity)) {
-        action.accept(entity);
+    final EntityStorage entities = this.entities;
+    int seen = entities.beginWalk();
+    try {
+      for (int at = entities.alive() - 1; at >= 0; at = Math.min(at - 1, entities.alive() - 1)) {
+        // Read at each step: an action that creates entities may grow the array.
+        final long entity = entities.visit(at);
+        if (!excludedHolds(entity)) {
+          action.accept(entity);
+          if (seen != entities.floorMoves()) {
+            // The action destroyed an entity still to come: continue below the walk's floor.
+            seen = entities.floorMoves();
+            at = entities.floor();
+          }
+        }
       }
+    } finally {
+      entities.endWalk();
     }
   }
 

@@ -3,6 +3,7 @@ package dev.phalanx.ecs;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -259,7 +260,10 @@ public final class Registry {
    * created storage first), then releases its identifier with a bumped version.
    *
    * <p>Every removal is checked before the first one is made, so a destroy refused by a lock or an
-   * iteration guard changes nothing. Once started it always completes: components added to the
+   * iteration guard changes nothing. The locks are checked first, reading only: a destroy of an
+   * entity that a locked storage holds (one a parallel pass reads, say) is refused before the
+   * registry's bookkeeping is touched, so bodies of a parallel pass refused on several threads at
+   * once leave the registry as it was. Once started it always completes: components added to the
    * entity while it is being destroyed are refused ({@link IllegalStateException} in the listener
    * that tried), destroying it again from its own listeners is a no-op, and the first exception a
    * listener threw is rethrown after the identifier is released, later ones attached as suppressed.
@@ -302,7 +306,7 @@ public final class Registry {
     if (groups.guards.any()) {
       // A lock (a parallel iteration's among them) refuses before the destroying stack is
       // written: several threads refused at once then change nothing of the registry.
-      checkUnlockedFor(entity);
+      checkUnlockedFor(entity, 1);
     }
     pushDestroying(entity);
     if (groups.guards.any()) {
@@ -354,9 +358,12 @@ public final class Registry {
 
   /**
    * Destroys every entity of {@code batch[from, to)}; an entity listed twice is destroyed once.
-   * Everything is checked first (every entity valid, every removal allowed): a refused batch
-   * changes nothing. Listeners' exceptions are collected; the first is rethrown once the whole
-   * batch is done.
+   * Everything is checked first (every entity valid, then no entity held by a locked storage, then
+   * every removal allowed): a refused batch changes nothing. The locks are checked for the whole
+   * batch before the registry's bookkeeping is touched, as {@link #destroy(long)} does, so a batch
+   * refused on several threads at once (from the bodies of a parallel pass) leaves the registry as
+   * it was. Listeners' exceptions are collected; the first is rethrown once the whole batch is
+   * done.
    *
    * <p>When nothing can observe the batch (no destroy or removal listener, no iteration, and no
    * group but owning groups that span their owned storages alone) it is removed storage by storage,
@@ -368,6 +375,8 @@ public final class Registry {
    * @param to the end of the range, exclusive
    * @throws IndexOutOfBoundsException if the range does not fit {@code batch}
    * @throws IllegalArgumentException if an entity is not valid; none is destroyed
+   * @throws java.util.ConcurrentModificationException if an entity is held by a locked storage, or
+   *     a removal would break an iteration; none is destroyed
    */
   public void destroy(final long[] batch, final int from, final int to) {
     Objects.checkFromToIndex(from, to, batch.length);
@@ -376,6 +385,13 @@ public final class Registry {
     }
     if (clearing) {
       return; // as one by one: the clear destroys them all
+    }
+    if (groups.guards.any()) {
+      // The locks first, for the whole batch, reading only: a batch refused on several threads at
+      // once (the bodies of a parallel pass) must not touch the destroying stack, which is shared.
+      for (int i = from; i < to; i++) {
+        checkUnlockedFor(batch[i], to - from);
+      }
     }
     if (unobserved()) {
       destroyUnobserved(batch, from, to);
@@ -401,14 +417,29 @@ public final class Registry {
   }
 
   /**
-   * Throws the lock's {@link java.util.ConcurrentModificationException} if a storage that holds
-   * {@code entity} is locked. Reads only, so that refused calls from several threads are safe.
+   * Throws a {@link ConcurrentModificationException} if a storage that holds {@code entity} is
+   * locked (by a chunk or parallel iteration, or a sort's comparator): destroying the entity would
+   * remove its element there. Reads only, and allocates nothing unless it throws, so that destroys
+   * refused on several threads at once change nothing of the registry.
+   *
+   * @param batchSize the number of entities of the destroy that {@code entity} belongs to (1: a
+   *     destroy of one entity), for the message
    */
-  private void checkUnlockedFor(final long entity) {
+  private void checkUnlockedFor(final long entity, final int batchSize) {
     for (int i = storageCount - 1; i >= 0; i--) {
       final Storage<?> storage = storages[i];
       if (storage.isLocked() && SparseSet.ABSENT != storage.indexOf(entity)) {
-        storage.checkUnlocked(true, storage, entity);
+        throw new ConcurrentModificationException(
+            "cannot destroy "
+                + Entity.toString(entity)
+                + (1 == batchSize ? "" : " (in a batch of " + batchSize + " entities)")
+                + ": it has "
+                + storage.elementName()
+                + ", and "
+                + storage.describe()
+                + " is being read by "
+                + storage.lockDescription()
+                + ", which refuses structural changes until it ends; nothing was destroyed");
       }
     }
   }

@@ -534,7 +534,8 @@ public class SparseSet {
         + Entity.toString(entity);
   }
 
-  private String lockDescription() {
+  /** {@return what holds the lock, for messages ("a chunk iteration of" and the group)} */
+  final String lockDescription() {
     return null == lockedOf ? lockedBy : lockedBy + " " + lockedOf;
   }
 

@@ -497,6 +497,9 @@ public final class Hierarchy {
    *
    * @param root the root of the subtree to destroy (it need not be a root of the forest)
    * @throws IllegalArgumentException if {@code root} is not valid
+   * @throws ConcurrentModificationException if an entity of the subtree is held by a locked storage
+   *     (one a parallel pass reads, say), or its removal would break an iteration; nothing is
+   *     destroyed
    */
   public void destroyTree(final long root) {
     checkValid(root, "destroy the subtree of");
@@ -518,6 +521,7 @@ public final class Hierarchy {
    *
    * @param root the entity whose descendants are destroyed
    * @throws IllegalArgumentException if {@code root} is not valid
+   * @throws ConcurrentModificationException as {@link #destroyTree}
    */
   public void destroyDescendants(final long root) {
     checkValid(root, "destroy the descendants of");
