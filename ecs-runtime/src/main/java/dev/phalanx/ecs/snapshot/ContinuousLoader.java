@@ -71,6 +71,17 @@ import java.util.Map;
  * listener's change makes impossible (it left a storage locked, say) is skipped and its exception
  * collected; {@code verify()} stays empty.
  *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>A codec that throws fails the reading, before anything changes: the load throws {@link
+ * SnapshotFormatException} (the codec's exception as its cause), the registry and the map are as
+ * they were, and the next load is taken as if this one had not been tried. A listener that throws
+ * does not stop the load (see above): the map then holds what the load did. Nested calls are
+ * refused: while a load (or {@link #orphans}) runs, a call from one of its codecs or listeners to
+ * {@code load}, {@link #orphans}, {@link #codec}, {@link #types} or {@link #alias} throws {@link
+ * IllegalStateException} naming the call under way, before changing anything. {@link #map}, {@link
+ * #contains} and {@link #size} may be called: they show the map as the load has left it so far.
+ *
  * <h2>Costs</h2>
  *
  * <p>O(remote entities + elements) per load, with map look-ups (open addressing, no boxing); no
@@ -85,8 +96,6 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
 
   private final Registry registry;
   private final LongLongMap remoteToLocal = new LongLongMap(16);
-  // True while a load applies a snapshot: a nested load (from a listener) is refused.
-  private boolean loading;
 
   /**
    * Creates a loader into {@code registry}, with an empty map.
@@ -94,6 +103,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @param registry the local registry
    */
   public ContinuousLoader(final Registry registry) {
+    super("ContinuousLoader");
     this.registry = registry;
   }
 
@@ -188,7 +198,16 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @throws IllegalStateException if called during a load (from a listener); nothing changed
    */
   public ContinuousLoader orphans() {
-    checkNotLoading("destroy orphans");
+    guard.enter("orphans()", "destroy orphans");
+    try {
+      destroyOrphans();
+    } finally {
+      guard.exit();
+    }
+    return this;
+  }
+
+  private void destroyOrphans() {
     final long[] locals = new long[remoteToLocal.size()];
     int count = 0;
     for (int slot = 0; slot < remoteToLocal.capacity(); slot++) {
@@ -199,36 +218,29 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     final Throwable failure = SnapshotLoader.destroyOrphans(registry, locals);
     unmapDestroyed();
     Failures.rethrow(failure);
-    return this;
   }
 
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
-    checkNotLoading("load a snapshot");
+    // Refuses a nested load from the first byte read: codecs run during the reading.
+    guard.enter("load(...)", "load a snapshot");
+    try {
+      return loadOnce(in);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private Map<String, byte[]> loadOnce(final SnapshotInput in) throws IOException {
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, false);
     HierarchySection.checkStaged(staged);
-    // Every refusal is known before the first change: codecs (user code) ran during the reading.
-    checkNotLoading("load a snapshot");
+    // Every refusal is known before the first change.
     SnapshotLoader.checkIdle(registry, "load a snapshot");
     if (registry.isClearing()) {
       throw new IllegalStateException("cannot load a snapshot while the registry is being cleared");
     }
-    loading = true;
-    final Throwable failure;
-    try {
-      failure = commit(staged);
-    } finally {
-      loading = false;
-    }
+    final Throwable failure = commit(staged);
     Failures.rethrow(failure);
     return Collections.unmodifiableMap(staged.extras);
-  }
-
-  /** Refuses {@code operation} from a listener of a load under way (a nested load). */
-  private void checkNotLoading(final String operation) {
-    if (loading) {
-      throw new IllegalStateException(
-          "cannot " + operation + ": this loader is loading (called from a listener of the load)");
-    }
   }
 
   /**

@@ -74,6 +74,19 @@ import java.util.Map;
  * hierarchy then, but record such work for after the apply (for example in a {@link
  * CommandBuffer}).
  *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>A codec that throws fails the staging, before anything changes: the load throws {@link
+ * SnapshotFormatException} (the codec's exception as its cause), the replica, the map and the tick
+ * are as they were, and the next delta on the same base is taken (the same delta again, say).
+ * Listeners run during the apply, which completes whatever they throw (see above) and takes the
+ * delta's tick, so the next delta of the stream is taken too. Nested calls are refused: while a
+ * load runs, a call from its stream, one of its codecs or one of its listeners to a {@code load},
+ * {@link #codec} or {@link #types} throws {@link IllegalStateException} naming the load under way,
+ * before changing anything (from a listener, the apply collects it and rethrows it at its end).
+ * {@link #tick()}, {@link #map} and {@link #size} may be called: they show the replica's map as
+ * the apply has left it so far, and the tick of the last delta applied.
+ *
  * <h2>Costs</h2>
  *
  * <p>O(delta size) with a few look-ups per entity listed, each one array read: the remote-to-local
@@ -90,6 +103,7 @@ import java.util.Map;
 public final class DeltaLoader {
 
   private final Registry registry;
+  private final CallGuard guard = new CallGuard("DeltaLoader");
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
   // Remote handle to local handle, flat by the remote index (see EntityIndexMap).
@@ -125,8 +139,10 @@ public final class DeltaLoader {
    * @param codec reads them
    * @param <T> the value type
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public <T> DeltaLoader codec(final Class<T> type, final ValueCodec<T> codec) {
+    guard.check("register a codec");
     codecs.put(type, codec);
     return this;
   }
@@ -136,8 +152,10 @@ public final class DeltaLoader {
    *
    * @param extraTypes the types
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public DeltaLoader types(final ComponentType<?, ?>... extraTypes) {
+    guard.check("add types");
     for (final ComponentType<?, ?> type : extraTypes) {
       types.put(SnapshotFormat.key(type), type);
     }
@@ -170,9 +188,17 @@ public final class DeltaLoader {
    * @param bytes the delta
    * @param length its length
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way; nothing
+   *     changed
+   * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
-    apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+    guard.enter("load(byte[], int)", "load a delta");
+    try {
+      apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+    } finally {
+      guard.exit();
+    }
   }
 
   /**
@@ -181,8 +207,20 @@ public final class DeltaLoader {
    *
    * @param delta the bytes
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way; nothing
+   *     changed
+   * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final ByteBuffer delta) throws SnapshotFormatException {
+    guard.enter("load(ByteBuffer)", "load a delta");
+    try {
+      loadBuffer(delta);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void loadBuffer(final ByteBuffer delta) throws SnapshotFormatException {
     final byte[] bytes;
     final int from;
     if (delta.hasArray()) {
@@ -208,9 +246,21 @@ public final class DeltaLoader {
    *
    * @param in the stream
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way; nothing
+   *     changed
+   * @throws RuntimeException the first exception a listener threw, once the apply completed
    * @throws IOException if the stream fails; nothing changed
    */
   public void load(final InputStream in) throws IOException {
+    guard.enter("load(InputStream)", "load a delta");
+    try {
+      loadStream(in);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void loadStream(final InputStream in) throws IOException {
     final byte[] head = in.readNBytes(DeltaFormat.HEADER);
     final int length = lengthOf(new DeltaFormat.Input(head, 0, head.length));
     final byte[] bytes = Arrays.copyOf(head, length);
@@ -219,7 +269,7 @@ public final class DeltaLoader {
       throw new SnapshotFormatException(
           DeltaFormat.HEADER + read, "bad delta: the stream ends before the delta's end");
     }
-    load(bytes, length);
+    apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
   }
 
   /** Reads magic, version and the delta's length. */

@@ -94,6 +94,17 @@ import java.util.function.Supplier;
  * {@code System.arraycopy} per page; no reflection and no allocation per element for primitive
  * fields.
  *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>The loader keeps no state from one load to the next. A codec that throws fails the reading,
+ * before the registry changes: the load throws {@link SnapshotFormatException} (the codec's
+ * exception as its cause) and the registry is as it was. Listeners run once the snapshot is in;
+ * what they throw is rethrown after the load completed (see above). Either way the next load is
+ * taken as if the failed one had not been tried. Nested calls are refused: while a {@link #load}
+ * or {@link #orphans} runs, a call from one of its codecs or listeners to {@code load}, {@link
+ * #orphans}, {@link #codec}, {@link #types} or {@link #alias} throws {@link IllegalStateException}
+ * naming the call under way, before changing anything.
+ *
  * <h2>Threading</h2>
  *
  * <p>Not thread-safe; configure it, then load, on the thread that owns the registry.
@@ -108,6 +119,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * @param registry the target; it must have no live entity when {@link #load} runs
    */
   public SnapshotLoader(final Registry registry) {
+    super("SnapshotLoader");
     this.registry = registry;
   }
 
@@ -167,6 +179,15 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
   }
 
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
+    guard.enter("load(...)", "load a snapshot");
+    try {
+      return loadOnce(in);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private Map<String, byte[]> loadOnce(final SnapshotInput in) throws IOException {
     checkTarget(null);
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, true);
     if (!staged.full) {
@@ -201,9 +222,16 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * @return this loader
    * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing
    *     is destroyed
+   * @throws IllegalStateException if called from a codec or listener of this loader's load or
+   *     orphans call under way; nothing is destroyed
    */
   public SnapshotLoader orphans() {
-    Failures.rethrow(destroyOrphans(registry, liveEntities(registry)));
+    guard.enter("orphans()", "destroy orphans");
+    try {
+      Failures.rethrow(destroyOrphans(registry, liveEntities(registry)));
+    } finally {
+      guard.exit();
+    }
     return this;
   }
 
