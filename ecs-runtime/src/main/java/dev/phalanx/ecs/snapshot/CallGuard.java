@@ -1,9 +1,9 @@
 package dev.phalanx.ecs.snapshot;
 
 /**
- * The call in progress on one snapshot or delta writer or loader, kept to refuse a nested call: user
- * code the object runs (an interest predicate, a codec, a listener) that calls back into it. The
- * check comes first in each guarded call, so a refused call changes nothing. One per object; no
+ * The call in progress on one snapshot or delta writer or loader, kept to refuse a nested call:
+ * user code the object runs (an interest predicate, a codec, a listener) that calls back into it.
+ * The check comes first in each guarded call, so a refused call changes nothing. One per object; no
  * allocation per call.
  */
 final class CallGuard {

@@ -84,8 +84,8 @@ import java.util.Map;
  * load runs, a call from its stream, one of its codecs or one of its listeners to a {@code load},
  * {@link #codec} or {@link #types} throws {@link IllegalStateException} naming the load under way,
  * before changing anything (from a listener, the apply collects it and rethrows it at its end).
- * {@link #tick()}, {@link #map} and {@link #size} may be called: they show the replica's map as
- * the apply has left it so far, and the tick of the last delta applied.
+ * {@link #tick()}, {@link #map} and {@link #size} may be called: they show the replica's map as the
+ * apply has left it so far, and the tick of the last delta applied.
  *
  * <h2>Costs</h2>
  *

@@ -383,10 +383,10 @@ public final class DeltaWriter implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Builds the delta since the base into {@code out}, without committing it: everything this
-   * writer changes on the way can be undone ({@link #rollback}) until {@link #commit}, and is undone
-   * here if the interest predicate or a codec throws. The registry's change tick advances either
-   * way (a later write's base is still the last committed tick, so nothing is missed).
+   * Builds the delta since the base into {@code out}, without committing it: everything this writer
+   * changes on the way can be undone ({@link #rollback}) until {@link #commit}, and is undone here
+   * if the interest predicate or a codec throws. The registry's change tick advances either way (a
+   * later write's base is still the last committed tick, so nothing is missed).
    */
   private void compose() {
     checkCodecs();
@@ -425,8 +425,8 @@ public final class DeltaWriter implements AutoCloseable {
   /**
    * Undoes what {@link #compose} changed: the replica's record and the copy of the entity storage
    * from the undo logs, the counts, the restore count seen, the logs read (kept whole), and the
-   * trackers it attached (disconnected: the next write attaches them again and sends their
-   * storages whole). The bytes built are left in the build buffer, which nothing else reads.
+   * trackers it attached (disconnected: the next write attaches them again and sends their storages
+   * whole). The bytes built are left in the build buffer, which nothing else reads.
    */
   private void rollback() {
     for (int i = undoCount - 1; i >= 0; i--) {

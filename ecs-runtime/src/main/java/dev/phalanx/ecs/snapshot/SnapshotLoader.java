@@ -100,8 +100,8 @@ import java.util.function.Supplier;
  * before the registry changes: the load throws {@link SnapshotFormatException} (the codec's
  * exception as its cause) and the registry is as it was. Listeners run once the snapshot is in;
  * what they throw is rethrown after the load completed (see above). Either way the next load is
- * taken as if the failed one had not been tried. Nested calls are refused: while a {@link #load}
- * or {@link #orphans} runs, a call from one of its codecs or listeners to {@code load}, {@link
+ * taken as if the failed one had not been tried. Nested calls are refused: while a {@link #load} or
+ * {@link #orphans} runs, a call from one of its codecs or listeners to {@code load}, {@link
  * #orphans}, {@link #codec}, {@link #types} or {@link #alias} throws {@link IllegalStateException}
  * naming the call under way, before changing anything.
  *

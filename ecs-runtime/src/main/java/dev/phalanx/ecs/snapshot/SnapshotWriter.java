@@ -64,8 +64,8 @@ import java.util.Map;
  * was (the bytes already written stay written), and the next write is whole. Nested calls are
  * refused: while a write runs, a call from one of its codecs (or its stream) to {@link
  * #write(OutputStream)}, {@link #write(WritableByteChannel)}, {@link #types}, {@link #entities},
- * {@link #codec} or {@link #extra} throws {@link IllegalStateException} naming the write under
- * way, before changing anything.
+ * {@link #codec} or {@link #extra} throws {@link IllegalStateException} naming the write under way,
+ * before changing anything.
  *
  * <h2>Threading</h2>
  *

@@ -16,8 +16,8 @@
  * anywhere: a failed write leaves its writer as before the call, so the next write is right; a
  * codec that throws refuses a load before any change, and a listener's exception is rethrown once
  * the load completed; either way the loader takes the next input. Such code may not call back into
- * the object running it: each writer and loader refuses a nested call that would change it, with
- * an {@link java.lang.IllegalStateException} naming the call under way, before changing anything.
+ * the object running it: each writer and loader refuses a nested call that would change it, with an
+ * {@link java.lang.IllegalStateException} naming the call under way, before changing anything.
  *
  * <h2>Costs</h2>
  *

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  * writer and in the three loaders; and the delta loader's listeners likewise. Documented rules: a
  * writer keeps nothing of a failed write (the next one is whole and right); a loader whose codec
  * throws refuses the input with the registry, its map and its tick unchanged, and takes the next
- * correct input; a delta apply whose listener throws completes, then rethrows. After every step
- * the loaded world equals the one a run without faults loads, and {@code verify()} is empty.
+ * correct input; a delta apply whose listener throws completes, then rethrows. After every step the
+ * loaded world equals the one a run without faults loads, and {@code verify()} is empty.
  */
 class CodecFaultInjectionTest {
 
@@ -144,8 +144,11 @@ class CodecFaultInjectionTest {
       final int storages = target.storageCount();
       final Faults faults = new Faults(k);
       final SnapshotLoader loader =
-          new SnapshotLoader(target).types(SWAP, IN_PLACE, TRACKED).codec(Point.class, faulty(faults));
-      final SnapshotFormatException refused = catchFormat(() -> loader.load(ByteBuffer.wrap(bytes)));
+          new SnapshotLoader(target)
+              .types(SWAP, IN_PLACE, TRACKED)
+              .codec(Point.class, faulty(faults));
+      final SnapshotFormatException refused =
+          catchFormat(() -> loader.load(ByteBuffer.wrap(bytes)));
       if (null == refused) {
         assertArrayEquals(expected, fullSave(target));
         break;
@@ -288,8 +291,7 @@ class CodecFaultInjectionTest {
         final byte[] before = fullSave(replica);
         final long tick = loader.tick();
         final int mapped = loader.size();
-        final SnapshotFormatException refused =
-            catchFormat(() -> loader.load(delta, delta.length));
+        final SnapshotFormatException refused = catchFormat(() -> loader.load(delta, delta.length));
         if (null != refused) {
           thrown++;
           assertTrue(refused.getCause() instanceof Injected, refused.toString());

@@ -186,8 +186,9 @@ class ContinuousLoaderContractTest {
     final IllegalStateException nested =
         assertThrows(IllegalStateException.class, () -> loader.load(ByteBuffer.wrap(bytes)));
     assertEquals(
-        "cannot load a snapshot: this ContinuousLoader is running load(...), and a call made from user code"
-            + " that it runs (a predicate, a codec or a listener) is refused; nothing changed",
+        "cannot load a snapshot: this ContinuousLoader is running load(...), and a call made from"
+            + " user code that it runs (a predicate, a codec or a listener) is refused; nothing"
+            + " changed",
         nested.getMessage());
     assertMirrors(remote, local, loader);
   }
@@ -264,8 +265,9 @@ class ContinuousLoaderContractTest {
     load(loader, remote);
     assertEquals(3, refused.size());
     assertEquals(
-        "cannot destroy orphans: this ContinuousLoader is running load(...), and a call made from user code"
-            + " that it runs (a predicate, a codec or a listener) is refused; nothing changed",
+        "cannot destroy orphans: this ContinuousLoader is running load(...), and a call made from"
+            + " user code that it runs (a predicate, a codec or a listener) is refused; nothing"
+            + " changed",
         refused.get(0).getMessage());
     assertMirrors(remote, local, loader);
   }

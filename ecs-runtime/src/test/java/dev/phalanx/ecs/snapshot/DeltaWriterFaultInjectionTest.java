@@ -117,7 +117,8 @@ class DeltaWriterFaultInjectionTest {
     final Faults faults = new Faults(k);
     final int[] phase = {0};
     final LongPredicate changing = e -> 0 != (Entity.index(e) * 7 + phase[0]) % 3;
-    final DeltaWriter writer = new DeltaWriter(server).codec(Point.class, faulty(faults)).everyValue(SWAP);
+    final DeltaWriter writer =
+        new DeltaWriter(server).codec(Point.class, faulty(faults)).everyValue(SWAP);
     if (predicate) {
       writer.interest(
           e -> {

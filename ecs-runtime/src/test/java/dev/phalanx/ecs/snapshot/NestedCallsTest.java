@@ -34,9 +34,8 @@ import org.junit.jupiter.api.Test;
  * Every public call of each snapshot and delta writer and loader, made from inside the user code
  * that object runs (its interest predicate, its codecs, the listeners of its registry). Documented
  * rule, per object: a call that would change the object or start another pass is refused with an
- * {@link IllegalStateException} naming the object and the call under way, before anything
- * changed; a query answers. The outer call then completes exactly as it does without the nested
- * calls.
+ * {@link IllegalStateException} naming the object and the call under way, before anything changed;
+ * a query answers. The outer call then completes exactly as it does without the nested calls.
  */
 class NestedCallsTest {
 
@@ -260,9 +259,7 @@ class NestedCallsTest {
     final Registry target = new Registry();
     final Nested[] nested = {null};
     final SnapshotLoader loader =
-        new SnapshotLoader(target)
-            .types(SWAP, IN_PLACE)
-            .codec(Point.class, points(new Nested()));
+        new SnapshotLoader(target).types(SWAP, IN_PLACE).codec(Point.class, points(new Nested()));
     nested[0] = snapshotLoaderCalls(loader, bytes);
     loader.codec(Point.class, points(nested[0]));
     nested[0].armed = true;
@@ -279,7 +276,10 @@ class NestedCallsTest {
     final Registry target = new Registry();
     final SnapshotLoader loader = new SnapshotLoader(target).types(LoaderWorlds.TYPES);
     final Nested nested = snapshotLoaderCalls(loader, bytes);
-    target.owningGroup(LoaderWorlds.INTS, LoaderWorlds.CHARS).onEnter().connect((r, e) -> nested.fire());
+    target
+        .owningGroup(LoaderWorlds.INTS, LoaderWorlds.CHARS)
+        .onEnter()
+        .connect((r, e) -> nested.fire());
     nested.armed = true;
     loader.load(ByteBuffer.wrap(bytes));
     nested.assertRefused("SnapshotLoader", "load(...)");
@@ -403,7 +403,9 @@ class NestedCallsTest {
     final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
     final Registry replica = new Registry();
     final DeltaLoader loader =
-        new DeltaLoader(replica).types(SWAP, IN_PLACE).codec(Point.class, AllPrimitivesStorageB.POINTS);
+        new DeltaLoader(replica)
+            .types(SWAP, IN_PLACE)
+            .codec(Point.class, AllPrimitivesStorageB.POINTS);
     final Object[] thrown = {null};
     replica
         .storage(SWAP)
@@ -431,7 +433,18 @@ class NestedCallsTest {
         LoaderWorlds.live(server)[0],
         SWAP,
         new Sample(
-            true, (byte) 1, (short) 2, 'c', 3, 4L, Entity.NULL, 5f, 6d, "s", null, new Point(7, 8)));
+            true,
+            (byte) 1,
+            (short) 2,
+            'c',
+            3,
+            4L,
+            Entity.NULL,
+            5f,
+            6d,
+            "s",
+            null,
+            new Point(7, 8)));
     loader.load(writer.bytes(), writer.write());
     assertEquals(List.of(), replica.verify());
   }
