@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import dev.phalanx.ecs.ChangeSet;
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityStorage;
@@ -456,12 +458,11 @@ final class Methods {
             "entity " + Codec.entity(entity) + " has no " + storage.type().name() + " to remove");
       }
     }
-    refusing(
-        () -> {
-          for (final Storage<?> storage : storages) {
-            storage.erase(entity);
-          }
-        });
+    final ChangeSet changes = new ChangeSet(registry);
+    for (final Storage<?> storage : storages) {
+      changes.remove(entity, storage.type());
+    }
+    commit(changes);
     return result(entity);
   }
 
@@ -472,15 +473,19 @@ final class Methods {
         null == components || components.isNull()
             ? new LinkedHashMap<>()
             : build(components, -1L, false);
-    final long entity = creating(registry::create);
-    apply(entity, values, false);
-    return result(entity);
+    final ChangeSet changes = new ChangeSet(registry);
+    final long staged = changes.create();
+    stage(changes, staged, values, false);
+    commit(changes);
+    return result(changes.entityOf(staged));
   }
 
   private JsonNode despawn(final ObjectNode params) {
     allow(params, "world.despawn_entity", "entity");
     final long entity = alive(params.get("entity"), "entity");
-    refusing(() -> registry.destroy(entity));
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.destroy(entity);
+    commit(changes);
     final ObjectNode result = nodes.objectNode();
     result.put("entity", Codec.entity(entity));
     result.put("alive", registry.alive());
@@ -530,43 +535,55 @@ final class Methods {
   }
 
   private void apply(final long entity, final Map<Storage<?>, Object> values, final boolean swap) {
-    refusing(
-        () -> {
-          for (final Map.Entry<Storage<?>, Object> entry : values.entrySet()) {
-            put(entry.getKey(), entity, entry.getValue(), swap);
-          }
-        });
+    final ChangeSet changes = new ChangeSet(registry);
+    stage(changes, entity, values, swap);
+    commit(changes);
   }
 
-  private static <T> void put(
-      final Storage<T> storage, final long entity, final Object value, final boolean replacing) {
-    if (storage instanceof EmptyStorage<?>) {
+  /** Stages every value of {@code values} on {@code entity}, as insertions or replacements. */
+  private static void stage(
+      final ChangeSet changes,
+      final long entity,
+      final Map<Storage<?>, Object> values,
+      final boolean replacing) {
+    for (final Map.Entry<Storage<?>, Object> entry : values.entrySet()) {
+      stage(changes, entry.getKey().type(), entity, entry.getValue(), replacing);
+    }
+  }
+
+  private static <T> void stage(
+      final ChangeSet changes,
+      final ComponentType<T, ?> type,
+      final long entity,
+      final Object value,
+      final boolean replacing) {
+    if (type.traits().empty()) {
       if (!replacing) {
-        ((EmptyStorage<?>) storage).emplace(entity);
+        changes.emplace(entity, type);
       }
       return;
     }
-    final T typed = storage.type().javaClass().cast(value);
+    final T typed = type.javaClass().cast(value);
     if (replacing) {
-      storage.replace(entity, typed);
+      changes.replace(entity, type, typed);
     } else {
-      storage.emplace(entity, typed);
+      changes.emplace(entity, type, typed);
     }
   }
 
-  /** Runs a change, turning the runtime's refusal into a protocol error. */
-  private static void refusing(final Runnable change) {
+  /**
+   * Commits a call's changes as one: a refusal (nothing changed) becomes a protocol error with the
+   * runtime's message; a listener's exception, thrown once every change is made, too, saying so.
+   */
+  private static void commit(final ChangeSet changes) {
     try {
-      change.run();
-    } catch (RuntimeException e) {
-      throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
-    }
-  }
-
-  private static long creating(final java.util.function.LongSupplier change) {
-    try {
-      return change.getAsLong();
-    } catch (RuntimeException e) {
+      changes.commit();
+    } catch (final RuntimeException e) {
+      if (changes.isEmpty()) {
+        throw new RpcError(
+            RpcError.REFUSED, "the change was made, but a listener threw: " + e.getMessage());
+      }
+      changes.clear();
       throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
     }
   }
