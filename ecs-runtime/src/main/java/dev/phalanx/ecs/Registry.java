@@ -1350,6 +1350,27 @@ public final class Registry {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Parallel passes.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * {@return the number of parallel passes over the registry's groups that have ended} A parallel
+   * pass is one call of {@link OwningGroup#parallelEachChunk} (any of its forms); the count grows
+   * by one as the pass ends, once every task has joined and the group's storages are unlocked,
+   * whether the body threw or not. Nothing else changes it.
+   *
+   * <p>Code that hands work to threads per pass can tell passes apart with it: a value read during
+   * a pass (by any of its tasks, no pass nested in it having ended) equals the value read before
+   * the pass began, and differs from the value read after it ended; so a per-thread resource
+   * claimed during one pass can be known free again once the count has moved on. Compare values for
+   * equality only: the count wraps after 2^32 passes. Read it from the thread that runs the passes
+   * or from their tasks; it is one plain field read.
+   */
+  public int parallelPasses() {
+    return groups.guards.parallelPasses;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Consistency.
   // ---------------------------------------------------------------------------------------------
 

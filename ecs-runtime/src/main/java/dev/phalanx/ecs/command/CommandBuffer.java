@@ -10,7 +10,6 @@ import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.FieldRecorder;
-import dev.phalanx.ecs.internal.Guards;
 import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
@@ -127,9 +126,8 @@ public final class CommandBuffer extends FieldRecorder {
   private static final int TYPE_MASK = (1 << OP_SHIFT) - 1;
   private static final int NO_TYPE = TYPE_MASK;
 
+  // The registry, whose count of parallel passes (Registry.parallelPasses) ends an owner's claim.
   private final Registry registry;
-  // The registry's guards, whose pass count ends an owner's claim.
-  private final Guards guards;
   // What a generated storage's applyRecorded reads the typed command's fields through.
   private final RecordedFields replay = new Replay();
   // The set this buffer belongs to, whose buffers resolve each other's handles; null if
@@ -198,7 +196,6 @@ public final class CommandBuffer extends FieldRecorder {
 
   CommandBuffer(final Registry registry, final CommandBuffers set, final int key) {
     this.registry = registry;
-    this.guards = CoreHooks.guards(registry);
     this.set = set;
     this.key = key;
     takeSlot();
@@ -403,7 +400,7 @@ public final class CommandBuffer extends FieldRecorder {
     final int at = count;
     // The steady state: the owner, a plain entity, room for the command (no payload).
     if (owner == Thread.currentThread()
-        && ownerPass == guards.parallelPasses
+        && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
         && at < codes.length) {
       targets[at] = entity;
@@ -499,7 +496,7 @@ public final class CommandBuffer extends FieldRecorder {
         && shapes[id] == shape(wordCount, refCount)
         && (wordCount | refCount) >= 0
         && owner == Thread.currentThread()
-        && ownerPass == guards.parallelPasses
+        && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
         && hasRoom(wordCount, refCount)) {
       final int at = count;
@@ -1218,14 +1215,14 @@ public final class CommandBuffer extends FieldRecorder {
 
   /** Throws unless the calling thread may record: it owns the buffer, or takes it now. */
   private void claim() {
-    if (owner != Thread.currentThread() || ownerPass != guards.parallelPasses) {
+    if (owner != Thread.currentThread() || ownerPass != registry.parallelPasses()) {
       claimSlowly();
     }
   }
 
   private synchronized void claimSlowly() {
     final Thread current = Thread.currentThread();
-    final int pass = guards.parallelPasses;
+    final int pass = registry.parallelPasses();
     final Thread holder = owner;
     if (null != holder && holder != current && ownerPass == pass) {
       throw new ConcurrentModificationException(
