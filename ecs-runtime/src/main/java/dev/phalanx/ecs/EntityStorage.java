@@ -89,6 +89,18 @@ public final class EntityStorage {
     return alive;
   }
 
+  /**
+   * {@return how many more entities can be created now: the released identifiers, which are
+   * recycled first, plus those never created yet up to {@link #limit()}; {@code limit() - alive()}}
+   * A bulk creation of more entities than this is refused having created none, and one of at most
+   * this many is never refused for want of identifiers (a registry refuses creations for other
+   * reasons too, while it is being cleared: see {@link Registry#create(long[], int, int)}). It
+   * changes only as entities are created and destroyed.
+   */
+  public int available() {
+    return limit - alive;
+  }
+
   /** {@return the number of identifiers ever created (live and released)} */
   public int size() {
     return size;

@@ -534,8 +534,13 @@ public class SparseSet {
         + Entity.toString(entity);
   }
 
-  /** {@return what holds the lock, for messages ("a chunk iteration of" and the group)} */
-  final String lockDescription() {
+  /**
+   * {@return what holds the set's lock, as its holder named itself to {@link #lock}: {@code by}
+   * followed by {@code of} ("a parallel chunk iteration of" and the group, say), or {@code null}
+   * while the set is unlocked} For messages: code that refuses a change because the set {@link
+   * #isLocked() is locked} can say by what. Locks nest; the holder named is the outermost one's.
+   */
+  public final String lockDescription() {
     return null == lockedOf ? lockedBy : lockedBy + " " + lockedOf;
   }
 

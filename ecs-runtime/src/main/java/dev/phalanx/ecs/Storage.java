@@ -454,6 +454,24 @@ public abstract class Storage<T> extends SparseSet {
         describe() + " has no typed recording: record emplace(entity, type, value)");
   }
 
+  /**
+   * Applies a typed emplace recorded through a generated storage's {@code emplace(commands, entity,
+   * fields...)}: calls {@link #applyRecorded}, which reads the fields back from {@code fields} in
+   * recording order and emplaces them, or replaces the component if the entity has one. Part of the
+   * generated-code protocol, as the other members that take {@code dev.phalanx.ecs.internal} types:
+   * code that replays recorded commands calls it, {@code fields} being its own reader of the
+   * recorded fields; that package carries no compatibility promise to users.
+   *
+   * @param entity a live entity, the one the command targets
+   * @param fields the recorded fields, in the order they were recorded
+   * @throws IllegalStateException if this storage does not record typed fields, or as {@link
+   *     #emplace} when the entity is being destroyed or the registry cleared
+   * @throws java.util.ConcurrentModificationException if the insertion would break an iteration
+   */
+  public final void replayRecorded(final long entity, final RecordedFields fields) {
+    applyRecorded(entity, fields);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The mutation path.
   // ---------------------------------------------------------------------------------------------

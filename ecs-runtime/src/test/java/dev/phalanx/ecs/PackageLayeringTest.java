@@ -49,8 +49,8 @@ class PackageLayeringTest {
           BRIDGE, Set.of(CORE, INTERNAL),
           // The hierarchy's node storage is a custom storage of the core's protected API.
           HIERARCHY, Set.of(CORE, INTERNAL),
-          // Commands can reparent, detach and destroy trees.
-          COMMAND, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
+          // Commands can reparent, detach and destroy trees; they use the core's public API only.
+          COMMAND, Set.of(CORE, HIERARCHY, INTERNAL),
           // Snapshots carry the hierarchy's links and rebuild its lists after a load.
           SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Cloning stages into the core's change sets and copies subtrees with their links.

@@ -2,11 +2,9 @@ package dev.phalanx.ecs.bridge;
 
 import static dev.phalanx.ecs.bridge.Lookups.getter;
 import static dev.phalanx.ecs.bridge.Lookups.staticInt;
-import static dev.phalanx.ecs.bridge.Lookups.staticMethod;
 import static dev.phalanx.ecs.bridge.Lookups.virtual;
 
 import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Groups;
 import dev.phalanx.ecs.Registry;
@@ -15,12 +13,10 @@ import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.Guards;
-import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.invoke.MethodHandle;
-import java.util.function.LongFunction;
 
 /**
- * The core's hooks for Phalanx's own feature packages (commands, hierarchy, snapshots): the few
+ * The core's hooks for Phalanx's own feature packages (snapshots, and the runtime's tests): the few
  * package-private members of {@code dev.phalanx.ecs} that a feature must reach and a user must not,
  * one static method each. This package is not exported by the module, so only Phalanx's own code
  * can call them.
@@ -44,36 +40,10 @@ public final class CoreHooks {
       virtual(Storage.class, "markWritten", void.class, int.class);
   private static final MethodHandle PREPARE_INSERT =
       virtual(Storage.class, "prepareInsert", int.class, long.class);
-  private static final MethodHandle STAGE_FROM =
-      virtual(Storage.class, "stageFrom", void.class, Storage.class, int.class);
-  private static final MethodHandle WRITE_STAGED =
-      virtual(Storage.class, "writeStaged", void.class, int.class);
-  private static final MethodHandle PREPARE_INSERT_ALL =
-      virtual(Storage.class, "prepareInsertAll", int.class, long[].class, int.class, int.class);
-  private static final MethodHandle WRITE_STAGED_RANGE =
-      virtual(Storage.class, "writeStaged", void.class, int.class, int.class);
-  private static final MethodHandle COMMIT_INSERT_ALL =
-      virtual(
-          Storage.class,
-          "commitInsertAll",
-          void.class,
-          long[].class,
-          int.class,
-          int.class,
-          int.class);
-  private static final MethodHandle BULK_SILENT =
-      virtual(Storage.class, "bulkSilent", boolean.class);
   private static final MethodHandle COMMIT_INSERT =
       virtual(Storage.class, "commitInsert", void.class, long.class, int.class);
-  private static final MethodHandle COMMIT_UNANNOUNCED =
-      virtual(Storage.class, "commitUnannounced", int.class, long.class, int.class);
-  private static final MethodHandle ANNOUNCE_INSERT =
-      virtual(
-          Storage.class, "announceInsert", Throwable.class, long.class, int.class, Throwable.class);
   private static final MethodHandle NOTIFY_UPDATE =
       virtual(Storage.class, "notifyUpdate", void.class, long.class);
-  private static final MethodHandle APPLY_RECORDED =
-      virtual(Storage.class, "applyRecorded", void.class, long.class, RecordedFields.class);
   private static final MethodHandle ALLOCATE_PAGES_FOR =
       virtual(Storage.class, "allocatePagesFor", void.class, int.class);
   private static final MethodHandle RESERVE_PAGES_FOR =
@@ -82,14 +52,6 @@ public final class CoreHooks {
       getter(Storage.class, "afterInsert", Signal.class);
   private static final MethodHandle AFTER_REMOVE =
       getter(Storage.class, "afterRemove", Signal.class);
-  private static final MethodHandle CHECK_UNLOCKED =
-      virtual(
-          SparseSet.class, "checkUnlocked", void.class, boolean.class, SparseSet.class, long.class);
-  private static final MethodHandle LOCK =
-      virtual(SparseSet.class, "lock", void.class, String.class, Object.class);
-  private static final MethodHandle UNLOCK = virtual(SparseSet.class, "unlock", void.class);
-  private static final MethodHandle CHECK_REARRANGE =
-      virtual(SparseSet.class, "checkRearrange", void.class, String.class);
   private static final MethodHandle RESTORE_SET =
       virtual(
           SparseSet.class,
@@ -100,8 +62,6 @@ public final class CoreHooks {
           int.class,
           int[][].class);
   private static final MethodHandle REMOVE_ALL = virtual(SparseSet.class, "removeAll", void.class);
-  private static final MethodHandle STRUCTURE_STAMP =
-      virtual(SparseSet.class, "structureStamp", long.class);
   private static final MethodHandle RESTORE_ENTITIES =
       virtual(
           EntityStorage.class,
@@ -111,25 +71,8 @@ public final class CoreHooks {
           int.class,
           int.class,
           int[].class);
-  private static final MethodHandle CHECK_INSERTION_STATE =
-      virtual(Registry.class, "checkInsertionState", void.class, long.class, ComponentType.class);
-  private static final MethodHandle UNOBSERVED =
-      virtual(Registry.class, "unobserved", boolean.class);
-  private static final MethodHandle DESTROY_UNOBSERVED =
-      virtual(Registry.class, "destroyUnobserved", int.class, long[].class, int.class, int.class);
   private static final MethodHandle CREATE_UNANNOUNCED =
       virtual(Registry.class, "createUnannounced", long.class);
-  private static final MethodHandle CREATE_ALL =
-      virtual(
-          Registry.class,
-          "createAll",
-          Throwable.class,
-          long[].class,
-          int.class,
-          int.class,
-          Throwable.class);
-  private static final MethodHandle DESCRIBE_RESERVED_WITH =
-      staticMethod(Registry.class, "describeReservedWith", void.class, LongFunction.class);
   private static final MethodHandle GUARDS = getter(Groups.class, "guards", Guards.class);
   private static final MethodHandle REBUILD_GROUPS = virtual(Groups.class, "rebuild", void.class);
   private static final MethodHandle PUBLISH =
@@ -174,76 +117,6 @@ public final class CoreHooks {
     }
   }
 
-  /**
-   * {@code Storage.stageFrom}: stages a copy of the element at {@code position} of {@code source},
-   * a storage of the same type as {@code storage}.
-   */
-  public static void stageFrom(
-      final Storage<?> storage, final Storage<?> source, final int position) {
-    try {
-      STAGE_FROM.invokeExact(storage, source, position);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Storage.writeStaged}: writes what was staged at a prepared {@code position}. */
-  public static void writeStaged(final Storage<?> storage, final int position) {
-    try {
-      WRITE_STAGED.invokeExact(storage, position);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /**
-   * {@code Storage.prepareInsertAll}: checks a bulk insertion of {@code entities[from, to)} and
-   * returns the position of the first element; the others follow it.
-   */
-  public static int prepareInsertAll(
-      final Storage<?> storage, final long[] entities, final int from, final int to) {
-    try {
-      return (int) PREPARE_INSERT_ALL.invokeExact(storage, entities, from, to);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Storage.writeStaged(first, count)}: writes what was staged at every position. */
-  public static void writeStaged(final Storage<?> storage, final int first, final int count) {
-    try {
-      WRITE_STAGED_RANGE.invokeExact(storage, first, count);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Storage.commitInsertAll}: makes a prepared bulk insertion present and announces it. */
-  public static void commitInsertAll(
-      final Storage<?> storage,
-      final long[] entities,
-      final int from,
-      final int to,
-      final int first) {
-    try {
-      COMMIT_INSERT_ALL.invokeExact(storage, entities, from, to, first);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /**
-   * {@code Storage.bulkSilent}: whether a bulk insertion into {@code storage} would be accepted by
-   * the groups now and would announce nothing (no listener of the storage or of its groups).
-   */
-  public static boolean bulkSilent(final Storage<?> storage) {
-    try {
-      return (boolean) BULK_SILENT.invokeExact(storage);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
   /** {@code Storage.commitInsert}: makes a prepared, written element present and announces it. */
   public static void commitInsert(final Storage<?> storage, final long entity, final int position) {
     try {
@@ -253,43 +126,10 @@ public final class CoreHooks {
     }
   }
 
-  /**
-   * {@code Storage.commitUnannounced}: makes a prepared, written element present without announcing
-   * it; returns the mark to pass to {@link #announceInsert}.
-   */
-  public static int commitUnannounced(
-      final Storage<?> storage, final long entity, final int position) {
-    try {
-      return (int) COMMIT_UNANNOUNCED.invokeExact(storage, entity, position);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Storage.announceInsert}: announces an insert committed unannounced. */
-  public static Throwable announceInsert(
-      final Storage<?> storage, final long entity, final int mark, final Throwable failure) {
-    try {
-      return (Throwable) ANNOUNCE_INSERT.invokeExact(storage, entity, mark, failure);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
   /** {@code Storage.notifyUpdate}: publishes an update of {@code entity}'s element. */
   public static void notifyUpdate(final Storage<?> storage, final long entity) {
     try {
       NOTIFY_UPDATE.invokeExact(storage, entity);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Storage.applyRecorded}: applies a typed emplace whose fields {@code fields} holds. */
-  public static void applyRecorded(
-      final Storage<?> storage, final long entity, final RecordedFields fields) {
-    try {
-      APPLY_RECORDED.invokeExact(storage, entity, fields);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }
@@ -334,46 +174,6 @@ public final class CoreHooks {
     }
   }
 
-  /** {@code SparseSet.checkUnlocked}: refuses a structural change while a lock or guard holds. */
-  public static void checkUnlocked(
-      final SparseSet set, final boolean removal, final SparseSet target, final long entity) {
-    try {
-      CHECK_UNLOCKED.invokeExact(set, removal, target, entity);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /**
-   * {@code SparseSet.lock}: forbids structural changes of {@code set} until {@link #unlock}; {@code
-   * by} and {@code of} name the holder in the messages of refused changes. Locks nest.
-   */
-  public static void lock(final SparseSet set, final String by, final Object of) {
-    try {
-      LOCK.invokeExact(set, by, of);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code SparseSet.unlock}: releases one {@link #lock}. */
-  public static void unlock(final SparseSet set) {
-    try {
-      UNLOCK.invokeExact(set);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code SparseSet.checkRearrange}: refuses a rearrangement while a lock or guard holds. */
-  public static void checkRearrange(final SparseSet set, final String operation) {
-    try {
-      CHECK_REARRANGE.invokeExact(set, operation);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
   /** {@code SparseSet.restore}: replaces the set's content with a staged, checked one. */
   public static void restore(
       final SparseSet set,
@@ -397,20 +197,6 @@ public final class CoreHooks {
     }
   }
 
-  /**
-   * {@link SparseSet}'s {@code structureStamp()}.
-   *
-   * @param set the set
-   * @return its structure stamp
-   */
-  public static long structureStamp(final SparseSet set) {
-    try {
-      return (long) STRUCTURE_STAMP.invokeExact(set);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
   /** {@code EntityStorage.restore}: replaces the registry's entities with staged, checked ones. */
   public static void restore(
       final EntityStorage entities,
@@ -420,25 +206,6 @@ public final class CoreHooks {
       final int[] checkedPositions) {
     try {
       RESTORE_ENTITIES.invokeExact(entities, staged, count, aliveCount, checkedPositions);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Registry.checkInsertionState}: refuses an insertion the registry's state forbids. */
-  public static void checkInsertionState(
-      final Registry registry, final long entity, final ComponentType<?, ?> type) {
-    try {
-      CHECK_INSERTION_STATE.invokeExact(registry, entity, type);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Registry.unobserved}: whether no storage of the registry has a destroy observer. */
-  public static boolean unobserved(final Registry registry) {
-    try {
-      return (boolean) UNOBSERVED.invokeExact(registry);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }
@@ -458,47 +225,9 @@ public final class CoreHooks {
   }
 
   /**
-   * {@code Registry.createAll}: creates {@code out[offset, offset + count)}, all or none, and
-   * publishes {@link Registry#onCreate()} for each; returns {@code failure} or the first exception
-   * a listener threw instead of throwing it. A refused creation throws, having created nothing.
+   * The guards shared by every set of {@code registry}; tests end a parallel pass with it, without
+   * running one.
    */
-  public static Throwable createAll(
-      final Registry registry,
-      final long[] out,
-      final int offset,
-      final int count,
-      final Throwable failure) {
-    try {
-      return (Throwable) CREATE_ALL.invokeExact(registry, out, offset, count, failure);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** {@code Registry.destroyUnobserved}: destroys a run of entities in one pass. */
-  public static int destroyUnobserved(
-      final Registry registry, final long[] batch, final int from, final int to) {
-    try {
-      return (int) DESTROY_UNOBSERVED.invokeExact(registry, batch, from, to);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /**
-   * Tells the registry how to describe an entity handle it does not know that the commands feature
-   * reserved ({@code null} when the handle is not reserved), so that its messages can say which
-   * buffer reserved it. Set once, by the commands feature.
-   */
-  public static void describeReservedWith(final LongFunction<String> describer) {
-    try {
-      DESCRIBE_RESERVED_WITH.invokeExact(describer);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
-
-  /** The guards shared by every set of {@code registry}. */
   public static Guards guards(final Registry registry) {
     try {
       return (Guards) GUARDS.invokeExact(registry.groups());
