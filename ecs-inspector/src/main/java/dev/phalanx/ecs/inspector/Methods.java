@@ -628,7 +628,43 @@ final class Methods {
   private JsonNode watch(final ObjectNode params, final boolean mayWait) {
     allow(
         params, "world.watch", "entities", "digests", "components", "since", "limit", "timeout_ms");
-    final JsonNode entityList = params.get("entities");
+    final List<Long> watched = watchedEntities(params.get("entities"));
+    final JsonNode digests = params.get("digests");
+    if (null != digests && !digests.isNull() && !digests.isObject()) {
+      throw RpcError.params("digests must be an object of digests by entity, as watch returns");
+    }
+    final List<Storage<?>> tracked = trackedStorages(params.get("components"));
+    final long since = longParam(params, "since", 0);
+    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
+    intParam(params, "timeout_ms", 0, 0, (int) MAX_WATCH_MILLIS);
+
+    final ObjectNode result = nodes.objectNode();
+    boolean any = false;
+    final ObjectNode changedEntities = result.putObject("entities");
+    if (!watched.isEmpty()) {
+      any = putChangedEntities(changedEntities, watched, digests);
+    }
+    // Tracked types: the tick is advanced as a reacting system does, so the next call sees
+    // exactly the writes made after this one.
+    final long seen = tracked.isEmpty() ? since : registry.advanceChangeTick();
+    final ObjectNode changed = result.putObject("changed");
+    boolean truncated = false;
+    for (final Storage<?> storage : tracked) {
+      final ArrayNode list = changed.putArray(storage.type().name());
+      truncated |= addChangedSince(list, storage, since, limit);
+      any |= 0 != list.size();
+    }
+    if (!any && mayWait) {
+      return null;
+    }
+    result.put("since", seen);
+    result.put("truncated", truncated);
+    result.put("alive", registry.alive());
+    return result;
+  }
+
+  /** Parses watch's {@code entities}: absent or null for none, else an array of entities. */
+  private static List<Long> watchedEntities(final JsonNode entityList) {
     final List<Long> watched = new ArrayList<>();
     if (null != entityList && !entityList.isNull()) {
       if (!entityList.isArray() || entityList.size() > MAX_WATCHED) {
@@ -638,11 +674,12 @@ final class Methods {
         watched.add(Codec.parseEntity(node, "entities[" + watched.size() + "]"));
       }
     }
-    final JsonNode digests = params.get("digests");
-    if (null != digests && !digests.isNull() && !digests.isObject()) {
-      throw RpcError.params("digests must be an object of digests by entity, as watch returns");
-    }
-    final List<Storage<?>> tracked = storages(params.get("components"), "components");
+    return watched;
+  }
+
+  /** Resolves watch's {@code components}, refusing a type that is not tracked. */
+  private List<Storage<?>> trackedStorages(final JsonNode names) {
+    final List<Storage<?>> tracked = storages(names, "components");
     for (final Storage<?> storage : tracked) {
       if (!storage.isTracked()) {
         throw RpcError.params(
@@ -651,65 +688,59 @@ final class Methods {
                 + " is not tracked (@Component(tracked = true)): watch its entities by value");
       }
     }
-    final long since = longParam(params, "since", 0);
-    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
-    intParam(params, "timeout_ms", 0, 0, (int) MAX_WATCH_MILLIS);
+    return tracked;
+  }
 
-    final ObjectNode result = nodes.objectNode();
+  /**
+   * Puts into {@code changedEntities} each watched entity whose digest differs from the one the
+   * client holds, or that died since; returns whether there was any.
+   */
+  private boolean putChangedEntities(
+      final ObjectNode changedEntities, final List<Long> watched, final JsonNode digests) {
     boolean any = false;
-    final ObjectNode changedEntities = result.putObject("entities");
-    if (!watched.isEmpty()) {
-      final long[] chosen = new long[watched.size()];
-      for (int i = 0; i < chosen.length; i++) {
-        chosen[i] = watched.get(i);
-      }
-      final JsonNode dumped = dump(chosen).get("components");
-      for (int i = 0; i < chosen.length; i++) {
-        final String name = Codec.entity(chosen[i]);
-        final JsonNode known = null == digests ? null : digests.get(name);
-        if (dumped.get(i).has("dead")) {
-          if (null == known || !"dead".equals(known.asText())) {
-            changedEntities.putObject(name).put("alive", false).put("digest", "dead");
-            any = true;
-          }
-          continue;
-        }
-        final ObjectNode node = entityNode(dumped.get(i));
-        if (null == known || !known.asText().equals(node.get("digest").asText())) {
-          node.put("alive", true);
-          node.remove("entity");
-          changedEntities.set(name, node);
+    final long[] chosen = new long[watched.size()];
+    for (int i = 0; i < chosen.length; i++) {
+      chosen[i] = watched.get(i);
+    }
+    final JsonNode dumped = dump(chosen).get("components");
+    for (int i = 0; i < chosen.length; i++) {
+      final String name = Codec.entity(chosen[i]);
+      final JsonNode known = null == digests ? null : digests.get(name);
+      if (dumped.get(i).has("dead")) {
+        if (null == known || !"dead".equals(known.asText())) {
+          changedEntities.putObject(name).put("alive", false).put("digest", "dead");
           any = true;
         }
+        continue;
+      }
+      final ObjectNode node = entityNode(dumped.get(i));
+      if (null == known || !known.asText().equals(node.get("digest").asText())) {
+        node.put("alive", true);
+        node.remove("entity");
+        changedEntities.set(name, node);
+        any = true;
       }
     }
-    // Tracked types: the tick is advanced as a reacting system does, so the next call sees
-    // exactly the writes made after this one.
-    final long seen = tracked.isEmpty() ? since : registry.advanceChangeTick();
-    final ObjectNode changed = result.putObject("changed");
-    boolean truncated = false;
-    for (final Storage<?> storage : tracked) {
-      final ArrayNode list = changed.putArray(storage.type().name());
-      final long[][] ticks = storage.changeTickPages();
-      for (int position = 0; position < storage.size(); position++) {
-        if (ticks[position >>> storage.pageShift()][position & (storage.pageSize() - 1)] > since
-            && registry.valid(storage.at(position))) {
-          if (list.size() == limit) {
-            truncated = true;
-            break;
-          }
-          list.add(Codec.entity(storage.at(position)));
-          any = true;
+    return any;
+  }
+
+  /**
+   * Adds to {@code list}, up to {@code limit}, the valid entities whose element of the tracked
+   * {@code storage} was written after {@code since}; returns whether the limit cut the list.
+   */
+  private boolean addChangedSince(
+      final ArrayNode list, final Storage<?> storage, final long since, final int limit) {
+    final long[][] ticks = storage.changeTickPages();
+    for (int position = 0; position < storage.size(); position++) {
+      if (ticks[position >>> storage.pageShift()][position & (storage.pageSize() - 1)] > since
+          && registry.valid(storage.at(position))) {
+        if (list.size() == limit) {
+          return true;
         }
+        list.add(Codec.entity(storage.at(position)));
       }
     }
-    if (!any && mayWait) {
-      return null;
-    }
-    result.put("since", seen);
-    result.put("truncated", truncated);
-    result.put("alive", registry.alive());
-    return result;
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------------

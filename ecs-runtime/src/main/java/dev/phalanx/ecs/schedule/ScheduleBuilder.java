@@ -267,11 +267,55 @@ public final class ScheduleBuilder {
       final List<SystemDeclaration> members,
       final List<String> problems) {
     final int n = members.size();
+    final boolean[][] edge = declaredEdges(members);
+    final int[] order = Schedule.topologicalOrder(edge);
+    if (order.length < n) {
+      problems.add(
+          "stage '" + stage + "': the order constraints make a cycle: " + cycle(edge, members));
+      return null;
+    }
+    final boolean[][] reach = Schedule.closure(edge);
+    final Access[] access = new Access[n];
+    for (int i = 0; i < n; i++) {
+      access[i] = widen(members.get(i).access.build());
+    }
+    final boolean[][] runsBefore =
+        orderConflicts(stage, members, order, edge, reach, access, problems);
+    final Schedule.Wave[] planned = waves(stage, members, order, runsBefore, access);
+    final Schedule.SystemSlot[] slots = new Schedule.SystemSlot[n];
+    for (int x = 0; x < n; x++) {
+      final SystemDeclaration system = members.get(order[x]);
+      slots[x] =
+          new Schedule.SystemSlot(
+              system.name,
+              system.body,
+              system.condition,
+              new SystemContext(registry, system.name, stage, access[order[x]]),
+              window);
+    }
+    // Waves name systems by their local index; the stage keeps them in topological order.
+    final int[] slotOf = new int[n];
+    for (int x = 0; x < n; x++) {
+      slotOf[order[x]] = x;
+    }
+    for (final Schedule.Wave w : planned) {
+      for (int k = 0; k < w.systems.length; k++) {
+        w.systems[k] = slotOf[w.systems[k]];
+      }
+    }
+    return new Schedule.Stage(stage, stepNanos, maxSteps, slots, planned);
+  }
+
+  /**
+   * The order constraints declared within a stage, by local index: {@code edge[a][b]} means {@code
+   * a} runs before {@code b}; a constraint naming a system of another stage is left out.
+   */
+  private static boolean[][] declaredEdges(final List<SystemDeclaration> members) {
+    final int n = members.size();
     final Map<String, Integer> local = new HashMap<>();
     for (int i = 0; i < n; i++) {
       local.put(members.get(i).name, i);
     }
-    // Declared edges, within the stage: edge[a][b] means a runs before b.
     final boolean[][] edge = new boolean[n][n];
     for (int i = 0; i < n; i++) {
       final SystemDeclaration system = members.get(i);
@@ -288,18 +332,25 @@ public final class ScheduleBuilder {
         }
       }
     }
-    final int[] order = Schedule.topologicalOrder(edge);
-    if (order.length < n) {
-      problems.add(
-          "stage '" + stage + "': the order constraints make a cycle: " + cycle(edge, members));
-      return null;
-    }
-    final boolean[][] reach = Schedule.closure(edge);
-    final Access[] access = new Access[n];
-    for (int i = 0; i < n; i++) {
-      access[i] = widen(members.get(i).access.build());
-    }
-    // Conflicts order the pair as the topological order does; unordered ones must be allowed.
+    return edge;
+  }
+
+  /**
+   * Orders every conflicting pair as the topological order does, and reports a conflicting pair
+   * with no declared order that is not allowed to run in declaration order.
+   *
+   * @return the declared edges plus the conflict edges: {@code runsBefore[a][b]} means {@code a}
+   *     must finish before {@code b} starts
+   */
+  private boolean[][] orderConflicts(
+      final String stage,
+      final List<SystemDeclaration> members,
+      final int[] order,
+      final boolean[][] edge,
+      final boolean[][] reach,
+      final Access[] access,
+      final List<String> problems) {
+    final int n = members.size();
     final boolean[][] runsBefore = new boolean[n][n];
     for (int i = 0; i < n; i++) {
       runsBefore[i] = Arrays.copyOf(edge[i], n);
@@ -328,7 +379,20 @@ public final class ScheduleBuilder {
         }
       }
     }
-    // Waves: a system runs one wave after the latest system that must run before it.
+    return runsBefore;
+  }
+
+  /**
+   * Splits a stage into waves: a system runs one wave after the latest system that must run before
+   * it. The waves name systems by their local index.
+   */
+  private Schedule.Wave[] waves(
+      final String stage,
+      final List<SystemDeclaration> members,
+      final int[] order,
+      final boolean[][] runsBefore,
+      final Access[] access) {
+    final int n = members.size();
     final int[] wave = new int[n];
     int waves = 0;
     for (int x = 0; x < n; x++) {
@@ -353,28 +417,7 @@ public final class ScheduleBuilder {
       }
       planned[w] = wave(stage, inWave, members, access);
     }
-    final Schedule.SystemSlot[] slots = new Schedule.SystemSlot[n];
-    for (int x = 0; x < n; x++) {
-      final SystemDeclaration system = members.get(order[x]);
-      slots[x] =
-          new Schedule.SystemSlot(
-              system.name,
-              system.body,
-              system.condition,
-              new SystemContext(registry, system.name, stage, access[order[x]]),
-              window);
-    }
-    // Waves name systems by their local index; the stage keeps them in topological order.
-    final int[] slotOf = new int[n];
-    for (int x = 0; x < n; x++) {
-      slotOf[order[x]] = x;
-    }
-    for (final Schedule.Wave w : planned) {
-      for (int k = 0; k < w.systems.length; k++) {
-        w.systems[k] = slotOf[w.systems[k]];
-      }
-    }
-    return new Schedule.Stage(stage, stepNanos, maxSteps, slots, planned);
+    return planned;
   }
 
   private Schedule.Wave wave(

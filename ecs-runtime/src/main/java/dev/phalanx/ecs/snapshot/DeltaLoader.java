@@ -494,68 +494,16 @@ public final class DeltaLoader {
     final String[][] constants = new String[fieldCount][];
     final Class<?>[] classes = new Class<?>[fieldCount];
     for (int f = 0; f < fieldCount; f++) {
-      names[f] = in.getString();
-      codes[f] = in.getByte();
-      if (codes[f] < SnapshotFormat.BOOLEAN || codes[f] > SnapshotFormat.CODEC) {
-        throw in.error("field '" + names[f] + "' has " + SnapshotFormat.typeName(codes[f]));
-      }
-      final SnapshotFormat.Column target = targets.get(names[f]);
-      if (SnapshotFormat.ENUM == codes[f] || SnapshotFormat.CODEC == codes[f]) {
-        final String className = in.getString();
-        if (null != target && !target.type().getName().equals(className)) {
-          throw in.error(
-              "field '" + names[f] + "' holds " + className + ", the replica's " + target.type());
-        }
-      }
-      if (SnapshotFormat.ENUM == codes[f]) {
-        final int n = in.count(in.getInt(), 4);
-        constants[f] = new String[n];
-        for (int c = 0; c < n; c++) {
-          constants[f][c] = in.getString();
-        }
-      }
-      if (null != target && target.code() != codes[f]) {
-        throw in.error(
-            "field '"
-                + names[f]
-                + "' is "
-                + SnapshotFormat.typeName(codes[f])
-                + " in the delta but "
-                + SnapshotFormat.typeName(target.code())
-                + " in the replica");
-      }
-      if (null != target && SnapshotFormat.CODEC == codes[f]) {
-        if (!codecs.containsKey(target.type())) {
-          throw in.error(
-              "field '" + names[f] + "' needs a ValueCodec for " + target.type().getName());
-        }
-      }
-      classes[f] = null == target ? null : target.type();
+      classes[f] = fieldHeader(in, targets, f, names, codes, constants);
     }
     final String where = in.where;
     in.where = where + ", its removals";
     section.removed = entities(in);
     final EntityIndexMap listed = emptied(listedSet);
-    for (final long remote : section.removed) {
-      if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
-        throw in.error(Entity.toString(remote) + " loses the component but is not held");
-      }
-      if (listed.containsKey(remote)) {
-        throw in.error(Entity.toString(remote) + " is listed twice");
-      }
-      listed.put(remote, 1);
-    }
+    checkRemovals(in, section.removed, lost, gained, listed);
     in.where = where + ", its elements";
     section.entities = entities(in);
-    for (final long remote : section.entities) {
-      if (!heldAfter(remote, lost, gained)) {
-        throw in.error(Entity.toString(remote) + " has values but is not held by the replica");
-      }
-      if (listed.containsKey(remote)) {
-        throw in.error(Entity.toString(remote) + " is listed twice");
-      }
-      listed.put(remote, 1);
-    }
+    checkElements(in, section.entities, lost, gained, listed);
     final int n = section.entities.length;
     for (int f = 0; f < fieldCount; f++) {
       in.where = where + ", field '" + names[f] + "'";
@@ -566,6 +514,98 @@ public final class DeltaLoader {
     }
     in.where = where;
     return section;
+  }
+
+  /**
+   * Reads field {@code f}'s header into {@code names}, {@code codes} and {@code constants}, and
+   * checks it against the replica's column of that name.
+   *
+   * @return the type of the replica's column, or {@code null} if the replica has none (the values
+   *     are read and dropped)
+   */
+  private Class<?> fieldHeader(
+      final DeltaFormat.Input in,
+      final Map<String, SnapshotFormat.Column> targets,
+      final int f,
+      final String[] names,
+      final byte[] codes,
+      final String[][] constants)
+      throws SnapshotFormatException {
+    names[f] = in.getString();
+    codes[f] = in.getByte();
+    if (codes[f] < SnapshotFormat.BOOLEAN || codes[f] > SnapshotFormat.CODEC) {
+      throw in.error("field '" + names[f] + "' has " + SnapshotFormat.typeName(codes[f]));
+    }
+    final SnapshotFormat.Column target = targets.get(names[f]);
+    if (SnapshotFormat.ENUM == codes[f] || SnapshotFormat.CODEC == codes[f]) {
+      final String className = in.getString();
+      if (null != target && !target.type().getName().equals(className)) {
+        throw in.error(
+            "field '" + names[f] + "' holds " + className + ", the replica's " + target.type());
+      }
+    }
+    if (SnapshotFormat.ENUM == codes[f]) {
+      final int n = in.count(in.getInt(), 4);
+      constants[f] = new String[n];
+      for (int c = 0; c < n; c++) {
+        constants[f][c] = in.getString();
+      }
+    }
+    if (null != target && target.code() != codes[f]) {
+      throw in.error(
+          "field '"
+              + names[f]
+              + "' is "
+              + SnapshotFormat.typeName(codes[f])
+              + " in the delta but "
+              + SnapshotFormat.typeName(target.code())
+              + " in the replica");
+    }
+    if (null != target && SnapshotFormat.CODEC == codes[f]) {
+      if (!codecs.containsKey(target.type())) {
+        throw in.error(
+            "field '" + names[f] + "' needs a ValueCodec for " + target.type().getName());
+      }
+    }
+    return null == target ? null : target.type();
+  }
+
+  /** Checks that every entity losing the component is held, not gained, and listed once. */
+  private void checkRemovals(
+      final DeltaFormat.Input in,
+      final long[] removed,
+      final EntityIndexMap lost,
+      final EntityIndexMap gained,
+      final EntityIndexMap listed)
+      throws SnapshotFormatException {
+    for (final long remote : removed) {
+      if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " loses the component but is not held");
+      }
+      if (listed.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " is listed twice");
+      }
+      listed.put(remote, 1);
+    }
+  }
+
+  /** Checks that every entity with values is held after the delta and listed once. */
+  private void checkElements(
+      final DeltaFormat.Input in,
+      final long[] entities,
+      final EntityIndexMap lost,
+      final EntityIndexMap gained,
+      final EntityIndexMap listed)
+      throws SnapshotFormatException {
+    for (final long remote : entities) {
+      if (!heldAfter(remote, lost, gained)) {
+        throw in.error(Entity.toString(remote) + " has values but is not held by the replica");
+      }
+      if (listed.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " is listed twice");
+      }
+      listed.put(remote, 1);
+    }
   }
 
   /**
@@ -587,18 +627,40 @@ public final class DeltaLoader {
       throws SnapshotFormatException {
     final int width = SnapshotFormat.width(code);
     in.count(n, 0 == width ? 4 : width);
-    switch (code) {
-      case SnapshotFormat.BOOLEAN -> {
-        final boolean[] values = new boolean[n];
-        for (int i = 0; i < n; i++) {
-          final byte b = in.getByte();
-          if (0 != b && 1 != b) {
-            throw in.error("a boolean is " + b);
-          }
-          values[i] = 1 == b;
-        }
-        return values;
+    return switch (code) {
+      case SnapshotFormat.BOOLEAN -> readBooleans(in, n);
+      case SnapshotFormat.BYTE,
+          SnapshotFormat.SHORT,
+          SnapshotFormat.CHAR,
+          SnapshotFormat.INT,
+          SnapshotFormat.LONG,
+          SnapshotFormat.ENTITY ->
+          readIntegers(in, code, n);
+      case SnapshotFormat.FLOAT, SnapshotFormat.DOUBLE, SnapshotFormat.STRING ->
+          readFloatsOrStrings(in, code, n);
+      case SnapshotFormat.ENUM -> readEnums(in, n, constants, target);
+      default -> readCodecValues(in, n, target);
+    };
+  }
+
+  /** A column of booleans, each a byte that must be 0 or 1. */
+  private static boolean[] readBooleans(final DeltaFormat.Input in, final int n)
+      throws SnapshotFormatException {
+    final boolean[] values = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      final byte b = in.getByte();
+      if (0 != b && 1 != b) {
+        throw in.error("a boolean is " + b);
       }
+      values[i] = 1 == b;
+    }
+    return values;
+  }
+
+  /** A column of an integral type or of entities, as its primitive array. */
+  private static Object readIntegers(final DeltaFormat.Input in, final byte code, final int n)
+      throws SnapshotFormatException {
+    switch (code) {
       case SnapshotFormat.BYTE -> {
         final byte[] values = new byte[n];
         for (int i = 0; i < n; i++) {
@@ -627,13 +689,20 @@ public final class DeltaLoader {
         }
         return values;
       }
-      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+      default -> {
         final long[] values = new long[n];
         for (int i = 0; i < n; i++) {
           values[i] = in.getLong();
         }
         return values;
       }
+    }
+  }
+
+  /** A column of {@code float}, {@code double} or {@code String}. */
+  private static Object readFloatsOrStrings(
+      final DeltaFormat.Input in, final byte code, final int n) throws SnapshotFormatException {
+    switch (code) {
       case SnapshotFormat.FLOAT -> {
         final float[] values = new float[n];
         for (int i = 0; i < n; i++) {
@@ -648,50 +717,63 @@ public final class DeltaLoader {
         }
         return values;
       }
-      case SnapshotFormat.STRING -> {
+      default -> {
         final Object[] values = new Object[n];
         for (int i = 0; i < n; i++) {
           values[i] = in.getChars();
         }
         return values;
       }
-      case SnapshotFormat.ENUM -> {
-        final Object[] values = new Object[n];
-        for (int i = 0; i < n; i++) {
-          final int index = in.getInt();
-          if (-1 == index) {
-            continue;
-          }
-          if (index < 0 || index >= constants.length) {
-            throw in.error("enum index " + index + " of " + constants.length + " constants");
-          }
-          values[i] = null == target ? null : constant(in, target, constants[index]);
-        }
-        return values;
-      }
-      default -> {
-        final Object[] values = new Object[n];
-        final ValueCodec<?> codec = null == target ? null : codecs.get(target);
-        for (int i = 0; i < n; i++) {
-          final int length = in.getInt();
-          if (-1 == length) {
-            continue;
-          }
-          in.count(length, 1);
-          if (null != codec) {
-            try (DataInputStream data =
-                new DataInputStream(new ByteArrayInputStream(in.bytes, in.at, length))) {
-              values[i] = codec.read(data);
-            } catch (final IOException | RuntimeException e) {
-              throw new SnapshotFormatException(
-                  in.at - in.start, "bad delta, in " + in.where + ": the codec failed", e);
-            }
-          }
-          in.at += length;
-        }
-        return values;
-      }
     }
+  }
+
+  /**
+   * A column of enum constants, each read as its index in the delta's {@code constants} and
+   * resolved by name in {@code target}; all {@code null} when the replica has no such column.
+   */
+  private static Object[] readEnums(
+      final DeltaFormat.Input in, final int n, final String[] constants, final Class<?> target)
+      throws SnapshotFormatException {
+    final Object[] values = new Object[n];
+    for (int i = 0; i < n; i++) {
+      final int index = in.getInt();
+      if (-1 == index) {
+        continue;
+      }
+      if (index < 0 || index >= constants.length) {
+        throw in.error("enum index " + index + " of " + constants.length + " constants");
+      }
+      values[i] = null == target ? null : constant(in, target, constants[index]);
+    }
+    return values;
+  }
+
+  /**
+   * A column of codec-encoded values, each read by the replica's {@code ValueCodec} for {@code
+   * target}; skipped (all {@code null}) when the replica has no such column.
+   */
+  private Object[] readCodecValues(final DeltaFormat.Input in, final int n, final Class<?> target)
+      throws SnapshotFormatException {
+    final Object[] values = new Object[n];
+    final ValueCodec<?> codec = null == target ? null : codecs.get(target);
+    for (int i = 0; i < n; i++) {
+      final int length = in.getInt();
+      if (-1 == length) {
+        continue;
+      }
+      in.count(length, 1);
+      if (null != codec) {
+        try (DataInputStream data =
+            new DataInputStream(new ByteArrayInputStream(in.bytes, in.at, length))) {
+          values[i] = codec.read(data);
+        } catch (final IOException | RuntimeException e) {
+          throw new SnapshotFormatException(
+              in.at - in.start, "bad delta, in " + in.where + ": the codec failed", e);
+        }
+      }
+      in.at += length;
+    }
+    return values;
   }
 
   private static Object constant(final DeltaFormat.Input in, final Class<?> type, final String name)

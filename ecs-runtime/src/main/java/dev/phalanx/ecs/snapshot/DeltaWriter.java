@@ -768,6 +768,34 @@ public final class DeltaWriter implements AutoCloseable {
     // What changed membership: the log (with the gained entities' components when they are all
     // in it, see arrivalsLogged).
     final boolean arrivals = arrivalsLogged && !fresh;
+    chooseLogged(tracker, arrivals, mark);
+    tracker.consumed = tracker.size;
+    // The replica's new entities, all their components, unless the log had them.
+    if (!arrivals) {
+      chooseArrived(storage, mark);
+    }
+    chooseValues(tracker, packed, size, fresh, since, mark);
+    if (0 == positionCount && 0 == removedCount) {
+      return false;
+    }
+    writeColumnHeaders(tracker);
+    out.putInt(removedCount);
+    out.putLongs(removed, removedCount);
+    out.putInt(positionCount);
+    for (int i = 0; i < positionCount; i++) {
+      out.putLong(packed[positions[i]]);
+    }
+    columns.start(storage);
+    CoreHooks.eachColumn(storage, columns);
+    return true;
+  }
+
+  /**
+   * Chooses the logged entities the replica keeps (or, with {@code arrivals}, holds) that have the
+   * component, and lists as removed the kept ones that no longer have it.
+   */
+  private void chooseLogged(final Tracker tracker, final boolean arrivals, final int mark) {
+    final Storage<?> storage = tracker.storage;
     for (int i = 0; i < tracker.size; i++) {
       final long entity = tracker.log[i];
       final boolean kept = kept(entity);
@@ -782,17 +810,30 @@ public final class DeltaWriter implements AutoCloseable {
         removed = push(removed, removedCount++, entity);
       }
     }
-    tracker.consumed = tracker.size;
-    // The replica's new entities, all their components, unless the log had them.
-    if (!arrivals) {
-      for (int i = 0; i < arrivedCount; i++) {
-        final int position = storage.indexOf(arrived[i]);
-        if (SparseSet.ABSENT != position) {
-          choose(position, mark);
-        }
+  }
+
+  /** Chooses the element of every entity the replica gains in this delta that has one. */
+  private void chooseArrived(final Storage<?> storage, final int mark) {
+    for (int i = 0; i < arrivedCount; i++) {
+      final int position = storage.indexOf(arrived[i]);
+      if (SparseSet.ABSENT != position) {
+        choose(position, mark);
       }
     }
-    // Values.
+  }
+
+  /**
+   * Chooses the elements whose values are written: every held one when fresh or asked for every
+   * value, else the changed ones of a tracked storage; then those whose entity references churned.
+   */
+  private void chooseValues(
+      final Tracker tracker,
+      final long[] packed,
+      final int size,
+      final boolean fresh,
+      final long since,
+      final int mark) {
+    final Storage<?> storage = tracker.storage;
     final boolean fields = tracker.fields;
     if (fresh || (fields && everyValue.contains(storage.type()))) {
       for (int position = 0; position < size; position++) {
@@ -809,9 +850,10 @@ public final class DeltaWriter implements AutoCloseable {
       refChooser.mark = mark;
       storage.eachEntityRef(refChooser);
     }
-    if (0 == positionCount && 0 == removedCount) {
-      return false;
-    }
+  }
+
+  /** Writes the section's storage key and, per column, its name, type code and enum constants. */
+  private void writeColumnHeaders(final Tracker tracker) {
     out.putString(tracker.key);
     out.putInt(tracker.columns.size());
     for (final SnapshotFormat.Column column : tracker.columns) {
@@ -828,15 +870,6 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     }
-    out.putInt(removedCount);
-    out.putLongs(removed, removedCount);
-    out.putInt(positionCount);
-    for (int i = 0; i < positionCount; i++) {
-      out.putLong(packed[positions[i]]);
-    }
-    columns.start(storage);
-    CoreHooks.eachColumn(storage, columns);
-    return true;
   }
 
   /**
