@@ -1412,6 +1412,20 @@ public abstract class Storage<T> extends SparseSet {
    */
   protected void eachColumn(final ColumnVisitor visitor) {}
 
+  /**
+   * Hands {@code visitor} every payload field of this storage, in declaration order, as its page
+   * arrays ({@link #eachColumn}): the field-by-field view that serializers, dumps and tools read,
+   * position {@code p} of a field being {@code pages[p >>> pageShift()][p & (pageSize() - 1)]} for
+   * every position below {@link #size()}. The arrays are the storage's own: writing through them
+   * bypasses every check, signal and change tick, so only a loader that stamps and announces what
+   * it wrote should. O(fields); no allocation.
+   *
+   * @param visitor receives one call per field
+   */
+  public final void columns(final ColumnVisitor visitor) {
+    eachColumn(visitor);
+  }
+
   /** Allocates the payload pages of positions {@code [0, count)}; snapshot loading calls it. */
   final void allocatePagesFor(final int count) {
     if (count > 0) {

@@ -4,7 +4,6 @@ import static dev.phalanx.ecs.bridge.Lookups.getter;
 import static dev.phalanx.ecs.bridge.Lookups.staticInt;
 import static dev.phalanx.ecs.bridge.Lookups.virtual;
 
-import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Groups;
 import dev.phalanx.ecs.Registry;
@@ -34,8 +33,6 @@ import java.lang.invoke.MethodHandle;
  */
 public final class CoreHooks {
 
-  private static final MethodHandle EACH_COLUMN =
-      virtual(Storage.class, "eachColumn", void.class, ColumnVisitor.class);
   private static final MethodHandle MARK_WRITTEN =
       virtual(Storage.class, "markWritten", void.class, int.class);
   private static final MethodHandle PREPARE_INSERT =
@@ -89,15 +86,6 @@ public final class CoreHooks {
   public static final int NO_ENTRY = staticInt(SparseSet.class, "NO_ENTRY");
 
   private CoreHooks() {}
-
-  /** {@code Storage.eachColumn}: hands {@code visitor} every column of {@code storage}. */
-  public static void eachColumn(final Storage<?> storage, final ColumnVisitor visitor) {
-    try {
-      EACH_COLUMN.invokeExact(storage, visitor);
-    } catch (final Throwable thrown) {
-      throw Failures.propagate(thrown);
-    }
-  }
 
   /** {@code Storage.markWritten}: stamps the element at {@code position} with the current tick. */
   public static void markWritten(final Storage<?> storage, final int position) {

@@ -487,7 +487,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
       column = 0;
       comparing = compare;
       changed = false;
-      CoreHooks.eachColumn(storage, this);
+      storage.columns(this);
     }
 
     /** {@return the next column's staged values, or null if the snapshot lacks the field} */
@@ -615,7 +615,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     Object[] bind(final StagedSnapshot.StagedStorage staged, final Storage<?> storage) {
       source = staged;
       count = 0;
-      CoreHooks.eachColumn(storage, this);
+      storage.columns(this);
       return Arrays.copyOf(bound, count);
     }
 

@@ -977,7 +977,7 @@ public final class DeltaLoader {
       mask = staged.storage.pageSize() - 1;
       columnCount = 0;
       collecting = true;
-      CoreHooks.eachColumn(staged.storage, this);
+      staged.storage.columns(this);
       collecting = false;
     }
 
@@ -993,7 +993,7 @@ public final class DeltaLoader {
       ats = positions;
       count = n;
       column = 0;
-      CoreHooks.eachColumn(section.storage, this);
+      section.storage.columns(this);
     }
 
     /** While collecting, records column {@code name}'s staged values and returns true. */

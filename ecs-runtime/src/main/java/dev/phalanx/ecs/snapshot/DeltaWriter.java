@@ -786,7 +786,7 @@ public final class DeltaWriter implements AutoCloseable {
       out.putLong(packed[positions[i]]);
     }
     columns.start(storage);
-    CoreHooks.eachColumn(storage, columns);
+    storage.columns(columns);
     return true;
   }
 

@@ -4,7 +4,6 @@ import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.VoidStorage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -102,8 +101,7 @@ final class SnapshotFormat {
   /** Returns the columns of {@code storage}, in declaration order. */
   static List<Column> columns(final Storage<?> storage) {
     final List<Column> columns = new ArrayList<>();
-    CoreHooks.eachColumn(
-        storage,
+    storage.columns(
         new ColumnVisitor() {
           @Override
           public void booleans(final String name, final boolean[][] pages) {

@@ -305,11 +305,11 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
       if (source.pageSize == storage.pageSize()) {
         // Whole staged pages: the storage adopts them; pages it does not hand out are allocated.
         CoreHooks.reservePagesFor(storage, source.size);
-        CoreHooks.eachColumn(storage, filler);
+        storage.columns(filler);
         CoreHooks.allocatePagesFor(storage, source.size);
       } else {
         CoreHooks.allocatePagesFor(storage, source.size);
-        CoreHooks.eachColumn(storage, filler);
+        storage.columns(filler);
       }
       stamp(storage, source.size);
     }

@@ -8,7 +8,6 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -322,7 +321,7 @@ public final class SnapshotWriter {
       writer.start(storage, positions, count);
     }
     try {
-      CoreHooks.eachColumn(storage, writer);
+      storage.columns(writer);
     } catch (final UncheckedIOException e) {
       throw e.getCause();
     }

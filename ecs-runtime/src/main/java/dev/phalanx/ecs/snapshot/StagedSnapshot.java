@@ -555,10 +555,10 @@ final class StagedSnapshot {
       final int elements = 2 * probe.pageSize();
       final PageProbe visitor = new PageProbe();
       CoreHooks.reservePagesFor(probe, elements);
-      CoreHooks.eachColumn(probe, visitor);
+      probe.columns(visitor);
       CoreHooks.allocatePagesFor(probe, elements);
       visitor.checking = true;
-      CoreHooks.eachColumn(probe, visitor);
+      probe.columns(visitor);
       return visitor.kept;
     }
 

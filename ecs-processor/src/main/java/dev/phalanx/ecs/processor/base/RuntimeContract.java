@@ -416,7 +416,8 @@ public final class RuntimeContract {
           "getAt/1",
           "setAt/2",
           // Storage: snapshots
-          "eachColumn/1");
+          "eachColumn/1",
+          "columns/1");
 
   /**
    * The public and protected methods a generated cursor inherits from {@code Cursor} and {@code
