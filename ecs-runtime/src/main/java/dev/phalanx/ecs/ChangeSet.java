@@ -811,8 +811,11 @@ public final class ChangeSet {
       storage.commitInsertAll(rangeTargets, start, start + count, first);
       return;
     }
+    // One by one, the source element is looked up again at each copy: when the source is the
+    // destination, an insertion may move it (a group arranging the storage).
     for (int i = 0; i < count; i++) {
-      insertCopy(storage, source, from, rangeTargets[start + i], i, references);
+      final int at = 0 == i ? from : source.indexOf(sources[change]);
+      insertCopy(storage, source, at, rangeTargets[start + i], i, references);
     }
   }
 
