@@ -812,7 +812,10 @@ public final class ChangeSet {
       return;
     }
     for (int i = 0; i < count; i++) {
-      insertCopy(storage, source, from, rangeTargets[start + i], i, references);
+      // Each insertion may move the source's element (an owning group swaps the new element into
+      // its part of the storage, and the source may be that storage): look it up again.
+      final int at = 0 == i ? from : source.indexOf(sources[change]);
+      insertCopy(storage, source, at, rangeTargets[start + i], i, references);
     }
   }
 

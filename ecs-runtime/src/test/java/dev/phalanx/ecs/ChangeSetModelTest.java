@@ -648,6 +648,39 @@ class ChangeSetModelTest {
     }
   }
 
+  /**
+   * A range copy whose source is the storage it inserts into, where an owning group swaps each new
+   * member into its part of the storage: the first insertion moves the source element (it sat where
+   * the group's part ends), so each copy must read the source where it is now.
+   */
+  @org.junit.jupiter.api.Test
+  void aRangeCopyReadsItsSourceWhereTheGroupMovedIt() {
+    final Registry registry = new Registry();
+    registry.owningGroup(SWAP, GroupTypes.TA);
+    registry.storage(SWAP).onConstruct().connect((r, e) -> {}); // the element-by-element path
+    final long source = registry.create();
+    registry.emplace(source, SWAP, sample(1, source));
+    final long[] targets = new long[3];
+    registry.create(targets);
+    for (final long target : targets) {
+      registry.emplace(target, GroupTypes.TA, new GroupTypes.A(0));
+    }
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.copy(
+        targets,
+        0,
+        targets.length,
+        registry.storage(SWAP),
+        source,
+        (copy, reference) -> reference == source ? targets[copy] : reference);
+    changes.commit();
+    assertEquals(sample(1, source), registry.get(source, SWAP));
+    for (final long target : targets) {
+      assertEquals(sample(1, target), registry.get(target, SWAP), Entity.toString(target));
+    }
+    assertEquals(List.of(), WorldPrint.problems(registry));
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {0, 1, 2, 3, 4, 5, 6, 7})
   void randomCommitsMatchTheModel(final long seed) {
