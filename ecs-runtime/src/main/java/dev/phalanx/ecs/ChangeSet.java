@@ -528,7 +528,7 @@ public final class ChangeSet {
   private void check() {
     forgetChecks();
     if (staged > 0 || size > 0) {
-      registry.checkChangeable(toString());
+      registry.checkChangeable(this);
     }
     registry.entities().checkCreatable(staged);
     for (int change = 0; change < size; change++) {

@@ -199,8 +199,11 @@ public final class Registry {
    * Refuses a {@link ChangeSet} commit that the registry's state forbids as a whole: one while the
    * registry is being cleared.
    */
-  void checkChangeable(final String changes) {
-    checkNotClearing("commit " + changes);
+  void checkChangeable(final ChangeSet changes) {
+    if (clearing) {
+      // The message is built only when refused: a warm commit allocates nothing.
+      checkNotClearing("commit " + changes);
+    }
   }
 
   /**
