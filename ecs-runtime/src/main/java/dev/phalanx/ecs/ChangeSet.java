@@ -755,7 +755,11 @@ public final class ChangeSet {
     if (created.length < staged) {
       created = new long[Math.max(staged, created.length * 2)];
     }
-    registry.createUnannounced(created, 0, staged);
+    if (staged > 0) {
+      // Nothing to create asks nothing of the registry: an empty commit is a no-op, even while
+      // the registry is being cleared (the check skips that refusal for an empty set too).
+      registry.createUnannounced(created, 0, staged);
+    }
     createdSerial = serial;
     createdBase = base;
     createdCount = staged;

@@ -194,4 +194,34 @@ class ChangeSetReentrancyTest {
     world.changes.commit();
     assertTrue(world.registry.has(world.changes.entityOf(h), TA));
   }
+
+  @org.junit.jupiter.api.Test
+  void anEmptyCommitIsANoOpEvenWhileTheRegistryIsCleared() {
+    final World world = new World();
+    final ChangeSet other = new ChangeSet(world.registry);
+    final List<Throwable> seen = new ArrayList<>();
+    world
+        .registry
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              try {
+                other.commit(); // nothing staged: nothing to refuse
+              } catch (final RuntimeException thrown) {
+                seen.add(thrown);
+              }
+              final ChangeSet refused = new ChangeSet(r);
+              refused.emplace(e, TD, value(TD, 1));
+              try {
+                refused.commit();
+                seen.add(new AssertionError("a change was committed during clear()"));
+              } catch (final IllegalStateException expected) {
+                assertEquals(1, refused.size(), "a refused commit keeps its change");
+              }
+            });
+    world.registry.clear();
+    assertEquals(List.of(), seen);
+    assertEquals(0, world.registry.alive());
+    assertEquals(List.of(), WorldPrint.problems(world.registry));
+  }
 }
