@@ -66,10 +66,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>Re-entrancy and threads</h2>
  *
- * <p>While a set commits, its own methods but {@link #entityOf} and {@link #size} refuse with
- * {@link IllegalStateException} and change nothing: a listener that wants to change the world uses
- * the registry, or a set of its own. A set belongs to one thread; commit it at a point where no
- * other thread changes its registry.
+ * <p>While a set commits, its methods that stage, clear or commit refuse with {@link
+ * IllegalStateException} and change nothing (its queries answer): a listener that wants to change
+ * the world uses the registry, or a set of its own. A set belongs to one thread; commit it at a
+ * point where no other thread changes its registry.
  */
 public final class ChangeSet {
 
@@ -755,7 +755,11 @@ public final class ChangeSet {
     if (created.length < staged) {
       created = new long[Math.max(staged, created.length * 2)];
     }
-    registry.createUnannounced(created, 0, staged);
+    if (staged > 0) {
+      // Nothing to create asks nothing of the registry: an empty commit is a no-op, even while
+      // the registry is being cleared (the check skips that refusal for an empty set too).
+      registry.createUnannounced(created, 0, staged);
+    }
     createdSerial = serial;
     createdBase = base;
     createdCount = staged;
@@ -811,9 +815,9 @@ public final class ChangeSet {
       storage.commitInsertAll(rangeTargets, start, start + count, first);
       return;
     }
-    // One by one, the source element is looked up again at each copy: when the source is the
-    // destination, an insertion may move it (a group arranging the storage).
     for (int i = 0; i < count; i++) {
+      // Each insertion may move the source's element (an owning group swaps the new element into
+      // its part of the storage, and the source may be that storage): look it up again.
       final int at = 0 == i ? from : source.indexOf(sources[change]);
       insertCopy(storage, source, at, rangeTargets[start + i], i, references);
     }

@@ -195,6 +195,7 @@ public final class Registry {
    */
   void checkChangeable(final ChangeSet changes) {
     if (clearing) {
+      // The message is built only when refused: a warm commit allocates nothing.
       checkNotClearing("commit " + changes);
     }
   }
