@@ -336,10 +336,15 @@ public final class ChangeSet {
           Arrays.copyOf(rangeTargets, Math.max(rangeSize + count, rangeTargets.length * 2));
     }
     final int change = stage(COPY, Entity.NULL, source.type(), source);
-    System.arraycopy(entities, from, rangeTargets, rangeSize, count);
-    rangeStarts[change] = rangeSize;
     rangeCounts[change] = count;
-    rangeSize += count;
+    final int run = createdRun(entities, from, count);
+    if (run >= 0) {
+      rangeStarts[change] = -1 - run;
+    } else {
+      System.arraycopy(entities, from, rangeTargets, rangeSize, count);
+      rangeStarts[change] = rangeSize;
+      rangeSize += count;
+    }
     sources[change] = sourceEntity;
     maps[change] = references;
   }
@@ -404,6 +409,45 @@ public final class ChangeSet {
     }
     final int n = Entity.version(handle) - createdBase;
     return n >= 0 && n < createdCount ? created[n] : Entity.NULL;
+  }
+
+  /**
+   * Returns {@code n} if {@code entities[from, from + count)} are this set's staged creations
+   * {@code n, n + 1, ...} in order (a prefab's instances), else -1: such a run is kept as its first
+   * number, and its entities are read from the created ones, neither copied nor resolved one by
+   * one.
+   */
+  private int createdRun(final long[] entities, final int from, final int count) {
+    if (0 == count || !isStagedHere(entities[from])) {
+      return -1;
+    }
+    final int n = Entity.version(entities[from]) - base;
+    if (count > staged - n) {
+      return -1;
+    }
+    for (int i = 1; i < count; i++) {
+      if (entities[from + i] != handle(n + i)) {
+        return -1;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Replaces each staged handle of the last commit in {@code handles[from, from + count)} by the
+   * entity created for it, as {@link #entityOf} does one by one ({@link Entity#NULL} for any other
+   * handle).
+   *
+   * @param handles staged handles, replaced in place
+   * @param from the first offset
+   * @param count how many
+   * @throws IndexOutOfBoundsException if the range does not fit {@code handles}
+   */
+  public void entitiesOf(final long[] handles, final int from, final int count) {
+    Objects.checkFromIndexSize(from, count, handles.length);
+    for (int i = from; i < from + count; i++) {
+      handles[i] = entityOf(handles[i]);
+    }
   }
 
   private long handle(final int n) {
@@ -541,16 +585,83 @@ public final class ChangeSet {
       storages[change] = storage;
       if (COPY == kind && Entity.isNull(targets[change])) {
         checkSource(change);
-        final int start = rangeStarts[change];
-        for (int i = start; i < start + rangeCounts[change]; i++) {
-          checkComponent(change, storage, rangeTargets[i]);
-        }
+        checkRange(change, storage);
       } else {
         if (COPY == kind) {
           checkSource(change);
         }
         checkComponent(change, storage, targets[change]);
       }
+    }
+  }
+
+  /**
+   * Checks a copy to many targets. Targets this set creates, with nothing destroyed by the set,
+   * only need their bit set (a prefab's thousands of copies): the lock and group checks do not
+   * depend on the target, and are made once. Other targets get the full check.
+   */
+  private void checkRange(final int change, final Storage<?> storage) {
+    if (rangeStarts[change] < 0) {
+      checkCreatedRun(change, storage, -1 - rangeStarts[change], rangeCounts[change]);
+      return;
+    }
+    final int start = rangeStarts[change];
+    final int end = start + rangeCounts[change];
+    if (start == end) {
+      return;
+    }
+    storage.checkUnlocked(false, storage, rangeTargets[start]);
+    checkGroupsQuiet(change, storage, rangeTargets[start]);
+    final long[] bits = stagedBits(types[change].id());
+    final boolean noDestroys = 0 == destroyed.size();
+    for (int i = start; i < end; i++) {
+      final long entity = rangeTargets[i];
+      if (noDestroys && isStagedHere(entity)) {
+        final int n = Entity.version(entity) - base;
+        final long bit = 1L << n;
+        if (0 != (bits[n >>> 6] & bit)) {
+          markPair(change, entity, CREATED); // throws: the second change of this pair
+        }
+        bits[n >>> 6] |= bit;
+      } else {
+        checkComponent(change, storage, entity);
+      }
+    }
+  }
+
+  /** Checks a copy to the run of creations {@code [n, n + count)}, as {@link #checkRange}. */
+  private void checkCreatedRun(
+      final int change, final Storage<?> storage, final int n, final int count) {
+    if (0 == count) {
+      return;
+    }
+    if (0 != destroyed.size()) {
+      for (int i = 0; i < count; i++) {
+        checkComponent(change, storage, handle(n + i));
+      }
+      return;
+    }
+    storage.checkUnlocked(false, storage, handle(n));
+    checkGroupsQuiet(change, storage, handle(n));
+    final long[] bits = stagedBits(types[change].id());
+    final int end = n + count;
+    int k = n;
+    while (k < end) {
+      if (0 == (k & 63) && end - k >= 64) {
+        // A whole word of the run at once.
+        if (0 != bits[k >>> 6]) {
+          markPair(change, handle(k + Long.numberOfTrailingZeros(bits[k >>> 6])), CREATED);
+        }
+        bits[k >>> 6] = -1L;
+        k += 64;
+        continue;
+      }
+      final long bit = 1L << k;
+      if (0 != (bits[k >>> 6] & bit)) {
+        markPair(change, handle(k), CREATED); // throws: the second change of this pair
+      }
+      bits[k >>> 6] |= bit;
+      k++;
     }
   }
 
@@ -639,6 +750,15 @@ public final class ChangeSet {
 
   /** Sets the bit of staging number {@code n} for type {@code id}; returns whether it was clear. */
   private boolean markStaged(final int id, final int n) {
+    final long[] bits = stagedBits(id);
+    final long bit = 1L << n;
+    final boolean clear = 0 == (bits[n >>> 6] & bit);
+    bits[n >>> 6] |= bit;
+    return clear;
+  }
+
+  /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
+  private long[] stagedBits(final int id) {
     if (id >= stagedPairs.length) {
       stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
     }
@@ -648,10 +768,7 @@ public final class ChangeSet {
       bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
       stagedPairs[id] = bits;
     }
-    final long bit = 1L << n;
-    final boolean clear = 0 == (bits[n >>> 6] & bit);
-    bits[n >>> 6] |= bit;
-    return clear;
+    return bits;
   }
 
   /**
@@ -798,28 +915,47 @@ public final class ChangeSet {
       insertCopy(storage, source, from, resolve(targets[change]), 0, references);
       return;
     }
+    if (rangeStarts[change] < 0) {
+      insertCopies(storage, source, from, created, -1 - rangeStarts[change], change);
+      return;
+    }
     final int start = rangeStarts[change];
-    final int count = rangeCounts[change];
-    for (int i = start; i < start + count; i++) {
+    for (int i = start; i < start + rangeCounts[change]; i++) {
       rangeTargets[i] = resolve(rangeTargets[i]);
     }
+    insertCopies(storage, source, from, rangeTargets, start, change);
+  }
+
+  /**
+   * Inserts copies of {@code source}'s element at {@code from} for {@code entities[start, start +
+   * count)}: as one bulk insertion where announcing would run nothing, else one by one.
+   */
+  private void insertCopies(
+      final Storage<?> storage,
+      final Storage<?> source,
+      final int from,
+      final long[] entities,
+      final int start,
+      final int change) {
+    final int count = rangeCounts[change];
+    final References references = maps[change];
     if (storage.bulkSilent()) {
       stageCopy(storage, source, from);
-      final int first = storage.prepareInsertAll(rangeTargets, start, start + count);
+      final int first = storage.prepareInsertAll(entities, start, start + count);
       storage.writeStaged(first, count);
       if (rewriter.hasRefs(storage)) {
         for (int i = 0; i < count; i++) {
           rewrite(storage, first + i, i, references);
         }
       }
-      storage.commitInsertAll(rangeTargets, start, start + count, first);
+      storage.commitInsertAll(entities, start, start + count, first);
       return;
     }
     for (int i = 0; i < count; i++) {
       // Each insertion may move the source's element (an owning group swaps the new element into
       // its part of the storage, and the source may be that storage): look it up again.
       final int at = 0 == i ? from : source.indexOf(sources[change]);
-      insertCopy(storage, source, at, rangeTargets[start + i], i, references);
+      insertCopy(storage, source, at, entities[start + i], i, references);
     }
   }
 

@@ -326,9 +326,7 @@ public final class Prefab {
         }
         failure = thrown;
       }
-      for (int i = 0; i < total; i++) {
-        created[i] = changes.entityOf(created[i]);
-      }
+      changes.entitiesOf(created, 0, total);
       for (int i = 0; i < count; i++) {
         roots[from + i] = created[i * size];
       }
