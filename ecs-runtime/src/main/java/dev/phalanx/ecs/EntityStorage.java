@@ -191,16 +191,9 @@ public final class EntityStorage {
       throw new IndexOutOfBoundsException(
           "range [" + offset + ", " + (offset + count) + ") of " + out.length);
     }
+    checkCreatable(count);
     final int recycled = Math.min(count, size - alive);
     final int fresh = count - recycled;
-    if (fresh > limit - size) {
-      throw new IllegalStateException(
-          "cannot create "
-              + count
-              + " entities: only "
-              + (limit - alive)
-              + " identifiers are left");
-    }
     for (int i = 0; i < recycled; i++) {
       out[offset + i] = packed[alive++];
     }
