@@ -20,8 +20,6 @@ class ChangeSetZeroAllocationTest {
 
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-  private static final int WARM_UP_ROUNDS = 2_000;
-  private static final int MEASURED_ROUNDS = 500;
 
   /** An element: two floats and a reference. */
   public record Point(float x, float y, long target) {}
@@ -158,21 +156,6 @@ class ChangeSetZeroAllocationTest {
     THREADS.setThreadAllocatedMemoryEnabled(true);
   }
 
-  private static long allocatedBy(final Runnable body) {
-    for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-      body.run();
-    }
-    long fewest = Long.MAX_VALUE;
-    for (int window = 0; window < 3 && 0 != fewest; window++) {
-      final long before = THREADS.getCurrentThreadAllocatedBytes();
-      for (int round = 0; round < MEASURED_ROUNDS; round++) {
-        body.run();
-      }
-      fewest = Math.min(fewest, THREADS.getCurrentThreadAllocatedBytes() - before);
-    }
-    return fewest;
-  }
-
   @Test
   void aWarmCommitOfCreationsAndCopiesAllocatesNothing() {
     final Registry registry = new Registry();
@@ -213,7 +196,7 @@ class ChangeSetZeroAllocationTest {
     assertEquals(new Point(1, 2, first), points.get(changes.entityOf(handles[1])));
     registry.destroy(first);
     registry.destroy(changes.entityOf(handles[1]));
-    assertEquals(0, allocatedBy(round), "a warm commit allocated");
+    assertEquals(0, ZeroAllocationTest.allocatedBy(round), "a warm commit allocated");
     assertEquals(1, registry.alive());
     assertEquals(0, inPlace.size() - countTombstones(inPlace));
   }

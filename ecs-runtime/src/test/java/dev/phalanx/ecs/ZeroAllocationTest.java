@@ -48,7 +48,7 @@ class ZeroAllocationTest {
    * analysis that removes a temporary. Code that allocates in its steady state allocates in every
    * window, so the minimum still fails it.
    */
-  private static long allocatedBy(final Runnable body) {
+  static long allocatedBy(final Runnable body) {
     for (int round = 0; round < WARM_UP_ROUNDS; round++) {
       body.run();
     }
