@@ -171,6 +171,32 @@ public final class Registry {
   }
 
   /**
+   * Replaces this registry's content with {@code image}'s: its identifiers, versions and recycling
+   * order, and each of its storages with its elements at their positions and its values; groups are
+   * rebuilt from them. The registry must have no live entity (a new one, or one cleared: its
+   * released identifiers are replaced). Storages the image lacks stay as they are (empty).
+   *
+   * <p>Checked first, then changed by steps that run no user code and cannot fail half-way; then,
+   * with the whole image in, enter is published for every member of a group that has enter
+   * listeners (construct and {@link #onCreate()} are not: a restored state already holds what such
+   * listeners derived). Listener exceptions are collected; the first is rethrown once all ran, and
+   * the restored world stands. Every element of a tracked storage is stamped as written at the
+   * current {@link #changeTick()}. O(storages + pages + tracked elements + group members).
+   *
+   * @param image the content, checked as it was built; restored once
+   * @throws IllegalStateException if the registry has live entities or is clearing, or the image
+   *     was restored before; nothing changed
+   * @throws IllegalArgumentException if the image holds more identifiers than {@link
+   *     EntityStorage#limit()}; nothing changed
+   * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing
+   *     changed
+   * @throws RuntimeException the first exception an enter listener threw, once all ran
+   */
+  public void restore(final RegistryImage image) {
+    image.restoreInto(this);
+  }
+
+  /**
    * Creates an entity without publishing {@link #onCreate()}: a feature that must not be stopped
    * half-way by a listener creates first and publishes {@link #onCreate()} once its own state is
    * consistent.

@@ -102,7 +102,7 @@ public abstract class Storage<T> extends SparseSet {
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
-  // Internal signals after an insertion and after a removal (view monitors use them).
+  // After an insertion's construct listeners, and after a removal (change logs, view monitors).
   final Signal afterInsert = new Signal();
   final Signal afterRemove = new Signal();
   // Which owning group this storage's changes may update directly; refreshDirectUpkeep() has it
@@ -172,6 +172,28 @@ public abstract class Storage<T> extends SparseSet {
    */
   public final Signal onUpdate() {
     return onUpdate;
+  }
+
+  /**
+   * Signal published after a component is inserted, once every {@link #onConstruct()} listener ran:
+   * what a change log listens to (a view's monitor, a {@link dev.phalanx.ecs.snapshot.DeltaWriter
+   * DeltaWriter}), so that it learns of an insertion after the listeners that may react to it.
+   * Costs nothing while it has no listener.
+   *
+   * @return the after-insertion signal of this storage
+   */
+  public final Signal afterInsert() {
+    return afterInsert;
+  }
+
+  /**
+   * Signal published after a component is removed, when it can no longer be read (the counterpart
+   * of {@link #afterInsert()}; {@link #onDestroy()} runs before the removal).
+   *
+   * @return the after-removal signal of this storage
+   */
+  public final Signal afterRemove() {
+    return afterRemove;
   }
 
   /**

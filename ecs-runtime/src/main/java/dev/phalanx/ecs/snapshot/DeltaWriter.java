@@ -9,7 +9,6 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -372,8 +371,8 @@ public final class DeltaWriter implements AutoCloseable {
   public void close() {
     guard.check("close the writer");
     for (final Tracker tracker : trackers) {
-      CoreHooks.afterInsert(tracker.storage).disconnect(tracker);
-      CoreHooks.afterRemove(tracker.storage).disconnect(tracker);
+      tracker.storage.afterInsert().disconnect(tracker);
+      tracker.storage.afterRemove().disconnect(tracker);
     }
     trackers.clear();
   }
@@ -447,8 +446,8 @@ public final class DeltaWriter implements AutoCloseable {
     }
     for (int k = trackers.size() - 1; k >= trackersBefore; k--) {
       final Tracker tracker = trackers.remove(k);
-      CoreHooks.afterInsert(tracker.storage).disconnect(tracker);
-      CoreHooks.afterRemove(tracker.storage).disconnect(tracker);
+      tracker.storage.afterInsert().disconnect(tracker);
+      tracker.storage.afterRemove().disconnect(tracker);
     }
     attachedUpTo = attachedBefore;
     churn = null;
@@ -560,8 +559,8 @@ public final class DeltaWriter implements AutoCloseable {
         continue;
       }
       final Tracker tracker = new Tracker(storage);
-      CoreHooks.afterInsert(tracker.storage).connect(tracker);
-      CoreHooks.afterRemove(tracker.storage).connect(tracker);
+      tracker.storage.afterInsert().connect(tracker);
+      tracker.storage.afterRemove().connect(tracker);
       trackers.add(tracker);
     }
   }

@@ -1,13 +1,12 @@
 package dev.phalanx.ecs.snapshot;
 
-import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.RegistryImage;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
@@ -42,8 +41,6 @@ final class StagedSnapshot {
     final int size;
     final int firstHole;
     final Map<String, StagedColumn> columns;
-    // The sparse array of packed[0, size), built by the checks of a full snapshot; or null.
-    final int[][] sparse;
     // When > 0, every column holds whole pages of this size that the storage adopts; else flat.
     final int pageSize;
 
@@ -54,7 +51,6 @@ final class StagedSnapshot {
         final int size,
         final int firstHole,
         final Map<String, StagedColumn> columns,
-        final int[][] sparse,
         final int pageSize) {
       this.type = type;
       this.key = key;
@@ -62,7 +58,6 @@ final class StagedSnapshot {
       this.size = size;
       this.firstHole = firstHole;
       this.columns = columns;
-      this.sparse = sparse;
       this.pageSize = pageSize;
     }
   }
@@ -93,8 +88,9 @@ final class StagedSnapshot {
   final long[] entities;
   final int entityCount;
   final int alive;
-  // Full snapshots: each index's position in entities, checked; the entity storage adopts it.
-  final int[] positionOf;
+  // Full snapshots: the checked image a whole load restores (its values given only when staged
+  // for a restore); null for partial ones.
+  final RegistryImage image;
   final Map<String, byte[]> extras;
   final List<StagedStorage> storages;
 
@@ -103,14 +99,14 @@ final class StagedSnapshot {
       final long[] entities,
       final int entityCount,
       final int alive,
-      final int[] positionOf,
+      final RegistryImage image,
       final Map<String, byte[]> extras,
       final List<StagedStorage> storages) {
     this.full = full;
     this.entities = entities;
     this.entityCount = entityCount;
     this.alive = alive;
-    this.positionOf = positionOf;
+    this.image = image;
     this.extras = extras;
     this.storages = storages;
   }
@@ -162,12 +158,10 @@ final class StagedSnapshot {
     private int count;
     private int alive;
     private long[] entities;
-    // For full snapshots: where each index sits; for partial ones: each listed entity's ordinal.
-    private int[] positionOf;
+    // For full snapshots: the image, which checks identifiers and elements; for partial ones:
+    // each listed entity's ordinal.
+    private RegistryImage image;
     private LongLongMap listed;
-    // For full snapshots: each index's live entity, complemented (see liveByIndex); built for the
-    // first storage not in the list's order.
-    private long[] live;
     private Map<String, byte[]> extras;
 
     // The storage section.
@@ -200,7 +194,7 @@ final class StagedSnapshot {
       readExtras();
       readStorages();
       readEndMarker();
-      return new StagedSnapshot(full, entities, count, alive, positionOf, extras, storages);
+      return new StagedSnapshot(full, entities, count, alive, image, extras, storages);
     }
 
     /** The magic, the format version and the flags. */
@@ -251,10 +245,13 @@ final class StagedSnapshot {
       }
       final long entitiesAt = in.offset();
       entities = readLongs(in, count);
-      positionOf = full ? new int[count] : null;
       listed = full ? null : new LongLongMap(count);
       if (full) {
-        indexEntities(entities, count, positionOf, entitiesAt);
+        try {
+          image = new RegistryImage(entities, count, alive);
+        } catch (final RegistryImage.ImageException e) {
+          throw badIdentifier(entitiesAt, e.position(), entities[e.position()]);
+        }
       } else {
         listEntities(entitiesAt);
       }
@@ -323,12 +320,9 @@ final class StagedSnapshot {
       final int firstHole = in.getInt();
       final long packedAt = in.offset();
       final long[] packed = readLongs(in, size);
-      // Only for elements that arrived: an empty storage costs no table.
-      final int[][] sparse =
-          full && size > 0
-              ? new int[(count + CoreHooks.SPARSE_MASK) >>> CoreHooks.SPARSE_SHIFT][]
-              : null;
-      final int holes = checkElements(s, packed, size, sparse, packedAt, storageName);
+      final int holes =
+          checkElements(
+              s, type, packed, size, firstHole, 1 == policy, packedAt, holeAt, storageName);
       checkHoles(packed, size, firstHole, holes, 1 == policy, storageName, holeAt);
       final Map<String, SnapshotFormat.Column> wanted = new HashMap<>();
       for (final SnapshotFormat.Column column : SnapshotFormat.columns(schema)) {
@@ -337,14 +331,35 @@ final class StagedSnapshot {
       // Whole pages the storage can adopt (a load into an empty registry), when every field of the
       // type is primitive: a page of references would need the field's own array class.
       final int pageSize =
-          paged && allPrimitive(wanted.values()) && PageProbe.keepsInstalledPages(type)
+          paged && allPrimitive(wanted.values()) && RegistryImage.adoptsPages(type)
               ? schema.pageSize()
               : 0;
       final Map<String, StagedColumn> columns =
           readColumns(fileColumns, wanted, storageName, size, packed, pageSize);
       final StagedStorage staged =
-          new StagedStorage(type, key, packed, size, firstHole, columns, sparse, pageSize);
-      return 0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged);
+          new StagedStorage(type, key, packed, size, firstHole, columns, pageSize);
+      final StagedStorage kept =
+          0 == holes || DeletionPolicy.IN_PLACE == schema.policy() ? staged : compacted(staged);
+      if (full && paged) {
+        giveValues(kept, storageName);
+      }
+      return kept;
+    }
+
+    /** Gives the image a storage's staged fields, for a whole load to restore. */
+    private void giveValues(final StagedStorage staged, final String storageName)
+        throws SnapshotFormatException {
+      try {
+        for (final StagedColumn column : staged.columns.values()) {
+          if (0 == column.pageSize()) {
+            image.column(staged.type, column.name(), column.data());
+          } else {
+            image.pages(staged.type, column.name(), (Object[]) column.data());
+          }
+        }
+      } catch (final RegistryImage.ImageException e) {
+        throw new SnapshotFormatException(-1, "cannot load " + storageName + ": " + e.getMessage());
+      }
     }
 
     /**
@@ -384,33 +399,38 @@ final class StagedSnapshot {
     }
 
     /**
-     * Checks storage {@code s}'s elements against the entity list, filling {@code sparse} for a
-     * full snapshot; returns the number of holes.
+     * Checks storage {@code s}'s elements against the entity list (a full snapshot's through its
+     * image, which indexes them); returns the number of holes.
      */
     private int checkElements(
         final int s,
+        final ComponentType<?, ?> type,
         final long[] packed,
         final int size,
-        final int[][] sparse,
+        final int firstHole,
+        final boolean inPlace,
         final long packedAt,
+        final long holeAt,
         final String storageName)
         throws SnapshotFormatException {
       if (!full) {
         return checkListedElements(packed, size, listed, stamp, s, packedAt, storageName);
       }
-      if (inListOrder(packed, size, count, alive, entities)) {
-        sparseFromPositions(positionOf, count, size, entities, sparse);
-        return 0;
+      try {
+        return image.elements(type, packed, size, firstHole);
+      } catch (final RegistryImage.ImageException e) {
+        final int p = e.position();
+        switch (e.rule()) {
+          case NOT_LIVE -> throw notLive(packedAt, p, storageName, packed[p]);
+          case REPEATED -> throw repeated(packedAt, p, storageName, packed[p]);
+          default -> {
+            // A free list the image refused: say what is wrong, as for a partial snapshot.
+            checkHoles(
+                packed, size, firstHole, tombstones(packed, size), inPlace, storageName, holeAt);
+            throw new SnapshotFormatException(holeAt, storageName + ": " + e.getMessage());
+          }
+        }
       }
-      if (null == live) {
-        live = liveByIndex(entities, count, alive);
-      }
-      final SharedPrefix prefix = longestSharedPrefix(storages, packed, size);
-      if (null != prefix.twin()) {
-        sparseFromTwin(prefix.twin(), prefix.length(), sparse);
-      }
-      return checkFullElements(
-          packed, prefix.length(), size, count, live, sparse, packedAt, storageName);
     }
 
     /**
@@ -540,242 +560,8 @@ final class StagedSnapshot {
   }
 
   /**
-   * Finds out whether a type's storage keeps pages installed into its tables (see {@link
-   * Storage#allocatePage}) on a throwaway instance: one installed before allocation must still be
-   * there after. Storages generated by an older processor replace it, and then loading copies
-   * values instead of adopting pages.
-   */
-  private static final class PageProbe implements ColumnVisitor {
-    private final List<Object> installed = new ArrayList<>();
-    private boolean checking;
-    private boolean kept = true;
-
-    static boolean keepsInstalledPages(final ComponentType<?, ?> type) {
-      final Storage<?> probe = type.createStorage();
-      final int elements = 2 * probe.pageSize();
-      final PageProbe visitor = new PageProbe();
-      CoreHooks.reservePagesFor(probe, elements);
-      probe.columns(visitor);
-      CoreHooks.allocatePagesFor(probe, elements);
-      visitor.checking = true;
-      probe.columns(visitor);
-      return visitor.kept;
-    }
-
-    private void visit(final Object[] pages, final Object page) {
-      if (checking) {
-        kept &= installed.remove(0) == pages[0];
-      } else {
-        pages[0] = page;
-        installed.add(page);
-      }
-    }
-
-    @Override
-    public void booleans(final String name, final boolean[][] pages) {
-      visit(pages, new boolean[1]);
-    }
-
-    @Override
-    public void bytes(final String name, final byte[][] pages) {
-      visit(pages, new byte[1]);
-    }
-
-    @Override
-    public void shorts(final String name, final short[][] pages) {
-      visit(pages, new short[1]);
-    }
-
-    @Override
-    public void chars(final String name, final char[][] pages) {
-      visit(pages, new char[1]);
-    }
-
-    @Override
-    public void ints(final String name, final int[][] pages) {
-      visit(pages, new int[1]);
-    }
-
-    @Override
-    public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      visit(pages, new long[1]);
-    }
-
-    @Override
-    public void floats(final String name, final float[][] pages) {
-      visit(pages, new float[1]);
-    }
-
-    @Override
-    public void doubles(final String name, final double[][] pages) {
-      visit(pages, new double[1]);
-    }
-
-    @Override
-    public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      kept = false;
-    }
-  }
-
-  /**
-   * Returns whether a storage of a full snapshot holds the first live entities in the entity list's
-   * order (it was filled in creation order and never rearranged), and enough of them for {@link
-   * #sparseFromPositions} to pay: then its elements are live and distinct, as {@link
-   * #indexEntities} checked the list, and its sparse array is the list's index cut at {@code size}.
-   * A vectorized comparison instead of a lookup and a check per element.
-   */
-  private static boolean inListOrder(
-      final long[] packed,
-      final int size,
-      final int count,
-      final int alive,
-      final long[] entities) {
-    return size <= alive
-        && 2L * size >= count
-        && Arrays.mismatch(packed, 0, size, entities, 0, size) < 0;
-  }
-
-  /**
-   * A prefix of a storage's packed array that a storage staged before it holds at the same
-   * positions: {@code twin} (null if none) and the prefix's {@code length} (0 if none).
-   */
-  private record SharedPrefix(StagedStorage twin, int length) {
-    static final SharedPrefix NONE = new SharedPrefix(null, 0);
-  }
-
-  /**
-   * Returns the storage, staged before this one and checked without holes, whose packed array
-   * shares the longest prefix with {@code packed[0, size)} if that prefix covers more than half of
-   * it, with the prefix's length; else {@link SharedPrefix#NONE}. The owned storages of an owning
-   * group share their members' prefix: the second one is then checked by a vectorized comparison
-   * instead of a lookup per element. Each candidate's prefix is compared once.
-   */
-  private static SharedPrefix longestSharedPrefix(
-      final List<StagedStorage> staged, final long[] packed, final int size) {
-    StagedStorage best = null;
-    int longest = size / 2;
-    for (final StagedStorage twin : staged) {
-      if (null != twin.sparse && 0 > twin.firstHole && twin.size > longest) {
-        final int shared = sharedPrefix(twin, packed, size);
-        if (shared > longest) {
-          best = twin;
-          longest = shared;
-        }
-      }
-    }
-    return null == best ? SharedPrefix.NONE : new SharedPrefix(best, longest);
-  }
-
-  /** {@return the length of the prefix {@code packed[0, size)} shares with {@code twin}'s} */
-  private static int sharedPrefix(final StagedStorage twin, final long[] packed, final int size) {
-    final int length = Math.min(size, twin.size);
-    final int mismatch = Arrays.mismatch(packed, 0, length, twin.packed, 0, length);
-    return mismatch < 0 ? length : mismatch;
-  }
-
-  /**
-   * Fills {@code sparse} for the prefix {@code [0, shared)} a storage shares with {@code twin}, a
-   * staged storage whose elements were checked and hold no hole: those elements are live and
-   * distinct, at the same positions in both. Copies the twin's sparse pages, then clears the
-   * entries of its elements past the prefix.
-   */
-  private static void sparseFromTwin(
-      final StagedStorage twin, final int shared, final int[][] sparse) {
-    for (int page = 0; page < twin.sparse.length; page++) {
-      if (null != twin.sparse[page]) {
-        sparse[page] = twin.sparse[page].clone();
-      }
-    }
-    for (int p = shared; p < twin.size; p++) {
-      final int index = Entity.index(twin.packed[p]);
-      sparse[index >>> CoreHooks.SPARSE_SHIFT][index & CoreHooks.SPARSE_MASK] = CoreHooks.NO_ENTRY;
-    }
-  }
-
-  /**
-   * Checks the elements {@code [from, size)} of one storage of a full snapshot: each a live entity
-   * of the snapshot (by {@code live}, see {@link #liveByIndex}), none twice, none already in {@code
-   * sparse}; builds the storage's sparse array on the way (a repeat is an entry already set). Kept
-   * out of {@link #read} so that the JIT compiles this loop on its own. Returns the number of
-   * holes.
-   */
-  private static int checkFullElements(
-      final long[] packed,
-      final int from,
-      final int size,
-      final int count,
-      final long[] live,
-      final int[][] sparse,
-      final long packedAt,
-      final String storageName)
-      throws SnapshotFormatException {
-    int holes = 0;
-    for (int p = from; p < size; p++) {
-      final long entity = packed[p];
-      if (Entity.isTombstone(entity)) {
-        holes++;
-        continue;
-      }
-      final int index = Entity.index(entity);
-      if (index < 0 || index >= count || live[index] != ~entity) {
-        throw notLive(packedAt, p, storageName, entity);
-      }
-      int[] page = sparse[index >>> CoreHooks.SPARSE_SHIFT];
-      if (null == page) {
-        // Zeroed: every entry reads NO_ENTRY.
-        page = new int[SparseSet.SPARSE_PAGE_SIZE];
-        sparse[index >>> CoreHooks.SPARSE_SHIFT] = page;
-      }
-      if (CoreHooks.NO_ENTRY != page[index & CoreHooks.SPARSE_MASK]) {
-        throw repeated(packedAt, p, storageName, entity);
-      }
-      page[index & CoreHooks.SPARSE_MASK] = ~p;
-    }
-    return holes;
-  }
-
-  /**
-   * Returns, for each index below {@code count}, the complement of its entity if live, else 0 (the
-   * complement of {@code -1}, a tombstone, which no element checked against it is): one lookup
-   * tells whether an element is a live entity of the snapshot, version included.
-   */
-  private static long[] liveByIndex(final long[] entities, final int count, final int alive) {
-    final long[] live = new long[count];
-    for (int at = 0; at < alive; at++) {
-      final long entity = entities[at];
-      live[Entity.index(entity)] = ~entity;
-    }
-    return live;
-  }
-
-  /**
-   * Fills {@code sparse} for a storage whose elements are the first {@code size} entities of the
-   * list: each index maps to its position in the list where that is below {@code size}, else to
-   * nothing ({@link SparseSet#NO_ENTRY}); entries hold complemented positions, as a set's do.
-   */
-  private static void sparseFromPositions(
-      final int[] positionOf,
-      final int count,
-      final int size,
-      final long[] entities,
-      final int[][] sparse) {
-    for (int page = 0, from = 0; from < count; page++, from += SparseSet.SPARSE_PAGE_SIZE) {
-      final int[] entries = new int[SparseSet.SPARSE_PAGE_SIZE];
-      final int copied = Math.min(SparseSet.SPARSE_PAGE_SIZE, count - from);
-      for (int slot = 0; slot < copied; slot++) {
-        entries[slot] = ~positionOf[from + slot];
-      }
-      sparse[page] = entries;
-    }
-    for (int at = size; at < count; at++) {
-      final int index = Entity.index(entities[at]);
-      sparse[index >>> CoreHooks.SPARSE_SHIFT][index & CoreHooks.SPARSE_MASK] = CoreHooks.NO_ENTRY;
-    }
-  }
-
-  /**
-   * As {@link #checkFullElements} for a partial snapshot: each element a listed entity, none twice
-   * ({@code stamp} remembers which storage, {@code s + 1}, last held each listed entity).
+   * Checks the elements of a partial snapshot: each element a listed entity, none twice ({@code
+   * stamp} remembers which storage, {@code s + 1}, last held each listed entity).
    */
   private static int checkListedElements(
       final long[] packed,
@@ -803,37 +589,6 @@ final class StagedSnapshot {
       stamp[slot] = s + 1;
     }
     return holes;
-  }
-
-  /**
-   * Checks the identifiers of a full snapshot (indices exactly {@code [0, count)}, no tombstone)
-   * and fills {@code positionOf} (of length {@code count}), each index's position. Kept out of
-   * {@link #read} for the JIT.
-   */
-  private static void indexEntities(
-      final long[] entities, final int count, final int[] positionOf, final long entitiesAt)
-      throws SnapshotFormatException {
-    // The common layout first: each index at its own position (no identifier was recycled out of
-    // order). The first entity out of place sends the whole list to the general check.
-    int inPlace = 0;
-    while (inPlace < count
-        && Entity.index(entities[inPlace]) == inPlace
-        && !Entity.isTombstone(entities[inPlace])) {
-      positionOf[inPlace] = inPlace;
-      inPlace++;
-    }
-    if (inPlace == count) {
-      return;
-    }
-    Arrays.fill(positionOf, -1);
-    for (int at = 0; at < count; at++) {
-      final long entity = entities[at];
-      final int index = Entity.index(entity);
-      if (index < 0 || index >= count || -1 != positionOf[index] || Entity.isTombstone(entity)) {
-        throw badIdentifier(entitiesAt, at, entity);
-      }
-      positionOf[index] = at;
-    }
   }
 
   private static SnapshotFormatException badIdentifier(
@@ -1121,6 +876,15 @@ final class StagedSnapshot {
     }
   }
 
+  /** {@return how many of {@code packed[0, size)} are tombstones} */
+  private static int tombstones(final long[] packed, final int size) {
+    int holes = 0;
+    for (int p = 0; p < size; p++) {
+      holes += Entity.isTombstone(packed[p]) ? 1 : 0;
+    }
+    return holes;
+  }
+
   /** Checks that the holes form one free list from {@code firstHole} through every tombstone. */
   private static void checkHoles(
       final long[] packed,
@@ -1186,8 +950,7 @@ final class StagedSnapshot {
       columns.put(column.name(), new StagedColumn(column.name(), column.code(), kept, 0));
     }
     // Positions changed: the staged sparse array no longer fits; the set builds its own.
-    return new StagedStorage(
-        staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, null, 0);
+    return new StagedStorage(staged.type, staged.key, packed, live, SparseSet.ABSENT, columns, 0);
   }
 
   /**

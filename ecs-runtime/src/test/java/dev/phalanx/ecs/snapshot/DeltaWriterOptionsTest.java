@@ -14,7 +14,6 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.PrimitiveColumnsStorageA.Row;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,8 +51,8 @@ class DeltaWriterOptionsTest {
     assertNull(replica.findStorage(LoaderWorlds.INTS));
     assertEquals(5, replica.storage(LoaderWorlds.CHARS).size());
     // The unchosen storage's changes are not even logged: no listener on it.
-    assertTrue(CoreHooks.afterInsert(server.storage(LoaderWorlds.INTS)).isEmpty());
-    assertFalse(CoreHooks.afterInsert(server.storage(LoaderWorlds.CHARS)).isEmpty());
+    assertTrue(server.storage(LoaderWorlds.INTS).afterInsert().isEmpty());
+    assertFalse(server.storage(LoaderWorlds.CHARS).afterInsert().isEmpty());
     final long e = server.create();
     server.emplace(e, LoaderWorlds.INTS, Row.of(1));
     server.emplace(e, LoaderWorlds.CHARS, Row.of('q'));
@@ -181,12 +180,12 @@ class DeltaWriterOptionsTest {
     final Registry server = LoaderWorlds.intsAndChars(2);
     final DeltaWriter writer = new DeltaWriter(server);
     final Storage<Row> ints = server.storage(LoaderWorlds.INTS);
-    assertFalse(CoreHooks.afterInsert(ints).isEmpty());
+    assertFalse(ints.afterInsert().isEmpty());
     writer.close();
-    assertTrue(CoreHooks.afterInsert(ints).isEmpty());
-    assertTrue(CoreHooks.afterRemove(ints).isEmpty());
+    assertTrue(ints.afterInsert().isEmpty());
+    assertTrue(ints.afterRemove().isEmpty());
     writer.close(); // twice: nothing left to disconnect
-    assertTrue(CoreHooks.afterInsert(ints).isEmpty());
+    assertTrue(ints.afterInsert().isEmpty());
   }
 
   /**
