@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,57 +29,17 @@ final class PageProbe implements ColumnVisitor {
     return visitor.kept;
   }
 
-  private void visit(final Object[] pages, final Object page) {
-    if (checking) {
+  @Override
+  public void column(
+      final String name, final Class<?> type, final boolean entityRef, final Object[] pages) {
+    if (!type.isPrimitive()) {
+      // Reference fields are never adopted.
+      kept = false;
+    } else if (checking) {
       kept &= installed.remove(0) == pages[0];
     } else {
-      pages[0] = page;
-      installed.add(page);
+      pages[0] = Array.newInstance(type, 1);
+      installed.add(pages[0]);
     }
-  }
-
-  @Override
-  public void booleans(final String name, final boolean[][] pages) {
-    visit(pages, new boolean[1]);
-  }
-
-  @Override
-  public void bytes(final String name, final byte[][] pages) {
-    visit(pages, new byte[1]);
-  }
-
-  @Override
-  public void shorts(final String name, final short[][] pages) {
-    visit(pages, new short[1]);
-  }
-
-  @Override
-  public void chars(final String name, final char[][] pages) {
-    visit(pages, new char[1]);
-  }
-
-  @Override
-  public void ints(final String name, final int[][] pages) {
-    visit(pages, new int[1]);
-  }
-
-  @Override
-  public void longs(final String name, final long[][] pages, final boolean entityRef) {
-    visit(pages, new long[1]);
-  }
-
-  @Override
-  public void floats(final String name, final float[][] pages) {
-    visit(pages, new float[1]);
-  }
-
-  @Override
-  public void doubles(final String name, final double[][] pages) {
-    visit(pages, new double[1]);
-  }
-
-  @Override
-  public void objects(final String name, final Class<?> type, final Object[][] pages) {
-    kept = false;
   }
 }

@@ -100,7 +100,7 @@ public final class RegistryImage {
     // Field values by name: flat arrays, or whole pages of the storage's page size.
     final Map<String, Object> columns = new LinkedHashMap<>();
     boolean paged;
-    // Each field's page class by name, read from a storage of the type on first use.
+    // Each field's element type by name, read from a storage of the type on first use.
     Map<String, Class<?>> fields;
     // Whether a storage of the type adopts pages (see adoptsPages); null until asked.
     Boolean adoptsPages;
@@ -418,10 +418,10 @@ public final class RegistryImage {
    */
   public void column(final ComponentType<?, ?> type, final String field, final Object values) {
     final StorageImage storage = require(type);
-    final Class<?> page = pageClass(storage, field);
+    final Class<?> element = elementType(storage, field);
     checkLayout(storage, false);
     final int length = values.getClass().isArray() ? java.lang.reflect.Array.getLength(values) : -1;
-    if (length < storage.size || !fits(page, values, storage.size)) {
+    if (length < storage.size || !fits(element, values, storage.size)) {
       throw badValues(
           type,
           field,
@@ -432,7 +432,7 @@ public final class RegistryImage {
               + " do not fit "
               + storage.size
               + " elements of "
-              + page.getSimpleName());
+              + element.getSimpleName());
     }
     storage.columns.put(field, values);
   }
@@ -453,14 +453,15 @@ public final class RegistryImage {
    */
   public void pages(final ComponentType<?, ?> type, final String field, final Object[] pages) {
     final StorageImage storage = require(type);
-    final Class<?> page = pageClass(storage, field);
-    if (!page.getComponentType().isPrimitive() || !adopts(storage)) {
+    final Class<?> element = elementType(storage, field);
+    if (!element.isPrimitive() || !adopts(storage)) {
       throw badValues(type, field, "its storage does not adopt pages of this field");
     }
     checkLayout(storage, true);
     final int pageSize = type.traits().pageSize();
     final int needed = (storage.size + pageSize - 1) / pageSize;
-    boolean fits = pages.getClass().getComponentType() == page && pages.length >= needed;
+    boolean fits =
+        pages.getClass().getComponentType().getComponentType() == element && pages.length >= needed;
     for (int p = 0; fits && p < needed; p++) {
       fits = null != pages[p] && java.lang.reflect.Array.getLength(pages[p]) == pageSize;
     }
@@ -489,18 +490,18 @@ public final class RegistryImage {
     return storage.adoptsPages;
   }
 
-  private Class<?> pageClass(final StorageImage storage, final String field) {
+  private Class<?> elementType(final StorageImage storage, final String field) {
     if (null == storage.fields) {
       storage.fields = FieldClasses.of(storage.type.createStorage());
     }
-    final Class<?> page = storage.fields.get(field);
-    if (null == page) {
+    final Class<?> element = storage.fields.get(field);
+    if (null == element) {
       throw badValues(storage.type, field, "the type has no such field");
     }
     if (storage.columns.containsKey(field)) {
       throw badValues(storage.type, field, "its values are given twice");
     }
-    return page;
+    return element;
   }
 
   private static void checkLayout(final StorageImage storage, final boolean paged) {
@@ -514,15 +515,14 @@ public final class RegistryImage {
     }
   }
 
-  /** Whether flat {@code values} fit a field whose pages are of class {@code page}. */
-  private static boolean fits(final Class<?> page, final Object values, final int size) {
-    if (page.getComponentType().isPrimitive()) {
-      return values.getClass() == page;
+  /** Whether flat {@code values} fit a field of element type {@code element}. */
+  private static boolean fits(final Class<?> element, final Object values, final int size) {
+    if (element.isPrimitive()) {
+      return values.getClass().getComponentType() == element;
     }
     if (!(values instanceof Object[] references)) {
       return false;
     }
-    final Class<?> element = page.getComponentType();
     for (int p = 0; p < size; p++) {
       if (null != references[p] && !element.isInstance(references[p])) {
         return false;
@@ -636,10 +636,7 @@ public final class RegistryImage {
     return failure;
   }
 
-  /**
-   * Reads each field's page class by name from a storage ({@code float[]} for a float field; the
-   * field's class's array class for a reference field).
-   */
+  /** Reads each field's element type by name from a storage ({@code float.class}, ...). */
   private static final class FieldClasses implements ColumnVisitor {
     private final Map<String, Class<?>> classes = new LinkedHashMap<>();
 
@@ -649,54 +646,10 @@ public final class RegistryImage {
       return visitor.classes;
     }
 
-    private void put(final String name, final Object[] pages) {
-      classes.put(name, pages.getClass().getComponentType());
-    }
-
     @Override
-    public void booleans(final String name, final boolean[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void bytes(final String name, final byte[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void shorts(final String name, final short[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void chars(final String name, final char[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void ints(final String name, final int[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      put(name, pages);
-    }
-
-    @Override
-    public void floats(final String name, final float[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void doubles(final String name, final double[][] pages) {
-      put(name, pages);
-    }
-
-    @Override
-    public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      // The pages may be Object[]: the values' class is the field's.
-      classes.put(name, type.arrayType());
+    public void column(
+        final String name, final Class<?> type, final boolean entityRef, final Object[] pages) {
+      classes.put(name, type);
     }
   }
 

@@ -323,71 +323,26 @@ class RegistryImageTest {
       this.paged = paged && RegistryImage.adoptsPages(type);
     }
 
-    private void give(final String name, final Object[] pages) {
-      final Class<?> page = pages.getClass().getComponentType();
+    @Override
+    public void column(
+        final String name, final Class<?> element, final boolean entityRef, final Object[] pages) {
       final int count = (size + pageSize - 1) / pageSize;
       if (paged) {
-        final Object[] copies = (Object[]) Array.newInstance(page, count);
+        final Object[] copies =
+            (Object[]) Array.newInstance(pages.getClass().getComponentType(), count);
         for (int p = 0; p < count; p++) {
-          copies[p] = Array.newInstance(page.getComponentType(), pageSize);
+          copies[p] = Array.newInstance(element, pageSize);
           System.arraycopy(pages[p], 0, copies[p], 0, pageSize);
         }
         image.pages(type, name, copies);
         return;
       }
       final Object flat =
-          page.getComponentType().isPrimitive()
-              ? Array.newInstance(page.getComponentType(), size)
-              : new Object[size];
+          element.isPrimitive() ? Array.newInstance(element, size) : new Object[size];
       for (int from = 0, p = 0; from < size; from += pageSize, p++) {
         System.arraycopy(pages[p], 0, flat, from, Math.min(pageSize, size - from));
       }
       image.column(type, name, flat);
-    }
-
-    @Override
-    public void booleans(final String name, final boolean[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void bytes(final String name, final byte[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void shorts(final String name, final short[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void chars(final String name, final char[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void ints(final String name, final int[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      give(name, pages);
-    }
-
-    @Override
-    public void floats(final String name, final float[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void doubles(final String name, final double[][] pages) {
-      give(name, pages);
-    }
-
-    @Override
-    public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      give(name, pages);
     }
   }
 }
