@@ -223,22 +223,32 @@ class ContinuousLoaderContractTest {
 
   /**
    * A load needing more entities than the local registry's limit leaves is refused whole, as a
-   * change set is: nothing is created, written or mapped. Once there is room, it loads.
+   * change set is (its creations come before its destructions): nothing is created, destroyed,
+   * written or mapped, and the map still names the remote entity that went. Once there is room, it
+   * loads.
    */
   @Test
   void aLoadNeedingMoreEntitiesThanTheLimitLeavesIsRefusedWhole() throws IOException {
-    final Registry remote = LoaderWorlds.intsAndChars(5);
-    final Registry local = new Registry(5);
-    final long own = local.create();
+    final Registry remote = LoaderWorlds.intsAndChars(3);
+    final long[] entities = live(remote);
+    final Registry local = new Registry(4);
     final ContinuousLoader loader = loader(local);
+    load(loader, remote);
+    final long gone = loader.map(entities[0]);
+    remote.destroy(entities[0]);
+    remote.replace(entities[1], INTS, Row.of(-1));
+    for (int i = 0; i < 2; i++) {
+      remote.emplace(remote.create(), INTS, Row.of(i));
+    }
     final String before = dump(local);
     assertThrows(IllegalStateException.class, () -> load(loader, remote));
-    assertEquals(0, loader.size());
-    assertEquals(1, local.alive());
     assertEquals(before, dump(local));
+    assertEquals(3, loader.size());
+    assertEquals(gone, loader.map(entities[0]), "the map is as it was");
     assertEquals(List.of(), local.verify());
-    local.destroy(own);
+    local.destroy(gone);
     load(loader, remote);
+    assertFalse(loader.contains(entities[0]));
     assertMirrors(remote, local, loader);
   }
 

@@ -840,6 +840,90 @@ class DeltaLoaderRefusalTest {
    * Every value is written before the first listener runs; a listener that then destroys an entity
    * the delta wrote is followed: its update is not announced, and the replica stays sound.
    */
+  /**
+   * A delta gaining more entities than the replica's limit leaves is refused whole, as a change set
+   * is (its creations come before its destructions): the replica, the map (the lost entity still
+   * mapped) and the tick are as before; the same delta applies once there is room.
+   */
+  @Test
+  void aDeltaNeedingMoreEntitiesThanTheLimitLeavesIsRefusedWhole() throws SnapshotFormatException {
+    final Registry registry = new Registry(4);
+    final DeltaLoader loader = replica(registry);
+    final long own = registry.create();
+    final long a = loader.map(A);
+    final long d = Entity.of(4, 0);
+    final byte[] delta =
+        next()
+            .list(A)
+            .list(C, d)
+            .i(1)
+            .s(INTS)
+            .i(1)
+            .s("value")
+            .b(SnapshotFormat.INT)
+            .list()
+            .list(B, C, d)
+            .i(7, 8, 9)
+            .bytes();
+    final String before = LoaderWorlds.dump(registry);
+    assertThrows(IllegalStateException.class, () -> loader.load(delta, delta.length));
+    assertEquals(before, LoaderWorlds.dump(registry));
+    assertEquals(1, loader.tick());
+    assertEquals(2, loader.size());
+    assertEquals(a, loader.map(A));
+    assertEquals(Entity.NULL, loader.map(C));
+    registry.destroy(own);
+    loader.load(delta, delta.length);
+    assertEquals(2, loader.tick());
+    assertFalse(registry.valid(a));
+    assertEquals(Entity.NULL, loader.map(A));
+    assertEquals(7, intOf(registry, loader, B));
+    assertEquals(8, intOf(registry, loader, C));
+    assertEquals(9, intOf(registry, loader, d));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /**
+   * A delta loaded while the registry is being cleared (from a destroy listener) is refused by the
+   * change set's check: nothing changes, the tick stays, and it applies after the clear.
+   */
+  @Test
+  void aDeltaLoadedDuringAClearIsRefusedWithNothingChanged() throws SnapshotFormatException {
+    final Registry registry = new Registry();
+    final DeltaLoader loader = replica(registry);
+    final byte[] delta = next().list().list(C).i(0).bytes();
+    final RuntimeException[] refused = new RuntimeException[1];
+    final int[] mapped = {-1};
+    registry
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              if (null == refused[0]) {
+                try {
+                  loader.load(delta, delta.length);
+                } catch (final RuntimeException thrown) {
+                  refused[0] = thrown;
+                  mapped[0] = loader.size();
+                } catch (final SnapshotFormatException unexpected) {
+                  throw new AssertionError(unexpected);
+                }
+              }
+            });
+    registry.clear();
+    assertTrue(
+        refused[0] instanceof IllegalStateException
+            || refused[0] instanceof ConcurrentModificationException,
+        String.valueOf(refused[0]));
+    assertEquals(2, mapped[0]);
+    assertEquals(Entity.NULL, loader.map(C));
+    assertEquals(1, loader.tick());
+    assertEquals(0, registry.alive());
+    loader.load(delta, delta.length);
+    assertEquals(2, loader.tick());
+    assertTrue(registry.valid(loader.map(C)));
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void aListenerThatDestroysDuringTheApplyIsFollowed() throws SnapshotFormatException {
     final Registry registry = new Registry();
