@@ -963,10 +963,10 @@ public final class DeltaLoader {
     private final EntityIndexMap map;
     private Section section;
     // Per component type id, the staged values of each column in eachColumn order (null for a
-    // column the delta lacks), or null.
+    // column the delta lacks); the arrays are kept from one apply to the next, emptied.
     private Object[][] bound = new Object[16][];
-    // While collecting, the values being bound and their count.
-    private Object[] byColumn = new Object[8];
+    // While collecting, the array being filled and its count.
+    private Object[] collected;
     private int columnCount;
     private boolean collecting;
     // The storage of the element being written, its bound values and page layout.
@@ -986,24 +986,29 @@ public final class DeltaLoader {
 
     /** Binds {@code staged}'s values for writes into its type. */
     void bind(final Section staged) {
-      section = staged;
-      columnCount = 0;
-      collecting = true;
-      staged.storage.columns(this);
-      collecting = false;
       final int id = staged.storage.type().id();
       if (id >= bound.length) {
         bound = Arrays.copyOf(bound, Math.max(id + 1, 2 * bound.length));
       }
-      bound[id] = Arrays.copyOf(byColumn, columnCount);
-      Arrays.fill(byColumn, 0, columnCount, null);
+      section = staged;
+      collected = null == bound[id] ? new Object[8] : bound[id];
+      columnCount = 0;
+      collecting = true;
+      staged.storage.columns(this);
+      collecting = false;
+      bound[id] = collected;
+      collected = null;
       section = null;
       storage = null;
     }
 
-    /** Forgets the apply's values. */
+    /** Forgets the apply's values, keeping the arrays. */
     void clear() {
-      Arrays.fill(bound, null);
+      for (final Object[] columns : bound) {
+        if (null != columns) {
+          Arrays.fill(columns, null);
+        }
+      }
       storage = null;
       values = null;
     }
@@ -1028,10 +1033,10 @@ public final class DeltaLoader {
       if (!collecting) {
         return false;
       }
-      if (columnCount == byColumn.length) {
-        byColumn = Arrays.copyOf(byColumn, 2 * columnCount);
+      if (columnCount == collected.length) {
+        collected = Arrays.copyOf(collected, 2 * columnCount);
       }
-      byColumn[columnCount++] = section.values.get(name);
+      collected[columnCount++] = section.values.get(name);
       return true;
     }
 
