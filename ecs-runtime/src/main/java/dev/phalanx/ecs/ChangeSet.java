@@ -30,10 +30,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@link #create()} returns a <em>staged handle</em>: a placeholder for an entity that the
  * commit creates. Later calls of the same set may target it, and an {@code @EntityRef} field
  * written by the commit that holds it (in a value passed to {@link #emplace} or {@link #replace},
- * or after a {@link References} mapping of a {@link #copy}) is rewritten to the created entity.
- * After the commit, {@link #entityOf} names the entity each handle became. The registry refuses
- * staged handles. Staging reads nothing of the world and checks only its arguments; it is cheap and
- * allocates nothing once the set's arrays have grown (keep the set and reuse it).
+ * set by a {@link RowWriter}, or after a {@link References} mapping of a {@link #copy}) is
+ * rewritten to the created entity. After the commit, {@link #entityOf} names the entity each handle
+ * became. The registry refuses staged handles. Staging reads nothing of the world and checks only
+ * its arguments; it is cheap and allocates nothing once the set's arrays have grown (keep the set
+ * and reuse it).
+ *
+ * <p>An insertion or a value write may also be staged without a component instance: {@link
+ * #emplace(long, ComponentType, RowWriter, int)} and {@link #write(long, ComponentType, RowWriter,
+ * int)} take a {@link RowWriter} and a row number, and the commit has the writer write the fields
+ * straight into the storage's pages at the element's final position, in the apply step. They are
+ * checked and announced as {@link #emplace(long, ComponentType, Object)} and {@link #replace} are.
+ * This is how a loader applies a decoded stream: its columns are copied field by field, with no
+ * instance and no boxing; {@code dev.phalanx.ecs.snapshot}'s {@code ContinuousLoader} and {@code
+ * DeltaLoader} apply each snapshot or delta as one change set so.
  *
  * <h2>Committing</h2>
  *
@@ -51,18 +61,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       nothing changes; the set keeps its changes. A storage created for a type the registry did
  *       not have yet stays, empty.
  *   <li><b>Apply.</b> The staged entities are created, then every insertion and value write is made
- *       in staging order, with nothing announced: no user code runs in this step.
+ *       in staging order, with nothing announced: no user code runs in this step but the {@link
+ *       RowWriter}s of row changes, which may only write their element's fields.
  *   <li><b>Announce.</b> Creation is published for each created entity, then every insertion (group
- *       entries, construction) last staged first, then every value write (update). Then the
- *       removals and destructions run in staging order, each announced as the registry announces it
- *       (their listeners see the component still there); a target that listeners already destroyed
- *       or stripped is skipped. A listener's exception stops nothing: every change is made and
- *       every listener runs, and the first exception is rethrown at the end with later ones
- *       suppressed.
+ *       entries, construction) last staged first, then every value write (update; not for a target
+ *       that listeners destroyed or stripped of the component meanwhile). Then the removals and
+ *       destructions run in staging order, each announced as the registry announces it (their
+ *       listeners see the component still there); a target that listeners already destroyed or
+ *       stripped is skipped. A listener's exception stops nothing: every change is made and every
+ *       listener runs, and the first exception is rethrown at the end with later ones suppressed (a
+ *       row writer's exception too, the element written as far as it got).
  * </ol>
  *
  * <p>After a commit that got to its second step, the set is empty and reusable, whatever a listener
- * threw; {@link #entityOf} answers for the handles of that commit until the next one.
+ * threw; a refused commit leaves it holding its changes, so {@link #isEmpty()} tells the two apart
+ * when {@code commit()} throws. {@link #entityOf} answers for the handles of a commit from its
+ * apply step on (its listeners may call it) until the next commit.
  *
  * <h2>Re-entrancy and threads</h2>
  *
@@ -91,6 +105,37 @@ public final class ChangeSet {
     long map(int copy, long reference);
   }
 
+  /**
+   * Writes the fields of one element that a commit inserts or writes ({@link #emplace(long,
+   * ComponentType, RowWriter, int)}, {@link #write(long, ComponentType, RowWriter, int)}) straight
+   * into its storage's pages, where the caller holds the values in a form of its own (a decoded
+   * stream's columns, say): no component instance is built, nothing is boxed.
+   *
+   * <p>The commit calls it in its apply step, once per such change and in staging order, with the
+   * element's final position: for an insertion the position the element is being inserted at (not
+   * visible yet), for a write the element's position. It may write only that position's fields,
+   * through the page arrays {@link Storage#columns} hands out ({@code pages[position >>>
+   * storage.pageShift()][position & (storage.pageSize() - 1)]}), and read anything that is not the
+   * world. It runs while the world is half changed and announces nothing: it must not call the
+   * registry, a storage's mutators or a query, nor stage into the set. For an insertion it should
+   * write every field: a field it leaves alone holds whatever the page held at that position (the
+   * values of a removed element, or the type's defaults). If it throws, the commit goes on (the
+   * element is inserted, or kept, with what was written), and the exception is rethrown at the
+   * commit's end as a listener's would be. One writer may serve many changes: {@code row} tells it
+   * which values to write.
+   */
+  @FunctionalInterface
+  public interface RowWriter {
+    /**
+     * Writes the fields of the element at {@code position} of {@code storage}.
+     *
+     * @param storage the storage of the change's type in the set's registry
+     * @param position the element's position in {@code storage}
+     * @param row the row given when the change was staged
+     */
+    void write(Storage<?> storage, int position, int row);
+  }
+
   // Staged handles: index bits 0b11 then the set's serial (30 bits); version bits the staging
   // number. Command buffers' reserved handles set the top bit only, with slots below 2^30.
   private static final int STAGED_BITS = 0xC000_0000;
@@ -102,7 +147,11 @@ public final class ChangeSet {
   private static final byte REPLACE = 2;
   private static final byte REMOVE = 3;
   private static final byte DESTROY = 4;
-  private static final String[] OPERATIONS = {"emplace", "copy", "replace", "remove", "destroy"};
+  private static final byte EMPLACE_ROW = 5;
+  private static final byte WRITE_ROW = 6;
+  private static final String[] OPERATIONS = {
+    "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
+  };
 
   // What a change's target is: an entity of the world, or one this set creates.
   private static final int LIVE = 0;
@@ -125,6 +174,7 @@ public final class ChangeSet {
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
+  // For a row insertion or write, values holds the RowWriter and sources the row.
   private byte[] kinds = new byte[16];
   private long[] targets = new long[16];
   private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
@@ -364,6 +414,63 @@ public final class ChangeSet {
   }
 
   /**
+   * Stages the insertion of {@code entity}'s component of {@code type}, its fields written by
+   * {@code writer} at the element's position during the commit's apply step ({@link RowWriter}),
+   * with {@code row} passed along. Checked and announced as {@link #emplace(long, ComponentType,
+   * Object)} is (construct, group entries); a tracked storage stamps the element with the current
+   * change tick. An {@code @EntityRef} field the writer sets to a staged handle of this set is then
+   * rewritten to the entity created for it. Stores the writer and the row; allocates nothing once
+   * the set's arrays have grown.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @param type the component type
+   * @param writer writes the element's fields
+   * @param row handed to {@code writer}: which of its rows this element is
+   * @throws NullPointerException if {@code type} or {@code writer} is null
+   * @throws IllegalArgumentException if {@code entity} is a staged handle of another set
+   * @throws IllegalStateException while this set commits
+   */
+  public void emplace(
+      final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
+    stageRow(EMPLACE_ROW, entity, type, writer, row);
+  }
+
+  /**
+   * Stages a write of {@code entity}'s component of {@code type} in place, its fields written by
+   * {@code writer} at the element's position during the commit's apply step ({@link RowWriter}),
+   * with {@code row} passed along. Checked and announced as {@link #replace} is (the target must
+   * have the component; an update is published); a tracked storage stamps the element with the
+   * current change tick. An {@code @EntityRef} field the writer sets to a staged handle of this set
+   * is then rewritten to the entity created for it. Stores the writer and the row; allocates
+   * nothing once the set's arrays have grown.
+   *
+   * @param entity a live entity that has the component
+   * @param type the component type
+   * @param writer writes the element's fields
+   * @param row handed to {@code writer}: which of its rows this element is
+   * @throws NullPointerException if {@code type} or {@code writer} is null
+   * @throws IllegalArgumentException if {@code entity} is a staged handle of another set
+   * @throws IllegalStateException while this set commits
+   */
+  public void write(
+      final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
+    stageRow(WRITE_ROW, entity, type, writer, row);
+  }
+
+  private void stageRow(
+      final byte kind,
+      final long entity,
+      final ComponentType<?, ?> type,
+      final RowWriter writer,
+      final int row) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(writer, "writer");
+    // Staged first: it may grow the arrays.
+    final int change = stage(kind, entity, type, writer);
+    sources[change] = row;
+  }
+
+  /**
    * Stages the removal of {@code entity}'s component of {@code type}; nothing happens if the entity
    * lacks it when the removal runs.
    *
@@ -399,7 +506,9 @@ public final class ChangeSet {
 
   /**
    * {@return the entity the last commit created for {@code handle}, or {@link Entity#NULL}} The
-   * entity may have been destroyed since: check {@link Registry#valid}.
+   * entity may have been destroyed since: check {@link Registry#valid}. During a commit, from its
+   * apply step on (in its listeners, say), it answers for that commit's handles; a refused commit
+   * creates nothing and changes what it answers in no way.
    *
    * @param handle a staged handle of this set's last commit
    */
@@ -544,7 +653,8 @@ public final class ChangeSet {
    *     the identifiers would run out, or this set is committing already; nothing changes
    * @throws java.util.ConcurrentModificationException if a change would break an iteration or a
    *     lock; nothing changes
-   * @throws RuntimeException the first exception a listener threw, once every change is made
+   * @throws RuntimeException the first exception a listener (or a {@link RowWriter}) threw, once
+   *     every change is made; the set is then empty
    */
   public void commit() {
     checkIdle("commit");
@@ -668,7 +778,8 @@ public final class ChangeSet {
   private Storage<?> storageFor(final int change) {
     final ComponentType<?, ?> type = types[change];
     final Storage<?> found = registry.findStorage(type);
-    if (null != found || REPLACE == kinds[change] || REMOVE == kinds[change]) {
+    final byte kind = kinds[change];
+    if (null != found || REPLACE == kind || WRITE_ROW == kind || REMOVE == kind) {
       return found;
     }
     return storageIn(registry, type);
@@ -701,7 +812,7 @@ public final class ChangeSet {
     markPair(change, entity, origin);
     final boolean present = LIVE == origin && null != storage && storage.contains(entity);
     switch (kinds[change]) {
-      case EMPLACE, COPY -> {
+      case EMPLACE, COPY, EMPLACE_ROW -> {
         if (present) {
           throw refusal(change, entity, "it already has one; stage replace to write it");
         }
@@ -711,7 +822,7 @@ public final class ChangeSet {
         storage.checkUnlocked(false, storage, entity);
         checkGroupsQuiet(change, storage, entity);
       }
-      case REPLACE -> {
+      case REPLACE, WRITE_ROW -> {
         if (!present) {
           throw refusal(change, entity, "it has no " + types[change].name());
         }
@@ -848,15 +959,19 @@ public final class ChangeSet {
     forgetChecks();
     materialize();
     logSize = 0;
+    // Only a row writer (user code, which should not throw) can fail here.
+    Throwable failure = null;
     for (int change = 0; change < size; change++) {
       switch (kinds[change]) {
         case EMPLACE -> insertValue(change);
         case COPY -> insertCopies(change);
         case REPLACE -> writeValue(change);
+        case EMPLACE_ROW -> failure = insertRow(change, failure);
+        case WRITE_ROW -> failure = writeRow(change, failure);
         default -> {}
       }
     }
-    Throwable failure = announce(null);
+    failure = announce(failure);
     for (int change = 0; change < size; change++) {
       if (REMOVE == kinds[change]) {
         failure = removeLater(change, failure);
@@ -904,6 +1019,42 @@ public final class ChangeSet {
     storage.writeStaged(at);
     rewrite(storage, at, 0, null);
     log(storage, entity, UPDATE);
+  }
+
+  private Throwable insertRow(final int change, Throwable failure) {
+    final Storage<?> storage = storages[change];
+    final long entity = resolve(targets[change]);
+    final int at = storage.prepareInsert(entity);
+    failure = callWriter(change, storage, at, failure);
+    storage.markWritten(at);
+    rewrite(storage, at, 0, null);
+    final int mark = storage.commitUnannounced(entity, at);
+    if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+      log(storage, entity, mark);
+    }
+    return failure;
+  }
+
+  private Throwable writeRow(final int change, Throwable failure) {
+    final Storage<?> storage = storages[change];
+    final long entity = resolve(targets[change]);
+    final int at = storage.indexOf(entity);
+    failure = callWriter(change, storage, at, failure);
+    storage.markWritten(at);
+    rewrite(storage, at, 0, null);
+    log(storage, entity, UPDATE);
+    return failure;
+  }
+
+  /** Runs a change's row writer; what it throws is collected, the change still made. */
+  private Throwable callWriter(
+      final int change, final Storage<?> storage, final int at, Throwable failure) {
+    try {
+      ((RowWriter) values[change]).write(storage, at, (int) sources[change]);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    return failure;
   }
 
   private void insertCopies(final int change) {
@@ -1029,7 +1180,8 @@ public final class ChangeSet {
       }
     }
     for (int i = 0; i < logSize; i++) {
-      if (UPDATE == logMarks[i]) {
+      // A listener may have destroyed the target or stripped it of the component meanwhile.
+      if (UPDATE == logMarks[i] && logStorages[i].contains(logEntities[i])) {
         failure = logStorages[i].onUpdate().publish(registry, logEntities[i], failure);
       }
     }

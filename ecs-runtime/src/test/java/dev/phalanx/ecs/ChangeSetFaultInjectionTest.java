@@ -42,15 +42,29 @@ class ChangeSetFaultInjectionTest {
   private static final long SEED = 42;
   private static final int COUNT = 24;
 
-  /** The set under test's staging state: the set and its staged handles. */
+  /** The set under test's staging state: the set, its staged handles, its row writer. */
   static final class Staging {
     final FaultWorld world;
     final ChangeSet changes;
     final long[] handles = new long[3];
+    final ColumnRows rows = new ColumnRows();
+    // The rows' values: elements of standalone storages.
+    private final java.util.Map<ComponentType<?, ?>, Storage<?>> sources =
+        new java.util.HashMap<>();
+    private int keys;
 
     Staging(final FaultWorld world) {
       this.world = world;
       this.changes = new ChangeSet(world.registry);
+    }
+
+    /** {@return a row of {@link #rows} holding {@code type}'s value {@code n}} */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    int row(final ComponentType<?, ?> type, final int n) {
+      final Storage source = sources.computeIfAbsent(type, ComponentType::createStorage);
+      final long key = Entity.of(100 + keys++, 0);
+      source.emplace(key, value(type, n));
+      return rows.add(source, key);
     }
   }
 
@@ -128,6 +142,16 @@ class ChangeSetFaultInjectionTest {
             "replace E (update)",
             s -> s.changes.replace(pick(s, types(TE), types()), TE, value(TE, 5)),
             s -> s.changes.replace(pick(s, types(), types(TE)), TE, value(TE, 5))));
+    steps.add(
+        new Step(
+            "emplace E by a row writer on h2",
+            s -> s.changes.emplace(s.handles[2], TE, s.rows, s.row(TE, 7)),
+            s -> s.changes.emplace(pick(s, types(TE), types()), TE, s.rows, s.row(TE, 7))));
+    steps.add(
+        new Step(
+            "write A by a row writer (update)",
+            s -> s.changes.write(pick(s, types(TA), types(TD)), TA, s.rows, s.row(TA, 8)),
+            s -> s.changes.write(pick(s, types(), types(TA)), TA, s.rows, s.row(TA, 8))));
     steps.add(
         new Step(
             "remove B from a nested member (leaves both)",
@@ -225,6 +249,29 @@ class ChangeSetFaultInjectionTest {
       assertEquals(0, s.changes.size(), where);
       assertReusable(world, s.changes, where);
     }
+  }
+
+  /**
+   * A row writer that throws stops nothing either: every element is inserted or written (this one
+   * wrote its fields before throwing), every listener runs, the writer's exception comes out first
+   * (it ran before any listener), and the set is empty and reusable.
+   */
+  @ParameterizedTest(name = "row writer call {0}")
+  @ValueSource(ints = {1, 2})
+  void aRowWriterThatThrowsStopsNothing(final int call) {
+    final FaultWorld clean = world();
+    stage(clean, -1, -1).changes.commit();
+    final FaultWorld world = world();
+    final Staging s = stage(world, -1, -1);
+    s.rows.throwAt = call;
+    final Throwable thrown = FaultInjectionTest.catchThrowable(s.changes::commit);
+    assertTrue(thrown instanceof ColumnRows.Thrown, String.valueOf(thrown));
+    assertEquals(2, s.rows.calls);
+    assertEquals(clean.fault.calls, world.fault.calls, "every listener ran");
+    FaultInjectionTest.assertConsistent(world, "row writer call " + call);
+    assertEquals(clean.layout(), world.layout(), "not every change was made");
+    assertTrue(s.changes.isEmpty());
+    assertReusable(world, s.changes, "row writer call " + call);
   }
 
   /** The set commits again: a creation with a component. */

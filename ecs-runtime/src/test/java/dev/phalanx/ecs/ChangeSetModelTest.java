@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * model refuses must throw and leave the world's full layout as it was, the set keeping its
  * changes; an accepted one must give exactly the model's world, in which insertions and writes are
  * made in staging order (a copy reads what earlier changes wrote), then removals and destructions,
- * and {@code @EntityRef} fields holding staged handles name the created entities.
+ * and {@code @EntityRef} fields holding staged handles name the created entities. Row insertions
+ * and writes ({@link ChangeSet.RowWriter}, here {@link ColumnRows} copying a standalone storage's
+ * element field by field, staged handles included) follow the rules of emplace and replace.
  *
  * <p>Seeds alternate between worlds without groups and worlds with an owning group (over a
  * struct-of-arrays storage) and a non-owning group with an excluded tag, and between storages with
@@ -58,7 +60,9 @@ class ChangeSetModelTest {
     COPY,
     REPLACE,
     REMOVE,
-    DESTROY
+    DESTROY,
+    EMPLACE_ROW,
+    WRITE_ROW
   }
 
   /** One staged change, as the model sees it: targets, and for a copy the source. */
@@ -77,6 +81,10 @@ class ChangeSetModelTest {
     final Registry registry = new Registry();
     final Registry other = new Registry();
     final Map<ComponentType<?, ?>, Storage<?>> standalone = new HashMap<>();
+    // The values of row insertions and writes, each an element of a standalone storage.
+    final Map<ComponentType<?, ?>, Storage<?>> rowSources = new HashMap<>();
+    final ColumnRows rows = new ColumnRows();
+    int rowKeys;
     final List<Long> otherEntities = new ArrayList<>();
     final List<Long> standaloneKeys = new ArrayList<>();
     // Every entity the registry ever had, dead ones included.
@@ -94,6 +102,7 @@ class ChangeSetModelTest {
         registry.storage(type);
         other.storage(type);
         standalone.put(type, type.createStorage());
+        rowSources.put(type, type.createStorage());
       }
       if (0 == seed % 2) {
         registry.owningGroup(SWAP, GroupTypes.TA);
@@ -235,7 +244,8 @@ class ChangeSetModelTest {
       for (int tries = 0; tries < 4; tries++) {
         final ComponentType<?, ?> type = TYPES.get(random.nextInt(TYPES.size()));
         final boolean has = alive.contains(target) && has(target, type);
-        final boolean wanted = Kind.REPLACE == kind ? has : !has || Kind.REMOVE == kind;
+        final boolean writes = Kind.REPLACE == kind || Kind.WRITE_ROW == kind;
+        final boolean wanted = writes ? has : !has || Kind.REMOVE == kind;
         if (wanted || random.nextInt(6) == 0) {
           return type;
         }
@@ -244,7 +254,7 @@ class ChangeSetModelTest {
     }
 
     private Kind pickKind() {
-      final int k = random.nextInt(100);
+      final int k = random.nextInt(120);
       if (k < 30) {
         return Kind.EMPLACE;
       }
@@ -257,7 +267,10 @@ class ChangeSetModelTest {
       if (k < 88) {
         return Kind.REMOVE;
       }
-      return Kind.DESTROY;
+      if (k < 100) {
+        return Kind.DESTROY;
+      }
+      return k < 112 ? Kind.EMPLACE_ROW : Kind.WRITE_ROW;
     }
 
     private long pickTarget(final long[] staged) {
@@ -299,6 +312,20 @@ class ChangeSetModelTest {
         case DESTROY -> {
           changes.destroy(target);
           return new Op(kind, new long[] {target}, null, null, null, 0, null);
+        }
+        case EMPLACE_ROW, WRITE_ROW -> {
+          // The value goes into a standalone storage; the writer copies it column by column.
+          final Object value = type == TAG ? null : value(type, staged);
+          final long key = Entity.of(6000 + rowKeys++, 1);
+          final Storage<?> source = rowSources.get(type);
+          putInto(source, type, key, value);
+          final int row = rows.add(source, key);
+          if (Kind.EMPLACE_ROW == kind) {
+            changes.emplace(target, type, rows, row);
+          } else {
+            changes.write(target, type, rows, row);
+          }
+          return new Op(kind, new long[] {target}, type, value, null, 0, null);
         }
         default -> {
           return stageCopy(changes, target, type, staged);
@@ -409,7 +436,7 @@ class ChangeSetModelTest {
           }
           final boolean present = !isStaged && has(target, op.type());
           switch (op.kind()) {
-            case EMPLACE -> {
+            case EMPLACE, EMPLACE_ROW -> {
               if (present) {
                 return "change " + i + ": emplace on a holder";
               }
@@ -422,7 +449,7 @@ class ChangeSetModelTest {
                 return "change " + i + ": copy from a missing source";
               }
             }
-            case REPLACE -> {
+            case REPLACE, WRITE_ROW -> {
               if (!present) {
                 return "change " + i + ": replace on a non-holder";
               }
@@ -459,7 +486,7 @@ class ChangeSetModelTest {
       }
       for (final Op op : ops) {
         switch (op.kind()) {
-          case EMPLACE, REPLACE -> {
+          case EMPLACE, REPLACE, EMPLACE_ROW, WRITE_ROW -> {
             final long target = resolve(op.targets()[0], createdFor);
             final Object value = op.type() == TAG ? WorldPrint.TAG : op.value();
             components.get(op.type().name()).put(target, written(value, null, 0, createdFor));
@@ -584,9 +611,13 @@ class ChangeSetModelTest {
       }
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     void putStandalone(final ComponentType<?, ?> type, final long key, final Object value) {
-      final Storage storage = standalone.get(type);
+      putInto(standalone.get(type), type, key, value);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static void putInto(
+        final Storage storage, final ComponentType<?, ?> type, final long key, final Object value) {
       if (type == TAG) {
         ((EmptyStorage<?>) storage).emplace(key);
       } else {
@@ -697,6 +728,7 @@ class ChangeSetModelTest {
     assertTrue(run.refused > COMMITS / 5, "too few refused commits: " + run.refused);
     assertTrue(run.created > 0);
     assertTrue(run.rewritten > 0, "no staged reference was rewritten");
+    assertTrue(run.rows.calls > 0, "no row writer ran");
     assertNotEquals(0, run.registry.alive());
   }
 }

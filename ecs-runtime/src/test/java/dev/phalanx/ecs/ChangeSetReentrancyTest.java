@@ -133,6 +133,12 @@ class ChangeSetReentrancyTest {
             w.changes.copy(
                 new long[] {w.entities[3]}, 0, 1, w.registry.storage(TD), w.entities[0], null));
     all.put("replace", w -> w.changes.replace(w.entities[3], TA, value(TA, 9)));
+    all.put(
+        "emplace(row writer)",
+        w -> w.changes.emplace(w.entities[3], TD, (storage, position, row) -> {}, 0));
+    all.put(
+        "write(row writer)",
+        w -> w.changes.write(w.entities[3], TA, (storage, position, row) -> {}, 0));
     all.put("remove", w -> w.changes.remove(w.entities[3], TA));
     all.put("destroy", w -> w.changes.destroy(w.entities[3]));
     all.put("clear", w -> w.changes.clear());

@@ -201,6 +201,108 @@ class ChangeSetZeroAllocationTest {
     assertEquals(0, inPlace.size() - countTombstones(inPlace));
   }
 
+  /**
+   * Writes row {@code r} as {@code Point(r, -r, target)} through the storage's columns, allocating
+   * nothing: what a loader's row writer does.
+   */
+  static final class PointRows implements ChangeSet.RowWriter, ColumnVisitor {
+    long target;
+    private int row;
+    private int page;
+    private int offset;
+
+    @Override
+    public void write(final Storage<?> storage, final int position, final int row) {
+      this.row = row;
+      this.page = position >>> storage.pageShift();
+      this.offset = position & (storage.pageSize() - 1);
+      storage.columns(this);
+    }
+
+    @Override
+    public void floats(final String name, final float[][] pages) {
+      pages[page][offset] = "x".equals(name) ? row : -row;
+    }
+
+    @Override
+    public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      pages[page][offset] = target;
+    }
+
+    @Override
+    public void booleans(final String name, final boolean[][] pages) {}
+
+    @Override
+    public void bytes(final String name, final byte[][] pages) {}
+
+    @Override
+    public void shorts(final String name, final short[][] pages) {}
+
+    @Override
+    public void chars(final String name, final char[][] pages) {}
+
+    @Override
+    public void ints(final String name, final int[][] pages) {}
+
+    @Override
+    public void doubles(final String name, final double[][] pages) {}
+
+    @Override
+    public void objects(final String name, final Class<?> type, final Object[][] pages) {}
+  }
+
+  /**
+   * A warm commit of row insertions (into a swap-and-pop and an in-place storage, each naming a
+   * staged handle that the commit rewrites) and a row write, with an update listener, allocates
+   * nothing.
+   */
+  @Test
+  void aWarmCommitOfRowInsertionsAndWritesAllocatesNothing() {
+    final Registry registry = new Registry();
+    final PointStorage points = registry.storage(POINT);
+    registry.storage(IN_PLACE_POINT);
+    final long kept = registry.create();
+    points.emplace(kept, new Point(0, 0, Entity.NULL));
+    final int[] updates = new int[1];
+    points.onUpdate().connect((r, e) -> updates[0]++);
+    final ChangeSet changes = new ChangeSet(registry);
+    final PointRows rows = new PointRows();
+    final long[] handles = new long[4];
+    final long[] made = new long[4];
+    final Runnable round =
+        () -> {
+          changes.create(handles, 0, handles.length);
+          rows.target = handles[0];
+          for (int i = 0; i < handles.length; i++) {
+            changes.emplace(handles[i], 0 == i % 2 ? POINT : IN_PLACE_POINT, rows, i);
+          }
+          changes.write(kept, POINT, rows, 9);
+          changes.commit();
+          for (int i = 0; i < handles.length; i++) {
+            made[i] = changes.entityOf(handles[i]);
+          }
+          registry.destroy(made, 0, made.length);
+        };
+    round.run();
+    assertEquals(new Point(9, -9, made[0]), points.get(kept), "the staged handle rewritten");
+    // What a round makes, checked once.
+    changes.create(handles, 0, 2);
+    rows.target = handles[1];
+    changes.emplace(handles[0], POINT, rows, 3);
+    changes.emplace(handles[1], IN_PLACE_POINT, rows, 4);
+    changes.commit();
+    final long first = changes.entityOf(handles[0]);
+    final long second = changes.entityOf(handles[1]);
+    assertEquals(new Point(3, -3, second), points.get(first));
+    assertEquals(new Point(4, -4, second), registry.storage(IN_PLACE_POINT).get(second));
+    registry.destroy(first);
+    registry.destroy(second);
+    final int before = updates[0];
+    assertEquals(0, ZeroAllocationTest.allocatedBy(round), "a warm commit allocated");
+    assertTrue(updates[0] > before, "the writes were announced");
+    assertEquals(1, registry.alive());
+  }
+
   private static int countTombstones(final SparseSet set) {
     int count = 0;
     for (int p = 0; p < set.size(); p++) {

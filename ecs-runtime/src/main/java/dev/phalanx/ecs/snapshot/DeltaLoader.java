@@ -1,12 +1,11 @@
 package dev.phalanx.ecs.snapshot;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
@@ -45,17 +44,22 @@ import java.util.Map;
  *       SnapshotFormatException} naming the offset and the rule; the replica and the map are
  *       unchanged. A storage the delta changes that is locked or iterated (any storage, if the
  *       delta destroys entities) refuses it with {@link ConcurrentModificationException},
- *       unchanged.
- *   <li>destroys the local entities of lost remote ones, creates local entities for gained ones;
- *   <li>per storage: removes the component from the entities listed as losing it (if they still
- *       have it), then replaces the values sent of the entities that have the component (all
- *       written by position first, then each stamped, then each update published), then emplaces
- *       the others one by one through the storage's normal insertion path (construct); each value
- *       written stamps the local change tick of a tracked storage. An update listener thus sees the
- *       section's other replaced values already written. {@code @EntityRef} fields (and hierarchy
- *       links) are mapped: a reference to a remote entity this replica does not hold becomes {@link
- *       Entity#NULL}.
- *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), its
+ *       unchanged; so does a replica with too few identifiers left for the gained entities (the
+ *       creations are made before the destructions), with {@link IllegalStateException}.
+ *   <li>stages the whole apply into the loader's {@link ChangeSet} (public API only): the
+ *       destruction of the local entities of lost remote ones, the creation of local entities for
+ *       gained ones, and per storage the removal of the component from the entities listed as
+ *       losing it, a value write for each value sent of an entity that has the component, an
+ *       insertion for the others. {@code @EntityRef} fields (and hierarchy links) are mapped: a
+ *       reference to a remote entity this replica does not hold becomes {@link Entity#NULL};
+ *   <li>commits it: the change set checks it in full (a refused commit changes nothing: the
+ *       replica, the map and the tick are as before the call), creates the entities, writes every
+ *       value (each stamping the local change tick of a tracked storage) with no listener running
+ *       meanwhile, then announces creation, construction (with group entries; last inserted first)
+ *       and updates, then runs the removals and destructions. A listener thus sees every value of
+ *       the delta already written;
+ *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), the
+ *       commit runs between {@link Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}: its
  *       children lists and counts are rebuilt from the parent links: a node's children are those of
  *       the stream's list in its order, then the others that name it (local children attached to a
  *       mirrored node, children the stream's list did not carry); a parent the replica does not
@@ -64,14 +68,15 @@ import java.util.Map;
  * </ol>
  *
  * <p>Listener exceptions do not stop the apply: it completes, then the first is rethrown with the
- * others suppressed. A listener that destroys a mapped local entity makes the apply skip that
- * entity's remaining values (the map keeps it until the writer says it is gone). Local entities
- * that were never mapped are left alone. A listener may destroy entities and add or remove
- * components during an apply: the apply skips what it destroyed and {@link Registry#verify()} is
- * empty afterwards. While a delta writes the hierarchy's nodes, a listener sees the links as they
- * are being written (lists and counts are rebuilt at the end; a node destroyed meanwhile only
- * clears its own links, its children become roots at the rebuild): it must not read or change the
- * hierarchy then, but record such work for after the apply (for example in a {@link
+ * others suppressed; the map then names every entity the apply created. A listener that destroys a
+ * mapped local entity is followed: the entity is announced no update, and the next deltas skip its
+ * values (the map keeps it until the writer says it is gone). Local entities that were never mapped
+ * are left alone. A listener may destroy entities and add or remove components during an apply:
+ * {@link Registry#verify()} is empty afterwards. A listener that calls {@link #map} during the
+ * apply gets the entities created so far. While a delta writes the hierarchy's nodes, a listener
+ * sees the links as written (lists and counts are rebuilt at the end; a node destroyed meanwhile
+ * only clears its own links, its children become roots at the rebuild): it must not read or change
+ * the hierarchy then, but record such work for after the apply (for example in a {@link
  * CommandBuffer}).
  *
  * <h2>Failures and nested calls</h2>
@@ -114,11 +119,13 @@ public final class DeltaLoader {
   private final EntityIndexMap lostSet = new EntityIndexMap();
   private final EntityIndexMap gainedSet = new EntityIndexMap();
   private final EntityIndexMap listedSet = new EntityIndexMap();
-  // Reused by the apply: per section, the staged index and position of each element replaced, and
-  // the staged index of each element emplaced.
-  private int[] updateFrom = new int[0];
-  private int[] updateAt = new int[0];
-  private int[] insertFrom = new int[0];
+  // Each delta is staged into this set, then committed.
+  private final ChangeSet changes;
+  // Reused by staging: what the map held before each change it made (NULL: unmapped), to put it
+  // back if the commit is refused.
+  private long[] undoRemotes = new long[16];
+  private long[] undoLocals = new long[16];
+  private int undoCount;
   private long tick;
   private long stream;
 
@@ -130,6 +137,7 @@ public final class DeltaLoader {
    */
   public DeltaLoader(final Registry registry) {
     this.registry = registry;
+    this.changes = new ChangeSet(registry);
   }
 
   /**
@@ -174,7 +182,12 @@ public final class DeltaLoader {
    * @return the local handle
    */
   public long map(final long remote) {
-    return Entity.isNull(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL);
+    if (Entity.isNull(remote)) {
+      return Entity.NULL;
+    }
+    final long local = remoteToLocal.get(remote, Entity.NULL);
+    // During an apply's commit (from a listener), a gained entity is mapped to its staged handle.
+    return ChangeSet.isStaged(local) ? changes.entityOf(local) : local;
   }
 
   /** {@return the number of mapped remote entities} */
@@ -188,8 +201,8 @@ public final class DeltaLoader {
    * @param bytes the delta
    * @param length its length
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
-   * @throws IllegalStateException if called from a codec or listener of a load under way; nothing
-   *     changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way, or if the
+   *     replica has too few identifiers left for the entities the delta gains; nothing changed
    * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
@@ -207,8 +220,8 @@ public final class DeltaLoader {
    *
    * @param delta the bytes
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
-   * @throws IllegalStateException if called from a codec or listener of a load under way; nothing
-   *     changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way, or if the
+   *     replica has too few identifiers left for the entities the delta gains; nothing changed
    * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final ByteBuffer delta) throws SnapshotFormatException {
@@ -246,8 +259,8 @@ public final class DeltaLoader {
    *
    * @param in the stream
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
-   * @throws IllegalStateException if called from a codec or listener of a load under way; nothing
-   *     changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way, or if the
+   *     replica has too few identifiers left for the entities the delta gains; nothing changed
    * @throws RuntimeException the first exception a listener threw, once the apply completed
    * @throws IOException if the stream fails; nothing changed
    */
@@ -790,18 +803,63 @@ public final class DeltaLoader {
   // Applying a checked delta.
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * Applies a checked delta as one change set: stages every destruction, creation, removal,
+   * insertion and value write (the map then names the staged handles of the gained entities, and no
+   * longer names the lost ones), commits, then settles the map on the entities the commit created
+   * and takes the delta's tick. A refused commit changes nothing: the map is put back, the tick
+   * stays, and the refusal is thrown. Otherwise what listeners threw is rethrown at the end.
+   */
   private void apply(final Staged staged) {
     checkUnlocked(staged);
+    undoCount = 0;
+    // Created before anything is staged, as a change set creates a storage it needs: a refused
+    // delta may leave the hierarchy in place, with no node.
+    final Hierarchy hierarchy = null == hierarchySection(staged) ? null : Hierarchy.of(registry);
+    try {
+      stageApply(staged);
+    } catch (final RuntimeException | Error failed) {
+      // Nothing was committed: the map and the set go back to what they were.
+      rollback();
+      writer.clear();
+      throw failed;
+    }
     Throwable failure = null;
+    // The node values are written raw: the hierarchy defers unlinking, then rebuilds its lists.
+    if (null != hierarchy) {
+      hierarchy.beginRelink();
+    }
+    try {
+      changes.commit();
+    } catch (final RuntimeException | Error thrown) {
+      if (!changes.isEmpty()) {
+        // Refused by a check: nothing changed.
+        rollback();
+        throw thrown;
+      }
+      failure = thrown;
+    } finally {
+      if (null != hierarchy) {
+        hierarchy.endRelink();
+      }
+      writer.clear();
+    }
+    for (final long remote : staged.arrived) {
+      remoteToLocal.put(remote, changes.entityOf(remoteToLocal.get(remote, Entity.NULL)));
+    }
+    undoCount = 0;
+    tick = staged.tick;
+    stream = staged.stream;
+    Failures.rethrow(failure);
+  }
+
+  /** Stages the whole delta into {@link #changes}, updating the map (undo logged). */
+  private void stageApply(final Staged staged) {
     for (final long remote : staged.gone) {
       final long local = remoteToLocal.get(remote, Entity.NULL);
-      remoteToLocal.remove(remote);
+      remap(remote, Entity.NULL);
       if (registry.valid(local)) {
-        try {
-          registry.destroy(local);
-        } catch (final RuntimeException e) {
-          failure = Failures.add(failure, e);
-        }
+        changes.destroy(local);
       }
     }
     int indices = 0;
@@ -810,121 +868,71 @@ public final class DeltaLoader {
     }
     remoteToLocal.reserve(indices, staged.arrived.length);
     for (final long remote : staged.arrived) {
-      // Mapped before the create listeners run: one that throws leaves no entity unmapped.
-      final long local = CoreHooks.createUnannounced(registry);
-      remoteToLocal.put(remote, local);
-      failure = CoreHooks.publish(registry.onCreate(), registry, local, failure);
+      remap(remote, changes.create());
     }
-    // From here until finishHierarchy no exception escapes (each write's is collected): the
-    // hierarchy's deferred unlinking always ends.
-    final Hierarchy hierarchy = startHierarchy(staged);
     for (final Section section : staged.sections) {
-      if (null == section.storage.registry()) {
-        section.storage = registry.storage(section.storage.type());
-      }
-      final Storage<?> storage = section.storage;
-      for (final long remote : section.removed) {
-        try {
-          storage.remove(remoteToLocal.get(remote, Entity.NULL));
-        } catch (final RuntimeException e) {
-          failure = Failures.add(failure, e);
-        }
-      }
-      failure = writeSection(section, failure);
+      stageSection(section);
     }
-    finishHierarchy(hierarchy);
-    tick = staged.tick;
-    stream = staged.stream;
-    Failures.rethrow(failure);
   }
 
   /**
-   * Writes one section's values. The elements the replica has are replaced first, all at once: one
-   * pass per column writes every value by position (no listener runs meanwhile, so the positions
-   * hold), then each is stamped, then each update is announced (an entity a listener destroyed or
-   * stripped of the component meanwhile is not). Then the components the replica lacks are emplaced
-   * one by one through the storage's insertion path (re-checked each: a listener may have destroyed
-   * the entity or added the component). Collects exceptions into {@code failure}.
+   * Stages one section: the removals of the component from the entities listed as losing it, then
+   * per element sent a value write if the entity has the component, else an insertion. An entity a
+   * listener destroyed since an earlier delta (still mapped) is skipped.
    */
-  private Throwable writeSection(final Section section, final Throwable failure) {
-    Throwable failed = failure;
-    final Storage<?> storage = section.storage;
+  private void stageSection(final Section section) {
+    final ComponentType<?, ?> type = section.storage.type();
+    // The registry's storage, or null if it has none yet (the commit creates it).
+    final Storage<?> storage = registry.findStorage(type);
+    writer.bind(section);
+    for (final long remote : section.removed) {
+      final long local = remoteToLocal.get(remote, Entity.NULL);
+      if (registry.valid(local)) {
+        changes.remove(local, type);
+      }
+    }
     final long[] entities = section.entities;
-    final int n = entities.length;
-    if (updateFrom.length < n) {
-      updateFrom = new int[n];
-      updateAt = new int[n];
-      insertFrom = new int[n];
-    }
-    int updates = 0;
-    int inserts = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < entities.length; i++) {
       final long local = remoteToLocal.get(entities[i], Entity.NULL);
-      if (!registry.valid(local)) {
-        continue; // a listener destroyed it
-      }
-      final int position = storage.indexOf(local);
-      if (SparseSet.ABSENT != position) {
-        updateFrom[updates] = i;
-        updateAt[updates++] = position;
-      } else {
-        insertFrom[inserts++] = i;
-      }
-    }
-    writer.start(section);
-    if (0 != updates) {
-      writer.write(updateFrom, updateAt, updates);
-      for (int k = 0; k < updates; k++) {
-        CoreHooks.markWritten(storage, updateAt[k]);
-      }
-      // No update listener now: none can connect before this loop ends, as none runs.
-      final int announced = storage.onUpdate().isEmpty() ? 0 : updates;
-      for (int k = 0; k < announced; k++) {
-        final long local = remoteToLocal.get(entities[updateFrom[k]], Entity.NULL);
-        if (registry.valid(local) && storage.contains(local)) {
-          try {
-            CoreHooks.notifyUpdate(storage, local);
-          } catch (final RuntimeException e) {
-            failed = Failures.add(failed, e);
-          }
-        }
-      }
-    }
-    for (int k = 0; k < inserts; k++) {
-      final int i = insertFrom[k];
-      final long local = remoteToLocal.get(entities[i], Entity.NULL);
-      if (!registry.valid(local)) {
-        continue; // a listener destroyed it
-      }
-      try {
-        final int position = storage.indexOf(local);
-        if (SparseSet.ABSENT != position) { // a listener added it
-          writer.write(i, position);
-          CoreHooks.markWritten(storage, position);
-          CoreHooks.notifyUpdate(storage, local);
+      // A local entity a listener destroyed (still mapped) is skipped.
+      if (ChangeSet.isStaged(local)) {
+        changes.emplace(local, type, writer, i);
+      } else if (registry.valid(local)) {
+        if (null != storage && storage.contains(local)) {
+          changes.write(local, type, writer, i);
         } else {
-          final int prepared = CoreHooks.prepareInsert(storage, local);
-          writer.write(i, prepared);
-          CoreHooks.markWritten(storage, prepared);
-          CoreHooks.commitInsert(storage, local, prepared);
+          changes.emplace(local, type, writer, i);
         }
-      } catch (final RuntimeException e) {
-        failed = Failures.add(failed, e);
       }
     }
-    return failed;
   }
 
-  /** If the delta writes nodes: the replica's hierarchy, told that its lists are being written. */
-  private Hierarchy startHierarchy(final Staged staged) {
-    return null == hierarchySection(staged) ? null : HierarchyHooks.beforeDelta(registry);
-  }
-
-  /** Rebuilds the hierarchy's lists and counts from the parent links written. */
-  private static void finishHierarchy(final Hierarchy hierarchy) {
-    if (null != hierarchy) {
-      HierarchyHooks.afterDelta(hierarchy);
+  /** Maps {@code remote} to {@code local} ({@link Entity#NULL}: unmaps it), logging the undo. */
+  private void remap(final long remote, final long local) {
+    if (undoCount == undoRemotes.length) {
+      undoRemotes = Arrays.copyOf(undoRemotes, Math.max(16, 2 * undoCount));
+      undoLocals = Arrays.copyOf(undoLocals, Math.max(16, 2 * undoCount));
     }
+    undoRemotes[undoCount] = remote;
+    undoLocals[undoCount++] = remoteToLocal.get(remote, Entity.NULL);
+    if (Entity.isNull(local)) {
+      remoteToLocal.remove(remote);
+    } else {
+      remoteToLocal.put(remote, local);
+    }
+  }
+
+  /** Puts the map back as it was before staging, and forgets what the set staged. */
+  private void rollback() {
+    for (int i = undoCount - 1; i >= 0; i--) {
+      if (Entity.isNull(undoLocals[i])) {
+        remoteToLocal.remove(undoRemotes[i]);
+      } else {
+        remoteToLocal.put(undoRemotes[i], undoLocals[i]);
+      }
+    }
+    undoCount = 0;
+    changes.clear();
   }
 
   private void checkUnlocked(final Staged staged) {
@@ -946,54 +954,78 @@ public final class DeltaLoader {
   }
 
   /**
-   * Writes one staged element into a storage position, mapping entity references. The staged values
-   * are looked up once per section, in the storage's column order ({@link #start}); each element
-   * then takes them by column number.
+   * Writes one staged element into a storage position, mapping entity references: the {@link
+   * ChangeSet.RowWriter} of every insertion and write an apply stages, one per loader, the row
+   * being the element's index in its section. The staged values are looked up once per section, in
+   * the storage's column order ({@link #bind}), and kept by component type id until the apply ends.
    */
-  private static final class Writer implements ColumnVisitor {
+  private static final class Writer implements ColumnVisitor, ChangeSet.RowWriter {
     private final EntityIndexMap map;
     private Section section;
-    // The staged values of each column of the section's storage, in eachColumn order, or null.
-    private Object[] byColumn = new Object[8];
+    // Per component type id, the staged values of each column in eachColumn order (null for a
+    // column the delta lacks); the arrays are kept from one apply to the next, emptied.
+    private Object[][] bound = new Object[16][];
+    // While collecting, the array being filled and its count.
+    private Object[] collected;
     private int columnCount;
-    private int column;
     private boolean collecting;
-    // The elements being written: staged index froms[k] into position ats[k], k < count.
-    private int[] froms;
-    private int[] ats;
-    private int count;
-    private final int[] oneFrom = new int[1];
-    private final int[] oneAt = new int[1];
+    // The storage of the element being written, its bound values and page layout.
+    private Storage<?> storage;
+    private Object[] values;
     private int shift;
     private int mask;
+    private int column;
+    // The element being written: its staged index, its page and offset.
+    private int from;
+    private int page;
+    private int offset;
 
     Writer(final EntityIndexMap remoteToLocal) {
       this.map = remoteToLocal;
     }
 
-    void start(final Section staged) {
+    /** Binds {@code staged}'s values for writes into its type. */
+    void bind(final Section staged) {
+      final int id = staged.storage.type().id();
+      if (id >= bound.length) {
+        bound = Arrays.copyOf(bound, Math.max(id + 1, 2 * bound.length));
+      }
       section = staged;
-      shift = staged.storage.pageShift();
-      mask = staged.storage.pageSize() - 1;
+      collected = null == bound[id] ? new Object[8] : bound[id];
       columnCount = 0;
       collecting = true;
       staged.storage.columns(this);
       collecting = false;
+      bound[id] = collected;
+      collected = null;
+      section = null;
+      storage = null;
     }
 
-    void write(final int stagedIndex, final int position) {
-      oneFrom[0] = stagedIndex;
-      oneAt[0] = position;
-      write(oneFrom, oneAt, 1);
+    /** Forgets the apply's values, keeping the arrays. */
+    void clear() {
+      for (final Object[] columns : bound) {
+        if (null != columns) {
+          Arrays.fill(columns, null);
+        }
+      }
+      storage = null;
+      values = null;
     }
 
-    /** Writes staged index {@code stagedIndices[k]} into {@code positions[k]}, for k < n. */
-    void write(final int[] stagedIndices, final int[] positions, final int n) {
-      froms = stagedIndices;
-      ats = positions;
-      count = n;
+    @Override
+    public void write(final Storage<?> target, final int position, final int row) {
+      if (target != storage) {
+        storage = target;
+        values = bound[target.type().id()];
+        shift = target.pageShift();
+        mask = target.pageSize() - 1;
+      }
+      from = row;
+      page = position >>> shift;
+      offset = position & mask;
       column = 0;
-      section.storage.columns(this);
+      target.columns(this);
     }
 
     /** While collecting, records column {@code name}'s staged values and returns true. */
@@ -1001,16 +1033,16 @@ public final class DeltaLoader {
       if (!collecting) {
         return false;
       }
-      if (columnCount == byColumn.length) {
-        byColumn = java.util.Arrays.copyOf(byColumn, 2 * columnCount);
+      if (columnCount == collected.length) {
+        collected = Arrays.copyOf(collected, 2 * columnCount);
       }
-      byColumn[columnCount++] = section.values.get(name);
+      collected[columnCount++] = section.values.get(name);
       return true;
     }
 
     /** The staged values of the next column. */
     private Object next() {
-      return byColumn[column++];
+      return values[column++];
     }
 
     @Override
@@ -1019,9 +1051,7 @@ public final class DeltaLoader {
         return;
       }
       final boolean[] data = (boolean[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null != data && data[froms[k]];
-      }
+      pages[page][offset] = null != data && data[from];
     }
 
     @Override
@@ -1030,9 +1060,7 @@ public final class DeltaLoader {
         return;
       }
       final byte[] data = (byte[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
@@ -1041,9 +1069,7 @@ public final class DeltaLoader {
         return;
       }
       final short[] data = (short[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
@@ -1052,9 +1078,7 @@ public final class DeltaLoader {
         return;
       }
       final char[] data = (char[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
@@ -1063,9 +1087,7 @@ public final class DeltaLoader {
         return;
       }
       final int[] data = (int[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? 0 : data[from];
     }
 
     @Override
@@ -1074,11 +1096,9 @@ public final class DeltaLoader {
         return;
       }
       final long[] data = (long[]) next();
-      for (int k = 0; k < count; k++) {
-        final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[froms[k]];
-        pages[ats[k] >>> shift][ats[k] & mask] =
-            !entityRef || Entity.isNull(value) ? value : map.get(value, Entity.NULL);
-      }
+      final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[from];
+      pages[page][offset] =
+          !entityRef || Entity.isNull(value) ? value : map.get(value, Entity.NULL);
     }
 
     @Override
@@ -1087,9 +1107,7 @@ public final class DeltaLoader {
         return;
       }
       final float[] data = (float[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0f : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? 0f : data[from];
     }
 
     @Override
@@ -1098,9 +1116,7 @@ public final class DeltaLoader {
         return;
       }
       final double[] data = (double[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0d : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? 0d : data[from];
     }
 
     @Override
@@ -1109,9 +1125,7 @@ public final class DeltaLoader {
         return;
       }
       final Object[] data = (Object[]) next();
-      for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? null : data[froms[k]];
-      }
+      pages[page][offset] = null == data ? null : data[from];
     }
   }
 }

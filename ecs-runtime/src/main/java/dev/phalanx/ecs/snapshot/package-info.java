@@ -35,8 +35,8 @@
  *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica; {@code
  *       EntityIndexMap}, a replica's remote-to-local handles, indexed by the remote index.
  *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
- *   <li>{@code HierarchySection}, {@code HierarchyHooks}: the hierarchy's links checked, then its
- *       lists rebuilt after a load.
+ *   <li>{@code HierarchySection}: the hierarchy's links checked before a load (the loaders then
+ *       write nodes raw between {@code Hierarchy.beginRelink()} and {@code endRelink()}).
  *   <li>{@code SnapshotFormat}, {@code SnapshotInput}, {@code SnapshotOutput}, {@code
  *       StreamChannels}, {@code SnapshotFormatException}: the wire format and its primitives.
  * </ul>
