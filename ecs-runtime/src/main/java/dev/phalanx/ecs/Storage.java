@@ -1159,6 +1159,9 @@ public abstract class Storage<T> extends SparseSet {
     registry = owner;
     groups = ownerGroups;
     guards = ownerGroups.guards;
+    if (null != guards.lockNewBy) {
+      lock(guards.lockNewBy, guards.lockNewOf);
+    }
   }
 
   /** Marks this storage as owned by {@code group}, or clears the mark with {@code null}. */

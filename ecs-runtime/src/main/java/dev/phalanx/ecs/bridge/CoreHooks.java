@@ -71,6 +71,8 @@ public final class CoreHooks {
   private static final MethodHandle CREATE_UNANNOUNCED =
       virtual(Registry.class, "createUnannounced", long.class);
   private static final MethodHandle GUARDS = getter(Groups.class, "guards", Guards.class);
+  private static final MethodHandle PERMIT =
+      virtual(SparseSet.class, "permit", void.class, Thread.class);
   private static final MethodHandle REBUILD_GROUPS = virtual(Groups.class, "rebuild", void.class);
   private static final MethodHandle PUBLISH =
       virtual(
@@ -219,6 +221,18 @@ public final class CoreHooks {
   public static Guards guards(final Registry registry) {
     try {
       return (Guards) GUARDS.invokeExact(registry.groups());
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code SparseSet.permit}: lets {@code thread} (or, with {@code null}, no thread) make the
+   * structural changes the set's one lock refuses; the schedule's per-system permission.
+   */
+  public static void permit(final SparseSet set, final Thread thread) {
+    try {
+      PERMIT.invokeExact(set, thread);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

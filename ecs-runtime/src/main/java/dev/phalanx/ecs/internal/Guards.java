@@ -42,6 +42,13 @@ public final class Guards {
   // a million advances a second it would take 292,000 years to wrap, so ticks compare plainly.
   public long changeTick = 1;
 
+  // While set, a storage the registry creates starts locked, by lockNewBy and lockNewOf (see
+  // SparseSet.lock): a schedule sets them while a wave runs, so that a storage created by a system
+  // refuses undeclared structural changes as the older ones do. Written by the thread that runs
+  // the schedule, before it hands the wave's systems to other threads.
+  public String lockNewBy;
+  public Object lockNewOf;
+
   /** Creates the guards of a new registry: nothing active, no pass ended, tick 1. */
   public Guards() {}
 

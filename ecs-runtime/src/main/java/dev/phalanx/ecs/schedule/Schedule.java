@@ -2,7 +2,9 @@ package dev.phalanx.ecs.schedule;
 
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.internal.Guards;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -11,7 +13,6 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * The systems of a registry and the order they run in each frame: stages one after another, each a
@@ -30,12 +31,14 @@ import java.util.function.BooleanSupplier;
  * the number of threads, and systems of one wave touch disjoint data, so the world after a frame is
  * the same with 1, 2 or 16 threads.
  *
- * <p>While a wave runs, the schedule locks every storage that no system of the wave declares a
- * structural change of: an undeclared emplace or remove on it throws {@link
- * java.util.ConcurrentModificationException} naming the wave, with any number of threads. Reads and
- * writes of values the schedule cannot see; the declaration is the contract (generated queries
- * declare theirs, so a system that uses only queries and its command buffer states it once by
- * naming them).
+ * <p>While a wave that is not exclusive runs, the schedule locks every storage of the registry, and
+ * the registry locks each storage it creates meanwhile; each system is permitted, on the thread
+ * that runs it, the structural changes of the storages it declares (widened for owning groups). Any
+ * other emplace or remove throws {@link java.util.ConcurrentModificationException} naming the
+ * system, with any number of threads, before anything changes; so does a system's own change while
+ * a lock of its own (a parallel pass) is held. Reads and writes of values the schedule cannot see;
+ * the declaration is the contract (generated queries declare theirs, so a system that uses only
+ * queries and its command buffer states it once by naming them).
  *
  * <h2>Failures</h2>
  *
@@ -52,13 +55,14 @@ import java.util.function.BooleanSupplier;
  * <h2>Costs</h2>
  *
  * <p>Per system per frame: a run-condition call if any, one {@code System.nanoTime()} call and a
- * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}); per
- * wave, a lock and an unlock of each locked storage; in a wave that runs on several threads, one
- * hand-off to the pool per extra system and one park of the calling thread. A system's time runs
- * from the end of the system before it on the same thread (or its stage's start), so it includes
- * the bookkeeping between the two. Measured ({@code ScheduleOverhead}): see the guide. Nothing is
- * allocated in steady state (a test proves it). Not thread-safe: run it from one thread (the game
- * loop); read timings from that thread between frames.
+ * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}), and two
+ * stores per storage it declares structural changes of; per wave, a lock and an unlock of each
+ * storage; in a wave that runs on several threads, one hand-off to the pool per extra system and
+ * one park of the calling thread. A system's time runs from the end of the system before it on the
+ * same thread (or its stage's start), so it includes the bookkeeping between the two. Measured
+ * ({@code ScheduleOverhead}): see the guide. Nothing is allocated in steady state (a test proves
+ * it). Not thread-safe: run it from one thread (the game loop); read timings from that thread
+ * between frames.
  */
 public final class Schedule {
 
@@ -71,11 +75,17 @@ public final class Schedule {
   /** The name of the last default stage. */
   public static final String POST_UPDATE = "post-update";
 
+  // How a wave's locks name their holder, followed by the wave (see Wave.toString()).
+  private static final String LOCKED_BY = "the schedule";
+
+  private static final SparseSet[] NO_SETS = new SparseSet[0];
+
   private final Registry registry;
   private final Stage[] stages;
   private final ForkJoinPool pool;
   private final Timing frames;
   private final boolean timed;
+  private final Guards guards;
   private final AtomicInteger pending = new AtomicInteger();
   private volatile Thread waiter;
   private long frame;
@@ -92,6 +102,7 @@ public final class Schedule {
     this.pool = pool;
     this.frames = new Timing(window);
     this.timed = timed;
+    this.guards = CoreHooks.guards(registry);
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
         slot.task = new SystemTask(this, slot);
@@ -235,12 +246,12 @@ public final class Schedule {
   }
 
   private static boolean holds(final SystemSlot slot) {
-    final BooleanSupplier condition = slot.condition;
+    final RunCondition condition = slot.condition;
     if (null == condition) {
       return true;
     }
     try {
-      return condition.getAsBoolean();
+      return condition.holds(slot.context);
     } catch (final RuntimeException | Error thrown) {
       slot.failure = thrown;
       return false;
@@ -289,10 +300,21 @@ public final class Schedule {
    * start}, and returns the clock at its end (else 0).
    */
   static long runSlot(final SystemSlot slot, final long start, final boolean timed) {
+    final Thread thread = Thread.currentThread();
+    final SparseSet[] permits = slot.permits;
+    slot.thread = thread;
+    for (final SparseSet set : permits) {
+      CoreHooks.permit(set, thread);
+    }
     try {
       slot.body.run(slot.context);
     } catch (final RuntimeException | Error thrown) {
       slot.failure = thrown;
+    } finally {
+      for (final SparseSet set : permits) {
+        CoreHooks.permit(set, null);
+      }
+      slot.thread = null;
     }
     if (!timed) {
       slot.timing.count();
@@ -309,15 +331,33 @@ public final class Schedule {
     }
   }
 
-  private static void lock(final Wave wave) {
-    for (final SparseSet set : wave.locked) {
-      set.lock(wave.holder, "");
+  /**
+   * Locks every storage for a wave that is not exclusive, and has the registry lock the storages it
+   * creates while the wave runs; each system is then permitted, on its own thread, the structural
+   * changes it declared (see {@link #runSlot}).
+   */
+  private void lock(final Wave wave) {
+    if (wave.exclusive) {
+      return;
     }
+    final int count = registry.storageCount();
+    for (int s = 0; s < count; s++) {
+      registry.storageAt(s).lock(LOCKED_BY, wave);
+    }
+    guards.lockNewBy = LOCKED_BY;
+    guards.lockNewOf = wave;
   }
 
-  private static void unlock(final Wave wave) {
-    for (final SparseSet set : wave.locked) {
-      set.unlock();
+  /** Releases what {@link #lock} took, the storages created while the wave ran included. */
+  private void unlock(final Wave wave) {
+    if (wave.exclusive) {
+      return;
+    }
+    guards.lockNewBy = null;
+    guards.lockNewOf = null;
+    final int count = registry.storageCount();
+    for (int s = 0; s < count; s++) {
+      registry.storageAt(s).unlock();
     }
   }
 
@@ -564,16 +604,44 @@ public final class Schedule {
     }
   }
 
-  /** Systems that run at once (indices into the stage's slots), and what they lock. */
+  /**
+   * Systems that run at once (indices into the stage's slots). While it runs, it is the object of
+   * the locks it holds: its text names the system the calling thread runs, for the message of a
+   * refused change.
+   */
   static final class Wave {
     final int[] systems;
-    final SparseSet[] locked;
-    final String holder;
+    final boolean exclusive;
+    final String stage;
+    final String names;
+    SystemSlot[] slots;
 
-    Wave(final int[] systems, final SparseSet[] locked, final String holder) {
+    Wave(final int[] systems, final boolean exclusive, final String stage, final String names) {
       this.systems = systems;
-      this.locked = locked;
-      this.holder = holder;
+      this.exclusive = exclusive;
+      this.stage = stage;
+      this.names = names;
+    }
+
+    @Override
+    public String toString() {
+      final Thread current = Thread.currentThread();
+      String running = null;
+      for (final int system : systems) {
+        if (slots[system].thread == current) {
+          running = slots[system].name;
+        }
+      }
+      final String who =
+          null == running
+              ? "systems [" + names + "] of stage '" + stage + "'"
+              : "system '" + running + "' of stage '" + stage + "' (wave [" + names + "])";
+      return "while it runs "
+          + who
+          + ", where a system changes the structure only of the storages it declares (declare"
+          + " changesStructure, or record the change into context.commands(); commands are"
+          + " applied at the stage's sync point: to apply a CommandBuffers set there, queue it,"
+          + " context.commands().queue(r -> buffers.apply()))";
     }
   }
 
@@ -581,9 +649,14 @@ public final class Schedule {
   static final class SystemSlot {
     final String name;
     final SystemBody body;
-    final BooleanSupplier condition;
+    final RunCondition condition;
     final SystemContext context;
     final Timing timing;
+    // The storages the system declares structural changes of (none if it is exclusive: its wave
+    // locks nothing), and the thread running it, or null: written by that thread, compared by a
+    // thread with itself only (see Wave.toString()), so a plain field.
+    SparseSet[] permits = NO_SETS;
+    Thread thread;
     SystemTask task;
     boolean active;
     Throwable failure;
@@ -591,7 +664,7 @@ public final class Schedule {
     SystemSlot(
         final String name,
         final SystemBody body,
-        final BooleanSupplier condition,
+        final RunCondition condition,
         final SystemContext context,
         final int window) {
       this.name = name;

@@ -4,7 +4,6 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Group;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
-import dev.phalanx.ecs.Storage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,7 +30,10 @@ import java.util.concurrent.ForkJoinPool;
  *       every such pair with the subject of the conflict.
  * </ul>
  *
- * <p>All problems are reported at once, in one {@link IllegalStateException}; nothing is built.
+ * <p>All problems are reported at once, in one {@link IllegalStateException}: a constraint that
+ * names an unknown system or stage is left out of the checks that need it, and the rest of the plan
+ * is still checked (a stage with a cycle still has its conflicts reported). Nothing is built, and
+ * the registry is left as it was.
  */
 public final class ScheduleBuilder {
 
@@ -158,7 +160,9 @@ public final class ScheduleBuilder {
 
   /**
    * Checks the declarations and plans the schedule (see the class comment). Groups declared after
-   * this call do not widen the systems' access: declare groups first.
+   * this call do not widen the systems' access: declare groups first. Once the plan is accepted, it
+   * creates the storage of every component type a system declares, so that no storage is created
+   * while systems run on several threads.
    *
    * @return the schedule
    * @throws IllegalStateException listing every problem found; nothing is built
@@ -186,9 +190,8 @@ public final class ScheduleBuilder {
       checkNames(system, system.before, "before", problems);
       checkNames(system, system.ambiguousWith, "ambiguousWith", problems);
     }
-    if (!problems.isEmpty()) {
-      throw refused(problems);
-    }
+    // Every check runs whatever the others found: a constraint naming an unknown system or stage
+    // is left out of the checks that need it, so the rest of the plan is still checked.
     checkStageOrder(stageNames, problems);
     final Schedule.Stage[] planned = new Schedule.Stage[stageNames.size()];
     for (int s = 0; s < planned.length; s++) {
@@ -198,6 +201,26 @@ public final class ScheduleBuilder {
     }
     if (!problems.isEmpty()) {
       throw refused(problems);
+    }
+    // Every storage a system declares exists before the first frame: none is created while
+    // systems run on several threads, and each system's permission to change the structure of
+    // the storages it declares (see Schedule) names storages that exist.
+    for (final Schedule.Stage stage : planned) {
+      for (final Schedule.SystemSlot slot : stage.slots) {
+        final Access access = slot.context.access;
+        for (final ComponentType<?, ?> type : access.types) {
+          registry.storage(type);
+        }
+        if (!access.exclusive) {
+          final List<SparseSet> permits = new ArrayList<>();
+          for (final ComponentType<?, ?> type : access.types) {
+            if (access.changesStructure(type)) {
+              permits.add(registry.storage(type));
+            }
+          }
+          slot.permits = permits.toArray(new SparseSet[0]);
+        }
+      }
     }
     return new Schedule(registry, planned, pool, window, timed);
   }
@@ -226,9 +249,12 @@ public final class ScheduleBuilder {
   private void checkStageOrder(final List<String> stageNames, final List<String> problems) {
     for (final SystemDeclaration system : systems.values()) {
       final int mine = stageNames.indexOf(system.stage);
+      if (mine < 0) {
+        continue;
+      }
       for (final String name : system.after) {
         final SystemDeclaration other = systems.get(name);
-        if (stageNames.indexOf(other.stage) > mine) {
+        if (null != other && stageNames.indexOf(other.stage) > mine) {
           problems.add(
               "system '"
                   + system.name
@@ -243,7 +269,9 @@ public final class ScheduleBuilder {
       }
       for (final String name : system.before) {
         final SystemDeclaration other = systems.get(name);
-        if (stageNames.indexOf(other.stage) < mine) {
+        if (null != other
+            && stageNames.indexOf(other.stage) >= 0
+            && stageNames.indexOf(other.stage) < mine) {
           problems.add(
               "system '"
                   + system.name
@@ -268,11 +296,13 @@ public final class ScheduleBuilder {
       final List<String> problems) {
     final int n = members.size();
     final boolean[][] edge = declaredEdges(members);
-    final int[] order = Schedule.topologicalOrder(edge);
+    int[] order = Schedule.topologicalOrder(edge);
     if (order.length < n) {
       problems.add(
           "stage '" + stage + "': the order constraints make a cycle: " + cycle(edge, members));
-      return null;
+      // The systems the cycle holds back follow in declaration order, so that the conflicts of
+      // the stage are still checked (the plan itself is not built).
+      order = completed(order, n);
     }
     final boolean[][] reach = Schedule.closure(edge);
     final Access[] access = new Access[n];
@@ -289,7 +319,7 @@ public final class ScheduleBuilder {
           new Schedule.SystemSlot(
               system.name,
               system.body,
-              system.condition,
+              system.condition(),
               new SystemContext(registry, system.name, stage, access[order[x]]),
               window);
     }
@@ -302,8 +332,25 @@ public final class ScheduleBuilder {
       for (int k = 0; k < w.systems.length; k++) {
         w.systems[k] = slotOf[w.systems[k]];
       }
+      w.slots = slots;
     }
     return new Schedule.Stage(stage, stepNanos, maxSteps, slots, planned);
+  }
+
+  /** {@return {@code order} followed by the nodes of {@code [0, n)} it lacks, in index order} */
+  private static int[] completed(final int[] order, final int n) {
+    final boolean[] placed = new boolean[n];
+    for (final int node : order) {
+      placed[node] = true;
+    }
+    final int[] all = Arrays.copyOf(order, n);
+    int count = order.length;
+    for (int node = 0; node < n; node++) {
+      if (!placed[node]) {
+        all[count++] = node;
+      }
+    }
+    return all;
   }
 
   /**
@@ -319,15 +366,16 @@ public final class ScheduleBuilder {
     final boolean[][] edge = new boolean[n][n];
     for (int i = 0; i < n; i++) {
       final SystemDeclaration system = members.get(i);
+      // A system naming itself is reported once, as such, not again as a cycle.
       for (final String name : system.after) {
         final Integer other = local.get(name);
-        if (null != other) {
+        if (null != other && other != i) {
           edge[other][i] = true;
         }
       }
       for (final String name : system.before) {
         final Integer other = local.get(name);
-        if (null != other) {
+        if (null != other && other != i) {
           edge[i][other] = true;
         }
       }
@@ -433,30 +481,7 @@ public final class ScheduleBuilder {
       exclusive |= access[systemsOfWave[k]].exclusive;
       names.append(k == 0 ? "" : ", ").append(members.get(systemsOfWave[k]).name);
     }
-    // Lock every storage no system of the wave declares a structural change of: an undeclared
-    // structural change then fails fast, with 1 thread as with 16.
-    final List<SparseSet> locked = new ArrayList<>();
-    if (!exclusive) {
-      for (int s = 0; s < registry.storageCount(); s++) {
-        final Storage<?> storage = registry.storageAt(s);
-        boolean structural = false;
-        for (final int system : systemsOfWave) {
-          structural |= access[system].changesStructure(storage.type());
-        }
-        if (!structural) {
-          locked.add(storage);
-        }
-      }
-    }
-    return new Schedule.Wave(
-        systemsOfWave,
-        locked.toArray(new SparseSet[0]),
-        "the schedule while it runs systems ["
-            + names
-            + "] of stage '"
-            + stage
-            + "', none of which declares a structural change of it (declare changesStructure, or"
-            + " record the change into the system's command buffer):");
+    return new Schedule.Wave(systemsOfWave, exclusive, stage, names.toString());
   }
 
   private boolean allowed(final SystemDeclaration a, final SystemDeclaration b) {

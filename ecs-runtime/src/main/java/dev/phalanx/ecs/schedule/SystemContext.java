@@ -127,7 +127,17 @@ public final class SystemContext {
               + access
               + "): declare readsResource or writesResource");
     }
-    return registry.context().get(key);
+    final T value = registry.context().find(key);
+    if (null == value) {
+      throw new IllegalStateException(
+          "system '"
+              + system
+              + "' asked for resource "
+              + key.getName()
+              + ", which it declares but the registry's context does not hold: emplace it before"
+              + " the frame");
+    }
+    return value;
   }
 
   CommandBuffer bufferOrNull() {

@@ -23,7 +23,7 @@ public final class SystemDeclaration {
   final List<String> after = new ArrayList<>();
   final List<String> before = new ArrayList<>();
   final List<String> ambiguousWith = new ArrayList<>();
-  BooleanSupplier condition;
+  final List<RunCondition> conditions = new ArrayList<>();
 
   SystemDeclaration(final String name, final SystemBody body, final int index, final String stage) {
     this.name = name;
@@ -204,15 +204,50 @@ public final class SystemDeclaration {
   }
 
   /**
-   * Runs the system only in frames (or steps) where {@code condition} holds. The condition is
-   * evaluated on the thread that runs the schedule, before the system's wave starts: it sees the
-   * world as the systems before that wave left it. It may throw, as a system may.
+   * Runs the system only in frames (or steps) where {@code condition} holds. Several conditions
+   * (this and {@link #runIf(RunCondition)}) hold only together: the system runs when every one
+   * holds, and they are asked in the order added until one does not. A condition is evaluated on
+   * the thread that runs the schedule, before the system's wave starts: it sees the world as the
+   * systems before that wave left it. It may throw, as a system may.
    *
    * @param condition the run condition
    * @return this declaration
    */
   public SystemDeclaration runIf(final BooleanSupplier condition) {
-    this.condition = Objects.requireNonNull(condition, "condition");
+    conditions.add(RunCondition.of(condition));
     return this;
+  }
+
+  /**
+   * Runs the system only in frames (or steps) where {@code condition} holds; a condition that sees
+   * the system's context, so it can read resources and ask what changed since the system last ran
+   * (see {@link RunCondition}). Added to the system's other conditions, as {@link
+   * #runIf(BooleanSupplier)} is: every one must hold.
+   *
+   * @param condition the run condition
+   * @return this declaration
+   */
+  public SystemDeclaration runIf(final RunCondition condition) {
+    conditions.add(Objects.requireNonNull(condition, "condition"));
+    return this;
+  }
+
+  /** {@return the conditions, all of which must hold, as one; {@code null} if there are none} */
+  RunCondition condition() {
+    if (conditions.isEmpty()) {
+      return null;
+    }
+    if (1 == conditions.size()) {
+      return conditions.get(0);
+    }
+    final RunCondition[] all = conditions.toArray(new RunCondition[0]);
+    return context -> {
+      for (final RunCondition each : all) {
+        if (!each.holds(context)) {
+          return false;
+        }
+      }
+      return true;
+    };
   }
 }

@@ -174,7 +174,10 @@ class ScheduleRunTest {
         assertThrows(SystemFailedException.class, builder.build()::run);
     assertInstanceOf(ConcurrentModificationException.class, failure.getCause());
     assertTrue(
-        failure.getCause().getMessage().contains("the schedule while it runs systems [sneaky]"),
+        failure
+            .getCause()
+            .getMessage()
+            .contains("the schedule while it runs system 'sneaky' of stage 'update'"),
         failure.getCause().getMessage());
     assertFalse(registry.has(entity, A));
     assertEquals(List.of(), registry.verify());

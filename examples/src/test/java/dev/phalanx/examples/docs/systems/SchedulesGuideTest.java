@@ -117,13 +117,14 @@ class SchedulesGuideTest {
     final Registry registry = world(10);
     final int[] physicsSteps = {0};
     final boolean[] paused = {false};
+    final boolean[] menuOpen = {false};
     // tag::fixed[]
     final ScheduleBuilder plan =
         Schedule.builder(registry)
             .fixedStage("physics", TimeUnit.MILLISECONDS.toNanos(20), 4) // 50 Hz, at most 4 a frame
             .timingWindow(600); // timings over the last 600 runs
     plan.system("integrate", context -> physicsSteps[0]++).in("physics");
-    plan.system("ai", context -> {}).runIf(() -> !paused[0]);
+    plan.system("ai", context -> {}).runIf(() -> !paused[0]).runIf(() -> !menuOpen[0]); // both hold
     final Schedule schedule = plan.build();
     schedule.run(TimeUnit.MILLISECONDS.toNanos(50)); // 50 ms passed: two steps, 10 ms carried over
     final SystemTiming ai = schedule.timing("ai"); // count, mean, p50, p95, max
