@@ -55,8 +55,10 @@ class PackageLayeringTest {
           SNAPSHOT, Set.of(CORE, BRIDGE, HIERARCHY, INTERNAL),
           // Cloning stages into the core's change sets and copies subtrees with their links.
           CLONE, Set.of(CORE, HIERARCHY, INTERNAL),
-          // Systems apply their command buffers at sync points and lock the storages a wave shares.
-          SCHEDULE, Set.of(CORE, COMMAND));
+          // Systems apply their command buffers at sync points and lock the storages a wave runs
+          // over; the bridge permits each system its declared structural changes, and the guards
+          // have the registry lock the storages it creates while a wave runs.
+          SCHEDULE, Set.of(CORE, BRIDGE, COMMAND, INTERNAL));
 
   @Test
   void everyPackageUsesExactlyTheLayersBelowIt() {

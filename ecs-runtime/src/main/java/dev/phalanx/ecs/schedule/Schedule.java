@@ -4,6 +4,7 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.internal.Guards;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -363,10 +364,15 @@ public final class Schedule {
 
   private static void discardCommands(final SystemSlot[] slots) {
     for (final SystemSlot slot : slots) {
-      final CommandBuffer buffer = slot.context.bufferOrNull();
+      final SystemContext context = slot.context;
+      final CommandBuffer buffer = context.bufferOrNull();
       if (null != buffer) {
         buffer.clear();
       }
+      for (int i = 0; i < context.setCount(); i++) {
+        context.set(i).clear();
+      }
+      context.forgetSets();
     }
   }
 
@@ -374,20 +380,37 @@ public final class Schedule {
     int failed = -1;
     for (int s = 0; s < slots.length; s++) {
       final SystemSlot slot = slots[s];
-      final CommandBuffer buffer = slot.context.bufferOrNull();
-      if (null == buffer || buffer.isEmpty()) {
-        continue;
-      }
-      try {
-        buffer.apply();
-      } catch (final RuntimeException | Error thrown) {
-        slot.failure = thrown;
-        if (failed < 0) {
-          failed = s;
+      final SystemContext context = slot.context;
+      final CommandBuffer buffer = context.bufferOrNull();
+      if (null != buffer && !buffer.isEmpty()) {
+        try {
+          buffer.apply();
+        } catch (final RuntimeException | Error thrown) {
+          slot.failure = thrown;
+          if (failed < 0) {
+            failed = s;
+          }
+          // A buffer whose apply was refused outright keeps its commands: drop them.
+          buffer.clear();
         }
-        // A buffer whose apply was refused outright keeps its commands: drop them.
-        buffer.clear();
       }
+      for (int i = 0; i < context.setCount(); i++) {
+        final CommandBuffers set = context.set(i);
+        try {
+          set.apply();
+        } catch (final RuntimeException | Error thrown) {
+          if (null == slot.failure) {
+            slot.failure = thrown;
+          } else {
+            slot.failure.addSuppressed(thrown);
+          }
+          if (failed < 0) {
+            failed = s;
+          }
+          set.clear();
+        }
+      }
+      context.forgetSets();
     }
     if (failed >= 0) {
       throw failure(stage, slots, failed, true);
@@ -634,14 +657,20 @@ public final class Schedule {
       }
       final String who =
           null == running
-              ? "systems [" + names + "] of stage '" + stage + "'"
-              : "system '" + running + "' of stage '" + stage + "' (wave [" + names + "])";
-      return "while it runs "
+              ? "running systems [" + names + "] of stage '" + stage + "'"
+              : "running system '"
+                  + running
+                  + "' of stage '"
+                  + stage
+                  + "', in wave ["
+                  + names
+                  + "]";
+      return "("
           + who
-          + ", where a system changes the structure only of the storages it declares (declare"
-          + " changesStructure, or record the change into context.commands(); commands are"
-          + " applied at the stage's sync point: to apply a CommandBuffers set there, queue it,"
-          + " context.commands().queue(r -> buffers.apply()))";
+          + ": a system changes the structure only of the storages it declares; declare"
+          + " changesStructure, or record the change into context.commands(), applied at the"
+          + " stage's sync point, where context.applyAtSyncPoint(buffers) also applies the"
+          + " per-run buffers of a parallel pass)";
     }
   }
 

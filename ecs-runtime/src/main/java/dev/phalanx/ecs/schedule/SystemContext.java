@@ -4,6 +4,9 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A system's view of the frame, handed to its {@link SystemBody}: its own command buffer, the
@@ -17,11 +20,16 @@ import dev.phalanx.ecs.command.CommandBuffer;
  */
 public final class SystemContext {
 
+  private static final CommandBuffers[] NO_SETS = new CommandBuffers[0];
+
   private final Registry registry;
   private final String system;
   private final String stage;
   final Access access;
   private CommandBuffer commands;
+  // The per-run buffer sets to apply at the sync point this frame, in the order registered.
+  private CommandBuffers[] sets = NO_SETS;
+  private int setCount;
   long frame;
   long stepNanos;
   int step;
@@ -83,6 +91,49 @@ public final class SystemContext {
       commands = buffer;
     }
     return buffer;
+  }
+
+  /**
+   * Has the schedule apply {@code buffers} (the per-run buffers of a parallel pass) at the stage's
+   * sync point, right after this system's own {@linkplain #commands() buffer}, sets in the order
+   * registered; registering one set twice in a frame applies it once. A registration lasts one
+   * frame (or fixed step): register again after each pass. This is how a system applies what a
+   * parallel pass recorded: {@link CommandBuffers#apply()} inside a system is refused (a wave's
+   * storages are locked while it runs; only an exclusive system, whose wave locks nothing, may
+   * apply directly). If the frame stops before the sync point, the set is cleared, as the system's
+   * own buffer is. The first registrations of a system allocate; later ones do not.
+   *
+   * @param buffers the set to apply
+   */
+  public void applyAtSyncPoint(final CommandBuffers buffers) {
+    Objects.requireNonNull(buffers, "buffers");
+    for (int i = 0; i < setCount; i++) {
+      if (sets[i] == buffers) {
+        return;
+      }
+    }
+    if (setCount == sets.length) {
+      sets = Arrays.copyOf(sets, Math.max(2, setCount * 2));
+    }
+    sets[setCount++] = buffers;
+  }
+
+  /** {@return how many sets {@link #applyAtSyncPoint} registered this frame} */
+  int setCount() {
+    return setCount;
+  }
+
+  /** {@return the {@code i}-th set registered this frame} */
+  CommandBuffers set(final int i) {
+    return sets[i];
+  }
+
+  /** Forgets the sets registered this frame. */
+  void forgetSets() {
+    for (int i = 0; i < setCount; i++) {
+      sets[i] = null;
+    }
+    setCount = 0;
   }
 
   /**

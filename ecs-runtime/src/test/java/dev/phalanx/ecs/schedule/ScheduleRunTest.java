@@ -177,7 +177,7 @@ class ScheduleRunTest {
         failure
             .getCause()
             .getMessage()
-            .contains("the schedule while it runs system 'sneaky' of stage 'update'"),
+            .contains("the schedule (running system 'sneaky' of stage 'update'"),
         failure.getCause().getMessage());
     assertFalse(registry.has(entity, A));
     assertEquals(List.of(), registry.verify());

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.schedule.SystemContext;
@@ -110,6 +112,39 @@ class SchedulesGuideTest {
     assertTrue(refused.getMessage().contains("'move'"), refused.getMessage());
     assertTrue(refused.getMessage().contains("'draw'"), refused.getMessage());
     assertTrue(refused.getMessage().contains(Position_Traits.TYPE.name()), refused.getMessage());
+  }
+
+  @Test
+  void perRunBuffersAreAppliedAtTheSyncPoint() {
+    final Registry registry = world(3_000);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      // tag::commands[]
+      final OwningGroup group = registry.owningGroup(Position_Traits.TYPE, Velocity_Traits.TYPE);
+      final CommandBuffers perRun = new CommandBuffers(registry);
+      final ScheduleBuilder plan = Schedule.builder(registry);
+      plan.system(
+              "sleep",
+              context -> {
+                perRun.parallelEachChunk(
+                    group,
+                    pool,
+                    (commands, entities, from, to) -> {
+                      for (int i = from; i < to; i++) {
+                        commands.emplace(entities[i], Asleep_Traits.TYPE); // one buffer per run
+                      }
+                    });
+                context.applyAtSyncPoint(perRun); // applied at the sync point, in run order
+              })
+          .reads(Position_Traits.TYPE)
+          .iterates(Position_Traits.TYPE)
+          .iterates(Velocity_Traits.TYPE);
+      plan.build().run();
+      // end::commands[]
+      assertEquals(3_000, registry.storage(Asleep_Traits.TYPE).size());
+    } finally {
+      pool.shutdown();
+    }
   }
 
   @Test
