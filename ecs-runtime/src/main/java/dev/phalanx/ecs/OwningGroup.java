@@ -58,7 +58,9 @@ import java.util.function.LongConsumer;
  * and the lock is released when the call returns, which it does only once every run has ended.
  * Writing component fields in place is allowed, each position from one thread only. How many tasks
  * a pass makes is its <em>grain</em>: per call ({@link #parallelEachChunk(ForkJoinPool, int,
- * RangeConsumer)}), per group ({@link #parallelGrain(int)}), or automatic.
+ * RangeConsumer)}), per group ({@link #parallelGrain(int)}), or automatic. A pass that fits one
+ * task runs on the calling thread alone: with the automatic grain, any group of at most {@value
+ * #MIN_AUTOMATIC_GRAIN} members.
  *
  * <h2>Order</h2>
  *
