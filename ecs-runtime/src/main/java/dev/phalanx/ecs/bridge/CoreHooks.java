@@ -73,6 +73,8 @@ public final class CoreHooks {
   private static final MethodHandle GUARDS = getter(Groups.class, "guards", Guards.class);
   private static final MethodHandle PERMIT =
       virtual(SparseSet.class, "permit", void.class, Thread.class);
+  private static final MethodHandle STRUCTURE_STAMP =
+      virtual(SparseSet.class, "structureStamp", long.class);
   private static final MethodHandle REBUILD_GROUPS = virtual(Groups.class, "rebuild", void.class);
   private static final MethodHandle PUBLISH =
       virtual(
@@ -233,6 +235,19 @@ public final class CoreHooks {
   public static void permit(final SparseSet set, final Thread thread) {
     try {
       PERMIT.invokeExact(set, thread);
+    } catch (final Throwable thrown) {
+      throw Failures.propagate(thrown);
+    }
+  }
+
+  /**
+   * {@code SparseSet.structureStamp}: a number that changes whenever an element of {@code set}
+   * moves, is removed or fills a hole (an append changes the size instead); the schedule's test of
+   * whether a storage's members changed.
+   */
+  public static long structureStamp(final SparseSet set) {
+    try {
+      return (long) STRUCTURE_STAMP.invokeExact(set);
     } catch (final Throwable thrown) {
       throw Failures.propagate(thrown);
     }

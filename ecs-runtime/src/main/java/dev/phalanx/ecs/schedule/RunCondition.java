@@ -1,7 +1,9 @@
 package dev.phalanx.ecs.schedule;
 
+import dev.phalanx.ecs.ComponentType;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * Whether a system runs in this frame (or fixed step): given to {@link SystemDeclaration#runIf}.
@@ -13,7 +15,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Conditions compose: {@link #and}, {@link #or}, {@link #negate} and {@link #not} make one of
  * several, and several {@code runIf} on one system hold only together. {@link #of} adapts a plain
- * {@link BooleanSupplier}.
+ * {@link BooleanSupplier}. Ready-made conditions read the world: {@link #resourceExists}, {@link
+ * #resource}, {@link #resourceChanged}, {@link #anyWithComponent} and {@link #componentsChanged}
+ * (changes since the system last ran, see {@link SystemContext#resourceChanged}).
  */
 @FunctionalInterface
 public interface RunCondition {
@@ -59,6 +63,67 @@ public interface RunCondition {
    */
   static RunCondition not(final RunCondition condition) {
     return Objects.requireNonNull(condition, "condition").negate();
+  }
+
+  /**
+   * {@return a condition that holds while the registry's context holds resource {@code key}}
+   * (Bevy's {@code resource_exists})
+   *
+   * @param key the resource's class
+   */
+  static RunCondition resourceExists(final Class<?> key) {
+    Objects.requireNonNull(key, "key");
+    return context -> context.registry().context().contains(key);
+  }
+
+  /**
+   * {@return a condition that holds while the context holds resource {@code key} and {@code test}
+   * holds for it} (Bevy's {@code resource_exists_and_equals}, and more)
+   *
+   * @param <T> the resource type
+   * @param key the resource's class
+   * @param test what must hold of the resource
+   */
+  static <T> RunCondition resource(final Class<T> key, final Predicate<? super T> test) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(test, "test");
+    return context -> {
+      final T value = context.registry().context().find(key);
+      return null != value && test.test(value);
+    };
+  }
+
+  /**
+   * {@return a condition that holds when resource {@code key} changed since the system last ran}
+   * (Bevy's {@code resource_changed}; see {@link SystemContext#resourceChanged} for what counts)
+   *
+   * @param key the resource's class
+   */
+  static RunCondition resourceChanged(final Class<?> key) {
+    Objects.requireNonNull(key, "key");
+    return context -> context.resourceChanged(key);
+  }
+
+  /**
+   * {@return a condition that holds while some entity has a component of {@code type}} (Bevy's
+   * {@code any_with_component})
+   *
+   * @param type a component type
+   */
+  static RunCondition anyWithComponent(final ComponentType<?, ?> type) {
+    Objects.requireNonNull(type, "type");
+    return context -> context.anyWith(type);
+  }
+
+  /**
+   * {@return a condition that holds when the components of {@code type} changed since the system
+   * last ran} (see {@link SystemContext#componentsChanged} for what counts)
+   *
+   * @param type a component type
+   */
+  static RunCondition componentsChanged(final ComponentType<?, ?> type) {
+    Objects.requireNonNull(type, "type");
+    return context -> context.componentsChanged(type);
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.phalanx.ecs.schedule;
 
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.command.CommandBuffers;
@@ -9,7 +11,9 @@ import dev.phalanx.ecs.internal.Guards;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,13 +61,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Per system per frame: a run-condition call if any, one {@code System.nanoTime()} call and a
  * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}), and two
- * stores per storage it declares structural changes of; per wave, a lock and an unlock of each
- * storage; in a wave that runs on several threads, one hand-off to the pool per extra system and
- * one park of the calling thread. A system's time runs from the end of the system before it on the
- * same thread (or its stage's start), so it includes the bookkeeping between the two. Measured
- * ({@code ScheduleOverhead}): see the guide. Nothing is allocated in steady state (a test proves
- * it). Not thread-safe: run it from one thread (the game loop); read timings from that thread
- * between frames.
+ * stores per storage it declares structural changes of; per stage, a look at each resource and
+ * storage whose changes a condition or system has asked about (see {@link
+ * SystemContext#resourceChanged}); per wave, a lock and an unlock of each storage; in a wave that
+ * runs on several threads, one hand-off to the pool per extra system and one park of the calling
+ * thread. A system's time runs from the end of the system before it on the same thread (or its
+ * stage's start), so it includes the bookkeeping between the two. Measured ({@code
+ * ScheduleOverhead}): see the guide. Nothing is allocated in steady state (a test proves it). Not
+ * thread-safe: run it from one thread (the game loop); read timings from that thread between
+ * frames.
  */
 public final class Schedule {
 
@@ -81,6 +87,8 @@ public final class Schedule {
 
   private static final SparseSet[] NO_SETS = new SparseSet[0];
 
+  private static final Track[] NO_TRACKS = new Track[0];
+
   private final Registry registry;
   private final Stage[] stages;
   private final ForkJoinPool pool;
@@ -91,6 +99,12 @@ public final class Schedule {
   private volatile Thread waiter;
   private long frame;
   private boolean running;
+  // Change detection for conditions (see Track): a counter that orders system runs and observed
+  // changes, the tracks by key (a resource's class or a component type), and those observed at
+  // each stage's start, copied on write when a track is added.
+  private long tick = 1;
+  private final Map<Object, Track> tracks = new HashMap<>();
+  private volatile Track[] observed = NO_TRACKS;
 
   Schedule(
       final Registry registry,
@@ -107,6 +121,7 @@ public final class Schedule {
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
         slot.task = new SystemTask(this, slot);
+        slot.context.attach(this, slot);
       }
     }
   }
@@ -200,6 +215,7 @@ public final class Schedule {
   private void runStage(final Stage stage, final long stepNanos, final int step) {
     final SystemSlot[] slots = stage.slots;
     int failed = -1;
+    observe();
     // One clock read per system: a system's time runs from the end of the one before it on this
     // thread (or from the stage's start), so it includes the bookkeeping between them.
     long now = timed ? System.nanoTime() : 0;
@@ -211,8 +227,15 @@ public final class Schedule {
         slot.context.stepNanos = stepNanos;
         slot.context.step = step;
         slot.failure = null;
+        slot.baseline = slot.ranAt;
         slot.active = holds(slot);
+      }
+      // Ticks after every condition of the wave: a condition does not see a system of its own
+      // wave as having run.
+      for (final int system : wave.systems) {
+        final SystemSlot slot = slots[system];
         if (slot.active) {
+          slot.ranAt = ++tick;
           active++;
         }
       }
@@ -430,6 +453,86 @@ public final class Schedule {
     }
     slots[failed].failure = null;
     return failure;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Change detection for run conditions.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * {@return whether {@code key} (a resource's class or a component type) changed since {@code
+   * slot}'s run before the current one (its last run, for a condition)}: a system that declares
+   * changing it ran since, other than {@code slot}'s own, or a change made elsewhere was observed
+   * at a stage's start since.
+   */
+  boolean changedSince(final SystemSlot slot, final Object key) {
+    final Track track = track(key);
+    final long since = slot.baseline;
+    if (track.changedAt > since) {
+      return true;
+    }
+    for (final SystemSlot writer : track.writers) {
+      if (writer != slot && writer.ranAt > since) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Track track(final Object key) {
+    synchronized (tracks) {
+      Track track = tracks.get(key);
+      if (null == track) {
+        track = newTrack(key);
+        tracks.put(key, track);
+        final Track[] now = Arrays.copyOf(observed, observed.length + 1);
+        now[now.length - 1] = track;
+        observed = now;
+      }
+      return track;
+    }
+  }
+
+  private Track newTrack(final Object key) {
+    final List<SystemSlot> writers = new ArrayList<>();
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        final Access access = slot.context.access;
+        final boolean writes =
+            key instanceof ComponentType<?, ?> type
+                ? access.writes(type) || access.changesStructure(type) || access.exclusive
+                : access.writesResource((Class<?>) key);
+        if (writes) {
+          writers.add(slot);
+        }
+      }
+    }
+    final Track track = new Track(key, writers.toArray(new SystemSlot[0]));
+    track.look(registry);
+    // What exists when first asked about counts as changed for a system that has not run yet.
+    track.changedAt = track.present ? 1 : 0;
+    track.observedAt = tick;
+    return track;
+  }
+
+  /**
+   * Looks at every tracked resource and storage at a stage's start: a change no system that
+   * declares it has made since the last look (a command, code between frames) counts as made now.
+   */
+  private void observe() {
+    final Track[] all = observed;
+    for (final Track track : all) {
+      if (track.look(registry)) {
+        boolean declared = false;
+        for (final SystemSlot writer : track.writers) {
+          declared |= writer.ranAt > track.observedAt;
+        }
+        if (!declared) {
+          track.changedAt = ++tick;
+        }
+      }
+      track.observedAt = tick;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -686,6 +789,11 @@ public final class Schedule {
     // thread with itself only (see Wave.toString()), so a plain field.
     SparseSet[] permits = NO_SETS;
     Thread thread;
+    // Ticks of change detection (see Track): when the latest run started, and the run before the
+    // current one, against which its condition and body ask what changed. Written by the thread
+    // that runs the schedule before the system's wave.
+    long ranAt;
+    long baseline;
     SystemTask task;
     boolean active;
     Throwable failure;
@@ -701,6 +809,48 @@ public final class Schedule {
       this.condition = condition;
       this.context = context;
       this.timing = new Timing(window);
+    }
+  }
+
+  /**
+   * What the schedule knows of one resource or component type for change detection: the systems
+   * that declare changing it, and what it looked like at the last look (a resource's identity; a
+   * storage's size and structure stamp), with the tick of the last change seen from outside them.
+   */
+  static final class Track {
+    final Class<?> resource;
+    final ComponentType<?, ?> type;
+    final SystemSlot[] writers;
+    long changedAt;
+    long observedAt;
+    boolean present;
+    private Object seen;
+    private int size = -1;
+    private long stamp = -1;
+
+    Track(final Object key, final SystemSlot[] writers) {
+      this.resource = key instanceof Class<?> c ? c : null;
+      this.type = key instanceof ComponentType<?, ?> t ? t : null;
+      this.writers = writers;
+    }
+
+    /** Looks again; {@return whether it differs from the last look} */
+    boolean look(final Registry registry) {
+      if (null != resource) {
+        final Object now = registry.context().find(resource);
+        final boolean changed = now != seen;
+        seen = now;
+        present = null != now;
+        return changed;
+      }
+      final Storage<?> storage = registry.findStorage(type);
+      final int nowSize = null == storage ? -1 : storage.size();
+      final long nowStamp = null == storage ? -1 : CoreHooks.structureStamp(storage);
+      final boolean changed = nowSize != size || nowStamp != stamp;
+      size = nowSize;
+      stamp = nowStamp;
+      present = nowSize > 0;
+      return changed;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.schedule;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
@@ -27,6 +28,8 @@ public final class SystemContext {
   private final String stage;
   final Access access;
   private CommandBuffer commands;
+  private Schedule schedule;
+  private Schedule.SystemSlot slot;
   // The per-run buffer sets to apply at the sync point this frame, in the order registered.
   private CommandBuffers[] sets = NO_SETS;
   private int setCount;
@@ -189,6 +192,65 @@ public final class SystemContext {
               + " the frame");
     }
     return value;
+  }
+
+  /**
+   * {@return whether resource {@code key} of the registry's context changed since this system last
+   * ran} (in a body: since the run before this one) "Changed" means: a system that declares writing
+   * it (or an exclusive system) other than this one has run since, or it was inserted, replaced or
+   * removed outside such a system (by a command, or between frames), which the schedule sees at the
+   * start of each stage. Before the system's first run, a resource the context holds has changed.
+   * In-place changes by code that does not declare the write are not seen. No declaration needed;
+   * the first question about a key allocates, later ones do not.
+   *
+   * @param key the resource's class
+   */
+  public boolean resourceChanged(final Class<?> key) {
+    return schedule.changedSince(slot, Objects.requireNonNull(key, "key"));
+  }
+
+  /**
+   * {@return whether the components of {@code type} changed since this system last ran} (in a body:
+   * since the run before this one) "Changed" means: a system that declares writing or changing the
+   * structure of {@code type} (or an exclusive system) other than this one has run since, or
+   * entities gained or lost the component outside such a system (through a command buffer, or
+   * between frames), which the schedule sees at the start of each stage. Before the system's first
+   * run, a non-empty storage has changed. Values written outside the schedule's systems (a
+   * command's {@code replace}, say) are not seen: use change tracking for those. No declaration
+   * needed; the first question about a type allocates, later ones do not.
+   *
+   * @param type a component type
+   */
+  public boolean componentsChanged(final ComponentType<?, ?> type) {
+    return schedule.changedSince(slot, Objects.requireNonNull(type, "type"));
+  }
+
+  /**
+   * {@return whether some entity has a component of {@code type}} Without a declaration: for run
+   * conditions, which run while no system does.
+   *
+   * @param type a component type
+   */
+  public boolean anyWith(final ComponentType<?, ?> type) {
+    final Storage<?> storage = registry.findStorage(type);
+    if (null == storage || storage.isEmpty()) {
+      return false;
+    }
+    if (!storage.hasTombstones()) {
+      return true;
+    }
+    final long[] packed = storage.packed();
+    for (int p = 0; p < storage.size(); p++) {
+      if (!Entity.isTombstone(packed[p])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void attach(final Schedule owner, final Schedule.SystemSlot own) {
+    this.schedule = owner;
+    this.slot = own;
   }
 
   CommandBuffer bufferOrNull() {

@@ -613,6 +613,15 @@ class ScheduleRunTest {
             .system("c", c -> c.commands().replace(entity, A, registry.get(entity, A)))
             .in(Schedule.POST_UPDATE)
             .reads(A);
+        // Conditions that look at what changed, and a system permitted a structural change.
+        builder
+            .system("d", c -> {})
+            .in(Schedule.POST_UPDATE)
+            .runIf(
+                RunCondition.componentsChanged(A)
+                    .or(RunCondition.resourceChanged(String.class))
+                    .or(RunCondition.anyWithComponent(B)));
+        builder.system("e", c -> {}).in(Schedule.PRE_UPDATE).changesStructure(B);
         final Schedule schedule = builder.build();
         assertEquals(List.of(List.of("a", "b")), schedule.waves(Schedule.UPDATE));
         for (int i = 0; i < 20_000; i++) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.schedule.RunCondition;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.schedule.SystemContext;
@@ -145,6 +146,29 @@ class SchedulesGuideTest {
     } finally {
       pool.shutdown();
     }
+  }
+
+  @Test
+  void conditionsThatSeeTheWorld() {
+    final Registry registry = world(10);
+    registry.context().emplace(Score.class, new Score());
+    final int[] redraws = {0};
+    final ScheduleBuilder plan = Schedule.builder(registry);
+    plan.system("count", context -> context.resource(Score.class).asleep++)
+        .in(Schedule.PRE_UPDATE)
+        .writesResource(Score.class)
+        .runIf(context -> 0 == context.frame() % 10);
+    // tag::conditions[]
+    plan.system("scoreboard", context -> redraws[0]++)
+        .runIf(RunCondition.resourceChanged(Score.class)) // a writer ran since, or it was replaced
+        .runIf(RunCondition.anyWithComponent(Position_Traits.TYPE)) // and both must hold
+        .runIf(RunCondition.resource(Score.class, score -> score.asleep < 1_000));
+    // end::conditions[]
+    final Schedule schedule = plan.build();
+    for (int frame = 0; frame < 20; frame++) {
+      schedule.run();
+    }
+    assertEquals(2, redraws[0]); // frames 0 and 10
   }
 
   @Test
