@@ -40,6 +40,8 @@ public final class ScheduleBuilder {
   private final Registry registry;
   private final Map<String, long[]> stages = new LinkedHashMap<>();
   private final Map<String, SystemDeclaration> systems = new LinkedHashMap<>();
+  private final Map<String, SystemSet> sets = new LinkedHashMap<>();
+  private final List<String[]> chains = new ArrayList<>();
   private ForkJoinPool pool;
   private int window = 128;
   private boolean timed = true;
@@ -111,10 +113,50 @@ public final class ScheduleBuilder {
     if (systems.containsKey(name)) {
       throw new IllegalArgumentException("system '" + name + "' is declared already");
     }
+    if (sets.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "'" + name + "' names a set: systems and sets share one namespace");
+    }
     final SystemDeclaration declaration =
         new SystemDeclaration(name, body, systems.size(), Schedule.UPDATE);
     systems.put(name, declaration);
     return declaration;
+  }
+
+  /**
+   * {@return the set named {@code name}, declared by the first call} Systems join it with {@link
+   * SystemDeclaration#inSet}; see {@link SystemSet}.
+   *
+   * @param name the set's name; systems and sets share one namespace
+   * @throws IllegalArgumentException if a system of that name exists
+   */
+  public SystemSet set(final String name) {
+    Objects.requireNonNull(name, "name");
+    if (systems.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "'" + name + "' names a system: systems and sets share one namespace");
+    }
+    SystemSet set = sets.get(name);
+    if (null == set) {
+      set = new SystemSet(name);
+      sets.put(name, set);
+    }
+    return set;
+  }
+
+  /**
+   * Runs {@code names} one after another, each after the one before it (Bevy's {@code chain()}):
+   * systems, or sets, whose every member then runs after every member of the one before.
+   *
+   * @param names names of declared systems or sets, at least two
+   * @return this builder
+   */
+  public ScheduleBuilder chain(final String... names) {
+    for (final String name : names) {
+      Objects.requireNonNull(name, "name");
+    }
+    chains.add(names.clone());
+    return this;
   }
 
   /**
@@ -189,7 +231,25 @@ public final class ScheduleBuilder {
       checkNames(system, system.after, "after", problems);
       checkNames(system, system.before, "before", problems);
       checkNames(system, system.ambiguousWith, "ambiguousWith", problems);
+      for (final String set : system.sets) {
+        if (!sets.containsKey(set)) {
+          problems.add(
+              "system '" + system.name + "' is in set '" + set + "', which is not declared");
+        }
+      }
     }
+    for (final SystemSet set : sets.values()) {
+      checkSetNames(set, set.after, "after", problems);
+      checkSetNames(set, set.before, "before", problems);
+    }
+    for (final String[] chain : chains) {
+      for (final String name : chain) {
+        if (!systems.containsKey(name) && !sets.containsKey(name)) {
+          problems.add("a chain names '" + name + "', which is not a declared system or set");
+        }
+      }
+    }
+    expandConstraints();
     // Every check runs whatever the others found: a constraint naming an unknown system or stage
     // is left out of the checks that need it, so the rest of the plan is still checked.
     checkStageOrder(stageNames, problems);
@@ -225,12 +285,105 @@ public final class ScheduleBuilder {
     return new Schedule(registry, planned, pool, window, timed);
   }
 
+  private void checkSetNames(
+      final SystemSet set,
+      final List<String> names,
+      final String constraint,
+      final List<String> problems) {
+    for (final String name : names) {
+      if (!systems.containsKey(name) && !sets.containsKey(name)) {
+        problems.add(
+            "set '"
+                + set.name
+                + "' is "
+                + constraint
+                + " '"
+                + name
+                + "', which is not a declared system or set");
+      } else if (name.equals(set.name)) {
+        problems.add("set '" + set.name + "' names itself in " + constraint);
+      }
+    }
+  }
+
+  /** {@return the systems {@code name} stands for: itself, a set's members, or none} */
+  private List<String> expand(final String name) {
+    if (systems.containsKey(name)) {
+      return List.of(name);
+    }
+    final List<String> members = new ArrayList<>();
+    if (sets.containsKey(name)) {
+      for (final SystemDeclaration system : systems.values()) {
+        if (system.sets.contains(name)) {
+          members.add(system.name);
+        }
+      }
+    }
+    return members;
+  }
+
+  /**
+   * Works out each system's constraints with sets expanded: its own, its sets', the chains', and
+   * its sets' chains of members; a system's constraint on itself (through a set) is left out.
+   */
+  private void expandConstraints() {
+    for (final SystemDeclaration system : systems.values()) {
+      system.orderedAfter.clear();
+      system.orderedBefore.clear();
+      system.allowedWith.clear();
+      addExpanded(system, system.after, system.orderedAfter);
+      addExpanded(system, system.before, system.orderedBefore);
+      addExpanded(system, system.ambiguousWith, system.allowedWith);
+      for (final String name : system.sets) {
+        final SystemSet set = sets.get(name);
+        if (null != set) {
+          addExpanded(system, set.after, system.orderedAfter);
+          addExpanded(system, set.before, system.orderedBefore);
+        }
+      }
+    }
+    for (final String[] chain : chains) {
+      for (int k = 1; k < chain.length; k++) {
+        for (final String earlier : expand(chain[k - 1])) {
+          final SystemDeclaration first = systems.get(earlier);
+          addExpanded(first, List.of(chain[k]), first.orderedBefore);
+        }
+      }
+    }
+    for (final SystemSet set : sets.values()) {
+      if (set.chained) {
+        final List<String> members = expand(set.name);
+        for (int k = 1; k < members.size(); k++) {
+          systems.get(members.get(k - 1)).orderedBefore.add(members.get(k));
+        }
+      }
+    }
+  }
+
+  private void addExpanded(
+      final SystemDeclaration system, final List<String> names, final List<String> into) {
+    for (final String name : names) {
+      if (systems.containsKey(name)) {
+        into.add(name); // a system naming itself is reported by checkNames
+        continue;
+      }
+      for (final String member : expand(name)) {
+        if (!member.equals(system.name)) {
+          into.add(member);
+        }
+      }
+    }
+  }
+
   private void checkNames(
       final SystemDeclaration system,
       final List<String> names,
       final String constraint,
       final List<String> problems) {
     for (final String name : names) {
+      if (sets.containsKey(name)) {
+        continue;
+      }
       if (!systems.containsKey(name)) {
         problems.add(
             "system '"
@@ -252,7 +405,7 @@ public final class ScheduleBuilder {
       if (mine < 0) {
         continue;
       }
-      for (final String name : system.after) {
+      for (final String name : system.orderedAfter) {
         final SystemDeclaration other = systems.get(name);
         if (null != other && stageNames.indexOf(other.stage) > mine) {
           problems.add(
@@ -267,7 +420,7 @@ public final class ScheduleBuilder {
                   + "'");
         }
       }
-      for (final String name : system.before) {
+      for (final String name : system.orderedBefore) {
         final SystemDeclaration other = systems.get(name);
         if (null != other
             && stageNames.indexOf(other.stage) >= 0
@@ -319,7 +472,7 @@ public final class ScheduleBuilder {
           new Schedule.SystemSlot(
               system.name,
               system.body,
-              system.condition(),
+              system.condition(setConditions(system)),
               new SystemContext(registry, system.name, stage, access[order[x]]),
               window);
     }
@@ -367,13 +520,13 @@ public final class ScheduleBuilder {
     for (int i = 0; i < n; i++) {
       final SystemDeclaration system = members.get(i);
       // A system naming itself is reported once, as such, not again as a cycle.
-      for (final String name : system.after) {
+      for (final String name : system.orderedAfter) {
         final Integer other = local.get(name);
         if (null != other && other != i) {
           edge[other][i] = true;
         }
       }
-      for (final String name : system.before) {
+      for (final String name : system.orderedBefore) {
         final Integer other = local.get(name);
         if (null != other && other != i) {
           edge[i][other] = true;
@@ -418,9 +571,13 @@ public final class ScheduleBuilder {
                   + stage
                   + "': systems '"
                   + members.get(a).name
-                  + "' and '"
+                  + "'"
+                  + inSets(members.get(a))
+                  + " and '"
                   + members.get(b).name
-                  + "' conflict on "
+                  + "'"
+                  + inSets(members.get(b))
+                  + " conflict on "
                   + why
                   + ", and no order is declared between them: add after/before, or"
                   + " ambiguousWith to run them in declaration order");
@@ -484,8 +641,32 @@ public final class ScheduleBuilder {
     return new Schedule.Wave(systemsOfWave, exclusive, stage, names.toString());
   }
 
+  private List<RunCondition> setConditions(final SystemDeclaration system) {
+    final List<RunCondition> more = new ArrayList<>();
+    for (final String name : system.sets) {
+      final SystemSet set = sets.get(name);
+      if (null != set) {
+        more.addAll(set.conditions);
+      }
+    }
+    return more;
+  }
+
+  /** {@return " (in set 'x')" or " (in sets 'x', 'y')" for a system in sets, else ""} */
+  private static String inSets(final SystemDeclaration system) {
+    if (system.sets.isEmpty()) {
+      return "";
+    }
+    final StringBuilder text =
+        new StringBuilder(system.sets.size() == 1 ? " (in set " : " (in sets ");
+    for (int k = 0; k < system.sets.size(); k++) {
+      text.append(k == 0 ? "'" : ", '").append(system.sets.get(k)).append('\'');
+    }
+    return text.append(')').toString();
+  }
+
   private boolean allowed(final SystemDeclaration a, final SystemDeclaration b) {
-    return a.ambiguousWith.contains(b.name) || b.ambiguousWith.contains(a.name);
+    return a.allowedWith.contains(b.name) || b.allowedWith.contains(a.name);
   }
 
   /** Adds, for a structural change of any type of an owning group, one of every owned type. */

@@ -149,6 +149,28 @@ class SchedulesGuideTest {
   }
 
   @Test
+  void setsAndChains() {
+    final boolean[] paused = {false};
+    final ScheduleBuilder plan = Schedule.builder(new Registry());
+    plan.system("sound", context -> {});
+    plan.system("music", context -> {});
+    // tag::sets[]
+    plan.set("input");
+    plan.set("physics").after("input").runIf(() -> !paused[0]); // every member, after every input
+    plan.system("keys", context -> {}).inSet("input");
+    plan.system("collide", context -> {}).inSet("physics");
+    plan.system("integrate", context -> {}).inSet("physics");
+    plan.system("render", context -> {}).after("physics"); // after both members
+    plan.chain("sound", "music"); // "music" after "sound"
+    // end::sets[]
+    final Schedule schedule = plan.build();
+    assertEquals(
+        List.of(
+            List.of("sound", "keys"), List.of("music", "collide", "integrate"), List.of("render")),
+        schedule.waves(Schedule.UPDATE));
+  }
+
+  @Test
   void conditionsThatSeeTheWorld() {
     final Registry registry = world(10);
     registry.context().emplace(Score.class, new Score());
