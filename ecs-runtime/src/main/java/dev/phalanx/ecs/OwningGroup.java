@@ -1,5 +1,6 @@
 package dev.phalanx.ecs;
 
+import dev.phalanx.ecs.internal.ChunkCounts;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
@@ -373,6 +374,8 @@ public final class OwningGroup extends Group {
       if (end > 0) {
         final int task = taskSize(grain, end, Math.max(1, pool.getParallelism()), chunk);
         final Runs runs = new Runs(ranges, entities, owned[0].packed());
+        final ChunkCounts.Source counting = groups.guards.chunkCounts;
+        runs.counts = null == counting ? null : counting.forThisThread();
         final ChunkTask all = new ChunkTask(runs, 0, end, chunk, task, alignment(task, chunk));
         if (end <= task) {
           // One task: run it here rather than hand it to a pool thread and wait for it, which
@@ -820,6 +823,8 @@ public final class OwningGroup extends Group {
     final long[] packed;
     volatile boolean failed;
     Throwable failure;
+    // Where each task counts itself, or null (see Guards.chunkCounts).
+    ChunkCounts counts;
 
     Runs(final RangeConsumer ranges, final EntityRangeConsumer entities, final long[] packed) {
       this.ranges = ranges;
@@ -876,6 +881,9 @@ public final class OwningGroup extends Group {
             runs.fail(thrown);
           }
           start = end;
+        }
+        if (null != runs.counts) {
+          runs.counts.ran();
         }
         return;
       }

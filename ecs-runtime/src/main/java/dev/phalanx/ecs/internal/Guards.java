@@ -49,6 +49,11 @@ public final class Guards {
   public String lockNewBy;
   public Object lockNewOf;
 
+  // While set, a parallel chunk pass counts its tasks per thread into what it returns for the
+  // thread that starts the pass (a schedule's per-system counts). Written by the thread that runs
+  // the schedule, before it hands the wave's systems to other threads.
+  public ChunkCounts.Source chunkCounts;
+
   /** Creates the guards of a new registry: nothing active, no pass ended, tick 1. */
   public Guards() {}
 

@@ -7,6 +7,7 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.internal.ChunkCounts;
 import dev.phalanx.ecs.internal.Guards;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -63,13 +64,13 @@ import java.util.concurrent.locks.LockSupport;
  * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}), and two
  * stores per storage it declares structural changes of; per stage, a look at each resource and
  * storage whose changes a condition or system has asked about (see {@link
- * SystemContext#resourceChanged}); per wave, a lock and an unlock of each storage; in a wave that
- * runs on several threads, one hand-off to the pool per extra system and one park of the calling
- * thread. A system's time runs from the end of the system before it on the same thread (or its
- * stage's start), so it includes the bookkeeping between the two. Measured ({@code
- * ScheduleOverhead}): see the guide. Nothing is allocated in steady state (a test proves it). Not
- * thread-safe: run it from one thread (the game loop); read timings from that thread between
- * frames.
+ * SystemContext#resourceChanged}); per wave, a lock and an unlock of each storage; per task of a
+ * parallel chunk pass a system starts, a count (timed schedules only); in a wave that runs on
+ * several threads, one hand-off to the pool per extra system and one park of the calling thread. A
+ * system's time runs from the end of the system before it on the same thread (or its stage's
+ * start), so it includes the bookkeeping between the two. Measured ({@code ScheduleOverhead}): see
+ * the guide. Nothing is allocated in steady state (a test proves it). Not thread-safe: run it from
+ * one thread (the game loop); read timings from that thread between frames.
  */
 public final class Schedule {
 
@@ -105,6 +106,10 @@ public final class Schedule {
   private long tick = 1;
   private final Map<Object, Track> tracks = new HashMap<>();
   private volatile Track[] observed = NO_TRACKS;
+  // The wave running, for the passes its systems start (see counts()), and the counting source
+  // handed to the registry's guards while a timed frame runs.
+  private Wave current;
+  private final ChunkCounts.Source counting = this::counts;
 
   Schedule(
       final Registry registry,
@@ -180,6 +185,9 @@ public final class Schedule {
     }
     running = true;
     final long start = System.nanoTime();
+    if (timed) {
+      guards.chunkCounts = counting;
+    }
     try {
       for (final Stage stage : stages) {
         if (0 == stage.stepNanos) {
@@ -206,6 +214,8 @@ public final class Schedule {
         }
       }
     } finally {
+      guards.chunkCounts = null;
+      current = null;
       frames.record(System.nanoTime() - start);
       frame++;
       running = false;
@@ -239,6 +249,7 @@ public final class Schedule {
           active++;
         }
       }
+      current = wave;
       lock(wave);
       try {
         if (null == pool || active < 2) {
@@ -347,6 +358,22 @@ public final class Schedule {
     final long end = System.nanoTime();
     slot.timing.record(end - start);
     return end;
+  }
+
+  /** {@return the chunk counts of the system the calling thread runs, or {@code null}} */
+  private ChunkCounts counts() {
+    final Wave wave = current;
+    if (null == wave) {
+      return null;
+    }
+    final Thread thread = Thread.currentThread();
+    for (final int system : wave.systems) {
+      final SystemSlot slot = wave.slots[system];
+      if (slot.thread == thread) {
+        return slot.chunks;
+      }
+    }
+    return null;
   }
 
   void finished() {
@@ -605,7 +632,7 @@ public final class Schedule {
    */
   public SystemTiming timing(final String system) {
     final SystemSlot slot = slot(system);
-    return slot.timing.summary(slot.name, slot.context.stage());
+    return slot.timing.summary(slot.name, slot.context.stage(), slot.chunks);
   }
 
   /** {@return the timing of every system, in the order of {@link #systems()}} */
@@ -613,7 +640,7 @@ public final class Schedule {
     final List<SystemTiming> timings = new ArrayList<>();
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
-        timings.add(slot.timing.summary(slot.name, stage.name));
+        timings.add(slot.timing.summary(slot.name, stage.name, slot.chunks));
       }
     }
     return Collections.unmodifiableList(timings);
@@ -621,7 +648,7 @@ public final class Schedule {
 
   /** {@return the timing of whole frames ({@link #run()} calls), named {@code "frame"}} */
   public SystemTiming frameTiming() {
-    return frames.summary("frame", "");
+    return frames.summary("frame", "", null);
   }
 
   private SystemSlot slot(final String system) {
@@ -784,6 +811,7 @@ public final class Schedule {
     final RunCondition condition;
     final SystemContext context;
     final Timing timing;
+    final ChunkCounts chunks = new ChunkCounts();
     // The storages the system declares structural changes of (none if it is exclusive: its wave
     // locks nothing), and the thread running it, or null: written by that thread, compared by a
     // thread with itself only (see Wave.toString()), so a plain field.
@@ -919,7 +947,7 @@ public final class Schedule {
       runs++;
     }
 
-    SystemTiming summary(final String system, final String stage) {
+    SystemTiming summary(final String system, final String stage, final ChunkCounts chunks) {
       final int n = held;
       final long[] sorted = Arrays.copyOf(samples, n);
       Arrays.sort(sorted);
@@ -935,7 +963,24 @@ public final class Schedule {
           0 == n ? 0 : (double) sum / n,
           rank(sorted, 0.50),
           rank(sorted, 0.95),
-          0 == n ? 0 : sorted[n - 1]);
+          0 == n ? 0 : sorted[n - 1],
+          byThread(chunks));
+    }
+
+    // The counts up to the last slot that is not zero.
+    private static List<Long> byThread(final ChunkCounts chunks) {
+      if (null == chunks) {
+        return List.of();
+      }
+      int last = ChunkCounts.SLOTS - 1;
+      while (last >= 0 && 0 == chunks.at(last)) {
+        last--;
+      }
+      final List<Long> counts = new ArrayList<>();
+      for (int slot = 0; slot <= last; slot++) {
+        counts.add(chunks.at(slot));
+      }
+      return Collections.unmodifiableList(counts);
     }
 
     // Nearest rank: the smallest sample with at least p of the samples at or below it.

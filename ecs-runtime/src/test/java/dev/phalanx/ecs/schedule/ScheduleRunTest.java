@@ -558,7 +558,8 @@ class ScheduleRunTest {
       timing.record(nanos);
     }
     assertEquals(
-        new SystemTiming("s", "update", 7, 5, 32.0, 30, 60, 60), timing.summary("s", "update"));
+        new SystemTiming("s", "update", 7, 5, 32.0, 30, 60, 60),
+        timing.summary("s", "update", null));
   }
 
   @Test
