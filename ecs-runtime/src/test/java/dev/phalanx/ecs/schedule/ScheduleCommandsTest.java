@@ -187,6 +187,67 @@ class ScheduleCommandsTest {
   }
 
   @Test
+  void aSetFailingAtEveryKOnBothExecutorsStopsTheFrameAfterTheOthersApply() {
+    final int count = 4;
+    for (final ForkJoinPool pool : new ForkJoinPool[] {null, new ForkJoinPool(2)}) {
+      try {
+        for (int k = 0; k < count; k++) {
+          final Registry registry = new Registry();
+          final long[] entities = new long[count];
+          registry.create(entities);
+          final int failAt = k;
+          final RuntimeException boom = new IllegalStateException("set " + k);
+          final CommandBuffers[] sets = new CommandBuffers[count];
+          final int[] later = {0};
+          final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
+          for (int i = 0; i < count; i++) {
+            final int index = i;
+            sets[i] = new CommandBuffers(registry);
+            builder.system(
+                "s" + i,
+                c -> {
+                  final CommandBuffers set = sets[index];
+                  set.forRun(0).emplace(entities[index], B, new Payload(index));
+                  if (index == failAt && 0 == c.frame()) {
+                    set.forRun(1)
+                        .queue(
+                            r -> {
+                              throw boom;
+                            });
+                  }
+                  c.applyAtSyncPoint(set);
+                });
+          }
+          builder.system("late", c -> later[0]++).in(Schedule.POST_UPDATE);
+          final Schedule schedule = builder.build();
+          final SystemFailedException failure =
+              assertThrows(SystemFailedException.class, schedule::run);
+          assertEquals("s" + k, failure.system());
+          assertTrue(failure.atSyncPoint());
+          assertSame(boom, failure.getCause());
+          for (int i = 0; i < count; i++) {
+            assertTrue(registry.has(entities[i], B), "k " + k + ": set " + i + " applied");
+          }
+          assertEquals(0, later[0], "later stages did not run");
+          assertEquals(List.of(), registry.verify());
+          for (int i = 0; i < count; i++) {
+            registry.remove(entities[i], B);
+          }
+          schedule.run(); // a whole frame
+          assertEquals(1, later[0]);
+          for (int i = 0; i < count; i++) {
+            assertTrue(registry.has(entities[i], B));
+          }
+        }
+      } finally {
+        if (null != pool) {
+          pool.shutdown();
+        }
+      }
+    }
+  }
+
+  @Test
   void aFrameThatStopsClearsTheRegisteredSets() {
     final Registry registry = new Registry();
     final long entity = registry.create();
