@@ -197,6 +197,59 @@ public final class Registry {
   }
 
   /**
+   * Locks every storage of this registry for {@code by} and {@code of} (see {@link
+   * SparseSet#lock}), and each storage it creates until {@link #unlockAll()}: structural changes
+   * are refused everywhere, except on a storage whose lock {@link SparseSet#permit permits} the
+   * calling thread. What a schedule does while a wave of systems runs on several threads (as
+   * flecs's {@code readonly_begin}), so that an undeclared change, even into a storage a system
+   * creates, is refused rather than raced. O(storages).
+   *
+   * @param by what holds the locks, in words ("the schedule")
+   * @param of the object holding them, named in the refusal
+   * @throws IllegalStateException if the registry is already locked by {@code lockAll}
+   */
+  public void lockAll(final String by, final Object of) {
+    Objects.requireNonNull(by, "by");
+    if (null != groups.lockNewBy) {
+      throw new IllegalStateException(
+          "cannot lock every storage for " + by + ": " + groups.lockNewBy + " holds them");
+    }
+    for (int s = 0; s < storageCount; s++) {
+      storages[s].lock(by, of);
+    }
+    groups.lockNewBy = by;
+    groups.lockNewOf = of;
+  }
+
+  /**
+   * Releases what {@link #lockAll} took, the storages created meanwhile included. O(storages).
+   *
+   * @throws IllegalStateException if the registry is not locked by {@code lockAll}
+   */
+  public void unlockAll() {
+    if (null == groups.lockNewBy) {
+      throw new IllegalStateException("cannot unlock every storage: lockAll() holds none");
+    }
+    groups.lockNewBy = null;
+    groups.lockNewOf = null;
+    for (int s = 0; s < storageCount; s++) {
+      storages[s].unlock();
+    }
+  }
+
+  /**
+   * Has every parallel chunk pass of this registry's groups count its tasks per thread into what
+   * {@code source} returns for the thread that starts the pass (or not count, where it returns
+   * {@code null}); {@code null} stops counting. A schedule counts per system to show how a pass
+   * spread over the pool. Costs one read per pass while unset, one increment per task while set.
+   *
+   * @param source where passes count, or {@code null}
+   */
+  public void countChunks(final ChunkCounts.Source source) {
+    groups.chunkCounts = source;
+  }
+
+  /**
    * Creates an entity without publishing {@link #onCreate()}: a feature that must not be stopped
    * half-way by a listener creates first and publishes {@link #onCreate()} once its own state is
    * consistent.

@@ -1181,6 +1181,9 @@ public abstract class Storage<T> extends SparseSet {
     registry = owner;
     groups = ownerGroups;
     guards = ownerGroups.guards;
+    if (null != ownerGroups.lockNewBy) {
+      lock(ownerGroups.lockNewBy, ownerGroups.lockNewOf);
+    }
   }
 
   /** Marks this storage as owned by {@code group}, or clears the mark with {@code null}. */

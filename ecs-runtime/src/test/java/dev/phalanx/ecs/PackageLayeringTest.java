@@ -53,7 +53,8 @@ class PackageLayeringTest {
           SNAPSHOT, Set.of(CORE, HIERARCHY, INTERNAL),
           // Cloning stages into the core's change sets and copies subtrees with their links.
           CLONE, Set.of(CORE, HIERARCHY, INTERNAL),
-          // Systems apply their command buffers at sync points and lock the storages a wave shares.
+          // Systems apply their command buffers at sync points, lock the registry while a wave
+          // runs and permit each system its declared structural changes.
           SCHEDULE, Set.of(CORE, COMMAND));
 
   @Test
