@@ -110,6 +110,8 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
   private final LongLongMap remoteToLocal = new LongLongMap(16);
   // Each load is staged into this set, then committed.
   private final ChangeSet changes;
+  // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
+  private final Runnable undo = this::rollback;
   private final Writer writer = new Writer(remoteToLocal);
   // Reused by staging: what the map held before each change it made (NULL: unmapped), to put it
   // back if the commit is refused; the remote entities gone and their local ones; those created.
@@ -319,24 +321,10 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
       writer.clear();
       throw failed;
     }
-    Throwable failure = null;
-    if (null != hierarchy) {
-      hierarchy.beginRelink();
-    }
+    final Throwable failure;
     try {
-      changes.commit();
-    } catch (final RuntimeException | Error thrown) {
-      if (!changes.isEmpty()) {
-        // Refused by a check: nothing changed.
-        rollback();
-        throw thrown;
-      }
-      failure = thrown;
+      failure = StagedCommit.commit(changes, hierarchy, undo);
     } finally {
-      // The links arrived as written; the lists and counts they imply are rebuilt from them.
-      if (null != hierarchy) {
-        hierarchy.endRelink();
-      }
       writer.clear();
     }
     settle();

@@ -121,6 +121,8 @@ public final class DeltaLoader {
   private final EntityIndexMap listedSet = new EntityIndexMap();
   // Each delta is staged into this set, then committed.
   private final ChangeSet changes;
+  // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
+  private final Runnable undo = this::rollback;
   // Reused by staging: what the map held before each change it made (NULL: unmapped), to put it
   // back if the commit is refused.
   private long[] undoRemotes = new long[16];
@@ -824,24 +826,10 @@ public final class DeltaLoader {
       writer.clear();
       throw failed;
     }
-    Throwable failure = null;
-    // The node values are written raw: the hierarchy defers unlinking, then rebuilds its lists.
-    if (null != hierarchy) {
-      hierarchy.beginRelink();
-    }
+    final Throwable failure;
     try {
-      changes.commit();
-    } catch (final RuntimeException | Error thrown) {
-      if (!changes.isEmpty()) {
-        // Refused by a check: nothing changed.
-        rollback();
-        throw thrown;
-      }
-      failure = thrown;
+      failure = StagedCommit.commit(changes, hierarchy, undo);
     } finally {
-      if (null != hierarchy) {
-        hierarchy.endRelink();
-      }
       writer.clear();
     }
     for (final long remote : staged.arrived) {

@@ -410,19 +410,20 @@ final class SnapshotReader {
 
   private static SnapshotFormatException notLive(
       final long packedAt, final int p, final String storageName, final long entity) {
-    return new SnapshotFormatException(
-        packedAt + 8L * p,
-        "corrupt element at position "
-            + p
-            + " of "
-            + storageName
-            + ": "
-            + Entity.toString(entity)
-            + " is not a live entity of the snapshot");
+    return badElement(packedAt, p, storageName, entity, "is not a live entity of the snapshot");
   }
 
   private static SnapshotFormatException repeated(
       final long packedAt, final int p, final String storageName, final long entity) {
+    return badElement(packedAt, p, storageName, entity, "appears twice");
+  }
+
+  private static SnapshotFormatException badElement(
+      final long packedAt,
+      final int p,
+      final String storageName,
+      final long entity,
+      final String why) {
     return new SnapshotFormatException(
         packedAt + 8L * p,
         "corrupt element at position "
@@ -431,7 +432,8 @@ final class SnapshotReader {
             + storageName
             + ": "
             + Entity.toString(entity)
-            + " appears twice");
+            + " "
+            + why);
   }
 
   /** {@return how many of {@code packed[0, size)} are tombstones} */
