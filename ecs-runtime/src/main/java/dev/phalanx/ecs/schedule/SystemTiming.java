@@ -36,7 +36,7 @@ public record SystemTiming(
     long maxNanos,
     List<Long> chunksByThread) {
 
-  /** Copies the counts. */
+  // Copies the counts: a timing is a snapshot.
   public SystemTiming {
     chunksByThread = List.copyOf(chunksByThread);
   }
