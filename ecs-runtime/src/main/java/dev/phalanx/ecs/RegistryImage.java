@@ -68,7 +68,10 @@ public final class RegistryImage {
       VALUES
     }
 
+    /** The rule broken. */
     private final transient Rule rule;
+
+    /** The offset in the array given where the rule broke, or -1. */
     private final int position;
 
     ImageException(final Rule rule, final int position, final String message) {

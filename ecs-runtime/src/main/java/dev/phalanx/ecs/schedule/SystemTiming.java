@@ -36,7 +36,19 @@ public record SystemTiming(
     long maxNanos,
     List<Long> chunksByThread) {
 
-  // Copies the counts: a timing is a snapshot.
+  /**
+   * A timing; copies the chunk counts, as a timing is a snapshot.
+   *
+   * @param system the system's name, or {@code "frame"}
+   * @param stage the system's stage, or {@code ""}
+   * @param runs how many times the system ran
+   * @param samples how many runs the window holds
+   * @param meanNanos the mean over the window
+   * @param p50Nanos the median over the window
+   * @param p95Nanos the 95th percentile over the window
+   * @param maxNanos the longest run in the window
+   * @param chunksByThread the parallel chunk tasks the system's passes ran on each thread
+   */
   public SystemTiming {
     chunksByThread = List.copyOf(chunksByThread);
   }
