@@ -111,18 +111,19 @@ public final class ChangeSet {
    * into its storage's pages, where the caller holds the values in a form of its own (a decoded
    * stream's columns, say): no component instance is built, nothing is boxed.
    *
-   * <p>The commit calls it in its apply step, once per such change and in staging order, with the
-   * element's final position: for an insertion the position the element is being inserted at (not
-   * visible yet), for a write the element's position. It may write only that position's fields,
-   * through the page arrays {@link Storage#columns} hands out ({@code pages[position >>>
-   * storage.pageShift()][position & (storage.pageSize() - 1)]}), and read anything that is not the
-   * world. It runs while the world is half changed and announces nothing: it must not call the
-   * registry, a storage's mutators or a query, nor stage into the set. For an insertion it should
-   * write every field: a field it leaves alone holds whatever the page held at that position (the
-   * values of a removed element, or the type's defaults). If it throws, the commit goes on (the
-   * element is inserted, or kept, with what was written), and the exception is rethrown at the
-   * commit's end as a listener's would be. One writer may serve many changes: {@code row} tells it
-   * which values to write.
+   * <p>The commit calls it in its apply step, in staging order, with each element's final position:
+   * a run of changes staged one after another with the same writer and type is handed over at once
+   * ({@link #writeAll}), after the run's insertions are made (unannounced) and the elements moved
+   * where groups keep them; a single change comes through {@link #write}. It may write only that
+   * position's fields, through the page arrays {@link Storage#columns} hands out ({@code
+   * pages[position >>> storage.pageShift()][position & (storage.pageSize() - 1)]}), and read
+   * anything that is not the world. It runs while the world is half changed and announces nothing:
+   * it must not call the registry, a storage's mutators or a query, nor stage into the set. For an
+   * insertion it should write every field: a field it leaves alone holds whatever the page held at
+   * that position (the values of a removed element, or the type's defaults). If it throws, the
+   * commit goes on (the element is inserted, or kept, with what was written), and the exception is
+   * rethrown at the commit's end as a listener's would be. One writer may serve many changes:
+   * {@code row} tells it which values to write.
    */
   @FunctionalInterface
   public interface RowWriter {
@@ -134,6 +135,30 @@ public final class ChangeSet {
      * @param row the row given when the change was staged
      */
     void write(Storage<?> storage, int position, int row);
+
+    /**
+     * Writes the fields of {@code count} elements: row {@code rows[k]} at {@code positions[k]}. A
+     * writer that holds its values by column overrides it to write column by column, each page
+     * array fetched once. The default calls {@link #write} for each, in order; if some throw, the
+     * others are still written and the first exception is thrown at the end, later ones suppressed.
+     *
+     * @param storage the storage of the changes' type in the set's registry
+     * @param positions the elements' positions in {@code storage}, {@code [0, count)}
+     * @param rows the rows given when the changes were staged, {@code [0, count)}
+     * @param count how many elements
+     */
+    default void writeAll(
+        final Storage<?> storage, final int[] positions, final int[] rows, final int count) {
+      Throwable failure = null;
+      for (int k = 0; k < count; k++) {
+        try {
+          write(storage, positions[k], rows[k]);
+        } catch (final RuntimeException | Error thrown) {
+          failure = Failures.add(failure, thrown);
+        }
+      }
+      Failures.rethrow(failure);
+    }
   }
 
   // Staged handles: index bits 0b11 then the set's serial (30 bits); version bits the staging
@@ -202,6 +227,10 @@ public final class ChangeSet {
   private int logSize;
 
   private boolean committing;
+
+  // A run of row changes handed to its writer at once: positions and rows.
+  private int[] runPositions = new int[16];
+  private int[] runRows = new int[16];
 
   /**
    * Creates an empty set of changes to {@code registry}.
@@ -961,22 +990,27 @@ public final class ChangeSet {
     logSize = 0;
     // Only a row writer (user code, which should not throw) can fail here.
     Throwable failure = null;
-    for (int change = 0; change < size; change++) {
+    int change = 0;
+    while (change < size) {
+      int next = change + 1;
       switch (kinds[change]) {
         case EMPLACE -> insertValue(change);
         case COPY -> insertCopies(change);
         case REPLACE -> writeValue(change);
-        case EMPLACE_ROW -> failure = insertRow(change, failure);
-        case WRITE_ROW -> failure = writeRow(change, failure);
+        case EMPLACE_ROW, WRITE_ROW -> {
+          next = rowRunEnd(change);
+          failure = applyRows(change, next, failure);
+        }
         default -> {}
       }
+      change = next;
     }
     failure = announce(failure);
-    for (int change = 0; change < size; change++) {
-      if (REMOVE == kinds[change]) {
-        failure = removeLater(change, failure);
-      } else if (DESTROY == kinds[change]) {
-        failure = destroyLater(change, failure);
+    for (int later = 0; later < size; later++) {
+      if (REMOVE == kinds[later]) {
+        failure = removeLater(later, failure);
+      } else if (DESTROY == kinds[later]) {
+        failure = destroyLater(later, failure);
       }
     }
     return failure;
@@ -1021,38 +1055,56 @@ public final class ChangeSet {
     log(storage, entity, UPDATE);
   }
 
-  private Throwable insertRow(final int change, Throwable failure) {
-    final Storage<?> storage = storages[change];
-    final long entity = resolve(targets[change]);
-    final int at = storage.prepareInsert(entity);
-    failure = callWriter(change, storage, at, failure);
-    storage.markWritten(at);
-    rewrite(storage, at, 0, null);
-    final int mark = storage.commitUnannounced(entity, at);
-    if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
-      log(storage, entity, mark);
+  /** {@return the end of the run of row changes from {@code from}: same kind, type and writer} */
+  private int rowRunEnd(final int from) {
+    int end = from + 1;
+    while (end < size
+        && kinds[end] == kinds[from]
+        && types[end] == types[from]
+        && values[end] == values[from]) {
+      end++;
     }
-    return failure;
+    return end;
   }
 
-  private Throwable writeRow(final int change, Throwable failure) {
-    final Storage<?> storage = storages[change];
-    final long entity = resolve(targets[change]);
-    final int at = storage.indexOf(entity);
-    failure = callWriter(change, storage, at, failure);
-    storage.markWritten(at);
-    rewrite(storage, at, 0, null);
-    log(storage, entity, UPDATE);
-    return failure;
-  }
-
-  /** Runs a change's row writer; what it throws is collected, the change still made. */
-  private Throwable callWriter(
-      final int change, final Storage<?> storage, final int at, Throwable failure) {
+  /**
+   * Applies the row changes {@code [from, to)}, one kind, type and writer: the insertions first
+   * (unannounced; groups may move elements), then the writer writes every element at its final
+   * position at once; each element is stamped, its staged references rewritten, and logged for
+   * announcing. What the writer throws is collected, the changes still made.
+   */
+  private Throwable applyRows(final int from, final int to, Throwable failure) {
+    final Storage<?> storage = storages[from];
+    final int count = to - from;
+    if (runPositions.length < count) {
+      runPositions = new int[Math.max(count, 2 * runPositions.length)];
+      runRows = new int[runPositions.length];
+    }
+    final boolean inserting = EMPLACE_ROW == kinds[from];
+    for (int k = 0; k < count; k++) {
+      final long entity = resolve(targets[from + k]);
+      runRows[k] = (int) sources[from + k];
+      if (inserting) {
+        final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
+        if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+          log(storage, entity, mark);
+        }
+      } else {
+        log(storage, entity, UPDATE);
+      }
+    }
+    // Positions once every insertion of the run is made: an owning group moves its new members.
+    for (int k = 0; k < count; k++) {
+      runPositions[k] = storage.indexOf(resolve(targets[from + k]));
+    }
     try {
-      ((RowWriter) values[change]).write(storage, at, (int) sources[change]);
+      ((RowWriter) values[from]).writeAll(storage, runPositions, runRows, count);
     } catch (final RuntimeException | Error thrown) {
       failure = Failures.add(failure, thrown);
+    }
+    for (int k = 0; k < count; k++) {
+      storage.markWritten(runPositions[k]);
+      rewrite(storage, runPositions[k], 0, null);
     }
     return failure;
   }

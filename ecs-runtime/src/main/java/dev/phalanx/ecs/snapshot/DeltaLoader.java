@@ -963,10 +963,12 @@ public final class DeltaLoader {
     private int shift;
     private int mask;
     private int column;
-    // The element being written: its staged index, its page and offset.
-    private int from;
-    private int page;
-    private int offset;
+    // The elements being written: their positions and staged rows, and how many.
+    private int[] positions;
+    private int[] rows;
+    private int count;
+    private final int[] onePosition = new int[1];
+    private final int[] oneRow = new int[1];
 
     Writer(final EntityIndexMap remoteToLocal) {
       this.map = remoteToLocal;
@@ -1003,15 +1005,24 @@ public final class DeltaLoader {
 
     @Override
     public void write(final Storage<?> target, final int position, final int row) {
+      onePosition[0] = position;
+      oneRow[0] = row;
+      writeAll(target, onePosition, oneRow, 1);
+    }
+
+    /** Writes every element of the run column by column, each page array fetched once. */
+    @Override
+    public void writeAll(
+        final Storage<?> target, final int[] positions, final int[] rows, final int count) {
       if (target != storage) {
         storage = target;
         values = bound[target.type().id()];
         shift = target.pageShift();
         mask = target.pageSize() - 1;
       }
-      from = row;
-      page = position >>> shift;
-      offset = position & mask;
+      this.positions = positions;
+      this.rows = rows;
+      this.count = count;
       column = 0;
       target.columns(this);
     }
@@ -1039,7 +1050,10 @@ public final class DeltaLoader {
         return;
       }
       final boolean[] data = (boolean[]) next();
-      pages[page][offset] = null != data && data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null != data && data[rows[k]];
+      }
     }
 
     @Override
@@ -1048,7 +1062,10 @@ public final class DeltaLoader {
         return;
       }
       final byte[] data = (byte[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
+      }
     }
 
     @Override
@@ -1057,7 +1074,10 @@ public final class DeltaLoader {
         return;
       }
       final short[] data = (short[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
+      }
     }
 
     @Override
@@ -1066,7 +1086,10 @@ public final class DeltaLoader {
         return;
       }
       final char[] data = (char[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
+      }
     }
 
     @Override
@@ -1075,7 +1098,10 @@ public final class DeltaLoader {
         return;
       }
       final int[] data = (int[]) next();
-      pages[page][offset] = null == data ? 0 : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
+      }
     }
 
     @Override
@@ -1084,9 +1110,12 @@ public final class DeltaLoader {
         return;
       }
       final long[] data = (long[]) next();
-      final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[from];
-      pages[page][offset] =
-          !entityRef || Entity.isNull(value) ? value : map.get(value, Entity.NULL);
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[rows[k]];
+        pages[p >>> shift][p & mask] =
+            !entityRef || Entity.isNull(value) ? value : map.get(value, Entity.NULL);
+      }
     }
 
     @Override
@@ -1095,7 +1124,10 @@ public final class DeltaLoader {
         return;
       }
       final float[] data = (float[]) next();
-      pages[page][offset] = null == data ? 0f : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0f : data[rows[k]];
+      }
     }
 
     @Override
@@ -1104,7 +1136,10 @@ public final class DeltaLoader {
         return;
       }
       final double[] data = (double[]) next();
-      pages[page][offset] = null == data ? 0d : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0d : data[rows[k]];
+      }
     }
 
     @Override
@@ -1113,7 +1148,10 @@ public final class DeltaLoader {
         return;
       }
       final Object[] data = (Object[]) next();
-      pages[page][offset] = null == data ? null : data[from];
+      for (int k = 0; k < count; k++) {
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? null : data[rows[k]];
+      }
     }
   }
 }
