@@ -121,6 +121,57 @@ class RegistryImageTest {
     image.column(TA, "value", new Object[] {new A(7)});
   }
 
+  /** Marker of {@link #CELLS}. */
+  private static final class Cell {
+    private Cell() {}
+  }
+
+  /** Two primitive fields, 4-element pages, a storage that adopts installed pages. */
+  private static final ComponentType<PrimitiveColumnsStorageA.Row, PrimitiveColumnsStorageA> CELLS =
+      PrimitiveColumnsStorageA.define(
+          Cell.class,
+          4,
+          DeletionPolicy.SWAP_AND_POP,
+          PrimitiveColumnsStorageA.Pages.KEEPS,
+          PrimitiveColumnsStorageA.Col.of("x", int.class),
+          PrimitiveColumnsStorageA.Col.of("y", float.class));
+
+  @Test
+  void pagesMustFitAndAllFieldsComeOneWay() {
+    assertTrue(RegistryImage.adoptsPages(CELLS));
+    final long[] entities = new long[6];
+    final long[] packed = new long[6];
+    for (int i = 0; i < 6; i++) {
+      entities[i] = Entity.of(i, 0);
+      packed[i] = entities[i];
+    }
+    final RegistryImage image = new RegistryImage(entities, 6, 6);
+    assertEquals(6, image.count());
+    assertEquals(6, image.alive());
+    image.elements(CELLS, packed, 6, -1);
+    // Six elements fill two pages of four.
+    assertValues(() -> image.pages(CELLS, "x", new int[][] {new int[4]}));
+    assertValues(() -> image.pages(CELLS, "x", new int[][] {new int[4], new int[3]}));
+    assertValues(() -> image.pages(CELLS, "x", new int[][] {new int[4], null}));
+    assertValues(() -> image.pages(CELLS, "x", new float[][] {new float[4], new float[4]}));
+    image.pages(CELLS, "x", new int[][] {{1, 2, 3, 4}, {5, 6, 0, 0}});
+    // Given as pages: the other field cannot come flat.
+    assertValues(() -> image.column(CELLS, "y", new float[6]));
+    final RegistryImage flat = new RegistryImage(entities.clone(), 6, 6);
+    flat.elements(CELLS, packed.clone(), 6, -1);
+    flat.column(CELLS, "y", new float[] {1, 2, 3, 4, 5, 6});
+    assertValues(() -> flat.pages(CELLS, "x", new int[][] {new int[4], new int[4]}));
+
+    final Registry registry = new Registry();
+    registry.restore(image);
+    final PrimitiveColumnsStorageA cells = registry.storage(CELLS);
+    for (int i = 0; i < 6; i++) {
+      assertEquals(i + 1, cells.valueAt(cells.indexOf(entities[i]), 0), "x of " + i);
+      assertEquals(0f, cells.valueAt(cells.indexOf(entities[i]), 1), "y defaults");
+    }
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void aRestoredWorldIsTheWorldItWasTakenFrom() {
     for (int seed = 0; seed < 40; seed++) {
