@@ -108,16 +108,14 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
 
   private final Registry registry;
   private final LongLongMap remoteToLocal = new LongLongMap(16);
+  // Staging's changes of the map, undone if the commit is refused.
+  private final RemapLog remaps = new RemapLog(new LongMapping(remoteToLocal));
   // Each load is staged into this set, then committed.
   private final ChangeSet changes;
   // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
   private final Runnable undo = this::rollback;
   private final Writer writer = new Writer(remoteToLocal);
-  // Reused by staging: what the map held before each change it made (NULL: unmapped), to put it
-  // back if the commit is refused; the remote entities gone and their local ones; those created.
-  private long[] undoRemotes = new long[16];
-  private long[] undoLocals = new long[16];
-  private int undoCount;
+  // Reused by staging: the remote entities gone and their local ones; those created.
   private long[] goneRemotes = new long[16];
   private long[] goneLocals = new long[16];
   private int goneCount;
@@ -291,7 +289,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     for (int i = 0; i < listed; i++) {
       remoteLive.put(staged.entities[i], i);
     }
-    undoCount = 0;
+    remaps.forget();
     goneCount = 0;
     createdCount = 0;
     // Created before anything is staged, as a change set creates a storage it needs: a refused
@@ -378,29 +376,12 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
 
   /** Maps {@code remote} to {@code local} ({@link Entity#NULL}: unmaps it), logging the undo. */
   private void remap(final long remote, final long local) {
-    if (undoCount == undoRemotes.length) {
-      undoRemotes = Arrays.copyOf(undoRemotes, 2 * undoCount);
-      undoLocals = Arrays.copyOf(undoLocals, 2 * undoCount);
-    }
-    undoRemotes[undoCount] = remote;
-    undoLocals[undoCount++] = remoteToLocal.get(remote, Entity.NULL);
-    if (Entity.isNull(local)) {
-      remoteToLocal.remove(remote);
-    } else {
-      remoteToLocal.put(remote, local);
-    }
+    remaps.remap(remote, local);
   }
 
   /** Puts the map back as it was before staging, and forgets what the set staged. */
   private void rollback() {
-    for (int i = undoCount - 1; i >= 0; i--) {
-      if (Entity.isNull(undoLocals[i])) {
-        remoteToLocal.remove(undoRemotes[i]);
-      } else {
-        remoteToLocal.put(undoRemotes[i], undoLocals[i]);
-      }
-    }
-    undoCount = 0;
+    remaps.undo();
     changes.clear();
   }
 
@@ -419,7 +400,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
         remoteToLocal.put(goneRemotes[i], goneLocals[i]);
       }
     }
-    undoCount = 0;
+    remaps.forget();
     unmapDestroyed();
   }
 
@@ -766,6 +747,24 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     @Override
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
       add(name);
+    }
+  }
+
+  /** The loader's map as the remap log sees it. */
+  private record LongMapping(LongLongMap map) implements RemapLog.Mapping {
+    @Override
+    public long get(final long remote, final long missing) {
+      return map.get(remote, missing);
+    }
+
+    @Override
+    public void put(final long remote, final long local) {
+      map.put(remote, local);
+    }
+
+    @Override
+    public void remove(final long remote) {
+      map.remove(remote);
     }
   }
 }

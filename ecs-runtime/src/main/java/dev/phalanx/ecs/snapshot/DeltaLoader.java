@@ -113,6 +113,8 @@ public final class DeltaLoader {
   private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
   // Remote handle to local handle, flat by the remote index (see EntityIndexMap).
   private final EntityIndexMap remoteToLocal = new EntityIndexMap();
+  // Staging's changes of the map, undone if the commit is refused.
+  private final RemapLog remaps = new RemapLog(remoteToLocal);
   private final Writer writer = new Writer(remoteToLocal);
   // Reused by staging from one delta to the next: the entities a delta loses, those it gains, and
   // those a section lists, marked by remote index. Only staging reads them.
@@ -123,11 +125,6 @@ public final class DeltaLoader {
   private final ChangeSet changes;
   // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
   private final Runnable undo = this::rollback;
-  // Reused by staging: what the map held before each change it made (NULL: unmapped), to put it
-  // back if the commit is refused.
-  private long[] undoRemotes = new long[16];
-  private long[] undoLocals = new long[16];
-  private int undoCount;
   private long tick;
   private long stream;
 
@@ -814,7 +811,7 @@ public final class DeltaLoader {
    */
   private void apply(final Staged staged) {
     checkUnlocked(staged);
-    undoCount = 0;
+    remaps.forget();
     // Created before anything is staged, as a change set creates a storage it needs: a refused
     // delta may leave the hierarchy in place, with no node.
     final Hierarchy hierarchy = null == hierarchySection(staged) ? null : Hierarchy.of(registry);
@@ -835,7 +832,7 @@ public final class DeltaLoader {
     for (final long remote : staged.arrived) {
       remoteToLocal.put(remote, changes.entityOf(remoteToLocal.get(remote, Entity.NULL)));
     }
-    undoCount = 0;
+    remaps.forget();
     tick = staged.tick;
     stream = staged.stream;
     Failures.rethrow(failure);
@@ -897,29 +894,12 @@ public final class DeltaLoader {
 
   /** Maps {@code remote} to {@code local} ({@link Entity#NULL}: unmaps it), logging the undo. */
   private void remap(final long remote, final long local) {
-    if (undoCount == undoRemotes.length) {
-      undoRemotes = Arrays.copyOf(undoRemotes, Math.max(16, 2 * undoCount));
-      undoLocals = Arrays.copyOf(undoLocals, Math.max(16, 2 * undoCount));
-    }
-    undoRemotes[undoCount] = remote;
-    undoLocals[undoCount++] = remoteToLocal.get(remote, Entity.NULL);
-    if (Entity.isNull(local)) {
-      remoteToLocal.remove(remote);
-    } else {
-      remoteToLocal.put(remote, local);
-    }
+    remaps.remap(remote, local);
   }
 
   /** Puts the map back as it was before staging, and forgets what the set staged. */
   private void rollback() {
-    for (int i = undoCount - 1; i >= 0; i--) {
-      if (Entity.isNull(undoLocals[i])) {
-        remoteToLocal.remove(undoRemotes[i]);
-      } else {
-        remoteToLocal.put(undoRemotes[i], undoLocals[i]);
-      }
-    }
-    undoCount = 0;
+    remaps.undo();
     changes.clear();
   }
 
