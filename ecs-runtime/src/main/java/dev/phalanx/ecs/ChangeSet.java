@@ -214,9 +214,16 @@ public final class ChangeSet {
 
   // Per change, the storage it touches, found by the check.
   private Storage<?>[] storages = new Storage<?>[16];
-  // What the check saw changed so far: the (entity, type) pairs of live entities, per type id a
-  // bit per staging number for created ones, and the entities destroyed.
-  private final LongLongMap touched = new LongLongMap(16);
+  // Per row write, the position its check found and its storage's structure stamp then: the apply
+  // reuses the position while the stamp is the same (no element of the storage moved since).
+  private int[] checkedPositions = new int[16];
+  private long[] checkedStamps = new long[16];
+  // What the check saw changed so far, per type id: a bit per entity index for live entities
+  // (each word set listed in liveMarks as type id << 32 | word, so that forgetting clears only
+  // those) and a bit per staging number for created ones; and the entities destroyed.
+  private long[][] livePairs = new long[32][];
+  private long[] liveMarks = new long[16];
+  private int liveMarkCount;
   private long[][] stagedPairs = new long[32][];
   private final LongLongMap destroyed = new LongLongMap(16);
 
@@ -620,6 +627,8 @@ public final class ChangeSet {
     rangeStarts = Arrays.copyOf(rangeStarts, grown);
     rangeCounts = Arrays.copyOf(rangeCounts, grown);
     storages = Arrays.copyOf(storages, grown);
+    checkedPositions = Arrays.copyOf(checkedPositions, grown);
+    checkedStamps = Arrays.copyOf(checkedStamps, grown);
   }
 
   private void checkIdle(final String operation) {
@@ -725,6 +734,8 @@ public final class ChangeSet {
       if (COPY == kind && Entity.isNull(targets[change])) {
         checkSource(change);
         checkRange(change, storage);
+      } else if (WRITE_ROW == kind) {
+        checkRowWrite(change, storage, targets[change]);
       } else {
         if (COPY == kind) {
           checkSource(change);
@@ -866,18 +877,34 @@ public final class ChangeSet {
   }
 
   /**
+   * Checks a row write, keeping the position found for the apply. A live entity the storage holds
+   * is valid (a storage holds live entities only), so one lookup answers both questions; any other
+   * target gets the full check, which refuses it with the reason.
+   */
+  private void checkRowWrite(final int change, final Storage<?> storage, final long entity) {
+    final int at = null == storage || isStaged(entity) ? SparseSet.ABSENT : storage.indexOf(entity);
+    if (SparseSet.ABSENT == at
+        || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
+      checkComponent(change, storage, entity);
+      checkedStamps[change] = -1L;
+      return;
+    }
+    markPair(change, entity, LIVE);
+    checkedPositions[change] = at;
+    checkedStamps[change] = storage.structureStamp();
+  }
+
+  /**
    * Records that the set changes {@code entity}'s component of the change's type, refusing a second
    * change of it: a bit per staging number and type for entities this set creates (a prefab's
-   * thousands of copies cost a bit each), a hash entry for live ones.
+   * thousands of copies cost a bit each), a bit per entity index and type for live ones.
    */
   private void markPair(final int change, final long entity, final int origin) {
     final boolean first;
     if (CREATED == origin) {
       first = markStaged(types[change].id(), Entity.version(entity) - base);
     } else {
-      final long key = (long) Entity.index(entity) << 24 | types[change].id();
-      first = !touched.containsKey(key);
-      touched.put(key, 1L);
+      first = markLive(types[change].id(), Entity.index(entity));
     }
     if (!first) {
       throw refusal(
@@ -895,6 +922,34 @@ public final class ChangeSet {
     final boolean clear = 0 == (bits[n >>> 6] & bit);
     bits[n >>> 6] |= bit;
     return clear;
+  }
+
+  /**
+   * Sets the bit of entity index {@code index} for type {@code id}; returns whether it was clear.
+   */
+  private boolean markLive(final int id, final int index) {
+    if (id >= livePairs.length) {
+      livePairs = Arrays.copyOf(livePairs, Math.max(id + 1, livePairs.length * 2));
+    }
+    final int word = index >>> 6;
+    long[] bits = livePairs[id];
+    if (null == bits || bits.length <= word) {
+      final int words = Math.max(word + 1, null == bits ? 64 : bits.length * 2);
+      bits = null == bits ? new long[words] : Arrays.copyOf(bits, words);
+      livePairs[id] = bits;
+    }
+    final long bit = 1L << index;
+    if (0 != (bits[word] & bit)) {
+      return false;
+    }
+    if (0 == bits[word]) {
+      if (liveMarkCount == liveMarks.length) {
+        liveMarks = Arrays.copyOf(liveMarks, liveMarkCount * 2);
+      }
+      liveMarks[liveMarkCount++] = (long) id << 32 | word;
+    }
+    bits[word] |= bit;
+    return true;
   }
 
   /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
@@ -942,7 +997,10 @@ public final class ChangeSet {
       for (int s = 0; s < registry.storageCount(); s++) {
         final Storage<?> storage = registry.storageAt(s);
         if (storage.contains(entity)) {
-          storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
+          if (storage.isLocked() || storage.isIterated()) {
+            // Refused, unless a permit lets this thread change it: the message only then.
+            storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
+          }
           checkGroupsQuiet(change, storage, entity);
         }
       }
@@ -1093,9 +1151,15 @@ public final class ChangeSet {
         log(storage, entity, UPDATE);
       }
     }
-    // Positions once every insertion of the run is made: an owning group moves its new members.
+    // Positions once every insertion of the run is made (an owning group moves its new members),
+    // or as the check found them while no element of the storage moved since.
+    final long stamp = storage.structureStamp();
     for (int k = 0; k < count; k++) {
-      runPositions[k] = storage.indexOf(resolve(targets[from + k]));
+      final int change = from + k;
+      runPositions[k] =
+          !inserting && checkedStamps[change] == stamp
+              ? checkedPositions[change]
+              : storage.indexOf(resolve(targets[change]));
     }
     try {
       ((RowWriter) values[from]).writeAll(storage, runPositions, runRows, count);
@@ -1104,7 +1168,11 @@ public final class ChangeSet {
     }
     for (int k = 0; k < count; k++) {
       storage.markWritten(runPositions[k]);
-      rewrite(storage, runPositions[k], 0, null);
+    }
+    if (rewriter.hasRefs(storage)) {
+      for (int k = 0; k < count; k++) {
+        rewriter.rewrite(storage, runPositions[k], 0, null, this);
+      }
     }
     return failure;
   }
@@ -1233,8 +1301,11 @@ public final class ChangeSet {
     }
     for (int i = 0; i < logSize; i++) {
       // A listener may have destroyed the target or stripped it of the component meanwhile.
-      if (UPDATE == logMarks[i] && logStorages[i].contains(logEntities[i])) {
-        failure = logStorages[i].onUpdate().publish(registry, logEntities[i], failure);
+      final Storage<?> storage = logStorages[i];
+      if (UPDATE == logMarks[i]
+          && !storage.onUpdate().isEmpty()
+          && storage.contains(logEntities[i])) {
+        failure = storage.onUpdate().publish(registry, logEntities[i], failure);
       }
     }
     Arrays.fill(logStorages, 0, logSize, null);
@@ -1271,7 +1342,10 @@ public final class ChangeSet {
 
   /** Forgets what a check recorded. */
   private void forgetChecks() {
-    touched.clear();
+    for (int i = 0; i < liveMarkCount; i++) {
+      livePairs[(int) (liveMarks[i] >>> 32)][(int) liveMarks[i]] = 0L;
+    }
+    liveMarkCount = 0;
     destroyed.clear();
     final int words = (staged + 63) >>> 6;
     for (final long[] bits : stagedPairs) {

@@ -880,14 +880,11 @@ public final class DeltaLoader {
     for (int i = 0; i < entities.length; i++) {
       final long local = remoteToLocal.get(entities[i], Entity.NULL);
       // A local entity a listener destroyed (still mapped) is skipped.
-      if (ChangeSet.isStaged(local)) {
+      // One lookup first: a storage holds live entities only.
+      if (null != storage && storage.contains(local)) {
+        changes.write(local, type, writer, i);
+      } else if (ChangeSet.isStaged(local) || registry.valid(local)) {
         changes.emplace(local, type, writer, i);
-      } else if (registry.valid(local)) {
-        if (null != storage && storage.contains(local)) {
-          changes.write(local, type, writer, i);
-        } else {
-          changes.emplace(local, type, writer, i);
-        }
       }
     }
   }
