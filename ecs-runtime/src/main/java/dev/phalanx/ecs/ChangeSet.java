@@ -226,6 +226,13 @@ public final class ChangeSet {
   private int liveMarkCount;
   private long[][] stagedPairs = new long[32][];
   private final LongLongMap destroyed = new LongLongMap(16);
+  // How many of the destroyed are this set's own creations (most commits destroy none of them).
+  private int stagedDestroys;
+  // The storages that could refuse a destroy now (locked, iterated, or observed by groups while an
+  // iteration or lock is active), found at the check's first destroy; -1 until then. The check
+  // changes nothing, so the list holds for the whole check.
+  private Storage<?>[] guarded = new Storage<?>[8];
+  private int guardedCount = -1;
 
   // What the apply step made, to announce: storage, entity and pending mark, or -2 for an update.
   private Storage<?>[] logStorages = new Storage<?>[16];
@@ -975,7 +982,7 @@ public final class ChangeSet {
       if (!isStagedHere(entity)) {
         throw refusal(change, entity, "it is a staged handle of another change set");
       }
-      if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
+      if (0 != stagedDestroys && destroyed.containsKey(entityKey(entity))) {
         throw refusal(change, entity, "an earlier change of this set destroys it");
       }
       return CREATED;
@@ -992,20 +999,40 @@ public final class ChangeSet {
   private void checkDestroy(final long entity) {
     final int change = -1;
     liveState(change, entity);
-    if (!isStaged(entity)) {
+    if (isStaged(entity)) {
+      stagedDestroys++;
+    } else {
       registry.checkDestroyable(entity);
-      for (int s = 0; s < registry.storageCount(); s++) {
-        final Storage<?> storage = registry.storageAt(s);
+      if (guardedCount < 0) {
+        findGuarded();
+      }
+      for (int g = 0; g < guardedCount; g++) {
+        final Storage<?> storage = guarded[g];
         if (storage.contains(entity)) {
-          if (storage.isLocked() || storage.isIterated()) {
-            // Refused, unless a permit lets this thread change it: the message only then.
-            storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
-          }
+          storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
           checkGroupsQuiet(change, storage, entity);
         }
       }
     }
     destroyed.put(entityKey(entity), 1L);
+  }
+
+  /**
+   * Lists the storages that could refuse a destroy: only they need asking whether they hold the
+   * entity (a destroy of an entity with ten components then costs no lookup but its own).
+   */
+  private void findGuarded() {
+    guardedCount = 0;
+    final boolean groupsGuarded = registry.groups().guards.any();
+    for (int s = 0; s < registry.storageCount(); s++) {
+      final Storage<?> storage = registry.storageAt(s);
+      if (storage.isLocked() || storage.isIterated() || (groupsGuarded && storage.hasGroups())) {
+        if (guardedCount == guarded.length) {
+          guarded = Arrays.copyOf(guarded, guardedCount * 2);
+        }
+        guarded[guardedCount++] = storage;
+      }
+    }
   }
 
   /** Refuses a change of a storage that groups observe while an iteration or lock is active. */
@@ -1346,6 +1373,11 @@ public final class ChangeSet {
       livePairs[(int) (liveMarks[i] >>> 32)][(int) liveMarks[i]] = 0L;
     }
     liveMarkCount = 0;
+    stagedDestroys = 0;
+    if (guardedCount > 0) {
+      Arrays.fill(guarded, 0, guardedCount, null);
+    }
+    guardedCount = -1;
     destroyed.clear();
     final int words = (staged + 63) >>> 6;
     for (final long[] bits : stagedPairs) {
