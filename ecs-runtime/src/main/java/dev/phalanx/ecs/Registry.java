@@ -1,7 +1,6 @@
 package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Failures;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
@@ -71,10 +70,8 @@ public final class Registry {
   // changes (refreshDirectUpkeep), so never stale; whether anything is iterated or locked, or a
   // destroy or clear is in progress, is read at each destroy.
   private boolean plainDestroy = true;
-  // The checks that features registered with addCheck, and their names: verify() runs them after
-  // its own, in the order they were added.
-  private final List<Consumer<List<String>>> checks = new ArrayList<>();
-  private final List<String> checkNames = new ArrayList<>();
+  // The consistency checks: verify(), danglingReferences() and the checks features registered.
+  private final RegistryVerifier verifier = new RegistryVerifier(this);
 
   /** Creates an empty registry. */
   public Registry() {
@@ -604,6 +601,11 @@ public final class Registry {
         entities.release(batch[i]);
       }
     }
+  }
+
+  /** Returns the number of destroys in progress (nested ones from listeners included). */
+  int destroysInProgress() {
+    return destroyingDepth;
   }
 
   /** Returns whether {@code entity} is being destroyed: its components are being removed. */
@@ -1463,38 +1465,7 @@ public final class Registry {
    * @return the broken invariants, each described in words; empty if the registry is consistent
    */
   public List<String> verify() {
-    final List<String> problems = new ArrayList<>();
-    entities.verify(problems);
-    for (int i = 0; i < storageCount; i++) {
-      final Storage<?> storage = storages[i];
-      storage.verify(problems);
-      final long[] packed = storage.packed();
-      for (int position = 0; position < storage.size(); position++) {
-        final long entity = packed[position];
-        if (!Entity.isTombstone(entity) && !entities.valid(entity)) {
-          problems.add(
-              storage.describe()
-                  + ": holds a component of "
-                  + Entity.toString(entity)
-                  + ", which is not a live entity");
-        }
-      }
-    }
-    groups.verify(problems);
-    if (0 != destroyingDepth) {
-      problems.add(destroyingDepth + " destroy(s) still registered as in progress");
-    }
-    if (clearing) {
-      problems.add("a clear() is still registered as in progress");
-    }
-    for (int i = 0; i < checks.size(); i++) {
-      try {
-        checks.get(i).accept(problems);
-      } catch (final RuntimeException failed) {
-        problems.add("the " + checkNames.get(i) + " check failed: " + failed);
-      }
-    }
-    return problems;
+    return verifier.verify();
   }
 
   /**
@@ -1510,9 +1481,7 @@ public final class Registry {
    * @param check appends the broken invariants it finds to the list it is given
    */
   public void addCheck(final String name, final Consumer<List<String>> check) {
-    Objects.requireNonNull(name, "name");
-    checks.add(Objects.requireNonNull(check, "check"));
-    checkNames.add(name);
+    verifier.addCheck(name, check);
   }
 
   /**
@@ -1525,25 +1494,7 @@ public final class Registry {
    * @return the dangling references, each described in words; empty if there is none
    */
   public List<String> danglingReferences() {
-    final List<String> dangling = new ArrayList<>();
-    for (int i = 0; i < storageCount; i++) {
-      final Storage<?> storage = storages[i];
-      storage.eachEntityRef(
-          (owner, field, reference) -> {
-            if (!Entity.isNull(reference) && !entities.valid(reference)) {
-              dangling.add(
-                  storage.type().name()
-                      + "."
-                      + field
-                      + " of "
-                      + Entity.toString(owner)
-                      + " names "
-                      + Entity.toString(reference)
-                      + ", which is not a live entity");
-            }
-          });
-    }
-    return dangling;
+    return verifier.danglingReferences();
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1191,74 +1191,21 @@ public class SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Appends to {@code problems} every broken invariant of the set, in words. O(size + the sparse
-   * array's capacity).
+   * Appends to {@code problems} every broken invariant of the set, in words ({@link
+   * SparseSetVerifier}). O(size + the sparse array's capacity).
    */
   void verify(final java.util.List<String> problems) {
-    int holes = 0;
-    for (int position = 0; position < size; position++) {
-      final long entity = packed[position];
-      if (Entity.isTombstone(entity)) {
-        if (DeletionPolicy.IN_PLACE != policy) {
-          problems.add(describe() + ": tombstone at position " + position + " under swap-and-pop");
-        }
-        holes++;
-        continue;
-      }
-      if (indexOf(entity) != position) {
-        problems.add(
-            describe()
-                + ": "
-                + Entity.toString(entity)
-                + " at position "
-                + position
-                + " is mapped by the sparse array to "
-                + sparseEntry((int) entity));
-      }
-    }
-    for (int page = 0; page < sparse.length; page++) {
-      final int[] entries = sparse[page];
-      for (int slot = 0; null != entries && slot < entries.length; slot++) {
-        final int position = ~entries[slot];
-        if (ABSENT != position
-            && (position < 0
-                || position >= size
-                || Entity.index(packed[position]) != (page << SPARSE_SHIFT) + slot)) {
-          problems.add(
-              describe()
-                  + ": the sparse array maps index "
-                  + ((page << SPARSE_SHIFT) + slot)
-                  + " to position "
-                  + position
-                  + ", which does not hold it");
-        }
-      }
-    }
-    int listed = 0;
-    for (int hole = firstHole(); ABSENT != hole; hole = (int) packed[hole]) {
-      if (hole < 0 || hole >= size || !Entity.isTombstone(packed[hole]) || ++listed > holes) {
-        problems.add(describe() + ": the free list of holes is broken at position " + hole);
-        listed = -1;
-        break;
-      }
-    }
-    if (listed >= 0 && listed != holes) {
-      problems.add(
-          describe() + ": " + holes + " tombstones but " + listed + " holes in the free list");
-    }
-    if (0 != locks) {
-      problems.add(describe() + ": still locked (by " + lockDescription() + ")");
-    }
-    if (0 != iterations) {
-      problems.add(describe() + ": " + iterations + " iteration(s) still registered");
-    }
+    SparseSetVerifier.verify(this, problems);
   }
 
-  private int sparseEntry(final int index) {
-    final int page = index >>> SPARSE_SHIFT;
-    return page < sparse.length && null != sparse[page]
-        ? ~sparse[page][index & SPARSE_MASK]
-        : ABSENT;
+  /** {@return the sparse pages, for {@link SparseSetVerifier} to read; never changed through it} */
+  final int[][] sparsePages() {
+    return sparse;
+  }
+
+  /** {@return the number of callback iterations registered on the set} */
+  final int iterationCount() {
+    return iterations;
   }
 
   // ---------------------------------------------------------------------------------------------
