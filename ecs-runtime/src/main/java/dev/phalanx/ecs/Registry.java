@@ -39,11 +39,6 @@ import java.util.function.Supplier;
  */
 public final class Registry {
 
-  // The index bit of handles that stand for entities not created yet (never a live index: indices
-  // stop at Entity.MAX_INDEX): a command buffer's reserved handles set it, a change set's staged
-  // handles set it and the bit below. Messages about an invalid handle say which it is.
-  private static final int RESERVED_INDEX_BIT = 0x8000_0000;
-
   private static final SparseSet[] NO_SETS = new SparseSet[0];
   private static final Storage<?>[] NO_STORAGES = new Storage<?>[0];
   private static final ComponentType<?, ?>[] NO_TYPES = new ComponentType<?, ?>[0];
@@ -282,10 +277,7 @@ public final class Registry {
    */
   void checkDestroyable(final long entity) {
     if (0 != destroyingDepth && isBeingDestroyed(entity)) {
-      throw new IllegalStateException(
-          "cannot commit destroy on "
-              + Entity.toString(entity)
-              + ": it is being destroyed already (its destroy listeners run); nothing was changed");
+      throw RegistryRefusals.destroyingAlready(entity);
     }
   }
 
@@ -414,16 +406,7 @@ public final class Registry {
   public void destroy(final long entity, final int version) {
     checkValid(entity, "destroy with a chosen version");
     if (Entity.TOMBSTONE_VERSION == version || Entity.version(entity) == version) {
-      throw new IllegalArgumentException(
-          "cannot destroy "
-              + Entity.toString(entity)
-              + " with next version "
-              + version
-              + ": "
-              + (Entity.TOMBSTONE_VERSION == version
-                  ? "that version marks tombstones"
-                  : "it is the entity's own version, which would make its stale handles valid"
-                      + " again"));
+      throw RegistryRefusals.refusedVersion(entity, version);
     }
     destroy(entity, version, "destroy");
   }
@@ -501,17 +484,7 @@ public final class Registry {
     for (int i = storageCount - 1; i >= 0; i--) {
       final Storage<?> storage = storages[i];
       if (storage.isLocked() && SparseSet.ABSENT != storage.indexOf(entity)) {
-        throw new ConcurrentModificationException(
-            "cannot destroy "
-                + Entity.toString(entity)
-                + (1 == batchSize ? "" : " (in a batch of " + batchSize + " entities)")
-                + ": it has "
-                + storage.elementName()
-                + ", and "
-                + storage.describe()
-                + " is being read by "
-                + storage.lockDescription()
-                + ", which refuses structural changes until it ends; nothing was destroyed");
+        throw RegistryRefusals.lockedHolder(entity, batchSize, storage);
       }
     }
   }
@@ -656,22 +629,10 @@ public final class Registry {
    */
   void checkInsertionState(final long entity, final ComponentType<?, ?> type) {
     if (clearing) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": the registry is being"
-              + " cleared, and everything added now would be left on a released entity");
+      throw RegistryRefusals.insertWhileClearing(entity, type);
     }
     if (0 != destroyingDepth && isBeingDestroyed(entity)) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": it is being destroyed,"
-              + " and a component added now would outlive it");
+      throw RegistryRefusals.insertWhileDestroying(entity, type);
     }
   }
 
@@ -688,11 +649,7 @@ public final class Registry {
 
   private void checkNotClearing(final String operation) {
     if (clearing) {
-      throw new IllegalStateException(
-          "cannot "
-              + operation
-              + ": the registry is being cleared, and everything created now would be"
-              + " released with the rest");
+      throw RegistryRefusals.clearing(operation);
     }
   }
 
@@ -1545,10 +1502,7 @@ public final class Registry {
         for (int b = a; b < lists.length; b++) {
           for (int j = b == a ? i + 1 : 0; j < lists[b].length; j++) {
             if (lists[a][i] == lists[b][j]) {
-              throw new IllegalArgumentException(
-                  lists[a][i].name()
-                      + " is listed twice in the group's lists (a type cannot be both owned"
-                      + " and get, or both included and excluded)");
+              throw RegistryRefusals.listedTwice(lists[a][i]);
             }
           }
         }
@@ -1569,21 +1523,7 @@ public final class Registry {
 
   private void checkValid(final long entity, final String operation) {
     if (!entities.valid(entity)) {
-      throw new IllegalArgumentException(
-          "cannot " + operation + " " + Entity.toString(entity) + ": " + describeInvalid(entity));
+      throw RegistryRefusals.invalid(entity, operation);
     }
-  }
-
-  private static String describeInvalid(final long entity) {
-    if (ChangeSet.isStaged(entity)) {
-      return "it is a staged handle of a change set, not an entity: stage changes of it into that"
-          + " set, and after its commit read the entity created for it with entityOf(handle)";
-    }
-    if (!Entity.isNull(entity) && 0 != (Entity.index(entity) & RESERVED_INDEX_BIT)) {
-      return "it is a reserved handle of a command buffer, not an entity of this registry: record"
-          + " commands on it into that buffer, and after its apply read the entity created for it"
-          + " with entityOf(handle)";
-    }
-    return "the entity is not valid (destroyed or never created)";
   }
 }
