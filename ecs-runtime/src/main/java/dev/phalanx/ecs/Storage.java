@@ -284,12 +284,7 @@ public abstract class Storage<T> extends SparseSet {
     patcher.accept(value);
     // The patcher may have changed the world: look the element up again.
     if (ABSENT == indexOf(entity)) {
-      throw new IllegalStateException(
-          "cannot patch "
-              + type.name()
-              + " of "
-              + Entity.toString(entity)
-              + ": the patcher removed it");
+      throw StorageRefusals.patcherRemoved(this, entity);
     }
     writeChecked(entity, value, "patch");
     notifyUpdate(entity);
@@ -529,46 +524,22 @@ public abstract class Storage<T> extends SparseSet {
   protected final void checkInsertable(final long entity) {
     final int index = Entity.index(entity);
     if (index < 0 || index > Entity.MAX_INDEX || Entity.isTombstone(entity)) {
-      throw new IllegalArgumentException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": not an entity handle (null, tombstone or index out of range)");
+      throw StorageRefusals.notAHandle(this, entity);
     }
     if (null != registry) {
       registry.checkInsertion(entity, type);
     }
     if (0 != clearing) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": "
-              + describe()
-              + " is being cleared");
+      throw StorageRefusals.beingCleared(this, entity);
     }
     // One sparse lookup answers both "already has one" and "another version holds the index".
     final long holder = entityWithIndex(index);
     if (!Entity.isNull(holder)) {
       if (holder == entity) {
-        throw new IllegalArgumentException(
-            "cannot emplace "
-                + type.name()
-                + " on "
-                + Entity.toString(entity)
-                + ": it already has one; use replace or emplaceOrReplace");
+        throw StorageRefusals.alreadyHas(this, entity);
       }
       // Only standalone storages get here: a registry never has two live versions of one index.
-      throw new IllegalArgumentException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": "
-              + Entity.toString(holder)
-              + " (same index, another version) is still in the storage");
+      throw StorageRefusals.indexHeld(this, entity, holder);
     }
   }
 
@@ -593,14 +564,7 @@ public abstract class Storage<T> extends SparseSet {
       registry.checkInsertionState(entity, type);
     }
     if (0 != clearing) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": "
-              + describe()
-              + " is being cleared");
+      throw StorageRefusals.beingCleared(this, entity);
     }
     return -2 - prepareSlotFor(entity);
   }
@@ -629,13 +593,7 @@ public abstract class Storage<T> extends SparseSet {
    */
   protected final void commitInsert(final long entity, final int position) {
     if (position != nextPosition()) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": the storage changed"
-              + " between prepareInsert and commitInsert; nothing was inserted");
+      throw StorageRefusals.changedBeforeCommit(this, entity);
     }
     final boolean observed = hasGroups();
     if (observed) {
@@ -734,43 +692,7 @@ public abstract class Storage<T> extends SparseSet {
    * @throws java.util.ConcurrentModificationException as {@link #insert(long[], int, int, Object)}
    */
   protected final int prepareInsertAll(final long[] entities, final int from, final int to) {
-    java.util.Objects.checkFromToIndex(from, to, entities.length);
-    final int first = size();
-    if (from == to) {
-      return first;
-    }
-    for (int i = from; i < to; i++) {
-      checkInsertable(entities[i]);
-    }
-    checkUnlocked(false, this, entities[from]);
-    if (hasGroups() && guards.any()) {
-      throw new java.util.ConcurrentModificationException(
-          "cannot insert "
-              + type.name()
-              + " on "
-              + (to - from)
-              + " entities at once: groups observe "
-              + describe()
-              + " and an iteration or a lock is active in the registry, so each entity's group"
-              + " upkeep must be checked as it is made; emplace them one by one");
-    }
-    final int duplicate = prepareAppend(entities, from, to);
-    if (duplicate >= 0) {
-      throw new IllegalArgumentException(
-          "cannot insert "
-              + type.name()
-              + " on "
-              + Entity.toString(entities[duplicate])
-              + ": it is listed twice in entities["
-              + from
-              + ", "
-              + to
-              + ") (offset "
-              + duplicate
-              + ")");
-    }
-    ensurePage(first + (to - from) - 1);
-    return first;
+    return BulkInsertion.prepare(this, entities, from, to);
   }
 
   /**
@@ -787,48 +709,7 @@ public abstract class Storage<T> extends SparseSet {
    */
   protected final void commitInsertAll(
       final long[] entities, final int from, final int to, final int first) {
-    if (from == to) {
-      return;
-    }
-    if (first != size()) {
-      throw new IllegalStateException(
-          "cannot insert "
-              + type.name()
-              + ": the storage changed between prepareInsertAll and commitInsertAll;"
-              + " nothing was inserted");
-    }
-    int mark = NO_PENDING;
-    if (!hasGroups()) {
-      appendAll(entities, from, to);
-    } else {
-      final OwningGroup direct = directInsertOwner();
-      if (null != direct) {
-        for (int i = from, position = first; i < to; i++, position++) {
-          final long entity = entities[i];
-          insertAt(entity, position);
-          direct.enterDirectly(entity, this, position);
-        }
-      } else {
-        // Nothing is iterated or locked (prepareInsertAll checked): no plan can be refused.
-        mark = groups.pendingMark();
-        for (int i = from, position = first; i < to; i++, position++) {
-          final long entity = entities[i];
-          groups.planInsert(this, entity, position);
-          insertAt(entity, position);
-          groups.applyInsert(this, entity, position);
-          groups.pushPending();
-        }
-      }
-    }
-    if (onConstruct.isEmpty()
-        && afterInsert.isEmpty()
-        && (NO_PENDING == mark || !groups.pendingSince(mark))) {
-      return;
-    }
-    Failures.rethrow(
-        NO_PENDING == mark
-            ? publishInserted(entities, from, to, null)
-            : groups.publishPendingInOrder(mark, entities, from, to, this));
+    BulkInsertion.commit(this, entities, from, to, first);
   }
 
   /**
@@ -838,26 +719,7 @@ public abstract class Storage<T> extends SparseSet {
    * copy in bulk then, and element by element otherwise (to announce everything last).
    */
   final boolean bulkSilent() {
-    if (!onConstruct.isEmpty() || !afterInsert.isEmpty()) {
-      return false;
-    }
-    if (!hasGroups()) {
-      return true;
-    }
-    if (guards.any()) {
-      return false;
-    }
-    for (final Group group : includedBy) {
-      if (!group.onEnter.isEmpty() || !group.onLeave.isEmpty()) {
-        return false;
-      }
-    }
-    for (final Group group : excludedBy) {
-      if (!group.onEnter.isEmpty() || !group.onLeave.isEmpty()) {
-        return false;
-      }
-    }
-    return true;
+    return BulkInsertion.silent(this);
   }
 
   /**
@@ -914,12 +776,7 @@ public abstract class Storage<T> extends SparseSet {
    */
   protected final int commitUnannounced(final long entity, final int position) {
     if (position != nextPosition()) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": the storage changed before the insertion was committed; nothing was inserted");
+      throw StorageRefusals.changedBeforeUnannounced(this, entity);
     }
     if (!hasGroups()) {
       insertAt(entity, position);
@@ -1164,6 +1021,11 @@ public abstract class Storage<T> extends SparseSet {
     return !hasGroups() && onDestroy.isEmpty() && afterRemove.isEmpty();
   }
 
+  /** {@return the groups of the owning registry, or {@code null} for a standalone storage} */
+  final Groups groups() {
+    return groups;
+  }
+
   /** Returns whether groups observe this storage (include or exclude it). */
   final boolean hasGroups() {
     return 0 != includedBy.length || 0 != excludedBy.length;
@@ -1209,12 +1071,7 @@ public abstract class Storage<T> extends SparseSet {
   final void checkSortable() {
     super.checkSortable();
     if (null != owner) {
-      throw new IllegalStateException(
-          "cannot sort "
-              + describe()
-              + " on its own: it is owned by "
-              + owner
-              + "; sort the group instead");
+      throw StorageRefusals.ownedSort(this, owner);
     }
   }
 
@@ -1232,7 +1089,7 @@ public abstract class Storage<T> extends SparseSet {
   protected final int positionFor(final long entity, final String operation) {
     final int position = indexOf(entity);
     if (ABSENT == position) {
-      throw missing(entity, operation);
+      throw StorageRefusals.missing(this, entity, operation);
     }
     return position;
   }
@@ -1246,33 +1103,9 @@ public abstract class Storage<T> extends SparseSet {
     Failures.rethrow(onUpdate.publish(registry, entity, null));
   }
 
-  /**
-   * Builds the exception for a missing component.
-   *
-   * @param entity the entity that lacks the component
-   * @param operation the refused operation's name, for the message
-   * @return the exception to throw
-   */
-  final IllegalArgumentException missing(final long entity, final String operation) {
-    final String reason =
-        null != registry && !registry.valid(entity)
-            ? "the entity is not valid (destroyed or never created)"
-            : "the entity has no " + type.name();
-    return new IllegalArgumentException(
-        "cannot "
-            + operation
-            + " "
-            + type.name()
-            + " of "
-            + Entity.toString(entity)
-            + ": "
-            + reason);
-  }
-
   private void checkValue(final long entity, final T value, final String operation) {
     if (null == value && !type.traits().empty()) {
-      throw new NullPointerException(
-          "cannot " + operation + " a null " + type.name() + " on " + Entity.toString(entity));
+      throw StorageRefusals.nullValue(this, entity, operation);
     }
   }
 
@@ -1286,41 +1119,12 @@ public abstract class Storage<T> extends SparseSet {
     writeStaged(positionFor(entity, operation));
   }
 
-  private void ensurePage(final int position) {
+  /** Allocates the payload pages up to the one holding {@code position}, in order. */
+  final void ensurePage(final int position) {
     final int page = position >>> pageShift;
     while (page >= allocatedPages) {
       allocatePage(allocatedPages);
       allocatedPages++;
-    }
-  }
-
-  /** A small per-thread stack of (storage, entity) removals in progress; grows, never shrinks. */
-  private static final class PendingRemovals {
-    private Storage<?>[] storages = new Storage<?>[4];
-    private long[] entities = new long[4];
-    private int depth;
-
-    boolean contains(final Storage<?> storage, final long entity) {
-      for (int i = depth - 1; i >= 0; i--) {
-        if (storages[i] == storage && entities[i] == entity) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    void push(final Storage<?> storage, final long entity) {
-      if (depth == storages.length) {
-        storages = Arrays.copyOf(storages, depth * 2);
-        entities = Arrays.copyOf(entities, depth * 2);
-      }
-      storages[depth] = storage;
-      entities[depth] = entity;
-      depth++;
-    }
-
-    void pop() {
-      storages[--depth] = null;
     }
   }
 
