@@ -2,7 +2,6 @@ package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
-import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -43,7 +42,7 @@ public final class Registry {
   private static final Storage<?>[] NO_STORAGES = new Storage<?>[0];
   private static final ComponentType<?, ?>[] NO_TYPES = new ComponentType<?, ?>[0];
   // The version argument of destroy meaning "the next version": the one version no caller passes.
-  private static final int NEXT_VERSION = Entity.TOMBSTONE_VERSION;
+  static final int NEXT_VERSION = Entity.TOMBSTONE_VERSION;
 
   private final EntityStorage entities;
   private Storage<?>[] byId = new Storage<?>[32];
@@ -55,7 +54,9 @@ public final class Registry {
   private final Signal onDestroy = new Signal();
   private final Groups groups = new Groups(this);
   // The entities whose components destroy() is removing (nested destroys from listeners stack up):
-  // they may not receive components, and they enter no group on the way out.
+  // they may not receive components, and they enter no group on the way out. [0, destroyingDepth)
+  // holds them outermost first; Destruction pushes an entity before its first removal and pops it
+  // once onDestroy ran. The hot checks read destroyingDepth alone, hence the state lives here.
   private long[] destroying = new long[4];
   private int destroyingDepth;
   // Whether clear() is removing everything: nothing may be created or added meanwhile.
@@ -67,6 +68,8 @@ public final class Registry {
   private boolean plainDestroy = true;
   // The consistency checks: verify(), danglingReferences() and the checks features registered.
   private final RegistryVerifier verifier = new RegistryVerifier(this);
+  // The guarded and batch destroys, which run over the state above.
+  private final Destruction destruction = new Destruction(this);
 
   /** Creates an empty registry. */
   public Registry() {
@@ -367,22 +370,7 @@ public final class Registry {
     if (clearing || isBeingDestroyed(entity)) {
       return;
     }
-    if (groups.guards.any()) {
-      // A lock (a parallel iteration's among them) refuses before the destroying stack is
-      // written: several threads refused at once then change nothing of the registry.
-      checkUnlockedFor(entity, 1);
-    }
-    pushDestroying(entity);
-    if (groups.guards.any()) {
-      // Something is iterated or locked: every removal must be allowed before the first is made.
-      try {
-        checkDestroy(entity);
-      } catch (final RuntimeException refused) {
-        popDestroying();
-        throw refused;
-      }
-    }
-    Failures.rethrow(destroyChecked(entity, version, null));
+    destruction.destroy(entity, version);
   }
 
   /**
@@ -441,91 +429,7 @@ public final class Registry {
     if (clearing) {
       return; // as one by one: the clear destroys them all
     }
-    if (groups.guards.any()) {
-      // The locks first, for the whole batch, reading only: a batch refused on several threads at
-      // once (the bodies of a parallel pass) must not touch the destroying stack, which is shared.
-      for (int i = from; i < to; i++) {
-        checkUnlockedFor(batch[i], to - from);
-      }
-    }
-    if (destroysInBulk()) {
-      destroyInBulk(batch, from, to);
-      return;
-    }
-    for (int i = from; i < to; i++) {
-      pushDestroying(batch[i]);
-      try {
-        checkDestroy(batch[i]);
-      } finally {
-        popDestroying();
-      }
-    }
-    Throwable failure = null;
-    for (int i = from; i < to; i++) {
-      final long entity = batch[i];
-      if (entities.valid(entity) && !isBeingDestroyed(entity)) {
-        pushDestroying(entity);
-        failure = destroyChecked(entity, NEXT_VERSION, failure);
-      }
-    }
-    Failures.rethrow(failure);
-  }
-
-  /**
-   * Throws a {@link ConcurrentModificationException} if a storage that holds {@code entity} is
-   * locked (by a chunk or parallel iteration, or a sort's comparator): destroying the entity would
-   * remove its element there. Reads only, and allocates nothing unless it throws, so that destroys
-   * refused on several threads at once change nothing of the registry.
-   *
-   * @param batchSize the number of entities of the destroy that {@code entity} belongs to (1: a
-   *     destroy of one entity), for the message
-   */
-  private void checkUnlockedFor(final long entity, final int batchSize) {
-    for (int i = storageCount - 1; i >= 0; i--) {
-      final Storage<?> storage = storages[i];
-      if (storage.isLocked() && SparseSet.ABSENT != storage.indexOf(entity)) {
-        throw RegistryRefusals.lockedHolder(entity, batchSize, storage);
-      }
-    }
-  }
-
-  private void checkDestroy(final long entity) {
-    for (int i = storageCount - 1; i >= 0; i--) {
-      final Storage<?> storage = storages[i];
-      final int position = storage.indexOf(entity);
-      if (SparseSet.ABSENT != position) {
-        storage.checkRemovable(entity, position);
-      }
-    }
-  }
-
-  /**
-   * Removes every component of {@code entity}, which is on the destroying stack, publishes {@link
-   * #onDestroy()}, then releases it with {@code version} ({@link #NEXT_VERSION}: the next one).
-   */
-  private Throwable destroyChecked(final long entity, final int version, Throwable failure) {
-    try {
-      // Listeners may create storages: those cannot hold the entity (additions are refused).
-      for (int i = storageCount - 1; i >= 0; i--) {
-        final Storage<?> storage = storages[i];
-        final int position = storage.indexOf(entity);
-        if (SparseSet.ABSENT != position
-            && !(storage.hasGroups()
-                && storage.upkeep().removeWithSpanningGroup(entity, position))) {
-          failure = storage.removeElement(entity, position, failure, true);
-        }
-      }
-      if (!onDestroy.isEmpty()) {
-        failure = onDestroy.publish(this, entity, failure);
-      }
-    } finally {
-      popDestroying();
-    }
-    // A listener may have released it already (registry.clear() from a destroy listener).
-    if (entities.valid(entity)) {
-      entities.releaseLive(entity, version);
-    }
-    return failure;
+    destruction.destroy(batch, from, to);
   }
 
   /**
@@ -542,38 +446,7 @@ public final class Registry {
     if (groups.guards.any() || 0 != destroyingDepth || clearing || !onDestroy.isEmpty()) {
       return false;
     }
-    for (int i = 0; i < storageCount; i++) {
-      if (!storages[i].upkeep().removableInBulk()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Destroys a checked batch when {@link #destroysInBulk()}: storage by storage, each a tight loop
-   * ({@link SparseSet#removeAll(long[], int, int)}), then the identifiers released in batch order,
-   * so that recycling continues as if they had been destroyed one by one. An entity listed twice is
-   * removed and released once. Every entity of the batch must be live when it starts.
-   */
-  private void destroyInBulk(final long[] batch, final int from, final int to) {
-    for (int s = storageCount - 1; s >= 0; s--) {
-      final Storage<?> storage = storages[s];
-      if (storage.isEmpty()) {
-        continue;
-      }
-      storage.removeAll(batch, from, to);
-    }
-    for (int s = 0; s < storageCount; s++) {
-      if (storages[s].hasGroups()) {
-        ((OwningGroup) storages[s].includedBy[0]).followOwned();
-      }
-    }
-    for (int i = from; i < to; i++) {
-      if (entities.valid(batch[i])) {
-        entities.release(batch[i]);
-      }
-    }
+    return destruction.storagesRemovableInBulk();
   }
 
   /** Returns the number of destroys in progress (nested ones from listeners included). */
@@ -636,14 +509,16 @@ public final class Registry {
     }
   }
 
-  private void pushDestroying(final long entity) {
+  /** Puts {@code entity} on the destroying stack: its components are about to be removed. */
+  void pushDestroying(final long entity) {
     if (destroyingDepth == destroying.length) {
       destroying = Arrays.copyOf(destroying, destroyingDepth * 2);
     }
     destroying[destroyingDepth++] = entity;
   }
 
-  private void popDestroying() {
+  /** Takes the innermost entity off the destroying stack: its destroy is complete. */
+  void popDestroying() {
     destroyingDepth--;
   }
 
@@ -752,6 +627,14 @@ public final class Registry {
       throw new IndexOutOfBoundsException(n + " outside [0, " + storageCount + ")");
     }
     return storages[n];
+  }
+
+  /**
+   * {@return the storages in creation order, valid at {@code [0, storageCount())}} The registry's
+   * own array, for loops of its package that read it; it is replaced as storages are added.
+   */
+  Storage<?>[] storageTable() {
+    return storages;
   }
 
   private <T, S extends Storage<T>> S createStorage(final ComponentType<T, S> type) {
