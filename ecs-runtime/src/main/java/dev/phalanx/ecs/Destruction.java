@@ -4,10 +4,11 @@ import dev.phalanx.ecs.internal.Failures;
 
 /**
  * The checked destruction of entities: what {@link Registry#destroy(long)} does when something
- * could refuse, observe or interrupt it, and what a batch {@link Registry#destroy(long[], int,
- * int)} does. The registry keeps the state these read (its storages, the destroying stack, whether
- * it is clearing) and the short path of a destroy that nothing can observe; this class keeps the
- * order in which a guarded destroy checks and removes.
+ * could refuse, observe or interrupt it, what a batch {@link Registry#destroy(long[], int, int)}
+ * does, and how {@link Registry#clear()} checks and empties every storage. The registry keeps the
+ * state these read (its storages, the destroying stack, whether it is clearing) and the short path
+ * of a destroy that nothing can observe; this class keeps the order in which a guarded destroy
+ * checks and removes.
  *
  * <p>Invariants kept:
  *
@@ -20,6 +21,9 @@ import dev.phalanx.ecs.internal.Failures;
  *   <li>Once its checks passed a destroy completes: an entity is on the destroying stack from its
  *       first removal until its components are gone and {@link Registry#onDestroy()} ran, and is
  *       released after that (with the version asked for) unless a listener released it already.
+ *   <li>A clear checks every storage before it empties the first, so a refused clear changes
+ *       nothing; while it runs the registry refuses creations and insertions, so each live entity
+ *       is announced once.
  * </ul>
  */
 final class Destruction {
@@ -196,5 +200,45 @@ final class Destruction {
         entities.release(batch[i]);
       }
     }
+  }
+
+  /**
+   * Checks, changing nothing, that {@link Registry#clear()} may clear every storage (last created
+   * first): none that holds elements is locked or iterated, nor refused by its groups.
+   */
+  void checkClear() {
+    final Storage<?>[] storages = registry.storageTable();
+    for (int i = registry.storageCount() - 1; i >= 0; i--) {
+      final Storage<?> storage = storages[i];
+      if (!storage.isEmpty()) {
+        storage.checkRearrange("clear the registry, which clears");
+        if (storage.hasGroups()) {
+          registry.groups().checkClear(storage);
+        }
+      }
+    }
+  }
+
+  /**
+   * Clears every storage (last created first), then publishes {@link Registry#onDestroy()} for each
+   * live entity; the registry is clearing, and releases the entities afterwards. Returns the first
+   * listener exception, or {@code null}.
+   */
+  Throwable clearAll() {
+    Throwable failure = null;
+    for (int i = registry.storageCount() - 1; i >= 0; i--) {
+      failure = registry.storageTable()[i].clear(failure);
+    }
+    final Signal onDestroy = registry.onDestroy();
+    if (!onDestroy.isEmpty()) {
+      // Listeners can neither create nor destroy entities now (refused, no-op): the live prefix
+      // stays as it is, so each entity is announced once.
+      final EntityStorage entities = registry.entities();
+      final long[] packed = entities.packed();
+      for (int at = entities.alive() - 1; at >= 0; at--) {
+        failure = onDestroy.publish(registry, packed[at], failure);
+      }
+    }
+    return failure;
   }
 }

@@ -908,29 +908,11 @@ public final class Registry {
     if (clearing) {
       return;
     }
-    for (int i = storageCount - 1; i >= 0; i--) {
-      final Storage<?> storage = storages[i];
-      if (!storage.isEmpty()) {
-        storage.checkRearrange("clear the registry, which clears");
-        if (storage.hasGroups()) {
-          groups.checkClear(storage);
-        }
-      }
-    }
+    destruction.checkClear();
     clearing = true;
-    Throwable failure = null;
+    Throwable failure;
     try {
-      for (int i = storageCount - 1; i >= 0; i--) {
-        failure = storages[i].clear(failure);
-      }
-      if (!onDestroy.isEmpty()) {
-        // Listeners can neither create nor destroy entities now (refused, no-op): the live prefix
-        // stays as it is, so each entity is announced once.
-        final long[] packed = entities.packed();
-        for (int at = entities.alive() - 1; at >= 0; at--) {
-          failure = onDestroy.publish(this, packed[at], failure);
-        }
-      }
+      failure = destruction.clearAll();
     } finally {
       clearing = false;
     }
