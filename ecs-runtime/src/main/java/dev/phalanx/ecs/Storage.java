@@ -620,6 +620,73 @@ public abstract class Storage<T> extends SparseSet {
     Failures.rethrow(failure);
   }
 
+  /**
+   * {@return whether announcing an insertion with no group entry pending would run nothing: no
+   * construct or internal after-insert listener}
+   */
+  final boolean insertionQuiet() {
+    return onConstruct.isEmpty() && afterInsert.isEmpty();
+  }
+
+  /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
+  static final int NO_PENDING = -1;
+
+  /**
+   * As {@link #commitInsert}, but announces nothing: the element is visible and the groups are up
+   * to date, and the entries and exits their listeners must hear are kept pending. Returns the mark
+   * to hand to {@link #announceInsert} once the change that needed the element is complete (a
+   * change of several elements announces them last inserted first). No user code may run between
+   * the two calls but other such insertions. For custom storages whose one change inserts several
+   * elements, and for {@link ChangeSet}.
+   *
+   * @param entity the entity passed to {@link #prepareInsert(long)}
+   * @param position the position it returned
+   * @return the mark to pass to {@link #announceInsert}
+   * @throws IllegalStateException if the prepared position is no longer the storage's next one
+   */
+  protected final int commitUnannounced(final long entity, final int position) {
+    if (position != nextPosition()) {
+      throw StorageRefusals.changedBeforeUnannounced(this, entity);
+    }
+    if (!hasGroups()) {
+      insertAt(entity, position);
+      return NO_PENDING;
+    }
+    final OwningGroup direct = directInsertOwner();
+    if (null != direct) {
+      insertAt(entity, position);
+      direct.enterDirectly(entity, this, position);
+      return NO_PENDING;
+    }
+    if (!groups.plannedFor(this, entity)) {
+      groups.planInsert(this, entity, position);
+    }
+    insertAt(entity, position);
+    groups.applyInsert(this, entity, position);
+    return groups.pushPending();
+  }
+
+  /**
+   * Announces an insertion made by {@link #commitUnannounced}: the pending group entries since
+   * {@code mark}, then construction. Every listener runs. For custom storages, as {@link
+   * #commitUnannounced}.
+   *
+   * @param entity the entity inserted
+   * @param mark what {@link #commitUnannounced} returned
+   * @param failure what earlier listeners of the same change threw, or {@code null}
+   * @return {@code failure}, or the first exception, with later ones suppressed
+   */
+  protected final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
+    if (NO_PENDING != mark) {
+      failure = groups.publishPending(mark, registry, entity, failure);
+    }
+    failure = onConstruct.publish(registry, entity, failure);
+    if (!afterInsert.isEmpty()) {
+      failure = afterInsert.publish(registry, entity, failure);
+    }
+    return failure;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Bulk insertion: EnTT's storage.insert(first, last, value).
   // ---------------------------------------------------------------------------------------------
@@ -750,72 +817,9 @@ public abstract class Storage<T> extends SparseSet {
     }
   }
 
-  /**
-   * {@return whether announcing an insertion with no group entry pending would run nothing: no
-   * construct or internal after-insert listener}
-   */
-  final boolean insertionQuiet() {
-    return onConstruct.isEmpty() && afterInsert.isEmpty();
-  }
-
-  /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
-  static final int NO_PENDING = -1;
-
-  /**
-   * As {@link #commitInsert}, but announces nothing: the element is visible and the groups are up
-   * to date, and the entries and exits their listeners must hear are kept pending. Returns the mark
-   * to hand to {@link #announceInsert} once the change that needed the element is complete (a
-   * change of several elements announces them last inserted first). No user code may run between
-   * the two calls but other such insertions. For custom storages whose one change inserts several
-   * elements, and for {@link ChangeSet}.
-   *
-   * @param entity the entity passed to {@link #prepareInsert(long)}
-   * @param position the position it returned
-   * @return the mark to pass to {@link #announceInsert}
-   * @throws IllegalStateException if the prepared position is no longer the storage's next one
-   */
-  protected final int commitUnannounced(final long entity, final int position) {
-    if (position != nextPosition()) {
-      throw StorageRefusals.changedBeforeUnannounced(this, entity);
-    }
-    if (!hasGroups()) {
-      insertAt(entity, position);
-      return NO_PENDING;
-    }
-    final OwningGroup direct = directInsertOwner();
-    if (null != direct) {
-      insertAt(entity, position);
-      direct.enterDirectly(entity, this, position);
-      return NO_PENDING;
-    }
-    if (!groups.plannedFor(this, entity)) {
-      groups.planInsert(this, entity, position);
-    }
-    insertAt(entity, position);
-    groups.applyInsert(this, entity, position);
-    return groups.pushPending();
-  }
-
-  /**
-   * Announces an insertion made by {@link #commitUnannounced}: the pending group entries since
-   * {@code mark}, then construction. Every listener runs. For custom storages, as {@link
-   * #commitUnannounced}.
-   *
-   * @param entity the entity inserted
-   * @param mark what {@link #commitUnannounced} returned
-   * @param failure what earlier listeners of the same change threw, or {@code null}
-   * @return {@code failure}, or the first exception, with later ones suppressed
-   */
-  protected final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
-    if (NO_PENDING != mark) {
-      failure = groups.publishPending(mark, registry, entity, failure);
-    }
-    failure = onConstruct.publish(registry, entity, failure);
-    if (!afterInsert.isEmpty()) {
-      failure = afterInsert.publish(registry, entity, failure);
-    }
-    return failure;
-  }
+  // ---------------------------------------------------------------------------------------------
+  // The removal path.
+  // ---------------------------------------------------------------------------------------------
 
   /**
    * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless {@code
@@ -972,6 +976,10 @@ public abstract class Storage<T> extends SparseSet {
     }
     return false;
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Group upkeep decisions: whether a change may update an owning group directly.
+  // ---------------------------------------------------------------------------------------------
 
   /**
    * Makes again, for every storage of the registry (this one alone if standalone), the decisions
