@@ -120,7 +120,7 @@ final class Destruction {
       final Storage<?> storage = storages[i];
       final int position = storage.indexOf(entity);
       if (SparseSet.ABSENT != position) {
-        storage.checkRemovable(entity, position);
+        ElementRemoval.check(storage, entity, position);
       }
     }
   }
@@ -140,7 +140,7 @@ final class Destruction {
         if (SparseSet.ABSENT != position
             && !(storage.hasGroups()
                 && storage.upkeep().removeWithSpanningGroup(entity, position))) {
-          failure = storage.removeElement(entity, position, failure, true);
+          failure = ElementRemoval.remove(storage, entity, position, failure, true);
         }
       }
       final Signal onDestroy = registry.onDestroy();

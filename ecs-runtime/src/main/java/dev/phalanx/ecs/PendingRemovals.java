@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * The removals whose destroy signal is being published on one thread: a stack of (storage, entity)
- * pairs, innermost last. {@link Storage} keeps one per thread, so that a destroy listener that asks
- * again for the removal being announced is a no-op (per thread because in-place storages allow
- * concurrent removals).
+ * pairs, innermost last. {@link ElementRemoval} keeps one per thread, so that a destroy listener
+ * that asks again for the removal being announced is a no-op (per thread because in-place storages
+ * allow concurrent removals).
  *
  * <p>Invariants kept: the pairs at {@code [0, depth)} are the removals in progress, outermost
  * first; a slot above {@code depth} holds no storage (popping clears it, so that a finished removal

@@ -80,10 +80,6 @@ public abstract class Storage<T> extends SparseSet {
   private static final long[][] NO_TICK_PAGES = new long[0][];
 
   private static final Group[] NO_GROUPS = new Group[0];
-  // Removals whose destroy signal is being published, per thread: a listener removing the same
-  // element again is a no-op. Per thread because in-place storages allow concurrent removals.
-  private static final ThreadLocal<PendingRemovals> PENDING =
-      ThreadLocal.withInitial(PendingRemovals::new);
 
   private final ComponentType<T, ?> type;
   private final int pageSize;
@@ -352,11 +348,11 @@ public abstract class Storage<T> extends SparseSet {
    * The rest of {@link #remove}, kept apart so that the quiet path stays small enough to inline.
    */
   private boolean removeObserved(final long entity, final int position) {
-    if (!onDestroy.isEmpty() && PENDING.get().contains(this, entity)) {
+    if (!onDestroy.isEmpty() && ElementRemoval.announcing(this, entity)) {
       // A destroy listener asked for the removal that is already under way.
       return false;
     }
-    Failures.rethrow(removeElement(entity, position, null, false));
+    Failures.rethrow(ElementRemoval.remove(this, entity, position, null, false));
     return true;
   }
 
@@ -822,82 +818,6 @@ public abstract class Storage<T> extends SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless {@code
-   * destroying} and the same removal is already being announced), checks again if listeners ran,
-   * then removes it and updates the groups. Returns {@code failure} or the first listener
-   * exception. With {@code force} (destroy and clear, which must complete) a removal that listeners
-   * made unsafe still happens and a {@link java.util.ConcurrentModificationException} is added to
-   * the failures.
-   */
-  final Throwable removeElement(
-      final long entity, int position, Throwable failure, final boolean force) {
-    final boolean observed = hasGroups();
-    // Whether the groups' plan for this removal is current (planned after the last user code ran).
-    boolean planned = false;
-    if (!force) {
-      checkRemoval(entity, position, observed);
-      planned = observed;
-    }
-    if (!onDestroy.isEmpty()) {
-      final PendingRemovals pending = PENDING.get();
-      if (!pending.contains(this, entity)) {
-        pending.push(this, entity);
-        try {
-          failure = onDestroy.publish(registry, entity, failure);
-        } finally {
-          pending.pop();
-        }
-        position = indexOf(entity);
-        if (ABSENT == position) {
-          // A listener removed it (through another path, such as destroying the entity).
-          return failure;
-        }
-      }
-      try {
-        checkRemoval(entity, position, observed);
-        planned = observed;
-      } catch (final RuntimeException refused) {
-        if (!force) {
-          // The listeners' first exception, if any, travels with the refusal.
-          if (null != failure) {
-            refused.addSuppressed(failure);
-          }
-          throw refused;
-        }
-        failure = Failures.add(failure, refused);
-        planned = false;
-      }
-    }
-    if (observed) {
-      if (!planned) {
-        groups.planRemove(this, entity, position, false);
-      }
-      failure = groups.applyRemove(this, entity, position, failure);
-    } else {
-      removeAt(position);
-    }
-    if (!afterRemove.isEmpty()) {
-      failure = afterRemove.publish(registry, entity, failure);
-    }
-    return failure;
-  }
-
-  /**
-   * Checks, without changing anything, that {@code entity}'s element at {@code position} may go.
-   */
-  final void checkRemovable(final long entity, final int position) {
-    checkRemoval(entity, position, hasGroups());
-  }
-
-  private void checkRemoval(final long entity, final int position, final boolean observed) {
-    if (observed) {
-      groups.planRemove(this, entity, position, groups.guards.any());
-    } else {
-      checkRemoveAt(position, entity, this);
-    }
-  }
-
-  /**
    * Clears the storage (see {@link #clear()}); returns {@code failure} or the first listener
    * exception.
    */
@@ -929,7 +849,7 @@ public abstract class Storage<T> extends SparseSet {
           position = Math.min(position - 1, size() - 1)) {
         final long entity = packed()[position];
         if (!Entity.isTombstone(entity)) {
-          failure = removeElement(entity, position, failure, true);
+          failure = ElementRemoval.remove(this, entity, position, failure, true);
         }
       }
       // Only holes are left (insertions were refused): drop them too.
