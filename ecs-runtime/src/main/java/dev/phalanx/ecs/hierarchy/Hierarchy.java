@@ -139,9 +139,8 @@ public final class Hierarchy {
   private final NodeStorage nodes;
   // Bumped by every change of the hierarchy's shape, so that traversals fail fast.
   private int changes;
-  // Reused by breadth-first traversals (a nested one gets its own).
-  private long[] queue = new long[16];
-  private boolean breadthFirstActive;
+  // The traversals' walks and their reused breadth-first queue.
+  private final Traversals traversals = new Traversals(this);
   // Open beginRelink() batches: while any is, unlinking is deferred to the rebuild (endRelink).
   private int relinking;
   // cleanStamp() when the outermost batch began or the last rebuild of a batch ended.
@@ -422,16 +421,16 @@ public final class Hierarchy {
     for (long child = nodes.firstAt(parentPosition); !Entity.isNull(child); ) {
       final int childPosition = nodes.indexOf(child);
       final long next = nodes.nextAt(childPosition);
-      cut(childPosition);
+      ChildLists.cut(nodes, childPosition);
       child = next;
     }
     // Each linked first, last to first: the list reads in the given order.
     for (int i = children.length - 1; i >= 0; i--) {
       final int position = nodes.indexOf(children[i]);
       if (!Entity.isNull(nodes.parentAt(position))) {
-        cut(position);
+        ChildLists.cut(nodes, position);
       }
-      link(position, children[i], parent, 0);
+      ChildLists.link(nodes, position, children[i], parent, 0);
     }
     changes++;
     Failures.rethrow(announce(created, marks, count));
@@ -499,7 +498,7 @@ public final class Hierarchy {
       return;
     }
     nodes.checkUnlockedFor(child);
-    cut(position);
+    ChildLists.cut(nodes, position);
     changes++;
   }
 
@@ -516,7 +515,7 @@ public final class Hierarchy {
    */
   public void destroyTree(final long root) {
     checkValid(root, "destroy the subtree of");
-    final long[] order = collect(root);
+    final long[] order = traversals.preOrder(root);
     final int count = order.length;
     // Reverse pre-order: every descendant before its ancestors.
     for (int i = 0, j = count - 1; i < j; i++, j--) {
@@ -538,7 +537,7 @@ public final class Hierarchy {
    */
   public void destroyDescendants(final long root) {
     checkValid(root, "destroy the descendants of");
-    final long[] order = collect(root);
+    final long[] order = traversals.preOrder(root);
     // Reverse pre-order without the root (order[0]): every descendant before its ancestors.
     final int count = order.length - 1;
     final long[] descendants = new long[count];
@@ -559,13 +558,7 @@ public final class Hierarchy {
    * @param action called with each child
    */
   public void eachChild(final long parent, final LongConsumer action) {
-    final long before = stamp();
-    for (long child = firstChild(parent); !Entity.isNull(child); ) {
-      final long next = nextSibling(child);
-      action.accept(child);
-      checkUnchanged(before);
-      child = next;
-    }
+    traversals.eachChild(parent, action);
   }
 
   /**
@@ -576,25 +569,7 @@ public final class Hierarchy {
    * @param action called with each entity of the subtree
    */
   public void depthFirst(final long root, final LongConsumer action) {
-    final long before = stamp();
-    long current = root;
-    while (true) {
-      action.accept(current);
-      checkUnchanged(before);
-      final long first = firstChild(current);
-      if (!Entity.isNull(first)) {
-        current = first;
-        continue;
-      }
-      // Climb until a node has a next sibling, without leaving the subtree.
-      while (current != root && Entity.isNull(nextSibling(current))) {
-        current = parent(current);
-      }
-      if (current == root) {
-        return;
-      }
-      current = nextSibling(current);
-    }
+    traversals.depthFirst(root, action);
   }
 
   /**
@@ -605,34 +580,7 @@ public final class Hierarchy {
    * @param action called with each entity of the subtree
    */
   public void breadthFirst(final long root, final LongConsumer action) {
-    // A breadth-first traversal nested in another gets a queue of its own.
-    final long[] shared = queue;
-    if (breadthFirstActive) {
-      queue = new long[16];
-    }
-    final long[] order;
-    final int count;
-    try {
-      count = collectBreadthFirst(root);
-      order = queue;
-    } finally {
-      if (breadthFirstActive) {
-        queue = shared;
-      }
-    }
-    final boolean outer = !breadthFirstActive;
-    breadthFirstActive = true;
-    try {
-      final long before = stamp();
-      for (int i = 0; i < count; i++) {
-        action.accept(order[i]);
-        checkUnchanged(before);
-      }
-    } finally {
-      if (outer) {
-        breadthFirstActive = false;
-      }
-    }
+    traversals.breadthFirst(root, action);
   }
 
   /**
@@ -643,16 +591,7 @@ public final class Hierarchy {
    * @param action called with each entity that has a node
    */
   public void eachParentFirst(final LongConsumer action) {
-    final long before = stamp();
-    final long[] packed = nodes.packed();
-    for (int position = 0; position < nodes.size(); position++) {
-      final long entity = packed[position];
-      if (!Entity.isTombstone(entity) && Entity.isNull(nodes.parentAt(position))) {
-        // depthFirst checks after every visit that nothing changed: a change stops it there.
-        depthFirst(entity, action);
-        checkUnchanged(before);
-      }
-    }
+    traversals.eachParentFirst(action);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -676,108 +615,7 @@ public final class Hierarchy {
 
   /** Appends the broken invariants to {@code problems}; see {@link #verify()}. */
   private void verify(final List<String> problems) {
-    final int size = nodes.size();
-    final long[] packed = nodes.packed();
-    // Positions of nodes found in their parent's list; then the states of the cycle search.
-    final boolean[] listed = new boolean[size];
-    for (int position = 0; position < size; position++) {
-      final long entity = packed[position];
-      if (!Entity.isTombstone(entity)) {
-        verifyNode(entity, position, listed, problems);
-      }
-    }
-    for (int position = 0; position < size; position++) {
-      final long entity = packed[position];
-      if (Entity.isTombstone(entity)) {
-        continue;
-      }
-      final long parent = nodes.parentAt(position);
-      if (Entity.isNull(parent)) {
-        if (!Entity.isNull(nodes.previousAt(position)) || !Entity.isNull(nodes.nextAt(position))) {
-          problems.add(Entity.toString(entity) + " is a root but has sibling links");
-        }
-      } else if (!nodes.contains(parent)) {
-        problems.add(
-            Entity.toString(entity)
-                + " names "
-                + Entity.toString(parent)
-                + " as parent, which has no node");
-      } else if (!listed[position]) {
-        problems.add(
-            Entity.toString(entity)
-                + " names "
-                + Entity.toString(parent)
-                + " as parent but is not among its children");
-      }
-    }
-    verifyAcyclic(packed, size, problems);
-  }
-
-  /** Checks one node's entity and child list, marking the children it lists. */
-  private void verifyNode(
-      final long entity, final int position, final boolean[] listed, final List<String> problems) {
-    final String name = Entity.toString(entity);
-    if (!registry.valid(entity)) {
-      problems.add(name + " has a node but is not a live entity");
-    }
-    int count = 0;
-    long previous = Entity.NULL;
-    final int bound = nodes.size();
-    for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
-      final int at = nodes.indexOf(child);
-      if (SparseSet.ABSENT == at
-          || nodes.parentAt(at) != entity
-          || nodes.previousAt(at) != previous
-          || listed[at]
-          || count >= bound) {
-        problems.add(name + ": child list broken at " + Entity.toString(child));
-        count = -1;
-        break;
-      }
-      listed[at] = true;
-      count++;
-      previous = child;
-      child = nodes.nextAt(at);
-    }
-    if (count >= 0 && count != nodes.countAt(position)) {
-      problems.add(name + " counts " + nodes.countAt(position) + " children but lists " + count);
-    }
-  }
-
-  /**
-   * Reports every entity on a cycle of parent links, in O(nodes): each chain of parents is walked
-   * once, up to a root, a node already known to reach one, or a node of the chain itself.
-   */
-  private void verifyAcyclic(final long[] packed, final int size, final List<String> problems) {
-    // 0: not seen; 1: on the chain being walked; 2: reaches a root (or a reported cycle).
-    final byte[] state = new byte[size];
-    final int[] chain = new int[size];
-    for (int start = 0; start < size; start++) {
-      if (0 != state[start] || Entity.isTombstone(packed[start])) {
-        continue;
-      }
-      int length = 0;
-      int current = start;
-      while (current >= 0 && 0 == state[current]) {
-        state[current] = 1;
-        chain[length++] = current;
-        final long parent = nodes.parentAt(current);
-        current = Entity.isNull(parent) ? -1 : nodes.indexOf(parent);
-      }
-      if (current >= 0 && 1 == state[current]) {
-        // The walk came back to its own chain: from there on, every node is its own ancestor.
-        int at = length - 1;
-        while (chain[at] != current) {
-          at--;
-        }
-        for (; at < length; at++) {
-          problems.add(Entity.toString(packed[chain[at]]) + " is its own ancestor");
-        }
-      }
-      for (int i = 0; i < length; i++) {
-        state[chain[i]] = 2;
-      }
-    }
+    HierarchyCheck.verify(registry, nodes, problems);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -854,9 +692,9 @@ public final class Hierarchy {
     }
     final int position = nodes.indexOf(child);
     if (!Entity.isNull(nodes.parentAt(position))) {
-      cut(position);
+      ChildLists.cut(nodes, position);
     }
-    link(position, child, parent, index);
+    ChildLists.link(nodes, position, child, parent, index);
     changes++;
     // The parent's pending group entries were pushed last: they are published first.
     Throwable failure = null;
@@ -870,53 +708,6 @@ public final class Hierarchy {
   }
 
   /**
-   * Links the root {@code child} at {@code position} under {@code parent}, which has a node, at
-   * {@code index} among its children ({@code [0, count]}, checked by the caller). O(index).
-   */
-  private void link(final int position, final long child, final long parent, final int index) {
-    final int parentPosition = nodes.indexOf(parent);
-    if (0 == index) {
-      final long oldFirst = nodes.firstAt(parentPosition);
-      nodes.setLinks(position, parent, Entity.NULL, oldFirst);
-      if (!Entity.isNull(oldFirst)) {
-        nodes.setPreviousAt(nodes.indexOf(oldFirst), child);
-      }
-      nodes.setFirstAt(parentPosition, child);
-    } else {
-      long previous = nodes.firstAt(parentPosition);
-      for (int i = 1; i < index; i++) {
-        previous = nodes.nextAt(nodes.indexOf(previous));
-      }
-      final int previousPosition = nodes.indexOf(previous);
-      final long next = nodes.nextAt(previousPosition);
-      nodes.setLinks(position, parent, previous, next);
-      nodes.setNextAt(previousPosition, child);
-      if (!Entity.isNull(next)) {
-        nodes.setPreviousAt(nodes.indexOf(next), child);
-      }
-    }
-    nodes.setCountAt(parentPosition, nodes.countAt(parentPosition) + 1);
-  }
-
-  /** Removes the child at {@code position} from its parent's list of children. O(1). */
-  private void cut(final int position) {
-    final long parent = nodes.parentAt(position);
-    final long previous = nodes.previousAt(position);
-    final long next = nodes.nextAt(position);
-    final int parentPosition = nodes.indexOf(parent);
-    if (Entity.isNull(previous)) {
-      nodes.setFirstAt(parentPosition, next);
-    } else {
-      nodes.setNextAt(nodes.indexOf(previous), next);
-    }
-    if (!Entity.isNull(next)) {
-      nodes.setPreviousAt(nodes.indexOf(next), previous);
-    }
-    nodes.setCountAt(parentPosition, nodes.countAt(parentPosition) - 1);
-    nodes.setLinks(position, Entity.NULL, Entity.NULL, Entity.NULL);
-  }
-
-  /**
    * Called before {@code entity}'s node is removed: unlinks it and makes its children roots. O(1 +
    * children): nothing below the children is touched.
    */
@@ -925,78 +716,27 @@ public final class Hierarchy {
     if (0 != relinking) {
       // Node values are being written raw (beginRelink): the lists are rebuilt from the parent
       // links when it ends.
-      nodes.setLinks(position, Entity.NULL, Entity.NULL, Entity.NULL);
-      nodes.setFirstAt(position, Entity.NULL);
-      nodes.setCountAt(position, 0);
+      ChildLists.clear(nodes, position);
       changes++;
       return;
     }
     if (!Entity.isNull(nodes.parentAt(position))) {
-      cut(position);
+      ChildLists.cut(nodes, position);
     }
-    for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
-      final int childPosition = nodes.indexOf(child);
-      final long next = nodes.nextAt(childPosition);
-      nodes.setLinks(childPosition, Entity.NULL, Entity.NULL, Entity.NULL);
-      child = next;
-    }
-    nodes.setFirstAt(position, Entity.NULL);
-    nodes.setCountAt(position, 0);
+    ChildLists.orphanChildren(nodes, position);
     changes++;
-  }
-
-  /** Returns {@code root} and its descendants in pre-order, without recursion. */
-  private long[] collect(final long root) {
-    long[] order = new long[16];
-    int count = 0;
-    long current = root;
-    while (true) {
-      if (count == order.length) {
-        order = Arrays.copyOf(order, count * 2);
-      }
-      order[count++] = current;
-      final long first = firstChild(current);
-      if (!Entity.isNull(first)) {
-        current = first;
-        continue;
-      }
-      while (current != root && Entity.isNull(nextSibling(current))) {
-        current = parent(current);
-      }
-      if (current == root) {
-        return Arrays.copyOf(order, count);
-      }
-      current = nextSibling(current);
-    }
-  }
-
-  private int collectBreadthFirst(final long root) {
-    long[] order = queue;
-    order[0] = root;
-    int count = 1;
-    for (int head = 0; head < count; head++) {
-      for (long child = firstChild(order[head]);
-          !Entity.isNull(child);
-          child = nextSibling(child)) {
-        if (count == order.length) {
-          order = Arrays.copyOf(order, count * 2);
-          queue = order;
-        }
-        order[count++] = child;
-      }
-    }
-    return count;
   }
 
   /**
    * The hierarchy's changes and the node storage's moves, in one number: either one changing
    * changes it (both only grow).
    */
-  private long stamp() {
+  long stamp() {
     return changes + nodes.stamp();
   }
 
-  private void checkUnchanged(final long before) {
+  /** Throws if the hierarchy changed since {@link #stamp()} returned {@code before}. */
+  void checkUnchanged(final long before) {
     if (stamp() != before) {
       throw new ConcurrentModificationException(
           "the hierarchy changed during a traversal (attach, detach, reparent, or a node created,"
@@ -1073,89 +813,13 @@ public final class Hierarchy {
    * size.
    */
   public void relink() {
-    rebuild();
+    ListRebuild.rebuild(nodes);
     changes++;
   }
 
   /** What raw writes, removals and relinks change: compared by {@link #endRelink()}. */
   private long cleanStamp() {
     return changes + nodes.writes();
-  }
-
-  /** Rebuilds every children list and count from the parent links; see {@link #relink()}. */
-  private void rebuild() {
-    final int size = nodes.size();
-    final long[] packed = nodes.packed();
-    for (int at = 0; at < size; at++) {
-      if (!Entity.isTombstone(packed[at])) {
-        final long parent = nodes.parentAt(at);
-        if (!Entity.isNull(parent) && (!nodes.contains(parent) || parent == packed[at])) {
-          nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
-        }
-      }
-    }
-    final boolean[] taken = new boolean[size];
-    final int[] tail = new int[size];
-    for (int at = 0; at < size; at++) {
-      if (!Entity.isTombstone(packed[at])) {
-        tail[at] = keepListed(at, taken);
-      }
-    }
-    for (int at = 0; at < size; at++) {
-      final long entity = packed[at];
-      if (Entity.isTombstone(entity) || taken[at]) {
-        continue;
-      }
-      final long parent = nodes.parentAt(at);
-      if (Entity.isNull(parent)) {
-        nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
-        continue;
-      }
-      final int parentAt = nodes.indexOf(parent);
-      final int last = tail[parentAt];
-      if (SparseSet.ABSENT == last) {
-        nodes.setFirstAt(parentAt, entity);
-        nodes.setLinks(at, parent, Entity.NULL, Entity.NULL);
-      } else {
-        nodes.setNextAt(last, entity);
-        nodes.setLinks(at, parent, packed[last], Entity.NULL);
-      }
-      tail[parentAt] = at;
-      nodes.setCountAt(parentAt, nodes.countAt(parentAt) + 1);
-    }
-  }
-
-  /**
-   * Keeps, in order, the prefix of the list of the node at {@code at} whose children name it as
-   * parent and are listed nowhere else; returns the position of the last one kept, or {@link
-   * SparseSet#ABSENT}.
-   */
-  private int keepListed(final int at, final boolean[] taken) {
-    final long entity = nodes.packed()[at];
-    long child = nodes.firstAt(at);
-    nodes.setFirstAt(at, Entity.NULL);
-    int last = SparseSet.ABSENT;
-    int count = 0;
-    while (!Entity.isNull(child)) {
-      final int childAt = nodes.indexOf(child);
-      if (SparseSet.ABSENT == childAt || taken[childAt] || nodes.parentAt(childAt) != entity) {
-        break;
-      }
-      final long next = nodes.nextAt(childAt);
-      taken[childAt] = true;
-      if (SparseSet.ABSENT == last) {
-        nodes.setFirstAt(at, child);
-        nodes.setLinks(childAt, entity, Entity.NULL, Entity.NULL);
-      } else {
-        nodes.setNextAt(last, child);
-        nodes.setLinks(childAt, entity, nodes.packed()[last], Entity.NULL);
-      }
-      last = childAt;
-      count++;
-      child = next;
-    }
-    nodes.setCountAt(at, count);
-    return last;
   }
 
   /**
