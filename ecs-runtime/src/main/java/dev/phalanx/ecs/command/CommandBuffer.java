@@ -84,12 +84,9 @@ import java.util.function.Consumer;
 public final class CommandBuffer extends FieldRecorder {
 
   // Reserved handles: index bits with the top bit set (never a live index: indices stop at
-  // Entity.MAX_INDEX), the buffer's slot in the other 31 (see Slots); the version bits hold the
-  // reservation's number, drawn from the slot's numbers, which are never drawn twice.
+  // Entity.MAX_INDEX), the buffer's slot in the other 31 (see ReservationSlots); the version bits
+  // hold the reservation's number, drawn from the slot's numbers, which are never drawn twice.
   private static final int RESERVED_BIT = 0x8000_0000;
-  // Past this many numbers at the end of an apply, a buffer moves to a fresh slot, so that one
-  // apply's reservations never run out of numbers.
-  private static final int RENUMBER_AT = 1 << 30;
   // For messages: each buffer's number, in creation order (64 bits: never reused).
   private static final AtomicLong SERIALS = new AtomicLong();
   // What apply does, in the message of an apply refused outside a sync point.
@@ -138,8 +135,9 @@ public final class CommandBuffer extends FieldRecorder {
   private final int key;
   private final long serial = SERIALS.incrementAndGet();
   private final WeakReference<CommandBuffer> self = new WeakReference<>(this);
-  // The slot in this buffer's reserved handles (see Slots), and the reservation numbers: [base,
-  // next) are this apply's reservations, and the slot may hand out numbers up to limit.
+  // The slot in this buffer's reserved handles (see ReservationSlots), and the reservation
+  // numbers: [base, next) are this apply's reservations, and the slot may hand out numbers up to
+  // limit.
   private int slot;
   private int base;
   private int next;
@@ -151,17 +149,8 @@ public final class CommandBuffer extends FieldRecorder {
   // Each command's operation (top 8 bits) and type id (low 24 bits; NO_TYPE for none), in one int.
   private int[] codes = new int[16];
   private long[] targets = new long[16];
-  // The types by dense id: commands store ids, not references.
-  private ComponentType<?, ?>[] typesById = new ComponentType<?, ?>[16];
-  // The registry's storages by type id, filled as commands are applied (a storage never changes).
-  private Storage<?>[] storagesById = new Storage<?>[16];
-  // How many words and references a typed recording of each type (by id) holds, given by the
-  // generated storage when it records: a skipped command's payload is passed over by them.
-  private int[] fieldWords = unknownSizes(16);
-  private int[] fieldRefs = unknownSizes(16);
-  // By type id, the sizes as shape(words, refs) once recorded typed, else -1: beginFields' one
-  // check.
-  private long[] fieldShapes = unknownShapes(16);
+  // The types the commands name, by dense id (commands store ids), with their typed sizes.
+  private final CommandTypes types = new CommandTypes(NO_TYPE);
   private long[] words = new long[64];
   private int wordCount;
   private Object[] refs = new Object[16];
@@ -483,13 +472,11 @@ public final class CommandBuffer extends FieldRecorder {
       final long entity, final Object storage, final int wordCount, final int refCount) {
     final ComponentType<?, ?> type = ((Storage<?>) storage).type();
     final int id = type.id();
-    final long[] shapes = fieldShapes;
     // The steady state, checked in one go: a type recorded typed before with these sizes (which
-    // implies typesById[id] == type: ids are unique in the JVM), the owner, a plain entity, room
+    // implies the table holds the type: ids are unique in the JVM), the owner, a plain entity, room
     // for the command and its payload. With the generated code's constant sizes, the size checks
     // of an empty payload fold away. Anything else takes record's path.
-    if (id < shapes.length
-        && shapes[id] == shape(wordCount, refCount)
+    if (types.hasShape(id, wordCount, refCount)
         && (wordCount | refCount) >= 0
         && owner == Thread.currentThread()
         && ownerPass == registry.parallelPasses()
@@ -545,11 +532,6 @@ public final class CommandBuffer extends FieldRecorder {
       throw overflow("references");
     }
     refs[refCount++] = value;
-  }
-
-  /** {@return the sizes of a typed recording, as kept in fieldShapes} */
-  private static long shape(final int wordCount, final int refCount) {
-    return (long) wordCount << 32 | (refCount & 0xFFFF_FFFFL);
   }
 
   /**
@@ -664,8 +646,8 @@ public final class CommandBuffer extends FieldRecorder {
     readRef = 0;
     siblingsInApply = null;
     base = next;
-    if (next >= RENUMBER_AT) {
-      Slots.retire(slot);
+    if (next >= ReservationSlots.RENUMBER_AT) {
+      ReservationSlots.retire(slot);
       takeSlot();
       if (null != set) {
         set.slotChanged();
@@ -847,7 +829,7 @@ public final class CommandBuffer extends FieldRecorder {
         skipped++;
         skipPayload(code, firstWord, firstRef);
       } else {
-        storageOf(code & TYPE_MASK).replayRecorded(target, replay);
+        types.storage(registry, code & TYPE_MASK).replayRecorded(target, replay);
       }
     } catch (final RuntimeException | Error thrown) {
       failure = Failures.add(failure, thrown);
@@ -876,14 +858,14 @@ public final class CommandBuffer extends FieldRecorder {
       }
       final int typeId = code & TYPE_MASK;
       if (FIELDS_IF_ABSENT == op) {
-        final Storage<?> storage = storageOf(typeId);
+        final Storage<?> storage = types.storage(registry, typeId);
         if (storage.contains(target)) {
           skipPayload(code, firstWord, firstRef);
         } else {
           storage.replayRecorded(target, replay);
         }
       } else {
-        failure = applyOne(op, target, NO_TYPE == typeId ? null : typesById[typeId], failure);
+        failure = applyOne(op, target, NO_TYPE == typeId ? null : types.type(typeId), failure);
       }
     } catch (final RuntimeException | Error thrown) {
       failure = Failures.add(failure, thrown);
@@ -971,8 +953,8 @@ public final class CommandBuffer extends FieldRecorder {
   private void skipPayload(final int code, final int firstWord, final int firstRef) {
     switch ((byte) (code >>> OP_SHIFT)) {
       case FIELDS, FIELDS_IF_ABSENT -> {
-        readWord = firstWord + fieldWords[code & TYPE_MASK];
-        readRef = firstRef + fieldRefs[code & TYPE_MASK];
+        readWord = firstWord + types.words(code & TYPE_MASK);
+        readRef = firstRef + types.refs(code & TYPE_MASK);
       }
       case EMPLACE, REPLACE, EMPLACE_IF_ABSENT, QUEUE -> {
         readWord = firstWord;
@@ -987,19 +969,6 @@ public final class CommandBuffer extends FieldRecorder {
         readRef = firstRef;
       }
     }
-  }
-
-  /** Returns the registry's storage of the type with dense id {@code typeId}, cached per buffer. */
-  private Storage<?> storageOf(final int typeId) {
-    if (typeId >= storagesById.length) {
-      storagesById = Arrays.copyOf(storagesById, typesById.length);
-    }
-    Storage<?> storage = storagesById[typeId];
-    if (null == storage) {
-      storage = registry.storage(typesById[typeId]);
-      storagesById[typeId] = storage;
-    }
-    return storage;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
@@ -1108,91 +1077,15 @@ public final class CommandBuffer extends FieldRecorder {
     claim();
     checkHandle(entity, OPERATIONS[op]);
     final boolean typed = FIELDS == op || FIELDS_IF_ABSENT == op;
-    final int id = null == type ? NO_TYPE : checkedId(type, typed, wordCount, refCount);
+    final int id = null == type ? NO_TYPE : types.checkedId(type, typed, wordCount, refCount, this);
     ensureCapacity(wordCount, refCount);
     // Nothing below can fail.
     if (NO_TYPE != id) {
-      typesById[id] = type;
-      if (typed) {
-        fieldWords[id] = wordCount;
-        fieldRefs[id] = refCount;
-        fieldShapes[id] = shape(wordCount, refCount);
-      }
+      types.remember(id, type, typed, wordCount, refCount);
     }
     targets[count] = entity;
     codes[count] = op << OP_SHIFT | id;
     count++;
-  }
-
-  /**
-   * Returns the id of {@code type}, growing the tables by type id. For a typed recording ({@code
-   * typed}), checks that its sizes are those of the type's earlier typed recordings.
-   */
-  private int checkedId(
-      final ComponentType<?, ?> type, final boolean typed, final int words, final int refs) {
-    final int id = type.id();
-    if (id >= NO_TYPE) {
-      throw new IllegalStateException(
-          "more than " + NO_TYPE + " component types: command buffers cannot record them");
-    }
-    if (typed && (words < 0 || refs < 0)) {
-      throw new IllegalArgumentException(
-          "cannot record a typed "
-              + type.name()
-              + " of "
-              + words
-              + " word(s) and "
-              + refs
-              + " reference(s) in "
-              + this
-              + ": sizes cannot be negative");
-    }
-    if (id >= typesById.length) {
-      final int length = Math.max(id + 1, typesById.length * 2);
-      final ComponentType<?, ?>[] types = Arrays.copyOf(typesById, length);
-      final int[] wordSizes = grownSizes(fieldWords, length);
-      final int[] refSizes = grownSizes(fieldRefs, length);
-      final long[] shapes = unknownShapes(length);
-      System.arraycopy(fieldShapes, 0, shapes, 0, fieldShapes.length);
-      typesById = types;
-      fieldShapes = shapes;
-      fieldWords = wordSizes;
-      fieldRefs = refSizes;
-    }
-    if (typed && fieldWords[id] >= 0 && (fieldWords[id] != words || fieldRefs[id] != refs)) {
-      throw new IllegalArgumentException(
-          "cannot record a typed "
-              + type.name()
-              + " of "
-              + words
-              + " word(s) and "
-              + refs
-              + " reference(s) in "
-              + this
-              + ": the type's typed recordings take "
-              + fieldWords[id]
-              + " and "
-              + fieldRefs[id]);
-    }
-    return id;
-  }
-
-  private static int[] unknownSizes(final int length) {
-    final int[] sizes = new int[length];
-    Arrays.fill(sizes, -1);
-    return sizes;
-  }
-
-  private static long[] unknownShapes(final int length) {
-    final long[] shapes = new long[length];
-    Arrays.fill(shapes, -1L);
-    return shapes;
-  }
-
-  private static int[] grownSizes(final int[] sizes, final int length) {
-    final int[] grown = unknownSizes(length);
-    System.arraycopy(sizes, 0, grown, 0, sizes.length);
-    return grown;
   }
 
   private void ensureCapacity(final int wordCount, final int refCount) {
@@ -1241,7 +1134,7 @@ public final class CommandBuffer extends FieldRecorder {
     if (null != owner) {
       return "was reserved by " + owner + " before its last apply or clear";
     }
-    final CommandBuffer reserver = Slots.owner(Entity.index(handle) & ~RESERVED_BIT);
+    final CommandBuffer reserver = ReservationSlots.owner(Entity.index(handle) & ~RESERVED_BIT);
     return null == reserver
         ? "was reserved by a command buffer that no longer exists"
         : "belongs to " + reserver;
@@ -1293,7 +1186,7 @@ public final class CommandBuffer extends FieldRecorder {
   // ---------------------------------------------------------------------------------------------
 
   private void takeSlot() {
-    final int[] taken = Slots.take(self);
+    final int[] taken = ReservationSlots.take(self);
     slot = taken[0];
     base = taken[1];
     next = base;
@@ -1308,7 +1201,7 @@ public final class CommandBuffer extends FieldRecorder {
    * be used afterwards.
    */
   static void reuseSlotOf(final CommandBuffer buffer) {
-    Slots.handOver(buffer.slot);
+    ReservationSlots.handOver(buffer.slot);
   }
 
   /** Draws more reservation numbers from the slot (a lock, once per growing number of them). */
@@ -1317,98 +1210,7 @@ public final class CommandBuffer extends FieldRecorder {
       throw new IllegalStateException(
           this + " cannot reserve more than " + (Integer.MAX_VALUE - base) + " entities at once");
     }
-    limit = Slots.extend(slot, next, Math.max(1024, next - base));
-  }
-
-  /**
-   * The JVM-wide table of reserved-handle slots. A buffer holds one slot for its life; a slot is
-   * reused only once its buffer has been collected, and its reservation numbers are never drawn
-   * twice (each slot remembers how far they went): so no two handles, ever, are equal, and a handle
-   * names at most one buffer, whatever the number of buffers created (there is no id to wrap).
-   */
-  private static final class Slots {
-    private static WeakReference<?>[] owners = new WeakReference<?>[64];
-    // Per slot, the numbers below this one have been handed out.
-    private static int[] drawn = new int[64];
-    private static int used;
-    // Where the next search for a collected owner's slot starts.
-    private static int sweep;
-
-    private Slots() {}
-
-    /** Returns {slot, first free number} for a new buffer. */
-    static synchronized int[] take(final WeakReference<CommandBuffer> buffer) {
-      int slot = -1;
-      if (handOver >= 0) {
-        slot = handOver;
-        handOver = -1;
-      } else if (used < owners.length) {
-        slot = used++;
-      } else {
-        slot = collected();
-        if (slot < 0) {
-          if (owners.length >= Integer.MAX_VALUE / 2) {
-            throw new IllegalStateException("too many live command buffers");
-          }
-          owners = Arrays.copyOf(owners, owners.length * 2);
-          drawn = Arrays.copyOf(drawn, owners.length);
-          slot = used++;
-        }
-      }
-      owners[slot] = buffer;
-      if (drawn[slot] >= RENUMBER_AT) {
-        // Its numbers are spent: retired for good (once per 2^30 reservations of one slot).
-        owners[slot] = RETIRED;
-        return take(buffer);
-      }
-      return new int[] {slot, drawn[slot]};
-    }
-
-    private static final WeakReference<Object> RETIRED = new WeakReference<>(Slots.class);
-
-    /** Returns the slot of a collected buffer, or -1 if none. */
-    private static int collected() {
-      for (int k = 0; k < used; k++) {
-        final int slot = (sweep + k) % used;
-        if (null == owners[slot].get()) {
-          sweep = slot + 1;
-          return slot;
-        }
-      }
-      return -1;
-    }
-
-    // A slot given up by reuseSlotOf, taken by the next buffer created; -1 if none.
-    private static int handOver = -1;
-
-    /** Gives up {@code slot} as if its buffer had been collected: the next buffer takes it. */
-    static synchronized void handOver(final int slot) {
-      owners[slot] = GONE;
-      handOver = slot;
-    }
-
-    private static final WeakReference<Object> GONE = new WeakReference<>(null);
-
-    /** Lets {@code slot} hand out numbers up to {@code from + more}; returns the new limit. */
-    static synchronized int extend(final int slot, final int from, final int more) {
-      final long limit = Math.min((long) Integer.MAX_VALUE, (long) from + more);
-      drawn[slot] = (int) limit;
-      return (int) limit;
-    }
-
-    /** Retires {@code slot} for good: its numbers are nearly spent. */
-    static synchronized void retire(final int slot) {
-      owners[slot] = RETIRED;
-    }
-
-    /** Returns the live buffer of {@code slot}, or {@code null}. */
-    static synchronized CommandBuffer owner(final int slot) {
-      if (slot < 0 || slot >= used) {
-        return null;
-      }
-      final Object owner = owners[slot].get();
-      return owner instanceof CommandBuffer buffer ? buffer : null;
-    }
+    limit = ReservationSlots.extend(slot, next, Math.max(1024, next - base));
   }
 
   private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
