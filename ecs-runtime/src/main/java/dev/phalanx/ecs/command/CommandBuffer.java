@@ -1,5 +1,22 @@
 package dev.phalanx.ecs.command;
 
+import static dev.phalanx.ecs.command.CommandStream.ATTACH;
+import static dev.phalanx.ecs.command.CommandStream.DESTROY;
+import static dev.phalanx.ecs.command.CommandStream.DESTROY_TREE;
+import static dev.phalanx.ecs.command.CommandStream.DETACH;
+import static dev.phalanx.ecs.command.CommandStream.EMPLACE;
+import static dev.phalanx.ecs.command.CommandStream.EMPLACE_IF_ABSENT;
+import static dev.phalanx.ecs.command.CommandStream.ERASE;
+import static dev.phalanx.ecs.command.CommandStream.FIELDS;
+import static dev.phalanx.ecs.command.CommandStream.FIELDS_IF_ABSENT;
+import static dev.phalanx.ecs.command.CommandStream.NO_TYPE;
+import static dev.phalanx.ecs.command.CommandStream.OPERATIONS;
+import static dev.phalanx.ecs.command.CommandStream.QUEUE;
+import static dev.phalanx.ecs.command.CommandStream.REMOVE;
+import static dev.phalanx.ecs.command.CommandStream.REMOVE_ALL;
+import static dev.phalanx.ecs.command.CommandStream.REPLACE;
+import static dev.phalanx.ecs.command.CommandStream.code;
+
 import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
@@ -9,7 +26,6 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.FieldRecorder;
-import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
@@ -89,45 +105,11 @@ public final class CommandBuffer extends FieldRecorder {
   private static final int RESERVED_BIT = 0x8000_0000;
   // For messages: each buffer's number, in creation order (64 bits: never reused).
   private static final AtomicLong SERIALS = new AtomicLong();
-  // What apply does, in the message of an apply refused outside a sync point.
-  private static final String SYNC_POINT = "apply commands while an iteration or a lock holds";
-
-  private static final byte EMPLACE = 0;
-  private static final byte REPLACE = 1;
-  private static final byte REMOVE = 2;
-  private static final byte ERASE = 3;
-  private static final byte DESTROY = 4;
-  private static final byte DESTROY_TREE = 5;
-  private static final byte FIELDS = 6;
-  private static final byte ATTACH = 7;
-  private static final byte EMPLACE_IF_ABSENT = 8;
-  private static final byte FIELDS_IF_ABSENT = 9;
-  private static final byte DETACH = 10;
-  private static final byte REMOVE_ALL = 11;
-  private static final byte QUEUE = 12;
-  private static final String[] OPERATIONS = {
-    "emplace",
-    "replace",
-    "remove",
-    "erase",
-    "destroy",
-    "destroyTree",
-    "emplace",
-    "attach",
-    "emplaceIfAbsent",
-    "emplaceIfAbsent",
-    "detach",
-    "removeAll",
-    "queue"
-  };
-  private static final int OP_SHIFT = 24;
-  private static final int TYPE_MASK = (1 << OP_SHIFT) - 1;
-  private static final int NO_TYPE = TYPE_MASK;
-
   // The registry, whose count of parallel passes (Registry.parallelPasses) ends an owner's claim.
   private final Registry registry;
-  // What a generated storage's applyRecorded reads the typed command's fields through.
-  private final RecordedFields replay = new Replay();
+  // The recorded commands, and their replay onto the registry.
+  private final CommandStream stream = new CommandStream();
+  private final CommandReplay replay;
   // The set this buffer belongs to, whose buffers resolve each other's handles; null if
   // standalone.
   private final CommandBuffers set;
@@ -146,24 +128,7 @@ public final class CommandBuffer extends FieldRecorder {
   // it claimed the buffer: a claim of an earlier pass has ended. Written under the monitor.
   private Thread owner;
   private int ownerPass;
-  // Each command's operation (top 8 bits) and type id (low 24 bits; NO_TYPE for none), in one int.
-  private int[] codes = new int[16];
-  private long[] targets = new long[16];
-  // The types the commands name, by dense id (commands store ids), with their typed sizes.
-  private final CommandTypes types = new CommandTypes(NO_TYPE);
-  private long[] words = new long[64];
-  private int wordCount;
-  private Object[] refs = new Object[16];
-  private int refCount;
-  // Apply's cursors: the next command, and the payload read so far.
-  private int applied;
-  private int readWord;
-  private int readRef;
-  // The set this buffer belongs to while it is applied, to resolve reserved handles of its
-  // siblings.
-  private CommandBuffers siblingsInApply;
   private boolean applying;
-  private int count;
   // The entities the reservations [createdBase, createdBase + created) became: the current
   // apply's so far, or the last apply's; forgotten by clear().
   private long[] materialized = new long[16];
@@ -173,7 +138,6 @@ public final class CommandBuffer extends FieldRecorder {
   // half-way for them (the count above must stay true), so it is kept here and reported with the
   // commands' failures at the end of applyCommands.
   private Throwable createFailure;
-  private int skipped;
 
   /**
    * Creates an empty buffer that applies to {@code registry}.
@@ -188,6 +152,7 @@ public final class CommandBuffer extends FieldRecorder {
     this.registry = registry;
     this.set = set;
     this.key = key;
+    this.replay = new CommandReplay(this, registry, stream);
     takeSlot();
   }
 
@@ -198,19 +163,19 @@ public final class CommandBuffer extends FieldRecorder {
 
   /** {@return the number of commands recorded and not yet applied} */
   public int size() {
-    return count - applied;
+    return stream.count - stream.applied;
   }
 
   /** {@return whether nothing is recorded} */
   public boolean isEmpty() {
-    return count == applied && next == base;
+    return stream.count == stream.applied && next == base;
   }
 
   /**
    * {@return the number of commands the last {@link #apply()} skipped (dead or missing targets)}
    */
   public int skipped() {
-    return skipped;
+    return replay.skipped();
   }
 
   /**
@@ -283,7 +248,7 @@ public final class CommandBuffer extends FieldRecorder {
   public <T> void emplace(final long entity, final ComponentType<T, ?> type, final T value) {
     final Object checked = checkValue(type, value);
     record(EMPLACE, entity, type, 0, 1);
-    refs[refCount++] = checked;
+    stream.addRef(checked);
   }
 
   /**
@@ -298,7 +263,7 @@ public final class CommandBuffer extends FieldRecorder {
   public void emplace(final long entity, final ComponentType<?, ?> tag) {
     checkTag(tag, "emplace");
     record(EMPLACE, entity, tag, 0, 1);
-    refs[refCount++] = null;
+    stream.addRef(null);
   }
 
   /**
@@ -315,7 +280,7 @@ public final class CommandBuffer extends FieldRecorder {
       final long entity, final ComponentType<T, ?> type, final T value) {
     final Object checked = checkValue(type, value);
     record(EMPLACE_IF_ABSENT, entity, type, 0, 1);
-    refs[refCount++] = checked;
+    stream.addRef(checked);
   }
 
   /**
@@ -328,7 +293,7 @@ public final class CommandBuffer extends FieldRecorder {
   public void emplaceIfAbsent(final long entity, final ComponentType<?, ?> tag) {
     checkTag(tag, "emplaceIfAbsent");
     record(EMPLACE_IF_ABSENT, entity, tag, 0, 1);
-    refs[refCount++] = null;
+    stream.addRef(null);
   }
 
   /**
@@ -342,7 +307,7 @@ public final class CommandBuffer extends FieldRecorder {
   public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
     final Object checked = checkValue(type, value);
     record(REPLACE, entity, type, 0, 1);
-    refs[refCount++] = checked;
+    stream.addRef(checked);
   }
 
   /**
@@ -382,15 +347,11 @@ public final class CommandBuffer extends FieldRecorder {
    * @param entity the target: an entity, or a handle reserved by {@link #create()}
    */
   public void destroy(final long entity) {
-    final int at = count;
     // The steady state: the owner, a plain entity, room for the command (no payload).
     if (owner == Thread.currentThread()
         && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
-        && at < codes.length) {
-      targets[at] = entity;
-      codes[at] = DESTROY << OP_SHIFT | NO_TYPE;
-      count = at + 1;
+        && stream.tryAppend(entity, code(DESTROY, NO_TYPE))) {
       return;
     }
     record(DESTROY, entity, null, 0, 0);
@@ -407,7 +368,7 @@ public final class CommandBuffer extends FieldRecorder {
   public void attach(final long child, final long parent) {
     checkHandle(parent, "attach");
     record(ATTACH, child, null, 1, 0);
-    words[wordCount++] = parent;
+    stream.addWord(parent);
   }
 
   /**
@@ -444,7 +405,7 @@ public final class CommandBuffer extends FieldRecorder {
       throw new NullPointerException("action");
     }
     record(QUEUE, Entity.NULL, null, 0, 1);
-    refs[refCount++] = action;
+    stream.addRef(action);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -452,8 +413,8 @@ public final class CommandBuffer extends FieldRecorder {
   // calls these protected members). A generated storage's emplace(commands, entity, fields...)
   // calls beginFields with the number of words and references its fields take, then putWord or
   // putRef once per field in declaration order; on apply, the runtime calls the storage's
-  // applyRecorded(entity, fields), which reads them back through Replay in the same order. Nothing
-  // is boxed.
+  // applyRecorded(entity, fields), which reads them back from the CommandStream in the same order.
+  // Nothing is boxed.
   // ---------------------------------------------------------------------------------------------
 
   /**
@@ -476,16 +437,13 @@ public final class CommandBuffer extends FieldRecorder {
     // implies the table holds the type: ids are unique in the JVM), the owner, a plain entity, room
     // for the command and its payload. With the generated code's constant sizes, the size checks
     // of an empty payload fold away. Anything else takes record's path.
-    if (types.hasShape(id, wordCount, refCount)
+    if (stream.types.hasShape(id, wordCount, refCount)
         && (wordCount | refCount) >= 0
         && owner == Thread.currentThread()
         && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
-        && hasRoom(wordCount, refCount)) {
-      final int at = count;
-      targets[at] = entity;
-      codes[at] = FIELDS << OP_SHIFT | id;
-      count = at + 1;
+        && stream.hasRoom(wordCount, refCount)) {
+      stream.append(entity, code(FIELDS, id));
       return;
     }
     record(FIELDS, entity, type, wordCount, refCount);
@@ -514,10 +472,9 @@ public final class CommandBuffer extends FieldRecorder {
    */
   @Override
   protected void putWord(final long bits) {
-    if (wordCount == words.length) {
+    if (!stream.tryAddWord(bits)) {
       throw overflow("words");
     }
-    words[wordCount++] = bits;
   }
 
   /**
@@ -528,50 +485,13 @@ public final class CommandBuffer extends FieldRecorder {
    */
   @Override
   protected void putRef(final Object value) {
-    if (refCount == refs.length) {
+    if (!stream.tryAddRef(value)) {
       throw overflow("references");
     }
-    refs[refCount++] = value;
-  }
-
-  /**
-   * {@return whether one more command with a payload of {@code wordCount} words and {@code
-   * refCount} references fits without growing any array}
-   */
-  private boolean hasRoom(final int wordCount, final int refCount) {
-    return count < codes.length
-        && (0 == wordCount || wordCount <= words.length - this.wordCount)
-        && (0 == refCount || refCount <= refs.length - this.refCount);
   }
 
   private IllegalStateException overflow(final String what) {
     return new IllegalStateException(this + ": more " + what + " put than beginFields announced");
-  }
-
-  /** Reads back the next primitive field of the command being applied. */
-  private long nextWord() {
-    return words[readWord++];
-  }
-
-  /** Reads back the next reference field of the command being applied. */
-  private Object nextRef() {
-    return refs[readRef++];
-  }
-
-  /**
-   * The fields of the typed command being applied, as a generated storage's {@code applyRecorded}
-   * reads them: the buffer's own read cursor, so that the buffer's stream is not part of its API.
-   */
-  private final class Replay implements RecordedFields {
-    @Override
-    public long nextWord() {
-      return CommandBuffer.this.nextWord();
-    }
-
-    @Override
-    public Object nextRef() {
-      return CommandBuffer.this.nextRef();
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -589,7 +509,7 @@ public final class CommandBuffer extends FieldRecorder {
    */
   public void apply() {
     checkNotApplying();
-    checkSyncPoint(registry);
+    CommandReplay.checkSyncPoint(registry);
     // Applying already: a create listener that applies this buffer is refused, not re-entered.
     applying = true;
     try {
@@ -637,14 +557,8 @@ public final class CommandBuffer extends FieldRecorder {
    * created), releases its owner, and keeps its arrays.
    */
   void empty() {
-    Arrays.fill(refs, 0, refCount, null);
-    count = 0;
-    applied = 0;
-    wordCount = 0;
-    refCount = 0;
-    readWord = 0;
-    readRef = 0;
-    siblingsInApply = null;
+    stream.clear();
+    replay.forgetSiblings();
     base = next;
     if (next >= ReservationSlots.RENUMBER_AT) {
       ReservationSlots.retire(slot);
@@ -654,34 +568,6 @@ public final class CommandBuffer extends FieldRecorder {
       }
     }
     release();
-  }
-
-  /**
-   * Throws unless no storage of {@code registry} is locked or iterated, with the message a
-   * rearrangement of the storage would be refused with.
-   */
-  static void checkSyncPoint(final Registry registry) {
-    for (int i = 0; i < registry.storageCount(); i++) {
-      final Storage<?> storage = registry.storageAt(i);
-      if (storage.isLocked()) {
-        throw new ConcurrentModificationException(
-            "cannot "
-                + SYNC_POINT
-                + " "
-                + storage.describe()
-                + ": "
-                + storage.lockDescription()
-                + " is reading it, and structural changes are refused until it ends");
-      }
-      if (storage.isIterated()) {
-        throw new ConcurrentModificationException(
-            "cannot "
-                + SYNC_POINT
-                + " "
-                + storage.describe()
-                + ": an iteration over it is in progress");
-      }
-    }
   }
 
   /** {@return the number of reservations to create when an apply starts} */
@@ -694,7 +580,7 @@ public final class CommandBuffer extends FieldRecorder {
    * skipped commands.
    */
   void createReserved() {
-    skipped = 0;
+    replay.startCounting();
     createdBase = base;
     created = 0;
     final int n = next - base;
@@ -707,7 +593,7 @@ public final class CommandBuffer extends FieldRecorder {
 
   /** Adopts {@code n} entities the set created for this buffer's reservations, from {@code at}. */
   void adoptReserved(final long[] entities, final int at, final int n) {
-    skipped = 0;
+    replay.startCounting();
     createdBase = base;
     ensureMaterialized(n);
     System.arraycopy(entities, at, materialized, 0, n);
@@ -768,7 +654,7 @@ public final class CommandBuffer extends FieldRecorder {
 
   /** {@return whether commands or reservations wait for this apply} */
   boolean hasPending() {
-    return applied < count || created < next - base;
+    return stream.applied < stream.count || created < next - base;
   }
 
   /**
@@ -778,29 +664,7 @@ public final class CommandBuffer extends FieldRecorder {
    * exception a command threw.
    */
   Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
-    siblingsInApply = siblings;
-    // The end of a run of destroys found observed: its commands apply one by one, and the run is
-    // not measured again at each of them (which would make a long run quadratic).
-    int oneByOneUntil = 0;
-    // count is read at each step: commands recorded meanwhile are applied too.
-    while (applied < count) {
-      final int i = applied;
-      final int code = codes[i];
-      if (FIELDS == (byte) (code >>> OP_SHIFT)) {
-        // The common case, kept tight: a typed emplace recorded by a generated storage.
-        failure = applyFields(i, code, siblings, failure);
-        continue;
-      }
-      if (i >= oneByOneUntil && DESTROY == (byte) (code >>> OP_SHIFT)) {
-        final int end = destroyRunEnd(i);
-        if (end - i > 1 && registry.destroysInBulk() && !createsLate(i, end, siblings)) {
-          failure = applyDestroyRun(i, end, siblings, failure);
-          continue;
-        }
-        oneByOneUntil = end;
-      }
-      failure = applyAt(i, siblings, failure);
-    }
+    failure = replay.applyAll(failure, siblings);
     if (created < next - base) {
       try {
         createLate();
@@ -817,97 +681,17 @@ public final class CommandBuffer extends FieldRecorder {
     return failure;
   }
 
-  /** Applies the typed emplace {@code i}; returns {@code failure} or the exception it threw. */
-  private Throwable applyFields(
-      final int i, final int code, final CommandBuffers siblings, Throwable failure) {
-    applied = i + 1;
-    final int firstWord = readWord;
-    final int firstRef = readRef;
-    try {
-      final long target = resolve(targets[i], siblings);
-      if (Entity.isNull(target) || !registry.valid(target)) {
-        skipped++;
-        skipPayload(code, firstWord, firstRef);
-      } else {
-        types.storage(registry, code & TYPE_MASK).replayRecorded(target, replay);
-      }
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-      skipPayload(code, firstWord, firstRef);
-    }
-    return failure;
-  }
-
-  /** Applies command {@code i}; returns {@code failure} or the exception it threw. */
-  private Throwable applyAt(final int i, final CommandBuffers siblings, Throwable failure) {
-    final int firstWord = readWord;
-    final int firstRef = readRef;
-    final int code = codes[i];
-    applied = i + 1;
-    try {
-      final byte op = (byte) (code >>> OP_SHIFT);
-      if (QUEUE == op) {
-        applyQueued();
-        return failure;
-      }
-      final long target = resolve(targets[i], siblings);
-      if (Entity.isNull(target) || !registry.valid(target)) {
-        skipped++;
-        skipPayload(code, firstWord, firstRef);
-        return failure;
-      }
-      final int typeId = code & TYPE_MASK;
-      if (FIELDS_IF_ABSENT == op) {
-        final Storage<?> storage = types.storage(registry, typeId);
-        if (storage.contains(target)) {
-          skipPayload(code, firstWord, firstRef);
-        } else {
-          storage.replayRecorded(target, replay);
-        }
-      } else {
-        failure = applyOne(op, target, NO_TYPE == typeId ? null : types.type(typeId), failure);
-      }
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-      skipPayload(code, firstWord, firstRef);
-    }
-    return failure;
-  }
-
-  @SuppressWarnings("unchecked") // recorded by queue(Consumer<? super Registry>)
-  private void applyQueued() {
-    final Consumer<? super Registry> action = (Consumer<? super Registry>) nextRef();
-    action.accept(registry);
-  }
-
-  /** Returns the end of the run of destroy commands that starts at {@code from}. */
-  private int destroyRunEnd(final int from) {
-    int end = from + 1;
-    while (end < count && DESTROY == (byte) (codes[end] >>> OP_SHIFT)) {
-      end++;
-    }
-    return end;
-  }
-
   /**
-   * Returns whether a command of {@code [from, to)} names a reservation made during this apply and
-   * not created yet: resolving it creates entities (create listeners run, the entity limit may
-   * refuse them), and an identifier an earlier destroy of the run frees may be the one it gets, so
-   * such a run is applied one by one.
+   * {@return whether resolving {@code handle} would create entities} It names a reservation made
+   * during this apply and not created yet, in this buffer or (when {@code siblings} is given) a
+   * sibling.
    */
-  private boolean createsLate(final int from, final int to, final CommandBuffers siblings) {
-    for (int i = from; i < to; i++) {
-      final long handle = targets[i];
-      if (isReserved(handle)) {
-        final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
-        final CommandBuffer owner =
-            handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
-        if (null != owner && owner.notCreatedYet(Entity.version(handle))) {
-          return true;
-        }
-      }
+  boolean createsLate(final long handle, final CommandBuffers siblings) {
+    if (!isReserved(handle)) {
+      return false;
     }
-    return false;
+    final CommandBuffer reserver = reserverOf(handle, siblings);
+    return null != reserver && reserver.notCreatedYet(Entity.version(handle));
   }
 
   /**
@@ -919,122 +703,12 @@ public final class CommandBuffer extends FieldRecorder {
   }
 
   /**
-   * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy ({@link
-   * Registry#destroysInBulk()}), as one batch, storage by storage ({@link Registry#destroy(long[],
-   * int, int)}'s bulk path): the result one by one would give, each dead or repeated target skipped
-   * and counted. The run's resolved live targets overwrite its own slots of {@code targets}, which
-   * nothing reads after this apply. Destroys carry no payload, and no user code runs meanwhile.
+   * {@return the buffer of {@code handle}'s slot: this one, or the sibling of that slot in {@code
+   * siblings}; null if none}
    */
-  private Throwable applyDestroyRun(
-      final int from, final int to, final CommandBuffers siblings, Throwable failure) {
-    int live = from;
-    // No target needs a late creation (see createsLate): resolving runs no code and cannot fail.
-    for (int i = from; i < to; i++) {
-      final long target = resolve(targets[i], siblings);
-      if (Entity.isNull(target) || !registry.valid(target)) {
-        skipped++;
-      } else {
-        targets[live++] = target;
-      }
-    }
-    applied = to;
-    // No user code runs in a bulk destroy: the fall in live entities is the number destroyed, a
-    // target named twice in the run counted once (the second is skipped, as one by one).
-    final int alive = registry.alive();
-    registry.destroy(targets, from, live);
-    skipped += (live - from) - (alive - registry.alive());
-    return failure;
-  }
-
-  /**
-   * Moves the read cursors past the payload of the command of {@code code}, which starts at {@code
-   * firstWord} and {@code firstRef}.
-   */
-  private void skipPayload(final int code, final int firstWord, final int firstRef) {
-    switch ((byte) (code >>> OP_SHIFT)) {
-      case FIELDS, FIELDS_IF_ABSENT -> {
-        readWord = firstWord + types.words(code & TYPE_MASK);
-        readRef = firstRef + types.refs(code & TYPE_MASK);
-      }
-      case EMPLACE, REPLACE, EMPLACE_IF_ABSENT, QUEUE -> {
-        readWord = firstWord;
-        readRef = firstRef + 1;
-      }
-      case ATTACH -> {
-        readWord = firstWord + 1;
-        readRef = firstRef;
-      }
-      default -> {
-        readWord = firstWord;
-        readRef = firstRef;
-      }
-    }
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
-  private Throwable applyOne(
-      final byte op, final long target, final ComponentType type, Throwable failure) {
-    switch (op) {
-      case EMPLACE -> registry.storage(type).emplaceOrReplace(target, nextRef());
-      case EMPLACE_IF_ABSENT -> {
-        final Object value = nextRef();
-        final Storage storage = registry.storage(type);
-        if (!storage.contains(target)) {
-          storage.emplace(target, value);
-        }
-      }
-      case REPLACE -> {
-        final Object value = nextRef();
-        final Storage storage = registry.findStorage(type);
-        if (null == storage || !storage.contains(target)) {
-          skipped++;
-        } else {
-          storage.replace(target, value);
-        }
-      }
-      case REMOVE -> registry.remove(target, type);
-      case ERASE -> {
-        if (!registry.remove(target, type)) {
-          skipped++;
-        }
-      }
-      case REMOVE_ALL -> failure = removeAllOf(target, failure);
-      case DESTROY -> registry.destroy(target);
-      case DESTROY_TREE -> Hierarchy.of(registry).destroyTree(target);
-      case DETACH -> Hierarchy.of(registry).detach(target);
-      case ATTACH -> {
-        final long parent = resolve(nextWord(), siblingsInApply);
-        final Hierarchy hierarchy = Hierarchy.of(registry);
-        if (Entity.isNull(parent)
-            || !registry.valid(parent)
-            || target == parent
-            || hierarchy.isAncestor(target, parent)) {
-          skipped++;
-        } else {
-          hierarchy.reparent(target, parent);
-        }
-      }
-      default -> throw new AssertionError(op);
-    }
-    return failure;
-  }
-
-  /**
-   * Removes every component of {@code target}, last created storage first, each removal on its own:
-   * a listener's exception stops none of the others. Returns {@code failure} or the first.
-   */
-  private Throwable removeAllOf(final long target, Throwable failure) {
-    for (int s = registry.storageCount() - 1; s >= 0; s--) {
-      final Storage<?> storage = registry.storageAt(s);
-      if (storage.contains(target) && registry.valid(target)) {
-        try {
-          storage.remove(target);
-        } catch (final RuntimeException | Error thrown) {
-          failure = Failures.add(failure, thrown);
-        }
-      }
-    }
-    return failure;
+  private CommandBuffer reserverOf(final long handle, final CommandBuffers siblings) {
+    final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
+    return handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
   }
 
   /**
@@ -1045,10 +719,8 @@ public final class CommandBuffer extends FieldRecorder {
     if (!isReserved(handle)) {
       return handle;
     }
-    final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
-    final CommandBuffer owner =
-        handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
-    return null == owner ? Entity.NULL : owner.createdFor(Entity.version(handle));
+    final CommandBuffer reserver = reserverOf(handle, siblings);
+    return null == reserver ? Entity.NULL : reserver.createdFor(Entity.version(handle));
   }
 
   /** Returns the entity created for reservation {@code number}, creating late ones if needed. */
@@ -1077,30 +749,14 @@ public final class CommandBuffer extends FieldRecorder {
     claim();
     checkHandle(entity, OPERATIONS[op]);
     final boolean typed = FIELDS == op || FIELDS_IF_ABSENT == op;
-    final int id = null == type ? NO_TYPE : types.checkedId(type, typed, wordCount, refCount, this);
-    ensureCapacity(wordCount, refCount);
+    final int id =
+        null == type ? NO_TYPE : stream.types.checkedId(type, typed, wordCount, refCount, this);
+    stream.ensureCapacity(wordCount, refCount);
     // Nothing below can fail.
     if (NO_TYPE != id) {
-      types.remember(id, type, typed, wordCount, refCount);
+      stream.types.remember(id, type, typed, wordCount, refCount);
     }
-    targets[count] = entity;
-    codes[count] = op << OP_SHIFT | id;
-    count++;
-  }
-
-  private void ensureCapacity(final int wordCount, final int refCount) {
-    if (count == codes.length) {
-      final int capacity = count * 2;
-      final int[] newCodes = Arrays.copyOf(codes, capacity);
-      targets = Arrays.copyOf(targets, capacity);
-      codes = newCodes;
-    }
-    if (this.wordCount + wordCount > words.length) {
-      words = Arrays.copyOf(words, Math.max(this.wordCount + wordCount, words.length * 2));
-    }
-    if (this.refCount + refCount > refs.length) {
-      refs = Arrays.copyOf(refs, Math.max(this.refCount + refCount, refs.length * 2));
-    }
+    stream.append(entity, code(op, id));
   }
 
   /**
