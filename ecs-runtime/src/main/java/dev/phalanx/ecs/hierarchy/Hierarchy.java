@@ -9,7 +9,6 @@ import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
@@ -132,15 +131,14 @@ public final class Hierarchy {
           ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE),
           NodeStorage::new);
 
-  // The mark of a node not created by this change (a created node's is a pending mark, >= -1).
-  private static final int NONE = Integer.MIN_VALUE;
-
   private final Registry registry;
   private final NodeStorage nodes;
   // Bumped by every change of the hierarchy's shape, so that traversals fail fast.
   private int changes;
   // The traversals' walks and their reused breadth-first queue.
   private final Traversals traversals = new Traversals(this);
+  // The checked link changes: their rules, and the nodes they create.
+  private final LinkEdits edits;
   // Open beginRelink() batches: while any is, unlinking is deferred to the rebuild (endRelink).
   private int relinking;
   // cleanStamp() when the outermost batch began or the last rebuild of a batch ended.
@@ -149,6 +147,7 @@ public final class Hierarchy {
   private Hierarchy(final Registry registry) {
     this.registry = registry;
     this.nodes = registry.storage(TYPE);
+    this.edits = new LinkEdits(this, registry, nodes);
     // Unlink a node before it goes, whoever removes it: its links must never name a dead entity.
     nodes.onDestroy().connectFirst((r, entity) -> unlink(entity));
     registry.addCheck("hierarchy", this::verify);
@@ -293,23 +292,9 @@ public final class Hierarchy {
    *     would break an iteration
    */
   public void attach(final long child, final long parent) {
-    checkLink(child, parent, "attach");
-    checkRoot(child, parent);
-    move(child, parent, 0);
-  }
-
-  private void checkRoot(final long child, final long parent) {
-    if (!Entity.isNull(parent(child))) {
-      throw new IllegalStateException(
-          "cannot attach "
-              + Entity.toString(child)
-              + " to "
-              + Entity.toString(parent)
-              + ": it already has"
-              + " a parent, "
-              + Entity.toString(parent(child))
-              + "; use reparent to move it");
-    }
+    edits.checkLink(child, parent, "attach");
+    edits.checkRoot(child, parent);
+    edits.move(child, parent, 0);
   }
 
   /**
@@ -326,10 +311,10 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException as {@link #attach(long, long)}
    */
   public void attach(final long child, final long parent, final int index) {
-    checkLink(child, parent, "attach");
-    checkRoot(child, parent);
-    checkIndex(index, childCount(parent), child, parent);
-    move(child, parent, index);
+    edits.checkLink(child, parent, "attach");
+    edits.checkRoot(child, parent);
+    LinkEdits.checkIndex(index, childCount(parent), child, parent);
+    edits.move(child, parent, index);
   }
 
   /**
@@ -347,10 +332,10 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException as {@link #attach(long, long)}
    */
   public void reparent(final long child, final long parent, final int index) {
-    checkLink(child, parent, "reparent");
+    edits.checkLink(child, parent, "reparent");
     final int others = childCount(parent) - (parent(child) == parent ? 1 : 0);
-    checkIndex(index, others, child, parent);
-    move(child, parent, index);
+    LinkEdits.checkIndex(index, others, child, parent);
+    edits.move(child, parent, index);
   }
 
   /**
@@ -370,95 +355,7 @@ public final class Hierarchy {
    *     would break an iteration
    */
   public void replaceChildren(final long parent, final long[] children) {
-    checkValid(parent, "replace the children of");
-    for (int i = 0; i < children.length; i++) {
-      checkLink(children[i], parent, "make a child");
-      for (int j = 0; j < i; j++) {
-        if (children[j] == children[i]) {
-          throw new IllegalArgumentException(
-              "cannot replace the children of "
-                  + Entity.toString(parent)
-                  + ": "
-                  + Entity.toString(children[i])
-                  + " is listed twice (at "
-                  + j
-                  + " and "
-                  + i
-                  + ")");
-        }
-      }
-    }
-    nodes.checkUnlockedFor(parent);
-    if (0 == children.length && !nodes.contains(parent)) {
-      return;
-    }
-    checkNodeAllowed(parent);
-    // The nodes the new links need, created unannounced; if one is refused (a group upkeep under
-    // an iteration), those made so far stay, without links, announced, and nothing is linked.
-    final long[] created = new long[children.length + 1];
-    final int[] marks = new int[children.length + 1];
-    int count = 0;
-    try {
-      if (!nodes.contains(parent)) {
-        marks[count] = nodes.insertRoot(parent);
-        created[count++] = parent;
-      }
-      for (final long child : children) {
-        if (!nodes.contains(child)) {
-          marks[count] = nodes.insertRoot(child);
-          created[count++] = child;
-        }
-      }
-    } catch (final RuntimeException | Error refused) {
-      changes++;
-      final Throwable failure = announce(created, marks, count);
-      if (null != failure) {
-        refused.addSuppressed(failure);
-      }
-      throw refused;
-    }
-    final int parentPosition = nodes.indexOf(parent);
-    for (long child = nodes.firstAt(parentPosition); !Entity.isNull(child); ) {
-      final int childPosition = nodes.indexOf(child);
-      final long next = nodes.nextAt(childPosition);
-      ChildLists.cut(nodes, childPosition);
-      child = next;
-    }
-    // Each linked first, last to first: the list reads in the given order.
-    for (int i = children.length - 1; i >= 0; i--) {
-      final int position = nodes.indexOf(children[i]);
-      if (!Entity.isNull(nodes.parentAt(position))) {
-        ChildLists.cut(nodes, position);
-      }
-      ChildLists.link(nodes, position, children[i], parent, 0);
-    }
-    changes++;
-    Failures.rethrow(announce(created, marks, count));
-  }
-
-  /** Announces the nodes {@code created[0, count)}, last inserted first; returns the failures. */
-  private Throwable announce(final long[] created, final int[] marks, final int count) {
-    Throwable failure = null;
-    for (int i = count - 1; i >= 0; i--) {
-      failure = nodes.announce(created[i], marks[i], failure);
-    }
-    return failure;
-  }
-
-  private static void checkIndex(
-      final int index, final int children, final long child, final long parent) {
-    if (index < 0 || index > children) {
-      throw new IndexOutOfBoundsException(
-          "cannot place "
-              + Entity.toString(child)
-              + " at index "
-              + index
-              + " among the children of "
-              + Entity.toString(parent)
-              + ": the index must be in [0, "
-              + children
-              + "]");
-    }
+    edits.replaceChildren(parent, children);
   }
 
   /**
@@ -477,11 +374,11 @@ public final class Hierarchy {
       detach(child);
       return;
     }
-    checkLink(child, parent, "reparent");
+    edits.checkLink(child, parent, "reparent");
     if (parent(child) == parent) {
       return;
     }
-    move(child, parent, 0);
+    edits.move(child, parent, 0);
   }
 
   /**
@@ -492,7 +389,7 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException if the node storage is locked
    */
   public void detach(final long child) {
-    checkValid(child, "detach");
+    edits.checkValid(child, "detach");
     final int position = nodes.indexOf(child);
     if (SparseSet.ABSENT == position || Entity.isNull(nodes.parentAt(position))) {
       return;
@@ -514,16 +411,9 @@ public final class Hierarchy {
    *     destroyed
    */
   public void destroyTree(final long root) {
-    checkValid(root, "destroy the subtree of");
-    final long[] order = traversals.preOrder(root);
-    final int count = order.length;
-    // Reverse pre-order: every descendant before its ancestors.
-    for (int i = 0, j = count - 1; i < j; i++, j--) {
-      final long swap = order[i];
-      order[i] = order[j];
-      order[j] = swap;
-    }
-    registry.destroy(order, 0, count);
+    edits.checkValid(root, "destroy the subtree of");
+    final long[] order = traversals.childrenFirst(root);
+    registry.destroy(order, 0, order.length);
   }
 
   /**
@@ -536,15 +426,10 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException as {@link #destroyTree}
    */
   public void destroyDescendants(final long root) {
-    checkValid(root, "destroy the descendants of");
-    final long[] order = traversals.preOrder(root);
-    // Reverse pre-order without the root (order[0]): every descendant before its ancestors.
-    final int count = order.length - 1;
-    final long[] descendants = new long[count];
-    for (int i = 0; i < count; i++) {
-      descendants[i] = order[order.length - 1 - i];
-    }
-    registry.destroy(descendants, 0, count);
+    edits.checkValid(root, "destroy the descendants of");
+    final long[] order = traversals.childrenFirst(root);
+    // The root comes last: every entity before it is a descendant.
+    registry.destroy(order, 0, order.length - 1);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -622,91 +507,6 @@ public final class Hierarchy {
   // Internals.
   // ---------------------------------------------------------------------------------------------
 
-  private void checkLink(final long child, final long parent, final String verb) {
-    checkValid(child, verb);
-    checkValid(parent, verb + " to");
-    if (child == parent) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + verb
-              + " "
-              + Entity.toString(child)
-              + " to itself: the hierarchy has no cycles");
-    }
-    // Only an entity with children can be an ancestor: attaching a leaf needs no walk.
-    if (0 != childCount(child) && isAncestor(child, parent)) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + verb
-              + " "
-              + Entity.toString(child)
-              + " to "
-              + Entity.toString(parent)
-              + ": "
-              + Entity.toString(parent)
-              + " descends from it, and the hierarchy has no cycles");
-    }
-    nodes.checkUnlockedFor(child);
-    checkNodeAllowed(child);
-    checkNodeAllowed(parent);
-  }
-
-  /** Checks, for an entity without a node, that one may be inserted now (the registry's rules). */
-  private void checkNodeAllowed(final long entity) {
-    if (!nodes.contains(entity)) {
-      nodes.checkNodeInsertable(entity);
-    }
-  }
-
-  private void checkValid(final long entity, final String verb) {
-    if (!registry.valid(entity)) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + verb
-              + " "
-              + Entity.toString(entity)
-              + ": the entity is not valid (destroyed or never created)");
-    }
-  }
-
-  /**
-   * Moves {@code child} under {@code parent}, both checked: creates the nodes it needs (announcing
-   * nothing yet), moves the links, then announces the new nodes.
-   */
-  private void move(final long child, final long parent, final int index) {
-    final int childMark = nodes.contains(child) ? NONE : nodes.insertRoot(child);
-    final int parentMark;
-    try {
-      parentMark = nodes.contains(parent) ? NONE : nodes.insertRoot(parent);
-    } catch (final RuntimeException | Error refused) {
-      // Only a group upkeep refused under an iteration, or memory, gets here: the child's node
-      // stays, without links, and is announced.
-      if (NONE != childMark) {
-        changes++;
-        final Throwable failure = nodes.announce(child, childMark, null);
-        if (null != failure) {
-          refused.addSuppressed(failure);
-        }
-      }
-      throw refused;
-    }
-    final int position = nodes.indexOf(child);
-    if (!Entity.isNull(nodes.parentAt(position))) {
-      ChildLists.cut(nodes, position);
-    }
-    ChildLists.link(nodes, position, child, parent, index);
-    changes++;
-    // The parent's pending group entries were pushed last: they are published first.
-    Throwable failure = null;
-    if (NONE != parentMark) {
-      failure = nodes.announce(parent, parentMark, failure);
-    }
-    if (NONE != childMark) {
-      failure = nodes.announce(child, childMark, failure);
-    }
-    Failures.rethrow(failure);
-  }
-
   /**
    * Called before {@code entity}'s node is removed: unlinks it and makes its children roots. O(1 +
    * children): nothing below the children is touched.
@@ -724,6 +524,11 @@ public final class Hierarchy {
       ChildLists.cut(nodes, position);
     }
     ChildLists.orphanChildren(nodes, position);
+    changes++;
+  }
+
+  /** Counts a change of the hierarchy's shape: traversals under way fail fast. */
+  void changed() {
     changes++;
   }
 

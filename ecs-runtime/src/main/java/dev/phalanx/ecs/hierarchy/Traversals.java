@@ -6,12 +6,12 @@ import java.util.function.LongConsumer;
 
 /**
  * The walks over one {@link Hierarchy}: children, depth first, breadth first, parents first, and
- * the pre-order a subtree's destroy is built from. None recurses, whatever the depth: depth first
- * climbs back through the parent links, breadth first fills one queue. Every visiting walk checks
- * after each visit that the hierarchy's stamp did not move (no link changed, no node created,
- * destroyed or moved) and fails fast otherwise. The breadth-first queue is reused, so that a walk
- * allocates nothing once it has grown to the widest subtree; a breadth-first walk nested in another
- * (from its action) gets a queue of its own, so the outer walk's order stays intact.
+ * the children-first order a subtree's destroy is built from. None recurses, whatever the depth:
+ * depth first climbs back through the parent links, breadth first fills one queue. Every visiting
+ * walk checks after each visit that the hierarchy's stamp did not move (no link changed, no node
+ * created, destroyed or moved) and fails fast otherwise. The breadth-first queue is reused, so that
+ * a walk allocates nothing once it has grown to the widest subtree; a breadth-first walk nested in
+ * another (from its action) gets a queue of its own, so the outer walk's order stays intact.
  */
 final class Traversals {
 
@@ -106,10 +106,22 @@ final class Traversals {
   }
 
   /**
-   * Returns {@code root} and its descendants in pre-order, without recursion: a fresh array, which
-   * the destroys of a subtree reverse and hand to the registry.
+   * Returns {@code root} and its descendants, every descendant before its ancestors (reverse
+   * pre-order, the root last), in a fresh array of their number: the order the destroys of a
+   * subtree hand to the registry.
    */
-  long[] preOrder(final long root) {
+  long[] childrenFirst(final long root) {
+    final long[] order = preOrder(root);
+    for (int i = 0, j = order.length - 1; i < j; i++, j--) {
+      final long swap = order[i];
+      order[i] = order[j];
+      order[j] = swap;
+    }
+    return order;
+  }
+
+  /** Returns {@code root} and its descendants in pre-order, without recursion. */
+  private long[] preOrder(final long root) {
     long[] order = new long[16];
     int count = 0;
     long current = root;
