@@ -495,6 +495,99 @@ public final class CommandBuffer extends FieldRecorder {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Recording: the checks and the write every command goes through.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Records a command: checks it (owner, handle, type), grows every array it needs (its payload of
+   * {@code wordCount} words and {@code refCount} references included), and only then writes it. The
+   * payload follows through putWord and putRef, which cannot fail.
+   */
+  private void record(
+      final byte op,
+      final long entity,
+      final ComponentType<?, ?> type,
+      final int wordCount,
+      final int refCount) {
+    claim();
+    checkHandle(entity, OPERATIONS[op]);
+    final boolean typed = FIELDS == op || FIELDS_IF_ABSENT == op;
+    final int id =
+        null == type ? NO_TYPE : stream.types.checkedId(type, typed, wordCount, refCount, this);
+    stream.ensureCapacity(wordCount, refCount);
+    // Nothing below can fail.
+    if (NO_TYPE != id) {
+      stream.types.remember(id, type, typed, wordCount, refCount);
+    }
+    stream.append(entity, code(op, id));
+  }
+
+  /**
+   * Throws, before anything is recorded, if {@code entity} is a reserved handle that no apply of
+   * this buffer could resolve: one of a buffer other than this one and its set's, or one handed out
+   * before its buffer was last emptied.
+   */
+  private void checkHandle(final long entity, final String operation) {
+    if (!isReserved(entity)) {
+      return;
+    }
+    final int handleSlot = Entity.index(entity) & ~RESERVED_BIT;
+    final CommandBuffer owner =
+        handleSlot == slot ? this : null == set ? null : set.findBySlot(handleSlot);
+    if (null == owner || !owner.reservedNow(Entity.version(entity))) {
+      throw new IllegalArgumentException(
+          "cannot record "
+              + operation
+              + " on reserved handle "
+              + Entity.toString(entity)
+              + " in "
+              + this
+              + ": it "
+              + describeOwner(entity, owner)
+              + "; a reserved handle is valid in the buffer that reserved it (or any buffer of"
+              + " its CommandBuffers) until that buffer is applied or cleared");
+    }
+  }
+
+  private static String describeOwner(final long handle, final CommandBuffer owner) {
+    if (null != owner) {
+      return "was reserved by " + owner + " before its last apply or clear";
+    }
+    final CommandBuffer reserver = ReservationSlots.owner(Entity.index(handle) & ~RESERVED_BIT);
+    return null == reserver
+        ? "was reserved by a command buffer that no longer exists"
+        : "belongs to " + reserver;
+  }
+
+  private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
+    if (null == type) {
+      throw new NullPointerException("type");
+    }
+    return type;
+  }
+
+  private static void checkTag(final ComponentType<?, ?> type, final String operation) {
+    checkType(type);
+    if (!type.traits().empty()) {
+      throw new IllegalArgumentException(
+          "cannot record "
+              + operation
+              + "(entity, "
+              + type.name()
+              + ") as a tag: the type stores instances; record emplace(entity, type, value)");
+    }
+  }
+
+  private static Object checkValue(final ComponentType<?, ?> type, final Object value) {
+    checkType(type);
+    if (null == value && !type.traits().empty()) {
+      throw new NullPointerException(
+          "cannot record a null " + type.name() + ": the type stores instances");
+    }
+    return value;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Applying.
   // ---------------------------------------------------------------------------------------------
 
@@ -569,6 +662,75 @@ public final class CommandBuffer extends FieldRecorder {
     }
     release();
   }
+
+  /** {@return whether commands or reservations wait for this apply} */
+  boolean hasPending() {
+    return stream.applied < stream.count || created < next - base;
+  }
+
+  /**
+   * Applies every command not applied yet, those recorded meanwhile included, then creates the
+   * reservations no command named; reserved handles are resolved in this buffer or, when {@code
+   * siblings} is given, in the sibling buffer of their slot. Returns {@code failure} or the first
+   * exception a command threw.
+   */
+  Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
+    failure = replay.applyAll(failure, siblings);
+    if (created < next - base) {
+      try {
+        createLate();
+      } catch (final RuntimeException | Error thrown) {
+        // Nothing names them: forget them, as if never reserved.
+        failure = Failures.add(failure, thrown);
+        next = base + created;
+      }
+    }
+    if (null != createFailure) {
+      failure = Failures.add(failure, createFailure);
+      createFailure = null;
+    }
+    return failure;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Ownership.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Throws unless the calling thread may record: it owns the buffer, or takes it now. */
+  private void claim() {
+    if (owner != Thread.currentThread() || ownerPass != registry.parallelPasses()) {
+      claimSlowly();
+    }
+  }
+
+  private synchronized void claimSlowly() {
+    final Thread current = Thread.currentThread();
+    final int pass = registry.parallelPasses();
+    final Thread holder = owner;
+    if (null != holder && holder != current && ownerPass == pass) {
+      throw new ConcurrentModificationException(
+          "cannot record into "
+              + this
+              + " from thread "
+              + current.getName()
+              + ": thread "
+              + holder.getName()
+              + " records into it; a buffer is recorded by one thread between two sync points"
+              + " (apply, clear, the end of a parallel iteration): give each thread or run its own"
+              + " buffer (CommandBuffers.forRun(position of the run's first element), or the"
+              + " parallelEachChunk forms that take a CommandBuffers)");
+    }
+    owner = current;
+    ownerPass = pass;
+  }
+
+  private synchronized void release() {
+    owner = null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reservations: created as an apply starts or when first named, resolved by the replay.
+  // ---------------------------------------------------------------------------------------------
 
   /** {@return the number of reservations to create when an apply starts} */
   int toCreate() {
@@ -652,35 +814,6 @@ public final class CommandBuffer extends FieldRecorder {
     return failure;
   }
 
-  /** {@return whether commands or reservations wait for this apply} */
-  boolean hasPending() {
-    return stream.applied < stream.count || created < next - base;
-  }
-
-  /**
-   * Applies every command not applied yet, those recorded meanwhile included, then creates the
-   * reservations no command named; reserved handles are resolved in this buffer or, when {@code
-   * siblings} is given, in the sibling buffer of their slot. Returns {@code failure} or the first
-   * exception a command threw.
-   */
-  Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
-    failure = replay.applyAll(failure, siblings);
-    if (created < next - base) {
-      try {
-        createLate();
-      } catch (final RuntimeException | Error thrown) {
-        // Nothing names them: forget them, as if never reserved.
-        failure = Failures.add(failure, thrown);
-        next = base + created;
-      }
-    }
-    if (null != createFailure) {
-      failure = Failures.add(failure, createFailure);
-      createFailure = null;
-    }
-    return failure;
-  }
-
   /**
    * {@return whether resolving {@code handle} would create entities} It names a reservation made
    * during this apply and not created yet, in this buffer or (when {@code siblings} is given) a
@@ -735,106 +868,9 @@ public final class CommandBuffer extends FieldRecorder {
     return materialized[n];
   }
 
-  /**
-   * Records a command: checks it (owner, handle, type), grows every array it needs (its payload of
-   * {@code wordCount} words and {@code refCount} references included), and only then writes it. The
-   * payload follows through putWord and putRef, which cannot fail.
-   */
-  private void record(
-      final byte op,
-      final long entity,
-      final ComponentType<?, ?> type,
-      final int wordCount,
-      final int refCount) {
-    claim();
-    checkHandle(entity, OPERATIONS[op]);
-    final boolean typed = FIELDS == op || FIELDS_IF_ABSENT == op;
-    final int id =
-        null == type ? NO_TYPE : stream.types.checkedId(type, typed, wordCount, refCount, this);
-    stream.ensureCapacity(wordCount, refCount);
-    // Nothing below can fail.
-    if (NO_TYPE != id) {
-      stream.types.remember(id, type, typed, wordCount, refCount);
-    }
-    stream.append(entity, code(op, id));
-  }
-
-  /**
-   * Throws, before anything is recorded, if {@code entity} is a reserved handle that no apply of
-   * this buffer could resolve: one of a buffer other than this one and its set's, or one handed out
-   * before its buffer was last emptied.
-   */
-  private void checkHandle(final long entity, final String operation) {
-    if (!isReserved(entity)) {
-      return;
-    }
-    final int handleSlot = Entity.index(entity) & ~RESERVED_BIT;
-    final CommandBuffer owner =
-        handleSlot == slot ? this : null == set ? null : set.findBySlot(handleSlot);
-    if (null == owner || !owner.reservedNow(Entity.version(entity))) {
-      throw new IllegalArgumentException(
-          "cannot record "
-              + operation
-              + " on reserved handle "
-              + Entity.toString(entity)
-              + " in "
-              + this
-              + ": it "
-              + describeOwner(entity, owner)
-              + "; a reserved handle is valid in the buffer that reserved it (or any buffer of"
-              + " its CommandBuffers) until that buffer is applied or cleared");
-    }
-  }
-
-  private static String describeOwner(final long handle, final CommandBuffer owner) {
-    if (null != owner) {
-      return "was reserved by " + owner + " before its last apply or clear";
-    }
-    final CommandBuffer reserver = ReservationSlots.owner(Entity.index(handle) & ~RESERVED_BIT);
-    return null == reserver
-        ? "was reserved by a command buffer that no longer exists"
-        : "belongs to " + reserver;
-  }
-
   /** {@return whether {@code number} is one of this buffer's current reservations} */
   private boolean reservedNow(final int number) {
     return number - base >= 0 && number < next;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Ownership.
-  // ---------------------------------------------------------------------------------------------
-
-  /** Throws unless the calling thread may record: it owns the buffer, or takes it now. */
-  private void claim() {
-    if (owner != Thread.currentThread() || ownerPass != registry.parallelPasses()) {
-      claimSlowly();
-    }
-  }
-
-  private synchronized void claimSlowly() {
-    final Thread current = Thread.currentThread();
-    final int pass = registry.parallelPasses();
-    final Thread holder = owner;
-    if (null != holder && holder != current && ownerPass == pass) {
-      throw new ConcurrentModificationException(
-          "cannot record into "
-              + this
-              + " from thread "
-              + current.getName()
-              + ": thread "
-              + holder.getName()
-              + " records into it; a buffer is recorded by one thread between two sync points"
-              + " (apply, clear, the end of a parallel iteration): give each thread or run its own"
-              + " buffer (CommandBuffers.forRun(position of the run's first element), or the"
-              + " parallelEachChunk forms that take a CommandBuffers)");
-    }
-    owner = current;
-    ownerPass = pass;
-  }
-
-  private synchronized void release() {
-    owner = null;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -867,33 +903,5 @@ public final class CommandBuffer extends FieldRecorder {
           this + " cannot reserve more than " + (Integer.MAX_VALUE - base) + " entities at once");
     }
     limit = ReservationSlots.extend(slot, next, Math.max(1024, next - base));
-  }
-
-  private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
-    if (null == type) {
-      throw new NullPointerException("type");
-    }
-    return type;
-  }
-
-  private static void checkTag(final ComponentType<?, ?> type, final String operation) {
-    checkType(type);
-    if (!type.traits().empty()) {
-      throw new IllegalArgumentException(
-          "cannot record "
-              + operation
-              + "(entity, "
-              + type.name()
-              + ") as a tag: the type stores instances; record emplace(entity, type, value)");
-    }
-  }
-
-  private static Object checkValue(final ComponentType<?, ?> type, final Object value) {
-    checkType(type);
-    if (null == value && !type.traits().empty()) {
-      throw new NullPointerException(
-          "cannot record a null " + type.name() + ": the type stores instances");
-    }
-    return value;
   }
 }
