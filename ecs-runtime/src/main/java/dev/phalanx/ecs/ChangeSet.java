@@ -174,7 +174,8 @@ public final class ChangeSet {
   private static final byte DESTROY = 4;
   private static final byte EMPLACE_ROW = 5;
   private static final byte WRITE_ROW = 6;
-  private static final String[] OPERATIONS = {
+  // The operation each kind of change is staged by, for messages.
+  static final String[] OPERATIONS = {
     "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
   };
 
@@ -200,9 +201,9 @@ public final class ChangeSet {
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
   // For a row insertion or write, values holds the RowWriter and sources the row.
-  private byte[] kinds = new byte[16];
+  byte[] kinds = new byte[16];
   private long[] targets = new long[16];
-  private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
+  ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
   private Object[] values = new Object[16];
   private long[] sources = new long[16];
   private References[] maps = new References[16];
@@ -300,7 +301,7 @@ public final class ChangeSet {
   public long create() {
     checkIdle("create");
     if (base + staged == Integer.MAX_VALUE) {
-      throw new IllegalStateException(this + " cannot stage more than " + staged + " creations");
+      throw ChangeRefusals.tooManyCreations(this, staged);
     }
     return handle(staged++);
   }
@@ -318,7 +319,7 @@ public final class ChangeSet {
     Objects.checkFromIndexSize(offset, count, out.length);
     checkIdle("create");
     if (count > Integer.MAX_VALUE - base - staged) {
-      throw new IllegalStateException(this + " cannot stage " + count + " more creations");
+      throw ChangeRefusals.tooManyCreationsMore(this, count);
     }
     for (int i = 0; i < count; i++) {
       out[offset + i] = handle(staged++);
@@ -351,10 +352,7 @@ public final class ChangeSet {
   public void emplace(final long entity, final ComponentType<?, ?> tag) {
     Objects.requireNonNull(tag, "tag");
     if (!tag.traits().empty()) {
-      throw new IllegalArgumentException(
-          "cannot stage emplace(entity, "
-              + tag.name()
-              + ") as a tag: the type stores instances; stage emplace(entity, type, value)");
+      throw ChangeRefusals.notATag(tag);
     }
     stage(EMPLACE, entity, tag, null);
   }
@@ -640,26 +638,13 @@ public final class ChangeSet {
 
   private void checkIdle(final String operation) {
     if (committing) {
-      throw new IllegalStateException(
-          "cannot "
-              + operation
-              + " on "
-              + this
-              + ": it is being committed (a listener re-entered it); change the registry directly,"
-              + " or stage into another change set");
+      throw ChangeRefusals.committing(this, operation);
     }
   }
 
   private void checkHandle(final long entity, final String operation) {
     if (isStaged(entity) && !isStagedHere(entity)) {
-      throw new IllegalArgumentException(
-          "cannot stage "
-              + operation
-              + " on "
-              + Entity.toString(entity)
-              + ": it is a staged handle of another change set, or of a commit or clear of "
-              + this
-              + " that has passed");
+      throw ChangeRefusals.foreignHandle(this, entity, operation);
     }
   }
 
@@ -675,12 +660,7 @@ public final class ChangeSet {
       final ComponentType<?, ?> type, final Object value, final String operation) {
     Objects.requireNonNull(type, "type");
     if (null == value && !type.traits().empty()) {
-      throw new NullPointerException(
-          "cannot stage "
-              + operation
-              + " of a null "
-              + type.name()
-              + ": the type stores instances");
+      throw ChangeRefusals.nullValue(type, operation);
     }
     return type;
   }
@@ -840,16 +820,8 @@ public final class ChangeSet {
   private void checkSource(final int change) {
     final Storage<?> source = (Storage<?>) values[change];
     if (SparseSet.ABSENT == source.indexOf(sources[change])) {
-      throw refusal(
-          change,
-          targets[change],
-          "the source "
-              + Entity.toString(sources[change])
-              + " has no "
-              + types[change].name()
-              + " in "
-              + source.describe()
-              + " any more");
+      throw ChangeRefusals.sourceGone(
+          this, change, targets[change], sources[change], types[change], source);
     }
   }
 
@@ -876,7 +848,7 @@ public final class ChangeSet {
       }
       default -> {
         if (present) {
-          storage.checkRearrange(describe(change, entity));
+          storage.checkRearrange(ChangeRefusals.describe(this, change, entity));
           checkGroupsQuiet(change, storage, entity);
         }
       }
@@ -1009,7 +981,7 @@ public final class ChangeSet {
       for (int g = 0; g < guardedCount; g++) {
         final Storage<?> storage = guarded[g];
         if (storage.contains(entity)) {
-          storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
+          storage.checkRearrange(ChangeRefusals.destroying(this, entity));
           checkGroupsQuiet(change, storage, entity);
         }
       }
@@ -1038,27 +1010,13 @@ public final class ChangeSet {
   /** Refuses a change of a storage that groups observe while an iteration or lock is active. */
   private void checkGroupsQuiet(final int change, final Storage<?> storage, final long entity) {
     if (storage.hasGroups() && registry.groups().guards.any()) {
-      throw new java.util.ConcurrentModificationException(
-          "cannot commit "
-              + describe(change, entity)
-              + ": groups observe "
-              + storage.describe()
-              + " and an iteration or a lock is active in the registry; commit between passes");
+      throw ChangeRefusals.groupsObserve(this, change, entity, storage);
     }
   }
 
   private IllegalArgumentException refusal(
       final int change, final long entity, final String reason) {
-    return new IllegalArgumentException(
-        "cannot commit " + describe(change, entity) + ": " + reason + "; nothing was changed");
-  }
-
-  private String describe(final int change, final long entity) {
-    final String what =
-        change < 0
-            ? "destroy"
-            : OPERATIONS[kinds[change]] + (null == types[change] ? "" : " " + types[change].name());
-    return what + " on " + Entity.toString(entity) + " (" + this + ")";
+    return ChangeRefusals.refusal(this, change, entity, reason);
   }
 
   /** A key for an entity: its index, or its staging number with bit 32 set; never -1. */
