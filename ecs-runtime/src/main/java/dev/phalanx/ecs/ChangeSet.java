@@ -1,7 +1,6 @@
 package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Failures;
-import dev.phalanx.ecs.internal.LongLongMap;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -167,29 +166,29 @@ public final class ChangeSet {
   private static final int SERIAL_MASK = 0x3FFF_FFFF;
   private static final AtomicInteger SERIALS = new AtomicInteger();
 
-  private static final byte EMPLACE = 0;
-  private static final byte COPY = 1;
-  private static final byte REPLACE = 2;
-  private static final byte REMOVE = 3;
-  private static final byte DESTROY = 4;
-  private static final byte EMPLACE_ROW = 5;
-  private static final byte WRITE_ROW = 6;
+  // The kinds of staged change.
+  static final byte EMPLACE = 0;
+  static final byte COPY = 1;
+  static final byte REPLACE = 2;
+  static final byte REMOVE = 3;
+  static final byte DESTROY = 4;
+  static final byte EMPLACE_ROW = 5;
+  static final byte WRITE_ROW = 6;
   // The operation each kind of change is staged by, for messages.
   static final String[] OPERATIONS = {
     "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
   };
 
-  // What a change's target is: an entity of the world, or one this set creates.
-  private static final int LIVE = 0;
-  private static final int CREATED = 1;
-
   private final Registry registry;
   private final ReferenceRewriter rewriter = new ReferenceRewriter();
+  // The commit's check, and what it found for the apply step.
+  private final ChangeCheck check;
 
-  // Staged creations: numbers [base, base + staged) of this set's serial.
+  // Staged creations: numbers [base, base + staged) of this set's serial. The commit's steps read
+  // them; only staging, clear and the end of a commit change them.
   private int serial;
-  private int base;
-  private int staged;
+  int base;
+  int staged;
 
   // The last commit's creations: numbers [createdBase, createdBase + createdCount) of
   // createdSerial.
@@ -200,40 +199,20 @@ public final class ChangeSet {
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
-  // For a row insertion or write, values holds the RowWriter and sources the row.
+  // For a row insertion or write, values holds the RowWriter and sources the row. The commit's
+  // steps read them (a range's staged targets are resolved in place); only staging changes them,
+  // and never during a commit. A grow replaces the arrays: read them through the set.
   byte[] kinds = new byte[16];
-  private long[] targets = new long[16];
+  long[] targets = new long[16];
   ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
-  private Object[] values = new Object[16];
-  private long[] sources = new long[16];
-  private References[] maps = new References[16];
-  private int[] rangeStarts = new int[16];
-  private int[] rangeCounts = new int[16];
-  private int size;
-  private long[] rangeTargets = new long[16];
+  Object[] values = new Object[16];
+  long[] sources = new long[16];
+  References[] maps = new References[16];
+  int[] rangeStarts = new int[16];
+  int[] rangeCounts = new int[16];
+  int size;
+  long[] rangeTargets = new long[16];
   private int rangeSize;
-
-  // Per change, the storage it touches, found by the check.
-  private Storage<?>[] storages = new Storage<?>[16];
-  // Per row write, the position its check found and its storage's structure stamp then: the apply
-  // reuses the position while the stamp is the same (no element of the storage moved since).
-  private int[] checkedPositions = new int[16];
-  private long[] checkedStamps = new long[16];
-  // What the check saw changed so far, per type id: a bit per entity index for live entities
-  // (each word set listed in liveMarks as type id << 32 | word, so that forgetting clears only
-  // those) and a bit per staging number for created ones; and the entities destroyed.
-  private long[][] livePairs = new long[32][];
-  private long[] liveMarks = new long[16];
-  private int liveMarkCount;
-  private long[][] stagedPairs = new long[32][];
-  private final LongLongMap destroyed = new LongLongMap(16);
-  // How many of the destroyed are this set's own creations (most commits destroy none of them).
-  private int stagedDestroys;
-  // The storages that could refuse a destroy now (locked, iterated, or observed by groups while an
-  // iteration or lock is active), found at the check's first destroy; -1 until then. The check
-  // changes nothing, so the list holds for the whole check.
-  private Storage<?>[] guarded = new Storage<?>[8];
-  private int guardedCount = -1;
 
   // What the apply step made, to announce: storage, entity and pending mark, or -2 for an update.
   private Storage<?>[] logStorages = new Storage<?>[16];
@@ -254,6 +233,7 @@ public final class ChangeSet {
    */
   public ChangeSet(final Registry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.check = new ChangeCheck(this, registry);
     this.serial = SERIALS.getAndIncrement() & SERIAL_MASK;
   }
 
@@ -600,7 +580,7 @@ public final class ChangeSet {
     }
   }
 
-  private long handle(final int n) {
+  long handle(final int n) {
     return Entity.of(STAGED_BITS | serial, base + n);
   }
 
@@ -631,9 +611,7 @@ public final class ChangeSet {
     maps = Arrays.copyOf(maps, grown);
     rangeStarts = Arrays.copyOf(rangeStarts, grown);
     rangeCounts = Arrays.copyOf(rangeCounts, grown);
-    storages = Arrays.copyOf(storages, grown);
-    checkedPositions = Arrays.copyOf(checkedPositions, grown);
-    checkedStamps = Arrays.copyOf(checkedStamps, grown);
+    check.grow(grown);
   }
 
   private void checkIdle(final String operation) {
@@ -648,7 +626,7 @@ public final class ChangeSet {
     }
   }
 
-  private boolean isStagedHere(final long handle) {
+  boolean isStagedHere(final long handle) {
     if (!isStaged(handle) || (Entity.index(handle) & SERIAL_MASK) != serial) {
       return false;
     }
@@ -685,10 +663,9 @@ public final class ChangeSet {
     checkIdle("commit");
     committing = true;
     try {
-      check();
+      check.run();
     } catch (final RuntimeException | Error refused) {
-      Arrays.fill(storages, 0, size, null);
-      forgetChecks();
+      check.forget(size);
       committing = false;
       throw refused;
     }
@@ -703,332 +680,9 @@ public final class ChangeSet {
     Failures.rethrow(failure);
   }
 
-  /** Checks every change against the world and the changes staged before it. */
-  private void check() {
-    forgetChecks();
-    if (staged > 0 || size > 0) {
-      registry.checkChangeable(this);
-    }
-    registry.entities().checkCreatable(staged);
-    for (int change = 0; change < size; change++) {
-      final byte kind = kinds[change];
-      if (DESTROY == kind) {
-        checkDestroy(targets[change]);
-        continue;
-      }
-      final Storage<?> storage = storageFor(change);
-      storages[change] = storage;
-      if (COPY == kind && Entity.isNull(targets[change])) {
-        checkSource(change);
-        checkRange(change, storage);
-      } else if (WRITE_ROW == kind) {
-        checkRowWrite(change, storage, targets[change]);
-      } else {
-        if (COPY == kind) {
-          checkSource(change);
-        }
-        checkComponent(change, storage, targets[change]);
-      }
-    }
-  }
-
-  /**
-   * Checks a copy to many targets. Targets this set creates, with nothing destroyed by the set,
-   * only need their bit set (a prefab's thousands of copies): the lock and group checks do not
-   * depend on the target, and are made once. Other targets get the full check.
-   */
-  private void checkRange(final int change, final Storage<?> storage) {
-    if (rangeStarts[change] < 0) {
-      checkCreatedRun(change, storage, -1 - rangeStarts[change], rangeCounts[change]);
-      return;
-    }
-    final int start = rangeStarts[change];
-    final int end = start + rangeCounts[change];
-    if (start == end) {
-      return;
-    }
-    storage.checkUnlocked(false, storage, rangeTargets[start]);
-    checkGroupsQuiet(change, storage, rangeTargets[start]);
-    final long[] bits = stagedBits(types[change].id());
-    final boolean noDestroys = 0 == destroyed.size();
-    for (int i = start; i < end; i++) {
-      final long entity = rangeTargets[i];
-      if (noDestroys && isStagedHere(entity)) {
-        final int n = Entity.version(entity) - base;
-        final long bit = 1L << n;
-        if (0 != (bits[n >>> 6] & bit)) {
-          markPair(change, entity, CREATED); // throws: the second change of this pair
-        }
-        bits[n >>> 6] |= bit;
-      } else {
-        checkComponent(change, storage, entity);
-      }
-    }
-  }
-
-  /** Checks a copy to the run of creations {@code [n, n + count)}, as {@link #checkRange}. */
-  private void checkCreatedRun(
-      final int change, final Storage<?> storage, final int n, final int count) {
-    if (0 == count) {
-      return;
-    }
-    if (0 != destroyed.size()) {
-      for (int i = 0; i < count; i++) {
-        checkComponent(change, storage, handle(n + i));
-      }
-      return;
-    }
-    storage.checkUnlocked(false, storage, handle(n));
-    checkGroupsQuiet(change, storage, handle(n));
-    final long[] bits = stagedBits(types[change].id());
-    final int end = n + count;
-    int k = n;
-    while (k < end) {
-      if (0 == (k & 63) && end - k >= 64) {
-        // A whole word of the run at once.
-        if (0 != bits[k >>> 6]) {
-          markPair(change, handle(k + Long.numberOfTrailingZeros(bits[k >>> 6])), CREATED);
-        }
-        bits[k >>> 6] = -1L;
-        k += 64;
-        continue;
-      }
-      final long bit = 1L << k;
-      if (0 != (bits[k >>> 6] & bit)) {
-        markPair(change, handle(k), CREATED); // throws: the second change of this pair
-      }
-      bits[k >>> 6] |= bit;
-      k++;
-    }
-  }
-
-  private Storage<?> storageFor(final int change) {
-    final ComponentType<?, ?> type = types[change];
-    final Storage<?> found = registry.findStorage(type);
-    final byte kind = kinds[change];
-    if (null != found || REPLACE == kind || WRITE_ROW == kind || REMOVE == kind) {
-      return found;
-    }
-    return storageIn(registry, type);
-  }
-
-  private static <T, S extends Storage<T>> S storageIn(
-      final Registry registry, final ComponentType<T, S> type) {
-    return registry.storage(type);
-  }
-
-  private void checkSource(final int change) {
-    final Storage<?> source = (Storage<?>) values[change];
-    if (SparseSet.ABSENT == source.indexOf(sources[change])) {
-      throw ChangeRefusals.sourceGone(
-          this, change, targets[change], sources[change], types[change], source);
-    }
-  }
-
-  /** Checks one change of {@code entity}'s component in {@code storage} (null: none exists). */
-  private void checkComponent(final int change, final Storage<?> storage, final long entity) {
-    final int origin = liveState(change, entity);
-    markPair(change, entity, origin);
-    final boolean present = LIVE == origin && null != storage && storage.contains(entity);
-    switch (kinds[change]) {
-      case EMPLACE, COPY, EMPLACE_ROW -> {
-        if (present) {
-          throw refusal(change, entity, "it already has one; stage replace to write it");
-        }
-        if (LIVE == origin) {
-          registry.checkInsertionState(entity, types[change]);
-        }
-        storage.checkUnlocked(false, storage, entity);
-        checkGroupsQuiet(change, storage, entity);
-      }
-      case REPLACE, WRITE_ROW -> {
-        if (!present) {
-          throw refusal(change, entity, "it has no " + types[change].name());
-        }
-      }
-      default -> {
-        if (present) {
-          storage.checkRearrange(ChangeRefusals.describe(this, change, entity));
-          checkGroupsQuiet(change, storage, entity);
-        }
-      }
-    }
-  }
-
-  /**
-   * Checks a row write, keeping the position found for the apply. A live entity the storage holds
-   * is valid (a storage holds live entities only), so one lookup answers both questions; any other
-   * target gets the full check, which refuses it with the reason.
-   */
-  private void checkRowWrite(final int change, final Storage<?> storage, final long entity) {
-    final int at = null == storage || isStaged(entity) ? SparseSet.ABSENT : storage.indexOf(entity);
-    if (SparseSet.ABSENT == at
-        || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
-      checkComponent(change, storage, entity);
-      checkedStamps[change] = -1L;
-      return;
-    }
-    markPair(change, entity, LIVE);
-    checkedPositions[change] = at;
-    checkedStamps[change] = storage.structureStamp();
-  }
-
-  /**
-   * Records that the set changes {@code entity}'s component of the change's type, refusing a second
-   * change of it: a bit per staging number and type for entities this set creates (a prefab's
-   * thousands of copies cost a bit each), a bit per entity index and type for live ones.
-   */
-  private void markPair(final int change, final long entity, final int origin) {
-    final boolean first;
-    if (CREATED == origin) {
-      first = markStaged(types[change].id(), Entity.version(entity) - base);
-    } else {
-      first = markLive(types[change].id(), Entity.index(entity));
-    }
-    if (!first) {
-      throw refusal(
-          change,
-          entity,
-          "an earlier change of this set already changes it; stage one change per component and"
-              + " entity");
-    }
-  }
-
-  /** Sets the bit of staging number {@code n} for type {@code id}; returns whether it was clear. */
-  private boolean markStaged(final int id, final int n) {
-    final long[] bits = stagedBits(id);
-    final long bit = 1L << n;
-    final boolean clear = 0 == (bits[n >>> 6] & bit);
-    bits[n >>> 6] |= bit;
-    return clear;
-  }
-
-  /**
-   * Sets the bit of entity index {@code index} for type {@code id}; returns whether it was clear.
-   */
-  private boolean markLive(final int id, final int index) {
-    if (id >= livePairs.length) {
-      livePairs = Arrays.copyOf(livePairs, Math.max(id + 1, livePairs.length * 2));
-    }
-    final int word = index >>> 6;
-    long[] bits = livePairs[id];
-    if (null == bits || bits.length <= word) {
-      final int words = Math.max(word + 1, null == bits ? 64 : bits.length * 2);
-      bits = null == bits ? new long[words] : Arrays.copyOf(bits, words);
-      livePairs[id] = bits;
-    }
-    final long bit = 1L << index;
-    if (0 != (bits[word] & bit)) {
-      return false;
-    }
-    if (0 == bits[word]) {
-      if (liveMarkCount == liveMarks.length) {
-        liveMarks = Arrays.copyOf(liveMarks, liveMarkCount * 2);
-      }
-      liveMarks[liveMarkCount++] = (long) id << 32 | word;
-    }
-    bits[word] |= bit;
-    return true;
-  }
-
-  /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
-  private long[] stagedBits(final int id) {
-    if (id >= stagedPairs.length) {
-      stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
-    }
-    long[] bits = stagedPairs[id];
-    final int words = (staged + 63) >>> 6;
-    if (null == bits || bits.length < words) {
-      bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
-      stagedPairs[id] = bits;
-    }
-    return bits;
-  }
-
-  /**
-   * Returns whether {@code entity} is {@link #LIVE} or {@link #CREATED} by this set; refuses a
-   * target that is neither live nor staged here, or that an earlier change destroys.
-   */
-  private int liveState(final int change, final long entity) {
-    if (isStaged(entity)) {
-      if (!isStagedHere(entity)) {
-        throw refusal(change, entity, "it is a staged handle of another change set");
-      }
-      if (0 != stagedDestroys && destroyed.containsKey(entityKey(entity))) {
-        throw refusal(change, entity, "an earlier change of this set destroys it");
-      }
-      return CREATED;
-    }
-    if (!registry.valid(entity)) {
-      throw refusal(change, entity, "the entity is not valid (destroyed or never created)");
-    }
-    if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
-      throw refusal(change, entity, "an earlier change of this set destroys it");
-    }
-    return LIVE;
-  }
-
-  private void checkDestroy(final long entity) {
-    final int change = -1;
-    liveState(change, entity);
-    if (isStaged(entity)) {
-      stagedDestroys++;
-    } else {
-      registry.checkDestroyable(entity);
-      if (guardedCount < 0) {
-        findGuarded();
-      }
-      for (int g = 0; g < guardedCount; g++) {
-        final Storage<?> storage = guarded[g];
-        if (storage.contains(entity)) {
-          storage.checkRearrange(ChangeRefusals.destroying(this, entity));
-          checkGroupsQuiet(change, storage, entity);
-        }
-      }
-    }
-    destroyed.put(entityKey(entity), 1L);
-  }
-
-  /**
-   * Lists the storages that could refuse a destroy: only they need asking whether they hold the
-   * entity (a destroy of an entity with ten components then costs no lookup but its own).
-   */
-  private void findGuarded() {
-    guardedCount = 0;
-    final boolean groupsGuarded = registry.groups().guards.any();
-    for (int s = 0; s < registry.storageCount(); s++) {
-      final Storage<?> storage = registry.storageAt(s);
-      if (storage.isLocked() || storage.isIterated() || (groupsGuarded && storage.hasGroups())) {
-        if (guardedCount == guarded.length) {
-          guarded = Arrays.copyOf(guarded, guardedCount * 2);
-        }
-        guarded[guardedCount++] = storage;
-      }
-    }
-  }
-
-  /** Refuses a change of a storage that groups observe while an iteration or lock is active. */
-  private void checkGroupsQuiet(final int change, final Storage<?> storage, final long entity) {
-    if (storage.hasGroups() && registry.groups().guards.any()) {
-      throw ChangeRefusals.groupsObserve(this, change, entity, storage);
-    }
-  }
-
-  private IllegalArgumentException refusal(
-      final int change, final long entity, final String reason) {
-    return ChangeRefusals.refusal(this, change, entity, reason);
-  }
-
-  /** A key for an entity: its index, or its staging number with bit 32 set; never -1. */
-  private static long entityKey(final long entity) {
-    return isStaged(entity)
-        ? 0x1_0000_0000L | (Entity.version(entity) & 0xFFFF_FFFFL)
-        : Entity.index(entity);
-  }
-
   /** Applies every checked change, then announces; returns what listeners threw. */
   private Throwable applyAndAnnounce() {
-    forgetChecks();
+    check.forgetMarks();
     materialize();
     logSize = 0;
     // Only a row writer (user code, which should not throw) can fail here.
@@ -1079,7 +733,7 @@ public final class ChangeSet {
   }
 
   private void insertValue(final int change) {
-    final Storage<?> storage = storages[change];
+    final Storage<?> storage = check.storage(change);
     final long entity = resolve(targets[change]);
     stageValue(storage, values[change]);
     final int at = storage.prepareInsert(entity);
@@ -1089,7 +743,7 @@ public final class ChangeSet {
   }
 
   private void writeValue(final int change) {
-    final Storage<?> storage = storages[change];
+    final Storage<?> storage = check.storage(change);
     final long entity = resolve(targets[change]);
     stageValue(storage, values[change]);
     final int at = storage.indexOf(entity);
@@ -1117,7 +771,7 @@ public final class ChangeSet {
    * announcing. What the writer throws is collected, the changes still made.
    */
   private Throwable applyRows(final int from, final int to, Throwable failure) {
-    final Storage<?> storage = storages[from];
+    final Storage<?> storage = check.storage(from);
     final int count = to - from;
     if (runPositions.length < count) {
       runPositions = new int[Math.max(count, 2 * runPositions.length)];
@@ -1141,10 +795,9 @@ public final class ChangeSet {
     final long stamp = storage.structureStamp();
     for (int k = 0; k < count; k++) {
       final int change = from + k;
+      final int checked = inserting ? SparseSet.ABSENT : check.checkedPosition(change, stamp);
       runPositions[k] =
-          !inserting && checkedStamps[change] == stamp
-              ? checkedPositions[change]
-              : storage.indexOf(resolve(targets[change]));
+          SparseSet.ABSENT != checked ? checked : storage.indexOf(resolve(targets[change]));
     }
     try {
       ((RowWriter) values[from]).writeAll(storage, runPositions, runRows, count);
@@ -1163,7 +816,7 @@ public final class ChangeSet {
   }
 
   private void insertCopies(final int change) {
-    final Storage<?> storage = storages[change];
+    final Storage<?> storage = check.storage(change);
     final Storage<?> source = (Storage<?>) values[change];
     final int from = source.indexOf(sources[change]);
     final References references = maps[change];
@@ -1299,7 +952,7 @@ public final class ChangeSet {
   }
 
   private Throwable removeLater(final int change, Throwable failure) {
-    final Storage<?> storage = storages[change];
+    final Storage<?> storage = check.storage(change);
     final long entity = resolve(targets[change]);
     if (null == storage || !registry.valid(entity)) {
       return failure;
@@ -1325,35 +978,14 @@ public final class ChangeSet {
     return failure;
   }
 
-  /** Forgets what a check recorded. */
-  private void forgetChecks() {
-    for (int i = 0; i < liveMarkCount; i++) {
-      livePairs[(int) (liveMarks[i] >>> 32)][(int) liveMarks[i]] = 0L;
-    }
-    liveMarkCount = 0;
-    stagedDestroys = 0;
-    if (guardedCount > 0) {
-      Arrays.fill(guarded, 0, guardedCount, null);
-    }
-    guardedCount = -1;
-    destroyed.clear();
-    final int words = (staged + 63) >>> 6;
-    for (final long[] bits : stagedPairs) {
-      if (null != bits) {
-        Arrays.fill(bits, 0, Math.min(words, bits.length), 0L);
-      }
-    }
-  }
-
   /** Forgets the staged changes (not the last commit's creations). */
   private void forget() {
     Arrays.fill(types, 0, size, null);
     Arrays.fill(values, 0, size, null);
     Arrays.fill(maps, 0, size, null);
-    Arrays.fill(storages, 0, size, null);
+    check.forget(size);
     size = 0;
     rangeSize = 0;
-    forgetChecks();
   }
 
   /** Retires the staged numbers: handles staged so far are refused from now on. */
