@@ -180,9 +180,9 @@ public final class ChangeSet {
   };
 
   private final Registry registry;
-  private final ReferenceRewriter rewriter = new ReferenceRewriter();
-  // The commit's check, and what it found for the apply step.
+  // The commit's steps: the check, and what it found for the apply; the apply and announce.
   private final ChangeCheck check;
+  private final ChangeApply apply;
 
   // Staged creations: numbers [base, base + staged) of this set's serial. The commit's steps read
   // them; only staging, clear and the end of a commit change them.
@@ -192,10 +192,10 @@ public final class ChangeSet {
 
   // The last commit's creations: numbers [createdBase, createdBase + createdCount) of
   // createdSerial.
-  private long[] created = new long[8];
+  long[] created = new long[8];
   private int createdSerial = -1;
   private int createdBase;
-  private int createdCount;
+  int createdCount;
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
@@ -214,17 +214,7 @@ public final class ChangeSet {
   long[] rangeTargets = new long[16];
   private int rangeSize;
 
-  // What the apply step made, to announce: storage, entity and pending mark, or -2 for an update.
-  private Storage<?>[] logStorages = new Storage<?>[16];
-  private long[] logEntities = new long[16];
-  private int[] logMarks = new int[16];
-  private int logSize;
-
   private boolean committing;
-
-  // A run of row changes handed to its writer at once: positions and rows.
-  private int[] runPositions = new int[16];
-  private int[] runRows = new int[16];
 
   /**
    * Creates an empty set of changes to {@code registry}.
@@ -234,6 +224,7 @@ public final class ChangeSet {
   public ChangeSet(final Registry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.check = new ChangeCheck(this, registry);
+    this.apply = new ChangeApply(this, check, registry);
     this.serial = SERIALS.getAndIncrement() & SERIAL_MASK;
   }
 
@@ -580,6 +571,7 @@ public final class ChangeSet {
     }
   }
 
+  /** {@return the staged handle of this set's creation {@code n} (from 0) of the staging} */
   long handle(final int n) {
     return Entity.of(STAGED_BITS | serial, base + n);
   }
@@ -626,6 +618,7 @@ public final class ChangeSet {
     }
   }
 
+  /** {@return whether {@code handle} is one of the creations staged in this set now} */
   boolean isStagedHere(final long handle) {
     if (!isStaged(handle) || (Entity.index(handle) & SERIAL_MASK) != serial) {
       return false;
@@ -644,7 +637,8 @@ public final class ChangeSet {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Committing.
+  // Committing: ChangeCheck checks and records, the set creates the staged entities, ChangeApply
+  // applies and announces. Both steps read the staged changes through the set.
   // ---------------------------------------------------------------------------------------------
 
   /**
@@ -671,46 +665,15 @@ public final class ChangeSet {
     }
     Throwable failure;
     try {
-      failure = applyAndAnnounce();
+      check.forgetMarks();
+      materialize();
+      failure = apply.run();
     } finally {
       forget();
       nextNumbers();
       committing = false;
     }
     Failures.rethrow(failure);
-  }
-
-  /** Applies every checked change, then announces; returns what listeners threw. */
-  private Throwable applyAndAnnounce() {
-    check.forgetMarks();
-    materialize();
-    logSize = 0;
-    // Only a row writer (user code, which should not throw) can fail here.
-    Throwable failure = null;
-    int change = 0;
-    while (change < size) {
-      int next = change + 1;
-      switch (kinds[change]) {
-        case EMPLACE -> insertValue(change);
-        case COPY -> insertCopies(change);
-        case REPLACE -> writeValue(change);
-        case EMPLACE_ROW, WRITE_ROW -> {
-          next = rowRunEnd(change);
-          failure = applyRows(change, next, failure);
-        }
-        default -> {}
-      }
-      change = next;
-    }
-    failure = announce(failure);
-    for (int later = 0; later < size; later++) {
-      if (REMOVE == kinds[later]) {
-        failure = removeLater(later, failure);
-      } else if (DESTROY == kinds[later]) {
-        failure = destroyLater(later, failure);
-      }
-    }
-    return failure;
   }
 
   /** Creates the staged entities, unannounced. */
@@ -728,254 +691,14 @@ public final class ChangeSet {
     createdCount = staged;
   }
 
-  private long resolve(final long entity) {
+  /** {@return the entity {@code entity} names in the commit: created for a staged handle} */
+  long resolve(final long entity) {
     return isStaged(entity) ? created[Entity.version(entity) - base] : entity;
-  }
-
-  private void insertValue(final int change) {
-    final Storage<?> storage = check.storage(change);
-    final long entity = resolve(targets[change]);
-    stageValue(storage, values[change]);
-    final int at = storage.prepareInsert(entity);
-    storage.writeStaged(at);
-    rewrite(storage, at, 0, null);
-    log(storage, entity, storage.commitUnannounced(entity, at));
-  }
-
-  private void writeValue(final int change) {
-    final Storage<?> storage = check.storage(change);
-    final long entity = resolve(targets[change]);
-    stageValue(storage, values[change]);
-    final int at = storage.indexOf(entity);
-    storage.writeStaged(at);
-    rewrite(storage, at, 0, null);
-    log(storage, entity, UPDATE);
-  }
-
-  /** {@return the end of the run of row changes from {@code from}: same kind, type and writer} */
-  private int rowRunEnd(final int from) {
-    int end = from + 1;
-    while (end < size
-        && kinds[end] == kinds[from]
-        && types[end] == types[from]
-        && values[end] == values[from]) {
-      end++;
-    }
-    return end;
-  }
-
-  /**
-   * Applies the row changes {@code [from, to)}, one kind, type and writer: the insertions first
-   * (unannounced; groups may move elements), then the writer writes every element at its final
-   * position at once; each element is stamped, its staged references rewritten, and logged for
-   * announcing. What the writer throws is collected, the changes still made.
-   */
-  private Throwable applyRows(final int from, final int to, Throwable failure) {
-    final Storage<?> storage = check.storage(from);
-    final int count = to - from;
-    if (runPositions.length < count) {
-      runPositions = new int[Math.max(count, 2 * runPositions.length)];
-      runRows = new int[runPositions.length];
-    }
-    final boolean inserting = EMPLACE_ROW == kinds[from];
-    for (int k = 0; k < count; k++) {
-      final long entity = resolve(targets[from + k]);
-      runRows[k] = (int) sources[from + k];
-      if (inserting) {
-        final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
-        if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
-          log(storage, entity, mark);
-        }
-      } else {
-        log(storage, entity, UPDATE);
-      }
-    }
-    // Positions once every insertion of the run is made (an owning group moves its new members),
-    // or as the check found them while no element of the storage moved since.
-    final long stamp = storage.structureStamp();
-    for (int k = 0; k < count; k++) {
-      final int change = from + k;
-      final int checked = inserting ? SparseSet.ABSENT : check.checkedPosition(change, stamp);
-      runPositions[k] =
-          SparseSet.ABSENT != checked ? checked : storage.indexOf(resolve(targets[change]));
-    }
-    try {
-      ((RowWriter) values[from]).writeAll(storage, runPositions, runRows, count);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
-    for (int k = 0; k < count; k++) {
-      storage.markWritten(runPositions[k]);
-    }
-    if (rewriter.hasRefs(storage)) {
-      for (int k = 0; k < count; k++) {
-        rewriter.rewrite(storage, runPositions[k], 0, null, this);
-      }
-    }
-    return failure;
-  }
-
-  private void insertCopies(final int change) {
-    final Storage<?> storage = check.storage(change);
-    final Storage<?> source = (Storage<?>) values[change];
-    final int from = source.indexOf(sources[change]);
-    final References references = maps[change];
-    if (!Entity.isNull(targets[change])) {
-      insertCopy(storage, source, from, resolve(targets[change]), 0, references);
-      return;
-    }
-    if (rangeStarts[change] < 0) {
-      insertCopies(storage, source, from, created, -1 - rangeStarts[change], change);
-      return;
-    }
-    final int start = rangeStarts[change];
-    for (int i = start; i < start + rangeCounts[change]; i++) {
-      rangeTargets[i] = resolve(rangeTargets[i]);
-    }
-    insertCopies(storage, source, from, rangeTargets, start, change);
-  }
-
-  /**
-   * Inserts copies of {@code source}'s element at {@code from} for {@code entities[start, start +
-   * count)}: as one bulk insertion where announcing would run nothing, else one by one.
-   */
-  private void insertCopies(
-      final Storage<?> storage,
-      final Storage<?> source,
-      final int from,
-      final long[] entities,
-      final int start,
-      final int change) {
-    final int count = rangeCounts[change];
-    final References references = maps[change];
-    if (storage.bulkSilent()) {
-      stageCopy(storage, source, from);
-      final int first = storage.prepareInsertAll(entities, start, start + count);
-      storage.writeStaged(first, count);
-      if (rewriter.hasRefs(storage)) {
-        for (int i = 0; i < count; i++) {
-          rewrite(storage, first + i, i, references);
-        }
-      }
-      storage.commitInsertAll(entities, start, start + count, first);
-      return;
-    }
-    for (int i = 0; i < count; i++) {
-      // Each insertion may move the source's element (an owning group swaps the new element into
-      // its part of the storage, and the source may be that storage): look it up again.
-      final int at = 0 == i ? from : source.indexOf(sources[change]);
-      insertCopy(storage, source, at, entities[start + i], i, references);
-    }
-  }
-
-  private void insertCopy(
-      final Storage<?> storage,
-      final Storage<?> source,
-      final int from,
-      final long entity,
-      final int copy,
-      final References references) {
-    stageCopy(storage, source, from);
-    final int at = storage.prepareInsert(entity);
-    storage.writeStaged(at);
-    rewrite(storage, at, copy, references);
-    final int mark = storage.commitUnannounced(entity, at);
-    if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
-      log(storage, entity, mark);
-    }
-  }
-
-  /** Rewrites the references of the element at {@code position}: mapped, then staged handles. */
-  private void rewrite(
-      final Storage<?> storage, final int position, final int copy, final References references) {
-    if (rewriter.hasRefs(storage)) {
-      rewriter.rewrite(storage, position, copy, references, this);
-    }
   }
 
   /** Maps a reference a copy or value holds to what the commit writes. */
   long written(final long reference) {
     return isStagedHere(reference) ? created[Entity.version(reference) - base] : reference;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> void stageValue(final Storage<T> storage, final Object value) {
-    storage.stage((T) value);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> void stageCopy(
-      final Storage<T> storage, final Storage<?> source, final int at) {
-    storage.stageFrom((Storage<T>) source, at);
-  }
-
-  private static final int UPDATE = -2;
-
-  private void log(final Storage<?> storage, final long entity, final int mark) {
-    if (logSize == logMarks.length) {
-      final int grown = logSize * 2;
-      logStorages = Arrays.copyOf(logStorages, grown);
-      logEntities = Arrays.copyOf(logEntities, grown);
-      logMarks = Arrays.copyOf(logMarks, grown);
-    }
-    logStorages[logSize] = storage;
-    logEntities[logSize] = entity;
-    logMarks[logSize] = mark;
-    logSize++;
-  }
-
-  /** Publishes creation, then insertions last first, then updates in order. */
-  private Throwable announce(Throwable failure) {
-    final Signal onCreate = registry.onCreate();
-    if (!onCreate.isEmpty()) {
-      for (int i = 0; i < createdCount; i++) {
-        failure = onCreate.publish(registry, created[i], failure);
-      }
-    }
-    for (int i = logSize - 1; i >= 0; i--) {
-      if (UPDATE != logMarks[i]) {
-        failure = logStorages[i].announceInsert(logEntities[i], logMarks[i], failure);
-      }
-    }
-    for (int i = 0; i < logSize; i++) {
-      // A listener may have destroyed the target or stripped it of the component meanwhile.
-      final Storage<?> storage = logStorages[i];
-      if (UPDATE == logMarks[i]
-          && !storage.onUpdate().isEmpty()
-          && storage.contains(logEntities[i])) {
-        failure = storage.onUpdate().publish(registry, logEntities[i], failure);
-      }
-    }
-    Arrays.fill(logStorages, 0, logSize, null);
-    logSize = 0;
-    return failure;
-  }
-
-  private Throwable removeLater(final int change, Throwable failure) {
-    final Storage<?> storage = check.storage(change);
-    final long entity = resolve(targets[change]);
-    if (null == storage || !registry.valid(entity)) {
-      return failure;
-    }
-    try {
-      storage.remove(entity);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
-    return failure;
-  }
-
-  private Throwable destroyLater(final int change, Throwable failure) {
-    final long entity = resolve(targets[change]);
-    if (!registry.valid(entity)) {
-      return failure;
-    }
-    try {
-      registry.destroy(entity);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
-    return failure;
   }
 
   /** Forgets the staged changes (not the last commit's creations). */
