@@ -19,8 +19,9 @@ import java.util.Arrays;
  *       ChangeSet#written}) after its mapping.
  *   <li>A row write reuses the position its check found while its storage's structure stamp is
  *       unchanged; positions of a run are taken after the run's insertions, where groups keep them.
- *   <li>The log holds, per insertion that announcing would publish, its storage, entity and pending
- *       mark, and per value write {@link #UPDATE}; it is empty between commits.
+ *   <li>The log holds, per insertion made, its storage, entity and pending mark (a copy or row
+ *       insertion with nothing to announce is left out), and per value write {@link #UPDATE}; the
+ *       announce step empties it.
  *   <li>Nothing thrown stops the commit: a writer's or listener's exception is collected and
  *       returned, the first with later ones suppressed.
  * </ul>
