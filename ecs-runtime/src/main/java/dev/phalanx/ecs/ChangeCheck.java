@@ -240,7 +240,10 @@ final class ChangeCheck {
       }
       default -> {
         if (present) {
-          storage.checkRearrange(ChangeRefusals.describe(changes, change, entity));
+          if (storage.isLocked() || storage.isIterated()) {
+            // Refused, unless a permit lets this thread change it: the message only then.
+            storage.checkRearrange(ChangeRefusals.describe(changes, change, entity));
+          }
           checkGroupsQuiet(change, storage, entity);
         }
       }
