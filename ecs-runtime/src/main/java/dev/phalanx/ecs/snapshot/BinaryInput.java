@@ -27,11 +27,11 @@ import java.util.zip.Checksum;
  * <p>Errors: offsets count from the input's first byte. The reader knows its offset and what is
  * being read ({@link #where}, set by the caller as it goes: "the header", "storage Position, field
  * x"), and every format error names both: {@link #error} builds {@link SnapshotFormatException}
- * "<i>rule</i> (reading <i>where</i>) (at byte <i>offset</i>)". Input that ends before a read is
- * "truncated stream: <i>n</i> more byte(s) expected", thrown at the offset where the bytes ran out
- * (the same for an array and a channel); a read that fails moves nothing. Counts are checked before
- * anything is allocated for them: {@link #getCount} against a maximum, {@link #count} against the
- * bytes left.
+ * "<i>rule</i> (reading <i>where</i>) (at byte <i>offset</i>)", after the input's kind if it was
+ * given one ("bad delta: ..."). Input that ends before a read is "truncated stream: <i>n</i> more
+ * byte(s) expected", thrown at the offset where the bytes ran out (the same for an array and a
+ * channel); a read that fails moves nothing. Counts are checked before anything is allocated for
+ * them: {@link #getCount} against a maximum, {@link #count} against the bytes left.
  *
  * <p>The type parameter {@code X} is what a read may throw besides format errors: {@link
  * IOException} for a channel (a failed read), nothing checked for an array ({@code
@@ -67,6 +67,8 @@ final class BinaryInput<X extends Exception> {
   /** What is being read, named by every error ("storage Position, field x"). */
   String where = "the header";
 
+  // What every error message starts with ("bad delta"), or null for nothing.
+  private final String kind;
   // The channel refilling the buffer, or null when the buffer holds the whole input.
   private final ReadableByteChannel channel;
   private final byte[] buffer;
@@ -79,13 +81,15 @@ final class BinaryInput<X extends Exception> {
   private long consumed;
 
   private BinaryInput(final ReadableByteChannel channel) {
+    this.kind = null;
     this.channel = channel;
     this.buffer = new byte[CAPACITY];
     this.view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
   }
 
-  private BinaryInput(final byte[] array, final int from, final int length) {
+  private BinaryInput(final String kind, final byte[] array, final int from, final int length) {
     Objects.checkFromIndexSize(from, length, array.length);
+    this.kind = kind;
     this.channel = null;
     this.buffer = array;
     this.view = ByteBuffer.wrap(array).order(ByteOrder.LITTLE_ENDIAN);
@@ -102,7 +106,18 @@ final class BinaryInput<X extends Exception> {
    */
   static <X extends Exception> BinaryInput<X> of(
       final byte[] array, final int from, final int length) {
-    return new BinaryInput<>(array, from, length);
+    return new BinaryInput<>(null, array, from, length);
+  }
+
+  /**
+   * As {@link #of(byte[], int, int)}, its error messages starting with {@code kind} ("bad delta:
+   * ...").
+   *
+   * @param <X> any exception type: none but format errors is thrown
+   */
+  static <X extends Exception> BinaryInput<X> of(
+      final String kind, final byte[] array, final int from, final int length) {
+    return new BinaryInput<>(kind, array, from, length);
   }
 
   /** {@return a reader of {@code channel} through a 64 KiB buffer} */
@@ -127,7 +142,7 @@ final class BinaryInput<X extends Exception> {
    */
   BinaryInput<X> upTo(final int end) {
     final int from = arrayStart();
-    final BinaryInput<X> cut = new BinaryInput<>(buffer, from, end);
+    final BinaryInput<X> cut = new BinaryInput<>(kind, buffer, from, end);
     cut.position = Objects.checkIndex(position, from + end + 1);
     cut.where = where;
     return cut;
@@ -156,12 +171,17 @@ final class BinaryInput<X extends Exception> {
    * Builds an exception at the current offset naming the broken {@code rule} and {@link #where}.
    */
   SnapshotFormatException error(final String rule) {
-    return new SnapshotFormatException(offset(), rule + " (reading " + where + ")");
+    return new SnapshotFormatException(offset(), message(rule));
   }
 
   /** As {@link #error(String)}, for a failure with a {@code cause}. */
   SnapshotFormatException error(final String rule, final Throwable cause) {
-    return new SnapshotFormatException(offset(), rule + " (reading " + where + ")", cause);
+    return new SnapshotFormatException(offset(), message(rule), cause);
+  }
+
+  private String message(final String rule) {
+    final String reading = rule + " (reading " + where + ")";
+    return null == kind ? reading : kind + ": " + reading;
   }
 
   /** Makes at least {@code bytes} (at most the capacity) available, or throws "truncated". */
@@ -239,16 +259,7 @@ final class BinaryInput<X extends Exception> {
     final int count = getInt();
     if (count < 0 || count > max) {
       throw new SnapshotFormatException(
-          at,
-          "corrupt count of "
-              + of
-              + ": "
-              + count
-              + " (expected 0 to "
-              + max
-              + ") (reading "
-              + where
-              + ")");
+          at, message("corrupt count of " + of + ": " + count + " (expected 0 to " + max + ")"));
     }
     return count;
   }
@@ -337,8 +348,7 @@ final class BinaryInput<X extends Exception> {
     final long at = offset();
     final int length = getInt();
     if (length < -1) {
-      throw new SnapshotFormatException(
-          at, "corrupt string length " + length + " (reading " + where + ")");
+      throw new SnapshotFormatException(at, message("corrupt string length " + length));
     }
     if (-1 == length) {
       return null;
