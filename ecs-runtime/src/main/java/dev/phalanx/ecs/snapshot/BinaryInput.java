@@ -171,12 +171,17 @@ final class BinaryInput<X extends Exception> {
    * Builds an exception at the current offset naming the broken {@code rule} and {@link #where}.
    */
   SnapshotFormatException error(final String rule) {
-    return new SnapshotFormatException(offset(), message(rule));
+    return errorAt(offset(), rule);
   }
 
   /** As {@link #error(String)}, for a failure with a {@code cause}. */
   SnapshotFormatException error(final String rule, final Throwable cause) {
     return new SnapshotFormatException(offset(), message(rule), cause);
+  }
+
+  /** As {@link #error(String)}, at an earlier {@code offset}: where the broken value starts. */
+  SnapshotFormatException errorAt(final long offset, final String rule) {
+    return new SnapshotFormatException(offset, message(rule));
   }
 
   private String message(final String rule) {
@@ -258,8 +263,7 @@ final class BinaryInput<X extends Exception> {
     final long at = offset();
     final int count = getInt();
     if (count < 0 || count > max) {
-      throw new SnapshotFormatException(
-          at, message("corrupt count of " + of + ": " + count + " (expected 0 to " + max + ")"));
+      throw errorAt(at, "corrupt count of " + of + ": " + count + " (expected 0 to " + max + ")");
     }
     return count;
   }
@@ -348,7 +352,7 @@ final class BinaryInput<X extends Exception> {
     final long at = offset();
     final int length = getInt();
     if (length < -1) {
-      throw new SnapshotFormatException(at, message("corrupt string length " + length));
+      throw errorAt(at, "corrupt string length " + length);
     }
     if (-1 == length) {
       return null;

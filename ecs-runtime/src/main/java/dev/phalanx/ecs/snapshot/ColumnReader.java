@@ -37,8 +37,7 @@ final class ColumnReader {
     final long codeAt = in.offset();
     column.code = in.getByte();
     if (column.code < SnapshotFormat.BOOLEAN || column.code > SnapshotFormat.CODEC) {
-      throw new SnapshotFormatException(
-          codeAt, "corrupt type code " + column.code + " (reading " + in.where + ")");
+      throw in.errorAt(codeAt, "corrupt type code " + column.code);
     }
     if (SnapshotFormat.ENUM == column.code || SnapshotFormat.CODEC == column.code) {
       column.className = in.getString();
@@ -239,8 +238,7 @@ final class ColumnReader {
         continue;
       }
       if (ordinal < 0 || ordinal >= byFileOrdinal.length) {
-        throw new SnapshotFormatException(
-            at, "corrupt enum index " + ordinal + " (reading " + in.where + ")");
+        throw in.errorAt(at, "corrupt enum index " + ordinal);
       }
       if (null == byFileOrdinal[ordinal] && !Entity.isTombstone(packed[p])) {
         throw new SnapshotFormatException(
@@ -278,8 +276,7 @@ final class ColumnReader {
         continue;
       }
       if (length < 0) {
-        throw new SnapshotFormatException(
-            at, "corrupt value length " + length + " (reading " + in.where + ")");
+        throw in.errorAt(at, "corrupt value length " + length);
       }
       if (length > bytes.length) {
         bytes = readBytes(in, length);
@@ -340,8 +337,7 @@ final class ColumnReader {
         continue;
       }
       if (length < 0) {
-        throw new SnapshotFormatException(
-            at, "corrupt value length " + length + " (reading " + in.where + ")");
+        throw in.errorAt(at, "corrupt value length " + length);
       }
       in.skip(SnapshotFormat.STRING == column.code ? 2L * length : length);
     }
