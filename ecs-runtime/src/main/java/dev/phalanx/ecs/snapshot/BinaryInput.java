@@ -30,8 +30,8 @@ import java.util.zip.Checksum;
  * "<i>rule</i> (reading <i>where</i>) (at byte <i>offset</i>)", after the input's kind if it was
  * given one ("bad delta: ..."). Input that ends before a read is "truncated stream: <i>n</i> more
  * byte(s) expected", thrown at the offset where the bytes ran out (the same for an array and a
- * channel); a read that fails moves nothing. Counts are checked before anything is allocated for
- * them: {@link #getCount} against a maximum, {@link #count} against the bytes left.
+ * channel); a scalar read that fails moves nothing. Counts are checked before anything is allocated
+ * for them: {@link #getCount} against a maximum, {@link #count} against the bytes left.
  *
  * <p>The type parameter {@code X} is what a read may throw besides format errors: {@link
  * IOException} for a channel (a failed read), nothing checked for an array ({@code
@@ -43,9 +43,9 @@ import java.util.zip.Checksum;
  * typed views (one view object per run, none per element; no boxing).
  *
  * <p>Invariants: {@code 0 <= position <= limit <= buffer.length}; the buffered bytes are {@code
- * buffer[position, limit)}; the input's offset of {@code buffer[0]} is {@code consumed} (minus the
- * array's first index for an array); {@code channel} is null exactly when the whole input is
- * buffered.
+ * buffer[position, limit)}; the input's offset of {@code buffer[0]} is {@code consumed} (for an
+ * array read from index {@code from}, {@code -from}); {@code channel} is null exactly when the
+ * whole input is buffered.
  *
  * @param <X> the checked exception a read may throw besides format errors: {@code IOException} for
  *     a channel
