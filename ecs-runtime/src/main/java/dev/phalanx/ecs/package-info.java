@@ -33,9 +33,9 @@
  *       {@code EmptyStorage} (tags), {@code VoidStorage} (named, typeless), {@code Reactive}
  *       (filled by rules), {@code ComponentType}, {@code ComponentTraits}, {@code StorageFactory},
  *       {@code ColumnVisitor} and {@code EntityRefVisitor} (a storage's fields and references, for
- *       features). Package-private parts of a storage: {@code BulkInsertion} (EnTT's range
- *       insert), {@code ElementRemoval} and {@code PendingRemovals} (a checked removal and the
- *       removals being announced), {@code SparseSetVerifier}, {@code SetRefusals} and {@code
+ *       features). Package-private parts of a storage: {@code BulkInsertion} (EnTT's range insert),
+ *       {@code ElementRemoval} and {@code PendingRemovals} (a checked removal and the removals
+ *       being announced), {@code SparseSetVerifier}, {@code SetRefusals} and {@code
  *       StorageRefusals} (the messages of refused changes).
  *   <li>The registry: {@code Registry} (entities, storages, destroy, clear, {@code verify()}),
  *       {@code Context} (singletons); package-private {@code Destruction} (guarded and batch
