@@ -82,6 +82,17 @@ final class ChangeCheck {
     return checkedStamps[change] == stamp ? checkedPositions[change] : SparseSet.ABSENT;
   }
 
+  /**
+   * Notes where row write {@code change}'s element is as it is staged: its stager has just looked
+   * at it, so the lookup costs little now, and the check need not repeat it (a cache miss per
+   * element in a large world) while its storage's structure stamp stays the same.
+   */
+  void noteRowWrite(final int change, final Storage<?> storage, final long entity) {
+    final int at = null == storage ? SparseSet.ABSENT : storage.indexOf(entity);
+    checkedPositions[change] = at;
+    checkedStamps[change] = SparseSet.ABSENT == at ? -1L : storage.structureStamp();
+  }
+
   /** Checks every change against the world and the changes staged before it. */
   void run() {
     forgetMarks();
@@ -256,8 +267,16 @@ final class ChangeCheck {
    * target gets the full check, which refuses it with the reason.
    */
   private void checkRowWrite(final int change, final Storage<?> storage, final long entity) {
-    final int at =
-        null == storage || ChangeSet.isStaged(entity) ? SparseSet.ABSENT : storage.indexOf(entity);
+    final int at;
+    if (null != storage && checkedStamps[change] == storage.structureStamp()) {
+      // Found there when staged, and no element of the storage moved or left since.
+      at = checkedPositions[change];
+    } else {
+      at =
+          null == storage || ChangeSet.isStaged(entity)
+              ? SparseSet.ABSENT
+              : storage.indexOf(entity);
+    }
     if (SparseSet.ABSENT == at
         || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
       checkComponent(change, storage, entity);

@@ -480,6 +480,9 @@ public final class ChangeSet {
     // Staged first: it may grow the arrays.
     final int change = stage(kind, entity, type, writer);
     sources[change] = row;
+    if (WRITE_ROW == kind) {
+      check.noteRowWrite(change, registry.findStorage(type), entity);
+    }
   }
 
   /**

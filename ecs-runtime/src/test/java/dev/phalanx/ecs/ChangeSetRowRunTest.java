@@ -78,4 +78,36 @@ class ChangeSetRowRunTest {
     assertEquals(1, group.size());
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void aRowWriteFollowsItsElementMovedOrRemovedBetweenStagingAndCommit() {
+    final Registry registry = new Registry();
+    final long first = registry.create();
+    final long moved = registry.create();
+    final long gone = registry.create();
+    registry.emplace(first, TB, new B(1));
+    registry.emplace(gone, TB, new B(3));
+    registry.emplace(moved, TB, new B(2));
+    final Storage<B> source = TB.createStorage();
+    source.emplace(Entity.of(0, 0), new B(20));
+    source.emplace(Entity.of(1, 0), new B(30));
+    final ColumnRows rows = new ColumnRows();
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.write(moved, TB, rows, rows.add(source, Entity.of(0, 0)));
+    // Swap and pop: the last element (moved's) takes first's place.
+    registry.remove(first, TB);
+    changes.commit();
+    assertEquals(new B(20), registry.get(moved, TB));
+    assertEquals(new B(3), registry.get(gone, TB));
+
+    changes.write(gone, TB, rows, rows.add(source, Entity.of(1, 0)));
+    registry.destroy(gone);
+    final IllegalArgumentException refused =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, changes::commit);
+    org.junit.jupiter.api.Assertions.assertTrue(
+        refused.getMessage().contains("not valid"), refused.getMessage());
+    assertEquals(new B(20), registry.get(moved, TB));
+    assertEquals(List.of(), registry.verify());
+  }
 }
