@@ -64,7 +64,7 @@ if [[ "$part" == all || "$part" == iteration ]]; then
   jmh jmh-1M-iteration.json '\.(iteration|access|groups)\.' "${iter_opts[@]}"
   # Full mode: the basic iteration rows again at 10k and 10M (-opi sets the entity count).
   for size in "${sizes[@]}"; do
-    jmh "jmh-${size#*:}-iteration.json" '\.iteration\.Iterate[0-9]+\.' "${iter_opts[@]}" -opi "${size%%:*}"
+    jmh "jmh-${size#*:}-iteration.json" '\.iteration\.Iterate\.' "${iter_opts[@]}" -opi "${size%%:*}"
   done
 fi
 if [[ "$part" == all || "$part" == structural ]]; then

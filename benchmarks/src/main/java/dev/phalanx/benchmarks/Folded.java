@@ -31,6 +31,13 @@ public final class Folded {
 
   private Folded() {}
 
+  /** The measured loop of a folded benchmark whose rows return a sum (the get workloads). */
+  @FunctionalInterface
+  public interface FloatLoop {
+    /** Runs the loop once and returns its sum. */
+    float run();
+  }
+
   /** Warns on stderr when the parameter values of a folded benchmark share one JVM. */
   public static void checkForked(final BenchmarkParams params) {
     if (0 == params.getForks()) {

@@ -79,7 +79,13 @@ public final class Report {
         final int dot = benchmark.lastIndexOf('.');
         final String method = benchmark.substring(dot + 1);
         final String owner = benchmark.substring(0, dot);
-        final String className = key(owner.substring(owner.lastIndexOf('.') + 1), result);
+        String className = key(owner.substring(owner.lastIndexOf('.') + 1), result);
+        String column = column(method, result);
+        final String[] moved = MOVED_CELLS.get(className);
+        if (null != moved) {
+          className = moved[0];
+          column = moved[1];
+        }
         final Map<?, ?> primary = (Map<?, ?>) result.get("primaryMetric");
         final double score = number(primary.get("score"));
         final double error = number(primary.get("scoreError"));
@@ -91,7 +97,7 @@ public final class Report {
         bySize
             .computeIfAbsent(size, k -> new LinkedHashMap<>())
             .computeIfAbsent(className, k -> new LinkedHashMap<>())
-            .put(method, new Cell(score, error, bytes));
+            .put(column, new Cell(score, error, bytes));
       }
     }
     final List<Row> rows = rows(bySize);
@@ -111,6 +117,9 @@ public final class Report {
             + rows.size()
             + " rows)");
   }
+
+  /** The parameter that names a result's implementation (its column) in a folded benchmark. */
+  static final String LIB = "lib";
 
   /**
    * The row keys of the classes the folded benchmarks replaced, by their old names: JSON written
@@ -146,25 +155,66 @@ public final class Report {
           Map.entry("Iterate5PartialOwning4Of5", "Iterate5Group:PartialOwning4Of5"),
           Map.entry("Iterate5FullOwningGroup", "Iterate5Group:FullOwning"),
           Map.entry("Iterate5FullOwningGroupChunk", "Iterate5GroupChunk:eachChunk"),
-          Map.entry("Iterate5FullOwningGroupParallel", "Iterate5GroupChunk:parallelEachChunk"));
+          Map.entry("Iterate5FullOwningGroupParallel", "Iterate5GroupChunk:parallelEachChunk"),
+          // Folded by library and arity: the old class's methods name the columns.
+          Map.entry("Iterate1", "Iterate:1"),
+          Map.entry("Iterate2", "Iterate:2"),
+          Map.entry("Iterate3", "Iterate:3"),
+          Map.entry("Iterate5", "Iterate:5"),
+          Map.entry("Iterate1Pages", "IterateForms:pages1"),
+          Map.entry("Iterate2Pages", "IterateForms:pages2"),
+          Map.entry("Iterate1Stable", "IterateForms:stable1"),
+          Map.entry("Iterate2ObjectStorage", "IterateForms:objectStorage2"),
+          Map.entry("Iterate2RuntimeView", "IterateForms:runtimeView2"),
+          Map.entry("Iterate3RuntimeView", "IterateForms:runtimeView3"),
+          Map.entry("Iterate2Half", "IterateForms:half2"),
+          Map.entry("Iterate2One", "IterateForms:one2"),
+          Map.entry("Get1", "Get:1"),
+          Map.entry("Get2", "Get:2"));
+
+  /**
+   * Results shown as a cell of another row: the row key of a folded result, then the row it goes to
+   * and the column it fills there (the typed view is a column of the iterate rows, the runtime
+   * view's positions form a column of the runtime view's row, as before the fold).
+   */
+  private static final Map<String, String[]> MOVED_CELLS =
+      Map.of(
+          "IterateForms:typedView2", new String[] {"Iterate:2", "phalanxTypedView"},
+          "IterateForms:typedView3", new String[] {"Iterate:3", "phalanxTypedView"},
+          "IterateForms:runtimeViewPositions2",
+              new String[] {"IterateForms:runtimeView2", "phalanxPositions"},
+          "IterateForms:runtimeViewPositions3",
+              new String[] {"IterateForms:runtimeView3", "phalanxPositions"});
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
-   * parameters (the folded benchmarks choose their query by one), a colon and the values in the
-   * JSON's order, comma-separated; a class the fold replaced, named without parameters by older
-   * JSON, gets its new key}
+   * parameters other than {@code lib} (the folded benchmarks choose their query, form or arity by
+   * them), a colon and their values in the JSON's order, comma-separated; a class the fold
+   * replaced, named without parameters by older JSON, gets its new key}
    */
   static String key(final String className, final Map<?, ?> result) {
-    if (!(result.get("params") instanceof Map<?, ?> params) || params.isEmpty()) {
-      return FOLDED_NAMES.getOrDefault(className, className);
+    final StringBuilder key = new StringBuilder(className);
+    String separator = ":";
+    if (result.get("params") instanceof Map<?, ?> params) {
+      for (final Map.Entry<?, ?> e : params.entrySet()) {
+        if (!LIB.equals(e.getKey())) {
+          key.append(separator).append(e.getValue());
+          separator = ",";
+        }
+      }
     }
-    final StringBuilder key = new StringBuilder(className).append(':');
-    String separator = "";
-    for (final Object value : params.values()) {
-      key.append(separator).append(value);
-      separator = ",";
+    return ":".equals(separator) ? FOLDED_NAMES.getOrDefault(className, className) : key.toString();
+  }
+
+  /**
+   * {@return the column of a result: its {@code lib} parameter in a benchmark folded by library,
+   * else its method's name (JSON from before the fold)}
+   */
+  static String column(final String method, final Map<?, ?> result) {
+    if (result.get("params") instanceof Map<?, ?> params && params.get(LIB) instanceof String lib) {
+      return lib;
     }
-    return key.toString();
+    return method;
   }
 
   private static Comparator<String> sizeOrder() {

@@ -17,10 +17,6 @@ import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.View;
 import java.util.function.LongConsumer;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -28,8 +24,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * of Position, Velocity, Scale, Heat, Age (object storages), created one entity at a time as an
  * application would.
  */
-@State(Scope.Benchmark)
-public abstract class ObjectStorageWorld {
+public final class ObjectStorageWorld {
   public int n;
   public Registry registry;
   public long[] entities;
@@ -45,12 +40,8 @@ public abstract class ObjectStorageWorld {
   public LongConsumer move;
   private final int components;
 
-  protected ObjectStorageWorld(final int components) {
+  public ObjectStorageWorld(final int components, final BenchmarkParams params) {
     this.components = components;
-  }
-
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
     n = Sizes.entities(params);
     registry = new Registry();
     positions = registry.storage(POSITION);
@@ -107,38 +98,6 @@ public abstract class ObjectStorageWorld {
     }
     if (count >= 5) {
       registry.emplace(e, AGE, new Age());
-    }
-  }
-
-  /** Entities with Position. */
-  @State(Scope.Benchmark)
-  public static class With1 extends ObjectStorageWorld {
-    public With1() {
-      super(1);
-    }
-  }
-
-  /** Entities with Position and Velocity. */
-  @State(Scope.Benchmark)
-  public static class With2 extends ObjectStorageWorld {
-    public With2() {
-      super(2);
-    }
-  }
-
-  /** Entities with Position, Velocity and Scale. */
-  @State(Scope.Benchmark)
-  public static class With3 extends ObjectStorageWorld {
-    public With3() {
-      super(3);
-    }
-  }
-
-  /** Entities with all five components. */
-  @State(Scope.Benchmark)
-  public static class With5 extends ObjectStorageWorld {
-    public With5() {
-      super(5);
     }
   }
 }

@@ -57,6 +57,25 @@ public abstract class PhalanxWorld {
     }
   }
 
+  /** Returns a world of the first {@code components} components, set up for the benchmark. */
+  public static PhalanxWorld of(final int components, final BenchmarkParams params) {
+    final PhalanxWorld w =
+        switch (components) {
+          case 1 -> new With1();
+          case 2 -> new With2();
+          case 3 -> new With3();
+          case 5 -> new With5();
+          default -> throw new IllegalArgumentException("unknown arity " + components);
+        };
+    w.setup(params);
+    return w;
+  }
+
+  /** {@return how many of Position, Velocity, Scale, Heat, Age every entity has} */
+  public int components() {
+    return components;
+  }
+
   /** Gives entity {@code e} (the {@code i}-th) the first {@code count} components. */
   public void populate(final long e, final int i, final int count) {
     positions.emplace(e, Work.x(i), Work.x(i));
