@@ -70,8 +70,9 @@ fi
 if [[ "$part" == all || "$part" == structural ]]; then
   # Structural changes: single shots over 1M entities. Ashley's destroy is quadratic (a linear scan
   # per removal: about 17 us per entity at 100k, about ten times that at 1M), so destroy also runs
-  # at 100k for every library, and Ashley's destroy only there.
-  jmh jmh-1M-structural.json '\.structural\.' -e 'Destroy\.ashley,structural\.Commands\.,structural\.WithGroups\.' "${shot_opts[@]}"
+  # at 100k for every library, and Ashley's destroy only there (-p picks the libraries at 1M).
+  jmh jmh-1M-structural.json '\.structural\.' -e 'structural\.Destroy\.,structural\.Commands\.,structural\.WithGroups\.' "${shot_opts[@]}"
+  jmh jmh-1M-destroy.json '\.structural\.Destroy\.' -p lib=phalanx,artemis,dominion "${shot_opts[@]}"
   jmh jmh-100k-destroy.json '\.structural\.Destroy\.' "${shot_opts[@]}" -opi 100000
 fi
 echo "== JMH done in $((SECONDS - start)) s"

@@ -1,6 +1,7 @@
 package dev.phalanx.benchmarks;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The rule of the folded benchmarks: one class per workload shape, whose query (or query method) is
@@ -30,6 +31,16 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 public final class Folded {
 
   private Folded() {}
+
+  /**
+   * The measured shot of a folded structural benchmark: returns what the shot made (or null), and
+   * takes the Blackhole for the rows that consume a handle per entity.
+   */
+  @FunctionalInterface
+  public interface Shot {
+    /** Runs the shot once. */
+    Object run(Blackhole bh);
+  }
 
   /** The measured loop of a folded benchmark whose rows return a sum (the get workloads). */
   @FunctionalInterface

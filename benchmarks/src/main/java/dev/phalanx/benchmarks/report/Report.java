@@ -81,7 +81,7 @@ public final class Report {
         final String owner = benchmark.substring(0, dot);
         String className = key(owner.substring(owner.lastIndexOf('.') + 1), result);
         String column = column(method, result);
-        final String[] moved = MOVED_CELLS.get(className);
+        final String[] moved = MOVED_CELLS.get(className + "/" + column);
         if (null != moved) {
           className = moved[0];
           column = moved[1];
@@ -170,21 +170,26 @@ public final class Report {
           Map.entry("Iterate2Half", "IterateForms:half2"),
           Map.entry("Iterate2One", "IterateForms:one2"),
           Map.entry("Get1", "Get:1"),
-          Map.entry("Get2", "Get:2"));
+          Map.entry("Get2", "Get:2"),
+          Map.entry("Create", "Create:0"),
+          Map.entry("CreateWith2", "Create:2"),
+          Map.entry("Remove1", "Remove:1"),
+          Map.entry("Remove2", "Remove:2"));
 
   /**
-   * Results shown as a cell of another row: the row key of a folded result, then the row it goes to
-   * and the column it fills there (the typed view is a column of the iterate rows, the runtime
-   * view's positions form a column of the runtime view's row, as before the fold).
+   * Results shown as a cell of another row, by row key and column: the row and column they go to
+   * (the typed view is a column of the iterate rows, the runtime view's positions form a column of
+   * the runtime view's row, the bulk creation of no component its own row, as before the fold).
    */
   private static final Map<String, String[]> MOVED_CELLS =
       Map.of(
-          "IterateForms:typedView2", new String[] {"Iterate:2", "phalanxTypedView"},
-          "IterateForms:typedView3", new String[] {"Iterate:3", "phalanxTypedView"},
-          "IterateForms:runtimeViewPositions2",
+          "IterateForms:typedView2/phalanx", new String[] {"Iterate:2", "phalanxTypedView"},
+          "IterateForms:typedView3/phalanx", new String[] {"Iterate:3", "phalanxTypedView"},
+          "IterateForms:runtimeViewPositions2/phalanx",
               new String[] {"IterateForms:runtimeView2", "phalanxPositions"},
-          "IterateForms:runtimeViewPositions3",
-              new String[] {"IterateForms:runtimeView3", "phalanxPositions"});
+          "IterateForms:runtimeViewPositions3/phalanx",
+              new String[] {"IterateForms:runtimeView3", "phalanxPositions"},
+          "Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"});
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
