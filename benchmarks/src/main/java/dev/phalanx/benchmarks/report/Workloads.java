@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * The rows of the report, in order. A row appears when the JMH results contain its benchmark (by
- * key: the class's simple name, then for a benchmark with {@code @Param}s a colon and the JMH
- * JSON's parameter values in order, comma-separated, for example {@code Iterate3Group:FullOwning}),
- * so workloads planned here show up as soon as their class is written; results not listed appear
- * after these rows under their key.
+ * key: the class's simple name, then for a benchmark with {@code @Param}s other than {@code lib} a
+ * colon and the JMH JSON's values of those parameters in order, comma-separated, for example {@code
+ * Iterate:3} or {@code IterateGroup:FullOwning3}; {@code lib} names the column), so workloads
+ * planned here show up as soon as their class is written; results not listed appear after these
+ * rows under their key.
  *
  * <p>{@code base} names the row whose peer and baseline cells a Phalanx-only row is compared with
  * (for example a group iteration against the peers' iterate2).
@@ -60,14 +61,17 @@ public final class Workloads {
               "pathological, full-owning group, chunks",
               "Iterate:3"),
           // Groups (groups package), through the generated queries.
-          new Workload("Iterate1Group", "iterate1, non-owning group (Position alone)", "Iterate:1"),
-          new Workload("Iterate2Group:NonOwning", "iterate2, non-owning group", "Iterate:2"),
           new Workload(
-              "Iterate2Group:PartialOwning",
+              "IterateGroup:NonOwning1",
+              "iterate1, non-owning group (Position alone)",
+              "Iterate:1"),
+          new Workload("IterateGroup:NonOwning2", "iterate2, non-owning group", "Iterate:2"),
+          new Workload(
+              "IterateGroup:PartialOwning2",
               "iterate2, partial-owning group (1 of 2 owned)",
               "Iterate:2"),
           new Workload(
-              "Iterate2Group:FullOwning",
+              "IterateGroup:FullOwning2",
               "iterate2, full-owning group, per entity (each)",
               "Iterate:2"),
           new Workload(
@@ -75,11 +79,11 @@ public final class Workloads {
               "iterate2, full-owning group, each, 5 bodies (profile pollution)",
               "Iterate:2"),
           new Workload(
-              "Iterate2GroupChunk:eachChunk",
+              "IterateGroup:FullOwningChunk2",
               "iterate2, full-owning group, chunks (eachChunk)",
               "Iterate:2"),
           new Workload(
-              "Iterate2GroupChunk:eachChunkLargePages",
+              "IterateGroup:FullOwningChunkLargePages2",
               "iterate2, full-owning group, chunks, 8192-element pages",
               "Iterate:2"),
           new Workload(
@@ -87,53 +91,53 @@ public final class Workloads {
               "iterate2, full-owning group, chunks, 5 bodies (profile pollution)",
               "Iterate:2"),
           new Workload(
-              "Iterate2GroupChunk:parallelEachChunk",
+              "IterateGroup:FullOwningParallelChunk2",
               "iterate2, full-owning group, parallel chunks (common pool, 2 threads)",
               "Iterate:2"),
-          new Workload("Iterate3Group:NonOwning", "iterate3, non-owning group", "Iterate:3"),
+          new Workload("IterateGroup:NonOwning3", "iterate3, non-owning group", "Iterate:3"),
           new Workload(
-              "Iterate3Group:PartialOwning",
+              "IterateGroup:PartialOwning3",
               "iterate3, partial-owning group (1 of 3 owned)",
               "Iterate:3"),
           new Workload(
-              "Iterate3Group:FullOwning",
+              "IterateGroup:FullOwning3",
               "iterate3, full-owning group, per entity (each)",
               "Iterate:3"),
           new Workload(
-              "Iterate3GroupChunk:eachChunk",
+              "IterateGroup:FullOwningChunk3",
               "iterate3, full-owning group, chunks (eachChunk)",
               "Iterate:3"),
           new Workload(
-              "Iterate3GroupChunk:eachChunkLargePages",
+              "IterateGroup:FullOwningChunkLargePages3",
               "iterate3, full-owning group, chunks, 8192-element pages",
               "Iterate:3"),
           new Workload(
-              "Iterate3GroupChunk:parallelEachChunk",
+              "IterateGroup:FullOwningParallelChunk3",
               "iterate3, full-owning group, parallel chunks (common pool, 2 threads)",
               "Iterate:3"),
-          new Workload("Iterate5Group:NonOwning", "iterate5, non-owning group", "Iterate:5"),
+          new Workload("IterateGroup:NonOwning5", "iterate5, non-owning group", "Iterate:5"),
           new Workload(
-              "Iterate5Group:PartialOwning",
+              "IterateGroup:PartialOwning5",
               "iterate5, partial-owning group (1 of 5 owned)",
               "Iterate:5"),
           new Workload(
-              "Iterate5Group:PartialOwning3Of5",
+              "IterateGroup:PartialOwning3Of5",
               "iterate5, partial-owning group (3 of 5 owned)",
               "Iterate:5"),
           new Workload(
-              "Iterate5Group:PartialOwning4Of5",
+              "IterateGroup:PartialOwning4Of5",
               "iterate5, partial-owning group (4 of 5 owned)",
               "Iterate:5"),
           new Workload(
-              "Iterate5Group:FullOwning",
+              "IterateGroup:FullOwning5",
               "iterate5, full-owning group, per entity (each)",
               "Iterate:5"),
           new Workload(
-              "Iterate5GroupChunk:eachChunk",
+              "IterateGroup:FullOwningChunk5",
               "iterate5, full-owning group, chunks (eachChunk)",
               "Iterate:5"),
           new Workload(
-              "Iterate5GroupChunk:parallelEachChunk",
+              "IterateGroup:FullOwningParallelChunk5",
               "iterate5, full-owning group, parallel chunks (common pool, 2 threads)",
               "Iterate:5"),
           // Random access (access package).
