@@ -5,7 +5,9 @@ import com.badlogic.ashley.core.Entity;
 import dev.phalanx.benchmarks.Folded;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Storage;
+import dev.phalanx.benchmarks.components.Position_Traits;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
+import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents;
@@ -15,6 +17,7 @@ import dev.phalanx.benchmarks.peers.ashley.AshleyWorld;
 import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import dev.phalanx.ecs.Registry;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,7 +40,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * creation order, and sum their x (returned, so nothing is dropped). Phalanx through the generated
  * storages' field accessors ({@code positions.x(e)}: one sparse lookup, no object); peers through
  * their documented random-access path (artemis and Ashley mappers, Dominion's {@code Entity.get});
- * {@code objects} reads the arrays of component objects. The worlds are those of {@link
+ * {@code phalanxRegistry} through {@code registry.get(e, type)}, which builds a record; {@code
+ * objects} reads the arrays of component objects. The worlds are those of {@link
  * dev.phalanx.benchmarks.iteration.Iterate} at the same arity; the measured method is one {@code
  * loop.run()}, monomorphic per fork (see {@link Folded}).
  */
@@ -62,7 +66,7 @@ public class Get {
     @Param({"1", "2"})
     public int arity;
 
-    @Param({"objects", "phalanx", "artemis", "dominion", "ashley"})
+    @Param({"objects", "phalanx", "phalanxRegistry", "artemis", "dominion", "ashley"})
     public String lib;
 
     Folded.FloatLoop loop;
@@ -74,7 +78,8 @@ public class Get {
       loop =
           switch (lib) {
             case "objects" -> objects(new ObjectArrays(params), arity);
-            case "phalanx" -> phalanx(PhalanxWorld.of(arity, params), arity);
+            case "phalanx" -> phalanx(new PhalanxWorld(arity, params), arity);
+            case "phalanxRegistry" -> phalanxRegistry(new PhalanxWorld(arity, params), arity);
             case "artemis" -> {
               final ArtemisWorld w = new ArtemisWorld(arity, params);
               close = w::dispose;
@@ -143,6 +148,37 @@ public class Get {
             float sum = 0;
             for (final long e : w.entities) {
               sum += positions.x(e) + velocities.x(e);
+            }
+            return sum;
+          };
+      default -> throw new IllegalArgumentException("unknown arity " + arity);
+    };
+  }
+
+  /**
+   * Through the registry: {@code registry.get(e, Position_Traits.TYPE).x()} checks the entity's
+   * validity, finds the storage by type id and builds a record from the storage's fields (which
+   * escape analysis may remove: see the allocation column).
+   */
+  private static Folded.FloatLoop phalanxRegistry(final PhalanxWorld w, final int arity) {
+    return switch (arity) {
+      case 1 ->
+          () -> {
+            final Registry registry = w.registry;
+            float sum = 0;
+            for (final long e : w.entities) {
+              sum += registry.get(e, Position_Traits.TYPE).x();
+            }
+            return sum;
+          };
+      case 2 ->
+          () -> {
+            final Registry registry = w.registry;
+            float sum = 0;
+            for (final long e : w.entities) {
+              sum +=
+                  registry.get(e, Position_Traits.TYPE).x()
+                      + registry.get(e, Velocity_Traits.TYPE).x();
             }
             return sum;
           };

@@ -48,7 +48,7 @@ public class Iterate2GroupPolluted {
     @Setup(Level.Trial)
     public void setup(final BenchmarkParams params) {
       Folded.checkForked(params);
-      final FullOwning2Query query = FullOwning2Query.of(PhalanxWorld.of(2, params).registry);
+      final FullOwning2Query query = FullOwning2Query.of(new PhalanxWorld(2, params).registry);
       loop =
           switch (form) {
             case "each" -> new EachInTurn(query);

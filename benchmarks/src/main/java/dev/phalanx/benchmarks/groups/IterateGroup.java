@@ -104,29 +104,26 @@ public class IterateGroup {
       Folded.checkForked(params);
       loop =
           switch (query) {
-            case "NonOwning1" -> nonOwning1(PhalanxWorld.of(1, params));
-            case "NonOwning2" -> nonOwning2(PhalanxWorld.of(2, params));
-            case "PartialOwning2" ->
-                partialOwning2(partial(new PartialWorlds.OwnsPosition2(), params));
-            case "FullOwning2" -> fullOwning2(PhalanxWorld.of(2, params));
-            case "FullOwningChunk2" -> eachChunk2(PhalanxWorld.of(2, params));
+            case "NonOwning1" -> nonOwning1(new PhalanxWorld(1, params));
+            case "NonOwning2" -> nonOwning2(new PhalanxWorld(2, params));
+            case "PartialOwning2" -> partialOwning2(new PartialWorlds.OwnsPosition(2, params));
+            case "FullOwning2" -> fullOwning2(new PhalanxWorld(2, params));
+            case "FullOwningChunk2" -> eachChunk2(new PhalanxWorld(2, params));
             case "FullOwningChunkLargePages2" -> largePages2(params);
-            case "FullOwningParallelChunk2" -> parallelEachChunk2(PhalanxWorld.of(2, params));
-            case "NonOwning3" -> nonOwning3(PhalanxWorld.of(3, params));
-            case "PartialOwning3" ->
-                partialOwning3(partial(new PartialWorlds.OwnsPosition3(), params));
-            case "FullOwning3" -> fullOwning3(PhalanxWorld.of(3, params));
-            case "FullOwningChunk3" -> eachChunk3(PhalanxWorld.of(3, params));
+            case "FullOwningParallelChunk2" -> parallelEachChunk2(new PhalanxWorld(2, params));
+            case "NonOwning3" -> nonOwning3(new PhalanxWorld(3, params));
+            case "PartialOwning3" -> partialOwning3(new PartialWorlds.OwnsPosition(3, params));
+            case "FullOwning3" -> fullOwning3(new PhalanxWorld(3, params));
+            case "FullOwningChunk3" -> eachChunk3(new PhalanxWorld(3, params));
             case "FullOwningChunkLargePages3" -> largePages3(params);
-            case "FullOwningParallelChunk3" -> parallelEachChunk3(PhalanxWorld.of(3, params));
-            case "NonOwning5" -> nonOwning5(PhalanxWorld.of(5, params));
-            case "PartialOwning5" ->
-                partialOwning5(partial(new PartialWorlds.OwnsPosition5(), params));
+            case "FullOwningParallelChunk3" -> parallelEachChunk3(new PhalanxWorld(3, params));
+            case "NonOwning5" -> nonOwning5(new PhalanxWorld(5, params));
+            case "PartialOwning5" -> partialOwning5(new PartialWorlds.OwnsPosition(5, params));
             case "PartialOwning3Of5" -> owns3Of5(params);
             case "PartialOwning4Of5" -> owns4Of5(params);
-            case "FullOwning5" -> fullOwning5(PhalanxWorld.of(5, params));
-            case "FullOwningChunk5" -> eachChunk5(PhalanxWorld.of(5, params));
-            case "FullOwningParallelChunk5" -> parallelEachChunk5(PhalanxWorld.of(5, params));
+            case "FullOwning5" -> fullOwning5(new PhalanxWorld(5, params));
+            case "FullOwningChunk5" -> eachChunk5(new PhalanxWorld(5, params));
+            case "FullOwningParallelChunk5" -> parallelEachChunk5(new PhalanxWorld(5, params));
             default -> throw new IllegalArgumentException("unknown query " + query);
           };
     }
@@ -135,13 +132,6 @@ public class IterateGroup {
   @Benchmark
   public void phalanx(final Query q) {
     q.loop.run();
-  }
-
-  /** Returns {@code w} set up with the benchmark's entity count. */
-  private static PartialWorlds.OwnsPosition partial(
-      final PartialWorlds.OwnsPosition w, final BenchmarkParams params) {
-    w.setup(params);
-    return w;
   }
 
   private static Runnable nonOwning1(final PhalanxWorld w) {
@@ -240,8 +230,7 @@ public class IterateGroup {
   }
 
   private static Runnable owns3Of5(final BenchmarkParams params) {
-    final PartialWorlds.Owns3Of5 w = new PartialWorlds.Owns3Of5();
-    w.setup(params);
+    final PartialWorlds.Owns3Of5 w = new PartialWorlds.Owns3Of5(params);
     final Owns3Of5_GroupQuery query = w.query;
     final Owns3Of5_GroupQuery.Visitor body =
         (e, p, v, s, h, a) -> {
@@ -255,8 +244,7 @@ public class IterateGroup {
   }
 
   private static Runnable owns4Of5(final BenchmarkParams params) {
-    final PartialWorlds.Owns4Of5 w = new PartialWorlds.Owns4Of5();
-    w.setup(params);
+    final PartialWorlds.Owns4Of5 w = new PartialWorlds.Owns4Of5(params);
     final Owns4Of5_GroupQuery query = w.query;
     final Owns4Of5_GroupQuery.Visitor body =
         (e, p, v, s, h, a) -> {

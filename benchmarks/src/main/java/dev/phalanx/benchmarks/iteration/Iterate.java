@@ -78,7 +78,7 @@ public class Iterate {
           switch (lib) {
             case "floatArrays" -> floatArrays(new FloatArrays(params), arity);
             case "objects" -> objects(new ObjectArrays(params), arity);
-            case "phalanx" -> phalanx(PhalanxWorld.of(arity, params));
+            case "phalanx" -> phalanx(new PhalanxWorld(arity, params));
             case "artemis" -> {
               final ArtemisWorld w = new ArtemisWorld(arity, params);
               close = w::dispose;

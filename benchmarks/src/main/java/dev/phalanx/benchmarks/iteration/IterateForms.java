@@ -103,19 +103,19 @@ public class IterateForms {
       Folded.checkForked(params);
       loop =
           switch (form) {
-            case "typedView2" -> typedView2(PhalanxWorld.of(2, params));
-            case "typedView3" -> typedView3(PhalanxWorld.of(3, params));
-            case "pages1" -> pages1(PhalanxWorld.of(1, params));
-            case "pages2" -> pages2(PhalanxWorld.of(2, params));
+            case "typedView2" -> typedView2(new PhalanxWorld(2, params));
+            case "typedView3" -> typedView3(new PhalanxWorld(3, params));
+            case "pages1" -> pages1(new PhalanxWorld(1, params));
+            case "pages2" -> pages2(new PhalanxWorld(2, params));
             case "stable1" -> stable1(Sizes.entities(params));
             case "objectStorage2" -> {
               final ObjectStorageWorld w = new ObjectStorageWorld(2, params);
               yield () -> w.view.each(w.move);
             }
-            case "runtimeView2" -> runtimeView2(PhalanxWorld.of(2, params), false);
-            case "runtimeViewPositions2" -> runtimeView2(PhalanxWorld.of(2, params), true);
-            case "runtimeView3" -> runtimeView3(PhalanxWorld.of(3, params), false);
-            case "runtimeViewPositions3" -> runtimeView3(PhalanxWorld.of(3, params), true);
+            case "runtimeView2" -> runtimeView2(new PhalanxWorld(2, params), false);
+            case "runtimeViewPositions2" -> runtimeView2(new PhalanxWorld(2, params), true);
+            case "runtimeView3" -> runtimeView3(new PhalanxWorld(3, params), false);
+            case "runtimeViewPositions3" -> runtimeView3(new PhalanxWorld(3, params), true);
             case "half2" -> sparse2(Sizes.entities(params), i -> 1 == (i & 1));
             case "one2" -> {
               final int n = Sizes.entities(params);

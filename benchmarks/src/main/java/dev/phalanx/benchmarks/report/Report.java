@@ -205,7 +205,8 @@ public final class Report {
   /**
    * Results shown as a cell of another row, by row key and column: the row and column they go to
    * (the typed view is a column of the iterate rows, the runtime view's positions form a column of
-   * the runtime view's row, the bulk creation of no component its own row, as before the fold).
+   * the runtime view's row, the bulk creation of no component and the get through the registry
+   * their own rows, as before the fold).
    */
   private static final Map<String, String[]> MOVED_CELLS =
       Map.of(
@@ -215,7 +216,8 @@ public final class Report {
               new String[] {"IterateForms:runtimeView2", "phalanxPositions"},
           "IterateForms:runtimeViewPositions3/phalanx",
               new String[] {"IterateForms:runtimeView3", "phalanxPositions"},
-          "Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"});
+          "Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"},
+          "Get:1/phalanxRegistry", new String[] {"Get1Registry", "phalanx"});
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
