@@ -24,7 +24,7 @@ if [[ ! -f "$jar" ]]; then
 fi
 case "$mode" in
   quick)
-    # One fork, short iterations (0.4 s: 66 iteration benchmarks must fit), 1M entities (10k/10M only in full mode).
+    # One fork, short iterations (0.4 s: 83 iteration benchmarks must fit), 1M entities (10k/10M only in full mode).
     iter_opts=(-f 1 -wi 2 -w 400ms -i 3 -r 400ms)
     shot_opts=(-f 1 -wi 2 -i 4)
     heap="-Xms4g -Xmx4g"
