@@ -62,9 +62,11 @@ start=$SECONDS
 if [[ "$part" == all || "$part" == iteration ]]; then
   # Iteration and random access: average time per entity at 1M entities.
   jmh jmh-1M-iteration.json '\.(iteration|access|groups)\.' "${iter_opts[@]}"
-  # Full mode: the basic iteration rows again at 10k and 10M (-opi sets the entity count).
+  # Full mode: the basic iteration rows again at 10k and 10M (-opi sets the entity count), with
+  # their typed-view cells (-p form applies to IterateForms alone, the one class with that parameter).
   for size in "${sizes[@]}"; do
-    jmh "jmh-${size#*:}-iteration.json" '\.iteration\.Iterate\.' "${iter_opts[@]}" -opi "${size%%:*}"
+    jmh "jmh-${size#*:}-iteration.json" '\.iteration\.Iterate\.' '\.iteration\.IterateForms\.' \
+      -p form=typedView2,typedView3 "${iter_opts[@]}" -opi "${size%%:*}"
   done
 fi
 if [[ "$part" == all || "$part" == structural ]]; then
