@@ -13,13 +13,20 @@ import dev.phalanx.benchmarks.components.StablePosition_Traits;
 import dev.phalanx.benchmarks.components.Velocity_Cursor;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
+import dev.phalanx.benchmarks.model.Age;
+import dev.phalanx.benchmarks.model.Heat;
+import dev.phalanx.benchmarks.model.Position;
+import dev.phalanx.benchmarks.model.Scale;
+import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.queries.StableView1Query;
 import dev.phalanx.benchmarks.queries.View2Query;
-import dev.phalanx.benchmarks.worlds.ObjectStorageWorld;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.phalanx.benchmarks.worlds.Sizes;
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.RuntimeView;
+import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.View3;
 import java.util.concurrent.TimeUnit;
@@ -108,10 +115,7 @@ public class IterateForms {
             case "pages1" -> pages1(new PhalanxWorld(1, params));
             case "pages2" -> pages2(new PhalanxWorld(2, params));
             case "stable1" -> stable1(Sizes.entities(params));
-            case "objectStorage2" -> {
-              final ObjectStorageWorld w = new ObjectStorageWorld(2, params);
-              yield () -> w.view.each(w.move);
-            }
+            case "objectStorage2" -> objectStorage2(Sizes.entities(params));
             case "runtimeView2" -> runtimeView2(new PhalanxWorld(2, params), false);
             case "runtimeViewPositions2" -> runtimeView2(new PhalanxWorld(2, params), true);
             case "runtimeView3" -> runtimeView3(new PhalanxWorld(3, params), false);
@@ -205,6 +209,55 @@ public class IterateForms {
     final StableView1Query query = StableView1Query.of(registry);
     final StableView1Query.Visitor move = (e, p) -> p.setX(p.x() + 1f);
     return () -> query.each(move);
+  }
+
+  /** Object-storage keys (one reference per element) of the plain model classes. */
+  private static final ComponentType<Position, ObjectStorage<Position>> POSITION =
+      ComponentType.object(Position.class);
+
+  private static final ComponentType<Velocity, ObjectStorage<Velocity>> VELOCITY =
+      ComponentType.object(Velocity.class);
+
+  private static final ComponentType<Scale, ObjectStorage<Scale>> SCALE =
+      ComponentType.object(Scale.class);
+
+  private static final ComponentType<Heat, ObjectStorage<Heat>> HEAT =
+      ComponentType.object(Heat.class);
+
+  private static final ComponentType<Age, ObjectStorage<Age>> AGE = ComponentType.object(Age.class);
+
+  /**
+   * A registry of object storages of the five model classes whose n entities have a Position and a
+   * Velocity object, created one entity at a time as an application would, and iterate2 with the
+   * runtime view over them, reading the components with {@code storage.get(e)}.
+   */
+  private static Runnable objectStorage2(final int n) {
+    final Registry registry = new Registry();
+    final ObjectStorage<Position> positions = registry.storage(POSITION);
+    final ObjectStorage<Velocity> velocities = registry.storage(VELOCITY);
+    registry.storage(SCALE);
+    registry.storage(HEAT);
+    registry.storage(AGE);
+    for (int i = 0; i < n; i++) {
+      final long e = registry.create();
+      final Position p = new Position();
+      p.x = Work.x(i);
+      p.y = Work.x(i);
+      registry.emplace(e, POSITION, p);
+      final Velocity v = new Velocity();
+      v.x = Work.v(i);
+      v.y = Work.v(i);
+      registry.emplace(e, VELOCITY, v);
+    }
+    final View view = registry.view(POSITION, VELOCITY);
+    final LongConsumer move =
+        e -> {
+          final Position p = positions.get(e);
+          final Velocity v = velocities.get(e);
+          p.x += v.x * Work.DT;
+          p.y += v.y * Work.DT;
+        };
+    return () -> view.each(move);
   }
 
   private static Runnable runtimeView2(final PhalanxWorld w, final boolean positionsForm) {
