@@ -4,8 +4,9 @@
  * purpose, as EnTT's {@code entity/} directory does. Each feature is a package of its own and a
  * client of the core's public API: {@code dev.phalanx.ecs.command} (deferred commands), {@code
  * dev.phalanx.ecs.clone} (cloning and prefabs), {@code dev.phalanx.ecs.hierarchy} (parent and child
- * links) and {@code dev.phalanx.ecs.snapshot} (saving, loading and streaming worlds). The few core
- * hooks a feature needs go through {@code dev.phalanx.ecs.bridge}, which is not exported. {@code
+ * links), {@code dev.phalanx.ecs.snapshot} (saving, loading and streaming worlds) and {@code
+ * dev.phalanx.ecs.schedule} (systems). No feature reaches a member the core hides: what a feature
+ * needs and a user must not touch stays inside the core, behind its public contract. {@code
  * dev.phalanx.ecs.internal} is exported for generated code only: it carries no compatibility
  * promise. The core depends on no feature. No dependency outside the JDK.
  */

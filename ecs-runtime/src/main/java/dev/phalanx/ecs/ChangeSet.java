@@ -30,10 +30,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@link #create()} returns a <em>staged handle</em>: a placeholder for an entity that the
  * commit creates. Later calls of the same set may target it, and an {@code @EntityRef} field
  * written by the commit that holds it (in a value passed to {@link #emplace} or {@link #replace},
- * or after a {@link References} mapping of a {@link #copy}) is rewritten to the created entity.
- * After the commit, {@link #entityOf} names the entity each handle became. The registry refuses
- * staged handles. Staging reads nothing of the world and checks only its arguments; it is cheap and
- * allocates nothing once the set's arrays have grown (keep the set and reuse it).
+ * set by a {@link RowWriter}, or after a {@link References} mapping of a {@link #copy}) is
+ * rewritten to the created entity. After the commit, {@link #entityOf} names the entity each handle
+ * became. The registry refuses staged handles. Staging reads nothing of the world and checks only
+ * its arguments; it is cheap and allocates nothing once the set's arrays have grown (keep the set
+ * and reuse it).
+ *
+ * <p>An insertion or a value write may also be staged without a component instance: {@link
+ * #emplace(long, ComponentType, RowWriter, int)} and {@link #write(long, ComponentType, RowWriter,
+ * int)} take a {@link RowWriter} and a row number, and the commit has the writer write the fields
+ * straight into the storage's pages at the element's final position, in the apply step. They are
+ * checked and announced as {@link #emplace(long, ComponentType, Object)} and {@link #replace} are.
+ * This is how a loader applies a decoded stream: its columns are copied field by field, with no
+ * instance and no boxing; {@code dev.phalanx.ecs.snapshot}'s {@code ContinuousLoader} and {@code
+ * DeltaLoader} apply each snapshot or delta as one change set so.
  *
  * <h2>Committing</h2>
  *
@@ -51,25 +61,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       nothing changes; the set keeps its changes. A storage created for a type the registry did
  *       not have yet stays, empty.
  *   <li><b>Apply.</b> The staged entities are created, then every insertion and value write is made
- *       in staging order, with nothing announced: no user code runs in this step.
+ *       in staging order, with nothing announced: no user code runs in this step but the {@link
+ *       RowWriter}s of row changes, which may only write their element's fields.
  *   <li><b>Announce.</b> Creation is published for each created entity, then every insertion (group
- *       entries, construction) last staged first, then every value write (update). Then the
- *       removals and destructions run in staging order, each announced as the registry announces it
- *       (their listeners see the component still there); a target that listeners already destroyed
- *       or stripped is skipped. A listener's exception stops nothing: every change is made and
- *       every listener runs, and the first exception is rethrown at the end with later ones
- *       suppressed.
+ *       entries, construction) last staged first, then every value write (update; not for a target
+ *       that listeners destroyed or stripped of the component meanwhile). Then the removals and
+ *       destructions run in staging order, each announced as the registry announces it (their
+ *       listeners see the component still there); a target that listeners already destroyed or
+ *       stripped is skipped. A listener's exception stops nothing: every change is made and every
+ *       listener runs, and the first exception is rethrown at the end with later ones suppressed (a
+ *       row writer's exception too, the element written as far as it got).
  * </ol>
  *
  * <p>After a commit that got to its second step, the set is empty and reusable, whatever a listener
- * threw; {@link #entityOf} answers for the handles of that commit until the next one.
+ * threw; a refused commit leaves it holding its changes, so {@link #isEmpty()} tells the two apart
+ * when {@code commit()} throws. {@link #entityOf} answers for the handles of a commit from its
+ * apply step on (its listeners may call it) until the next commit.
  *
  * <h2>Re-entrancy and threads</h2>
  *
- * <p>While a set commits, its own methods but {@link #entityOf} and {@link #size} refuse with
- * {@link IllegalStateException} and change nothing: a listener that wants to change the world uses
- * the registry, or a set of its own. A set belongs to one thread; commit it at a point where no
- * other thread changes its registry.
+ * <p>While a set commits, its methods that stage, clear or commit refuse with {@link
+ * IllegalStateException} and change nothing (its queries answer): a listener that wants to change
+ * the world uses the registry, or a set of its own. A set belongs to one thread; commit it at a
+ * point where no other thread changes its registry.
  */
 public final class ChangeSet {
 
@@ -91,6 +105,62 @@ public final class ChangeSet {
     long map(int copy, long reference);
   }
 
+  /**
+   * Writes the fields of one element that a commit inserts or writes ({@link #emplace(long,
+   * ComponentType, RowWriter, int)}, {@link #write(long, ComponentType, RowWriter, int)}) straight
+   * into its storage's pages, where the caller holds the values in a form of its own (a decoded
+   * stream's columns, say): no component instance is built, nothing is boxed.
+   *
+   * <p>The commit calls it in its apply step, in staging order, with each element's final position:
+   * a run of changes staged one after another with the same writer and type is handed over at once
+   * ({@link #writeAll}), after the run's insertions are made (unannounced) and the elements moved
+   * where groups keep them; a single change comes through {@link #write}. It may write only that
+   * position's fields, through the page arrays {@link Storage#columns} hands out ({@code
+   * pages[position >>> storage.pageShift()][position & (storage.pageSize() - 1)]}), and read
+   * anything that is not the world. It runs while the world is half changed and announces nothing:
+   * it must not call the registry, a storage's mutators or a query, nor stage into the set. For an
+   * insertion it should write every field: a field it leaves alone holds whatever the page held at
+   * that position (the values of a removed element, or the type's defaults). If it throws, the
+   * commit goes on (the element is inserted, or kept, with what was written), and the exception is
+   * rethrown at the commit's end as a listener's would be. One writer may serve many changes:
+   * {@code row} tells it which values to write.
+   */
+  @FunctionalInterface
+  public interface RowWriter {
+    /**
+     * Writes the fields of the element at {@code position} of {@code storage}.
+     *
+     * @param storage the storage of the change's type in the set's registry
+     * @param position the element's position in {@code storage}
+     * @param row the row given when the change was staged
+     */
+    void write(Storage<?> storage, int position, int row);
+
+    /**
+     * Writes the fields of {@code count} elements: row {@code rows[k]} at {@code positions[k]}. A
+     * writer that holds its values by column overrides it to write column by column, each page
+     * array fetched once. The default calls {@link #write} for each, in order; if some throw, the
+     * others are still written and the first exception is thrown at the end, later ones suppressed.
+     *
+     * @param storage the storage of the changes' type in the set's registry
+     * @param positions the elements' positions in {@code storage}, {@code [0, count)}
+     * @param rows the rows given when the changes were staged, {@code [0, count)}
+     * @param count how many elements
+     */
+    default void writeAll(
+        final Storage<?> storage, final int[] positions, final int[] rows, final int count) {
+      Throwable failure = null;
+      for (int k = 0; k < count; k++) {
+        try {
+          write(storage, positions[k], rows[k]);
+        } catch (final RuntimeException | Error thrown) {
+          failure = Failures.add(failure, thrown);
+        }
+      }
+      Failures.rethrow(failure);
+    }
+  }
+
   // Staged handles: index bits 0b11 then the set's serial (30 bits); version bits the staging
   // number. Command buffers' reserved handles set the top bit only, with slots below 2^30.
   private static final int STAGED_BITS = 0xC000_0000;
@@ -102,7 +172,11 @@ public final class ChangeSet {
   private static final byte REPLACE = 2;
   private static final byte REMOVE = 3;
   private static final byte DESTROY = 4;
-  private static final String[] OPERATIONS = {"emplace", "copy", "replace", "remove", "destroy"};
+  private static final byte EMPLACE_ROW = 5;
+  private static final byte WRITE_ROW = 6;
+  private static final String[] OPERATIONS = {
+    "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
+  };
 
   // What a change's target is: an entity of the world, or one this set creates.
   private static final int LIVE = 0;
@@ -125,6 +199,7 @@ public final class ChangeSet {
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
+  // For a row insertion or write, values holds the RowWriter and sources the row.
   private byte[] kinds = new byte[16];
   private long[] targets = new long[16];
   private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
@@ -152,6 +227,10 @@ public final class ChangeSet {
   private int logSize;
 
   private boolean committing;
+
+  // A run of row changes handed to its writer at once: positions and rows.
+  private int[] runPositions = new int[16];
+  private int[] runRows = new int[16];
 
   /**
    * Creates an empty set of changes to {@code registry}.
@@ -336,10 +415,15 @@ public final class ChangeSet {
           Arrays.copyOf(rangeTargets, Math.max(rangeSize + count, rangeTargets.length * 2));
     }
     final int change = stage(COPY, Entity.NULL, source.type(), source);
-    System.arraycopy(entities, from, rangeTargets, rangeSize, count);
-    rangeStarts[change] = rangeSize;
     rangeCounts[change] = count;
-    rangeSize += count;
+    final int run = createdRun(entities, from, count);
+    if (run >= 0) {
+      rangeStarts[change] = -1 - run;
+    } else {
+      System.arraycopy(entities, from, rangeTargets, rangeSize, count);
+      rangeStarts[change] = rangeSize;
+      rangeSize += count;
+    }
     sources[change] = sourceEntity;
     maps[change] = references;
   }
@@ -356,6 +440,63 @@ public final class ChangeSet {
    */
   public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
     stage(REPLACE, entity, checkValue(type, value, "replace"), value);
+  }
+
+  /**
+   * Stages the insertion of {@code entity}'s component of {@code type}, its fields written by
+   * {@code writer} at the element's position during the commit's apply step ({@link RowWriter}),
+   * with {@code row} passed along. Checked and announced as {@link #emplace(long, ComponentType,
+   * Object)} is (construct, group entries); a tracked storage stamps the element with the current
+   * change tick. An {@code @EntityRef} field the writer sets to a staged handle of this set is then
+   * rewritten to the entity created for it. Stores the writer and the row; allocates nothing once
+   * the set's arrays have grown.
+   *
+   * @param entity a live entity or a staged handle of this set
+   * @param type the component type
+   * @param writer writes the element's fields
+   * @param row handed to {@code writer}: which of its rows this element is
+   * @throws NullPointerException if {@code type} or {@code writer} is null
+   * @throws IllegalArgumentException if {@code entity} is a staged handle of another set
+   * @throws IllegalStateException while this set commits
+   */
+  public void emplace(
+      final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
+    stageRow(EMPLACE_ROW, entity, type, writer, row);
+  }
+
+  /**
+   * Stages a write of {@code entity}'s component of {@code type} in place, its fields written by
+   * {@code writer} at the element's position during the commit's apply step ({@link RowWriter}),
+   * with {@code row} passed along. Checked and announced as {@link #replace} is (the target must
+   * have the component; an update is published); a tracked storage stamps the element with the
+   * current change tick. An {@code @EntityRef} field the writer sets to a staged handle of this set
+   * is then rewritten to the entity created for it. Stores the writer and the row; allocates
+   * nothing once the set's arrays have grown.
+   *
+   * @param entity a live entity that has the component
+   * @param type the component type
+   * @param writer writes the element's fields
+   * @param row handed to {@code writer}: which of its rows this element is
+   * @throws NullPointerException if {@code type} or {@code writer} is null
+   * @throws IllegalArgumentException if {@code entity} is a staged handle of another set
+   * @throws IllegalStateException while this set commits
+   */
+  public void write(
+      final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
+    stageRow(WRITE_ROW, entity, type, writer, row);
+  }
+
+  private void stageRow(
+      final byte kind,
+      final long entity,
+      final ComponentType<?, ?> type,
+      final RowWriter writer,
+      final int row) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(writer, "writer");
+    // Staged first: it may grow the arrays.
+    final int change = stage(kind, entity, type, writer);
+    sources[change] = row;
   }
 
   /**
@@ -394,7 +535,9 @@ public final class ChangeSet {
 
   /**
    * {@return the entity the last commit created for {@code handle}, or {@link Entity#NULL}} The
-   * entity may have been destroyed since: check {@link Registry#valid}.
+   * entity may have been destroyed since: check {@link Registry#valid}. During a commit, from its
+   * apply step on (in its listeners, say), it answers for that commit's handles; a refused commit
+   * creates nothing and changes what it answers in no way.
    *
    * @param handle a staged handle of this set's last commit
    */
@@ -404,6 +547,45 @@ public final class ChangeSet {
     }
     final int n = Entity.version(handle) - createdBase;
     return n >= 0 && n < createdCount ? created[n] : Entity.NULL;
+  }
+
+  /**
+   * Returns {@code n} if {@code entities[from, from + count)} are this set's staged creations
+   * {@code n, n + 1, ...} in order (a prefab's instances), else -1: such a run is kept as its first
+   * number, and its entities are read from the created ones, neither copied nor resolved one by
+   * one.
+   */
+  private int createdRun(final long[] entities, final int from, final int count) {
+    if (0 == count || !isStagedHere(entities[from])) {
+      return -1;
+    }
+    final int n = Entity.version(entities[from]) - base;
+    if (count > staged - n) {
+      return -1;
+    }
+    for (int i = 1; i < count; i++) {
+      if (entities[from + i] != handle(n + i)) {
+        return -1;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Replaces each staged handle of the last commit in {@code handles[from, from + count)} by the
+   * entity created for it, as {@link #entityOf} does one by one ({@link Entity#NULL} for any other
+   * handle).
+   *
+   * @param handles staged handles, replaced in place
+   * @param from the first offset
+   * @param count how many
+   * @throws IndexOutOfBoundsException if the range does not fit {@code handles}
+   */
+  public void entitiesOf(final long[] handles, final int from, final int count) {
+    Objects.checkFromIndexSize(from, count, handles.length);
+    for (int i = from; i < from + count; i++) {
+      handles[i] = entityOf(handles[i]);
+    }
   }
 
   private long handle(final int n) {
@@ -500,7 +682,8 @@ public final class ChangeSet {
    *     the identifiers would run out, or this set is committing already; nothing changes
    * @throws java.util.ConcurrentModificationException if a change would break an iteration or a
    *     lock; nothing changes
-   * @throws RuntimeException the first exception a listener threw, once every change is made
+   * @throws RuntimeException the first exception a listener (or a {@link RowWriter}) threw, once
+   *     every change is made; the set is then empty
    */
   public void commit() {
     checkIdle("commit");
@@ -528,7 +711,7 @@ public final class ChangeSet {
   private void check() {
     forgetChecks();
     if (staged > 0 || size > 0) {
-      registry.checkChangeable(toString());
+      registry.checkChangeable(this);
     }
     registry.entities().checkCreatable(staged);
     for (int change = 0; change < size; change++) {
@@ -541,10 +724,7 @@ public final class ChangeSet {
       storages[change] = storage;
       if (COPY == kind && Entity.isNull(targets[change])) {
         checkSource(change);
-        final int start = rangeStarts[change];
-        for (int i = start; i < start + rangeCounts[change]; i++) {
-          checkComponent(change, storage, rangeTargets[i]);
-        }
+        checkRange(change, storage);
       } else {
         if (COPY == kind) {
           checkSource(change);
@@ -554,10 +734,81 @@ public final class ChangeSet {
     }
   }
 
+  /**
+   * Checks a copy to many targets. Targets this set creates, with nothing destroyed by the set,
+   * only need their bit set (a prefab's thousands of copies): the lock and group checks do not
+   * depend on the target, and are made once. Other targets get the full check.
+   */
+  private void checkRange(final int change, final Storage<?> storage) {
+    if (rangeStarts[change] < 0) {
+      checkCreatedRun(change, storage, -1 - rangeStarts[change], rangeCounts[change]);
+      return;
+    }
+    final int start = rangeStarts[change];
+    final int end = start + rangeCounts[change];
+    if (start == end) {
+      return;
+    }
+    storage.checkUnlocked(false, storage, rangeTargets[start]);
+    checkGroupsQuiet(change, storage, rangeTargets[start]);
+    final long[] bits = stagedBits(types[change].id());
+    final boolean noDestroys = 0 == destroyed.size();
+    for (int i = start; i < end; i++) {
+      final long entity = rangeTargets[i];
+      if (noDestroys && isStagedHere(entity)) {
+        final int n = Entity.version(entity) - base;
+        final long bit = 1L << n;
+        if (0 != (bits[n >>> 6] & bit)) {
+          markPair(change, entity, CREATED); // throws: the second change of this pair
+        }
+        bits[n >>> 6] |= bit;
+      } else {
+        checkComponent(change, storage, entity);
+      }
+    }
+  }
+
+  /** Checks a copy to the run of creations {@code [n, n + count)}, as {@link #checkRange}. */
+  private void checkCreatedRun(
+      final int change, final Storage<?> storage, final int n, final int count) {
+    if (0 == count) {
+      return;
+    }
+    if (0 != destroyed.size()) {
+      for (int i = 0; i < count; i++) {
+        checkComponent(change, storage, handle(n + i));
+      }
+      return;
+    }
+    storage.checkUnlocked(false, storage, handle(n));
+    checkGroupsQuiet(change, storage, handle(n));
+    final long[] bits = stagedBits(types[change].id());
+    final int end = n + count;
+    int k = n;
+    while (k < end) {
+      if (0 == (k & 63) && end - k >= 64) {
+        // A whole word of the run at once.
+        if (0 != bits[k >>> 6]) {
+          markPair(change, handle(k + Long.numberOfTrailingZeros(bits[k >>> 6])), CREATED);
+        }
+        bits[k >>> 6] = -1L;
+        k += 64;
+        continue;
+      }
+      final long bit = 1L << k;
+      if (0 != (bits[k >>> 6] & bit)) {
+        markPair(change, handle(k), CREATED); // throws: the second change of this pair
+      }
+      bits[k >>> 6] |= bit;
+      k++;
+    }
+  }
+
   private Storage<?> storageFor(final int change) {
     final ComponentType<?, ?> type = types[change];
     final Storage<?> found = registry.findStorage(type);
-    if (null != found || REPLACE == kinds[change] || REMOVE == kinds[change]) {
+    final byte kind = kinds[change];
+    if (null != found || REPLACE == kind || WRITE_ROW == kind || REMOVE == kind) {
       return found;
     }
     return storageIn(registry, type);
@@ -590,7 +841,7 @@ public final class ChangeSet {
     markPair(change, entity, origin);
     final boolean present = LIVE == origin && null != storage && storage.contains(entity);
     switch (kinds[change]) {
-      case EMPLACE, COPY -> {
+      case EMPLACE, COPY, EMPLACE_ROW -> {
         if (present) {
           throw refusal(change, entity, "it already has one; stage replace to write it");
         }
@@ -600,7 +851,7 @@ public final class ChangeSet {
         storage.checkUnlocked(false, storage, entity);
         checkGroupsQuiet(change, storage, entity);
       }
-      case REPLACE -> {
+      case REPLACE, WRITE_ROW -> {
         if (!present) {
           throw refusal(change, entity, "it has no " + types[change].name());
         }
@@ -639,6 +890,15 @@ public final class ChangeSet {
 
   /** Sets the bit of staging number {@code n} for type {@code id}; returns whether it was clear. */
   private boolean markStaged(final int id, final int n) {
+    final long[] bits = stagedBits(id);
+    final long bit = 1L << n;
+    final boolean clear = 0 == (bits[n >>> 6] & bit);
+    bits[n >>> 6] |= bit;
+    return clear;
+  }
+
+  /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
+  private long[] stagedBits(final int id) {
     if (id >= stagedPairs.length) {
       stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
     }
@@ -648,10 +908,7 @@ public final class ChangeSet {
       bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
       stagedPairs[id] = bits;
     }
-    final long bit = 1L << n;
-    final boolean clear = 0 == (bits[n >>> 6] & bit);
-    bits[n >>> 6] |= bit;
-    return clear;
+    return bits;
   }
 
   /**
@@ -731,20 +988,29 @@ public final class ChangeSet {
     forgetChecks();
     materialize();
     logSize = 0;
-    for (int change = 0; change < size; change++) {
+    // Only a row writer (user code, which should not throw) can fail here.
+    Throwable failure = null;
+    int change = 0;
+    while (change < size) {
+      int next = change + 1;
       switch (kinds[change]) {
         case EMPLACE -> insertValue(change);
         case COPY -> insertCopies(change);
         case REPLACE -> writeValue(change);
+        case EMPLACE_ROW, WRITE_ROW -> {
+          next = rowRunEnd(change);
+          failure = applyRows(change, next, failure);
+        }
         default -> {}
       }
+      change = next;
     }
-    Throwable failure = announce(null);
-    for (int change = 0; change < size; change++) {
-      if (REMOVE == kinds[change]) {
-        failure = removeLater(change, failure);
-      } else if (DESTROY == kinds[change]) {
-        failure = destroyLater(change, failure);
+    failure = announce(failure);
+    for (int later = 0; later < size; later++) {
+      if (REMOVE == kinds[later]) {
+        failure = removeLater(later, failure);
+      } else if (DESTROY == kinds[later]) {
+        failure = destroyLater(later, failure);
       }
     }
     return failure;
@@ -755,7 +1021,11 @@ public final class ChangeSet {
     if (created.length < staged) {
       created = new long[Math.max(staged, created.length * 2)];
     }
-    registry.createUnannounced(created, 0, staged);
+    if (staged > 0) {
+      // Nothing to create asks nothing of the registry: an empty commit is a no-op, even while
+      // the registry is being cleared (the check skips that refusal for an empty set too).
+      registry.createUnannounced(created, 0, staged);
+    }
     createdSerial = serial;
     createdBase = base;
     createdCount = staged;
@@ -785,6 +1055,60 @@ public final class ChangeSet {
     log(storage, entity, UPDATE);
   }
 
+  /** {@return the end of the run of row changes from {@code from}: same kind, type and writer} */
+  private int rowRunEnd(final int from) {
+    int end = from + 1;
+    while (end < size
+        && kinds[end] == kinds[from]
+        && types[end] == types[from]
+        && values[end] == values[from]) {
+      end++;
+    }
+    return end;
+  }
+
+  /**
+   * Applies the row changes {@code [from, to)}, one kind, type and writer: the insertions first
+   * (unannounced; groups may move elements), then the writer writes every element at its final
+   * position at once; each element is stamped, its staged references rewritten, and logged for
+   * announcing. What the writer throws is collected, the changes still made.
+   */
+  private Throwable applyRows(final int from, final int to, Throwable failure) {
+    final Storage<?> storage = storages[from];
+    final int count = to - from;
+    if (runPositions.length < count) {
+      runPositions = new int[Math.max(count, 2 * runPositions.length)];
+      runRows = new int[runPositions.length];
+    }
+    final boolean inserting = EMPLACE_ROW == kinds[from];
+    for (int k = 0; k < count; k++) {
+      final long entity = resolve(targets[from + k]);
+      runRows[k] = (int) sources[from + k];
+      if (inserting) {
+        final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
+        if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+          log(storage, entity, mark);
+        }
+      } else {
+        log(storage, entity, UPDATE);
+      }
+    }
+    // Positions once every insertion of the run is made: an owning group moves its new members.
+    for (int k = 0; k < count; k++) {
+      runPositions[k] = storage.indexOf(resolve(targets[from + k]));
+    }
+    try {
+      ((RowWriter) values[from]).writeAll(storage, runPositions, runRows, count);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    for (int k = 0; k < count; k++) {
+      storage.markWritten(runPositions[k]);
+      rewrite(storage, runPositions[k], 0, null);
+    }
+    return failure;
+  }
+
   private void insertCopies(final int change) {
     final Storage<?> storage = storages[change];
     final Storage<?> source = (Storage<?>) values[change];
@@ -794,25 +1118,47 @@ public final class ChangeSet {
       insertCopy(storage, source, from, resolve(targets[change]), 0, references);
       return;
     }
+    if (rangeStarts[change] < 0) {
+      insertCopies(storage, source, from, created, -1 - rangeStarts[change], change);
+      return;
+    }
     final int start = rangeStarts[change];
-    final int count = rangeCounts[change];
-    for (int i = start; i < start + count; i++) {
+    for (int i = start; i < start + rangeCounts[change]; i++) {
       rangeTargets[i] = resolve(rangeTargets[i]);
     }
+    insertCopies(storage, source, from, rangeTargets, start, change);
+  }
+
+  /**
+   * Inserts copies of {@code source}'s element at {@code from} for {@code entities[start, start +
+   * count)}: as one bulk insertion where announcing would run nothing, else one by one.
+   */
+  private void insertCopies(
+      final Storage<?> storage,
+      final Storage<?> source,
+      final int from,
+      final long[] entities,
+      final int start,
+      final int change) {
+    final int count = rangeCounts[change];
+    final References references = maps[change];
     if (storage.bulkSilent()) {
       stageCopy(storage, source, from);
-      final int first = storage.prepareInsertAll(rangeTargets, start, start + count);
+      final int first = storage.prepareInsertAll(entities, start, start + count);
       storage.writeStaged(first, count);
       if (rewriter.hasRefs(storage)) {
         for (int i = 0; i < count; i++) {
           rewrite(storage, first + i, i, references);
         }
       }
-      storage.commitInsertAll(rangeTargets, start, start + count, first);
+      storage.commitInsertAll(entities, start, start + count, first);
       return;
     }
     for (int i = 0; i < count; i++) {
-      insertCopy(storage, source, from, rangeTargets[start + i], i, references);
+      // Each insertion may move the source's element (an owning group swaps the new element into
+      // its part of the storage, and the source may be that storage): look it up again.
+      final int at = 0 == i ? from : source.indexOf(sources[change]);
+      insertCopy(storage, source, at, entities[start + i], i, references);
     }
   }
 
@@ -886,7 +1232,8 @@ public final class ChangeSet {
       }
     }
     for (int i = 0; i < logSize; i++) {
-      if (UPDATE == logMarks[i]) {
+      // A listener may have destroyed the target or stripped it of the component meanwhile.
+      if (UPDATE == logMarks[i] && logStorages[i].contains(logEntities[i])) {
         failure = logStorages[i].onUpdate().publish(registry, logEntities[i], failure);
       }
     }

@@ -14,9 +14,28 @@ package dev.phalanx.ecs;
  * pages. The page arrays are the storage's own (not copies): a visitor may read and write them, and
  * must not keep them.
  *
+ * <p>A column is one abstraction: a name, an element type and a page array. A visitor that treats
+ * every kind alike (copying or installing pages, filling defaults, describing fields) overrides
+ * {@link #column} alone; one that reads values overrides the typed methods it needs, which hand
+ * over the page array with its exact type. Each typed method calls {@link #column} unless
+ * overridden, so a visitor ignores nothing by accident: what it does not override reaches {@code
+ * column}, which by default does nothing.
+ *
  * <p>For generated code and the runtime's storages; user code rarely implements it.
  */
 public interface ColumnVisitor {
+
+  /**
+   * Any field, as its page array: what each typed method below calls unless overridden.
+   *
+   * @param name the field's name
+   * @param type the element type: a primitive class ({@code float.class}, ...) or a reference
+   *     field's erased class
+   * @param entityRef whether the field holds entity handles ({@code @EntityRef}, {@code long}
+   *     fields only): loaders remap them
+   * @param pages the field's pages ({@code float[][]}, {@code String[][]}, ...)
+   */
+  default void column(String name, Class<?> type, boolean entityRef, Object[] pages) {}
 
   /**
    * A {@code boolean} field.
@@ -24,7 +43,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void booleans(String name, boolean[][] pages);
+  default void booleans(String name, boolean[][] pages) {
+    column(name, boolean.class, false, pages);
+  }
 
   /**
    * A {@code byte} field.
@@ -32,7 +53,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void bytes(String name, byte[][] pages);
+  default void bytes(String name, byte[][] pages) {
+    column(name, byte.class, false, pages);
+  }
 
   /**
    * A {@code short} field.
@@ -40,7 +63,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void shorts(String name, short[][] pages);
+  default void shorts(String name, short[][] pages) {
+    column(name, short.class, false, pages);
+  }
 
   /**
    * A {@code char} field.
@@ -48,7 +73,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void chars(String name, char[][] pages);
+  default void chars(String name, char[][] pages) {
+    column(name, char.class, false, pages);
+  }
 
   /**
    * An {@code int} field.
@@ -56,7 +83,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void ints(String name, int[][] pages);
+  default void ints(String name, int[][] pages) {
+    column(name, int.class, false, pages);
+  }
 
   /**
    * A {@code long} field.
@@ -66,7 +95,9 @@ public interface ColumnVisitor {
    * @param entityRef whether the field holds entity handles ({@code @EntityRef}): loaders remap
    *     them
    */
-  void longs(String name, long[][] pages, boolean entityRef);
+  default void longs(String name, long[][] pages, boolean entityRef) {
+    column(name, long.class, entityRef, pages);
+  }
 
   /**
    * A {@code float} field.
@@ -74,7 +105,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void floats(String name, float[][] pages);
+  default void floats(String name, float[][] pages) {
+    column(name, float.class, false, pages);
+  }
 
   /**
    * A {@code double} field.
@@ -82,7 +115,9 @@ public interface ColumnVisitor {
    * @param name the field's name
    * @param pages the field's pages
    */
-  void doubles(String name, double[][] pages);
+  default void doubles(String name, double[][] pages) {
+    column(name, double.class, false, pages);
+  }
 
   /**
    * A reference field: {@link String} and enums are written natively, any other class through a
@@ -92,5 +127,7 @@ public interface ColumnVisitor {
    * @param type the field's erased type
    * @param pages the field's pages (a {@code String[][]}, {@code List<?>[][]}, ...)
    */
-  void objects(String name, Class<?> type, Object[][] pages);
+  default void objects(String name, Class<?> type, Object[][] pages) {
+    column(name, type, false, pages);
+  }
 }

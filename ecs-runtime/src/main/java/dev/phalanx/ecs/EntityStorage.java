@@ -89,6 +89,18 @@ public final class EntityStorage {
     return alive;
   }
 
+  /**
+   * {@return how many more entities can be created now: the released identifiers, which are
+   * recycled first, plus those never created yet up to {@link #limit()}; {@code limit() - alive()}}
+   * A bulk creation of more entities than this is refused having created none, and one of at most
+   * this many is never refused for want of identifiers (a registry refuses creations for other
+   * reasons too, while it is being cleared: see {@link Registry#create(long[], int, int)}). It
+   * changes only as entities are created and destroyed.
+   */
+  public int available() {
+    return limit - alive;
+  }
+
   /** {@return the number of identifiers ever created (live and released)} */
   public int size() {
     return size;
@@ -179,16 +191,9 @@ public final class EntityStorage {
       throw new IndexOutOfBoundsException(
           "range [" + offset + ", " + (offset + count) + ") of " + out.length);
     }
+    checkCreatable(count);
     final int recycled = Math.min(count, size - alive);
     final int fresh = count - recycled;
-    if (fresh > limit - size) {
-      throw new IllegalStateException(
-          "cannot create "
-              + count
-              + " entities: only "
-              + (limit - alive)
-              + " identifiers are left");
-    }
     for (int i = 0; i < recycled; i++) {
       out[offset + i] = packed[alive++];
     }

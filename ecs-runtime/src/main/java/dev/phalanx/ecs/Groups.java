@@ -65,6 +65,13 @@ public final class Groups {
   // Iterations and locks active over the registry's sets.
   final Guards guards = new Guards();
 
+  // While set (Registry.lockAll), a storage the registry creates starts locked by these.
+  String lockNewBy;
+  Object lockNewOf;
+
+  // While set (Registry.countChunks), parallel chunk passes count their tasks per thread.
+  ChunkCounts.Source chunkCounts;
+
   // Enter and leave signals waiting to be published, as a stack: each change pushes what its plan
   // did, publishes its own entries, and pops them; changes made by those listeners push above.
   private Group[] pendingGroups = new Group[8];

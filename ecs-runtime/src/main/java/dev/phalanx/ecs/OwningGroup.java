@@ -58,7 +58,9 @@ import java.util.function.LongConsumer;
  * and the lock is released when the call returns, which it does only once every run has ended.
  * Writing component fields in place is allowed, each position from one thread only. How many tasks
  * a pass makes is its <em>grain</em>: per call ({@link #parallelEachChunk(ForkJoinPool, int,
- * RangeConsumer)}), per group ({@link #parallelGrain(int)}), or automatic.
+ * RangeConsumer)}), per group ({@link #parallelGrain(int)}), or automatic. A pass that fits one
+ * task runs on the calling thread alone: with the automatic grain, any group of at most {@value
+ * #MIN_AUTOMATIC_GRAIN} members.
  *
  * <h2>Order</h2>
  *
@@ -371,6 +373,8 @@ public final class OwningGroup extends Group {
       if (end > 0) {
         final int task = taskSize(grain, end, Math.max(1, pool.getParallelism()), chunk);
         final Runs runs = new Runs(ranges, entities, owned[0].packed());
+        final ChunkCounts.Source counting = groups.chunkCounts;
+        runs.counts = null == counting ? null : counting.forThisThread();
         final ChunkTask all = new ChunkTask(runs, 0, end, chunk, task, alignment(task, chunk));
         if (end <= task) {
           // One task: run it here rather than hand it to a pool thread and wait for it, which
@@ -818,6 +822,8 @@ public final class OwningGroup extends Group {
     final long[] packed;
     volatile boolean failed;
     Throwable failure;
+    // Where each task counts itself, or null (see Registry.countChunks).
+    ChunkCounts counts;
 
     Runs(final RangeConsumer ranges, final EntityRangeConsumer entities, final long[] packed) {
       this.ranges = ranges;
@@ -874,6 +880,9 @@ public final class OwningGroup extends Group {
             runs.fail(thrown);
           }
           start = end;
+        }
+        if (null != runs.counts) {
+          runs.counts.ran();
         }
         return;
       }

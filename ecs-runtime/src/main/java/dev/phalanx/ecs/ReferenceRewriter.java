@@ -8,7 +8,7 @@ import java.util.Arrays;
  * the entity created for it. Knows, per component type, whether its storage has such fields at all,
  * so that an element without references costs one array read.
  */
-final class ReferenceRewriter extends LongColumnVisitor {
+final class ReferenceRewriter implements ColumnVisitor {
 
   private static final byte UNKNOWN = 0;
   private static final byte NONE = 1;

@@ -7,7 +7,6 @@ import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -41,9 +40,10 @@ import java.util.function.Supplier;
  */
 public final class Registry {
 
-  // Describes an entity handle that the commands feature reserved, or returns null when the handle
-  // is not reserved; set by that feature once it is in use (see describeReservedWith).
-  private static volatile LongFunction<String> reservedDescriber = entity -> null;
+  // The index bit of handles that stand for entities not created yet (never a live index: indices
+  // stop at Entity.MAX_INDEX): a command buffer's reserved handles set it, a change set's staged
+  // handles set it and the bit below. Messages about an invalid handle say which it is.
+  private static final int RESERVED_INDEX_BIT = 0x8000_0000;
 
   private static final SparseSet[] NO_SETS = new SparseSet[0];
   private static final Storage<?>[] NO_STORAGES = new Storage<?>[0];
@@ -143,7 +143,15 @@ public final class Registry {
    *     entity is created and every listener told
    */
   public void create(final long[] out, final int offset, final int count) {
-    Failures.rethrow(createAll(out, offset, count, null));
+    checkNotClearing("create entities");
+    entities.create(out, offset, count);
+    if (!onCreate.isEmpty()) {
+      Throwable failure = null;
+      for (int i = offset; i < offset + count; i++) {
+        failure = onCreate.publish(this, out[i], failure);
+      }
+      Failures.rethrow(failure);
+    }
   }
 
   /**
@@ -163,6 +171,85 @@ public final class Registry {
   }
 
   /**
+   * Replaces this registry's content with {@code image}'s: its identifiers, versions and recycling
+   * order, and each of its storages with its elements at their positions and its values; groups are
+   * rebuilt from them. The registry must have no live entity (a new one, or one cleared: its
+   * released identifiers are replaced). Storages the image lacks stay as they are (empty).
+   *
+   * <p>Checked first, then changed by steps that run no user code and cannot fail half-way; then,
+   * with the whole image in, enter is published for every member of a group that has enter
+   * listeners (construct and {@link #onCreate()} are not: a restored state already holds what such
+   * listeners derived). Listener exceptions are collected; the first is rethrown once all ran, and
+   * the restored world stands. Every element of a tracked storage is stamped as written at the
+   * current {@link #changeTick()}. O(storages + pages + tracked elements + group members).
+   *
+   * @param image the content, checked as it was built; restored once
+   * @throws IllegalStateException if the registry has live entities or is clearing, or the image
+   *     was restored before; nothing changed
+   * @throws IllegalArgumentException if the image holds more identifiers than {@link
+   *     EntityStorage#limit()}; nothing changed
+   * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing
+   *     changed
+   * @throws RuntimeException the first exception an enter listener threw, once all ran
+   */
+  public void restore(final RegistryImage image) {
+    image.restoreInto(this);
+  }
+
+  /**
+   * Locks every storage of this registry for {@code by} and {@code of} (see {@link
+   * SparseSet#lock}), and each storage it creates until {@link #unlockAll()}: structural changes
+   * are refused everywhere, except on a storage whose lock {@link SparseSet#permit permits} the
+   * calling thread. What a schedule does while a wave of systems runs on several threads (as
+   * flecs's {@code readonly_begin}), so that an undeclared change, even into a storage a system
+   * creates, is refused rather than raced. O(storages).
+   *
+   * @param by what holds the locks, in words ("the schedule")
+   * @param of the object holding them, named in the refusal
+   * @throws IllegalStateException if the registry is already locked by {@code lockAll}
+   */
+  public void lockAll(final String by, final Object of) {
+    Objects.requireNonNull(by, "by");
+    if (null != groups.lockNewBy) {
+      throw new IllegalStateException(
+          "cannot lock every storage for " + by + ": " + groups.lockNewBy + " holds them");
+    }
+    for (int s = 0; s < storageCount; s++) {
+      storages[s].lock(by, of);
+    }
+    groups.lockNewBy = by;
+    groups.lockNewOf = of;
+  }
+
+  /**
+   * Releases what {@link #lockAll} took, the storages created meanwhile included. O(storages).
+   *
+   * @throws IllegalStateException if the registry is not locked by {@code lockAll}
+   */
+  public void unlockAll() {
+    if (null == groups.lockNewBy) {
+      throw new IllegalStateException("cannot unlock every storage: lockAll() holds none");
+    }
+    groups.lockNewBy = null;
+    groups.lockNewOf = null;
+    for (int s = 0; s < storageCount; s++) {
+      storages[s].unlock();
+    }
+  }
+
+  /**
+   * Has every parallel chunk pass of this registry's groups count its tasks per thread into what
+   * {@code source} returns for the thread that starts the pass (or not count, where it returns
+   * {@code null}); {@code null} stops counting. A schedule counts per system to show how a pass
+   * spread over the pool. Costs one read per pass while unset, one increment per task while set.
+   *
+   * @param source where passes count, or {@code null}
+   */
+  public void countChunks(final ChunkCounts.Source source) {
+    groups.chunkCounts = source;
+  }
+
+  /**
    * Creates an entity without publishing {@link #onCreate()}: a feature that must not be stopped
    * half-way by a listener creates first and publishes {@link #onCreate()} once its own state is
    * consistent.
@@ -170,21 +257,6 @@ public final class Registry {
   long createUnannounced() {
     checkNotClearing("create an entity");
     return entities.create();
-  }
-
-  /**
-   * As {@link #create(long[], int, int)}, returning the listeners' failures instead of throwing
-   * them (a refused creation still throws, having created nothing).
-   */
-  Throwable createAll(final long[] out, final int offset, final int count, Throwable failure) {
-    checkNotClearing("create entities");
-    entities.create(out, offset, count);
-    if (!onCreate.isEmpty()) {
-      for (int i = offset; i < offset + count; i++) {
-        failure = onCreate.publish(this, out[i], failure);
-      }
-    }
-    return failure;
   }
 
   /**
@@ -200,8 +272,11 @@ public final class Registry {
    * Refuses a {@link ChangeSet} commit that the registry's state forbids as a whole: one while the
    * registry is being cleared.
    */
-  void checkChangeable(final String changes) {
-    checkNotClearing("commit " + changes);
+  void checkChangeable(final ChangeSet changes) {
+    if (clearing) {
+      // The message is built only when refused: a warm commit allocates nothing.
+      checkNotClearing("commit " + changes);
+    }
   }
 
   /**
@@ -393,8 +468,8 @@ public final class Registry {
         checkUnlockedFor(batch[i], to - from);
       }
     }
-    if (unobserved()) {
-      destroyUnobserved(batch, from, to);
+    if (destroysInBulk()) {
+      destroyInBulk(batch, from, to);
       return;
     }
     for (int i = from; i < to; i++) {
@@ -484,12 +559,16 @@ public final class Registry {
   }
 
   /**
-   * Returns whether removals can run no user code and be refused by nothing: no storage has a
-   * destroy or removal listener, every group is an owning group that spans its owned storages alone
-   * ({@link DirectUpkeep#removableInBulk}), nothing is iterated or locked, and no destroy is in
-   * progress. A batch then cannot be observed half-done, so it may be destroyed storage by storage.
+   * {@return whether a batch {@link #destroy(long[], int, int)} called now would take its bulk
+   * path, removing the entities storage by storage: nothing can observe or refuse the destroys}
+   * That is so while no storage has a destroy or removal listener, {@link #onDestroy()} has none,
+   * every group is an owning group that spans its owned storages alone, nothing is iterated or
+   * locked, and no destroy or clear is in progress. No user code runs during such a batch, and its
+   * result is the one of destroying its entities one by one; otherwise the batch checks every
+   * entity first and destroys them one by one, running their listeners (see there). The answer
+   * holds until a listener, group, iteration or lock is added or taken away. O(storages).
    */
-  boolean unobserved() {
+  public boolean destroysInBulk() {
     if (groups.guards.any() || 0 != destroyingDepth || clearing || !onDestroy.isEmpty()) {
       return false;
     }
@@ -502,14 +581,12 @@ public final class Registry {
   }
 
   /**
-   * Destroys a checked batch when {@link #unobserved()}: storage by storage, each a tight loop
+   * Destroys a checked batch when {@link #destroysInBulk()}: storage by storage, each a tight loop
    * ({@link SparseSet#removeAll(long[], int, int)}), then the identifiers released in batch order,
    * so that recycling continues as if they had been destroyed one by one. An entity listed twice is
    * removed and released once. Every entity of the batch must be live when it starts.
-   *
-   * @return the number of entities destroyed (the distinct entities of the batch)
    */
-  int destroyUnobserved(final long[] batch, final int from, final int to) {
+  private void destroyInBulk(final long[] batch, final int from, final int to) {
     for (int s = storageCount - 1; s >= 0; s--) {
       final Storage<?> storage = storages[s];
       if (storage.isEmpty()) {
@@ -522,14 +599,11 @@ public final class Registry {
         ((OwningGroup) storages[s].includedBy[0]).followOwned();
       }
     }
-    int released = 0;
     for (int i = from; i < to; i++) {
       if (entities.valid(batch[i])) {
         entities.release(batch[i]);
-        released++;
       }
     }
-    return released;
   }
 
   /** Returns whether {@code entity} is being destroyed: its components are being removed. */
@@ -1348,6 +1422,27 @@ public final class Registry {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Parallel passes.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * {@return the number of parallel passes over the registry's groups that have ended} A parallel
+   * pass is one call of {@link OwningGroup#parallelEachChunk} (any of its forms); the count grows
+   * by one as the pass ends, once every task has joined and the group's storages are unlocked,
+   * whether the body threw or not. Nothing else changes it.
+   *
+   * <p>Code that hands work to threads per pass can tell passes apart with it: a value read during
+   * a pass (by any of its tasks, no pass nested in it having ended) equals the value read before
+   * the pass began, and differs from the value read after it ended; so a per-thread resource
+   * claimed during one pass can be known free again once the count has moved on. Compare values for
+   * equality only: the count wraps after 2^32 passes. Read it from the thread that runs the passes
+   * or from their tasks; it is one plain field read.
+   */
+  public int parallelPasses() {
+    return groups.guards.parallelPasses;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Consistency.
   // ---------------------------------------------------------------------------------------------
 
@@ -1533,15 +1628,11 @@ public final class Registry {
       return "it is a staged handle of a change set, not an entity: stage changes of it into that"
           + " set, and after its commit read the entity created for it with entityOf(handle)";
     }
-    final String reserved = reservedDescriber.apply(entity);
-    return null != reserved ? reserved : "the entity is not valid (destroyed or never created)";
-  }
-
-  /**
-   * Sets how a handle reserved by the commands feature is described in messages; called once, by
-   * that feature (through the bridge), so that the core names no feature.
-   */
-  static void describeReservedWith(final LongFunction<String> describer) {
-    reservedDescriber = describer;
+    if (!Entity.isNull(entity) && 0 != (Entity.index(entity) & RESERVED_INDEX_BIT)) {
+      return "it is a reserved handle of a command buffer, not an entity of this registry: record"
+          + " commands on it into that buffer, and after its apply read the entity created for it"
+          + " with entityOf(handle)";
+    }
+    return "the entity is not valid (destroyed or never created)";
   }
 }

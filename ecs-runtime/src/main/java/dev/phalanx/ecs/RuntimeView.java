@@ -125,75 +125,12 @@ public final class RuntimeView {
         this.positions = positions;
       }
     }
-    final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     eaching++;
-    lead.beginIteration();
     try {
-      // Runs as in each(LongConsumer): where every included set is aligned with the lead, each
-      // position is the lead's, until a visitor changes the structure of an included set.
-      for (int from = lead.size() - 1; from >= 0; ) {
-        final int start = from & -ViewLoop.RUN;
-        int position = from;
-        if (ViewLoop.aligned(lead, sets, start, from + 1)) {
-          final long stamps = ViewLoop.stamps(sets);
-          for (; position >= start; position--) {
-            // Re-read the array: the visitor may have grown it (appended elements are not visited).
-            final long entity = lead.packed()[position];
-            if ((stable && Entity.isTombstone(entity)) || ViewLoop.excluded(entity, out)) {
-              continue;
-            }
-            Arrays.fill(positions, position);
-            lead.visit(position);
-            visitor.visit(entity, positions);
-            if (ViewLoop.stamps(sets) != stamps) {
-              position--;
-              break;
-            }
-          }
-        }
-        for (; position >= start; position--) {
-          final long entity = lead.packed()[position];
-          if (stable && Entity.isTombstone(entity)) {
-            continue;
-          }
-          if (!locate(entity, position, lead, sets, positions) || ViewLoop.excluded(entity, out)) {
-            continue;
-          }
-          lead.visit(position);
-          visitor.visit(entity, positions);
-        }
-        from = start - 1;
-      }
+      ViewLoop.eachAt(lead, sets, out, positions, visitor);
     } finally {
-      lead.endIteration();
       eaching--;
     }
-  }
-
-  /**
-   * Writes {@code entity}'s position in each of {@code sets} into {@code positions}; returns
-   * whether every set holds it. {@code position} is its position in {@code lead}.
-   */
-  private static boolean locate(
-      final long entity,
-      final int position,
-      final SparseSet lead,
-      final SparseSet[] sets,
-      final int[] positions) {
-    for (int i = 0; i < sets.length; i++) {
-      final SparseSet set = sets[i];
-      final int at;
-      if (set == lead || set.holdsAt(position, entity)) {
-        at = position;
-      } else {
-        at = set.indexOf(entity);
-        if (SparseSet.ABSENT == at) {
-          return false;
-        }
-      }
-      positions[i] = at;
-    }
-    return true;
   }
 
   /** {@return a new iterator over the entities of the view} */

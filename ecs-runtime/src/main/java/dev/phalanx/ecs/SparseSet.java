@@ -108,6 +108,8 @@ public class SparseSet {
   private int locks;
   private String lockedBy;
   private Object lockedOf;
+  // The thread whose structural changes the one lock lets through (see permit), or null.
+  private Thread permitted;
 
   // For external iterators: a counter of moves and a log of the last CHANGE_LOG of them, each the
   // two positions of a swap (low, high) or REARRANGED. Kept only once an external iterator has
@@ -305,11 +307,12 @@ public class SparseSet {
    * filled, and stays the same when an element is appended: while it stays the same, every position
    * below the size it had still holds the same entity or hole. It only counts up, one per change,
    * and is a {@code long}: it does not come back to a value it had (2^64 changes). For generated
-   * code, through {@link Query}, and storages that cache positions.
+   * code (through {@link Query}), storages that cache positions, and anyone who wants to know
+   * whether the set's membership or order changed since a look (a schedule's change conditions).
    *
    * @return the current stamp
    */
-  protected final long structureStamp() {
+  public final long structureStamp() {
     return edits;
   }
 
@@ -420,7 +423,7 @@ public class SparseSet {
 
   /** Throws if the set is locked; {@code operation} names what was refused. */
   final void checkUnlocked(final String operation) {
-    if (0 != locks) {
+    if (0 != locks && !permits()) {
       throw new ConcurrentModificationException(
           "cannot "
               + operation
@@ -444,7 +447,7 @@ public class SparseSet {
    */
   protected final void checkUnlocked(
       final boolean removal, final SparseSet target, final long entity) {
-    if (0 != locks) {
+    if (0 != locks && !permits()) {
       throw new ConcurrentModificationException(
           "cannot "
               + operation(removal, target, entity)
@@ -454,6 +457,26 @@ public class SparseSet {
               + lockDescription()
               + ", and structural changes are refused until it ends");
     }
+  }
+
+  // Whether the calling thread is the permitted one and the lock that permits it the only one.
+  private boolean permits() {
+    return 1 == locks && null != permitted && permitted == Thread.currentThread();
+  }
+
+  /**
+   * Lets {@code thread} make the structural changes this set's lock refuses, while that lock is the
+   * only one held; {@code null} takes the permission back. A schedule locks every storage while a
+   * wave of systems runs ({@link Registry#lockAll}) and permits, on each storage a system declared
+   * it changes, the thread that runs that system: another thread is refused, and so is the
+   * permitted thread once a second lock (a parallel pass it starts) is taken. Set it while the lock
+   * is held, from the thread that took the lock or from the permitted thread itself; releasing the
+   * last lock clears it. O(1); the unlocked path never reads it.
+   *
+   * @param thread the thread the lock lets through, or {@code null} for none
+   */
+  public final void permit(final Thread thread) {
+    permitted = thread;
   }
 
   /**
@@ -534,8 +557,13 @@ public class SparseSet {
         + Entity.toString(entity);
   }
 
-  /** {@return what holds the lock, for messages ("a chunk iteration of" and the group)} */
-  final String lockDescription() {
+  /**
+   * {@return what holds the set's lock, as its holder named itself to {@link #lock}: {@code by}
+   * followed by {@code of} ("a parallel chunk iteration of" and the group, say), or {@code null}
+   * while the set is unlocked} For messages: code that refuses a change because the set {@link
+   * #isLocked() is locked} can say by what. Locks nest; the holder named is the outermost one's.
+   */
+  public final String lockDescription() {
     return null == lockedOf ? lockedBy : lockedBy + " " + lockedOf;
   }
 
@@ -587,6 +615,7 @@ public class SparseSet {
     if (0 == --locks) {
       lockedBy = null;
       lockedOf = null;
+      permitted = null;
     }
     if (null != guards) {
       guards.leave();

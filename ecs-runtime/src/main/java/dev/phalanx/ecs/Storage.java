@@ -102,7 +102,7 @@ public abstract class Storage<T> extends SparseSet {
   private final Signal onConstruct = new Signal();
   private final Signal onUpdate = new Signal();
   private final Signal onDestroy = new Signal();
-  // Internal signals after an insertion and after a removal (view monitors use them).
+  // After an insertion's construct listeners, and after a removal (change logs, view monitors).
   final Signal afterInsert = new Signal();
   final Signal afterRemove = new Signal();
   // Which owning group this storage's changes may update directly; refreshDirectUpkeep() has it
@@ -172,6 +172,28 @@ public abstract class Storage<T> extends SparseSet {
    */
   public final Signal onUpdate() {
     return onUpdate;
+  }
+
+  /**
+   * Signal published after a component is inserted, once every {@link #onConstruct()} listener ran:
+   * what a change log listens to (a view's monitor, a {@link dev.phalanx.ecs.snapshot.DeltaWriter
+   * DeltaWriter}), so that it learns of an insertion after the listeners that may react to it.
+   * Costs nothing while it has no listener.
+   *
+   * @return the after-insertion signal of this storage
+   */
+  public final Signal afterInsert() {
+    return afterInsert;
+  }
+
+  /**
+   * Signal published after a component is removed, when it can no longer be read (the counterpart
+   * of {@link #afterInsert()}; {@link #onDestroy()} runs before the removal).
+   *
+   * @return the after-removal signal of this storage
+   */
+  public final Signal afterRemove() {
+    return afterRemove;
   }
 
   /**
@@ -452,6 +474,24 @@ public abstract class Storage<T> extends SparseSet {
   protected void applyRecorded(final long entity, final RecordedFields fields) {
     throw new IllegalStateException(
         describe() + " has no typed recording: record emplace(entity, type, value)");
+  }
+
+  /**
+   * Applies a typed emplace recorded through a generated storage's {@code emplace(commands, entity,
+   * fields...)}: calls {@link #applyRecorded}, which reads the fields back from {@code fields} in
+   * recording order and emplaces them, or replaces the component if the entity has one. Part of the
+   * generated-code protocol, as the other members that take {@code dev.phalanx.ecs.internal} types:
+   * code that replays recorded commands calls it, {@code fields} being its own reader of the
+   * recorded fields; that package carries no compatibility promise to users.
+   *
+   * @param entity a live entity, the one the command targets
+   * @param fields the recorded fields, in the order they were recorded
+   * @throws IllegalStateException if this storage does not record typed fields, or as {@link
+   *     #emplace} when the entity is being destroyed or the registry cleared
+   * @throws java.util.ConcurrentModificationException if the insertion would break an iteration
+   */
+  public final void replayRecorded(final long entity, final RecordedFields fields) {
+    applyRecorded(entity, fields);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1141,6 +1181,9 @@ public abstract class Storage<T> extends SparseSet {
     registry = owner;
     groups = ownerGroups;
     guards = ownerGroups.guards;
+    if (null != ownerGroups.lockNewBy) {
+      lock(ownerGroups.lockNewBy, ownerGroups.lockNewOf);
+    }
   }
 
   /** Marks this storage as owned by {@code group}, or clears the mark with {@code null}. */
@@ -1393,6 +1436,20 @@ public abstract class Storage<T> extends SparseSet {
    * @param visitor receives one call per field
    */
   protected void eachColumn(final ColumnVisitor visitor) {}
+
+  /**
+   * Hands {@code visitor} every payload field of this storage, in declaration order, as its page
+   * arrays ({@link #eachColumn}): the field-by-field view that serializers, dumps and tools read,
+   * position {@code p} of a field being {@code pages[p >>> pageShift()][p & (pageSize() - 1)]} for
+   * every position below {@link #size()}. The arrays are the storage's own: writing through them
+   * bypasses every check, signal and change tick, so only a loader that stamps and announces what
+   * it wrote should. O(fields); no allocation.
+   *
+   * @param visitor receives one call per field
+   */
+  public final void columns(final ColumnVisitor visitor) {
+    eachColumn(visitor);
+  }
 
   /** Allocates the payload pages of positions {@code [0, count)}; snapshot loading calls it. */
   final void allocatePagesFor(final int count) {

@@ -52,7 +52,9 @@
  * </ul>
  *
  * <p>The core depends on no feature package: commands ({@code dev.phalanx.ecs.command}), the
- * hierarchy ({@code dev.phalanx.ecs.hierarchy}) and snapshots ({@code dev.phalanx.ecs.snapshot})
- * are clients of its public API and of a few hooks in {@code dev.phalanx.ecs.bridge}.
+ * hierarchy ({@code dev.phalanx.ecs.hierarchy}), snapshots ({@code dev.phalanx.ecs.snapshot}),
+ * cloning ({@code dev.phalanx.ecs.clone}) and schedules ({@code dev.phalanx.ecs.schedule}) are
+ * clients of its public API, as any user's code is: they stage changes in a {@code ChangeSet},
+ * restore whole worlds from a {@code RegistryImage}, and listen to storages' signals.
  */
 package dev.phalanx.ecs;

@@ -250,7 +250,7 @@ class EntityApiTest {
     }
     final List<Long> seen = new ArrayList<>();
     registry.onDestroy().connect((r, e) -> seen.add(e));
-    assertFalse(registry.unobserved(), "a destroy listener observes a batch");
+    assertFalse(registry.destroysInBulk(), "a destroy listener observes a batch");
     registry.destroy(batch, 0, batch.length);
     assertEquals(List.of(batch[0], batch[1], batch[2], batch[3], batch[4]), seen);
     assertEquals(0, registry.alive());

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import dev.phalanx.ecs.ChangeSet;
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityStorage;
@@ -456,12 +458,11 @@ final class Methods {
             "entity " + Codec.entity(entity) + " has no " + storage.type().name() + " to remove");
       }
     }
-    refusing(
-        () -> {
-          for (final Storage<?> storage : storages) {
-            storage.erase(entity);
-          }
-        });
+    final ChangeSet changes = new ChangeSet(registry);
+    for (final Storage<?> storage : storages) {
+      changes.remove(entity, storage.type());
+    }
+    commit(changes);
     return result(entity);
   }
 
@@ -472,15 +473,19 @@ final class Methods {
         null == components || components.isNull()
             ? new LinkedHashMap<>()
             : build(components, -1L, false);
-    final long entity = creating(registry::create);
-    apply(entity, values, false);
-    return result(entity);
+    final ChangeSet changes = new ChangeSet(registry);
+    final long staged = changes.create();
+    stage(changes, staged, values, false);
+    commit(changes);
+    return result(changes.entityOf(staged));
   }
 
   private JsonNode despawn(final ObjectNode params) {
     allow(params, "world.despawn_entity", "entity");
     final long entity = alive(params.get("entity"), "entity");
-    refusing(() -> registry.destroy(entity));
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.destroy(entity);
+    commit(changes);
     final ObjectNode result = nodes.objectNode();
     result.put("entity", Codec.entity(entity));
     result.put("alive", registry.alive());
@@ -530,43 +535,55 @@ final class Methods {
   }
 
   private void apply(final long entity, final Map<Storage<?>, Object> values, final boolean swap) {
-    refusing(
-        () -> {
-          for (final Map.Entry<Storage<?>, Object> entry : values.entrySet()) {
-            put(entry.getKey(), entity, entry.getValue(), swap);
-          }
-        });
+    final ChangeSet changes = new ChangeSet(registry);
+    stage(changes, entity, values, swap);
+    commit(changes);
   }
 
-  private static <T> void put(
-      final Storage<T> storage, final long entity, final Object value, final boolean replacing) {
-    if (storage instanceof EmptyStorage<?>) {
+  /** Stages every value of {@code values} on {@code entity}, as insertions or replacements. */
+  private static void stage(
+      final ChangeSet changes,
+      final long entity,
+      final Map<Storage<?>, Object> values,
+      final boolean replacing) {
+    for (final Map.Entry<Storage<?>, Object> entry : values.entrySet()) {
+      stage(changes, entry.getKey().type(), entity, entry.getValue(), replacing);
+    }
+  }
+
+  private static <T> void stage(
+      final ChangeSet changes,
+      final ComponentType<T, ?> type,
+      final long entity,
+      final Object value,
+      final boolean replacing) {
+    if (type.traits().empty()) {
       if (!replacing) {
-        ((EmptyStorage<?>) storage).emplace(entity);
+        changes.emplace(entity, type);
       }
       return;
     }
-    final T typed = storage.type().javaClass().cast(value);
+    final T typed = type.javaClass().cast(value);
     if (replacing) {
-      storage.replace(entity, typed);
+      changes.replace(entity, type, typed);
     } else {
-      storage.emplace(entity, typed);
+      changes.emplace(entity, type, typed);
     }
   }
 
-  /** Runs a change, turning the runtime's refusal into a protocol error. */
-  private static void refusing(final Runnable change) {
+  /**
+   * Commits a call's changes as one: a refusal (nothing changed) becomes a protocol error with the
+   * runtime's message; a listener's exception, thrown once every change is made, too, saying so.
+   */
+  private static void commit(final ChangeSet changes) {
     try {
-      change.run();
-    } catch (RuntimeException e) {
-      throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
-    }
-  }
-
-  private static long creating(final java.util.function.LongSupplier change) {
-    try {
-      return change.getAsLong();
-    } catch (RuntimeException e) {
+      changes.commit();
+    } catch (final RuntimeException e) {
+      if (changes.isEmpty()) {
+        throw new RpcError(
+            RpcError.REFUSED, "the change was made, but a listener threw: " + e.getMessage());
+      }
+      changes.clear();
       throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
     }
   }
@@ -611,7 +628,43 @@ final class Methods {
   private JsonNode watch(final ObjectNode params, final boolean mayWait) {
     allow(
         params, "world.watch", "entities", "digests", "components", "since", "limit", "timeout_ms");
-    final JsonNode entityList = params.get("entities");
+    final List<Long> watched = watchedEntities(params.get("entities"));
+    final JsonNode digests = params.get("digests");
+    if (null != digests && !digests.isNull() && !digests.isObject()) {
+      throw RpcError.params("digests must be an object of digests by entity, as watch returns");
+    }
+    final List<Storage<?>> tracked = trackedStorages(params.get("components"));
+    final long since = longParam(params, "since", 0);
+    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
+    intParam(params, "timeout_ms", 0, 0, (int) MAX_WATCH_MILLIS);
+
+    final ObjectNode result = nodes.objectNode();
+    boolean any = false;
+    final ObjectNode changedEntities = result.putObject("entities");
+    if (!watched.isEmpty()) {
+      any = putChangedEntities(changedEntities, watched, digests);
+    }
+    // Tracked types: the tick is advanced as a reacting system does, so the next call sees
+    // exactly the writes made after this one.
+    final long seen = tracked.isEmpty() ? since : registry.advanceChangeTick();
+    final ObjectNode changed = result.putObject("changed");
+    boolean truncated = false;
+    for (final Storage<?> storage : tracked) {
+      final ArrayNode list = changed.putArray(storage.type().name());
+      truncated |= addChangedSince(list, storage, since, limit);
+      any |= 0 != list.size();
+    }
+    if (!any && mayWait) {
+      return null;
+    }
+    result.put("since", seen);
+    result.put("truncated", truncated);
+    result.put("alive", registry.alive());
+    return result;
+  }
+
+  /** Parses watch's {@code entities}: absent or null for none, else an array of entities. */
+  private static List<Long> watchedEntities(final JsonNode entityList) {
     final List<Long> watched = new ArrayList<>();
     if (null != entityList && !entityList.isNull()) {
       if (!entityList.isArray() || entityList.size() > MAX_WATCHED) {
@@ -621,11 +674,12 @@ final class Methods {
         watched.add(Codec.parseEntity(node, "entities[" + watched.size() + "]"));
       }
     }
-    final JsonNode digests = params.get("digests");
-    if (null != digests && !digests.isNull() && !digests.isObject()) {
-      throw RpcError.params("digests must be an object of digests by entity, as watch returns");
-    }
-    final List<Storage<?>> tracked = storages(params.get("components"), "components");
+    return watched;
+  }
+
+  /** Resolves watch's {@code components}, refusing a type that is not tracked. */
+  private List<Storage<?>> trackedStorages(final JsonNode names) {
+    final List<Storage<?>> tracked = storages(names, "components");
     for (final Storage<?> storage : tracked) {
       if (!storage.isTracked()) {
         throw RpcError.params(
@@ -634,65 +688,59 @@ final class Methods {
                 + " is not tracked (@Component(tracked = true)): watch its entities by value");
       }
     }
-    final long since = longParam(params, "since", 0);
-    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
-    intParam(params, "timeout_ms", 0, 0, (int) MAX_WATCH_MILLIS);
+    return tracked;
+  }
 
-    final ObjectNode result = nodes.objectNode();
+  /**
+   * Puts into {@code changedEntities} each watched entity whose digest differs from the one the
+   * client holds, or that died since; returns whether there was any.
+   */
+  private boolean putChangedEntities(
+      final ObjectNode changedEntities, final List<Long> watched, final JsonNode digests) {
     boolean any = false;
-    final ObjectNode changedEntities = result.putObject("entities");
-    if (!watched.isEmpty()) {
-      final long[] chosen = new long[watched.size()];
-      for (int i = 0; i < chosen.length; i++) {
-        chosen[i] = watched.get(i);
-      }
-      final JsonNode dumped = dump(chosen).get("components");
-      for (int i = 0; i < chosen.length; i++) {
-        final String name = Codec.entity(chosen[i]);
-        final JsonNode known = null == digests ? null : digests.get(name);
-        if (dumped.get(i).has("dead")) {
-          if (null == known || !"dead".equals(known.asText())) {
-            changedEntities.putObject(name).put("alive", false).put("digest", "dead");
-            any = true;
-          }
-          continue;
-        }
-        final ObjectNode node = entityNode(dumped.get(i));
-        if (null == known || !known.asText().equals(node.get("digest").asText())) {
-          node.put("alive", true);
-          node.remove("entity");
-          changedEntities.set(name, node);
+    final long[] chosen = new long[watched.size()];
+    for (int i = 0; i < chosen.length; i++) {
+      chosen[i] = watched.get(i);
+    }
+    final JsonNode dumped = dump(chosen).get("components");
+    for (int i = 0; i < chosen.length; i++) {
+      final String name = Codec.entity(chosen[i]);
+      final JsonNode known = null == digests ? null : digests.get(name);
+      if (dumped.get(i).has("dead")) {
+        if (null == known || !"dead".equals(known.asText())) {
+          changedEntities.putObject(name).put("alive", false).put("digest", "dead");
           any = true;
         }
+        continue;
+      }
+      final ObjectNode node = entityNode(dumped.get(i));
+      if (null == known || !known.asText().equals(node.get("digest").asText())) {
+        node.put("alive", true);
+        node.remove("entity");
+        changedEntities.set(name, node);
+        any = true;
       }
     }
-    // Tracked types: the tick is advanced as a reacting system does, so the next call sees
-    // exactly the writes made after this one.
-    final long seen = tracked.isEmpty() ? since : registry.advanceChangeTick();
-    final ObjectNode changed = result.putObject("changed");
-    boolean truncated = false;
-    for (final Storage<?> storage : tracked) {
-      final ArrayNode list = changed.putArray(storage.type().name());
-      final long[][] ticks = storage.changeTickPages();
-      for (int position = 0; position < storage.size(); position++) {
-        if (ticks[position >>> storage.pageShift()][position & (storage.pageSize() - 1)] > since
-            && registry.valid(storage.at(position))) {
-          if (list.size() == limit) {
-            truncated = true;
-            break;
-          }
-          list.add(Codec.entity(storage.at(position)));
-          any = true;
+    return any;
+  }
+
+  /**
+   * Adds to {@code list}, up to {@code limit}, the valid entities whose element of the tracked
+   * {@code storage} was written after {@code since}; returns whether the limit cut the list.
+   */
+  private boolean addChangedSince(
+      final ArrayNode list, final Storage<?> storage, final long since, final int limit) {
+    final long[][] ticks = storage.changeTickPages();
+    for (int position = 0; position < storage.size(); position++) {
+      if (ticks[position >>> storage.pageShift()][position & (storage.pageSize() - 1)] > since
+          && registry.valid(storage.at(position))) {
+        if (list.size() == limit) {
+          return true;
         }
+        list.add(Codec.entity(storage.at(position)));
       }
     }
-    if (!any && mayWait) {
-      return null;
-    }
-    result.put("since", seen);
-    result.put("truncated", truncated);
-    result.put("alive", registry.alive());
-    return result;
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -221,6 +221,9 @@ public final class EntityCloner {
     private final LongConsumer collector = this::collect;
     private final ChangeSet changes = new ChangeSet(destination);
     private final ChangeSet.References references = this::map;
+    // The existing entity cloneInto copies into (NULL otherwise), for the staging.
+    private long target;
+    private final Runnable staging = this::stageCopies;
 
     long clone(final long root, final boolean tree, final long target) {
       final Hierarchy links = Copier.hierarchyOf(source);
@@ -231,22 +234,8 @@ public final class EntityCloner {
       } else {
         changes.create(clones, 0, memberCount);
       }
-      try {
-        stageCopies(target);
-      } catch (final RuntimeException | Error refused) {
-        changes.clear();
-        throw refused;
-      }
-      Throwable failure = null;
-      try {
-        changes.commit();
-      } catch (final RuntimeException | Error thrown) {
-        if (!changes.isEmpty()) {
-          changes.clear();
-          throw thrown;
-        }
-        failure = thrown;
-      }
+      this.target = target;
+      Throwable failure = Copier.commit(changes, staging);
       if (!existing) {
         for (int i = 0; i < memberCount; i++) {
           clones[i] = changes.entityOf(clones[i]);
@@ -287,7 +276,7 @@ public final class EntityCloner {
     }
 
     /** Stages a copy of every component of every member (not links, not skipped types). */
-    private void stageCopies(final long target) {
+    private void stageCopies() {
       final int count = source.storageCount();
       for (int m = 0; m < memberCount; m++) {
         final long member = members[m];

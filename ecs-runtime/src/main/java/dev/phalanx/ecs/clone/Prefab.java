@@ -294,6 +294,9 @@ public final class Prefab {
     private long[] column = new long[0];
     private boolean dropOutside;
     private final ChangeSet.References references = this::map;
+    // The number of instances the call makes, for the staging.
+    private int count;
+    private final Runnable staging = this::stageCopies;
 
     void instantiate(
         final Registry destination,
@@ -310,25 +313,9 @@ public final class Prefab {
         created = new long[Math.max(total, created.length * 2)];
       }
       changes.create(created, 0, total);
-      try {
-        stageCopies(count);
-      } catch (final RuntimeException | Error refused) {
-        changes.clear();
-        throw refused;
-      }
-      Throwable failure = null;
-      try {
-        changes.commit();
-      } catch (final RuntimeException | Error thrown) {
-        if (!changes.isEmpty()) {
-          changes.clear();
-          throw thrown;
-        }
-        failure = thrown;
-      }
-      for (int i = 0; i < total; i++) {
-        created[i] = changes.entityOf(created[i]);
-      }
+      this.count = count;
+      Throwable failure = Copier.commit(changes, staging);
+      changes.entitiesOf(created, 0, total);
       for (int i = 0; i < count; i++) {
         roots[from + i] = created[i * size];
       }
@@ -348,7 +335,7 @@ public final class Prefab {
     }
 
     /** Stages, per captured element, its copy into every instance (one bulk copy each). */
-    private void stageCopies(final int count) {
+    private void stageCopies() {
       if (1 != size && column.length < count) {
         column = new long[Math.max(count, column.length * 2)];
       }

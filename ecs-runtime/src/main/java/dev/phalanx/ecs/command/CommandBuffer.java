@@ -6,11 +6,9 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.FieldRecorder;
-import dev.phalanx.ecs.internal.Guards;
 import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
@@ -67,11 +65,11 @@ import java.util.function.Consumer;
  * none does), so its commands land on it. A listener that records on every command it sees
  * therefore never lets apply end: record conditionally.
  *
- * <p>A run of consecutive {@code destroy} commands that nothing can observe (no storage has a
- * destroy or removal listener, and every group is an owning group that spans its owned storages
- * alone) is applied as one batch, storage by storage, as {@link Registry#destroy(long[], int, int)}
- * does: the same result as one by one, at about half the cost per entity. Record the destroys of a
- * pass together to get it.
+ * <p>A run of consecutive {@code destroy} commands that nothing can observe ({@link
+ * Registry#destroysInBulk()}: no storage has a destroy or removal listener, and every group is an
+ * owning group that spans its owned storages alone) is applied as one batch, storage by storage, as
+ * {@link Registry#destroy(long[], int, int)} does: the same result as one by one, at about half the
+ * cost per entity. Record the destroys of a pass together to get it.
  *
  * <h2>Threading</h2>
  *
@@ -94,6 +92,8 @@ public final class CommandBuffer extends FieldRecorder {
   private static final int RENUMBER_AT = 1 << 30;
   // For messages: each buffer's number, in creation order (64 bits: never reused).
   private static final AtomicLong SERIALS = new AtomicLong();
+  // What apply does, in the message of an apply refused outside a sync point.
+  private static final String SYNC_POINT = "apply commands while an iteration or a lock holds";
 
   private static final byte EMPLACE = 0;
   private static final byte REPLACE = 1;
@@ -127,9 +127,8 @@ public final class CommandBuffer extends FieldRecorder {
   private static final int TYPE_MASK = (1 << OP_SHIFT) - 1;
   private static final int NO_TYPE = TYPE_MASK;
 
+  // The registry, whose count of parallel passes (Registry.parallelPasses) ends an owner's claim.
   private final Registry registry;
-  // The registry's guards, whose pass count ends an owner's claim.
-  private final Guards guards;
   // What a generated storage's applyRecorded reads the typed command's fields through.
   private final RecordedFields replay = new Replay();
   // The set this buffer belongs to, whose buffers resolve each other's handles; null if
@@ -198,7 +197,6 @@ public final class CommandBuffer extends FieldRecorder {
 
   CommandBuffer(final Registry registry, final CommandBuffers set, final int key) {
     this.registry = registry;
-    this.guards = CoreHooks.guards(registry);
     this.set = set;
     this.key = key;
     takeSlot();
@@ -224,11 +222,6 @@ public final class CommandBuffer extends FieldRecorder {
    */
   public int skipped() {
     return skipped;
-  }
-
-  static {
-    // The registry's messages about a handle it does not know say which buffer reserved it.
-    CoreHooks.describeReservedWith(handle -> isReserved(handle) ? describeReserved(handle) : null);
   }
 
   /**
@@ -403,7 +396,7 @@ public final class CommandBuffer extends FieldRecorder {
     final int at = count;
     // The steady state: the owner, a plain entity, room for the command (no payload).
     if (owner == Thread.currentThread()
-        && ownerPass == guards.parallelPasses
+        && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
         && at < codes.length) {
       targets[at] = entity;
@@ -499,7 +492,7 @@ public final class CommandBuffer extends FieldRecorder {
         && shapes[id] == shape(wordCount, refCount)
         && (wordCount | refCount) >= 0
         && owner == Thread.currentThread()
-        && ownerPass == guards.parallelPasses
+        && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
         && hasRoom(wordCount, refCount)) {
       final int at = count;
@@ -681,11 +674,31 @@ public final class CommandBuffer extends FieldRecorder {
     release();
   }
 
-  /** Throws unless no storage of {@code registry} is locked or iterated. */
+  /**
+   * Throws unless no storage of {@code registry} is locked or iterated, with the message a
+   * rearrangement of the storage would be refused with.
+   */
   static void checkSyncPoint(final Registry registry) {
     for (int i = 0; i < registry.storageCount(); i++) {
-      CoreHooks.checkRearrange(
-          registry.storageAt(i), "apply commands while an iteration or a lock holds");
+      final Storage<?> storage = registry.storageAt(i);
+      if (storage.isLocked()) {
+        throw new ConcurrentModificationException(
+            "cannot "
+                + SYNC_POINT
+                + " "
+                + storage.describe()
+                + ": "
+                + storage.lockDescription()
+                + " is reading it, and structural changes are refused until it ends");
+      }
+      if (storage.isIterated()) {
+        throw new ConcurrentModificationException(
+            "cannot "
+                + SYNC_POINT
+                + " "
+                + storage.describe()
+                + ": an iteration over it is in progress");
+      }
     }
   }
 
@@ -705,7 +718,7 @@ public final class CommandBuffer extends FieldRecorder {
     final int n = next - base;
     ensureMaterialized(n);
     if (n > 0) {
-      createFailure = CoreHooks.createAll(registry, materialized, 0, n, createFailure);
+      createFailure = createAll(registry, materialized, 0, n, createFailure);
       created = n;
     }
   }
@@ -731,9 +744,44 @@ public final class CommandBuffer extends FieldRecorder {
     if (n > materialized.length) {
       materialized = Arrays.copyOf(materialized, Math.max(n, materialized.length * 2));
     }
-    createFailure =
-        CoreHooks.createAll(registry, materialized, created, n - created, createFailure);
+    createFailure = createAll(registry, materialized, created, n - created, createFailure);
     created = n;
+  }
+
+  /**
+   * Creates {@code out[offset, offset + count)} as {@link Registry#create(long[], int, int)} does,
+   * all or none, and returns {@code failure} with what a create listener threw added to it instead
+   * of throwing it: the entities are created then, and the caller must go on with them. A refused
+   * creation throws, having created nothing.
+   *
+   * <p>The two are told apart beforehand, by what decides a refusal (the registry being cleared,
+   * too few {@linkplain dev.phalanx.ecs.EntityStorage#available() identifiers available}), not by
+   * comparing {@link Registry#alive()} before and after: a create listener may destroy or create
+   * entities before it throws. The last slot is cleared first, so that a creation that failed
+   * before its end (out of memory while growing) counts as refused too: a creation writes every
+   * slot.
+   */
+  static Throwable createAll(
+      final Registry registry,
+      final long[] out,
+      final int offset,
+      final int count,
+      final Throwable failure) {
+    if (0 == count) {
+      return failure;
+    }
+    final boolean refused = registry.isClearing() || registry.entities().available() < count;
+    final int last = offset + count - 1;
+    out[last] = Entity.NULL;
+    try {
+      registry.create(out, offset, count);
+    } catch (final RuntimeException | Error thrown) {
+      if (refused || Entity.isNull(out[last])) {
+        throw thrown;
+      }
+      return Failures.add(failure, thrown);
+    }
+    return failure;
   }
 
   /** {@return whether commands or reservations wait for this apply} */
@@ -763,7 +811,7 @@ public final class CommandBuffer extends FieldRecorder {
       }
       if (i >= oneByOneUntil && DESTROY == (byte) (code >>> OP_SHIFT)) {
         final int end = destroyRunEnd(i);
-        if (end - i > 1 && CoreHooks.unobserved(registry) && !createsLate(i, end, siblings)) {
+        if (end - i > 1 && registry.destroysInBulk() && !createsLate(i, end, siblings)) {
           failure = applyDestroyRun(i, end, siblings, failure);
           continue;
         }
@@ -799,7 +847,7 @@ public final class CommandBuffer extends FieldRecorder {
         skipped++;
         skipPayload(code, firstWord, firstRef);
       } else {
-        CoreHooks.applyRecorded(storageOf(code & TYPE_MASK), target, replay);
+        storageOf(code & TYPE_MASK).replayRecorded(target, replay);
       }
     } catch (final RuntimeException | Error thrown) {
       failure = Failures.add(failure, thrown);
@@ -832,7 +880,7 @@ public final class CommandBuffer extends FieldRecorder {
         if (storage.contains(target)) {
           skipPayload(code, firstWord, firstRef);
         } else {
-          CoreHooks.applyRecorded(storage, target, replay);
+          storage.replayRecorded(target, replay);
         }
       } else {
         failure = applyOne(op, target, NO_TYPE == typeId ? null : typesById[typeId], failure);
@@ -889,12 +937,11 @@ public final class CommandBuffer extends FieldRecorder {
   }
 
   /**
-   * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy (no
-   * listener, iteration or destroy in progress, no group but spanning owning groups), as one batch,
-   * storage by storage ({@link Registry#destroy(long[], int, int)}'s unobserved path): the result
-   * one by one would give, each dead or repeated target skipped and counted. The run's resolved
-   * live targets overwrite its own slots of {@code targets}, which nothing reads after this apply.
-   * Destroys carry no payload, and no user code runs meanwhile.
+   * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy ({@link
+   * Registry#destroysInBulk()}), as one batch, storage by storage ({@link Registry#destroy(long[],
+   * int, int)}'s bulk path): the result one by one would give, each dead or repeated target skipped
+   * and counted. The run's resolved live targets overwrite its own slots of {@code targets}, which
+   * nothing reads after this apply. Destroys carry no payload, and no user code runs meanwhile.
    */
   private Throwable applyDestroyRun(
       final int from, final int to, final CommandBuffers siblings, Throwable failure) {
@@ -909,7 +956,11 @@ public final class CommandBuffer extends FieldRecorder {
       }
     }
     applied = to;
-    skipped += (live - from) - CoreHooks.destroyUnobserved(registry, targets, from, live);
+    // No user code runs in a bulk destroy: the fall in live entities is the number destroyed, a
+    // target named twice in the run counted once (the second is skipped, as one by one).
+    final int alive = registry.alive();
+    registry.destroy(targets, from, live);
+    skipped += (live - from) - (alive - registry.alive());
     return failure;
   }
 
@@ -1201,31 +1252,20 @@ public final class CommandBuffer extends FieldRecorder {
     return number - base >= 0 && number < next;
   }
 
-  /**
-   * Describes a reserved handle given where an entity was expected, for the registry's messages.
-   */
-  static String describeReserved(final long handle) {
-    final CommandBuffer reserver = Slots.owner(Entity.index(handle) & ~RESERVED_BIT);
-    return "it is a reserved handle of "
-        + (null == reserver ? "a command buffer that no longer exists" : reserver.toString())
-        + ", not an entity of this registry: record commands on it into that buffer, and after"
-        + " its apply read the entity created for it with entityOf(handle)";
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Ownership.
   // ---------------------------------------------------------------------------------------------
 
   /** Throws unless the calling thread may record: it owns the buffer, or takes it now. */
   private void claim() {
-    if (owner != Thread.currentThread() || ownerPass != guards.parallelPasses) {
+    if (owner != Thread.currentThread() || ownerPass != registry.parallelPasses()) {
       claimSlowly();
     }
   }
 
   private synchronized void claimSlowly() {
     final Thread current = Thread.currentThread();
-    final int pass = guards.parallelPasses;
+    final int pass = registry.parallelPasses();
     final Thread holder = owner;
     if (null != holder && holder != current && ownerPass == pass) {
       throw new ConcurrentModificationException(

@@ -4,7 +4,6 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.EntityRangeConsumer;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 import java.util.concurrent.ForkJoinPool;
@@ -291,7 +290,7 @@ public final class CommandBuffers {
     }
     Throwable failure = null;
     if (total > 0) {
-      failure = CoreHooks.createAll(registry, reservedEntities, 0, total, null);
+      failure = CommandBuffer.createAll(registry, reservedEntities, 0, total, null);
     }
     int at = 0;
     for (int b = 0; b < buffers.length; b++) {

@@ -98,6 +98,17 @@ import java.util.function.LongConsumer;
  * <p>Sorting or compacting {@link #nodes()} is allowed: links are entity handles, not positions,
  * and every node's links move with it. A traversal fails fast if the storage is reordered under it.
  *
+ * <h2>Raw writes (loaders)</h2>
+ *
+ * <p>A loader that mirrors another world copies nodes whole, links included, rather than calling
+ * {@code attach}: a stream's links are checked as a whole first (no cycle, no parent without a
+ * node), then written raw, through a {@link dev.phalanx.ecs.ChangeSet.RowWriter} or the pages
+ * {@link Storage#columns} hands out. It brackets the writes with {@link #beginRelink()} and {@link
+ * #endRelink()}: in between a removed node only clears its own links, and at the end every children
+ * list and count is rebuilt from the parent links ({@link #relink()}), the lists as written first.
+ * {@code dev.phalanx.ecs.snapshot}'s {@code ContinuousLoader} and {@code DeltaLoader} work so,
+ * through this public API only.
+ *
  * <h2>Changes during a traversal</h2>
  *
  * <p>A traversal checks after each visit that the hierarchy did not change (attach, detach,
@@ -131,8 +142,10 @@ public final class Hierarchy {
   // Reused by breadth-first traversals (a nested one gets its own).
   private long[] queue = new long[16];
   private boolean breadthFirstActive;
-  // Set while a DeltaLoader writes node values (see beforeDelta): unlinking is deferred to relink.
-  private boolean relinking;
+  // Open beginRelink() batches: while any is, unlinking is deferred to the rebuild (endRelink).
+  private int relinking;
+  // cleanStamp() when the outermost batch began or the last rebuild of a batch ended.
+  private long cleanAt;
 
   private Hierarchy(final Registry registry) {
     this.registry = registry;
@@ -909,8 +922,9 @@ public final class Hierarchy {
    */
   private void unlink(final long entity) {
     final int position = nodes.indexOf(entity);
-    if (relinking) {
-      // A delta is being applied: the lists are rebuilt from the parent links when it ends.
+    if (0 != relinking) {
+      // Node values are being written raw (beginRelink): the lists are rebuilt from the parent
+      // links when it ends.
       nodes.setLinks(position, Entity.NULL, Entity.NULL, Entity.NULL);
       nodes.setFirstAt(position, Entity.NULL);
       nodes.setCountAt(position, 0);
@@ -991,53 +1005,85 @@ public final class Hierarchy {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Loading: the hooks the snapshot feature calls (through its HierarchyHooks).
+  // Raw writes of node values: loaders.
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Marks the start of a delta load's apply that writes node values: until {@link #afterDelta}, a
-   * node removed (by the apply or by a listener) only clears its own links, as the lists are being
-   * overwritten; creates the hierarchy if the registry has none.
+   * Starts a batch of raw writes of node values: a loader that copies nodes, links included, from
+   * another world (through a {@link dev.phalanx.ecs.ChangeSet.RowWriter}, or the pages {@link
+   * Storage#columns} hands out) calls it first, then {@link #endRelink()} once the nodes are
+   * written. In between, the lists and counts may disagree with the parent links, so a node that is
+   * removed (its entity destroyed, its node removed, by the loader or by a listener) only clears
+   * its own links instead of unlinking itself from lists that are being overwritten; {@link
+   * #endRelink()} then rebuilds every list and count from the parent links. Listeners that run
+   * meanwhile see the links as they are being written: they must neither read nor change the
+   * hierarchy (record such work for after, in a {@link dev.phalanx.ecs.command.CommandBuffer
+   * CommandBuffer} say). Calls nest: the mode lasts until the outermost batch ends. O(1).
    *
-   * @param registry the replica
-   * @return the replica's hierarchy, to pass to {@link #afterDelta}
+   * <pre>{@code
+   * hierarchy.beginRelink();
+   * try {
+   *   changes.commit(); // writes nodes raw, removes some
+   * } finally {
+   *   hierarchy.endRelink(); // lists and counts rebuilt from the parent links
+   * }
+   * }</pre>
    */
-  static Hierarchy beforeDelta(final Registry registry) {
-    final Hierarchy hierarchy = of(registry);
-    hierarchy.relinking = true;
-    return hierarchy;
-  }
-
-  /**
-   * Ends what {@link #beforeDelta} started: rebuilds every children list and count from the parent
-   * links (the stream's order first, then local children, as {@link #afterLoad} does); a parent
-   * link naming an entity without a node becomes {@link Entity#NULL}. O(nodes).
-   */
-  void afterDelta() {
-    relinking = false;
-    relink();
-  }
-
-  /**
-   * Derives what a continuous load cannot copy: the children lists and counts, from the parent
-   * links every node holds after the load. A mirrored node's children are first those of the
-   * stream's list, in its order, then every other node that names it as parent (a local child
-   * attached to a mirrored node, a child the stream's list did not carry), in position order. A
-   * parent link that names an entity without a node becomes {@link Entity#NULL}. Does nothing when
-   * the registry has no hierarchy. O(nodes). Called by the snapshot feature after a load that wrote
-   * node values.
-   *
-   * @param registry the registry loaded into
-   */
-  static void afterLoad(final Registry registry) {
-    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
-    if (null != hierarchy) {
-      hierarchy.relink();
+  public void beginRelink() {
+    if (0 == relinking++) {
+      cleanAt = cleanStamp();
     }
   }
 
-  /** Rebuilds every children list and count from the parent links; see afterLoad. */
-  private void relink() {
+  /**
+   * Ends a batch started by {@link #beginRelink()}: if a node was written (stamped through {@link
+   * Storage#patch(long)}, or a {@link dev.phalanx.ecs.ChangeSet} row change, which stamp it),
+   * removed or relinked since the batch began or the hierarchy was last rebuilt, rebuilds the lists
+   * and counts from the parent links as {@link #relink()} does; else (a change set refused, say)
+   * changes nothing. The deferred unlinking ends with the outermost batch. O(1) when nothing was
+   * written, else O(nodes).
+   *
+   * @throws IllegalStateException if no batch is open
+   */
+  public void endRelink() {
+    if (0 == relinking) {
+      throw new IllegalStateException("no beginRelink() to end: the hierarchy is not relinking");
+    }
+    relinking--;
+    if (cleanStamp() != cleanAt) {
+      relink();
+    }
+    cleanAt = cleanStamp();
+  }
+
+  /** {@return whether a batch of raw writes is open ({@link #beginRelink()})} */
+  public boolean isRelinking() {
+    return 0 != relinking;
+  }
+
+  /**
+   * Rebuilds every children list and count from the parent links, which raw writes of node values
+   * (a loader's) left as they wanted: a node's children are first those of its list as written, in
+   * that order, as long as they name it as parent and are listed nowhere else before, then every
+   * other node that names it as parent (a local child attached to a mirrored node, a child the
+   * written list did not carry), in position order. A parent link that names the node itself or an
+   * entity without a node becomes {@link Entity#NULL}, as do a root's sibling links. Cycles of
+   * parent links are not broken: a loader checks there are none first ({@link #verify()} names
+   * them). Links that already agree are left as they are. O(nodes), allocating two arrays of that
+   * size.
+   */
+  public void relink() {
+    rebuild();
+    changes++;
+  }
+
+  /** What raw writes, removals and relinks change: compared by {@link #endRelink()}. */
+  private long cleanStamp() {
+    return changes + nodes.writes();
+  }
+
+  /** Rebuilds every children list and count from the parent links; see {@link #relink()}. */
+  private void rebuild() {
     final int size = nodes.size();
     final long[] packed = nodes.packed();
     for (int at = 0; at < size; at++) {
@@ -1077,7 +1123,6 @@ public final class Hierarchy {
       tail[parentAt] = at;
       nodes.setCountAt(parentAt, nodes.countAt(parentAt) + 1);
     }
-    changes++;
   }
 
   /**
@@ -1134,9 +1179,12 @@ public final class Hierarchy {
 
   /**
    * The storage of the hierarchy's nodes: one primitive page array per link, in-place deletion. Its
-   * typed accessors are read-only for users; only {@link Hierarchy} changes links. Adding a node
-   * with {@code emplace} is refused: attach entities through the hierarchy. Sorting and compacting
-   * move every node's links with it (they are entity handles, so they stay right).
+   * typed accessors are read-only for users; only {@link Hierarchy} changes links, but for the raw
+   * writes of a loader between {@link Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}.
+   * Adding a node with {@code emplace} is refused (there is no instance to write): attach entities
+   * through the hierarchy, or write the node's fields with a {@link
+   * dev.phalanx.ecs.ChangeSet.RowWriter}. Sorting and compacting move every node's links with it
+   * (they are entity handles, so they stay right).
    */
   public static final class NodeStorage extends Storage<Node> {
     private long[][] parents = new long[0][];
@@ -1144,9 +1192,27 @@ public final class Hierarchy {
     private long[][] previouses = new long[0][];
     private long[][] nexts = new long[0][];
     private int[][] counts = new int[0][];
+    // Raw writes of node values announced through markWritten (a change set's row changes, patch).
+    private long writes;
 
     NodeStorage(final ComponentType<Node, NodeStorage> type) {
       super(type);
+    }
+
+    /**
+     * Counts a raw write of the node at {@code position}, so that {@link Hierarchy#endRelink()}
+     * knows to rebuild the lists. Node storages keep no change ticks.
+     *
+     * @param position the node's position
+     */
+    @Override
+    protected void markWritten(final int position) {
+      writes++;
+    }
+
+    /** {@return the number of raw writes of node values so far} */
+    long writes() {
+      return writes;
     }
 
     /**

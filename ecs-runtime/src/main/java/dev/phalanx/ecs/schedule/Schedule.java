@@ -1,17 +1,22 @@
 package dev.phalanx.ecs.schedule;
 
+import dev.phalanx.ecs.ChunkCounts;
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.command.CommandBuffer;
+import dev.phalanx.ecs.command.CommandBuffers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * The systems of a registry and the order they run in each frame: stages one after another, each a
@@ -30,12 +35,14 @@ import java.util.function.BooleanSupplier;
  * the number of threads, and systems of one wave touch disjoint data, so the world after a frame is
  * the same with 1, 2 or 16 threads.
  *
- * <p>While a wave runs, the schedule locks every storage that no system of the wave declares a
- * structural change of: an undeclared emplace or remove on it throws {@link
- * java.util.ConcurrentModificationException} naming the wave, with any number of threads. Reads and
- * writes of values the schedule cannot see; the declaration is the contract (generated queries
- * declare theirs, so a system that uses only queries and its command buffer states it once by
- * naming them).
+ * <p>While a wave that is not exclusive runs, the schedule locks every storage of the registry, and
+ * the registry locks each storage it creates meanwhile; each system is permitted, on the thread
+ * that runs it, the structural changes of the storages it declares (widened for owning groups). Any
+ * other emplace or remove throws {@link java.util.ConcurrentModificationException} naming the
+ * system, with any number of threads, before anything changes; so does a system's own change while
+ * a lock of its own (a parallel pass) is held. Reads and writes of values the schedule cannot see;
+ * the declaration is the contract (generated queries declare theirs, so a system that uses only
+ * queries and its command buffer states it once by naming them).
  *
  * <h2>Failures</h2>
  *
@@ -52,13 +59,16 @@ import java.util.function.BooleanSupplier;
  * <h2>Costs</h2>
  *
  * <p>Per system per frame: a run-condition call if any, one {@code System.nanoTime()} call and a
- * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}); per
- * wave, a lock and an unlock of each locked storage; in a wave that runs on several threads, one
- * hand-off to the pool per extra system and one park of the calling thread. A system's time runs
- * from the end of the system before it on the same thread (or its stage's start), so it includes
- * the bookkeeping between the two. Measured ({@code ScheduleOverhead}): see the guide. Nothing is
- * allocated in steady state (a test proves it). Not thread-safe: run it from one thread (the game
- * loop); read timings from that thread between frames.
+ * timing store (none with {@linkplain ScheduleBuilder#timeSystems per-system timing off}), and two
+ * stores per storage it declares structural changes of; per stage, a look at each resource and
+ * storage whose changes a condition or system has asked about (see {@link
+ * SystemContext#resourceChanged}); per wave, a lock and an unlock of each storage; per task of a
+ * parallel chunk pass a system starts, a count (timed schedules only); in a wave that runs on
+ * several threads, one hand-off to the pool per extra system and one park of the calling thread. A
+ * system's time runs from the end of the system before it on the same thread (or its stage's
+ * start), so it includes the bookkeeping between the two. Measured ({@code ScheduleOverhead}): see
+ * the guide. Nothing is allocated in steady state (a test proves it). Not thread-safe: run it from
+ * one thread (the game loop); read timings from that thread between frames.
  */
 public final class Schedule {
 
@@ -71,6 +81,13 @@ public final class Schedule {
   /** The name of the last default stage. */
   public static final String POST_UPDATE = "post-update";
 
+  // How a wave's locks name their holder, followed by the wave (see Wave.toString()).
+  private static final String LOCKED_BY = "the schedule";
+
+  private static final SparseSet[] NO_SETS = new SparseSet[0];
+
+  private static final Track[] NO_TRACKS = new Track[0];
+
   private final Registry registry;
   private final Stage[] stages;
   private final ForkJoinPool pool;
@@ -80,6 +97,16 @@ public final class Schedule {
   private volatile Thread waiter;
   private long frame;
   private boolean running;
+  // Change detection for conditions (see Track): a counter that orders system runs and observed
+  // changes, the tracks by key (a resource's class or a component type), and those observed at
+  // each stage's start, copied on write when a track is added.
+  private long tick = 1;
+  private final Map<Object, Track> tracks = new HashMap<>();
+  private volatile Track[] observed = NO_TRACKS;
+  // The wave running, for the passes its systems start (see counts()), and the counting source
+  // handed to the registry (countChunks) while a timed frame runs.
+  private Wave current;
+  private final ChunkCounts.Source counting = this::counts;
 
   Schedule(
       final Registry registry,
@@ -95,6 +122,7 @@ public final class Schedule {
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
         slot.task = new SystemTask(this, slot);
+        slot.context.attach(this, slot);
       }
     }
   }
@@ -153,6 +181,9 @@ public final class Schedule {
     }
     running = true;
     final long start = System.nanoTime();
+    if (timed) {
+      registry.countChunks(counting);
+    }
     try {
       for (final Stage stage : stages) {
         if (0 == stage.stepNanos) {
@@ -179,6 +210,8 @@ public final class Schedule {
         }
       }
     } finally {
+      registry.countChunks(null);
+      current = null;
       frames.record(System.nanoTime() - start);
       frame++;
       running = false;
@@ -188,6 +221,7 @@ public final class Schedule {
   private void runStage(final Stage stage, final long stepNanos, final int step) {
     final SystemSlot[] slots = stage.slots;
     int failed = -1;
+    observe();
     // One clock read per system: a system's time runs from the end of the one before it on this
     // thread (or from the stage's start), so it includes the bookkeeping between them.
     long now = timed ? System.nanoTime() : 0;
@@ -199,11 +233,19 @@ public final class Schedule {
         slot.context.stepNanos = stepNanos;
         slot.context.step = step;
         slot.failure = null;
+        slot.baseline = slot.ranAt;
         slot.active = holds(slot);
+      }
+      // Ticks after every condition of the wave: a condition does not see a system of its own
+      // wave as having run.
+      for (final int system : wave.systems) {
+        final SystemSlot slot = slots[system];
         if (slot.active) {
+          slot.ranAt = ++tick;
           active++;
         }
       }
+      current = wave;
       lock(wave);
       try {
         if (null == pool || active < 2) {
@@ -235,12 +277,12 @@ public final class Schedule {
   }
 
   private static boolean holds(final SystemSlot slot) {
-    final BooleanSupplier condition = slot.condition;
+    final RunCondition condition = slot.condition;
     if (null == condition) {
       return true;
     }
     try {
-      return condition.getAsBoolean();
+      return condition.holds(slot.context);
     } catch (final RuntimeException | Error thrown) {
       slot.failure = thrown;
       return false;
@@ -289,10 +331,21 @@ public final class Schedule {
    * start}, and returns the clock at its end (else 0).
    */
   static long runSlot(final SystemSlot slot, final long start, final boolean timed) {
+    final Thread thread = Thread.currentThread();
+    final SparseSet[] permits = slot.permits;
+    slot.thread = thread;
+    for (final SparseSet set : permits) {
+      set.permit(thread);
+    }
     try {
       slot.body.run(slot.context);
     } catch (final RuntimeException | Error thrown) {
       slot.failure = thrown;
+    } finally {
+      for (final SparseSet set : permits) {
+        set.permit(null);
+      }
+      slot.thread = null;
     }
     if (!timed) {
       slot.timing.count();
@@ -303,30 +356,59 @@ public final class Schedule {
     return end;
   }
 
+  /** {@return the chunk counts of the system the calling thread runs, or {@code null}} */
+  private ChunkCounts counts() {
+    final Wave wave = current;
+    if (null == wave) {
+      return null;
+    }
+    final Thread thread = Thread.currentThread();
+    for (final int system : wave.systems) {
+      final SystemSlot slot = wave.slots[system];
+      if (slot.thread == thread) {
+        return slot.chunks;
+      }
+    }
+    return null;
+  }
+
   void finished() {
     if (0 == pending.decrementAndGet()) {
       LockSupport.unpark(waiter);
     }
   }
 
-  private static void lock(final Wave wave) {
-    for (final SparseSet set : wave.locked) {
-      set.lock(wave.holder, "");
+  /**
+   * Locks every storage for a wave that is not exclusive, and has the registry lock the storages it
+   * creates while the wave runs; each system is then permitted, on its own thread, the structural
+   * changes it declared (see {@link #runSlot}).
+   */
+  private void lock(final Wave wave) {
+    if (wave.exclusive) {
+      return;
     }
+    registry.lockAll(LOCKED_BY, wave);
   }
 
-  private static void unlock(final Wave wave) {
-    for (final SparseSet set : wave.locked) {
-      set.unlock();
+  /** Releases what {@link #lock} took, the storages created while the wave ran included. */
+  private void unlock(final Wave wave) {
+    if (wave.exclusive) {
+      return;
     }
+    registry.unlockAll();
   }
 
   private static void discardCommands(final SystemSlot[] slots) {
     for (final SystemSlot slot : slots) {
-      final CommandBuffer buffer = slot.context.bufferOrNull();
+      final SystemContext context = slot.context;
+      final CommandBuffer buffer = context.bufferOrNull();
       if (null != buffer) {
         buffer.clear();
       }
+      for (int i = 0; i < context.setCount(); i++) {
+        context.set(i).clear();
+      }
+      context.forgetSets();
     }
   }
 
@@ -334,20 +416,37 @@ public final class Schedule {
     int failed = -1;
     for (int s = 0; s < slots.length; s++) {
       final SystemSlot slot = slots[s];
-      final CommandBuffer buffer = slot.context.bufferOrNull();
-      if (null == buffer || buffer.isEmpty()) {
-        continue;
-      }
-      try {
-        buffer.apply();
-      } catch (final RuntimeException | Error thrown) {
-        slot.failure = thrown;
-        if (failed < 0) {
-          failed = s;
+      final SystemContext context = slot.context;
+      final CommandBuffer buffer = context.bufferOrNull();
+      if (null != buffer && !buffer.isEmpty()) {
+        try {
+          buffer.apply();
+        } catch (final RuntimeException | Error thrown) {
+          slot.failure = thrown;
+          if (failed < 0) {
+            failed = s;
+          }
+          // A buffer whose apply was refused outright keeps its commands: drop them.
+          buffer.clear();
         }
-        // A buffer whose apply was refused outright keeps its commands: drop them.
-        buffer.clear();
       }
+      for (int i = 0; i < context.setCount(); i++) {
+        final CommandBuffers set = context.set(i);
+        try {
+          set.apply();
+        } catch (final RuntimeException | Error thrown) {
+          if (null == slot.failure) {
+            slot.failure = thrown;
+          } else {
+            slot.failure.addSuppressed(thrown);
+          }
+          if (failed < 0) {
+            failed = s;
+          }
+          set.clear();
+        }
+      }
+      context.forgetSets();
     }
     if (failed >= 0) {
       throw failure(stage, slots, failed, true);
@@ -367,6 +466,86 @@ public final class Schedule {
     }
     slots[failed].failure = null;
     return failure;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Change detection for run conditions.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * {@return whether {@code key} (a resource's class or a component type) changed since {@code
+   * slot}'s run before the current one (its last run, for a condition)}: a system that declares
+   * changing it ran since, other than {@code slot}'s own, or a change made elsewhere was observed
+   * at a stage's start since.
+   */
+  boolean changedSince(final SystemSlot slot, final Object key) {
+    final Track track = track(key);
+    final long since = slot.baseline;
+    if (track.changedAt > since) {
+      return true;
+    }
+    for (final SystemSlot writer : track.writers) {
+      if (writer != slot && writer.ranAt > since) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Track track(final Object key) {
+    synchronized (tracks) {
+      Track track = tracks.get(key);
+      if (null == track) {
+        track = newTrack(key);
+        tracks.put(key, track);
+        final Track[] now = Arrays.copyOf(observed, observed.length + 1);
+        now[now.length - 1] = track;
+        observed = now;
+      }
+      return track;
+    }
+  }
+
+  private Track newTrack(final Object key) {
+    final List<SystemSlot> writers = new ArrayList<>();
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        final Access access = slot.context.access;
+        final boolean writes =
+            key instanceof ComponentType<?, ?> type
+                ? access.writes(type) || access.changesStructure(type) || access.exclusive
+                : access.writesResource((Class<?>) key);
+        if (writes) {
+          writers.add(slot);
+        }
+      }
+    }
+    final Track track = new Track(key, writers.toArray(new SystemSlot[0]));
+    track.look(registry);
+    // What exists when first asked about counts as changed for a system that has not run yet.
+    track.changedAt = track.present ? 1 : 0;
+    track.observedAt = tick;
+    return track;
+  }
+
+  /**
+   * Looks at every tracked resource and storage at a stage's start: a change no system that
+   * declares it has made since the last look (a command, code between frames) counts as made now.
+   */
+  private void observe() {
+    final Track[] all = observed;
+    for (final Track track : all) {
+      if (track.look(registry)) {
+        boolean declared = false;
+        for (final SystemSlot writer : track.writers) {
+          declared |= writer.ranAt > track.observedAt;
+        }
+        if (!declared) {
+          track.changedAt = ++tick;
+        }
+      }
+      track.observedAt = tick;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -439,7 +618,7 @@ public final class Schedule {
    */
   public SystemTiming timing(final String system) {
     final SystemSlot slot = slot(system);
-    return slot.timing.summary(slot.name, slot.context.stage());
+    return slot.timing.summary(slot.name, slot.context.stage(), slot.chunks);
   }
 
   /** {@return the timing of every system, in the order of {@link #systems()}} */
@@ -447,7 +626,7 @@ public final class Schedule {
     final List<SystemTiming> timings = new ArrayList<>();
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
-        timings.add(slot.timing.summary(slot.name, stage.name));
+        timings.add(slot.timing.summary(slot.name, stage.name, slot.chunks));
       }
     }
     return Collections.unmodifiableList(timings);
@@ -455,7 +634,7 @@ public final class Schedule {
 
   /** {@return the timing of whole frames ({@link #run()} calls), named {@code "frame"}} */
   public SystemTiming frameTiming() {
-    return frames.summary("frame", "");
+    return frames.summary("frame", "", null);
   }
 
   private SystemSlot slot(final String system) {
@@ -564,16 +743,50 @@ public final class Schedule {
     }
   }
 
-  /** Systems that run at once (indices into the stage's slots), and what they lock. */
+  /**
+   * Systems that run at once (indices into the stage's slots). While it runs, it is the object of
+   * the locks it holds: its text names the system the calling thread runs, for the message of a
+   * refused change.
+   */
   static final class Wave {
     final int[] systems;
-    final SparseSet[] locked;
-    final String holder;
+    final boolean exclusive;
+    final String stage;
+    final String names;
+    SystemSlot[] slots;
 
-    Wave(final int[] systems, final SparseSet[] locked, final String holder) {
+    Wave(final int[] systems, final boolean exclusive, final String stage, final String names) {
       this.systems = systems;
-      this.locked = locked;
-      this.holder = holder;
+      this.exclusive = exclusive;
+      this.stage = stage;
+      this.names = names;
+    }
+
+    @Override
+    public String toString() {
+      final Thread current = Thread.currentThread();
+      String running = null;
+      for (final int system : systems) {
+        if (slots[system].thread == current) {
+          running = slots[system].name;
+        }
+      }
+      final String who =
+          null == running
+              ? "running systems [" + names + "] of stage '" + stage + "'"
+              : "running system '"
+                  + running
+                  + "' of stage '"
+                  + stage
+                  + "', in wave ["
+                  + names
+                  + "]";
+      return "("
+          + who
+          + ": a system changes the structure only of the storages it declares; declare"
+          + " changesStructure, or record the change into context.commands(), applied at the"
+          + " stage's sync point, where context.applyAtSyncPoint(buffers) also applies the"
+          + " per-run buffers of a parallel pass)";
     }
   }
 
@@ -581,9 +794,20 @@ public final class Schedule {
   static final class SystemSlot {
     final String name;
     final SystemBody body;
-    final BooleanSupplier condition;
+    final RunCondition condition;
     final SystemContext context;
     final Timing timing;
+    final ChunkCounts chunks = new ChunkCounts();
+    // The storages the system declares structural changes of (none if it is exclusive: its wave
+    // locks nothing), and the thread running it, or null: written by that thread, compared by a
+    // thread with itself only (see Wave.toString()), so a plain field.
+    SparseSet[] permits = NO_SETS;
+    Thread thread;
+    // Ticks of change detection (see Track): when the latest run started, and the run before the
+    // current one, against which its condition and body ask what changed. Written by the thread
+    // that runs the schedule before the system's wave.
+    long ranAt;
+    long baseline;
     SystemTask task;
     boolean active;
     Throwable failure;
@@ -591,7 +815,7 @@ public final class Schedule {
     SystemSlot(
         final String name,
         final SystemBody body,
-        final BooleanSupplier condition,
+        final RunCondition condition,
         final SystemContext context,
         final int window) {
       this.name = name;
@@ -599,6 +823,48 @@ public final class Schedule {
       this.condition = condition;
       this.context = context;
       this.timing = new Timing(window);
+    }
+  }
+
+  /**
+   * What the schedule knows of one resource or component type for change detection: the systems
+   * that declare changing it, and what it looked like at the last look (a resource's identity; a
+   * storage's size and structure stamp), with the tick of the last change seen from outside them.
+   */
+  static final class Track {
+    final Class<?> resource;
+    final ComponentType<?, ?> type;
+    final SystemSlot[] writers;
+    long changedAt;
+    long observedAt;
+    boolean present;
+    private Object seen;
+    private int size = -1;
+    private long stamp = -1;
+
+    Track(final Object key, final SystemSlot[] writers) {
+      this.resource = key instanceof Class<?> c ? c : null;
+      this.type = key instanceof ComponentType<?, ?> t ? t : null;
+      this.writers = writers;
+    }
+
+    /** Looks again; {@return whether it differs from the last look} */
+    boolean look(final Registry registry) {
+      if (null != resource) {
+        final Object now = registry.context().find(resource);
+        final boolean changed = now != seen;
+        seen = now;
+        present = null != now;
+        return changed;
+      }
+      final Storage<?> storage = registry.findStorage(type);
+      final int nowSize = null == storage ? -1 : storage.size();
+      final long nowStamp = null == storage ? -1 : storage.structureStamp();
+      final boolean changed = nowSize != size || nowStamp != stamp;
+      size = nowSize;
+      stamp = nowStamp;
+      present = nowSize > 0;
+      return changed;
     }
   }
 
@@ -667,7 +933,7 @@ public final class Schedule {
       runs++;
     }
 
-    SystemTiming summary(final String system, final String stage) {
+    SystemTiming summary(final String system, final String stage, final ChunkCounts chunks) {
       final int n = held;
       final long[] sorted = Arrays.copyOf(samples, n);
       Arrays.sort(sorted);
@@ -683,7 +949,24 @@ public final class Schedule {
           0 == n ? 0 : (double) sum / n,
           rank(sorted, 0.50),
           rank(sorted, 0.95),
-          0 == n ? 0 : sorted[n - 1]);
+          0 == n ? 0 : sorted[n - 1],
+          byThread(chunks));
+    }
+
+    // The counts up to the last slot that is not zero.
+    private static List<Long> byThread(final ChunkCounts chunks) {
+      if (null == chunks) {
+        return List.of();
+      }
+      int last = ChunkCounts.SLOTS - 1;
+      while (last >= 0 && 0 == chunks.at(last)) {
+        last--;
+      }
+      final List<Long> counts = new ArrayList<>();
+      for (int slot = 0; slot <= last; slot++) {
+        counts.add(chunks.at(slot));
+      }
+      return Collections.unmodifiableList(counts);
     }
 
     // Nearest rank: the smallest sample with at least p of the samples at or below it.

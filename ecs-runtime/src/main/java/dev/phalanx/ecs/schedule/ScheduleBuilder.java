@@ -4,7 +4,6 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Group;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
-import dev.phalanx.ecs.Storage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,13 +30,18 @@ import java.util.concurrent.ForkJoinPool;
  *       every such pair with the subject of the conflict.
  * </ul>
  *
- * <p>All problems are reported at once, in one {@link IllegalStateException}; nothing is built.
+ * <p>All problems are reported at once, in one {@link IllegalStateException}: a constraint that
+ * names an unknown system or stage is left out of the checks that need it, and the rest of the plan
+ * is still checked (a stage with a cycle still has its conflicts reported). Nothing is built, and
+ * the registry is left as it was.
  */
 public final class ScheduleBuilder {
 
   private final Registry registry;
   private final Map<String, long[]> stages = new LinkedHashMap<>();
   private final Map<String, SystemDeclaration> systems = new LinkedHashMap<>();
+  private final Map<String, SystemSet> sets = new LinkedHashMap<>();
+  private final List<String[]> chains = new ArrayList<>();
   private ForkJoinPool pool;
   private int window = 128;
   private boolean timed = true;
@@ -109,10 +113,50 @@ public final class ScheduleBuilder {
     if (systems.containsKey(name)) {
       throw new IllegalArgumentException("system '" + name + "' is declared already");
     }
+    if (sets.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "'" + name + "' names a set: systems and sets share one namespace");
+    }
     final SystemDeclaration declaration =
         new SystemDeclaration(name, body, systems.size(), Schedule.UPDATE);
     systems.put(name, declaration);
     return declaration;
+  }
+
+  /**
+   * {@return the set named {@code name}, declared by the first call} Systems join it with {@link
+   * SystemDeclaration#inSet}; see {@link SystemSet}.
+   *
+   * @param name the set's name; systems and sets share one namespace
+   * @throws IllegalArgumentException if a system of that name exists
+   */
+  public SystemSet set(final String name) {
+    Objects.requireNonNull(name, "name");
+    if (systems.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "'" + name + "' names a system: systems and sets share one namespace");
+    }
+    SystemSet set = sets.get(name);
+    if (null == set) {
+      set = new SystemSet(name);
+      sets.put(name, set);
+    }
+    return set;
+  }
+
+  /**
+   * Runs {@code names} one after another, each after the one before it (Bevy's {@code chain()}):
+   * systems, or sets, whose every member then runs after every member of the one before.
+   *
+   * @param names names of declared systems or sets, at least two
+   * @return this builder
+   */
+  public ScheduleBuilder chain(final String... names) {
+    for (final String name : names) {
+      Objects.requireNonNull(name, "name");
+    }
+    chains.add(names.clone());
+    return this;
   }
 
   /**
@@ -158,7 +202,9 @@ public final class ScheduleBuilder {
 
   /**
    * Checks the declarations and plans the schedule (see the class comment). Groups declared after
-   * this call do not widen the systems' access: declare groups first.
+   * this call do not widen the systems' access: declare groups first. Once the plan is accepted, it
+   * creates the storage of every component type a system declares, so that no storage is created
+   * while systems run on several threads.
    *
    * @return the schedule
    * @throws IllegalStateException listing every problem found; nothing is built
@@ -185,10 +231,27 @@ public final class ScheduleBuilder {
       checkNames(system, system.after, "after", problems);
       checkNames(system, system.before, "before", problems);
       checkNames(system, system.ambiguousWith, "ambiguousWith", problems);
+      for (final String set : system.sets) {
+        if (!sets.containsKey(set)) {
+          problems.add(
+              "system '" + system.name + "' is in set '" + set + "', which is not declared");
+        }
+      }
     }
-    if (!problems.isEmpty()) {
-      throw refused(problems);
+    for (final SystemSet set : sets.values()) {
+      checkSetNames(set, set.after, "after", problems);
+      checkSetNames(set, set.before, "before", problems);
     }
+    for (final String[] chain : chains) {
+      for (final String name : chain) {
+        if (!systems.containsKey(name) && !sets.containsKey(name)) {
+          problems.add("a chain names '" + name + "', which is not a declared system or set");
+        }
+      }
+    }
+    expandConstraints();
+    // Every check runs whatever the others found: a constraint naming an unknown system or stage
+    // is left out of the checks that need it, so the rest of the plan is still checked.
     checkStageOrder(stageNames, problems);
     final Schedule.Stage[] planned = new Schedule.Stage[stageNames.size()];
     for (int s = 0; s < planned.length; s++) {
@@ -199,7 +262,117 @@ public final class ScheduleBuilder {
     if (!problems.isEmpty()) {
       throw refused(problems);
     }
+    // Every storage a system declares exists before the first frame: none is created while
+    // systems run on several threads, and each system's permission to change the structure of
+    // the storages it declares (see Schedule) names storages that exist.
+    for (final Schedule.Stage stage : planned) {
+      for (final Schedule.SystemSlot slot : stage.slots) {
+        final Access access = slot.context.access;
+        for (final ComponentType<?, ?> type : access.types) {
+          registry.storage(type);
+        }
+        if (!access.exclusive) {
+          final List<SparseSet> permits = new ArrayList<>();
+          for (final ComponentType<?, ?> type : access.types) {
+            if (access.changesStructure(type)) {
+              permits.add(registry.storage(type));
+            }
+          }
+          slot.permits = permits.toArray(new SparseSet[0]);
+        }
+      }
+    }
     return new Schedule(registry, planned, pool, window, timed);
+  }
+
+  private void checkSetNames(
+      final SystemSet set,
+      final List<String> names,
+      final String constraint,
+      final List<String> problems) {
+    for (final String name : names) {
+      if (!systems.containsKey(name) && !sets.containsKey(name)) {
+        problems.add(
+            "set '"
+                + set.name
+                + "' is "
+                + constraint
+                + " '"
+                + name
+                + "', which is not a declared system or set");
+      } else if (name.equals(set.name)) {
+        problems.add("set '" + set.name + "' names itself in " + constraint);
+      }
+    }
+  }
+
+  /** {@return the systems {@code name} stands for: itself, a set's members, or none} */
+  private List<String> expand(final String name) {
+    if (systems.containsKey(name)) {
+      return List.of(name);
+    }
+    final List<String> members = new ArrayList<>();
+    if (sets.containsKey(name)) {
+      for (final SystemDeclaration system : systems.values()) {
+        if (system.sets.contains(name)) {
+          members.add(system.name);
+        }
+      }
+    }
+    return members;
+  }
+
+  /**
+   * Works out each system's constraints with sets expanded: its own, its sets', the chains', and
+   * its sets' chains of members; a system's constraint on itself (through a set) is left out.
+   */
+  private void expandConstraints() {
+    for (final SystemDeclaration system : systems.values()) {
+      system.orderedAfter.clear();
+      system.orderedBefore.clear();
+      system.allowedWith.clear();
+      addExpanded(system, system.after, system.orderedAfter);
+      addExpanded(system, system.before, system.orderedBefore);
+      addExpanded(system, system.ambiguousWith, system.allowedWith);
+      for (final String name : system.sets) {
+        final SystemSet set = sets.get(name);
+        if (null != set) {
+          addExpanded(system, set.after, system.orderedAfter);
+          addExpanded(system, set.before, system.orderedBefore);
+        }
+      }
+    }
+    for (final String[] chain : chains) {
+      for (int k = 1; k < chain.length; k++) {
+        for (final String earlier : expand(chain[k - 1])) {
+          final SystemDeclaration first = systems.get(earlier);
+          addExpanded(first, List.of(chain[k]), first.orderedBefore);
+        }
+      }
+    }
+    for (final SystemSet set : sets.values()) {
+      if (set.chained) {
+        final List<String> members = expand(set.name);
+        for (int k = 1; k < members.size(); k++) {
+          systems.get(members.get(k - 1)).orderedBefore.add(members.get(k));
+        }
+      }
+    }
+  }
+
+  private void addExpanded(
+      final SystemDeclaration system, final List<String> names, final List<String> into) {
+    for (final String name : names) {
+      if (systems.containsKey(name)) {
+        into.add(name); // a system naming itself is reported by checkNames
+        continue;
+      }
+      for (final String member : expand(name)) {
+        if (!member.equals(system.name)) {
+          into.add(member);
+        }
+      }
+    }
   }
 
   private void checkNames(
@@ -208,6 +381,9 @@ public final class ScheduleBuilder {
       final String constraint,
       final List<String> problems) {
     for (final String name : names) {
+      if (sets.containsKey(name)) {
+        continue;
+      }
       if (!systems.containsKey(name)) {
         problems.add(
             "system '"
@@ -226,9 +402,12 @@ public final class ScheduleBuilder {
   private void checkStageOrder(final List<String> stageNames, final List<String> problems) {
     for (final SystemDeclaration system : systems.values()) {
       final int mine = stageNames.indexOf(system.stage);
-      for (final String name : system.after) {
+      if (mine < 0) {
+        continue;
+      }
+      for (final String name : system.orderedAfter) {
         final SystemDeclaration other = systems.get(name);
-        if (stageNames.indexOf(other.stage) > mine) {
+        if (null != other && stageNames.indexOf(other.stage) > mine) {
           problems.add(
               "system '"
                   + system.name
@@ -241,9 +420,11 @@ public final class ScheduleBuilder {
                   + "'");
         }
       }
-      for (final String name : system.before) {
+      for (final String name : system.orderedBefore) {
         final SystemDeclaration other = systems.get(name);
-        if (stageNames.indexOf(other.stage) < mine) {
+        if (null != other
+            && stageNames.indexOf(other.stage) >= 0
+            && stageNames.indexOf(other.stage) < mine) {
           problems.add(
               "system '"
                   + system.name
@@ -267,39 +448,110 @@ public final class ScheduleBuilder {
       final List<SystemDeclaration> members,
       final List<String> problems) {
     final int n = members.size();
-    final Map<String, Integer> local = new HashMap<>();
-    for (int i = 0; i < n; i++) {
-      local.put(members.get(i).name, i);
-    }
-    // Declared edges, within the stage: edge[a][b] means a runs before b.
-    final boolean[][] edge = new boolean[n][n];
-    for (int i = 0; i < n; i++) {
-      final SystemDeclaration system = members.get(i);
-      for (final String name : system.after) {
-        final Integer other = local.get(name);
-        if (null != other) {
-          edge[other][i] = true;
-        }
-      }
-      for (final String name : system.before) {
-        final Integer other = local.get(name);
-        if (null != other) {
-          edge[i][other] = true;
-        }
-      }
-    }
-    final int[] order = Schedule.topologicalOrder(edge);
+    final boolean[][] edge = declaredEdges(members);
+    int[] order = Schedule.topologicalOrder(edge);
     if (order.length < n) {
       problems.add(
           "stage '" + stage + "': the order constraints make a cycle: " + cycle(edge, members));
-      return null;
+      // The systems the cycle holds back follow in declaration order, so that the conflicts of
+      // the stage are still checked (the plan itself is not built).
+      order = completed(order, n);
     }
     final boolean[][] reach = Schedule.closure(edge);
     final Access[] access = new Access[n];
     for (int i = 0; i < n; i++) {
       access[i] = widen(members.get(i).access.build());
     }
-    // Conflicts order the pair as the topological order does; unordered ones must be allowed.
+    final boolean[][] runsBefore =
+        orderConflicts(stage, members, order, edge, reach, access, problems);
+    final Schedule.Wave[] planned = waves(stage, members, order, runsBefore, access);
+    final Schedule.SystemSlot[] slots = new Schedule.SystemSlot[n];
+    for (int x = 0; x < n; x++) {
+      final SystemDeclaration system = members.get(order[x]);
+      slots[x] =
+          new Schedule.SystemSlot(
+              system.name,
+              system.body,
+              system.condition(setConditions(system)),
+              new SystemContext(registry, system.name, stage, access[order[x]]),
+              window);
+    }
+    // Waves name systems by their local index; the stage keeps them in topological order.
+    final int[] slotOf = new int[n];
+    for (int x = 0; x < n; x++) {
+      slotOf[order[x]] = x;
+    }
+    for (final Schedule.Wave w : planned) {
+      for (int k = 0; k < w.systems.length; k++) {
+        w.systems[k] = slotOf[w.systems[k]];
+      }
+      w.slots = slots;
+    }
+    return new Schedule.Stage(stage, stepNanos, maxSteps, slots, planned);
+  }
+
+  /** {@return {@code order} followed by the nodes of {@code [0, n)} it lacks, in index order} */
+  private static int[] completed(final int[] order, final int n) {
+    final boolean[] placed = new boolean[n];
+    for (final int node : order) {
+      placed[node] = true;
+    }
+    final int[] all = Arrays.copyOf(order, n);
+    int count = order.length;
+    for (int node = 0; node < n; node++) {
+      if (!placed[node]) {
+        all[count++] = node;
+      }
+    }
+    return all;
+  }
+
+  /**
+   * The order constraints declared within a stage, by local index: {@code edge[a][b]} means {@code
+   * a} runs before {@code b}; a constraint naming a system of another stage is left out.
+   */
+  private static boolean[][] declaredEdges(final List<SystemDeclaration> members) {
+    final int n = members.size();
+    final Map<String, Integer> local = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      local.put(members.get(i).name, i);
+    }
+    final boolean[][] edge = new boolean[n][n];
+    for (int i = 0; i < n; i++) {
+      final SystemDeclaration system = members.get(i);
+      // A system naming itself is reported once, as such, not again as a cycle.
+      for (final String name : system.orderedAfter) {
+        final Integer other = local.get(name);
+        if (null != other && other != i) {
+          edge[other][i] = true;
+        }
+      }
+      for (final String name : system.orderedBefore) {
+        final Integer other = local.get(name);
+        if (null != other && other != i) {
+          edge[i][other] = true;
+        }
+      }
+    }
+    return edge;
+  }
+
+  /**
+   * Orders every conflicting pair as the topological order does, and reports a conflicting pair
+   * with no declared order that is not allowed to run in declaration order.
+   *
+   * @return the declared edges plus the conflict edges: {@code runsBefore[a][b]} means {@code a}
+   *     must finish before {@code b} starts
+   */
+  private boolean[][] orderConflicts(
+      final String stage,
+      final List<SystemDeclaration> members,
+      final int[] order,
+      final boolean[][] edge,
+      final boolean[][] reach,
+      final Access[] access,
+      final List<String> problems) {
+    final int n = members.size();
     final boolean[][] runsBefore = new boolean[n][n];
     for (int i = 0; i < n; i++) {
       runsBefore[i] = Arrays.copyOf(edge[i], n);
@@ -319,16 +571,33 @@ public final class ScheduleBuilder {
                   + stage
                   + "': systems '"
                   + members.get(a).name
-                  + "' and '"
+                  + "'"
+                  + inSets(members.get(a))
+                  + " and '"
                   + members.get(b).name
-                  + "' conflict on "
+                  + "'"
+                  + inSets(members.get(b))
+                  + " conflict on "
                   + why
                   + ", and no order is declared between them: add after/before, or"
                   + " ambiguousWith to run them in declaration order");
         }
       }
     }
-    // Waves: a system runs one wave after the latest system that must run before it.
+    return runsBefore;
+  }
+
+  /**
+   * Splits a stage into waves: a system runs one wave after the latest system that must run before
+   * it. The waves name systems by their local index.
+   */
+  private Schedule.Wave[] waves(
+      final String stage,
+      final List<SystemDeclaration> members,
+      final int[] order,
+      final boolean[][] runsBefore,
+      final Access[] access) {
+    final int n = members.size();
     final int[] wave = new int[n];
     int waves = 0;
     for (int x = 0; x < n; x++) {
@@ -353,28 +622,7 @@ public final class ScheduleBuilder {
       }
       planned[w] = wave(stage, inWave, members, access);
     }
-    final Schedule.SystemSlot[] slots = new Schedule.SystemSlot[n];
-    for (int x = 0; x < n; x++) {
-      final SystemDeclaration system = members.get(order[x]);
-      slots[x] =
-          new Schedule.SystemSlot(
-              system.name,
-              system.body,
-              system.condition,
-              new SystemContext(registry, system.name, stage, access[order[x]]),
-              window);
-    }
-    // Waves name systems by their local index; the stage keeps them in topological order.
-    final int[] slotOf = new int[n];
-    for (int x = 0; x < n; x++) {
-      slotOf[order[x]] = x;
-    }
-    for (final Schedule.Wave w : planned) {
-      for (int k = 0; k < w.systems.length; k++) {
-        w.systems[k] = slotOf[w.systems[k]];
-      }
-    }
-    return new Schedule.Stage(stage, stepNanos, maxSteps, slots, planned);
+    return planned;
   }
 
   private Schedule.Wave wave(
@@ -390,34 +638,35 @@ public final class ScheduleBuilder {
       exclusive |= access[systemsOfWave[k]].exclusive;
       names.append(k == 0 ? "" : ", ").append(members.get(systemsOfWave[k]).name);
     }
-    // Lock every storage no system of the wave declares a structural change of: an undeclared
-    // structural change then fails fast, with 1 thread as with 16.
-    final List<SparseSet> locked = new ArrayList<>();
-    if (!exclusive) {
-      for (int s = 0; s < registry.storageCount(); s++) {
-        final Storage<?> storage = registry.storageAt(s);
-        boolean structural = false;
-        for (final int system : systemsOfWave) {
-          structural |= access[system].changesStructure(storage.type());
-        }
-        if (!structural) {
-          locked.add(storage);
-        }
+    return new Schedule.Wave(systemsOfWave, exclusive, stage, names.toString());
+  }
+
+  private List<RunCondition> setConditions(final SystemDeclaration system) {
+    final List<RunCondition> more = new ArrayList<>();
+    for (final String name : system.sets) {
+      final SystemSet set = sets.get(name);
+      if (null != set) {
+        more.addAll(set.conditions);
       }
     }
-    return new Schedule.Wave(
-        systemsOfWave,
-        locked.toArray(new SparseSet[0]),
-        "the schedule while it runs systems ["
-            + names
-            + "] of stage '"
-            + stage
-            + "', none of which declares a structural change of it (declare changesStructure, or"
-            + " record the change into the system's command buffer):");
+    return more;
+  }
+
+  /** {@return " (in set 'x')" or " (in sets 'x', 'y')" for a system in sets, else ""} */
+  private static String inSets(final SystemDeclaration system) {
+    if (system.sets.isEmpty()) {
+      return "";
+    }
+    final StringBuilder text =
+        new StringBuilder(system.sets.size() == 1 ? " (in set " : " (in sets ");
+    for (int k = 0; k < system.sets.size(); k++) {
+      text.append(k == 0 ? "'" : ", '").append(system.sets.get(k)).append('\'');
+    }
+    return text.append(')').toString();
   }
 
   private boolean allowed(final SystemDeclaration a, final SystemDeclaration b) {
-    return a.ambiguousWith.contains(b.name) || b.ambiguousWith.contains(a.name);
+    return a.allowedWith.contains(b.name) || b.allowedWith.contains(a.name);
   }
 
   /** Adds, for a structural change of any type of an owning group, one of every owned type. */

@@ -23,7 +23,13 @@ public final class SystemDeclaration {
   final List<String> after = new ArrayList<>();
   final List<String> before = new ArrayList<>();
   final List<String> ambiguousWith = new ArrayList<>();
-  BooleanSupplier condition;
+  final List<RunCondition> conditions = new ArrayList<>();
+  final List<String> sets = new ArrayList<>();
+  // The constraints with sets expanded into their members, set's constraints and chains included:
+  // worked out by each build().
+  final List<String> orderedAfter = new ArrayList<>();
+  final List<String> orderedBefore = new ArrayList<>();
+  final List<String> allowedWith = new ArrayList<>();
 
   SystemDeclaration(final String name, final SystemBody body, final int index, final String stage) {
     this.name = name;
@@ -163,10 +169,24 @@ public final class SystemDeclaration {
   }
 
   /**
-   * Runs the system after {@code systems} of the same stage (a system of an earlier stage is after
-   * already; one of a later stage is an error).
+   * Puts the system in the named {@linkplain ScheduleBuilder#set sets}: their order constraints and
+   * run conditions hold for it as well.
    *
-   * @param systems names of declared systems
+   * @param names names of sets declared on the builder
+   * @return this declaration
+   */
+  public SystemDeclaration inSet(final String... names) {
+    for (final String set : names) {
+      sets.add(Objects.requireNonNull(set, "set"));
+    }
+    return this;
+  }
+
+  /**
+   * Runs the system after {@code systems} of the same stage (a system of an earlier stage is after
+   * already; one of a later stage is an error). A set's name stands for every member.
+   *
+   * @param systems names of declared systems or sets
    * @return this declaration
    */
   public SystemDeclaration after(final String... systems) {
@@ -177,9 +197,9 @@ public final class SystemDeclaration {
   }
 
   /**
-   * Runs the system before {@code systems} of the same stage.
+   * Runs the system before {@code systems} of the same stage. A set's name stands for every member.
    *
-   * @param systems names of declared systems
+   * @param systems names of declared systems or sets
    * @return this declaration
    */
   public SystemDeclaration before(final String... systems) {
@@ -191,9 +211,10 @@ public final class SystemDeclaration {
 
   /**
    * Allows this system and {@code systems} to conflict without an order between them: the schedule
-   * then runs them one after the other in declaration order, instead of refusing to build.
+   * then runs them one after the other in declaration order, instead of refusing to build. A set's
+   * name stands for every member.
    *
-   * @param systems names of declared systems
+   * @param systems names of declared systems or sets
    * @return this declaration
    */
   public SystemDeclaration ambiguousWith(final String... systems) {
@@ -204,15 +225,55 @@ public final class SystemDeclaration {
   }
 
   /**
-   * Runs the system only in frames (or steps) where {@code condition} holds. The condition is
-   * evaluated on the thread that runs the schedule, before the system's wave starts: it sees the
-   * world as the systems before that wave left it. It may throw, as a system may.
+   * Runs the system only in frames (or steps) where {@code condition} holds. Several conditions
+   * (this and {@link #runIf(RunCondition)}) hold only together: the system runs when every one
+   * holds, and they are asked in the order added until one does not. A condition is evaluated on
+   * the thread that runs the schedule, before the system's wave starts: it sees the world as the
+   * systems before that wave left it. It may throw, as a system may.
    *
    * @param condition the run condition
    * @return this declaration
    */
   public SystemDeclaration runIf(final BooleanSupplier condition) {
-    this.condition = Objects.requireNonNull(condition, "condition");
+    conditions.add(RunCondition.of(condition));
     return this;
+  }
+
+  /**
+   * Runs the system only in frames (or steps) where {@code condition} holds; a condition that sees
+   * the system's context, so it can read resources and ask what changed since the system last ran
+   * (see {@link RunCondition}). Added to the system's other conditions, as {@link
+   * #runIf(BooleanSupplier)} is: every one must hold.
+   *
+   * @param condition the run condition
+   * @return this declaration
+   */
+  public SystemDeclaration runIf(final RunCondition condition) {
+    conditions.add(Objects.requireNonNull(condition, "condition"));
+    return this;
+  }
+
+  /**
+   * {@return the conditions, then {@code more} (its sets'), all of which must hold, as one; {@code
+   * null} if there are none}
+   */
+  RunCondition condition(final List<RunCondition> more) {
+    final List<RunCondition> every = new ArrayList<>(conditions);
+    every.addAll(more);
+    if (every.isEmpty()) {
+      return null;
+    }
+    if (1 == every.size()) {
+      return every.get(0);
+    }
+    final RunCondition[] all = every.toArray(new RunCondition[0]);
+    return context -> {
+      for (final RunCondition each : all) {
+        if (!each.holds(context)) {
+          return false;
+        }
+      }
+      return true;
+    };
   }
 }

@@ -7,12 +7,13 @@
  * Generated queries declare their own access ({@link dev.phalanx.ecs.schedule.AccessSource};
  * components listed in a query's {@code readOnly} are read, the others written), so a system states
  * its access by naming the queries it uses. A {@link dev.phalanx.ecs.schedule.ScheduleBuilder}
- * takes stages (three by default, fixed-timestep ones on demand), systems, order constraints and
- * run conditions; {@code build()} refuses cycles and unordered conflicts, naming them, before the
- * first frame. A {@link dev.phalanx.ecs.schedule.Schedule} then runs frames: per stage, waves of
- * systems with no conflict between them (at once, on a {@link java.util.concurrent.ForkJoinPool},
- * if one is given), then a sync point that applies each system's command buffer in a fixed order.
- * The world after a frame does not depend on the number of threads.
+ * takes stages (three by default, fixed-timestep ones on demand), systems, named sets of systems,
+ * order constraints, chains and run conditions; {@code build()} refuses cycles, unordered conflicts
+ * and unknown names, naming them all at once, before the first frame. A {@link
+ * dev.phalanx.ecs.schedule.Schedule} then runs frames: per stage, waves of systems with no conflict
+ * between them (at once, on a {@link java.util.concurrent.ForkJoinPool}, if one is given), then a
+ * sync point that applies each system's command buffer in a fixed order. The world after a frame
+ * does not depend on the number of threads.
  *
  * <h2>Costs</h2>
  *
@@ -27,7 +28,8 @@
  * <ul>
  *   <li>{@code Access}, {@code AccessSource}: what a system touches, and what conflicts.
  *   <li>{@code SystemBody}, {@code SystemContext}, {@code SystemDeclaration}: a system, its view of
- *       the frame, its declaration.
+ *       the frame, its declaration; {@code SystemSet}: a named set of systems; {@code
+ *       RunCondition}: whether a system runs in a frame.
  *   <li>{@code ScheduleBuilder}: declaring and checking; {@code Schedule}: planning's result and
  *       the executor; {@code SystemTiming}, {@code SystemFailedException}: what a frame reports.
  * </ul>

@@ -1,11 +1,12 @@
 package dev.phalanx.ecs.snapshot;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ColumnVisitor;
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
@@ -46,36 +47,58 @@ import java.util.Map;
  *       {@link Entity#NULL}.
  * </ol>
  *
- * <p>Local entities that were never mapped are left alone. Changes go through the registry's normal
- * mutation path, so groups stay right, listeners are told and tracked components are stamped with
- * the registry's current change tick.
+ * <p>Local entities that were never mapped are left alone. A load is applied as one {@link
+ * ChangeSet} (public API only): groups stay right, listeners are told and tracked components are
+ * stamped with the registry's current change tick.
  *
- * <h2>Checked, then applied in full</h2>
+ * <h2>Checked, then applied whole</h2>
  *
  * <p>Schema rules, the rule on stream names (only types given to the loader, the local registry's
  * storages' and the hierarchy's; see {@link SnapshotLoader}) and the checks are {@link
  * SnapshotLoader}'s: the whole stream is read and checked before the registry is touched, and a bad
- * stream throws {@link SnapshotFormatException} with the registry and the map unchanged. Every
- * other refusal is known before the first change too: a load while any storage of the registry is
- * locked or iterated throws {@link ConcurrentModificationException}, during a {@link
- * Registry#clear()} or from a listener of this loader's own load {@link IllegalStateException}, and
- * nothing changed (no entity unmapped, so none lingers unmapped).
+ * stream throws {@link SnapshotFormatException} with the registry and the map unchanged. Then the
+ * whole load (destructions, creations, insertions, writes, removals) is staged into the loader's
+ * change set, with the values compared as they stand, and committed; every other refusal is the
+ * loader's own or the change set's check, before the first change: a load while any storage of the
+ * registry is locked or iterated throws {@link ConcurrentModificationException}, one during a
+ * {@link Registry#clear()}, from a listener of this loader's own load, or needing more entities
+ * than the registry's limit leaves (the creations are made before the destructions) {@link
+ * IllegalStateException}. A refused load changes nothing: the registry, the map and the loader are
+ * as before the call (only the {@link Hierarchy}, if the stream has one and the registry did not,
+ * may have been created, with no node, as a change set leaves a storage it created).
  *
- * <p>Once started, a load completes. Listeners may throw: each step still completes as the mutation
- * path promises, the load goes on, and the first exception is rethrown at its end, later ones
- * suppressed (as {@link CommandBuffer} does). Listeners may change the world: a step is taken
- * against the world as it is then (positions are looked up at each write); a local entity that a
- * listener destroyed is simply gone: its values in this snapshot are dropped, it is unmapped at the
- * end of the load, and the next snapshot that lists its remote entity creates it again (references
- * this load wrote to it dangle until then, as references to any destroyed entity do). A step a
- * listener's change makes impossible (it left a storage locked, say) is skipped and its exception
- * collected; {@code verify()} stays empty.
+ * <p>Once the check passed, a load completes, in the change set's order: every entity is created
+ * and every value written (no listener runs meanwhile), then creation, construction (with group
+ * entries) and updates are announced, then the removals and destructions run. Listeners may throw:
+ * every change is still made and every listener runs, and the first exception is rethrown at the
+ * end, later ones suppressed (as {@link CommandBuffer} does); the map then names every entity the
+ * load created. Listeners may change the world: a listener sees every value of the load already
+ * written; an entity it destroys is not announced an update, nor removed or destroyed again; a
+ * local entity that a listener destroyed is simply gone: it is unmapped at the end of the load, and
+ * the next snapshot that lists its remote entity creates it again (references this load wrote to it
+ * dangle until then, as references to any destroyed entity do). A listener that calls {@link #map}
+ * during the load gets the entities created so far. While the load writes the hierarchy's nodes
+ * (between {@link Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}), a listener sees the
+ * links as written, the lists not rebuilt yet: it must not read or change the hierarchy then, but
+ * record such work for after the load. {@code verify()} is empty after every load.
+ *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>A codec that throws fails the reading, before anything changes: the load throws {@link
+ * SnapshotFormatException} (the codec's exception as its cause), the registry and the map are as
+ * they were, and the next load is taken as if this one had not been tried. A listener that throws
+ * does not stop the load (see above): the map then holds what the load did. Nested calls are
+ * refused: while a load (or {@link #orphans}) runs, a call from one of its codecs or listeners to
+ * {@code load}, {@link #orphans}, {@link #codec}, {@link #types} or {@link #alias} throws {@link
+ * IllegalStateException} naming the call under way, before changing anything. {@link #map}, {@link
+ * #contains} and {@link #size} may be called: they show the map as the load has left it so far.
  *
  * <h2>Costs</h2>
  *
  * <p>O(remote entities + elements) per load, with map look-ups (open addressing, no boxing); no
- * allocation per element for primitive fields once the map has grown; one comparison per field of
- * an element the local entity already has.
+ * allocation per element for primitive fields once the map and the change set have grown; one
+ * comparison per field of an element the local entity already has, and one write per field of an
+ * element that changed.
  *
  * <h2>Threading</h2>
  *
@@ -85,8 +108,19 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
 
   private final Registry registry;
   private final LongLongMap remoteToLocal = new LongLongMap(16);
-  // True while a load applies a snapshot: a nested load (from a listener) is refused.
-  private boolean loading;
+  // Staging's changes of the map, undone if the commit is refused.
+  private final RemapLog remaps = new RemapLog(new LongMapping(remoteToLocal));
+  // Each load is staged into this set, then committed.
+  private final ChangeSet changes;
+  // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
+  private final Runnable undo = this::rollback;
+  private final Writer writer = new Writer(remoteToLocal);
+  // Reused by staging: the remote entities gone and their local ones; those created.
+  private long[] goneRemotes = new long[16];
+  private long[] goneLocals = new long[16];
+  private int goneCount;
+  private long[] createdRemotes = new long[16];
+  private int createdCount;
 
   /**
    * Creates a loader into {@code registry}, with an empty map.
@@ -94,7 +128,9 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @param registry the local registry
    */
   public ContinuousLoader(final Registry registry) {
+    super("ContinuousLoader");
     this.registry = registry;
+    this.changes = new ChangeSet(registry);
   }
 
   @Override
@@ -109,7 +145,12 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @return the local handle
    */
   public long map(final long remote) {
-    return Entity.isNull(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL);
+    if (Entity.isNull(remote)) {
+      return Entity.NULL;
+    }
+    final long local = remoteToLocal.get(remote, Entity.NULL);
+    // During a load's commit (from a listener), a created entity is mapped to its staged handle.
+    return ChangeSet.isStaged(local) ? changes.entityOf(local) : local;
   }
 
   /**
@@ -137,8 +178,10 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @throws RuntimeException the first exception a listener threw, once the load completed
    * @throws ConcurrentModificationException if a storage of the registry is locked or iterated;
    *     nothing changed
-   * @throws IllegalStateException if the registry is being cleared, or this loader is loading
-   *     (called from a listener of the load); nothing changed
+   * @throws IllegalStateException if the registry is being cleared, has too few identifiers left
+   *     for the entities the load creates, or is destroying an entity the load changes (a load from
+   *     its destroy listener), or this loader is loading (called from a listener of the load);
+   *     nothing changed
    */
   public Map<String, byte[]> load(final InputStream in) throws IOException {
     return load(StreamChannels.reading(in));
@@ -188,7 +231,16 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @throws IllegalStateException if called during a load (from a listener); nothing changed
    */
   public ContinuousLoader orphans() {
-    checkNotLoading("destroy orphans");
+    guard.enter("orphans()", "destroy orphans");
+    try {
+      destroyOrphans();
+    } finally {
+      guard.exit();
+    }
+    return this;
+  }
+
+  private void destroyOrphans() {
     final long[] locals = new long[remoteToLocal.size()];
     int count = 0;
     for (int slot = 0; slot < remoteToLocal.capacity(); slot++) {
@@ -199,43 +251,37 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     final Throwable failure = SnapshotLoader.destroyOrphans(registry, locals);
     unmapDestroyed();
     Failures.rethrow(failure);
-    return this;
   }
 
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
-    checkNotLoading("load a snapshot");
+    // Refuses a nested load from the first byte read: codecs run during the reading.
+    guard.enter("load(...)", "load a snapshot");
+    try {
+      return loadOnce(in);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private Map<String, byte[]> loadOnce(final SnapshotInput in) throws IOException {
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, false);
     HierarchySection.checkStaged(staged);
-    // Every refusal is known before the first change: codecs (user code) ran during the reading.
-    checkNotLoading("load a snapshot");
+    // The loader's own refusals, before anything is staged; the change set checks the rest.
     SnapshotLoader.checkIdle(registry, "load a snapshot");
     if (registry.isClearing()) {
       throw new IllegalStateException("cannot load a snapshot while the registry is being cleared");
     }
-    loading = true;
-    final Throwable failure;
-    try {
-      failure = commit(staged);
-    } finally {
-      loading = false;
-    }
+    final Throwable failure = commit(staged);
     Failures.rethrow(failure);
     return Collections.unmodifiableMap(staged.extras);
   }
 
-  /** Refuses {@code operation} from a listener of a load under way (a nested load). */
-  private void checkNotLoading(final String operation) {
-    if (loading) {
-      throw new IllegalStateException(
-          "cannot " + operation + ": this loader is loading (called from a listener of the load)");
-    }
-  }
-
   /**
-   * Applies a checked snapshot in full: every step goes through the registry's mutation path, and
-   * an exception thrown by a step (a listener's, as the step completes; or a step refused because a
-   * listener changed the world) is collected, so the rest of the load still happens. Returns the
-   * first exception, later ones suppressed.
+   * Applies a checked snapshot as one change set: stages every destruction, creation, insertion,
+   * value write and removal (the map then names the staged handles of the creations, and no longer
+   * names the remote entities that went), commits, then settles the map on the entities the commit
+   * created. A refused commit changes nothing and the map is put back as it was; its refusal is
+   * thrown. Otherwise returns what listeners threw (the first, later ones suppressed).
    */
   private Throwable commit(final StagedSnapshot staged) {
     final int listed = staged.full ? staged.alive : staged.entityCount;
@@ -243,83 +289,119 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     for (int i = 0; i < listed; i++) {
       remoteLive.put(staged.entities[i], i);
     }
-    Throwable failure = destroyGone(remoteLive);
-    if (staged.has(Hierarchy.TYPE)) {
-      Hierarchy.of(registry);
-    }
-    failure = createListed(staged, listed, failure);
-    final LongLongMap localToRemote = new LongLongMap(remoteToLocal.size());
-    for (int slot = 0; slot < remoteToLocal.capacity(); slot++) {
-      if (!Entity.isNull(remoteToLocal.keyAt(slot))) {
-        localToRemote.put(remoteToLocal.valueAt(slot), remoteToLocal.keyAt(slot));
+    remaps.forget();
+    goneCount = 0;
+    createdCount = 0;
+    // Created before anything is staged, as a change set creates a storage it needs: a refused
+    // load may leave the hierarchy in place, with no node.
+    final Hierarchy hierarchy = staged.has(Hierarchy.TYPE) ? Hierarchy.of(registry) : null;
+    try {
+      stageGone(remoteLive);
+      stageCreations(staged, listed);
+      final LongLongMap localToRemote = new LongLongMap(remoteToLocal.size());
+      for (int slot = 0; slot < remoteToLocal.capacity(); slot++) {
+        if (!Entity.isNull(remoteToLocal.keyAt(slot))) {
+          localToRemote.put(remoteToLocal.valueAt(slot), remoteToLocal.keyAt(slot));
+        }
       }
+      for (final StagedSnapshot.StagedStorage source : staged.storages) {
+        // The registry's storage, or null if it has none yet (the commit creates it).
+        final Storage<?> storage = registry.findStorage(source.type);
+        writer.stage(source);
+        if (null != storage) {
+          stageRemovals(storage, source, localToRemote);
+        }
+        stageElements(storage, source);
+      }
+    } catch (final RuntimeException | Error failed) {
+      // Nothing was committed: the map and the set go back to what they were.
+      rollback();
+      writer.clear();
+      throw failed;
     }
-    final Writer writer = new Writer();
-    for (final StagedSnapshot.StagedStorage source : staged.storages) {
-      final Storage<?> storage = registry.storage(source.type);
-      failure = removeLost(storage, source, localToRemote, failure);
-      failure = writeElements(storage, source, writer, failure);
+    final Throwable failure;
+    try {
+      failure = StagedCommit.commit(changes, hierarchy, undo);
+    } finally {
+      writer.clear();
     }
-    unmapDestroyed();
-    // The links arrived as written; the lists and counts they imply are rebuilt from them.
-    if (staged.has(Hierarchy.TYPE)) {
-      HierarchyHooks.afterLoad(registry);
-    }
+    settle();
     return failure;
   }
 
   /**
-   * Destroys the local entities of mapped remote entities the snapshot no longer lists, and unmaps
-   * each once its local entity is gone (one a refused destroy left alive stays mapped, so that the
-   * next load destroys it: no ghost).
+   * Stages the destruction of the local entities of mapped remote entities the snapshot no longer
+   * lists, and unmaps them (references to them are written as {@link Entity#NULL}); {@link #settle}
+   * maps again one that is still alive after the commit (a listener kept it), so that the next load
+   * destroys it: no ghost.
    */
-  private Throwable destroyGone(final LongLongMap remoteLive) {
-    final long[] gone = new long[remoteToLocal.size()];
-    int goneCount = 0;
+  private void stageGone(final LongLongMap remoteLive) {
     for (int slot = 0; slot < remoteToLocal.capacity(); slot++) {
       final long remote = remoteToLocal.keyAt(slot);
       if (!Entity.isNull(remote) && !remoteLive.containsKey(remote)) {
-        gone[goneCount++] = remote;
-      }
-    }
-    Throwable failure = null;
-    for (int i = 0; i < goneCount; i++) {
-      final long local = remoteToLocal.get(gone[i], Entity.NULL);
-      try {
-        if (registry.valid(local)) {
-          registry.destroy(local);
+        if (goneCount == goneRemotes.length) {
+          goneRemotes = Arrays.copyOf(goneRemotes, 2 * goneCount);
+          goneLocals = Arrays.copyOf(goneLocals, 2 * goneCount);
         }
-      } catch (final RuntimeException | Error thrown) {
-        failure = Failures.add(failure, thrown);
-      }
-      if (!registry.valid(local)) {
-        remoteToLocal.remove(gone[i]);
+        goneRemotes[goneCount] = remote;
+        goneLocals[goneCount++] = remoteToLocal.valueAt(slot);
       }
     }
-    return failure;
+    for (int i = 0; i < goneCount; i++) {
+      final long local = goneLocals[i];
+      remap(goneRemotes[i], Entity.NULL);
+      if (registry.valid(local)) {
+        changes.destroy(local);
+      }
+    }
   }
 
-  /** Gives every listed remote entity without a live local one a new local entity. */
-  private Throwable createListed(final StagedSnapshot staged, final int listed, Throwable failure) {
+  /**
+   * Stages a creation for every listed remote entity without a live local one, and maps it to the
+   * staged handle until {@link #settle}.
+   */
+  private void stageCreations(final StagedSnapshot staged, final int listed) {
     for (int i = 0; i < listed; i++) {
       final long remote = staged.entities[i];
       final long local = remoteToLocal.get(remote, Entity.NULL);
       if (Entity.isNull(local) || !registry.valid(local)) {
-        final long created;
-        try {
-          created = CoreHooks.createUnannounced(registry);
-        } catch (final RuntimeException | Error thrown) {
-          // The registry's entity limit: this remote entity stays without a local one.
-          remoteToLocal.remove(remote);
-          failure = Failures.add(failure, thrown);
-          continue;
+        if (createdCount == createdRemotes.length) {
+          createdRemotes = Arrays.copyOf(createdRemotes, 2 * createdCount);
         }
-        // Mapped before the create listeners run: one that throws leaves no entity unmapped.
-        remoteToLocal.put(remote, created);
-        failure = CoreHooks.publish(registry.onCreate(), registry, created, failure);
+        createdRemotes[createdCount++] = remote;
+        remap(remote, changes.create());
       }
     }
-    return failure;
+  }
+
+  /** Maps {@code remote} to {@code local} ({@link Entity#NULL}: unmaps it), logging the undo. */
+  private void remap(final long remote, final long local) {
+    remaps.remap(remote, local);
+  }
+
+  /** Puts the map back as it was before staging, and forgets what the set staged. */
+  private void rollback() {
+    remaps.undo();
+    changes.clear();
+  }
+
+  /**
+   * After a commit that was applied (whatever its listeners threw): maps each created remote entity
+   * to the entity its staged handle became, maps a gone one again if its local entity is still
+   * alive, then unmaps every remote entity whose local entity is gone (a listener destroyed it).
+   */
+  private void settle() {
+    for (int i = 0; i < createdCount; i++) {
+      final long remote = createdRemotes[i];
+      remoteToLocal.put(remote, changes.entityOf(remoteToLocal.get(remote, Entity.NULL)));
+    }
+    for (int i = 0; i < goneCount; i++) {
+      if (registry.valid(goneLocals[i])) {
+        remoteToLocal.put(goneRemotes[i], goneLocals[i]);
+      }
+    }
+    remaps.forget();
+    unmapDestroyed();
   }
 
   /** Unmaps every remote entity whose local entity is gone (a listener destroyed it). */
@@ -343,98 +425,76 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
   }
 
   /**
-   * Writes the snapshot's elements of one storage: a mapped local entity without the component gets
-   * it (emplaced, stamped, construct published); one that has it gets the new values only if they
-   * differ from its own (written, stamped, update published), else nothing happens. A local entity
-   * gone meanwhile (a listener destroyed it) is skipped. Positions are looked up at each write, so
-   * listeners may change the storage between writes.
+   * Stages the snapshot's elements of one storage: a mapped local entity without the component gets
+   * it (an insertion: stamped, construct published); one that has it gets the new values only if
+   * they differ from its own, compared now (a write: stamped, update published), else nothing
+   * happens. The writer copies the values at the commit's apply step.
    */
-  private Throwable writeElements(
-      final Storage<?> storage,
-      final StagedSnapshot.StagedStorage source,
-      final Writer writer,
-      Throwable failure) {
-    writer.start(source, storage, remoteToLocal);
+  private void stageElements(final Storage<?> storage, final StagedSnapshot.StagedStorage source) {
+    final ComponentType<?, ?> type = source.type;
     for (int p = 0; p < source.size; p++) {
       final long remote = source.packed[p];
       if (Entity.isTombstone(remote)) {
         continue;
       }
       final long local = remoteToLocal.get(remote, Entity.NULL);
-      if (Entity.isNull(local) || !registry.valid(local)) {
+      if (Entity.isNull(local)) {
+        continue; // unlisted: the snapshot has no such entity
+      }
+      if (!ChangeSet.isStaged(local) && !registry.valid(local)) {
         continue;
       }
-      try {
-        final int position = storage.indexOf(local);
-        if (SparseSet.ABSENT != position) {
-          if (writer.differs(p, position)) {
-            writer.write(p, position);
-            CoreHooks.markWritten(storage, position);
-            CoreHooks.notifyUpdate(storage, local);
-          }
-        } else {
-          final int prepared = CoreHooks.prepareInsert(storage, local);
-          writer.write(p, prepared);
-          CoreHooks.markWritten(storage, prepared);
-          CoreHooks.commitInsert(storage, local, prepared);
-        }
-      } catch (final RuntimeException | Error thrown) {
-        failure = Failures.add(failure, thrown);
+      final int position =
+          null == storage || ChangeSet.isStaged(local) ? SparseSet.ABSENT : storage.indexOf(local);
+      if (SparseSet.ABSENT == position) {
+        changes.emplace(local, type, writer, p);
+      } else if (writer.differs(storage, p, position)) {
+        changes.write(local, type, writer, p);
       }
     }
-    return failure;
   }
 
-  /** Removes the component from mapped local entities whose remote entity no longer has it. */
-  private Throwable removeLost(
+  /** Stages the removal of the component from mapped local entities whose remote one lost it. */
+  private void stageRemovals(
       final Storage<?> storage,
       final StagedSnapshot.StagedStorage source,
-      final LongLongMap localToRemote,
-      Throwable failure) {
+      final LongLongMap localToRemote) {
     final LongLongMap has = new LongLongMap(source.size);
     for (int p = 0; p < source.size; p++) {
       final long local =
           Entity.isTombstone(source.packed[p])
               ? Entity.NULL
               : remoteToLocal.get(source.packed[p], Entity.NULL);
-      // Unmapped (the registry's entity limit refused its creation): nothing to keep.
       if (!Entity.isNull(local)) {
         has.put(local, p);
       }
     }
-    long[] lost = new long[16];
-    int count = 0;
     final long[] packed = storage.packed();
     for (int p = 0; p < storage.size(); p++) {
       final long local = packed[p];
       if (!Entity.isTombstone(local)
           && localToRemote.containsKey(local)
           && !has.containsKey(local)) {
-        if (count == lost.length) {
-          lost = Arrays.copyOf(lost, 2 * count);
-        }
-        lost[count++] = local;
+        changes.remove(local, source.type);
       }
     }
-    for (int i = 0; i < count; i++) {
-      try {
-        storage.remove(lost[i]);
-      } catch (final RuntimeException | Error thrown) {
-        failure = Failures.add(failure, thrown);
-      }
-    }
-    return failure;
   }
 
   /**
-   * Compares or writes one staged element at a storage position, remapping entity references. The
-   * staged columns are bound once per storage, in {@code eachColumn} order.
+   * Compares or writes one staged element at a storage position, remapping entity references: the
+   * {@link ChangeSet.RowWriter} of every insertion and write a load stages, one per loader. The
+   * staged columns of each storage are bound once per load, in {@code eachColumn} order, and kept
+   * by component type id until the load ends.
    */
-  private static final class Writer implements ColumnVisitor {
+  private static final class Writer implements ColumnVisitor, ChangeSet.RowWriter {
     private final Binder binder = new Binder();
-    private Object[] columns = new Object[0];
-    private LongLongMap map;
+    private final LongLongMap map;
+    // Per component type id, the load's staged storage of that type, and its columns once bound.
+    private StagedSnapshot.StagedStorage[] staged = new StagedSnapshot.StagedStorage[16];
+    private Object[][] bound = new Object[16][];
+    // The storage the element being handled is in, its columns and page layout.
     private Storage<?> storage;
+    private Object[] columns;
     private int shift;
     private int mask;
     // The element being handled: its staged position, its page and offset in the storage.
@@ -447,35 +507,64 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     private boolean comparing;
     private boolean changed;
 
-    void start(
-        final StagedSnapshot.StagedStorage staged,
-        final Storage<?> target,
-        final LongLongMap remoteToLocal) {
-      storage = target;
-      map = remoteToLocal;
-      shift = target.pageShift();
-      mask = target.pageSize() - 1;
-      columns = binder.bind(staged, target);
+    Writer(final LongLongMap remoteToLocal) {
+      this.map = remoteToLocal;
+    }
+
+    /** Takes {@code source}'s columns for the writes of its type (bound at the first). */
+    void stage(final StagedSnapshot.StagedStorage source) {
+      final int id = source.type.id();
+      if (id >= staged.length) {
+        final int length = Math.max(id + 1, 2 * staged.length);
+        staged = Arrays.copyOf(staged, length);
+        bound = Arrays.copyOf(bound, length);
+      }
+      staged[id] = source;
+      bound[id] = null;
+      storage = null;
+    }
+
+    /** Forgets the load's columns. */
+    void clear() {
+      Arrays.fill(staged, null);
+      Arrays.fill(bound, null);
+      storage = null;
+      columns = null;
     }
 
     /** {@return whether the staged element differs from the one at {@code position}} */
-    boolean differs(final int stagedPosition, final int position) {
-      visit(stagedPosition, position, true);
+    boolean differs(final Storage<?> target, final int stagedPosition, final int position) {
+      visit(target, stagedPosition, position, true);
       return changed;
     }
 
-    void write(final int stagedPosition, final int position) {
-      visit(stagedPosition, position, false);
+    @Override
+    public void write(final Storage<?> target, final int position, final int row) {
+      visit(target, row, position, false);
     }
 
-    private void visit(final int stagedPosition, final int position, final boolean compare) {
+    private void visit(
+        final Storage<?> target,
+        final int stagedPosition,
+        final int position,
+        final boolean compare) {
+      if (target != storage) {
+        final int id = target.type().id();
+        if (null == bound[id]) {
+          bound[id] = binder.bind(staged[id], target);
+        }
+        storage = target;
+        columns = bound[id];
+        shift = target.pageShift();
+        mask = target.pageSize() - 1;
+      }
       from = stagedPosition;
       page = position >>> shift;
       offset = position & mask;
       column = 0;
       comparing = compare;
       changed = false;
-      CoreHooks.eachColumn(storage, this);
+      target.columns(this);
     }
 
     /** {@return the next column's staged values, or null if the snapshot lacks the field} */
@@ -603,7 +692,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     Object[] bind(final StagedSnapshot.StagedStorage staged, final Storage<?> storage) {
       source = staged;
       count = 0;
-      CoreHooks.eachColumn(storage, this);
+      storage.columns(this);
       return Arrays.copyOf(bound, count);
     }
 
@@ -658,6 +747,24 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     @Override
     public void objects(final String name, final Class<?> type, final Object[][] pages) {
       add(name);
+    }
+  }
+
+  /** The loader's map as the remap log sees it. */
+  private record LongMapping(LongLongMap map) implements RemapLog.Mapping {
+    @Override
+    public long get(final long remote, final long missing) {
+      return map.get(remote, missing);
+    }
+
+    @Override
+    public void put(final long remote, final long local) {
+      map.put(remote, local);
+    }
+
+    @Override
+    public void remove(final long remote) {
+      map.remove(remote);
     }
   }
 }

@@ -1,12 +1,11 @@
 package dev.phalanx.ecs.snapshot;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
@@ -45,17 +44,22 @@ import java.util.Map;
  *       SnapshotFormatException} naming the offset and the rule; the replica and the map are
  *       unchanged. A storage the delta changes that is locked or iterated (any storage, if the
  *       delta destroys entities) refuses it with {@link ConcurrentModificationException},
- *       unchanged.
- *   <li>destroys the local entities of lost remote ones, creates local entities for gained ones;
- *   <li>per storage: removes the component from the entities listed as losing it (if they still
- *       have it), then replaces the values sent of the entities that have the component (all
- *       written by position first, then each stamped, then each update published), then emplaces
- *       the others one by one through the storage's normal insertion path (construct); each value
- *       written stamps the local change tick of a tracked storage. An update listener thus sees the
- *       section's other replaced values already written. {@code @EntityRef} fields (and hierarchy
- *       links) are mapped: a reference to a remote entity this replica does not hold becomes {@link
- *       Entity#NULL}.
- *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), its
+ *       unchanged; so does a replica with too few identifiers left for the gained entities (the
+ *       creations are made before the destructions), with {@link IllegalStateException}.
+ *   <li>stages the whole apply into the loader's {@link ChangeSet} (public API only): the
+ *       destruction of the local entities of lost remote ones, the creation of local entities for
+ *       gained ones, and per storage the removal of the component from the entities listed as
+ *       losing it, a value write for each value sent of an entity that has the component, an
+ *       insertion for the others. {@code @EntityRef} fields (and hierarchy links) are mapped: a
+ *       reference to a remote entity this replica does not hold becomes {@link Entity#NULL};
+ *   <li>commits it: the change set checks it in full (a refused commit changes nothing: the
+ *       replica, the map and the tick are as before the call), creates the entities, writes every
+ *       value (each stamping the local change tick of a tracked storage) with no listener running
+ *       meanwhile, then announces creation, construction (with group entries; last inserted first)
+ *       and updates, then runs the removals and destructions. A listener thus sees every value of
+ *       the delta already written;
+ *   <li>if the delta wrote nodes of the {@link Hierarchy} (created if the replica had none), the
+ *       commit runs between {@link Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}: its
  *       children lists and counts are rebuilt from the parent links: a node's children are those of
  *       the stream's list in its order, then the others that name it (local children attached to a
  *       mirrored node, children the stream's list did not carry); a parent the replica does not
@@ -64,15 +68,29 @@ import java.util.Map;
  * </ol>
  *
  * <p>Listener exceptions do not stop the apply: it completes, then the first is rethrown with the
- * others suppressed. A listener that destroys a mapped local entity makes the apply skip that
- * entity's remaining values (the map keeps it until the writer says it is gone). Local entities
- * that were never mapped are left alone. A listener may destroy entities and add or remove
- * components during an apply: the apply skips what it destroyed and {@link Registry#verify()} is
- * empty afterwards. While a delta writes the hierarchy's nodes, a listener sees the links as they
- * are being written (lists and counts are rebuilt at the end; a node destroyed meanwhile only
- * clears its own links, its children become roots at the rebuild): it must not read or change the
- * hierarchy then, but record such work for after the apply (for example in a {@link
+ * others suppressed; the map then names every entity the apply created. A listener that destroys a
+ * mapped local entity is followed: the entity is announced no update, and the next deltas skip its
+ * values (the map keeps it until the writer says it is gone). Local entities that were never mapped
+ * are left alone. A listener may destroy entities and add or remove components during an apply:
+ * {@link Registry#verify()} is empty afterwards. A listener that calls {@link #map} during the
+ * apply gets the entities created so far. While a delta writes the hierarchy's nodes, a listener
+ * sees the links as written (lists and counts are rebuilt at the end; a node destroyed meanwhile
+ * only clears its own links, its children become roots at the rebuild): it must not read or change
+ * the hierarchy then, but record such work for after the apply (for example in a {@link
  * CommandBuffer}).
+ *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>A codec that throws fails the staging, before anything changes: the load throws {@link
+ * SnapshotFormatException} (the codec's exception as its cause), the replica, the map and the tick
+ * are as they were, and the next delta on the same base is taken (the same delta again, say).
+ * Listeners run during the apply, which completes whatever they throw (see above) and takes the
+ * delta's tick, so the next delta of the stream is taken too. Nested calls are refused: while a
+ * load runs, a call from its stream, one of its codecs or one of its listeners to a {@code load},
+ * {@link #codec} or {@link #types} throws {@link IllegalStateException} naming the load under way,
+ * before changing anything (from a listener, the apply collects it and rethrows it at its end).
+ * {@link #tick()}, {@link #map} and {@link #size} may be called: they show the replica's map as the
+ * apply has left it so far, and the tick of the last delta applied.
  *
  * <h2>Costs</h2>
  *
@@ -90,21 +108,23 @@ import java.util.Map;
 public final class DeltaLoader {
 
   private final Registry registry;
+  private final CallGuard guard = new CallGuard("DeltaLoader");
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
   // Remote handle to local handle, flat by the remote index (see EntityIndexMap).
   private final EntityIndexMap remoteToLocal = new EntityIndexMap();
+  // Staging's changes of the map, undone if the commit is refused.
+  private final RemapLog remaps = new RemapLog(remoteToLocal);
   private final Writer writer = new Writer(remoteToLocal);
   // Reused by staging from one delta to the next: the entities a delta loses, those it gains, and
   // those a section lists, marked by remote index. Only staging reads them.
   private final EntityIndexMap lostSet = new EntityIndexMap();
   private final EntityIndexMap gainedSet = new EntityIndexMap();
   private final EntityIndexMap listedSet = new EntityIndexMap();
-  // Reused by the apply: per section, the staged index and position of each element replaced, and
-  // the staged index of each element emplaced.
-  private int[] updateFrom = new int[0];
-  private int[] updateAt = new int[0];
-  private int[] insertFrom = new int[0];
+  // Each delta is staged into this set, then committed.
+  private final ChangeSet changes;
+  // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
+  private final Runnable undo = this::rollback;
   private long tick;
   private long stream;
 
@@ -116,6 +136,7 @@ public final class DeltaLoader {
    */
   public DeltaLoader(final Registry registry) {
     this.registry = registry;
+    this.changes = new ChangeSet(registry);
   }
 
   /**
@@ -125,8 +146,10 @@ public final class DeltaLoader {
    * @param codec reads them
    * @param <T> the value type
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public <T> DeltaLoader codec(final Class<T> type, final ValueCodec<T> codec) {
+    guard.check("register a codec");
     codecs.put(type, codec);
     return this;
   }
@@ -136,8 +159,10 @@ public final class DeltaLoader {
    *
    * @param extraTypes the types
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public DeltaLoader types(final ComponentType<?, ?>... extraTypes) {
+    guard.check("add types");
     for (final ComponentType<?, ?> type : extraTypes) {
       types.put(SnapshotFormat.key(type), type);
     }
@@ -156,7 +181,12 @@ public final class DeltaLoader {
    * @return the local handle
    */
   public long map(final long remote) {
-    return Entity.isNull(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL);
+    if (Entity.isNull(remote)) {
+      return Entity.NULL;
+    }
+    final long local = remoteToLocal.get(remote, Entity.NULL);
+    // During an apply's commit (from a listener), a gained entity is mapped to its staged handle.
+    return ChangeSet.isStaged(local) ? changes.entityOf(local) : local;
   }
 
   /** {@return the number of mapped remote entities} */
@@ -170,9 +200,17 @@ public final class DeltaLoader {
    * @param bytes the delta
    * @param length its length
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way, or if the
+   *     replica has too few identifiers left for the entities the delta gains; nothing changed
+   * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
-    apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+    guard.enter("load(byte[], int)", "load a delta");
+    try {
+      apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+    } finally {
+      guard.exit();
+    }
   }
 
   /**
@@ -181,8 +219,20 @@ public final class DeltaLoader {
    *
    * @param delta the bytes
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way, or if the
+   *     replica has too few identifiers left for the entities the delta gains; nothing changed
+   * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final ByteBuffer delta) throws SnapshotFormatException {
+    guard.enter("load(ByteBuffer)", "load a delta");
+    try {
+      loadBuffer(delta);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void loadBuffer(final ByteBuffer delta) throws SnapshotFormatException {
     final byte[] bytes;
     final int from;
     if (delta.hasArray()) {
@@ -208,9 +258,21 @@ public final class DeltaLoader {
    *
    * @param in the stream
    * @throws SnapshotFormatException if it is not a delta on this replica's state; nothing changed
+   * @throws IllegalStateException if called from a codec or listener of a load under way, or if the
+   *     replica has too few identifiers left for the entities the delta gains; nothing changed
+   * @throws RuntimeException the first exception a listener threw, once the apply completed
    * @throws IOException if the stream fails; nothing changed
    */
   public void load(final InputStream in) throws IOException {
+    guard.enter("load(InputStream)", "load a delta");
+    try {
+      loadStream(in);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void loadStream(final InputStream in) throws IOException {
     final byte[] head = in.readNBytes(DeltaFormat.HEADER);
     final int length = lengthOf(new DeltaFormat.Input(head, 0, head.length));
     final byte[] bytes = Arrays.copyOf(head, length);
@@ -219,7 +281,7 @@ public final class DeltaLoader {
       throw new SnapshotFormatException(
           DeltaFormat.HEADER + read, "bad delta: the stream ends before the delta's end");
     }
-    load(bytes, length);
+    apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
   }
 
   /** Reads magic, version and the delta's length. */
@@ -444,68 +506,16 @@ public final class DeltaLoader {
     final String[][] constants = new String[fieldCount][];
     final Class<?>[] classes = new Class<?>[fieldCount];
     for (int f = 0; f < fieldCount; f++) {
-      names[f] = in.getString();
-      codes[f] = in.getByte();
-      if (codes[f] < SnapshotFormat.BOOLEAN || codes[f] > SnapshotFormat.CODEC) {
-        throw in.error("field '" + names[f] + "' has " + SnapshotFormat.typeName(codes[f]));
-      }
-      final SnapshotFormat.Column target = targets.get(names[f]);
-      if (SnapshotFormat.ENUM == codes[f] || SnapshotFormat.CODEC == codes[f]) {
-        final String className = in.getString();
-        if (null != target && !target.type().getName().equals(className)) {
-          throw in.error(
-              "field '" + names[f] + "' holds " + className + ", the replica's " + target.type());
-        }
-      }
-      if (SnapshotFormat.ENUM == codes[f]) {
-        final int n = in.count(in.getInt(), 4);
-        constants[f] = new String[n];
-        for (int c = 0; c < n; c++) {
-          constants[f][c] = in.getString();
-        }
-      }
-      if (null != target && target.code() != codes[f]) {
-        throw in.error(
-            "field '"
-                + names[f]
-                + "' is "
-                + SnapshotFormat.typeName(codes[f])
-                + " in the delta but "
-                + SnapshotFormat.typeName(target.code())
-                + " in the replica");
-      }
-      if (null != target && SnapshotFormat.CODEC == codes[f]) {
-        if (!codecs.containsKey(target.type())) {
-          throw in.error(
-              "field '" + names[f] + "' needs a ValueCodec for " + target.type().getName());
-        }
-      }
-      classes[f] = null == target ? null : target.type();
+      classes[f] = fieldHeader(in, targets, f, names, codes, constants);
     }
     final String where = in.where;
     in.where = where + ", its removals";
     section.removed = entities(in);
     final EntityIndexMap listed = emptied(listedSet);
-    for (final long remote : section.removed) {
-      if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
-        throw in.error(Entity.toString(remote) + " loses the component but is not held");
-      }
-      if (listed.containsKey(remote)) {
-        throw in.error(Entity.toString(remote) + " is listed twice");
-      }
-      listed.put(remote, 1);
-    }
+    checkRemovals(in, section.removed, lost, gained, listed);
     in.where = where + ", its elements";
     section.entities = entities(in);
-    for (final long remote : section.entities) {
-      if (!heldAfter(remote, lost, gained)) {
-        throw in.error(Entity.toString(remote) + " has values but is not held by the replica");
-      }
-      if (listed.containsKey(remote)) {
-        throw in.error(Entity.toString(remote) + " is listed twice");
-      }
-      listed.put(remote, 1);
-    }
+    checkElements(in, section.entities, lost, gained, listed);
     final int n = section.entities.length;
     for (int f = 0; f < fieldCount; f++) {
       in.where = where + ", field '" + names[f] + "'";
@@ -516,6 +526,98 @@ public final class DeltaLoader {
     }
     in.where = where;
     return section;
+  }
+
+  /**
+   * Reads field {@code f}'s header into {@code names}, {@code codes} and {@code constants}, and
+   * checks it against the replica's column of that name.
+   *
+   * @return the type of the replica's column, or {@code null} if the replica has none (the values
+   *     are read and dropped)
+   */
+  private Class<?> fieldHeader(
+      final DeltaFormat.Input in,
+      final Map<String, SnapshotFormat.Column> targets,
+      final int f,
+      final String[] names,
+      final byte[] codes,
+      final String[][] constants)
+      throws SnapshotFormatException {
+    names[f] = in.getString();
+    codes[f] = in.getByte();
+    if (codes[f] < SnapshotFormat.BOOLEAN || codes[f] > SnapshotFormat.CODEC) {
+      throw in.error("field '" + names[f] + "' has " + SnapshotFormat.typeName(codes[f]));
+    }
+    final SnapshotFormat.Column target = targets.get(names[f]);
+    if (SnapshotFormat.ENUM == codes[f] || SnapshotFormat.CODEC == codes[f]) {
+      final String className = in.getString();
+      if (null != target && !target.type().getName().equals(className)) {
+        throw in.error(
+            "field '" + names[f] + "' holds " + className + ", the replica's " + target.type());
+      }
+    }
+    if (SnapshotFormat.ENUM == codes[f]) {
+      final int n = in.count(in.getInt(), 4);
+      constants[f] = new String[n];
+      for (int c = 0; c < n; c++) {
+        constants[f][c] = in.getString();
+      }
+    }
+    if (null != target && target.code() != codes[f]) {
+      throw in.error(
+          "field '"
+              + names[f]
+              + "' is "
+              + SnapshotFormat.typeName(codes[f])
+              + " in the delta but "
+              + SnapshotFormat.typeName(target.code())
+              + " in the replica");
+    }
+    if (null != target && SnapshotFormat.CODEC == codes[f]) {
+      if (!codecs.containsKey(target.type())) {
+        throw in.error(
+            "field '" + names[f] + "' needs a ValueCodec for " + target.type().getName());
+      }
+    }
+    return null == target ? null : target.type();
+  }
+
+  /** Checks that every entity losing the component is held, not gained, and listed once. */
+  private void checkRemovals(
+      final DeltaFormat.Input in,
+      final long[] removed,
+      final EntityIndexMap lost,
+      final EntityIndexMap gained,
+      final EntityIndexMap listed)
+      throws SnapshotFormatException {
+    for (final long remote : removed) {
+      if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " loses the component but is not held");
+      }
+      if (listed.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " is listed twice");
+      }
+      listed.put(remote, 1);
+    }
+  }
+
+  /** Checks that every entity with values is held after the delta and listed once. */
+  private void checkElements(
+      final DeltaFormat.Input in,
+      final long[] entities,
+      final EntityIndexMap lost,
+      final EntityIndexMap gained,
+      final EntityIndexMap listed)
+      throws SnapshotFormatException {
+    for (final long remote : entities) {
+      if (!heldAfter(remote, lost, gained)) {
+        throw in.error(Entity.toString(remote) + " has values but is not held by the replica");
+      }
+      if (listed.containsKey(remote)) {
+        throw in.error(Entity.toString(remote) + " is listed twice");
+      }
+      listed.put(remote, 1);
+    }
   }
 
   /**
@@ -537,18 +639,40 @@ public final class DeltaLoader {
       throws SnapshotFormatException {
     final int width = SnapshotFormat.width(code);
     in.count(n, 0 == width ? 4 : width);
-    switch (code) {
-      case SnapshotFormat.BOOLEAN -> {
-        final boolean[] values = new boolean[n];
-        for (int i = 0; i < n; i++) {
-          final byte b = in.getByte();
-          if (0 != b && 1 != b) {
-            throw in.error("a boolean is " + b);
-          }
-          values[i] = 1 == b;
-        }
-        return values;
+    return switch (code) {
+      case SnapshotFormat.BOOLEAN -> readBooleans(in, n);
+      case SnapshotFormat.BYTE,
+          SnapshotFormat.SHORT,
+          SnapshotFormat.CHAR,
+          SnapshotFormat.INT,
+          SnapshotFormat.LONG,
+          SnapshotFormat.ENTITY ->
+          readIntegers(in, code, n);
+      case SnapshotFormat.FLOAT, SnapshotFormat.DOUBLE, SnapshotFormat.STRING ->
+          readFloatsOrStrings(in, code, n);
+      case SnapshotFormat.ENUM -> readEnums(in, n, constants, target);
+      default -> readCodecValues(in, n, target);
+    };
+  }
+
+  /** A column of booleans, each a byte that must be 0 or 1. */
+  private static boolean[] readBooleans(final DeltaFormat.Input in, final int n)
+      throws SnapshotFormatException {
+    final boolean[] values = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      final byte b = in.getByte();
+      if (0 != b && 1 != b) {
+        throw in.error("a boolean is " + b);
       }
+      values[i] = 1 == b;
+    }
+    return values;
+  }
+
+  /** A column of an integral type or of entities, as its primitive array. */
+  private static Object readIntegers(final DeltaFormat.Input in, final byte code, final int n)
+      throws SnapshotFormatException {
+    switch (code) {
       case SnapshotFormat.BYTE -> {
         final byte[] values = new byte[n];
         for (int i = 0; i < n; i++) {
@@ -577,13 +701,20 @@ public final class DeltaLoader {
         }
         return values;
       }
-      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> {
+      default -> {
         final long[] values = new long[n];
         for (int i = 0; i < n; i++) {
           values[i] = in.getLong();
         }
         return values;
       }
+    }
+  }
+
+  /** A column of {@code float}, {@code double} or {@code String}. */
+  private static Object readFloatsOrStrings(
+      final DeltaFormat.Input in, final byte code, final int n) throws SnapshotFormatException {
+    switch (code) {
       case SnapshotFormat.FLOAT -> {
         final float[] values = new float[n];
         for (int i = 0; i < n; i++) {
@@ -598,50 +729,63 @@ public final class DeltaLoader {
         }
         return values;
       }
-      case SnapshotFormat.STRING -> {
+      default -> {
         final Object[] values = new Object[n];
         for (int i = 0; i < n; i++) {
           values[i] = in.getChars();
         }
         return values;
       }
-      case SnapshotFormat.ENUM -> {
-        final Object[] values = new Object[n];
-        for (int i = 0; i < n; i++) {
-          final int index = in.getInt();
-          if (-1 == index) {
-            continue;
-          }
-          if (index < 0 || index >= constants.length) {
-            throw in.error("enum index " + index + " of " + constants.length + " constants");
-          }
-          values[i] = null == target ? null : constant(in, target, constants[index]);
-        }
-        return values;
-      }
-      default -> {
-        final Object[] values = new Object[n];
-        final ValueCodec<?> codec = null == target ? null : codecs.get(target);
-        for (int i = 0; i < n; i++) {
-          final int length = in.getInt();
-          if (-1 == length) {
-            continue;
-          }
-          in.count(length, 1);
-          if (null != codec) {
-            try (DataInputStream data =
-                new DataInputStream(new ByteArrayInputStream(in.bytes, in.at, length))) {
-              values[i] = codec.read(data);
-            } catch (final IOException | RuntimeException e) {
-              throw new SnapshotFormatException(
-                  in.at - in.start, "bad delta, in " + in.where + ": the codec failed", e);
-            }
-          }
-          in.at += length;
-        }
-        return values;
-      }
     }
+  }
+
+  /**
+   * A column of enum constants, each read as its index in the delta's {@code constants} and
+   * resolved by name in {@code target}; all {@code null} when the replica has no such column.
+   */
+  private static Object[] readEnums(
+      final DeltaFormat.Input in, final int n, final String[] constants, final Class<?> target)
+      throws SnapshotFormatException {
+    final Object[] values = new Object[n];
+    for (int i = 0; i < n; i++) {
+      final int index = in.getInt();
+      if (-1 == index) {
+        continue;
+      }
+      if (index < 0 || index >= constants.length) {
+        throw in.error("enum index " + index + " of " + constants.length + " constants");
+      }
+      values[i] = null == target ? null : constant(in, target, constants[index]);
+    }
+    return values;
+  }
+
+  /**
+   * A column of codec-encoded values, each read by the replica's {@code ValueCodec} for {@code
+   * target}; skipped (all {@code null}) when the replica has no such column.
+   */
+  private Object[] readCodecValues(final DeltaFormat.Input in, final int n, final Class<?> target)
+      throws SnapshotFormatException {
+    final Object[] values = new Object[n];
+    final ValueCodec<?> codec = null == target ? null : codecs.get(target);
+    for (int i = 0; i < n; i++) {
+      final int length = in.getInt();
+      if (-1 == length) {
+        continue;
+      }
+      in.count(length, 1);
+      if (null != codec) {
+        try (DataInputStream data =
+            new DataInputStream(new ByteArrayInputStream(in.bytes, in.at, length))) {
+          values[i] = codec.read(data);
+        } catch (final IOException | RuntimeException e) {
+          throw new SnapshotFormatException(
+              in.at - in.start, "bad delta, in " + in.where + ": the codec failed", e);
+        }
+      }
+      in.at += length;
+    }
+    return values;
   }
 
   private static Object constant(final DeltaFormat.Input in, final Class<?> type, final String name)
@@ -658,18 +802,49 @@ public final class DeltaLoader {
   // Applying a checked delta.
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * Applies a checked delta as one change set: stages every destruction, creation, removal,
+   * insertion and value write (the map then names the staged handles of the gained entities, and no
+   * longer names the lost ones), commits, then settles the map on the entities the commit created
+   * and takes the delta's tick. A refused commit changes nothing: the map is put back, the tick
+   * stays, and the refusal is thrown. Otherwise what listeners threw is rethrown at the end.
+   */
   private void apply(final Staged staged) {
     checkUnlocked(staged);
-    Throwable failure = null;
+    remaps.forget();
+    // Created before anything is staged, as a change set creates a storage it needs: a refused
+    // delta may leave the hierarchy in place, with no node.
+    final Hierarchy hierarchy = null == hierarchySection(staged) ? null : Hierarchy.of(registry);
+    try {
+      stageApply(staged);
+    } catch (final RuntimeException | Error failed) {
+      // Nothing was committed: the map and the set go back to what they were.
+      rollback();
+      writer.clear();
+      throw failed;
+    }
+    final Throwable failure;
+    try {
+      failure = StagedCommit.commit(changes, hierarchy, undo);
+    } finally {
+      writer.clear();
+    }
+    for (final long remote : staged.arrived) {
+      remoteToLocal.put(remote, changes.entityOf(remoteToLocal.get(remote, Entity.NULL)));
+    }
+    remaps.forget();
+    tick = staged.tick;
+    stream = staged.stream;
+    Failures.rethrow(failure);
+  }
+
+  /** Stages the whole delta into {@link #changes}, updating the map (undo logged). */
+  private void stageApply(final Staged staged) {
     for (final long remote : staged.gone) {
       final long local = remoteToLocal.get(remote, Entity.NULL);
-      remoteToLocal.remove(remote);
+      remap(remote, Entity.NULL);
       if (registry.valid(local)) {
-        try {
-          registry.destroy(local);
-        } catch (final RuntimeException e) {
-          failure = Failures.add(failure, e);
-        }
+        changes.destroy(local);
       }
     }
     int indices = 0;
@@ -678,121 +853,54 @@ public final class DeltaLoader {
     }
     remoteToLocal.reserve(indices, staged.arrived.length);
     for (final long remote : staged.arrived) {
-      // Mapped before the create listeners run: one that throws leaves no entity unmapped.
-      final long local = CoreHooks.createUnannounced(registry);
-      remoteToLocal.put(remote, local);
-      failure = CoreHooks.publish(registry.onCreate(), registry, local, failure);
+      remap(remote, changes.create());
     }
-    // From here until finishHierarchy no exception escapes (each write's is collected): the
-    // hierarchy's deferred unlinking always ends.
-    final Hierarchy hierarchy = startHierarchy(staged);
     for (final Section section : staged.sections) {
-      if (null == section.storage.registry()) {
-        section.storage = registry.storage(section.storage.type());
-      }
-      final Storage<?> storage = section.storage;
-      for (final long remote : section.removed) {
-        try {
-          storage.remove(remoteToLocal.get(remote, Entity.NULL));
-        } catch (final RuntimeException e) {
-          failure = Failures.add(failure, e);
-        }
-      }
-      failure = writeSection(section, failure);
+      stageSection(section);
     }
-    finishHierarchy(hierarchy);
-    tick = staged.tick;
-    stream = staged.stream;
-    Failures.rethrow(failure);
   }
 
   /**
-   * Writes one section's values. The elements the replica has are replaced first, all at once: one
-   * pass per column writes every value by position (no listener runs meanwhile, so the positions
-   * hold), then each is stamped, then each update is announced (an entity a listener destroyed or
-   * stripped of the component meanwhile is not). Then the components the replica lacks are emplaced
-   * one by one through the storage's insertion path (re-checked each: a listener may have destroyed
-   * the entity or added the component). Collects exceptions into {@code failure}.
+   * Stages one section: the removals of the component from the entities listed as losing it, then
+   * per element sent a value write if the entity has the component, else an insertion. An entity a
+   * listener destroyed since an earlier delta (still mapped) is skipped.
    */
-  private Throwable writeSection(final Section section, final Throwable failure) {
-    Throwable failed = failure;
-    final Storage<?> storage = section.storage;
+  private void stageSection(final Section section) {
+    final ComponentType<?, ?> type = section.storage.type();
+    // The registry's storage, or null if it has none yet (the commit creates it).
+    final Storage<?> storage = registry.findStorage(type);
+    writer.bind(section);
+    for (final long remote : section.removed) {
+      final long local = remoteToLocal.get(remote, Entity.NULL);
+      if (registry.valid(local)) {
+        changes.remove(local, type);
+      }
+    }
     final long[] entities = section.entities;
-    final int n = entities.length;
-    if (updateFrom.length < n) {
-      updateFrom = new int[n];
-      updateAt = new int[n];
-      insertFrom = new int[n];
-    }
-    int updates = 0;
-    int inserts = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < entities.length; i++) {
       final long local = remoteToLocal.get(entities[i], Entity.NULL);
-      if (!registry.valid(local)) {
-        continue; // a listener destroyed it
-      }
-      final int position = storage.indexOf(local);
-      if (SparseSet.ABSENT != position) {
-        updateFrom[updates] = i;
-        updateAt[updates++] = position;
-      } else {
-        insertFrom[inserts++] = i;
-      }
-    }
-    writer.start(section);
-    if (0 != updates) {
-      writer.write(updateFrom, updateAt, updates);
-      for (int k = 0; k < updates; k++) {
-        CoreHooks.markWritten(storage, updateAt[k]);
-      }
-      // No update listener now: none can connect before this loop ends, as none runs.
-      final int announced = storage.onUpdate().isEmpty() ? 0 : updates;
-      for (int k = 0; k < announced; k++) {
-        final long local = remoteToLocal.get(entities[updateFrom[k]], Entity.NULL);
-        if (registry.valid(local) && storage.contains(local)) {
-          try {
-            CoreHooks.notifyUpdate(storage, local);
-          } catch (final RuntimeException e) {
-            failed = Failures.add(failed, e);
-          }
-        }
-      }
-    }
-    for (int k = 0; k < inserts; k++) {
-      final int i = insertFrom[k];
-      final long local = remoteToLocal.get(entities[i], Entity.NULL);
-      if (!registry.valid(local)) {
-        continue; // a listener destroyed it
-      }
-      try {
-        final int position = storage.indexOf(local);
-        if (SparseSet.ABSENT != position) { // a listener added it
-          writer.write(i, position);
-          CoreHooks.markWritten(storage, position);
-          CoreHooks.notifyUpdate(storage, local);
+      // A local entity a listener destroyed (still mapped) is skipped.
+      if (ChangeSet.isStaged(local)) {
+        changes.emplace(local, type, writer, i);
+      } else if (registry.valid(local)) {
+        if (null != storage && storage.contains(local)) {
+          changes.write(local, type, writer, i);
         } else {
-          final int prepared = CoreHooks.prepareInsert(storage, local);
-          writer.write(i, prepared);
-          CoreHooks.markWritten(storage, prepared);
-          CoreHooks.commitInsert(storage, local, prepared);
+          changes.emplace(local, type, writer, i);
         }
-      } catch (final RuntimeException e) {
-        failed = Failures.add(failed, e);
       }
     }
-    return failed;
   }
 
-  /** If the delta writes nodes: the replica's hierarchy, told that its lists are being written. */
-  private Hierarchy startHierarchy(final Staged staged) {
-    return null == hierarchySection(staged) ? null : HierarchyHooks.beforeDelta(registry);
+  /** Maps {@code remote} to {@code local} ({@link Entity#NULL}: unmaps it), logging the undo. */
+  private void remap(final long remote, final long local) {
+    remaps.remap(remote, local);
   }
 
-  /** Rebuilds the hierarchy's lists and counts from the parent links written. */
-  private static void finishHierarchy(final Hierarchy hierarchy) {
-    if (null != hierarchy) {
-      HierarchyHooks.afterDelta(hierarchy);
-    }
+  /** Puts the map back as it was before staging, and forgets what the set staged. */
+  private void rollback() {
+    remaps.undo();
+    changes.clear();
   }
 
   private void checkUnlocked(final Staged staged) {
@@ -814,54 +922,89 @@ public final class DeltaLoader {
   }
 
   /**
-   * Writes one staged element into a storage position, mapping entity references. The staged values
-   * are looked up once per section, in the storage's column order ({@link #start}); each element
-   * then takes them by column number.
+   * Writes one staged element into a storage position, mapping entity references: the {@link
+   * ChangeSet.RowWriter} of every insertion and write an apply stages, one per loader, the row
+   * being the element's index in its section. The staged values are looked up once per section, in
+   * the storage's column order ({@link #bind}), and kept by component type id until the apply ends.
    */
-  private static final class Writer implements ColumnVisitor {
+  private static final class Writer implements ColumnVisitor, ChangeSet.RowWriter {
     private final EntityIndexMap map;
     private Section section;
-    // The staged values of each column of the section's storage, in eachColumn order, or null.
-    private Object[] byColumn = new Object[8];
+    // Per component type id, the staged values of each column in eachColumn order (null for a
+    // column the delta lacks); the arrays are kept from one apply to the next, emptied.
+    private Object[][] bound = new Object[16][];
+    // While collecting, the array being filled and its count.
+    private Object[] collected;
     private int columnCount;
-    private int column;
     private boolean collecting;
-    // The elements being written: staged index froms[k] into position ats[k], k < count.
-    private int[] froms;
-    private int[] ats;
-    private int count;
-    private final int[] oneFrom = new int[1];
-    private final int[] oneAt = new int[1];
+    // The storage of the element being written, its bound values and page layout.
+    private Storage<?> storage;
+    private Object[] values;
     private int shift;
     private int mask;
+    private int column;
+    // The elements being written: their positions and staged rows, and how many.
+    private int[] positions;
+    private int[] rows;
+    private int count;
+    private final int[] onePosition = new int[1];
+    private final int[] oneRow = new int[1];
 
     Writer(final EntityIndexMap remoteToLocal) {
       this.map = remoteToLocal;
     }
 
-    void start(final Section staged) {
+    /** Binds {@code staged}'s values for writes into its type. */
+    void bind(final Section staged) {
+      final int id = staged.storage.type().id();
+      if (id >= bound.length) {
+        bound = Arrays.copyOf(bound, Math.max(id + 1, 2 * bound.length));
+      }
       section = staged;
-      shift = staged.storage.pageShift();
-      mask = staged.storage.pageSize() - 1;
+      collected = null == bound[id] ? new Object[8] : bound[id];
       columnCount = 0;
       collecting = true;
-      CoreHooks.eachColumn(staged.storage, this);
+      staged.storage.columns(this);
       collecting = false;
+      bound[id] = collected;
+      collected = null;
+      section = null;
+      storage = null;
     }
 
-    void write(final int stagedIndex, final int position) {
-      oneFrom[0] = stagedIndex;
-      oneAt[0] = position;
-      write(oneFrom, oneAt, 1);
+    /** Forgets the apply's values, keeping the arrays. */
+    void clear() {
+      for (final Object[] columns : bound) {
+        if (null != columns) {
+          Arrays.fill(columns, null);
+        }
+      }
+      storage = null;
+      values = null;
     }
 
-    /** Writes staged index {@code stagedIndices[k]} into {@code positions[k]}, for k < n. */
-    void write(final int[] stagedIndices, final int[] positions, final int n) {
-      froms = stagedIndices;
-      ats = positions;
-      count = n;
+    @Override
+    public void write(final Storage<?> target, final int position, final int row) {
+      onePosition[0] = position;
+      oneRow[0] = row;
+      writeAll(target, onePosition, oneRow, 1);
+    }
+
+    /** Writes every element of the run column by column, each page array fetched once. */
+    @Override
+    public void writeAll(
+        final Storage<?> target, final int[] positions, final int[] rows, final int count) {
+      if (target != storage) {
+        storage = target;
+        values = bound[target.type().id()];
+        shift = target.pageShift();
+        mask = target.pageSize() - 1;
+      }
+      this.positions = positions;
+      this.rows = rows;
+      this.count = count;
       column = 0;
-      CoreHooks.eachColumn(section.storage, this);
+      target.columns(this);
     }
 
     /** While collecting, records column {@code name}'s staged values and returns true. */
@@ -869,16 +1012,16 @@ public final class DeltaLoader {
       if (!collecting) {
         return false;
       }
-      if (columnCount == byColumn.length) {
-        byColumn = java.util.Arrays.copyOf(byColumn, 2 * columnCount);
+      if (columnCount == collected.length) {
+        collected = Arrays.copyOf(collected, 2 * columnCount);
       }
-      byColumn[columnCount++] = section.values.get(name);
+      collected[columnCount++] = section.values.get(name);
       return true;
     }
 
     /** The staged values of the next column. */
     private Object next() {
-      return byColumn[column++];
+      return values[column++];
     }
 
     @Override
@@ -888,7 +1031,8 @@ public final class DeltaLoader {
       }
       final boolean[] data = (boolean[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null != data && data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null != data && data[rows[k]];
       }
     }
 
@@ -899,7 +1043,8 @@ public final class DeltaLoader {
       }
       final byte[] data = (byte[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
       }
     }
 
@@ -910,7 +1055,8 @@ public final class DeltaLoader {
       }
       final short[] data = (short[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
       }
     }
 
@@ -921,7 +1067,8 @@ public final class DeltaLoader {
       }
       final char[] data = (char[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
       }
     }
 
@@ -932,7 +1079,8 @@ public final class DeltaLoader {
       }
       final int[] data = (int[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0 : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0 : data[rows[k]];
       }
     }
 
@@ -943,8 +1091,9 @@ public final class DeltaLoader {
       }
       final long[] data = (long[]) next();
       for (int k = 0; k < count; k++) {
-        final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[froms[k]];
-        pages[ats[k] >>> shift][ats[k] & mask] =
+        final int p = positions[k];
+        final long value = null == data ? (entityRef ? Entity.NULL : 0L) : data[rows[k]];
+        pages[p >>> shift][p & mask] =
             !entityRef || Entity.isNull(value) ? value : map.get(value, Entity.NULL);
       }
     }
@@ -956,7 +1105,8 @@ public final class DeltaLoader {
       }
       final float[] data = (float[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0f : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0f : data[rows[k]];
       }
     }
 
@@ -967,7 +1117,8 @@ public final class DeltaLoader {
       }
       final double[] data = (double[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? 0d : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? 0d : data[rows[k]];
       }
     }
 
@@ -978,7 +1129,8 @@ public final class DeltaLoader {
       }
       final Object[] data = (Object[]) next();
       for (int k = 0; k < count; k++) {
-        pages[ats[k] >>> shift][ats[k] & mask] = null == data ? null : data[froms[k]];
+        final int p = positions[k];
+        pages[p >>> shift][p & mask] = null == data ? null : data[rows[k]];
       }
     }
   }

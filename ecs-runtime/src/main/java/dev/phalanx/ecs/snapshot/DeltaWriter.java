@@ -9,7 +9,6 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -103,8 +102,26 @@ import java.util.function.LongPredicate;
  * of the entity storage ({@link Arrays#mismatch}, updated where it changed), and gained entities
  * are found through the logs; with one (and in the first write), every gained entity is looked up
  * in every storage. A write after a restore costs what a first write costs: O(entity storage size +
- * elements), every element of the replica's entities sent. The output array, the copy and the sets
- * are reused; no allocation per element for primitive fields.
+ * elements), every element of the replica's entities sent. The delta is built in an array of its
+ * own and copied into the one {@link #bytes()} returns when the write succeeds (one copy of the
+ * delta's bytes); those arrays, the copy of the entity storage, the sets and the undo logs (one
+ * entry per changed entity index or position, for a failed write's rollback) are reused; no
+ * allocation per element for primitive fields.
+ *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>A write is all or nothing for the writer: it computes the delta and the replica's new record
+ * first, and makes them the writer's (the base, what the replica holds, the emptied logs, {@link
+ * #bytes()}) only once every call of user code of the write has returned: the interest predicate,
+ * the codecs and, for {@link #write(OutputStream)}, the stream. If one of them throws, the writer
+ * is left exactly as before the call (the registry's change tick has advanced, which costs
+ * nothing), and the next write is a correct delta on the last successful one's base.
+ *
+ * <p>Nested calls are refused: while a write runs, a call from its predicate or codecs to {@link
+ * #write()}, {@link #write(OutputStream)}, {@link #interest}, {@link #entities}, {@link #types},
+ * {@link #everyValue}, {@link #codec} or {@link #close} throws {@link IllegalStateException} naming
+ * the write under way, before changing anything. {@link #base()} and {@link #bytes()} may be called
+ * and show the last successful write.
  *
  * <h2>Threading</h2>
  *
@@ -117,6 +134,11 @@ public final class DeltaWriter implements AutoCloseable {
   private final long stream = ThreadLocalRandom.current().nextLong();
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final List<Tracker> trackers = new ArrayList<>();
+  private final CallGuard guard = new CallGuard("DeltaWriter");
+  // The delta of the last successful write (what bytes() shows: one array, as long as it need not
+  // grow), and the one being built, copied into it when a write commits: a failed write leaves the
+  // last delta as it was.
+  private final DeltaFormat.Output done = new DeltaFormat.Output();
   private final DeltaFormat.Output out = new DeltaFormat.Output();
   private final ColumnWriter columns = new ColumnWriter();
   private LongPredicate interest;
@@ -165,6 +187,25 @@ public final class DeltaWriter implements AutoCloseable {
   // write: a load since then makes the next write a whole one (see restored).
   private final Restores restores;
   private long restoresSeen;
+  // A write is computed, then committed (see compose). Until the commit, these undo it: the
+  // previous handle of each index of has[] the pass changed, and of each position of the copy.
+  private int[] undoIndex = new int[16];
+  private long[] undoHad = new long[16];
+  private int undoCount;
+  private int[] copyUndoAt = new int[16];
+  private long[] copyUndoHad = new long[16];
+  private int copyUndoCount;
+  // Whether this pass replaced the whole copy (keepCopy), which no undo log covers.
+  private boolean copyReplaced;
+  // The state the write under way started from, restored if it fails.
+  private int trackersBefore;
+  private int attachedBefore;
+  private long restoresSeenBefore;
+  private int lastAliveBefore;
+  private int lastSizeBefore;
+  private int heldBoundBefore;
+  // The tick of the write under way: the base once it commits.
+  private long pendingBase;
 
   /**
    * Creates a writer of {@code registry} to one replica that holds nothing yet: its first delta
@@ -189,6 +230,7 @@ public final class DeltaWriter implements AutoCloseable {
    * @return this writer
    */
   public DeltaWriter interest(final LongPredicate chosen) {
+    guard.check("set the interest");
     this.interest = chosen;
     return this;
   }
@@ -200,6 +242,7 @@ public final class DeltaWriter implements AutoCloseable {
    * @return this writer
    */
   public DeltaWriter entities(final long... chosen) {
+    guard.check("set the interest");
     final LongLongMap set = new LongLongMap(chosen.length);
     for (final long entity : chosen) {
       set.put(entity, 1);
@@ -215,6 +258,7 @@ public final class DeltaWriter implements AutoCloseable {
    * @return this writer
    */
   public DeltaWriter types(final ComponentType<?, ?>... types) {
+    guard.check("choose the types");
     close();
     chosenTypes = new java.util.HashSet<>(Arrays.asList(types));
     attachedUpTo = 0;
@@ -231,6 +275,7 @@ public final class DeltaWriter implements AutoCloseable {
    * @return this writer
    */
   public DeltaWriter everyValue(final ComponentType<?, ?>... types) {
+    guard.check("opt types in to every value");
     everyValue.addAll(Arrays.asList(types));
     return this;
   }
@@ -244,6 +289,7 @@ public final class DeltaWriter implements AutoCloseable {
    * @return this writer
    */
   public <T> DeltaWriter codec(final Class<T> type, final ValueCodec<T> codec) {
+    guard.check("register a codec");
     codecs.put(type, codec);
     return this;
   }
@@ -259,15 +305,31 @@ public final class DeltaWriter implements AutoCloseable {
    *
    * @param target the stream
    * @return the number of bytes written
-   * @throws IOException if the stream fails; the writer then no longer knows what the replica
-   *     holds: start a new replica with a new writer
-   * @throws IllegalStateException if a field's type has no codec; nothing is written or changed
+   * @throws IOException if the stream fails; the writer is left as before the call, and the next
+   *     write is again on the last successful one's base: a replica that did not get this delta
+   *     takes the next one; one that did refuses it (naming both ticks), and is then started anew
+   *     with a new writer
+   * @throws IllegalStateException if a field's type has no codec, or if called from the interest
+   *     predicate or a codec of a write under way; nothing is written or changed
+   * @throws RuntimeException what the interest predicate or a codec threw; the writer is left as
+   *     before the call
    */
   public int write(final OutputStream target) throws IOException {
-    final byte[] delta = build();
-    target.write(delta, 0, out.size);
-    target.flush();
-    return out.size;
+    guard.enter("write(OutputStream)", "write a delta");
+    try {
+      compose();
+      try {
+        target.write(out.bytes, 0, out.size);
+        target.flush();
+      } catch (final IOException | RuntimeException | Error e) {
+        rollback();
+        throw e;
+      }
+      commit();
+      return done.size;
+    } finally {
+      guard.exit();
+    }
   }
 
   /**
@@ -275,24 +337,42 @@ public final class DeltaWriter implements AutoCloseable {
    * one's base; the bytes are {@code [0, returned length)} of {@link #bytes()}.
    *
    * @return the delta's length in bytes
-   * @throws IllegalStateException if a field's type has no codec; nothing is written or changed
+   * @throws IllegalStateException if a field's type has no codec, or if called from the interest
+   *     predicate or a codec of a write under way; nothing is written or changed
+   * @throws RuntimeException what the interest predicate or a codec threw; the writer is left as
+   *     before the call, {@link #bytes()} included
    */
   public int write() {
-    build();
-    return out.size;
+    guard.enter("write()", "write a delta");
+    try {
+      compose();
+      commit();
+      return done.size;
+    } finally {
+      guard.exit();
+    }
   }
 
-  /** {@return the array the last {@link #write()} filled (reused by the next write)} */
+  /**
+   * {@return the array the last successful write filled (reused by the next write, so it may be
+   * taken before it; a failed write leaves it as it was)}
+   */
   public byte[] bytes() {
-    return out.bytes;
+    return done.bytes;
   }
 
-  /** Disconnects this writer from the registry's storages; it must not write afterwards. */
+  /**
+   * Disconnects this writer from the registry's storages; it must not write afterwards.
+   *
+   * @throws IllegalStateException if called from the interest predicate or a codec of a write under
+   *     way; nothing changed
+   */
   @Override
   public void close() {
+    guard.check("close the writer");
     for (final Tracker tracker : trackers) {
-      CoreHooks.afterInsert(tracker.storage).disconnect(tracker);
-      CoreHooks.afterRemove(tracker.storage).disconnect(tracker);
+      tracker.storage.afterInsert().disconnect(tracker);
+      tracker.storage.afterRemove().disconnect(tracker);
     }
     trackers.clear();
   }
@@ -301,9 +381,79 @@ public final class DeltaWriter implements AutoCloseable {
   // Building a delta.
   // ---------------------------------------------------------------------------------------------
 
-  private byte[] build() {
+  /**
+   * Builds the delta since the base into {@code out}, without committing it: everything this writer
+   * changes on the way can be undone ({@link #rollback}) until {@link #commit}, and is undone here
+   * if the interest predicate or a codec throws. The registry's change tick advances either way (a
+   * later write's base is still the last committed tick, so nothing is missed).
+   */
+  private void compose() {
     checkCodecs();
-    final int known = trackers.size();
+    trackersBefore = trackers.size();
+    attachedBefore = attachedUpTo;
+    restoresSeenBefore = restoresSeen;
+    lastAliveBefore = lastAlive;
+    lastSizeBefore = lastSize;
+    heldBoundBefore = heldBound;
+    undoCount = 0;
+    copyUndoCount = 0;
+    copyReplaced = false;
+    try {
+      build(trackersBefore);
+    } catch (final RuntimeException | Error e) {
+      rollback();
+      throw e;
+    }
+  }
+
+  /**
+   * Makes the composed delta the last one: its tick the next base, its bytes {@link #bytes()}, the
+   * logs it read emptied (entries appended meanwhile stay for the next write).
+   */
+  private void commit() {
+    for (int k = 0; k < trackers.size(); k++) {
+      trackers.get(k).consume();
+    }
+    base = pendingBase;
+    done.reset();
+    done.putBytes(out.bytes, 0, out.size);
+    undoCount = 0;
+    copyUndoCount = 0;
+  }
+
+  /**
+   * Undoes what {@link #compose} changed: the replica's record and the copy of the entity storage
+   * from the undo logs, the counts, the restore count seen, the logs read (kept whole), and the
+   * trackers it attached (disconnected: the next write attaches them again and sends their storages
+   * whole). The bytes built are left in the build buffer, which nothing else reads.
+   */
+  private void rollback() {
+    for (int i = undoCount - 1; i >= 0; i--) {
+      has[undoIndex[i]] = undoHad[i];
+    }
+    for (int i = copyUndoCount - 1; i >= 0; i--) {
+      lastPacked[copyUndoAt[i]] = copyUndoHad[i];
+    }
+    undoCount = 0;
+    copyUndoCount = 0;
+    // A copy replaced whole is not undone: the next pass without a predicate is a whole one.
+    lastAlive = copyReplaced ? -1 : lastAliveBefore;
+    lastSize = lastSizeBefore;
+    heldBound = heldBoundBefore;
+    restoresSeen = restoresSeenBefore;
+    for (int k = 0; k < trackers.size(); k++) {
+      trackers.get(k).consumed = 0;
+    }
+    for (int k = trackers.size() - 1; k >= trackersBefore; k--) {
+      final Tracker tracker = trackers.remove(k);
+      tracker.storage.afterInsert().disconnect(tracker);
+      tracker.storage.afterRemove().disconnect(tracker);
+    }
+    attachedUpTo = attachedBefore;
+    churn = null;
+  }
+
+  private void build(final int known) {
     attachNewStorages();
     final long since = base;
     final long now = registry.advanceChangeTick();
@@ -344,8 +494,7 @@ public final class DeltaWriter implements AutoCloseable {
     out.putIntAt(storageCountAt, sections);
     out.putIntAt(8, out.size + DeltaFormat.TRAILER);
     out.putInt(DeltaFormat.crc(out.bytes, 0, out.size));
-    base = now;
-    return out.bytes;
+    pendingBase = now;
   }
 
   /** Whether a streamed storage has entity references (whose elements follow churn). */
@@ -410,8 +559,8 @@ public final class DeltaWriter implements AutoCloseable {
         continue;
       }
       final Tracker tracker = new Tracker(storage);
-      CoreHooks.afterInsert(tracker.storage).connect(tracker);
-      CoreHooks.afterRemove(tracker.storage).connect(tracker);
+      tracker.storage.afterInsert().connect(tracker);
+      tracker.storage.afterRemove().connect(tracker);
       trackers.add(tracker);
     }
   }
@@ -453,6 +602,7 @@ public final class DeltaWriter implements AutoCloseable {
       lastPacked = Arrays.copyOf(lastPacked, Math.max(size, 2 * lastPacked.length));
     }
     System.arraycopy(entities.packed(), 0, lastPacked, 0, size);
+    copyReplaced = true;
     lastAlive = entities.alive();
     lastSize = size;
   }
@@ -477,6 +627,7 @@ public final class DeltaWriter implements AutoCloseable {
       final long had = has[index];
       if (!Entity.isNull(had)) {
         gone = push(gone, goneCount++, had);
+        noteHas(index, had);
         has[index] = Entity.NULL;
       }
     }
@@ -509,12 +660,14 @@ public final class DeltaWriter implements AutoCloseable {
       }
       position += skipped;
       lookAt(position, packed, last, alive, wasAlive);
+      noteCopy(position, last[position]);
       last[position] = packed[position];
       position++;
     }
     for (position = stable; position < Math.max(size, wasSize); position++) {
       lookAt(position, packed, last, alive, wasAlive);
       if (position < size) {
+        noteCopy(position, last[position]);
         last[position] = packed[position];
       }
     }
@@ -546,6 +699,7 @@ public final class DeltaWriter implements AutoCloseable {
         gone = push(gone, goneCount++, had);
       }
       arrived = push(arrived, arrivedCount++, entity);
+      noteHas(index, had);
       has[index] = entity;
       entered[index] = generation;
     }
@@ -557,8 +711,29 @@ public final class DeltaWriter implements AutoCloseable {
     final long had = has[index];
     if (!Entity.isNull(had) && (had == entity || !registry.valid(had))) {
       gone = push(gone, goneCount++, had);
+      noteHas(index, had);
       has[index] = Entity.NULL;
     }
+  }
+
+  /** Logs the handle {@code has[index]} held before this pass changed it, for a rollback. */
+  private void noteHas(final int index, final long had) {
+    if (undoCount == undoIndex.length) {
+      undoIndex = Arrays.copyOf(undoIndex, 2 * undoCount);
+      undoHad = Arrays.copyOf(undoHad, 2 * undoCount);
+    }
+    undoIndex[undoCount] = index;
+    undoHad[undoCount++] = had;
+  }
+
+  /** Logs the handle the copy held at {@code position} before this pass changed it. */
+  private void noteCopy(final int position, final long had) {
+    if (copyUndoCount == copyUndoAt.length) {
+      copyUndoAt = Arrays.copyOf(copyUndoAt, 2 * copyUndoCount);
+      copyUndoHad = Arrays.copyOf(copyUndoHad, 2 * copyUndoCount);
+    }
+    copyUndoAt[copyUndoCount] = position;
+    copyUndoHad[copyUndoCount++] = had;
   }
 
   private static long[] push(final long[] array, final int at, final long value) {
@@ -592,6 +767,34 @@ public final class DeltaWriter implements AutoCloseable {
     // What changed membership: the log (with the gained entities' components when they are all
     // in it, see arrivalsLogged).
     final boolean arrivals = arrivalsLogged && !fresh;
+    chooseLogged(tracker, arrivals, mark);
+    tracker.consumed = tracker.size;
+    // The replica's new entities, all their components, unless the log had them.
+    if (!arrivals) {
+      chooseArrived(storage, mark);
+    }
+    chooseValues(tracker, packed, size, fresh, since, mark);
+    if (0 == positionCount && 0 == removedCount) {
+      return false;
+    }
+    writeColumnHeaders(tracker);
+    out.putInt(removedCount);
+    out.putLongs(removed, removedCount);
+    out.putInt(positionCount);
+    for (int i = 0; i < positionCount; i++) {
+      out.putLong(packed[positions[i]]);
+    }
+    columns.start(storage);
+    storage.columns(columns);
+    return true;
+  }
+
+  /**
+   * Chooses the logged entities the replica keeps (or, with {@code arrivals}, holds) that have the
+   * component, and lists as removed the kept ones that no longer have it.
+   */
+  private void chooseLogged(final Tracker tracker, final boolean arrivals, final int mark) {
+    final Storage<?> storage = tracker.storage;
     for (int i = 0; i < tracker.size; i++) {
       final long entity = tracker.log[i];
       final boolean kept = kept(entity);
@@ -606,17 +809,30 @@ public final class DeltaWriter implements AutoCloseable {
         removed = push(removed, removedCount++, entity);
       }
     }
-    tracker.size = 0;
-    // The replica's new entities, all their components, unless the log had them.
-    if (!arrivals) {
-      for (int i = 0; i < arrivedCount; i++) {
-        final int position = storage.indexOf(arrived[i]);
-        if (SparseSet.ABSENT != position) {
-          choose(position, mark);
-        }
+  }
+
+  /** Chooses the element of every entity the replica gains in this delta that has one. */
+  private void chooseArrived(final Storage<?> storage, final int mark) {
+    for (int i = 0; i < arrivedCount; i++) {
+      final int position = storage.indexOf(arrived[i]);
+      if (SparseSet.ABSENT != position) {
+        choose(position, mark);
       }
     }
-    // Values.
+  }
+
+  /**
+   * Chooses the elements whose values are written: every held one when fresh or asked for every
+   * value, else the changed ones of a tracked storage; then those whose entity references churned.
+   */
+  private void chooseValues(
+      final Tracker tracker,
+      final long[] packed,
+      final int size,
+      final boolean fresh,
+      final long since,
+      final int mark) {
+    final Storage<?> storage = tracker.storage;
     final boolean fields = tracker.fields;
     if (fresh || (fields && everyValue.contains(storage.type()))) {
       for (int position = 0; position < size; position++) {
@@ -633,9 +849,10 @@ public final class DeltaWriter implements AutoCloseable {
       refChooser.mark = mark;
       storage.eachEntityRef(refChooser);
     }
-    if (0 == positionCount && 0 == removedCount) {
-      return false;
-    }
+  }
+
+  /** Writes the section's storage key and, per column, its name, type code and enum constants. */
+  private void writeColumnHeaders(final Tracker tracker) {
     out.putString(tracker.key);
     out.putInt(tracker.columns.size());
     for (final SnapshotFormat.Column column : tracker.columns) {
@@ -652,15 +869,6 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     }
-    out.putInt(removedCount);
-    out.putLongs(removed, removedCount);
-    out.putInt(positionCount);
-    for (int i = 0; i < positionCount; i++) {
-      out.putLong(packed[positions[i]]);
-    }
-    columns.start(storage);
-    CoreHooks.eachColumn(storage, columns);
-    return true;
   }
 
   /**
@@ -754,6 +962,8 @@ public final class DeltaWriter implements AutoCloseable {
     final boolean refs;
     long[] log = new long[16];
     int size;
+    // How many entries of the log the write under way read: dropped when it commits.
+    int consumed;
 
     Tracker(final Storage<?> storage) {
       this.storage = storage;
@@ -765,6 +975,18 @@ public final class DeltaWriter implements AutoCloseable {
         anyRef |= SnapshotFormat.ENTITY == column.code();
       }
       this.refs = anyRef;
+    }
+
+    /** Drops the entries a committed write read, keeping those appended since. */
+    void consume() {
+      if (0 == consumed) {
+        return;
+      }
+      if (consumed < size) {
+        System.arraycopy(log, consumed, log, 0, size - consumed);
+      }
+      size -= consumed;
+      consumed = 0;
     }
 
     @Override

@@ -21,7 +21,7 @@ import java.util.Arrays;
  * <p>Costs: 24 bytes per index of the span, a slot's key, value and stamp side by side (one cache
  * line for a look-up); O(1) per operation, expected O(1) in the overflow.
  */
-final class EntityIndexMap {
+final class EntityIndexMap implements RemapLog.Mapping {
 
   // Per index i: slots[3i] the handle, slots[3i + 1] its value, slots[3i + 2] the stamp; the slot
   // is in use iff its stamp is stamp.
@@ -80,7 +80,8 @@ final class EntityIndexMap {
   }
 
   /** Returns the value of {@code key}, or {@code missing}. */
-  long get(final long key, final long missing) {
+  @Override
+  public long get(final long key, final long missing) {
     final int index = Entity.index(key);
     if (index >= 0 && index < span && slots[3 * index] == key && slots[3 * index + 2] == stamp) {
       return slots[3 * index + 1];
@@ -88,7 +89,8 @@ final class EntityIndexMap {
     return null != overflow && 0 != overflow.size() ? overflow.get(key, missing) : missing;
   }
 
-  void put(final long key, final long value) {
+  @Override
+  public void put(final long key, final long value) {
     assert !Entity.isNull(key);
     final int index = Entity.index(key);
     if (index >= 0 && index >= span && index < limit()) {
@@ -114,7 +116,8 @@ final class EntityIndexMap {
     }
   }
 
-  void remove(final long key) {
+  @Override
+  public void remove(final long key) {
     final int index = Entity.index(key);
     if (index >= 0 && index < span && slots[3 * index] == key && slots[3 * index + 2] == stamp) {
       slots[3 * index + 2] = 0; // stamps start at 1

@@ -15,9 +15,10 @@ import java.util.function.LongUnaryOperator;
 /**
  * The hierarchy section of a snapshot or delta, checked before a loader changes anything: the
  * parent links must form a forest over the nodes the stream and the replica hold, and the lists a
- * stream carries whole must agree with them. Loaders then write the node values and have the {@link
- * Hierarchy} rebuild its lists and counts from the parent links ({@link HierarchyHooks}). Every
- * check is O(nodes) and allocates a few arrays of the section's size.
+ * stream carries whole must agree with them. Loaders then write the node values raw and have the
+ * {@link Hierarchy} rebuild its lists and counts from the parent links (its public {@link
+ * Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}). Every check is O(nodes) and
+ * allocates a few arrays of the section's size.
  */
 final class HierarchySection {
 
@@ -32,7 +33,7 @@ final class HierarchySection {
    * and its child count is the list's length; a root has no siblings. A snapshot of chosen entities
    * ({@link SnapshotWriter#entities}) may name a parent it does not carry: that link is cut (the
    * entity arrives as a root, as every reference to an entity not sent becomes {@code NULL}), and
-   * its lists and counts are not read, as {@link HierarchyHooks#afterLoad} rebuilds them. O(nodes).
+   * its lists and counts are not read, as {@link Hierarchy#endRelink()} rebuilds them. O(nodes).
    *
    * @param staged the staged snapshot
    * @throws SnapshotFormatException naming the storage, the entity and the rule broken
@@ -66,8 +67,8 @@ final class HierarchySection {
    * name one that has a node after the delta; no entity may be its own ancestor. A node whose
    * children list the delta carries whole (every child is sent too) must list exactly the sent
    * nodes that name it as parent, with symmetric links and its child count; a root sent must have
-   * no siblings. Lists that reach an entity not sent are not read, as {@link
-   * HierarchyHooks#afterDelta} rebuilds them. O(nodes of the replica + sent).
+   * no siblings. Lists that reach an entity not sent are not read, as {@link Hierarchy#endRelink()}
+   * rebuilds them. O(nodes of the replica + sent).
    *
    * @param registry the replica
    * @param sent the remote entities whose nodes the delta writes

@@ -9,7 +9,7 @@ import java.util.Map;
  * ContinuousLoader}: the codecs of reference types, and component types by snapshot key (the types
  * given to {@code types(...)} and the aliases of renamed classes), looked up before the class
  * loaders. The configuration methods return the loader itself ({@code L}). Not thread-safe;
- * configured before loading.
+ * configured before loading: from a codec or listener of a load under way they are refused.
  *
  * @param <L> the loader
  */
@@ -22,7 +22,12 @@ abstract sealed class LoaderSettings<L extends LoaderSettings<L>>
   /** Types by the key a snapshot names them with. */
   final Map<String, ComponentType<?, ?>> typesByKey = new HashMap<>();
 
-  LoaderSettings() {}
+  /** The load (or orphans call) under way, which refuses nested calls from its user code. */
+  final CallGuard guard;
+
+  LoaderSettings(final String name) {
+    this.guard = new CallGuard(name);
+  }
 
   /** {@return this loader} */
   abstract L self();
@@ -34,8 +39,10 @@ abstract sealed class LoaderSettings<L extends LoaderSettings<L>>
    * @param codec reads them
    * @param <T> the value type
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public <T> L codec(final Class<T> type, final ValueCodec<T> codec) {
+    guard.check("register a codec");
     codecs.put(type, codec);
     return self();
   }
@@ -46,8 +53,10 @@ abstract sealed class LoaderSettings<L extends LoaderSettings<L>>
    *
    * @param extraTypes the types
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public L types(final ComponentType<?, ?>... extraTypes) {
+    guard.check("add types");
     for (final ComponentType<?, ?> type : extraTypes) {
       typesByKey.put(SnapshotFormat.key(type), type);
     }
@@ -62,8 +71,10 @@ abstract sealed class LoaderSettings<L extends LoaderSettings<L>>
    * @param savedClassName the binary name of the class the snapshot names
    * @param type the type to load it into
    * @return this loader
+   * @throws IllegalStateException if called from a codec or listener of a load under way
    */
   public L alias(final String savedClassName, final ComponentType<?, ?> type) {
+    guard.check("add an alias");
     typesByKey.put(SnapshotFormat.classKey(savedClassName), type);
     return self();
   }

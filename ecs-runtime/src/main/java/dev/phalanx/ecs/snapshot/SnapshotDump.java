@@ -6,7 +6,6 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import java.io.IOException;
 import java.util.List;
 
@@ -98,7 +97,7 @@ public final class SnapshotDump {
         quote(text, storage.type().name());
         text.append(": {");
         printer.start(storage, position);
-        CoreHooks.eachColumn(storage, printer);
+        storage.columns(printer);
         text.append('}');
       }
       text.append('}');

@@ -4,7 +4,6 @@ import dev.phalanx.ecs.ColumnVisitor;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.VoidStorage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -102,55 +101,41 @@ final class SnapshotFormat {
   /** Returns the columns of {@code storage}, in declaration order. */
   static List<Column> columns(final Storage<?> storage) {
     final List<Column> columns = new ArrayList<>();
-    CoreHooks.eachColumn(
-        storage,
+    storage.columns(
         new ColumnVisitor() {
           @Override
-          public void booleans(final String name, final boolean[][] pages) {
-            columns.add(new Column(name, BOOLEAN, boolean.class));
-          }
-
-          @Override
-          public void bytes(final String name, final byte[][] pages) {
-            columns.add(new Column(name, BYTE, byte.class));
-          }
-
-          @Override
-          public void shorts(final String name, final short[][] pages) {
-            columns.add(new Column(name, SHORT, short.class));
-          }
-
-          @Override
-          public void chars(final String name, final char[][] pages) {
-            columns.add(new Column(name, CHAR, char.class));
-          }
-
-          @Override
-          public void ints(final String name, final int[][] pages) {
-            columns.add(new Column(name, INT, int.class));
-          }
-
-          @Override
-          public void longs(final String name, final long[][] pages, final boolean entityRef) {
-            columns.add(new Column(name, entityRef ? ENTITY : LONG, long.class));
-          }
-
-          @Override
-          public void floats(final String name, final float[][] pages) {
-            columns.add(new Column(name, FLOAT, float.class));
-          }
-
-          @Override
-          public void doubles(final String name, final double[][] pages) {
-            columns.add(new Column(name, DOUBLE, double.class));
-          }
-
-          @Override
-          public void objects(final String name, final Class<?> type, final Object[][] pages) {
-            columns.add(new Column(name, objectCode(type), type));
+          public void column(
+              final String name,
+              final Class<?> type,
+              final boolean entityRef,
+              final Object[] pages) {
+            columns.add(new Column(name, code(type, entityRef), type));
           }
         });
     return columns;
+  }
+
+  /** Returns the code of a column of element type {@code type}. */
+  static byte code(final Class<?> type, final boolean entityRef) {
+    if (long.class == type) {
+      return entityRef ? ENTITY : LONG;
+    }
+    if (boolean.class == type) {
+      return BOOLEAN;
+    } else if (byte.class == type) {
+      return BYTE;
+    } else if (short.class == type) {
+      return SHORT;
+    } else if (char.class == type) {
+      return CHAR;
+    } else if (int.class == type) {
+      return INT;
+    } else if (float.class == type) {
+      return FLOAT;
+    } else if (double.class == type) {
+      return DOUBLE;
+    }
+    return objectCode(type);
   }
 
   /** Returns the code of a reference column of class {@code type}. */

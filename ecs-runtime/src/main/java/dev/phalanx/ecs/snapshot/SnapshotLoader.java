@@ -1,13 +1,8 @@
 package dev.phalanx.ecs.snapshot;
 
-import dev.phalanx.ecs.ColumnVisitor;
-import dev.phalanx.ecs.Entity;
-import dev.phalanx.ecs.Group;
-import dev.phalanx.ecs.Groups;
 import dev.phalanx.ecs.Reactive;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import java.io.IOException;
@@ -17,8 +12,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
-import java.util.function.IntConsumer;
-import java.util.function.Supplier;
 
 /**
  * Loads a whole snapshot ({@link SnapshotWriter} without {@link SnapshotWriter#entities}) into a
@@ -94,6 +87,17 @@ import java.util.function.Supplier;
  * {@code System.arraycopy} per page; no reflection and no allocation per element for primitive
  * fields.
  *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>The loader keeps no state from one load to the next. A codec that throws fails the reading,
+ * before the registry changes: the load throws {@link SnapshotFormatException} (the codec's
+ * exception as its cause) and the registry is as it was. Listeners run once the snapshot is in;
+ * what they throw is rethrown after the load completed (see above). Either way the next load is
+ * taken as if the failed one had not been tried. Nested calls are refused: while a {@link #load} or
+ * {@link #orphans} runs, a call from one of its codecs or listeners to {@code load}, {@link
+ * #orphans}, {@link #codec}, {@link #types} or {@link #alias} throws {@link IllegalStateException}
+ * naming the call under way, before changing anything.
+ *
  * <h2>Threading</h2>
  *
  * <p>Not thread-safe; configure it, then load, on the thread that owns the registry.
@@ -108,6 +112,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * @param registry the target; it must have no live entity when {@link #load} runs
    */
   public SnapshotLoader(final Registry registry) {
+    super("SnapshotLoader");
     this.registry = registry;
   }
 
@@ -167,6 +172,15 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
   }
 
   private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
+    guard.enter("load(...)", "load a snapshot");
+    try {
+      return loadOnce(in);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private Map<String, byte[]> loadOnce(final SnapshotInput in) throws IOException {
     checkTarget(null);
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, true);
     if (!staged.full) {
@@ -188,7 +202,6 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
     // Reading ran no user code, but a codec is user code: check again before changing anything.
     checkTarget(staged);
     commit(staged);
-    Failures.rethrow(announce());
     return Collections.unmodifiableMap(staged.extras);
   }
 
@@ -201,9 +214,16 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * @return this loader
    * @throws java.util.ConcurrentModificationException if a storage is locked or iterated; nothing
    *     is destroyed
+   * @throws IllegalStateException if called from a codec or listener of this loader's load or
+   *     orphans call under way; nothing is destroyed
    */
   public SnapshotLoader orphans() {
-    Failures.rethrow(destroyOrphans(registry, liveEntities(registry)));
+    guard.enter("orphans()", "destroy orphans");
+    try {
+      Failures.rethrow(destroyOrphans(registry, liveEntities(registry)));
+    } finally {
+      guard.exit();
+    }
     return this;
   }
 
@@ -261,203 +281,20 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
     }
   }
 
-  /** Changes the registry; every step here was checked by the staging. */
+  /**
+   * Restores the staged image (checked by the staging; the registry checks the target), then gives
+   * a loaded hierarchy its {@link Hierarchy} and tells the delta writers, even when an enter
+   * listener threw.
+   */
   private void commit(final StagedSnapshot staged) {
-    CoreHooks.restore(
-        registry.entities(), staged.entities, staged.entityCount, staged.alive, staged.positionOf);
-    final Filler filler = new Filler();
-    for (final StagedSnapshot.StagedStorage source : staged.storages) {
-      final Storage<?> storage = registry.storage(source.type);
-      if (0 != storage.size()) {
-        // A cleared registry's in-place storage may keep holes: only holes, as nothing is live.
-        CoreHooks.removeAll(storage);
-      }
-      CoreHooks.restore(storage, source.packed, source.size, source.firstHole, source.sparse);
-      filler.start(source, storage);
-      if (source.pageSize == storage.pageSize()) {
-        // Whole staged pages: the storage adopts them; pages it does not hand out are allocated.
-        CoreHooks.reservePagesFor(storage, source.size);
-        CoreHooks.eachColumn(storage, filler);
-        CoreHooks.allocatePagesFor(storage, source.size);
-      } else {
-        CoreHooks.allocatePagesFor(storage, source.size);
-        CoreHooks.eachColumn(storage, filler);
-      }
-      stamp(storage, source.size);
-    }
-    if (staged.has(Hierarchy.TYPE)) {
-      Hierarchy.of(registry);
-    }
-    CoreHooks.rebuildGroups(registry);
-    DeltaWriter.restored(registry);
-  }
-
-  /**
-   * Stamps every loaded element of a tracked storage with the registry's current change tick: a
-   * load is a write made now, so a system that has seen an earlier tick (the guide's {@code seen =
-   * 0}) sees the loaded world as changed. Through the storage's own stamping.
-   */
-  private static void stamp(final Storage<?> storage, final int size) {
-    if (storage.isTracked()) {
-      for (int position = 0; position < size; position++) {
-        CoreHooks.markWritten(storage, position);
-      }
-    }
-  }
-
-  /**
-   * Publishes, once the whole snapshot is in, enter for every member of a group that has enter
-   * listeners (group by group, in member order). Construct is not published: see the class comment.
-   * Listeners may change the world: a member gone meanwhile is skipped. Returns the first exception
-   * a listener threw, later ones suppressed.
-   */
-  private Throwable announce() {
-    Throwable failure = null;
-    final Groups groups = registry.groups();
-    // The groups the load filled: one a listener creates meanwhile fills itself, announcing
-    // nothing.
-    final int loaded = groups.size();
-    for (int g = 0; g < loaded; g++) {
-      final Group group = groups.get(g);
-      if (!group.onEnter().isEmpty()) {
-        final long[] members = new long[group.size()];
-        for (int m = 0; m < members.length; m++) {
-          members[m] = group.entityAt(m);
+    try {
+      registry.restore(staged.image);
+    } finally {
+      if (staged.image.isRestored()) {
+        if (staged.has(Hierarchy.TYPE)) {
+          Hierarchy.of(registry);
         }
-        for (final long entity : members) {
-          if (group.contains(entity)) {
-            failure = CoreHooks.publish(group.onEnter(), registry, entity, failure);
-          }
-        }
-      }
-    }
-    return failure;
-  }
-
-  /**
-   * Fills each field of a storage from the staging: installs whole staged pages (paged staging), or
-   * copies a flat staged array page by page; a field the snapshot lacks gets its default, in new
-   * pages (paged staging: the table holds none yet) or in the storage's own.
-   */
-  private static final class Filler implements ColumnVisitor {
-    private StagedSnapshot.StagedStorage source;
-    private int pageSize;
-    private int pageCount;
-    private boolean adopt;
-
-    void start(final StagedSnapshot.StagedStorage staged, final Storage<?> storage) {
-      source = staged;
-      pageSize = storage.pageSize();
-      pageCount = (staged.size + pageSize - 1) / pageSize;
-      adopt = staged.pageSize == pageSize;
-    }
-
-    /**
-     * Installs or copies the staged column {@code name} into {@code pages}; returns false, having
-     * done nothing, if the snapshot lacks it.
-     */
-    private boolean fill(final String name, final Object[] pages) {
-      final StagedSnapshot.StagedColumn column = source.columns.get(name);
-      if (null == column) {
-        return false;
-      }
-      if (adopt) {
-        System.arraycopy(column.data(), 0, pages, 0, pageCount);
-      } else {
-        for (int from = 0, page = 0; from < source.size; from += pageSize, page++) {
-          System.arraycopy(
-              column.data(), from, pages[page], 0, Math.min(pageSize, source.size - from));
-        }
-      }
-      return true;
-    }
-
-    /**
-     * Gives every page of a field the snapshot lacks its default: new pages from {@code fresh} when
-     * adopting (the table holds none yet), else {@code clear} on the storage's own. Once per field.
-     */
-    private void defaults(
-        final Object[] pages, final Supplier<Object> fresh, final IntConsumer clear) {
-      for (int page = 0; page < pageCount; page++) {
-        if (adopt) {
-          pages[page] = fresh.get();
-        } else {
-          clear.accept(page);
-        }
-      }
-    }
-
-    @Override
-    public void booleans(final String name, final boolean[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new boolean[pageSize], page -> Arrays.fill(pages[page], false));
-      }
-    }
-
-    @Override
-    public void bytes(final String name, final byte[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new byte[pageSize], page -> Arrays.fill(pages[page], (byte) 0));
-      }
-    }
-
-    @Override
-    public void shorts(final String name, final short[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new short[pageSize], page -> Arrays.fill(pages[page], (short) 0));
-      }
-    }
-
-    @Override
-    public void chars(final String name, final char[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new char[pageSize], page -> Arrays.fill(pages[page], (char) 0));
-      }
-    }
-
-    @Override
-    public void ints(final String name, final int[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new int[pageSize], page -> Arrays.fill(pages[page], 0));
-      }
-    }
-
-    @Override
-    public void longs(final String name, final long[][] pages, final boolean entityRef) {
-      if (!fill(name, pages)) {
-        final long none = entityRef ? Entity.NULL : 0L;
-        defaults(
-            pages,
-            () -> {
-              final long[] page = new long[pageSize];
-              Arrays.fill(page, none);
-              return page;
-            },
-            page -> Arrays.fill(pages[page], none));
-      }
-    }
-
-    @Override
-    public void floats(final String name, final float[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new float[pageSize], page -> Arrays.fill(pages[page], 0f));
-      }
-    }
-
-    @Override
-    public void doubles(final String name, final double[][] pages) {
-      if (!fill(name, pages)) {
-        defaults(pages, () -> new double[pageSize], page -> Arrays.fill(pages[page], 0d));
-      }
-    }
-
-    @Override
-    public void objects(final String name, final Class<?> type, final Object[][] pages) {
-      // Never adopted: staging keeps reference fields flat (see StagedSnapshot).
-      if (!fill(name, pages)) {
-        for (int page = 0; page < pageCount; page++) {
-          Arrays.fill(pages[page], null);
-        }
+        DeltaWriter.restored(registry);
       }
     }
   }

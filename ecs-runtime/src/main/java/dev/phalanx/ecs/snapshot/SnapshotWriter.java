@@ -8,7 +8,6 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.bridge.CoreHooks;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -58,6 +57,15 @@ import java.util.Map;
  * enum fields (a codec may allocate). Writes go through a 64 KiB buffer. About 8 bytes per
  * identifier, 8 per stored element, and the fields' widths.
  *
+ * <h2>Failures and nested calls</h2>
+ *
+ * <p>A write keeps no state in the writer: a codec or a stream that throws leaves the writer as it
+ * was (the bytes already written stay written), and the next write is whole. Nested calls are
+ * refused: while a write runs, a call from one of its codecs (or its stream) to {@link
+ * #write(OutputStream)}, {@link #write(WritableByteChannel)}, {@link #types}, {@link #entities},
+ * {@link #codec} or {@link #extra} throws {@link IllegalStateException} naming the write under way,
+ * before changing anything.
+ *
  * <h2>Threading</h2>
  *
  * <p>Reads the registry: no thread may change it meanwhile. A writer may be reused; it is not
@@ -66,6 +74,7 @@ import java.util.Map;
 public final class SnapshotWriter {
 
   private final Registry registry;
+  private final CallGuard guard = new CallGuard("SnapshotWriter");
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, byte[]> extras = new LinkedHashMap<>();
   private ComponentType<?, ?>[] types;
@@ -87,6 +96,7 @@ public final class SnapshotWriter {
    * @return this writer
    */
   public SnapshotWriter types(final ComponentType<?, ?>... chosenTypes) {
+    guard.check("choose the types");
     this.types = chosenTypes.clone();
     return this;
   }
@@ -99,6 +109,7 @@ public final class SnapshotWriter {
    * @return this writer
    */
   public SnapshotWriter entities(final long... entities) {
+    guard.check("choose the entities");
     this.chosen = entities.clone();
     return this;
   }
@@ -112,6 +123,7 @@ public final class SnapshotWriter {
    * @return this writer
    */
   public <T> SnapshotWriter codec(final Class<T> type, final ValueCodec<T> codec) {
+    guard.check("register a codec");
     codecs.put(type, codec);
     return this;
   }
@@ -124,6 +136,7 @@ public final class SnapshotWriter {
    * @return this writer
    */
   public SnapshotWriter extra(final String name, final byte[] data) {
+    guard.check("add an extra block");
     extras.put(name, data.clone());
     return this;
   }
@@ -136,12 +149,18 @@ public final class SnapshotWriter {
    * @throws IOException if the stream fails
    * @throws IllegalArgumentException if a chosen entity is not valid or is listed twice; nothing is
    *     written
-   * @throws IllegalStateException if a field's type has no codec; nothing is written
+   * @throws IllegalStateException if a field's type has no codec, or if called from a codec of a
+   *     write under way; nothing is written
    */
   public long write(final OutputStream out) throws IOException {
-    final long written = write(StreamChannels.writing(out));
-    out.flush();
-    return written;
+    guard.enter("write(OutputStream)", "write a snapshot");
+    try {
+      final long written = save(StreamChannels.writing(out));
+      out.flush();
+      return written;
+    } finally {
+      guard.exit();
+    }
   }
 
   /**
@@ -152,9 +171,19 @@ public final class SnapshotWriter {
    * @throws IOException if the channel fails
    * @throws IllegalArgumentException if a chosen entity is not valid or is listed twice; nothing is
    *     written
-   * @throws IllegalStateException if a field's type has no codec; nothing is written
+   * @throws IllegalStateException if a field's type has no codec, or if called from a codec of a
+   *     write under way; nothing is written
    */
   public long write(final WritableByteChannel channel) throws IOException {
+    guard.enter("write(WritableByteChannel)", "write a snapshot");
+    try {
+      return save(channel);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private long save(final WritableByteChannel channel) throws IOException {
     final List<Storage<?>> storages = chosenStorages();
     final List<List<SnapshotFormat.Column>> columns = new ArrayList<>();
     for (final Storage<?> storage : storages) {
@@ -292,7 +321,7 @@ public final class SnapshotWriter {
       writer.start(storage, positions, count);
     }
     try {
-      CoreHooks.eachColumn(storage, writer);
+      storage.columns(writer);
     } catch (final UncheckedIOException e) {
       throw e.getCause();
     }

@@ -12,6 +12,13 @@
  * rules, hierarchy links) before the first change, then applies it fully, collecting listener
  * exceptions; a refused stream has no effect.
  *
+ * <p>User code the writers and loaders run (an interest predicate, a codec, a listener) may throw
+ * anywhere: a failed write leaves its writer as before the call, so the next write is right; a
+ * codec that throws refuses a load before any change, and a listener's exception is rethrown once
+ * the load completed; either way the loader takes the next input. Such code may not call back into
+ * the object running it: each writer and loader refuses a nested call that would change it, with an
+ * {@link java.lang.IllegalStateException} naming the call under way, before changing anything.
+ *
  * <h2>Costs</h2>
  *
  * <p>Saving is O(entities + elements), one pass per storage column. A full load is O(entities +
@@ -28,8 +35,8 @@
  *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica; {@code
  *       EntityIndexMap}, a replica's remote-to-local handles, indexed by the remote index.
  *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
- *   <li>{@code HierarchySection}, {@code HierarchyHooks}: the hierarchy's links checked, then its
- *       lists rebuilt after a load.
+ *   <li>{@code HierarchySection}: the hierarchy's links checked before a load (the loaders then
+ *       write nodes raw between {@code Hierarchy.beginRelink()} and {@code endRelink()}).
  *   <li>{@code SnapshotFormat}, {@code SnapshotInput}, {@code SnapshotOutput}, {@code
  *       StreamChannels}, {@code SnapshotFormatException}: the wire format and its primitives.
  * </ul>

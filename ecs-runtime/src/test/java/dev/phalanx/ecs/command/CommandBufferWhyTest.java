@@ -232,13 +232,18 @@ class CommandBufferWhyTest {
   }
 
   @Test
-  void aHandlePassedToTheRegistryIsRefusedNamingItsBuffer() {
+  void aHandlePassedToTheRegistryIsRefusedAsAReservedHandle() {
+    // The registry knows no buffer: it says what the handle is and where to use it; the buffer's
+    // own refusals name the buffer (see above).
     final CommandBuffer commands = new CommandBuffer(registry);
     final long handle = commands.create();
     final IllegalArgumentException refused =
         assertThrows(IllegalArgumentException.class, () -> registry.emplace(handle, TA, new A(1)));
-    assertTrue(refused.getMessage().contains(commands.toString()), refused.getMessage());
-    assertTrue(refused.getMessage().contains("reserved handle"), refused.getMessage());
+    final String message = refused.getMessage();
+    assertTrue(message.contains(Entity.toString(handle)), message);
+    assertTrue(message.contains("reserved handle of a command buffer"), message);
+    assertTrue(message.contains("entityOf(handle)"), message);
+    assertEquals(0, registry.alive());
   }
 
   @Test

@@ -35,13 +35,22 @@ class ScheduleDeterminismTest {
 
   @Test
   void theWorldIsTheSameOnAnyNumberOfThreads() {
-    final Random random = new Random(3);
+    sameOnAnyNumberOfThreads(3, false);
+  }
+
+  @Test
+  void withSetsAndConditionsThatSeeTheWorldTheWorldIsTheSameOnAnyNumberOfThreads() {
+    sameOnAnyNumberOfThreads(5, true);
+  }
+
+  private static void sameOnAnyNumberOfThreads(final long master, final boolean sets) {
+    final Random random = new Random(master);
     for (int round = 0; round < 12; round++) {
       final long seed = random.nextLong();
       final List<Plan> plans = plans(new Random(seed));
       List<Long> reference = null;
       for (final int threads : new int[] {1, 2, 4, 16}) {
-        final List<Long> fingerprints = run(seed, plans, threads);
+        final List<Long> fingerprints = run(seed, plans, threads, sets);
         if (null == reference) {
           reference = fingerprints;
         } else {
@@ -71,7 +80,8 @@ class ScheduleDeterminismTest {
     return plans;
   }
 
-  private static List<Long> run(final long seed, final List<Plan> plans, final int threads) {
+  private static List<Long> run(
+      final long seed, final List<Plan> plans, final int threads, final boolean sets) {
     final ForkJoinPool pool = threads > 1 ? new ForkJoinPool(threads) : null;
     try {
       final Registry registry = new Registry();
@@ -108,6 +118,21 @@ class ScheduleDeterminismTest {
         if (plan.id() % 3 == 2) {
           system.in(Schedule.POST_UPDATE);
         }
+        if (sets) {
+          // A set with a condition of its own, and conditions on what changed.
+          if (plan.id() % 2 == 0) {
+            system.inSet("even");
+          }
+          if (plan.id() % 4 == 1) {
+            system.runIf(RunCondition.componentsChanged(TYPES[plan.id() % TYPES.length]));
+          }
+          if (plan.id() % 5 == 3) {
+            system.runIf(RunCondition.anyWithComponent(TYPES[plan.id() % TYPES.length]));
+          }
+        }
+      }
+      if (sets) {
+        builder.set("even").runIf(c -> c.frame() % 3 != 1);
       }
       final Schedule schedule = builder.build();
       final List<Long> fingerprints = new ArrayList<>();

@@ -277,9 +277,13 @@ class ScheduleOrderingTest {
     builder.system("b", c -> {}).writes(A).ambiguousWith("b");
     final IllegalStateException refused = assertThrows(IllegalStateException.class, builder::build);
     assertEquals(
-        "cannot build the schedule: 2 problem(s):\n"
+        "cannot build the schedule: 3 problem(s):\n"
             + "  system 'a' is ambiguousWith 'ghost', which is not a declared system\n"
-            + "  system 'b' names itself in ambiguousWith",
+            + "  system 'b' names itself in ambiguousWith\n"
+            + "  stage 'update': systems 'a' and 'b' conflict on "
+            + A.name()
+            + ": both write it, and no order is declared between them: add after/before, or"
+            + " ambiguousWith to run them in declaration order",
         refused.getMessage());
   }
 

@@ -174,7 +174,10 @@ class ScheduleRunTest {
         assertThrows(SystemFailedException.class, builder.build()::run);
     assertInstanceOf(ConcurrentModificationException.class, failure.getCause());
     assertTrue(
-        failure.getCause().getMessage().contains("the schedule while it runs systems [sneaky]"),
+        failure
+            .getCause()
+            .getMessage()
+            .contains("the schedule (running system 'sneaky' of stage 'update'"),
         failure.getCause().getMessage());
     assertFalse(registry.has(entity, A));
     assertEquals(List.of(), registry.verify());
@@ -555,7 +558,8 @@ class ScheduleRunTest {
       timing.record(nanos);
     }
     assertEquals(
-        new SystemTiming("s", "update", 7, 5, 32.0, 30, 60, 60), timing.summary("s", "update"));
+        new SystemTiming("s", "update", 7, 5, 32.0, 30, 60, 60),
+        timing.summary("s", "update", null));
   }
 
   @Test
@@ -610,6 +614,15 @@ class ScheduleRunTest {
             .system("c", c -> c.commands().replace(entity, A, registry.get(entity, A)))
             .in(Schedule.POST_UPDATE)
             .reads(A);
+        // Conditions that look at what changed, and a system permitted a structural change.
+        builder
+            .system("d", c -> {})
+            .in(Schedule.POST_UPDATE)
+            .runIf(
+                RunCondition.componentsChanged(A)
+                    .or(RunCondition.resourceChanged(String.class))
+                    .or(RunCondition.anyWithComponent(B)));
+        builder.system("e", c -> {}).in(Schedule.PRE_UPDATE).changesStructure(B);
         final Schedule schedule = builder.build();
         assertEquals(List.of(List.of("a", "b")), schedule.waves(Schedule.UPDATE));
         for (int i = 0; i < 20_000; i++) {

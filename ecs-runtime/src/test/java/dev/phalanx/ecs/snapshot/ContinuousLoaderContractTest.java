@@ -186,7 +186,9 @@ class ContinuousLoaderContractTest {
     final IllegalStateException nested =
         assertThrows(IllegalStateException.class, () -> loader.load(ByteBuffer.wrap(bytes)));
     assertEquals(
-        "cannot load a snapshot: this loader is loading (called from a listener of the load)",
+        "cannot load a snapshot: this ContinuousLoader is running load(...), and a call made from"
+            + " user code that it runs (a predicate, a codec or a listener) is refused; nothing"
+            + " changed",
         nested.getMessage());
     assertMirrors(remote, local, loader);
   }
@@ -220,26 +222,34 @@ class ContinuousLoaderContractTest {
   }
 
   /**
-   * A local registry whose entity limit refuses some creations still takes the rest of the load:
-   * the remote entities left without a local one stay unmapped, the refusal is rethrown at the end.
+   * A load needing more entities than the local registry's limit leaves is refused whole, as a
+   * change set is (its creations come before its destructions): nothing is created, destroyed,
+   * written or mapped, and the map still names the remote entity that went. Once there is room, it
+   * loads.
    */
   @Test
-  void anEntityLimitReachedDuringTheLoadLeavesTheRestLoaded() throws IOException {
-    final Registry remote = LoaderWorlds.intsAndChars(5);
-    final Registry local = new Registry(3);
+  void aLoadNeedingMoreEntitiesThanTheLimitLeavesIsRefusedWhole() throws IOException {
+    final Registry remote = LoaderWorlds.intsAndChars(3);
+    final long[] entities = live(remote);
+    final Registry local = new Registry(4);
     final ContinuousLoader loader = loader(local);
-    final IllegalStateException full =
-        assertThrows(IllegalStateException.class, () -> load(loader, remote));
-    assertEquals(1, full.getSuppressed().length, "two creations refused");
-    assertEquals(3, loader.size());
-    assertEquals(3, local.storage(INTS).size());
-    assertEquals(3, local.storage(CHARS).size());
-    assertEquals(List.of(), local.verify());
-    for (final long entity : live(remote)) {
-      if (loader.contains(entity)) {
-        assertEquals(remote.get(entity, INTS), local.get(loader.map(entity), INTS));
-      }
+    load(loader, remote);
+    final long gone = loader.map(entities[0]);
+    remote.destroy(entities[0]);
+    remote.replace(entities[1], INTS, Row.of(-1));
+    for (int i = 0; i < 2; i++) {
+      remote.emplace(remote.create(), INTS, Row.of(i));
     }
+    final String before = dump(local);
+    assertThrows(IllegalStateException.class, () -> load(loader, remote));
+    assertEquals(before, dump(local));
+    assertEquals(3, loader.size());
+    assertEquals(gone, loader.map(entities[0]), "the map is as it was");
+    assertEquals(List.of(), local.verify());
+    local.destroy(gone);
+    load(loader, remote);
+    assertFalse(loader.contains(entities[0]));
+    assertMirrors(remote, local, loader);
   }
 
   /** {@code orphans()} from a listener of a load is refused; the load completes. */
@@ -263,7 +273,9 @@ class ContinuousLoaderContractTest {
     load(loader, remote);
     assertEquals(3, refused.size());
     assertEquals(
-        "cannot destroy orphans: this loader is loading (called from a listener of the load)",
+        "cannot destroy orphans: this ContinuousLoader is running load(...), and a call made from"
+            + " user code that it runs (a predicate, a codec or a listener) is refused; nothing"
+            + " changed",
         refused.get(0).getMessage());
     assertMirrors(remote, local, loader);
   }
@@ -364,26 +376,37 @@ class ContinuousLoaderContractTest {
   }
 
   /**
-   * A remote entity whose local entity was destroyed, and whose new one the entity limit refuses,
-   * is unmapped at once: a listener of the same load already finds it unmapped.
+   * A remote entity whose local entity was destroyed, and whose new one the entity limit refuses:
+   * the load is refused before any change, no listener runs, and the map is left as it was (the
+   * remote entity still names its dead local one). Once there is room, the next load gives it a new
+   * local entity.
    */
   @Test
-  void aRemoteEntityTheLimitLeavesWithoutALocalOneIsUnmappedAtOnce() throws IOException {
+  void aRefusedLoadLeavesTheMapAsItWas() throws IOException {
     final Registry remote = LoaderWorlds.intsAndChars(2);
     final long[] entities = live(remote);
     final Registry local = new Registry(2);
     final ContinuousLoader loader = loader(local);
     load(loader, remote);
     // The first remote entity's local one is destroyed, its index taken by a local entity.
-    local.destroy(loader.map(entities[0]));
-    local.create();
-    final List<Boolean> mapped = new ArrayList<>();
-    local.storage(INTS).onUpdate().connect((r, e) -> mapped.add(loader.contains(entities[0])));
+    final long dead = loader.map(entities[0]);
+    local.destroy(dead);
+    final long own = local.create();
+    final List<Long> updated = new ArrayList<>();
+    local.storage(INTS).onUpdate().connect((r, e) -> updated.add(e));
     remote.replace(entities[1], INTS, Row.of(-1));
+    final Row kept = local.get(loader.map(entities[1]), INTS);
     assertThrows(IllegalStateException.class, () -> load(loader, remote));
-    assertEquals(List.of(false), mapped, "unmapped when the listener ran");
-    assertFalse(loader.contains(entities[0]));
+    assertEquals(List.of(), updated, "no listener ran");
+    assertEquals(dead, loader.map(entities[0]), "the map is as it was");
+    assertEquals(2, loader.size());
+    assertEquals(kept, local.get(loader.map(entities[1]), INTS));
     assertEquals(List.of(), local.verify());
+    local.destroy(own);
+    load(loader, remote);
+    assertTrue(local.valid(loader.map(entities[0])));
+    assertEquals(List.of(loader.map(entities[1])), updated);
+    assertMirrors(remote, local, loader);
   }
 
   private static Sample sample(final int count) {

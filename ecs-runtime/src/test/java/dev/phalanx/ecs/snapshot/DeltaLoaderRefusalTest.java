@@ -672,7 +672,8 @@ class DeltaLoaderRefusalTest {
     loader.load(delta, delta.length);
     assertFalse(registry.storage(LoaderWorlds.INTS).contains(loader.map(A)));
     assertEquals(60, intOf(registry, loader, B));
-    assertEquals(List.of("remove", "update 60"), events);
+    // Announced as a change set announces: the writes first, then the removals.
+    assertEquals(List.of("update 60", "remove"), events);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -812,8 +813,14 @@ class DeltaLoaderRefusalTest {
             .bytes();
     final RuntimeException thrown =
         assertThrows(RuntimeException.class, () -> loader.load(delta, delta.length));
-    final List<Throwable> all = new ArrayList<>(Arrays.asList(thrown.getSuppressed()));
-    all.add(thrown);
+    // Suppressed by the first, or by the first of the step that threw them (a destroy's).
+    final List<Throwable> all = new ArrayList<>();
+    final List<Throwable> pending = new ArrayList<>(List.of(thrown));
+    while (!pending.isEmpty()) {
+      final Throwable next = pending.remove(pending.size() - 1);
+      all.add(next);
+      pending.addAll(Arrays.asList(next.getSuppressed()));
+    }
     assertTrue(all.containsAll(List.of(create, construct, update, destroy)), all.toString());
     assertEquals(2, loader.tick());
     assertEquals(50, (Integer) registry.get(a, LoaderWorlds.INTS).get(0));
@@ -829,22 +836,111 @@ class DeltaLoaderRefusalTest {
     assertEquals(3, loader.tick());
   }
 
+  /**
+   * Every value is written before the first listener runs; a listener that then destroys an entity
+   * the delta wrote is followed: its update is not announced, and the replica stays sound.
+   */
+  /**
+   * A delta gaining more entities than the replica's limit leaves is refused whole, as a change set
+   * is (its creations come before its destructions): the replica, the map (the lost entity still
+   * mapped) and the tick are as before; the same delta applies once there is room.
+   */
   @Test
-  void aListenerThatDestroysOrAddsDuringTheApplyIsFollowed() throws SnapshotFormatException {
+  void aDeltaNeedingMoreEntitiesThanTheLimitLeavesIsRefusedWhole() throws SnapshotFormatException {
+    final Registry registry = new Registry(4);
+    final DeltaLoader loader = replica(registry);
+    final long own = registry.create();
+    final long a = loader.map(A);
+    final long d = Entity.of(4, 0);
+    final byte[] delta =
+        next()
+            .list(A)
+            .list(C, d)
+            .i(1)
+            .s(INTS)
+            .i(1)
+            .s("value")
+            .b(SnapshotFormat.INT)
+            .list()
+            .list(B, C, d)
+            .i(7, 8, 9)
+            .bytes();
+    final String before = LoaderWorlds.dump(registry);
+    assertThrows(IllegalStateException.class, () -> loader.load(delta, delta.length));
+    assertEquals(before, LoaderWorlds.dump(registry));
+    assertEquals(1, loader.tick());
+    assertEquals(2, loader.size());
+    assertEquals(a, loader.map(A));
+    assertEquals(Entity.NULL, loader.map(C));
+    registry.destroy(own);
+    loader.load(delta, delta.length);
+    assertEquals(2, loader.tick());
+    assertFalse(registry.valid(a));
+    assertEquals(Entity.NULL, loader.map(A));
+    assertEquals(7, intOf(registry, loader, B));
+    assertEquals(8, intOf(registry, loader, C));
+    assertEquals(9, intOf(registry, loader, d));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /**
+   * A delta loaded while the registry is being cleared (from a destroy listener) is refused by the
+   * change set's check: nothing changes, the tick stays, and it applies after the clear.
+   */
+  @Test
+  void aDeltaLoadedDuringAClearIsRefusedWithNothingChanged() throws SnapshotFormatException {
+    final Registry registry = new Registry();
+    final DeltaLoader loader = replica(registry);
+    final byte[] delta = next().list().list(C).i(0).bytes();
+    final RuntimeException[] refused = new RuntimeException[1];
+    final int[] mapped = {-1};
+    registry
+        .onDestroy()
+        .connect(
+            (r, e) -> {
+              if (null == refused[0]) {
+                try {
+                  loader.load(delta, delta.length);
+                } catch (final RuntimeException thrown) {
+                  refused[0] = thrown;
+                  mapped[0] = loader.size();
+                } catch (final SnapshotFormatException unexpected) {
+                  throw new AssertionError(unexpected);
+                }
+              }
+            });
+    registry.clear();
+    assertTrue(
+        refused[0] instanceof IllegalStateException
+            || refused[0] instanceof ConcurrentModificationException,
+        String.valueOf(refused[0]));
+    assertEquals(2, mapped[0]);
+    assertEquals(Entity.NULL, loader.map(C));
+    assertEquals(1, loader.tick());
+    assertEquals(0, registry.alive());
+    loader.load(delta, delta.length);
+    assertEquals(2, loader.tick());
+    assertTrue(registry.valid(loader.map(C)));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void aListenerThatDestroysDuringTheApplyIsFollowed() throws SnapshotFormatException {
     final Registry registry = new Registry();
     final DeltaLoader loader = replica(registry);
     final Storage<Row> ints = registry.storage(LoaderWorlds.INTS);
     final long b = loader.map(B);
     final long[] created = new long[1];
-    // When C is created, B is destroyed and C is given an int of its own.
+    final List<Integer> seen = new ArrayList<>();
+    // When C is created, B is destroyed; C already holds the delta's int.
     registry
         .onCreate()
         .connect(
             (r, e) -> {
               if (created[0] == 0) {
                 created[0] = e;
+                seen.add((Integer) r.get(e, LoaderWorlds.INTS).get(0));
                 r.destroy(b);
-                r.emplace(e, LoaderWorlds.INTS, Row.of(-1));
               }
             });
     final List<Long> updated = new ArrayList<>();
@@ -863,10 +959,12 @@ class DeltaLoaderRefusalTest {
             .i(10, 20, 30)
             .bytes();
     loader.load(delta, delta.length);
+    assertEquals(List.of(30), seen, "C's int written before its creation was announced");
     assertFalse(registry.valid(b));
     assertEquals(10, intOf(registry, loader, A));
-    assertEquals(30, intOf(registry, loader, C), "C's own int replaced by the delta's");
-    assertEquals(List.of(loader.map(A), loader.map(C)), updated);
+    assertEquals(30, intOf(registry, loader, C));
+    assertEquals(created[0], loader.map(C));
+    assertEquals(List.of(loader.map(A)), updated, "B, destroyed, is not announced");
     assertEquals(2, ints.size());
     assertEquals(List.of(), registry.verify());
   }
@@ -932,30 +1030,32 @@ class DeltaLoaderRefusalTest {
   }
 
   /**
-   * An element a construct listener adds to a tracked storage while the section applies, and that
-   * the section then writes, carries the tick of that write, not the older one of the listener's
-   * emplace.
+   * Every element a section writes into a tracked storage is in place and stamped before the first
+   * listener runs: a construct listener finds the section's other element already there, and an
+   * element it then writes itself carries its own, later tick.
    */
   @Test
-  void anElementAListenerAddedIsStampedWhenTheDeltaWritesIt() throws SnapshotFormatException {
+  void aConstructListenerFindsTheWholeSectionWrittenAndStamped() throws SnapshotFormatException {
     final Registry registry = new Registry();
     final DeltaLoader loader = new DeltaLoader(registry).types(AllPrimitivesStorageB.TRACKED);
     final String key = SnapshotFormat.key(AllPrimitivesStorageB.TRACKED);
     final byte[] first = new Raw(STREAM, 0, 1).list().list(A, B).i(0).bytes();
     loader.load(first, first.length);
     final Storage<Sample> tracked = registry.storage(AllPrimitivesStorageB.TRACKED);
+    final long before = registry.advanceChangeTick();
     final long[] seen = {-1};
-    final long[] added = {Entity.NULL};
+    final List<Integer> others = new ArrayList<>();
     tracked
         .onConstruct()
         .connect(
             (r, e) -> {
               final long other = e == loader.map(A) ? loader.map(B) : loader.map(A);
-              if (!r.has(other, AllPrimitivesStorageB.TRACKED)) {
-                r.emplace(
-                    other, AllPrimitivesStorageB.TRACKED, r.get(e, AllPrimitivesStorageB.TRACKED));
-                added[0] = other;
+              others.add(r.get(other, AllPrimitivesStorageB.TRACKED).count());
+              assertTrue(tracked.changedSince(other, before), "stamped before any listener");
+              if (e == loader.map(B)) {
                 seen[0] = r.advanceChangeTick();
+                final Sample sample = r.get(e, AllPrimitivesStorageB.TRACKED);
+                r.replace(e, AllPrimitivesStorageB.TRACKED, sample);
               }
             });
     final byte[] second =
@@ -972,10 +1072,12 @@ class DeltaLoaderRefusalTest {
             .i(5, 6)
             .bytes();
     loader.load(second, second.length);
-    assertEquals(loader.map(B), added[0], "the listener added B when A was constructed");
+    // Announced last inserted first, as a change set announces insertions.
+    assertEquals(List.of(5, 6), others);
     assertEquals(5, tracked.get(loader.map(A)).count());
     assertEquals(6, tracked.get(loader.map(B)).count());
-    // A was written before the listener's tick; B, added by the listener, was written after it.
+    // A keeps the apply's tick; B, written again by the listener, carries the later one.
+    assertTrue(tracked.changedSince(loader.map(A), before));
     assertFalse(tracked.changedSince(loader.map(A), seen[0]));
     assertTrue(tracked.changedSince(loader.map(B), seen[0]));
     assertEquals(List.of(), registry.verify());

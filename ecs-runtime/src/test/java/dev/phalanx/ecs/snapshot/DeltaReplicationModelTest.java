@@ -55,7 +55,7 @@ class DeltaReplicationModelTest {
   private static final List<ComponentType<Sample, AllPrimitivesStorageB<Sample>>> SAMPLES =
       List.of(SWAP, IN_PLACE, TRACKED);
 
-  private static final String POOL = "pool";
+  static final String POOL = "pool";
 
   /** How the writer chooses the replica's entities. */
   enum Mode {
@@ -164,7 +164,7 @@ class DeltaReplicationModelTest {
   }
 
   /** Clears the server and loads {@code saved} into it, the list of live entities following. */
-  private static void restore(final Registry server, final byte[] saved, final List<Long> live)
+  static void restore(final Registry server, final byte[] saved, final List<Long> live)
       throws IOException {
     server.clear();
     new SnapshotLoader(server)
@@ -178,7 +178,7 @@ class DeltaReplicationModelTest {
   }
 
   /** A random batch of changes to the server. */
-  private static void mutate(
+  static void mutate(
       final Registry server,
       final SplittableRandom random,
       final List<Long> live,

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ComponentTraits;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DeletionPolicy;
@@ -673,5 +674,33 @@ class GuideSnippetsTest {
         SnapshotFormatException.class, () -> new DeltaLoader(client).load(toClient.bytes(), 60));
     // end::deltas[]
     toClient.close();
+  }
+
+  @Test
+  void aChangeSetLandsWholeOrNotAtAll() {
+    final Registry registry = new Registry();
+    final long wreck = registry.create();
+    // tag::change-set[]
+    final ChangeSet level = new ChangeSet(registry);
+    final long ship = level.create(); // a staged handle: usable now, created by the commit
+    level.emplace(ship, HEALTH, new Health(100));
+    level.emplace(ship, POISONED); // a tag
+    level.destroy(wreck);
+    level.commit(); // checked in full, then applied, then announced
+    final long created = level.entityOf(ship);
+    // end::change-set[]
+    assertTrue(registry.valid(created));
+    assertEquals(100, registry.get(created, HEALTH).points);
+    assertFalse(registry.valid(wreck));
+    // tag::change-set-refused[]
+    final ChangeSet edit = new ChangeSet(registry);
+    edit.emplace(edit.create(), HEALTH, new Health(1));
+    edit.emplace(created, HEALTH, new Health(2)); // it has one already: the commit is refused
+    final int alive = registry.alive();
+    assertThrows(IllegalArgumentException.class, edit::commit);
+    assertEquals(alive, registry.alive()); // nothing was created
+    assertEquals(100, registry.get(created, HEALTH).points); // nothing was written
+    // end::change-set-refused[]
+    assertEquals(List.of(), registry.verify());
   }
 }

@@ -234,6 +234,13 @@ public final class RuntimeContract {
           new Member(TYPED_RECORDING, "putRef", 2),
           new Member(RECORDED_FIELDS, "nextWord", 0),
           new Member(RECORDED_FIELDS, "nextRef", 0),
+          // Protected for hand-written custom storages (the hierarchy's nodes); generated code
+          // does not call them.
+          new Member(STORAGE, "checkInsertable", 1),
+          new Member(STORAGE, "commitUnannounced", 2),
+          new Member(STORAGE, "announceInsert", 3),
+          new Member(SPARSE_SET, "checkUnlocked", 3),
+          new Member(SPARSE_SET, "structureStamp", 0),
           new Member(SPARSE_SET, "moveElement", 2),
           new Member(SPARSE_SET, "swapElements", 2),
           new Member(SPARSE_SET, "releaseElement", 1),
@@ -342,6 +349,12 @@ public final class RuntimeContract {
           "describe/0",
           "isLocked/0",
           "isIterated/0",
+          "lockDescription/0",
+          "lock/2",
+          "unlock/0",
+          "checkUnlocked/3",
+          "structureStamp/0",
+          "permit/1",
           "reserve/1",
           "compact/0",
           "moveElement/2",
@@ -366,6 +379,8 @@ public final class RuntimeContract {
           "onConstruct/0",
           "onUpdate/0",
           "onDestroy/0",
+          "afterInsert/0",
+          "afterRemove/0",
           "emplace/2",
           "replace/2",
           "emplaceOrReplace/2",
@@ -378,6 +393,7 @@ public final class RuntimeContract {
           "clear/0",
           "eachEntityRef/1",
           "applyRecorded/2",
+          "replayRecorded/2",
           "prepareRecorded/1",
           "isTracked/0",
           "changeTickAt/1",
@@ -390,7 +406,10 @@ public final class RuntimeContract {
           "writeStaged/1",
           "writeStaged/2",
           "prepareInsert/1",
+          "checkInsertable/1",
           "commitInsert/2",
+          "commitUnannounced/2",
+          "announceInsert/3",
           "insert/4",
           "prepareInsertAll/3",
           "commitInsertAll/4",
@@ -400,7 +419,8 @@ public final class RuntimeContract {
           "getAt/1",
           "setAt/2",
           // Storage: snapshots
-          "eachColumn/1");
+          "eachColumn/1",
+          "columns/1");
 
   /**
    * The public and protected methods a generated cursor inherits from {@code Cursor} and {@code

@@ -293,6 +293,16 @@ public final class StorageGenerator extends ComponentFileGenerator {
   }
 
   private static CodeBlock classDoc(final ComponentModel model) {
+    return CodeBlock.builder()
+        .add(fieldPagesDoc(model))
+        .add(accessDoc(model))
+        .add(invariantsDoc(model))
+        .add(threading(model))
+        .build();
+  }
+
+  /** The class Javadoc's opening: what the storage is, then one item per field's pages. */
+  private static CodeBlock fieldPagesDoc(final ComponentModel model) {
     final CodeBlock.Builder doc =
         CodeBlock.builder()
             .add(
@@ -311,8 +321,13 @@ public final class StorageGenerator extends ComponentFileGenerator {
           field.name(),
           Code.pagesType(field).toString().replace("java.lang.", ""));
     }
+    return doc.build();
+  }
+
+  /** The class Javadoc's Access section: per entity, per position, per page, whole component. */
+  private static CodeBlock accessDoc(final ComponentModel model) {
     final String first = model.fields().get(0).name();
-    doc.add(
+    return CodeBlock.of(
         "</ul>\n\n"
             + "<h2>Access</h2>\n\n"
             + "<ul>\n"
@@ -332,24 +347,39 @@ public final class StorageGenerator extends ComponentFileGenerator {
         Names.positionalGetter(first),
         Names.positionalSetter(first),
         Names.pages(first),
-        hasTypedForms(model)
-            ? "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity,"
-                + " fields...)}\n"
-                + "      allocate nothing;\n"
-            : "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity,"
-                + " fields...)}\n"
-                + "      are not generated: they would take "
-                + typedSlots(model)
-                + " parameter slots, more than the\n"
-                + "      "
-                + Code.MAX_SLOTS
-                + " a Java method may take. Use {@code emplace(entity, value)} or\n"
-                + "      {@code emplaceOrReplace(entity, value)}, or write the fields one by one"
-                + " with the setters\n"
-                + "      after emplacing;\n",
+        wholeComponentAccessItem(model),
         model.component(),
         model.component());
-    doc.add(
+  }
+
+  /**
+   * The Access item on the typed {@code emplace} and {@code replace}: allocation-free, or not
+   * generated because their parameters would not fit a Java method.
+   */
+  private static String wholeComponentAccessItem(final ComponentModel model) {
+    return hasTypedForms(model)
+        ? "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity,"
+            + " fields...)}\n"
+            + "      allocate nothing;\n"
+        : "  <li>Whole component: {@code emplace(entity, fields...)} and {@code replace(entity,"
+            + " fields...)}\n"
+            + "      are not generated: they would take "
+            + typedSlots(model)
+            + " parameter slots, more than the\n"
+            + "      "
+            + Code.MAX_SLOTS
+            + " a Java method may take. Use {@code emplace(entity, value)} or\n"
+            + "      {@code emplaceOrReplace(entity, value)}, or write the fields one by one"
+            + " with the setters\n"
+            + "      after emplacing;\n";
+  }
+
+  /**
+   * The class Javadoc's Invariants and Invalidation sections: the page layout, and what moves under
+   * the storage's deletion policy.
+   */
+  private static CodeBlock invariantsDoc(final ComponentModel model) {
+    return CodeBlock.of(
         "<h2>Invariants</h2>\n\n"
             + "<p>Every page array has {@link #pageCount()} pages of {@link #pageSize()} elements"
             + " (the outer\n"
@@ -371,7 +401,6 @@ public final class StorageGenerator extends ComponentFileGenerator {
             : "With swap-and-pop deletion,\n"
                 + "removing an element moves the last one into its position; sorting moves every"
                 + " element.");
-    return doc.add(threading(model)).build();
   }
 
   /**
@@ -799,6 +828,56 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addParameter(long[].class, locals.entities(), Modifier.FINAL)
             .addParameter(TypeName.INT, locals.from(), Modifier.FINAL)
             .addParameter(TypeName.INT, locals.to(), Modifier.FINAL);
+    addInsertSummary(method, model, locals, columns);
+    addInsertFieldParameters(method, model, locals, columns);
+    addInsertThrows(method, locals, columns);
+    if (columns) {
+      checkColumnLengths(method, model, locals);
+    }
+    method
+        .addStatement(
+            "final int $L = prepareInsertAll($L, $L, $L)",
+            locals.first(),
+            locals.entities(),
+            locals.from(),
+            locals.to())
+        .addStatement(
+            "final int $L = $L + ($L - $L)",
+            locals.end(),
+            locals.first(),
+            locals.to(),
+            locals.from())
+        .addCode(
+            openRuns(
+                locals.first(),
+                locals.end(),
+                locals.position(),
+                locals.page(),
+                locals.offset(),
+                locals.run()));
+    writeInsertedRun(method, model, locals, columns);
+    return method
+        .addCode(stampRun(model, locals.page(), locals.offset(), locals.run()))
+        .addStatement("$L += $L", locals.position(), locals.run())
+        .endControlFlow()
+        .addStatement(
+            "commitInsertAll($L, $L, $L, $L)",
+            locals.entities(),
+            locals.from(),
+            locals.to(),
+            locals.first())
+        .build();
+  }
+
+  /**
+   * The bulk insertion's Javadoc up to its parameters: one value for every entity, or a value per
+   * entity taken from the field arrays.
+   */
+  private static void addInsertSummary(
+      final MethodSpec.Builder method,
+      final ComponentModel model,
+      final BulkLocals locals,
+      final boolean columns) {
     if (columns) {
       method.addJavadoc(
           "Adds a {@link $T} to every entity of {@code $L[$L, $L)}, its fields taken from the\n"
@@ -837,6 +916,17 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addJavadoc("@param $L the entities that receive it\n", locals.entities())
         .addJavadoc("@param $L the first offset in {@code $L}\n", locals.from(), locals.entities())
         .addJavadoc("@param $L the end of the range, exclusive\n", locals.to());
+  }
+
+  /**
+   * The bulk insertion's field parameters and their Javadoc: one value per field, or one array per
+   * field.
+   */
+  private static void addInsertFieldParameters(
+      final MethodSpec.Builder method,
+      final ComponentModel model,
+      final BulkLocals locals,
+      final boolean columns) {
     for (final FieldModel field : model.fields()) {
       if (columns) {
         method
@@ -854,6 +944,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addParameter(field.type(), field.name(), Modifier.FINAL);
       }
     }
+  }
+
+  /** The bulk insertion's {@code @throws}: a bad range or array, a bad entity, a lock. */
+  private static void addInsertThrows(
+      final MethodSpec.Builder method, final BulkLocals locals, final boolean columns) {
     method.addJavadoc(
         "@throws IndexOutOfBoundsException if the range does not fit {@code $L}$L\n"
             + "@throws IllegalArgumentException if an entity is not valid in the owning registry,"
@@ -864,38 +959,33 @@ public final class StorageGenerator extends ComponentFileGenerator {
             + "    while an iteration or a lock is active in the registry\n",
         locals.entities(),
         columns ? " or an array" : "");
-    if (columns) {
-      // Check the arrays before anything changes: a short array refuses the whole insertion.
-      for (final FieldModel field : model.fields()) {
-        method.addStatement(
-            "$T.checkFromToIndex($L, $L, $L.length)",
-            java.util.Objects.class,
-            locals.from(),
-            locals.to(),
-            field.name());
-      }
+  }
+
+  /**
+   * Checks every field array against the range before anything changes: a short array refuses the
+   * whole insertion.
+   */
+  private static void checkColumnLengths(
+      final MethodSpec.Builder method, final ComponentModel model, final BulkLocals locals) {
+    for (final FieldModel field : model.fields()) {
+      method.addStatement(
+          "$T.checkFromToIndex($L, $L, $L.length)",
+          java.util.Objects.class,
+          locals.from(),
+          locals.to(),
+          field.name());
     }
-    method
-        .addStatement(
-            "final int $L = prepareInsertAll($L, $L, $L)",
-            locals.first(),
-            locals.entities(),
-            locals.from(),
-            locals.to())
-        .addStatement(
-            "final int $L = $L + ($L - $L)",
-            locals.end(),
-            locals.first(),
-            locals.to(),
-            locals.from())
-        .addCode(
-            openRuns(
-                locals.first(),
-                locals.end(),
-                locals.position(),
-                locals.page(),
-                locals.offset(),
-                locals.run()));
+  }
+
+  /**
+   * Writes one page run of every field: copied from the field arrays, or filled with the field's
+   * value.
+   */
+  private static void writeInsertedRun(
+      final MethodSpec.Builder method,
+      final ComponentModel model,
+      final BulkLocals locals,
+      final boolean columns) {
     for (final FieldModel field : model.fields()) {
       if (columns) {
         method.addStatement(
@@ -921,17 +1011,6 @@ public final class StorageGenerator extends ComponentFileGenerator {
             field.name());
       }
     }
-    return method
-        .addCode(stampRun(model, locals.page(), locals.offset(), locals.run()))
-        .addStatement("$L += $L", locals.position(), locals.run())
-        .endControlFlow()
-        .addStatement(
-            "commitInsertAll($L, $L, $L, $L)",
-            locals.entities(),
-            locals.from(),
-            locals.to(),
-            locals.first())
-        .build();
   }
 
   private static MethodSpec writeStagedRangeMethod(final ComponentModel model) {

@@ -94,11 +94,7 @@ public final class ComponentValidator {
       return new Result(null, report, true);
     }
     final AnnotationMirror annotation = findAnnotation(type, COMPONENT);
-    final int pageSize = ((Number) value(annotation, "pageSize").getValue()).intValue();
-    if (pageSize <= 0 || pageSize > Diagnostics.MAX_PAGE_SIZE || 0 != (pageSize & (pageSize - 1))) {
-      report.error(
-          Diagnostics.pageSize(pageSize), type, annotation, explicitValue(annotation, "pageSize"));
-    }
+    final int pageSize = checkPageSize(type, annotation, report);
     final boolean inPlaceDelete = (Boolean) value(annotation, "inPlaceDelete").getValue();
     final boolean tracked = (Boolean) value(annotation, "tracked").getValue();
     final String empty =
@@ -107,61 +103,16 @@ public final class ComponentValidator {
     final boolean isRecord = ElementKind.RECORD == type.getKind();
     final List<RawField> raw = isRecord ? recordComponents(type) : instanceFields(type);
     final String packageName = Names.packageOf(type);
-    for (final RawField field : raw) {
-      if (containsErrorType(field.type())) {
-        return new Result(null, report, true);
-      }
-      checkEntityRef(field, report);
+    if (fieldTypesMissing(raw, report)) {
+      return new Result(null, report, true);
     }
-
-    final StorageKind kind;
-    if (raw.isEmpty()) {
-      kind = "STORE".equals(empty) ? StorageKind.INSTANCES : StorageKind.TAG;
-      if (tracked) {
-        report.error(
-            Diagnostics.trackedTag(type.getSimpleName().toString()),
-            type,
-            annotation,
-            explicitValue(annotation, "tracked"));
-      }
-    } else {
-      kind = StorageKind.FIELDS;
-      if ("TAG".equals(empty)) {
-        report.error(
-            Diagnostics.tagWithFields(type.getSimpleName().toString(), raw.get(0).name()),
-            type,
-            annotation,
-            explicitValue(annotation, "empty"));
-      }
-    }
-
+    final StorageKind kind = storageKind(type, annotation, raw, empty, tracked, report);
     if (isRecord && !raw.isEmpty() && declaresCanonicalConstructor(type)) {
       report.warning(Diagnostics.validatingConstructor(type.getQualifiedName().toString()), type);
     }
-
     final List<FieldModel> fields = new ArrayList<>();
-    Construction construction = Construction.ALL_FIELDS;
-    if (StorageKind.FIELDS == kind) {
-      // Only a field of a storable type gets a model: JavaPoet cannot even name some of the others.
-      final List<RawField> storable = new ArrayList<>();
-      for (final RawField field : raw) {
-        if (checkFieldType(field, packageName, report)) {
-          storable.add(field);
-        }
-      }
-      checkNames(type, raw, report);
-      construction = isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, report);
-      for (final RawField field : storable) {
-        final FieldModel model =
-            fieldModel(type, field, isRecord, construction, packageName, report);
-        if (null != model) {
-          fields.add(model);
-        }
-      }
-    } else if (!isRecord && null == findConstructor(type, List.of())) {
-      construction = Construction.NONE;
-    }
-
+    final Construction construction =
+        checkFields(type, raw, kind, isRecord, packageName, fields, report);
     if (!report.isClean()) {
       return new Result(null, report, false);
     }
@@ -180,6 +131,102 @@ public final class ComponentValidator {
             usesDeprecated(type, raw),
             tracked);
     return new Result(model, report, false);
+  }
+
+  /** Reads {@code pageSize} and reports it unless it is a power of two within bounds. */
+  private int checkPageSize(
+      final TypeElement type, final AnnotationMirror annotation, final ValidationReport report) {
+    final int pageSize = ((Number) value(annotation, "pageSize").getValue()).intValue();
+    if (pageSize <= 0 || pageSize > Diagnostics.MAX_PAGE_SIZE || 0 != (pageSize & (pageSize - 1))) {
+      report.error(
+          Diagnostics.pageSize(pageSize), type, annotation, explicitValue(annotation, "pageSize"));
+    }
+    return pageSize;
+  }
+
+  /**
+   * Checks the {@code @EntityRef} of each field, stopping at the first field whose type is not
+   * resolved yet.
+   *
+   * @return whether a field's type was not resolved (the class is retried in a later round)
+   */
+  private boolean fieldTypesMissing(final List<RawField> raw, final ValidationReport report) {
+    for (final RawField field : raw) {
+      if (containsErrorType(field.type())) {
+        return true;
+      }
+      checkEntityRef(field, report);
+    }
+    return false;
+  }
+
+  /**
+   * The storage a component gets: fields, kept instances or a tag; reports {@code tracked} on a
+   * field-less type and {@code empty = TAG} on a type with fields.
+   */
+  private static StorageKind storageKind(
+      final TypeElement type,
+      final AnnotationMirror annotation,
+      final List<RawField> raw,
+      final String empty,
+      final boolean tracked,
+      final ValidationReport report) {
+    if (raw.isEmpty()) {
+      if (tracked) {
+        report.error(
+            Diagnostics.trackedTag(type.getSimpleName().toString()),
+            type,
+            annotation,
+            explicitValue(annotation, "tracked"));
+      }
+      return "STORE".equals(empty) ? StorageKind.INSTANCES : StorageKind.TAG;
+    }
+    if ("TAG".equals(empty)) {
+      report.error(
+          Diagnostics.tagWithFields(type.getSimpleName().toString(), raw.get(0).name()),
+          type,
+          annotation,
+          explicitValue(annotation, "empty"));
+    }
+    return StorageKind.FIELDS;
+  }
+
+  /**
+   * Checks the fields of a component with fields, adding a model of each storable one to {@code
+   * fields}, and decides how instances are constructed.
+   *
+   * @return how the storage builds an instance
+   */
+  private Construction checkFields(
+      final TypeElement type,
+      final List<RawField> raw,
+      final StorageKind kind,
+      final boolean isRecord,
+      final String packageName,
+      final List<FieldModel> fields,
+      final ValidationReport report) {
+    if (StorageKind.FIELDS != kind) {
+      return !isRecord && null == findConstructor(type, List.of())
+          ? Construction.NONE
+          : Construction.ALL_FIELDS;
+    }
+    // Only a field of a storable type gets a model: JavaPoet cannot even name some of the others.
+    final List<RawField> storable = new ArrayList<>();
+    for (final RawField field : raw) {
+      if (checkFieldType(field, packageName, report)) {
+        storable.add(field);
+      }
+    }
+    checkNames(type, raw, report);
+    final Construction construction =
+        isRecord ? Construction.ALL_FIELDS : classConstruction(type, raw, report);
+    for (final RawField field : storable) {
+      final FieldModel model = fieldModel(type, field, isRecord, construction, packageName, report);
+      if (null != model) {
+        fields.add(model);
+      }
+    }
+    return construction;
   }
 
   // -----------------------------------------------------------------------------------------------

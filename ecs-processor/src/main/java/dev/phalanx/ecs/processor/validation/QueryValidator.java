@@ -109,39 +109,7 @@ public final class QueryValidator {
     boolean missing = false;
     for (final String list : lists) {
       final List<Listed> entries = new ArrayList<>();
-      for (final AnnotationValue value : values(annotation, list)) {
-        final Object raw = value.getValue();
-        if (!(raw instanceof TypeMirror type) || TypeKind.ERROR == type.getKind()) {
-          // An unresolved class literal: javac reports it; it may also be generated in a later
-          // round.
-          missing = true;
-          continue;
-        }
-        if (TypeKind.DECLARED != type.getKind()
-            || null
-                == findAnnotation(
-                    ((DeclaredType) type).asElement(), ComponentValidator.COMPONENT)) {
-          report.error(
-              QueryDiagnostics.unknownComponent(type.toString(), list),
-              declaration,
-              annotation,
-              value);
-          continue;
-        }
-        final TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
-        final ComponentValidator.Result component = components.apply(element);
-        missing |= component.missingTypes();
-        if (null == component.model() && !component.missingTypes()) {
-          // Its own errors are reported on it; say here why this query is not generated.
-          report.error(
-              QueryDiagnostics.invalidComponent(type.toString(), list),
-              declaration,
-              annotation,
-              value);
-          continue;
-        }
-        entries.add(new Listed(element, list, value, component.model()));
-      }
+      missing |= collectListed(declaration, annotation, list, entries, report);
       listed.put(list, entries);
     }
 
@@ -152,17 +120,84 @@ public final class QueryValidator {
         included.addAll(listed.get(list));
       }
     }
+    final String includeLists = null != group ? "owned or get" : "include";
     if (included.isEmpty() && !missing && report.isClean()) {
-      report.error(
-          QueryDiagnostics.empty(name, null != group ? "owned or get" : "include"),
-          declaration,
-          annotation,
-          null);
+      report.error(QueryDiagnostics.empty(name, includeLists), declaration, annotation, null);
     }
     if (null != group) {
       checkOwned(declaration, annotation, listed.get("owned"), report);
     }
     final Set<String> readOnly = new HashSet<>();
+    missing |= collectReadOnly(declaration, annotation, included, includeLists, readOnly, report);
+    if (!report.isClean() || missing) {
+      return new Result(null, annotation, report, missing && report.isClean());
+    }
+    return modelled(declaration, annotation, null != group, name, listed, readOnly, report);
+  }
+
+  /**
+   * Resolves the classes of one list of the query annotation into {@code entries}, reporting a
+   * class that is not a component or not a valid one.
+   *
+   * @return whether a type was not resolved (the declaration is retried in a later round)
+   */
+  private boolean collectListed(
+      final TypeElement declaration,
+      final AnnotationMirror annotation,
+      final String list,
+      final List<Listed> entries,
+      final ValidationReport report) {
+    boolean missing = false;
+    for (final AnnotationValue value : values(annotation, list)) {
+      final Object raw = value.getValue();
+      if (!(raw instanceof TypeMirror type) || TypeKind.ERROR == type.getKind()) {
+        // An unresolved class literal: javac reports it; it may also be generated in a later
+        // round.
+        missing = true;
+        continue;
+      }
+      if (TypeKind.DECLARED != type.getKind()
+          || null
+              == findAnnotation(((DeclaredType) type).asElement(), ComponentValidator.COMPONENT)) {
+        report.error(
+            QueryDiagnostics.unknownComponent(type.toString(), list),
+            declaration,
+            annotation,
+            value);
+        continue;
+      }
+      final TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
+      final ComponentValidator.Result component = components.apply(element);
+      missing |= component.missingTypes();
+      if (null == component.model() && !component.missingTypes()) {
+        // Its own errors are reported on it; say here why this query is not generated.
+        report.error(
+            QueryDiagnostics.invalidComponent(type.toString(), list),
+            declaration,
+            annotation,
+            value);
+        continue;
+      }
+      entries.add(new Listed(element, list, value, component.model()));
+    }
+    return missing;
+  }
+
+  /**
+   * Collects the qualified names listed in {@code readOnly} into {@code readOnly}, reporting one
+   * that the query does not include.
+   *
+   * @param includeLists the lists a read-only class must be in, as the diagnostic names them
+   * @return whether a type was not resolved (the declaration is retried in a later round)
+   */
+  private boolean collectReadOnly(
+      final TypeElement declaration,
+      final AnnotationMirror annotation,
+      final List<Listed> included,
+      final String includeLists,
+      final Set<String> readOnly,
+      final ValidationReport report) {
+    boolean missing = false;
     for (final AnnotationValue value : values(annotation, "readOnly")) {
       if (!(value.getValue() instanceof TypeMirror type) || TypeKind.DECLARED != type.getKind()) {
         missing = true;
@@ -176,22 +211,34 @@ public final class QueryValidator {
       }
       if (!isIncluded) {
         report.error(
-            QueryDiagnostics.readOnlyNotIncluded(key, null != group ? "owned or get" : "include"),
+            QueryDiagnostics.readOnlyNotIncluded(key, includeLists),
             declaration,
             annotation,
             value);
       }
       readOnly.add(key);
     }
-    if (!report.isClean() || missing) {
-      return new Result(null, annotation, report, missing && report.isClean());
-    }
-    final List<ComponentModel> owned = models(null != group ? listed.get("owned") : List.of());
+    return missing;
+  }
+
+  /**
+   * Builds the model of a declaration found valid, unless its visitor would take more parameter
+   * slots than an interface method may.
+   */
+  private Result modelled(
+      final TypeElement declaration,
+      final AnnotationMirror annotation,
+      final boolean isGroup,
+      final String name,
+      final Map<String, List<Listed>> listed,
+      final Set<String> readOnly,
+      final ValidationReport report) {
+    final List<ComponentModel> owned = models(isGroup ? listed.get("owned") : List.of());
     final QueryModel.Kind kind =
-        null == group
+        !isGroup
             ? QueryModel.Kind.VIEW
             : owned.isEmpty() ? QueryModel.Kind.NON_OWNING_GROUP : QueryModel.Kind.OWNING_GROUP;
-    final String registry = null != group ? (String) value(annotation, "registry").getValue() : "";
+    final String registry = isGroup ? (String) value(annotation, "registry").getValue() : "";
     final QueryModel model =
         new QueryModel(
             declaration,
@@ -199,7 +246,7 @@ public final class QueryValidator {
             Names.packageOf(declaration),
             Names.flatName(declaration),
             owned,
-            models(listed.get(null != group ? "get" : "include")),
+            models(listed.get(isGroup ? "get" : "include")),
             models(listed.get("exclude")),
             registry,
             readOnly);

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.schedule.RunCondition;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.schedule.SystemContext;
@@ -113,17 +116,96 @@ class SchedulesGuideTest {
   }
 
   @Test
+  void perRunBuffersAreAppliedAtTheSyncPoint() {
+    final Registry registry = world(3_000);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      // tag::commands[]
+      final OwningGroup group = registry.owningGroup(Position_Traits.TYPE, Velocity_Traits.TYPE);
+      final CommandBuffers perRun = new CommandBuffers(registry);
+      final ScheduleBuilder plan = Schedule.builder(registry);
+      plan.system(
+              "sleep",
+              context -> {
+                perRun.parallelEachChunk(
+                    group,
+                    pool,
+                    (commands, entities, from, to) -> {
+                      for (int i = from; i < to; i++) {
+                        commands.emplace(entities[i], Asleep_Traits.TYPE); // one buffer per run
+                      }
+                    });
+                context.applyAtSyncPoint(perRun); // applied at the sync point, in run order
+              })
+          .reads(Position_Traits.TYPE)
+          .iterates(Position_Traits.TYPE)
+          .iterates(Velocity_Traits.TYPE);
+      plan.build().run();
+      // end::commands[]
+      assertEquals(3_000, registry.storage(Asleep_Traits.TYPE).size());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
+  void setsAndChains() {
+    final boolean[] paused = {false};
+    final ScheduleBuilder plan = Schedule.builder(new Registry());
+    plan.system("sound", context -> {});
+    plan.system("music", context -> {});
+    // tag::sets[]
+    plan.set("input");
+    plan.set("physics").after("input").runIf(() -> !paused[0]); // every member, after every input
+    plan.system("keys", context -> {}).inSet("input");
+    plan.system("collide", context -> {}).inSet("physics");
+    plan.system("integrate", context -> {}).inSet("physics");
+    plan.system("render", context -> {}).after("physics"); // after both members
+    plan.chain("sound", "music"); // "music" after "sound"
+    // end::sets[]
+    final Schedule schedule = plan.build();
+    assertEquals(
+        List.of(
+            List.of("sound", "keys"), List.of("music", "collide", "integrate"), List.of("render")),
+        schedule.waves(Schedule.UPDATE));
+  }
+
+  @Test
+  void conditionsThatSeeTheWorld() {
+    final Registry registry = world(10);
+    registry.context().emplace(Score.class, new Score());
+    final int[] redraws = {0};
+    final ScheduleBuilder plan = Schedule.builder(registry);
+    plan.system("count", context -> context.resource(Score.class).asleep++)
+        .in(Schedule.PRE_UPDATE)
+        .writesResource(Score.class)
+        .runIf(context -> 0 == context.frame() % 10);
+    // tag::conditions[]
+    plan.system("scoreboard", context -> redraws[0]++)
+        .runIf(RunCondition.resourceChanged(Score.class)) // a writer ran since, or it was replaced
+        .runIf(RunCondition.anyWithComponent(Position_Traits.TYPE)) // and both must hold
+        .runIf(RunCondition.resource(Score.class, score -> score.asleep < 1_000));
+    // end::conditions[]
+    final Schedule schedule = plan.build();
+    for (int frame = 0; frame < 20; frame++) {
+      schedule.run();
+    }
+    assertEquals(2, redraws[0]); // frames 0 and 10
+  }
+
+  @Test
   void fixedStepsTimingsAndFailures() {
     final Registry registry = world(10);
     final int[] physicsSteps = {0};
     final boolean[] paused = {false};
+    final boolean[] menuOpen = {false};
     // tag::fixed[]
     final ScheduleBuilder plan =
         Schedule.builder(registry)
             .fixedStage("physics", TimeUnit.MILLISECONDS.toNanos(20), 4) // 50 Hz, at most 4 a frame
             .timingWindow(600); // timings over the last 600 runs
     plan.system("integrate", context -> physicsSteps[0]++).in("physics");
-    plan.system("ai", context -> {}).runIf(() -> !paused[0]);
+    plan.system("ai", context -> {}).runIf(() -> !paused[0]).runIf(() -> !menuOpen[0]); // both hold
     final Schedule schedule = plan.build();
     schedule.run(TimeUnit.MILLISECONDS.toNanos(50)); // 50 ms passed: two steps, 10 ms carried over
     final SystemTiming ai = schedule.timing("ai"); // count, mean, p50, p95, max

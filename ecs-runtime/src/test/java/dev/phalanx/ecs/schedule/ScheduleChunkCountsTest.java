@@ -1,0 +1,96 @@
+package dev.phalanx.ecs.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.DeletionPolicy;
+import dev.phalanx.ecs.Fixtures;
+import dev.phalanx.ecs.Fixtures.Payload;
+import dev.phalanx.ecs.ObjectStorage;
+import dev.phalanx.ecs.OwningGroup;
+import dev.phalanx.ecs.Registry;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import org.junit.jupiter.api.Test;
+
+/** The timing's count of parallel chunk tasks per thread, per system. */
+class ScheduleChunkCountsTest {
+
+  static final ComponentType<Payload, ObjectStorage<Payload>> A =
+      Fixtures.alpha(DeletionPolicy.SWAP_AND_POP);
+  static final ComponentType<Payload, ObjectStorage<Payload>> B =
+      Fixtures.beta(DeletionPolicy.SWAP_AND_POP);
+
+  private static long sum(final List<Long> counts) {
+    long total = 0;
+    for (final long count : counts) {
+      total += count;
+    }
+    return total;
+  }
+
+  @Test
+  void eachSystemCountsTheTasksOfItsOwnPassesByThread() {
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      final Registry registry = new Registry();
+      for (int i = 0; i < 8_192; i++) {
+        final long e = registry.create();
+        registry.emplace(e, A, new Payload(i));
+        if (i < 500) {
+          registry.emplace(e, B, new Payload(i));
+        }
+      }
+      final OwningGroup big = registry.owningGroup(A);
+      final OwningGroup small = registry.owningGroup(B);
+      final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
+      builder.system("big", c -> big.parallelEachChunk(pool, 1_024, (from, to) -> {})).iterates(A);
+      builder.system("small", c -> small.parallelEachChunk(pool, (from, to) -> {})).iterates(B);
+      builder.system("none", c -> {});
+      final Schedule schedule = builder.build();
+      assertEquals(List.of(List.of("big", "small", "none")), schedule.waves(Schedule.UPDATE));
+      for (int frame = 0; frame < 3; frame++) {
+        schedule.run();
+      }
+      final List<Long> bigCounts = schedule.timing("big").chunksByThread();
+      assertEquals(24, sum(bigCounts), "eight tasks a pass: " + bigCounts);
+      assertTrue(bigCounts.size() > 1, "the pool ran some: " + bigCounts);
+      // 500 members fit one task of the automatic grain: the starting thread runs it alone.
+      final List<Long> smallCounts = schedule.timing("small").chunksByThread();
+      assertEquals(3, sum(smallCounts), smallCounts.toString());
+      assertEquals(List.of(), schedule.timing("none").chunksByThread());
+      assertEquals(List.of(), schedule.frameTiming().chunksByThread());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
+  void aSinglePassOnTheCallingThreadCountsInTheFirstElement() {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 100; i++) {
+      registry.emplace(registry.create(), A, new Payload(i));
+    }
+    final OwningGroup group = registry.owningGroup(A);
+    final ForkJoinPool pool = new ForkJoinPool(2);
+    try {
+      final ScheduleBuilder builder = Schedule.builder(registry);
+      builder.system("pass", c -> group.parallelEachChunk(pool, (from, to) -> {})).iterates(A);
+      final Schedule schedule = builder.build();
+      schedule.run();
+      schedule.run();
+      assertEquals(List.of(2L), schedule.timing("pass").chunksByThread());
+      // Untimed schedules count nothing; passes outside a schedule are not counted either.
+      final ScheduleBuilder untimed = Schedule.builder(registry).timeSystems(false);
+      untimed.system("pass", c -> group.parallelEachChunk(pool, (from, to) -> {})).iterates(A);
+      final Schedule quiet = untimed.build();
+      quiet.run();
+      group.parallelEachChunk(pool, (from, to) -> {});
+      assertEquals(List.of(), quiet.timing("pass").chunksByThread());
+      assertEquals(List.of(2L), schedule.timing("pass").chunksByThread());
+    } finally {
+      pool.shutdown();
+    }
+  }
+}
