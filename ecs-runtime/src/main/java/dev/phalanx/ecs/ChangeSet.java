@@ -1,7 +1,6 @@
 package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Failures;
-import dev.phalanx.ecs.internal.LongLongMap;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -167,70 +166,55 @@ public final class ChangeSet {
   private static final int SERIAL_MASK = 0x3FFF_FFFF;
   private static final AtomicInteger SERIALS = new AtomicInteger();
 
-  private static final byte EMPLACE = 0;
-  private static final byte COPY = 1;
-  private static final byte REPLACE = 2;
-  private static final byte REMOVE = 3;
-  private static final byte DESTROY = 4;
-  private static final byte EMPLACE_ROW = 5;
-  private static final byte WRITE_ROW = 6;
-  private static final String[] OPERATIONS = {
+  // The kinds of staged change.
+  static final byte EMPLACE = 0;
+  static final byte COPY = 1;
+  static final byte REPLACE = 2;
+  static final byte REMOVE = 3;
+  static final byte DESTROY = 4;
+  static final byte EMPLACE_ROW = 5;
+  static final byte WRITE_ROW = 6;
+  // The operation each kind of change is staged by, for messages.
+  static final String[] OPERATIONS = {
     "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
   };
 
-  // What a change's target is: an entity of the world, or one this set creates.
-  private static final int LIVE = 0;
-  private static final int CREATED = 1;
-
   private final Registry registry;
-  private final ReferenceRewriter rewriter = new ReferenceRewriter();
+  // The commit's steps: the check, and what it found for the apply; the apply and announce.
+  private final ChangeCheck check;
+  private final ChangeApply apply;
 
-  // Staged creations: numbers [base, base + staged) of this set's serial.
+  // Staged creations: numbers [base, base + staged) of this set's serial. The commit's steps read
+  // them; only staging, clear and the end of a commit change them.
   private int serial;
-  private int base;
-  private int staged;
+  int base;
+  int staged;
 
   // The last commit's creations: numbers [createdBase, createdBase + createdCount) of
   // createdSerial.
-  private long[] created = new long[8];
+  long[] created = new long[8];
   private int createdSerial = -1;
   private int createdBase;
-  private int createdCount;
+  int createdCount;
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
-  // For a row insertion or write, values holds the RowWriter and sources the row.
-  private byte[] kinds = new byte[16];
-  private long[] targets = new long[16];
-  private ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
-  private Object[] values = new Object[16];
-  private long[] sources = new long[16];
-  private References[] maps = new References[16];
-  private int[] rangeStarts = new int[16];
-  private int[] rangeCounts = new int[16];
-  private int size;
-  private long[] rangeTargets = new long[16];
+  // For a row insertion or write, values holds the RowWriter and sources the row. The commit's
+  // steps read them (a range's staged targets are resolved in place); only staging changes them,
+  // and never during a commit. A grow replaces the arrays: read them through the set.
+  byte[] kinds = new byte[16];
+  long[] targets = new long[16];
+  ComponentType<?, ?>[] types = new ComponentType<?, ?>[16];
+  Object[] values = new Object[16];
+  long[] sources = new long[16];
+  References[] maps = new References[16];
+  int[] rangeStarts = new int[16];
+  int[] rangeCounts = new int[16];
+  int size;
+  long[] rangeTargets = new long[16];
   private int rangeSize;
 
-  // Per change, the storage it touches, found by the check.
-  private Storage<?>[] storages = new Storage<?>[16];
-  // What the check saw changed so far: the (entity, type) pairs of live entities, per type id a
-  // bit per staging number for created ones, and the entities destroyed.
-  private final LongLongMap touched = new LongLongMap(16);
-  private long[][] stagedPairs = new long[32][];
-  private final LongLongMap destroyed = new LongLongMap(16);
-
-  // What the apply step made, to announce: storage, entity and pending mark, or -2 for an update.
-  private Storage<?>[] logStorages = new Storage<?>[16];
-  private long[] logEntities = new long[16];
-  private int[] logMarks = new int[16];
-  private int logSize;
-
   private boolean committing;
-
-  // A run of row changes handed to its writer at once: positions and rows.
-  private int[] runPositions = new int[16];
-  private int[] runRows = new int[16];
 
   /**
    * Creates an empty set of changes to {@code registry}.
@@ -239,6 +223,8 @@ public final class ChangeSet {
    */
   public ChangeSet(final Registry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.check = new ChangeCheck(this, registry);
+    this.apply = new ChangeApply(this, check, registry);
     this.serial = SERIALS.getAndIncrement() & SERIAL_MASK;
   }
 
@@ -286,7 +272,7 @@ public final class ChangeSet {
   public long create() {
     checkIdle("create");
     if (base + staged == Integer.MAX_VALUE) {
-      throw new IllegalStateException(this + " cannot stage more than " + staged + " creations");
+      throw ChangeRefusals.tooManyCreations(this, staged);
     }
     return handle(staged++);
   }
@@ -304,7 +290,7 @@ public final class ChangeSet {
     Objects.checkFromIndexSize(offset, count, out.length);
     checkIdle("create");
     if (count > Integer.MAX_VALUE - base - staged) {
-      throw new IllegalStateException(this + " cannot stage " + count + " more creations");
+      throw ChangeRefusals.tooManyCreationsMore(this, count);
     }
     for (int i = 0; i < count; i++) {
       out[offset + i] = handle(staged++);
@@ -337,10 +323,7 @@ public final class ChangeSet {
   public void emplace(final long entity, final ComponentType<?, ?> tag) {
     Objects.requireNonNull(tag, "tag");
     if (!tag.traits().empty()) {
-      throw new IllegalArgumentException(
-          "cannot stage emplace(entity, "
-              + tag.name()
-              + ") as a tag: the type stores instances; stage emplace(entity, type, value)");
+      throw ChangeRefusals.notATag(tag);
     }
     stage(EMPLACE, entity, tag, null);
   }
@@ -588,7 +571,8 @@ public final class ChangeSet {
     }
   }
 
-  private long handle(final int n) {
+  /** {@return the staged handle of this set's creation {@code n} (from 0) of the staging} */
+  long handle(final int n) {
     return Entity.of(STAGED_BITS | serial, base + n);
   }
 
@@ -619,35 +603,23 @@ public final class ChangeSet {
     maps = Arrays.copyOf(maps, grown);
     rangeStarts = Arrays.copyOf(rangeStarts, grown);
     rangeCounts = Arrays.copyOf(rangeCounts, grown);
-    storages = Arrays.copyOf(storages, grown);
+    check.grow(grown);
   }
 
   private void checkIdle(final String operation) {
     if (committing) {
-      throw new IllegalStateException(
-          "cannot "
-              + operation
-              + " on "
-              + this
-              + ": it is being committed (a listener re-entered it); change the registry directly,"
-              + " or stage into another change set");
+      throw ChangeRefusals.committing(this, operation);
     }
   }
 
   private void checkHandle(final long entity, final String operation) {
     if (isStaged(entity) && !isStagedHere(entity)) {
-      throw new IllegalArgumentException(
-          "cannot stage "
-              + operation
-              + " on "
-              + Entity.toString(entity)
-              + ": it is a staged handle of another change set, or of a commit or clear of "
-              + this
-              + " that has passed");
+      throw ChangeRefusals.foreignHandle(this, entity, operation);
     }
   }
 
-  private boolean isStagedHere(final long handle) {
+  /** {@return whether {@code handle} is one of the creations staged in this set now} */
+  boolean isStagedHere(final long handle) {
     if (!isStaged(handle) || (Entity.index(handle) & SERIAL_MASK) != serial) {
       return false;
     }
@@ -659,18 +631,14 @@ public final class ChangeSet {
       final ComponentType<?, ?> type, final Object value, final String operation) {
     Objects.requireNonNull(type, "type");
     if (null == value && !type.traits().empty()) {
-      throw new NullPointerException(
-          "cannot stage "
-              + operation
-              + " of a null "
-              + type.name()
-              + ": the type stores instances");
+      throw ChangeRefusals.nullValue(type, operation);
     }
     return type;
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Committing.
+  // Committing: ChangeCheck checks and records, the set creates the staged entities, ChangeApply
+  // applies and announces. Both steps read the staged changes through the set.
   // ---------------------------------------------------------------------------------------------
 
   /**
@@ -689,331 +657,23 @@ public final class ChangeSet {
     checkIdle("commit");
     committing = true;
     try {
-      check();
+      check.run();
     } catch (final RuntimeException | Error refused) {
-      Arrays.fill(storages, 0, size, null);
-      forgetChecks();
+      check.forget(size);
       committing = false;
       throw refused;
     }
     Throwable failure;
     try {
-      failure = applyAndAnnounce();
+      check.forgetMarks();
+      materialize();
+      failure = apply.run();
     } finally {
       forget();
       nextNumbers();
       committing = false;
     }
     Failures.rethrow(failure);
-  }
-
-  /** Checks every change against the world and the changes staged before it. */
-  private void check() {
-    forgetChecks();
-    if (staged > 0 || size > 0) {
-      registry.checkChangeable(this);
-    }
-    registry.entities().checkCreatable(staged);
-    for (int change = 0; change < size; change++) {
-      final byte kind = kinds[change];
-      if (DESTROY == kind) {
-        checkDestroy(targets[change]);
-        continue;
-      }
-      final Storage<?> storage = storageFor(change);
-      storages[change] = storage;
-      if (COPY == kind && Entity.isNull(targets[change])) {
-        checkSource(change);
-        checkRange(change, storage);
-      } else {
-        if (COPY == kind) {
-          checkSource(change);
-        }
-        checkComponent(change, storage, targets[change]);
-      }
-    }
-  }
-
-  /**
-   * Checks a copy to many targets. Targets this set creates, with nothing destroyed by the set,
-   * only need their bit set (a prefab's thousands of copies): the lock and group checks do not
-   * depend on the target, and are made once. Other targets get the full check.
-   */
-  private void checkRange(final int change, final Storage<?> storage) {
-    if (rangeStarts[change] < 0) {
-      checkCreatedRun(change, storage, -1 - rangeStarts[change], rangeCounts[change]);
-      return;
-    }
-    final int start = rangeStarts[change];
-    final int end = start + rangeCounts[change];
-    if (start == end) {
-      return;
-    }
-    storage.checkUnlocked(false, storage, rangeTargets[start]);
-    checkGroupsQuiet(change, storage, rangeTargets[start]);
-    final long[] bits = stagedBits(types[change].id());
-    final boolean noDestroys = 0 == destroyed.size();
-    for (int i = start; i < end; i++) {
-      final long entity = rangeTargets[i];
-      if (noDestroys && isStagedHere(entity)) {
-        final int n = Entity.version(entity) - base;
-        final long bit = 1L << n;
-        if (0 != (bits[n >>> 6] & bit)) {
-          markPair(change, entity, CREATED); // throws: the second change of this pair
-        }
-        bits[n >>> 6] |= bit;
-      } else {
-        checkComponent(change, storage, entity);
-      }
-    }
-  }
-
-  /** Checks a copy to the run of creations {@code [n, n + count)}, as {@link #checkRange}. */
-  private void checkCreatedRun(
-      final int change, final Storage<?> storage, final int n, final int count) {
-    if (0 == count) {
-      return;
-    }
-    if (0 != destroyed.size()) {
-      for (int i = 0; i < count; i++) {
-        checkComponent(change, storage, handle(n + i));
-      }
-      return;
-    }
-    storage.checkUnlocked(false, storage, handle(n));
-    checkGroupsQuiet(change, storage, handle(n));
-    final long[] bits = stagedBits(types[change].id());
-    final int end = n + count;
-    int k = n;
-    while (k < end) {
-      if (0 == (k & 63) && end - k >= 64) {
-        // A whole word of the run at once.
-        if (0 != bits[k >>> 6]) {
-          markPair(change, handle(k + Long.numberOfTrailingZeros(bits[k >>> 6])), CREATED);
-        }
-        bits[k >>> 6] = -1L;
-        k += 64;
-        continue;
-      }
-      final long bit = 1L << k;
-      if (0 != (bits[k >>> 6] & bit)) {
-        markPair(change, handle(k), CREATED); // throws: the second change of this pair
-      }
-      bits[k >>> 6] |= bit;
-      k++;
-    }
-  }
-
-  private Storage<?> storageFor(final int change) {
-    final ComponentType<?, ?> type = types[change];
-    final Storage<?> found = registry.findStorage(type);
-    final byte kind = kinds[change];
-    if (null != found || REPLACE == kind || WRITE_ROW == kind || REMOVE == kind) {
-      return found;
-    }
-    return storageIn(registry, type);
-  }
-
-  private static <T, S extends Storage<T>> S storageIn(
-      final Registry registry, final ComponentType<T, S> type) {
-    return registry.storage(type);
-  }
-
-  private void checkSource(final int change) {
-    final Storage<?> source = (Storage<?>) values[change];
-    if (SparseSet.ABSENT == source.indexOf(sources[change])) {
-      throw refusal(
-          change,
-          targets[change],
-          "the source "
-              + Entity.toString(sources[change])
-              + " has no "
-              + types[change].name()
-              + " in "
-              + source.describe()
-              + " any more");
-    }
-  }
-
-  /** Checks one change of {@code entity}'s component in {@code storage} (null: none exists). */
-  private void checkComponent(final int change, final Storage<?> storage, final long entity) {
-    final int origin = liveState(change, entity);
-    markPair(change, entity, origin);
-    final boolean present = LIVE == origin && null != storage && storage.contains(entity);
-    switch (kinds[change]) {
-      case EMPLACE, COPY, EMPLACE_ROW -> {
-        if (present) {
-          throw refusal(change, entity, "it already has one; stage replace to write it");
-        }
-        if (LIVE == origin) {
-          registry.checkInsertionState(entity, types[change]);
-        }
-        storage.checkUnlocked(false, storage, entity);
-        checkGroupsQuiet(change, storage, entity);
-      }
-      case REPLACE, WRITE_ROW -> {
-        if (!present) {
-          throw refusal(change, entity, "it has no " + types[change].name());
-        }
-      }
-      default -> {
-        if (present) {
-          storage.checkRearrange(describe(change, entity));
-          checkGroupsQuiet(change, storage, entity);
-        }
-      }
-    }
-  }
-
-  /**
-   * Records that the set changes {@code entity}'s component of the change's type, refusing a second
-   * change of it: a bit per staging number and type for entities this set creates (a prefab's
-   * thousands of copies cost a bit each), a hash entry for live ones.
-   */
-  private void markPair(final int change, final long entity, final int origin) {
-    final boolean first;
-    if (CREATED == origin) {
-      first = markStaged(types[change].id(), Entity.version(entity) - base);
-    } else {
-      final long key = (long) Entity.index(entity) << 24 | types[change].id();
-      first = !touched.containsKey(key);
-      touched.put(key, 1L);
-    }
-    if (!first) {
-      throw refusal(
-          change,
-          entity,
-          "an earlier change of this set already changes it; stage one change per component and"
-              + " entity");
-    }
-  }
-
-  /** Sets the bit of staging number {@code n} for type {@code id}; returns whether it was clear. */
-  private boolean markStaged(final int id, final int n) {
-    final long[] bits = stagedBits(id);
-    final long bit = 1L << n;
-    final boolean clear = 0 == (bits[n >>> 6] & bit);
-    bits[n >>> 6] |= bit;
-    return clear;
-  }
-
-  /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
-  private long[] stagedBits(final int id) {
-    if (id >= stagedPairs.length) {
-      stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
-    }
-    long[] bits = stagedPairs[id];
-    final int words = (staged + 63) >>> 6;
-    if (null == bits || bits.length < words) {
-      bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
-      stagedPairs[id] = bits;
-    }
-    return bits;
-  }
-
-  /**
-   * Returns whether {@code entity} is {@link #LIVE} or {@link #CREATED} by this set; refuses a
-   * target that is neither live nor staged here, or that an earlier change destroys.
-   */
-  private int liveState(final int change, final long entity) {
-    if (isStaged(entity)) {
-      if (!isStagedHere(entity)) {
-        throw refusal(change, entity, "it is a staged handle of another change set");
-      }
-      if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
-        throw refusal(change, entity, "an earlier change of this set destroys it");
-      }
-      return CREATED;
-    }
-    if (!registry.valid(entity)) {
-      throw refusal(change, entity, "the entity is not valid (destroyed or never created)");
-    }
-    if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
-      throw refusal(change, entity, "an earlier change of this set destroys it");
-    }
-    return LIVE;
-  }
-
-  private void checkDestroy(final long entity) {
-    final int change = -1;
-    liveState(change, entity);
-    if (!isStaged(entity)) {
-      registry.checkDestroyable(entity);
-      for (int s = 0; s < registry.storageCount(); s++) {
-        final Storage<?> storage = registry.storageAt(s);
-        if (storage.contains(entity)) {
-          storage.checkRearrange("destroy " + Entity.toString(entity) + " from " + this + " in");
-          checkGroupsQuiet(change, storage, entity);
-        }
-      }
-    }
-    destroyed.put(entityKey(entity), 1L);
-  }
-
-  /** Refuses a change of a storage that groups observe while an iteration or lock is active. */
-  private void checkGroupsQuiet(final int change, final Storage<?> storage, final long entity) {
-    if (storage.hasGroups() && registry.groups().guards.any()) {
-      throw new java.util.ConcurrentModificationException(
-          "cannot commit "
-              + describe(change, entity)
-              + ": groups observe "
-              + storage.describe()
-              + " and an iteration or a lock is active in the registry; commit between passes");
-    }
-  }
-
-  private IllegalArgumentException refusal(
-      final int change, final long entity, final String reason) {
-    return new IllegalArgumentException(
-        "cannot commit " + describe(change, entity) + ": " + reason + "; nothing was changed");
-  }
-
-  private String describe(final int change, final long entity) {
-    final String what =
-        change < 0
-            ? "destroy"
-            : OPERATIONS[kinds[change]] + (null == types[change] ? "" : " " + types[change].name());
-    return what + " on " + Entity.toString(entity) + " (" + this + ")";
-  }
-
-  /** A key for an entity: its index, or its staging number with bit 32 set; never -1. */
-  private static long entityKey(final long entity) {
-    return isStaged(entity)
-        ? 0x1_0000_0000L | (Entity.version(entity) & 0xFFFF_FFFFL)
-        : Entity.index(entity);
-  }
-
-  /** Applies every checked change, then announces; returns what listeners threw. */
-  private Throwable applyAndAnnounce() {
-    forgetChecks();
-    materialize();
-    logSize = 0;
-    // Only a row writer (user code, which should not throw) can fail here.
-    Throwable failure = null;
-    int change = 0;
-    while (change < size) {
-      int next = change + 1;
-      switch (kinds[change]) {
-        case EMPLACE -> insertValue(change);
-        case COPY -> insertCopies(change);
-        case REPLACE -> writeValue(change);
-        case EMPLACE_ROW, WRITE_ROW -> {
-          next = rowRunEnd(change);
-          failure = applyRows(change, next, failure);
-        }
-        default -> {}
-      }
-      change = next;
-    }
-    failure = announce(failure);
-    for (int later = 0; later < size; later++) {
-      if (REMOVE == kinds[later]) {
-        failure = removeLater(later, failure);
-      } else if (DESTROY == kinds[later]) {
-        failure = destroyLater(later, failure);
-      }
-    }
-    return failure;
   }
 
   /** Creates the staged entities, unannounced. */
@@ -1031,160 +691,9 @@ public final class ChangeSet {
     createdCount = staged;
   }
 
-  private long resolve(final long entity) {
+  /** {@return the entity {@code entity} names in the commit: created for a staged handle} */
+  long resolve(final long entity) {
     return isStaged(entity) ? created[Entity.version(entity) - base] : entity;
-  }
-
-  private void insertValue(final int change) {
-    final Storage<?> storage = storages[change];
-    final long entity = resolve(targets[change]);
-    stageValue(storage, values[change]);
-    final int at = storage.prepareInsert(entity);
-    storage.writeStaged(at);
-    rewrite(storage, at, 0, null);
-    log(storage, entity, storage.commitUnannounced(entity, at));
-  }
-
-  private void writeValue(final int change) {
-    final Storage<?> storage = storages[change];
-    final long entity = resolve(targets[change]);
-    stageValue(storage, values[change]);
-    final int at = storage.indexOf(entity);
-    storage.writeStaged(at);
-    rewrite(storage, at, 0, null);
-    log(storage, entity, UPDATE);
-  }
-
-  /** {@return the end of the run of row changes from {@code from}: same kind, type and writer} */
-  private int rowRunEnd(final int from) {
-    int end = from + 1;
-    while (end < size
-        && kinds[end] == kinds[from]
-        && types[end] == types[from]
-        && values[end] == values[from]) {
-      end++;
-    }
-    return end;
-  }
-
-  /**
-   * Applies the row changes {@code [from, to)}, one kind, type and writer: the insertions first
-   * (unannounced; groups may move elements), then the writer writes every element at its final
-   * position at once; each element is stamped, its staged references rewritten, and logged for
-   * announcing. What the writer throws is collected, the changes still made.
-   */
-  private Throwable applyRows(final int from, final int to, Throwable failure) {
-    final Storage<?> storage = storages[from];
-    final int count = to - from;
-    if (runPositions.length < count) {
-      runPositions = new int[Math.max(count, 2 * runPositions.length)];
-      runRows = new int[runPositions.length];
-    }
-    final boolean inserting = EMPLACE_ROW == kinds[from];
-    for (int k = 0; k < count; k++) {
-      final long entity = resolve(targets[from + k]);
-      runRows[k] = (int) sources[from + k];
-      if (inserting) {
-        final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
-        if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
-          log(storage, entity, mark);
-        }
-      } else {
-        log(storage, entity, UPDATE);
-      }
-    }
-    // Positions once every insertion of the run is made: an owning group moves its new members.
-    for (int k = 0; k < count; k++) {
-      runPositions[k] = storage.indexOf(resolve(targets[from + k]));
-    }
-    try {
-      ((RowWriter) values[from]).writeAll(storage, runPositions, runRows, count);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
-    for (int k = 0; k < count; k++) {
-      storage.markWritten(runPositions[k]);
-      rewrite(storage, runPositions[k], 0, null);
-    }
-    return failure;
-  }
-
-  private void insertCopies(final int change) {
-    final Storage<?> storage = storages[change];
-    final Storage<?> source = (Storage<?>) values[change];
-    final int from = source.indexOf(sources[change]);
-    final References references = maps[change];
-    if (!Entity.isNull(targets[change])) {
-      insertCopy(storage, source, from, resolve(targets[change]), 0, references);
-      return;
-    }
-    if (rangeStarts[change] < 0) {
-      insertCopies(storage, source, from, created, -1 - rangeStarts[change], change);
-      return;
-    }
-    final int start = rangeStarts[change];
-    for (int i = start; i < start + rangeCounts[change]; i++) {
-      rangeTargets[i] = resolve(rangeTargets[i]);
-    }
-    insertCopies(storage, source, from, rangeTargets, start, change);
-  }
-
-  /**
-   * Inserts copies of {@code source}'s element at {@code from} for {@code entities[start, start +
-   * count)}: as one bulk insertion where announcing would run nothing, else one by one.
-   */
-  private void insertCopies(
-      final Storage<?> storage,
-      final Storage<?> source,
-      final int from,
-      final long[] entities,
-      final int start,
-      final int change) {
-    final int count = rangeCounts[change];
-    final References references = maps[change];
-    if (storage.bulkSilent()) {
-      stageCopy(storage, source, from);
-      final int first = storage.prepareInsertAll(entities, start, start + count);
-      storage.writeStaged(first, count);
-      if (rewriter.hasRefs(storage)) {
-        for (int i = 0; i < count; i++) {
-          rewrite(storage, first + i, i, references);
-        }
-      }
-      storage.commitInsertAll(entities, start, start + count, first);
-      return;
-    }
-    for (int i = 0; i < count; i++) {
-      // Each insertion may move the source's element (an owning group swaps the new element into
-      // its part of the storage, and the source may be that storage): look it up again.
-      final int at = 0 == i ? from : source.indexOf(sources[change]);
-      insertCopy(storage, source, at, entities[start + i], i, references);
-    }
-  }
-
-  private void insertCopy(
-      final Storage<?> storage,
-      final Storage<?> source,
-      final int from,
-      final long entity,
-      final int copy,
-      final References references) {
-    stageCopy(storage, source, from);
-    final int at = storage.prepareInsert(entity);
-    storage.writeStaged(at);
-    rewrite(storage, at, copy, references);
-    final int mark = storage.commitUnannounced(entity, at);
-    if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
-      log(storage, entity, mark);
-    }
-  }
-
-  /** Rewrites the references of the element at {@code position}: mapped, then staged handles. */
-  private void rewrite(
-      final Storage<?> storage, final int position, final int copy, final References references) {
-    if (rewriter.hasRefs(storage)) {
-      rewriter.rewrite(storage, position, copy, references, this);
-    }
   }
 
   /** Maps a reference a copy or value holds to what the commit writes. */
@@ -1192,104 +701,14 @@ public final class ChangeSet {
     return isStagedHere(reference) ? created[Entity.version(reference) - base] : reference;
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T> void stageValue(final Storage<T> storage, final Object value) {
-    storage.stage((T) value);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> void stageCopy(
-      final Storage<T> storage, final Storage<?> source, final int at) {
-    storage.stageFrom((Storage<T>) source, at);
-  }
-
-  private static final int UPDATE = -2;
-
-  private void log(final Storage<?> storage, final long entity, final int mark) {
-    if (logSize == logMarks.length) {
-      final int grown = logSize * 2;
-      logStorages = Arrays.copyOf(logStorages, grown);
-      logEntities = Arrays.copyOf(logEntities, grown);
-      logMarks = Arrays.copyOf(logMarks, grown);
-    }
-    logStorages[logSize] = storage;
-    logEntities[logSize] = entity;
-    logMarks[logSize] = mark;
-    logSize++;
-  }
-
-  /** Publishes creation, then insertions last first, then updates in order. */
-  private Throwable announce(Throwable failure) {
-    final Signal onCreate = registry.onCreate();
-    if (!onCreate.isEmpty()) {
-      for (int i = 0; i < createdCount; i++) {
-        failure = onCreate.publish(registry, created[i], failure);
-      }
-    }
-    for (int i = logSize - 1; i >= 0; i--) {
-      if (UPDATE != logMarks[i]) {
-        failure = logStorages[i].announceInsert(logEntities[i], logMarks[i], failure);
-      }
-    }
-    for (int i = 0; i < logSize; i++) {
-      // A listener may have destroyed the target or stripped it of the component meanwhile.
-      if (UPDATE == logMarks[i] && logStorages[i].contains(logEntities[i])) {
-        failure = logStorages[i].onUpdate().publish(registry, logEntities[i], failure);
-      }
-    }
-    Arrays.fill(logStorages, 0, logSize, null);
-    logSize = 0;
-    return failure;
-  }
-
-  private Throwable removeLater(final int change, Throwable failure) {
-    final Storage<?> storage = storages[change];
-    final long entity = resolve(targets[change]);
-    if (null == storage || !registry.valid(entity)) {
-      return failure;
-    }
-    try {
-      storage.remove(entity);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
-    return failure;
-  }
-
-  private Throwable destroyLater(final int change, Throwable failure) {
-    final long entity = resolve(targets[change]);
-    if (!registry.valid(entity)) {
-      return failure;
-    }
-    try {
-      registry.destroy(entity);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
-    return failure;
-  }
-
-  /** Forgets what a check recorded. */
-  private void forgetChecks() {
-    touched.clear();
-    destroyed.clear();
-    final int words = (staged + 63) >>> 6;
-    for (final long[] bits : stagedPairs) {
-      if (null != bits) {
-        Arrays.fill(bits, 0, Math.min(words, bits.length), 0L);
-      }
-    }
-  }
-
   /** Forgets the staged changes (not the last commit's creations). */
   private void forget() {
     Arrays.fill(types, 0, size, null);
     Arrays.fill(values, 0, size, null);
     Arrays.fill(maps, 0, size, null);
-    Arrays.fill(storages, 0, size, null);
+    check.forget(size);
     size = 0;
     rangeSize = 0;
-    forgetChecks();
   }
 
   /** Retires the staged numbers: handles staged so far are refused from now on. */

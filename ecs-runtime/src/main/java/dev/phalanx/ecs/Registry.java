@@ -1,9 +1,7 @@
 package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Failures;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -40,16 +38,11 @@ import java.util.function.Supplier;
  */
 public final class Registry {
 
-  // The index bit of handles that stand for entities not created yet (never a live index: indices
-  // stop at Entity.MAX_INDEX): a command buffer's reserved handles set it, a change set's staged
-  // handles set it and the bit below. Messages about an invalid handle say which it is.
-  private static final int RESERVED_INDEX_BIT = 0x8000_0000;
-
   private static final SparseSet[] NO_SETS = new SparseSet[0];
   private static final Storage<?>[] NO_STORAGES = new Storage<?>[0];
   private static final ComponentType<?, ?>[] NO_TYPES = new ComponentType<?, ?>[0];
   // The version argument of destroy meaning "the next version": the one version no caller passes.
-  private static final int NEXT_VERSION = Entity.TOMBSTONE_VERSION;
+  static final int NEXT_VERSION = Entity.TOMBSTONE_VERSION;
 
   private final EntityStorage entities;
   private Storage<?>[] byId = new Storage<?>[32];
@@ -61,7 +54,9 @@ public final class Registry {
   private final Signal onDestroy = new Signal();
   private final Groups groups = new Groups(this);
   // The entities whose components destroy() is removing (nested destroys from listeners stack up):
-  // they may not receive components, and they enter no group on the way out.
+  // they may not receive components, and they enter no group on the way out. [0, destroyingDepth)
+  // holds them outermost first; Destruction pushes an entity before its first removal and pops it
+  // once onDestroy ran. The hot checks read destroyingDepth alone, hence the state lives here.
   private long[] destroying = new long[4];
   private int destroyingDepth;
   // Whether clear() is removing everything: nothing may be created or added meanwhile.
@@ -71,10 +66,10 @@ public final class Registry {
   // changes (refreshDirectUpkeep), so never stale; whether anything is iterated or locked, or a
   // destroy or clear is in progress, is read at each destroy.
   private boolean plainDestroy = true;
-  // The checks that features registered with addCheck, and their names: verify() runs them after
-  // its own, in the order they were added.
-  private final List<Consumer<List<String>>> checks = new ArrayList<>();
-  private final List<String> checkNames = new ArrayList<>();
+  // The consistency checks: verify(), danglingReferences() and the checks features registered.
+  private final RegistryVerifier verifier = new RegistryVerifier(this);
+  // The guarded and batch destroys, which run over the state above.
+  private final Destruction destruction = new Destruction(this);
 
   /** Creates an empty registry. */
   public Registry() {
@@ -285,10 +280,7 @@ public final class Registry {
    */
   void checkDestroyable(final long entity) {
     if (0 != destroyingDepth && isBeingDestroyed(entity)) {
-      throw new IllegalStateException(
-          "cannot commit destroy on "
-              + Entity.toString(entity)
-              + ": it is being destroyed already (its destroy listeners run); nothing was changed");
+      throw RegistryRefusals.destroyingAlready(entity);
     }
   }
 
@@ -378,22 +370,7 @@ public final class Registry {
     if (clearing || isBeingDestroyed(entity)) {
       return;
     }
-    if (groups.guards.any()) {
-      // A lock (a parallel iteration's among them) refuses before the destroying stack is
-      // written: several threads refused at once then change nothing of the registry.
-      checkUnlockedFor(entity, 1);
-    }
-    pushDestroying(entity);
-    if (groups.guards.any()) {
-      // Something is iterated or locked: every removal must be allowed before the first is made.
-      try {
-        checkDestroy(entity);
-      } catch (final RuntimeException refused) {
-        popDestroying();
-        throw refused;
-      }
-    }
-    Failures.rethrow(destroyChecked(entity, version, null));
+    destruction.destroy(entity, version);
   }
 
   /**
@@ -417,16 +394,7 @@ public final class Registry {
   public void destroy(final long entity, final int version) {
     checkValid(entity, "destroy with a chosen version");
     if (Entity.TOMBSTONE_VERSION == version || Entity.version(entity) == version) {
-      throw new IllegalArgumentException(
-          "cannot destroy "
-              + Entity.toString(entity)
-              + " with next version "
-              + version
-              + ": "
-              + (Entity.TOMBSTONE_VERSION == version
-                  ? "that version marks tombstones"
-                  : "it is the entity's own version, which would make its stale handles valid"
-                      + " again"));
+      throw RegistryRefusals.refusedVersion(entity, version);
     }
     destroy(entity, version, "destroy");
   }
@@ -461,101 +429,7 @@ public final class Registry {
     if (clearing) {
       return; // as one by one: the clear destroys them all
     }
-    if (groups.guards.any()) {
-      // The locks first, for the whole batch, reading only: a batch refused on several threads at
-      // once (the bodies of a parallel pass) must not touch the destroying stack, which is shared.
-      for (int i = from; i < to; i++) {
-        checkUnlockedFor(batch[i], to - from);
-      }
-    }
-    if (destroysInBulk()) {
-      destroyInBulk(batch, from, to);
-      return;
-    }
-    for (int i = from; i < to; i++) {
-      pushDestroying(batch[i]);
-      try {
-        checkDestroy(batch[i]);
-      } finally {
-        popDestroying();
-      }
-    }
-    Throwable failure = null;
-    for (int i = from; i < to; i++) {
-      final long entity = batch[i];
-      if (entities.valid(entity) && !isBeingDestroyed(entity)) {
-        pushDestroying(entity);
-        failure = destroyChecked(entity, NEXT_VERSION, failure);
-      }
-    }
-    Failures.rethrow(failure);
-  }
-
-  /**
-   * Throws a {@link ConcurrentModificationException} if a storage that holds {@code entity} is
-   * locked (by a chunk or parallel iteration, or a sort's comparator): destroying the entity would
-   * remove its element there. Reads only, and allocates nothing unless it throws, so that destroys
-   * refused on several threads at once change nothing of the registry.
-   *
-   * @param batchSize the number of entities of the destroy that {@code entity} belongs to (1: a
-   *     destroy of one entity), for the message
-   */
-  private void checkUnlockedFor(final long entity, final int batchSize) {
-    for (int i = storageCount - 1; i >= 0; i--) {
-      final Storage<?> storage = storages[i];
-      if (storage.isLocked() && SparseSet.ABSENT != storage.indexOf(entity)) {
-        throw new ConcurrentModificationException(
-            "cannot destroy "
-                + Entity.toString(entity)
-                + (1 == batchSize ? "" : " (in a batch of " + batchSize + " entities)")
-                + ": it has "
-                + storage.elementName()
-                + ", and "
-                + storage.describe()
-                + " is being read by "
-                + storage.lockDescription()
-                + ", which refuses structural changes until it ends; nothing was destroyed");
-      }
-    }
-  }
-
-  private void checkDestroy(final long entity) {
-    for (int i = storageCount - 1; i >= 0; i--) {
-      final Storage<?> storage = storages[i];
-      final int position = storage.indexOf(entity);
-      if (SparseSet.ABSENT != position) {
-        storage.checkRemovable(entity, position);
-      }
-    }
-  }
-
-  /**
-   * Removes every component of {@code entity}, which is on the destroying stack, publishes {@link
-   * #onDestroy()}, then releases it with {@code version} ({@link #NEXT_VERSION}: the next one).
-   */
-  private Throwable destroyChecked(final long entity, final int version, Throwable failure) {
-    try {
-      // Listeners may create storages: those cannot hold the entity (additions are refused).
-      for (int i = storageCount - 1; i >= 0; i--) {
-        final Storage<?> storage = storages[i];
-        final int position = storage.indexOf(entity);
-        if (SparseSet.ABSENT != position
-            && !(storage.hasGroups()
-                && storage.upkeep().removeWithSpanningGroup(entity, position))) {
-          failure = storage.removeElement(entity, position, failure, true);
-        }
-      }
-      if (!onDestroy.isEmpty()) {
-        failure = onDestroy.publish(this, entity, failure);
-      }
-    } finally {
-      popDestroying();
-    }
-    // A listener may have released it already (registry.clear() from a destroy listener).
-    if (entities.valid(entity)) {
-      entities.releaseLive(entity, version);
-    }
-    return failure;
+    destruction.destroy(batch, from, to);
   }
 
   /**
@@ -572,38 +446,12 @@ public final class Registry {
     if (groups.guards.any() || 0 != destroyingDepth || clearing || !onDestroy.isEmpty()) {
       return false;
     }
-    for (int i = 0; i < storageCount; i++) {
-      if (!storages[i].upkeep().removableInBulk()) {
-        return false;
-      }
-    }
-    return true;
+    return destruction.storagesRemovableInBulk();
   }
 
-  /**
-   * Destroys a checked batch when {@link #destroysInBulk()}: storage by storage, each a tight loop
-   * ({@link SparseSet#removeAll(long[], int, int)}), then the identifiers released in batch order,
-   * so that recycling continues as if they had been destroyed one by one. An entity listed twice is
-   * removed and released once. Every entity of the batch must be live when it starts.
-   */
-  private void destroyInBulk(final long[] batch, final int from, final int to) {
-    for (int s = storageCount - 1; s >= 0; s--) {
-      final Storage<?> storage = storages[s];
-      if (storage.isEmpty()) {
-        continue;
-      }
-      storage.removeAll(batch, from, to);
-    }
-    for (int s = 0; s < storageCount; s++) {
-      if (storages[s].hasGroups()) {
-        ((OwningGroup) storages[s].includedBy[0]).followOwned();
-      }
-    }
-    for (int i = from; i < to; i++) {
-      if (entities.valid(batch[i])) {
-        entities.release(batch[i]);
-      }
-    }
+  /** Returns the number of destroys in progress (nested ones from listeners included). */
+  int destroysInProgress() {
+    return destroyingDepth;
   }
 
   /** Returns whether {@code entity} is being destroyed: its components are being removed. */
@@ -654,43 +502,29 @@ public final class Registry {
    */
   void checkInsertionState(final long entity, final ComponentType<?, ?> type) {
     if (clearing) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": the registry is being"
-              + " cleared, and everything added now would be left on a released entity");
+      throw RegistryRefusals.insertWhileClearing(entity, type);
     }
     if (0 != destroyingDepth && isBeingDestroyed(entity)) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": it is being destroyed,"
-              + " and a component added now would outlive it");
+      throw RegistryRefusals.insertWhileDestroying(entity, type);
     }
   }
 
-  private void pushDestroying(final long entity) {
+  /** Puts {@code entity} on the destroying stack: its components are about to be removed. */
+  void pushDestroying(final long entity) {
     if (destroyingDepth == destroying.length) {
       destroying = Arrays.copyOf(destroying, destroyingDepth * 2);
     }
     destroying[destroyingDepth++] = entity;
   }
 
-  private void popDestroying() {
+  /** Takes the innermost entity off the destroying stack: its destroy is complete. */
+  void popDestroying() {
     destroyingDepth--;
   }
 
   private void checkNotClearing(final String operation) {
     if (clearing) {
-      throw new IllegalStateException(
-          "cannot "
-              + operation
-              + ": the registry is being cleared, and everything created now would be"
-              + " released with the rest");
+      throw RegistryRefusals.clearing(operation);
     }
   }
 
@@ -793,6 +627,14 @@ public final class Registry {
       throw new IndexOutOfBoundsException(n + " outside [0, " + storageCount + ")");
     }
     return storages[n];
+  }
+
+  /**
+   * {@return the storages in creation order, valid at {@code [0, storageCount())}} The registry's
+   * own array, for loops of its package that read it; it is replaced as storages are added.
+   */
+  Storage<?>[] storageTable() {
+    return storages;
   }
 
   private <T, S extends Storage<T>> S createStorage(final ComponentType<T, S> type) {
@@ -1066,29 +908,11 @@ public final class Registry {
     if (clearing) {
       return;
     }
-    for (int i = storageCount - 1; i >= 0; i--) {
-      final Storage<?> storage = storages[i];
-      if (!storage.isEmpty()) {
-        storage.checkRearrange("clear the registry, which clears");
-        if (storage.hasGroups()) {
-          groups.checkClear(storage);
-        }
-      }
-    }
+    destruction.checkClear();
     clearing = true;
-    Throwable failure = null;
+    Throwable failure;
     try {
-      for (int i = storageCount - 1; i >= 0; i--) {
-        failure = storages[i].clear(failure);
-      }
-      if (!onDestroy.isEmpty()) {
-        // Listeners can neither create nor destroy entities now (refused, no-op): the live prefix
-        // stays as it is, so each entity is announced once.
-        final long[] packed = entities.packed();
-        for (int at = entities.alive() - 1; at >= 0; at--) {
-          failure = onDestroy.publish(this, packed[at], failure);
-        }
-      }
+      failure = destruction.clearAll();
     } finally {
       clearing = false;
     }
@@ -1463,38 +1287,7 @@ public final class Registry {
    * @return the broken invariants, each described in words; empty if the registry is consistent
    */
   public List<String> verify() {
-    final List<String> problems = new ArrayList<>();
-    entities.verify(problems);
-    for (int i = 0; i < storageCount; i++) {
-      final Storage<?> storage = storages[i];
-      storage.verify(problems);
-      final long[] packed = storage.packed();
-      for (int position = 0; position < storage.size(); position++) {
-        final long entity = packed[position];
-        if (!Entity.isTombstone(entity) && !entities.valid(entity)) {
-          problems.add(
-              storage.describe()
-                  + ": holds a component of "
-                  + Entity.toString(entity)
-                  + ", which is not a live entity");
-        }
-      }
-    }
-    groups.verify(problems);
-    if (0 != destroyingDepth) {
-      problems.add(destroyingDepth + " destroy(s) still registered as in progress");
-    }
-    if (clearing) {
-      problems.add("a clear() is still registered as in progress");
-    }
-    for (int i = 0; i < checks.size(); i++) {
-      try {
-        checks.get(i).accept(problems);
-      } catch (final RuntimeException failed) {
-        problems.add("the " + checkNames.get(i) + " check failed: " + failed);
-      }
-    }
-    return problems;
+    return verifier.verify();
   }
 
   /**
@@ -1510,9 +1303,7 @@ public final class Registry {
    * @param check appends the broken invariants it finds to the list it is given
    */
   public void addCheck(final String name, final Consumer<List<String>> check) {
-    Objects.requireNonNull(name, "name");
-    checks.add(Objects.requireNonNull(check, "check"));
-    checkNames.add(name);
+    verifier.addCheck(name, check);
   }
 
   /**
@@ -1525,25 +1316,7 @@ public final class Registry {
    * @return the dangling references, each described in words; empty if there is none
    */
   public List<String> danglingReferences() {
-    final List<String> dangling = new ArrayList<>();
-    for (int i = 0; i < storageCount; i++) {
-      final Storage<?> storage = storages[i];
-      storage.eachEntityRef(
-          (owner, field, reference) -> {
-            if (!Entity.isNull(reference) && !entities.valid(reference)) {
-              dangling.add(
-                  storage.type().name()
-                      + "."
-                      + field
-                      + " of "
-                      + Entity.toString(owner)
-                      + " names "
-                      + Entity.toString(reference)
-                      + ", which is not a live entity");
-            }
-          });
-    }
-    return dangling;
+    return verifier.danglingReferences();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1594,10 +1367,7 @@ public final class Registry {
         for (int b = a; b < lists.length; b++) {
           for (int j = b == a ? i + 1 : 0; j < lists[b].length; j++) {
             if (lists[a][i] == lists[b][j]) {
-              throw new IllegalArgumentException(
-                  lists[a][i].name()
-                      + " is listed twice in the group's lists (a type cannot be both owned"
-                      + " and get, or both included and excluded)");
+              throw RegistryRefusals.listedTwice(lists[a][i]);
             }
           }
         }
@@ -1618,21 +1388,7 @@ public final class Registry {
 
   private void checkValid(final long entity, final String operation) {
     if (!entities.valid(entity)) {
-      throw new IllegalArgumentException(
-          "cannot " + operation + " " + Entity.toString(entity) + ": " + describeInvalid(entity));
+      throw RegistryRefusals.invalid(entity, operation);
     }
-  }
-
-  private static String describeInvalid(final long entity) {
-    if (ChangeSet.isStaged(entity)) {
-      return "it is a staged handle of a change set, not an entity: stage changes of it into that"
-          + " set, and after its commit read the entity created for it with entityOf(handle)";
-    }
-    if (!Entity.isNull(entity) && 0 != (Entity.index(entity) & RESERVED_INDEX_BIT)) {
-      return "it is a reserved handle of a command buffer, not an entity of this registry: record"
-          + " commands on it into that buffer, and after its apply read the entity created for it"
-          + " with entityOf(handle)";
-    }
-    return "the entity is not valid (destroyed or never created)";
   }
 }

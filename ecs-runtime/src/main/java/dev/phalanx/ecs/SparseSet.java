@@ -424,14 +424,7 @@ public class SparseSet {
   /** Throws if the set is locked; {@code operation} names what was refused. */
   final void checkUnlocked(final String operation) {
     if (0 != locks && !permits()) {
-      throw new ConcurrentModificationException(
-          "cannot "
-              + operation
-              + " "
-              + describe()
-              + ": "
-              + lockDescription()
-              + " is reading it, and structural changes are refused until it ends");
+      throw SetRefusals.locked(this, operation);
     }
   }
 
@@ -448,14 +441,7 @@ public class SparseSet {
   protected final void checkUnlocked(
       final boolean removal, final SparseSet target, final long entity) {
     if (0 != locks && !permits()) {
-      throw new ConcurrentModificationException(
-          "cannot "
-              + operation(removal, target, entity)
-              + ": "
-              + describe()
-              + " is being read by "
-              + lockDescription()
-              + ", and structural changes are refused until it ends");
+      throw SetRefusals.lockedChange(this, removal, target, entity);
     }
   }
 
@@ -491,19 +477,7 @@ public class SparseSet {
       final long entity) {
     checkUnlocked(removal, target, entity);
     if (0 != iterations && low < high && crossesFloor(low, high)) {
-      throw new ConcurrentModificationException(
-          "cannot "
-              + operation(removal, target, entity)
-              + ": "
-              + describe()
-              + " is being iterated, and this would move an element between the part already"
-              + " visited and the part not visited yet (positions "
-              + low
-              + " and "
-              + high
-              + "), so that it would be visited twice or never; while an iteration runs, only the"
-              + " visited entity and entities already visited may leave the iterated storage or"
-              + " move in it (for example by entering or leaving a group that owns it)");
+      throw SetRefusals.crossesFloor(this, low, high, removal, target, entity);
     }
   }
 
@@ -513,8 +487,7 @@ public class SparseSet {
   final void checkRearrange(final String operation) {
     checkUnlocked(operation);
     if (0 != iterations) {
-      throw new ConcurrentModificationException(
-          "cannot " + operation + " " + describe() + ": an iteration over it is in progress");
+      throw SetRefusals.rearrangeIterated(this, operation);
     }
   }
 
@@ -531,14 +504,7 @@ public class SparseSet {
       if (0 != iterations && size - 1 < lowestFloor()) {
         // The walk's next position would lie past the end: the loop steps down one position at a
         // time (a counted loop the JIT unrolls), so the set may not shrink below what was visited.
-        throw new ConcurrentModificationException(
-            "cannot "
-                + operation(true, target, entity)
-                + ": "
-                + describe()
-                + " is being iterated, and this would make it smaller than the part already"
-                + " visited; remove entities still to come before the visited one, or defer the"
-                + " removal (CommandBuffer)");
+        throw SetRefusals.shrinksBelowFloor(this, target, entity);
       }
     }
   }
@@ -549,12 +515,6 @@ public class SparseSet {
       lowest = Math.min(lowest, outerFloors[i]);
     }
     return lowest;
-  }
-
-  private String operation(final boolean removal, final SparseSet target, final long entity) {
-    final String what = null == target ? "an element" : target.elementName();
-    return (removal ? "remove " + what + " from " : "emplace " + what + " on ")
-        + Entity.toString(entity);
   }
 
   /**
@@ -1142,35 +1102,16 @@ public class SparseSet {
       return;
     }
     if (count < 0 || count > CHANGE_LOG) {
-      throw new ConcurrentModificationException(
-          describe()
-              + " changed while "
-              + what
-              + " was iterating it: more than "
-              + CHANGE_LOG
-              + " elements moved between two steps, too many to check");
+      throw SetRefusals.tooManyMoves(this, what, CHANGE_LOG);
     }
     for (int change = since; change != modifications; change++) {
       final int slot = change & (CHANGE_LOG - 1);
       final int low = changeLow[slot];
       if (REARRANGED == low) {
-        throw new ConcurrentModificationException(
-            describe()
-                + " changed while "
-                + what
-                + " was iterating it: it was sorted, compacted or cleared");
+        throw SetRefusals.rearrangedWhileIterated(this, what);
       }
       if (low < floorPosition && floorPosition <= changeHigh[slot]) {
-        throw new ConcurrentModificationException(
-            describe()
-                + " changed while "
-                + what
-                + " was iterating it: an element moved between the part"
-                + " already visited and the part not visited yet (positions "
-                + low
-                + " and "
-                + changeHigh[slot]
-                + ")");
+        throw SetRefusals.movedAcrossFloor(this, what, low, changeHigh[slot]);
       }
     }
   }
@@ -1191,74 +1132,21 @@ public class SparseSet {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Appends to {@code problems} every broken invariant of the set, in words. O(size + the sparse
-   * array's capacity).
+   * Appends to {@code problems} every broken invariant of the set, in words ({@link
+   * SparseSetVerifier}). O(size + the sparse array's capacity).
    */
   void verify(final java.util.List<String> problems) {
-    int holes = 0;
-    for (int position = 0; position < size; position++) {
-      final long entity = packed[position];
-      if (Entity.isTombstone(entity)) {
-        if (DeletionPolicy.IN_PLACE != policy) {
-          problems.add(describe() + ": tombstone at position " + position + " under swap-and-pop");
-        }
-        holes++;
-        continue;
-      }
-      if (indexOf(entity) != position) {
-        problems.add(
-            describe()
-                + ": "
-                + Entity.toString(entity)
-                + " at position "
-                + position
-                + " is mapped by the sparse array to "
-                + sparseEntry((int) entity));
-      }
-    }
-    for (int page = 0; page < sparse.length; page++) {
-      final int[] entries = sparse[page];
-      for (int slot = 0; null != entries && slot < entries.length; slot++) {
-        final int position = ~entries[slot];
-        if (ABSENT != position
-            && (position < 0
-                || position >= size
-                || Entity.index(packed[position]) != (page << SPARSE_SHIFT) + slot)) {
-          problems.add(
-              describe()
-                  + ": the sparse array maps index "
-                  + ((page << SPARSE_SHIFT) + slot)
-                  + " to position "
-                  + position
-                  + ", which does not hold it");
-        }
-      }
-    }
-    int listed = 0;
-    for (int hole = firstHole(); ABSENT != hole; hole = (int) packed[hole]) {
-      if (hole < 0 || hole >= size || !Entity.isTombstone(packed[hole]) || ++listed > holes) {
-        problems.add(describe() + ": the free list of holes is broken at position " + hole);
-        listed = -1;
-        break;
-      }
-    }
-    if (listed >= 0 && listed != holes) {
-      problems.add(
-          describe() + ": " + holes + " tombstones but " + listed + " holes in the free list");
-    }
-    if (0 != locks) {
-      problems.add(describe() + ": still locked (by " + lockDescription() + ")");
-    }
-    if (0 != iterations) {
-      problems.add(describe() + ": " + iterations + " iteration(s) still registered");
-    }
+    SparseSetVerifier.verify(this, problems);
   }
 
-  private int sparseEntry(final int index) {
-    final int page = index >>> SPARSE_SHIFT;
-    return page < sparse.length && null != sparse[page]
-        ? ~sparse[page][index & SPARSE_MASK]
-        : ABSENT;
+  /** {@return the sparse pages, for {@link SparseSetVerifier} to read; never changed through it} */
+  final int[][] sparsePages() {
+    return sparse;
+  }
+
+  /** {@return the number of callback iterations registered on the set} */
+  final int iterationCount() {
+    return iterations;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -80,10 +80,6 @@ public abstract class Storage<T> extends SparseSet {
   private static final long[][] NO_TICK_PAGES = new long[0][];
 
   private static final Group[] NO_GROUPS = new Group[0];
-  // Removals whose destroy signal is being published, per thread: a listener removing the same
-  // element again is a no-op. Per thread because in-place storages allow concurrent removals.
-  private static final ThreadLocal<PendingRemovals> PENDING =
-      ThreadLocal.withInitial(PendingRemovals::new);
 
   private final ComponentType<T, ?> type;
   private final int pageSize;
@@ -284,12 +280,7 @@ public abstract class Storage<T> extends SparseSet {
     patcher.accept(value);
     // The patcher may have changed the world: look the element up again.
     if (ABSENT == indexOf(entity)) {
-      throw new IllegalStateException(
-          "cannot patch "
-              + type.name()
-              + " of "
-              + Entity.toString(entity)
-              + ": the patcher removed it");
+      throw StorageRefusals.patcherRemoved(this, entity);
     }
     writeChecked(entity, value, "patch");
     notifyUpdate(entity);
@@ -357,11 +348,11 @@ public abstract class Storage<T> extends SparseSet {
    * The rest of {@link #remove}, kept apart so that the quiet path stays small enough to inline.
    */
   private boolean removeObserved(final long entity, final int position) {
-    if (!onDestroy.isEmpty() && PENDING.get().contains(this, entity)) {
+    if (!onDestroy.isEmpty() && ElementRemoval.announcing(this, entity)) {
       // A destroy listener asked for the removal that is already under way.
       return false;
     }
-    Failures.rethrow(removeElement(entity, position, null, false));
+    Failures.rethrow(ElementRemoval.remove(this, entity, position, null, false));
     return true;
   }
 
@@ -529,46 +520,22 @@ public abstract class Storage<T> extends SparseSet {
   protected final void checkInsertable(final long entity) {
     final int index = Entity.index(entity);
     if (index < 0 || index > Entity.MAX_INDEX || Entity.isTombstone(entity)) {
-      throw new IllegalArgumentException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": not an entity handle (null, tombstone or index out of range)");
+      throw StorageRefusals.notAHandle(this, entity);
     }
     if (null != registry) {
       registry.checkInsertion(entity, type);
     }
     if (0 != clearing) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": "
-              + describe()
-              + " is being cleared");
+      throw StorageRefusals.beingCleared(this, entity);
     }
     // One sparse lookup answers both "already has one" and "another version holds the index".
     final long holder = entityWithIndex(index);
     if (!Entity.isNull(holder)) {
       if (holder == entity) {
-        throw new IllegalArgumentException(
-            "cannot emplace "
-                + type.name()
-                + " on "
-                + Entity.toString(entity)
-                + ": it already has one; use replace or emplaceOrReplace");
+        throw StorageRefusals.alreadyHas(this, entity);
       }
       // Only standalone storages get here: a registry never has two live versions of one index.
-      throw new IllegalArgumentException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": "
-              + Entity.toString(holder)
-              + " (same index, another version) is still in the storage");
+      throw StorageRefusals.indexHeld(this, entity, holder);
     }
   }
 
@@ -593,14 +560,7 @@ public abstract class Storage<T> extends SparseSet {
       registry.checkInsertionState(entity, type);
     }
     if (0 != clearing) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": "
-              + describe()
-              + " is being cleared");
+      throw StorageRefusals.beingCleared(this, entity);
     }
     return -2 - prepareSlotFor(entity);
   }
@@ -629,13 +589,7 @@ public abstract class Storage<T> extends SparseSet {
    */
   protected final void commitInsert(final long entity, final int position) {
     if (position != nextPosition()) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": the storage changed"
-              + " between prepareInsert and commitInsert; nothing was inserted");
+      throw StorageRefusals.changedBeforeCommit(this, entity);
     }
     final boolean observed = hasGroups();
     if (observed) {
@@ -660,6 +614,73 @@ public abstract class Storage<T> extends SparseSet {
       failure = afterInsert.publish(registry, entity, failure);
     }
     Failures.rethrow(failure);
+  }
+
+  /**
+   * {@return whether announcing an insertion with no group entry pending would run nothing: no
+   * construct or internal after-insert listener}
+   */
+  final boolean insertionQuiet() {
+    return onConstruct.isEmpty() && afterInsert.isEmpty();
+  }
+
+  /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
+  static final int NO_PENDING = -1;
+
+  /**
+   * As {@link #commitInsert}, but announces nothing: the element is visible and the groups are up
+   * to date, and the entries and exits their listeners must hear are kept pending. Returns the mark
+   * to hand to {@link #announceInsert} once the change that needed the element is complete (a
+   * change of several elements announces them last inserted first). No user code may run between
+   * the two calls but other such insertions. For custom storages whose one change inserts several
+   * elements, and for {@link ChangeSet}.
+   *
+   * @param entity the entity passed to {@link #prepareInsert(long)}
+   * @param position the position it returned
+   * @return the mark to pass to {@link #announceInsert}
+   * @throws IllegalStateException if the prepared position is no longer the storage's next one
+   */
+  protected final int commitUnannounced(final long entity, final int position) {
+    if (position != nextPosition()) {
+      throw StorageRefusals.changedBeforeUnannounced(this, entity);
+    }
+    if (!hasGroups()) {
+      insertAt(entity, position);
+      return NO_PENDING;
+    }
+    final OwningGroup direct = directInsertOwner();
+    if (null != direct) {
+      insertAt(entity, position);
+      direct.enterDirectly(entity, this, position);
+      return NO_PENDING;
+    }
+    if (!groups.plannedFor(this, entity)) {
+      groups.planInsert(this, entity, position);
+    }
+    insertAt(entity, position);
+    groups.applyInsert(this, entity, position);
+    return groups.pushPending();
+  }
+
+  /**
+   * Announces an insertion made by {@link #commitUnannounced}: the pending group entries since
+   * {@code mark}, then construction. Every listener runs. For custom storages, as {@link
+   * #commitUnannounced}.
+   *
+   * @param entity the entity inserted
+   * @param mark what {@link #commitUnannounced} returned
+   * @param failure what earlier listeners of the same change threw, or {@code null}
+   * @return {@code failure}, or the first exception, with later ones suppressed
+   */
+  protected final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
+    if (NO_PENDING != mark) {
+      failure = groups.publishPending(mark, registry, entity, failure);
+    }
+    failure = onConstruct.publish(registry, entity, failure);
+    if (!afterInsert.isEmpty()) {
+      failure = afterInsert.publish(registry, entity, failure);
+    }
+    return failure;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -734,43 +755,7 @@ public abstract class Storage<T> extends SparseSet {
    * @throws java.util.ConcurrentModificationException as {@link #insert(long[], int, int, Object)}
    */
   protected final int prepareInsertAll(final long[] entities, final int from, final int to) {
-    java.util.Objects.checkFromToIndex(from, to, entities.length);
-    final int first = size();
-    if (from == to) {
-      return first;
-    }
-    for (int i = from; i < to; i++) {
-      checkInsertable(entities[i]);
-    }
-    checkUnlocked(false, this, entities[from]);
-    if (hasGroups() && guards.any()) {
-      throw new java.util.ConcurrentModificationException(
-          "cannot insert "
-              + type.name()
-              + " on "
-              + (to - from)
-              + " entities at once: groups observe "
-              + describe()
-              + " and an iteration or a lock is active in the registry, so each entity's group"
-              + " upkeep must be checked as it is made; emplace them one by one");
-    }
-    final int duplicate = prepareAppend(entities, from, to);
-    if (duplicate >= 0) {
-      throw new IllegalArgumentException(
-          "cannot insert "
-              + type.name()
-              + " on "
-              + Entity.toString(entities[duplicate])
-              + ": it is listed twice in entities["
-              + from
-              + ", "
-              + to
-              + ") (offset "
-              + duplicate
-              + ")");
-    }
-    ensurePage(first + (to - from) - 1);
-    return first;
+    return BulkInsertion.prepare(this, entities, from, to);
   }
 
   /**
@@ -787,48 +772,7 @@ public abstract class Storage<T> extends SparseSet {
    */
   protected final void commitInsertAll(
       final long[] entities, final int from, final int to, final int first) {
-    if (from == to) {
-      return;
-    }
-    if (first != size()) {
-      throw new IllegalStateException(
-          "cannot insert "
-              + type.name()
-              + ": the storage changed between prepareInsertAll and commitInsertAll;"
-              + " nothing was inserted");
-    }
-    int mark = NO_PENDING;
-    if (!hasGroups()) {
-      appendAll(entities, from, to);
-    } else {
-      final OwningGroup direct = directInsertOwner();
-      if (null != direct) {
-        for (int i = from, position = first; i < to; i++, position++) {
-          final long entity = entities[i];
-          insertAt(entity, position);
-          direct.enterDirectly(entity, this, position);
-        }
-      } else {
-        // Nothing is iterated or locked (prepareInsertAll checked): no plan can be refused.
-        mark = groups.pendingMark();
-        for (int i = from, position = first; i < to; i++, position++) {
-          final long entity = entities[i];
-          groups.planInsert(this, entity, position);
-          insertAt(entity, position);
-          groups.applyInsert(this, entity, position);
-          groups.pushPending();
-        }
-      }
-    }
-    if (onConstruct.isEmpty()
-        && afterInsert.isEmpty()
-        && (NO_PENDING == mark || !groups.pendingSince(mark))) {
-      return;
-    }
-    Failures.rethrow(
-        NO_PENDING == mark
-            ? publishInserted(entities, from, to, null)
-            : groups.publishPendingInOrder(mark, entities, from, to, this));
+    BulkInsertion.commit(this, entities, from, to, first);
   }
 
   /**
@@ -838,26 +782,7 @@ public abstract class Storage<T> extends SparseSet {
    * copy in bulk then, and element by element otherwise (to announce everything last).
    */
   final boolean bulkSilent() {
-    if (!onConstruct.isEmpty() || !afterInsert.isEmpty()) {
-      return false;
-    }
-    if (!hasGroups()) {
-      return true;
-    }
-    if (guards.any()) {
-      return false;
-    }
-    for (final Group group : includedBy) {
-      if (!group.onEnter.isEmpty() || !group.onLeave.isEmpty()) {
-        return false;
-      }
-    }
-    for (final Group group : excludedBy) {
-      if (!group.onEnter.isEmpty() || !group.onLeave.isEmpty()) {
-        return false;
-      }
-    }
-    return true;
+    return BulkInsertion.silent(this);
   }
 
   /**
@@ -888,153 +813,9 @@ public abstract class Storage<T> extends SparseSet {
     }
   }
 
-  /**
-   * {@return whether announcing an insertion with no group entry pending would run nothing: no
-   * construct or internal after-insert listener}
-   */
-  final boolean insertionQuiet() {
-    return onConstruct.isEmpty() && afterInsert.isEmpty();
-  }
-
-  /** The mark {@link #commitUnannounced} returns when no group entry or exit is pending. */
-  static final int NO_PENDING = -1;
-
-  /**
-   * As {@link #commitInsert}, but announces nothing: the element is visible and the groups are up
-   * to date, and the entries and exits their listeners must hear are kept pending. Returns the mark
-   * to hand to {@link #announceInsert} once the change that needed the element is complete (a
-   * change of several elements announces them last inserted first). No user code may run between
-   * the two calls but other such insertions. For custom storages whose one change inserts several
-   * elements, and for {@link ChangeSet}.
-   *
-   * @param entity the entity passed to {@link #prepareInsert(long)}
-   * @param position the position it returned
-   * @return the mark to pass to {@link #announceInsert}
-   * @throws IllegalStateException if the prepared position is no longer the storage's next one
-   */
-  protected final int commitUnannounced(final long entity, final int position) {
-    if (position != nextPosition()) {
-      throw new IllegalStateException(
-          "cannot emplace "
-              + type.name()
-              + " on "
-              + Entity.toString(entity)
-              + ": the storage changed before the insertion was committed; nothing was inserted");
-    }
-    if (!hasGroups()) {
-      insertAt(entity, position);
-      return NO_PENDING;
-    }
-    final OwningGroup direct = directInsertOwner();
-    if (null != direct) {
-      insertAt(entity, position);
-      direct.enterDirectly(entity, this, position);
-      return NO_PENDING;
-    }
-    if (!groups.plannedFor(this, entity)) {
-      groups.planInsert(this, entity, position);
-    }
-    insertAt(entity, position);
-    groups.applyInsert(this, entity, position);
-    return groups.pushPending();
-  }
-
-  /**
-   * Announces an insertion made by {@link #commitUnannounced}: the pending group entries since
-   * {@code mark}, then construction. Every listener runs. For custom storages, as {@link
-   * #commitUnannounced}.
-   *
-   * @param entity the entity inserted
-   * @param mark what {@link #commitUnannounced} returned
-   * @param failure what earlier listeners of the same change threw, or {@code null}
-   * @return {@code failure}, or the first exception, with later ones suppressed
-   */
-  protected final Throwable announceInsert(final long entity, final int mark, Throwable failure) {
-    if (NO_PENDING != mark) {
-      failure = groups.publishPending(mark, registry, entity, failure);
-    }
-    failure = onConstruct.publish(registry, entity, failure);
-    if (!afterInsert.isEmpty()) {
-      failure = afterInsert.publish(registry, entity, failure);
-    }
-    return failure;
-  }
-
-  /**
-   * Removes {@code entity}'s element at {@code position}: checks, publishes destroy (unless {@code
-   * destroying} and the same removal is already being announced), checks again if listeners ran,
-   * then removes it and updates the groups. Returns {@code failure} or the first listener
-   * exception. With {@code force} (destroy and clear, which must complete) a removal that listeners
-   * made unsafe still happens and a {@link java.util.ConcurrentModificationException} is added to
-   * the failures.
-   */
-  final Throwable removeElement(
-      final long entity, int position, Throwable failure, final boolean force) {
-    final boolean observed = hasGroups();
-    // Whether the groups' plan for this removal is current (planned after the last user code ran).
-    boolean planned = false;
-    if (!force) {
-      checkRemoval(entity, position, observed);
-      planned = observed;
-    }
-    if (!onDestroy.isEmpty()) {
-      final PendingRemovals pending = PENDING.get();
-      if (!pending.contains(this, entity)) {
-        pending.push(this, entity);
-        try {
-          failure = onDestroy.publish(registry, entity, failure);
-        } finally {
-          pending.pop();
-        }
-        position = indexOf(entity);
-        if (ABSENT == position) {
-          // A listener removed it (through another path, such as destroying the entity).
-          return failure;
-        }
-      }
-      try {
-        checkRemoval(entity, position, observed);
-        planned = observed;
-      } catch (final RuntimeException refused) {
-        if (!force) {
-          // The listeners' first exception, if any, travels with the refusal.
-          if (null != failure) {
-            refused.addSuppressed(failure);
-          }
-          throw refused;
-        }
-        failure = Failures.add(failure, refused);
-        planned = false;
-      }
-    }
-    if (observed) {
-      if (!planned) {
-        groups.planRemove(this, entity, position, false);
-      }
-      failure = groups.applyRemove(this, entity, position, failure);
-    } else {
-      removeAt(position);
-    }
-    if (!afterRemove.isEmpty()) {
-      failure = afterRemove.publish(registry, entity, failure);
-    }
-    return failure;
-  }
-
-  /**
-   * Checks, without changing anything, that {@code entity}'s element at {@code position} may go.
-   */
-  final void checkRemovable(final long entity, final int position) {
-    checkRemoval(entity, position, hasGroups());
-  }
-
-  private void checkRemoval(final long entity, final int position, final boolean observed) {
-    if (observed) {
-      groups.planRemove(this, entity, position, groups.guards.any());
-    } else {
-      checkRemoveAt(position, entity, this);
-    }
-  }
+  // ---------------------------------------------------------------------------------------------
+  // The removal path.
+  // ---------------------------------------------------------------------------------------------
 
   /**
    * Clears the storage (see {@link #clear()}); returns {@code failure} or the first listener
@@ -1068,7 +849,7 @@ public abstract class Storage<T> extends SparseSet {
           position = Math.min(position - 1, size() - 1)) {
         final long entity = packed()[position];
         if (!Entity.isTombstone(entity)) {
-          failure = removeElement(entity, position, failure, true);
+          failure = ElementRemoval.remove(this, entity, position, failure, true);
         }
       }
       // Only holes are left (insertions were refused): drop them too.
@@ -1115,6 +896,10 @@ public abstract class Storage<T> extends SparseSet {
     }
     return false;
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Group upkeep decisions: whether a change may update an owning group directly.
+  // ---------------------------------------------------------------------------------------------
 
   /**
    * Makes again, for every storage of the registry (this one alone if standalone), the decisions
@@ -1164,6 +949,11 @@ public abstract class Storage<T> extends SparseSet {
     return !hasGroups() && onDestroy.isEmpty() && afterRemove.isEmpty();
   }
 
+  /** {@return the groups of the owning registry, or {@code null} for a standalone storage} */
+  final Groups groups() {
+    return groups;
+  }
+
   /** Returns whether groups observe this storage (include or exclude it). */
   final boolean hasGroups() {
     return 0 != includedBy.length || 0 != excludedBy.length;
@@ -1209,12 +999,7 @@ public abstract class Storage<T> extends SparseSet {
   final void checkSortable() {
     super.checkSortable();
     if (null != owner) {
-      throw new IllegalStateException(
-          "cannot sort "
-              + describe()
-              + " on its own: it is owned by "
-              + owner
-              + "; sort the group instead");
+      throw StorageRefusals.ownedSort(this, owner);
     }
   }
 
@@ -1232,7 +1017,7 @@ public abstract class Storage<T> extends SparseSet {
   protected final int positionFor(final long entity, final String operation) {
     final int position = indexOf(entity);
     if (ABSENT == position) {
-      throw missing(entity, operation);
+      throw StorageRefusals.missing(this, entity, operation);
     }
     return position;
   }
@@ -1246,33 +1031,9 @@ public abstract class Storage<T> extends SparseSet {
     Failures.rethrow(onUpdate.publish(registry, entity, null));
   }
 
-  /**
-   * Builds the exception for a missing component.
-   *
-   * @param entity the entity that lacks the component
-   * @param operation the refused operation's name, for the message
-   * @return the exception to throw
-   */
-  final IllegalArgumentException missing(final long entity, final String operation) {
-    final String reason =
-        null != registry && !registry.valid(entity)
-            ? "the entity is not valid (destroyed or never created)"
-            : "the entity has no " + type.name();
-    return new IllegalArgumentException(
-        "cannot "
-            + operation
-            + " "
-            + type.name()
-            + " of "
-            + Entity.toString(entity)
-            + ": "
-            + reason);
-  }
-
   private void checkValue(final long entity, final T value, final String operation) {
     if (null == value && !type.traits().empty()) {
-      throw new NullPointerException(
-          "cannot " + operation + " a null " + type.name() + " on " + Entity.toString(entity));
+      throw StorageRefusals.nullValue(this, entity, operation);
     }
   }
 
@@ -1286,41 +1047,12 @@ public abstract class Storage<T> extends SparseSet {
     writeStaged(positionFor(entity, operation));
   }
 
-  private void ensurePage(final int position) {
+  /** Allocates the payload pages up to the one holding {@code position}, in order. */
+  final void ensurePage(final int position) {
     final int page = position >>> pageShift;
     while (page >= allocatedPages) {
       allocatePage(allocatedPages);
       allocatedPages++;
-    }
-  }
-
-  /** A small per-thread stack of (storage, entity) removals in progress; grows, never shrinks. */
-  private static final class PendingRemovals {
-    private Storage<?>[] storages = new Storage<?>[4];
-    private long[] entities = new long[4];
-    private int depth;
-
-    boolean contains(final Storage<?> storage, final long entity) {
-      for (int i = depth - 1; i >= 0; i--) {
-        if (storages[i] == storage && entities[i] == entity) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    void push(final Storage<?> storage, final long entity) {
-      if (depth == storages.length) {
-        storages = Arrays.copyOf(storages, depth * 2);
-        entities = Arrays.copyOf(entities, depth * 2);
-      }
-      storages[depth] = storage;
-      entities[depth] = entity;
-      depth++;
-    }
-
-    void pop() {
-      storages[--depth] = null;
     }
   }
 

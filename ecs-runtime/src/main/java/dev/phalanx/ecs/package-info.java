@@ -33,9 +33,17 @@
  *       {@code EmptyStorage} (tags), {@code VoidStorage} (named, typeless), {@code Reactive}
  *       (filled by rules), {@code ComponentType}, {@code ComponentTraits}, {@code StorageFactory},
  *       {@code ColumnVisitor} and {@code EntityRefVisitor} (a storage's fields and references, for
- *       features).
+ *       features). Package-private parts of a storage: {@code BulkInsertion} (EnTT's range insert),
+ *       {@code ElementRemoval} and {@code PendingRemovals} (a checked removal and the removals
+ *       being announced), {@code SparseSetVerifier}, {@code SetRefusals} and {@code
+ *       StorageRefusals} (the messages of refused changes).
  *   <li>The registry: {@code Registry} (entities, storages, destroy, clear, {@code verify()}),
- *       {@code Context} (singletons).
+ *       {@code Context} (singletons); package-private {@code Destruction} (guarded and batch
+ *       destroys, clearing), {@code RegistryVerifier} and {@code RegistryRefusals}.
+ *   <li>Changing the world as a whole: {@code ChangeSet} (staged changes, checked, then applied,
+ *       then announced), {@code ReferenceRewriter} (staged handles in written references), {@code
+ *       RegistryImage} with {@code ImageFiller} and {@code PageProbe} (a whole world restored at
+ *       once).
  *   <li>Signals: {@code Signal}, {@code ComponentListener}.
  *   <li>Views: {@code View} (any arity), {@code TypedView} and {@code View1} to {@code View4}
  *       (typed, fixed arity), {@code ViewLoop}, {@code RuntimeView} (sets chosen at run time),

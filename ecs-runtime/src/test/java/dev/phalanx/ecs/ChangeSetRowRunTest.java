@@ -54,4 +54,28 @@ class ChangeSetRowRunTest {
     assertEquals(entities.length, rows.calls);
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void aRowWriteLandsWhereAnEarlierInsertionOfTheSameCommitMovedItsElement() {
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    // written has B only: outside the group, at the storage's first position, where the group's
+    // next member goes.
+    final long written = registry.create();
+    registry.emplace(written, TB, new B(1));
+    final long joining = registry.create();
+    registry.emplace(joining, TA, new A(2));
+    final Storage<B> source = TB.createStorage();
+    source.emplace(Entity.of(0, 0), new B(300));
+    final ColumnRows rows = new ColumnRows();
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.emplace(joining, TB, new B(200));
+    changes.write(written, TB, rows, rows.add(source, Entity.of(0, 0)));
+    changes.commit();
+
+    assertEquals(new B(300), registry.get(written, TB));
+    assertEquals(new B(200), registry.get(joining, TB));
+    assertEquals(1, group.size());
+    assertEquals(List.of(), registry.verify());
+  }
 }

@@ -76,6 +76,8 @@ public final class EntityCloner {
   private ComponentType<?, ?>[] skipped = NONE;
   // The working state of the outermost call, kept between calls; null while that call runs.
   private CloneRun idle;
+  // The clone (or target) of the last call whose changes were made; see lastClone().
+  private long lastClone = Entity.NULL;
 
   private EntityCloner(final Registry source, final Registry destination) {
     this.source = Objects.requireNonNull(source, "source");
@@ -181,6 +183,17 @@ public final class EntityCloner {
     run(entity, false, target);
   }
 
+  /**
+   * {@return the clone made by the last call of this cloner that made one, or {@link Entity#NULL}
+   * before any} For {@link #cloneInto}, the target. A listener that throws during a call does not
+   * undo the clone (see the class comment), and the call then rethrows instead of returning it:
+   * this names it. A call that was refused made nothing and leaves this as it was; a nested call
+   * (from a listener) sets it before the outer call sets it again at its end.
+   */
+  public long lastClone() {
+    return lastClone;
+  }
+
   private long run(final long root, final boolean tree, final long target) {
     if (!source.valid(root)) {
       throw new IllegalArgumentException(
@@ -244,6 +257,7 @@ public final class EntityCloner {
           failure = link(links, root, failure);
         }
       }
+      lastClone = clones[0];
       Failures.rethrow(failure);
       return clones[0];
     }

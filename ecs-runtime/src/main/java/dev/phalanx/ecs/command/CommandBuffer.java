@@ -1,5 +1,22 @@
 package dev.phalanx.ecs.command;
 
+import static dev.phalanx.ecs.command.CommandStream.ATTACH;
+import static dev.phalanx.ecs.command.CommandStream.DESTROY;
+import static dev.phalanx.ecs.command.CommandStream.DESTROY_TREE;
+import static dev.phalanx.ecs.command.CommandStream.DETACH;
+import static dev.phalanx.ecs.command.CommandStream.EMPLACE;
+import static dev.phalanx.ecs.command.CommandStream.EMPLACE_IF_ABSENT;
+import static dev.phalanx.ecs.command.CommandStream.ERASE;
+import static dev.phalanx.ecs.command.CommandStream.FIELDS;
+import static dev.phalanx.ecs.command.CommandStream.FIELDS_IF_ABSENT;
+import static dev.phalanx.ecs.command.CommandStream.NO_TYPE;
+import static dev.phalanx.ecs.command.CommandStream.OPERATIONS;
+import static dev.phalanx.ecs.command.CommandStream.QUEUE;
+import static dev.phalanx.ecs.command.CommandStream.REMOVE;
+import static dev.phalanx.ecs.command.CommandStream.REMOVE_ALL;
+import static dev.phalanx.ecs.command.CommandStream.REPLACE;
+import static dev.phalanx.ecs.command.CommandStream.code;
+
 import dev.phalanx.ecs.ChangeSet;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
@@ -9,7 +26,6 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.FieldRecorder;
-import dev.phalanx.ecs.internal.RecordedFields;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
@@ -84,53 +100,16 @@ import java.util.function.Consumer;
 public final class CommandBuffer extends FieldRecorder {
 
   // Reserved handles: index bits with the top bit set (never a live index: indices stop at
-  // Entity.MAX_INDEX), the buffer's slot in the other 31 (see Slots); the version bits hold the
-  // reservation's number, drawn from the slot's numbers, which are never drawn twice.
+  // Entity.MAX_INDEX), the buffer's slot in the other 31 (see ReservationSlots); the version bits
+  // hold the reservation's number, drawn from the slot's numbers, which are never drawn twice.
   private static final int RESERVED_BIT = 0x8000_0000;
-  // Past this many numbers at the end of an apply, a buffer moves to a fresh slot, so that one
-  // apply's reservations never run out of numbers.
-  private static final int RENUMBER_AT = 1 << 30;
   // For messages: each buffer's number, in creation order (64 bits: never reused).
   private static final AtomicLong SERIALS = new AtomicLong();
-  // What apply does, in the message of an apply refused outside a sync point.
-  private static final String SYNC_POINT = "apply commands while an iteration or a lock holds";
-
-  private static final byte EMPLACE = 0;
-  private static final byte REPLACE = 1;
-  private static final byte REMOVE = 2;
-  private static final byte ERASE = 3;
-  private static final byte DESTROY = 4;
-  private static final byte DESTROY_TREE = 5;
-  private static final byte FIELDS = 6;
-  private static final byte ATTACH = 7;
-  private static final byte EMPLACE_IF_ABSENT = 8;
-  private static final byte FIELDS_IF_ABSENT = 9;
-  private static final byte DETACH = 10;
-  private static final byte REMOVE_ALL = 11;
-  private static final byte QUEUE = 12;
-  private static final String[] OPERATIONS = {
-    "emplace",
-    "replace",
-    "remove",
-    "erase",
-    "destroy",
-    "destroyTree",
-    "emplace",
-    "attach",
-    "emplaceIfAbsent",
-    "emplaceIfAbsent",
-    "detach",
-    "removeAll",
-    "queue"
-  };
-  private static final int OP_SHIFT = 24;
-  private static final int TYPE_MASK = (1 << OP_SHIFT) - 1;
-  private static final int NO_TYPE = TYPE_MASK;
-
   // The registry, whose count of parallel passes (Registry.parallelPasses) ends an owner's claim.
   private final Registry registry;
-  // What a generated storage's applyRecorded reads the typed command's fields through.
-  private final RecordedFields replay = new Replay();
+  // The recorded commands, and their replay onto the registry.
+  private final CommandStream stream = new CommandStream();
+  private final CommandReplay replay;
   // The set this buffer belongs to, whose buffers resolve each other's handles; null if
   // standalone.
   private final CommandBuffers set;
@@ -138,8 +117,9 @@ public final class CommandBuffer extends FieldRecorder {
   private final int key;
   private final long serial = SERIALS.incrementAndGet();
   private final WeakReference<CommandBuffer> self = new WeakReference<>(this);
-  // The slot in this buffer's reserved handles (see Slots), and the reservation numbers: [base,
-  // next) are this apply's reservations, and the slot may hand out numbers up to limit.
+  // The slot in this buffer's reserved handles (see ReservationSlots), and the reservation
+  // numbers: [base, next) are this apply's reservations, and the slot may hand out numbers up to
+  // limit.
   private int slot;
   private int base;
   private int next;
@@ -148,33 +128,7 @@ public final class CommandBuffer extends FieldRecorder {
   // it claimed the buffer: a claim of an earlier pass has ended. Written under the monitor.
   private Thread owner;
   private int ownerPass;
-  // Each command's operation (top 8 bits) and type id (low 24 bits; NO_TYPE for none), in one int.
-  private int[] codes = new int[16];
-  private long[] targets = new long[16];
-  // The types by dense id: commands store ids, not references.
-  private ComponentType<?, ?>[] typesById = new ComponentType<?, ?>[16];
-  // The registry's storages by type id, filled as commands are applied (a storage never changes).
-  private Storage<?>[] storagesById = new Storage<?>[16];
-  // How many words and references a typed recording of each type (by id) holds, given by the
-  // generated storage when it records: a skipped command's payload is passed over by them.
-  private int[] fieldWords = unknownSizes(16);
-  private int[] fieldRefs = unknownSizes(16);
-  // By type id, the sizes as shape(words, refs) once recorded typed, else -1: beginFields' one
-  // check.
-  private long[] fieldShapes = unknownShapes(16);
-  private long[] words = new long[64];
-  private int wordCount;
-  private Object[] refs = new Object[16];
-  private int refCount;
-  // Apply's cursors: the next command, and the payload read so far.
-  private int applied;
-  private int readWord;
-  private int readRef;
-  // The set this buffer belongs to while it is applied, to resolve reserved handles of its
-  // siblings.
-  private CommandBuffers siblingsInApply;
   private boolean applying;
-  private int count;
   // The entities the reservations [createdBase, createdBase + created) became: the current
   // apply's so far, or the last apply's; forgotten by clear().
   private long[] materialized = new long[16];
@@ -184,7 +138,6 @@ public final class CommandBuffer extends FieldRecorder {
   // half-way for them (the count above must stay true), so it is kept here and reported with the
   // commands' failures at the end of applyCommands.
   private Throwable createFailure;
-  private int skipped;
 
   /**
    * Creates an empty buffer that applies to {@code registry}.
@@ -199,6 +152,7 @@ public final class CommandBuffer extends FieldRecorder {
     this.registry = registry;
     this.set = set;
     this.key = key;
+    this.replay = new CommandReplay(this, registry, stream);
     takeSlot();
   }
 
@@ -209,19 +163,19 @@ public final class CommandBuffer extends FieldRecorder {
 
   /** {@return the number of commands recorded and not yet applied} */
   public int size() {
-    return count - applied;
+    return stream.count - stream.applied;
   }
 
   /** {@return whether nothing is recorded} */
   public boolean isEmpty() {
-    return count == applied && next == base;
+    return stream.count == stream.applied && next == base;
   }
 
   /**
    * {@return the number of commands the last {@link #apply()} skipped (dead or missing targets)}
    */
   public int skipped() {
-    return skipped;
+    return replay.skipped();
   }
 
   /**
@@ -294,7 +248,7 @@ public final class CommandBuffer extends FieldRecorder {
   public <T> void emplace(final long entity, final ComponentType<T, ?> type, final T value) {
     final Object checked = checkValue(type, value);
     record(EMPLACE, entity, type, 0, 1);
-    refs[refCount++] = checked;
+    stream.addRef(checked);
   }
 
   /**
@@ -309,7 +263,7 @@ public final class CommandBuffer extends FieldRecorder {
   public void emplace(final long entity, final ComponentType<?, ?> tag) {
     checkTag(tag, "emplace");
     record(EMPLACE, entity, tag, 0, 1);
-    refs[refCount++] = null;
+    stream.addRef(null);
   }
 
   /**
@@ -326,7 +280,7 @@ public final class CommandBuffer extends FieldRecorder {
       final long entity, final ComponentType<T, ?> type, final T value) {
     final Object checked = checkValue(type, value);
     record(EMPLACE_IF_ABSENT, entity, type, 0, 1);
-    refs[refCount++] = checked;
+    stream.addRef(checked);
   }
 
   /**
@@ -339,7 +293,7 @@ public final class CommandBuffer extends FieldRecorder {
   public void emplaceIfAbsent(final long entity, final ComponentType<?, ?> tag) {
     checkTag(tag, "emplaceIfAbsent");
     record(EMPLACE_IF_ABSENT, entity, tag, 0, 1);
-    refs[refCount++] = null;
+    stream.addRef(null);
   }
 
   /**
@@ -353,7 +307,7 @@ public final class CommandBuffer extends FieldRecorder {
   public <T> void replace(final long entity, final ComponentType<T, ?> type, final T value) {
     final Object checked = checkValue(type, value);
     record(REPLACE, entity, type, 0, 1);
-    refs[refCount++] = checked;
+    stream.addRef(checked);
   }
 
   /**
@@ -393,15 +347,11 @@ public final class CommandBuffer extends FieldRecorder {
    * @param entity the target: an entity, or a handle reserved by {@link #create()}
    */
   public void destroy(final long entity) {
-    final int at = count;
     // The steady state: the owner, a plain entity, room for the command (no payload).
     if (owner == Thread.currentThread()
         && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
-        && at < codes.length) {
-      targets[at] = entity;
-      codes[at] = DESTROY << OP_SHIFT | NO_TYPE;
-      count = at + 1;
+        && stream.tryAppend(entity, code(DESTROY, NO_TYPE))) {
       return;
     }
     record(DESTROY, entity, null, 0, 0);
@@ -418,7 +368,7 @@ public final class CommandBuffer extends FieldRecorder {
   public void attach(final long child, final long parent) {
     checkHandle(parent, "attach");
     record(ATTACH, child, null, 1, 0);
-    words[wordCount++] = parent;
+    stream.addWord(parent);
   }
 
   /**
@@ -455,7 +405,7 @@ public final class CommandBuffer extends FieldRecorder {
       throw new NullPointerException("action");
     }
     record(QUEUE, Entity.NULL, null, 0, 1);
-    refs[refCount++] = action;
+    stream.addRef(action);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -463,8 +413,8 @@ public final class CommandBuffer extends FieldRecorder {
   // calls these protected members). A generated storage's emplace(commands, entity, fields...)
   // calls beginFields with the number of words and references its fields take, then putWord or
   // putRef once per field in declaration order; on apply, the runtime calls the storage's
-  // applyRecorded(entity, fields), which reads them back through Replay in the same order. Nothing
-  // is boxed.
+  // applyRecorded(entity, fields), which reads them back from the CommandStream in the same order.
+  // Nothing is boxed.
   // ---------------------------------------------------------------------------------------------
 
   /**
@@ -483,22 +433,17 @@ public final class CommandBuffer extends FieldRecorder {
       final long entity, final Object storage, final int wordCount, final int refCount) {
     final ComponentType<?, ?> type = ((Storage<?>) storage).type();
     final int id = type.id();
-    final long[] shapes = fieldShapes;
     // The steady state, checked in one go: a type recorded typed before with these sizes (which
-    // implies typesById[id] == type: ids are unique in the JVM), the owner, a plain entity, room
+    // implies the table holds the type: ids are unique in the JVM), the owner, a plain entity, room
     // for the command and its payload. With the generated code's constant sizes, the size checks
     // of an empty payload fold away. Anything else takes record's path.
-    if (id < shapes.length
-        && shapes[id] == shape(wordCount, refCount)
+    if (stream.types.hasShape(id, wordCount, refCount)
         && (wordCount | refCount) >= 0
         && owner == Thread.currentThread()
         && ownerPass == registry.parallelPasses()
         && !isReserved(entity)
-        && hasRoom(wordCount, refCount)) {
-      final int at = count;
-      targets[at] = entity;
-      codes[at] = FIELDS << OP_SHIFT | id;
-      count = at + 1;
+        && stream.hasRoom(wordCount, refCount)) {
+      stream.append(entity, code(FIELDS, id));
       return;
     }
     record(FIELDS, entity, type, wordCount, refCount);
@@ -527,10 +472,9 @@ public final class CommandBuffer extends FieldRecorder {
    */
   @Override
   protected void putWord(final long bits) {
-    if (wordCount == words.length) {
+    if (!stream.tryAddWord(bits)) {
       throw overflow("words");
     }
-    words[wordCount++] = bits;
   }
 
   /**
@@ -541,55 +485,106 @@ public final class CommandBuffer extends FieldRecorder {
    */
   @Override
   protected void putRef(final Object value) {
-    if (refCount == refs.length) {
+    if (!stream.tryAddRef(value)) {
       throw overflow("references");
     }
-    refs[refCount++] = value;
-  }
-
-  /** {@return the sizes of a typed recording, as kept in fieldShapes} */
-  private static long shape(final int wordCount, final int refCount) {
-    return (long) wordCount << 32 | (refCount & 0xFFFF_FFFFL);
-  }
-
-  /**
-   * {@return whether one more command with a payload of {@code wordCount} words and {@code
-   * refCount} references fits without growing any array}
-   */
-  private boolean hasRoom(final int wordCount, final int refCount) {
-    return count < codes.length
-        && (0 == wordCount || wordCount <= words.length - this.wordCount)
-        && (0 == refCount || refCount <= refs.length - this.refCount);
   }
 
   private IllegalStateException overflow(final String what) {
     return new IllegalStateException(this + ": more " + what + " put than beginFields announced");
   }
 
-  /** Reads back the next primitive field of the command being applied. */
-  private long nextWord() {
-    return words[readWord++];
-  }
+  // ---------------------------------------------------------------------------------------------
+  // Recording: the checks and the write every command goes through.
+  // ---------------------------------------------------------------------------------------------
 
-  /** Reads back the next reference field of the command being applied. */
-  private Object nextRef() {
-    return refs[readRef++];
+  /**
+   * Records a command: checks it (owner, handle, type), grows every array it needs (its payload of
+   * {@code wordCount} words and {@code refCount} references included), and only then writes it. The
+   * payload follows through putWord and putRef, which cannot fail.
+   */
+  private void record(
+      final byte op,
+      final long entity,
+      final ComponentType<?, ?> type,
+      final int wordCount,
+      final int refCount) {
+    claim();
+    checkHandle(entity, OPERATIONS[op]);
+    final boolean typed = FIELDS == op || FIELDS_IF_ABSENT == op;
+    final int id =
+        null == type ? NO_TYPE : stream.types.checkedId(type, typed, wordCount, refCount, this);
+    stream.ensureCapacity(wordCount, refCount);
+    // Nothing below can fail.
+    if (NO_TYPE != id) {
+      stream.types.remember(id, type, typed, wordCount, refCount);
+    }
+    stream.append(entity, code(op, id));
   }
 
   /**
-   * The fields of the typed command being applied, as a generated storage's {@code applyRecorded}
-   * reads them: the buffer's own read cursor, so that the buffer's stream is not part of its API.
+   * Throws, before anything is recorded, if {@code entity} is a reserved handle that no apply of
+   * this buffer could resolve: one of a buffer other than this one and its set's, or one handed out
+   * before its buffer was last emptied.
    */
-  private final class Replay implements RecordedFields {
-    @Override
-    public long nextWord() {
-      return CommandBuffer.this.nextWord();
+  private void checkHandle(final long entity, final String operation) {
+    if (!isReserved(entity)) {
+      return;
     }
+    final int handleSlot = Entity.index(entity) & ~RESERVED_BIT;
+    final CommandBuffer owner =
+        handleSlot == slot ? this : null == set ? null : set.findBySlot(handleSlot);
+    if (null == owner || !owner.reservedNow(Entity.version(entity))) {
+      throw new IllegalArgumentException(
+          "cannot record "
+              + operation
+              + " on reserved handle "
+              + Entity.toString(entity)
+              + " in "
+              + this
+              + ": it "
+              + describeOwner(entity, owner)
+              + "; a reserved handle is valid in the buffer that reserved it (or any buffer of"
+              + " its CommandBuffers) until that buffer is applied or cleared");
+    }
+  }
 
-    @Override
-    public Object nextRef() {
-      return CommandBuffer.this.nextRef();
+  private static String describeOwner(final long handle, final CommandBuffer owner) {
+    if (null != owner) {
+      return "was reserved by " + owner + " before its last apply or clear";
     }
+    final CommandBuffer reserver = ReservationSlots.owner(Entity.index(handle) & ~RESERVED_BIT);
+    return null == reserver
+        ? "was reserved by a command buffer that no longer exists"
+        : "belongs to " + reserver;
+  }
+
+  private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
+    if (null == type) {
+      throw new NullPointerException("type");
+    }
+    return type;
+  }
+
+  private static void checkTag(final ComponentType<?, ?> type, final String operation) {
+    checkType(type);
+    if (!type.traits().empty()) {
+      throw new IllegalArgumentException(
+          "cannot record "
+              + operation
+              + "(entity, "
+              + type.name()
+              + ") as a tag: the type stores instances; record emplace(entity, type, value)");
+    }
+  }
+
+  private static Object checkValue(final ComponentType<?, ?> type, final Object value) {
+    checkType(type);
+    if (null == value && !type.traits().empty()) {
+      throw new NullPointerException(
+          "cannot record a null " + type.name() + ": the type stores instances");
+    }
+    return value;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -607,7 +602,7 @@ public final class CommandBuffer extends FieldRecorder {
    */
   public void apply() {
     checkNotApplying();
-    checkSyncPoint(registry);
+    CommandReplay.checkSyncPoint(registry);
     // Applying already: a create listener that applies this buffer is refused, not re-entered.
     applying = true;
     try {
@@ -655,17 +650,11 @@ public final class CommandBuffer extends FieldRecorder {
    * created), releases its owner, and keeps its arrays.
    */
   void empty() {
-    Arrays.fill(refs, 0, refCount, null);
-    count = 0;
-    applied = 0;
-    wordCount = 0;
-    refCount = 0;
-    readWord = 0;
-    readRef = 0;
-    siblingsInApply = null;
+    stream.clear();
+    replay.forgetSiblings();
     base = next;
-    if (next >= RENUMBER_AT) {
-      Slots.retire(slot);
+    if (next >= ReservationSlots.RENUMBER_AT) {
+      ReservationSlots.retire(slot);
       takeSlot();
       if (null != set) {
         set.slotChanged();
@@ -674,33 +663,74 @@ public final class CommandBuffer extends FieldRecorder {
     release();
   }
 
+  /** {@return whether commands or reservations wait for this apply} */
+  boolean hasPending() {
+    return stream.applied < stream.count || created < next - base;
+  }
+
   /**
-   * Throws unless no storage of {@code registry} is locked or iterated, with the message a
-   * rearrangement of the storage would be refused with.
+   * Applies every command not applied yet, those recorded meanwhile included, then creates the
+   * reservations no command named; reserved handles are resolved in this buffer or, when {@code
+   * siblings} is given, in the sibling buffer of their slot. Returns {@code failure} or the first
+   * exception a command threw.
    */
-  static void checkSyncPoint(final Registry registry) {
-    for (int i = 0; i < registry.storageCount(); i++) {
-      final Storage<?> storage = registry.storageAt(i);
-      if (storage.isLocked()) {
-        throw new ConcurrentModificationException(
-            "cannot "
-                + SYNC_POINT
-                + " "
-                + storage.describe()
-                + ": "
-                + storage.lockDescription()
-                + " is reading it, and structural changes are refused until it ends");
-      }
-      if (storage.isIterated()) {
-        throw new ConcurrentModificationException(
-            "cannot "
-                + SYNC_POINT
-                + " "
-                + storage.describe()
-                + ": an iteration over it is in progress");
+  Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
+    failure = replay.applyAll(failure, siblings);
+    if (created < next - base) {
+      try {
+        createLate();
+      } catch (final RuntimeException | Error thrown) {
+        // Nothing names them: forget them, as if never reserved.
+        failure = Failures.add(failure, thrown);
+        next = base + created;
       }
     }
+    if (null != createFailure) {
+      failure = Failures.add(failure, createFailure);
+      createFailure = null;
+    }
+    return failure;
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Ownership.
+  // ---------------------------------------------------------------------------------------------
+
+  /** Throws unless the calling thread may record: it owns the buffer, or takes it now. */
+  private void claim() {
+    if (owner != Thread.currentThread() || ownerPass != registry.parallelPasses()) {
+      claimSlowly();
+    }
+  }
+
+  private synchronized void claimSlowly() {
+    final Thread current = Thread.currentThread();
+    final int pass = registry.parallelPasses();
+    final Thread holder = owner;
+    if (null != holder && holder != current && ownerPass == pass) {
+      throw new ConcurrentModificationException(
+          "cannot record into "
+              + this
+              + " from thread "
+              + current.getName()
+              + ": thread "
+              + holder.getName()
+              + " records into it; a buffer is recorded by one thread between two sync points"
+              + " (apply, clear, the end of a parallel iteration): give each thread or run its own"
+              + " buffer (CommandBuffers.forRun(position of the run's first element), or the"
+              + " parallelEachChunk forms that take a CommandBuffers)");
+    }
+    owner = current;
+    ownerPass = pass;
+  }
+
+  private synchronized void release() {
+    owner = null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reservations: created as an apply starts or when first named, resolved by the replay.
+  // ---------------------------------------------------------------------------------------------
 
   /** {@return the number of reservations to create when an apply starts} */
   int toCreate() {
@@ -712,7 +742,7 @@ public final class CommandBuffer extends FieldRecorder {
    * skipped commands.
    */
   void createReserved() {
-    skipped = 0;
+    replay.startCounting();
     createdBase = base;
     created = 0;
     final int n = next - base;
@@ -725,7 +755,7 @@ public final class CommandBuffer extends FieldRecorder {
 
   /** Adopts {@code n} entities the set created for this buffer's reservations, from {@code at}. */
   void adoptReserved(final long[] entities, final int at, final int n) {
-    skipped = 0;
+    replay.startCounting();
     createdBase = base;
     ensureMaterialized(n);
     System.arraycopy(entities, at, materialized, 0, n);
@@ -784,148 +814,17 @@ public final class CommandBuffer extends FieldRecorder {
     return failure;
   }
 
-  /** {@return whether commands or reservations wait for this apply} */
-  boolean hasPending() {
-    return applied < count || created < next - base;
-  }
-
   /**
-   * Applies every command not applied yet, those recorded meanwhile included, then creates the
-   * reservations no command named; reserved handles are resolved in this buffer or, when {@code
-   * siblings} is given, in the sibling buffer of their slot. Returns {@code failure} or the first
-   * exception a command threw.
+   * {@return whether resolving {@code handle} would create entities} It names a reservation made
+   * during this apply and not created yet, in this buffer or (when {@code siblings} is given) a
+   * sibling.
    */
-  Throwable applyCommands(Throwable failure, final CommandBuffers siblings) {
-    siblingsInApply = siblings;
-    // The end of a run of destroys found observed: its commands apply one by one, and the run is
-    // not measured again at each of them (which would make a long run quadratic).
-    int oneByOneUntil = 0;
-    // count is read at each step: commands recorded meanwhile are applied too.
-    while (applied < count) {
-      final int i = applied;
-      final int code = codes[i];
-      if (FIELDS == (byte) (code >>> OP_SHIFT)) {
-        // The common case, kept tight: a typed emplace recorded by a generated storage.
-        failure = applyFields(i, code, siblings, failure);
-        continue;
-      }
-      if (i >= oneByOneUntil && DESTROY == (byte) (code >>> OP_SHIFT)) {
-        final int end = destroyRunEnd(i);
-        if (end - i > 1 && registry.destroysInBulk() && !createsLate(i, end, siblings)) {
-          failure = applyDestroyRun(i, end, siblings, failure);
-          continue;
-        }
-        oneByOneUntil = end;
-      }
-      failure = applyAt(i, siblings, failure);
+  boolean createsLate(final long handle, final CommandBuffers siblings) {
+    if (!isReserved(handle)) {
+      return false;
     }
-    if (created < next - base) {
-      try {
-        createLate();
-      } catch (final RuntimeException | Error thrown) {
-        // Nothing names them: forget them, as if never reserved.
-        failure = Failures.add(failure, thrown);
-        next = base + created;
-      }
-    }
-    if (null != createFailure) {
-      failure = Failures.add(failure, createFailure);
-      createFailure = null;
-    }
-    return failure;
-  }
-
-  /** Applies the typed emplace {@code i}; returns {@code failure} or the exception it threw. */
-  private Throwable applyFields(
-      final int i, final int code, final CommandBuffers siblings, Throwable failure) {
-    applied = i + 1;
-    final int firstWord = readWord;
-    final int firstRef = readRef;
-    try {
-      final long target = resolve(targets[i], siblings);
-      if (Entity.isNull(target) || !registry.valid(target)) {
-        skipped++;
-        skipPayload(code, firstWord, firstRef);
-      } else {
-        storageOf(code & TYPE_MASK).replayRecorded(target, replay);
-      }
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-      skipPayload(code, firstWord, firstRef);
-    }
-    return failure;
-  }
-
-  /** Applies command {@code i}; returns {@code failure} or the exception it threw. */
-  private Throwable applyAt(final int i, final CommandBuffers siblings, Throwable failure) {
-    final int firstWord = readWord;
-    final int firstRef = readRef;
-    final int code = codes[i];
-    applied = i + 1;
-    try {
-      final byte op = (byte) (code >>> OP_SHIFT);
-      if (QUEUE == op) {
-        applyQueued();
-        return failure;
-      }
-      final long target = resolve(targets[i], siblings);
-      if (Entity.isNull(target) || !registry.valid(target)) {
-        skipped++;
-        skipPayload(code, firstWord, firstRef);
-        return failure;
-      }
-      final int typeId = code & TYPE_MASK;
-      if (FIELDS_IF_ABSENT == op) {
-        final Storage<?> storage = storageOf(typeId);
-        if (storage.contains(target)) {
-          skipPayload(code, firstWord, firstRef);
-        } else {
-          storage.replayRecorded(target, replay);
-        }
-      } else {
-        failure = applyOne(op, target, NO_TYPE == typeId ? null : typesById[typeId], failure);
-      }
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-      skipPayload(code, firstWord, firstRef);
-    }
-    return failure;
-  }
-
-  @SuppressWarnings("unchecked") // recorded by queue(Consumer<? super Registry>)
-  private void applyQueued() {
-    final Consumer<? super Registry> action = (Consumer<? super Registry>) nextRef();
-    action.accept(registry);
-  }
-
-  /** Returns the end of the run of destroy commands that starts at {@code from}. */
-  private int destroyRunEnd(final int from) {
-    int end = from + 1;
-    while (end < count && DESTROY == (byte) (codes[end] >>> OP_SHIFT)) {
-      end++;
-    }
-    return end;
-  }
-
-  /**
-   * Returns whether a command of {@code [from, to)} names a reservation made during this apply and
-   * not created yet: resolving it creates entities (create listeners run, the entity limit may
-   * refuse them), and an identifier an earlier destroy of the run frees may be the one it gets, so
-   * such a run is applied one by one.
-   */
-  private boolean createsLate(final int from, final int to, final CommandBuffers siblings) {
-    for (int i = from; i < to; i++) {
-      final long handle = targets[i];
-      if (isReserved(handle)) {
-        final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
-        final CommandBuffer owner =
-            handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
-        if (null != owner && owner.notCreatedYet(Entity.version(handle))) {
-          return true;
-        }
-      }
-    }
-    return false;
+    final CommandBuffer reserver = reserverOf(handle, siblings);
+    return null != reserver && reserver.notCreatedYet(Entity.version(handle));
   }
 
   /**
@@ -937,135 +836,12 @@ public final class CommandBuffer extends FieldRecorder {
   }
 
   /**
-   * Applies the destroy commands {@code [from, to)}, when nothing can observe a destroy ({@link
-   * Registry#destroysInBulk()}), as one batch, storage by storage ({@link Registry#destroy(long[],
-   * int, int)}'s bulk path): the result one by one would give, each dead or repeated target skipped
-   * and counted. The run's resolved live targets overwrite its own slots of {@code targets}, which
-   * nothing reads after this apply. Destroys carry no payload, and no user code runs meanwhile.
+   * {@return the buffer of {@code handle}'s slot: this one, or the sibling of that slot in {@code
+   * siblings}; null if none}
    */
-  private Throwable applyDestroyRun(
-      final int from, final int to, final CommandBuffers siblings, Throwable failure) {
-    int live = from;
-    // No target needs a late creation (see createsLate): resolving runs no code and cannot fail.
-    for (int i = from; i < to; i++) {
-      final long target = resolve(targets[i], siblings);
-      if (Entity.isNull(target) || !registry.valid(target)) {
-        skipped++;
-      } else {
-        targets[live++] = target;
-      }
-    }
-    applied = to;
-    // No user code runs in a bulk destroy: the fall in live entities is the number destroyed, a
-    // target named twice in the run counted once (the second is skipped, as one by one).
-    final int alive = registry.alive();
-    registry.destroy(targets, from, live);
-    skipped += (live - from) - (alive - registry.alive());
-    return failure;
-  }
-
-  /**
-   * Moves the read cursors past the payload of the command of {@code code}, which starts at {@code
-   * firstWord} and {@code firstRef}.
-   */
-  private void skipPayload(final int code, final int firstWord, final int firstRef) {
-    switch ((byte) (code >>> OP_SHIFT)) {
-      case FIELDS, FIELDS_IF_ABSENT -> {
-        readWord = firstWord + fieldWords[code & TYPE_MASK];
-        readRef = firstRef + fieldRefs[code & TYPE_MASK];
-      }
-      case EMPLACE, REPLACE, EMPLACE_IF_ABSENT, QUEUE -> {
-        readWord = firstWord;
-        readRef = firstRef + 1;
-      }
-      case ATTACH -> {
-        readWord = firstWord + 1;
-        readRef = firstRef;
-      }
-      default -> {
-        readWord = firstWord;
-        readRef = firstRef;
-      }
-    }
-  }
-
-  /** Returns the registry's storage of the type with dense id {@code typeId}, cached per buffer. */
-  private Storage<?> storageOf(final int typeId) {
-    if (typeId >= storagesById.length) {
-      storagesById = Arrays.copyOf(storagesById, typesById.length);
-    }
-    Storage<?> storage = storagesById[typeId];
-    if (null == storage) {
-      storage = registry.storage(typesById[typeId]);
-      storagesById[typeId] = storage;
-    }
-    return storage;
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"}) // each value was recorded with its type
-  private Throwable applyOne(
-      final byte op, final long target, final ComponentType type, Throwable failure) {
-    switch (op) {
-      case EMPLACE -> registry.storage(type).emplaceOrReplace(target, nextRef());
-      case EMPLACE_IF_ABSENT -> {
-        final Object value = nextRef();
-        final Storage storage = registry.storage(type);
-        if (!storage.contains(target)) {
-          storage.emplace(target, value);
-        }
-      }
-      case REPLACE -> {
-        final Object value = nextRef();
-        final Storage storage = registry.findStorage(type);
-        if (null == storage || !storage.contains(target)) {
-          skipped++;
-        } else {
-          storage.replace(target, value);
-        }
-      }
-      case REMOVE -> registry.remove(target, type);
-      case ERASE -> {
-        if (!registry.remove(target, type)) {
-          skipped++;
-        }
-      }
-      case REMOVE_ALL -> failure = removeAllOf(target, failure);
-      case DESTROY -> registry.destroy(target);
-      case DESTROY_TREE -> Hierarchy.of(registry).destroyTree(target);
-      case DETACH -> Hierarchy.of(registry).detach(target);
-      case ATTACH -> {
-        final long parent = resolve(nextWord(), siblingsInApply);
-        final Hierarchy hierarchy = Hierarchy.of(registry);
-        if (Entity.isNull(parent)
-            || !registry.valid(parent)
-            || target == parent
-            || hierarchy.isAncestor(target, parent)) {
-          skipped++;
-        } else {
-          hierarchy.reparent(target, parent);
-        }
-      }
-      default -> throw new AssertionError(op);
-    }
-    return failure;
-  }
-
-  /**
-   * Removes every component of {@code target}, last created storage first, each removal on its own:
-   * a listener's exception stops none of the others. Returns {@code failure} or the first.
-   */
-  private Throwable removeAllOf(final long target, Throwable failure) {
-    for (int s = registry.storageCount() - 1; s >= 0; s--) {
-      final Storage<?> storage = registry.storageAt(s);
-      if (storage.contains(target) && registry.valid(target)) {
-        try {
-          storage.remove(target);
-        } catch (final RuntimeException | Error thrown) {
-          failure = Failures.add(failure, thrown);
-        }
-      }
-    }
-    return failure;
+  private CommandBuffer reserverOf(final long handle, final CommandBuffers siblings) {
+    final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
+    return handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
   }
 
   /**
@@ -1076,10 +852,8 @@ public final class CommandBuffer extends FieldRecorder {
     if (!isReserved(handle)) {
       return handle;
     }
-    final int handleSlot = Entity.index(handle) & ~RESERVED_BIT;
-    final CommandBuffer owner =
-        handleSlot == slot ? this : null == siblings ? null : siblings.findBySlot(handleSlot);
-    return null == owner ? Entity.NULL : owner.createdFor(Entity.version(handle));
+    final CommandBuffer reserver = reserverOf(handle, siblings);
+    return null == reserver ? Entity.NULL : reserver.createdFor(Entity.version(handle));
   }
 
   /** Returns the entity created for reservation {@code number}, creating late ones if needed. */
@@ -1094,198 +868,9 @@ public final class CommandBuffer extends FieldRecorder {
     return materialized[n];
   }
 
-  /**
-   * Records a command: checks it (owner, handle, type), grows every array it needs (its payload of
-   * {@code wordCount} words and {@code refCount} references included), and only then writes it. The
-   * payload follows through putWord and putRef, which cannot fail.
-   */
-  private void record(
-      final byte op,
-      final long entity,
-      final ComponentType<?, ?> type,
-      final int wordCount,
-      final int refCount) {
-    claim();
-    checkHandle(entity, OPERATIONS[op]);
-    final boolean typed = FIELDS == op || FIELDS_IF_ABSENT == op;
-    final int id = null == type ? NO_TYPE : checkedId(type, typed, wordCount, refCount);
-    ensureCapacity(wordCount, refCount);
-    // Nothing below can fail.
-    if (NO_TYPE != id) {
-      typesById[id] = type;
-      if (typed) {
-        fieldWords[id] = wordCount;
-        fieldRefs[id] = refCount;
-        fieldShapes[id] = shape(wordCount, refCount);
-      }
-    }
-    targets[count] = entity;
-    codes[count] = op << OP_SHIFT | id;
-    count++;
-  }
-
-  /**
-   * Returns the id of {@code type}, growing the tables by type id. For a typed recording ({@code
-   * typed}), checks that its sizes are those of the type's earlier typed recordings.
-   */
-  private int checkedId(
-      final ComponentType<?, ?> type, final boolean typed, final int words, final int refs) {
-    final int id = type.id();
-    if (id >= NO_TYPE) {
-      throw new IllegalStateException(
-          "more than " + NO_TYPE + " component types: command buffers cannot record them");
-    }
-    if (typed && (words < 0 || refs < 0)) {
-      throw new IllegalArgumentException(
-          "cannot record a typed "
-              + type.name()
-              + " of "
-              + words
-              + " word(s) and "
-              + refs
-              + " reference(s) in "
-              + this
-              + ": sizes cannot be negative");
-    }
-    if (id >= typesById.length) {
-      final int length = Math.max(id + 1, typesById.length * 2);
-      final ComponentType<?, ?>[] types = Arrays.copyOf(typesById, length);
-      final int[] wordSizes = grownSizes(fieldWords, length);
-      final int[] refSizes = grownSizes(fieldRefs, length);
-      final long[] shapes = unknownShapes(length);
-      System.arraycopy(fieldShapes, 0, shapes, 0, fieldShapes.length);
-      typesById = types;
-      fieldShapes = shapes;
-      fieldWords = wordSizes;
-      fieldRefs = refSizes;
-    }
-    if (typed && fieldWords[id] >= 0 && (fieldWords[id] != words || fieldRefs[id] != refs)) {
-      throw new IllegalArgumentException(
-          "cannot record a typed "
-              + type.name()
-              + " of "
-              + words
-              + " word(s) and "
-              + refs
-              + " reference(s) in "
-              + this
-              + ": the type's typed recordings take "
-              + fieldWords[id]
-              + " and "
-              + fieldRefs[id]);
-    }
-    return id;
-  }
-
-  private static int[] unknownSizes(final int length) {
-    final int[] sizes = new int[length];
-    Arrays.fill(sizes, -1);
-    return sizes;
-  }
-
-  private static long[] unknownShapes(final int length) {
-    final long[] shapes = new long[length];
-    Arrays.fill(shapes, -1L);
-    return shapes;
-  }
-
-  private static int[] grownSizes(final int[] sizes, final int length) {
-    final int[] grown = unknownSizes(length);
-    System.arraycopy(sizes, 0, grown, 0, sizes.length);
-    return grown;
-  }
-
-  private void ensureCapacity(final int wordCount, final int refCount) {
-    if (count == codes.length) {
-      final int capacity = count * 2;
-      final int[] newCodes = Arrays.copyOf(codes, capacity);
-      targets = Arrays.copyOf(targets, capacity);
-      codes = newCodes;
-    }
-    if (this.wordCount + wordCount > words.length) {
-      words = Arrays.copyOf(words, Math.max(this.wordCount + wordCount, words.length * 2));
-    }
-    if (this.refCount + refCount > refs.length) {
-      refs = Arrays.copyOf(refs, Math.max(this.refCount + refCount, refs.length * 2));
-    }
-  }
-
-  /**
-   * Throws, before anything is recorded, if {@code entity} is a reserved handle that no apply of
-   * this buffer could resolve: one of a buffer other than this one and its set's, or one handed out
-   * before its buffer was last emptied.
-   */
-  private void checkHandle(final long entity, final String operation) {
-    if (!isReserved(entity)) {
-      return;
-    }
-    final int handleSlot = Entity.index(entity) & ~RESERVED_BIT;
-    final CommandBuffer owner =
-        handleSlot == slot ? this : null == set ? null : set.findBySlot(handleSlot);
-    if (null == owner || !owner.reservedNow(Entity.version(entity))) {
-      throw new IllegalArgumentException(
-          "cannot record "
-              + operation
-              + " on reserved handle "
-              + Entity.toString(entity)
-              + " in "
-              + this
-              + ": it "
-              + describeOwner(entity, owner)
-              + "; a reserved handle is valid in the buffer that reserved it (or any buffer of"
-              + " its CommandBuffers) until that buffer is applied or cleared");
-    }
-  }
-
-  private static String describeOwner(final long handle, final CommandBuffer owner) {
-    if (null != owner) {
-      return "was reserved by " + owner + " before its last apply or clear";
-    }
-    final CommandBuffer reserver = Slots.owner(Entity.index(handle) & ~RESERVED_BIT);
-    return null == reserver
-        ? "was reserved by a command buffer that no longer exists"
-        : "belongs to " + reserver;
-  }
-
   /** {@return whether {@code number} is one of this buffer's current reservations} */
   private boolean reservedNow(final int number) {
     return number - base >= 0 && number < next;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Ownership.
-  // ---------------------------------------------------------------------------------------------
-
-  /** Throws unless the calling thread may record: it owns the buffer, or takes it now. */
-  private void claim() {
-    if (owner != Thread.currentThread() || ownerPass != registry.parallelPasses()) {
-      claimSlowly();
-    }
-  }
-
-  private synchronized void claimSlowly() {
-    final Thread current = Thread.currentThread();
-    final int pass = registry.parallelPasses();
-    final Thread holder = owner;
-    if (null != holder && holder != current && ownerPass == pass) {
-      throw new ConcurrentModificationException(
-          "cannot record into "
-              + this
-              + " from thread "
-              + current.getName()
-              + ": thread "
-              + holder.getName()
-              + " records into it; a buffer is recorded by one thread between two sync points"
-              + " (apply, clear, the end of a parallel iteration): give each thread or run its own"
-              + " buffer (CommandBuffers.forRun(position of the run's first element), or the"
-              + " parallelEachChunk forms that take a CommandBuffers)");
-    }
-    owner = current;
-    ownerPass = pass;
-  }
-
-  private synchronized void release() {
-    owner = null;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1293,7 +878,7 @@ public final class CommandBuffer extends FieldRecorder {
   // ---------------------------------------------------------------------------------------------
 
   private void takeSlot() {
-    final int[] taken = Slots.take(self);
+    final int[] taken = ReservationSlots.take(self);
     slot = taken[0];
     base = taken[1];
     next = base;
@@ -1308,7 +893,7 @@ public final class CommandBuffer extends FieldRecorder {
    * be used afterwards.
    */
   static void reuseSlotOf(final CommandBuffer buffer) {
-    Slots.handOver(buffer.slot);
+    ReservationSlots.handOver(buffer.slot);
   }
 
   /** Draws more reservation numbers from the slot (a lock, once per growing number of them). */
@@ -1317,125 +902,6 @@ public final class CommandBuffer extends FieldRecorder {
       throw new IllegalStateException(
           this + " cannot reserve more than " + (Integer.MAX_VALUE - base) + " entities at once");
     }
-    limit = Slots.extend(slot, next, Math.max(1024, next - base));
-  }
-
-  /**
-   * The JVM-wide table of reserved-handle slots. A buffer holds one slot for its life; a slot is
-   * reused only once its buffer has been collected, and its reservation numbers are never drawn
-   * twice (each slot remembers how far they went): so no two handles, ever, are equal, and a handle
-   * names at most one buffer, whatever the number of buffers created (there is no id to wrap).
-   */
-  private static final class Slots {
-    private static WeakReference<?>[] owners = new WeakReference<?>[64];
-    // Per slot, the numbers below this one have been handed out.
-    private static int[] drawn = new int[64];
-    private static int used;
-    // Where the next search for a collected owner's slot starts.
-    private static int sweep;
-
-    private Slots() {}
-
-    /** Returns {slot, first free number} for a new buffer. */
-    static synchronized int[] take(final WeakReference<CommandBuffer> buffer) {
-      int slot = -1;
-      if (handOver >= 0) {
-        slot = handOver;
-        handOver = -1;
-      } else if (used < owners.length) {
-        slot = used++;
-      } else {
-        slot = collected();
-        if (slot < 0) {
-          if (owners.length >= Integer.MAX_VALUE / 2) {
-            throw new IllegalStateException("too many live command buffers");
-          }
-          owners = Arrays.copyOf(owners, owners.length * 2);
-          drawn = Arrays.copyOf(drawn, owners.length);
-          slot = used++;
-        }
-      }
-      owners[slot] = buffer;
-      if (drawn[slot] >= RENUMBER_AT) {
-        // Its numbers are spent: retired for good (once per 2^30 reservations of one slot).
-        owners[slot] = RETIRED;
-        return take(buffer);
-      }
-      return new int[] {slot, drawn[slot]};
-    }
-
-    private static final WeakReference<Object> RETIRED = new WeakReference<>(Slots.class);
-
-    /** Returns the slot of a collected buffer, or -1 if none. */
-    private static int collected() {
-      for (int k = 0; k < used; k++) {
-        final int slot = (sweep + k) % used;
-        if (null == owners[slot].get()) {
-          sweep = slot + 1;
-          return slot;
-        }
-      }
-      return -1;
-    }
-
-    // A slot given up by reuseSlotOf, taken by the next buffer created; -1 if none.
-    private static int handOver = -1;
-
-    /** Gives up {@code slot} as if its buffer had been collected: the next buffer takes it. */
-    static synchronized void handOver(final int slot) {
-      owners[slot] = GONE;
-      handOver = slot;
-    }
-
-    private static final WeakReference<Object> GONE = new WeakReference<>(null);
-
-    /** Lets {@code slot} hand out numbers up to {@code from + more}; returns the new limit. */
-    static synchronized int extend(final int slot, final int from, final int more) {
-      final long limit = Math.min((long) Integer.MAX_VALUE, (long) from + more);
-      drawn[slot] = (int) limit;
-      return (int) limit;
-    }
-
-    /** Retires {@code slot} for good: its numbers are nearly spent. */
-    static synchronized void retire(final int slot) {
-      owners[slot] = RETIRED;
-    }
-
-    /** Returns the live buffer of {@code slot}, or {@code null}. */
-    static synchronized CommandBuffer owner(final int slot) {
-      if (slot < 0 || slot >= used) {
-        return null;
-      }
-      final Object owner = owners[slot].get();
-      return owner instanceof CommandBuffer buffer ? buffer : null;
-    }
-  }
-
-  private static ComponentType<?, ?> checkType(final ComponentType<?, ?> type) {
-    if (null == type) {
-      throw new NullPointerException("type");
-    }
-    return type;
-  }
-
-  private static void checkTag(final ComponentType<?, ?> type, final String operation) {
-    checkType(type);
-    if (!type.traits().empty()) {
-      throw new IllegalArgumentException(
-          "cannot record "
-              + operation
-              + "(entity, "
-              + type.name()
-              + ") as a tag: the type stores instances; record emplace(entity, type, value)");
-    }
-  }
-
-  private static Object checkValue(final ComponentType<?, ?> type, final Object value) {
-    checkType(type);
-    if (null == value && !type.traits().empty()) {
-      throw new NullPointerException(
-          "cannot record a null " + type.name() + ": the type stores instances");
-    }
-    return value;
+    limit = ReservationSlots.extend(slot, next, Math.max(1024, next - base));
   }
 }

@@ -198,7 +198,7 @@ public final class CommandBuffers {
    */
   public void apply() {
     checkNotApplying();
-    CommandBuffer.checkSyncPoint(registry);
+    CommandReplay.checkSyncPoint(registry);
     // Applying already: a create listener that applies this set is refused, not re-entered.
     applying = true;
     Throwable failure;

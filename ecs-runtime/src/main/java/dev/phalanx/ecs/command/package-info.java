@@ -18,7 +18,15 @@
  * <h2>Files</h2>
  *
  * <ul>
- *   <li>{@code CommandBuffer}: one thread's buffer; recording, reservations, apply.
+ *   <li>{@code CommandBuffer}: one thread's buffer; the recording API, reservations, the owner
+ *       thread's claim, apply.
+ *   <li>{@code CommandStream}: a buffer's encoded commands (op codes, targets, payloads) and the
+ *       read cursors a replay and generated storages read them through.
+ *   <li>{@code CommandReplay}: a buffer's apply onto the registry, command by command, tolerant of
+ *       dead targets and failures; the sync-point check.
+ *   <li>{@code CommandTypes}: a buffer's component types by dense id, with their typed payload
+ *       sizes and storages.
+ *   <li>{@code ReservationSlots}: the JVM-wide slots that keep reserved handles unique.
  *   <li>{@code CommandBuffers}: one buffer per run of a parallel pass, applied in run order.
  *   <li>{@code CommandRangeConsumer}: the body of a parallel pass that records commands.
  * </ul>

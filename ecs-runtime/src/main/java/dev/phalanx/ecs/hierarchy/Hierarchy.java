@@ -9,7 +9,6 @@ import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
-import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
@@ -132,16 +131,14 @@ public final class Hierarchy {
           ComponentTraits.DEFAULT.withPolicy(DeletionPolicy.IN_PLACE),
           NodeStorage::new);
 
-  // The mark of a node not created by this change (a created node's is a pending mark, >= -1).
-  private static final int NONE = Integer.MIN_VALUE;
-
   private final Registry registry;
   private final NodeStorage nodes;
   // Bumped by every change of the hierarchy's shape, so that traversals fail fast.
   private int changes;
-  // Reused by breadth-first traversals (a nested one gets its own).
-  private long[] queue = new long[16];
-  private boolean breadthFirstActive;
+  // The traversals' walks and their reused breadth-first queue.
+  private final Traversals traversals = new Traversals(this);
+  // The checked link changes: their rules, and the nodes they create.
+  private final LinkEdits edits;
   // Open beginRelink() batches: while any is, unlinking is deferred to the rebuild (endRelink).
   private int relinking;
   // cleanStamp() when the outermost batch began or the last rebuild of a batch ended.
@@ -150,6 +147,7 @@ public final class Hierarchy {
   private Hierarchy(final Registry registry) {
     this.registry = registry;
     this.nodes = registry.storage(TYPE);
+    this.edits = new LinkEdits(this, registry, nodes);
     // Unlink a node before it goes, whoever removes it: its links must never name a dead entity.
     nodes.onDestroy().connectFirst((r, entity) -> unlink(entity));
     registry.addCheck("hierarchy", this::verify);
@@ -294,23 +292,9 @@ public final class Hierarchy {
    *     would break an iteration
    */
   public void attach(final long child, final long parent) {
-    checkLink(child, parent, "attach");
-    checkRoot(child, parent);
-    move(child, parent, 0);
-  }
-
-  private void checkRoot(final long child, final long parent) {
-    if (!Entity.isNull(parent(child))) {
-      throw new IllegalStateException(
-          "cannot attach "
-              + Entity.toString(child)
-              + " to "
-              + Entity.toString(parent)
-              + ": it already has"
-              + " a parent, "
-              + Entity.toString(parent(child))
-              + "; use reparent to move it");
-    }
+    edits.checkLink(child, parent, "attach");
+    edits.checkRoot(child, parent);
+    edits.move(child, parent, 0);
   }
 
   /**
@@ -327,10 +311,10 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException as {@link #attach(long, long)}
    */
   public void attach(final long child, final long parent, final int index) {
-    checkLink(child, parent, "attach");
-    checkRoot(child, parent);
-    checkIndex(index, childCount(parent), child, parent);
-    move(child, parent, index);
+    edits.checkLink(child, parent, "attach");
+    edits.checkRoot(child, parent);
+    LinkEdits.checkIndex(index, childCount(parent), child, parent);
+    edits.move(child, parent, index);
   }
 
   /**
@@ -348,10 +332,10 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException as {@link #attach(long, long)}
    */
   public void reparent(final long child, final long parent, final int index) {
-    checkLink(child, parent, "reparent");
+    edits.checkLink(child, parent, "reparent");
     final int others = childCount(parent) - (parent(child) == parent ? 1 : 0);
-    checkIndex(index, others, child, parent);
-    move(child, parent, index);
+    LinkEdits.checkIndex(index, others, child, parent);
+    edits.move(child, parent, index);
   }
 
   /**
@@ -371,95 +355,7 @@ public final class Hierarchy {
    *     would break an iteration
    */
   public void replaceChildren(final long parent, final long[] children) {
-    checkValid(parent, "replace the children of");
-    for (int i = 0; i < children.length; i++) {
-      checkLink(children[i], parent, "make a child");
-      for (int j = 0; j < i; j++) {
-        if (children[j] == children[i]) {
-          throw new IllegalArgumentException(
-              "cannot replace the children of "
-                  + Entity.toString(parent)
-                  + ": "
-                  + Entity.toString(children[i])
-                  + " is listed twice (at "
-                  + j
-                  + " and "
-                  + i
-                  + ")");
-        }
-      }
-    }
-    nodes.checkUnlockedFor(parent);
-    if (0 == children.length && !nodes.contains(parent)) {
-      return;
-    }
-    checkNodeAllowed(parent);
-    // The nodes the new links need, created unannounced; if one is refused (a group upkeep under
-    // an iteration), those made so far stay, without links, announced, and nothing is linked.
-    final long[] created = new long[children.length + 1];
-    final int[] marks = new int[children.length + 1];
-    int count = 0;
-    try {
-      if (!nodes.contains(parent)) {
-        marks[count] = nodes.insertRoot(parent);
-        created[count++] = parent;
-      }
-      for (final long child : children) {
-        if (!nodes.contains(child)) {
-          marks[count] = nodes.insertRoot(child);
-          created[count++] = child;
-        }
-      }
-    } catch (final RuntimeException | Error refused) {
-      changes++;
-      final Throwable failure = announce(created, marks, count);
-      if (null != failure) {
-        refused.addSuppressed(failure);
-      }
-      throw refused;
-    }
-    final int parentPosition = nodes.indexOf(parent);
-    for (long child = nodes.firstAt(parentPosition); !Entity.isNull(child); ) {
-      final int childPosition = nodes.indexOf(child);
-      final long next = nodes.nextAt(childPosition);
-      cut(childPosition);
-      child = next;
-    }
-    // Each linked first, last to first: the list reads in the given order.
-    for (int i = children.length - 1; i >= 0; i--) {
-      final int position = nodes.indexOf(children[i]);
-      if (!Entity.isNull(nodes.parentAt(position))) {
-        cut(position);
-      }
-      link(position, children[i], parent, 0);
-    }
-    changes++;
-    Failures.rethrow(announce(created, marks, count));
-  }
-
-  /** Announces the nodes {@code created[0, count)}, last inserted first; returns the failures. */
-  private Throwable announce(final long[] created, final int[] marks, final int count) {
-    Throwable failure = null;
-    for (int i = count - 1; i >= 0; i--) {
-      failure = nodes.announce(created[i], marks[i], failure);
-    }
-    return failure;
-  }
-
-  private static void checkIndex(
-      final int index, final int children, final long child, final long parent) {
-    if (index < 0 || index > children) {
-      throw new IndexOutOfBoundsException(
-          "cannot place "
-              + Entity.toString(child)
-              + " at index "
-              + index
-              + " among the children of "
-              + Entity.toString(parent)
-              + ": the index must be in [0, "
-              + children
-              + "]");
-    }
+    edits.replaceChildren(parent, children);
   }
 
   /**
@@ -478,11 +374,11 @@ public final class Hierarchy {
       detach(child);
       return;
     }
-    checkLink(child, parent, "reparent");
+    edits.checkLink(child, parent, "reparent");
     if (parent(child) == parent) {
       return;
     }
-    move(child, parent, 0);
+    edits.move(child, parent, 0);
   }
 
   /**
@@ -493,13 +389,13 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException if the node storage is locked
    */
   public void detach(final long child) {
-    checkValid(child, "detach");
+    edits.checkValid(child, "detach");
     final int position = nodes.indexOf(child);
     if (SparseSet.ABSENT == position || Entity.isNull(nodes.parentAt(position))) {
       return;
     }
     nodes.checkUnlockedFor(child);
-    cut(position);
+    ChildLists.cut(nodes, position);
     changes++;
   }
 
@@ -515,16 +411,9 @@ public final class Hierarchy {
    *     destroyed
    */
   public void destroyTree(final long root) {
-    checkValid(root, "destroy the subtree of");
-    final long[] order = collect(root);
-    final int count = order.length;
-    // Reverse pre-order: every descendant before its ancestors.
-    for (int i = 0, j = count - 1; i < j; i++, j--) {
-      final long swap = order[i];
-      order[i] = order[j];
-      order[j] = swap;
-    }
-    registry.destroy(order, 0, count);
+    edits.checkValid(root, "destroy the subtree of");
+    final long[] order = traversals.childrenFirst(root);
+    registry.destroy(order, 0, order.length);
   }
 
   /**
@@ -537,15 +426,10 @@ public final class Hierarchy {
    * @throws ConcurrentModificationException as {@link #destroyTree}
    */
   public void destroyDescendants(final long root) {
-    checkValid(root, "destroy the descendants of");
-    final long[] order = collect(root);
-    // Reverse pre-order without the root (order[0]): every descendant before its ancestors.
-    final int count = order.length - 1;
-    final long[] descendants = new long[count];
-    for (int i = 0; i < count; i++) {
-      descendants[i] = order[order.length - 1 - i];
-    }
-    registry.destroy(descendants, 0, count);
+    edits.checkValid(root, "destroy the descendants of");
+    final long[] order = traversals.childrenFirst(root);
+    // The root comes last: every entity before it is a descendant.
+    registry.destroy(order, 0, order.length - 1);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -559,13 +443,7 @@ public final class Hierarchy {
    * @param action called with each child
    */
   public void eachChild(final long parent, final LongConsumer action) {
-    final long before = stamp();
-    for (long child = firstChild(parent); !Entity.isNull(child); ) {
-      final long next = nextSibling(child);
-      action.accept(child);
-      checkUnchanged(before);
-      child = next;
-    }
+    traversals.eachChild(parent, action);
   }
 
   /**
@@ -576,25 +454,7 @@ public final class Hierarchy {
    * @param action called with each entity of the subtree
    */
   public void depthFirst(final long root, final LongConsumer action) {
-    final long before = stamp();
-    long current = root;
-    while (true) {
-      action.accept(current);
-      checkUnchanged(before);
-      final long first = firstChild(current);
-      if (!Entity.isNull(first)) {
-        current = first;
-        continue;
-      }
-      // Climb until a node has a next sibling, without leaving the subtree.
-      while (current != root && Entity.isNull(nextSibling(current))) {
-        current = parent(current);
-      }
-      if (current == root) {
-        return;
-      }
-      current = nextSibling(current);
-    }
+    traversals.depthFirst(root, action);
   }
 
   /**
@@ -605,34 +465,7 @@ public final class Hierarchy {
    * @param action called with each entity of the subtree
    */
   public void breadthFirst(final long root, final LongConsumer action) {
-    // A breadth-first traversal nested in another gets a queue of its own.
-    final long[] shared = queue;
-    if (breadthFirstActive) {
-      queue = new long[16];
-    }
-    final long[] order;
-    final int count;
-    try {
-      count = collectBreadthFirst(root);
-      order = queue;
-    } finally {
-      if (breadthFirstActive) {
-        queue = shared;
-      }
-    }
-    final boolean outer = !breadthFirstActive;
-    breadthFirstActive = true;
-    try {
-      final long before = stamp();
-      for (int i = 0; i < count; i++) {
-        action.accept(order[i]);
-        checkUnchanged(before);
-      }
-    } finally {
-      if (outer) {
-        breadthFirstActive = false;
-      }
-    }
+    traversals.breadthFirst(root, action);
   }
 
   /**
@@ -643,16 +476,7 @@ public final class Hierarchy {
    * @param action called with each entity that has a node
    */
   public void eachParentFirst(final LongConsumer action) {
-    final long before = stamp();
-    final long[] packed = nodes.packed();
-    for (int position = 0; position < nodes.size(); position++) {
-      final long entity = packed[position];
-      if (!Entity.isTombstone(entity) && Entity.isNull(nodes.parentAt(position))) {
-        // depthFirst checks after every visit that nothing changed: a change stops it there.
-        depthFirst(entity, action);
-        checkUnchanged(before);
-      }
-    }
+    traversals.eachParentFirst(action);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -676,245 +500,12 @@ public final class Hierarchy {
 
   /** Appends the broken invariants to {@code problems}; see {@link #verify()}. */
   private void verify(final List<String> problems) {
-    final int size = nodes.size();
-    final long[] packed = nodes.packed();
-    // Positions of nodes found in their parent's list; then the states of the cycle search.
-    final boolean[] listed = new boolean[size];
-    for (int position = 0; position < size; position++) {
-      final long entity = packed[position];
-      if (!Entity.isTombstone(entity)) {
-        verifyNode(entity, position, listed, problems);
-      }
-    }
-    for (int position = 0; position < size; position++) {
-      final long entity = packed[position];
-      if (Entity.isTombstone(entity)) {
-        continue;
-      }
-      final long parent = nodes.parentAt(position);
-      if (Entity.isNull(parent)) {
-        if (!Entity.isNull(nodes.previousAt(position)) || !Entity.isNull(nodes.nextAt(position))) {
-          problems.add(Entity.toString(entity) + " is a root but has sibling links");
-        }
-      } else if (!nodes.contains(parent)) {
-        problems.add(
-            Entity.toString(entity)
-                + " names "
-                + Entity.toString(parent)
-                + " as parent, which has no node");
-      } else if (!listed[position]) {
-        problems.add(
-            Entity.toString(entity)
-                + " names "
-                + Entity.toString(parent)
-                + " as parent but is not among its children");
-      }
-    }
-    verifyAcyclic(packed, size, problems);
-  }
-
-  /** Checks one node's entity and child list, marking the children it lists. */
-  private void verifyNode(
-      final long entity, final int position, final boolean[] listed, final List<String> problems) {
-    final String name = Entity.toString(entity);
-    if (!registry.valid(entity)) {
-      problems.add(name + " has a node but is not a live entity");
-    }
-    int count = 0;
-    long previous = Entity.NULL;
-    final int bound = nodes.size();
-    for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
-      final int at = nodes.indexOf(child);
-      if (SparseSet.ABSENT == at
-          || nodes.parentAt(at) != entity
-          || nodes.previousAt(at) != previous
-          || listed[at]
-          || count >= bound) {
-        problems.add(name + ": child list broken at " + Entity.toString(child));
-        count = -1;
-        break;
-      }
-      listed[at] = true;
-      count++;
-      previous = child;
-      child = nodes.nextAt(at);
-    }
-    if (count >= 0 && count != nodes.countAt(position)) {
-      problems.add(name + " counts " + nodes.countAt(position) + " children but lists " + count);
-    }
-  }
-
-  /**
-   * Reports every entity on a cycle of parent links, in O(nodes): each chain of parents is walked
-   * once, up to a root, a node already known to reach one, or a node of the chain itself.
-   */
-  private void verifyAcyclic(final long[] packed, final int size, final List<String> problems) {
-    // 0: not seen; 1: on the chain being walked; 2: reaches a root (or a reported cycle).
-    final byte[] state = new byte[size];
-    final int[] chain = new int[size];
-    for (int start = 0; start < size; start++) {
-      if (0 != state[start] || Entity.isTombstone(packed[start])) {
-        continue;
-      }
-      int length = 0;
-      int current = start;
-      while (current >= 0 && 0 == state[current]) {
-        state[current] = 1;
-        chain[length++] = current;
-        final long parent = nodes.parentAt(current);
-        current = Entity.isNull(parent) ? -1 : nodes.indexOf(parent);
-      }
-      if (current >= 0 && 1 == state[current]) {
-        // The walk came back to its own chain: from there on, every node is its own ancestor.
-        int at = length - 1;
-        while (chain[at] != current) {
-          at--;
-        }
-        for (; at < length; at++) {
-          problems.add(Entity.toString(packed[chain[at]]) + " is its own ancestor");
-        }
-      }
-      for (int i = 0; i < length; i++) {
-        state[chain[i]] = 2;
-      }
-    }
+    HierarchyCheck.verify(registry, nodes, problems);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Internals.
   // ---------------------------------------------------------------------------------------------
-
-  private void checkLink(final long child, final long parent, final String verb) {
-    checkValid(child, verb);
-    checkValid(parent, verb + " to");
-    if (child == parent) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + verb
-              + " "
-              + Entity.toString(child)
-              + " to itself: the hierarchy has no cycles");
-    }
-    // Only an entity with children can be an ancestor: attaching a leaf needs no walk.
-    if (0 != childCount(child) && isAncestor(child, parent)) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + verb
-              + " "
-              + Entity.toString(child)
-              + " to "
-              + Entity.toString(parent)
-              + ": "
-              + Entity.toString(parent)
-              + " descends from it, and the hierarchy has no cycles");
-    }
-    nodes.checkUnlockedFor(child);
-    checkNodeAllowed(child);
-    checkNodeAllowed(parent);
-  }
-
-  /** Checks, for an entity without a node, that one may be inserted now (the registry's rules). */
-  private void checkNodeAllowed(final long entity) {
-    if (!nodes.contains(entity)) {
-      nodes.checkNodeInsertable(entity);
-    }
-  }
-
-  private void checkValid(final long entity, final String verb) {
-    if (!registry.valid(entity)) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + verb
-              + " "
-              + Entity.toString(entity)
-              + ": the entity is not valid (destroyed or never created)");
-    }
-  }
-
-  /**
-   * Moves {@code child} under {@code parent}, both checked: creates the nodes it needs (announcing
-   * nothing yet), moves the links, then announces the new nodes.
-   */
-  private void move(final long child, final long parent, final int index) {
-    final int childMark = nodes.contains(child) ? NONE : nodes.insertRoot(child);
-    final int parentMark;
-    try {
-      parentMark = nodes.contains(parent) ? NONE : nodes.insertRoot(parent);
-    } catch (final RuntimeException | Error refused) {
-      // Only a group upkeep refused under an iteration, or memory, gets here: the child's node
-      // stays, without links, and is announced.
-      if (NONE != childMark) {
-        changes++;
-        final Throwable failure = nodes.announce(child, childMark, null);
-        if (null != failure) {
-          refused.addSuppressed(failure);
-        }
-      }
-      throw refused;
-    }
-    final int position = nodes.indexOf(child);
-    if (!Entity.isNull(nodes.parentAt(position))) {
-      cut(position);
-    }
-    link(position, child, parent, index);
-    changes++;
-    // The parent's pending group entries were pushed last: they are published first.
-    Throwable failure = null;
-    if (NONE != parentMark) {
-      failure = nodes.announce(parent, parentMark, failure);
-    }
-    if (NONE != childMark) {
-      failure = nodes.announce(child, childMark, failure);
-    }
-    Failures.rethrow(failure);
-  }
-
-  /**
-   * Links the root {@code child} at {@code position} under {@code parent}, which has a node, at
-   * {@code index} among its children ({@code [0, count]}, checked by the caller). O(index).
-   */
-  private void link(final int position, final long child, final long parent, final int index) {
-    final int parentPosition = nodes.indexOf(parent);
-    if (0 == index) {
-      final long oldFirst = nodes.firstAt(parentPosition);
-      nodes.setLinks(position, parent, Entity.NULL, oldFirst);
-      if (!Entity.isNull(oldFirst)) {
-        nodes.setPreviousAt(nodes.indexOf(oldFirst), child);
-      }
-      nodes.setFirstAt(parentPosition, child);
-    } else {
-      long previous = nodes.firstAt(parentPosition);
-      for (int i = 1; i < index; i++) {
-        previous = nodes.nextAt(nodes.indexOf(previous));
-      }
-      final int previousPosition = nodes.indexOf(previous);
-      final long next = nodes.nextAt(previousPosition);
-      nodes.setLinks(position, parent, previous, next);
-      nodes.setNextAt(previousPosition, child);
-      if (!Entity.isNull(next)) {
-        nodes.setPreviousAt(nodes.indexOf(next), child);
-      }
-    }
-    nodes.setCountAt(parentPosition, nodes.countAt(parentPosition) + 1);
-  }
-
-  /** Removes the child at {@code position} from its parent's list of children. O(1). */
-  private void cut(final int position) {
-    final long parent = nodes.parentAt(position);
-    final long previous = nodes.previousAt(position);
-    final long next = nodes.nextAt(position);
-    final int parentPosition = nodes.indexOf(parent);
-    if (Entity.isNull(previous)) {
-      nodes.setFirstAt(parentPosition, next);
-    } else {
-      nodes.setNextAt(nodes.indexOf(previous), next);
-    }
-    if (!Entity.isNull(next)) {
-      nodes.setPreviousAt(nodes.indexOf(next), previous);
-    }
-    nodes.setCountAt(parentPosition, nodes.countAt(parentPosition) - 1);
-    nodes.setLinks(position, Entity.NULL, Entity.NULL, Entity.NULL);
-  }
 
   /**
    * Called before {@code entity}'s node is removed: unlinks it and makes its children roots. O(1 +
@@ -925,78 +516,32 @@ public final class Hierarchy {
     if (0 != relinking) {
       // Node values are being written raw (beginRelink): the lists are rebuilt from the parent
       // links when it ends.
-      nodes.setLinks(position, Entity.NULL, Entity.NULL, Entity.NULL);
-      nodes.setFirstAt(position, Entity.NULL);
-      nodes.setCountAt(position, 0);
+      ChildLists.clear(nodes, position);
       changes++;
       return;
     }
     if (!Entity.isNull(nodes.parentAt(position))) {
-      cut(position);
+      ChildLists.cut(nodes, position);
     }
-    for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
-      final int childPosition = nodes.indexOf(child);
-      final long next = nodes.nextAt(childPosition);
-      nodes.setLinks(childPosition, Entity.NULL, Entity.NULL, Entity.NULL);
-      child = next;
-    }
-    nodes.setFirstAt(position, Entity.NULL);
-    nodes.setCountAt(position, 0);
+    ChildLists.orphanChildren(nodes, position);
     changes++;
   }
 
-  /** Returns {@code root} and its descendants in pre-order, without recursion. */
-  private long[] collect(final long root) {
-    long[] order = new long[16];
-    int count = 0;
-    long current = root;
-    while (true) {
-      if (count == order.length) {
-        order = Arrays.copyOf(order, count * 2);
-      }
-      order[count++] = current;
-      final long first = firstChild(current);
-      if (!Entity.isNull(first)) {
-        current = first;
-        continue;
-      }
-      while (current != root && Entity.isNull(nextSibling(current))) {
-        current = parent(current);
-      }
-      if (current == root) {
-        return Arrays.copyOf(order, count);
-      }
-      current = nextSibling(current);
-    }
-  }
-
-  private int collectBreadthFirst(final long root) {
-    long[] order = queue;
-    order[0] = root;
-    int count = 1;
-    for (int head = 0; head < count; head++) {
-      for (long child = firstChild(order[head]);
-          !Entity.isNull(child);
-          child = nextSibling(child)) {
-        if (count == order.length) {
-          order = Arrays.copyOf(order, count * 2);
-          queue = order;
-        }
-        order[count++] = child;
-      }
-    }
-    return count;
+  /** Counts a change of the hierarchy's shape: traversals under way fail fast. */
+  void changed() {
+    changes++;
   }
 
   /**
    * The hierarchy's changes and the node storage's moves, in one number: either one changing
    * changes it (both only grow).
    */
-  private long stamp() {
+  long stamp() {
     return changes + nodes.stamp();
   }
 
-  private void checkUnchanged(final long before) {
+  /** Throws if the hierarchy changed since {@link #stamp()} returned {@code before}. */
+  void checkUnchanged(final long before) {
     if (stamp() != before) {
       throw new ConcurrentModificationException(
           "the hierarchy changed during a traversal (attach, detach, reparent, or a node created,"
@@ -1073,89 +618,13 @@ public final class Hierarchy {
    * size.
    */
   public void relink() {
-    rebuild();
+    ListRebuild.rebuild(nodes);
     changes++;
   }
 
   /** What raw writes, removals and relinks change: compared by {@link #endRelink()}. */
   private long cleanStamp() {
     return changes + nodes.writes();
-  }
-
-  /** Rebuilds every children list and count from the parent links; see {@link #relink()}. */
-  private void rebuild() {
-    final int size = nodes.size();
-    final long[] packed = nodes.packed();
-    for (int at = 0; at < size; at++) {
-      if (!Entity.isTombstone(packed[at])) {
-        final long parent = nodes.parentAt(at);
-        if (!Entity.isNull(parent) && (!nodes.contains(parent) || parent == packed[at])) {
-          nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
-        }
-      }
-    }
-    final boolean[] taken = new boolean[size];
-    final int[] tail = new int[size];
-    for (int at = 0; at < size; at++) {
-      if (!Entity.isTombstone(packed[at])) {
-        tail[at] = keepListed(at, taken);
-      }
-    }
-    for (int at = 0; at < size; at++) {
-      final long entity = packed[at];
-      if (Entity.isTombstone(entity) || taken[at]) {
-        continue;
-      }
-      final long parent = nodes.parentAt(at);
-      if (Entity.isNull(parent)) {
-        nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
-        continue;
-      }
-      final int parentAt = nodes.indexOf(parent);
-      final int last = tail[parentAt];
-      if (SparseSet.ABSENT == last) {
-        nodes.setFirstAt(parentAt, entity);
-        nodes.setLinks(at, parent, Entity.NULL, Entity.NULL);
-      } else {
-        nodes.setNextAt(last, entity);
-        nodes.setLinks(at, parent, packed[last], Entity.NULL);
-      }
-      tail[parentAt] = at;
-      nodes.setCountAt(parentAt, nodes.countAt(parentAt) + 1);
-    }
-  }
-
-  /**
-   * Keeps, in order, the prefix of the list of the node at {@code at} whose children name it as
-   * parent and are listed nowhere else; returns the position of the last one kept, or {@link
-   * SparseSet#ABSENT}.
-   */
-  private int keepListed(final int at, final boolean[] taken) {
-    final long entity = nodes.packed()[at];
-    long child = nodes.firstAt(at);
-    nodes.setFirstAt(at, Entity.NULL);
-    int last = SparseSet.ABSENT;
-    int count = 0;
-    while (!Entity.isNull(child)) {
-      final int childAt = nodes.indexOf(child);
-      if (SparseSet.ABSENT == childAt || taken[childAt] || nodes.parentAt(childAt) != entity) {
-        break;
-      }
-      final long next = nodes.nextAt(childAt);
-      taken[childAt] = true;
-      if (SparseSet.ABSENT == last) {
-        nodes.setFirstAt(at, child);
-        nodes.setLinks(childAt, entity, Entity.NULL, Entity.NULL);
-      } else {
-        nodes.setNextAt(last, child);
-        nodes.setLinks(childAt, entity, nodes.packed()[last], Entity.NULL);
-      }
-      last = childAt;
-      count++;
-      child = next;
-    }
-    nodes.setCountAt(at, count);
-    return last;
   }
 
   /**

@@ -29,16 +29,15 @@ final class ColumnReader {
     String[] constants;
   }
 
-  static FileColumn readColumnHeader(final SnapshotInput in, final String storageName)
+  static FileColumn readColumnHeader(final BinaryInput<IOException> in, final String storageName)
       throws IOException {
     final FileColumn column = new FileColumn();
     column.name = in.getString();
-    in.at(storageName + ", field '" + column.name + "'");
+    in.where = storageName + ", field '" + column.name + "'";
     final long codeAt = in.offset();
-    column.code = (byte) in.getByte();
+    column.code = in.getByte();
     if (column.code < SnapshotFormat.BOOLEAN || column.code > SnapshotFormat.CODEC) {
-      throw new SnapshotFormatException(
-          codeAt, "corrupt type code " + column.code + " (reading " + in.what() + ")");
+      throw in.errorAt(codeAt, "corrupt type code " + column.code);
     }
     if (SnapshotFormat.ENUM == column.code || SnapshotFormat.CODEC == column.code) {
       column.className = in.getString();
@@ -56,7 +55,7 @@ final class ColumnReader {
   }
 
   static void checkSameType(
-      final SnapshotInput in,
+      final BinaryInput<IOException> in,
       final FileColumn column,
       final SnapshotFormat.Column into,
       final String storageName,
@@ -113,7 +112,7 @@ final class ColumnReader {
    * the last padded with zeros).
    */
   static Object readPages(
-      final SnapshotInput in, final byte code, final int size, final int pageSize)
+      final BinaryInput<IOException> in, final byte code, final int size, final int pageSize)
       throws IOException {
     // At least one page, so that a flat read of no value still gets its (empty) array.
     final int count = Math.max(1, (size + pageSize - 1) / pageSize);
@@ -187,7 +186,7 @@ final class ColumnReader {
   }
 
   static Object readColumn(
-      final SnapshotInput in,
+      final BinaryInput<IOException> in,
       final FileColumn column,
       final SnapshotFormat.Column into,
       final int size,
@@ -216,7 +215,7 @@ final class ColumnReader {
   }
 
   static Object[] readEnums(
-      final SnapshotInput in,
+      final BinaryInput<IOException> in,
       final FileColumn column,
       final SnapshotFormat.Column into,
       final int size,
@@ -239,8 +238,7 @@ final class ColumnReader {
         continue;
       }
       if (ordinal < 0 || ordinal >= byFileOrdinal.length) {
-        throw new SnapshotFormatException(
-            at, "corrupt enum index " + ordinal + " (reading " + in.what() + ")");
+        throw in.errorAt(at, "corrupt enum index " + ordinal);
       }
       if (null == byFileOrdinal[ordinal] && !Entity.isTombstone(packed[p])) {
         throw new SnapshotFormatException(
@@ -250,7 +248,7 @@ final class ColumnReader {
                 + " of "
                 + into.type().getName()
                 + " no longer exists (reading "
-                + in.what()
+                + in.where
                 + ", position "
                 + p
                 + ")");
@@ -261,7 +259,7 @@ final class ColumnReader {
   }
 
   static Object[] readCodec(
-      final SnapshotInput in,
+      final BinaryInput<IOException> in,
       final SnapshotFormat.Column into,
       final int size,
       final Map<Class<?>, ValueCodec<?>> codecs)
@@ -278,8 +276,7 @@ final class ColumnReader {
         continue;
       }
       if (length < 0) {
-        throw new SnapshotFormatException(
-            at, "corrupt value length " + length + " (reading " + in.what() + ")");
+        throw in.errorAt(at, "corrupt value length " + length);
       }
       if (length > bytes.length) {
         bytes = readBytes(in, length);
@@ -299,7 +296,7 @@ final class ColumnReader {
                 + " position "
                 + p
                 + " (reading "
-                + in.what()
+                + in.where
                 + "): "
                 + e,
             e);
@@ -316,7 +313,7 @@ final class ColumnReader {
                 + " bytes or returned a "
                 + (null == value ? "null" : value.getClass().getName())
                 + " (reading "
-                + in.what()
+                + in.where
                 + ", position "
                 + p
                 + ")");
@@ -326,7 +323,7 @@ final class ColumnReader {
     return values;
   }
 
-  static void skipColumn(final SnapshotInput in, final FileColumn column, final int size)
+  static void skipColumn(final BinaryInput<IOException> in, final FileColumn column, final int size)
       throws IOException {
     final int width = SnapshotFormat.width(column.code);
     if (0 != width) {
@@ -340,14 +337,13 @@ final class ColumnReader {
         continue;
       }
       if (length < 0) {
-        throw new SnapshotFormatException(
-            at, "corrupt value length " + length + " (reading " + in.what() + ")");
+        throw in.errorAt(at, "corrupt value length " + length);
       }
       in.skip(SnapshotFormat.STRING == column.code ? 2L * length : length);
     }
   }
 
-  static long[] readLongs(final SnapshotInput in, final int count) throws IOException {
+  static long[] readLongs(final BinaryInput<IOException> in, final int count) throws IOException {
     // Sized by what the input can still hold (known for memory), else grown as data arrives: a
     // corrupt count runs into the end of the stream before a large allocation.
     final long fits = Long.MAX_VALUE == in.remainingBound() ? 1 << 16 : in.remainingBound() / 8 + 1;
@@ -365,7 +361,7 @@ final class ColumnReader {
     return data;
   }
 
-  static byte[] readBytes(final SnapshotInput in, final int length) throws IOException {
+  static byte[] readBytes(final BinaryInput<IOException> in, final int length) throws IOException {
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.min(length, 1 << 16));
     final byte[] chunk = new byte[Math.min(length, 1 << 16)];
     for (int done = 0; done < length; ) {

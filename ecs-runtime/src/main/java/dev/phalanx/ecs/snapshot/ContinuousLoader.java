@@ -200,7 +200,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @throws RuntimeException the first exception a listener threw, once the load completed
    */
   public Map<String, byte[]> load(final ByteBuffer snapshot) throws IOException {
-    final SnapshotInput in = SnapshotInput.of(snapshot);
+    final BinaryInput<IOException> in = BinaryInput.of(snapshot);
     final Map<String, byte[]> extras = load(in);
     in.finish(snapshot);
     return extras;
@@ -216,7 +216,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
    * @throws RuntimeException the first exception a listener threw, once the load completed
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
-    return load(new SnapshotInput(channel));
+    return load(BinaryInput.of(channel));
   }
 
   /**
@@ -253,7 +253,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     Failures.rethrow(failure);
   }
 
-  private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
+  private Map<String, byte[]> load(final BinaryInput<IOException> in) throws IOException {
     // Refuses a nested load from the first byte read: codecs run during the reading.
     guard.enter("load(...)", "load a snapshot");
     try {
@@ -263,7 +263,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
     }
   }
 
-  private Map<String, byte[]> loadOnce(final SnapshotInput in) throws IOException {
+  private Map<String, byte[]> loadOnce(final BinaryInput<IOException> in) throws IOException {
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, false);
     HierarchySection.checkStaged(staged);
     // The loader's own refusals, before anything is staged; the change set checks the rest.

@@ -10,7 +10,6 @@ import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.Failures;
 import dev.phalanx.ecs.internal.LongLongMap;
-import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -207,7 +206,7 @@ public final class DeltaLoader {
   public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
     guard.enter("load(byte[], int)", "load a delta");
     try {
-      apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+      apply(stage(DeltaFormat.input(bytes, 0, length), length));
     } finally {
       guard.exit();
     }
@@ -244,12 +243,12 @@ public final class DeltaLoader {
       from = 0;
     }
     final int available = delta.remaining();
-    final DeltaFormat.Input header = new DeltaFormat.Input(bytes, from, from + available);
+    final BinaryInput<RuntimeException> header = DeltaFormat.input(bytes, from, available);
     final int length = lengthOf(header);
     if (length > available) {
       throw header.error("its length is " + length + " but " + available + " bytes remain");
     }
-    apply(stage(new DeltaFormat.Input(bytes, from, from + length), length));
+    apply(stage(DeltaFormat.input(bytes, from, length), length));
     delta.position(delta.position() + length);
   }
 
@@ -274,18 +273,19 @@ public final class DeltaLoader {
 
   private void loadStream(final InputStream in) throws IOException {
     final byte[] head = in.readNBytes(DeltaFormat.HEADER);
-    final int length = lengthOf(new DeltaFormat.Input(head, 0, head.length));
+    final int length = lengthOf(DeltaFormat.input(head, 0, head.length));
     final byte[] bytes = Arrays.copyOf(head, length);
     final int read = in.readNBytes(bytes, DeltaFormat.HEADER, length - DeltaFormat.HEADER);
     if (read != length - DeltaFormat.HEADER) {
       throw new SnapshotFormatException(
           DeltaFormat.HEADER + read, "bad delta: the stream ends before the delta's end");
     }
-    apply(stage(new DeltaFormat.Input(bytes, 0, length), length));
+    apply(stage(DeltaFormat.input(bytes, 0, length), length));
   }
 
   /** Reads magic, version and the delta's length. */
-  private static int lengthOf(final DeltaFormat.Input in) throws SnapshotFormatException {
+  private static int lengthOf(final BinaryInput<RuntimeException> in)
+      throws SnapshotFormatException {
     for (int i = 0; i < 4; i++) {
       if (in.getByte() != DeltaFormat.MAGIC[i]) {
         throw in.error("not a delta (its magic is not PHND)");
@@ -325,23 +325,18 @@ public final class DeltaLoader {
     final Map<String, Object> values = new HashMap<>();
   }
 
-  private Staged stage(final DeltaFormat.Input in, final int length)
+  private Staged stage(final BinaryInput<RuntimeException> in, final int length)
       throws SnapshotFormatException {
     final int declared = lengthOf(in);
     if (declared != length) {
       throw in.error("its length is " + declared + " but it has " + length + " bytes");
     }
-    final int stored =
-        (in.bytes[in.end - 4] & 0xFF)
-            | (in.bytes[in.end - 3] & 0xFF) << 8
-            | (in.bytes[in.end - 2] & 0xFF) << 16
-            | (in.bytes[in.end - 1] & 0xFF) << 24;
-    if (stored != DeltaFormat.crc(in.bytes, in.start, in.end - 4)) {
+    final int stored = in.getIntAt(length - 4);
+    if (stored != DeltaFormat.crc(in, 0, length - 4)) {
       throw new SnapshotFormatException(
           length - 4, "bad delta: its checksum does not match its bytes (corrupt or truncated)");
     }
-    final DeltaFormat.Input body = new DeltaFormat.Input(in.bytes, in.start, in.end - 4);
-    body.at = in.at;
+    final BinaryInput<RuntimeException> body = in.upTo(length - 4);
     final Staged staged = new Staged();
     body.where = "the header";
     staged.stream = body.getLong();
@@ -396,8 +391,8 @@ public final class DeltaLoader {
       }
       staged.sections.add(section(body, storage, lost, gained));
     }
-    if (body.at != body.end) {
-      throw body.error((body.end - body.at) + " bytes follow the last section");
+    if (0 != body.remainingBound()) {
+      throw body.error(body.remainingBound() + " bytes follow the last section");
     }
     checkHierarchy(staged, lost, gained);
     return staged;
@@ -439,7 +434,7 @@ public final class DeltaLoader {
     return null;
   }
 
-  private void checkBase(final DeltaFormat.Input in, final Staged staged)
+  private void checkBase(final BinaryInput<RuntimeException> in, final Staged staged)
       throws SnapshotFormatException {
     if (0 == tick) {
       if (0 != staged.base) {
@@ -456,7 +451,8 @@ public final class DeltaLoader {
     }
   }
 
-  private static long[] entities(final DeltaFormat.Input in) throws SnapshotFormatException {
+  private static long[] entities(final BinaryInput<RuntimeException> in)
+      throws SnapshotFormatException {
     final int count = in.count(in.getInt(), 8);
     final long[] list = new long[count];
     for (int i = 0; i < count; i++) {
@@ -489,7 +485,7 @@ public final class DeltaLoader {
   }
 
   private Section section(
-      final DeltaFormat.Input in,
+      final BinaryInput<RuntimeException> in,
       final Storage<?> storage,
       final EntityIndexMap lost,
       final EntityIndexMap gained)
@@ -536,7 +532,7 @@ public final class DeltaLoader {
    *     are read and dropped)
    */
   private Class<?> fieldHeader(
-      final DeltaFormat.Input in,
+      final BinaryInput<RuntimeException> in,
       final Map<String, SnapshotFormat.Column> targets,
       final int f,
       final String[] names,
@@ -584,7 +580,7 @@ public final class DeltaLoader {
 
   /** Checks that every entity losing the component is held, not gained, and listed once. */
   private void checkRemovals(
-      final DeltaFormat.Input in,
+      final BinaryInput<RuntimeException> in,
       final long[] removed,
       final EntityIndexMap lost,
       final EntityIndexMap gained,
@@ -603,7 +599,7 @@ public final class DeltaLoader {
 
   /** Checks that every entity with values is held after the delta and listed once. */
   private void checkElements(
-      final DeltaFormat.Input in,
+      final BinaryInput<RuntimeException> in,
       final long[] entities,
       final EntityIndexMap lost,
       final EntityIndexMap gained,
@@ -631,7 +627,7 @@ public final class DeltaLoader {
   }
 
   private Object column(
-      final DeltaFormat.Input in,
+      final BinaryInput<RuntimeException> in,
       final byte code,
       final int n,
       final String[] constants,
@@ -656,7 +652,7 @@ public final class DeltaLoader {
   }
 
   /** A column of booleans, each a byte that must be 0 or 1. */
-  private static boolean[] readBooleans(final DeltaFormat.Input in, final int n)
+  private static boolean[] readBooleans(final BinaryInput<RuntimeException> in, final int n)
       throws SnapshotFormatException {
     final boolean[] values = new boolean[n];
     for (int i = 0; i < n; i++) {
@@ -670,7 +666,8 @@ public final class DeltaLoader {
   }
 
   /** A column of an integral type or of entities, as its primitive array. */
-  private static Object readIntegers(final DeltaFormat.Input in, final byte code, final int n)
+  private static Object readIntegers(
+      final BinaryInput<RuntimeException> in, final byte code, final int n)
       throws SnapshotFormatException {
     switch (code) {
       case SnapshotFormat.BYTE -> {
@@ -713,7 +710,8 @@ public final class DeltaLoader {
 
   /** A column of {@code float}, {@code double} or {@code String}. */
   private static Object readFloatsOrStrings(
-      final DeltaFormat.Input in, final byte code, final int n) throws SnapshotFormatException {
+      final BinaryInput<RuntimeException> in, final byte code, final int n)
+      throws SnapshotFormatException {
     switch (code) {
       case SnapshotFormat.FLOAT -> {
         final float[] values = new float[n];
@@ -744,7 +742,10 @@ public final class DeltaLoader {
    * resolved by name in {@code target}; all {@code null} when the replica has no such column.
    */
   private static Object[] readEnums(
-      final DeltaFormat.Input in, final int n, final String[] constants, final Class<?> target)
+      final BinaryInput<RuntimeException> in,
+      final int n,
+      final String[] constants,
+      final Class<?> target)
       throws SnapshotFormatException {
     final Object[] values = new Object[n];
     for (int i = 0; i < n; i++) {
@@ -764,7 +765,8 @@ public final class DeltaLoader {
    * A column of codec-encoded values, each read by the replica's {@code ValueCodec} for {@code
    * target}; skipped (all {@code null}) when the replica has no such column.
    */
-  private Object[] readCodecValues(final DeltaFormat.Input in, final int n, final Class<?> target)
+  private Object[] readCodecValues(
+      final BinaryInput<RuntimeException> in, final int n, final Class<?> target)
       throws SnapshotFormatException {
     final Object[] values = new Object[n];
     final ValueCodec<?> codec = null == target ? null : codecs.get(target);
@@ -775,20 +777,19 @@ public final class DeltaLoader {
       }
       in.count(length, 1);
       if (null != codec) {
-        try (DataInputStream data =
-            new DataInputStream(new ByteArrayInputStream(in.bytes, in.at, length))) {
+        try (DataInputStream data = new DataInputStream(in.peek(length))) {
           values[i] = codec.read(data);
         } catch (final IOException | RuntimeException e) {
-          throw new SnapshotFormatException(
-              in.at - in.start, "bad delta, in " + in.where + ": the codec failed", e);
+          throw in.error("the codec failed", e);
         }
       }
-      in.at += length;
+      in.skip(length);
     }
     return values;
   }
 
-  private static Object constant(final DeltaFormat.Input in, final Class<?> type, final String name)
+  private static Object constant(
+      final BinaryInput<RuntimeException> in, final Class<?> type, final String name)
       throws SnapshotFormatException {
     for (final Object constant : type.getEnumConstants()) {
       if (((Enum<?>) constant).name().equals(name)) {
@@ -880,14 +881,11 @@ public final class DeltaLoader {
     for (int i = 0; i < entities.length; i++) {
       final long local = remoteToLocal.get(entities[i], Entity.NULL);
       // A local entity a listener destroyed (still mapped) is skipped.
-      if (ChangeSet.isStaged(local)) {
+      // One lookup first: a storage holds live entities only.
+      if (null != storage && storage.contains(local)) {
+        changes.write(local, type, writer, i);
+      } else if (ChangeSet.isStaged(local) || registry.valid(local)) {
         changes.emplace(local, type, writer, i);
-      } else if (registry.valid(local)) {
-        if (null != storage && storage.contains(local)) {
-          changes.write(local, type, writer, i);
-        } else {
-          changes.emplace(local, type, writer, i);
-        }
       }
     }
   }

@@ -138,8 +138,8 @@ public final class DeltaWriter implements AutoCloseable {
   // The delta of the last successful write (what bytes() shows: one array, as long as it need not
   // grow), and the one being built, copied into it when a write commits: a failed write leaves the
   // last delta as it was.
-  private final DeltaFormat.Output done = new DeltaFormat.Output();
-  private final DeltaFormat.Output out = new DeltaFormat.Output();
+  private final BinaryOutput<RuntimeException> done = BinaryOutput.inMemory();
+  private final BinaryOutput<RuntimeException> out = BinaryOutput.inMemory();
   private final ColumnWriter columns = new ColumnWriter();
   private LongPredicate interest;
   // The entity storage's packed array and counts at the previous write (lastAlive -1: none).
@@ -319,14 +319,14 @@ public final class DeltaWriter implements AutoCloseable {
     try {
       compose();
       try {
-        target.write(out.bytes, 0, out.size);
+        target.write(out.bytes(), 0, out.size());
         target.flush();
       } catch (final IOException | RuntimeException | Error e) {
         rollback();
         throw e;
       }
       commit();
-      return done.size;
+      return done.size();
     } finally {
       guard.exit();
     }
@@ -347,7 +347,7 @@ public final class DeltaWriter implements AutoCloseable {
     try {
       compose();
       commit();
-      return done.size;
+      return done.size();
     } finally {
       guard.exit();
     }
@@ -358,7 +358,7 @@ public final class DeltaWriter implements AutoCloseable {
    * taken before it; a failed write leaves it as it was)}
    */
   public byte[] bytes() {
-    return done.bytes;
+    return done.bytes();
   }
 
   /**
@@ -416,7 +416,7 @@ public final class DeltaWriter implements AutoCloseable {
     }
     base = pendingBase;
     done.reset();
-    done.putBytes(out.bytes, 0, out.size);
+    done.putBytes(out.bytes(), 0, out.size());
     undoCount = 0;
     copyUndoCount = 0;
   }
@@ -480,10 +480,10 @@ public final class DeltaWriter implements AutoCloseable {
       }
     }
     out.putInt(goneCount);
-    out.putLongs(gone, goneCount);
+    out.longs(gone, 0, goneCount);
     out.putInt(arrivedCount);
-    out.putLongs(arrived, arrivedCount);
-    final int storageCountAt = out.size;
+    out.longs(arrived, 0, arrivedCount);
+    final int storageCountAt = out.size();
     out.putInt(0);
     int sections = 0;
     for (int k = 0; k < trackers.size(); k++) {
@@ -492,8 +492,8 @@ public final class DeltaWriter implements AutoCloseable {
       }
     }
     out.putIntAt(storageCountAt, sections);
-    out.putIntAt(8, out.size + DeltaFormat.TRAILER);
-    out.putInt(DeltaFormat.crc(out.bytes, 0, out.size));
+    out.putIntAt(8, out.size() + DeltaFormat.TRAILER);
+    out.putInt(DeltaFormat.crc(out.bytes(), 0, out.size()));
     pendingBase = now;
   }
 
@@ -779,7 +779,7 @@ public final class DeltaWriter implements AutoCloseable {
     }
     writeColumnHeaders(tracker);
     out.putInt(removedCount);
-    out.putLongs(removed, removedCount);
+    out.longs(removed, 0, removedCount);
     out.putInt(positionCount);
     for (int i = 0; i < positionCount; i++) {
       out.putLong(packed[positions[i]]);

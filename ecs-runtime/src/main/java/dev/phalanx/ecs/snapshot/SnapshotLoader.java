@@ -151,7 +151,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * @throws IllegalStateException if the registry has live entities; nothing changed
    */
   public Map<String, byte[]> load(final ByteBuffer snapshot) throws IOException {
-    final SnapshotInput in = SnapshotInput.of(snapshot);
+    final BinaryInput<IOException> in = BinaryInput.of(snapshot);
     final Map<String, byte[]> extras = load(in);
     in.finish(snapshot);
     return extras;
@@ -168,10 +168,10 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * @throws IllegalStateException if the registry has live entities; nothing changed
    */
   public Map<String, byte[]> load(final ReadableByteChannel channel) throws IOException {
-    return load(new SnapshotInput(channel));
+    return load(BinaryInput.of(channel));
   }
 
-  private Map<String, byte[]> load(final SnapshotInput in) throws IOException {
+  private Map<String, byte[]> load(final BinaryInput<IOException> in) throws IOException {
     guard.enter("load(...)", "load a snapshot");
     try {
       return loadOnce(in);
@@ -180,7 +180,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
     }
   }
 
-  private Map<String, byte[]> loadOnce(final SnapshotInput in) throws IOException {
+  private Map<String, byte[]> loadOnce(final BinaryInput<IOException> in) throws IOException {
     checkTarget(null);
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, true);
     if (!staged.full) {

@@ -38,7 +38,7 @@ import java.util.Set;
  * changes anything.
  */
 final class SnapshotReader {
-  private final SnapshotInput in;
+  private final BinaryInput<IOException> in;
   private final Registry target;
   private final Map<Class<?>, ValueCodec<?>> codecs;
   private final Map<String, ComponentType<?, ?>> types;
@@ -67,7 +67,7 @@ final class SnapshotReader {
   private int[] stamp;
 
   SnapshotReader(
-      final SnapshotInput in,
+      final BinaryInput<IOException> in,
       final Registry target,
       final Map<Class<?>, ValueCodec<?>> codecs,
       final Map<String, ComponentType<?, ?>> types,
@@ -90,7 +90,7 @@ final class SnapshotReader {
 
   /** The magic, the format version and the flags. */
   private void readHeader() throws IOException {
-    in.at("the header");
+    in.where = "the header";
     for (int i = 0; i < 4; i++) {
       if (in.getByte() != SnapshotFormat.MAGIC[i]) {
         throw new SnapshotFormatException(
@@ -126,7 +126,7 @@ final class SnapshotReader {
 
   /** The entity list: every identifier of a full snapshot, the listed entities of a partial one. */
   private void readEntities() throws IOException {
-    in.at("the entity section");
+    in.where = "the entity section";
     count = in.getCount("identifiers", (long) Entity.MAX_INDEX + 1);
     alive = in.getCount("live identifiers", count);
     if (!full && alive != count) {
@@ -163,12 +163,12 @@ final class SnapshotReader {
 
   /** The extra blocks, by name, in stream order. */
   private void readExtras() throws IOException {
-    in.at("the extra blocks");
+    in.where = "the extra blocks";
     final int extraCount = in.getCount("extra blocks", 1 << 16);
     extras = new LinkedHashMap<>();
     for (int i = 0; i < extraCount; i++) {
       final String name = in.getString();
-      in.at("extra block '" + name + "'");
+      in.where = "extra block '" + name + "'";
       final int length = in.getCount("bytes", Integer.MAX_VALUE - 16);
       extras.put(name, readBytes(in, length));
     }
@@ -176,7 +176,7 @@ final class SnapshotReader {
 
   /** Every storage section. */
   private void readStorages() throws IOException {
-    in.at("the storage section");
+    in.where = "the storage section";
     final int storageCount = in.getCount("storages", 1 << 20);
     // Sized by what arrives, not by the count: a corrupt count runs into the end of the stream.
     storages = new ArrayList<>(Math.min(storageCount, 64));
@@ -190,20 +190,20 @@ final class SnapshotReader {
   /** Storage section {@code s}: key, policy, field headers, elements and holes, fields. */
   private StagedStorage readStorage(final int s) throws IOException {
     // Not the previous storage's last field: a bad key is reported as part of the section.
-    in.at("the storage section");
+    in.where = "the storage section";
     final long keyAt = in.offset();
     final String key = in.getString();
     final ComponentType<?, ?> type = resolveSection(key, keyAt);
     final Storage<?> schema =
         null != target.findStorage(type) ? target.findStorage(type) : type.createStorage();
     final String storageName = schema.describe();
-    in.at(storageName);
+    in.where = storageName;
     final int policy = in.getByte();
     if (0 != policy && 1 != policy) {
       throw in.error("corrupt deletion policy " + policy);
     }
     final List<FileColumn> fileColumns = readColumnHeaders(storageName);
-    in.at(storageName + ", its elements");
+    in.where = storageName + ", its elements";
     final int size = in.getCount("elements", count);
     final long holeAt = in.offset();
     final int firstHole = in.getInt();
@@ -335,7 +335,7 @@ final class SnapshotReader {
       throws IOException {
     final Map<String, StagedColumn> columns = new LinkedHashMap<>();
     for (final FileColumn column : fileColumns) {
-      in.at(storageName + ", field '" + column.name + "'");
+      in.where = storageName + ", field '" + column.name + "'";
       final SnapshotFormat.Column into = wanted.get(column.name);
       if (null == into) {
         skipColumn(in, column, size);
@@ -357,7 +357,7 @@ final class SnapshotReader {
   }
 
   private void readEndMarker() throws IOException {
-    in.at("the end marker");
+    in.where = "the end marker";
     for (int i = 0; i < 4; i++) {
       if (in.getByte() != SnapshotFormat.END[i]) {
         throw in.error("corrupt snapshot: the end marker 'END!' is missing");

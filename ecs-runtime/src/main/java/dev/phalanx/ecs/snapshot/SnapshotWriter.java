@@ -222,7 +222,7 @@ public final class SnapshotWriter {
         selection.put(entity, 1);
       }
     }
-    final SnapshotOutput out = new SnapshotOutput(channel);
+    final BinaryOutput<IOException> out = BinaryOutput.to(channel);
     out.putBytes(SnapshotFormat.MAGIC, 0, 4);
     out.putInt(SnapshotFormat.VERSION);
     out.putInt(null == selection ? SnapshotFormat.FLAG_FULL : 0);
@@ -257,7 +257,7 @@ public final class SnapshotWriter {
     return storages;
   }
 
-  private void writeEntities(final SnapshotOutput out, final LongLongMap selection)
+  private void writeEntities(final BinaryOutput<IOException> out, final LongLongMap selection)
       throws IOException {
     final EntityStorage entities = registry.entities();
     if (null == selection) {
@@ -272,7 +272,7 @@ public final class SnapshotWriter {
   }
 
   private void writeStorage(
-      final SnapshotOutput out,
+      final BinaryOutput<IOException> out,
       final ColumnWriter writer,
       final Storage<?> storage,
       final List<SnapshotFormat.Column> columns,
@@ -344,7 +344,7 @@ public final class SnapshotWriter {
    * unwrapped above.
    */
   private final class ColumnWriter implements ColumnVisitor {
-    private final SnapshotOutput out;
+    private final BinaryOutput<IOException> out;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final DataOutputStream data = new DataOutputStream(bytes);
     private int[] positions;
@@ -352,7 +352,7 @@ public final class SnapshotWriter {
     private int shift;
     private int mask;
 
-    ColumnWriter(final SnapshotOutput out) {
+    ColumnWriter(final BinaryOutput<IOException> out) {
       this.out = out;
     }
 

@@ -123,7 +123,7 @@ final class StagedSnapshot {
    * @param types types by key (given and aliases), looked up before the target's storages
    */
   static StagedSnapshot read(
-      final SnapshotInput in,
+      final BinaryInput<IOException> in,
       final Registry target,
       final Map<Class<?>, ValueCodec<?>> codecs,
       final Map<String, ComponentType<?, ?>> types,

@@ -37,8 +37,9 @@
  *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
  *   <li>{@code HierarchySection}: the hierarchy's links checked before a load (the loaders then
  *       write nodes raw between {@code Hierarchy.beginRelink()} and {@code endRelink()}).
- *   <li>{@code SnapshotFormat}, {@code SnapshotInput}, {@code SnapshotOutput}, {@code
- *       StreamChannels}, {@code SnapshotFormatException}: the wire format and its primitives.
+ *   <li>{@code SnapshotFormat}, {@code BinaryInput}, {@code BinaryOutput}, {@code StreamChannels},
+ *       {@code SnapshotFormatException}: the wire format and its primitives, the binary input and
+ *       output shared by snapshots and deltas.
  * </ul>
  */
 package dev.phalanx.ecs.snapshot;

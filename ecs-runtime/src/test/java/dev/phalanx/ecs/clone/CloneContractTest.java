@@ -432,6 +432,39 @@ class CloneContractTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  @Test
+  void lastCloneNamesTheCloneOfACallThatRethrewAListenersException() {
+    final Registry registry = new Registry();
+    final long root = template(registry);
+    final EntityCloner cloner = EntityCloner.within(registry);
+    assertEquals(Entity.NULL, cloner.lastClone());
+    final long first = cloner.cloneTree(root);
+    assertEquals(first, cloner.lastClone());
+    final RuntimeException boom = new IllegalStateException("boom");
+    final long[] nested = {Entity.NULL};
+    final boolean[] heard = {false};
+    registry
+        .onCreate()
+        .connect(
+            (r, e) -> {
+              if (!heard[0]) {
+                heard[0] = true;
+                // A nested call from a listener: the outer call's clone wins at its end.
+                nested[0] = cloner.clone(first);
+                throw boom;
+              }
+            });
+    assertSame(boom, assertThrows(RuntimeException.class, () -> cloner.cloneTree(root)));
+    final long made = cloner.lastClone();
+    assertTrue(registry.valid(made));
+    assertFalse(made == nested[0] || made == first, "the outer call's clone");
+    assertEquals(
+        Prefab.ofTree(registry, root).size(),
+        Prefab.ofTree(registry, made).size(),
+        "the whole tree was cloned under it");
+    assertEquals(List.of(), registry.verify());
+  }
+
   private static int countRoots(final Hierarchy links) {
     int roots = 0;
     for (int i = 0; i < links.nodes().size(); i++) {

@@ -49,7 +49,7 @@ class DeltaLoaderRefusalTest {
 
   /** A delta written field by field, as {@code docs/snapshot-format.md} lays it out. */
   static final class Raw {
-    final DeltaFormat.Output out = new DeltaFormat.Output();
+    final BinaryOutput<RuntimeException> out = BinaryOutput.inMemory();
 
     Raw(final long stream, final long base, final long tick) {
       out.putBytes(DeltaFormat.MAGIC, 0, 4);
@@ -97,10 +97,10 @@ class DeltaLoaderRefusalTest {
 
     /** The bytes with their length and checksum set. */
     byte[] bytes() {
-      final byte[] bytes = Arrays.copyOf(out.bytes, out.size + DeltaFormat.TRAILER);
+      final byte[] bytes = Arrays.copyOf(out.bytes(), out.size() + DeltaFormat.TRAILER);
       final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
       buffer.putInt(8, bytes.length);
-      buffer.putInt(out.size, DeltaFormat.crc(bytes, 0, out.size));
+      buffer.putInt(out.size(), DeltaFormat.crc(bytes, 0, out.size()));
       return bytes;
     }
   }
@@ -354,8 +354,8 @@ class DeltaLoaderRefusalTest {
     refused(
         section(MIXED, 1).s("mood").b(SnapshotFormat.ENUM).s(MOOD).i(-1).list().list().bytes(),
         "negative count -1");
-    refused(section(INTS, 1).i(70_000).b(0).bytes(), "bad name length 70000");
-    refused(section(INTS, 1).i(-5).b(0).bytes(), "bad name length -5");
+    refused(section(INTS, 1).i(70_000).b(0).bytes(), "corrupt count of string bytes: 70000");
+    refused(section(INTS, 1).i(-5).b(0).bytes(), "corrupt count of string bytes: -5");
   }
 
   @Test
@@ -458,7 +458,9 @@ class DeltaLoaderRefusalTest {
     refused(
         swapField("flag", SnapshotFormat.BOOLEAN).list().list(A).b(-1).bytes(), "a boolean is -1");
     refused(swapField("name", SnapshotFormat.STRING).list().list(A).i(-2).bytes(), "length -2");
-    refused(swapField("name", SnapshotFormat.STRING).list().list(A).i(3).b(0, 0).bytes(), "needed");
+    refused(
+        swapField("name", SnapshotFormat.STRING).list().list(A).i(3).b(0, 0).bytes(),
+        "truncated stream: 2 more byte(s) expected");
     final String moods = AllPrimitivesStorageB.Mood.class.getName();
     refused(
         section(SWAP, 1)

@@ -35,7 +35,7 @@ class DeltaRemoteIndexTest {
       final long[] arrived,
       final long[] removed,
       final long[] marked) {
-    final DeltaFormat.Output out = new DeltaFormat.Output();
+    final BinaryOutput<RuntimeException> out = BinaryOutput.inMemory();
     out.putBytes(DeltaFormat.MAGIC, 0, 4);
     out.putInt(DeltaFormat.VERSION);
     out.putInt(0);
@@ -43,22 +43,22 @@ class DeltaRemoteIndexTest {
     out.putLong(base);
     out.putLong(tick);
     out.putInt(gone.length);
-    out.putLongs(gone, gone.length);
+    out.longs(gone, 0, gone.length);
     out.putInt(arrived.length);
-    out.putLongs(arrived, arrived.length);
+    out.longs(arrived, 0, arrived.length);
     final boolean section = 0 != removed.length + marked.length;
     out.putInt(section ? 1 : 0);
     if (section) {
       out.putString(SnapshotFormat.key(MARK));
       out.putInt(0); // a tag: no fields
       out.putInt(removed.length);
-      out.putLongs(removed, removed.length);
+      out.longs(removed, 0, removed.length);
       out.putInt(marked.length);
-      out.putLongs(marked, marked.length);
+      out.longs(marked, 0, marked.length);
     }
-    out.putIntAt(8, out.size + DeltaFormat.TRAILER);
-    out.putInt(DeltaFormat.crc(out.bytes, 0, out.size));
-    return java.util.Arrays.copyOf(out.bytes, out.size);
+    out.putIntAt(8, out.size() + DeltaFormat.TRAILER);
+    out.putInt(DeltaFormat.crc(out.bytes(), 0, out.size()));
+    return java.util.Arrays.copyOf(out.bytes(), out.size());
   }
 
   private static void load(final DeltaLoader loader, final byte[] delta)

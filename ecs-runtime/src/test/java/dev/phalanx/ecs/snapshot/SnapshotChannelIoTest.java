@@ -17,10 +17,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The byte-level snapshot streams ({@link SnapshotOutput}, {@link SnapshotInput}) on the paths that
- * {@code SnapshotStreamTest} leaves out: booleans, bytes, names and string values, skipping, the 64
- * KiB blocks handed to the channel, byte offsets, and the messages of a truncated or corrupt stream
- * (which name the offset and what was being read).
+ * The byte-level snapshot streams ({@link BinaryOutput}, {@link BinaryInput}, through channels) on
+ * the paths that {@code SnapshotStreamTest} leaves out: booleans, bytes, names and string values,
+ * skipping, the 64 KiB blocks handed to the channel, byte offsets, and the messages of a truncated
+ * or corrupt stream (which name the offset and what was being read).
  */
 class SnapshotChannelIoTest {
 
@@ -38,7 +38,7 @@ class SnapshotChannelIoTest {
       bytes[i] = (byte) random.nextInt();
     }
     final Recorder recorder = new Recorder(Integer.MAX_VALUE);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putByte(0x55);
     out.booleans(flags, 3, n);
     out.putBytes(bytes, 3, n);
@@ -51,7 +51,7 @@ class SnapshotChannelIoTest {
     assertArrayEquals(
         Arrays.copyOfRange(bytes, 3, n + 3), Arrays.copyOfRange(written, 1 + n, 1 + 2 * n));
 
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(written, 1000));
+    final BinaryInput<IOException> in = BinaryInput.of(new ChunkedChannels.Source(written, 1000));
     assertEquals(0x55, in.getByte());
     final boolean[] flagsBack = new boolean[n + 2];
     in.booleans(flagsBack, 2, n);
@@ -65,8 +65,8 @@ class SnapshotChannelIoTest {
   /** Any non-zero byte reads as {@code true}; bytes read back signed. */
   @Test
   void anyNonZeroByteIsTrue() throws IOException {
-    final SnapshotInput in =
-        new SnapshotInput(new ChunkedChannels.Source(new byte[] {0, 1, 2, (byte) 0x80, -1, -2}, 3));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(new byte[] {0, 1, 2, (byte) 0x80, -1, -2}, 3));
     final boolean[] flags = new boolean[5];
     in.booleans(flags, 0, 5);
     assertArrayEquals(new boolean[] {false, true, true, true, true}, flags);
@@ -77,7 +77,7 @@ class SnapshotChannelIoTest {
   @Test
   void namesAndStringValuesHaveTheirDocumentedEncodings() throws IOException {
     final Recorder recorder = new Recorder(Integer.MAX_VALUE);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putString("\u00e9!");
     out.putChars("\u00e9!");
     out.putChars(null);
@@ -111,7 +111,8 @@ class SnapshotChannelIoTest {
         },
         recorder.bytes());
     assertEquals(23, out.offset());
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(recorder.bytes(), 1));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(recorder.bytes(), 1));
     assertEquals("\u00e9!", in.getString());
     assertEquals("\u00e9!", in.getChars());
     assertNull(in.getChars());
@@ -130,7 +131,7 @@ class SnapshotChannelIoTest {
     }
     final String[] values = {builder.toString(), builder.substring(7, 70_007), "tail"};
     final Recorder recorder = new Recorder(333);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putByte(1);
     for (final String value : values) {
       out.putChars(value);
@@ -142,7 +143,8 @@ class SnapshotChannelIoTest {
     }
     assertEquals(expected, recorder.bytes().length);
     assertEquals(expected, out.offset());
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(recorder.bytes(), 4099));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(recorder.bytes(), 4099));
     assertEquals(1, in.getByte());
     for (final String value : values) {
       assertEquals(value, in.getChars());
@@ -157,15 +159,16 @@ class SnapshotChannelIoTest {
     Arrays.fill(letters, 'n');
     final String longest = new String(letters);
     final Recorder recorder = new Recorder(Integer.MAX_VALUE);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putByte(3);
     out.putString(longest);
     out.putInt(BLOCK + 1);
     out.flush();
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(recorder.bytes(), 5000));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(recorder.bytes(), 5000));
     assertEquals(3, in.getByte());
     assertEquals(longest, in.getString());
-    in.at("storage Position");
+    in.where = "storage Position";
     final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, in::getString);
     assertEquals(
         "corrupt count of string bytes: 65537 (expected 0 to 65536) (reading storage Position)"
@@ -177,10 +180,9 @@ class SnapshotChannelIoTest {
   /** A name that is not UTF-8 is refused where its bytes start. */
   @Test
   void malformedUtf8InANameIsRefused() {
-    final SnapshotInput in =
-        new SnapshotInput(
-            new ChunkedChannels.Source(new byte[] {9, 2, 0, 0, 0, (byte) 0xC3, '('}, 2));
-    in.at("storage Velocity, field dx");
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(new byte[] {9, 2, 0, 0, 0, (byte) 0xC3, '('}, 2));
+    in.where = "storage Velocity, field dx";
     final SnapshotFormatException e =
         assertThrows(
             SnapshotFormatException.class,
@@ -192,15 +194,15 @@ class SnapshotChannelIoTest {
         "malformed UTF-8 in a name (reading storage Velocity, field dx) (at byte 5)",
         e.getMessage());
     assertEquals(5, e.offset());
-    assertEquals("storage Velocity, field dx", in.what());
+    assertEquals("storage Velocity, field dx", in.where);
   }
 
   /** A stream that ends early says how many bytes were missing, where, and what was read. */
   @Test
   void aTruncatedStreamNamesTheMissingBytesAndTheOffset() throws IOException {
-    final SnapshotInput in =
-        new SnapshotInput(new ChunkedChannels.Source(new byte[] {1, 0, 0, 0, 7, 7}, 4));
-    assertEquals("the header", in.what());
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(new byte[] {1, 0, 0, 0, 7, 7}, 4));
+    assertEquals("the header", in.where);
     assertEquals(1, in.getInt());
     final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, in::getLong);
     assertEquals(
@@ -229,14 +231,14 @@ class SnapshotChannelIoTest {
             in -> in.doubles(new double[1], 0, 1),
             in -> in.skip(4));
     for (final Reader read : reads) {
-      final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(three, 2));
+      final BinaryInput<IOException> in = BinaryInput.of(new ChunkedChannels.Source(three, 2));
       final SnapshotFormatException e =
           assertThrows(SnapshotFormatException.class, () -> read.read(in));
       assertEquals(true, e.getMessage().startsWith("truncated stream: "), e.getMessage());
     }
     // A string value whose length promises more characters than the stream holds.
-    final SnapshotInput in =
-        new SnapshotInput(new ChunkedChannels.Source(new byte[] {0, 0, 0, 0x7F, 'a', 0}, 6));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(new byte[] {0, 0, 0, 0x7F, 'a', 0}, 6));
     final SnapshotFormatException e = assertThrows(SnapshotFormatException.class, in::getChars);
     assertEquals(
         "truncated stream: 2 more byte(s) expected (reading the header) (at byte 6)",
@@ -248,9 +250,10 @@ class SnapshotChannelIoTest {
   void countsOutsideTheirRangeAreCorrupt() throws IOException {
     final ByteBuffer bytes = ByteBuffer.allocate(17).order(ByteOrder.LITTLE_ENDIAN);
     bytes.put((byte) 0).putInt(0).putInt(5).putInt(6).putInt(-1);
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(bytes.array(), 3));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(bytes.array(), 3));
     in.getByte();
-    in.at("the entities");
+    in.where = "the entities";
     assertEquals(0, in.getCount("entities", 5));
     assertEquals(5, in.getCount("entities", 5));
     final SnapshotFormatException tooMany =
@@ -269,9 +272,9 @@ class SnapshotChannelIoTest {
   /** A string value's length below -1 is corrupt; -1 alone means null. */
   @Test
   void stringLengthsBelowMinusOneAreCorrupt() {
-    final SnapshotInput in =
-        new SnapshotInput(new ChunkedChannels.Source(new byte[] {7, -2, -1, -1, -1}, 5));
-    in.at("storage Name, field text");
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(new byte[] {7, -2, -1, -1, -1}, 5));
+    in.where = "storage Name, field text";
     final SnapshotFormatException e =
         assertThrows(
             SnapshotFormatException.class,
@@ -291,7 +294,7 @@ class SnapshotChannelIoTest {
     for (int i = 0; i < bytes.length; i++) {
       bytes[i] = (byte) (i * 31 + (i >>> 8));
     }
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(bytes, 7001));
+    final BinaryInput<IOException> in = BinaryInput.of(new ChunkedChannels.Source(bytes, 7001));
     in.skip(0);
     assertEquals(0, in.offset());
     assertEquals(bytes[0], in.getByte());
@@ -317,7 +320,8 @@ class SnapshotChannelIoTest {
       values.add(value);
       bytes.put((byte) value).putInt((int) value).putLong(value);
     }
-    final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(bytes.array(), 777));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(bytes.array(), 777));
     long offset = 0;
     for (final long value : values) {
       assertEquals((byte) value, in.getByte());
@@ -347,7 +351,7 @@ class SnapshotChannelIoTest {
             new ChunkedChannels.Source(bytes.array(), Integer.MAX_VALUE),
             new ChunkedChannels.Source(bytes.array(), 6, true),
             new ChunkedChannels.Source(bytes.array(), 4099, true))) {
-      final SnapshotInput in = new SnapshotInput(source);
+      final BinaryInput<IOException> in = BinaryInput.of(source);
       assertEquals(0, in.getByte()); // every int below straddles the 64 KiB boundaries
       in.skip(3);
       for (int i = 1; i < bytes.capacity() / 4; i++) {
@@ -356,8 +360,8 @@ class SnapshotChannelIoTest {
       assertEquals(bytes.capacity(), in.offset());
     }
     // The stream ends exactly with the last value, which needed a refill.
-    final SnapshotInput in =
-        new SnapshotInput(new ChunkedChannels.Source(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}, 6));
+    final BinaryInput<IOException> in =
+        BinaryInput.of(new ChunkedChannels.Source(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}, 6));
     assertEquals(1, in.getInt());
     assertEquals(2, in.getInt());
     assertEquals(8, in.offset());
@@ -368,7 +372,7 @@ class SnapshotChannelIoTest {
   void theChannelGetsFullBlocksAndValuesAreNeverSplitByAFlushOfLessThanTheirWidth()
       throws IOException {
     final Recorder recorder = new Recorder(Integer.MAX_VALUE);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putBytes(new byte[BLOCK - 4], 0, BLOCK - 4);
     out.putInt(0x01020304); // fits exactly: no flush yet
     assertEquals(List.of(), recorder.writes);
@@ -409,7 +413,7 @@ class SnapshotChannelIoTest {
   @Test
   void aValueThatDoesNotFitIsWrittenWholeAfterAFlush() throws IOException {
     final Recorder recorder = new Recorder(Integer.MAX_VALUE);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putBytes(new byte[BLOCK - 3], 0, BLOCK - 3);
     out.putLong(0x0102030405060708L);
     assertEquals(List.of(BLOCK - 3), recorder.writes);
@@ -429,7 +433,7 @@ class SnapshotChannelIoTest {
     final byte[] bytes = new byte[2 * BLOCK + 3];
     new Random(4).nextBytes(bytes);
     final Recorder recorder = new Recorder(1000);
-    final SnapshotOutput out = new SnapshotOutput(recorder);
+    final BinaryOutput<IOException> out = BinaryOutput.to(recorder);
     out.putBytes(bytes, 0, bytes.length);
     assertEquals(bytes.length, out.offset());
     out.flush();
@@ -438,7 +442,7 @@ class SnapshotChannelIoTest {
   }
 
   private interface Reader {
-    void read(SnapshotInput in) throws IOException;
+    void read(BinaryInput<IOException> in) throws IOException;
   }
 
   /** A channel that takes at most {@code chunk} bytes per call and records each flush's size. */

@@ -39,7 +39,8 @@ class SnapshotStreamTest {
       }
       final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       final int chunk = 1 + random.nextInt(3000);
-      final SnapshotOutput out = new SnapshotOutput(new ChunkedChannels.Trickle(bytes, chunk));
+      final BinaryOutput<IOException> out =
+          BinaryOutput.to(new ChunkedChannels.Trickle(bytes, chunk));
       out.putByte(7); // every run below starts at an odd offset
       out.shorts(shorts, from, n);
       out.putByte(8);
@@ -59,7 +60,8 @@ class SnapshotStreamTest {
           ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).getInt(2 + 4 * n),
           "ints are little-endian, seed " + seed);
 
-      final SnapshotInput in = new SnapshotInput(new ChunkedChannels.Source(written, chunk));
+      final BinaryInput<IOException> in =
+          BinaryInput.of(new ChunkedChannels.Source(written, chunk));
       assertEquals(7, in.getByte());
       assertArrayEquals(slice(shorts, from), read((t) -> in.shorts(t, 0, n), new short[n]));
       assertEquals(8, in.getByte());

@@ -143,6 +143,23 @@ final class AlignedRunLoop {
    */
   static void emit(final MethodSpec.Builder method, final Form form) {
     final List<Walk> walks = form.walks();
+    setUp(method, form, walks);
+    if (form.remembered() && !walks.isEmpty()) {
+      refreshAlignments(method, walks);
+    }
+    final CodeBlock visitAndFilter = visitAndFilter(form);
+    beginLoop(method, form);
+    alignedRun(method, form, walks, visitAndFilter);
+    entityByEntity(method, form, walks, visitAndFilter);
+    endLoop(method, form);
+  }
+
+  /**
+   * Writes the locals before the loop: whether deletions leave tombstones, the run length's {@code
+   * log2}, and whether each walked storage, then every one, has that page size.
+   */
+  private static void setUp(
+      final MethodSpec.Builder method, final Form form, final List<Walk> walks) {
     method
         .addStatement(
             "final boolean stable = $T.IN_PLACE == lead.policy()", RuntimeContract.DELETION_POLICY)
@@ -161,55 +178,55 @@ final class AlignedRunLoop {
         .addComment("storage is tested per entity.")
         .addStatement("final int pageShift = $L", form.pageShift());
     final List<CodeBlock> paged = new ArrayList<>();
-    final List<CodeBlock> aligned = new ArrayList<>();
-    final List<CodeBlock> changed = new ArrayList<>();
-    if (!form.leadWalked()) {
-      changed.add(CodeBlock.of("$L != leadStamp$$", form.call("structureStamp", "lead", "")));
-    }
     for (final Walk walk : walks) {
       method.addStatement("final boolean $L = $L", walk.paged(), form.paged().apply(walk));
       paged.add(CodeBlock.of("$L", walk.paged()));
-      aligned.add(
-          form.remembered()
-              ? CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(walk))
-              : form.helpers()
-                  ? CodeBlock.of(
-                      "$T.samePositions(lead, $L, pageStart, from + 1)",
-                      RuntimeContract.QUERY,
-                      walk.set())
-                  : CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", walk.set()));
-      changed.add(
-          CodeBlock.of("$L != $L", form.call("structureStamp", walk.set(), ""), walk.stamp()));
     }
     method.addStatement(
         "final boolean paged$$ = $L",
         paged.isEmpty() ? CodeBlock.of("true") : CodeBlock.join(paged, " && "));
-    if (form.remembered() && !walks.isEmpty()) {
-      method
-          .addComment(
-              "How far each storage agrees with the lead, kept from the last pass: compares only"
-                  + " what was")
-          .addComment("appended since, unless a set changed (then everything, once).")
-          .beginControlFlow("if (paged$$)");
-      for (final Walk walk : walks) {
-        method.addStatement("this.$L.refresh(lead)", alignmentField(walk));
-      }
-      method.endControlFlow();
-    }
-    final CodeBlock visitAndFilter =
-        CodeBlock.builder()
-            .add(
-                form.filter().isEmpty()
-                    ? CodeBlock.of("")
-                    : CodeBlock.builder()
-                        .beginControlFlow("if (!($L))", form.filter())
-                        .addStatement("continue")
-                        .endControlFlow()
-                        .build())
-            .addStatement(form.call("visit", "lead", "position"))
-            .addStatement(form.visit())
-            .build();
+  }
 
+  /**
+   * Writes the update, before the loop, of the alignments a remembered loop keeps across passes.
+   */
+  private static void refreshAlignments(final MethodSpec.Builder method, final List<Walk> walks) {
+    method
+        .addComment(
+            "How far each storage agrees with the lead, kept from the last pass: compares only"
+                + " what was")
+        .addComment("appended since, unless a set changed (then everything, once).")
+        .beginControlFlow("if (paged$$)");
+    for (final Walk walk : walks) {
+      method.addStatement("this.$L.refresh(lead)", alignmentField(walk));
+    }
+    method.endControlFlow();
+  }
+
+  /**
+   * The statements that end an entity's step, on and off an aligned run: skip it unless the filter
+   * holds, record the position the lead's iteration visits, call the visitor.
+   */
+  private static CodeBlock visitAndFilter(final Form form) {
+    return CodeBlock.builder()
+        .add(
+            form.filter().isEmpty()
+                ? CodeBlock.of("")
+                : CodeBlock.builder()
+                    .beginControlFlow("if (!($L))", form.filter())
+                    .addStatement("continue")
+                    .endControlFlow()
+                    .build())
+        .addStatement(form.call("visit", "lead", "position"))
+        .addStatement(form.visit())
+        .build();
+  }
+
+  /**
+   * Writes the opening of the loop: the iteration guard's {@code try} if the form has one, then the
+   * loop over pages with the page, its first position and the offset of {@code from} in it.
+   */
+  private static void beginLoop(final MethodSpec.Builder method, final Form form) {
     if (form.guard()) {
       method.addStatement("$T.beginIteration(lead)", RuntimeContract.QUERY).beginControlFlow("try");
     }
@@ -218,10 +235,21 @@ final class AlignedRunLoop {
         .addStatement("final int page = from >>> pageShift")
         .addStatement("final int pageStart = page << pageShift")
         .addStatement("int offset = from - pageStart");
-    // The aligned run.
+  }
+
+  /**
+   * Writes the aligned run: if every walked storage is paged and aligned with the lead on the page,
+   * the cursors move to the page once and within it per entity, until a storage's structure
+   * changes.
+   */
+  private static void alignedRun(
+      final MethodSpec.Builder method,
+      final Form form,
+      final List<Walk> walks,
+      final CodeBlock visitAndFilter) {
     final List<CodeBlock> runTest = new ArrayList<>();
     runTest.add(CodeBlock.of("paged$$"));
-    runTest.addAll(aligned);
+    runTest.addAll(alignments(form, walks));
     method.beginControlFlow("if ($L)", CodeBlock.join(runTest, "\n    && "));
     if (!form.leadWalked()) {
       method.addStatement("final long leadStamp$$ = $L", form.call("structureStamp", "lead", ""));
@@ -242,14 +270,60 @@ final class AlignedRunLoop {
     }
     method
         .addCode(visitAndFilter)
-        .beginControlFlow("if ($L)", CodeBlock.join(changed, "\n    || "))
+        .beginControlFlow("if ($L)", structureChanged(form, walks))
         .addComment("The run may no longer be aligned: test each storage for the rest of it.")
         .addStatement("offset--")
         .addStatement("break")
         .endControlFlow()
         .endControlFlow()
         .endControlFlow();
-    // The rest of the run, entity by entity.
+  }
+
+  /**
+   * The conditions under which a walked storage holds the page's entities at the lead's positions,
+   * one per walked storage: asked of its remembered alignment, or compared.
+   */
+  private static List<CodeBlock> alignments(final Form form, final List<Walk> walks) {
+    final List<CodeBlock> aligned = new ArrayList<>();
+    for (final Walk walk : walks) {
+      aligned.add(
+          form.remembered()
+              ? CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(walk))
+              : form.helpers()
+                  ? CodeBlock.of(
+                      "$T.samePositions(lead, $L, pageStart, from + 1)",
+                      RuntimeContract.QUERY,
+                      walk.set())
+                  : CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", walk.set()));
+    }
+    return aligned;
+  }
+
+  /**
+   * The condition that ends an aligned run: the structure stamp of the lead (unless a walked
+   * storage's covers it) or of a walked storage differs from the one read at the run's start.
+   */
+  private static CodeBlock structureChanged(final Form form, final List<Walk> walks) {
+    final List<CodeBlock> changed = new ArrayList<>();
+    if (!form.leadWalked()) {
+      changed.add(CodeBlock.of("$L != leadStamp$$", form.call("structureStamp", "lead", "")));
+    }
+    for (final Walk walk : walks) {
+      changed.add(
+          CodeBlock.of("$L != $L", form.call("structureStamp", walk.set(), ""), walk.stamp()));
+    }
+    return CodeBlock.join(changed, "\n    || ");
+  }
+
+  /**
+   * Writes the per-entity fallback for the rest of the page: each walked storage tested, and its
+   * cursor moved within the page where it agrees with the lead, else placed by its position.
+   */
+  private static void entityByEntity(
+      final MethodSpec.Builder method,
+      final Form form,
+      final List<Walk> walks,
+      final CodeBlock visitAndFilter) {
     method
         .beginControlFlow("for (; offset >= 0; offset--)")
         .addStatement("final int position = pageStart + offset")
@@ -262,7 +336,15 @@ final class AlignedRunLoop {
           .addStatement(form.place(), walk.cursor(), walk.index())
           .endControlFlow();
     }
-    method.addCode(visitAndFilter).endControlFlow().addStatement("from = pageStart - 1");
+    method.addCode(visitAndFilter).endControlFlow();
+  }
+
+  /**
+   * Writes the end of the loop: the step to the previous page, then the end of the iteration
+   * guard's {@code try} if the form has one.
+   */
+  private static void endLoop(final MethodSpec.Builder method, final Form form) {
+    method.addStatement("from = pageStart - 1");
     method.endControlFlow();
     if (form.guard()) {
       method

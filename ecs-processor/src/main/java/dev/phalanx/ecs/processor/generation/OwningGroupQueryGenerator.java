@@ -200,6 +200,30 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     if (!hasChunk(slots)) {
       return;
     }
+    final boolean marks = marks(slots);
+    addChunkMembers(type, constructor, model, slots, marks);
+    if (!hasEntityChunk(slots)) {
+      return;
+    }
+    addEntityChunkMembers(type, constructor, model, slots, marks);
+    if (!hasCommandChunk(slots)) {
+      return;
+    }
+    addCommandChunkMembers(type, model, slots);
+  }
+
+  /**
+   * Adds the {@code Chunk} forms: the page shift and mask and the run steps (fields set in the
+   * constructor), {@code eachChunk}, {@code eachChunkReadOnly}, the {@code parallelEachChunk}
+   * overloads, the run methods and the {@code Chunk} interface; when a run stamps anything ({@code
+   * marks}), the read-only run step and methods that do not.
+   */
+  private static void addChunkMembers(
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final QueryModel model,
+      final List<Slot> slots,
+      final boolean marks) {
     final ClassName chunk = chunkType(model);
     final Slot paged = pagedSlot(slots);
     type.addField(TypeName.INT, "pageShift", Modifier.PRIVATE, Modifier.FINAL)
@@ -213,7 +237,6 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         .addStatement("this.pageShift = $L.pageShift()", paged.storage())
         .addStatement("this.pageMask = $L.pageSize() - 1", paged.storage())
         .addStatement("this.currentRun = this::runCurrent");
-    final boolean marks = marks(slots);
     if (marks) {
       type.addField(
           RuntimeContract.RANGE_CONSUMER, "currentReadRun", Modifier.PRIVATE, Modifier.FINAL);
@@ -233,9 +256,20 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
     if (marks) {
       type.addMethod(readCurrentMethod()).addMethod(readRunMethod(chunk, slots));
     }
-    if (!hasEntityChunk(slots)) {
-      return;
-    }
+  }
+
+  /**
+   * Adds the {@code EntityChunk} forms, which also hand each run the group's entities: their run
+   * steps (fields set in the constructor), {@code eachChunk}, {@code eachChunkReadOnly}, the {@code
+   * parallelEachChunk} overloads, the run methods and the {@code EntityChunk} interface; when a run
+   * stamps anything ({@code marks}), the read-only run step and methods that do not.
+   */
+  private static void addEntityChunkMembers(
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final QueryModel model,
+      final List<Slot> slots,
+      final boolean marks) {
     final ClassName entityChunk = entityChunkType(model);
     type.addField(
             RuntimeContract.ENTITY_RANGE_CONSUMER,
@@ -273,9 +307,14 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
       type.addMethod(readCurrentEntitiesMethod())
           .addMethod(readEntityRunMethod(entityChunk, slots));
     }
-    if (!hasCommandChunk(slots)) {
-      return;
-    }
+  }
+
+  /**
+   * Adds the {@code CommandChunk} form, which hands each parallel run its own command buffer: the
+   * two {@code parallelEachChunk} overloads, the run method and the {@code CommandChunk} interface.
+   */
+  private static void addCommandChunkMembers(
+      final TypeSpec.Builder type, final QueryModel model, final List<Slot> slots) {
     final ClassName commandChunk = model.query().nestedClass("CommandChunk");
     type.addMethod(parallelEachCommandChunkPoolMethod(commandChunk))
         .addMethod(parallelEachCommandChunkGrainMethod(commandChunk))

@@ -166,30 +166,37 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             .superclass(RuntimeContract.QUERY)
             .addSuperinterface(RuntimeContract.ACCESS_SOURCE)
             .addJavadoc(classDoc(model, slots));
-    type.addField(
-        FieldSpec.builder(
-                RuntimeContract.LOOP_COPIES,
-                "LOOP_COPIES",
-                Modifier.PRIVATE,
-                Modifier.STATIC,
-                Modifier.FINAL)
-            .addJavadoc(
-                "Which copy of the {@code each} loop runs each visitor class: one copy per class"
-                    + " for the first\n"
-                    + "$L classes, so that each copy's call of the visitor stays monomorphic and is"
-                    + " inlined. Measured\n"
-                    + "(benchmark {@code LoopCopiesDecision}: five visitor classes through one"
-                    + " query of two owned\n"
-                    + "components, 1M entities): $L ns per entity with the copies, $L ns with a"
-                    + " single loop,\n"
-                    + "whose call of the visitor turns megamorphic. The copies cost bytecode only:"
-                    + " a copy that no\n"
-                    + "visitor class runs is never compiled.\n",
-                LOOP_COPIES,
-                COPIES_NS,
-                ONE_LOOP_NS)
-            .initializer("new $T($L)", RuntimeContract.LOOP_COPIES, LOOP_COPIES)
-            .build());
+    addFields(type, slots);
+    final MethodSpec.Builder constructor = constructor(slots);
+    if (QueryModel.Kind.VIEW != model.kind()) {
+      addInOrderState(type, constructor, model);
+    }
+    final TypeSpec.Builder own = TypeSpec.classBuilder("own");
+    addOwnMembers(own, constructor, model, slots);
+    final TypeSpec members = own.build();
+    type.addFields(members.fieldSpecs()).addMethod(constructor.build());
+    addAccessors(type, model, slots);
+    addEachMethods(type, model, slots);
+    addOrderMethods(type, model, slots);
+    if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
+      type.addMethod(eachChangedSinceMethod(model, slots));
+    }
+    type.addMethods(members.methodSpecs())
+        .addType(visitorType(model, slots))
+        .addTypes(members.typeSpecs());
+    return type;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // Parts of the class.
+  // -----------------------------------------------------------------------------------------------
+
+  /**
+   * Adds the fields every query has: {@code LOOP_COPIES}, the runtime container, whether a loop is
+   * running, then a storage per component and a cursor per included component with fields.
+   */
+  private void addFields(final TypeSpec.Builder type, final List<Slot> slots) {
+    type.addField(loopCopiesField());
     type.addField(
         FieldSpec.builder(container(), containerName(), Modifier.PRIVATE, Modifier.FINAL).build());
     // Whether a per-entity loop runs: a nested one on the same query would share its cursors.
@@ -202,16 +209,46 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         type.addField(slot.model().cursor(), slot.cursor(), Modifier.PRIVATE, Modifier.FINAL);
       }
     }
-    final MethodSpec.Builder constructor = constructor(slots);
-    if (QueryModel.Kind.VIEW != model.kind()) {
-      addInOrderState(type, constructor, model);
-    }
-    final TypeSpec.Builder own = TypeSpec.classBuilder("own");
-    addOwnMembers(own, constructor, model, slots);
-    final TypeSpec members = own.build();
-    type.addFields(members.fieldSpecs())
-        .addMethod(constructor.build())
-        .addMethod(ofMethod(model))
+  }
+
+  /**
+   * Returns the {@code LOOP_COPIES} field, which picks the copy of the {@code each} loop for a
+   * visitor class, with the measurement that justifies the copies.
+   */
+  private static FieldSpec loopCopiesField() {
+    return FieldSpec.builder(
+            RuntimeContract.LOOP_COPIES,
+            "LOOP_COPIES",
+            Modifier.PRIVATE,
+            Modifier.STATIC,
+            Modifier.FINAL)
+        .addJavadoc(
+            "Which copy of the {@code each} loop runs each visitor class: one copy per class"
+                + " for the first\n"
+                + "$L classes, so that each copy's call of the visitor stays monomorphic and is"
+                + " inlined. Measured\n"
+                + "(benchmark {@code LoopCopiesDecision}: five visitor classes through one"
+                + " query of two owned\n"
+                + "components, 1M entities): $L ns per entity with the copies, $L ns with a"
+                + " single loop,\n"
+                + "whose call of the visitor turns megamorphic. The copies cost bytecode only:"
+                + " a copy that no\n"
+                + "visitor class runs is never compiled.\n",
+            LOOP_COPIES,
+            COPIES_NS,
+            ONE_LOOP_NS)
+        .initializer("new $T($L)", RuntimeContract.LOOP_COPIES, LOOP_COPIES)
+        .build();
+  }
+
+  /**
+   * Adds the methods after the constructor that every query has: {@code of}, the container's
+   * accessor, {@code size}, {@code contains}, the two signals, the storages' accessors and {@code
+   * declareAccess}.
+   */
+  private void addAccessors(
+      final TypeSpec.Builder type, final QueryModel model, final List<Slot> slots) {
+    type.addMethod(ofMethod(model))
         .addMethod(containerMethod())
         .addMethod(sizeMethod())
         .addMethod(containsMethod())
@@ -221,47 +258,64 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       type.addMethod(storageMethod(slot));
     }
     type.addMethod(declareAccessMethod(model, slots));
+  }
+
+  /** Adds {@code each} and the copies of its loop, one per visitor class and a shared one. */
+  private void addEachMethods(
+      final TypeSpec.Builder type, final QueryModel model, final List<Slot> slots) {
     type.addMethod(eachMethod(model));
     for (int copy = 0; copy <= LOOP_COPIES; copy++) {
       type.addMethod(eachCopy(model, slots, copy));
     }
+  }
+
+  /**
+   * Adds a group's methods about the members' order: {@code sort}, {@code sortByPosition} (owning
+   * groups only), {@code eachInOrder} and its step; a view has none.
+   */
+  private void addOrderMethods(
+      final TypeSpec.Builder type, final QueryModel model, final List<Slot> slots) {
     if (QueryModel.Kind.VIEW != model.kind()) {
-      type.addMethod(
-          MethodSpec.methodBuilder("sort")
-              .addJavadoc(
-                  "Sorts the members by entity through the group (see its {@code sort}): the"
-                      + " comparator sees\n"
-                      + "the storages unchanged; if it throws, nothing moves.\n\n"
-                      + "@param comparator the order of two entities\n")
-              .addModifiers(Modifier.PUBLIC)
-              .addParameter(RuntimeContract.ENTITY_COMPARATOR, "comparator", Modifier.FINAL)
-              .addStatement("group.sort(comparator)")
-              .build());
+      type.addMethod(sortMethod());
     }
     if (QueryModel.Kind.OWNING_GROUP == model.kind()) {
-      type.addMethod(
-          MethodSpec.methodBuilder("sortByPosition")
-              .addJavadoc(
-                  "Sorts the members through the group by comparing two positions of the owned"
-                      + " storages\n"
-                      + "(aligned, and unchanged while the comparator runs); every owned storage"
-                      + " follows.\n\n"
-                      + "@param comparator the order of the elements at two positions\n")
-              .addModifiers(Modifier.PUBLIC)
-              .addParameter(RuntimeContract.POSITION_COMPARATOR, "comparator", Modifier.FINAL)
-              .addStatement("group.sortByPosition(comparator)")
-              .build());
+      type.addMethod(sortByPositionMethod());
     }
     if (QueryModel.Kind.VIEW != model.kind()) {
       type.addMethod(eachInOrderMethod(model)).addMethod(visitInOrderMethod(model, slots));
     }
-    if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
-      type.addMethod(eachChangedSinceMethod(model, slots));
-    }
-    type.addMethods(members.methodSpecs())
-        .addType(visitorType(model, slots))
-        .addTypes(members.typeSpecs());
-    return type;
+  }
+
+  /** Returns a group's {@code sort}, which sorts the members by entity through the group. */
+  private static MethodSpec sortMethod() {
+    return MethodSpec.methodBuilder("sort")
+        .addJavadoc(
+            "Sorts the members by entity through the group (see its {@code sort}): the"
+                + " comparator sees\n"
+                + "the storages unchanged; if it throws, nothing moves.\n\n"
+                + "@param comparator the order of two entities\n")
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(RuntimeContract.ENTITY_COMPARATOR, "comparator", Modifier.FINAL)
+        .addStatement("group.sort(comparator)")
+        .build();
+  }
+
+  /**
+   * Returns an owning group's {@code sortByPosition}, which sorts the members by comparing
+   * positions of the owned storages.
+   */
+  private static MethodSpec sortByPositionMethod() {
+    return MethodSpec.methodBuilder("sortByPosition")
+        .addJavadoc(
+            "Sorts the members through the group by comparing two positions of the owned"
+                + " storages\n"
+                + "(aligned, and unchanged while the comparator runs); every owned storage"
+                + " follows.\n\n"
+                + "@param comparator the order of the elements at two positions\n")
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(RuntimeContract.POSITION_COMPARATOR, "comparator", Modifier.FINAL)
+        .addStatement("group.sortByPosition(comparator)")
+        .build();
   }
 
   // -----------------------------------------------------------------------------------------------

@@ -1,0 +1,357 @@
+package dev.phalanx.ecs;
+
+import dev.phalanx.ecs.internal.Failures;
+import java.util.Arrays;
+
+/**
+ * The second and third steps of a {@link ChangeSet}'s commit, once {@link ChangeCheck} passed every
+ * change and the staged entities are created: applies every insertion and value write in staging
+ * order, unannounced, logging what it made; then announces the log; then runs the removals and
+ * destructions in staging order, announced as the registry announces them.
+ *
+ * <p>Invariants kept:
+ *
+ * <ul>
+ *   <li>No user code runs while changes are applied but the {@link ChangeSet.RowWriter}s of row
+ *       changes and the {@link ChangeSet.References} of copies, which only write their element.
+ *   <li>Every staged handle a change holds is resolved to its created entity, and every
+ *       {@code @EntityRef} field an element is written with is rewritten through the set ({@link
+ *       ChangeSet#written}) after its mapping.
+ *   <li>A row write reuses the position its check found while its storage's structure stamp is
+ *       unchanged; positions of a run are taken after the run's insertions, where groups keep them.
+ *   <li>The log holds, per insertion made, its storage, entity and pending mark (a copy or row
+ *       insertion with nothing to announce is left out), and per value write {@link #UPDATE}; the
+ *       announce step empties it.
+ *   <li>Nothing thrown stops the commit: a writer's or listener's exception is collected and
+ *       returned, the first with later ones suppressed.
+ * </ul>
+ */
+final class ChangeApply {
+
+  // A log mark for a value write, announced as an update; insertions log their pending mark.
+  private static final int UPDATE = -2;
+
+  private final ChangeSet changes;
+  private final ChangeCheck check;
+  private final Registry registry;
+  private final ReferenceRewriter rewriter = new ReferenceRewriter();
+
+  // What the apply made, to announce: storage, entity and pending mark, or UPDATE.
+  private Storage<?>[] logStorages = new Storage<?>[16];
+  private long[] logEntities = new long[16];
+  private int[] logMarks = new int[16];
+  private int logSize;
+
+  // A run of row changes handed to its writer at once: positions and rows.
+  private int[] runPositions = new int[16];
+  private int[] runRows = new int[16];
+
+  ChangeApply(final ChangeSet changes, final ChangeCheck check, final Registry registry) {
+    this.changes = changes;
+    this.check = check;
+    this.registry = registry;
+  }
+
+  /** Applies every checked change, then announces; returns what listeners threw. */
+  Throwable run() {
+    logSize = 0;
+    // Only a row writer (user code, which should not throw) can fail here.
+    Throwable failure = null;
+    final int size = changes.size;
+    int change = 0;
+    while (change < size) {
+      int next = change + 1;
+      switch (changes.kinds[change]) {
+        case ChangeSet.EMPLACE -> insertValue(change);
+        case ChangeSet.COPY -> insertCopies(change);
+        case ChangeSet.REPLACE -> writeValue(change);
+        case ChangeSet.EMPLACE_ROW, ChangeSet.WRITE_ROW -> {
+          next = rowRunEnd(change);
+          failure = applyRows(change, next, failure);
+        }
+        default -> {}
+      }
+      change = next;
+    }
+    failure = announce(failure);
+    for (int later = 0; later < size; later++) {
+      final byte kind = changes.kinds[later];
+      if (ChangeSet.REMOVE == kind) {
+        failure = removeLater(later, failure);
+      } else if (ChangeSet.DESTROY == kind) {
+        failure = destroyLater(later, failure);
+      }
+    }
+    return failure;
+  }
+
+  private void insertValue(final int change) {
+    final Storage<?> storage = check.storage(change);
+    final long entity = changes.resolve(changes.targets[change]);
+    stageValue(storage, changes.values[change]);
+    final int at = storage.prepareInsert(entity);
+    storage.writeStaged(at);
+    rewrite(storage, at, 0, null);
+    log(storage, entity, storage.commitUnannounced(entity, at));
+  }
+
+  private void writeValue(final int change) {
+    final Storage<?> storage = check.storage(change);
+    final long entity = changes.resolve(changes.targets[change]);
+    stageValue(storage, changes.values[change]);
+    final int at = storage.indexOf(entity);
+    storage.writeStaged(at);
+    rewrite(storage, at, 0, null);
+    log(storage, entity, UPDATE);
+  }
+
+  /** {@return the end of the run of row changes from {@code from}: same kind, type and writer} */
+  private int rowRunEnd(final int from) {
+    final byte[] kinds = changes.kinds;
+    final ComponentType<?, ?>[] types = changes.types;
+    final Object[] values = changes.values;
+    final int size = changes.size;
+    int end = from + 1;
+    while (end < size
+        && kinds[end] == kinds[from]
+        && types[end] == types[from]
+        && values[end] == values[from]) {
+      end++;
+    }
+    return end;
+  }
+
+  /**
+   * Applies the row changes {@code [from, to)}, one kind, type and writer: the insertions first
+   * (unannounced; groups may move elements), then the writer writes every element at its final
+   * position at once; each element is stamped, its staged references rewritten, and logged for
+   * announcing. What the writer throws is collected, the changes still made.
+   */
+  private Throwable applyRows(final int from, final int to, Throwable failure) {
+    final Storage<?> storage = check.storage(from);
+    final int count = to - from;
+    if (runPositions.length < count) {
+      runPositions = new int[Math.max(count, 2 * runPositions.length)];
+      runRows = new int[runPositions.length];
+    }
+    final boolean inserting = ChangeSet.EMPLACE_ROW == changes.kinds[from];
+    makeRows(storage, from, count, inserting);
+    findRowPositions(storage, from, count, inserting);
+    try {
+      ((ChangeSet.RowWriter) changes.values[from]).writeAll(storage, runPositions, runRows, count);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    for (int k = 0; k < count; k++) {
+      storage.markWritten(runPositions[k]);
+    }
+    if (rewriter.hasRefs(storage)) {
+      for (int k = 0; k < count; k++) {
+        rewriter.rewrite(storage, runPositions[k], 0, null, changes);
+      }
+    }
+    return failure;
+  }
+
+  /**
+   * Takes the rows of the run's {@code count} changes from {@code from}; makes its insertions
+   * (unannounced) and logs every change for announcing.
+   */
+  private void makeRows(
+      final Storage<?> storage, final int from, final int count, final boolean inserting) {
+    for (int k = 0; k < count; k++) {
+      final long entity = changes.resolve(changes.targets[from + k]);
+      runRows[k] = (int) changes.sources[from + k];
+      if (inserting) {
+        final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
+        if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+          log(storage, entity, mark);
+        }
+      } else {
+        log(storage, entity, UPDATE);
+      }
+    }
+  }
+
+  /**
+   * Finds the positions of the run's elements once every insertion of the run is made (an owning
+   * group moves its new members), or takes them as the check found them while no element of the
+   * storage moved since.
+   */
+  private void findRowPositions(
+      final Storage<?> storage, final int from, final int count, final boolean inserting) {
+    final long stamp = storage.structureStamp();
+    for (int k = 0; k < count; k++) {
+      final int change = from + k;
+      final int checked = inserting ? SparseSet.ABSENT : check.checkedPosition(change, stamp);
+      runPositions[k] =
+          SparseSet.ABSENT != checked
+              ? checked
+              : storage.indexOf(changes.resolve(changes.targets[change]));
+    }
+  }
+
+  private void insertCopies(final int change) {
+    final Storage<?> storage = check.storage(change);
+    final Storage<?> source = (Storage<?>) changes.values[change];
+    final int from = source.indexOf(changes.sources[change]);
+    final long target = changes.targets[change];
+    if (!Entity.isNull(target)) {
+      insertCopy(storage, source, from, changes.resolve(target), 0, changes.maps[change]);
+      return;
+    }
+    final int start = changes.rangeStarts[change];
+    if (start < 0) {
+      insertCopies(storage, source, from, changes.created, -1 - start, change);
+      return;
+    }
+    final long[] targets = changes.rangeTargets;
+    for (int i = start; i < start + changes.rangeCounts[change]; i++) {
+      targets[i] = changes.resolve(targets[i]);
+    }
+    insertCopies(storage, source, from, targets, start, change);
+  }
+
+  /**
+   * Inserts copies of {@code source}'s element at {@code from} for {@code entities[start, start +
+   * count)}: as one bulk insertion where announcing would run nothing, else one by one.
+   */
+  private void insertCopies(
+      final Storage<?> storage,
+      final Storage<?> source,
+      final int from,
+      final long[] entities,
+      final int start,
+      final int change) {
+    final int count = changes.rangeCounts[change];
+    final ChangeSet.References references = changes.maps[change];
+    if (storage.bulkSilent()) {
+      stageCopy(storage, source, from);
+      final int first = storage.prepareInsertAll(entities, start, start + count);
+      storage.writeStaged(first, count);
+      if (rewriter.hasRefs(storage)) {
+        for (int i = 0; i < count; i++) {
+          rewrite(storage, first + i, i, references);
+        }
+      }
+      storage.commitInsertAll(entities, start, start + count, first);
+      return;
+    }
+    final long sourceEntity = changes.sources[change];
+    for (int i = 0; i < count; i++) {
+      // Each insertion may move the source's element (an owning group swaps the new element into
+      // its part of the storage, and the source may be that storage): look it up again.
+      final int at = 0 == i ? from : source.indexOf(sourceEntity);
+      insertCopy(storage, source, at, entities[start + i], i, references);
+    }
+  }
+
+  private void insertCopy(
+      final Storage<?> storage,
+      final Storage<?> source,
+      final int from,
+      final long entity,
+      final int copy,
+      final ChangeSet.References references) {
+    stageCopy(storage, source, from);
+    final int at = storage.prepareInsert(entity);
+    storage.writeStaged(at);
+    rewrite(storage, at, copy, references);
+    final int mark = storage.commitUnannounced(entity, at);
+    if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+      log(storage, entity, mark);
+    }
+  }
+
+  /** Rewrites the references of the element at {@code position}: mapped, then staged handles. */
+  private void rewrite(
+      final Storage<?> storage,
+      final int position,
+      final int copy,
+      final ChangeSet.References references) {
+    if (rewriter.hasRefs(storage)) {
+      rewriter.rewrite(storage, position, copy, references, changes);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void stageValue(final Storage<T> storage, final Object value) {
+    storage.stage((T) value);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void stageCopy(
+      final Storage<T> storage, final Storage<?> source, final int at) {
+    storage.stageFrom((Storage<T>) source, at);
+  }
+
+  private void log(final Storage<?> storage, final long entity, final int mark) {
+    if (logSize == logMarks.length) {
+      final int grown = logSize * 2;
+      logStorages = Arrays.copyOf(logStorages, grown);
+      logEntities = Arrays.copyOf(logEntities, grown);
+      logMarks = Arrays.copyOf(logMarks, grown);
+    }
+    logStorages[logSize] = storage;
+    logEntities[logSize] = entity;
+    logMarks[logSize] = mark;
+    logSize++;
+  }
+
+  /** Publishes creation, then insertions last first, then updates in order; empties the log. */
+  private Throwable announce(Throwable failure) {
+    final Signal onCreate = registry.onCreate();
+    if (!onCreate.isEmpty()) {
+      final long[] created = changes.created;
+      for (int i = 0; i < changes.createdCount; i++) {
+        failure = onCreate.publish(registry, created[i], failure);
+      }
+    }
+    for (int i = logSize - 1; i >= 0; i--) {
+      if (UPDATE != logMarks[i]) {
+        failure = logStorages[i].announceInsert(logEntities[i], logMarks[i], failure);
+      }
+    }
+    for (int i = 0; i < logSize; i++) {
+      // A listener may have destroyed the target or stripped it of the component meanwhile.
+      final Storage<?> storage = logStorages[i];
+      if (UPDATE == logMarks[i]
+          && !storage.onUpdate().isEmpty()
+          && storage.contains(logEntities[i])) {
+        failure = storage.onUpdate().publish(registry, logEntities[i], failure);
+      }
+    }
+    Arrays.fill(logStorages, 0, logSize, null);
+    logSize = 0;
+    return failure;
+  }
+
+  /** Runs a staged removal, unless its storage never existed or listeners destroyed its target. */
+  private Throwable removeLater(final int change, Throwable failure) {
+    final Storage<?> storage = check.storage(change);
+    final long entity = changes.resolve(changes.targets[change]);
+    if (null == storage || !registry.valid(entity)) {
+      return failure;
+    }
+    try {
+      storage.remove(entity);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    return failure;
+  }
+
+  /** Runs a staged destroy, unless listeners destroyed its target already. */
+  private Throwable destroyLater(final int change, Throwable failure) {
+    final long entity = changes.resolve(changes.targets[change]);
+    if (!registry.valid(entity)) {
+      return failure;
+    }
+    try {
+      registry.destroy(entity);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    return failure;
+  }
+}

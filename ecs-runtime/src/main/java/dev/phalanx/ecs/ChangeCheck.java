@@ -1,0 +1,461 @@
+package dev.phalanx.ecs;
+
+import dev.phalanx.ecs.internal.LongLongMap;
+import java.util.Arrays;
+
+/**
+ * The first step of a {@link ChangeSet}'s commit: checks every staged change against the world and
+ * against the changes staged before it, and records what the apply step needs. It changes nothing
+ * of the world (a storage created for a type the registry did not have yet excepted), so a refused
+ * commit changes nothing; {@link ChangeRefusals} builds what it throws.
+ *
+ * <p>What it records, per check:
+ *
+ * <ul>
+ *   <li>Per change, the storage it touches ({@link #storage}), and per row write the position found
+ *       and the storage's {@link Storage#structureStamp()} then: the apply reuses the position
+ *       while the stamp is unchanged (no element of the storage moved since).
+ *   <li>The (entity, type) pairs changed so far, so that a second change of one pair is refused: a
+ *       bit per entity index and type id for live entities, each word set listed so that {@link
+ *       #forgetMarks()} clears only those; a bit per staging number and type id for created ones (a
+ *       prefab's thousands of copies cost a bit each).
+ *   <li>The entities destroyed so far, keyed by {@link #entityKey}, and how many of them are the
+ *       set's own creations.
+ *   <li>The storages that could refuse a destroy (locked, iterated, or observed by groups while an
+ *       iteration or lock is active), listed at the first destroy: the check changes nothing, so
+ *       the list holds for the whole check, and a destroy asks only them whether they hold it.
+ * </ul>
+ *
+ * <p>Marks are cleared before each check and before the apply step; the per-change storages live
+ * until the set forgets its changes ({@link #forget}).
+ */
+final class ChangeCheck {
+
+  // What a change's target is: an entity of the world, or one the set creates.
+  private static final int LIVE = 0;
+  private static final int CREATED = 1;
+
+  private final ChangeSet changes;
+  private final Registry registry;
+
+  // Per change, the storage it touches; as long as the set's change arrays.
+  private Storage<?>[] storages = new Storage<?>[16];
+  // Per row write, the position its check found and its storage's structure stamp then (-1: none).
+  private int[] checkedPositions = new int[16];
+  private long[] checkedStamps = new long[16];
+
+  // Pairs changed so far, per type id: a bit per entity index for live entities (each word set
+  // listed in liveMarks as type id << 32 | word), a bit per staging number for created ones.
+  private long[][] livePairs = new long[32][];
+  private long[] liveMarks = new long[16];
+  private int liveMarkCount;
+  private long[][] stagedPairs = new long[32][];
+  // The entities destroyed so far, and how many are the set's own creations (mostly none).
+  private final LongLongMap destroyed = new LongLongMap(16);
+  private int stagedDestroys;
+  // The storages that could refuse a destroy; -1 until the check's first destroy lists them.
+  private Storage<?>[] guarded = new Storage<?>[8];
+  private int guardedCount = -1;
+
+  ChangeCheck(final ChangeSet changes, final Registry registry) {
+    this.changes = changes;
+    this.registry = registry;
+  }
+
+  /** Grows the per-change records with the set's change arrays, to {@code length}. */
+  void grow(final int length) {
+    storages = Arrays.copyOf(storages, length);
+    checkedPositions = Arrays.copyOf(checkedPositions, length);
+    checkedStamps = Arrays.copyOf(checkedStamps, length);
+  }
+
+  /** {@return the storage the check found for {@code change} (null: none exists)} */
+  Storage<?> storage(final int change) {
+    return storages[change];
+  }
+
+  /**
+   * {@return the position the check found for row write {@code change}, if its storage's structure
+   * stamp is still {@code stamp}, else {@link SparseSet#ABSENT}}
+   */
+  int checkedPosition(final int change, final long stamp) {
+    return checkedStamps[change] == stamp ? checkedPositions[change] : SparseSet.ABSENT;
+  }
+
+  /** Checks every change against the world and the changes staged before it. */
+  void run() {
+    forgetMarks();
+    final int size = changes.size;
+    if (changes.staged > 0 || size > 0) {
+      registry.checkChangeable(changes);
+    }
+    registry.entities().checkCreatable(changes.staged);
+    for (int change = 0; change < size; change++) {
+      final byte kind = changes.kinds[change];
+      if (ChangeSet.DESTROY == kind) {
+        checkDestroy(changes.targets[change]);
+        continue;
+      }
+      final Storage<?> storage = storageFor(change);
+      storages[change] = storage;
+      final long target = changes.targets[change];
+      if (ChangeSet.COPY == kind && Entity.isNull(target)) {
+        checkSource(change);
+        checkRange(change, storage);
+      } else if (ChangeSet.WRITE_ROW == kind) {
+        checkRowWrite(change, storage, target);
+      } else {
+        if (ChangeSet.COPY == kind) {
+          checkSource(change);
+        }
+        checkComponent(change, storage, target);
+      }
+    }
+  }
+
+  /**
+   * Checks a copy to many targets. Targets the set creates, with nothing destroyed by the set, only
+   * need their bit set (a prefab's thousands of copies): the lock and group checks do not depend on
+   * the target, and are made once. Other targets get the full check.
+   */
+  private void checkRange(final int change, final Storage<?> storage) {
+    final int rangeStart = changes.rangeStarts[change];
+    if (rangeStart < 0) {
+      checkCreatedRun(change, storage, -1 - rangeStart, changes.rangeCounts[change]);
+      return;
+    }
+    final int end = rangeStart + changes.rangeCounts[change];
+    if (rangeStart == end) {
+      return;
+    }
+    final long[] targets = changes.rangeTargets;
+    storage.checkUnlocked(false, storage, targets[rangeStart]);
+    checkGroupsQuiet(change, storage, targets[rangeStart]);
+    final long[] bits = stagedBits(changes.types[change].id());
+    final boolean noDestroys = 0 == destroyed.size();
+    for (int i = rangeStart; i < end; i++) {
+      final long entity = targets[i];
+      if (noDestroys && changes.isStagedHere(entity)) {
+        final int n = Entity.version(entity) - changes.base;
+        final long bit = 1L << n;
+        if (0 != (bits[n >>> 6] & bit)) {
+          markPair(change, entity, CREATED); // throws: the second change of this pair
+        }
+        bits[n >>> 6] |= bit;
+      } else {
+        checkComponent(change, storage, entity);
+      }
+    }
+  }
+
+  /** Checks a copy to the run of creations {@code [n, n + count)}, as {@link #checkRange}. */
+  private void checkCreatedRun(
+      final int change, final Storage<?> storage, final int n, final int count) {
+    if (0 == count) {
+      return;
+    }
+    if (0 != destroyed.size()) {
+      for (int i = 0; i < count; i++) {
+        checkComponent(change, storage, changes.handle(n + i));
+      }
+      return;
+    }
+    storage.checkUnlocked(false, storage, changes.handle(n));
+    checkGroupsQuiet(change, storage, changes.handle(n));
+    final long[] bits = stagedBits(changes.types[change].id());
+    final int end = n + count;
+    int k = n;
+    while (k < end) {
+      if (0 == (k & 63) && end - k >= 64) {
+        // A whole word of the run at once.
+        if (0 != bits[k >>> 6]) {
+          final int taken = k + Long.numberOfTrailingZeros(bits[k >>> 6]);
+          markPair(change, changes.handle(taken), CREATED);
+        }
+        bits[k >>> 6] = -1L;
+        k += 64;
+        continue;
+      }
+      final long bit = 1L << k;
+      if (0 != (bits[k >>> 6] & bit)) {
+        markPair(change, changes.handle(k), CREATED); // throws: the second change of this pair
+      }
+      bits[k >>> 6] |= bit;
+      k++;
+    }
+  }
+
+  /**
+   * {@return the storage of the change's type: the registry's, created for an insertion if it has
+   * none yet; null for a change that needs none to exist}
+   */
+  private Storage<?> storageFor(final int change) {
+    final ComponentType<?, ?> type = changes.types[change];
+    final Storage<?> found = registry.findStorage(type);
+    final byte kind = changes.kinds[change];
+    if (null != found
+        || ChangeSet.REPLACE == kind
+        || ChangeSet.WRITE_ROW == kind
+        || ChangeSet.REMOVE == kind) {
+      return found;
+    }
+    return storageIn(registry, type);
+  }
+
+  private static <T, S extends Storage<T>> S storageIn(
+      final Registry registry, final ComponentType<T, S> type) {
+    return registry.storage(type);
+  }
+
+  /** Refuses a copy whose source no longer holds the element. */
+  private void checkSource(final int change) {
+    final Storage<?> source = (Storage<?>) changes.values[change];
+    final long sourceEntity = changes.sources[change];
+    if (SparseSet.ABSENT == source.indexOf(sourceEntity)) {
+      throw ChangeRefusals.sourceGone(
+          changes, change, changes.targets[change], sourceEntity, changes.types[change], source);
+    }
+  }
+
+  /** Checks one change of {@code entity}'s component in {@code storage} (null: none exists). */
+  private void checkComponent(final int change, final Storage<?> storage, final long entity) {
+    final int origin = liveState(change, entity);
+    markPair(change, entity, origin);
+    final boolean present = LIVE == origin && null != storage && storage.contains(entity);
+    switch (changes.kinds[change]) {
+      case ChangeSet.EMPLACE, ChangeSet.COPY, ChangeSet.EMPLACE_ROW -> {
+        if (present) {
+          throw refusal(change, entity, "it already has one; stage replace to write it");
+        }
+        if (LIVE == origin) {
+          registry.checkInsertionState(entity, changes.types[change]);
+        }
+        storage.checkUnlocked(false, storage, entity);
+        checkGroupsQuiet(change, storage, entity);
+      }
+      case ChangeSet.REPLACE, ChangeSet.WRITE_ROW -> {
+        if (!present) {
+          throw refusal(change, entity, "it has no " + changes.types[change].name());
+        }
+      }
+      default -> {
+        if (present) {
+          if (storage.isLocked() || storage.isIterated()) {
+            // Refused, unless a permit lets this thread change it: the message only then.
+            storage.checkRearrange(ChangeRefusals.describe(changes, change, entity));
+          }
+          checkGroupsQuiet(change, storage, entity);
+        }
+      }
+    }
+  }
+
+  /**
+   * Checks a row write, keeping the position found for the apply. A live entity the storage holds
+   * is valid (a storage holds live entities only), so one lookup answers both questions; any other
+   * target gets the full check, which refuses it with the reason.
+   */
+  private void checkRowWrite(final int change, final Storage<?> storage, final long entity) {
+    final int at =
+        null == storage || ChangeSet.isStaged(entity) ? SparseSet.ABSENT : storage.indexOf(entity);
+    if (SparseSet.ABSENT == at
+        || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
+      checkComponent(change, storage, entity);
+      checkedStamps[change] = -1L;
+      return;
+    }
+    markPair(change, entity, LIVE);
+    checkedPositions[change] = at;
+    checkedStamps[change] = storage.structureStamp();
+  }
+
+  /**
+   * Records that the set changes {@code entity}'s component of the change's type, refusing a second
+   * change of it.
+   */
+  private void markPair(final int change, final long entity, final int origin) {
+    final int id = changes.types[change].id();
+    final boolean first;
+    if (CREATED == origin) {
+      first = markStaged(id, Entity.version(entity) - changes.base);
+    } else {
+      first = markLive(id, Entity.index(entity));
+    }
+    if (!first) {
+      throw refusal(
+          change,
+          entity,
+          "an earlier change of this set already changes it; stage one change per component and"
+              + " entity");
+    }
+  }
+
+  /** Sets the bit of staging number {@code n} for type {@code id}; returns whether it was clear. */
+  private boolean markStaged(final int id, final int n) {
+    final long[] bits = stagedBits(id);
+    final long bit = 1L << n;
+    final boolean clear = 0 == (bits[n >>> 6] & bit);
+    bits[n >>> 6] |= bit;
+    return clear;
+  }
+
+  /**
+   * Sets the bit of entity index {@code index} for type {@code id}, listing its word if it was the
+   * word's first; returns whether the bit was clear.
+   */
+  private boolean markLive(final int id, final int index) {
+    final int word = index >>> 6;
+    final long[] bits = liveBits(id, word);
+    final long bit = 1L << index;
+    if (0 != (bits[word] & bit)) {
+      return false;
+    }
+    if (0 == bits[word]) {
+      if (liveMarkCount == liveMarks.length) {
+        liveMarks = Arrays.copyOf(liveMarks, liveMarkCount * 2);
+      }
+      liveMarks[liveMarkCount++] = (long) id << 32 | word;
+    }
+    bits[word] |= bit;
+    return true;
+  }
+
+  /** {@return type {@code id}'s bits, one per entity index, with room for word {@code word}} */
+  private long[] liveBits(final int id, final int word) {
+    if (id >= livePairs.length) {
+      livePairs = Arrays.copyOf(livePairs, Math.max(id + 1, livePairs.length * 2));
+    }
+    long[] bits = livePairs[id];
+    if (null == bits || bits.length <= word) {
+      final int words = Math.max(word + 1, null == bits ? 64 : bits.length * 2);
+      bits = null == bits ? new long[words] : Arrays.copyOf(bits, words);
+      livePairs[id] = bits;
+    }
+    return bits;
+  }
+
+  /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
+  private long[] stagedBits(final int id) {
+    if (id >= stagedPairs.length) {
+      stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
+    }
+    long[] bits = stagedPairs[id];
+    final int words = (changes.staged + 63) >>> 6;
+    if (null == bits || bits.length < words) {
+      bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
+      stagedPairs[id] = bits;
+    }
+    return bits;
+  }
+
+  /**
+   * Returns whether {@code entity} is {@link #LIVE} or {@link #CREATED} by the set; refuses a
+   * target that is neither live nor staged here, or that an earlier change destroys.
+   */
+  private int liveState(final int change, final long entity) {
+    if (ChangeSet.isStaged(entity)) {
+      if (!changes.isStagedHere(entity)) {
+        throw refusal(change, entity, "it is a staged handle of another change set");
+      }
+      if (0 != stagedDestroys && destroyed.containsKey(entityKey(entity))) {
+        throw refusal(change, entity, "an earlier change of this set destroys it");
+      }
+      return CREATED;
+    }
+    if (!registry.valid(entity)) {
+      throw refusal(change, entity, "the entity is not valid (destroyed or never created)");
+    }
+    if (0 != destroyed.size() && destroyed.containsKey(entityKey(entity))) {
+      throw refusal(change, entity, "an earlier change of this set destroys it");
+    }
+    return LIVE;
+  }
+
+  /**
+   * Checks a destroy: its target is live or staged here and not destroyed already; a live one must
+   * be destroyable, and each guarded storage that holds it must allow the removal.
+   */
+  private void checkDestroy(final long entity) {
+    final int change = -1;
+    liveState(change, entity);
+    if (ChangeSet.isStaged(entity)) {
+      stagedDestroys++;
+    } else {
+      registry.checkDestroyable(entity);
+      if (guardedCount < 0) {
+        findGuarded();
+      }
+      for (int g = 0; g < guardedCount; g++) {
+        final Storage<?> storage = guarded[g];
+        if (storage.contains(entity)) {
+          storage.checkRearrange(ChangeRefusals.destroying(changes, entity));
+          checkGroupsQuiet(change, storage, entity);
+        }
+      }
+    }
+    destroyed.put(entityKey(entity), 1L);
+  }
+
+  /**
+   * Lists the storages that could refuse a destroy: only they need asking whether they hold the
+   * entity (a destroy of an entity with ten components then costs no lookup but its own).
+   */
+  private void findGuarded() {
+    guardedCount = 0;
+    final boolean groupsGuarded = registry.groups().guards.any();
+    for (int s = 0; s < registry.storageCount(); s++) {
+      final Storage<?> storage = registry.storageAt(s);
+      if (storage.isLocked() || storage.isIterated() || (groupsGuarded && storage.hasGroups())) {
+        if (guardedCount == guarded.length) {
+          guarded = Arrays.copyOf(guarded, guardedCount * 2);
+        }
+        guarded[guardedCount++] = storage;
+      }
+    }
+  }
+
+  /** Refuses a change of a storage that groups observe while an iteration or lock is active. */
+  private void checkGroupsQuiet(final int change, final Storage<?> storage, final long entity) {
+    if (storage.hasGroups() && registry.groups().guards.any()) {
+      throw ChangeRefusals.groupsObserve(changes, change, entity, storage);
+    }
+  }
+
+  private IllegalArgumentException refusal(
+      final int change, final long entity, final String reason) {
+    return ChangeRefusals.refusal(changes, change, entity, reason);
+  }
+
+  /** A key for an entity: its index, or its staging number with bit 32 set; never -1. */
+  private static long entityKey(final long entity) {
+    return ChangeSet.isStaged(entity)
+        ? 0x1_0000_0000L | (Entity.version(entity) & 0xFFFF_FFFFL)
+        : Entity.index(entity);
+  }
+
+  /** Forgets the pairs, destroys and guarded storages recorded; keeps the per-change storages. */
+  void forgetMarks() {
+    for (int i = 0; i < liveMarkCount; i++) {
+      livePairs[(int) (liveMarks[i] >>> 32)][(int) liveMarks[i]] = 0L;
+    }
+    liveMarkCount = 0;
+    stagedDestroys = 0;
+    if (guardedCount > 0) {
+      Arrays.fill(guarded, 0, guardedCount, null);
+    }
+    guardedCount = -1;
+    destroyed.clear();
+    final int words = (changes.staged + 63) >>> 6;
+    for (final long[] bits : stagedPairs) {
+      if (null != bits) {
+        Arrays.fill(bits, 0, Math.min(words, bits.length), 0L);
+      }
+    }
+  }
+
+  /** Forgets everything recorded for the set's {@code size} changes. */
+  void forget(final int size) {
+    Arrays.fill(storages, 0, size, null);
+    forgetMarks();
+  }
+}

@@ -1,0 +1,97 @@
+package dev.phalanx.ecs.hierarchy;
+
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.SparseSet;
+
+/**
+ * Rebuilds the hierarchy's children lists and counts from its parent links, after raw writes of
+ * node values (a loader's) left them as they wanted. The parent links are the truth: afterwards
+ * every list holds exactly the nodes that name its owner as parent, its count is its length, its
+ * sibling links are symmetric, and a root has no siblings (see {@link Hierarchy#relink()} for the
+ * order kept). Cycles of parent links are not broken: a loader refuses them first. Stateless: one
+ * rebuild allocates two arrays of one entry per node position.
+ */
+final class ListRebuild {
+
+  private ListRebuild() {}
+
+  /**
+   * Rebuilds every children list and count of {@code nodes} from the parent links; see {@link
+   * Hierarchy#relink()}.
+   */
+  static void rebuild(final Hierarchy.NodeStorage nodes) {
+    final int size = nodes.size();
+    final long[] packed = nodes.packed();
+    for (int at = 0; at < size; at++) {
+      if (!Entity.isTombstone(packed[at])) {
+        final long parent = nodes.parentAt(at);
+        if (!Entity.isNull(parent) && (!nodes.contains(parent) || parent == packed[at])) {
+          nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
+        }
+      }
+    }
+    final boolean[] taken = new boolean[size];
+    final int[] tail = new int[size];
+    for (int at = 0; at < size; at++) {
+      if (!Entity.isTombstone(packed[at])) {
+        tail[at] = keepListed(nodes, at, taken);
+      }
+    }
+    for (int at = 0; at < size; at++) {
+      final long entity = packed[at];
+      if (Entity.isTombstone(entity) || taken[at]) {
+        continue;
+      }
+      final long parent = nodes.parentAt(at);
+      if (Entity.isNull(parent)) {
+        nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
+        continue;
+      }
+      final int parentAt = nodes.indexOf(parent);
+      final int last = tail[parentAt];
+      if (SparseSet.ABSENT == last) {
+        nodes.setFirstAt(parentAt, entity);
+        nodes.setLinks(at, parent, Entity.NULL, Entity.NULL);
+      } else {
+        nodes.setNextAt(last, entity);
+        nodes.setLinks(at, parent, packed[last], Entity.NULL);
+      }
+      tail[parentAt] = at;
+      nodes.setCountAt(parentAt, nodes.countAt(parentAt) + 1);
+    }
+  }
+
+  /**
+   * Keeps, in order, the prefix of the list of the node at {@code at} whose children name it as
+   * parent and are listed nowhere else; returns the position of the last one kept, or {@link
+   * SparseSet#ABSENT}.
+   */
+  private static int keepListed(
+      final Hierarchy.NodeStorage nodes, final int at, final boolean[] taken) {
+    final long entity = nodes.packed()[at];
+    long child = nodes.firstAt(at);
+    nodes.setFirstAt(at, Entity.NULL);
+    int last = SparseSet.ABSENT;
+    int count = 0;
+    while (!Entity.isNull(child)) {
+      final int childAt = nodes.indexOf(child);
+      if (SparseSet.ABSENT == childAt || taken[childAt] || nodes.parentAt(childAt) != entity) {
+        break;
+      }
+      final long next = nodes.nextAt(childAt);
+      taken[childAt] = true;
+      if (SparseSet.ABSENT == last) {
+        nodes.setFirstAt(at, child);
+        nodes.setLinks(childAt, entity, Entity.NULL, Entity.NULL);
+      } else {
+        nodes.setNextAt(last, child);
+        nodes.setLinks(childAt, entity, nodes.packed()[last], Entity.NULL);
+      }
+      last = childAt;
+      count++;
+      child = next;
+    }
+    nodes.setCountAt(at, count);
+    return last;
+  }
+}
