@@ -24,7 +24,7 @@ if [[ ! -f "$jar" ]]; then
 fi
 case "$mode" in
   quick)
-    # One fork, short iterations (0.4 s: 66 iteration benchmarks must fit), 1M entities (10k/10M only in full mode).
+    # One fork, short iterations (0.4 s: 83 iteration benchmarks must fit), 1M entities (10k/10M only in full mode).
     iter_opts=(-f 1 -wi 2 -w 400ms -i 3 -r 400ms)
     shot_opts=(-f 1 -wi 2 -i 4)
     heap="-Xms4g -Xmx4g"
@@ -62,16 +62,19 @@ start=$SECONDS
 if [[ "$part" == all || "$part" == iteration ]]; then
   # Iteration and random access: average time per entity at 1M entities.
   jmh jmh-1M-iteration.json '\.(iteration|access|groups)\.' "${iter_opts[@]}"
-  # Full mode: the basic iteration rows again at 10k and 10M (-opi sets the entity count).
+  # Full mode: the basic iteration rows again at 10k and 10M (-opi sets the entity count), with
+  # their typed-view cells (-p form applies to IterateForms alone, the one class with that parameter).
   for size in "${sizes[@]}"; do
-    jmh "jmh-${size#*:}-iteration.json" '\.iteration\.Iterate[0-9]+\.' "${iter_opts[@]}" -opi "${size%%:*}"
+    jmh "jmh-${size#*:}-iteration.json" '\.iteration\.Iterate\.' '\.iteration\.IterateForms\.' \
+      -p form=typedView2,typedView3 "${iter_opts[@]}" -opi "${size%%:*}"
   done
 fi
 if [[ "$part" == all || "$part" == structural ]]; then
   # Structural changes: single shots over 1M entities. Ashley's destroy is quadratic (a linear scan
   # per removal: about 17 us per entity at 100k, about ten times that at 1M), so destroy also runs
-  # at 100k for every library, and Ashley's destroy only there.
-  jmh jmh-1M-structural.json '\.structural\.' -e 'Destroy\.ashley,structural\.Commands\.,structural\.WithGroups\.' "${shot_opts[@]}"
+  # at 100k for every library, and Ashley's destroy only there (-p picks the libraries at 1M).
+  jmh jmh-1M-structural.json '\.structural\.' -e 'structural\.Destroy\.,structural\.Commands\.,structural\.WithGroups\.' "${shot_opts[@]}"
+  jmh jmh-1M-destroy.json '\.structural\.Destroy\.' -p lib=phalanx,artemis,dominion "${shot_opts[@]}"
   jmh jmh-100k-destroy.json '\.structural\.Destroy\.' "${shot_opts[@]}" -opi 100000
 fi
 echo "== JMH done in $((SECONDS - start)) s"

@@ -1,14 +1,18 @@
 package dev.phalanx.benchmarks;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The rule of the folded benchmarks: one class per workload shape, whose query (or query method) is
- * chosen by a {@code @Param} in {@code @Setup}.
+ * The rule of the folded benchmarks: one class per workload shape, whose library ({@code lib}),
+ * arity, query or form is chosen by {@code @Param}s in {@code @Setup}.
  *
- * <p>The set-up builds the world and the chosen query and returns a {@link Runnable} that runs the
- * query once with its loop body; the measured method is only {@code loop.run()}. So no branch on
- * the parameter is measured, and the body of the measured method is one call site:
+ * <p>The set-up builds the chosen library's world (through its adapter: {@code FloatArrays}, {@code
+ * ObjectArrays}, {@code PhalanxWorld}, {@code ArtemisWorld}, {@code DominionWorld}, {@code
+ * AshleyWorld}, {@code Worlds2}) and returns a {@link Runnable} (or a {@link FloatLoop}, a {@link
+ * Shot}) that runs the workload's loop once, the loop body the unfolded method had; the measured
+ * method is only {@code loop.run()}. So no branch on the parameters is measured, and the body of
+ * the measured method is one call site:
  *
  * <ul>
  *   <li>With forks (run.sh uses {@code -f 1}; the classes declare {@code @Fork(1)}), JMH runs every
@@ -30,6 +34,23 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 public final class Folded {
 
   private Folded() {}
+
+  /**
+   * The measured shot of a folded structural benchmark: returns what the shot made (or null), and
+   * takes the Blackhole for the rows that consume a handle per entity.
+   */
+  @FunctionalInterface
+  public interface Shot {
+    /** Runs the shot once. */
+    Object run(Blackhole bh);
+  }
+
+  /** The measured loop of a folded benchmark whose rows return a sum (the get workloads). */
+  @FunctionalInterface
+  public interface FloatLoop {
+    /** Runs the loop once and returns its sum. */
+    float run();
+  }
 
   /** Warns on stderr when the parameter values of a folded benchmark share one JVM. */
   public static void checkForked(final BenchmarkParams params) {

@@ -64,8 +64,7 @@ public class LoopCopiesDecision {
     @Setup(Level.Trial)
     public void setup(final BenchmarkParams params) {
       Folded.checkForked(params);
-      final PhalanxWorld.With2 world = new PhalanxWorld.With2();
-      world.setup(params);
+      final PhalanxWorld world = new PhalanxWorld(2, params);
       final FullOwning2Query query = FullOwning2Query.of(world.registry);
       each =
           switch (variant) {

@@ -24,11 +24,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Profile pollution: iterate2 through the same generated full-owning {@code FullOwning2Query} with
  * five different loop bodies (five lambda classes doing the same work), one body per invocation in
  * turn, from the first warm-up iteration on, so the query's call of the body sees five receiver
- * classes. The {@code form} parameter picks {@code each} (compare with {@code Iterate2Group},
- * {@code FullOwning}) or {@code eachChunk} (compare with {@code Iterate2GroupChunk}, {@code
- * eachChunk}); see {@link Folded} for why the choice costs nothing measured. The pollution is the
- * point here and stays where it was, at the query's call of the body; the folded call site {@code
- * loop.run()} sees one class per fork.
+ * classes. The {@code form} parameter picks {@code each} (compare with {@link IterateGroup}, {@code
+ * FullOwning2}) or {@code eachChunk} (compare with {@code IterateGroup}, {@code FullOwningChunk2});
+ * see {@link Folded} for why the choice costs nothing measured. The pollution is the point here and
+ * stays where it was, at the query's call of the body; the folded call site {@code loop.run()} sees
+ * one class per fork.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -48,8 +48,7 @@ public class Iterate2GroupPolluted {
     @Setup(Level.Trial)
     public void setup(final BenchmarkParams params) {
       Folded.checkForked(params);
-      final FullOwning2Query query =
-          FullOwning2Query.of(GroupWorlds.built(new PhalanxWorld.With2(), params).registry);
+      final FullOwning2Query query = FullOwning2Query.of(new PhalanxWorld(2, params).registry);
       loop =
           switch (form) {
             case "each" -> new EachInTurn(query);

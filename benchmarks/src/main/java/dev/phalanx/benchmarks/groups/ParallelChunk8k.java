@@ -55,7 +55,7 @@ public class ParallelChunk8k {
     @Setup(Level.Trial)
     public void setup(final BenchmarkParams params) {
       Folded.checkForked(params);
-      final PhalanxWorld w = GroupWorlds.built(new PhalanxWorld.With2(), params);
+      final PhalanxWorld w = new PhalanxWorld(2, params);
       final FullOwning2Query query = FullOwning2Query.of(w.registry);
       final FullOwning2Query.Chunk chunk = "sin".equals(body) ? SIN : ITERATE2;
       loop =

@@ -79,7 +79,13 @@ public final class Report {
         final int dot = benchmark.lastIndexOf('.');
         final String method = benchmark.substring(dot + 1);
         final String owner = benchmark.substring(0, dot);
-        final String className = key(owner.substring(owner.lastIndexOf('.') + 1), result);
+        String className = key(owner.substring(owner.lastIndexOf('.') + 1), result);
+        String column = column(method, result);
+        final String[] moved = MOVED_CELLS.get(className + "/" + column);
+        if (null != moved) {
+          className = moved[0];
+          column = moved[1];
+        }
         final Map<?, ?> primary = (Map<?, ?>) result.get("primaryMetric");
         final double score = number(primary.get("score"));
         final double error = number(primary.get("scoreError"));
@@ -91,7 +97,7 @@ public final class Report {
         bySize
             .computeIfAbsent(size, k -> new LinkedHashMap<>())
             .computeIfAbsent(className, k -> new LinkedHashMap<>())
-            .put(method, new Cell(score, error, bytes));
+            .put(column, new Cell(score, error, bytes));
       }
     }
     final List<Row> rows = rows(bySize);
@@ -112,59 +118,136 @@ public final class Report {
             + " rows)");
   }
 
+  /** The parameter that names a result's implementation (its column) in a folded benchmark. */
+  static final String LIB = "lib";
+
   /**
-   * The row keys of the classes the folded benchmarks replaced, by their old names: JSON written
-   * before the fold (such as the committed {@code benchmarks/results}) names them, without
-   * parameters.
+   * The row keys that older JSON (such as the committed {@code benchmarks/results}) gives the rows
+   * of the classes the folds replaced, with the keys of those rows now.
    */
   private static final Map<String, String> FOLDED_NAMES =
       Map.ofEntries(
+          // Classes from before the query fold, named without parameters.
           Map.entry("Pathological", "Pathological:View"),
           Map.entry("PathologicalNonOwningGroup", "Pathological:NonOwning"),
           Map.entry("PathologicalPartialOwningGroup", "Pathological:PartialOwning"),
           Map.entry("PathologicalFullOwningGroup", "Pathological:FullOwning"),
           Map.entry("PathologicalFullOwningGroupChunk", "Pathological:FullOwningChunk"),
-          Map.entry("Iterate2NonOwningGroup", "Iterate2Group:NonOwning"),
-          Map.entry("Iterate2PartialOwningGroup", "Iterate2Group:PartialOwning"),
-          Map.entry("Iterate2FullOwningGroup", "Iterate2Group:FullOwning"),
+          Map.entry("Iterate2NonOwningGroup", "IterateGroup:NonOwning2"),
+          Map.entry("Iterate2PartialOwningGroup", "IterateGroup:PartialOwning2"),
+          Map.entry("Iterate2FullOwningGroup", "IterateGroup:FullOwning2"),
           Map.entry("Iterate2FullOwningGroupEachPolluted", "Iterate2GroupPolluted:each"),
-          Map.entry("Iterate2FullOwningGroupChunk", "Iterate2GroupChunk:eachChunk"),
+          Map.entry("Iterate2FullOwningGroupChunk", "IterateGroup:FullOwningChunk2"),
           Map.entry(
-              "Iterate2FullOwningGroupChunkLargePages", "Iterate2GroupChunk:eachChunkLargePages"),
+              "Iterate2FullOwningGroupChunkLargePages", "IterateGroup:FullOwningChunkLargePages2"),
           Map.entry("Iterate2FullOwningGroupChunkPolluted", "Iterate2GroupPolluted:eachChunk"),
-          Map.entry("Iterate2FullOwningGroupParallel", "Iterate2GroupChunk:parallelEachChunk"),
-          Map.entry("Iterate3NonOwningGroup", "Iterate3Group:NonOwning"),
-          Map.entry("Iterate3PartialOwningGroup", "Iterate3Group:PartialOwning"),
-          Map.entry("Iterate3FullOwningGroup", "Iterate3Group:FullOwning"),
-          Map.entry("Iterate3FullOwningGroupChunk", "Iterate3GroupChunk:eachChunk"),
+          Map.entry("Iterate2FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk2"),
+          Map.entry("Iterate3NonOwningGroup", "IterateGroup:NonOwning3"),
+          Map.entry("Iterate3PartialOwningGroup", "IterateGroup:PartialOwning3"),
+          Map.entry("Iterate3FullOwningGroup", "IterateGroup:FullOwning3"),
+          Map.entry("Iterate3FullOwningGroupChunk", "IterateGroup:FullOwningChunk3"),
           Map.entry(
-              "Iterate3FullOwningGroupChunkLargePages", "Iterate3GroupChunk:eachChunkLargePages"),
-          Map.entry("Iterate3FullOwningGroupParallel", "Iterate3GroupChunk:parallelEachChunk"),
-          Map.entry("Iterate5NonOwningGroup", "Iterate5Group:NonOwning"),
-          Map.entry("Iterate5PartialOwningGroup", "Iterate5Group:PartialOwning"),
-          Map.entry("Iterate5PartialOwning3Of5", "Iterate5Group:PartialOwning3Of5"),
-          Map.entry("Iterate5PartialOwning4Of5", "Iterate5Group:PartialOwning4Of5"),
-          Map.entry("Iterate5FullOwningGroup", "Iterate5Group:FullOwning"),
-          Map.entry("Iterate5FullOwningGroupChunk", "Iterate5GroupChunk:eachChunk"),
-          Map.entry("Iterate5FullOwningGroupParallel", "Iterate5GroupChunk:parallelEachChunk"));
+              "Iterate3FullOwningGroupChunkLargePages", "IterateGroup:FullOwningChunkLargePages3"),
+          Map.entry("Iterate3FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk3"),
+          Map.entry("Iterate5NonOwningGroup", "IterateGroup:NonOwning5"),
+          Map.entry("Iterate5PartialOwningGroup", "IterateGroup:PartialOwning5"),
+          Map.entry("Iterate5PartialOwning3Of5", "IterateGroup:PartialOwning3Of5"),
+          Map.entry("Iterate5PartialOwning4Of5", "IterateGroup:PartialOwning4Of5"),
+          Map.entry("Iterate5FullOwningGroup", "IterateGroup:FullOwning5"),
+          Map.entry("Iterate5FullOwningGroupChunk", "IterateGroup:FullOwningChunk5"),
+          Map.entry("Iterate5FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk5"),
+          // Per-arity group classes, by their query or form (and Iterate1Group, without one).
+          Map.entry("Iterate2Group:NonOwning", "IterateGroup:NonOwning2"),
+          Map.entry("Iterate2Group:PartialOwning", "IterateGroup:PartialOwning2"),
+          Map.entry("Iterate2Group:FullOwning", "IterateGroup:FullOwning2"),
+          Map.entry("Iterate2GroupChunk:eachChunk", "IterateGroup:FullOwningChunk2"),
+          Map.entry(
+              "Iterate2GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk2"),
+          Map.entry(
+              "Iterate2GroupChunk:eachChunkLargePages", "IterateGroup:FullOwningChunkLargePages2"),
+          Map.entry("Iterate3Group:NonOwning", "IterateGroup:NonOwning3"),
+          Map.entry("Iterate3Group:PartialOwning", "IterateGroup:PartialOwning3"),
+          Map.entry("Iterate3Group:FullOwning", "IterateGroup:FullOwning3"),
+          Map.entry("Iterate3GroupChunk:eachChunk", "IterateGroup:FullOwningChunk3"),
+          Map.entry(
+              "Iterate3GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk3"),
+          Map.entry(
+              "Iterate3GroupChunk:eachChunkLargePages", "IterateGroup:FullOwningChunkLargePages3"),
+          Map.entry("Iterate5Group:NonOwning", "IterateGroup:NonOwning5"),
+          Map.entry("Iterate5Group:PartialOwning", "IterateGroup:PartialOwning5"),
+          Map.entry("Iterate5Group:FullOwning", "IterateGroup:FullOwning5"),
+          Map.entry("Iterate5GroupChunk:eachChunk", "IterateGroup:FullOwningChunk5"),
+          Map.entry(
+              "Iterate5GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk5"),
+          Map.entry("Iterate5Group:PartialOwning3Of5", "IterateGroup:PartialOwning3Of5"),
+          Map.entry("Iterate5Group:PartialOwning4Of5", "IterateGroup:PartialOwning4Of5"),
+          Map.entry("Iterate1Group", "IterateGroup:NonOwning1"),
+          // Classes from before the fold by library and arity, whose methods name the columns.
+          Map.entry("Iterate1", "Iterate:1"),
+          Map.entry("Iterate2", "Iterate:2"),
+          Map.entry("Iterate3", "Iterate:3"),
+          Map.entry("Iterate5", "Iterate:5"),
+          Map.entry("Iterate1Pages", "IterateForms:pages1"),
+          Map.entry("Iterate2Pages", "IterateForms:pages2"),
+          Map.entry("Iterate1Stable", "IterateForms:stable1"),
+          Map.entry("Iterate2ObjectStorage", "IterateForms:objectStorage2"),
+          Map.entry("Iterate2RuntimeView", "IterateForms:runtimeView2"),
+          Map.entry("Iterate3RuntimeView", "IterateForms:runtimeView3"),
+          Map.entry("Iterate2Half", "IterateForms:half2"),
+          Map.entry("Iterate2One", "IterateForms:one2"),
+          Map.entry("Get1", "Get:1"),
+          Map.entry("Get2", "Get:2"),
+          Map.entry("Create", "Create:0"),
+          Map.entry("CreateWith2", "Create:2"),
+          Map.entry("Remove1", "Remove:1"),
+          Map.entry("Remove2", "Remove:2"));
+
+  /**
+   * Results shown as a cell of another row, by row key and column: the row and column they go to
+   * (the typed view is a column of the iterate rows, the runtime view's positions form a column of
+   * the runtime view's row, the bulk creation of no component and the get through the registry
+   * their own rows, as before the fold).
+   */
+  private static final Map<String, String[]> MOVED_CELLS =
+      Map.of(
+          "IterateForms:typedView2/phalanx", new String[] {"Iterate:2", "phalanxTypedView"},
+          "IterateForms:typedView3/phalanx", new String[] {"Iterate:3", "phalanxTypedView"},
+          "IterateForms:runtimeViewPositions2/phalanx",
+              new String[] {"IterateForms:runtimeView2", "phalanxPositions"},
+          "IterateForms:runtimeViewPositions3/phalanx",
+              new String[] {"IterateForms:runtimeView3", "phalanxPositions"},
+          "Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"},
+          "Get:1/phalanxRegistry", new String[] {"Get1Registry", "phalanx"});
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
-   * parameters (the folded benchmarks choose their query by one), a colon and the values in the
-   * JSON's order, comma-separated; a class the fold replaced, named without parameters by older
-   * JSON, gets its new key}
+   * parameters other than {@code lib} (the folded benchmarks choose their query, form or arity by
+   * them), a colon and their values in the JSON's order, comma-separated; a row of a class the
+   * folds replaced, as older JSON names it, gets its new key}
    */
   static String key(final String className, final Map<?, ?> result) {
-    if (!(result.get("params") instanceof Map<?, ?> params) || params.isEmpty()) {
-      return FOLDED_NAMES.getOrDefault(className, className);
+    final StringBuilder key = new StringBuilder(className);
+    String separator = ":";
+    if (result.get("params") instanceof Map<?, ?> params) {
+      for (final Map.Entry<?, ?> e : params.entrySet()) {
+        if (!LIB.equals(e.getKey())) {
+          key.append(separator).append(e.getValue());
+          separator = ",";
+        }
+      }
     }
-    final StringBuilder key = new StringBuilder(className).append(':');
-    String separator = "";
-    for (final Object value : params.values()) {
-      key.append(separator).append(value);
-      separator = ",";
+    return FOLDED_NAMES.getOrDefault(key.toString(), key.toString());
+  }
+
+  /**
+   * {@return the column of a result: its {@code lib} parameter in a benchmark folded by library,
+   * else its method's name (JSON from before the fold)}
+   */
+  static String column(final String method, final Map<?, ?> result) {
+    if (result.get("params") instanceof Map<?, ?> params && params.get(LIB) instanceof String lib) {
+      return lib;
     }
-    return key.toString();
+    return method;
   }
 
   private static Comparator<String> sizeOrder() {

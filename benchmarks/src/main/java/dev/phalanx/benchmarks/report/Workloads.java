@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * The rows of the report, in order. A row appears when the JMH results contain its benchmark (by
- * key: the class's simple name, then for a benchmark with {@code @Param}s a colon and the JMH
- * JSON's parameter values in order, comma-separated, for example {@code Iterate3Group:FullOwning}),
- * so workloads planned here show up as soon as their class is written; results not listed appear
- * after these rows under their key.
+ * key: the class's simple name, then for a benchmark with {@code @Param}s other than {@code lib} a
+ * colon and the JMH JSON's values of those parameters in order, comma-separated, for example {@code
+ * Iterate:3} or {@code IterateGroup:FullOwning3}; {@code lib} names the column), so workloads
+ * planned here show up as soon as their class is written; results not listed appear after these
+ * rows under their key.
  *
  * <p>{@code base} names the row whose peer and baseline cells a Phalanx-only row is compared with
  * (for example a group iteration against the peers' iterate2).
@@ -22,134 +23,142 @@ public final class Workloads {
       List.of(
           // Iteration with views (iteration package). "Phalanx" is the generated struct-of-arrays
           // storages.
-          new Workload("Iterate1", "iterate1, view (View1Query.each, cursors)", null),
-          new Workload("Iterate1Pages", "iterate1, storage pages by hand (no view)", "Iterate1"),
-          new Workload("Iterate1Stable", "iterate1, in-place (stable) storage, view", "Iterate1"),
-          new Workload("Iterate2", "iterate2, view (View2Query.each, cursors)", null),
-          new Workload("Iterate2Pages", "iterate2, view by hand over page arrays", "Iterate2"),
+          new Workload("Iterate:1", "iterate1, view (View1Query.each, cursors)", null),
           new Workload(
-              "Iterate2ObjectStorage",
+              "IterateForms:pages1", "iterate1, storage pages by hand (no view)", "Iterate:1"),
+          new Workload(
+              "IterateForms:stable1", "iterate1, in-place (stable) storage, view", "Iterate:1"),
+          new Workload("Iterate:2", "iterate2, view (View2Query.each, cursors)", null),
+          new Workload(
+              "IterateForms:pages2", "iterate2, view by hand over page arrays", "Iterate:2"),
+          new Workload(
+              "IterateForms:objectStorage2",
               "iterate2, view, Phalanx object storage (one object per component)",
-              "Iterate2"),
-          new Workload("Iterate2RuntimeView", "iterate2, runtime view", "Iterate2"),
-          new Workload("Iterate3RuntimeView", "iterate3, runtime view", "Iterate3"),
-          new Workload("Iterate2Half", "iterate2, half the entities match", null),
+              "Iterate:2"),
+          new Workload("IterateForms:runtimeView2", "iterate2, runtime view", "Iterate:2"),
+          new Workload("IterateForms:runtimeView3", "iterate3, runtime view", "Iterate:3"),
+          new Workload("IterateForms:half2", "iterate2, half the entities match", null),
           new Workload(
               "Iterate2Nested",
               "nested: a second query object inside each (1,024 x 1,024 pairs, ns per pair)",
               null),
-          new Workload("Iterate2One", "iterate2, one entity matches", null),
-          new Workload("Iterate3", "iterate3, view (View3Query.each, cursors)", null),
-          new Workload("Iterate5", "iterate5, view (View5Query.each, cursors)", null),
+          new Workload("IterateForms:one2", "iterate2, one entity matches", null),
+          new Workload("Iterate:3", "iterate3, view (View3Query.each, cursors)", null),
+          new Workload("Iterate:5", "iterate5, view (View5Query.each, cursors)", null),
           new Workload(
-              "Pathological:View", "pathological, view (iterate3 after churn)", "Iterate3"),
-          new Workload("Pathological:NonOwning", "pathological, non-owning group", "Iterate3"),
+              "Pathological:View", "pathological, view (iterate3 after churn)", "Iterate:3"),
+          new Workload("Pathological:NonOwning", "pathological, non-owning group", "Iterate:3"),
           new Workload(
               "Pathological:PartialOwning",
               "pathological, partial-owning group (1 of 3 owned)",
-              "Iterate3"),
+              "Iterate:3"),
           new Workload(
-              "Pathological:FullOwning", "pathological, full-owning group, per entity", "Iterate3"),
+              "Pathological:FullOwning",
+              "pathological, full-owning group, per entity",
+              "Iterate:3"),
           new Workload(
               "Pathological:FullOwningChunk",
               "pathological, full-owning group, chunks",
-              "Iterate3"),
+              "Iterate:3"),
           // Groups (groups package), through the generated queries.
-          new Workload("Iterate1Group", "iterate1, non-owning group (Position alone)", "Iterate1"),
-          new Workload("Iterate2Group:NonOwning", "iterate2, non-owning group", "Iterate2"),
           new Workload(
-              "Iterate2Group:PartialOwning",
+              "IterateGroup:NonOwning1",
+              "iterate1, non-owning group (Position alone)",
+              "Iterate:1"),
+          new Workload("IterateGroup:NonOwning2", "iterate2, non-owning group", "Iterate:2"),
+          new Workload(
+              "IterateGroup:PartialOwning2",
               "iterate2, partial-owning group (1 of 2 owned)",
-              "Iterate2"),
+              "Iterate:2"),
           new Workload(
-              "Iterate2Group:FullOwning",
+              "IterateGroup:FullOwning2",
               "iterate2, full-owning group, per entity (each)",
-              "Iterate2"),
+              "Iterate:2"),
           new Workload(
               "Iterate2GroupPolluted:each",
               "iterate2, full-owning group, each, 5 bodies (profile pollution)",
-              "Iterate2"),
+              "Iterate:2"),
           new Workload(
-              "Iterate2GroupChunk:eachChunk",
+              "IterateGroup:FullOwningChunk2",
               "iterate2, full-owning group, chunks (eachChunk)",
-              "Iterate2"),
+              "Iterate:2"),
           new Workload(
-              "Iterate2GroupChunk:eachChunkLargePages",
+              "IterateGroup:FullOwningChunkLargePages2",
               "iterate2, full-owning group, chunks, 8192-element pages",
-              "Iterate2"),
+              "Iterate:2"),
           new Workload(
               "Iterate2GroupPolluted:eachChunk",
               "iterate2, full-owning group, chunks, 5 bodies (profile pollution)",
-              "Iterate2"),
+              "Iterate:2"),
           new Workload(
-              "Iterate2GroupChunk:parallelEachChunk",
+              "IterateGroup:FullOwningParallelChunk2",
               "iterate2, full-owning group, parallel chunks (common pool, 2 threads)",
-              "Iterate2"),
-          new Workload("Iterate3Group:NonOwning", "iterate3, non-owning group", "Iterate3"),
+              "Iterate:2"),
+          new Workload("IterateGroup:NonOwning3", "iterate3, non-owning group", "Iterate:3"),
           new Workload(
-              "Iterate3Group:PartialOwning",
+              "IterateGroup:PartialOwning3",
               "iterate3, partial-owning group (1 of 3 owned)",
-              "Iterate3"),
+              "Iterate:3"),
           new Workload(
-              "Iterate3Group:FullOwning",
+              "IterateGroup:FullOwning3",
               "iterate3, full-owning group, per entity (each)",
-              "Iterate3"),
+              "Iterate:3"),
           new Workload(
-              "Iterate3GroupChunk:eachChunk",
+              "IterateGroup:FullOwningChunk3",
               "iterate3, full-owning group, chunks (eachChunk)",
-              "Iterate3"),
+              "Iterate:3"),
           new Workload(
-              "Iterate3GroupChunk:eachChunkLargePages",
+              "IterateGroup:FullOwningChunkLargePages3",
               "iterate3, full-owning group, chunks, 8192-element pages",
-              "Iterate3"),
+              "Iterate:3"),
           new Workload(
-              "Iterate3GroupChunk:parallelEachChunk",
+              "IterateGroup:FullOwningParallelChunk3",
               "iterate3, full-owning group, parallel chunks (common pool, 2 threads)",
-              "Iterate3"),
-          new Workload("Iterate5Group:NonOwning", "iterate5, non-owning group", "Iterate5"),
+              "Iterate:3"),
+          new Workload("IterateGroup:NonOwning5", "iterate5, non-owning group", "Iterate:5"),
           new Workload(
-              "Iterate5Group:PartialOwning",
+              "IterateGroup:PartialOwning5",
               "iterate5, partial-owning group (1 of 5 owned)",
-              "Iterate5"),
+              "Iterate:5"),
           new Workload(
-              "Iterate5Group:PartialOwning3Of5",
+              "IterateGroup:PartialOwning3Of5",
               "iterate5, partial-owning group (3 of 5 owned)",
-              "Iterate5"),
+              "Iterate:5"),
           new Workload(
-              "Iterate5Group:PartialOwning4Of5",
+              "IterateGroup:PartialOwning4Of5",
               "iterate5, partial-owning group (4 of 5 owned)",
-              "Iterate5"),
+              "Iterate:5"),
           new Workload(
-              "Iterate5Group:FullOwning",
+              "IterateGroup:FullOwning5",
               "iterate5, full-owning group, per entity (each)",
-              "Iterate5"),
+              "Iterate:5"),
           new Workload(
-              "Iterate5GroupChunk:eachChunk",
+              "IterateGroup:FullOwningChunk5",
               "iterate5, full-owning group, chunks (eachChunk)",
-              "Iterate5"),
+              "Iterate:5"),
           new Workload(
-              "Iterate5GroupChunk:parallelEachChunk",
+              "IterateGroup:FullOwningParallelChunk5",
               "iterate5, full-owning group, parallel chunks (common pool, 2 threads)",
-              "Iterate5"),
+              "Iterate:5"),
           // Random access (access package).
-          new Workload("Get1", "get 1 component by entity (storage field accessor)", null),
+          new Workload("Get:1", "get 1 component by entity (storage field accessor)", null),
           new Workload(
-              "Get1Registry", "get 1 component by entity, registry.get (builds a record)", "Get1"),
-          new Workload("Get2", "get 2 components by entity (storage field accessors)", null),
+              "Get1Registry", "get 1 component by entity, registry.get (builds a record)", "Get:1"),
+          new Workload("Get:2", "get 2 components by entity (storage field accessors)", null),
           // Structural changes (structural package), single shots.
-          new Workload("Create", "create", null),
-          new Workload("CreateBulk", "create in bulk", "Create"),
-          new Workload("CreateWith2", "create with 2 components (typed emplace)", null),
+          new Workload("Create:0", "create", null),
+          new Workload("CreateBulk", "create in bulk", "Create:0"),
+          new Workload("Create:2", "create with 2 components (typed emplace)", null),
           new Workload("Destroy", "destroy (2 components)", null),
           new Workload(
               "DestroyBatch",
               "destroy (2 components), batch form (registry.destroy(batch, from, to))",
               "Destroy"),
-          new Workload("Recycle", "create with recycled ids", "Create"),
-          new Workload("Remove1", "remove 1 component", null),
-          new Workload("Remove2", "remove 2 components", null),
+          new Workload("Recycle", "create with recycled ids", "Create:0"),
+          new Workload("Remove:1", "remove 1 component", null),
+          new Workload("Remove:2", "remove 2 components", null),
           new Workload(
-              "ClearPool", "clear a pool (remove 1 component from all at once)", "Remove1"),
+              "ClearPool", "clear a pool (remove 1 component from all at once)", "Remove:1"),
           new Workload("AddRemove", "add then remove 1 component", null),
           new Workload("Sort", "sort 150k by a float field (sortByPosition)", null),
           new Workload("SortAs", "sort 150k: one pool as another (sortAs)", "Sort"),

@@ -1,7 +1,9 @@
 package dev.phalanx.benchmarks.structural;
 
+import dev.phalanx.benchmarks.Folded;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -10,15 +12,15 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The JMH states of the structural benchmarks that change a world of n entities with a Position and
- * a Velocity (destroy, remove one or two components, clear a pool): each keeps one world per trial
- * and readies it before every shot ({@code ready()}: recreate what was destroyed, give back what
- * was removed), outside the measured time.
+ * a Velocity ({@link Worlds2}: destroy, remove one or two components, add + remove, clear a pool):
+ * each keeps one world per trial and readies it before every shot ({@code ready()}: recreate what
+ * was destroyed, give back what was removed), outside the measured time.
  */
 public final class WorldStates {
 
   private WorldStates() {}
 
-  /** Phalanx's world. */
+  /** Phalanx's world, for the Phalanx-only rows. */
   @State(Scope.Benchmark)
   public static class PhalanxState {
     Worlds2.Phalanx w;
@@ -33,53 +35,72 @@ public final class WorldStates {
     }
   }
 
-  /** artemis-odb's world. */
+  /**
+   * The world of the {@code lib} parameter's library and the shot a workload runs on it, resolved
+   * at the first set-up (see {@link Folded}); the measured method is one {@code shot.run()}. A
+   * workload subclasses it with one method per library returning its shot.
+   */
   @State(Scope.Benchmark)
-  public static class ArtemisState {
-    Worlds2.Artemis w;
+  public abstract static class Shot {
+    @Param({"phalanx", "artemis", "dominion", "ashley"})
+    public String lib;
+
+    Runnable shot;
+    private Runnable ready;
+    private Runnable close = () -> {};
 
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Artemis(Sizes.entities(params));
-      } else {
-        w.ready();
+      if (null != shot) {
+        if (changesWorld()) {
+          ready.run();
+        }
+        return;
       }
-    }
-  }
-
-  /** Dominion's world, closed at the end of the trial. */
-  @State(Scope.Benchmark)
-  public static class DominionState {
-    Worlds2.Dominion2 w;
-
-    @Setup(Level.Iteration)
-    public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Dominion2(Sizes.entities(params));
-      } else {
-        w.ready();
+      Folded.checkForked(params);
+      final int n = Sizes.entities(params);
+      switch (lib) {
+        case "phalanx" -> {
+          final Worlds2.Phalanx w = new Worlds2.Phalanx(n);
+          ready = w::ready;
+          shot = phalanx(w);
+        }
+        case "artemis" -> {
+          final Worlds2.Artemis w = new Worlds2.Artemis(n);
+          ready = w::ready;
+          shot = artemis(w);
+        }
+        case "dominion" -> {
+          final Worlds2.Dominion2 w = new Worlds2.Dominion2(n);
+          ready = w::ready;
+          close = w.dominion::close;
+          shot = dominion(w);
+        }
+        case "ashley" -> {
+          final Worlds2.Ashley w = new Worlds2.Ashley(n);
+          ready = w::ready;
+          shot = ashley(w);
+        }
+        default -> throw new IllegalArgumentException("unknown lib " + lib);
       }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-      w.dominion.close();
+      close.run();
     }
-  }
 
-  /** Ashley's world. */
-  @State(Scope.Benchmark)
-  public static class AshleyState {
-    Worlds2.Ashley w;
-
-    @Setup(Level.Iteration)
-    public void setup(final BenchmarkParams params) {
-      if (null == w) {
-        w = new Worlds2.Ashley(Sizes.entities(params));
-      } else {
-        w.ready();
-      }
+    /** {@return whether a shot changes the world, which is then readied before the next one} */
+    boolean changesWorld() {
+      return true;
     }
+
+    abstract Runnable phalanx(Worlds2.Phalanx w);
+
+    abstract Runnable artemis(Worlds2.Artemis w);
+
+    abstract Runnable dominion(Worlds2.Dominion2 w);
+
+    abstract Runnable ashley(Worlds2.Ashley w);
   }
 }

@@ -1,15 +1,10 @@
 package dev.phalanx.benchmarks.worlds;
 
 import dev.phalanx.benchmarks.Work;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /** The limit: one plain {@code float[]} per field, indexed by entity, no ECS at all. */
-@State(Scope.Benchmark)
-public class FloatArrays {
+public final class FloatArrays {
   public int n;
   public float[] px;
   public float[] py;
@@ -19,8 +14,7 @@ public class FloatArrays {
   public float[] heat;
   public float[] age;
 
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
+  public FloatArrays(final BenchmarkParams params) {
     n = Sizes.entities(params);
     px = new float[n];
     py = new float[n];

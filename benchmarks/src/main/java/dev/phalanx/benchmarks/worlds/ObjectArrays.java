@@ -6,10 +6,6 @@ import dev.phalanx.benchmarks.model.Heat;
 import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -17,8 +13,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * The objects of one entity are allocated together, entity after entity, as an object-storage ECS
  * would allocate them while creating entities.
  */
-@State(Scope.Benchmark)
-public class ObjectArrays {
+public final class ObjectArrays {
   public int n;
   public Position[] positions;
   public Velocity[] velocities;
@@ -26,8 +21,7 @@ public class ObjectArrays {
   public Heat[] heats;
   public Age[] ages;
 
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
+  public ObjectArrays(final BenchmarkParams params) {
     n = Sizes.entities(params);
     positions = new Position[n];
     velocities = new Velocity[n];

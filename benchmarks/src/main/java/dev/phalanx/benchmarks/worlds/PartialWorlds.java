@@ -34,10 +34,6 @@ import dev.phalanx.benchmarks.queries.OwnsPosition_Scale_Traits;
 import dev.phalanx.benchmarks.queries.OwnsPosition_Velocity_Storage;
 import dev.phalanx.benchmarks.queries.OwnsPosition_Velocity_Traits;
 import dev.phalanx.ecs.Registry;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -51,8 +47,7 @@ public final class PartialWorlds {
   private PartialWorlds() {}
 
   /** Entities with the first {@code components} of OwnsPosition's five components. */
-  @State(Scope.Benchmark)
-  public abstract static class OwnsPosition {
+  public static final class OwnsPosition {
     public int n;
     public Registry registry;
     public OwnsPosition_Position_Storage positions;
@@ -62,12 +57,8 @@ public final class PartialWorlds {
     public OwnsPosition_Age_Storage ages;
     private final int components;
 
-    protected OwnsPosition(final int components) {
+    public OwnsPosition(final int components, final BenchmarkParams params) {
       this.components = components;
-    }
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
       n = Sizes.entities(params);
       registry = new Registry();
       positions = registry.storage(OwnsPosition_Position_Traits.TYPE);
@@ -94,37 +85,11 @@ public final class PartialWorlds {
     }
   }
 
-  /** Position and Velocity. */
-  @State(Scope.Benchmark)
-  public static class OwnsPosition2 extends OwnsPosition {
-    public OwnsPosition2() {
-      super(2);
-    }
-  }
-
-  /** Position, Velocity and Scale. */
-  @State(Scope.Benchmark)
-  public static class OwnsPosition3 extends OwnsPosition {
-    public OwnsPosition3() {
-      super(3);
-    }
-  }
-
-  /** All five. */
-  @State(Scope.Benchmark)
-  public static class OwnsPosition5 extends OwnsPosition {
-    public OwnsPosition5() {
-      super(5);
-    }
-  }
-
   /** Five components; the group owns Position, Velocity, Scale. */
-  @State(Scope.Benchmark)
-  public static class Owns3Of5 {
+  public static final class Owns3Of5 {
     public Owns3Of5_GroupQuery query;
 
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
+    public Owns3Of5(final BenchmarkParams params) {
       final int n = Sizes.entities(params);
       final Registry registry = new Registry();
       final Owns3Of5_Position_Storage positions = registry.storage(Owns3Of5_Position_Traits.TYPE);
@@ -145,12 +110,10 @@ public final class PartialWorlds {
   }
 
   /** Five components; the group owns Position, Velocity, Scale, Heat. */
-  @State(Scope.Benchmark)
-  public static class Owns4Of5 {
+  public static final class Owns4Of5 {
     public Owns4Of5_GroupQuery query;
 
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
+    public Owns4Of5(final BenchmarkParams params) {
       final int n = Sizes.entities(params);
       final Registry registry = new Registry();
       final Owns4Of5_Position_Storage positions = registry.storage(Owns4Of5_Position_Traits.TYPE);

@@ -12,10 +12,6 @@ import dev.phalanx.benchmarks.components.Scale_Traits;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.ecs.Registry;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -24,8 +20,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * created one entity at a time with the storages' typed {@code emplace(e, x, y)}, as an application
  * would. The benchmarks build their views and groups on it ({@code View2Query.of(registry)}...).
  */
-@State(Scope.Benchmark)
-public abstract class PhalanxWorld {
+public final class PhalanxWorld {
   public int n;
   public Registry registry;
   public long[] entities;
@@ -36,12 +31,8 @@ public abstract class PhalanxWorld {
   public Age_Storage ages;
   private final int components;
 
-  protected PhalanxWorld(final int components) {
+  public PhalanxWorld(final int components, final BenchmarkParams params) {
     this.components = components;
-  }
-
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
     n = Sizes.entities(params);
     registry = new Registry();
     positions = registry.storage(Position_Traits.TYPE);
@@ -55,6 +46,11 @@ public abstract class PhalanxWorld {
       entities[i] = e;
       populate(e, i, components);
     }
+  }
+
+  /** {@return how many of Position, Velocity, Scale, Heat, Age every entity has} */
+  public int components() {
+    return components;
   }
 
   /** Gives entity {@code e} (the {@code i}-th) the first {@code count} components. */
@@ -71,38 +67,6 @@ public abstract class PhalanxWorld {
     }
     if (count >= 5) {
       ages.emplace(e, 0f);
-    }
-  }
-
-  /** Entities with Position. */
-  @State(Scope.Benchmark)
-  public static class With1 extends PhalanxWorld {
-    public With1() {
-      super(1);
-    }
-  }
-
-  /** Entities with Position and Velocity. */
-  @State(Scope.Benchmark)
-  public static class With2 extends PhalanxWorld {
-    public With2() {
-      super(2);
-    }
-  }
-
-  /** Entities with Position, Velocity and Scale. */
-  @State(Scope.Benchmark)
-  public static class With3 extends PhalanxWorld {
-    public With3() {
-      super(3);
-    }
-  }
-
-  /** Entities with all five components. */
-  @State(Scope.Benchmark)
-  public static class With5 extends PhalanxWorld {
-    public With5() {
-      super(5);
     }
   }
 }

@@ -15,11 +15,6 @@ import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents.Scale;
 import dev.phalanx.benchmarks.peers.artemis.ArtemisComponents.Velocity;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import java.util.Arrays;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -27,19 +22,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Scale, Heat, Age, created from an {@link Archetype} (artemis's fast creation path), with the
  * matching {@code MoveN} system registered. {@code world.process()} runs the system.
  */
-@State(Scope.Benchmark)
-public abstract class ArtemisWorld {
+public final class ArtemisWorld {
   public int n;
   public World world;
   public int[] entities;
   private final int components;
 
-  protected ArtemisWorld(final int components) {
+  public ArtemisWorld(final int components, final BenchmarkParams params) {
     this.components = components;
-  }
-
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
     n = Sizes.entities(params);
     world = new World(new WorldConfigurationBuilder().with(system(components)).build());
     world.setDelta(Work.DT);
@@ -62,8 +52,7 @@ public abstract class ArtemisWorld {
     world.process(); // applies the creations to the subscriptions
   }
 
-  @TearDown(Level.Trial)
-  public void tearDown() {
+  public void dispose() {
     world.dispose();
   }
 
@@ -85,34 +74,6 @@ public abstract class ArtemisWorld {
         return new ArtemisSystems.Move3();
       default:
         return new ArtemisSystems.Move5();
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With1 extends ArtemisWorld {
-    public With1() {
-      super(1);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With2 extends ArtemisWorld {
-    public With2() {
-      super(2);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With3 extends ArtemisWorld {
-    public With3() {
-      super(3);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With5 extends ArtemisWorld {
-    public With5() {
-      super(5);
     }
   }
 }

@@ -10,10 +10,6 @@ import dev.phalanx.benchmarks.peers.ashley.AshleyComponents.Position;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents.Scale;
 import dev.phalanx.benchmarks.peers.ashley.AshleyComponents.Velocity;
 import dev.phalanx.benchmarks.worlds.Sizes;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -21,19 +17,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * have the first {@code components} of Position, Velocity, Scale, Heat, Age, with the matching
  * {@code MoveN} system; {@code engine.update(DT)} runs it.
  */
-@State(Scope.Benchmark)
-public abstract class AshleyWorld {
+public final class AshleyWorld {
   public int n;
   public PooledEngine engine;
   public Entity[] entities;
   private final int components;
 
-  protected AshleyWorld(final int components) {
+  public AshleyWorld(final int components, final BenchmarkParams params) {
     this.components = components;
-  }
-
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
     n = Sizes.entities(params);
     engine = new PooledEngine();
     engine.addSystem(system(components));
@@ -79,34 +70,6 @@ public abstract class AshleyWorld {
         return new AshleySystems.Move3();
       default:
         return new AshleySystems.Move5();
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With1 extends AshleyWorld {
-    public With1() {
-      super(1);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With2 extends AshleyWorld {
-    public With2() {
-      super(2);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With3 extends AshleyWorld {
-    public With3() {
-      super(3);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With5 extends AshleyWorld {
-    public With5() {
-      super(5);
     }
   }
 }

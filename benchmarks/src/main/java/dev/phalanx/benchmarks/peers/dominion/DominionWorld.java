@@ -10,11 +10,6 @@ import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.worlds.Sizes;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -22,19 +17,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Age (plain objects, as Dominion takes any POJO), created with a prepared composition, the
  * creation path Dominion's API documentation offers for many entities of one shape.
  */
-@State(Scope.Benchmark)
-public abstract class DominionWorld {
+public final class DominionWorld {
   public int n;
   public Dominion dominion;
   public Entity[] entities;
   private final int components;
 
-  protected DominionWorld(final int components) {
+  public DominionWorld(final int components, final BenchmarkParams params) {
     this.components = components;
-  }
-
-  @Setup(Level.Trial)
-  public void setup(final BenchmarkParams params) {
     n = Sizes.entities(params);
     dominion = Dominion.create();
     entities = new Entity[n];
@@ -70,36 +60,7 @@ public abstract class DominionWorld {
     }
   }
 
-  @TearDown(Level.Trial)
-  public void tearDown() {
+  public void close() {
     dominion.close();
-  }
-
-  @State(Scope.Benchmark)
-  public static class With1 extends DominionWorld {
-    public With1() {
-      super(1);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With2 extends DominionWorld {
-    public With2() {
-      super(2);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With3 extends DominionWorld {
-    public With3() {
-      super(3);
-    }
-  }
-
-  @State(Scope.Benchmark)
-  public static class With5 extends DominionWorld {
-    public With5() {
-      super(5);
-    }
   }
 }

@@ -1,0 +1,399 @@
+package dev.phalanx.benchmarks.groups;
+
+import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.queries.FullOwning2Query;
+import dev.phalanx.benchmarks.queries.FullOwning3Query;
+import dev.phalanx.benchmarks.queries.FullOwning5Query;
+import dev.phalanx.benchmarks.queries.LargePages_Group2Query;
+import dev.phalanx.benchmarks.queries.LargePages_Group3Query;
+import dev.phalanx.benchmarks.queries.LargePages_Position_Storage;
+import dev.phalanx.benchmarks.queries.LargePages_Position_Traits;
+import dev.phalanx.benchmarks.queries.LargePages_Scale_Storage;
+import dev.phalanx.benchmarks.queries.LargePages_Scale_Traits;
+import dev.phalanx.benchmarks.queries.LargePages_Velocity_Storage;
+import dev.phalanx.benchmarks.queries.LargePages_Velocity_Traits;
+import dev.phalanx.benchmarks.queries.NonOwning1Query;
+import dev.phalanx.benchmarks.queries.NonOwning2Query;
+import dev.phalanx.benchmarks.queries.NonOwning3Query;
+import dev.phalanx.benchmarks.queries.NonOwning5Query;
+import dev.phalanx.benchmarks.queries.Owns3Of5_GroupQuery;
+import dev.phalanx.benchmarks.queries.Owns4Of5_GroupQuery;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Of2Query;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Of3Query;
+import dev.phalanx.benchmarks.queries.OwnsPosition_Of5Query;
+import dev.phalanx.benchmarks.worlds.PartialWorlds;
+import dev.phalanx.benchmarks.worlds.PhalanxWorld;
+import dev.phalanx.benchmarks.worlds.Sizes;
+import dev.phalanx.ecs.Registry;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * iterate1, 2, 3 and 5 (see {@link Work}) over groups; the {@code query} parameter picks the group,
+ * the iteration and the arity (its last digit; see {@link Folded} for why the choice costs nothing
+ * measured):
+ *
+ * <ul>
+ *   <li>{@code NonOwningN}: {@code NonOwningNQuery.each}, the group's own sparse set of members;
+ *       each cursor moved by one sparse lookup per component.
+ *   <li>{@code PartialOwningN}: {@code OwnsPosition_OfNQuery.each}, owns Position (moved by
+ *       position), gets the others by one lookup each, over that declaration's component copies.
+ *   <li>{@code PartialOwning3Of5}, {@code PartialOwning4Of5}: iterate5 over groups owning 3 / 4 of
+ *       the 5 components ({@code Owns3Of5}, {@code Owns4Of5}).
+ *   <li>{@code FullOwningN}: {@code FullOwningNQuery.each}, every cursor moved by position.
+ *   <li>{@code FullOwningChunkN}: {@code FullOwningNQuery.eachChunk}, the {@code float[]} pages of
+ *       every owned field and the float[] baseline's loop over {@code [from, to)}.
+ *   <li>{@code FullOwningChunkLargePagesN}: the same over components declared with 8,192-element
+ *       pages instead of 4,096 ({@code LargePages}).
+ *   <li>{@code FullOwningParallelChunkN}: {@code parallelEachChunk} on the common pool (2 threads
+ *       on 2 cores: the caller and 1 worker).
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@OperationsPerInvocation(Work.ENTITIES)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(1)
+public class IterateGroup {
+
+  @State(Scope.Benchmark)
+  public static class Query {
+    @Param({
+      "NonOwning1",
+      "NonOwning2",
+      "PartialOwning2",
+      "FullOwning2",
+      "FullOwningChunk2",
+      "FullOwningChunkLargePages2",
+      "FullOwningParallelChunk2",
+      "NonOwning3",
+      "PartialOwning3",
+      "FullOwning3",
+      "FullOwningChunk3",
+      "FullOwningChunkLargePages3",
+      "FullOwningParallelChunk3",
+      "NonOwning5",
+      "PartialOwning5",
+      "PartialOwning3Of5",
+      "PartialOwning4Of5",
+      "FullOwning5",
+      "FullOwningChunk5",
+      "FullOwningParallelChunk5"
+    })
+    public String query;
+
+    Runnable loop;
+
+    @Setup(Level.Trial)
+    public void setup(final BenchmarkParams params) {
+      Folded.checkForked(params);
+      loop =
+          switch (query) {
+            case "NonOwning1" -> nonOwning1(new PhalanxWorld(1, params));
+            case "NonOwning2" -> nonOwning2(new PhalanxWorld(2, params));
+            case "PartialOwning2" -> partialOwning2(new PartialWorlds.OwnsPosition(2, params));
+            case "FullOwning2" -> fullOwning2(new PhalanxWorld(2, params));
+            case "FullOwningChunk2" -> eachChunk2(new PhalanxWorld(2, params));
+            case "FullOwningChunkLargePages2" -> largePages2(params);
+            case "FullOwningParallelChunk2" -> parallelEachChunk2(new PhalanxWorld(2, params));
+            case "NonOwning3" -> nonOwning3(new PhalanxWorld(3, params));
+            case "PartialOwning3" -> partialOwning3(new PartialWorlds.OwnsPosition(3, params));
+            case "FullOwning3" -> fullOwning3(new PhalanxWorld(3, params));
+            case "FullOwningChunk3" -> eachChunk3(new PhalanxWorld(3, params));
+            case "FullOwningChunkLargePages3" -> largePages3(params);
+            case "FullOwningParallelChunk3" -> parallelEachChunk3(new PhalanxWorld(3, params));
+            case "NonOwning5" -> nonOwning5(new PhalanxWorld(5, params));
+            case "PartialOwning5" -> partialOwning5(new PartialWorlds.OwnsPosition(5, params));
+            case "PartialOwning3Of5" -> owns3Of5(params);
+            case "PartialOwning4Of5" -> owns4Of5(params);
+            case "FullOwning5" -> fullOwning5(new PhalanxWorld(5, params));
+            case "FullOwningChunk5" -> eachChunk5(new PhalanxWorld(5, params));
+            case "FullOwningParallelChunk5" -> parallelEachChunk5(new PhalanxWorld(5, params));
+            default -> throw new IllegalArgumentException("unknown query " + query);
+          };
+    }
+  }
+
+  @Benchmark
+  public void phalanx(final Query q) {
+    q.loop.run();
+  }
+
+  private static Runnable nonOwning1(final PhalanxWorld w) {
+    final NonOwning1Query query = NonOwning1Query.of(w.registry);
+    final NonOwning1Query.Visitor body = (e, p) -> p.setX(p.x() + 1f);
+    return () -> query.each(body);
+  }
+
+  private static Runnable nonOwning2(final PhalanxWorld w) {
+    final NonOwning2Query query = NonOwning2Query.of(w.registry);
+    final NonOwning2Query.Visitor body =
+        (e, p, v) -> {
+          p.setX(p.x() + v.x() * Work.DT);
+          p.setY(p.y() + v.y() * Work.DT);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable partialOwning2(final PartialWorlds.OwnsPosition w) {
+    final OwnsPosition_Of2Query query = OwnsPosition_Of2Query.of(w.registry);
+    final OwnsPosition_Of2Query.Visitor body =
+        (e, p, v) -> {
+          p.setX(p.x() + v.x() * Work.DT);
+          p.setY(p.y() + v.y() * Work.DT);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable fullOwning2(final PhalanxWorld w) {
+    final FullOwning2Query query = FullOwning2Query.of(w.registry);
+    final FullOwning2Query.Visitor body =
+        (e, p, v) -> {
+          p.setX(p.x() + v.x() * Work.DT);
+          p.setY(p.y() + v.y() * Work.DT);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable nonOwning3(final PhalanxWorld w) {
+    final NonOwning3Query query = NonOwning3Query.of(w.registry);
+    final NonOwning3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable partialOwning3(final PartialWorlds.OwnsPosition w) {
+    final OwnsPosition_Of3Query query = OwnsPosition_Of3Query.of(w.registry);
+    final OwnsPosition_Of3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable fullOwning3(final PhalanxWorld w) {
+    final FullOwning3Query query = FullOwning3Query.of(w.registry);
+    final FullOwning3Query.Visitor body =
+        (e, p, v, s) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable nonOwning5(final PhalanxWorld w) {
+    final NonOwning5Query query = NonOwning5Query.of(w.registry);
+    final NonOwning5Query.Visitor body =
+        (e, p, v, s, h, a) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+          h.setValue(h.value() + 1f);
+          a.setValue(a.value() + 1f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable partialOwning5(final PartialWorlds.OwnsPosition w) {
+    final OwnsPosition_Of5Query query = OwnsPosition_Of5Query.of(w.registry);
+    final OwnsPosition_Of5Query.Visitor body =
+        (e, p, v, s, h, a) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+          h.setValue(h.value() + 1f);
+          a.setValue(a.value() + 1f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable owns3Of5(final BenchmarkParams params) {
+    final PartialWorlds.Owns3Of5 w = new PartialWorlds.Owns3Of5(params);
+    final Owns3Of5_GroupQuery query = w.query;
+    final Owns3Of5_GroupQuery.Visitor body =
+        (e, p, v, s, h, a) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+          h.setValue(h.value() + 1f);
+          a.setValue(a.value() + 1f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable owns4Of5(final BenchmarkParams params) {
+    final PartialWorlds.Owns4Of5 w = new PartialWorlds.Owns4Of5(params);
+    final Owns4Of5_GroupQuery query = w.query;
+    final Owns4Of5_GroupQuery.Visitor body =
+        (e, p, v, s, h, a) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+          h.setValue(h.value() + 1f);
+          a.setValue(a.value() + 1f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable fullOwning5(final PhalanxWorld w) {
+    final FullOwning5Query query = FullOwning5Query.of(w.registry);
+    final FullOwning5Query.Visitor body =
+        (e, p, v, s, h, a) -> {
+          final float f = s.s() * Work.DT;
+          p.setX(p.x() + v.x() * f);
+          p.setY(p.y() + v.y() * f);
+          h.setValue(h.value() + 1f);
+          a.setValue(a.value() + 1f);
+        };
+    return () -> query.each(body);
+  }
+
+  private static Runnable eachChunk2(final PhalanxWorld w) {
+    final FullOwning2Query query = FullOwning2Query.of(w.registry);
+    final FullOwning2Query.Chunk body =
+        (from, to, px, py, vx, vy) -> {
+          for (int i = from; i < to; i++) {
+            px[i] += vx[i] * Work.DT;
+            py[i] += vy[i] * Work.DT;
+          }
+        };
+    return () -> query.eachChunk(body);
+  }
+
+  private static Runnable parallelEachChunk2(final PhalanxWorld w) {
+    final FullOwning2Query query = FullOwning2Query.of(w.registry);
+    final FullOwning2Query.Chunk body =
+        (from, to, px, py, vx, vy) -> {
+          for (int i = from; i < to; i++) {
+            px[i] += vx[i] * Work.DT;
+            py[i] += vy[i] * Work.DT;
+          }
+        };
+    return () -> query.parallelEachChunk(body);
+  }
+
+  private static Runnable largePages2(final BenchmarkParams params) {
+    final int n = Sizes.entities(params);
+    final Registry registry = new Registry();
+    final LargePages_Position_Storage positions = registry.storage(LargePages_Position_Traits.TYPE);
+    final LargePages_Velocity_Storage velocities =
+        registry.storage(LargePages_Velocity_Traits.TYPE);
+    for (int i = 0; i < n; i++) {
+      final long e = registry.create();
+      positions.emplace(e, Work.x(i), Work.x(i));
+      velocities.emplace(e, Work.v(i), Work.v(i));
+    }
+    final LargePages_Group2Query query = LargePages_Group2Query.of(registry);
+    final LargePages_Group2Query.Chunk body =
+        (from, to, px, py, vx, vy) -> {
+          for (int i = from; i < to; i++) {
+            px[i] += vx[i] * Work.DT;
+            py[i] += vy[i] * Work.DT;
+          }
+        };
+    return () -> query.eachChunk(body);
+  }
+
+  private static Runnable eachChunk3(final PhalanxWorld w) {
+    final FullOwning3Query query = FullOwning3Query.of(w.registry);
+    final FullOwning3Query.Chunk body =
+        (from, to, px, py, vx, vy, s) -> {
+          for (int i = from; i < to; i++) {
+            final float f = s[i] * Work.DT;
+            px[i] += vx[i] * f;
+            py[i] += vy[i] * f;
+          }
+        };
+    return () -> query.eachChunk(body);
+  }
+
+  private static Runnable parallelEachChunk3(final PhalanxWorld w) {
+    final FullOwning3Query query = FullOwning3Query.of(w.registry);
+    final FullOwning3Query.Chunk body =
+        (from, to, px, py, vx, vy, s) -> {
+          for (int i = from; i < to; i++) {
+            final float f = s[i] * Work.DT;
+            px[i] += vx[i] * f;
+            py[i] += vy[i] * f;
+          }
+        };
+    return () -> query.parallelEachChunk(body);
+  }
+
+  private static Runnable largePages3(final BenchmarkParams params) {
+    final int n = Sizes.entities(params);
+    final Registry registry = new Registry();
+    final LargePages_Position_Storage positions = registry.storage(LargePages_Position_Traits.TYPE);
+    final LargePages_Velocity_Storage velocities =
+        registry.storage(LargePages_Velocity_Traits.TYPE);
+    final LargePages_Scale_Storage scales = registry.storage(LargePages_Scale_Traits.TYPE);
+    for (int i = 0; i < n; i++) {
+      final long e = registry.create();
+      positions.emplace(e, Work.x(i), Work.x(i));
+      velocities.emplace(e, Work.v(i), Work.v(i));
+      scales.emplace(e, 1f);
+    }
+    final LargePages_Group3Query query = LargePages_Group3Query.of(registry);
+    final LargePages_Group3Query.Chunk body =
+        (from, to, px, py, vx, vy, s) -> {
+          for (int i = from; i < to; i++) {
+            final float f = s[i] * Work.DT;
+            px[i] += vx[i] * f;
+            py[i] += vy[i] * f;
+          }
+        };
+    return () -> query.eachChunk(body);
+  }
+
+  private static Runnable eachChunk5(final PhalanxWorld w) {
+    final FullOwning5Query query = FullOwning5Query.of(w.registry);
+    final FullOwning5Query.Chunk body =
+        (from, to, px, py, vx, vy, s, h, a) -> {
+          for (int i = from; i < to; i++) {
+            final float f = s[i] * Work.DT;
+            px[i] += vx[i] * f;
+            py[i] += vy[i] * f;
+            h[i] += 1f;
+            a[i] += 1f;
+          }
+        };
+    return () -> query.eachChunk(body);
+  }
+
+  private static Runnable parallelEachChunk5(final PhalanxWorld w) {
+    final FullOwning5Query query = FullOwning5Query.of(w.registry);
+    final FullOwning5Query.Chunk body =
+        (from, to, px, py, vx, vy, s, h, a) -> {
+          for (int i = from; i < to; i++) {
+            final float f = s[i] * Work.DT;
+            px[i] += vx[i] * f;
+            py[i] += vy[i] * f;
+            h[i] += 1f;
+            a[i] += 1f;
+          }
+        };
+    return () -> query.parallelEachChunk(body);
+  }
+}
