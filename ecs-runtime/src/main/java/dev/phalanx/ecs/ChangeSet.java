@@ -389,17 +389,20 @@ public final class ChangeSet {
     Objects.checkFromToIndex(from, to, entities.length);
     Objects.requireNonNull(source, "source");
     checkIdle("copy");
-    for (int i = from; i < to; i++) {
-      checkHandle(entities[i], "copy");
-    }
     final int count = to - from;
+    // A run of this set's own creations (a prefab's instances) needs no check per handle.
+    final int run = createdRun(entities, from, count);
+    if (run < 0) {
+      for (int i = from; i < to; i++) {
+        checkHandle(entities[i], "copy");
+      }
+    }
     if (rangeTargets.length - rangeSize < count) {
       rangeTargets =
           Arrays.copyOf(rangeTargets, Math.max(rangeSize + count, rangeTargets.length * 2));
     }
     final int change = stage(COPY, Entity.NULL, source.type(), source);
     rangeCounts[change] = count;
-    final int run = createdRun(entities, from, count);
     if (run >= 0) {
       rangeStarts[change] = -1 - run;
     } else {
