@@ -279,8 +279,9 @@ final class ChangeCheck {
     }
     if (SparseSet.ABSENT == at
         || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
+      // Refused with the reason: not valid, destroyed by an earlier change, or without the
+      // component (a row write needs it).
       checkComponent(change, storage, entity);
-      checkedStamps[change] = -1L;
       return;
     }
     markPair(change, entity, LIVE);

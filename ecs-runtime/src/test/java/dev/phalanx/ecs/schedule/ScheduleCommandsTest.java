@@ -47,23 +47,7 @@ class ScheduleCommandsTest {
     try {
       final CommandBuffers perRun = new CommandBuffers(registry);
       final ScheduleBuilder builder = Schedule.builder(registry);
-      builder
-          .system(
-              "spawner",
-              c -> {
-                perRun.parallelEachChunk(
-                    group,
-                    pool,
-                    8,
-                    (commands, es, from, to) -> {
-                      for (int i = from; i < to; i++) {
-                        commands.emplace(es[i], B, new Payload(i));
-                      }
-                    });
-                perRun.apply();
-              })
-          .reads(A)
-          .iterates(A);
+      builder.system("spawner", emplaceBThenApply(perRun, group, pool)).reads(A).iterates(A);
       final SystemFailedException failure =
           assertThrows(SystemFailedException.class, builder.build()::run);
       assertEquals("spawner", failure.system());
@@ -285,22 +269,7 @@ class ScheduleCommandsTest {
     try {
       final CommandBuffers perRun = new CommandBuffers(registry);
       final ScheduleBuilder builder = Schedule.builder(registry);
-      builder
-          .system(
-              "world",
-              c -> {
-                perRun.parallelEachChunk(
-                    group,
-                    pool,
-                    8,
-                    (commands, es, from, to) -> {
-                      for (int i = from; i < to; i++) {
-                        commands.emplace(es[i], B, new Payload(i));
-                      }
-                    });
-                perRun.apply();
-              })
-          .exclusive();
+      builder.system("world", emplaceBThenApply(perRun, group, pool)).exclusive();
       builder.build().run();
       for (final long entity : entities) {
         assertTrue(registry.has(entity, B));
@@ -308,5 +277,25 @@ class ScheduleCommandsTest {
     } finally {
       pool.shutdown();
     }
+  }
+
+  /**
+   * A system that has its per-run buffers emplace a B on each member of {@code group} in a parallel
+   * pass, then applies them itself.
+   */
+  private static SystemBody emplaceBThenApply(
+      final CommandBuffers perRun, final OwningGroup group, final ForkJoinPool pool) {
+    return c -> {
+      perRun.parallelEachChunk(
+          group,
+          pool,
+          8,
+          (commands, es, from, to) -> {
+            for (int i = from; i < to; i++) {
+              commands.emplace(es[i], B, new Payload(i));
+            }
+          });
+      perRun.apply();
+    };
   }
 }
