@@ -41,9 +41,10 @@
  *       {@code Context} (singletons); package-private {@code Destruction} (guarded and batch
  *       destroys, clearing), {@code RegistryVerifier} and {@code RegistryRefusals}.
  *   <li>Changing the world as a whole: {@code ChangeSet} (staged changes, checked, then applied,
- *       then announced), {@code ReferenceRewriter} (staged handles in written references), {@code
- *       RegistryImage} with {@code ImageFiller} and {@code PageProbe} (a whole world restored at
- *       once).
+ *       then announced) with its package-private steps {@code ChangeCheck}, {@code ChangeApply} and
+ *       {@code ChangeRefusals}, {@code ReferenceRewriter} (staged handles in written references),
+ *       {@code RegistryImage} with {@code ImageFiller} and {@code PageProbe} (a whole world
+ *       restored at once).
  *   <li>Signals: {@code Signal}, {@code ComponentListener}.
  *   <li>Views: {@code View} (any arity), {@code TypedView} and {@code View1} to {@code View4}
  *       (typed, fixed arity), {@code ViewLoop}, {@code RuntimeView} (sets chosen at run time),
