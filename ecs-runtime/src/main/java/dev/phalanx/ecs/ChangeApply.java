@@ -20,8 +20,8 @@ import java.util.Arrays;
  *   <li>A row write reuses the position its check found while its storage's structure stamp is
  *       unchanged; positions of a run are taken after the run's insertions, where groups keep them.
  *   <li>The log holds, per insertion made, its storage, entity and pending mark (a copy or row
- *       insertion with nothing to announce is left out), and per value write {@link #UPDATE}; the
- *       announce step empties it.
+ *       insertion with nothing to announce is left out), per value write {@link #UPDATE}, and per
+ *       run of writes its change with {@link #UPDATE_RUN}; the announce step empties it.
  *   <li>Nothing thrown stops the commit: a writer's or listener's exception is collected and
  *       returned, the first with later ones suppressed.
  * </ul>
@@ -30,6 +30,8 @@ final class ChangeApply {
 
   // A log mark for a value write, announced as an update; insertions log their pending mark.
   private static final int UPDATE = -2;
+  // A log mark for a run of value writes, its entity the run's change: an update per target.
+  private static final int UPDATE_RUN = -3;
 
   private final ChangeSet changes;
   private final ChangeCheck check;
@@ -65,6 +67,7 @@ final class ChangeApply {
         case ChangeSet.EMPLACE -> insertValue(change);
         case ChangeSet.COPY -> insertCopies(change);
         case ChangeSet.REPLACE -> writeValue(change);
+        case ChangeSet.WRITE_RUN -> failure = writeRun(change, failure);
         case ChangeSet.EMPLACE_ROW, ChangeSet.WRITE_ROW -> {
           next = rowRunEnd(change);
           failure = applyRows(change, next, failure);
@@ -150,6 +153,46 @@ final class ChangeApply {
         rewriter.rewrite(storage, runPositions[k], 0, null, changes);
       }
     }
+    return failure;
+  }
+
+  /**
+   * Applies a run of row writes: its writer writes every element at the position its check found
+   * (found again if an element of the storage moved or left since), each is stamped and its staged
+   * references rewritten, and the run is logged once for announcing.
+   */
+  private Throwable writeRun(final int change, Throwable failure) {
+    final Storage<?> storage = check.storage(change);
+    final int start = changes.rangeStarts[change];
+    final int count = changes.rangeCounts[change];
+    final long[] targets = changes.rangeTargets;
+    final int[] positions = changes.rangePositions;
+    if (!check.runPositionsHold(change, storage.structureStamp())) {
+      for (int i = start; i < start + count; i++) {
+        positions[i] = storage.indexOf(targets[i]);
+      }
+    }
+    if (runPositions.length < count) {
+      runPositions = new int[Math.max(count, 2 * runPositions.length)];
+      runRows = new int[runPositions.length];
+    }
+    System.arraycopy(positions, start, runPositions, 0, count);
+    System.arraycopy(changes.rangeRows, start, runRows, 0, count);
+    try {
+      ((ChangeSet.RowWriter) changes.values[change])
+          .writeAll(storage, runPositions, runRows, count);
+    } catch (final RuntimeException | Error thrown) {
+      failure = Failures.add(failure, thrown);
+    }
+    for (int k = 0; k < count; k++) {
+      storage.markWritten(runPositions[k]);
+    }
+    if (rewriter.hasRefs(storage)) {
+      for (int k = 0; k < count; k++) {
+        rewriter.rewrite(storage, runPositions[k], 0, null, changes);
+      }
+    }
+    log(storage, change, UPDATE_RUN);
     return failure;
   }
 
@@ -308,21 +351,32 @@ final class ChangeApply {
       }
     }
     for (int i = logSize - 1; i >= 0; i--) {
-      if (UPDATE != logMarks[i]) {
+      if (UPDATE != logMarks[i] && UPDATE_RUN != logMarks[i]) {
         failure = logStorages[i].announceInsert(logEntities[i], logMarks[i], failure);
       }
     }
     for (int i = 0; i < logSize; i++) {
-      // A listener may have destroyed the target or stripped it of the component meanwhile.
       final Storage<?> storage = logStorages[i];
-      if (UPDATE == logMarks[i]
-          && !storage.onUpdate().isEmpty()
-          && storage.contains(logEntities[i])) {
-        failure = storage.onUpdate().publish(registry, logEntities[i], failure);
+      if (UPDATE == logMarks[i]) {
+        failure = announceUpdate(storage, logEntities[i], failure);
+      } else if (UPDATE_RUN == logMarks[i] && !storage.onUpdate().isEmpty()) {
+        final int change = (int) logEntities[i];
+        final int start = changes.rangeStarts[change];
+        for (int k = start; k < start + changes.rangeCounts[change]; k++) {
+          failure = announceUpdate(storage, changes.rangeTargets[k], failure);
+        }
       }
     }
     Arrays.fill(logStorages, 0, logSize, null);
     logSize = 0;
+    return failure;
+  }
+
+  /** Publishes an update of {@code entity}, unless listeners destroyed it or stripped it. */
+  private Throwable announceUpdate(final Storage<?> storage, final long entity, Throwable failure) {
+    if (!storage.onUpdate().isEmpty() && storage.contains(entity)) {
+      failure = storage.onUpdate().publish(registry, entity, failure);
+    }
     return failure;
   }
 

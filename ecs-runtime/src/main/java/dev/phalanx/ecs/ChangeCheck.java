@@ -14,7 +14,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>Per change, the storage it touches ({@link #storage}), and per row write the position found
  *       and the storage's {@link Storage#structureStamp()} then: the apply reuses the position
- *       while the stamp is unchanged (no element of the storage moved since).
+ *       while the stamp is unchanged (no element of the storage moved since). A run of row writes
+ *       keeps its positions in the set's {@code rangePositions}, under one stamp.
  *   <li>The (entity, type) pairs changed so far, so that a second change of one pair is refused: a
  *       bit per entity index and type id for live entities, each word set listed so that {@link
  *       #forgetMarks()} clears only those; a bit per staging number and type id for created ones (a
@@ -93,6 +94,32 @@ final class ChangeCheck {
     checkedStamps[change] = SparseSet.ABSENT == at ? -1L : storage.structureStamp();
   }
 
+  /**
+   * Notes where the elements of write run {@code change} are as it is staged, as {@link
+   * #noteRowWrite} does for one: the targets {@code rangeTargets[start, start + count)}, their
+   * positions into {@code rangePositions} under one stamp (staging changes nothing).
+   */
+  void noteWriteRun(final int change, final Storage<?> storage, final int start, final int count) {
+    if (null == storage) {
+      checkedStamps[change] = -1L;
+      return;
+    }
+    final long[] targets = changes.rangeTargets;
+    final int[] positions = changes.rangePositions;
+    for (int i = start; i < start + count; i++) {
+      positions[i] = storage.indexOf(targets[i]);
+    }
+    checkedStamps[change] = storage.structureStamp();
+  }
+
+  /**
+   * {@return whether the positions of write run {@code change} in {@code rangePositions} still
+   * hold: its storage's structure stamp is still {@code stamp}}
+   */
+  boolean runPositionsHold(final int change, final long stamp) {
+    return checkedStamps[change] == stamp;
+  }
+
   /** Checks every change against the world and the changes staged before it. */
   void run() {
     forgetMarks();
@@ -113,6 +140,8 @@ final class ChangeCheck {
       if (ChangeSet.COPY == kind && Entity.isNull(target)) {
         checkSource(change);
         checkRange(change, storage);
+      } else if (ChangeSet.WRITE_RUN == kind) {
+        checkWriteRun(change, storage);
       } else if (ChangeSet.WRITE_ROW == kind) {
         checkRowWrite(change, storage, target);
       } else {
@@ -207,6 +236,7 @@ final class ChangeCheck {
     if (null != found
         || ChangeSet.REPLACE == kind
         || ChangeSet.WRITE_ROW == kind
+        || ChangeSet.WRITE_RUN == kind
         || ChangeSet.REMOVE == kind) {
       return found;
     }
@@ -244,7 +274,7 @@ final class ChangeCheck {
         storage.checkUnlocked(false, storage, entity);
         checkGroupsQuiet(change, storage, entity);
       }
-      case ChangeSet.REPLACE, ChangeSet.WRITE_ROW -> {
+      case ChangeSet.REPLACE, ChangeSet.WRITE_ROW, ChangeSet.WRITE_RUN -> {
         if (!present) {
           throw refusal(change, entity, "it has no " + changes.types[change].name());
         }
@@ -287,6 +317,38 @@ final class ChangeCheck {
     markPair(change, entity, LIVE);
     checkedPositions[change] = at;
     checkedStamps[change] = storage.structureStamp();
+  }
+
+  /**
+   * Checks a run of row writes as {@link #checkRowWrite} checks each, keeping the positions found
+   * in {@code rangePositions} for the apply: the staged ones while the storage's structure stamp is
+   * unchanged, else found again.
+   */
+  private void checkWriteRun(final int change, final Storage<?> storage) {
+    final int start = changes.rangeStarts[change];
+    final int end = start + changes.rangeCounts[change];
+    final long[] targets = changes.rangeTargets;
+    final int[] positions = changes.rangePositions;
+    final boolean staged = null != storage && checkedStamps[change] == storage.structureStamp();
+    for (int i = start; i < end; i++) {
+      final long entity = targets[i];
+      int at = staged ? positions[i] : SparseSet.ABSENT;
+      if (!staged && null != storage && !ChangeSet.isStaged(entity)) {
+        at = storage.indexOf(entity);
+      }
+      if (SparseSet.ABSENT == at
+          || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
+        // Refused with the reason, as a single row write would be.
+        checkComponent(change, storage, entity);
+        at = storage.indexOf(entity);
+      } else {
+        markPair(change, entity, LIVE);
+      }
+      positions[i] = at;
+    }
+    if (null != storage) {
+      checkedStamps[change] = storage.structureStamp();
+    }
   }
 
   /**

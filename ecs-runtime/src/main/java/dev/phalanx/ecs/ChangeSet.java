@@ -31,18 +31,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * written by the commit that holds it (in a value passed to {@link #emplace} or {@link #replace},
  * set by a {@link RowWriter}, or after a {@link References} mapping of a {@link #copy}) is
  * rewritten to the created entity. After the commit, {@link #entityOf} names the entity each handle
- * became. The registry refuses staged handles. Staging reads nothing of the world and checks only
- * its arguments; it is cheap and allocates nothing once the set's arrays have grown (keep the set
- * and reuse it).
+ * became. The registry refuses staged handles. Staging changes nothing of the world and checks only
+ * its arguments (a value write looks up its element then, to spare the commit the lookup); it is
+ * cheap and allocates nothing once the set's arrays have grown (keep the set and reuse it).
  *
  * <p>An insertion or a value write may also be staged without a component instance: {@link
  * #emplace(long, ComponentType, RowWriter, int)} and {@link #write(long, ComponentType, RowWriter,
  * int)} take a {@link RowWriter} and a row number, and the commit has the writer write the fields
  * straight into the storage's pages at the element's final position, in the apply step. They are
  * checked and announced as {@link #emplace(long, ComponentType, Object)} and {@link #replace} are.
- * This is how a loader applies a decoded stream: its columns are copied field by field, with no
- * instance and no boxing; {@code dev.phalanx.ecs.snapshot}'s {@code ContinuousLoader} and {@code
- * DeltaLoader} apply each snapshot or delta as one change set so.
+ * {@link #write(long[], int, int, ComponentType, RowWriter, int[])} stages the value writes of a
+ * whole range as one change, its elements handed to the writer at once. This is how a loader
+ * applies a decoded stream: its columns are copied field by field, with no instance and no boxing;
+ * {@code dev.phalanx.ecs.snapshot}'s {@code ContinuousLoader} and {@code DeltaLoader} apply each
+ * snapshot or delta as one change set so.
  *
  * <h2>Committing</h2>
  *
@@ -174,9 +176,10 @@ public final class ChangeSet {
   static final byte DESTROY = 4;
   static final byte EMPLACE_ROW = 5;
   static final byte WRITE_ROW = 6;
+  static final byte WRITE_RUN = 7;
   // The operation each kind of change is staged by, for messages.
   static final String[] OPERATIONS = {
-    "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
+    "emplace", "copy", "replace", "remove", "destroy", "emplace", "write", "write"
   };
 
   private final Registry registry;
@@ -199,8 +202,10 @@ public final class ChangeSet {
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
-  // For a row insertion or write, values holds the RowWriter and sources the row. The commit's
-  // steps read them (a range's staged targets are resolved in place); only staging changes them,
+  // For a row insertion or write, values holds the RowWriter and sources the row; a run of row
+  // writes keeps its targets in rangeTargets, their rows in rangeRows and the positions its
+  // staging found in rangePositions, at the same offsets. The commit's steps read them (a range's
+  // staged targets are resolved in place, a run's positions refreshed); only staging changes them,
   // and never during a commit. A grow replaces the arrays: read them through the set.
   byte[] kinds = new byte[16];
   long[] targets = new long[16];
@@ -212,6 +217,8 @@ public final class ChangeSet {
   int[] rangeCounts = new int[16];
   int size;
   long[] rangeTargets = new long[16];
+  int[] rangeRows = new int[0];
+  int[] rangePositions = new int[0];
   private int rangeSize;
 
   private boolean committing;
@@ -397,10 +404,7 @@ public final class ChangeSet {
         checkHandle(entities[i], "copy");
       }
     }
-    if (rangeTargets.length - rangeSize < count) {
-      rangeTargets =
-          Arrays.copyOf(rangeTargets, Math.max(rangeSize + count, rangeTargets.length * 2));
-    }
+    reserveRange(count, false);
     final int change = stage(COPY, Entity.NULL, source.type(), source);
     rangeCounts[change] = count;
     if (run >= 0) {
@@ -470,6 +474,64 @@ public final class ChangeSet {
   public void write(
       final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
     stageRow(WRITE_ROW, entity, type, writer, row);
+  }
+
+  /**
+   * Stages a write in place of each entity of {@code entities[from, to)}'s component of {@code
+   * type}, the fields of {@code entities[i]}'s element written by {@code writer} with row {@code
+   * rows[i]}: the bulk form of {@link #write(long, ComponentType, RowWriter, int)}, checked,
+   * applied and announced as that many single writes staged one after another, at a fraction of
+   * their cost. The elements are looked up as they are staged, and the commit hands their positions
+   * to {@link RowWriter#writeAll} at once (looked up again only if an element of the storage moved
+   * or left since). Copies the range; allocates nothing once the set's arrays have grown.
+   *
+   * @param entities live entities that have the component, each listed once
+   * @param from the first offset in {@code entities} and {@code rows}
+   * @param to the end of the range, exclusive
+   * @param type the component type
+   * @param writer writes the elements' fields
+   * @param rows handed to {@code writer}: {@code rows[i]} for {@code entities[i]}
+   * @throws NullPointerException if {@code type} or {@code writer} is null
+   * @throws IndexOutOfBoundsException if the range does not fit {@code entities} or {@code rows}
+   * @throws IllegalArgumentException if an entity is a staged handle of another set
+   * @throws IllegalStateException while this set commits
+   */
+  public void write(
+      final long[] entities,
+      final int from,
+      final int to,
+      final ComponentType<?, ?> type,
+      final RowWriter writer,
+      final int[] rows) {
+    Objects.checkFromToIndex(from, to, entities.length);
+    Objects.checkFromToIndex(from, to, rows.length);
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(writer, "writer");
+    checkIdle("write");
+    for (int i = from; i < to; i++) {
+      checkHandle(entities[i], "write");
+    }
+    final int count = to - from;
+    reserveRange(count, true);
+    final int change = stage(WRITE_RUN, Entity.NULL, type, writer);
+    System.arraycopy(entities, from, rangeTargets, rangeSize, count);
+    System.arraycopy(rows, from, rangeRows, rangeSize, count);
+    rangeStarts[change] = rangeSize;
+    rangeCounts[change] = count;
+    check.noteWriteRun(change, registry.findStorage(type), rangeSize, count);
+    rangeSize += count;
+  }
+
+  /** Makes room for {@code count} more range targets, and their rows and positions if asked. */
+  private void reserveRange(final int count, final boolean rows) {
+    if (rangeTargets.length - rangeSize < count) {
+      rangeTargets =
+          Arrays.copyOf(rangeTargets, Math.max(rangeSize + count, rangeTargets.length * 2));
+    }
+    if (rows && rangeRows.length < rangeTargets.length) {
+      rangeRows = Arrays.copyOf(rangeRows, rangeTargets.length);
+      rangePositions = Arrays.copyOf(rangePositions, rangeTargets.length);
+    }
   }
 
   private void stageRow(
@@ -585,9 +647,8 @@ public final class ChangeSet {
   private int stage(
       final byte kind, final long entity, final ComponentType<?, ?> type, final Object value) {
     checkIdle(OPERATIONS[kind]);
-    if (COPY != kind || !Entity.isNull(entity)) {
-      checkHandle(entity, OPERATIONS[kind]);
-    }
+    // A range's null target is no handle: the check passes it.
+    checkHandle(entity, OPERATIONS[kind]);
     if (size == kinds.length) {
       grow();
     }

@@ -62,10 +62,14 @@ class ChangeSetModelTest {
     REMOVE,
     DESTROY,
     EMPLACE_ROW,
-    WRITE_ROW
+    WRITE_ROW,
+    WRITE_RUN
   }
 
-  /** One staged change, as the model sees it: targets, and for a copy the source. */
+  /**
+   * One staged change, as the model sees it: targets, and for a copy the source; a run of writes
+   * holds one value per target in an {@code Object[]}.
+   */
   private record Op(
       Kind kind,
       long[] targets,
@@ -244,7 +248,8 @@ class ChangeSetModelTest {
       for (int tries = 0; tries < 4; tries++) {
         final ComponentType<?, ?> type = TYPES.get(random.nextInt(TYPES.size()));
         final boolean has = alive.contains(target) && has(target, type);
-        final boolean writes = Kind.REPLACE == kind || Kind.WRITE_ROW == kind;
+        final boolean writes =
+            Kind.REPLACE == kind || Kind.WRITE_ROW == kind || Kind.WRITE_RUN == kind;
         final boolean wanted = writes ? has : !has || Kind.REMOVE == kind;
         if (wanted || random.nextInt(6) == 0) {
           return type;
@@ -254,7 +259,7 @@ class ChangeSetModelTest {
     }
 
     private Kind pickKind() {
-      final int k = random.nextInt(120);
+      final int k = random.nextInt(130);
       if (k < 30) {
         return Kind.EMPLACE;
       }
@@ -270,7 +275,10 @@ class ChangeSetModelTest {
       if (k < 100) {
         return Kind.DESTROY;
       }
-      return k < 112 ? Kind.EMPLACE_ROW : Kind.WRITE_ROW;
+      if (k < 120) {
+        return k < 112 ? Kind.EMPLACE_ROW : Kind.WRITE_ROW;
+      }
+      return Kind.WRITE_RUN;
     }
 
     private long pickTarget(final long[] staged) {
@@ -316,10 +324,7 @@ class ChangeSetModelTest {
         case EMPLACE_ROW, WRITE_ROW -> {
           // The value goes into a standalone storage; the writer copies it column by column.
           final Object value = type == TAG ? null : value(type, staged);
-          final long key = Entity.of(6000 + rowKeys++, 1);
-          final Storage<?> source = rowSources.get(type);
-          putInto(source, type, key, value);
-          final int row = rows.add(source, key);
+          final int row = addRow(type, value);
           if (Kind.EMPLACE_ROW == kind) {
             changes.emplace(target, type, rows, row);
           } else {
@@ -327,10 +332,43 @@ class ChangeSetModelTest {
           }
           return new Op(kind, new long[] {target}, type, value, null, 0, null);
         }
+        case WRITE_RUN -> {
+          return stageWriteRun(changes, target, type, staged);
+        }
         default -> {
           return stageCopy(changes, target, type, staged);
         }
       }
+    }
+
+    /** Puts {@code value} into the row source of {@code type}; returns its row for the writer. */
+    private int addRow(final ComponentType<?, ?> type, final Object value) {
+      final long key = Entity.of(6000 + rowKeys++, 1);
+      final Storage<?> source = rowSources.get(type);
+      putInto(source, type, key, value);
+      return rows.add(source, key);
+    }
+
+    /** A run of writes: {@code target} first, then picks (live mostly), inside a padded range. */
+    private Op stageWriteRun(
+        final ChangeSet changes,
+        final long target,
+        final ComponentType<?, ?> type,
+        final long[] staged) {
+      final int n = 1 + random.nextInt(5);
+      final long[] targets = new long[n];
+      final Object[] values = new Object[n];
+      final long[] padded = new long[n + 3];
+      final int[] rowsOf = new int[n + 3];
+      for (int i = 0; i < n; i++) {
+        final long picked = pickTarget(staged);
+        targets[i] = 0 == i || Entity.isNull(picked) ? target : picked;
+        values[i] = type == TAG ? null : value(type, staged);
+        padded[2 + i] = targets[i];
+        rowsOf[2 + i] = addRow(type, values[i]);
+      }
+      changes.write(padded, 2, 2 + n, type, rows, rowsOf);
+      return new Op(Kind.WRITE_RUN, targets, type, values, null, 0, null);
     }
 
     private Op stageCopy(
@@ -449,7 +487,7 @@ class ChangeSetModelTest {
                 return "change " + i + ": copy from a missing source";
               }
             }
-            case REPLACE, WRITE_ROW -> {
+            case REPLACE, WRITE_ROW, WRITE_RUN -> {
               if (!present) {
                 return "change " + i + ": replace on a non-holder";
               }
@@ -490,6 +528,15 @@ class ChangeSetModelTest {
             final long target = resolve(op.targets()[0], createdFor);
             final Object value = op.type() == TAG ? WorldPrint.TAG : op.value();
             components.get(op.type().name()).put(target, written(value, null, 0, createdFor));
+          }
+          case WRITE_RUN -> {
+            final Object[] values = (Object[]) op.value();
+            for (int i = 0; i < op.targets().length; i++) {
+              final Object value = op.type() == TAG ? WorldPrint.TAG : values[i];
+              components
+                  .get(op.type().name())
+                  .put(op.targets()[i], written(value, null, 0, createdFor));
+            }
           }
           case COPY -> {
             final Object value = sourceValue(op);

@@ -110,4 +110,42 @@ class ChangeSetRowRunTest {
     assertEquals(new B(20), registry.get(moved, TB));
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void aWriteRunLandsWhereAnEarlierInsertionOfTheSameCommitMovedItsElements() {
+    final Registry registry = new Registry();
+    final OwningGroup group = registry.owningGroup(TA, TB);
+    // The written ones have B only: outside the group, at the storage's front, where the group's
+    // next members go.
+    final long[] written = new long[3];
+    registry.create(written);
+    for (int i = 0; i < written.length; i++) {
+      registry.emplace(written[i], TB, new B(i));
+    }
+    final long[] joining = new long[2];
+    registry.create(joining);
+    for (final long e : joining) {
+      registry.emplace(e, TA, new A(2));
+    }
+    final Storage<B> source = TB.createStorage();
+    final ColumnRows rows = new ColumnRows();
+    final int[] rowsOf = new int[written.length];
+    for (int i = 0; i < written.length; i++) {
+      source.emplace(Entity.of(i, 0), new B(300 + i));
+      rowsOf[i] = rows.add(source, Entity.of(i, 0));
+    }
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.emplace(joining[0], TB, new B(200));
+    changes.emplace(joining[1], TB, new B(201));
+    changes.write(written, 0, written.length, TB, rows, rowsOf);
+    changes.commit();
+
+    for (int i = 0; i < written.length; i++) {
+      assertEquals(new B(300 + i), registry.get(written[i], TB), "written " + i);
+    }
+    assertEquals(new B(200), registry.get(joining[0], TB));
+    assertEquals(new B(201), registry.get(joining[1], TB));
+    assertEquals(2, group.size());
+    assertEquals(List.of(), registry.verify());
+  }
 }
