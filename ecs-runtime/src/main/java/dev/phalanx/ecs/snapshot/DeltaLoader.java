@@ -115,6 +115,9 @@ public final class DeltaLoader {
   // Staging's changes of the map, undone if the commit is refused.
   private final RemapLog remaps = new RemapLog(remoteToLocal);
   private final Writer writer = new Writer(remoteToLocal);
+  // Staging scratch: a section's local targets and their rows, kept from one apply to the next.
+  private long[] targets = new long[0];
+  private int[] rows = new int[0];
   // Reused by staging from one delta to the next: the entities a delta loses, those it gains, and
   // those a section lists, marked by remote index. Only staging reads them.
   private final EntityIndexMap lostSet = new EntityIndexMap();
@@ -878,15 +881,32 @@ public final class DeltaLoader {
       }
     }
     final long[] entities = section.entities;
-    for (int i = 0; i < entities.length; i++) {
+    final int n = entities.length;
+    if (targets.length < n) {
+      targets = new long[n];
+      rows = new int[n];
+    }
+    // Writes from the front of the scratch arrays, insertions from the back.
+    int writes = 0;
+    int inserts = n;
+    for (int i = 0; i < n; i++) {
       final long local = remoteToLocal.get(entities[i], Entity.NULL);
       // A local entity a listener destroyed (still mapped) is skipped.
       // One lookup first: a storage holds live entities only.
       if (null != storage && storage.contains(local)) {
-        changes.write(local, type, writer, i);
+        targets[writes] = local;
+        rows[writes++] = i;
       } else if (ChangeSet.isStaged(local) || registry.valid(local)) {
-        changes.emplace(local, type, writer, i);
+        targets[--inserts] = local;
+        rows[inserts] = i;
       }
+    }
+    // The writes first: the insertions may move elements, and their positions would be lost.
+    if (0 != writes) {
+      changes.write(targets, 0, writes, type, writer, rows);
+    }
+    for (int k = n - 1; k >= inserts; k--) {
+      changes.emplace(targets[k], type, writer, rows[k]);
     }
   }
 
