@@ -2,8 +2,6 @@ package dev.phalanx.benchmarks.groups;
 
 import dev.phalanx.benchmarks.Folded;
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.components.Position_Cursor;
-import dev.phalanx.benchmarks.components.Velocity_Cursor;
 import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import java.util.concurrent.TimeUnit;
@@ -68,14 +66,10 @@ public class Iterate2GroupPolluted {
   /** {@code each} with the next of five visitor classes per run. */
   private static final class EachInTurn implements Runnable {
     private final FullOwning2Query query;
-    // Five method references: five classes (one per expression) with the same work, all seen by
-    // the query's call site.
+    // Five method references: five classes (one per expression) with the same work ({@link
+    // Work}'s body), all seen by the query's call site.
     private final FullOwning2Query.Visitor[] bodies = {
-      Iterate2GroupPolluted::move,
-      Iterate2GroupPolluted::move,
-      Iterate2GroupPolluted::move,
-      Iterate2GroupPolluted::move,
-      Iterate2GroupPolluted::move
+      Work::move2, Work::move2, Work::move2, Work::move2, Work::move2
     };
     private int next;
 
@@ -94,14 +88,10 @@ public class Iterate2GroupPolluted {
   /** {@code eachChunk} with the next of five chunk-body classes per run. */
   private static final class EachChunkInTurn implements Runnable {
     private final FullOwning2Query query;
-    // Five method references: five classes (one per expression) with the same work, all seen by
-    // the query's call site.
+    // Five method references: five classes (one per expression) with the same work ({@link
+    // Work}'s body), all seen by the query's call site.
     private final FullOwning2Query.Chunk[] bodies = {
-      Iterate2GroupPolluted::moveChunk,
-      Iterate2GroupPolluted::moveChunk,
-      Iterate2GroupPolluted::moveChunk,
-      Iterate2GroupPolluted::moveChunk,
-      Iterate2GroupPolluted::moveChunk
+      Work::chunk2, Work::chunk2, Work::chunk2, Work::chunk2, Work::chunk2
     };
     private int next;
 
@@ -114,26 +104,6 @@ public class Iterate2GroupPolluted {
       final int k = next;
       next = 4 == k ? 0 : k + 1;
       query.eachChunk(bodies[k]);
-    }
-  }
-
-  /** iterate2's per-entity body, behind each of {@link EachInTurn}'s five classes. */
-  static void move(final long e, final Position_Cursor p, final Velocity_Cursor v) {
-    p.setX(p.x() + v.x() * Work.DT);
-    p.setY(p.y() + v.y() * Work.DT);
-  }
-
-  /** iterate2's chunk body, behind each of {@link EachChunkInTurn}'s five classes. */
-  static void moveChunk(
-      final int from,
-      final int to,
-      final float[] px,
-      final float[] py,
-      final float[] vx,
-      final float[] vy) {
-    for (int i = from; i < to; i++) {
-      px[i] += vx[i] * Work.DT;
-      py[i] += vy[i] * Work.DT;
     }
   }
 }

@@ -142,11 +142,7 @@ public class IterateGroup {
 
   private static Runnable nonOwning2(final PhalanxWorld w) {
     final NonOwning2Query query = NonOwning2Query.of(w.registry);
-    final NonOwning2Query.Visitor body =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+    final NonOwning2Query.Visitor body = Work::move2;
     return () -> query.each(body);
   }
 
@@ -162,22 +158,13 @@ public class IterateGroup {
 
   private static Runnable fullOwning2(final PhalanxWorld w) {
     final FullOwning2Query query = FullOwning2Query.of(w.registry);
-    final FullOwning2Query.Visitor body =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+    final FullOwning2Query.Visitor body = Work::move2;
     return () -> query.each(body);
   }
 
   private static Runnable nonOwning3(final PhalanxWorld w) {
     final NonOwning3Query query = NonOwning3Query.of(w.registry);
-    final NonOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final NonOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
@@ -194,25 +181,13 @@ public class IterateGroup {
 
   private static Runnable fullOwning3(final PhalanxWorld w) {
     final FullOwning3Query query = FullOwning3Query.of(w.registry);
-    final FullOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final FullOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
   private static Runnable nonOwning5(final PhalanxWorld w) {
     final NonOwning5Query query = NonOwning5Query.of(w.registry);
-    final NonOwning5Query.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+    final NonOwning5Query.Visitor body = Work::move5;
     return () -> query.each(body);
   }
 
@@ -259,79 +234,37 @@ public class IterateGroup {
 
   private static Runnable fullOwning5(final PhalanxWorld w) {
     final FullOwning5Query query = FullOwning5Query.of(w.registry);
-    final FullOwning5Query.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+    final FullOwning5Query.Visitor body = Work::move5;
     return () -> query.each(body);
   }
 
   private static Runnable chunk2(final PhalanxWorld w, final boolean parallel) {
     final FullOwning2Query query = FullOwning2Query.of(w.registry);
-    final FullOwning2Query.Chunk body =
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        };
+    final FullOwning2Query.Chunk body = Work::chunk2;
     return parallel ? () -> query.parallelEachChunk(body) : () -> query.eachChunk(body);
   }
 
   private static Runnable largePages2(final BenchmarkParams params) {
     final LargePages_Group2Query query = LargePages_Group2Query.of(largePages(params, false));
-    final LargePages_Group2Query.Chunk body =
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        };
+    final LargePages_Group2Query.Chunk body = Work::chunk2;
     return () -> query.eachChunk(body);
   }
 
   private static Runnable chunk3(final PhalanxWorld w, final boolean parallel) {
     final FullOwning3Query query = FullOwning3Query.of(w.registry);
-    final FullOwning3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
+    final FullOwning3Query.Chunk body = Work::chunk3;
     return parallel ? () -> query.parallelEachChunk(body) : () -> query.eachChunk(body);
   }
 
   private static Runnable largePages3(final BenchmarkParams params) {
     final LargePages_Group3Query query = LargePages_Group3Query.of(largePages(params, true));
-    final LargePages_Group3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
+    final LargePages_Group3Query.Chunk body = Work::chunk3;
     return () -> query.eachChunk(body);
   }
 
   private static Runnable chunk5(final PhalanxWorld w, final boolean parallel) {
     final FullOwning5Query query = FullOwning5Query.of(w.registry);
-    final FullOwning5Query.Chunk body =
-        (from, to, px, py, vx, vy, s, h, a) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-            h[i] += 1f;
-            a[i] += 1f;
-          }
-        };
+    final FullOwning5Query.Chunk body = Work::chunk5;
     return parallel ? () -> query.parallelEachChunk(body) : () -> query.eachChunk(body);
   }
 

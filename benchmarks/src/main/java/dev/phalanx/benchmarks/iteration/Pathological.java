@@ -110,12 +110,7 @@ public class Pathological {
     final Registry registry = new Registry();
     churn(registry);
     final View3Query query = View3Query.of(registry);
-    final View3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final View3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
@@ -126,12 +121,7 @@ public class Pathological {
     registry.storage(Scale_Traits.TYPE);
     final NonOwning3Query query = NonOwning3Query.of(registry);
     churn(registry);
-    final NonOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final NonOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
@@ -166,12 +156,7 @@ public class Pathological {
     final Registry registry = new Registry();
     final FullOwning3Query query = fullOwningGroup(registry);
     churn(registry);
-    final FullOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final FullOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
@@ -179,14 +164,7 @@ public class Pathological {
     final Registry registry = new Registry();
     final FullOwning3Query query = fullOwningGroup(registry);
     churn(registry);
-    final FullOwning3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
+    final FullOwning3Query.Chunk body = Work::chunk3;
     return () -> query.eachChunk(body);
   }
 
