@@ -205,8 +205,9 @@ public final class Report {
   /**
    * Results shown as a cell of another row, by row key and column: the row and column they go to
    * (the typed view is a column of the iterate rows, the runtime view's positions form a column of
-   * the runtime view's row, the bulk creation of no component and the get through the registry
-   * their own rows, as before the fold).
+   * the runtime view's row; the bulk creation of no component, the get through the registry, and
+   * the methods that other rows' classes took in (the batch destroy, the pool clear, the sort of
+   * one pool as another and the insertion sort) their own rows, as before the fold).
    */
   private static final Map<String, String[]> MOVED_CELLS =
       Map.of(
@@ -217,7 +218,11 @@ public final class Report {
           "IterateForms:runtimeViewPositions3/phalanx",
               new String[] {"IterateForms:runtimeView3", "phalanxPositions"},
           "Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"},
-          "Get:1/phalanxRegistry", new String[] {"Get1Registry", "phalanx"});
+          "Get:1/phalanxRegistry", new String[] {"Get1Registry", "phalanx"},
+          "Destroy/batch", new String[] {"DestroyBatch", "phalanx"},
+          "Remove/clearPool", new String[] {"ClearPool", "phalanx"},
+          "Sort/as", new String[] {"SortAs", "phalanx"},
+          "Sort/insertion", new String[] {"SortInsertion", "phalanx"});
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
