@@ -115,10 +115,7 @@ public class Pathological {
   }
 
   private static Runnable nonOwning() {
-    final Registry registry = new Registry();
-    registry.storage(Position_Traits.TYPE);
-    registry.storage(Velocity_Traits.TYPE);
-    registry.storage(Scale_Traits.TYPE);
+    final Registry registry = withStorages();
     final NonOwning3Query query = NonOwning3Query.of(registry);
     churn(registry);
     final NonOwning3Query.Visitor body = Work::move3;
@@ -153,25 +150,27 @@ public class Pathological {
   }
 
   private static Runnable fullOwning() {
-    final Registry registry = new Registry();
-    final FullOwning3Query query = fullOwningGroup(registry);
+    final Registry registry = withStorages();
+    final FullOwning3Query query = FullOwning3Query.of(registry);
     churn(registry);
     final FullOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
   private static Runnable fullOwningChunk() {
-    final Registry registry = new Registry();
-    final FullOwning3Query query = fullOwningGroup(registry);
+    final Registry registry = withStorages();
+    final FullOwning3Query query = FullOwning3Query.of(registry);
     churn(registry);
     final FullOwning3Query.Chunk body = Work::chunk3;
     return () -> query.eachChunk(body);
   }
 
-  private static FullOwning3Query fullOwningGroup(final Registry registry) {
+  /** {@return a registry with the storages of the three main components, for a group over them} */
+  private static Registry withStorages() {
+    final Registry registry = new Registry();
     registry.storage(Position_Traits.TYPE);
     registry.storage(Velocity_Traits.TYPE);
     registry.storage(Scale_Traits.TYPE);
-    return FullOwning3Query.of(registry);
+    return registry;
   }
 }
