@@ -73,9 +73,9 @@ if [[ "$part" == all || "$part" == structural ]]; then
   # Structural changes: single shots over 1M entities. Ashley's destroy is quadratic (a linear scan
   # per removal: about 17 us per entity at 100k, about ten times that at 1M), so destroy also runs
   # at 100k for every library, and Ashley's destroy only there (-p picks the libraries at 1M).
-  jmh jmh-1M-structural.json '\.structural\.' -e 'structural\.Destroy\.,structural\.Commands\.,structural\.WithGroups\.' "${shot_opts[@]}"
-  jmh jmh-1M-destroy.json '\.structural\.Destroy\.' -p lib=phalanx,artemis,dominion "${shot_opts[@]}"
-  jmh jmh-100k-destroy.json '\.structural\.Destroy\.' "${shot_opts[@]}" -opi 100000
+  jmh jmh-1M-structural.json '\.structural\.' -e 'structural\.Destroy\.run,structural\.Commands\.,structural\.WithGroups\.' "${shot_opts[@]}"
+  jmh jmh-1M-destroy.json '\.structural\.Destroy\.run' -p lib=phalanx,artemis,dominion "${shot_opts[@]}"
+  jmh jmh-100k-destroy.json '\.structural\.Destroy\.run' "${shot_opts[@]}" -opi 100000
 fi
 echo "== JMH done in $((SECONDS - start)) s"
 "$java" -cp "$jar" dev.phalanx.benchmarks.report.Report "$out" "$mode"

@@ -19,8 +19,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *       parameter value in its own JVM, so {@code loop.run()} sees one receiver class per fork and
  *       is inlined, as the call {@code query.each(body)} of an unfolded class was.
  *   <li>The per-entity call of the body sits in the generated query's loop, one class per query
- *       kind, and every lambda of a body is written once per query kind: the receivers that call
- *       site sees are those it saw before the fold, with or without forks.
+ *       kind, and every body (a lambda, or a method reference to one of {@code Work}'s static
+ *       bodies: each expression is a class of its own) is written once per query kind: the
+ *       receivers that call site sees are those it saw before the fold, with or without forks.
  *   <li>Without forks ({@code -f 0}) the parameter values share one JVM and {@code loop.run()}
  *       turns megamorphic after the third value: one interface call per invocation (per 1M
  *       entities), never per entity. The profiles of the generated queries' shared runtime code mix

@@ -66,28 +66,10 @@ public class Iterate2GroupPolluted {
   /** {@code each} with the next of five visitor classes per run. */
   private static final class EachInTurn implements Runnable {
     private final FullOwning2Query query;
-    // Five lambda expressions: five classes with the same work, all seen by the query's call site.
+    // Five method references: five classes (one per expression) with the same work ({@link
+    // Work}'s body), all seen by the query's call site.
     private final FullOwning2Query.Visitor[] bodies = {
-      (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      },
-      (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      },
-      (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      },
-      (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      },
-      (e, p, v) -> {
-        p.setX(p.x() + v.x() * Work.DT);
-        p.setY(p.y() + v.y() * Work.DT);
-      }
+      Work::move2, Work::move2, Work::move2, Work::move2, Work::move2
     };
     private int next;
 
@@ -106,38 +88,10 @@ public class Iterate2GroupPolluted {
   /** {@code eachChunk} with the next of five chunk-body classes per run. */
   private static final class EachChunkInTurn implements Runnable {
     private final FullOwning2Query query;
-    // Five lambda expressions: five classes with the same work, all seen by the query's call site.
+    // Five method references: five classes (one per expression) with the same work ({@link
+    // Work}'s body), all seen by the query's call site.
     private final FullOwning2Query.Chunk[] bodies = {
-      (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      },
-      (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      },
-      (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      },
-      (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      },
-      (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      }
+      Work::chunk2, Work::chunk2, Work::chunk2, Work::chunk2, Work::chunk2
     };
     private int next;
 

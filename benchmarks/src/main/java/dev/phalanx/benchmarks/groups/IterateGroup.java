@@ -108,22 +108,22 @@ public class IterateGroup {
             case "NonOwning2" -> nonOwning2(new PhalanxWorld(2, params));
             case "PartialOwning2" -> partialOwning2(new PartialWorlds.OwnsPosition(2, params));
             case "FullOwning2" -> fullOwning2(new PhalanxWorld(2, params));
-            case "FullOwningChunk2" -> eachChunk2(new PhalanxWorld(2, params));
+            case "FullOwningChunk2" -> chunk2(new PhalanxWorld(2, params), false);
             case "FullOwningChunkLargePages2" -> largePages2(params);
-            case "FullOwningParallelChunk2" -> parallelEachChunk2(new PhalanxWorld(2, params));
+            case "FullOwningParallelChunk2" -> chunk2(new PhalanxWorld(2, params), true);
             case "NonOwning3" -> nonOwning3(new PhalanxWorld(3, params));
             case "PartialOwning3" -> partialOwning3(new PartialWorlds.OwnsPosition(3, params));
             case "FullOwning3" -> fullOwning3(new PhalanxWorld(3, params));
-            case "FullOwningChunk3" -> eachChunk3(new PhalanxWorld(3, params));
+            case "FullOwningChunk3" -> chunk3(new PhalanxWorld(3, params), false);
             case "FullOwningChunkLargePages3" -> largePages3(params);
-            case "FullOwningParallelChunk3" -> parallelEachChunk3(new PhalanxWorld(3, params));
+            case "FullOwningParallelChunk3" -> chunk3(new PhalanxWorld(3, params), true);
             case "NonOwning5" -> nonOwning5(new PhalanxWorld(5, params));
             case "PartialOwning5" -> partialOwning5(new PartialWorlds.OwnsPosition(5, params));
             case "PartialOwning3Of5" -> owns3Of5(params);
             case "PartialOwning4Of5" -> owns4Of5(params);
             case "FullOwning5" -> fullOwning5(new PhalanxWorld(5, params));
-            case "FullOwningChunk5" -> eachChunk5(new PhalanxWorld(5, params));
-            case "FullOwningParallelChunk5" -> parallelEachChunk5(new PhalanxWorld(5, params));
+            case "FullOwningChunk5" -> chunk5(new PhalanxWorld(5, params), false);
+            case "FullOwningParallelChunk5" -> chunk5(new PhalanxWorld(5, params), true);
             default -> throw new IllegalArgumentException("unknown query " + query);
           };
     }
@@ -142,11 +142,7 @@ public class IterateGroup {
 
   private static Runnable nonOwning2(final PhalanxWorld w) {
     final NonOwning2Query query = NonOwning2Query.of(w.registry);
-    final NonOwning2Query.Visitor body =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+    final NonOwning2Query.Visitor body = Work::move2;
     return () -> query.each(body);
   }
 
@@ -162,22 +158,13 @@ public class IterateGroup {
 
   private static Runnable fullOwning2(final PhalanxWorld w) {
     final FullOwning2Query query = FullOwning2Query.of(w.registry);
-    final FullOwning2Query.Visitor body =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+    final FullOwning2Query.Visitor body = Work::move2;
     return () -> query.each(body);
   }
 
   private static Runnable nonOwning3(final PhalanxWorld w) {
     final NonOwning3Query query = NonOwning3Query.of(w.registry);
-    final NonOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final NonOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
@@ -194,25 +181,13 @@ public class IterateGroup {
 
   private static Runnable fullOwning3(final PhalanxWorld w) {
     final FullOwning3Query query = FullOwning3Query.of(w.registry);
-    final FullOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final FullOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
   private static Runnable nonOwning5(final PhalanxWorld w) {
     final NonOwning5Query query = NonOwning5Query.of(w.registry);
-    final NonOwning5Query.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+    final NonOwning5Query.Visitor body = Work::move5;
     return () -> query.each(body);
   }
 
@@ -259,141 +234,60 @@ public class IterateGroup {
 
   private static Runnable fullOwning5(final PhalanxWorld w) {
     final FullOwning5Query query = FullOwning5Query.of(w.registry);
-    final FullOwning5Query.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+    final FullOwning5Query.Visitor body = Work::move5;
     return () -> query.each(body);
   }
 
-  private static Runnable eachChunk2(final PhalanxWorld w) {
+  private static Runnable chunk2(final PhalanxWorld w, final boolean parallel) {
     final FullOwning2Query query = FullOwning2Query.of(w.registry);
-    final FullOwning2Query.Chunk body =
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        };
-    return () -> query.eachChunk(body);
-  }
-
-  private static Runnable parallelEachChunk2(final PhalanxWorld w) {
-    final FullOwning2Query query = FullOwning2Query.of(w.registry);
-    final FullOwning2Query.Chunk body =
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        };
-    return () -> query.parallelEachChunk(body);
+    final FullOwning2Query.Chunk body = Work::chunk2;
+    return parallel ? () -> query.parallelEachChunk(body) : () -> query.eachChunk(body);
   }
 
   private static Runnable largePages2(final BenchmarkParams params) {
-    final int n = Sizes.entities(params);
-    final Registry registry = new Registry();
-    final LargePages_Position_Storage positions = registry.storage(LargePages_Position_Traits.TYPE);
-    final LargePages_Velocity_Storage velocities =
-        registry.storage(LargePages_Velocity_Traits.TYPE);
-    for (int i = 0; i < n; i++) {
-      final long e = registry.create();
-      positions.emplace(e, Work.x(i), Work.x(i));
-      velocities.emplace(e, Work.v(i), Work.v(i));
-    }
-    final LargePages_Group2Query query = LargePages_Group2Query.of(registry);
-    final LargePages_Group2Query.Chunk body =
-        (from, to, px, py, vx, vy) -> {
-          for (int i = from; i < to; i++) {
-            px[i] += vx[i] * Work.DT;
-            py[i] += vy[i] * Work.DT;
-          }
-        };
+    final LargePages_Group2Query query = LargePages_Group2Query.of(largePages(params, false));
+    final LargePages_Group2Query.Chunk body = Work::chunk2;
     return () -> query.eachChunk(body);
   }
 
-  private static Runnable eachChunk3(final PhalanxWorld w) {
+  private static Runnable chunk3(final PhalanxWorld w, final boolean parallel) {
     final FullOwning3Query query = FullOwning3Query.of(w.registry);
-    final FullOwning3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
-    return () -> query.eachChunk(body);
-  }
-
-  private static Runnable parallelEachChunk3(final PhalanxWorld w) {
-    final FullOwning3Query query = FullOwning3Query.of(w.registry);
-    final FullOwning3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
-    return () -> query.parallelEachChunk(body);
+    final FullOwning3Query.Chunk body = Work::chunk3;
+    return parallel ? () -> query.parallelEachChunk(body) : () -> query.eachChunk(body);
   }
 
   private static Runnable largePages3(final BenchmarkParams params) {
+    final LargePages_Group3Query query = LargePages_Group3Query.of(largePages(params, true));
+    final LargePages_Group3Query.Chunk body = Work::chunk3;
+    return () -> query.eachChunk(body);
+  }
+
+  private static Runnable chunk5(final PhalanxWorld w, final boolean parallel) {
+    final FullOwning5Query query = FullOwning5Query.of(w.registry);
+    final FullOwning5Query.Chunk body = Work::chunk5;
+    return parallel ? () -> query.parallelEachChunk(body) : () -> query.eachChunk(body);
+  }
+
+  /**
+   * {@return the entities of {@link PhalanxWorld} over the {@code LargePages} copies of Position
+   * and Velocity, and of Scale when {@code scale}}
+   */
+  private static Registry largePages(final BenchmarkParams params, final boolean scale) {
     final int n = Sizes.entities(params);
     final Registry registry = new Registry();
     final LargePages_Position_Storage positions = registry.storage(LargePages_Position_Traits.TYPE);
     final LargePages_Velocity_Storage velocities =
         registry.storage(LargePages_Velocity_Traits.TYPE);
-    final LargePages_Scale_Storage scales = registry.storage(LargePages_Scale_Traits.TYPE);
+    final LargePages_Scale_Storage scales =
+        scale ? registry.storage(LargePages_Scale_Traits.TYPE) : null;
     for (int i = 0; i < n; i++) {
       final long e = registry.create();
       positions.emplace(e, Work.x(i), Work.x(i));
       velocities.emplace(e, Work.v(i), Work.v(i));
-      scales.emplace(e, 1f);
+      if (scale) {
+        scales.emplace(e, 1f);
+      }
     }
-    final LargePages_Group3Query query = LargePages_Group3Query.of(registry);
-    final LargePages_Group3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
-    return () -> query.eachChunk(body);
-  }
-
-  private static Runnable eachChunk5(final PhalanxWorld w) {
-    final FullOwning5Query query = FullOwning5Query.of(w.registry);
-    final FullOwning5Query.Chunk body =
-        (from, to, px, py, vx, vy, s, h, a) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-            h[i] += 1f;
-            a[i] += 1f;
-          }
-        };
-    return () -> query.eachChunk(body);
-  }
-
-  private static Runnable parallelEachChunk5(final PhalanxWorld w) {
-    final FullOwning5Query query = FullOwning5Query.of(w.registry);
-    final FullOwning5Query.Chunk body =
-        (from, to, px, py, vx, vy, s, h, a) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-            h[i] += 1f;
-            a[i] += 1f;
-          }
-        };
-    return () -> query.parallelEachChunk(body);
+    return registry;
   }
 }

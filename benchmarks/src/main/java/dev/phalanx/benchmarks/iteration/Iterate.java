@@ -227,35 +227,19 @@ public class Iterate {
       case 2:
         {
           final View2Query query = View2Query.of(w.registry);
-          final View2Query.Visitor move =
-              (e, p, v) -> {
-                p.setX(p.x() + v.x() * Work.DT);
-                p.setY(p.y() + v.y() * Work.DT);
-              };
+          final View2Query.Visitor move = Work::move2;
           return () -> query.each(move);
         }
       case 3:
         {
           final View3Query query = View3Query.of(w.registry);
-          final View3Query.Visitor move =
-              (e, p, v, s) -> {
-                final float f = s.s() * Work.DT;
-                p.setX(p.x() + v.x() * f);
-                p.setY(p.y() + v.y() * f);
-              };
+          final View3Query.Visitor move = Work::move3;
           return () -> query.each(move);
         }
       case 5:
         {
           final View5Query query = View5Query.of(w.registry);
-          final View5Query.Visitor move =
-              (e, p, v, s, h, a) -> {
-                final float f = s.s() * Work.DT;
-                p.setX(p.x() + v.x() * f);
-                p.setY(p.y() + v.y() * f);
-                h.setValue(h.value() + 1f);
-                a.setValue(a.value() + 1f);
-              };
+          final View5Query.Visitor move = Work::move5;
           return () -> query.each(move);
         }
       default:

@@ -138,23 +138,14 @@ public class IterateForms {
   private static Runnable typedView2(final PhalanxWorld w) {
     final View2<Position_Cursor, Velocity_Cursor> view =
         w.registry.typedView(Position_Traits.TYPE, Velocity_Traits.TYPE);
-    final View2.Visitor<Position_Cursor, Velocity_Cursor> move =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+    final View2.Visitor<Position_Cursor, Velocity_Cursor> move = Work::move2;
     return () -> view.each(move);
   }
 
   private static Runnable typedView3(final PhalanxWorld w) {
     final View3<Position_Cursor, Velocity_Cursor, Scale_Cursor> view =
         w.registry.typedView(Position_Traits.TYPE, Velocity_Traits.TYPE, Scale_Traits.TYPE);
-    final View3.Visitor<Position_Cursor, Velocity_Cursor, Scale_Cursor> move =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final View3.Visitor<Position_Cursor, Velocity_Cursor, Scale_Cursor> move = Work::move3;
     return () -> view.each(move);
   }
 
@@ -327,11 +318,7 @@ public class IterateForms {
       }
     }
     final View2Query query = View2Query.of(registry);
-    final View2Query.Visitor move =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+    final View2Query.Visitor move = Work::move2;
     return () -> query.each(move);
   }
 }

@@ -110,28 +110,15 @@ public class Pathological {
     final Registry registry = new Registry();
     churn(registry);
     final View3Query query = View3Query.of(registry);
-    final View3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final View3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
   private static Runnable nonOwning() {
-    final Registry registry = new Registry();
-    registry.storage(Position_Traits.TYPE);
-    registry.storage(Velocity_Traits.TYPE);
-    registry.storage(Scale_Traits.TYPE);
+    final Registry registry = withStorages();
     final NonOwning3Query query = NonOwning3Query.of(registry);
     churn(registry);
-    final NonOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final NonOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
@@ -163,37 +150,27 @@ public class Pathological {
   }
 
   private static Runnable fullOwning() {
-    final Registry registry = new Registry();
-    final FullOwning3Query query = fullOwningGroup(registry);
+    final Registry registry = withStorages();
+    final FullOwning3Query query = FullOwning3Query.of(registry);
     churn(registry);
-    final FullOwning3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+    final FullOwning3Query.Visitor body = Work::move3;
     return () -> query.each(body);
   }
 
   private static Runnable fullOwningChunk() {
-    final Registry registry = new Registry();
-    final FullOwning3Query query = fullOwningGroup(registry);
+    final Registry registry = withStorages();
+    final FullOwning3Query query = FullOwning3Query.of(registry);
     churn(registry);
-    final FullOwning3Query.Chunk body =
-        (from, to, px, py, vx, vy, s) -> {
-          for (int i = from; i < to; i++) {
-            final float f = s[i] * Work.DT;
-            px[i] += vx[i] * f;
-            py[i] += vy[i] * f;
-          }
-        };
+    final FullOwning3Query.Chunk body = Work::chunk3;
     return () -> query.eachChunk(body);
   }
 
-  private static FullOwning3Query fullOwningGroup(final Registry registry) {
+  /** {@return a registry with the storages of the three main components, for a group over them} */
+  private static Registry withStorages() {
+    final Registry registry = new Registry();
     registry.storage(Position_Traits.TYPE);
     registry.storage(Velocity_Traits.TYPE);
     registry.storage(Scale_Traits.TYPE);
-    return FullOwning3Query.of(registry);
+    return registry;
   }
 }

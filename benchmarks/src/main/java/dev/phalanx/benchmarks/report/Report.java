@@ -205,19 +205,31 @@ public final class Report {
   /**
    * Results shown as a cell of another row, by row key and column: the row and column they go to
    * (the typed view is a column of the iterate rows, the runtime view's positions form a column of
-   * the runtime view's row, the bulk creation of no component and the get through the registry
-   * their own rows, as before the fold).
+   * the runtime view's row; the bulk creation of no component, the get through the registry, and
+   * the methods that other rows' classes took in (the recycling creation, the batch destroy, the
+   * pool clear, the sort of one pool as another and the insertion sort) their own rows, as before
+   * the fold).
    */
   private static final Map<String, String[]> MOVED_CELLS =
-      Map.of(
-          "IterateForms:typedView2/phalanx", new String[] {"Iterate:2", "phalanxTypedView"},
-          "IterateForms:typedView3/phalanx", new String[] {"Iterate:3", "phalanxTypedView"},
-          "IterateForms:runtimeViewPositions2/phalanx",
-              new String[] {"IterateForms:runtimeView2", "phalanxPositions"},
-          "IterateForms:runtimeViewPositions3/phalanx",
-              new String[] {"IterateForms:runtimeView3", "phalanxPositions"},
-          "Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"},
-          "Get:1/phalanxRegistry", new String[] {"Get1Registry", "phalanx"});
+      Map.ofEntries(
+          Map.entry(
+              "IterateForms:typedView2/phalanx", new String[] {"Iterate:2", "phalanxTypedView"}),
+          Map.entry(
+              "IterateForms:typedView3/phalanx", new String[] {"Iterate:3", "phalanxTypedView"}),
+          Map.entry(
+              "IterateForms:runtimeViewPositions2/phalanx",
+              new String[] {"IterateForms:runtimeView2", "phalanxPositions"}),
+          Map.entry(
+              "IterateForms:runtimeViewPositions3/phalanx",
+              new String[] {"IterateForms:runtimeView3", "phalanxPositions"}),
+          Map.entry("Create:0/phalanxBulk", new String[] {"CreateBulk", "phalanx"}),
+          Map.entry("Get:1/phalanxRegistry", new String[] {"Get1Registry", "phalanx"}),
+          Map.entry("Destroy/batch", new String[] {"DestroyBatch", "phalanx"}),
+          Map.entry("Remove/clearPool", new String[] {"ClearPool", "phalanx"}),
+          Map.entry("Sort/as", new String[] {"SortAs", "phalanx"}),
+          Map.entry("Sort/insertion", new String[] {"SortInsertion", "phalanx"}),
+          // Create.recycle has no parameter: its key "Create" is an old name of "Create:0".
+          Map.entry("Create:0/recycle", new String[] {"Recycle", "phalanx"}));
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has

@@ -42,99 +42,39 @@ final class EmptySystems {
     };
   }
 
-  /** An empty artemis-odb system. */
-  static final class E0 extends BaseSystem {
+  /** An empty artemis-odb system; E1 to E15 are its copies, each a class of its own. */
+  static class E0 extends BaseSystem {
     @Override
     protected void processSystem() {}
   }
 
-  /** An empty artemis-odb system. */
-  static final class E1 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E1 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E2 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E2 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E3 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E3 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E4 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E4 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E5 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E5 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E6 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E6 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E7 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E7 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E8 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E8 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E9 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E9 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E10 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E10 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E11 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E11 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E12 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E12 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E13 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E13 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E14 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E14 extends E0 {}
 
-  /** An empty artemis-odb system. */
-  static final class E15 extends BaseSystem {
-    @Override
-    protected void processSystem() {}
-  }
+  static final class E15 extends E0 {}
 }

@@ -108,13 +108,7 @@ public class TwoSystems {
   }
 
   /** iterate2: position += velocity * dt, vectorized by the JIT. */
-  static final FullOwning2Query.Chunk MOVE =
-      (from, to, px, py, vx, vy) -> {
-        for (int i = from; i < to; i++) {
-          px[i] += vx[i] * Work.DT;
-          py[i] += vy[i] * Work.DT;
-        }
-      };
+  static final FullOwning2Query.Chunk MOVE = Work::chunk2;
 
   /** heat += age * dt, vectorized by the JIT. */
   static final HeatAgeQuery.Chunk WARM =

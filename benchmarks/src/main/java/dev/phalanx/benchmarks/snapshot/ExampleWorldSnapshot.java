@@ -52,10 +52,7 @@ public class ExampleWorldSnapshot {
 
   @Setup(Level.Trial)
   public void setup() throws IOException {
-    world = new World(roots, 42, 1, 100);
-    for (int frame = 0; frame < 20; frame++) {
-      world.step();
-    }
+    world = ExampleWorldDelta.exampleWorld(roots);
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     world.save(out);
     snapshot = out.toByteArray();

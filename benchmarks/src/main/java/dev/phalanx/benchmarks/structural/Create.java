@@ -56,6 +56,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *       documented path for many entities of one shape), each handle consumed by a Blackhole.
  *   <li>{@code ashley}: pooled entities and components, as Ashley recommends.
  * </ul>
+ *
+ * <p>{@code recycle} (EnTT's recycle, Phalanx alone, no component): n entities were created and
+ * destroyed; the shot creates n again, every identifier recycled with a bumped version. Compare
+ * with arity 0 (fresh identifiers).
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class Create extends StructuralBenchmark {
@@ -147,6 +151,35 @@ public class Create extends StructuralBenchmark {
   @Benchmark
   public Object run(final Fresh s, final Blackhole bh) {
     return s.shot.run(bh);
+  }
+
+  /** n identifiers created and destroyed again before each shot, for {@link #recycle}. */
+  @State(Scope.Benchmark)
+  public static class Released {
+    int n;
+    Registry registry;
+    long[] out;
+
+    @Setup(Level.Iteration)
+    public void setup(final BenchmarkParams params) {
+      if (null == registry) {
+        n = Sizes.entities(params);
+        registry = new Registry();
+        out = new long[n];
+        registry.create(out);
+      }
+      registry.destroy(out, 0, n);
+    }
+  }
+
+  @Benchmark
+  public long[] recycle(final Released s) {
+    final Registry registry = s.registry;
+    final long[] out = s.out;
+    for (int i = 0; i < s.n; i++) {
+      out[i] = registry.create();
+    }
+    return out;
   }
 
   private static Folded.Shot phalanx(final int n, final int arity, final boolean reserved) {

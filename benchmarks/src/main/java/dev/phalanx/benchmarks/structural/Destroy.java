@@ -10,6 +10,11 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
  * allocate components again in that set-up, which the allocation figure includes). artemis deletes
  * at the next {@code world.process()}, which is included.
  *
+ * <p>{@code batch} destroys Phalanx's same world with the batch form, {@code
+ * registry.destroy(batch, from, to)}: every entity checked first, then (no listener, group or
+ * iteration) removed storage by storage. Compare with artemis-odb's {@code run} row, which also
+ * applies its deletions in bulk.
+ *
  * <p>Forks differ: some run 1.3x to 2x slower throughout, after where the world's arrays landed
  * (every library here shows it), and with few warm-ups some still recompile. Run several forks with
  * 20 warm-ups and compare medians over forks; see the benchmarks README.
@@ -63,5 +68,10 @@ public class Destroy extends StructuralBenchmark {
   @Benchmark
   public void run(final Shot s) {
     s.shot.run();
+  }
+
+  @Benchmark
+  public void batch(final WorldStates.PhalanxState s) {
+    s.w.registry.destroy(s.w.entities, 0, s.w.entities.length);
   }
 }

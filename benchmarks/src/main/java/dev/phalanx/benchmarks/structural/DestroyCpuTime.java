@@ -1,22 +1,17 @@
 package dev.phalanx.benchmarks.structural;
 
 import dev.phalanx.benchmarks.Work;
-import dev.phalanx.benchmarks.components.Position_Storage;
-import dev.phalanx.benchmarks.components.Position_Traits;
-import dev.phalanx.benchmarks.components.Velocity_Storage;
-import dev.phalanx.benchmarks.components.Velocity_Traits;
-import dev.phalanx.ecs.Registry;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /**
- * Not a JMH benchmark: the shots of {@link Destroy#phalanx} (1M entities with a Position and a
- * Velocity, destroyed one by one in creation order, recreated between shots) timed twice, by the
- * wall clock as JMH's single-shot mode times them and by the thread's CPU time. On a shared machine
- * the two part: a shot descheduled for a while keeps its CPU time and gains wall time, which is
- * where the spread of the single-shot destroy rows comes from. Diagnostic only; performance claims
- * come from JMH.
+ * Not a JMH benchmark: the shots of {@link Destroy}'s {@code phalanx} row (1M entities with a
+ * Position and a Velocity, destroyed one by one in creation order, recreated between shots) timed
+ * twice, by the wall clock as JMH's single-shot mode times them and by the thread's CPU time. On a
+ * shared machine the two part: a shot descheduled for a while keeps its CPU time and gains wall
+ * time, which is where the spread of the single-shot destroy rows comes from. Diagnostic only;
+ * performance claims come from JMH.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar
  * dev.phalanx.benchmarks.structural.DestroyCpuTime [shots]} prints, per shot, CPU / wall ns per
@@ -34,23 +29,17 @@ public final class DestroyCpuTime {
   public static void main(final String[] args) {
     final int shots = 0 == args.length ? 40 : Integer.parseInt(args[0]);
     final int n = Work.ENTITIES;
-    final Registry registry = new Registry();
-    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
-    final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
-    final long[] entities = new long[n];
+    final Worlds2.Phalanx world = new Worlds2.Phalanx(n);
     final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     final StringBuilder out = new StringBuilder("shot: cpu / wall ns per entity\n");
     for (int shot = 0; shot < shots; shot++) {
-      for (int i = 0; i < n; i++) {
-        final long e = registry.create();
-        entities[i] = e;
-        positions.emplace(e, Work.x(i), Work.x(i));
-        velocities.emplace(e, Work.v(i), Work.v(i));
+      if (0 != shot) {
+        world.recreate();
       }
       final long cpu0 = threads.getCurrentThreadCpuTime();
       final long wall0 = System.nanoTime();
-      for (final long e : entities) {
-        registry.destroy(e);
+      for (final long e : world.entities) {
+        world.registry.destroy(e);
       }
       final long wall1 = System.nanoTime();
       final long cpu1 = threads.getCurrentThreadCpuTime();

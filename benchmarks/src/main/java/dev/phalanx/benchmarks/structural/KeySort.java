@@ -9,7 +9,6 @@ import dev.phalanx.ecs.EntityFloatKey;
 import dev.phalanx.ecs.NonOwningGroup;
 import dev.phalanx.ecs.OwningGroup;
 import dev.phalanx.ecs.PositionComparator;
-import dev.phalanx.ecs.Registry;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -28,14 +27,12 @@ import org.openjdk.jmh.annotations.State;
 @OperationsPerInvocation(Work.SORT_ENTITIES)
 public class KeySort extends StructuralBenchmark {
 
-  /** 150k Positions with x = 0 in a registry of their own. */
-  static Registry world() {
-    final Registry registry = new Registry();
-    final Position_Storage storage = registry.storage(Position_Traits.TYPE);
-    for (int i = 0; i < Work.SORT_ENTITIES; i++) {
-      storage.emplace(registry.create(), 0f, 0f);
-    }
-    return registry;
+  /** A non-owning group over {@link Sort#positions}'s 150k Positions. */
+  static NonOwningGroup nonOwningGroup(final Position_Storage storage) {
+    return storage
+        .registry()
+        .nonOwningGroup(
+            new ComponentType<?, ?>[] {Position_Traits.TYPE}, new ComponentType<?, ?>[0]);
   }
 
   /** A non-owning group over Position: only its member set moves. */
@@ -50,11 +47,8 @@ public class KeySort extends StructuralBenchmark {
     @Setup(Level.Iteration)
     public void setup() {
       if (null == storage) {
-        final Registry registry = world();
-        final Position_Storage s = storage = registry.storage(Position_Traits.TYPE);
-        group =
-            registry.nonOwningGroup(
-                new ComponentType<?, ?>[] {Position_Traits.TYPE}, new ComponentType<?, ?>[0]);
+        final Position_Storage s = storage = Sort.positions();
+        group = nonOwningGroup(s);
         byX = s::x;
         compareX = (a, b) -> Float.compare(s.x(a), s.x(b));
       }
@@ -73,9 +67,8 @@ public class KeySort extends StructuralBenchmark {
     @Setup(Level.Iteration)
     public void setup() {
       if (null == storage) {
-        final Registry registry = world();
-        final Position_Storage s = storage = registry.storage(Position_Traits.TYPE);
-        group = registry.owningGroup(Position_Traits.TYPE);
+        final Position_Storage s = storage = Sort.positions();
+        group = s.registry().owningGroup(Position_Traits.TYPE);
         byX = (a, b) -> Float.compare(s.xAt(a), s.xAt(b));
       }
       Sort.shuffle(storage, ++seed);
@@ -114,11 +107,8 @@ public class KeySort extends StructuralBenchmark {
     @Setup(Level.Iteration)
     public void setup() {
       if (null == storage) {
-        final Registry registry = world();
-        final Position_Storage s = storage = registry.storage(Position_Traits.TYPE);
-        group =
-            registry.nonOwningGroup(
-                new ComponentType<?, ?>[] {Position_Traits.TYPE}, new ComponentType<?, ?>[0]);
+        final Position_Storage s = storage = Sort.positions();
+        group = nonOwningGroup(s);
         byX = s::x;
         random = new SplittableRandom(42);
       }

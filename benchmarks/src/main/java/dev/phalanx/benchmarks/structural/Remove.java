@@ -18,6 +18,10 @@ import org.openjdk.jmh.annotations.Param;
  * Entity.removeType}, one type at a time: Dominion 0.9.0's prepared modifier that removes both
  * types at once fails with an ArrayIndexOutOfBoundsException inside its ChunkedPool when the entity
  * is left without components.
+ *
+ * <p>{@code clearPool}: Phalanx's world of {@code lib=phalanx}, Velocity removed from every entity
+ * at once ({@code velocities.clear()}); compare with arity 1 (one entity at a time). None of the
+ * peers has this operation.
  */
 @OperationsPerInvocation(Work.ENTITIES)
 public class Remove extends StructuralBenchmark {
@@ -108,5 +112,10 @@ public class Remove extends StructuralBenchmark {
   @Benchmark
   public void run(final Shot s) {
     s.shot.run();
+  }
+
+  @Benchmark
+  public void clearPool(final WorldStates.PhalanxState s) {
+    s.w.velocities.clear();
   }
 }

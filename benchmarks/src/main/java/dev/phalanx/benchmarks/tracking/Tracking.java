@@ -66,30 +66,14 @@ public class Tracking {
         tracked.storage(TrackedPosition_Traits.TYPE).emplace(b, Work.x(i), Work.x(i));
         tracked.storage(Velocity_Traits.TYPE).emplace(b, Work.v(i), Work.v(i));
       }
-      plainBody =
-          (e, p, v) -> {
-            p.setX(p.x() + v.x() * Work.DT);
-            p.setY(p.y() + v.y() * Work.DT);
-          };
+      plainBody = Work::move2;
       trackedBody =
           (e, p, v) -> {
             p.setX(p.x() + v.x() * Work.DT);
             p.setY(p.y() + v.y() * Work.DT);
           };
-      plainChunk =
-          (from, to, x, y, dx, dy) -> {
-            for (int i = from; i < to; i++) {
-              x[i] += dx[i] * Work.DT;
-              y[i] += dy[i] * Work.DT;
-            }
-          };
-      trackedChunk =
-          (from, to, x, y, dx, dy) -> {
-            for (int i = from; i < to; i++) {
-              x[i] += dx[i] * Work.DT;
-              y[i] += dy[i] * Work.DT;
-            }
-          };
+      plainChunk = Work::chunk2;
+      trackedChunk = Work::chunk2;
     }
   }
 
