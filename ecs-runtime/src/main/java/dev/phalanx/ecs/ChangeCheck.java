@@ -329,16 +329,21 @@ final class ChangeCheck {
     final int end = start + changes.rangeCounts[change];
     final long[] targets = changes.rangeTargets;
     final int[] positions = changes.rangePositions;
-    final boolean staged = null != storage && checkedStamps[change] == storage.structureStamp();
+    final boolean noted = null != storage && checkedStamps[change] == storage.structureStamp();
     for (int i = start; i < end; i++) {
       final long entity = targets[i];
-      int at = staged ? positions[i] : SparseSet.ABSENT;
-      if (!staged && null != storage && !ChangeSet.isStaged(entity)) {
-        at = storage.indexOf(entity);
+      int at;
+      if (noted) {
+        at = positions[i];
+      } else {
+        at =
+            null == storage || ChangeSet.isStaged(entity)
+                ? SparseSet.ABSENT
+                : storage.indexOf(entity);
       }
       if (SparseSet.ABSENT == at
           || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
-        // Refused with the reason, as a single row write would be.
+        // The full check refuses with the reason, or passes an element appended since staging.
         checkComponent(change, storage, entity);
         at = storage.indexOf(entity);
       } else {
