@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,6 +70,51 @@ import java.util.concurrent.locks.LockSupport;
  * start), so it includes the bookkeeping between the two. Measured ({@code ScheduleOverhead}): see
  * the guide. Nothing is allocated in steady state (a test proves it). Not thread-safe: run it from
  * one thread (the game loop); read timings from that thread between frames.
+ *
+ * <h2>Stepping</h2>
+ *
+ * <p>For debugging a frame, systems can be {@linkplain #disable disabled} (skipped every frame, as
+ * if their run condition were false) and the schedule {@linkplain #pause() paused}: a {@link
+ * #run()} while paused runs only the systems marked to {@linkplain #alwaysRun always run} (input,
+ * rendering), unless a step was asked for: {@link #stepFrame()} has the next {@code run()} run the
+ * rest of the frame, {@link #stepSystem()} the next system of the plan only. The <em>plan
+ * order</em> is stage by stage, wave by wave ({@link #waves}), each wave in its listed order; the
+ * schedule keeps a cursor into it, the first system a step has not run yet in the current frame.
+ *
+ * <ul>
+ *   <li>A system not marked always-run runs at most once per frame, in plan order: stepping one
+ *       system at a time runs the same systems in the same order as whole frames. A disabled system
+ *       is never run, nor stepped onto; a system marked always-run runs in every {@code run()} call
+ *       (even several times in a frame that is stepped one system at a time).
+ *   <li>{@link #frame()} counts frames that ended: it advances once per {@code run()} that runs a
+ *       whole frame or the end of one (not paused, a {@link #stepFrame()}, or a {@link
+ *       #stepSystem()} that runs the last enabled system of the plan, or finds none left), and not
+ *       on a paused {@code run()} that steps nothing nor on a step inside a frame. Systems see the
+ *       number of the frame being stepped.
+ *   <li>Sync points happen as in a whole frame: what a stepped system deferred (its command buffer,
+ *       {@link SystemContext#applyAtSyncPoint}) is held until the step that ends its stage (the
+ *       step of its stage's last system, of a system in a later stage, or that ends the frame),
+ *       then applied at that stage's sync point in the usual order. What always-run systems defer
+ *       is applied at their stage's sync point in the same {@code run()}.
+ *   <li>While paused, a fixed-timestep stage runs one step per {@code run()} and the elapsed time
+ *       of {@link #run(long)} is not accumulated (time is stopped); other stages see it as {@link
+ *       SystemContext#stepNanos()}.
+ *   <li>{@link #resume()} in the middle of a frame has the next {@code run()} run the rest of it;
+ *       frames then run whole.
+ *   <li>A failure (see above) stops the {@code run()} as it stops a frame; the step state has
+ *       already moved as if it had not failed (the cursor past the stepped system, the frame ended
+ *       if the step ended it), and what the failed stage deferred, held commands included, is
+ *       discarded. The next {@code run()} goes on from the cursor.
+ *   <li>The methods that change the stepping state ({@link #disable}, {@link #enable}, {@link
+ *       #alwaysRun}, {@link #pause()}, {@link #resume()}, {@link #stepFrame()}, {@link
+ *       #stepSystem()}) throw {@link IllegalStateException} while {@code run()} runs (from a system
+ *       or a run condition), before changing anything; call them between frames. Queries ({@link
+ *       #isPaused()}, {@link #nextSystem()}, {@link #disabled()}) answer at any time.
+ * </ul>
+ *
+ * <p>Cost: a schedule that never used stepping reads one field per frame and one per system (the
+ * skip flag, false); a stepped or paused frame adds one pass over the systems before the frame and
+ * allocates nothing.
  */
 public final class Schedule {
 
@@ -87,6 +133,11 @@ public final class Schedule {
   private static final SparseSet[] NO_SETS = new SparseSet[0];
 
   private static final Track[] NO_TRACKS = new Track[0];
+
+  // What the next run() was asked to step (see stepFrame(), stepSystem()).
+  private static final int STEP_NONE = 0;
+  private static final int STEP_FRAME = 1;
+  private static final int STEP_SYSTEM = 2;
 
   private final Registry registry;
   private final Stage[] stages;
@@ -107,6 +158,18 @@ public final class Schedule {
   // handed to the registry (countChunks) while a timed frame runs.
   private Wave current;
   private final ChunkCounts.Source counting = this::counts;
+  // Stepping: every system in plan order (stage by stage, wave by wave), whether the schedule is
+  // paused, the step asked of the next run(), the first position of the plan no step has run in
+  // the current frame, how many systems are disabled, and whether any of it is in use (if not,
+  // every slot's skip flag is false and run() looks at nothing else). A paused or partial run()
+  // runs each fixed-timestep stage once (see stepped).
+  private final SystemSlot[] plan;
+  private boolean paused;
+  private int request = STEP_NONE;
+  private int cursor;
+  private int disabledCount;
+  private boolean engaged;
+  private boolean stepped;
 
   Schedule(
       final Registry registry,
@@ -119,12 +182,23 @@ public final class Schedule {
     this.pool = pool;
     this.frames = new Timing(window);
     this.timed = timed;
+    final List<SystemSlot> inPlan = new ArrayList<>();
     for (final Stage stage : stages) {
       for (final SystemSlot slot : stage.slots) {
         slot.task = new SystemTask(this, slot);
         slot.context.attach(this, slot);
       }
+      for (final Wave wave : stage.waves) {
+        for (final int system : wave.systems) {
+          final SystemSlot slot = stage.slots[system];
+          slot.position = inPlan.size();
+          slot.stage = stage;
+          inPlan.add(slot);
+        }
+      }
+      stage.end = inPlan.size();
     }
+    this.plan = inPlan.toArray(new SystemSlot[0]);
   }
 
   /**
@@ -141,7 +215,10 @@ public final class Schedule {
     return registry;
   }
 
-  /** {@return the number of frames run (or started) so far} */
+  /**
+   * {@return the number of frames run (or started) so far; while stepping, the number of frames
+   * ended (see the class comment)}
+   */
   public long frame() {
     return frame;
   }
@@ -180,6 +257,7 @@ public final class Schedule {
       throw new IllegalStateException("the schedule is running a frame: run() is not re-entrant");
     }
     running = true;
+    final boolean ends = !engaged || prepare();
     final long start = System.nanoTime();
     if (timed) {
       registry.countChunks(counting);
@@ -191,7 +269,7 @@ public final class Schedule {
           continue;
         }
         final int steps;
-        if (elapsedNanos < 0) {
+        if (elapsedNanos < 0 || stepped) {
           steps = 1;
         } else {
           // The carried time is below one step; adding the elapsed time to it could overflow, so
@@ -213,8 +291,13 @@ public final class Schedule {
       registry.countChunks(null);
       current = null;
       frames.record(System.nanoTime() - start);
-      frame++;
+      if (ends) {
+        frame++;
+      }
       running = false;
+      if (engaged) {
+        settle();
+      }
     }
   }
 
@@ -234,7 +317,7 @@ public final class Schedule {
         slot.context.step = step;
         slot.failure = null;
         slot.baseline = slot.ranAt;
-        slot.active = holds(slot);
+        slot.active = !slot.skip && holds(slot);
       }
       // Ticks after every condition of the wave: a condition does not see a system of its own
       // wave as having run.
@@ -414,8 +497,13 @@ public final class Schedule {
 
   private void applyCommands(final Stage stage, final SystemSlot[] slots) {
     int failed = -1;
+    final boolean holding = stage.holding;
     for (int s = 0; s < slots.length; s++) {
       final SystemSlot slot = slots[s];
+      if (holding && slot.held) {
+        // Stepped in a stage no step has ended yet: applied by the step that ends it.
+        continue;
+      }
       final SystemContext context = slot.context;
       final CommandBuffer buffer = context.bufferOrNull();
       if (null != buffer && !buffer.isEmpty()) {
@@ -545,6 +633,250 @@ public final class Schedule {
         }
       }
       track.observedAt = tick;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Stepping.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Disables system {@code system}: from the next {@link #run()} on it is skipped in every frame
+   * and step, as if its run condition were false (its condition is not asked; its {@linkplain
+   * #timing timing} does not count the frame), until {@linkplain #enable enabled}. Disabling a
+   * disabled system does nothing.
+   *
+   * @param system a system's name
+   * @throws IllegalArgumentException if there is no such system (the message lists the systems)
+   * @throws IllegalStateException if called while {@link #run()} runs (from a system or a run
+   *     condition); nothing changes
+   */
+  public void disable(final String system) {
+    final SystemSlot slot = controlled(system);
+    if (!slot.disabled) {
+      slot.disabled = true;
+      disabledCount++;
+    }
+    settle();
+  }
+
+  /**
+   * Enables system {@code system} again (see {@link #disable}); enabling an enabled system does
+   * nothing.
+   *
+   * @param system a system's name
+   * @throws IllegalArgumentException if there is no such system (the message lists the systems)
+   * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
+   */
+  public void enable(final String system) {
+    final SystemSlot slot = controlled(system);
+    if (slot.disabled) {
+      slot.disabled = false;
+      disabledCount--;
+    }
+    settle();
+  }
+
+  /** {@return the names of the disabled systems, in the order of {@link #systems()}} */
+  public List<String> disabled() {
+    final List<String> names = new ArrayList<>();
+    for (final Stage stage : stages) {
+      for (final SystemSlot slot : stage.slots) {
+        if (slot.disabled) {
+          names.add(slot.name);
+        }
+      }
+    }
+    return Collections.unmodifiableList(names);
+  }
+
+  /**
+   * Marks system {@code system} to run, or no longer, in every {@link #run()} call while the
+   * schedule is paused or stepped (see {@link SystemDeclaration#alwaysRun()}); a disabled system
+   * does not run all the same.
+   *
+   * @param system a system's name
+   * @param always whether it runs in every {@code run()} call
+   * @throws IllegalArgumentException if there is no such system (the message lists the systems)
+   * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
+   */
+  public void alwaysRun(final String system, final boolean always) {
+    controlled(system).alwaysRun = always;
+    settle();
+  }
+
+  /**
+   * Pauses the schedule: from the next {@link #run()} on, a {@code run()} runs only the systems
+   * marked to {@linkplain #alwaysRun always run}, and {@link #frame()} does not advance, unless a
+   * step was asked for ({@link #stepFrame()}, {@link #stepSystem()}). Pausing a paused schedule
+   * does nothing.
+   *
+   * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
+   */
+  public void pause() {
+    checkNotRunning();
+    paused = true;
+    settle();
+  }
+
+  /**
+   * Resumes a paused schedule and drops a step asked for and not run: the next {@link #run()} runs
+   * the rest of the current frame if a step stopped in its middle (else a whole frame), and frames
+   * then run whole. Resuming a schedule that is not paused does nothing.
+   *
+   * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
+   */
+  public void resume() {
+    checkNotRunning();
+    paused = false;
+    request = STEP_NONE;
+    settle();
+  }
+
+  /** {@return whether the schedule is paused (see {@link #pause()})} */
+  public boolean isPaused() {
+    return paused;
+  }
+
+  /**
+   * Has the next {@link #run()} run one frame, or the rest of the current one if a {@link
+   * #stepSystem()} stopped in its middle, then stay paused; pauses the schedule if it is not. It
+   * replaces a step asked for and not run yet.
+   *
+   * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
+   */
+  public void stepFrame() {
+    checkNotRunning();
+    paused = true;
+    request = STEP_FRAME;
+    settle();
+  }
+
+  /**
+   * Has the next {@link #run()} run one system only (and the systems marked to {@linkplain
+   * #alwaysRun always run}), then stay paused: the next enabled system in plan order from where the
+   * last step stopped, named by {@link #nextSystem()}. The step that runs the last enabled system
+   * of the plan (or finds none left) ends the frame: {@link #frame()} advances and the next step
+   * starts at the first system. Pauses the schedule if it is not; replaces a step asked for and not
+   * run yet.
+   *
+   * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
+   */
+  public void stepSystem() {
+    checkNotRunning();
+    paused = true;
+    request = STEP_SYSTEM;
+    settle();
+  }
+
+  /**
+   * {@return the system a {@link #stepSystem()} run now would run: the first enabled system in plan
+   * order (see the class comment) that no step has run in the current frame; empty if none is left
+   * (such a step only ends the frame)}
+   */
+  public Optional<String> nextSystem() {
+    final int next = nextEnabled(cursor);
+    return next < 0 ? Optional.empty() : Optional.of(plan[next].name);
+  }
+
+  private SystemSlot controlled(final String system) {
+    checkNotRunning();
+    return slot(system);
+  }
+
+  private void checkNotRunning() {
+    if (running) {
+      throw new IllegalStateException(
+          "the schedule is running a frame: stepping and disabling take effect between frames;"
+              + " call them outside run()");
+    }
+  }
+
+  /** {@return the first position at or after {@code from} of an enabled system, or -1} */
+  private int nextEnabled(final int from) {
+    for (int p = from; p < plan.length; p++) {
+      if (!plan[p].disabled) {
+        return p;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Works out what a {@link #run()} runs while stepping is in use: sets each system's skip flag and
+   * the held commands, moves the cursor, consumes the step asked for; {@return whether the run ends
+   * a frame}
+   */
+  private boolean prepare() {
+    stepped = paused || cursor > 0;
+    if (!stepped) {
+      for (final SystemSlot slot : plan) {
+        slot.skip = slot.disabled;
+      }
+      return true;
+    }
+    final int from;
+    final int to;
+    final boolean ends;
+    if (!paused || STEP_FRAME == request) {
+      from = cursor;
+      to = plan.length;
+      ends = true;
+    } else if (STEP_SYSTEM == request) {
+      final int next = nextEnabled(cursor);
+      from = Math.max(next, 0);
+      to = next + 1;
+      ends = next < 0 || nextEnabled(next + 1) < 0;
+    } else {
+      from = 0;
+      to = 0;
+      ends = false;
+    }
+    request = STEP_NONE;
+    for (final SystemSlot slot : plan) {
+      final int p = slot.position;
+      slot.skip = slot.disabled || !(slot.alwaysRun || (p >= from && p < to));
+    }
+    if (ends) {
+      for (final Stage stage : stages) {
+        release(stage);
+      }
+      cursor = 0;
+    } else if (to > from) {
+      // A step inside the frame: the stages it leaves behind reach their sync points in this run;
+      // the stepped system's stage, if the step does not end it, holds what the system defers.
+      for (final Stage stage : stages) {
+        if (stage.end <= to) {
+          release(stage);
+        }
+      }
+      final SystemSlot slot = plan[from];
+      if (slot.stage.end > to) {
+        slot.held = true;
+        slot.stage.holding = true;
+      }
+      cursor = to;
+    }
+    return ends;
+  }
+
+  private static void release(final Stage stage) {
+    if (stage.holding) {
+      stage.holding = false;
+      for (final SystemSlot slot : stage.slots) {
+        slot.held = false;
+      }
+    }
+  }
+
+  /** Works out whether stepping is in use; if not, clears what it set. */
+  private void settle() {
+    engaged = paused || cursor > 0 || disabledCount > 0 || STEP_NONE != request;
+    if (!engaged) {
+      stepped = false;
+      for (final SystemSlot slot : plan) {
+        slot.skip = false;
+      }
     }
   }
 
@@ -728,6 +1060,10 @@ public final class Schedule {
     final SystemSlot[] slots;
     final Wave[] waves;
     long accumulated;
+    // Stepping: the position in the plan after the stage's last system, and whether a system of
+    // the stage holds its commands for the step that ends the stage.
+    int end;
+    boolean holding;
 
     Stage(
         final String name,
@@ -811,6 +1147,14 @@ public final class Schedule {
     SystemTask task;
     boolean active;
     Throwable failure;
+    // Stepping (see Schedule.prepare()): where the system is in the plan and its stage; whether it
+    // is disabled, runs in every run() call, is skipped in the coming run(), holds its commands.
+    int position;
+    Stage stage;
+    boolean disabled;
+    boolean alwaysRun;
+    boolean skip;
+    boolean held;
 
     SystemSlot(
         final String name,

@@ -475,6 +475,7 @@ public final class ScheduleBuilder {
               system.condition(setConditions(system)),
               new SystemContext(registry, system.name, stage, access[order[x]]),
               window);
+      slots[x].alwaysRun = system.alwaysRun;
     }
     // Waves name systems by their local index; the stage keeps them in topological order.
     final int[] slotOf = new int[n];

@@ -25,6 +25,7 @@ public final class SystemDeclaration {
   final List<String> ambiguousWith = new ArrayList<>();
   final List<RunCondition> conditions = new ArrayList<>();
   final List<String> sets = new ArrayList<>();
+  boolean alwaysRun;
   // The constraints with sets expanded into their members, set's constraints and chains included:
   // worked out by each build().
   final List<String> orderedAfter = new ArrayList<>();
@@ -250,6 +251,19 @@ public final class SystemDeclaration {
    */
   public SystemDeclaration runIf(final RunCondition condition) {
     conditions.add(Objects.requireNonNull(condition, "condition"));
+    return this;
+  }
+
+  /**
+   * Marks the system to run while the schedule is {@linkplain Schedule#pause() paused}: in every
+   * {@link Schedule#run()} call, stepped or not (input, rendering, a debug overlay), unless it is
+   * {@linkplain Schedule#disable disabled}. The same as {@link Schedule#alwaysRun(String, boolean)
+   * alwaysRun(name, true)} on the built schedule.
+   *
+   * @return this declaration
+   */
+  public SystemDeclaration alwaysRun() {
+    alwaysRun = true;
     return this;
   }
 

@@ -10,7 +10,8 @@ import java.util.List;
  * @param system the system's name, or {@code "frame"} for whole frames
  * @param stage the system's stage, or {@code ""} for whole frames
  * @param runs how many times the system ran since the schedule was built (skipped runs, where the
- *     run condition failed, not counted)
+ *     run condition failed or the system was {@linkplain Schedule#disable disabled}, paused or not
+ *     stepped, not counted)
  * @param samples how many of those runs the window holds (0 for every system when the schedule does
  *     not {@linkplain ScheduleBuilder#timeSystems time systems})
  * @param meanNanos the mean over the window

@@ -13,7 +13,9 @@
  * dev.phalanx.ecs.schedule.Schedule} then runs frames: per stage, waves of systems with no conflict
  * between them (at once, on a {@link java.util.concurrent.ForkJoinPool}, if one is given), then a
  * sync point that applies each system's command buffer in a fixed order. The world after a frame
- * does not depend on the number of threads.
+ * does not depend on the number of threads. For debugging, a schedule can disable systems, pause,
+ * and step one frame or one system at a time (see the Stepping section of {@link
+ * dev.phalanx.ecs.schedule.Schedule}).
  *
  * <h2>Costs</h2>
  *
