@@ -74,14 +74,14 @@ final class HierarchyCheck {
     }
     int count = 0;
     long previous = Entity.NULL;
-    final int bound = nodes.size();
+    // A position is listed once at most, over every list: a list that loops stops at the first
+    // child met again, so no walk takes more steps than there are nodes.
     for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
       final int at = nodes.indexOf(child);
       if (SparseSet.ABSENT == at
           || nodes.parentAt(at) != entity
           || nodes.previousAt(at) != previous
-          || listed[at]
-          || count >= bound) {
+          || listed[at]) {
         problems.add(name + ": child list broken at " + Entity.toString(child));
         count = -1;
         break;
