@@ -553,7 +553,8 @@ public final class CommandBuffer extends FieldRecorder {
     if (null != owner) {
       return "was reserved by " + owner + " before its last apply or clear";
     }
-    final CommandBuffer reserver = ReservationSlots.owner(Entity.index(handle) & ~RESERVED_BIT);
+    final CommandBuffer reserver =
+        ReservationSlots.SHARED.owner(Entity.index(handle) & ~RESERVED_BIT);
     return null == reserver
         ? "was reserved by a command buffer that no longer exists"
         : "belongs to " + reserver;
@@ -654,7 +655,7 @@ public final class CommandBuffer extends FieldRecorder {
     replay.forgetSiblings();
     base = next;
     if (next >= ReservationSlots.RENUMBER_AT) {
-      ReservationSlots.retire(slot);
+      ReservationSlots.SHARED.retire(slot);
       takeSlot();
       if (null != set) {
         set.slotChanged();
@@ -878,7 +879,7 @@ public final class CommandBuffer extends FieldRecorder {
   // ---------------------------------------------------------------------------------------------
 
   private void takeSlot() {
-    final int[] taken = ReservationSlots.take(self);
+    final int[] taken = ReservationSlots.SHARED.take(self);
     slot = taken[0];
     base = taken[1];
     next = base;
@@ -893,7 +894,7 @@ public final class CommandBuffer extends FieldRecorder {
    * be used afterwards.
    */
   static void reuseSlotOf(final CommandBuffer buffer) {
-    ReservationSlots.handOver(buffer.slot);
+    ReservationSlots.SHARED.handOver(buffer.slot);
   }
 
   /** Draws more reservation numbers from the slot (a lock, once per growing number of them). */
@@ -902,6 +903,6 @@ public final class CommandBuffer extends FieldRecorder {
       throw new IllegalStateException(
           this + " cannot reserve more than " + (Integer.MAX_VALUE - base) + " entities at once");
     }
-    limit = ReservationSlots.extend(slot, next, Math.max(1024, next - base));
+    limit = ReservationSlots.SHARED.extend(slot, next, Math.max(1024, next - base));
   }
 }

@@ -4,28 +4,48 @@ import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
- * The JVM-wide table of reserved-handle slots. A buffer holds one slot for its life; a slot is
- * reused only once its buffer has been collected, and its reservation numbers are never drawn twice
- * (each slot remembers how far they went): so no two handles, ever, are equal, and a handle names
- * at most one buffer, whatever the number of buffers created (there is no id to wrap).
+ * A table of reserved-handle slots; {@link #SHARED} is the JVM-wide one every buffer takes its slot
+ * from. A buffer holds one slot for its life; a slot is reused only once its buffer has been
+ * collected, and its reservation numbers are never drawn twice (each slot remembers how far they
+ * went): so no two handles, ever, are equal, and a handle names at most one buffer, whatever the
+ * number of buffers created (there is no id to wrap). Other tables exist only for tests, which can
+ * fill, sweep and grow a table of their own whatever the buffers the JVM made before.
  */
 final class ReservationSlots {
   // Past this many numbers at the end of an apply, a buffer moves to a fresh slot, so that one
   // apply's reservations never run out of numbers.
   static final int RENUMBER_AT = 1 << 30;
 
-  private static WeakReference<?>[] owners = new WeakReference<?>[64];
-  // Per slot, the numbers below this one have been handed out.
-  private static int[] drawn = new int[64];
-  private static int used;
-  // Where the next search for a collected owner's slot starts.
-  private static int sweep;
+  /** The table of every command buffer's slot. */
+  static final ReservationSlots SHARED = new ReservationSlots(64, Integer.MAX_VALUE / 2);
 
-  private ReservationSlots() {}
+  private static final WeakReference<Object> RETIRED = new WeakReference<>(ReservationSlots.class);
+  private static final WeakReference<Object> GONE = new WeakReference<>(null);
+
+  // The table does not grow past this many slots.
+  private final int maxSlots;
+  private WeakReference<?>[] owners;
+  // Per slot, the numbers below this one have been handed out.
+  private int[] drawn;
+  private int used;
+  // Where the next search for a collected owner's slot starts.
+  private int sweep;
+  // A slot given up by handOver, taken by the next buffer created; -1 if none.
+  private int handOver = -1;
+
+  /**
+   * A table of {@code slots} slots at first, growing by doubling up to {@code maxSlots} (a power of
+   * two times {@code slots}) while every slot's buffer is alive.
+   */
+  ReservationSlots(final int slots, final int maxSlots) {
+    this.owners = new WeakReference<?>[slots];
+    this.drawn = new int[slots];
+    this.maxSlots = maxSlots;
+  }
 
   /** Returns {slot, first free number} for a new buffer. */
-  static synchronized int[] take(final WeakReference<CommandBuffer> buffer) {
-    int slot = -1;
+  synchronized int[] take(final WeakReference<CommandBuffer> buffer) {
+    int slot;
     if (handOver >= 0) {
       slot = handOver;
       handOver = -1;
@@ -34,7 +54,7 @@ final class ReservationSlots {
     } else {
       slot = collected();
       if (slot < 0) {
-        if (owners.length >= Integer.MAX_VALUE / 2) {
+        if (owners.length >= maxSlots) {
           throw new IllegalStateException("too many live command buffers");
         }
         owners = Arrays.copyOf(owners, owners.length * 2);
@@ -51,10 +71,8 @@ final class ReservationSlots {
     return new int[] {slot, drawn[slot]};
   }
 
-  private static final WeakReference<Object> RETIRED = new WeakReference<>(ReservationSlots.class);
-
   /** Returns the slot of a collected buffer, or -1 if none. */
-  private static int collected() {
+  private int collected() {
     for (int k = 0; k < used; k++) {
       final int slot = (sweep + k) % used;
       if (null == owners[slot].get()) {
@@ -65,31 +83,26 @@ final class ReservationSlots {
     return -1;
   }
 
-  // A slot given up by reuseSlotOf, taken by the next buffer created; -1 if none.
-  private static int handOver = -1;
-
   /** Gives up {@code slot} as if its buffer had been collected: the next buffer takes it. */
-  static synchronized void handOver(final int slot) {
+  synchronized void handOver(final int slot) {
     owners[slot] = GONE;
     handOver = slot;
   }
 
-  private static final WeakReference<Object> GONE = new WeakReference<>(null);
-
   /** Lets {@code slot} hand out numbers up to {@code from + more}; returns the new limit. */
-  static synchronized int extend(final int slot, final int from, final int more) {
+  synchronized int extend(final int slot, final int from, final int more) {
     final long limit = Math.min((long) Integer.MAX_VALUE, (long) from + more);
     drawn[slot] = (int) limit;
     return (int) limit;
   }
 
   /** Retires {@code slot} for good: its numbers are nearly spent. */
-  static synchronized void retire(final int slot) {
+  synchronized void retire(final int slot) {
     owners[slot] = RETIRED;
   }
 
   /** Returns the live buffer of {@code slot}, or {@code null}. */
-  static synchronized CommandBuffer owner(final int slot) {
+  synchronized CommandBuffer owner(final int slot) {
     if (slot < 0 || slot >= used) {
       return null;
     }

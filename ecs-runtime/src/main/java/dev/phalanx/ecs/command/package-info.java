@@ -26,7 +26,8 @@
  *       dead targets and failures; the sync-point check.
  *   <li>{@code CommandTypes}: a buffer's component types by dense id, with their typed payload
  *       sizes and storages.
- *   <li>{@code ReservationSlots}: the JVM-wide slots that keep reserved handles unique.
+ *   <li>{@code ReservationSlots}: the table of slots (one JVM-wide) that keeps reserved handles
+ *       unique.
  *   <li>{@code CommandBuffers}: one buffer per run of a parallel pass, applied in run order.
  *   <li>{@code CommandRangeConsumer}: the body of a parallel pass that records commands.
  * </ul>

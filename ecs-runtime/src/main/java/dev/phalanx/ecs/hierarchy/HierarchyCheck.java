@@ -3,6 +3,7 @@ package dev.phalanx.ecs.hierarchy;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.internal.ParentCycles;
 import java.util.List;
 
 /**
@@ -73,14 +74,14 @@ final class HierarchyCheck {
     }
     int count = 0;
     long previous = Entity.NULL;
-    final int bound = nodes.size();
+    // A position is listed once at most, over every list: a list that loops stops at the first
+    // child met again, so no walk takes more steps than there are nodes.
     for (long child = nodes.firstAt(position); !Entity.isNull(child); ) {
       final int at = nodes.indexOf(child);
       if (SparseSet.ABSENT == at
           || nodes.parentAt(at) != entity
           || nodes.previousAt(at) != previous
-          || listed[at]
-          || count >= bound) {
+          || listed[at]) {
         problems.add(name + ": child list broken at " + Entity.toString(child));
         count = -1;
         break;
@@ -95,43 +96,24 @@ final class HierarchyCheck {
     }
   }
 
-  /**
-   * Reports every entity on a cycle of parent links, in O(nodes): each chain of parents is walked
-   * once, up to a root, a node already known to reach one, or a node of the chain itself.
-   */
+  /** Reports every entity on a cycle of parent links, in O(nodes). */
   private static void verifyAcyclic(
       final Hierarchy.NodeStorage nodes,
       final long[] packed,
       final int size,
       final List<String> problems) {
-    // 0: not seen; 1: on the chain being walked; 2: reaches a root (or a reported cycle).
-    final byte[] state = new byte[size];
-    final int[] chain = new int[size];
-    for (int start = 0; start < size; start++) {
-      if (0 != state[start] || Entity.isTombstone(packed[start])) {
-        continue;
-      }
-      int length = 0;
-      int current = start;
-      while (current >= 0 && 0 == state[current]) {
-        state[current] = 1;
-        chain[length++] = current;
-        final long parent = nodes.parentAt(current);
-        current = Entity.isNull(parent) ? -1 : nodes.indexOf(parent);
-      }
-      if (current >= 0 && 1 == state[current]) {
-        // The walk came back to its own chain: from there on, every node is its own ancestor.
-        int at = length - 1;
-        while (chain[at] != current) {
-          at--;
-        }
-        for (; at < length; at++) {
-          problems.add(Entity.toString(packed[chain[at]]) + " is its own ancestor");
-        }
-      }
-      for (int i = 0; i < length; i++) {
-        state[chain[i]] = 2;
-      }
+    final int[] cycles =
+        ParentCycles.onCycles(
+            size,
+            position -> {
+              if (Entity.isTombstone(packed[position])) {
+                return -1;
+              }
+              final long parent = nodes.parentAt(position);
+              return Entity.isNull(parent) ? -1 : nodes.indexOf(parent);
+            });
+    for (final int position : cycles) {
+      problems.add(Entity.toString(packed[position]) + " is its own ancestor");
     }
   }
 }

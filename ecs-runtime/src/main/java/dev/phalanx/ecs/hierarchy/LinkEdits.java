@@ -142,10 +142,11 @@ final class LinkEdits {
   void replaceChildren(final long parent, final long[] children) {
     checkChildren(parent, children);
     nodes.checkUnlockedFor(parent);
+    // With no children, a parent without a node is left as it is; with children, each child's
+    // link check has checked that the parent's node may be made.
     if (0 == children.length && !nodes.contains(parent)) {
       return;
     }
-    checkNodeAllowed(parent);
     final long[] created = new long[children.length + 1];
     final int[] marks = new int[children.length + 1];
     final int count = insertNodes(parent, children, created, marks);

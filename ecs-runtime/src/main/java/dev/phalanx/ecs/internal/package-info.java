@@ -12,6 +12,8 @@
  *   <li>{@code Guards}: the count of active locks and iterations one registry's sets share.
  *   <li>{@code Failures}: collects listener exceptions, rethrows the first.
  *   <li>{@code LongLongMap}: a primitive open-addressing map for entity handles.
+ *   <li>{@code ParentCycles}: the cycles of parent links, for the hierarchy's check and the
+ *       snapshot loader's.
  * </ul>
  */
 package dev.phalanx.ecs.internal;

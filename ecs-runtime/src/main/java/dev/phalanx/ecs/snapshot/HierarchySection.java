@@ -7,6 +7,7 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.hierarchy.Hierarchy.NodeStorage;
 import dev.phalanx.ecs.internal.LongLongMap;
+import dev.phalanx.ecs.internal.ParentCycles;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.LongPredicate;
@@ -161,25 +162,11 @@ final class HierarchySection {
     }
 
     void checkAcyclic() throws SnapshotFormatException {
-      final byte[] state = new byte[size];
-      final int[] chain = new int[size];
-      for (int start = 0; start < size; start++) {
-        if (0 != state[start] || Entity.isTombstone(packed[start])) {
-          continue;
-        }
-        int length = 0;
-        int current = start;
-        while (current >= 0 && 0 == state[current]) {
-          state[current] = 1;
-          chain[length++] = current;
-          current = at(parents[current]);
-        }
-        if (current >= 0 && 1 == state[current]) {
-          throw refused(names[current], "is its own ancestor (the parent links form a cycle)");
-        }
-        for (int i = 0; i < length; i++) {
-          state[chain[i]] = 2;
-        }
+      final int[] cycles =
+          ParentCycles.onCycles(
+              size, at -> Entity.isTombstone(packed[at]) ? SparseSet.ABSENT : at(parents[at]));
+      if (cycles.length > 0) {
+        throw refused(names[cycles[0]], "is its own ancestor (the parent links form a cycle)");
       }
     }
 
