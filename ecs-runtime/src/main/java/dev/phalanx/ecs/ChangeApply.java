@@ -68,9 +68,9 @@ final class ChangeApply {
         case ChangeSet.COPY -> insertCopies(change);
         case ChangeSet.REPLACE -> writeValue(change);
         case ChangeSet.WRITE_RUN -> failure = writeRun(change, failure);
-        case ChangeSet.EMPLACE_ROW, ChangeSet.WRITE_ROW -> {
+        case ChangeSet.EMPLACE_ROW -> {
           next = rowRunEnd(change);
-          failure = applyRows(change, next, failure);
+          failure = insertRows(change, next, failure);
         }
         default -> {}
       }
@@ -108,7 +108,7 @@ final class ChangeApply {
     log(storage, entity, UPDATE);
   }
 
-  /** {@return the end of the run of row changes from {@code from}: same kind, type and writer} */
+  /** {@return the end of the run of row insertions from {@code from}: same type and writer} */
   private int rowRunEnd(final int from) {
     final byte[] kinds = changes.kinds;
     final ComponentType<?, ?>[] types = changes.types;
@@ -116,7 +116,7 @@ final class ChangeApply {
     final int size = changes.size;
     int end = from + 1;
     while (end < size
-        && kinds[end] == kinds[from]
+        && kinds[end] == ChangeSet.EMPLACE_ROW
         && types[end] == types[from]
         && values[end] == values[from]) {
       end++;
@@ -125,43 +125,35 @@ final class ChangeApply {
   }
 
   /**
-   * Applies the row changes {@code [from, to)}, one kind, type and writer: the insertions first
-   * (unannounced; groups may move elements), then the writer writes every element at its final
-   * position at once; each element is stamped, its staged references rewritten, and logged for
-   * announcing. What the writer throws is collected, the changes still made.
+   * Applies the row insertions {@code [from, to)}, one type and writer: the insertions first
+   * (unannounced, each logged; groups may move elements), then the writer writes every element at
+   * its final position at once.
    */
-  private Throwable applyRows(final int from, final int to, Throwable failure) {
+  private Throwable insertRows(final int from, final int to, final Throwable failure) {
     final Storage<?> storage = check.storage(from);
     final int count = to - from;
-    if (runPositions.length < count) {
-      runPositions = new int[Math.max(count, 2 * runPositions.length)];
-      runRows = new int[runPositions.length];
-    }
-    final boolean inserting = ChangeSet.EMPLACE_ROW == changes.kinds[from];
-    makeRows(storage, from, count, inserting);
-    findRowPositions(storage, from, count, inserting);
-    try {
-      ((ChangeSet.RowWriter) changes.values[from]).writeAll(storage, runPositions, runRows, count);
-    } catch (final RuntimeException | Error thrown) {
-      failure = Failures.add(failure, thrown);
-    }
+    reserveRun(count);
     for (int k = 0; k < count; k++) {
-      storage.markWritten(runPositions[k]);
-    }
-    if (rewriter.hasRefs(storage)) {
-      for (int k = 0; k < count; k++) {
-        rewriter.rewrite(storage, runPositions[k], 0, null, changes);
+      final long entity = changes.resolve(changes.targets[from + k]);
+      runRows[k] = (int) changes.sources[from + k];
+      final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
+      if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
+        log(storage, entity, mark);
       }
     }
-    return failure;
+    // Found once every insertion of the run is made: an owning group moves its new members.
+    for (int k = 0; k < count; k++) {
+      runPositions[k] = storage.indexOf(changes.resolve(changes.targets[from + k]));
+    }
+    return writeRows(storage, (ChangeSet.RowWriter) changes.values[from], count, failure);
   }
 
   /**
    * Applies a run of row writes: its writer writes every element at the position its check found
-   * (found again if an element of the storage moved or left since), each is stamped and its staged
-   * references rewritten, and the run is logged once for announcing.
+   * (found again if an element of the storage moved or left since), and the run is logged once for
+   * announcing.
    */
-  private Throwable writeRun(final int change, Throwable failure) {
+  private Throwable writeRun(final int change, final Throwable failure) {
     final Storage<?> storage = check.storage(change);
     final int start = changes.rangeStarts[change];
     final int count = changes.rangeCounts[change];
@@ -172,15 +164,32 @@ final class ChangeApply {
         positions[i] = storage.indexOf(targets[i]);
       }
     }
+    reserveRun(count);
+    System.arraycopy(positions, start, runPositions, 0, count);
+    System.arraycopy(changes.rangeRows, start, runRows, 0, count);
+    log(storage, change, UPDATE_RUN);
+    return writeRows(storage, (ChangeSet.RowWriter) changes.values[change], count, failure);
+  }
+
+  private void reserveRun(final int count) {
     if (runPositions.length < count) {
       runPositions = new int[Math.max(count, 2 * runPositions.length)];
       runRows = new int[runPositions.length];
     }
-    System.arraycopy(positions, start, runPositions, 0, count);
-    System.arraycopy(changes.rangeRows, start, runRows, 0, count);
+  }
+
+  /**
+   * Has {@code writer} write rows {@code runRows} at {@code runPositions}, {@code [0, count)}, at
+   * once; stamps each element and rewrites its staged references. What the writer throws is
+   * collected, the elements kept as written.
+   */
+  private Throwable writeRows(
+      final Storage<?> storage,
+      final ChangeSet.RowWriter writer,
+      final int count,
+      Throwable failure) {
     try {
-      ((ChangeSet.RowWriter) changes.values[change])
-          .writeAll(storage, runPositions, runRows, count);
+      writer.writeAll(storage, runPositions, runRows, count);
     } catch (final RuntimeException | Error thrown) {
       failure = Failures.add(failure, thrown);
     }
@@ -192,46 +201,7 @@ final class ChangeApply {
         rewriter.rewrite(storage, runPositions[k], 0, null, changes);
       }
     }
-    log(storage, change, UPDATE_RUN);
     return failure;
-  }
-
-  /**
-   * Takes the rows of the run's {@code count} changes from {@code from}; makes its insertions
-   * (unannounced) and logs every change for announcing.
-   */
-  private void makeRows(
-      final Storage<?> storage, final int from, final int count, final boolean inserting) {
-    for (int k = 0; k < count; k++) {
-      final long entity = changes.resolve(changes.targets[from + k]);
-      runRows[k] = (int) changes.sources[from + k];
-      if (inserting) {
-        final int mark = storage.commitUnannounced(entity, storage.prepareInsert(entity));
-        if (Storage.NO_PENDING != mark || !storage.insertionQuiet()) {
-          log(storage, entity, mark);
-        }
-      } else {
-        log(storage, entity, UPDATE);
-      }
-    }
-  }
-
-  /**
-   * Finds the positions of the run's elements once every insertion of the run is made (an owning
-   * group moves its new members), or takes them as the check found them while no element of the
-   * storage moved since.
-   */
-  private void findRowPositions(
-      final Storage<?> storage, final int from, final int count, final boolean inserting) {
-    final long stamp = storage.structureStamp();
-    for (int k = 0; k < count; k++) {
-      final int change = from + k;
-      final int checked = inserting ? SparseSet.ABSENT : check.checkedPosition(change, stamp);
-      runPositions[k] =
-          SparseSet.ABSENT != checked
-              ? checked
-              : storage.indexOf(changes.resolve(changes.targets[change]));
-    }
   }
 
   private void insertCopies(final int change) {

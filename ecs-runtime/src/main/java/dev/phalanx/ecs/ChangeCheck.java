@@ -12,10 +12,10 @@ import java.util.Arrays;
  * <p>What it records, per check:
  *
  * <ul>
- *   <li>Per change, the storage it touches ({@link #storage}), and per row write the position found
- *       and the storage's {@link Storage#structureStamp()} then: the apply reuses the position
- *       while the stamp is unchanged (no element of the storage moved since). A run of row writes
- *       keeps its positions in the set's {@code rangePositions}, under one stamp.
+ *   <li>Per change, the storage it touches ({@link #storage}), and per run of row writes the
+ *       storage's {@link Storage#structureStamp()} when its positions (in the set's {@code
+ *       rangePositions}) were found: the apply reuses them while the stamp is unchanged (no element
+ *       of the storage moved since).
  *   <li>The (entity, type) pairs changed so far, so that a second change of one pair is refused: a
  *       bit per entity index and type id for live entities, each word set listed so that {@link
  *       #forgetMarks()} clears only those; a bit per staging number and type id for created ones (a
@@ -41,8 +41,8 @@ final class ChangeCheck {
 
   // Per change, the storage it touches; as long as the set's change arrays.
   private Storage<?>[] storages = new Storage<?>[16];
-  // Per row write, the position its check found and its storage's structure stamp then (-1: none).
-  private int[] checkedPositions = new int[16];
+  // Per run of row writes, its storage's structure stamp when its positions were found (-1: none
+  // hold, a stamp never being negative).
   private long[] checkedStamps = new long[16];
 
   // Pairs changed so far, per type id: a bit per entity index for live entities (each word set
@@ -66,7 +66,6 @@ final class ChangeCheck {
   /** Grows the per-change records with the set's change arrays, to {@code length}. */
   void grow(final int length) {
     storages = Arrays.copyOf(storages, length);
-    checkedPositions = Arrays.copyOf(checkedPositions, length);
     checkedStamps = Arrays.copyOf(checkedStamps, length);
   }
 
@@ -76,40 +75,29 @@ final class ChangeCheck {
   }
 
   /**
-   * {@return the position the check found for row write {@code change}, if its storage's structure
-   * stamp is still {@code stamp}, else {@link SparseSet#ABSENT}}
+   * Starts noting the positions of run {@code change}'s writes as they are staged, in {@code
+   * storage} (null: none exists yet): its caller has just looked at each element, so the lookup
+   * costs little then, and the check need not repeat it (a cache miss per element in a large world)
+   * while the storage's structure stamp stays the same.
    */
-  int checkedPosition(final int change, final long stamp) {
-    return checkedStamps[change] == stamp ? checkedPositions[change] : SparseSet.ABSENT;
+  void startWriteRun(final int change, final Storage<?> storage) {
+    storages[change] = storage;
+    checkedStamps[change] = null == storage ? -1L : storage.structureStamp();
   }
 
   /**
-   * Notes where row write {@code change}'s element is as it is staged: its stager has just looked
-   * at it, so the lookup costs little now, and the check need not repeat it (a cache miss per
-   * element in a large world) while its storage's structure stamp stays the same.
+   * Notes the positions of the writes {@code [at, at + count)} of run {@code change}. The stamp
+   * noted when the run started covers them: stamps only count up, so if the storage's elements
+   * moved between two writes of the run, the stamp differs at the check and every position is found
+   * again.
    */
-  void noteRowWrite(final int change, final Storage<?> storage, final long entity) {
-    final int at = null == storage ? SparseSet.ABSENT : storage.indexOf(entity);
-    checkedPositions[change] = at;
-    checkedStamps[change] = SparseSet.ABSENT == at ? -1L : storage.structureStamp();
-  }
-
-  /**
-   * Notes where the elements of write run {@code change} are as it is staged, as {@link
-   * #noteRowWrite} does for one: the targets {@code rangeTargets[start, start + count)}, their
-   * positions into {@code rangePositions} under one stamp (staging changes nothing).
-   */
-  void noteWriteRun(final int change, final Storage<?> storage, final int start, final int count) {
-    if (null == storage) {
-      checkedStamps[change] = -1L;
-      return;
-    }
+  void noteWrites(final int change, final int at, final int count) {
+    final Storage<?> storage = storages[change];
     final long[] targets = changes.rangeTargets;
     final int[] positions = changes.rangePositions;
-    for (int i = start; i < start + count; i++) {
-      positions[i] = storage.indexOf(targets[i]);
+    for (int i = at; i < at + count; i++) {
+      positions[i] = null == storage ? SparseSet.ABSENT : storage.indexOf(targets[i]);
     }
-    checkedStamps[change] = storage.structureStamp();
   }
 
   /**
@@ -142,8 +130,6 @@ final class ChangeCheck {
         checkRange(change, storage);
       } else if (ChangeSet.WRITE_RUN == kind) {
         checkWriteRun(change, storage);
-      } else if (ChangeSet.WRITE_ROW == kind) {
-        checkRowWrite(change, storage, target);
       } else {
         if (ChangeSet.COPY == kind) {
           checkSource(change);
@@ -235,7 +221,6 @@ final class ChangeCheck {
     final byte kind = changes.kinds[change];
     if (null != found
         || ChangeSet.REPLACE == kind
-        || ChangeSet.WRITE_ROW == kind
         || ChangeSet.WRITE_RUN == kind
         || ChangeSet.REMOVE == kind) {
       return found;
@@ -274,7 +259,7 @@ final class ChangeCheck {
         storage.checkUnlocked(false, storage, entity);
         checkGroupsQuiet(change, storage, entity);
       }
-      case ChangeSet.REPLACE, ChangeSet.WRITE_ROW, ChangeSet.WRITE_RUN -> {
+      case ChangeSet.REPLACE, ChangeSet.WRITE_RUN -> {
         if (!present) {
           throw refusal(change, entity, "it has no " + changes.types[change].name());
         }
@@ -292,37 +277,11 @@ final class ChangeCheck {
   }
 
   /**
-   * Checks a row write, keeping the position found for the apply. A live entity the storage holds
-   * is valid (a storage holds live entities only), so one lookup answers both questions; any other
-   * target gets the full check, which refuses it with the reason.
-   */
-  private void checkRowWrite(final int change, final Storage<?> storage, final long entity) {
-    final int at;
-    if (null != storage && checkedStamps[change] == storage.structureStamp()) {
-      // Found there when staged, and no element of the storage moved or left since.
-      at = checkedPositions[change];
-    } else {
-      at =
-          null == storage || ChangeSet.isStaged(entity)
-              ? SparseSet.ABSENT
-              : storage.indexOf(entity);
-    }
-    if (SparseSet.ABSENT == at
-        || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
-      // Refused with the reason: not valid, destroyed by an earlier change, or without the
-      // component (a row write needs it).
-      checkComponent(change, storage, entity);
-      return;
-    }
-    markPair(change, entity, LIVE);
-    checkedPositions[change] = at;
-    checkedStamps[change] = storage.structureStamp();
-  }
-
-  /**
-   * Checks a run of row writes as {@link #checkRowWrite} checks each, keeping the positions found
-   * in {@code rangePositions} for the apply: the staged ones while the storage's structure stamp is
-   * unchanged, else found again.
+   * Checks a run of row writes, keeping the positions found in {@code rangePositions} for the
+   * apply: the staged ones while the storage's structure stamp is unchanged, else found again. A
+   * live entity the storage holds is valid (a storage holds live entities only), so one lookup
+   * answers both questions; any other target gets the full check, which refuses it with the reason
+   * (or passes an element appended since staging).
    */
   private void checkWriteRun(final int change, final Storage<?> storage) {
     final int start = changes.rangeStarts[change];

@@ -40,11 +40,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * int)} take a {@link RowWriter} and a row number, and the commit has the writer write the fields
  * straight into the storage's pages at the element's final position, in the apply step. They are
  * checked and announced as {@link #emplace(long, ComponentType, Object)} and {@link #replace} are.
- * {@link #write(long[], int, int, ComponentType, RowWriter, int[])} stages the value writes of a
- * whole range as one change, its elements handed to the writer at once. This is how a loader
- * applies a decoded stream: its columns are copied field by field, with no instance and no boxing;
- * {@code dev.phalanx.ecs.snapshot}'s {@code ContinuousLoader} and {@code DeltaLoader} apply each
- * snapshot or delta as one change set so.
+ * Writes by one writer of one type staged one after another (or as a range, {@link #write(long[],
+ * int, int, ComponentType, RowWriter, int[])}) are kept as one run, its elements handed to the
+ * writer at once. This is how a loader applies a decoded stream: its columns are copied field by
+ * field, with no instance and no boxing; {@code dev.phalanx.ecs.snapshot}'s {@code
+ * ContinuousLoader} and {@code DeltaLoader} apply each snapshot or delta as one change set so.
  *
  * <h2>Committing</h2>
  *
@@ -175,11 +175,10 @@ public final class ChangeSet {
   static final byte REMOVE = 3;
   static final byte DESTROY = 4;
   static final byte EMPLACE_ROW = 5;
-  static final byte WRITE_ROW = 6;
-  static final byte WRITE_RUN = 7;
+  static final byte WRITE_RUN = 6;
   // The operation each kind of change is staged by, for messages.
   static final String[] OPERATIONS = {
-    "emplace", "copy", "replace", "remove", "destroy", "emplace", "write", "write"
+    "emplace", "copy", "replace", "remove", "destroy", "emplace", "write"
   };
 
   private final Registry registry;
@@ -202,9 +201,11 @@ public final class ChangeSet {
 
   // The staged changes, in order. For a copy, values holds the source storage and sources the
   // source entity; a copy to many targets keeps them in rangeTargets[rangeStart, + rangeCount).
-  // For a row insertion or write, values holds the RowWriter and sources the row; a run of row
-  // writes keeps its targets in rangeTargets, their rows in rangeRows and the positions its
-  // staging found in rangePositions, at the same offsets. The commit's steps read them (a range's
+  // For a row insertion, values holds the RowWriter and sources the row. Row writes are kept as
+  // runs: writes of one type by one writer staged one after another are one change, its targets
+  // in rangeTargets, their rows in rangeRows and the positions staging found in rangePositions,
+  // at the same offsets; joinedWrites counts the writes that joined a run after its first. The
+  // commit's steps read them (a range's
   // staged targets are resolved in place, a run's positions refreshed); only staging changes them,
   // and never during a commit. A grow replaces the arrays: read them through the set.
   byte[] kinds = new byte[16];
@@ -220,6 +221,7 @@ public final class ChangeSet {
   int[] rangeRows = new int[0];
   int[] rangePositions = new int[0];
   private int rangeSize;
+  private int joinedWrites;
 
   private boolean committing;
 
@@ -240,9 +242,12 @@ public final class ChangeSet {
     return registry;
   }
 
-  /** {@return the number of changes staged, staged creations included} */
+  /**
+   * {@return the number of changes staged, staged creations included; each entity of a range write
+   * counts as one write, a copy to many targets as one change}
+   */
   public int size() {
-    return size + staged;
+    return size + staged + joinedWrites;
   }
 
   /** {@return whether nothing is staged} */
@@ -451,7 +456,11 @@ public final class ChangeSet {
    */
   public void emplace(
       final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
-    stageRow(EMPLACE_ROW, entity, type, writer, row);
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(writer, "writer");
+    // Staged first: it may grow the arrays.
+    final int change = stage(EMPLACE_ROW, entity, type, writer);
+    sources[change] = row;
   }
 
   /**
@@ -460,8 +469,12 @@ public final class ChangeSet {
    * with {@code row} passed along. Checked and announced as {@link #replace} is (the target must
    * have the component; an update is published); a tracked storage stamps the element with the
    * current change tick. An {@code @EntityRef} field the writer sets to a staged handle of this set
-   * is then rewritten to the entity created for it. Stores the writer and the row; allocates
-   * nothing once the set's arrays have grown.
+   * is then rewritten to the entity created for it. The element is looked up now (its caller has
+   * usually just looked at it, so the lookup is cheap), and writes of one type by one writer staged
+   * one after another are kept as one run: the commit checks them in one loop and hands their
+   * positions to {@link RowWriter#writeAll} at once, looking them up again only if an element of
+   * the storage moved or left since. Stores the writer and the row; allocates nothing once the
+   * set's arrays have grown.
    *
    * @param entity a live entity that has the component
    * @param type the component type
@@ -473,17 +486,22 @@ public final class ChangeSet {
    */
   public void write(
       final long entity, final ComponentType<?, ?> type, final RowWriter writer, final int row) {
-    stageRow(WRITE_ROW, entity, type, writer, row);
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(writer, "writer");
+    checkIdle("write");
+    checkHandle(entity, "write");
+    final int run = writeRun(type, writer, 1);
+    rangeTargets[rangeSize] = entity;
+    rangeRows[rangeSize] = row;
+    joinWrites(run, 1);
   }
 
   /**
    * Stages a write in place of each entity of {@code entities[from, to)}'s component of {@code
    * type}, the fields of {@code entities[i]}'s element written by {@code writer} with row {@code
-   * rows[i]}: the bulk form of {@link #write(long, ComponentType, RowWriter, int)}, checked,
-   * applied and announced as that many single writes staged one after another, at a fraction of
-   * their cost. The elements are looked up as they are staged, and the commit hands their positions
-   * to {@link RowWriter#writeAll} at once (looked up again only if an element of the storage moved
-   * or left since). Copies the range; allocates nothing once the set's arrays have grown.
+   * rows[i]}: the bulk form of {@link #write(long, ComponentType, RowWriter, int)}, the same as
+   * that many single writes staged one after another (an empty range stages nothing). Copies the
+   * range; allocates nothing once the set's arrays have grown.
    *
    * @param entities live entities that have the component, each listed once
    * @param from the first offset in {@code entities} and {@code rows}
@@ -512,13 +530,45 @@ public final class ChangeSet {
       checkHandle(entities[i], "write");
     }
     final int count = to - from;
-    reserveRange(count, true);
-    final int change = stage(WRITE_RUN, Entity.NULL, type, writer);
+    if (0 == count) {
+      return;
+    }
+    final int run = writeRun(type, writer, count);
     System.arraycopy(entities, from, rangeTargets, rangeSize, count);
     System.arraycopy(rows, from, rangeRows, rangeSize, count);
-    rangeStarts[change] = rangeSize;
-    rangeCounts[change] = count;
-    check.noteWriteRun(change, registry.findStorage(type), rangeSize, count);
+    joinWrites(run, count);
+  }
+
+  /**
+   * {@return the run of writes that the next {@code count} writes of {@code type} by {@code writer}
+   * join}: the last change, if it is such a run and its targets end the range arrays, else a new
+   * run. Makes room for {@code count} more targets.
+   */
+  private int writeRun(final ComponentType<?, ?> type, final RowWriter writer, final int count) {
+    reserveRange(count, true);
+    final int last = size - 1;
+    if (last >= 0
+        && WRITE_RUN == kinds[last]
+        && types[last] == type
+        && values[last] == writer
+        && rangeStarts[last] + rangeCounts[last] == rangeSize) {
+      return last;
+    }
+    final int run = stage(WRITE_RUN, Entity.NULL, type, writer);
+    rangeStarts[run] = rangeSize;
+    rangeCounts[run] = 0;
+    check.startWriteRun(run, registry.findStorage(type));
+    return run;
+  }
+
+  /**
+   * Adds the {@code count} writes placed at the end of the range arrays to run {@code run}, their
+   * elements looked up in one loop (the caller has just touched them).
+   */
+  private void joinWrites(final int run, final int count) {
+    check.noteWrites(run, rangeSize, count);
+    joinedWrites += 0 == rangeCounts[run] ? count - 1 : count;
+    rangeCounts[run] += count;
     rangeSize += count;
   }
 
@@ -531,22 +581,6 @@ public final class ChangeSet {
     if (rows && rangeRows.length < rangeTargets.length) {
       rangeRows = Arrays.copyOf(rangeRows, rangeTargets.length);
       rangePositions = Arrays.copyOf(rangePositions, rangeTargets.length);
-    }
-  }
-
-  private void stageRow(
-      final byte kind,
-      final long entity,
-      final ComponentType<?, ?> type,
-      final RowWriter writer,
-      final int row) {
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(writer, "writer");
-    // Staged first: it may grow the arrays.
-    final int change = stage(kind, entity, type, writer);
-    sources[change] = row;
-    if (WRITE_ROW == kind) {
-      check.noteRowWrite(change, registry.findStorage(type), entity);
     }
   }
 
@@ -776,6 +810,7 @@ public final class ChangeSet {
     check.forget(size);
     size = 0;
     rangeSize = 0;
+    joinedWrites = 0;
   }
 
   /** Retires the staged numbers: handles staged so far are refused from now on. */

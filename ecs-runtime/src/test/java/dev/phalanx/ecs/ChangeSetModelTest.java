@@ -231,7 +231,14 @@ class ChangeSetModelTest {
         lastType = type;
         ops.add(stage(changes, kind, target, type, staged));
       }
-      assertEquals(creations + ops.size(), changes.size(), "size counts every staged change");
+      int writes = 0;
+      for (final Op op : ops) {
+        writes += Kind.WRITE_RUN == op.kind() ? op.targets().length - 1 : 0;
+      }
+      assertEquals(
+          creations + ops.size() + writes,
+          changes.size(),
+          "size counts every staged change, each write of a range");
       if (random.nextInt(10) == 0) {
         // The world changes between staging and commit: the commit checks the world it meets.
         final long victim = pickLive();

@@ -59,7 +59,7 @@ class ChangeSetWriteRunTest {
   void eachTargetIsWrittenWithItsRowAndAnnouncedInOrder() {
     final World world = new World();
     world.stageRun(2, 6);
-    assertEquals(1, world.changes.size(), "a run is one change");
+    assertEquals(4, world.changes.size(), "each write of a range counts");
     world.changes.commit();
 
     for (int i = 0; i < world.entities.length; i++) {
@@ -121,7 +121,7 @@ class ChangeSetWriteRunTest {
     assertTrue(message.contains("nothing was changed"), message);
     assertEquals(-1, world.point(3).x(), "nothing written");
     assertEquals(List.of(), world.updated, "nothing announced");
-    assertEquals(1, world.changes.size(), "a refused commit keeps its changes");
+    assertEquals(4, world.changes.size(), "a refused commit keeps its changes");
   }
 
   @Test
@@ -180,7 +180,8 @@ class ChangeSetWriteRunTest {
     assertThrows(
         NullPointerException.class,
         () -> world.changes.write(world.entities, 0, 1, POINT, null, new int[8]));
-    assertTrue(world.changes.isEmpty());
+    world.changes.write(world.entities, 3, 3, POINT, world.rows, new int[8]);
+    assertTrue(world.changes.isEmpty(), "an empty range stages nothing");
   }
 
   @Test
@@ -249,5 +250,43 @@ class ChangeSetWriteRunTest {
     assertEquals(0, ZeroAllocationTest.allocatedBy(round), "a warm commit allocated");
     assertEquals(17, world.point(7).x());
     assertTrue(counted[0] > 16, "the writes were announced");
+  }
+
+  @Test
+  void singleWritesJoinOneRunAndAMoveBetweenThemIsNoticed() {
+    final World world = new World();
+    world.changes.write(world.entities[7], POINT, world.rows, 27);
+    // Swap-and-pop moves entity 7's element into entity 0's position, between two writes of the
+    // same run: the position noted for the first write no longer holds.
+    world.points.remove(world.entities[0]);
+    world.changes.write(world.entities[3], POINT, world.rows, 23);
+    world.changes.write(world.entities, 5, 7, POINT, world.rows, new int[] {0, 0, 0, 0, 0, 25, 26});
+    assertEquals(4, world.changes.size());
+    world.changes.commit();
+
+    assertEquals(27, world.point(7).x());
+    assertEquals(23, world.point(3).x());
+    assertEquals(25, world.point(5).x());
+    assertEquals(26, world.point(6).x());
+    assertEquals(-1, world.point(1).x());
+    assertEquals(
+        List.of(world.entities[7], world.entities[3], world.entities[5], world.entities[6]),
+        world.updated);
+    assertEquals(List.of(), world.registry.verify());
+  }
+
+  @Test
+  void aWriteByAnotherWriterOrOfAnotherTypeStartsANewRunInStagingOrder() {
+    final World world = new World();
+    final PointRows other = new PointRows();
+    world.changes.write(world.entities[1], POINT, world.rows, 11);
+    world.changes.write(world.entities[2], POINT, other, 12);
+    world.changes.write(world.entities[3], POINT, world.rows, 13);
+    world.changes.commit();
+
+    assertEquals(11, world.point(1).x());
+    assertEquals(12, world.point(2).x());
+    assertEquals(13, world.point(3).x());
+    assertEquals(List.of(world.entities[1], world.entities[2], world.entities[3]), world.updated);
   }
 }
