@@ -712,25 +712,26 @@ public final class ScheduleBuilder {
     return false;
   }
 
-  /** Names one cycle among the systems the topological order could not place. */
+  /**
+   * Names one cycle among the systems the topological order could not place. There is one, so the
+   * search finds it from some start before the last system: the loop needs no other bound. Only the
+   * entries of {@code next} on the path the search returns along are read, and each was set.
+   */
   private static String cycle(final boolean[][] edge, final List<SystemDeclaration> members) {
     final int n = edge.length;
     final int[] state = new int[n];
     final int[] next = new int[n];
-    Arrays.fill(next, -1);
-    for (int start = 0; start < n; start++) {
-      final int found = findCycle(start, edge, state, next);
-      if (found >= 0) {
-        final StringBuilder text = new StringBuilder("'" + members.get(found).name + "'");
-        int at = next[found];
-        while (at != found) {
-          text.append(" -> '").append(members.get(at).name).append('\'');
-          at = next[at];
-        }
-        return text.append(" -> '").append(members.get(found).name).append('\'').toString();
-      }
+    int found = -1;
+    for (int start = 0; found < 0; start++) {
+      found = findCycle(start, edge, state, next);
     }
-    return "(none found)";
+    final StringBuilder text = new StringBuilder("'" + members.get(found).name + "'");
+    int at = next[found];
+    while (at != found) {
+      text.append(" -> '").append(members.get(at).name).append('\'');
+      at = next[at];
+    }
+    return text.append(" -> '").append(members.get(found).name).append('\'').toString();
   }
 
   // Depth-first search: state 1 on the path, 2 done; returns a node on a cycle, or -1.
