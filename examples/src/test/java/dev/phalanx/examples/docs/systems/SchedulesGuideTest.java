@@ -19,6 +19,7 @@ import dev.phalanx.examples.docs.quickstart.Position_Storage;
 import dev.phalanx.examples.docs.quickstart.Position_Traits;
 import dev.phalanx.examples.docs.quickstart.Velocity_Storage;
 import dev.phalanx.examples.docs.quickstart.Velocity_Traits;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
@@ -168,6 +169,33 @@ class SchedulesGuideTest {
         List.of(
             List.of("sound", "keys"), List.of("music", "collide", "integrate"), List.of("render")),
         schedule.waves(Schedule.UPDATE));
+  }
+
+  @Test
+  void stepping() {
+    final List<String> ran = new ArrayList<>();
+    final ScheduleBuilder plan = Schedule.builder(new Registry());
+    plan.system("input", context -> ran.add("input"));
+    plan.system("ai", context -> ran.add("ai")).after("input");
+    plan.system("move", context -> ran.add("move")).after("ai");
+    plan.system("render", context -> ran.add("render")).after("move");
+    final Schedule schedule = plan.build();
+    // tag::stepping[]
+    schedule.alwaysRun("render", true);
+    schedule.pause(); // run() now runs "render" only; frame() stands still
+    schedule.stepSystem();
+    schedule.run(); // runs nextSystem(), then "render"
+    schedule.disable("ai"); // never stepped onto, never run
+    schedule.stepFrame();
+    schedule.run(); // the rest of the frame; frame() advances by one
+    schedule.resume();
+    // end::stepping[]
+    assertEquals(List.of("input", "render", "move", "render"), ran);
+    assertEquals(1, schedule.frame());
+    assertEquals(List.of("ai"), schedule.disabled());
+    ran.clear();
+    schedule.run();
+    assertEquals(List.of("input", "move", "render"), ran);
   }
 
   @Test
