@@ -13,7 +13,6 @@ import dev.phalanx.ecs.Fixtures.Payload;
 import dev.phalanx.ecs.ObjectStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.command.CommandBuffers;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -492,28 +491,11 @@ class ScheduleSteppingTest {
           for (int i = 0; i < 20_000; i++) {
             form.run();
           }
-          assertEquals(0L, allocatedBy(form), "executor " + executor);
+          assertEquals(0L, ScheduleRunTest.allocatedBy(form), "executor " + executor);
         }
       }
     } finally {
       pool.shutdown();
     }
-  }
-
-  private static long allocatedBy(final Runnable frame) {
-    final com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    final long id = Thread.currentThread().getId();
-    long least = Long.MAX_VALUE;
-    for (int attempt = 0; attempt < 5; attempt++) {
-      final long start = threads.getThreadAllocatedBytes(id);
-      final long overhead = threads.getThreadAllocatedBytes(id) - start;
-      final long before = threads.getThreadAllocatedBytes(id);
-      for (int i = 0; i < 50; i++) {
-        frame.run();
-      }
-      least = Math.min(least, threads.getThreadAllocatedBytes(id) - before - overhead);
-    }
-    return least;
   }
 }
