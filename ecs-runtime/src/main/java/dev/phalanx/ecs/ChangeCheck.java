@@ -75,28 +75,30 @@ final class ChangeCheck {
   }
 
   /**
-   * Starts noting the positions of run {@code change}'s writes as they are staged, in {@code
-   * storage} (null: none exists yet): its caller has just looked at each element, so the lookup
-   * costs little then, and the check need not repeat it (a cache miss per element in a large world)
-   * while the storage's structure stamp stays the same.
+   * Notes the structure stamp of {@code storage} (null: none exists yet) as run {@code change}
+   * starts: its positions, noted as its writes are staged ({@link #noteWrites}), hold while the
+   * stamp stays the same.
    */
   void startWriteRun(final int change, final Storage<?> storage) {
-    storages[change] = storage;
     checkedStamps[change] = null == storage ? -1L : storage.structureStamp();
   }
 
   /**
-   * Notes the positions of the writes {@code [at, at + count)} of run {@code change}. The stamp
-   * noted when the run started covers them: stamps only count up, so if the storage's elements
-   * moved between two writes of the run, the stamp differs at the check and every position is found
-   * again.
+   * Notes the positions of the writes {@code [at, at + count)} of run {@code change} in {@code
+   * storage}: its caller has just looked at each element, so the lookup costs little then, and the
+   * check need not repeat it (a cache miss per element in a large world). The stamp noted when the
+   * run started covers them: stamps only count up, so if the storage's elements moved between two
+   * writes of the run, the stamp differs at the check and every position is found again.
    */
-  void noteWrites(final int change, final int at, final int count) {
-    final Storage<?> storage = storages[change];
+  void noteWrites(final Storage<?> storage, final int at, final int count) {
     final long[] targets = changes.rangeTargets;
     final int[] positions = changes.rangePositions;
+    if (null == storage) {
+      Arrays.fill(positions, at, at + count, SparseSet.ABSENT);
+      return;
+    }
     for (int i = at; i < at + count; i++) {
-      positions[i] = null == storage ? SparseSet.ABSENT : storage.indexOf(targets[i]);
+      positions[i] = storage.indexOf(targets[i]);
     }
   }
 

@@ -566,7 +566,7 @@ public final class ChangeSet {
    * elements looked up in one loop (the caller has just touched them).
    */
   private void joinWrites(final int run, final int count) {
-    check.noteWrites(run, rangeSize, count);
+    check.noteWrites(registry.findStorage(types[run]), rangeSize, count);
     joinedWrites += 0 == rangeCounts[run] ? count - 1 : count;
     rangeCounts[run] += count;
     rangeSize += count;

@@ -289,4 +289,22 @@ class ChangeSetWriteRunTest {
     assertEquals(13, world.point(3).x());
     assertEquals(List.of(world.entities[1], world.entities[2], world.entities[3]), world.updated);
   }
+
+  @Test
+  void aRunRefusedThenJoinedAfterTheCauseIsFixedCommitsWhole() {
+    final World world = new World();
+    world.points.remove(world.entities[2]);
+    world.stageRun(1, 4);
+    assertThrows(IllegalArgumentException.class, world.changes::commit);
+    world.points.emplace(world.entities[2], new Point(0, 0, Entity.NULL));
+    world.changes.write(world.entities[6], POINT, world.rows, 16);
+    assertEquals(4, world.changes.size(), "the refused run kept its writes and took one more");
+    world.changes.commit();
+
+    assertEquals(11, world.point(1).x());
+    assertEquals(12, world.point(2).x());
+    assertEquals(13, world.point(3).x());
+    assertEquals(16, world.point(6).x());
+    assertEquals(List.of(), world.registry.verify());
+  }
 }
