@@ -139,6 +139,11 @@ class ChangeSetReentrancyTest {
     all.put(
         "write(row writer)",
         w -> w.changes.write(w.entities[3], TA, (storage, position, row) -> {}, 0));
+    all.put(
+        "write(entities, from, to, row writer, rows)",
+        w ->
+            w.changes.write(
+                new long[] {w.entities[3]}, 0, 1, TA, (storage, position, row) -> {}, new int[1]));
     all.put("remove", w -> w.changes.remove(w.entities[3], TA));
     all.put("destroy", w -> w.changes.destroy(w.entities[3]));
     all.put("clear", w -> w.changes.clear());
