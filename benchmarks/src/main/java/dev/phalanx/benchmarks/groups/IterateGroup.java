@@ -17,12 +17,12 @@ import dev.phalanx.benchmarks.queries.NonOwning1Query;
 import dev.phalanx.benchmarks.queries.NonOwning2Query;
 import dev.phalanx.benchmarks.queries.NonOwning3Query;
 import dev.phalanx.benchmarks.queries.NonOwning5Query;
-import dev.phalanx.benchmarks.queries.Owns3Of5_GroupQuery;
-import dev.phalanx.benchmarks.queries.Owns4Of5_GroupQuery;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Of2Query;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Of3Query;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Of5Query;
-import dev.phalanx.benchmarks.worlds.PartialWorlds;
+import dev.phalanx.benchmarks.queries.Partial_Of2Query;
+import dev.phalanx.benchmarks.queries.Partial_Of3Query;
+import dev.phalanx.benchmarks.queries.Partial_Of5Query;
+import dev.phalanx.benchmarks.queries.Partial_Owns3Of5Query;
+import dev.phalanx.benchmarks.queries.Partial_Owns4Of5Query;
+import dev.phalanx.benchmarks.worlds.PartialWorld;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import dev.phalanx.ecs.Registry;
@@ -50,10 +50,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <ul>
  *   <li>{@code NonOwningN}: {@code NonOwningNQuery.each}, the group's own sparse set of members;
  *       each cursor moved by one sparse lookup per component.
- *   <li>{@code PartialOwningN}: {@code OwnsPosition_OfNQuery.each}, owns Position (moved by
- *       position), gets the others by one lookup each, over that declaration's component copies.
+ *   <li>{@code PartialOwningN}: {@code Partial_OfNQuery.each}, owns Position (moved by position),
+ *       gets the others by one lookup each, over that declaration's component copies.
  *   <li>{@code PartialOwning3Of5}, {@code PartialOwning4Of5}: iterate5 over groups owning 3 / 4 of
- *       the 5 components ({@code Owns3Of5}, {@code Owns4Of5}).
+ *       the 5 components ({@code Partial_Owns3Of5Query}, {@code Partial_Owns4Of5Query}).
  *   <li>{@code FullOwningN}: {@code FullOwningNQuery.each}, every cursor moved by position.
  *   <li>{@code FullOwningChunkN}: {@code FullOwningNQuery.eachChunk}, the {@code float[]} pages of
  *       every owned field and the float[] baseline's loop over {@code [from, to)}.
@@ -106,21 +106,21 @@ public class IterateGroup {
           switch (query) {
             case "NonOwning1" -> nonOwning1(new PhalanxWorld(1, params));
             case "NonOwning2" -> nonOwning2(new PhalanxWorld(2, params));
-            case "PartialOwning2" -> partialOwning2(new PartialWorlds.OwnsPosition(2, params));
+            case "PartialOwning2" -> partialOwning2(new PartialWorld(2, params));
             case "FullOwning2" -> fullOwning2(new PhalanxWorld(2, params));
             case "FullOwningChunk2" -> chunk2(new PhalanxWorld(2, params), false);
             case "FullOwningChunkLargePages2" -> largePages2(params);
             case "FullOwningParallelChunk2" -> chunk2(new PhalanxWorld(2, params), true);
             case "NonOwning3" -> nonOwning3(new PhalanxWorld(3, params));
-            case "PartialOwning3" -> partialOwning3(new PartialWorlds.OwnsPosition(3, params));
+            case "PartialOwning3" -> partialOwning3(new PartialWorld(3, params));
             case "FullOwning3" -> fullOwning3(new PhalanxWorld(3, params));
             case "FullOwningChunk3" -> chunk3(new PhalanxWorld(3, params), false);
             case "FullOwningChunkLargePages3" -> largePages3(params);
             case "FullOwningParallelChunk3" -> chunk3(new PhalanxWorld(3, params), true);
             case "NonOwning5" -> nonOwning5(new PhalanxWorld(5, params));
-            case "PartialOwning5" -> partialOwning5(new PartialWorlds.OwnsPosition(5, params));
-            case "PartialOwning3Of5" -> owns3Of5(params);
-            case "PartialOwning4Of5" -> owns4Of5(params);
+            case "PartialOwning5" -> partialOwning5(new PartialWorld(5, params));
+            case "PartialOwning3Of5" -> owns3Of5(new PartialWorld(5, params));
+            case "PartialOwning4Of5" -> owns4Of5(new PartialWorld(5, params));
             case "FullOwning5" -> fullOwning5(new PhalanxWorld(5, params));
             case "FullOwningChunk5" -> chunk5(new PhalanxWorld(5, params), false);
             case "FullOwningParallelChunk5" -> chunk5(new PhalanxWorld(5, params), true);
@@ -146,13 +146,9 @@ public class IterateGroup {
     return () -> query.each(body);
   }
 
-  private static Runnable partialOwning2(final PartialWorlds.OwnsPosition w) {
-    final OwnsPosition_Of2Query query = OwnsPosition_Of2Query.of(w.registry);
-    final OwnsPosition_Of2Query.Visitor body =
-        (e, p, v) -> {
-          p.setX(p.x() + v.x() * Work.DT);
-          p.setY(p.y() + v.y() * Work.DT);
-        };
+  private static Runnable partialOwning2(final PartialWorld w) {
+    final Partial_Of2Query query = Partial_Of2Query.of(w.registry);
+    final Partial_Of2Query.Visitor body = PartialWorld::move2;
     return () -> query.each(body);
   }
 
@@ -168,14 +164,9 @@ public class IterateGroup {
     return () -> query.each(body);
   }
 
-  private static Runnable partialOwning3(final PartialWorlds.OwnsPosition w) {
-    final OwnsPosition_Of3Query query = OwnsPosition_Of3Query.of(w.registry);
-    final OwnsPosition_Of3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+  private static Runnable partialOwning3(final PartialWorld w) {
+    final Partial_Of3Query query = Partial_Of3Query.of(w.registry);
+    final Partial_Of3Query.Visitor body = PartialWorld::move3;
     return () -> query.each(body);
   }
 
@@ -191,44 +182,21 @@ public class IterateGroup {
     return () -> query.each(body);
   }
 
-  private static Runnable partialOwning5(final PartialWorlds.OwnsPosition w) {
-    final OwnsPosition_Of5Query query = OwnsPosition_Of5Query.of(w.registry);
-    final OwnsPosition_Of5Query.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+  private static Runnable partialOwning5(final PartialWorld w) {
+    final Partial_Of5Query query = Partial_Of5Query.of(w.registry);
+    final Partial_Of5Query.Visitor body = PartialWorld::move5;
     return () -> query.each(body);
   }
 
-  private static Runnable owns3Of5(final BenchmarkParams params) {
-    final PartialWorlds.Owns3Of5 w = new PartialWorlds.Owns3Of5(params);
-    final Owns3Of5_GroupQuery query = w.query;
-    final Owns3Of5_GroupQuery.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+  private static Runnable owns3Of5(final PartialWorld w) {
+    final Partial_Owns3Of5Query query = Partial_Owns3Of5Query.of(w.registry);
+    final Partial_Owns3Of5Query.Visitor body = PartialWorld::move5;
     return () -> query.each(body);
   }
 
-  private static Runnable owns4Of5(final BenchmarkParams params) {
-    final PartialWorlds.Owns4Of5 w = new PartialWorlds.Owns4Of5(params);
-    final Owns4Of5_GroupQuery query = w.query;
-    final Owns4Of5_GroupQuery.Visitor body =
-        (e, p, v, s, h, a) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-          h.setValue(h.value() + 1f);
-          a.setValue(a.value() + 1f);
-        };
+  private static Runnable owns4Of5(final PartialWorld w) {
+    final Partial_Owns4Of5Query query = Partial_Owns4Of5Query.of(w.registry);
+    final Partial_Owns4Of5Query.Visitor body = PartialWorld::move5;
     return () -> query.each(body);
   }
 

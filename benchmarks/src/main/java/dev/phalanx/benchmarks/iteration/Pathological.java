@@ -10,15 +10,16 @@ import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.queries.FullOwning3Query;
 import dev.phalanx.benchmarks.queries.NonOwning3Query;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Of3Query;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Position_Storage;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Position_Traits;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Scale_Storage;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Scale_Traits;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Velocity_Storage;
-import dev.phalanx.benchmarks.queries.OwnsPosition_Velocity_Traits;
+import dev.phalanx.benchmarks.queries.Partial_Of3Query;
+import dev.phalanx.benchmarks.queries.Partial_Position_Storage;
+import dev.phalanx.benchmarks.queries.Partial_Position_Traits;
+import dev.phalanx.benchmarks.queries.Partial_Scale_Storage;
+import dev.phalanx.benchmarks.queries.Partial_Scale_Traits;
+import dev.phalanx.benchmarks.queries.Partial_Velocity_Storage;
+import dev.phalanx.benchmarks.queries.Partial_Velocity_Traits;
 import dev.phalanx.benchmarks.queries.View3Query;
 import dev.phalanx.benchmarks.worlds.Churn;
+import dev.phalanx.benchmarks.worlds.PartialWorld;
 import dev.phalanx.ecs.Registry;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -48,7 +49,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <ul>
  *   <li>{@code View}: {@code View3Query.each}, the view made after the churn.
  *   <li>{@code NonOwning}: {@code NonOwning3Query.each}.
- *   <li>{@code PartialOwning}: {@code OwnsPosition_Of3Query.each} (owns Position, gets Velocity and
+ *   <li>{@code PartialOwning}: {@code Partial_Of3Query.each} (owns Position, gets Velocity and
  *       Scale), over that declaration's component copies.
  *   <li>{@code FullOwning}: {@code FullOwning3Query.each}, per entity.
  *   <li>{@code FullOwningChunk}: {@code FullOwning3Query.eachChunk}, in chunks.
@@ -124,12 +125,10 @@ public class Pathological {
 
   private static Runnable partialOwning() {
     final Registry registry = new Registry();
-    final OwnsPosition_Position_Storage positions =
-        registry.storage(OwnsPosition_Position_Traits.TYPE);
-    final OwnsPosition_Velocity_Storage velocities =
-        registry.storage(OwnsPosition_Velocity_Traits.TYPE);
-    final OwnsPosition_Scale_Storage scales = registry.storage(OwnsPosition_Scale_Traits.TYPE);
-    final OwnsPosition_Of3Query query = OwnsPosition_Of3Query.of(registry);
+    final Partial_Position_Storage positions = registry.storage(Partial_Position_Traits.TYPE);
+    final Partial_Velocity_Storage velocities = registry.storage(Partial_Velocity_Traits.TYPE);
+    final Partial_Scale_Storage scales = registry.storage(Partial_Scale_Traits.TYPE);
+    final Partial_Of3Query query = Partial_Of3Query.of(registry);
     Churn.run(
         registry,
         (e, i) -> {
@@ -137,15 +136,10 @@ public class Pathological {
           velocities.emplace(e, Work.v(i), Work.v(i));
           scales.emplace(e, 1f);
         },
-        OwnsPosition_Position_Traits.TYPE,
-        OwnsPosition_Velocity_Traits.TYPE,
-        OwnsPosition_Scale_Traits.TYPE);
-    final OwnsPosition_Of3Query.Visitor body =
-        (e, p, v, s) -> {
-          final float f = s.s() * Work.DT;
-          p.setX(p.x() + v.x() * f);
-          p.setY(p.y() + v.y() * f);
-        };
+        Partial_Position_Traits.TYPE,
+        Partial_Velocity_Traits.TYPE,
+        Partial_Scale_Traits.TYPE);
+    final Partial_Of3Query.Visitor body = PartialWorld::move3;
     return () -> query.each(body);
   }
 

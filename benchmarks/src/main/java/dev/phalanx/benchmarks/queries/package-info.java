@@ -6,7 +6,7 @@
  * time, in one compilation. The full-owning groups of 2, 3 and 5 components form one nested family
  * ({@link FullOwning2}, {@link FullOwning3}, {@link FullOwning5}) over the components of {@code
  * dev.phalanx.benchmarks.components}; partial-owning groups are not nested with them, so they are
- * declared over their own copies of the same records ({@link OwnsPosition}, {@link Owns3Of5},
- * {@link Owns4Of5}: same fields, same generated storages, other keys).
+ * declared over their own copies of the same records ({@link Partial}: same fields, same generated
+ * storages, other keys).
  */
 package dev.phalanx.benchmarks.queries;
