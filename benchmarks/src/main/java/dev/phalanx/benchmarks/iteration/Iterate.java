@@ -108,6 +108,10 @@ public class Iterate {
     l.loop.run();
   }
 
+  /**
+   * The limit: iterate2, 3 and 5 are {@link Work}'s chunk bodies over the whole arrays, the loop
+   * the chunk forms of the groups run over each page.
+   */
   private static Runnable floatArrays(final FloatArrays w, final int arity) {
     return switch (arity) {
       case 1 ->
@@ -117,47 +121,9 @@ public class Iterate {
               px[i] += 1f;
             }
           };
-      case 2 ->
-          () -> {
-            final float[] px = w.px;
-            final float[] py = w.py;
-            final float[] vx = w.vx;
-            final float[] vy = w.vy;
-            for (int i = 0; i < w.n; i++) {
-              px[i] += vx[i] * Work.DT;
-              py[i] += vy[i] * Work.DT;
-            }
-          };
-      case 3 ->
-          () -> {
-            final float[] px = w.px;
-            final float[] py = w.py;
-            final float[] vx = w.vx;
-            final float[] vy = w.vy;
-            final float[] scale = w.scale;
-            for (int i = 0; i < w.n; i++) {
-              final float s = scale[i] * Work.DT;
-              px[i] += vx[i] * s;
-              py[i] += vy[i] * s;
-            }
-          };
-      case 5 ->
-          () -> {
-            final float[] px = w.px;
-            final float[] py = w.py;
-            final float[] vx = w.vx;
-            final float[] vy = w.vy;
-            final float[] scale = w.scale;
-            final float[] heat = w.heat;
-            final float[] age = w.age;
-            for (int i = 0; i < w.n; i++) {
-              final float s = scale[i] * Work.DT;
-              px[i] += vx[i] * s;
-              py[i] += vy[i] * s;
-              heat[i] += 1f;
-              age[i] += 1f;
-            }
-          };
+      case 2 -> () -> Work.chunk2(0, w.n, w.px, w.py, w.vx, w.vy);
+      case 3 -> () -> Work.chunk3(0, w.n, w.px, w.py, w.vx, w.vy, w.scale);
+      case 5 -> () -> Work.chunk5(0, w.n, w.px, w.py, w.vx, w.vy, w.scale, w.heat, w.age);
       default -> throw new IllegalArgumentException("unknown arity " + arity);
     };
   }
