@@ -34,106 +34,72 @@ final class Json {
     if (at >= text.length()) {
       throw error("unexpected end");
     }
-    final char c = text.charAt(at);
-    switch (c) {
-      case '{':
-        return object();
-      case '[':
-        return array();
-      case '"':
-        return string();
-      case 't':
-        return literal("true", Boolean.TRUE);
-      case 'f':
-        return literal("false", Boolean.FALSE);
-      case 'n':
-        return literal("null", null);
-      default:
-        return number();
-    }
+    return switch (text.charAt(at)) {
+      case '{' -> object();
+      case '[' -> array();
+      case '"' -> string();
+      case 't' -> literal("true", Boolean.TRUE);
+      case 'f' -> literal("false", Boolean.FALSE);
+      case 'n' -> literal("null", null);
+      default -> number();
+    };
   }
 
   private Map<String, Object> object() {
     final Map<String, Object> map = new LinkedHashMap<>();
-    at++;
-    skipSpace();
-    if (peek() == '}') {
-      at++;
-      return map;
-    }
-    while (true) {
-      skipSpace();
-      final String key = string();
-      skipSpace();
-      expect(':');
-      map.put(key, value());
-      skipSpace();
-      if (peek() == ',') {
-        at++;
-      } else {
-        expect('}');
-        return map;
-      }
-    }
+    elements(
+        '}',
+        () -> {
+          skipSpace();
+          final String key = string();
+          skipSpace();
+          expect(':');
+          map.put(key, value());
+        });
+    return map;
   }
 
   private List<Object> array() {
     final List<Object> list = new ArrayList<>();
+    elements(']', () -> list.add(value()));
+    return list;
+  }
+
+  /** Reads the comma-separated elements after an opening bracket, up to {@code close}. */
+  private void elements(final char close, final Runnable element) {
     at++;
     skipSpace();
-    if (peek() == ']') {
+    if (peek() == close) {
       at++;
-      return list;
+      return;
     }
     while (true) {
-      list.add(value());
+      element.run();
       skipSpace();
-      if (peek() == ',') {
-        at++;
-      } else {
-        expect(']');
-        return list;
+      if (peek() != ',') {
+        expect(close);
+        return;
       }
+      at++;
     }
   }
 
   private String string() {
     expect('"');
     final StringBuilder out = new StringBuilder();
-    while (true) {
-      final char c = text.charAt(at++);
-      if (c == '"') {
-        return out.toString();
-      }
+    for (char c = text.charAt(at++); c != '"'; c = text.charAt(at++)) {
       if (c != '\\') {
         out.append(c);
-        continue;
-      }
-      final char e = text.charAt(at++);
-      switch (e) {
-        case 'n':
-          out.append('\n');
-          break;
-        case 't':
-          out.append('\t');
-          break;
-        case 'r':
-          out.append('\r');
-          break;
-        case 'b':
-          out.append('\b');
-          break;
-        case 'f':
-          out.append('\f');
-          break;
-        case 'u':
-          out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-          at += 4;
-          break;
-        default:
-          out.append(e);
+      } else if (text.charAt(at) == 'u') {
+        out.append((char) Integer.parseInt(text.substring(at + 1, at + 5), 16));
+        at += 5;
+      } else {
+        final char e = text.charAt(at++);
+        final int escape = "ntrbf".indexOf(e);
+        out.append(escape < 0 ? e : "\n\t\r\b\f".charAt(escape));
       }
     }
+    return out.toString();
   }
 
   private Double number() {

@@ -123,84 +123,36 @@ public final class Report {
 
   /**
    * The row keys that older JSON (such as the committed {@code benchmarks/results}) gives the rows
-   * of the classes the folds replaced, with the keys of those rows now.
+   * of the classes the folds replaced, as patterns of the whole key, with the keys of those rows
+   * now; the first match applies.
    */
-  private static final Map<String, String> FOLDED_NAMES =
-      Map.ofEntries(
-          // Classes from before the query fold, named without parameters.
-          Map.entry("Pathological", "Pathological:View"),
-          Map.entry("PathologicalNonOwningGroup", "Pathological:NonOwning"),
-          Map.entry("PathologicalPartialOwningGroup", "Pathological:PartialOwning"),
-          Map.entry("PathologicalFullOwningGroup", "Pathological:FullOwning"),
-          Map.entry("PathologicalFullOwningGroupChunk", "Pathological:FullOwningChunk"),
-          Map.entry("Iterate2NonOwningGroup", "IterateGroup:NonOwning2"),
-          Map.entry("Iterate2PartialOwningGroup", "IterateGroup:PartialOwning2"),
-          Map.entry("Iterate2FullOwningGroup", "IterateGroup:FullOwning2"),
-          Map.entry("Iterate2FullOwningGroupEachPolluted", "Iterate2GroupPolluted:each"),
-          Map.entry("Iterate2FullOwningGroupChunk", "IterateGroup:FullOwningChunk2"),
-          Map.entry(
-              "Iterate2FullOwningGroupChunkLargePages", "IterateGroup:FullOwningChunkLargePages2"),
-          Map.entry("Iterate2FullOwningGroupChunkPolluted", "Iterate2GroupPolluted:eachChunk"),
-          Map.entry("Iterate2FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk2"),
-          Map.entry("Iterate3NonOwningGroup", "IterateGroup:NonOwning3"),
-          Map.entry("Iterate3PartialOwningGroup", "IterateGroup:PartialOwning3"),
-          Map.entry("Iterate3FullOwningGroup", "IterateGroup:FullOwning3"),
-          Map.entry("Iterate3FullOwningGroupChunk", "IterateGroup:FullOwningChunk3"),
-          Map.entry(
-              "Iterate3FullOwningGroupChunkLargePages", "IterateGroup:FullOwningChunkLargePages3"),
-          Map.entry("Iterate3FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk3"),
-          Map.entry("Iterate5NonOwningGroup", "IterateGroup:NonOwning5"),
-          Map.entry("Iterate5PartialOwningGroup", "IterateGroup:PartialOwning5"),
-          Map.entry("Iterate5PartialOwning3Of5", "IterateGroup:PartialOwning3Of5"),
-          Map.entry("Iterate5PartialOwning4Of5", "IterateGroup:PartialOwning4Of5"),
-          Map.entry("Iterate5FullOwningGroup", "IterateGroup:FullOwning5"),
-          Map.entry("Iterate5FullOwningGroupChunk", "IterateGroup:FullOwningChunk5"),
-          Map.entry("Iterate5FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk5"),
-          // Per-arity group classes, by their query or form (and Iterate1Group, without one).
-          Map.entry("Iterate2Group:NonOwning", "IterateGroup:NonOwning2"),
-          Map.entry("Iterate2Group:PartialOwning", "IterateGroup:PartialOwning2"),
-          Map.entry("Iterate2Group:FullOwning", "IterateGroup:FullOwning2"),
-          Map.entry("Iterate2GroupChunk:eachChunk", "IterateGroup:FullOwningChunk2"),
-          Map.entry(
-              "Iterate2GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk2"),
-          Map.entry(
-              "Iterate2GroupChunk:eachChunkLargePages", "IterateGroup:FullOwningChunkLargePages2"),
-          Map.entry("Iterate3Group:NonOwning", "IterateGroup:NonOwning3"),
-          Map.entry("Iterate3Group:PartialOwning", "IterateGroup:PartialOwning3"),
-          Map.entry("Iterate3Group:FullOwning", "IterateGroup:FullOwning3"),
-          Map.entry("Iterate3GroupChunk:eachChunk", "IterateGroup:FullOwningChunk3"),
-          Map.entry(
-              "Iterate3GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk3"),
-          Map.entry(
-              "Iterate3GroupChunk:eachChunkLargePages", "IterateGroup:FullOwningChunkLargePages3"),
-          Map.entry("Iterate5Group:NonOwning", "IterateGroup:NonOwning5"),
-          Map.entry("Iterate5Group:PartialOwning", "IterateGroup:PartialOwning5"),
-          Map.entry("Iterate5Group:FullOwning", "IterateGroup:FullOwning5"),
-          Map.entry("Iterate5GroupChunk:eachChunk", "IterateGroup:FullOwningChunk5"),
-          Map.entry(
-              "Iterate5GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk5"),
-          Map.entry("Iterate5Group:PartialOwning3Of5", "IterateGroup:PartialOwning3Of5"),
-          Map.entry("Iterate5Group:PartialOwning4Of5", "IterateGroup:PartialOwning4Of5"),
-          Map.entry("Iterate1Group", "IterateGroup:NonOwning1"),
-          // Classes from before the fold by library and arity, whose methods name the columns.
-          Map.entry("Iterate1", "Iterate:1"),
-          Map.entry("Iterate2", "Iterate:2"),
-          Map.entry("Iterate3", "Iterate:3"),
-          Map.entry("Iterate5", "Iterate:5"),
-          Map.entry("Iterate1Pages", "IterateForms:pages1"),
-          Map.entry("Iterate2Pages", "IterateForms:pages2"),
-          Map.entry("Iterate1Stable", "IterateForms:stable1"),
-          Map.entry("Iterate2ObjectStorage", "IterateForms:objectStorage2"),
-          Map.entry("Iterate2RuntimeView", "IterateForms:runtimeView2"),
-          Map.entry("Iterate3RuntimeView", "IterateForms:runtimeView3"),
-          Map.entry("Iterate2Half", "IterateForms:half2"),
-          Map.entry("Iterate2One", "IterateForms:one2"),
-          Map.entry("Get1", "Get:1"),
-          Map.entry("Get2", "Get:2"),
-          Map.entry("Create", "Create:0"),
-          Map.entry("CreateWith2", "Create:2"),
-          Map.entry("Remove1", "Remove:1"),
-          Map.entry("Remove2", "Remove:2"));
+  private static final String[][] FOLDED_NAMES = {
+    // Classes from before the fold by library and arity, whose methods name the columns.
+    {"(Iterate|Get|Remove)(\\d)", "$1:$2"},
+    {"Create", "Create:0"},
+    {"CreateWith2", "Create:2"},
+    {"Iterate(\\d)Pages", "IterateForms:pages$1"},
+    {"Iterate(\\d)Stable", "IterateForms:stable$1"},
+    {"Iterate(\\d)ObjectStorage", "IterateForms:objectStorage$1"},
+    {"Iterate(\\d)RuntimeView", "IterateForms:runtimeView$1"},
+    {"Iterate(\\d)Half", "IterateForms:half$1"},
+    {"Iterate(\\d)One", "IterateForms:one$1"},
+    // Classes from before the query fold, named without parameters.
+    {"Pathological", "Pathological:View"},
+    {"Pathological(NonOwning|PartialOwning|FullOwning)Group(Chunk)?", "Pathological:$1$2"},
+    {"Iterate(\\d)(NonOwning|PartialOwning|FullOwning)Group", "IterateGroup:$2$1"},
+    {"Iterate(\\d)FullOwningGroupChunk(LargePages)?", "IterateGroup:FullOwningChunk$2$1"},
+    {"Iterate(\\d)FullOwningGroupParallel", "IterateGroup:FullOwningParallelChunk$1"},
+    {"Iterate2FullOwningGroupEachPolluted", "Iterate2GroupPolluted:each"},
+    {"Iterate2FullOwningGroupChunkPolluted", "Iterate2GroupPolluted:eachChunk"},
+    {"Iterate5(PartialOwning[34]Of5)", "IterateGroup:$1"},
+    // Per-arity group classes, by their query or form (and Iterate1Group, without one).
+    {"Iterate5Group:(PartialOwning[34]Of5)", "IterateGroup:$1"},
+    {"Iterate(\\d)Group:(NonOwning|PartialOwning|FullOwning)", "IterateGroup:$2$1"},
+    {"Iterate(\\d)GroupChunk:eachChunk(LargePages)?", "IterateGroup:FullOwningChunk$2$1"},
+    {"Iterate(\\d)GroupChunk:parallelEachChunk", "IterateGroup:FullOwningParallelChunk$1"},
+    {"Iterate1Group", "IterateGroup:NonOwning1"}
+  };
 
   /**
    * Results shown as a cell of another row, by row key and column: the row and column they go to
@@ -248,7 +200,12 @@ public final class Report {
         }
       }
     }
-    return FOLDED_NAMES.getOrDefault(key.toString(), key.toString());
+    for (final String[] folded : FOLDED_NAMES) {
+      if (key.toString().matches(folded[0])) {
+        return key.toString().replaceAll(folded[0], folded[1]);
+      }
+    }
+    return key.toString();
   }
 
   /**
@@ -334,45 +291,29 @@ public final class Report {
       final String mode,
       final List<String> files) {
     final StringBuilder md = new StringBuilder();
-    md.append("# Phalanx benchmarks: ").append(mode).append(" mode\n\n");
-    md.append("Machine: ")
-        .append(cpu())
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(" hardware threads, ")
-        .append(System.getProperty("os.name"))
-        .append(' ')
-        .append(System.getProperty("os.arch"))
-        .append(".  \n");
-    md.append("JDK: ")
-        .append(sample.getOrDefault("vmName", "?"))
-        .append(' ')
-        .append(sample.getOrDefault("jdkVersion", "?"))
-        .append(" (")
-        .append(sample.getOrDefault("vmVersion", "?"))
-        .append("), JVM options ")
-        .append(sample.getOrDefault("jvmArgs", "[]"))
-        .append(".  \n");
-    md.append("JMH ")
-        .append(sample.getOrDefault("jmhVersion", "?"))
-        .append(", ")
-        .append(format(number(sample.get("forks"))))
-        .append(" fork(s); files: ")
-        .append(String.join(", ", files))
-        .append(".\n\n");
     md.append(
-            "Time is ns per entity (lower is better); in parentheses, the implementation's time"
-                + " divided by ")
-        .append(
-            "Phalanx's in the same row (above 1: slower than Phalanx). Cells in italics come from"
-                + " the row ")
-        .append(
-            "named in the last column (the same work by the peers and baselines), for Phalanx forms"
-                + " that ")
-        .append(
-            "only Phalanx has. A blank cell: the implementation cannot express the workload or it"
-                + " was not ")
-        .append("run in this mode.\n\n");
+        String.format(
+            Locale.ROOT,
+            "# Phalanx benchmarks: %s mode\n\nMachine: %s, %d hardware threads, %s %s.  \n"
+                + "JDK: %s %s (%s), JVM options %s.  \nJMH %s, %s fork(s); files: %s.\n\n",
+            mode,
+            cpu(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("os.name"),
+            System.getProperty("os.arch"),
+            sample.getOrDefault("vmName", "?"),
+            sample.getOrDefault("jdkVersion", "?"),
+            sample.getOrDefault("vmVersion", "?"),
+            sample.getOrDefault("jvmArgs", "[]"),
+            sample.getOrDefault("jmhVersion", "?"),
+            format(number(sample.get("forks"))),
+            String.join(", ", files)));
+    md.append(
+        "Time is ns per entity (lower is better); in parentheses, the implementation's time divided"
+            + " by Phalanx's in the same row (above 1: slower than Phalanx). Cells in italics come"
+            + " from the row named in the last column (the same work by the peers and baselines),"
+            + " for Phalanx forms that only Phalanx has. A blank cell: the implementation cannot"
+            + " express the workload or it was not run in this mode.\n\n");
     table(md, rows, columns, false);
     md.append(
             "\n"

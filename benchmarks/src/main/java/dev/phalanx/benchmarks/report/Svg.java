@@ -1,6 +1,7 @@
 package dev.phalanx.benchmarks.report;
 
 import java.util.ArrayList;
+import java.util.Formatter;
 import java.util.List;
 import java.util.Locale;
 
@@ -63,64 +64,37 @@ final class Svg {
     width = Math.max(width, 700);
     final int height = top + plot + labels;
     final StringBuilder svg = new StringBuilder();
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-                + " font-family=\"sans-serif\" font-size=\"11\">\n",
-            width,
-            height));
-    svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"%d\" y=\"18\" font-size=\"14\">Phalanx benchmarks (%s mode): ns per entity,"
-                + " log scale, lower is better</text>\n",
-            left,
-            escape(mode)));
+    final Formatter out = new Formatter(svg, Locale.ROOT);
+    out.format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+            + " font-family=\"sans-serif\" font-size=\"11\">\n",
+        width, height);
+    out.format("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    out.format(
+        "<text x=\"%d\" y=\"18\" font-size=\"14\">Phalanx benchmarks (%s mode): ns per entity,"
+            + " log scale, lower is better</text>\n",
+        left, escape(mode));
     // Legend.
     int lx = left;
     for (int i = 0; i < columns.size(); i++) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%d\" y=\"30\" width=\"10\" height=\"10\" fill=\"%s\"/>",
-              lx,
-              color(i)));
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"39\">%s</text>\n",
-              lx + 14,
-              escape(columns.get(i)[1])));
+      out.format(
+          "<rect x=\"%d\" y=\"30\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+              + "<text x=\"%d\" y=\"39\">%s</text>\n",
+          lx, color(i), lx + 14, escape(columns.get(i)[1]));
       lx += 24 + 7 * columns.get(i)[1].length();
     }
     // Axis and grid.
     for (int d = 0; d <= decades; d++) {
       final double y = top + plot - (double) d * plot / decades;
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>",
-              left,
-              y,
-              width - 10,
-              y));
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-              left - 6,
-              y + 4,
-              tick(lo + d)));
+      out.format(
+          "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+              + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+          left, y, width - 10, y, left - 6, y + 4, tick(lo + d));
     }
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">ns per"
-                + " entity</text>\n",
-            top + plot / 2,
-            top + plot / 2));
+    out.format(
+        "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">ns per"
+            + " entity</text>\n",
+        top + plot / 2, top + plot / 2);
     int x = left + 10;
     for (int g = 0; g < shown.size(); g++) {
       final Report.Row row = shown.get(g);
@@ -132,32 +106,24 @@ final class Svg {
         }
         final double v = Math.max(cell.ns(), Math.pow(10, lo));
         final double h = (Math.log10(v) - lo) / decades * plot;
-        svg.append(
-            String.format(
-                Locale.ROOT,
-                "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>%s, %s:"
-                    + " %s ns</title></rect>\n",
-                bx,
-                top + plot - h,
-                bar - 1,
-                Math.max(h, 0.5),
-                color(i),
-                escape(row.title()),
-                escape(columns.get(i)[1]),
-                Report.format(cell.ns())));
+        out.format(
+            "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>%s, %s:"
+                + " %s ns</title></rect>\n",
+            bx,
+            top + plot - h,
+            bar - 1,
+            Math.max(h, 0.5),
+            color(i),
+            escape(row.title()),
+            escape(columns.get(i)[1]),
+            Report.format(cell.ns()));
         bx += bar;
       }
       final int cx = x + groupWidths.get(g) / 2;
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"%d\" transform=\"rotate(-90 %d %d)\""
-                  + " text-anchor=\"end\">%s</text>\n",
-              cx,
-              top + plot + 12,
-              cx,
-              top + plot + 12,
-              escape(row.title())));
+      out.format(
+          "<text x=\"%d\" y=\"%d\" transform=\"rotate(-90 %d %d)\""
+              + " text-anchor=\"end\">%s</text>\n",
+          cx, top + plot + 12, cx, top + plot + 12, escape(row.title()));
       x += groupWidths.get(g) + gap;
     }
     svg.append("</svg>\n");
