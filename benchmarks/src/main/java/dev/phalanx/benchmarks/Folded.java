@@ -1,5 +1,10 @@
 package dev.phalanx.benchmarks;
 
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -51,6 +56,34 @@ public final class Folded {
   public interface FloatLoop {
     /** Runs the loop once and returns its sum. */
     float run();
+  }
+
+  /**
+   * The JMH state of a folded benchmark whose measured method is one {@code loop.run()}: the
+   * trial's set-up builds the loop of the parameters' choice ({@link #build}), which may set {@link
+   * #close} to release its world after the trial.
+   */
+  @State(Scope.Benchmark)
+  public abstract static class Loop {
+    /** The measured loop. */
+    public Runnable loop;
+
+    /** Releases the loop's world after the trial; nothing by default. */
+    protected Runnable close = () -> {};
+
+    @Setup(Level.Trial)
+    public void setup(final BenchmarkParams params) {
+      checkForked(params);
+      loop = build(params);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      close.run();
+    }
+
+    /** {@return the loop of the parameters' library, arity, query or form} */
+    protected abstract Runnable build(BenchmarkParams params);
   }
 
   /** Warns on stderr when the parameter values of a folded benchmark share one JVM. */

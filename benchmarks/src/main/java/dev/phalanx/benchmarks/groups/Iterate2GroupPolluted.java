@@ -8,15 +8,11 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -38,23 +34,18 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(1)
 public class Iterate2GroupPolluted {
 
-  @State(Scope.Benchmark)
-  public static class Query {
+  public static class Query extends Folded.Loop {
     @Param({"each", "eachChunk"})
     public String form;
 
-    Runnable loop;
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
-      Folded.checkForked(params);
+    @Override
+    protected Runnable build(final BenchmarkParams params) {
       final FullOwning2Query query = FullOwning2Query.of(new PhalanxWorld(2, params).registry);
-      loop =
-          switch (form) {
-            case "each" -> new EachInTurn(query);
-            case "eachChunk" -> new EachChunkInTurn(query);
-            default -> throw new IllegalArgumentException("unknown form " + form);
-          };
+      return switch (form) {
+        case "each" -> new EachInTurn(query);
+        case "eachChunk" -> new EachChunkInTurn(query);
+        default -> throw new IllegalArgumentException("unknown form " + form);
+      };
     }
   }
 

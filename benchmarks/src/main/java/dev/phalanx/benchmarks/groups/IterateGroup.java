@@ -30,15 +30,11 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -71,8 +67,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(1)
 public class IterateGroup {
 
-  @State(Scope.Benchmark)
-  public static class Query {
+  public static class Query extends Folded.Loop {
     @Param({
       "NonOwning1",
       "NonOwning2",
@@ -97,35 +92,31 @@ public class IterateGroup {
     })
     public String query;
 
-    Runnable loop;
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
-      Folded.checkForked(params);
-      loop =
-          switch (query) {
-            case "NonOwning1" -> nonOwning1(new PhalanxWorld(1, params));
-            case "NonOwning2" -> nonOwning2(new PhalanxWorld(2, params));
-            case "PartialOwning2" -> partialOwning2(new PartialWorld(2, params));
-            case "FullOwning2" -> fullOwning2(new PhalanxWorld(2, params));
-            case "FullOwningChunk2" -> chunk2(new PhalanxWorld(2, params), false);
-            case "FullOwningChunkLargePages2" -> largePages2(params);
-            case "FullOwningParallelChunk2" -> chunk2(new PhalanxWorld(2, params), true);
-            case "NonOwning3" -> nonOwning3(new PhalanxWorld(3, params));
-            case "PartialOwning3" -> partialOwning3(new PartialWorld(3, params));
-            case "FullOwning3" -> fullOwning3(new PhalanxWorld(3, params));
-            case "FullOwningChunk3" -> chunk3(new PhalanxWorld(3, params), false);
-            case "FullOwningChunkLargePages3" -> largePages3(params);
-            case "FullOwningParallelChunk3" -> chunk3(new PhalanxWorld(3, params), true);
-            case "NonOwning5" -> nonOwning5(new PhalanxWorld(5, params));
-            case "PartialOwning5" -> partialOwning5(new PartialWorld(5, params));
-            case "PartialOwning3Of5" -> owns3Of5(new PartialWorld(5, params));
-            case "PartialOwning4Of5" -> owns4Of5(new PartialWorld(5, params));
-            case "FullOwning5" -> fullOwning5(new PhalanxWorld(5, params));
-            case "FullOwningChunk5" -> chunk5(new PhalanxWorld(5, params), false);
-            case "FullOwningParallelChunk5" -> chunk5(new PhalanxWorld(5, params), true);
-            default -> throw new IllegalArgumentException("unknown query " + query);
-          };
+    @Override
+    protected Runnable build(final BenchmarkParams params) {
+      return switch (query) {
+        case "NonOwning1" -> nonOwning1(new PhalanxWorld(1, params));
+        case "NonOwning2" -> nonOwning2(new PhalanxWorld(2, params));
+        case "PartialOwning2" -> partialOwning2(new PartialWorld(2, params));
+        case "FullOwning2" -> fullOwning2(new PhalanxWorld(2, params));
+        case "FullOwningChunk2" -> chunk2(new PhalanxWorld(2, params), false);
+        case "FullOwningChunkLargePages2" -> largePages2(params);
+        case "FullOwningParallelChunk2" -> chunk2(new PhalanxWorld(2, params), true);
+        case "NonOwning3" -> nonOwning3(new PhalanxWorld(3, params));
+        case "PartialOwning3" -> partialOwning3(new PartialWorld(3, params));
+        case "FullOwning3" -> fullOwning3(new PhalanxWorld(3, params));
+        case "FullOwningChunk3" -> chunk3(new PhalanxWorld(3, params), false);
+        case "FullOwningChunkLargePages3" -> largePages3(params);
+        case "FullOwningParallelChunk3" -> chunk3(new PhalanxWorld(3, params), true);
+        case "NonOwning5" -> nonOwning5(new PhalanxWorld(5, params));
+        case "PartialOwning5" -> partialOwning5(new PartialWorld(5, params));
+        case "PartialOwning3Of5" -> owns3Of5(new PartialWorld(5, params));
+        case "PartialOwning4Of5" -> owns4Of5(new PartialWorld(5, params));
+        case "FullOwning5" -> fullOwning5(new PhalanxWorld(5, params));
+        case "FullOwningChunk5" -> chunk5(new PhalanxWorld(5, params), false);
+        case "FullOwningParallelChunk5" -> chunk5(new PhalanxWorld(5, params), true);
+        default -> throw new IllegalArgumentException("unknown query " + query);
+      };
     }
   }
 

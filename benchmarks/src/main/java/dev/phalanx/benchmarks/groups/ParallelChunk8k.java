@@ -9,16 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -40,8 +35,7 @@ public class ParallelChunk8k {
 
   static final int MEMBERS = 8_192;
 
-  @State(Scope.Benchmark)
-  public static class Pass {
+  public static class Pass extends Folded.Loop {
     @Param({"eachChunk", "pool1", "pool2"})
     public String form;
 
@@ -49,35 +43,24 @@ public class ParallelChunk8k {
     @Param({"iterate2", "sin"})
     public String body;
 
-    ForkJoinPool pool;
-    Runnable loop;
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
-      Folded.checkForked(params);
+    @Override
+    protected Runnable build(final BenchmarkParams params) {
       final PhalanxWorld w = new PhalanxWorld(2, params);
       final FullOwning2Query query = FullOwning2Query.of(w.registry);
       final FullOwning2Query.Chunk chunk = "sin".equals(body) ? SIN : ITERATE2;
-      loop =
-          switch (form) {
-            case "eachChunk" -> () -> query.eachChunk(chunk);
-            case "pool1" -> parallel(query, chunk, 1);
-            case "pool2" -> parallel(query, chunk, 2);
-            default -> throw new IllegalArgumentException("unknown form " + form);
-          };
+      return switch (form) {
+        case "eachChunk" -> () -> query.eachChunk(chunk);
+        case "pool1" -> parallel(query, chunk, 1);
+        case "pool2" -> parallel(query, chunk, 2);
+        default -> throw new IllegalArgumentException("unknown form " + form);
+      };
     }
 
     private Runnable parallel(
         final FullOwning2Query query, final FullOwning2Query.Chunk body, final int threads) {
-      final ForkJoinPool own = pool = new ForkJoinPool(threads);
+      final ForkJoinPool own = new ForkJoinPool(threads);
+      close = own::shutdown;
       return () -> query.parallelEachChunk(own, body);
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      if (null != pool) {
-        pool.shutdown();
-      }
     }
   }
 

@@ -22,16 +22,11 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -60,46 +55,35 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(1)
 public class Iterate {
 
-  @State(Scope.Benchmark)
-  public static class Loop {
+  public static class Loop extends Folded.Loop {
     @Param({"1", "2", "3", "5"})
     public int arity;
 
     @Param({"floatArrays", "objects", "phalanx", "artemis", "dominion", "ashley"})
     public String lib;
 
-    Runnable loop;
-    Runnable close = () -> {};
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
-      Folded.checkForked(params);
-      loop =
-          switch (lib) {
-            case "floatArrays" -> floatArrays(new FloatArrays(params), arity);
-            case "objects" -> objects(new ObjectArrays(params), arity);
-            case "phalanx" -> phalanx(new PhalanxWorld(arity, params));
-            case "artemis" -> {
-              final ArtemisWorld w = new ArtemisWorld(arity, params);
-              close = w::dispose;
-              yield () -> w.world.process();
-            }
-            case "dominion" -> {
-              final DominionWorld w = new DominionWorld(arity, params);
-              close = w::close;
-              yield dominion(w, arity);
-            }
-            case "ashley" -> {
-              final AshleyWorld w = new AshleyWorld(arity, params);
-              yield () -> w.engine.update(Work.DT);
-            }
-            default -> throw new IllegalArgumentException("unknown lib " + lib);
-          };
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      close.run();
+    @Override
+    protected Runnable build(final BenchmarkParams params) {
+      return switch (lib) {
+        case "floatArrays" -> floatArrays(new FloatArrays(params), arity);
+        case "objects" -> objects(new ObjectArrays(params), arity);
+        case "phalanx" -> phalanx(new PhalanxWorld(arity, params));
+        case "artemis" -> {
+          final ArtemisWorld w = new ArtemisWorld(arity, params);
+          close = w::dispose;
+          yield () -> w.world.process();
+        }
+        case "dominion" -> {
+          final DominionWorld w = new DominionWorld(arity, params);
+          close = w::close;
+          yield dominion(w, arity);
+        }
+        case "ashley" -> {
+          final AshleyWorld w = new AshleyWorld(arity, params);
+          yield () -> w.engine.update(Work.DT);
+        }
+        default -> throw new IllegalArgumentException("unknown lib " + lib);
+      };
     }
   }
 

@@ -35,15 +35,11 @@ import java.util.function.LongConsumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -85,8 +81,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(1)
 public class IterateForms {
 
-  @State(Scope.Benchmark)
-  public static class Loop {
+  public static class Loop extends Folded.Loop {
     @Param({
       "typedView2",
       "typedView3",
@@ -103,30 +98,26 @@ public class IterateForms {
     })
     public String form;
 
-    Runnable loop;
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
-      Folded.checkForked(params);
-      loop =
-          switch (form) {
-            case "typedView2" -> typedView2(new PhalanxWorld(2, params));
-            case "typedView3" -> typedView3(new PhalanxWorld(3, params));
-            case "pages1" -> pages1(new PhalanxWorld(1, params));
-            case "pages2" -> pages2(new PhalanxWorld(2, params));
-            case "stable1" -> stable1(Sizes.entities(params));
-            case "objectStorage2" -> objectStorage2(Sizes.entities(params));
-            case "runtimeView2" -> runtimeView2(new PhalanxWorld(2, params), false);
-            case "runtimeViewPositions2" -> runtimeView2(new PhalanxWorld(2, params), true);
-            case "runtimeView3" -> runtimeView3(new PhalanxWorld(3, params), false);
-            case "runtimeViewPositions3" -> runtimeView3(new PhalanxWorld(3, params), true);
-            case "half2" -> sparse2(Sizes.entities(params), i -> 1 == (i & 1));
-            case "one2" -> {
-              final int n = Sizes.entities(params);
-              yield sparse2(n, i -> n / 2 == i);
-            }
-            default -> throw new IllegalArgumentException("unknown form " + form);
-          };
+    @Override
+    protected Runnable build(final BenchmarkParams params) {
+      return switch (form) {
+        case "typedView2" -> typedView2(new PhalanxWorld(2, params));
+        case "typedView3" -> typedView3(new PhalanxWorld(3, params));
+        case "pages1" -> pages1(new PhalanxWorld(1, params));
+        case "pages2" -> pages2(new PhalanxWorld(2, params));
+        case "stable1" -> stable1(Sizes.entities(params));
+        case "objectStorage2" -> objectStorage2(Sizes.entities(params));
+        case "runtimeView2" -> runtimeView2(new PhalanxWorld(2, params), false);
+        case "runtimeViewPositions2" -> runtimeView2(new PhalanxWorld(2, params), true);
+        case "runtimeView3" -> runtimeView3(new PhalanxWorld(3, params), false);
+        case "runtimeViewPositions3" -> runtimeView3(new PhalanxWorld(3, params), true);
+        case "half2" -> sparse2(Sizes.entities(params), i -> 1 == (i & 1));
+        case "one2" -> {
+          final int n = Sizes.entities(params);
+          yield sparse2(n, i -> n / 2 == i);
+        }
+        default -> throw new IllegalArgumentException("unknown form " + form);
+      };
     }
   }
 

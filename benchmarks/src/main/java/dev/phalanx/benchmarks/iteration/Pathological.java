@@ -25,15 +25,11 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -63,25 +59,20 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(1)
 public class Pathological {
 
-  @State(Scope.Benchmark)
-  public static class World {
+  public static class World extends Folded.Loop {
     @Param({"View", "NonOwning", "PartialOwning", "FullOwning", "FullOwningChunk"})
     public String query;
 
-    Runnable loop;
-
-    @Setup(Level.Trial)
-    public void setup(final BenchmarkParams params) {
-      Folded.checkForked(params);
-      loop =
-          switch (query) {
-            case "View" -> view();
-            case "NonOwning" -> nonOwning();
-            case "PartialOwning" -> partialOwning();
-            case "FullOwning" -> fullOwning();
-            case "FullOwningChunk" -> fullOwningChunk();
-            default -> throw new IllegalArgumentException("unknown query " + query);
-          };
+    @Override
+    protected Runnable build(final BenchmarkParams params) {
+      return switch (query) {
+        case "View" -> view();
+        case "NonOwning" -> nonOwning();
+        case "PartialOwning" -> partialOwning();
+        case "FullOwning" -> fullOwning();
+        case "FullOwningChunk" -> fullOwningChunk();
+        default -> throw new IllegalArgumentException("unknown query " + query);
+      };
     }
   }
 
