@@ -109,7 +109,8 @@ import java.util.concurrent.locks.LockSupport;
  *       #alwaysRun}, {@link #pause()}, {@link #resume()}, {@link #stepFrame()}, {@link
  *       #stepSystem()}) throw {@link IllegalStateException} while {@code run()} runs (from a system
  *       or a run condition), before changing anything; call them between frames. Queries ({@link
- *       #isPaused()}, {@link #nextSystem()}, {@link #disabled()}) answer at any time.
+ *       #isPaused()}, {@link #nextSystem()}, {@link #disabled()}, {@link #isAlwaysRun}) answer at
+ *       any time.
  * </ul>
  *
  * <p>Cost: a schedule that never used stepping reads one field per frame and one per system (the
@@ -706,6 +707,17 @@ public final class Schedule {
   }
 
   /**
+   * {@return whether system {@code system} is marked to run in every {@link #run()} call (see
+   * {@link #alwaysRun(String, boolean)}); answers at any time}
+   *
+   * @param system a system's name
+   * @throws IllegalArgumentException if there is no such system (the message lists the systems)
+   */
+  public boolean isAlwaysRun(final String system) {
+    return slot(system).alwaysRun;
+  }
+
+  /**
    * Pauses the schedule: from the next {@link #run()} on, a {@code run()} runs only the systems
    * marked to {@linkplain #alwaysRun always run}, and {@link #frame()} does not advance, unless a
    * step was asked for ({@link #stepFrame()}, {@link #stepSystem()}). Pausing a paused schedule
@@ -932,6 +944,17 @@ public final class Schedule {
   }
 
   /**
+   * {@return the names of the {@linkplain SystemSet sets} system {@code system} is in, in the order
+   * it joined them ({@link SystemDeclaration#inSet}), each once; empty if none}
+   *
+   * @param system a system's name
+   * @throws IllegalArgumentException if there is no such system (the message lists the systems)
+   */
+  public List<String> sets(final String system) {
+    return slot(system).sets;
+  }
+
+  /**
    * {@return the access the schedule holds system {@code system} to, widened for owning groups (see
    * {@link Access})}
    *
@@ -1155,6 +1178,8 @@ public final class Schedule {
     boolean alwaysRun;
     boolean skip;
     boolean held;
+    // The sets the system is in, as declared (see Schedule.sets()).
+    List<String> sets = List.of();
 
     SystemSlot(
         final String name,

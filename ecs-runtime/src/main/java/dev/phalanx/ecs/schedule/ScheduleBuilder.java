@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -476,6 +477,7 @@ public final class ScheduleBuilder {
               new SystemContext(registry, system.name, stage, access[order[x]]),
               window);
       slots[x].alwaysRun = system.alwaysRun;
+      slots[x].sets = List.copyOf(new LinkedHashSet<>(system.sets));
     }
     // Waves name systems by their local index; the stage keeps them in topological order.
     final int[] slotOf = new int[n];

@@ -196,4 +196,20 @@ class ScheduleSetsTest {
             + " stage 'post-update'",
         refused.getMessage());
   }
+
+  @Test
+  void aSystemsSetsAreReadBackInTheOrderItJoinedThem() {
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.set("physics");
+    builder.set("late");
+    builder.system("collide", c -> {}).inSet("physics", "late").inSet("physics");
+    builder.system("alone", c -> {});
+    final Schedule schedule = builder.build();
+    assertEquals(List.of("physics", "late"), schedule.sets("collide"));
+    assertEquals(List.of(), schedule.sets("alone"));
+    assertThrows(UnsupportedOperationException.class, () -> schedule.sets("alone").add("x"));
+    final IllegalArgumentException unknown =
+        assertThrows(IllegalArgumentException.class, () -> schedule.sets("colide"));
+    assertEquals("no system 'colide' in [collide, alone]", unknown.getMessage());
+  }
 }

@@ -89,7 +89,11 @@ class ScheduleSteppingTest {
     final List<String> log = new ArrayList<>();
     final Schedule schedule = recording(log, b -> {});
     final List<Consumer<String>> calls =
-        List.of(schedule::disable, schedule::enable, name -> schedule.alwaysRun(name, true));
+        List.of(
+            schedule::disable,
+            schedule::enable,
+            name -> schedule.alwaysRun(name, true),
+            schedule::isAlwaysRun);
     for (final Consumer<String> call : calls) {
       final IllegalArgumentException refused =
           assertThrows(IllegalArgumentException.class, () -> call.accept("mvoe"));
@@ -113,9 +117,13 @@ class ScheduleSteppingTest {
     assertEquals(List.of("input"), runOnce(schedule, log));
     assertEquals(List.of("input"), runOnce(schedule, log));
     assertEquals(1, schedule.frame());
+    assertTrue(schedule.isAlwaysRun("input"));
+    assertFalse(schedule.isAlwaysRun("render"));
     schedule.alwaysRun("render", true);
+    assertTrue(schedule.isAlwaysRun("render"));
     assertEquals(List.of("input", "render"), runOnce(schedule, log));
     schedule.alwaysRun("input", false);
+    assertFalse(schedule.isAlwaysRun("input"));
     assertEquals(List.of("render"), runOnce(schedule, log));
     schedule.disable("render");
     assertEquals(List.of(), runOnce(schedule, log), "disabled wins over always-run");
