@@ -601,7 +601,10 @@ public final class Inspector implements AutoCloseable {
     }
 
     /**
-     * Attaches a schedule, whose system timings {@code world.system_timings} reports.
+     * Attaches a schedule: {@code world.system_timings} reports its system timings, {@code
+     * schedule.plan} its stages, waves and systems, and the other {@code schedule.*} methods pause
+     * it, step it and disable its systems (between frames: in {@link Inspector#serve()}, which the
+     * game loop calls outside {@code schedule.run()}).
      *
      * @param schedule the schedule that runs the world's systems
      * @return this builder

@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The protocol's methods, run on the game thread by {@link Inspector#serve()}: each checks its
@@ -107,6 +108,28 @@ final class Methods {
             "world.watch",
             "entities, digests, components, since, limit, timeout_ms",
             "What changed since the last call: watched entities by value, tracked types by tick."
+          },
+          new String[] {
+            "schedule.plan",
+            "",
+            "The attached schedule's stages, waves and systems (sets, state, timing), its stepping."
+          },
+          new String[] {
+            "schedule.pause", "", "Pauses the schedule: only always-run systems run. The plan."
+          },
+          new String[] {
+            "schedule.resume", "", "Resumes the schedule: the frame's rest, then whole frames."
+          },
+          new String[] {
+            "schedule.step_frame", "", "Has the next frame (or its rest) run, then stay paused."
+          },
+          new String[] {
+            "schedule.step_system", "", "Has the next run run the next system only, then pause."
+          },
+          new String[] {
+            "schedule.set_enabled",
+            "system, enabled",
+            "Enables or disables a system (a disabled one is skipped in every frame and step)."
           });
 
   private final Registry registry;
@@ -167,6 +190,12 @@ final class Methods {
       case "world.despawn_entity" -> despawn(params);
       case "world.system_timings" -> timings(params);
       case "world.watch" -> watch(params, mayWait);
+      case "schedule.plan" -> plan(params);
+      case "schedule.pause" -> control(params, "schedule.pause", Schedule::pause);
+      case "schedule.resume" -> control(params, "schedule.resume", Schedule::resume);
+      case "schedule.step_frame" -> control(params, "schedule.step_frame", Schedule::stepFrame);
+      case "schedule.step_system" -> control(params, "schedule.step_system", Schedule::stepSystem);
+      case "schedule.set_enabled" -> setEnabled(params);
       default -> throw new RpcError(RpcError.METHOD_NOT_FOUND, "no method " + method);
     };
   }
@@ -618,6 +647,119 @@ final class Methods {
         .put("p50Nanos", timing.p50Nanos())
         .put("p95Nanos", timing.p95Nanos())
         .put("maxNanos", timing.maxNanos());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The schedule: its plan and stepping.
+  // ---------------------------------------------------------------------------------------------
+
+  /** {@return the attached schedule}, after checking {@code params}; refuses if there is none. */
+  private Schedule attached(final ObjectNode params, final String method, final String... allowed) {
+    if (null == schedule) {
+      throw new RpcError(
+          RpcError.NO_SCHEDULE,
+          method
+              + ": no schedule is attached to the inspector (attach one with"
+              + " Inspector.builder(registry).schedule(schedule))");
+    }
+    allow(params, method, allowed);
+    return schedule;
+  }
+
+  /**
+   * The plan in the order a step goes through it: stages, each a list of waves, each a list of
+   * systems with their sets, whether they are enabled and always run, whether a step would run them
+   * next, and their timing; with the stepping state.
+   */
+  private JsonNode plan(final ObjectNode params) {
+    return plan(attached(params, "schedule.plan"));
+  }
+
+  private ObjectNode plan(final Schedule schedule) {
+    final ObjectNode result = nodes.objectNode();
+    result.put("paused", schedule.isPaused());
+    result.put("frame", schedule.frame());
+    final String next = schedule.nextSystem().orElse(null);
+    result.put("next", next);
+    final Set<String> disabled = new HashSet<>(schedule.disabled());
+    final ArrayNode disabledList = result.putArray("disabled");
+    schedule.disabled().forEach(disabledList::add);
+    final Map<String, SystemTiming> timings = new HashMap<>();
+    for (final SystemTiming timing : schedule.timings()) {
+      timings.put(timing.system(), timing);
+    }
+    final ArrayNode stages = result.putArray("stages");
+    for (final String stageName : schedule.stages()) {
+      final ObjectNode stage = stages.addObject();
+      stage.put("name", stageName);
+      final ArrayNode waves = stage.putArray("waves");
+      for (final List<String> wave : schedule.waves(stageName)) {
+        final ArrayNode systems = waves.addArray();
+        for (final String name : wave) {
+          final ObjectNode system = systems.addObject();
+          system.put("name", name);
+          final ArrayNode sets = system.putArray("sets");
+          schedule.sets(name).forEach(sets::add);
+          system.put("enabled", !disabled.contains(name));
+          system.put("alwaysRun", schedule.isAlwaysRun(name));
+          system.put("next", name.equals(next));
+          final SystemTiming timing = timings.get(name);
+          system
+              .put("runs", timing.runs())
+              .put("meanNanos", timing.meanNanos())
+              .put("p95Nanos", timing.p95Nanos());
+        }
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Runs a stepping control of the attached schedule and answers the plan as it stands after it.
+   * The schedule refuses a control while it runs a frame (a {@code serve()} called from a system),
+   * before changing anything: that is error {@link RpcError#REFUSED}.
+   */
+  private JsonNode control(
+      final ObjectNode params, final String method, final Consumer<Schedule> control) {
+    final Schedule attached = attached(params, method);
+    refusable(() -> control.accept(attached));
+    return plan(attached);
+  }
+
+  private JsonNode setEnabled(final ObjectNode params) {
+    final Schedule attached = attached(params, "schedule.set_enabled", "system", "enabled");
+    final JsonNode system = params.get("system");
+    if (null == system || !system.isTextual()) {
+      throw RpcError.params(
+          "system must be a system's name (a string), got "
+              + (null == system ? "nothing" : Codec.kind(system)));
+    }
+    final String name = system.textValue();
+    if (!attached.systems().contains(name)) {
+      throw RpcError.params(
+          "no system \"" + Codec.clip(name) + "\" in the schedule (schedule.plan lists them)");
+    }
+    final JsonNode enabled = params.get("enabled");
+    if (null == enabled || !enabled.isBoolean()) {
+      throw RpcError.params(
+          "enabled must be true or false, got "
+              + (null == enabled ? "nothing" : Codec.kind(enabled)));
+    }
+    if (enabled.booleanValue()) {
+      refusable(() -> attached.enable(name));
+    } else {
+      refusable(() -> attached.disable(name));
+    }
+    return plan(attached);
+  }
+
+  /** Runs a schedule control; the schedule's refusal (it runs a frame) becomes a protocol error. */
+  private static void refusable(final Runnable control) {
+    try {
+      control.run();
+    } catch (final IllegalStateException e) {
+      throw new RpcError(RpcError.REFUSED, "the schedule refused: " + e.getMessage());
+    }
   }
 
   /**

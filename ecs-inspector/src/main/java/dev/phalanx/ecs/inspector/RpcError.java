@@ -41,6 +41,9 @@ final class RpcError extends RuntimeException {
   /** The game thread did not call {@code serve()} in time. */
   static final int TIMEOUT = -32005;
 
+  /** A schedule method was called, and no schedule is attached to the inspector. */
+  static final int NO_SCHEDULE = -32006;
+
   /** The world refused a change (a runtime check, a listener, a constructor). */
   static final int REFUSED = -32010;
 

@@ -303,6 +303,24 @@ class ErrorsTest {
   }
 
   @Test
+  void scheduleMethodsWithoutAScheduleSaySoAndChangeNothing() {
+    for (final String method :
+        List.of(
+            "schedule.plan",
+            "schedule.pause",
+            "schedule.resume",
+            "schedule.step_frame",
+            "schedule.step_system")) {
+      message(method, null, RpcError.NO_SCHEDULE, method + ": no schedule is attached");
+    }
+    message(
+        "schedule.set_enabled",
+        "{\"system\": \"move\", \"enabled\": false}",
+        RpcError.NO_SCHEDULE,
+        ".schedule(schedule)");
+  }
+
+  @Test
   void settingsAreChecked() throws Exception {
     final Registry registry = new Registry();
     final Inspector.Builder builder = Inspector.builder(registry);
