@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.inspector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -70,6 +71,7 @@ class BrowserTest {
     final Position_Storage positions = registry.storage(Position_Traits.TYPE);
     final Health_Storage health = registry.storage(Health_Traits.TYPE);
     final ScheduleBuilder declared = Schedule.builder(registry);
+    declared.set("simulation");
     // Moves every entity but the target, so that the edit below is the target's only change.
     declared
         .system(
@@ -81,7 +83,8 @@ class BrowserTest {
                 }
               }
             })
-        .writes(Position_Traits.TYPE);
+        .writes(Position_Traits.TYPE)
+        .inSet("simulation");
     declared
         .system(
             "healing",
@@ -174,6 +177,38 @@ class BrowserTest {
         world.assertConsistent();
         // The timings chart got its data.
         wait.until(d -> d.findElement(By.id("timings-note")).getText().startsWith("frame:"));
+
+        // The schedule panel: the plan with each system's sets; pause, step one system, disable
+        // and enable a system, resume.
+        wait.until(d -> d.findElements(By.cssSelector("#plan tbody tr")).size() == 2);
+        assertEquals(
+            "simulation",
+            driver
+                .findElement(By.cssSelector("#plan tr[data-system='movement'] td.sets"))
+                .getText());
+        wait.until(d -> "running".equals(d.findElement(By.id("schedule-state")).getText()));
+        driver.findElement(By.id("schedule-pause")).click();
+        wait.until(d -> "paused".equals(d.findElement(By.id("schedule-state")).getText()));
+        assertTrue(world.onGame(schedule::isPaused));
+        wait.until(d -> "movement".equals(d.findElement(By.id("schedule-next")).getText()));
+        final long frame = world.onGame(schedule::frame);
+        final float before = world.onGame(() -> positions.x(entities.get(0)));
+        driver.findElement(By.id("schedule-step-system")).click();
+        wait.until(d -> "healing".equals(d.findElement(By.id("schedule-next")).getText()));
+        assertEquals(before + 0.01f, world.onGame(() -> positions.x(entities.get(0))));
+        assertEquals(frame, world.onGame(schedule::frame), "a step inside the frame");
+        driver.findElement(By.cssSelector("input[data-enable='healing']")).click();
+        wait.until(d -> List.of("healing").equals(world.onGame(schedule::disabled)));
+        wait.until(
+            d ->
+                d.findElement(By.cssSelector("#plan tr[data-system='healing']"))
+                    .getAttribute("class")
+                    .contains("disabled"));
+        driver.findElement(By.cssSelector("input[data-enable='healing']")).click();
+        wait.until(d -> world.onGame(schedule::disabled).isEmpty());
+        driver.findElement(By.id("schedule-resume")).click();
+        wait.until(d -> "running".equals(d.findElement(By.id("schedule-state")).getText()));
+        assertFalse(world.onGame(schedule::isPaused));
         Thread.sleep(1500); // one more refresh, for the screenshot
         final Path shot =
             Path.of(System.getProperty("inspector.screenshot", "target/inspector.png"));
