@@ -260,6 +260,106 @@ class ScheduleCommandsTest {
     assertTrue(registry.has(entity, B));
   }
 
+  /**
+   * Sets of two systems fail at the sync point: the first system in the stage's order is named, the
+   * later one's failure suppressed, whichever order the sets fail in.
+   */
+  @Test
+  void setsOfTwoSystemsFailingAtTheSyncPointNameTheFirstSystem() {
+    final Registry registry = new Registry();
+    final RuntimeException first = new IllegalStateException("first");
+    final RuntimeException second = new IllegalStateException("second");
+    final CommandBuffers firstSet = new CommandBuffers(registry);
+    final CommandBuffers secondSet = new CommandBuffers(registry);
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder.system("early", c -> failingSet(c, firstSet, first));
+    builder.system("late", c -> failingSet(c, secondSet, second)).after("early");
+    final SystemFailedException failure =
+        assertThrows(SystemFailedException.class, builder.build()::run);
+    assertEquals("early", failure.system());
+    assertTrue(failure.atSyncPoint());
+    assertSame(first, failure.getCause());
+    assertEquals(List.of(second), List.of(failure.getSuppressed()));
+  }
+
+  /**
+   * A system whose own buffer and registered set both fail at the sync point: the buffer's
+   * exception is the cause, the set's suppressed in it.
+   */
+  @Test
+  void aSystemsBufferAndSetBothFailingKeepBothExceptions() {
+    final Registry registry = new Registry();
+    final RuntimeException own = new IllegalStateException("own buffer");
+    final RuntimeException ofSet = new IllegalStateException("set");
+    final CommandBuffers set = new CommandBuffers(registry);
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder.system(
+        "both",
+        c -> {
+          c.commands()
+              .queue(
+                  r -> {
+                    throw own;
+                  });
+          failingSet(c, set, ofSet);
+        });
+    final SystemFailedException failure =
+        assertThrows(SystemFailedException.class, builder.build()::run);
+    assertEquals("both", failure.system());
+    assertSame(own, failure.getCause());
+    assertEquals(List.of(ofSet), List.of(own.getSuppressed()));
+    assertEquals(0, failure.getSuppressed().length);
+  }
+
+  private static void failingSet(
+      final SystemContext c, final CommandBuffers set, final RuntimeException thrown) {
+    set.forRun(0)
+        .queue(
+            r -> {
+              throw thrown;
+            });
+    c.applyAtSyncPoint(set);
+  }
+
+  /**
+   * A set whose apply is refused outright (its creations pass the registry's entity limit), which
+   * leaves its commands in it, is emptied by the sync point: nothing of it is applied later.
+   */
+  @Test
+  void aSetRefusedOutrightAtTheSyncPointIsEmptied() {
+    final Registry registry = new Registry(2);
+    final long kept = registry.create();
+    final CommandBuffers set = new CommandBuffers(registry);
+    final boolean[] record = {true};
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder.system(
+        "spawner",
+        c -> {
+          if (record[0]) {
+            final long a = set.forRun(0).create();
+            final long b = set.forRun(1).create();
+            set.forRun(0).emplace(a, B, new Payload(1));
+            set.forRun(1).emplace(b, B, new Payload(2));
+            c.applyAtSyncPoint(set);
+          }
+        });
+    final Schedule schedule = builder.build();
+    final SystemFailedException failure = assertThrows(SystemFailedException.class, schedule::run);
+    assertEquals("spawner", failure.system());
+    assertTrue(failure.atSyncPoint());
+    assertInstanceOf(IllegalStateException.class, failure.getCause());
+    assertEquals(0, set.size(), "the refused set was emptied");
+    assertEquals(1, registry.alive());
+    // With room again, applying the set creates nothing: its commands are gone.
+    registry.destroy(kept);
+    set.apply();
+    assertEquals(0, registry.alive());
+    record[0] = false;
+    schedule.run();
+    assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void anExclusiveSystemMayApplyPerRunBuffersItself() {
     final Registry registry = new Registry();

@@ -128,6 +128,91 @@ class ScheduleConditionsTest {
     }
   }
 
+  /**
+   * A command's change is seen even when the last system to run before the schedule's previous look
+   * was a declared writer of the type: that writer ran before the look, so the change the next look
+   * finds is not its own.
+   */
+  @Test
+  void aCommandsChangeIsSeenWhenADeclaredWriterRanJustBeforeTheLook() {
+    final Registry registry = new Registry();
+    final long first = registry.create();
+    final long second = registry.create();
+    registry.emplace(first, A, new Payload(0));
+    final List<Long> seen = new ArrayList<>();
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder
+        .system("writer", c -> c.storage(A).get(first).value++)
+        .in(Schedule.PRE_UPDATE)
+        .writes(A)
+        .runIf(c -> 0 == c.frame());
+    builder.system("watcher", c -> seen.add(c.frame())).runIf(RunCondition.componentsChanged(A));
+    builder.system(
+        "commands",
+        c -> {
+          if (0 == c.frame()) {
+            c.commands().emplace(second, A, new Payload(1));
+          }
+        });
+    final Schedule schedule = builder.build();
+    schedule.run(); // frame 0: first run; the command emplaces after the watcher ran
+    schedule.run(); // frame 1: the command's change, seen at the post-update stage's start
+    schedule.run(); // frame 2: quiet
+    assertEquals(List.of(0L, 1L), seen);
+  }
+
+  /** A system that changes the structure it declares does not see its own change next frame. */
+  @Test
+  void aSystemDoesNotSeeItsOwnStructuralChangesAsAChange() {
+    final Registry registry = new Registry();
+    final long[] entities = new long[6];
+    registry.create(entities);
+    registry.emplace(entities[0], A, new Payload(0));
+    final int[] runs = {0};
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder
+        .system("grower", c -> c.storage(A).emplace(entities[++runs[0]], new Payload(runs[0])))
+        .changesStructure(A)
+        .runIf(RunCondition.componentsChanged(A));
+    final Schedule schedule = builder.build();
+    for (int i = 0; i < 5; i++) {
+      schedule.run();
+    }
+    assertEquals(1, runs[0], "its first run only");
+    assertEquals(2, registry.storage(A).size());
+  }
+
+  /**
+   * A type with no storage yet has not changed; its storage's creation by a command is a change.
+   */
+  @Test
+  void aTypeWithoutAStorageHasNotChangedUntilOneIsMade() {
+    final ComponentType<Payload, ObjectStorage<Payload>> absent =
+        Fixtures.gamma(DeletionPolicy.SWAP_AND_POP);
+    final Registry registry = new Registry();
+    final long entity = registry.create();
+    final List<Long> seen = new ArrayList<>();
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder
+        .system(
+            "spawner",
+            c -> {
+              if (1 == c.frame()) {
+                c.commands().emplace(entity, absent, new Payload(1));
+              }
+            })
+        .in(Schedule.PRE_UPDATE);
+    builder
+        .system("watcher", c -> seen.add(c.frame()))
+        .runIf(RunCondition.componentsChanged(absent));
+    final Schedule schedule = builder.build();
+    schedule.run();
+    assertEquals(null, registry.findStorage(absent));
+    schedule.run();
+    schedule.run();
+    assertEquals(List.of(1L), seen);
+  }
+
   @Test
   void conditionsReadResourcesAndStorages() {
     final Registry registry = new Registry();

@@ -317,6 +317,27 @@ class ScheduleSteppingTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /** The step of a stage's last system reaches the stage's sync point: its commands apply then. */
+  @Test
+  void theStepOfAStagesLastSystemAppliesItsOwnCommands() {
+    final Registry registry = new Registry();
+    final long entity = registry.create();
+    final ScheduleBuilder builder = Schedule.builder(registry);
+    builder.system("first", c -> {});
+    builder.system("last", c -> c.commands().emplace(entity, B, new Payload(2))).after("first");
+    builder.system("late", c -> {}).in(Schedule.POST_UPDATE);
+    final Schedule schedule = builder.build();
+    schedule.stepSystem();
+    schedule.run();
+    assertEquals(Optional.of("last"), schedule.nextSystem());
+    schedule.stepSystem();
+    schedule.run();
+    assertTrue(registry.has(entity, B), "applied by the step that ran it");
+    assertEquals(Optional.of("late"), schedule.nextSystem());
+    assertEquals(0, schedule.frame());
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void controlMethodsInsideRunAreRefusedBeforeChangingAnythingAndQueriesAnswer() {
     final List<Consumer<Schedule>> controls =
@@ -462,6 +483,27 @@ class ScheduleSteppingTest {
     assertEquals(List.of(), steps, "the paused time was not carried");
     schedule.run(5);
     assertEquals(List.of(10L), steps);
+  }
+
+  /**
+   * Disabling a system, without pausing, leaves whole frames whole: a fixed-timestep stage still
+   * runs the steps its elapsed time holds and carries the rest.
+   */
+  @Test
+  void withASystemDisabledAFixedStageStillRunsItsDueSteps() {
+    final List<Long> steps = new ArrayList<>();
+    final ScheduleBuilder builder = Schedule.builder(new Registry());
+    builder.fixedStage("physics", 10, 8);
+    builder.system("body", c -> steps.add(c.stepNanos())).in("physics");
+    builder.system("idle", c -> {}).in("physics");
+    final Schedule schedule = builder.build();
+    schedule.disable("idle");
+    schedule.run(35);
+    assertEquals(List.of(10L, 10L, 10L), steps);
+    steps.clear();
+    schedule.run(5);
+    assertEquals(List.of(10L), steps, "the 5 carried and these 5 make a step");
+    assertEquals(2, schedule.frame());
   }
 
   @Test
