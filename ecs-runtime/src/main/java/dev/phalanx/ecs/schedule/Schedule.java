@@ -702,8 +702,8 @@ public final class Schedule {
    * @throws IllegalStateException if called while {@link #run()} runs; nothing changes
    */
   public void alwaysRun(final String system, final boolean always) {
+    // Whether stepping is in use does not depend on this mark: nothing to settle.
     controlled(system).alwaysRun = always;
-    settle();
   }
 
   /**
