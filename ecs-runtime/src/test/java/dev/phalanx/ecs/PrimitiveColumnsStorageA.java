@@ -192,6 +192,22 @@ public final class PrimitiveColumnsStorageA extends Storage<PrimitiveColumnsStor
     }
   }
 
+  /** Visits the reference columns' values, as a generated storage does. */
+  @Override
+  public void eachEntityRef(final EntityRefVisitor visitor) {
+    final long[] packed = packed();
+    for (int c = 0; c < cols.size(); c++) {
+      if (!cols.get(c).entityRef()) {
+        continue;
+      }
+      for (int position = 0; position < size(); position++) {
+        if (!Entity.isTombstone(packed[position])) {
+          visitor.visit(packed[position], cols.get(c).name(), (long) valueAt(position, c));
+        }
+      }
+    }
+  }
+
   @Override
   protected void eachColumn(final ColumnVisitor visitor) {
     for (int c = 0; c < cols.size(); c++) {

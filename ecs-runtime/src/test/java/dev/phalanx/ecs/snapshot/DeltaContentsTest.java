@@ -85,7 +85,7 @@ class DeltaContentsTest {
   }
 
   /** A server, its writer, a replica and its loader, with the replica's signals counted. */
-  private static final class Link {
+  static final class Link {
     final Registry server = new Registry();
     final DeltaWriter writer =
         new DeltaWriter(server)
