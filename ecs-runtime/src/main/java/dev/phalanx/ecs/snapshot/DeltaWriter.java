@@ -242,7 +242,7 @@ public final class DeltaWriter implements AutoCloseable {
    * @return this writer
    */
   public DeltaWriter entities(final long... chosen) {
-    guard.check("set the interest");
+    // interest(...) refuses a nested call; building the set changes nothing.
     final LongLongMap set = new LongLongMap(chosen.length);
     for (final long entity : chosen) {
       set.put(entity, 1);
@@ -497,14 +497,18 @@ public final class DeltaWriter implements AutoCloseable {
     pendingBase = now;
   }
 
-  /** Whether a streamed storage has entity references (whose elements follow churn). */
+  /**
+   * Whether a streamed storage has entity references (whose elements follow churn). Only the
+   * trackers count: {@link #build} attached every storage first, and one created later (by the
+   * interest predicate) is not written by this write; the next sends it whole.
+   */
   private boolean anyRefs() {
     for (int k = 0; k < trackers.size(); k++) {
       if (trackers.get(k).refs) {
         return true;
       }
     }
-    return attachedUpTo < registry.storageCount(); // not attached yet: maybe
+    return false;
   }
 
   /** The reused churn set, emptied, for {@code expected} entities. */
