@@ -551,6 +551,34 @@ class SnapshotLoadBadInputTest {
     assertEquals(Row.of(4), local.get(loader.map(E1), COUNTS_IN_PLACE));
   }
 
+  /** The free list of a partial snapshot's storage is checked as a whole snapshot's is. */
+  @Test
+  void holesMustFormOneFreeListInAPartialSnapshotToo() {
+    final long[] entities = {E0, E1, E2, Entity.of(3, 0), Entity.of(4, 0)};
+    final int holeAt = 12 + 8 + 40 + 4 + 4 + 4 + IN_PLACE_KEY.length() + 1 + 4 + 4 + 5 + 1 + 4;
+    final String list = "corrupt free list of storage of CountsInPlace: ";
+    final long[] packed = {E0, hole(-1), E1, hole(1), E2};
+    final int[] values = {1, 0, 2, 0, 3};
+    refusedContinuously(
+        new Bytes().start(0, 5, entities).i(1).counts(KEY, 0, -1, packed, values),
+        "corrupt storage of Counts: holes in a swap-and-pop storage",
+        holeAt - IN_PLACE_KEY.length() + KEY.length());
+    for (final int first : new int[] {0, 2, 5, -2}) {
+      refusedContinuously(
+          new Bytes().start(0, 5, entities).i(1).counts(IN_PLACE_KEY, 1, first, packed, values),
+          list + "link " + first + " is not a hole, or the list loops",
+          holeAt);
+    }
+    refusedContinuously(
+        new Bytes().start(0, 5, entities).i(1).counts(IN_PLACE_KEY, 1, 1, packed, values),
+        list + "it reaches 1 of 2 holes",
+        holeAt);
+    refusedContinuously(
+        new Bytes().start(0, 5, entities).i(1).counts(IN_PLACE_KEY, 1, -1, packed, values),
+        list + "it reaches 0 of 2 holes",
+        holeAt);
+  }
+
   @Test
   void holesMustFormOneFreeListInAnInPlaceStorage() throws IOException {
     final long[] entities = {E0, E1, E2, Entity.of(3, 0), Entity.of(4, 0)};
