@@ -27,8 +27,9 @@ import java.util.Arrays;
  *       the list holds for the whole check, and a destroy asks only them whether they hold it.
  * </ul>
  *
- * <p>Marks are cleared before each check and before the apply step; the per-change storages live
- * until the set forgets its changes ({@link #forget}).
+ * <p>Marks are cleared when a check refuses, and when the set forgets its changes (after a commit
+ * past its check, or a clear): every check starts from none. The per-change storages are the
+ * registry's own, overwritten by the next check.
  */
 final class ChangeCheck {
 
@@ -51,9 +52,9 @@ final class ChangeCheck {
   private long[] liveMarks = new long[16];
   private int liveMarkCount;
   private long[][] stagedPairs = new long[32][];
-  // The entities destroyed so far, and how many are the set's own creations (mostly none).
+  // The entities destroyed so far, and whether any is one of the set's own creations (mostly not).
   private final LongLongMap destroyed = new LongLongMap(16);
-  private int stagedDestroys;
+  private boolean destroysCreated;
   // The storages that could refuse a destroy; -1 until the check's first destroy lists them.
   private Storage<?>[] guarded = new Storage<?>[8];
   private int guardedCount = -1;
@@ -94,7 +95,7 @@ final class ChangeCheck {
     final long[] targets = changes.rangeTargets;
     final int[] positions = changes.rangePositions;
     if (null == storage) {
-      Arrays.fill(positions, at, at + count, SparseSet.ABSENT);
+      // The run's stamp is -1 (startWriteRun): the check finds every position itself.
       return;
     }
     for (int i = at; i < at + count; i++) {
@@ -112,7 +113,6 @@ final class ChangeCheck {
 
   /** Checks every change against the world and the changes staged before it. */
   void run() {
-    forgetMarks();
     final int size = changes.size;
     if (changes.staged > 0 || size > 0) {
       registry.checkChangeable(changes);
@@ -143,8 +143,8 @@ final class ChangeCheck {
 
   /**
    * Checks a copy to many targets. Targets the set creates, with nothing destroyed by the set, only
-   * need their bit set (a prefab's thousands of copies): the lock and group checks do not depend on
-   * the target, and are made once. Other targets get the full check.
+   * need their pair marked (a prefab's thousands of copies): the lock and group checks do not
+   * depend on the target, and are made once. Other targets get the full check.
    */
   private void checkRange(final int change, final Storage<?> storage) {
     final int rangeStart = changes.rangeStarts[change];
@@ -159,17 +159,11 @@ final class ChangeCheck {
     final long[] targets = changes.rangeTargets;
     storage.checkUnlocked(false, storage, targets[rangeStart]);
     checkGroupsQuiet(change, storage, targets[rangeStart]);
-    final long[] bits = stagedBits(changes.types[change].id());
     final boolean noDestroys = 0 == destroyed.size();
     for (int i = rangeStart; i < end; i++) {
       final long entity = targets[i];
       if (noDestroys && changes.isStagedHere(entity)) {
-        final int n = Entity.version(entity) - changes.base;
-        final long bit = 1L << n;
-        if (0 != (bits[n >>> 6] & bit)) {
-          markPair(change, entity, CREATED); // throws: the second change of this pair
-        }
-        bits[n >>> 6] |= bit;
+        markPair(change, entity, CREATED);
       } else {
         checkComponent(change, storage, entity);
       }
@@ -204,11 +198,7 @@ final class ChangeCheck {
         k += 64;
         continue;
       }
-      final long bit = 1L << k;
-      if (0 != (bits[k >>> 6] & bit)) {
-        markPair(change, changes.handle(k), CREATED); // throws: the second change of this pair
-      }
-      bits[k >>> 6] |= bit;
+      markPair(change, changes.handle(k), CREATED);
       k++;
     }
   }
@@ -297,10 +287,8 @@ final class ChangeCheck {
       if (noted) {
         at = positions[i];
       } else {
-        at =
-            null == storage || ChangeSet.isStaged(entity)
-                ? SparseSet.ABSENT
-                : storage.indexOf(entity);
+        // A staged handle is no element of the storage: ABSENT, as for any other non-member.
+        at = null == storage ? SparseSet.ABSENT : storage.indexOf(entity);
       }
       if (SparseSet.ABSENT == at
           || (0 != destroyed.size() && destroyed.containsKey(entityKey(entity)))) {
@@ -312,9 +300,8 @@ final class ChangeCheck {
       }
       positions[i] = at;
     }
-    if (null != storage) {
-      checkedStamps[change] = storage.structureStamp();
-    }
+    // Every target of a run whose storage does not exist is refused above: it exists here.
+    checkedStamps[change] = storage.structureStamp();
   }
 
   /**
@@ -405,7 +392,7 @@ final class ChangeCheck {
       if (!changes.isStagedHere(entity)) {
         throw refusal(change, entity, "it is a staged handle of another change set");
       }
-      if (0 != stagedDestroys && destroyed.containsKey(entityKey(entity))) {
+      if (destroysCreated && destroyed.containsKey(entityKey(entity))) {
         throw refusal(change, entity, "an earlier change of this set destroys it");
       }
       return CREATED;
@@ -427,7 +414,7 @@ final class ChangeCheck {
     final int change = -1;
     liveState(change, entity);
     if (ChangeSet.isStaged(entity)) {
-      stagedDestroys++;
+      destroysCreated = true;
     } else {
       registry.checkDestroyable(entity);
       if (guardedCount < 0) {
@@ -487,10 +474,9 @@ final class ChangeCheck {
       livePairs[(int) (liveMarks[i] >>> 32)][(int) liveMarks[i]] = 0L;
     }
     liveMarkCount = 0;
-    stagedDestroys = 0;
-    if (guardedCount > 0) {
-      Arrays.fill(guarded, 0, guardedCount, null);
-    }
+    destroysCreated = false;
+    // The guarded storages are the registry's own, which it holds as long as the set: kept as they
+    // are, overwritten by the next list.
     guardedCount = -1;
     destroyed.clear();
     final int words = (changes.staged + 63) >>> 6;
@@ -499,11 +485,5 @@ final class ChangeCheck {
         Arrays.fill(bits, 0, Math.min(words, bits.length), 0L);
       }
     }
-  }
-
-  /** Forgets everything recorded for the set's {@code size} changes. */
-  void forget(final int size) {
-    Arrays.fill(storages, 0, size, null);
-    forgetMarks();
   }
 }

@@ -541,17 +541,14 @@ public final class ChangeSet {
 
   /**
    * {@return the run of writes that the next {@code count} writes of {@code type} by {@code writer}
-   * join}: the last change, if it is such a run and its targets end the range arrays, else a new
-   * run. Makes room for {@code count} more targets.
+   * join}: the last change, if it is such a run, else a new run. The last change's targets always
+   * end the range arrays: only a ranged copy or a run adds to them, each as the last change. Makes
+   * room for {@code count} more targets.
    */
   private int writeRun(final ComponentType<?, ?> type, final RowWriter writer, final int count) {
     reserveRange(count, true);
     final int last = size - 1;
-    if (last >= 0
-        && WRITE_RUN == kinds[last]
-        && types[last] == type
-        && values[last] == writer
-        && rangeStarts[last] + rangeCounts[last] == rangeSize) {
+    if (last >= 0 && WRITE_RUN == kinds[last] && types[last] == type && values[last] == writer) {
       return last;
     }
     final int run = stage(WRITE_RUN, Entity.NULL, type, writer);
@@ -760,13 +757,12 @@ public final class ChangeSet {
     try {
       check.run();
     } catch (final RuntimeException | Error refused) {
-      check.forget(size);
+      check.forgetMarks();
       committing = false;
       throw refused;
     }
     Throwable failure;
     try {
-      check.forgetMarks();
       materialize();
       failure = apply.run();
     } finally {
@@ -807,7 +803,7 @@ public final class ChangeSet {
     Arrays.fill(types, 0, size, null);
     Arrays.fill(values, 0, size, null);
     Arrays.fill(maps, 0, size, null);
-    check.forget(size);
+    check.forgetMarks();
     size = 0;
     rangeSize = 0;
     joinedWrites = 0;
