@@ -55,9 +55,10 @@ final class ChangeCheck {
   // The entities destroyed so far, and whether any is one of the set's own creations (mostly not).
   private final LongLongMap destroyed = new LongLongMap(16);
   private boolean destroysCreated;
-  // The storages that could refuse a destroy; -1 until the check's first destroy lists them.
+  // The storages that could refuse a destroy, listed by the check's first destroy.
   private Storage<?>[] guarded = new Storage<?>[8];
-  private int guardedCount = -1;
+  private int guardedCount;
+  private boolean guardedListed;
 
   ChangeCheck(final ChangeSet changes, final Registry registry) {
     this.changes = changes;
@@ -355,11 +356,18 @@ final class ChangeCheck {
     return true;
   }
 
+  /** Makes room for type {@code id} in both tables of pairs, which keep one length. */
+  private void typeRoom(final int id) {
+    if (id >= livePairs.length) {
+      final int length = Math.max(id + 1, livePairs.length * 2);
+      livePairs = Arrays.copyOf(livePairs, length);
+      stagedPairs = Arrays.copyOf(stagedPairs, length);
+    }
+  }
+
   /** {@return type {@code id}'s bits, one per entity index, with room for word {@code word}} */
   private long[] liveBits(final int id, final int word) {
-    if (id >= livePairs.length) {
-      livePairs = Arrays.copyOf(livePairs, Math.max(id + 1, livePairs.length * 2));
-    }
+    typeRoom(id);
     long[] bits = livePairs[id];
     if (null == bits || bits.length <= word) {
       final int words = Math.max(word + 1, null == bits ? 64 : bits.length * 2);
@@ -371,16 +379,19 @@ final class ChangeCheck {
 
   /** {@return type {@code id}'s bits, one per staging number, with room for every creation} */
   private long[] stagedBits(final int id) {
-    if (id >= stagedPairs.length) {
-      stagedPairs = Arrays.copyOf(stagedPairs, Math.max(id + 1, stagedPairs.length * 2));
-    }
+    typeRoom(id);
     long[] bits = stagedPairs[id];
-    final int words = (changes.staged + 63) >>> 6;
+    final int words = stagedWords();
     if (null == bits || bits.length < words) {
       bits = null == bits ? new long[words] : Arrays.copyOf(bits, Math.max(words, bits.length * 2));
       stagedPairs[id] = bits;
     }
     return bits;
+  }
+
+  /** {@return how many words of a table of staged pairs hold a bit per staging number} */
+  private int stagedWords() {
+    return (changes.staged + 63) >>> 6;
   }
 
   /**
@@ -417,7 +428,7 @@ final class ChangeCheck {
       destroysCreated = true;
     } else {
       registry.checkDestroyable(entity);
-      if (guardedCount < 0) {
+      if (!guardedListed) {
         findGuarded();
       }
       for (int g = 0; g < guardedCount; g++) {
@@ -436,6 +447,7 @@ final class ChangeCheck {
    * entity (a destroy of an entity with ten components then costs no lookup but its own).
    */
   private void findGuarded() {
+    guardedListed = true;
     guardedCount = 0;
     final boolean groupsGuarded = registry.groups().guards.any();
     for (int s = 0; s < registry.storageCount(); s++) {
@@ -477,9 +489,9 @@ final class ChangeCheck {
     destroysCreated = false;
     // The guarded storages are the registry's own, which it holds as long as the set: kept as they
     // are, overwritten by the next list.
-    guardedCount = -1;
+    guardedListed = false;
     destroyed.clear();
-    final int words = (changes.staged + 63) >>> 6;
+    final int words = stagedWords();
     for (final long[] bits : stagedPairs) {
       if (null != bits) {
         Arrays.fill(bits, 0, Math.min(words, bits.length), 0L);

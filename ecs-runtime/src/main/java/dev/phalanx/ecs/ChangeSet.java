@@ -548,7 +548,7 @@ public final class ChangeSet {
   private int writeRun(final ComponentType<?, ?> type, final RowWriter writer, final int count) {
     reserveRange(count, true);
     final int last = size - 1;
-    if (last >= 0 && WRITE_RUN == kinds[last] && types[last] == type && values[last] == writer) {
+    if (size > 0 && WRITE_RUN == kinds[last] && types[last] == type && values[last] == writer) {
       return last;
     }
     final int run = stage(WRITE_RUN, Entity.NULL, type, writer);
@@ -798,9 +798,12 @@ public final class ChangeSet {
     return isStagedHere(reference) ? created[Entity.version(reference) - base] : reference;
   }
 
-  /** Forgets the staged changes (not the last commit's creations). */
+  /**
+   * Forgets the staged changes (not the last commit's creations). The values and mappings are the
+   * caller's, let go; the types are not: {@link ComponentType} holds every type it defines for the
+   * JVM's life.
+   */
   private void forget() {
-    Arrays.fill(types, 0, size, null);
     Arrays.fill(values, 0, size, null);
     Arrays.fill(maps, 0, size, null);
     check.forgetMarks();

@@ -50,4 +50,25 @@ class ChangeSetLargeWorldTest {
     assertEquals(new Late(2), registry.get(high, type));
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void aTypeWhoseIdIsTheTablesLengthIsMarked() {
+    // Two types defined one after the other, past the tables' first length: the first grows them
+    // to just hold it, the second's id is then their length.
+    ComponentType<Void, VoidStorage> first;
+    ComponentType<Void, VoidStorage> second;
+    int attempt = 0;
+    do {
+      first = ComponentType.named("ChangeSetLargeWorldTest.first." + attempt);
+      second = ComponentType.named("ChangeSetLargeWorldTest.second." + attempt);
+      attempt++;
+    } while (first.id() < 64 || second.id() != first.id() + 1);
+    final Registry registry = new Registry();
+    final long e = registry.create();
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.emplace(e, first);
+    changes.emplace(e, second);
+    changes.commit();
+    assertTrue(registry.storage(first).contains(e) && registry.storage(second).contains(e));
+  }
 }
