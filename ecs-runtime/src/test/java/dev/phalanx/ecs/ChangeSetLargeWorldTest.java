@@ -32,13 +32,18 @@ class ChangeSetLargeWorldTest {
     registry.create(entities);
     final long low = entities[0];
     final long high = entities[4100];
+    final long higher = entities[4170];
     assertEquals(4100, Entity.index(high));
     final ChangeSet changes = new ChangeSet(registry);
-    changes.emplace(low, type, new Late(1));
+    // The type's first mark is in word 64, past the first size of a table; the last one in the
+    // word just past the table that mark made.
     changes.emplace(high, type, new Late(2));
+    changes.emplace(low, type, new Late(1));
+    changes.emplace(higher, type, new Late(3));
     changes.commit();
     assertEquals(new Late(1), registry.get(low, type));
     assertEquals(new Late(2), registry.get(high, type));
+    assertEquals(new Late(3), registry.get(higher, type));
 
     changes.replace(low, type, new Late(3));
     changes.replace(high, type, new Late(4));

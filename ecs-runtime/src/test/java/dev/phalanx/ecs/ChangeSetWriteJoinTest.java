@@ -13,6 +13,7 @@ import dev.phalanx.ecs.ChangeSetZeroAllocationTest.Point;
 import dev.phalanx.ecs.ChangeSetZeroAllocationTest.PointRows;
 import dev.phalanx.ecs.GroupTypes.A;
 import dev.phalanx.ecs.GroupTypes.B;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,19 +39,74 @@ class ChangeSetWriteJoinTest {
     final PointRows rows = new PointRows();
     final ChangeSet changes = new ChangeSet(registry);
     changes.emplace(fresh, POINT, rows, 10);
+    changes.emplace(fresh, IN_PLACE_POINT, rows, 14);
     changes.write(entities[0], POINT, rows, 11);
     changes.write(entities[1], IN_PLACE_POINT, rows, 12);
     changes.write(entities[2], POINT, rows, 13);
-    assertEquals(4, changes.size());
+    assertEquals(5, changes.size());
     changes.commit();
 
     assertEquals(10, registry.get(fresh, POINT).x());
+    assertEquals(14, registry.get(fresh, IN_PLACE_POINT).x());
     assertEquals(11, registry.get(entities[0], POINT).x());
     assertEquals(12, registry.get(entities[1], IN_PLACE_POINT).x());
     assertEquals(-1, registry.get(entities[1], POINT).x());
     assertEquals(13, registry.get(entities[2], POINT).x());
     assertEquals(-1, registry.get(entities[2], IN_PLACE_POINT).x());
     assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void eachWriterWritesOnlyItsOwnRowInsertionsAndWrites() {
+    final Registry registry = new Registry();
+    final long[] entities = new long[3];
+    registry.create(entities);
+    for (final long e : entities) {
+      registry.emplace(e, POINT, new Point(-1, -1, Entity.NULL));
+    }
+    final long[] fresh = new long[3];
+    registry.create(fresh);
+    final PointRows rows = new PointRows();
+    final ChangeSet.RowWriter doubling =
+        (storage, position, row) -> rows.write(storage, position, 2 * row);
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.emplace(fresh[0], POINT, rows, 1);
+    changes.emplace(fresh[1], POINT, doubling, 2);
+    changes.emplace(fresh[2], POINT, rows, 3);
+    changes.write(entities[0], POINT, rows, 4);
+    changes.write(entities[1], POINT, doubling, 5);
+    changes.write(entities[2], POINT, rows, 6);
+    changes.commit();
+
+    assertEquals(1, registry.get(fresh[0], POINT).x());
+    assertEquals(4, registry.get(fresh[1], POINT).x());
+    assertEquals(3, registry.get(fresh[2], POINT).x());
+    assertEquals(4, registry.get(entities[0], POINT).x());
+    assertEquals(10, registry.get(entities[1], POINT).x());
+    assertEquals(6, registry.get(entities[2], POINT).x());
+  }
+
+  @Test
+  void rowInsertionsAreAnnouncedToGroupAndConstructListeners() {
+    final Registry registry = new Registry();
+    final NonOwningGroup group =
+        registry.nonOwningGroup(GroupTypes.types(POINT), GroupTypes.types());
+    final List<Long> entered = new ArrayList<>();
+    final List<Long> constructed = new ArrayList<>();
+    group.onEnter().connect((r, e) -> entered.add(e));
+    registry.storage(IN_PLACE_POINT).onConstruct().connect((r, e) -> constructed.add(e));
+    final long[] entities = new long[2];
+    registry.create(entities);
+    final PointRows rows = new PointRows();
+    final ChangeSet changes = new ChangeSet(registry);
+    changes.emplace(entities[0], POINT, rows, 1);
+    changes.emplace(entities[1], IN_PLACE_POINT, rows, 2);
+    changes.commit();
+
+    assertEquals(List.of(entities[0]), entered);
+    assertEquals(List.of(entities[1]), constructed);
+    assertEquals(1, registry.get(entities[0], POINT).x());
+    assertEquals(2, registry.get(entities[1], IN_PLACE_POINT).x());
   }
 
   @Test
