@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Guards;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongConsumer;
 
@@ -31,6 +32,9 @@ public final class NonOwningGroup extends Group {
   NonOwningGroup(final Storage<?>[] get, final Storage<?>[] exclude, final Guards guards) {
     super(new Storage<?>[0], get, exclude);
     members.guards = guards;
+    final SparseSet[] observed = Arrays.copyOf(get, get.length + exclude.length, SparseSet[].class);
+    System.arraycopy(exclude, 0, observed, get.length, exclude.length);
+    members.follows = observed;
   }
 
   /**

@@ -79,6 +79,38 @@ final class SetRefusals {
             + " removal (CommandBuffer)");
   }
 
+  /**
+   * An iteration of {@code set} begun on a thread while {@code other} keeps its floors ({@code
+   * iterating}) or is permitted to change it.
+   */
+  static ConcurrentModificationException iteratedElsewhere(
+      final SparseSet set, final Thread other, final boolean iterating) {
+    return new ConcurrentModificationException(
+        "cannot iterate "
+            + set.describe()
+            + " on thread "
+            + Thread.currentThread().getName()
+            + ": thread "
+            + (null == other ? "?" : other.getName())
+            + (iterating
+                ? " is iterating it, and it is not frozen (locked with no thread permitted to"
+                    + " change it), the only state in which threads may iterate one set at once"
+                : " may change its structure; declare the iteration so that the schedule orders"
+                    + " the two"));
+  }
+
+  /** A permission for {@code thread} to change {@code set} while shared reads of it run. */
+  static ConcurrentModificationException permittedWhileShared(
+      final SparseSet set, final Thread thread) {
+    return new ConcurrentModificationException(
+        "cannot permit thread "
+            + thread.getName()
+            + " to change "
+            + set.describe()
+            + ": other threads are iterating it as a shared read of a frozen set; declare the"
+            + " iteration so that the schedule orders the two");
+  }
+
   /** A rearrangement ({@code operation}: a sort, a compaction, a clear) of the iterated set. */
   static ConcurrentModificationException rearrangeIterated(
       final SparseSet set, final String operation) {

@@ -45,15 +45,31 @@ import java.util.ConcurrentModificationException;
  * floors; external iterators ({@link EntityIterator}) cannot (an abandoned iterator must not block
  * the set) and check a log of the last {@value #CHANGE_LOG} moves at every step instead.
  *
- * <p>A set may also be <em>locked</em> (by chunk iterations, parallel iterations and sorts): while
- * it is, every structural change is refused.
+ * <p>A set may also be <em>locked</em> (by chunk iterations, parallel iterations, sorts and
+ * schedules): while it is, every structural change is refused.
+ *
+ * <h2>Shared reads</h2>
+ *
+ * <p>A set that is locked and that no thread is {@linkplain #permit permitted} to change is
+ * <em>frozen</em>: nothing can move in it, so an iteration needs no floor (a non-owning group's
+ * member set is also frozen while every storage it observes is). A callback iteration that begins
+ * on a frozen set is a <em>shared read</em>: it counts itself atomically and keeps no floor, so any
+ * number of threads may iterate the set at once (as a schedule's read-only systems do in one wave).
+ * While shared reads run, the set stays frozen: releasing its last lock, or permitting a thread to
+ * change it, is refused. Floors are kept by one thread at a time (the thread whose iteration began
+ * first on an unfrozen set, and its nested iterations); another thread that begins an iteration of
+ * a set that is not frozen while that one runs, or of a set that another thread is permitted to
+ * change, is refused with a {@link ConcurrentModificationException} (a data race caught, not a
+ * promise to catch every one).
  *
  * <h2>Threading</h2>
  *
- * <p>Not thread-safe, with one exception: with {@link DeletionPolicy#IN_PLACE}, several threads may
- * remove distinct entities at once, as long as nothing else (insertion, iteration, sorting,
- * compaction, clearing) runs meanwhile. Each removal writes only its own sparse slot, its own
- * packed slot and the head of the free list, which is updated with a CAS.
+ * <p>Not thread-safe, with two exceptions: any number of threads may iterate a frozen set and
+ * {@linkplain #lock lock} and unlock it (locks are counted atomically), and with {@link
+ * DeletionPolicy#IN_PLACE}, several threads may remove distinct entities at once, as long as
+ * nothing else (insertion, iteration, sorting, compaction, clearing) runs meanwhile. Each removal
+ * writes only its own sparse slot, its own packed slot and the head of the free list, which is
+ * updated with a CAS.
  */
 public class SparseSet {
 
@@ -74,12 +90,17 @@ public class SparseSet {
   private static final int[][] NO_PAGES = new int[0][];
   private static final int[] NO_FLOORS = new int[0];
   private static final VarHandle FIRST_HOLE;
+  private static final VarHandle LOCKS;
+  private static final VarHandle SHARED_READS;
   private static final int CHANGE_LOG = 64;
   private static final int REARRANGED = -1;
 
   static {
     try {
-      FIRST_HOLE = MethodHandles.lookup().findVarHandle(SparseSet.class, "firstHole", int.class);
+      final MethodHandles.Lookup lookup = MethodHandles.lookup();
+      FIRST_HOLE = lookup.findVarHandle(SparseSet.class, "firstHole", int.class);
+      LOCKS = lookup.findVarHandle(SparseSet.class, "locks", int.class);
+      SHARED_READS = lookup.findVarHandle(SparseSet.class, "sharedReads", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -98,13 +119,23 @@ public class SparseSet {
   // and locks are active over all its sets, so that changes skip their checks when there are none.
   Guards guards;
 
-  // Callback iterations in progress: their number, the innermost one's floor, the outer ones'
-  // floors.
+  // Callback iterations in progress that keep floors: their number, the innermost one's floor, the
+  // outer ones' floors, and the one thread that runs them.
   private int iterations;
   private int floor;
   private int[] outerFloors = NO_FLOORS;
+  private Thread tracker;
 
-  // Locks (chunk iterations, sorts): their number and what took the outermost, for messages.
+  // The sets whose changes alone change this one (a non-owning group's member set follows the
+  // storages it observes), or null: while they are all frozen, so is this set.
+  SparseSet[] follows;
+
+  // Shared reads in progress: iterations of the set while it is frozen, from any thread. Changed
+  // through SHARED_READS; while it is not zero the set stays frozen (see beginIteration).
+  private int sharedReads;
+
+  // Locks (chunk iterations, sorts, schedules): their number, changed through LOCKS, and what took
+  // the outermost, for messages.
   private int locks;
   private String lockedBy;
   private Object lockedOf;
@@ -339,10 +370,28 @@ public class SparseSet {
   }
 
   /**
-   * {@return whether a callback iteration (a view's or a group's {@code each}) walks the set now}
+   * {@return whether a callback iteration (a view's or a group's {@code each}) walks the set now,
+   * shared reads included}
    */
   public final boolean isIterated() {
-    return 0 != iterations;
+    return 0 != iterations || 0 != sharedReads;
+  }
+
+  /**
+   * {@return whether the set is frozen: locked, and no thread is {@linkplain #permit permitted} to
+   * change it} Iterations of a frozen set are shared reads (see the class comment).
+   */
+  public final boolean isFrozen() {
+    return (0 != locks && null == permitted) || (null != follows && allFrozen(follows));
+  }
+
+  private static boolean allFrozen(final SparseSet[] sets) {
+    for (final SparseSet set : sets) {
+      if (!set.isFrozen()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -375,42 +424,73 @@ public class SparseSet {
   /**
    * Starts a callback iteration over this set: until {@link #endIteration()}, changes that would
    * move an element across the iteration's floor are refused. The floor starts at {@link #size()}.
-   * For generated code, through {@link Query}.
+   * On a frozen set (locked, no thread permitted to change it) the iteration is a shared read
+   * instead (see the class comment). For generated code, through {@link Query}.
+   *
+   * @throws ConcurrentModificationException if another thread keeps the set's floors, or is
+   *     permitted to change the set
    */
   final void beginIteration() {
+    final Thread self = Thread.currentThread();
     final int depth = iterations;
-    if (depth > 0) {
-      if (depth > outerFloors.length) {
-        outerFloors = Arrays.copyOf(outerFloors, Math.max(4, depth * 2));
+    if (0 != depth && tracker == self) {
+      nestIteration(depth);
+    } else if (isFrozen()) {
+      SHARED_READS.getAndAdd(this, 1);
+    } else {
+      if (0 != depth || (0 != locks && permitted != self)) {
+        throw SetRefusals.iteratedElsewhere(this, 0 != depth ? tracker : permitted, 0 != depth);
       }
-      outerFloors[depth - 1] = floor;
+      tracker = self;
+      floor = size;
+      iterations = 1;
     }
-    floor = size;
-    iterations = depth + 1;
     if (null != guards) {
       guards.enter();
     }
   }
 
+  // An iteration nested in one of the tracker's: the outer floor is kept for when it ends.
+  private void nestIteration(final int depth) {
+    if (depth > outerFloors.length) {
+      outerFloors = Arrays.copyOf(outerFloors, Math.max(4, depth * 2));
+    }
+    outerFloors[depth - 1] = floor;
+    floor = size;
+    iterations = depth + 1;
+  }
+
   /**
-   * Records that the innermost iteration now visits {@code position}. For generated code, through
-   * {@link Query}.
+   * Records that the innermost iteration now visits {@code position}. A shared read keeps no floor:
+   * while one runs, the set is frozen and no floor is consulted. For generated code, through {@link
+   * Query}.
    *
    * @param position the position being visited
    */
   final void visit(final int position) {
-    floor = position;
+    if (0 == sharedReads) {
+      floor = position;
+    }
   }
 
-  /** Ends the innermost callback iteration. For generated code. */
+  /**
+   * Ends the innermost callback iteration of the calling thread. For generated code.
+   *
+   * @throws IllegalStateException if the calling thread has no iteration of this set to end
+   */
   final void endIteration() {
     final int depth = iterations - 1;
-    if (depth < 0) {
+    if (depth >= 0 && tracker == Thread.currentThread()) {
+      iterations = depth;
+      if (depth > 0) {
+        floor = outerFloors[depth - 1];
+      } else {
+        tracker = null;
+      }
+    } else if (0 != sharedReads) {
+      SHARED_READS.getAndAdd(this, -1);
+    } else {
       throw new IllegalStateException("no iteration of " + describe() + " to end");
-    }
-    iterations = depth;
-    if (depth > 0) {
-      floor = outerFloors[depth - 1];
     }
     if (null != guards) {
       guards.leave();
@@ -462,6 +542,9 @@ public class SparseSet {
    * @param thread the thread the lock lets through, or {@code null} for none
    */
   public final void permit(final Thread thread) {
+    if (null != thread && 0 != sharedReads) {
+      throw SetRefusals.permittedWhileShared(this, thread);
+    }
     permitted = thread;
   }
 
@@ -553,11 +636,10 @@ public class SparseSet {
    * @param of what it holds it for, or {@code null}
    */
   public final void lock(final String by, final Object of) {
-    if (0 == locks) {
+    if (0 == (int) LOCKS.getAndAdd(this, 1)) {
       lockedBy = by;
       lockedOf = of;
     }
-    locks++;
     if (null != guards) {
       guards.enter();
     }
@@ -566,13 +648,22 @@ public class SparseSet {
   /**
    * Releases one {@link #lock}.
    *
-   * @throws IllegalStateException if the set is not locked
+   * @throws IllegalStateException if the set is not locked, or if this is its last lock and shared
+   *     reads of it still run (they began because the lock froze it)
    */
   public final void unlock() {
-    if (0 == locks) {
-      throw new IllegalStateException(describe() + " is not locked");
-    }
-    if (0 == --locks) {
+    int held;
+    do {
+      held = locks;
+      if (0 == held) {
+        throw new IllegalStateException(describe() + " is not locked");
+      }
+      if (1 == held && 0 != sharedReads) {
+        throw new IllegalStateException(
+            "cannot release the last lock of " + describe() + ": shared reads of it still run");
+      }
+    } while (!LOCKS.compareAndSet(this, held, held - 1));
+    if (1 == held) {
       lockedBy = null;
       lockedOf = null;
       permitted = null;
@@ -1144,9 +1235,9 @@ public class SparseSet {
     return sparse;
   }
 
-  /** {@return the number of callback iterations registered on the set} */
+  /** {@return the number of callback iterations registered on the set, shared reads included} */
   final int iterationCount() {
-    return iterations;
+    return iterations + sharedReads;
   }
 
   // ---------------------------------------------------------------------------------------------

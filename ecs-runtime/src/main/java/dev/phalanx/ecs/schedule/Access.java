@@ -21,11 +21,12 @@ import java.util.Objects;
  *       element moves or appears), directly, not through a command buffer.
  * </ul>
  *
- * <p>Two accesses to one component type conflict when either changes its structure, when one writes
- * and the other reads or writes, or when both iterate it (a loop that only iterates, as an
- * exclusion filter does, reads no value, so a write does not conflict with it): a storage's
- * iteration guard (its floors and locks) is kept by one thread at a time, so two loops over one
- * storage never run at once, even read-only ones (lookups do not iterate and may share). Resources
+ * <p>Two accesses to one component type conflict when either changes its structure, or when one
+ * writes and the other reads or writes (a loop that only iterates, as an exclusion filter does,
+ * reads no value, so a write does not conflict with it). Loops over one storage do not conflict by
+ * themselves: while a wave runs, a storage that no system of the wave may change is frozen, and any
+ * number of threads iterate a frozen storage at once (the shared reads of {@link
+ * dev.phalanx.ecs.SparseSet}), so systems that only read a storage run side by side. Resources
  * conflict on write against read or write; two systems that both create entities conflict; an
  * {@linkplain Builder#exclusive exclusive} system conflicts with every other. Commands recorded
  * into a system's {@link SystemContext#commands() buffer} are applied at the stage's sync point,
@@ -224,9 +225,6 @@ public final class Access {
     if ((0 != (mine & WRITE) && 0 != (theirs & READ))
         || (0 != (theirs & WRITE) && 0 != (mine & READ))) {
       return "one writes what the other reads";
-    }
-    if (0 != (mine & ITERATE) && 0 != (theirs & ITERATE)) {
-      return "both iterate it (a storage's iteration guard is kept by one thread at a time)";
     }
     return null;
   }

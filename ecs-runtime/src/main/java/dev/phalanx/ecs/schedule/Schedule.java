@@ -418,10 +418,10 @@ public final class Schedule {
     final Thread thread = Thread.currentThread();
     final SparseSet[] permits = slot.permits;
     slot.thread = thread;
-    for (final SparseSet set : permits) {
-      set.permit(thread);
-    }
     try {
+      for (final SparseSet set : permits) {
+        set.permit(thread);
+      }
       slot.body.run(slot.context);
     } catch (final RuntimeException | Error thrown) {
       slot.failure = thrown;

@@ -167,9 +167,6 @@ class AccessModelTest {
       if ((myWrite && 0 != (theirs & READ)) || (theirWrite && 0 != (mine & READ))) {
         return "one writes what the other reads";
       }
-      if (0 != (mine & ITERATE) && 0 != (theirs & ITERATE)) {
-        return "both iterate it (a storage's iteration guard is kept by one thread at a time)";
-      }
       return null;
     }
   }
