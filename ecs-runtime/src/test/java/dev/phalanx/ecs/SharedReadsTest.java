@@ -359,4 +359,47 @@ class SharedReadsTest {
     assertEquals(ENTITIES, registry.storage(TA).size());
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void aReaderThatThrowsAtAnyEntityLeavesNoReadBehind() throws InterruptedException {
+    final Registry registry = new Registry();
+    for (int i = 0; i < 16; i++) {
+      final long e = registry.create();
+      registry.emplace(e, TA, new A(i));
+      registry.emplace(e, TB, new B(i));
+    }
+    final Group group = registry.group(GroupTypes.NONE, GroupTypes.types(TA, TB), GroupTypes.NONE);
+    for (int k = 0; k < 16; k++) {
+      final int failAt = k;
+      registry.lockAll("a wave", this);
+      final int[] visits = new int[1];
+      final LongConsumer failing =
+          entity -> {
+            if (visits[0]++ == failAt) {
+              throw new IllegalStateException("injected at " + failAt);
+            }
+          };
+      final View view = registry.view(TA, TB);
+      final Throwable other =
+          onAnotherThreadWhile(
+              () -> {
+                registry.view(TA).each(entity -> {});
+                group.each(entity -> {});
+              },
+              () -> {
+                assertThrows(IllegalStateException.class, () -> view.each(failing));
+                visits[0] = 0;
+                assertThrows(IllegalStateException.class, () -> group.each(failing));
+              });
+      assertNull(other, "k = " + k);
+      assertFalse(registry.storage(TA).isIterated(), "k = " + k);
+      assertFalse(((NonOwningGroup) group).members().isIterated(), "k = " + k);
+      registry.unlockAll();
+      assertEquals(List.of(), registry.verify(), "k = " + k);
+      // Nothing left frozen or iterated: a change goes through.
+      final long moved = registry.storage(TA).at(0);
+      registry.remove(moved, TA);
+      registry.emplace(moved, TA, new A(k));
+    }
+  }
 }

@@ -41,9 +41,12 @@ import java.util.concurrent.locks.LockSupport;
  * that runs it, the structural changes of the storages it declares (widened for owning groups). Any
  * other emplace or remove throws {@link java.util.ConcurrentModificationException} naming the
  * system, with any number of threads, before anything changes; so does a system's own change while
- * a lock of its own (a parallel pass) is held. Reads and writes of values the schedule cannot see;
- * the declaration is the contract (generated queries declare theirs, so a system that uses only
- * queries and its command buffer states it once by naming them).
+ * a lock of its own (a parallel pass) is held. A storage that no system of the wave may change is
+ * frozen, and the wave's systems iterate it at once as shared reads (see {@link SparseSet}); a loop
+ * that starts over a storage another system of the wave may change is refused the same way. Reads
+ * and writes of values the schedule cannot see; the declaration is the contract (generated queries
+ * declare theirs, so a system that uses only queries and its command buffer states it once by
+ * naming them).
  *
  * <h2>Failures</h2>
  *
