@@ -348,6 +348,7 @@ public final class RuntimeContract {
           "at/1",
           "describe/0",
           "isLocked/0",
+          "isFrozen/0",
           "isIterated/0",
           "lockDescription/0",
           "lock/2",
