@@ -44,20 +44,7 @@ class SharedReadsTest {
 
   /** Runs {@code body} on a new thread and returns what it threw, or {@code null}. */
   private static Throwable onAnotherThread(final Runnable body) throws InterruptedException {
-    final AtomicReference<Throwable> thrown = new AtomicReference<>();
-    final Thread thread =
-        new Thread(
-            () -> {
-              try {
-                body.run();
-              } catch (final RuntimeException | Error failure) {
-                thrown.set(failure);
-              }
-            },
-            "other");
-    thread.start();
-    thread.join();
-    return thrown.get();
+    return onAnotherThreadWhile(body, () -> {});
   }
 
   private static void await(final CyclicBarrier barrier) {
