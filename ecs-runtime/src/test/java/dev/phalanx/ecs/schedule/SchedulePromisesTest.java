@@ -323,15 +323,7 @@ class SchedulePromisesTest {
                 await(both, pool);
               }
             });
-        final Schedule schedule = builder.build();
-        assertEquals(List.of(List.of("owner", "sneaky")), schedule.waves(Schedule.UPDATE));
-        final SystemFailedException failure =
-            assertThrows(SystemFailedException.class, schedule::run);
-        assertEquals("sneaky", failure.system());
-        assertInstanceOf(ConcurrentModificationException.class, failure.getCause());
-        assertTrue(
-            failure.getCause().getMessage().contains("system 'sneaky' of stage 'update'"),
-            failure.getCause().getMessage());
+        assertSneakyRefused(builder.build(), "system 'sneaky' of stage 'update'");
         assertTrue(registry.has(other, A), "the declaring system's change went through");
         assertFalse(registry.has(entity, A));
         assertEquals(List.of(), registry.verify());
@@ -370,6 +362,19 @@ class SchedulePromisesTest {
   }
 
   /** Waits for the other system on a pool; alone (no pool) there is nothing to wait for. */
+  /**
+   * Runs a plan of two systems sharing one wave, "owner" and "sneaky", and checks that the frame
+   * failed with "sneaky"'s {@link ConcurrentModificationException}, whose message holds {@code
+   * says}.
+   */
+  static void assertSneakyRefused(final Schedule schedule, final String says) {
+    assertEquals(List.of(List.of("owner", "sneaky")), schedule.waves(Schedule.UPDATE));
+    final SystemFailedException failure = assertThrows(SystemFailedException.class, schedule::run);
+    assertEquals("sneaky", failure.system());
+    assertInstanceOf(ConcurrentModificationException.class, failure.getCause());
+    assertTrue(failure.getCause().getMessage().contains(says), failure.getCause().getMessage());
+  }
+
   private static void await(final CyclicBarrier barrier, final ForkJoinPool pool) {
     if (null == pool) {
       return;
