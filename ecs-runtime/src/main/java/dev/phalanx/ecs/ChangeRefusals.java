@@ -35,6 +35,19 @@ final class ChangeRefusals {
             + " that has passed");
   }
 
+  /** A copy to a run of creations that this set has not staged. */
+  static IllegalArgumentException noCreationRun(
+      final ChangeSet changes, final long first, final int count) {
+    return new IllegalArgumentException(
+        "cannot stage copy on "
+            + count
+            + " creations from "
+            + Entity.toString(first)
+            + ": "
+            + changes
+            + " has not staged that many creations from that handle on");
+  }
+
   /** A staged value that is null for a type that stores instances. */
   static NullPointerException nullValue(final ComponentType<?, ?> type, final String operation) {
     return new NullPointerException(

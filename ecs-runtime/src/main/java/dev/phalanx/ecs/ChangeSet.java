@@ -166,6 +166,8 @@ public final class ChangeSet {
   // number. Command buffers' reserved handles set the top bit only, with slots below 2^30.
   private static final int STAGED_BITS = 0xC000_0000;
   private static final int SERIAL_MASK = 0x3FFF_FFFF;
+  // What a staged handle adds to its predecessor's: one staging number.
+  private static final long NEXT_HANDLE = 1L << Entity.INDEX_BITS;
   private static final AtomicInteger SERIALS = new AtomicInteger();
 
   // The kinds of staged change.
@@ -304,9 +306,12 @@ public final class ChangeSet {
     if (count > Integer.MAX_VALUE - base - staged) {
       throw ChangeRefusals.tooManyCreationsMore(this, count);
     }
-    for (int i = 0; i < count; i++) {
-      out[offset + i] = handle(staged++);
+    long next = handle(staged);
+    for (int i = offset; i < offset + count; i++) {
+      out[i] = next;
+      next += NEXT_HANDLE;
     }
+    staged += count;
   }
 
   /**
@@ -419,6 +424,41 @@ public final class ChangeSet {
       rangeStarts[change] = rangeSize;
       rangeSize += count;
     }
+    sources[change] = sourceEntity;
+    maps[change] = references;
+  }
+
+  /**
+   * Stages a copy of {@code sourceEntity}'s element of {@code source} for each of {@code count}
+   * consecutive creations of this set, the first named by {@code first}: the handles one {@link
+   * #create(long[], int, int)} wrote, or their tail. The form of {@link #copy(long[], int, int,
+   * Storage, long, References)} for a prefab's instances: it stages in constant time whatever the
+   * count, and the commit copies into page runs of the created entities. {@code references} is
+   * called with each creation's offset from {@code first} as the copy's index.
+   *
+   * @param first a staged handle of this set
+   * @param count how many creations, from {@code first} on, get a copy
+   * @param source any storage
+   * @param sourceEntity the entity whose element is copied
+   * @param references maps each copy's references, or {@code null} to keep them
+   * @throws IllegalArgumentException if {@code first} is no staged handle of this set, {@code
+   *     count} is negative, or fewer than {@code count} creations are staged from {@code first} on
+   * @throws IllegalStateException while this set commits
+   */
+  public void copyToCreations(
+      final long first,
+      final int count,
+      final Storage<?> source,
+      final long sourceEntity,
+      final References references) {
+    Objects.requireNonNull(source, "source");
+    checkIdle("copy");
+    if (!isStagedHere(first) || count < 0 || count > staged - (Entity.version(first) - base)) {
+      throw ChangeRefusals.noCreationRun(this, first, count);
+    }
+    final int change = stage(COPY, Entity.NULL, source.type(), source);
+    rangeCounts[change] = count;
+    rangeStarts[change] = -1 - (Entity.version(first) - base);
     sources[change] = sourceEntity;
     maps[change] = references;
   }
@@ -642,15 +682,21 @@ public final class ChangeSet {
       return -1;
     }
     final int n = Entity.version(entities[from]) - base;
-    if (count > staged - n) {
-      return -1;
+    return count <= staged - n && isRun(entities, from, count) ? n : -1;
+  }
+
+  /**
+   * Whether {@code handles[from, from + count)} are consecutive handles of one set, each the one
+   * after its predecessor. Branch-free, so it runs at memory speed: a prefab's runs are long.
+   */
+  private static boolean isRun(final long[] handles, final int from, final int count) {
+    long expected = handles[from];
+    long mismatch = 0;
+    for (int i = from; i < from + count; i++) {
+      mismatch |= handles[i] ^ expected;
+      expected += NEXT_HANDLE;
     }
-    for (int i = 1; i < count; i++) {
-      if (entities[from + i] != handle(n + i)) {
-        return -1;
-      }
-    }
-    return n;
+    return 0 == mismatch;
   }
 
   /**
@@ -665,9 +711,23 @@ public final class ChangeSet {
    */
   public void entitiesOf(final long[] handles, final int from, final int count) {
     Objects.checkFromIndexSize(from, count, handles.length);
+    final int run = lastCreatedRun(handles, from, count);
+    if (run >= 0) {
+      System.arraycopy(created, run, handles, from, count);
+      return;
+    }
     for (int i = from; i < from + count; i++) {
       handles[i] = entityOf(handles[i]);
     }
+  }
+
+  /** As {@link #createdRun}, for the last commit's creations. */
+  private int lastCreatedRun(final long[] handles, final int from, final int count) {
+    if (0 == count || Entity.isNull(entityOf(handles[from]))) {
+      return -1;
+    }
+    final int n = Entity.version(handles[from]) - createdBase;
+    return count <= createdCount - n && isRun(handles, from, count) ? n : -1;
   }
 
   /** {@return the staged handle of this set's creation {@code n} (from 0) of the staging} */

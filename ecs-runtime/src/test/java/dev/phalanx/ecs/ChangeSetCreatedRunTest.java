@@ -243,4 +243,92 @@ class ChangeSetCreatedRunTest {
     assertThrows(IllegalArgumentException.class, () -> changes.emplace(handles[3], TA, new A(1)));
     assertEquals(3, changes.size(), "only the creations are staged");
   }
+
+  @Test
+  void entitiesOfResolvesARunAndEachHandleOfWhatIsNoRun() {
+    final Registry registry = new Registry();
+    final ChangeSet changes = new ChangeSet(registry);
+    final long[] handles = new long[6];
+    changes.create(handles, 0, 5);
+    changes.commit();
+    final long[] entities = new long[5];
+    for (int i = 0; i < 5; i++) {
+      entities[i] = changes.entityOf(handles[i]);
+    }
+
+    final long[] run = handles.clone();
+    changes.entitiesOf(run, 1, 4);
+    assertEquals(
+        List.of(handles[0], entities[1], entities[2], entities[3], entities[4]),
+        List.of(run[0], run[1], run[2], run[3], run[4]));
+
+    // A live entity in the middle breaks the run: it resolves to NULL, the others to theirs.
+    final long[] broken = handles.clone();
+    broken[2] = entities[0];
+    changes.entitiesOf(broken, 0, 4);
+    assertEquals(
+        List.of(entities[0], entities[1], Entity.NULL, entities[3]),
+        List.of(broken[0], broken[1], broken[2], broken[3]));
+
+    // One past the last creation is no handle of the commit.
+    final long[] past = handles.clone();
+    past[5] = Entity.of(Entity.index(handles[0]), Entity.version(handles[0]) + 5);
+    changes.entitiesOf(past, 3, 3);
+    assertEquals(
+        List.of(entities[3], entities[4], Entity.NULL), List.of(past[3], past[4], past[5]));
+
+    // After the next commit, the first one's handles name nothing.
+    changes.create();
+    changes.commit();
+    final long[] stale = handles.clone();
+    changes.entitiesOf(stale, 0, 5);
+    for (int i = 0; i < 5; i++) {
+      assertEquals(Entity.NULL, stale[i], "handle " + i);
+    }
+  }
+
+  @Test
+  void copyToCreationsCopiesToTheRunFromItsFirstHandle() {
+    final World world = new World();
+    world.changes.copyToCreations(world.handles[50], 100, world.storage, world.source, null);
+    world.changes.commit();
+    world.assertCopied(50, 150);
+    assertEquals(null, world.of(49));
+    assertEquals(null, world.of(150));
+    assertEquals(101, world.storage.size());
+    assertEquals(List.of(), world.registry.verify());
+  }
+
+  @Test
+  void copyToCreationsRefusesWhatTheSetHasNotStaged() {
+    final World world = new World();
+    final long live = world.registry.create();
+    final long past =
+        Entity.of(Entity.index(world.handles[0]), Entity.version(world.handles[0]) + CREATIONS);
+    final ChangeSet other = new ChangeSet(world.registry);
+    final long foreign = other.create();
+    for (final long first : new long[] {live, past, foreign}) {
+      final IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> world.changes.copyToCreations(first, 1, world.storage, world.source, null));
+      assertTrue(refused.getMessage().contains(Entity.toString(first)), refused.getMessage());
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            world.changes.copyToCreations(
+                world.handles[150], 51, world.storage, world.source, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            world.changes.copyToCreations(world.handles[0], -1, world.storage, world.source, null));
+    assertEquals(CREATIONS, world.changes.size(), "only the creations are staged");
+
+    world.changes.copyToCreations(world.handles[150], 50, world.storage, world.source, null);
+    world.changes.copyToCreations(world.handles[0], 0, world.storage, world.source, null);
+    world.changes.commit();
+    world.assertCopied(150, CREATIONS);
+    assertEquals(51, world.storage.size());
+  }
 }

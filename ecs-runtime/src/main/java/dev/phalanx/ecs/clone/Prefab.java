@@ -285,13 +285,16 @@ public final class Prefab {
     }
   }
 
-  /** One call's working state: the instances' handles, a column of them, and the change set. */
+  /**
+   * One call's working state: the instances' handles and the change set. The handles are kept
+   * member by member ({@code created[member * count + instance]}), so each member's creations are
+   * one run, staged as one {@link ChangeSet#copyToCreations} per captured element.
+   */
   private final class InstanceRun {
     private ChangeSet changes;
-    // Every member of every instance: staged handles until the commit, then entities.
+    // Every member of every instance, member by member: staged handles until the commit, then
+    // entities.
     private long[] created = new long[0];
-    // One member's handle in every instance of a tree, for a bulk copy.
-    private long[] column = new long[0];
     private boolean dropOutside;
     private final ChangeSet.References references = this::map;
     // The number of instances the call makes, for the staging.
@@ -316,16 +319,14 @@ public final class Prefab {
       this.count = count;
       Throwable failure = Copier.commit(changes, staging);
       changes.entitiesOf(created, 0, total);
-      for (int i = 0; i < count; i++) {
-        roots[from + i] = created[i * size];
-      }
+      System.arraycopy(created, 0, roots, from, count);
       if (size > 1) {
         failure = link(destination, count, failure);
       }
       if (null != initializer) {
         for (int i = 0; i < count; i++) {
           try {
-            initializer.initialize(i, created[i * size]);
+            initializer.initialize(i, created[i]);
           } catch (final RuntimeException | Error thrown) {
             failure = Failures.add(failure, thrown);
           }
@@ -336,24 +337,14 @@ public final class Prefab {
 
     /** Stages, per captured element, its copy into every instance (one bulk copy each). */
     private void stageCopies() {
-      if (1 != size && column.length < count) {
-        column = new long[Math.max(count, column.length * 2)];
+      if (0 == count) {
+        return;
       }
       for (int s = 0; s < stores.length; s++) {
         final Storage<?> store = stores[s];
-        final int[] at = memberAt[s];
-        for (int j = 0; j < at.length; j++) {
-          final int member = at[j];
-          final long[] targets;
-          if (1 == size) {
-            targets = created;
-          } else {
-            for (int i = 0, handle = member; i < count; i++, handle += size) {
-              column[i] = created[handle];
-            }
-            targets = column;
-          }
-          changes.copy(targets, 0, count, store, members[member], references);
+        for (final int member : memberAt[s]) {
+          changes.copyToCreations(
+              created[member * count], count, store, members[member], references);
         }
       }
     }
@@ -362,7 +353,7 @@ public final class Prefab {
     private long map(final int copy, final long reference) {
       final long member = memberIndex.get(reference, -1L);
       if (member >= 0) {
-        return created[copy * size + (int) member];
+        return created[(int) member * count + copy];
       }
       return dropOutside ? Entity.NULL : reference;
     }
@@ -370,10 +361,10 @@ public final class Prefab {
     /** Links every tree instance as the template; every link is attempted. */
     private Throwable link(final Registry destination, final int count, Throwable failure) {
       final Hierarchy into = Hierarchy.of(destination);
-      for (int i = 0, base = 0; i < count; i++, base += size) {
+      for (int i = 0; i < count; i++) {
         for (int m = size - 1; m >= 1; m--) {
           try {
-            into.attach(created[base + m], created[base + parents[m]]);
+            into.attach(created[m * count + i], created[parents[m] * count + i]);
           } catch (final RuntimeException | Error thrown) {
             failure = Failures.add(failure, thrown);
           }
