@@ -20,9 +20,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * the measured method is one call site:
  *
  * <ul>
- *   <li>With forks (run.sh uses {@code -f 1}; the classes declare {@code @Fork(1)}), JMH runs every
- *       parameter value in its own JVM, so {@code loop.run()} sees one receiver class per fork and
- *       is inlined, as the call {@code query.each(body)} of an unfolded class was.
+ *   <li>With forks (run.sh uses {@code -f 1}; {@code IterationBenchmark} declares
+ *       {@code @Fork(1)}), JMH runs every parameter value in its own JVM, so {@code loop.run()}
+ *       sees one receiver class per fork and is inlined, as the call {@code query.each(body)} of an
+ *       unfolded class was.
  *   <li>The per-entity call of the body sits in the generated query's loop, one class per query
  *       kind, and every body (a lambda, or a method reference to one of {@code Work}'s static
  *       bodies: each expression is a class of its own) is written once per query kind: the

@@ -3,7 +3,7 @@ package dev.phalanx.benchmarks.access;
 import com.artemis.ComponentMapper;
 import com.badlogic.ashley.core.Entity;
 import dev.phalanx.benchmarks.Folded;
-import dev.phalanx.benchmarks.Work;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Position_Traits;
 import dev.phalanx.benchmarks.components.Velocity_Storage;
@@ -18,21 +18,13 @@ import dev.phalanx.benchmarks.peers.dominion.DominionWorld;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.phalanx.ecs.Registry;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -45,13 +37,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * dev.phalanx.benchmarks.iteration.Iterate} at the same arity; the measured method is one {@code
  * loop.run()}, monomorphic per fork (see {@link Folded}).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@OperationsPerInvocation(Work.ENTITIES)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class Get {
+public class Get extends IterationBenchmark {
 
   private static final com.badlogic.ashley.core.ComponentMapper<AshleyComponents.Position>
       ASHLEY_POSITION =

@@ -1,6 +1,7 @@
 package dev.phalanx.benchmarks.groups;
 
 import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.queries.FullOwning3Query;
@@ -26,16 +27,8 @@ import dev.phalanx.benchmarks.worlds.PartialWorld;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.phalanx.benchmarks.worlds.Sizes;
 import dev.phalanx.ecs.Registry;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -59,13 +52,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       on 2 cores: the caller and 1 worker).
  * </ul>
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@OperationsPerInvocation(Work.ENTITIES)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class IterateGroup {
+public class IterateGroup extends IterationBenchmark {
 
   public static class Query extends Folded.Loop {
     @Param({

@@ -1,18 +1,14 @@
 package dev.phalanx.benchmarks.groups;
 
 import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -25,13 +21,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * 16,384 made one task of the whole group. Two bodies: iterate2 (a pass of about 1.5 us, shorter
  * than waking a pool thread) and a sine per field (about 10 ns an element). ns per entity.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(ParallelChunk8k.MEMBERS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class ParallelChunk8k {
+public class ParallelChunk8k extends IterationBenchmark {
 
   static final int MEMBERS = 8_192;
 

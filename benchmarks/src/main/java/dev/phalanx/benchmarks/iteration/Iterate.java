@@ -2,6 +2,7 @@ package dev.phalanx.benchmarks.iteration;
 
 import dev.dominion.ecs.api.Results;
 import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.model.Age;
 import dev.phalanx.benchmarks.model.Heat;
@@ -18,16 +19,8 @@ import dev.phalanx.benchmarks.queries.View5Query;
 import dev.phalanx.benchmarks.worlds.FloatArrays;
 import dev.phalanx.benchmarks.worlds.ObjectArrays;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -47,13 +40,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * loop.run()}, monomorphic per fork (see {@link Folded}). Run with {@code -p arity=2} or {@code -p
  * lib=phalanx} to restrict.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@OperationsPerInvocation(Work.ENTITIES)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class Iterate {
+public class Iterate extends IterationBenchmark {
 
   public static class Loop extends Folded.Loop {
     @Param({"1", "2", "3", "5"})

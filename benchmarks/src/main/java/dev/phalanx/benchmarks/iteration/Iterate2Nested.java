@@ -1,5 +1,6 @@
 package dev.phalanx.benchmarks.iteration;
 
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Cursor;
 import dev.phalanx.benchmarks.components.Position_Storage;
@@ -9,19 +10,12 @@ import dev.phalanx.benchmarks.components.Velocity_Storage;
 import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.queries.View2Query;
 import dev.phalanx.ecs.Registry;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The nested form (a neighbour search): for each of 1,024 entities with Position and Velocity, a
@@ -31,13 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * made once, so nothing is allocated. Time per pair (1,024 x 1,024 per invocation); the plain-array
  * row runs the same double loop over {@code float[]}.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(Iterate2Nested.PAIRS)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class Iterate2Nested {
+public class Iterate2Nested extends IterationBenchmark {
 
   static final int N = 1024;
   static final int PAIRS = N * N;

@@ -1,6 +1,7 @@
 package dev.phalanx.benchmarks.iteration;
 
 import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Cursor;
 import dev.phalanx.benchmarks.components.Position_Storage;
@@ -29,18 +30,10 @@ import dev.phalanx.ecs.RuntimeView;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.View3;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 import java.util.function.LongConsumer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -73,13 +66,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       only odd ones (half) or one a Velocity; time is per entity of the world, not per match.
  * </ul>
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@OperationsPerInvocation(Work.ENTITIES)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class IterateForms {
+public class IterateForms extends IterationBenchmark {
 
   public static class Loop extends Folded.Loop {
     @Param({

@@ -1,6 +1,7 @@
 package dev.phalanx.benchmarks.iteration;
 
 import dev.phalanx.benchmarks.Folded;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Storage;
 import dev.phalanx.benchmarks.components.Position_Traits;
@@ -21,16 +22,9 @@ import dev.phalanx.benchmarks.queries.View3Query;
 import dev.phalanx.benchmarks.worlds.Churn;
 import dev.phalanx.benchmarks.worlds.PartialWorld;
 import dev.phalanx.ecs.Registry;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -51,13 +45,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code FullOwningChunk}: {@code FullOwning3Query.eachChunk}, in chunks.
  * </ul>
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(Work.PATHOLOGICAL_ENTITIES)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class Pathological {
+public class Pathological extends IterationBenchmark {
 
   public static class World extends Folded.Loop {
     @Param({"View", "NonOwning", "PartialOwning", "FullOwning", "FullOwningChunk"})

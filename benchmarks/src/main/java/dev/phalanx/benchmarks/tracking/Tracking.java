@@ -1,5 +1,6 @@
 package dev.phalanx.benchmarks.tracking;
 
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Position_Traits;
 import dev.phalanx.benchmarks.components.TrackedPosition_Storage;
@@ -8,20 +9,13 @@ import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.queries.TrackedOwning2Query;
 import dev.phalanx.ecs.Registry;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -32,15 +26,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * sums x: over every entity ({@code each}), and over the entities changed since a tick ({@code
  * eachChangedSince}) when 1% or 50% of them (spread evenly) were written since.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@OperationsPerInvocation(Work.ENTITIES)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
-public class Tracking {
+public class Tracking extends IterationBenchmark {
 
   /** Two registries of the same entities: positions untracked in one, tracked in the other. */
   @State(Scope.Benchmark)
