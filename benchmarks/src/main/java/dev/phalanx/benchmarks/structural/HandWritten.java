@@ -23,7 +23,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * swaps the entity to the group's end in both float sets, leaving swaps it with the last member and
  * pops the tag. Destroy: every entity of a world of the two float sets, each removed by
  * swap-and-pop, its identifier released with the next version into a dense entity list. The floor's
- * arrays allocate their pages together, array by array; {@code destroyInterleaved} shows what a
+ * arrays allocate their pages together, array by array; {@code layout = interleaved} shows what a
  * registry's placement costs, which allocates pages as entities arrive.
  */
 @OperationsPerInvocation(Work.ENTITIES)
@@ -322,26 +322,27 @@ public class HandWritten extends StructuralBenchmark {
     return length;
   }
 
-  /** A world refilled before each shot. */
+  /**
+   * A world refilled before each shot. {@code layout}: {@code plain}, the two sets of one class
+   * with each array's pages allocated together; {@code twoClasses}, the velocities in an {@link
+   * OtherFloatPairs}, so that the payload move has two receivers, as in a registry of generated
+   * storages (where one class lets the JIT bind it statically); {@code interleaved}, the pages
+   * allocated in the order a registry allocates them as it fills (see {@link World}): the same
+   * moves over the same arrays, only placed differently in the heap.
+   */
   @State(Scope.Benchmark)
   public static class DestroyState {
+    @Param({"plain", "twoClasses", "interleaved"})
+    String layout;
+
     World world;
     FloatPairs[] sets;
-
-    /** Whether the two sets are of two classes ({@link #destroyTwoClasses}). */
-    boolean twoClasses() {
-      return false;
-    }
-
-    /** Whether the pages are allocated interleaved ({@link #destroyInterleaved}). */
-    boolean interleaved() {
-      return false;
-    }
 
     @Setup(Level.Iteration)
     public void setup(final BenchmarkParams params) {
       if (null == world) {
-        world = new World(Sizes.entities(params), twoClasses(), interleaved());
+        final int n = Sizes.entities(params);
+        world = new World(n, "twoClasses".equals(layout), "interleaved".equals(layout));
         sets = new FloatPairs[] {world.positions, world.velocities};
       }
       // Identifiers are recycled after the first shot, as in Phalanx's world.
@@ -349,45 +350,8 @@ public class HandWritten extends StructuralBenchmark {
     }
   }
 
-  /** {@link DestroyState} with the velocities in an {@link OtherFloatPairs}. */
-  @State(Scope.Benchmark)
-  public static class TwoClassesDestroyState extends DestroyState {
-    @Override
-    boolean twoClasses() {
-      return true;
-    }
-  }
-
-  /** {@link DestroyState} with the pages allocated interleaved. */
-  @State(Scope.Benchmark)
-  public static class InterleavedDestroyState extends DestroyState {
-    @Override
-    boolean interleaved() {
-      return true;
-    }
-  }
-
   @Benchmark
   public int destroy(final DestroyState s) {
-    return destroyEach(s);
-  }
-
-  /**
-   * As {@link #destroy}, the two sets of two classes: the payload move has two receivers, as in a
-   * registry of generated storages, where {@link #destroy}'s one class lets the JIT bind it
-   * statically.
-   */
-  @Benchmark
-  public int destroyTwoClasses(final TwoClassesDestroyState s) {
-    return destroyEach(s);
-  }
-
-  /**
-   * As {@link #destroy}, the pages allocated in the order a registry allocates them as it fills
-   * (see {@link World}): the same moves over the same arrays, only placed differently in the heap.
-   */
-  @Benchmark
-  public int destroyInterleaved(final InterleavedDestroyState s) {
     return destroyEach(s);
   }
 
