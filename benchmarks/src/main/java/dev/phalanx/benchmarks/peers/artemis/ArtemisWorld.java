@@ -26,10 +26,8 @@ public final class ArtemisWorld {
   public int n;
   public World world;
   public int[] entities;
-  private final int components;
 
   public ArtemisWorld(final int components, final BenchmarkParams params) {
-    this.components = components;
     n = Sizes.entities(params);
     world = new World(new WorldConfigurationBuilder().with(system(components)).build());
     world.setDelta(Work.DT);

@@ -21,10 +21,8 @@ public final class AshleyWorld {
   public int n;
   public PooledEngine engine;
   public Entity[] entities;
-  private final int components;
 
   public AshleyWorld(final int components, final BenchmarkParams params) {
-    this.components = components;
     n = Sizes.entities(params);
     engine = new PooledEngine();
     engine.addSystem(system(components));

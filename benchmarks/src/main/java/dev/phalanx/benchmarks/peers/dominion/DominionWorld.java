@@ -21,10 +21,8 @@ public final class DominionWorld {
   public int n;
   public Dominion dominion;
   public Entity[] entities;
-  private final int components;
 
   public DominionWorld(final int components, final BenchmarkParams params) {
-    this.components = components;
     n = Sizes.entities(params);
     dominion = Dominion.create();
     entities = new Entity[n];
