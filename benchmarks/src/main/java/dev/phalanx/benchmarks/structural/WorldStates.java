@@ -60,29 +60,22 @@ public final class WorldStates {
       Folded.checkForked(params);
       final int n = Sizes.entities(params);
       switch (lib) {
-        case "phalanx" -> {
-          final Worlds2.Phalanx w = new Worlds2.Phalanx(n);
-          ready = w::ready;
-          shot = phalanx(w);
-        }
-        case "artemis" -> {
-          final Worlds2.Artemis w = new Worlds2.Artemis(n);
-          ready = w::ready;
-          shot = artemis(w);
-        }
+        case "phalanx" -> shot = phalanx(readied(new Worlds2.Phalanx(n)));
+        case "artemis" -> shot = artemis(readied(new Worlds2.Artemis(n)));
         case "dominion" -> {
-          final Worlds2.Dominion2 w = new Worlds2.Dominion2(n);
-          ready = w::ready;
+          final Worlds2.Dominion2 w = readied(new Worlds2.Dominion2(n));
           close = w.dominion::close;
           shot = dominion(w);
         }
-        case "ashley" -> {
-          final Worlds2.Ashley w = new Worlds2.Ashley(n);
-          ready = w::ready;
-          shot = ashley(w);
-        }
+        case "ashley" -> shot = ashley(readied(new Worlds2.Ashley(n)));
         default -> throw new IllegalArgumentException("unknown lib " + lib);
       }
+    }
+
+    /** {@return {@code w}, which is readied before each shot from now on} */
+    private <W extends Worlds2.Ready> W readied(final W w) {
+      ready = w::ready;
+      return w;
     }
 
     @TearDown(Level.Trial)

@@ -29,26 +29,55 @@ final class Worlds2 {
   private Worlds2() {}
 
   /**
+   * A world of n entities that a shot changes: {@link #ready} readies it for the next shot,
+   * whatever the last one did, recreating the entities if it destroyed them, else giving back the
+   * components it removed.
+   */
+  abstract static class Ready {
+    final int n;
+
+    Ready(final int n) {
+      this.n = n;
+    }
+
+    /**
+     * Creates the n entities (recycling identifiers after the first time) with their components.
+     */
+    abstract void recreate();
+
+    /** Gives back the components that a shot removed. */
+    abstract void restore();
+
+    /** {@return whether the last shot destroyed the entities} */
+    abstract boolean destroyed();
+
+    final void ready() {
+      if (destroyed()) {
+        recreate();
+      } else {
+        restore();
+      }
+    }
+  }
+
+  /**
    * Phalanx with the generated struct-of-arrays storages: components are written field by field
    * with the typed {@code emplace(e, x, y)}, so no component object exists and the set-up allocates
    * nothing after the storages have grown.
    */
-  static final class Phalanx {
-    final int n;
+  static final class Phalanx extends Ready {
     final Registry registry = new Registry();
     final Position_Storage positions = registry.storage(Position_Traits.TYPE);
     final Velocity_Storage velocities = registry.storage(Velocity_Traits.TYPE);
     final long[] entities;
 
     Phalanx(final int n) {
-      this.n = n;
+      super(n);
       entities = new long[n];
       recreate();
     }
 
-    /**
-     * Creates the n entities (recycling identifiers after the first time) with their components.
-     */
+    @Override
     void recreate() {
       for (int i = 0; i < n; i++) {
         final long e = registry.create();
@@ -58,7 +87,7 @@ final class Worlds2 {
       }
     }
 
-    /** Gives back the components that a shot removed. */
+    @Override
     void restore() {
       for (int i = 0; i < n; i++) {
         final long e = entities[i];
@@ -71,21 +100,13 @@ final class Worlds2 {
       }
     }
 
-    /**
-     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
-     * destroyed them, else gives back the components it removed.
-     */
-    void ready() {
-      if (!registry.valid(entities[0])) {
-        recreate();
-      } else {
-        restore();
-      }
+    @Override
+    boolean destroyed() {
+      return !registry.valid(entities[0]);
     }
   }
 
-  static final class Artemis {
-    final int n;
+  static final class Artemis extends Ready {
     final com.artemis.World world = new com.artemis.World(new WorldConfigurationBuilder().build());
     final Archetype archetype = ArtemisWorld.archetype(world, 2);
     final ComponentMapper<ArtemisComponents.Position> positions =
@@ -97,11 +118,12 @@ final class Worlds2 {
     final int[] entities;
 
     Artemis(final int n) {
-      this.n = n;
+      super(n);
       entities = new int[n];
       recreate();
     }
 
+    @Override
     void recreate() {
       for (int i = 0; i < n; i++) {
         final int e = world.create(archetype);
@@ -112,6 +134,7 @@ final class Worlds2 {
       world.process();
     }
 
+    @Override
     void restore() {
       for (int i = 0; i < n; i++) {
         final int e = entities[i];
@@ -125,21 +148,13 @@ final class Worlds2 {
       world.process();
     }
 
-    /**
-     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
-     * destroyed them, else gives back the components it removed.
-     */
-    void ready() {
-      if (!world.getEntityManager().isActive(entities[0])) {
-        recreate();
-      } else {
-        restore();
-      }
+    @Override
+    boolean destroyed() {
+      return !world.getEntityManager().isActive(entities[0]);
     }
   }
 
-  static final class Dominion2 {
-    final int n;
+  static final class Dominion2 extends Ready {
     final Dominion dominion = Dominion.create();
     final Composition.Of2<Position, Velocity> shape =
         dominion.composition().of(Position.class, Velocity.class);
@@ -148,7 +163,7 @@ final class Worlds2 {
     final Velocity[] velocities;
 
     Dominion2(final int n) {
-      this.n = n;
+      super(n);
       entities = new dev.dominion.ecs.api.Entity[n];
       positions = new Position[n];
       velocities = new Velocity[n];
@@ -161,12 +176,14 @@ final class Worlds2 {
       recreate();
     }
 
+    @Override
     void recreate() {
       for (int i = 0; i < n; i++) {
         entities[i] = dominion.createPreparedEntity(shape.withValue(positions[i], velocities[i]));
       }
     }
 
+    @Override
     void restore() {
       for (int i = 0; i < n; i++) {
         final dev.dominion.ecs.api.Entity e = entities[i];
@@ -179,30 +196,23 @@ final class Worlds2 {
       }
     }
 
-    /**
-     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
-     * destroyed them, else gives back the components it removed.
-     */
-    void ready() {
-      if (entities[0].isDeleted()) {
-        recreate();
-      } else {
-        restore();
-      }
+    @Override
+    boolean destroyed() {
+      return entities[0].isDeleted();
     }
   }
 
-  static final class Ashley {
-    final int n;
+  static final class Ashley extends Ready {
     final PooledEngine engine = new PooledEngine();
     final Entity[] entities;
 
     Ashley(final int n) {
-      this.n = n;
+      super(n);
       entities = new Entity[n];
       recreate();
     }
 
+    @Override
     void recreate() {
       for (int i = 0; i < n; i++) {
         final Entity e = engine.createEntity();
@@ -217,6 +227,7 @@ final class Worlds2 {
       }
     }
 
+    @Override
     void restore() {
       for (int i = 0; i < n; i++) {
         final Entity e = entities[i];
@@ -229,16 +240,9 @@ final class Worlds2 {
       }
     }
 
-    /**
-     * Readies the world for the next shot, whatever the last one did: recreates the entities if it
-     * destroyed them, else gives back the components it removed.
-     */
-    void ready() {
-      if (0 == engine.getEntities().size()) {
-        recreate();
-      } else {
-        restore();
-      }
+    @Override
+    boolean destroyed() {
+      return 0 == engine.getEntities().size();
     }
   }
 }
