@@ -10,10 +10,11 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Settings shared by the per-entity loop workloads (iteration, groups, random access, tracking):
- * average time in ns, one operation per entity of the default world, short warm-up and measurement
- * iterations, one fork. JMH takes each setting from the nearest class that declares it, so a
- * workload with another entity count or other iterations declares only what differs.
+ * Settings shared by the average-time loop workloads (iteration, groups, random access, tracking,
+ * schedules, the loop-copies decision): time in ns, one operation per entity of the default world,
+ * short warm-up and measurement iterations, one fork. JMH takes each setting from the nearest class
+ * that declares it, so a workload with another entity count or other iterations declares only what
+ * differs.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

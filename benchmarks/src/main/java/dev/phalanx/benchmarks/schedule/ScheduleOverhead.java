@@ -3,19 +3,15 @@ package dev.phalanx.benchmarks.schedule;
 import com.artemis.BaseSystem;
 import com.artemis.World;
 import com.artemis.WorldConfigurationBuilder;
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.schedule.SystemBody;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -30,13 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * BaseSystem}s; {@code loop} calls the same bodies from an array, the floor a hand-written frame
  * loop has (one megamorphic call per system, as in the schedule).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(ScheduleOverhead.SYSTEMS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class ScheduleOverhead {
+public class ScheduleOverhead extends IterationBenchmark {
 
   static final int SYSTEMS = 16;
 

@@ -1,5 +1,6 @@
 package dev.phalanx.benchmarks.schedule;
 
+import dev.phalanx.benchmarks.IterationBenchmark;
 import dev.phalanx.benchmarks.Work;
 import dev.phalanx.benchmarks.components.Age_Storage;
 import dev.phalanx.benchmarks.components.Age_Traits;
@@ -14,15 +15,11 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -49,15 +46,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The targets: {@code waves} at most 0.6 times {@code sequential}, and {@code readers} at most
  * 0.6 times {@code readersSequential}, on two cores.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(2 * TwoSystems.ENTITIES)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class TwoSystems {
+public class TwoSystems extends IterationBenchmark {
 
   static final int ENTITIES = 1_000_000;
 
