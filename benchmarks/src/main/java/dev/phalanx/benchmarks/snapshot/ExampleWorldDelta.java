@@ -114,6 +114,9 @@ public class ExampleWorldDelta {
     int changedPerTick;
     int fullBytes;
 
+    /** The length of the delta the last call wrote ({@link WriteTick}) or will apply. */
+    int written;
+
     @Setup(Level.Trial)
     public void setup() throws IOException {
       world = exampleWorld(roots);
@@ -220,8 +223,6 @@ public class ExampleWorldDelta {
   /** {@link Tick} for {@link #deltaWrite}: changed before each call, the delta applied after. */
   @State(Scope.Benchmark)
   public static class WriteTick extends Tick {
-    int written;
-
     /** Not timed: the change. */
     @Setup(Level.Invocation)
     public void before() {
@@ -238,8 +239,6 @@ public class ExampleWorldDelta {
   /** {@link Tick} for {@link #deltaApply}: changed and the delta written before each call. */
   @State(Scope.Benchmark)
   public static class ApplyTick extends Tick {
-    int written;
-
     /** Not timed: the change and the delta's write. */
     @Setup(Level.Invocation)
     public void before() {
