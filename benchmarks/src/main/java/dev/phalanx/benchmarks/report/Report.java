@@ -160,7 +160,7 @@ public final class Report {
    * the runtime view's row; the bulk creation of no component, the get through the registry, and
    * the methods that other rows' classes took in (the recycling creation, the batch destroy, the
    * pool clear, the sort of one pool as another and the insertion sort) their own rows, as before
-   * the fold).
+   * the fold; the hand-written floor's destroy methods of older JSON, the rows of their layout).
    */
   private static final Map<String, String[]> MOVED_CELLS =
       Map.ofEntries(
@@ -181,7 +181,14 @@ public final class Report {
           Map.entry("Sort/as", new String[] {"SortAs", "phalanx"}),
           Map.entry("Sort/insertion", new String[] {"SortInsertion", "phalanx"}),
           // Create.recycle has no parameter: its key "Create" is an old name of "Create:0".
-          Map.entry("Create:0/recycle", new String[] {"Recycle", "phalanx"}));
+          Map.entry("Create:0/recycle", new String[] {"Recycle", "phalanx"}),
+          // HandWritten's destroy methods before the layout parameter.
+          Map.entry("HandWritten/destroy", new String[] {"HandWritten:plain", "destroy"}),
+          Map.entry(
+              "HandWritten/destroyTwoClasses", new String[] {"HandWritten:twoClasses", "destroy"}),
+          Map.entry(
+              "HandWritten/destroyInterleaved",
+              new String[] {"HandWritten:interleaved", "destroy"}));
 
   /**
    * {@return the row key of a result: the class's simple name, then, when the benchmark has
