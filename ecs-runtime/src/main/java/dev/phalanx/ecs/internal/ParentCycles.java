@@ -24,12 +24,57 @@ public final class ParentCycles {
    *     found it came back to its own chain, in the order of the parent links; empty if none
    */
   public static int[] onCycles(final int size, final IntUnaryOperator parentOf) {
-    // 0: not seen; 1: on the chain being walked; 2: reaches a root (or a cycle found).
-    final byte[] state = new byte[size];
-    final int[] chain = new int[size];
     final int[] found = new int[size];
+    final int count = walk(size, parentOf, new byte[size], new int[size], found);
+    return Arrays.copyOf(found, count);
+  }
+
+  /**
+   * The scratch of {@link #onCycles} for a caller that checks again and again (a replica checking
+   * every delta): its arrays grow to the largest size asked and are reused, so a check allocates
+   * nothing once they have.
+   */
+  public static final class Walk {
+    private byte[] state = new byte[0];
+    private int[] chain = new int[0];
+    private final int[] first = new int[1];
+
+    /** Creates a walk with no arrays yet. */
+    public Walk() {}
+
+    /**
+     * Returns the first position found on a cycle, as {@link #onCycles} would list it first, or -1
+     * if there is none.
+     *
+     * @param size the number of positions, {@code 0 .. size - 1}
+     * @param parentOf as for {@link #onCycles}
+     * @return a position that is its own ancestor, or -1
+     */
+    public int firstOnCycle(final int size, final IntUnaryOperator parentOf) {
+      if (state.length < size) {
+        state = new byte[Math.max(size, state.length * 2)];
+        chain = new int[state.length];
+      } else {
+        Arrays.fill(state, 0, size, (byte) 0);
+      }
+      return 0 == walk(size, parentOf, state, chain, first) ? -1 : first[0];
+    }
+  }
+
+  /**
+   * Walks every chain of parents, marking {@code state} (zeroed, at least {@code size} long) and
+   * using {@code chain} as the stack; records the positions on cycles into {@code found} until it
+   * is full, and returns how many it recorded.
+   */
+  private static int walk(
+      final int size,
+      final IntUnaryOperator parentOf,
+      final byte[] state,
+      final int[] chain,
+      final int[] found) {
+    // 0: not seen; 1: on the chain being walked; 2: reaches a root (or a cycle found).
     int count = 0;
-    for (int start = 0; start < size; start++) {
+    for (int start = 0; start < size && count < found.length; start++) {
       if (0 != state[start]) {
         continue;
       }
@@ -46,7 +91,7 @@ public final class ParentCycles {
         while (chain[at] != current) {
           at--;
         }
-        while (at < length) {
+        while (at < length && count < found.length) {
           found[count++] = chain[at++];
         }
       }
@@ -54,6 +99,6 @@ public final class ParentCycles {
         state[chain[i]] = 2;
       }
     }
-    return Arrays.copyOf(found, count);
+    return count;
   }
 }

@@ -20,6 +20,8 @@ import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Applies the deltas of one {@link DeltaWriter} to a local registry, the replica: it maps each
@@ -123,6 +125,14 @@ public final class DeltaLoader {
   private final EntityIndexMap lostSet = new EntityIndexMap();
   private final EntityIndexMap gainedSet = new EntityIndexMap();
   private final EntityIndexMap listedSet = new EntityIndexMap();
+  // The hierarchy check's state and questions, kept across deltas so that a check allocates
+  // nothing: the local entities that lose their node, whether a remote entity is held after the
+  // delta, the local handle of one held before and after it.
+  private final HierarchySection.DeltaCheck hierarchyCheck = new HierarchySection.DeltaCheck();
+  private final LongLongMap droppedLocals = new LongLongMap(16);
+  private final LongPredicate isDropped = droppedLocals::containsKey;
+  private final LongPredicate held = this::heldAfter;
+  private final LongUnaryOperator keptLocal = this::keptLocal;
   // Each delta is staged into this set, then committed.
   private final ChangeSet changes;
   // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
@@ -397,7 +407,7 @@ public final class DeltaLoader {
     if (0 != body.remainingBound()) {
       throw body.error(body.remainingBound() + " bytes follow the last section");
     }
-    checkHierarchy(staged, lost, gained);
+    checkHierarchy(staged);
     return staged;
   }
 
@@ -405,27 +415,25 @@ public final class DeltaLoader {
    * Checks the hierarchy the delta would leave (see {@link Hierarchy}'s delta check): no cycle, no
    * parent held without a node, whole lists consistent. Nothing changes.
    */
-  private void checkHierarchy(
-      final Staged staged, final EntityIndexMap lost, final EntityIndexMap gained)
-      throws SnapshotFormatException {
+  private void checkHierarchy(final Staged staged) throws SnapshotFormatException {
     final Section nodes = hierarchySection(staged);
     if (null == nodes) {
       return;
     }
-    final LongLongMap droppedLocals = new LongLongMap(staged.gone.length + nodes.removed.length);
+    final LongLongMap dropped = emptied(droppedLocals);
     for (final long remote : staged.gone) {
-      droppedLocals.put(remoteToLocal.get(remote, Entity.NULL), 1);
+      dropped.put(remoteToLocal.get(remote, Entity.NULL), 1);
     }
     for (final long remote : nodes.removed) {
-      droppedLocals.put(remoteToLocal.get(remote, Entity.NULL), 1);
+      dropped.put(remoteToLocal.get(remote, Entity.NULL), 1);
     }
-    HierarchySection.checkDelta(
-        registry,
-        nodes.entities,
-        nodes.values,
-        remote -> lost.containsKey(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL),
-        remote -> heldAfter(remote, lost, gained),
-        droppedLocals::containsKey);
+    hierarchyCheck.check(
+        registry, nodes.entities, nodes.entities.length, nodes.values, keptLocal, held, isDropped);
+  }
+
+  private static LongLongMap emptied(final LongLongMap map) {
+    map.clear();
+    return map;
   }
 
   private static Section hierarchySection(final Staged staged) {
@@ -481,10 +489,20 @@ public final class DeltaLoader {
   }
 
   /** The rule an entity listed in a section must meet: held by the replica after the delta. */
+  /** Whether the replica holds {@code remote} after the delta being staged. */
+  private boolean heldAfter(final long remote) {
+    return heldAfter(remote, lostSet, gainedSet);
+  }
+
   private boolean heldAfter(
       final long remote, final EntityIndexMap lost, final EntityIndexMap gained) {
     return gained.containsKey(remote)
         || (remoteToLocal.containsKey(remote) && !lost.containsKey(remote));
+  }
+
+  /** The local handle of {@code remote} if the replica holds it before and after the delta. */
+  private long keptLocal(final long remote) {
+    return lostSet.containsKey(remote) ? Entity.NULL : remoteToLocal.get(remote, Entity.NULL);
   }
 
   private Section section(

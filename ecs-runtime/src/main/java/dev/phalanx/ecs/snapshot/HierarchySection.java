@@ -10,6 +10,7 @@ import dev.phalanx.ecs.internal.LongLongMap;
 import dev.phalanx.ecs.internal.ParentCycles;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
 
@@ -18,8 +19,9 @@ import java.util.function.LongUnaryOperator;
  * parent links must form a forest over the nodes the stream and the replica hold, and the lists a
  * stream carries whole must agree with them. Loaders then write the node values raw and have the
  * {@link Hierarchy} rebuild its lists and counts from the parent links (its public {@link
- * Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}). Every check is O(nodes) and
- * allocates a few arrays of the section's size.
+ * Hierarchy#beginRelink()} and {@link Hierarchy#endRelink()}). Every check is O(nodes); a
+ * snapshot's allocates a few arrays of the section's size, a delta's reuses its loader's ({@link
+ * DeltaCheck}).
  */
 final class HierarchySection {
 
@@ -60,58 +62,31 @@ final class HierarchySection {
   }
 
   /**
-   * Checks the hierarchy a {@link DeltaLoader} would leave, before it changes anything; nothing is
-   * changed. The links are those of the nodes the delta writes ({@code sent}, remote handles, with
-   * their staged columns) together with the replica's nodes that stay as they are (not {@code
-   * dropped}, not written again). A parent link that names a remote entity the replica will not
-   * hold is cut (the node arrives as a root); one that names an entity the replica will hold must
-   * name one that has a node after the delta; no entity may be its own ancestor. A node whose
-   * children list the delta carries whole (every child is sent too) must list exactly the sent
-   * nodes that name it as parent, with symmetric links and its child count; a root sent must have
-   * no siblings. Lists that reach an entity not sent are not read, as {@link Hierarchy#endRelink()}
-   * rebuilds them. O(nodes of the replica + sent).
-   *
-   * @param registry the replica
-   * @param sent the remote entities whose nodes the delta writes
-   * @param values their staged columns by name ({@code long[]} links, {@code int[]} counts)
-   * @param localOf the local handle of a remote entity the replica holds before and after the
-   *     delta, or {@link Entity#NULL}
-   * @param held whether the replica holds a remote entity after the delta
-   * @param dropped whether a local entity loses its node in the delta (destroyed or removed)
-   * @throws SnapshotFormatException naming the entity and the rule broken
-   */
-  static void checkDelta(
-      final Registry registry,
-      final long[] sent,
-      final Map<String, Object> values,
-      final LongUnaryOperator localOf,
-      final LongPredicate held,
-      final LongPredicate dropped)
-      throws SnapshotFormatException {
-    final Storage<?> existing = registry.findStorage(Hierarchy.TYPE);
-    final NodeStorage local = existing instanceof NodeStorage nodes ? nodes : null;
-    new DeltaNodes(local, sent, values, localOf, held, dropped).check();
-  }
-
-  /**
    * The node columns of a hierarchy to be loaded, flat and in one handle space ({@code packed}),
-   * with the checks of {@link #checkStaged} and {@link #checkDelta}. {@code names} are the handles
+   * with the checks of {@link #checkStaged} and {@link DeltaCheck}. {@code names} are the handles
    * the messages give (the stream's), {@code parentNames} those of the parents.
    */
   private static final class NodeColumns {
-    final int size;
-    final String source;
-    final long[] packed;
-    final long[] names;
-    final long[] parentNames;
-    final long[] parents;
-    final long[] firsts;
-    final long[] previouses;
-    final long[] nexts;
-    final int[] counts;
-    private final LongLongMap positions;
+    int size;
+    String source;
+    long[] packed;
+    long[] names;
+    long[] parentNames;
+    long[] parents;
+    long[] firsts;
+    long[] previouses;
+    long[] nexts;
+    int[] counts;
+    private final LongLongMap positions = new LongLongMap(16);
+    private final ParentCycles.Walk cycles = new ParentCycles.Walk();
+    private final IntUnaryOperator parentAt = this::parentAt;
+    private boolean[] listed = new boolean[0];
 
-    NodeColumns(
+    /**
+     * Takes the columns (kept, not copied; each at least {@code size} long, the list links at least
+     * as long as the entries whose lists are read) and indexes the nodes by handle.
+     */
+    NodeColumns of(
         final int size,
         final String source,
         final long[] packed,
@@ -132,12 +107,18 @@ final class HierarchySection {
       this.previouses = previouses;
       this.nexts = nexts;
       this.counts = counts;
-      positions = new LongLongMap(size);
+      positions.clear();
       for (int at = 0; at < size; at++) {
         if (!Entity.isTombstone(packed[at])) {
           positions.put(packed[at], at);
         }
       }
+      return this;
+    }
+
+    /** The position of the parent of the node at {@code at}, or ABSENT. */
+    private int parentAt(final int at) {
+      return Entity.isTombstone(packed[at]) ? SparseSet.ABSENT : at(parents[at]);
     }
 
     int at(final long entity) {
@@ -162,11 +143,9 @@ final class HierarchySection {
     }
 
     void checkAcyclic() throws SnapshotFormatException {
-      final int[] cycles =
-          ParentCycles.onCycles(
-              size, at -> Entity.isTombstone(packed[at]) ? SparseSet.ABSENT : at(parents[at]));
-      if (cycles.length > 0) {
-        throw refused(names[cycles[0]], "is its own ancestor (the parent links form a cycle)");
+      final int cycle = cycles.firstOnCycle(size, parentAt);
+      if (cycle >= 0) {
+        throw refused(names[cycle], "is its own ancestor (the parent links form a cycle)");
       }
     }
 
@@ -177,7 +156,11 @@ final class HierarchySection {
      * it is a root.
      */
     void checkLists(final boolean[] read, final int checked) throws SnapshotFormatException {
-      final boolean[] listed = new boolean[size];
+      if (listed.length < size) {
+        listed = new boolean[Math.max(size, listed.length * 2)];
+      } else {
+        Arrays.fill(listed, 0, size, false);
+      }
       for (int at = 0; at < size; at++) {
         final long entity = packed[at];
         if (Entity.isTombstone(entity) || (null != read && !read[at])) {
@@ -244,17 +227,18 @@ final class HierarchySection {
     static NodeColumns columns(final StagedSnapshot.StagedStorage source) {
       final long[] parents = links(source, "parent");
       final StagedSnapshot.StagedColumn column = source.columns.get("childCount");
-      return new NodeColumns(
-          source.size,
-          "the snapshot",
-          source.packed,
-          source.packed,
-          parents,
-          parents,
-          links(source, "firstChild"),
-          links(source, "previousSibling"),
-          links(source, "nextSibling"),
-          null == column ? new int[source.size] : (int[]) column.flat(source.size));
+      return new NodeColumns()
+          .of(
+              source.size,
+              "the snapshot",
+              source.packed,
+              source.packed,
+              parents,
+              parents,
+              links(source, "firstChild"),
+              links(source, "previousSibling"),
+              links(source, "nextSibling"),
+              null == column ? new int[source.size] : (int[]) column.flat(source.size));
     }
 
     private static long[] links(final StagedSnapshot.StagedStorage source, final String name) {
@@ -277,55 +261,105 @@ final class HierarchySection {
   }
 
   /**
-   * The hierarchy a delta would leave, as {@link NodeColumns} in a space of its own: the node at
+   * Checks the hierarchy a {@link DeltaLoader} would leave, before it changes anything; nothing is
+   * changed. The links are those of the nodes the delta writes ({@code sent}, remote handles, with
+   * their staged columns) together with the replica's nodes that stay as they are (not {@code
+   * dropped}, not written again). A parent link that names a remote entity the replica will not
+   * hold is cut (the node arrives as a root); one that names an entity the replica will hold must
+   * name one that has a node after the delta; no entity may be its own ancestor. A node whose
+   * children list the delta carries whole (every child is sent too) must list exactly the sent
+   * nodes that name it as parent, with symmetric links and its child count; a root sent must have
+   * no siblings. Lists that reach an entity not sent are not read, as {@link Hierarchy#endRelink()}
+   * rebuilds them. O(nodes of the replica + sent).
+   *
+   * <p>The check lays the hierarchy out as {@link NodeColumns} in a space of its own: the node at
    * {@code i} has the key {@code Entity.of(i, 0)}; the nodes the delta sends come first (their
    * links as sent, translated), then the replica's nodes that stay (their parent links only, as
    * their lists are rebuilt and not read). A link to an entity the replica will hold without a
-   * node, or to one not sent (for lists), gets the key {@code outside}, which names no node.
+   * node, or to one not sent (for lists), gets the key {@code outside}, which names no node. One
+   * loader keeps one check and its arrays, grown to the largest delta and replica seen: a check
+   * allocates nothing once they have.
    */
-  private static final class DeltaNodes {
-    private final NodeStorage local;
-    private final long[] sent;
-    private final Map<String, Object> values;
-    private final LongUnaryOperator localOf;
-    private final LongPredicate held;
-    private final LongPredicate dropped;
-    private final LongLongMap sentAt;
+  static final class DeltaCheck {
+    private final NodeColumns columns = new NodeColumns();
+    private final LongLongMap sentAt = new LongLongMap(16);
     private final LongLongMap localAt = new LongLongMap(16);
+    private final LongLongMap rewritten = new LongLongMap(16);
+    private long[] packed = new long[0];
+    private long[] names = new long[0];
+    private long[] parentNames = new long[0];
+    private long[] parents = new long[0];
+    private int[] counts = new int[0];
+    private boolean[] read = new boolean[0];
+    private long[] firsts = new long[0];
+    private long[] previouses = new long[0];
+    private long[] nexts = new long[0];
+    private long[] none = new long[0];
+    // The call's arguments, for the helpers.
+    private long[] sent;
+    private int sentCount;
+    private Map<String, Object> values;
+    private LongUnaryOperator localOf;
+    private LongPredicate held;
+    private LongPredicate dropped;
     private int size;
     private long outside;
 
-    DeltaNodes(
-        final NodeStorage local,
+    /**
+     * Checks the delta's hierarchy against the replica's; see the class comment.
+     *
+     * @param registry the replica
+     * @param sent the remote entities whose nodes the delta writes, in {@code [0, sentCount)}
+     * @param sentCount how many
+     * @param values their staged columns by name ({@code long[]} links, {@code int[]} counts)
+     * @param localOf the local handle of a remote entity the replica holds before and after the
+     *     delta, or {@link Entity#NULL}
+     * @param held whether the replica holds a remote entity after the delta
+     * @param dropped whether a local entity loses its node in the delta (destroyed or removed)
+     * @throws SnapshotFormatException naming the entity and the rule broken
+     */
+    void check(
+        final Registry registry,
         final long[] sent,
+        final int sentCount,
         final Map<String, Object> values,
         final LongUnaryOperator localOf,
         final LongPredicate held,
-        final LongPredicate dropped) {
-      this.local = local;
+        final LongPredicate dropped)
+        throws SnapshotFormatException {
       this.sent = sent;
+      this.sentCount = sentCount;
       this.values = values;
       this.localOf = localOf;
       this.held = held;
       this.dropped = dropped;
-      sentAt = new LongLongMap(sent.length);
-      for (int i = 0; i < sent.length; i++) {
-        sentAt.put(sent[i], i);
+      try {
+        final Storage<?> existing = registry.findStorage(Hierarchy.TYPE);
+        check(existing instanceof NodeStorage nodes ? nodes : null);
+      } finally {
+        this.sent = null;
+        this.values = null;
+        this.localOf = null;
+        this.held = null;
+        this.dropped = null;
       }
     }
 
-    void check() throws SnapshotFormatException {
-      // The replica's nodes: those the delta writes again take their sent key.
-      final LongLongMap rewritten = new LongLongMap(sent.length);
-      for (int i = 0; i < sent.length; i++) {
+    private void check(final NodeStorage local) throws SnapshotFormatException {
+      sentAt.clear();
+      rewritten.clear();
+      localAt.clear();
+      for (int i = 0; i < sentCount; i++) {
+        sentAt.put(sent[i], i);
+        // The replica's nodes that the delta writes again take their sent key.
         final long mine = localOf.applyAsLong(sent[i]);
         if (!Entity.isNull(mine)) {
           rewritten.put(mine, i);
         }
       }
-      size = sent.length;
+      size = sentCount;
       final int localSize = null == local ? 0 : local.size();
-      final long[] localPacked = null == local ? new long[0] : local.packed();
+      final long[] localPacked = null == local ? packed : local.packed();
       for (int p = 0; p < localSize; p++) {
         final long entity = localPacked[p];
         if (Entity.isTombstone(entity) || dropped.test(entity)) {
@@ -334,20 +368,70 @@ final class HierarchySection {
         localAt.put(entity, rewritten.containsKey(entity) ? rewritten.get(entity, 0) : size++);
       }
       outside = Entity.of(size, 0);
-      final long[] packed = new long[size];
-      final long[] names = new long[size];
-      final long[] parentNames = new long[size];
-      final long[] parents = new long[size];
-      // List links of the sent nodes only: the lists read are those of sent nodes, made of sent
-      // nodes (a link to any other is outside, where a walk stops), so no other entry is read.
-      final long[] firsts = new long[sent.length];
-      final long[] previouses = new long[sent.length];
-      final long[] nexts = new long[sent.length];
+      reserve();
+      layOutSent();
+      for (int p = 0; p < localSize; p++) {
+        final long entity = localPacked[p];
+        final int i = (int) localAt.get(entity, -1L);
+        if (i < sentCount) {
+          continue; // a tombstone, dropped, or written again by the delta
+        }
+        packed[i] = Entity.of(i, 0);
+        names[i] = entity;
+        parentNames[i] = local.parentAt(p);
+        parents[i] = Entity.isNull(parentNames[i]) ? Entity.NULL : localKey(parentNames[i]);
+      }
+      Arrays.fill(counts, 0, size, 0);
+      if (values.get("childCount") instanceof int[] sentCounts) {
+        System.arraycopy(sentCounts, 0, counts, 0, sentCount);
+      }
+      columns.of(
+          size,
+          "the delta or the replica",
+          packed,
+          names,
+          parentNames,
+          parents,
+          firsts,
+          previouses,
+          nexts,
+          counts);
+      columns.checkParents(parent -> false);
+      columns.checkAcyclic();
+      columns.checkLists(whole(), sentCount);
+    }
+
+    /** Grows the arrays to the call's sizes. */
+    private void reserve() {
+      if (packed.length < size) {
+        final int grown = Math.max(size, packed.length * 2);
+        packed = new long[grown];
+        names = new long[grown];
+        parentNames = new long[grown];
+        parents = new long[grown];
+        counts = new int[grown];
+        read = new boolean[grown];
+      }
+      if (firsts.length < sentCount) {
+        final int grown = Math.max(sentCount, firsts.length * 2);
+        firsts = new long[grown];
+        previouses = new long[grown];
+        nexts = new long[grown];
+        none = new long[grown];
+        Arrays.fill(none, Entity.NULL);
+      }
+    }
+
+    /**
+     * The sent nodes' entries; their list links only: the lists read are those of sent nodes, made
+     * of sent nodes (a link to any other is outside, where a walk stops), so no other is read.
+     */
+    private void layOutSent() {
       final long[] sentParents = sentLinks("parent");
       final long[] sentFirsts = sentLinks("firstChild");
       final long[] sentPreviouses = sentLinks("previousSibling");
       final long[] sentNexts = sentLinks("nextSibling");
-      for (int i = 0; i < sent.length; i++) {
+      for (int i = 0; i < sentCount; i++) {
         packed[i] = Entity.of(i, 0);
         names[i] = sent[i];
         parentNames[i] = sentParents[i];
@@ -356,47 +440,10 @@ final class HierarchySection {
         previouses[i] = listKey(sentPreviouses[i]);
         nexts[i] = listKey(sentNexts[i]);
       }
-      for (int p = 0; p < localSize; p++) {
-        final long entity = localPacked[p];
-        final int i = (int) localAt.get(entity, -1L);
-        if (i < sent.length) {
-          continue; // a tombstone, dropped, or written again by the delta
-        }
-        packed[i] = Entity.of(i, 0);
-        names[i] = entity;
-        parentNames[i] = local.parentAt(p);
-        parents[i] = Entity.isNull(parentNames[i]) ? Entity.NULL : localKey(parentNames[i]);
-      }
-      final Object sentCounts = values.get("childCount");
-      final int[] counts = new int[size];
-      if (sentCounts instanceof int[] sentArray) {
-        System.arraycopy(sentArray, 0, counts, 0, sent.length);
-      }
-      final NodeColumns columns =
-          new NodeColumns(
-              size,
-              "the delta or the replica",
-              packed,
-              names,
-              parentNames,
-              parents,
-              firsts,
-              previouses,
-              nexts,
-              counts);
-      columns.checkParents(parent -> false);
-      columns.checkAcyclic();
-      columns.checkLists(whole(firsts, nexts), sent.length);
     }
 
     private long[] sentLinks(final String name) {
-      final Object column = values.get(name);
-      if (column instanceof long[] links) {
-        return links;
-      }
-      final long[] none = new long[sent.length];
-      Arrays.fill(none, Entity.NULL);
-      return none;
+      return values.get(name) instanceof long[] links ? links : none;
     }
 
     /** The key of a sent parent link: cut if the replica will not hold it. */
@@ -426,12 +473,12 @@ final class HierarchySection {
     }
 
     /** Which sent nodes have their whole children list in the delta (every child sent). */
-    private boolean[] whole(final long[] firsts, final long[] nexts) {
-      final boolean[] read = new boolean[size];
-      for (int i = 0; i < sent.length; i++) {
+    private boolean[] whole() {
+      Arrays.fill(read, 0, size, false);
+      for (int i = 0; i < sentCount; i++) {
         boolean complete = true;
         long child = firsts[i];
-        for (int steps = 0; !Entity.isNull(child) && steps <= sent.length; steps++) {
+        for (int steps = 0; !Entity.isNull(child) && steps <= sentCount; steps++) {
           // A list link is NULL, a sent node's key or outside (listKey).
           if (child == outside) {
             complete = false;

@@ -87,4 +87,24 @@ class ParentCyclesTest {
       }
     }
   }
+
+  @Test
+  void aReusedWalkFindsTheFirstPositionOnCycles() {
+    // One walk across calls of growing and shrinking sizes: what an earlier call marked must not
+    // leak into a later one.
+    final ParentCycles.Walk walk = new ParentCycles.Walk();
+    final Random random = new Random(11);
+    for (int round = 0; round < 500; round++) {
+      final int size = random.nextInt(12);
+      final int[] parents = new int[size];
+      for (int i = 0; i < size; i++) {
+        parents[i] = random.nextInt(4) == 0 ? -1 : random.nextInt(size);
+      }
+      final int[] found = cycles(parents);
+      assertEquals(
+          0 == found.length ? -1 : found[0],
+          walk.firstOnCycle(size, position -> parents[position]),
+          "round " + round + ": " + Arrays.toString(parents));
+    }
+  }
 }
