@@ -31,14 +31,27 @@ final class DeltaFormat {
 
   /** {@return the CRC-32C of {@code bytes[from, to)}} */
   static int crc(final byte[] bytes, final int from, final int to) {
-    final CRC32C crc = new CRC32C();
-    crc.update(bytes, from, to - from);
-    return (int) crc.getValue();
+    return crc(new CRC32C(), bytes, from, to);
   }
 
   /** {@return the CRC-32C of the bytes {@code [from, to)} of {@code in}, an array's reader} */
   static int crc(final BinaryInput<?> in, final int from, final int to) {
-    final CRC32C crc = new CRC32C();
+    return crc(new CRC32C(), in, from, to);
+  }
+
+  /** {@return the CRC-32C of {@code bytes[from, to)}, computed with {@code crc}, reset first} */
+  static int crc(final CRC32C crc, final byte[] bytes, final int from, final int to) {
+    crc.reset();
+    crc.update(bytes, from, to - from);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * {@return the CRC-32C of the bytes {@code [from, to)} of {@code in}, an array's reader, computed
+   * with {@code crc}, reset first}
+   */
+  static int crc(final CRC32C crc, final BinaryInput<?> in, final int from, final int to) {
+    crc.reset();
     in.update(crc, from, to);
     return (int) crc.getValue();
   }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
+import java.util.zip.CRC32C;
 
 /**
  * Applies the deltas of one {@link DeltaWriter} to a local registry, the replica: it maps each
@@ -110,6 +111,7 @@ public final class DeltaLoader {
 
   private final Registry registry;
   private final CallGuard guard = new CallGuard("DeltaLoader");
+  private final CRC32C crc = new CRC32C();
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, ComponentType<?, ?>> types = new HashMap<>();
   // Remote handle to local handle, flat by the remote index (see EntityIndexMap).
@@ -345,7 +347,7 @@ public final class DeltaLoader {
       throw in.error("its length is " + declared + " but it has " + length + " bytes");
     }
     final int stored = in.getIntAt(length - 4);
-    if (stored != DeltaFormat.crc(in, 0, length - 4)) {
+    if (stored != DeltaFormat.crc(crc, in, 0, length - 4)) {
       throw new SnapshotFormatException(
           length - 4, "bad delta: its checksum does not match its bytes (corrupt or truncated)");
     }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongPredicate;
+import java.util.zip.CRC32C;
 
 /**
  * Streams a registry to one replica as deltas: each {@link #write} sends only what changed since
@@ -135,6 +136,7 @@ public final class DeltaWriter implements AutoCloseable {
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final List<Tracker> trackers = new ArrayList<>();
   private final CallGuard guard = new CallGuard("DeltaWriter");
+  private final CRC32C crc = new CRC32C();
   // The delta of the last successful write (what bytes() shows: one array, as long as it need not
   // grow), and the one being built, copied into it when a write commits: a failed write leaves the
   // last delta as it was.
@@ -493,7 +495,7 @@ public final class DeltaWriter implements AutoCloseable {
     }
     out.putIntAt(storageCountAt, sections);
     out.putIntAt(8, out.size() + DeltaFormat.TRAILER);
-    out.putInt(DeltaFormat.crc(out.bytes(), 0, out.size()));
+    out.putInt(DeltaFormat.crc(crc, out.bytes(), 0, out.size()));
     pendingBase = now;
   }
 
@@ -537,7 +539,9 @@ public final class DeltaWriter implements AutoCloseable {
 
   private void checkCodecs(final Storage<?> storage, final List<SnapshotFormat.Column> columns) {
     {
-      for (final SnapshotFormat.Column column : columns) {
+      // Indexed, not an iterator: this runs at every write.
+      for (int c = 0; c < columns.size(); c++) {
+        final SnapshotFormat.Column column = columns.get(c);
         if (SnapshotFormat.CODEC == column.code() && !codecs.containsKey(column.type())) {
           throw new IllegalStateException(
               "cannot write a delta of "
@@ -855,8 +859,21 @@ public final class DeltaWriter implements AutoCloseable {
     }
   }
 
-  /** Writes the section's storage key and, per column, its name, type code and enum constants. */
+  /**
+   * Writes the section's storage key and, per column, its name, type code and enum constants: the
+   * bytes of the first write, kept by the tracker, from then on (no string encoded per write).
+   */
   private void writeColumnHeaders(final Tracker tracker) {
+    if (null != tracker.header) {
+      out.putBytes(tracker.header, 0, tracker.header.length);
+      return;
+    }
+    final int start = out.size();
+    encodeColumnHeaders(tracker);
+    tracker.header = Arrays.copyOfRange(out.bytes(), start, out.size());
+  }
+
+  private void encodeColumnHeaders(final Tracker tracker) {
     out.putString(tracker.key);
     out.putInt(tracker.columns.size());
     for (final SnapshotFormat.Column column : tracker.columns) {
@@ -964,6 +981,8 @@ public final class DeltaWriter implements AutoCloseable {
     final List<SnapshotFormat.Column> columns;
     final boolean fields;
     final boolean refs;
+    // The encoded column headers of its sections, once written (they never change).
+    byte[] header;
     long[] log = new long[16];
     int size;
     // How many entries of the log the write under way read: dropped when it commits.
