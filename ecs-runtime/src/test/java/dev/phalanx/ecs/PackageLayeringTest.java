@@ -54,8 +54,10 @@ class PackageLayeringTest {
           // Cloning stages into the core's change sets and copies subtrees with their links.
           CLONE, Set.of(CORE, HIERARCHY, INTERNAL),
           // Systems apply their command buffers at sync points, lock the registry while a wave
-          // runs and permit each system its declared structural changes.
-          SCHEDULE, Set.of(CORE, COMMAND));
+          // runs and permit each system its declared structural changes. Its saved state (frame
+          // counter, resources) travels as a snapshot's extra blocks, through the snapshot
+          // package's public API (SnapshotWriter.extra, ValueCodec, SnapshotFormatException).
+          SCHEDULE, Set.of(CORE, COMMAND, SNAPSHOT));
 
   @Test
   void everyPackageUsesExactlyTheLayersBelowIt() {

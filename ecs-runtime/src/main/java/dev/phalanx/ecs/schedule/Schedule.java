@@ -221,7 +221,7 @@ public final class Schedule {
 
   /**
    * {@return the number of frames run (or started) so far; while stepping, the number of frames
-   * ended (see the class comment)}
+   * ended (see the class comment)} {@link ScheduleState#restore} sets it to a saved count.
    */
   public long frame() {
     return frame;
@@ -1014,6 +1014,30 @@ public final class Schedule {
       text.append(waves(stages[s].name));
     }
     return text.append(']').toString();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // What ScheduleState saves and restores.
+  // ---------------------------------------------------------------------------------------------
+
+  /** {@return whether {@link #run()} is under way} */
+  boolean isRunning() {
+    return running;
+  }
+
+  /** {@return whether a step stopped inside the current frame (see {@link #stepSystem()})} */
+  boolean isInsideFrame() {
+    return cursor > 0;
+  }
+
+  /** {@return the stages, in the order they run: their fixed-step time is saved} */
+  Stage[] stageList() {
+    return stages;
+  }
+
+  /** Sets the count of frames run, between frames. */
+  void restoreFrame(final long restored) {
+    frame = restored;
   }
 
   // ---------------------------------------------------------------------------------------------

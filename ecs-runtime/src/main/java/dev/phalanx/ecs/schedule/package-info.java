@@ -34,6 +34,8 @@
  *       RunCondition}: whether a system runs in a frame.
  *   <li>{@code ScheduleBuilder}: declaring and checking; {@code Schedule}: planning's result and
  *       the executor; {@code SystemTiming}, {@code SystemFailedException}: what a frame reports.
+ *   <li>{@code ScheduleState}: the frame counter, fixed-step time and the resources declared saved,
+ *       saved with a snapshot of the world and restored with it.
  * </ul>
  */
 package dev.phalanx.ecs.schedule;
