@@ -10,17 +10,27 @@ import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.schedule.RunCondition;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
+import dev.phalanx.ecs.schedule.ScheduleState;
 import dev.phalanx.ecs.schedule.SystemContext;
 import dev.phalanx.ecs.schedule.SystemFailedException;
 import dev.phalanx.ecs.schedule.SystemTiming;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
+import dev.phalanx.ecs.snapshot.ValueCodec;
 import dev.phalanx.examples.docs.quickstart.Asleep_Traits;
 import dev.phalanx.examples.docs.quickstart.MovingQuery;
 import dev.phalanx.examples.docs.quickstart.Position_Storage;
 import dev.phalanx.examples.docs.quickstart.Position_Traits;
 import dev.phalanx.examples.docs.quickstart.Velocity_Storage;
 import dev.phalanx.examples.docs.quickstart.Velocity_Traits;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -256,5 +266,63 @@ class SchedulesGuideTest {
     assertEquals("fragile", failure.system());
     assertEquals(before, registry.alive(), "the failed stage's commands were discarded");
     assertEquals(List.of(), registry.verify());
+  }
+
+  /** How a saved {@link Score} is written: the resource opts in to saving with this codec. */
+  static final ValueCodec<Score> SCORE =
+      new ValueCodec<>() {
+        @Override
+        public void write(final Score value, final DataOutput out) throws IOException {
+          out.writeInt(value.asleep);
+        }
+
+        @Override
+        public Score read(final DataInput in) throws IOException {
+          final Score score = new Score();
+          score.asleep = in.readInt();
+          return score;
+        }
+      };
+
+  /** A server's schedule: built the same way for the saved server and the restored one. */
+  private static Schedule scoring(final Registry registry, final List<Long> frames) {
+    final ScheduleBuilder plan = Schedule.builder(registry);
+    plan.system(
+            "score",
+            context -> {
+              context.resource(Score.class).asleep++;
+              frames.add(context.frame());
+            })
+        .writesResource(Score.class);
+    return plan.build();
+  }
+
+  @Test
+  void savingTheScheduleWithTheWorld() throws IOException {
+    final Registry registry = world(10);
+    registry.context().emplace(Score.class, new Score());
+    final List<Long> frames = new ArrayList<>();
+    final Schedule schedule = scoring(registry, frames);
+    for (int i = 0; i < 5; i++) {
+      schedule.run();
+    }
+    // tag::state[]
+    final ScheduleState state = ScheduleState.of(schedule).resource(Score.class, "score", SCORE);
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    state.writeTo(new SnapshotWriter(registry)).write(out); // the world, then the state's blocks
+    final Registry restored = new Registry(); // a new server: same systems, same declarations
+    final Map<String, byte[]> extras =
+        new SnapshotLoader(restored)
+            .types(Position_Traits.TYPE, Velocity_Traits.TYPE)
+            .load(new ByteArrayInputStream(out.toByteArray()));
+    final Schedule again = scoring(restored, frames);
+    ScheduleState.of(again).resource(Score.class, "score", SCORE).restore(extras); // checked first
+    // end::state[]
+    assertEquals(5, again.frame());
+    assertEquals(5, restored.context().get(Score.class).asleep);
+    frames.clear();
+    again.run();
+    assertEquals(List.of(5L), frames, "context.frame() goes on");
+    assertEquals(6, restored.context().get(Score.class).asleep);
   }
 }
