@@ -232,4 +232,75 @@ class BinaryMemoryIoTest {
     assertThrows(IllegalStateException.class, () -> in.upTo(4));
     assertEquals(Long.MAX_VALUE, in.remainingBound());
   }
+
+  @Test
+  void runsOfEveryTypeAtEveryAlignmentReadBackAcrossGrowth() throws SnapshotFormatException {
+    // Each round writes a byte then a run of each type, so the runs start at every offset modulo
+    // their width, before and after the array grows (the output keeps a view per alignment).
+    final BinaryOutput<RuntimeException> out = BinaryOutput.inMemory();
+    final java.util.Random random = new java.util.Random(3);
+    final int rounds = 40;
+    final int[] lengths = new int[rounds];
+    final Object[][] written = new Object[rounds][];
+    for (int r = 0; r < rounds; r++) {
+      final int n = 1 + random.nextInt(3 * r + 2);
+      lengths[r] = n;
+      final short[] shorts = new short[n];
+      final char[] chars = new char[n];
+      final int[] ints = new int[n];
+      final float[] floats = new float[n];
+      final long[] longs = new long[n];
+      final double[] doubles = new double[n];
+      for (int i = 0; i < n; i++) {
+        shorts[i] = (short) random.nextInt();
+        chars[i] = (char) random.nextInt();
+        ints[i] = random.nextInt();
+        floats[i] = random.nextFloat();
+        longs[i] = random.nextLong();
+        doubles[i] = random.nextDouble();
+      }
+      written[r] = new Object[] {shorts, chars, ints, floats, longs, doubles};
+      out.putByte(r);
+      out.shorts(shorts, 0, n);
+      out.putByte(r);
+      out.chars(chars, 0, n);
+      out.putByte(r);
+      out.ints(ints, 0, n);
+      out.putByte(r);
+      out.floats(floats, 0, n);
+      out.putByte(r);
+      out.longs(longs, 0, n);
+      out.putByte(r);
+      out.doubles(doubles, 0, n);
+    }
+    final BinaryInput<RuntimeException> in = readBack(out, 0);
+    for (int r = 0; r < rounds; r++) {
+      final int n = lengths[r];
+      final short[] shorts = new short[n];
+      final char[] chars = new char[n];
+      final int[] ints = new int[n];
+      final float[] floats = new float[n];
+      final long[] longs = new long[n];
+      final double[] doubles = new double[n];
+      assertEquals(r, in.getByte());
+      in.shorts(shorts, 0, n);
+      assertEquals(r, in.getByte());
+      in.chars(chars, 0, n);
+      assertEquals(r, in.getByte());
+      in.ints(ints, 0, n);
+      assertEquals(r, in.getByte());
+      in.floats(floats, 0, n);
+      assertEquals(r, in.getByte());
+      in.longs(longs, 0, n);
+      assertEquals(r, in.getByte());
+      in.doubles(doubles, 0, n);
+      assertArrayEquals((short[]) written[r][0], shorts, "round " + r);
+      assertArrayEquals((char[]) written[r][1], chars, "round " + r);
+      assertArrayEquals((int[]) written[r][2], ints, "round " + r);
+      assertArrayEquals((float[]) written[r][3], floats, "round " + r);
+      assertArrayEquals((long[]) written[r][4], longs, "round " + r);
+      assertArrayEquals((double[]) written[r][5], doubles, "round " + r);
+    }
+    assertEquals(true, out.size() > FIRST, "the array grew");
+  }
 }
