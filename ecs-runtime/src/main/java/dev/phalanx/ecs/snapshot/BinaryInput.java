@@ -40,7 +40,7 @@ import java.util.zip.Checksum;
  * <p>Costs: each scalar read checks the buffered bytes with one comparison; refilling and failing
  * are out of line. A caller that checked a count may read its elements one by one: each read's
  * check then always passes. Bulk methods copy runs out of the buffer through its little-endian
- * typed views (one view object per run, none per element; no boxing).
+ * typed views ({@link TypedViews}; nothing allocated per run or per element; no boxing).
  *
  * <p>Invariants: {@code 0 <= position <= limit <= buffer.length}; the buffered bytes are {@code
  * buffer[position, limit)}; the input's offset of {@code buffer[0]} is {@code consumed} (for an
@@ -73,8 +73,11 @@ final class BinaryInput<X extends Exception> {
   private final ReadableByteChannel channel;
   private final byte[] buffer;
 
-  /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
+  /** The buffer in the format's byte order, which a channel refills. */
   private final ByteBuffer view;
+
+  /** The buffer's typed views: they copy whole runs in bulk. */
+  private final TypedViews views;
 
   private int position;
   private int limit;
@@ -85,6 +88,7 @@ final class BinaryInput<X extends Exception> {
     this.channel = channel;
     this.buffer = new byte[CAPACITY];
     this.view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+    this.views = new TypedViews(buffer);
   }
 
   private BinaryInput(final String kind, final byte[] array, final int from, final int length) {
@@ -93,6 +97,7 @@ final class BinaryInput<X extends Exception> {
     this.channel = null;
     this.buffer = array;
     this.view = ByteBuffer.wrap(array).order(ByteOrder.LITTLE_ENDIAN);
+    this.views = new TypedViews(array);
     this.position = from;
     this.limit = from + length;
     this.consumed = -from;
@@ -388,12 +393,6 @@ final class BinaryInput<X extends Exception> {
     return new ByteArrayInputStream(buffer, position, length);
   }
 
-  /** Returns {@link #view} positioned at byte {@code at}. */
-  private ByteBuffer viewAt(final int at) {
-    view.clear().position(at);
-    return view;
-  }
-
   void getBytes(final byte[] target, final int from, final int count)
       throws SnapshotFormatException, X {
     int done = 0;
@@ -432,7 +431,7 @@ final class BinaryInput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(2));
-      viewAt(position).asShortBuffer().get(target, from + done, n);
+      views.shorts(position).get(TypedViews.index(position, 2), target, from + done, n);
       position += 2 * n;
       done += n;
     }
@@ -443,7 +442,7 @@ final class BinaryInput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(2));
-      viewAt(position).asCharBuffer().get(target, from + done, n);
+      views.chars(position).get(TypedViews.index(position, 2), target, from + done, n);
       position += 2 * n;
       done += n;
     }
@@ -453,7 +452,7 @@ final class BinaryInput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(4));
-      viewAt(position).asIntBuffer().get(target, from + done, n);
+      views.ints(position).get(TypedViews.index(position, 4), target, from + done, n);
       position += 4 * n;
       done += n;
     }
@@ -464,7 +463,7 @@ final class BinaryInput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(8));
-      viewAt(position).asLongBuffer().get(target, from + done, n);
+      views.longs(position).get(TypedViews.index(position, 8), target, from + done, n);
       position += 8 * n;
       done += n;
     }
@@ -475,7 +474,7 @@ final class BinaryInput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(4));
-      viewAt(position).asFloatBuffer().get(target, from + done, n);
+      views.floats(position).get(TypedViews.index(position, 4), target, from + done, n);
       position += 4 * n;
       done += n;
     }
@@ -486,7 +485,7 @@ final class BinaryInput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = Math.min(count - done, available(8));
-      viewAt(position).asDoubleBuffer().get(target, from + done, n);
+      views.doubles(position).get(TypedViews.index(position, 8), target, from + done, n);
       position += 8 * n;
       done += n;
     }

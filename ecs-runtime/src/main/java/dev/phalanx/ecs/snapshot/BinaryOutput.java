@@ -5,12 +5,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.CharBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -32,12 +26,12 @@ import java.util.Arrays;
  *
  * <p>Costs: each scalar write checks the room left with one comparison; growing or flushing is out
  * of line. Bulk methods copy a run in as few pieces as the buffer allows, through the buffer's
- * little-endian typed views, one per element type and byte alignment, made on first use and kept
- * until the array is replaced: nothing is allocated per write, per piece or per element.
+ * little-endian typed views ({@link TypedViews}): nothing is allocated per write, per piece or per
+ * element.
  *
  * <p>Invariants: {@code 0 <= used <= buffer.length}; the bytes written so far are the {@code
  * flushed} bytes already handed to the channel (always 0 in memory), then {@code buffer[0, used)};
- * {@code view} wraps the current {@code buffer}.
+ * {@code view} and {@code views} wrap the current {@code buffer}.
  *
  * @param <X> the checked exception a write may throw: {@code IOException} for a channel
  */
@@ -65,17 +59,11 @@ final class BinaryOutput<X extends Exception> {
   private final WritableByteChannel channel;
   private byte[] buffer;
 
-  /** The buffer in the format's byte order: its typed views copy whole runs in bulk. */
+  /** The buffer in the format's byte order, which a flush hands to the channel. */
   private ByteBuffer view;
 
-  // Typed views of the buffer, by element type and by the byte alignment (offset modulo the width)
-  // each starts at; null until first used, dropped when the buffer is replaced.
-  private final ShortBuffer[] shortViews = new ShortBuffer[2];
-  private final CharBuffer[] charViews = new CharBuffer[2];
-  private final IntBuffer[] intViews = new IntBuffer[4];
-  private final FloatBuffer[] floatViews = new FloatBuffer[4];
-  private final LongBuffer[] longViews = new LongBuffer[8];
-  private final DoubleBuffer[] doubleViews = new DoubleBuffer[8];
+  // The buffer's typed views, for the bulk writes.
+  private final TypedViews views;
 
   private int used;
   private long flushed;
@@ -84,6 +72,7 @@ final class BinaryOutput<X extends Exception> {
     this.channel = channel;
     this.buffer = new byte[capacity];
     this.view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
+    this.views = new TypedViews(buffer);
   }
 
   /**
@@ -166,12 +155,7 @@ final class BinaryOutput<X extends Exception> {
     }
     buffer = Arrays.copyOf(buffer, (int) Math.min(MAX_ARRAY, Math.max(needed, 2L * buffer.length)));
     view = ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN);
-    Arrays.fill(shortViews, null);
-    Arrays.fill(charViews, null);
-    Arrays.fill(intViews, null);
-    Arrays.fill(floatViews, null);
-    Arrays.fill(longViews, null);
-    Arrays.fill(doubleViews, null);
+    views.of(buffer);
   }
 
   /**
@@ -188,16 +172,6 @@ final class BinaryOutput<X extends Exception> {
       }
     }
     return Math.min(count, (buffer.length - used) / width);
-  }
-
-  /**
-   * {@return the buffer's bytes from {@code alignment} on, little-endian: the base of the typed
-   * views whose elements start at offsets {@code alignment} modulo their width}
-   */
-  private ByteBuffer from(final int alignment) {
-    return ByteBuffer.wrap(buffer, alignment, buffer.length - alignment)
-        .slice()
-        .order(ByteOrder.LITTLE_ENDIAN);
   }
 
   void putByte(final int value) throws X {
@@ -286,7 +260,7 @@ final class BinaryOutput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = fit(2, count - done);
-      shortsAt(used).put((used & -2) / 2, source, from + done, n);
+      views.shorts(used).put(TypedViews.index(used, 2), source, from + done, n);
       used += 2 * n;
       done += n;
     }
@@ -296,7 +270,7 @@ final class BinaryOutput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = fit(2, count - done);
-      charsAt(used).put((used & -2) / 2, source, from + done, n);
+      views.chars(used).put(TypedViews.index(used, 2), source, from + done, n);
       used += 2 * n;
       done += n;
     }
@@ -306,7 +280,7 @@ final class BinaryOutput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = fit(4, count - done);
-      intsAt(used).put((used & -4) / 4, source, from + done, n);
+      views.ints(used).put(TypedViews.index(used, 4), source, from + done, n);
       used += 4 * n;
       done += n;
     }
@@ -316,7 +290,7 @@ final class BinaryOutput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = fit(8, count - done);
-      longsAt(used).put((used & -8) / 8, source, from + done, n);
+      views.longs(used).put(TypedViews.index(used, 8), source, from + done, n);
       used += 8 * n;
       done += n;
     }
@@ -326,7 +300,7 @@ final class BinaryOutput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = fit(4, count - done);
-      floatsAt(used).put((used & -4) / 4, source, from + done, n);
+      views.floats(used).put(TypedViews.index(used, 4), source, from + done, n);
       used += 4 * n;
       done += n;
     }
@@ -336,75 +310,9 @@ final class BinaryOutput<X extends Exception> {
     int done = 0;
     while (done < count) {
       final int n = fit(8, count - done);
-      doublesAt(used).put((used & -8) / 8, source, from + done, n);
+      views.doubles(used).put(TypedViews.index(used, 8), source, from + done, n);
       used += 8 * n;
       done += n;
     }
-  }
-
-  /** {@return the view of shorts whose elements start at offsets congruent to {@code at}} */
-  private ShortBuffer shortsAt(final int at) {
-    final int alignment = at & 1;
-    ShortBuffer view = shortViews[alignment];
-    if (null == view) {
-      view = from(alignment).asShortBuffer();
-      shortViews[alignment] = view;
-    }
-    return view;
-  }
-
-  /** {@return the view of chars whose elements start at offsets congruent to {@code at}} */
-  private CharBuffer charsAt(final int at) {
-    final int alignment = at & 1;
-    CharBuffer view = charViews[alignment];
-    if (null == view) {
-      view = from(alignment).asCharBuffer();
-      charViews[alignment] = view;
-    }
-    return view;
-  }
-
-  /** {@return the view of ints whose elements start at offsets congruent to {@code at}} */
-  private IntBuffer intsAt(final int at) {
-    final int alignment = at & 3;
-    IntBuffer view = intViews[alignment];
-    if (null == view) {
-      view = from(alignment).asIntBuffer();
-      intViews[alignment] = view;
-    }
-    return view;
-  }
-
-  /** {@return the view of floats whose elements start at offsets congruent to {@code at}} */
-  private FloatBuffer floatsAt(final int at) {
-    final int alignment = at & 3;
-    FloatBuffer view = floatViews[alignment];
-    if (null == view) {
-      view = from(alignment).asFloatBuffer();
-      floatViews[alignment] = view;
-    }
-    return view;
-  }
-
-  /** {@return the view of longs whose elements start at offsets congruent to {@code at}} */
-  private LongBuffer longsAt(final int at) {
-    final int alignment = at & 7;
-    LongBuffer view = longViews[alignment];
-    if (null == view) {
-      view = from(alignment).asLongBuffer();
-      longViews[alignment] = view;
-    }
-    return view;
-  }
-
-  /** {@return the view of doubles whose elements start at offsets congruent to {@code at}} */
-  private DoubleBuffer doublesAt(final int at) {
-    final int alignment = at & 7;
-    DoubleBuffer view = doubleViews[alignment];
-    if (null == view) {
-      view = from(alignment).asDoubleBuffer();
-      doubleViews[alignment] = view;
-    }
-    return view;
   }
 }
