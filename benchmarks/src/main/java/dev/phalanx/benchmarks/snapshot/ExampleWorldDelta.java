@@ -133,10 +133,10 @@ public class ExampleWorldDelta {
         }
         final ComponentType<?, ?>[] types = java.util.Arrays.copyOf(TYPES, TYPES.length + 1);
         types[TYPES.length] = TrackedPosition_Traits.TYPE;
-        writer.types(types);
+        writer.types(types).whenAdded(types);
         replica.loader().types(TrackedPosition_Traits.TYPE);
       } else {
-        writer.types(TYPES);
+        writer.types(TYPES).whenAdded(TYPES);
       }
       final int first = writer.write(); // write first: it may grow the array bytes() returns
       replica.apply(writer.bytes(), first); // the replica now holds the world

@@ -169,9 +169,13 @@ public final class DeltaLoader {
   }
 
   /**
-   * Adds types the deltas may name, besides those the registry has storages for.
+   * Adds types the deltas may name, besides those the registry has storages for. Each call adds to
+   * the earlier ones, so that {@code types(a).types(b)} accepts both: every writer and loader of
+   * this package reads {@code types(...)} this way (as EnTT's snapshot calls, flecs' filters and
+   * Bevy's replication rules are built up one component at a time), and a call never drops what an
+   * earlier one chose.
    *
-   * @param extraTypes the types
+   * @param extraTypes the types, besides those of earlier calls
    * @return this loader
    * @throws IllegalStateException if called from a codec or listener of a load under way
    */

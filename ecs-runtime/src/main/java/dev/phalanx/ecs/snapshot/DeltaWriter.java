@@ -149,6 +149,7 @@ public final class DeltaWriter implements AutoCloseable {
   private int lastAlive = -1;
   private int lastSize;
   private final java.util.Set<ComponentType<?, ?>> everyValue = new java.util.HashSet<>();
+  private final java.util.Set<ComponentType<?, ?>> whenAdded = new java.util.HashSet<>();
   // The types streamed, or null for every storage; and how many of the registry's storages have
   // been looked at for a tracker.
   private java.util.Set<ComponentType<?, ?>> chosenTypes;
@@ -253,16 +254,38 @@ public final class DeltaWriter implements AutoCloseable {
   }
 
   /**
-   * Streams only the storages of {@code types} (by default every storage of the registry, the
-   * hierarchy's and void ones included). Call it before the first write.
+   * Adds {@code types} to the storages streamed: the first call limits the writer to its types (by
+   * default it streams every storage of the registry, the hierarchy's and void ones included), and
+   * each later call adds more, so that {@code types(a).types(b)} streams both. Every writer and
+   * loader of this package reads {@code types(...)} this way (as EnTT's snapshot calls, flecs'
+   * filters and Bevy's replication rules are built up one component at a time): a call never drops
+   * what an earlier one chose. To stream other types, make a new writer (one per replica anyway).
    *
-   * @param types the types to stream
+   * <p>A listed type with fields whose in-place writes this writer cannot see must say how it is
+   * replicated, or the next {@link #write} throws {@link IllegalArgumentException} naming it: an
+   * untracked one needs {@link #everyValue} (written in place: every value sent in every delta) or
+   * {@link #whenAdded} (never written in place after it is added); a tracked type ({@code
+   * Component(tracked = true)}) and a type without fields need nothing.
+   *
+   * @param types the types to stream, besides those of earlier calls
    * @return this writer
+   * @throws IllegalStateException if this writer has written a delta (the replica holds what the
+   *     earlier types gave it: make a new writer), or if called from the interest predicate or a
+   *     codec of a write under way; nothing changed
    */
   public DeltaWriter types(final ComponentType<?, ?>... types) {
     guard.check("choose the types");
+    if (0 != base) {
+      throw new IllegalStateException(
+          "cannot add types after the first write: the replica holds what the earlier types gave"
+              + " it; choose every type before the first write, or make a new writer and a new"
+              + " replica");
+    }
     close();
-    chosenTypes = new java.util.HashSet<>(Arrays.asList(types));
+    if (null == chosenTypes) {
+      chosenTypes = new java.util.HashSet<>();
+    }
+    chosenTypes.addAll(Arrays.asList(types));
     attachedUpTo = 0;
     attachNewStorages();
     return this;
@@ -271,7 +294,8 @@ public final class DeltaWriter implements AutoCloseable {
   /**
    * Sends every element of these untracked types (of the replica's entities) in every delta, not
    * only when the component is added: for untracked components written in place. A tracked type
-   * needs no opting in (its changed elements are sent); opting it in sends all of it too.
+   * needs no opting in (its changed elements are sent); opting it in sends all of it too. Like
+   * {@link #types}, each call adds to the earlier ones.
    *
    * @param types the types
    * @return this writer
@@ -279,6 +303,24 @@ public final class DeltaWriter implements AutoCloseable {
   public DeltaWriter everyValue(final ComponentType<?, ?>... types) {
     guard.check("opt types in to every value");
     everyValue.addAll(Arrays.asList(types));
+    return this;
+  }
+
+  /**
+   * Declares that these untracked types are never written in place once added: a delta sends an
+   * element's values when the component is added (or its entity enters the replica), and nothing
+   * more. That is what the writer does for any untracked type; the declaration is what lets {@link
+   * #types} list such a type (see there), so that an untracked type never loses its in-place writes
+   * without a word. A write in place after the add does not reach the replica: track the type, or
+   * use {@link #everyValue}, if that may happen. Like {@link #types}, each call adds to the earlier
+   * ones.
+   *
+   * @param types the types
+   * @return this writer
+   */
+  public DeltaWriter whenAdded(final ComponentType<?, ?>... types) {
+    guard.check("declare types sent when added");
+    whenAdded.addAll(Arrays.asList(types));
     return this;
   }
 
@@ -528,13 +570,39 @@ public final class DeltaWriter implements AutoCloseable {
   private void checkCodecs() {
     for (int k = 0; k < trackers.size(); k++) {
       checkCodecs(trackers.get(k).storage, trackers.get(k).columns);
+      checkReplicable(trackers.get(k).storage, trackers.get(k).fields);
     }
     for (int i = attachedUpTo; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
       if (null == chosenTypes || chosenTypes.contains(storage.type())) {
-        checkCodecs(storage, SnapshotFormat.columns(storage));
+        final List<SnapshotFormat.Column> columns = SnapshotFormat.columns(storage);
+        checkCodecs(storage, columns);
+        checkReplicable(storage, !columns.isEmpty());
       }
     }
+  }
+
+  /**
+   * Refuses a type listed in {@link #types} whose in-place writes would never reach the replica
+   * without a word: untracked, with fields, and neither opted in to every value nor declared sent
+   * when added.
+   */
+  private void checkReplicable(final Storage<?> storage, final boolean fields) {
+    final ComponentType<?, ?> type = storage.type();
+    if (null == chosenTypes
+        || !fields
+        || storage.isTracked()
+        || everyValue.contains(type)
+        || whenAdded.contains(type)) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        "cannot write a delta of "
+            + storage.describe()
+            + ": it is listed in types(...) but untracked, so a write in place leaves no trace and"
+            + " would never reach the replica; track it (@Component(tracked = true)), send all its"
+            + " values in every delta (everyValue(type)), or declare that it is never written in"
+            + " place once added (whenAdded(type))");
   }
 
   private void checkCodecs(final Storage<?> storage, final List<SnapshotFormat.Column> columns) {

@@ -50,8 +50,12 @@ abstract sealed class LoaderSettings<L extends LoaderSettings<L>>
   /**
    * Adds types the snapshot may name. A stream may name only these, the target registry's storages'
    * types and the hierarchy's: give every saved type whose storage the target does not have yet.
+   * Each call adds to the earlier ones, so that {@code types(a).types(b)} accepts both: every
+   * writer and loader of this package reads {@code types(...)} this way (as EnTT's snapshot calls,
+   * flecs' filters and Bevy's replication rules are built up one component at a time), and a call
+   * never drops what an earlier one chose.
    *
-   * @param extraTypes the types
+   * @param extraTypes the types, besides those of earlier calls
    * @return this loader
    * @throws IllegalStateException if called from a codec or listener of a load under way
    */

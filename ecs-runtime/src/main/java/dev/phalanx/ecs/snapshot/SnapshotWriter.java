@@ -19,8 +19,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Saves a registry, some of its component types or some of its entities, in the snapshot format
@@ -38,7 +40,8 @@ import java.util.Map;
  *       the entity storage verbatim, so that {@link SnapshotLoader} restores identical identifiers,
  *       versions and recycling order. Storages are written position by position, holes of in-place
  *       storages included (with their free list), so positions survive too.
- *   <li>{@link #types}: only those storages; the entity section stays whole.
+ *   <li>{@link #types}: only those storages (each call adds to the earlier ones); the entity
+ *       section stays whole.
  *   <li>{@link #entities}: only those entities (their components in every chosen storage, holes
  *       dropped); the entity section lists just them, so such a snapshot is for {@link
  *       ContinuousLoader}, which maps identifiers, not for {@link SnapshotLoader}.
@@ -77,7 +80,8 @@ public final class SnapshotWriter {
   private final CallGuard guard = new CallGuard("SnapshotWriter");
   private final Map<Class<?>, ValueCodec<?>> codecs = new HashMap<>();
   private final Map<String, byte[]> extras = new LinkedHashMap<>();
-  private ComponentType<?, ?>[] types;
+  // The types chosen, in the order given, or null for every storage.
+  private Set<ComponentType<?, ?>> types;
   private long[] chosen;
 
   /**
@@ -90,14 +94,23 @@ public final class SnapshotWriter {
   }
 
   /**
-   * Saves only the storages of {@code chosenTypes} (in this order); the entity section stays whole.
+   * Adds {@code chosenTypes} to the storages saved: the first call limits the writer to its types
+   * (by default it saves every storage), and each later call adds more, so that {@code
+   * types(a).types(b)} saves both (in the order of the calls; a type given twice is saved once).
+   * Every writer and loader of this package reads {@code types(...)} this way (as EnTT's snapshot
+   * calls, flecs' filters and Bevy's replication rules are built up one component at a time): a
+   * call never drops what an earlier one chose. To save other types, make a new writer. The entity
+   * section stays whole.
    *
-   * @param chosenTypes the types to save
+   * @param chosenTypes the types to save, besides those of earlier calls
    * @return this writer
    */
   public SnapshotWriter types(final ComponentType<?, ?>... chosenTypes) {
     guard.check("choose the types");
-    this.types = chosenTypes.clone();
+    if (null == types) {
+      types = new LinkedHashSet<>();
+    }
+    types.addAll(Arrays.asList(chosenTypes));
     return this;
   }
 

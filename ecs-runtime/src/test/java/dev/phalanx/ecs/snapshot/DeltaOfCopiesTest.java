@@ -19,7 +19,8 @@ class DeltaOfCopiesTest {
   @Test
   void prefabInstancesAndClonesAreStreamedToTheReplica() throws SnapshotFormatException {
     final Registry server = LoaderWorlds.intsAndChars(2);
-    final DeltaWriter writer = new DeltaWriter(server).types(LoaderWorlds.TYPES);
+    final DeltaWriter writer =
+        new DeltaWriter(server).types(LoaderWorlds.TYPES).whenAdded(LoaderWorlds.TYPES);
     final Registry replica = new Registry();
     final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
     loader.load(writer.bytes(), writer.write());
@@ -39,7 +40,8 @@ class DeltaOfCopiesTest {
   @Test
   void aRangeInsertionIsStreamedToTheReplica() throws SnapshotFormatException {
     final Registry server = LoaderWorlds.intsAndChars(1);
-    final DeltaWriter writer = new DeltaWriter(server).types(LoaderWorlds.TYPES);
+    final DeltaWriter writer =
+        new DeltaWriter(server).types(LoaderWorlds.TYPES).whenAdded(LoaderWorlds.TYPES);
     final Registry replica = new Registry();
     final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
     loader.load(writer.bytes(), writer.write());

@@ -42,7 +42,8 @@ class DeltaWriterOptionsTest {
   @Test
   void onlyTheChosenTypesAreStreamed() throws SnapshotFormatException {
     final Registry server = LoaderWorlds.intsAndChars(5);
-    final DeltaWriter writer = new DeltaWriter(server).types(LoaderWorlds.CHARS);
+    final DeltaWriter writer =
+        new DeltaWriter(server).types(LoaderWorlds.CHARS).whenAdded(LoaderWorlds.CHARS);
     final Registry replica = new Registry();
     final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
     final int length = writer.write();
@@ -71,7 +72,9 @@ class DeltaWriterOptionsTest {
     final Registry server = LoaderWorlds.intsAndChars(2);
     final long e = LoaderWorlds.live(server)[0];
     final DeltaWriter writer =
-        new DeltaWriter(server).types(LoaderWorlds.INTS, AllPrimitivesStorageB.IN_PLACE);
+        new DeltaWriter(server)
+            .types(LoaderWorlds.INTS, AllPrimitivesStorageB.IN_PLACE)
+            .whenAdded(LoaderWorlds.INTS, AllPrimitivesStorageB.IN_PLACE);
     final Registry replica = new Registry();
     final DeltaLoader loader =
         new DeltaLoader(replica)

@@ -48,7 +48,9 @@ public final class Replica {
     return new DeltaWriter(world.registry())
         .types(TYPES)
         .everyValue(
-            Position_Traits.TYPE, Velocity_Traits.TYPE, Lifetime_Traits.TYPE, Hierarchy.TYPE);
+            Position_Traits.TYPE, Velocity_Traits.TYPE, Lifetime_Traits.TYPE, Hierarchy.TYPE)
+        .whenAdded(
+            Frozen_Traits.TYPE, Glowing_Traits.TYPE, Comet_Traits.TYPE, Attachment_Traits.TYPE);
   }
 
   /**
@@ -61,7 +63,7 @@ public final class Replica {
    * @return the writer (close it when the replica goes)
    */
   public static DeltaWriter writerOfChanges(final World world) {
-    return new DeltaWriter(world.registry()).types(TYPES);
+    return new DeltaWriter(world.registry()).types(TYPES).whenAdded(TYPES);
   }
 
   /**
