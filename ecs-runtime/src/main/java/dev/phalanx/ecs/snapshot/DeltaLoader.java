@@ -109,6 +109,14 @@ import java.util.zip.CRC32C;
  */
 public final class DeltaLoader {
 
+  // What a length that does not fit the bytes most likely means, and how to recover.
+  private static final String WRITE_FIRST =
+      "; if the bytes are a DeltaWriter's bytes(), call write() before bytes(): in"
+          + " load(writer.bytes(), writer.write()) Java calls bytes() first, which returns the"
+          + " previous delta's array; nothing changed, and the writer keeps the new delta until its"
+          + " next write, so load(writer.bytes(), length) with the length write() returned applies"
+          + " it";
+
   private final Registry registry;
   private final CallGuard guard = new CallGuard("DeltaLoader");
   private final CRC32C crc = new CRC32C();
@@ -225,6 +233,16 @@ public final class DeltaLoader {
   public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
     guard.enter("load(byte[], int)", "load a delta");
     try {
+      if (length < 0 || length > bytes.length) {
+        throw new SnapshotFormatException(
+            0,
+            "bad delta: its length is given as "
+                + length
+                + " but the array holds "
+                + bytes.length
+                + " bytes"
+                + WRITE_FIRST);
+      }
       apply(stage(DeltaFormat.input(bytes, 0, length), length));
     } finally {
       guard.exit();
@@ -348,7 +366,8 @@ public final class DeltaLoader {
       throws SnapshotFormatException {
     final int declared = lengthOf(in);
     if (declared != length) {
-      throw in.error("its length is " + declared + " but it has " + length + " bytes");
+      throw in.error(
+          "its length is " + declared + " but it is given as " + length + " bytes" + WRITE_FIRST);
     }
     final int stored = in.getIntAt(length - 4);
     if (stored != DeltaFormat.crc(crc, in, 0, length - 4)) {
@@ -458,6 +477,14 @@ public final class DeltaLoader {
         throw in.error(
             "its base is tick " + staged.base + " but this replica holds nothing yet (tick 0)");
       }
+    } else if (staged.stream == stream && staged.tick == tick && staged.base < tick) {
+      throw in.error(
+          "this replica applied this delta already (its base is tick "
+              + staged.base
+              + " and its tick "
+              + tick
+              + " is the replica's): a delta is applied once"
+              + WRITE_FIRST);
     } else if (staged.stream != stream) {
       throw in.error("it comes from another writer than the deltas this replica applied");
     } else if (staged.base != tick) {

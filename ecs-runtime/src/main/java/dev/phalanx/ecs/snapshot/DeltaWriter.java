@@ -398,10 +398,25 @@ public final class DeltaWriter implements AutoCloseable {
   }
 
   /**
-   * {@return the array the last successful write filled (reused by the next write, so it may be
-   * taken before it; a failed write leaves it as it was)}
+   * Returns the array the last successful write filled: the delta is its {@code [0, length)}, the
+   * length being what {@link #write()} returned. Call {@link #write()} first, then this: the next
+   * write may grow the array, and an array taken before it then holds the previous delta. So {@code
+   * loader.load(writer.bytes(), writer.write())}, in which Java calls {@code bytes()} first, is a
+   * mistake: before the first write this method refuses it; later, {@link DeltaLoader} refuses the
+   * stale array before changing anything (its length does not fit), and the delta stays here until
+   * the next write, so that {@code loader.load(writer.bytes(), length)} still applies it. A failed
+   * write leaves the array as it was.
+   *
+   * @return the array of the last delta
+   * @throws IllegalStateException if no write succeeded yet: there is no delta to read
    */
   public byte[] bytes() {
+    if (0 == done.size()) {
+      throw new IllegalStateException(
+          "no delta written yet: call write() before bytes() (int length = writer.write(); then"
+              + " loader.load(writer.bytes(), length)); in load(writer.bytes(), writer.write())"
+              + " Java calls bytes() first");
+    }
     return done.bytes();
   }
 

@@ -22,7 +22,6 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -254,7 +253,7 @@ class CodecFaultInjectionTest {
     final List<byte[]> deltas = new ArrayList<>();
     for (int tick = 0; tick < 6; tick++) {
       server.step();
-      final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+      final byte[] delta = LoaderWorlds.delta(writer);
       deltas.add(delta);
       clean.load(delta, delta.length);
       expected.add(fullSave(twin));

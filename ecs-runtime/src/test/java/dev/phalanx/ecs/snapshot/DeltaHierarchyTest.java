@@ -297,11 +297,11 @@ class DeltaHierarchyTest {
     tree.attach(b, root);
     tree.attach(c, a);
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] first = LoaderWorlds.delta(writer);
     tree.reparent(c, b);
     tree.detach(a);
     tree.attach(a, c);
-    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] second = LoaderWorlds.delta(writer);
     final int[] refused = new int[2];
     flipAll(null, first, refused);
     flipAll(first, second, refused);
@@ -406,7 +406,7 @@ class DeltaHierarchyTest {
     final long a = server.create();
     Hierarchy.of(server).attach(a, root);
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     final int r = rootIndex(delta);
     final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
     bytes.putLong(column(delta, 0) + r * 8, sentEntity(delta, 1 - r));
@@ -422,7 +422,7 @@ class DeltaHierarchyTest {
     final long a = server.create();
     Hierarchy.of(server).attach(a, root);
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     final int r = rootIndex(delta);
     ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN).putInt(column(delta, 4) + r * 4, 2);
     final Registry client = new Registry();
@@ -441,10 +441,10 @@ class DeltaHierarchyTest {
     final Hierarchy tree = Hierarchy.of(server);
     tree.attach(a, root);
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] first = LoaderWorlds.delta(writer);
     tree.detach(a);
     tree.attach(a, root);
-    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] second = LoaderWorlds.delta(writer);
     final int r = rootIndex(second);
     // a's parent becomes plain: held by the replica, but without a node anywhere.
     ByteBuffer.wrap(second)
@@ -472,10 +472,10 @@ class DeltaHierarchyTest {
     final Hierarchy tree = Hierarchy.of(server);
     tree.attach(a, root);
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] first = LoaderWorlds.delta(writer);
     server.remove(root, Hierarchy.TYPE);
     assertTrue(Entity.isNull(tree.parent(a)));
-    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] second = LoaderWorlds.delta(writer);
     // One node sent (a, now a root): its parent column is the first of the section's last 36 bytes.
     final int parentColumn = second.length - DeltaFormat.TRAILER - (4 * 8 + 4);
     final ByteBuffer bytes = ByteBuffer.wrap(second).order(ByteOrder.LITTLE_ENDIAN);
@@ -505,7 +505,7 @@ class DeltaHierarchyTest {
     tree.attach(a, root);
     tree.attach(b, root);
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     final int n = 3;
     final int parents = delta.length - DeltaFormat.TRAILER - n * (4 * 8 + 4);
     final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
@@ -546,10 +546,10 @@ class DeltaHierarchyTest {
     final Hierarchy tree = Hierarchy.of(server);
     tree.attach(a, root);
     final DeltaWriter writer = new DeltaWriter(server);
-    final byte[] first = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] first = LoaderWorlds.delta(writer);
     final long top = server.create();
     tree.attach(root, top);
-    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] second = LoaderWorlds.delta(writer);
     final int n = 3;
     final List<Long> sent = sent(second, n);
     assertEquals(Set.of(root, a, top), Set.copyOf(sent));
@@ -583,7 +583,7 @@ class DeltaHierarchyTest {
     final long a = server.create();
     Hierarchy.of(server).attach(a, root);
     final DeltaWriter writer = new DeltaWriter(server);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     rename(delta, "previousSibling", "previousSiblinX");
     resign(delta);
     final Registry client = new Registry();
@@ -634,7 +634,7 @@ class DeltaHierarchyTest {
       tree.attach(server.create(), root);
     }
     final DeltaWriter writer = new DeltaWriter(server).everyValue(Hierarchy.TYPE);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     final int n = children + 1;
     final List<Long> sent = sent(delta, n);
     final ByteBuffer bytes = ByteBuffer.wrap(delta).order(ByteOrder.LITTLE_ENDIAN);
@@ -675,7 +675,7 @@ class DeltaHierarchyTest {
     mirror.attach(local, loader.map(q));
     final long c = server.create();
     tree.attach(c, p);
-    final byte[] second = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] second = LoaderWorlds.delta(writer);
     final int n = 3;
     final List<Long> sent = sent(second, n);
     assertEquals(Set.of(t, p, c), Set.copyOf(sent));

@@ -209,7 +209,7 @@ class DeltaLoaderRefusalTest {
     final DeltaLoader loader = replica(registry);
     final SnapshotFormatException e =
         assertThrows(SnapshotFormatException.class, () -> loader.load(longer, longer.length));
-    assertTrue(e.getMessage().contains("its length is " + delta.length + " but it has"));
+    assertTrue(e.getMessage().contains("its length is " + delta.length + " but it is given as"));
     assertEquals(1, loader.tick());
     loader.load(longer, delta.length);
     assertEquals(2, loader.tick());

@@ -23,12 +23,12 @@ class DeltaOfCopiesTest {
         new DeltaWriter(server).types(LoaderWorlds.TYPES).whenAdded(LoaderWorlds.TYPES);
     final Registry replica = new Registry();
     final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     final long template = server.storage(LoaderWorlds.INTS).packed()[0];
     final long[] instances = new long[3];
     Prefab.of(server, template).instantiate(server, instances);
     final long clone = EntityCloner.within(server).clone(template);
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     assertEquals(6, replica.alive());
     for (final long copy : List.of(instances[0], instances[1], instances[2], clone)) {
       assertEquals(Row.of(100), replica.get(loader.map(copy), LoaderWorlds.INTS));
@@ -44,11 +44,11 @@ class DeltaOfCopiesTest {
         new DeltaWriter(server).types(LoaderWorlds.TYPES).whenAdded(LoaderWorlds.TYPES);
     final Registry replica = new Registry();
     final DeltaLoader loader = new DeltaLoader(replica).types(LoaderWorlds.TYPES);
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     final long[] added = new long[4];
     server.create(added);
     server.storage(LoaderWorlds.INTS).insert(added, 0, added.length, Row.of(7));
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     for (final long e : added) {
       assertEquals(Row.of(7), replica.get(loader.map(e), LoaderWorlds.INTS));
     }

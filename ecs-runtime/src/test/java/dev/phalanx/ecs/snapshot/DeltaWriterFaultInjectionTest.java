@@ -162,7 +162,9 @@ class DeltaWriterFaultInjectionTest {
       } catch (final Injected expected) {
         thrown++;
         assertEquals(base, writer.base(), where);
-        assertArrayEquals(last, Arrays.copyOf(writer.bytes(), last.length), where);
+        if (0 != last.length) { // before the first success, bytes() has no delta to show
+          assertArrayEquals(last, Arrays.copyOf(writer.bytes(), last.length), where);
+        }
         assertEquals(0, stream.size(), where);
         continue;
       }
@@ -175,7 +177,7 @@ class DeltaWriterFaultInjectionTest {
     }
     if (thrown > 0) {
       // The last write may have been the one that threw: one more, with nothing new.
-      loader.load(new ByteArrayInputStream(Arrays.copyOf(writer.bytes(), writer.write())));
+      loader.load(new ByteArrayInputStream(LoaderWorlds.delta(writer)));
       DeltaReplicationModelTest.assertMirrors(server, interest, replica, loader, where + ", end");
     }
     assertTrue(thrown <= 1, where);

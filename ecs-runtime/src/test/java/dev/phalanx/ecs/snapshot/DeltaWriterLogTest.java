@@ -216,7 +216,8 @@ class DeltaWriterLogTest {
     assertSame(thrown, assertThrows(IllegalStateException.class, writer::write));
     writer.interest(e -> true);
     final DeltaLoader loader = new DeltaLoader(new Registry());
-    assertDoesNotFail(loader, writer.bytes(), writer.write());
+    final int length = writer.write();
+    assertDoesNotFail(loader, writer.bytes(), length);
     assertTrue(loader.map(entity) != Entity.NULL);
   }
 }

@@ -121,6 +121,19 @@ final class LoaderWorlds {
     }
   }
 
+  /** Writes {@code writer}'s next delta, then loads it: write first, then read its bytes. */
+  static void load(final DeltaLoader loader, final DeltaWriter writer)
+      throws SnapshotFormatException {
+    final int length = writer.write();
+    loader.load(writer.bytes(), length);
+  }
+
+  /** {@return a copy of {@code writer}'s next delta} */
+  static byte[] delta(final DeltaWriter writer) {
+    final int length = writer.write();
+    return Arrays.copyOf(writer.bytes(), length);
+  }
+
   static long[] live(final Registry registry) {
     return Arrays.copyOf(registry.entities().packed(), registry.alive());
   }

@@ -148,7 +148,7 @@ class NestedCallsTest {
             .types(SWAP, IN_PLACE, TRACKED, TAG)
             .codec(Point.class, AllPrimitivesStorageB.POINTS);
     replica.storage(POOL);
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     final byte[] previous = Arrays.copyOf(writer.bytes(), writer.bytes().length);
     final long base = writer.base();
     nested
@@ -184,7 +184,7 @@ class NestedCallsTest {
       delta = out.toByteArray();
       running = "write(OutputStream)";
     } else {
-      delta = Arrays.copyOf(writer.bytes(), writer.write());
+      delta = LoaderWorlds.delta(writer);
       running = "write()";
     }
     nested.assertRefused("DeltaWriter", running, "base", "bytes");
@@ -195,7 +195,7 @@ class NestedCallsTest {
     DeltaReplicationModelTest.assertMirrors(server, e -> true, replica, loader, running);
     // Still streaming every storage and every entity, with its codec: nothing was changed.
     server.emplace(server.create(), SWAP, SnapshotAllColumnsTest.randomSample(random, live));
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     DeltaReplicationModelTest.assertMirrors(server, e -> true, replica, loader, "after");
   }
 
@@ -341,7 +341,7 @@ class NestedCallsTest {
     final Registry server = SnapshotAllColumnsTest.world(9, 30);
     final DeltaWriter writer =
         new DeltaWriter(server).codec(Point.class, AllPrimitivesStorageB.POINTS);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     for (final boolean fromCodec : new boolean[] {true, false}) {
       for (int entry = 0; entry < 3; entry++) {
         final Registry replica = new Registry();
@@ -400,7 +400,7 @@ class NestedCallsTest {
     final Registry server = SnapshotAllColumnsTest.world(10, 10);
     final DeltaWriter writer =
         new DeltaWriter(server).codec(Point.class, AllPrimitivesStorageB.POINTS);
-    final byte[] delta = Arrays.copyOf(writer.bytes(), writer.write());
+    final byte[] delta = LoaderWorlds.delta(writer);
     final Registry replica = new Registry();
     final DeltaLoader loader =
         new DeltaLoader(replica)
@@ -445,7 +445,7 @@ class NestedCallsTest {
             "s",
             null,
             new Point(7, 8)));
-    loader.load(writer.bytes(), writer.write());
+    LoaderWorlds.load(loader, writer);
     assertEquals(List.of(), replica.verify());
   }
 }
