@@ -39,21 +39,27 @@ import java.util.zip.CRC32C;
  *       against the types this loader was given ({@link #types}) or the registry has (no class is
  *       loaded by name), every field's type, every enum constant, and every entity (a lost one must
  *       be mapped, a gained one must not, a value or a removal must concern an entity mapped after
- *       the delta, once per storage), and the hierarchy it would leave: the links of the nodes it
- *       sends together with the replica's other nodes must have no cycle, a parent the replica will
- *       hold must have a node, and a children list the delta carries whole (every child sent) must
- *       agree with the children's links and the child count. A bad delta throws {@link
- *       SnapshotFormatException} naming the offset and the rule; the replica and the map are
- *       unchanged. A storage the delta changes that is locked or iterated (any storage, if the
- *       delta destroys entities) refuses it with {@link ConcurrentModificationException},
- *       unchanged; so does a replica with too few identifiers left for the gained entities (the
- *       creations are made before the destructions), with {@link IllegalStateException}.
+ *       the delta, once per storage), every {@code @EntityRef} value (outside the hierarchy's
+ *       links: {@link Entity#NULL} or an entity the replica holds after the delta, as a writer
+ *       sends them), that no entity it loses is still named by an element of a streamed storage
+ *       (one it has a section for, or a type given to {@link #types}) of a mapped entity that it
+ *       neither loses nor sends again (which would then name a destroyed entity), and the hierarchy
+ *       it would leave: the links of the nodes it sends together with the replica's other nodes
+ *       must have no cycle, a parent the replica will hold must have a node, and a children list
+ *       the delta carries whole (every child sent) must agree with the children's links and the
+ *       child count. A bad delta throws {@link SnapshotFormatException} naming the offset and the
+ *       rule; the replica and the map are unchanged. A storage the delta changes that is locked or
+ *       iterated (any storage, if the delta destroys entities) refuses it with {@link
+ *       ConcurrentModificationException}, unchanged; so does a replica with too few identifiers
+ *       left for the gained entities (the creations are made before the destructions), with {@link
+ *       IllegalStateException}.
  *   <li>stages the whole apply into the loader's {@link ChangeSet} (public API only): the
  *       destruction of the local entities of lost remote ones, the creation of local entities for
  *       gained ones, and per storage the removal of the component from the entities listed as
  *       losing it, a value write for each value sent of an entity that has the component, an
- *       insertion for the others. {@code @EntityRef} fields (and hierarchy links) are mapped: a
- *       reference to a remote entity this replica does not hold becomes {@link Entity#NULL};
+ *       insertion for the others. {@code @EntityRef} fields (and hierarchy links) are mapped to the
+ *       local entities (a hierarchy link to a remote entity this replica does not hold becomes
+ *       {@link Entity#NULL}; any other such reference was refused by the check);
  *   <li>commits it: the change set checks it in full (a refused commit changes nothing: the
  *       replica, the map and the tick are as before the call), creates the entities, writes every
  *       value (each stamping the local change tick of a tracked storage) with no listener running
@@ -101,7 +107,8 @@ import java.util.zip.CRC32C;
  * overflow for two versions of one index mapped at once and for indices beyond a span bounded by
  * twice the number mapped (an untrusted delta naming huge indices cannot make the loader allocate
  * more than that); 24 bytes per remote index. A small delta costs little whatever the replica's
- * size.
+ * size, except that a delta that loses entities costs one pass over the references of each streamed
+ * storage with {@code @EntityRef} fields (as the writer's pass that sends such elements again).
  *
  * <h2>Threading</h2>
  *
@@ -432,8 +439,132 @@ public final class DeltaLoader {
     if (0 != body.remainingBound()) {
       throw body.error(body.remainingBound() + " bytes follow the last section");
     }
+    body.where = "the lost entities";
+    checkLostReferences(body, staged);
     checkHierarchy(staged);
     return staged;
+  }
+
+  /**
+   * Refuses a delta that loses an entity while a mirrored element keeps referring to it: an element
+   * of a streamed storage (one the delta has a section for, or a type given to {@link #types}),
+   * owned by a mapped entity the delta neither loses, sends again nor removes the component from,
+   * whose {@code @EntityRef} field names the lost entity's local one, would name a destroyed entity
+   * after the apply. The writer sends such elements again (with {@link Entity#NULL}), so only a
+   * forged delta, or a reference written in place in an untracked type the writer was not told
+   * about, trips it. One pass over the references of those storages, in a delta that loses entities
+   * only; the hierarchy's links follow their own rule (see {@link #checkHierarchy}).
+   */
+  private void checkLostReferences(final BinaryInput<RuntimeException> in, final Staged staged)
+      throws SnapshotFormatException {
+    if (0 == staged.gone.length) {
+      return;
+    }
+    final LongLongMap lostLocals = new LongLongMap(staged.gone.length);
+    for (final long remote : staged.gone) {
+      final long local = remoteToLocal.get(remote, Entity.NULL);
+      if (registry.valid(local)) {
+        lostLocals.put(local, remote);
+      }
+    }
+    if (0 == lostLocals.size()) {
+      return;
+    }
+    final Map<Storage<?>, Section> sent = new HashMap<>();
+    for (final Section section : staged.sections) {
+      sent.put(section.storage, section);
+    }
+    final java.util.Set<Storage<?>> streamed = new java.util.LinkedHashSet<>(sent.keySet());
+    for (final ComponentType<?, ?> type : types.values()) {
+      final Storage<?> storage = registry.findStorage(type);
+      if (null != storage) {
+        streamed.add(storage);
+      }
+    }
+    LongLongMap localToRemote = null;
+    for (final Storage<?> storage : streamed) {
+      if (Hierarchy.TYPE == storage.type() || storage.registry() != registry) {
+        continue;
+      }
+      final LostReferences found = new LostReferences(lostLocals, covered(sent.get(storage)));
+      storage.eachEntityRef(found);
+      for (int i = 0; i < found.count; i++) {
+        if (null == localToRemote) {
+          localToRemote = new LongLongMap(remoteToLocal.size());
+          remoteToLocal.invertInto(localToRemote);
+        }
+        final long owner = found.owners[i];
+        if (localToRemote.containsKey(owner)) {
+          in.where = storage.describe() + ", field '" + found.fields[i] + "'";
+          throw in.error(
+              "it loses "
+                  + Entity.toString(lostLocals.get(found.references[i], Entity.NULL))
+                  + " but not the element of "
+                  + Entity.toString(localToRemote.get(owner, Entity.NULL))
+                  + " whose field '"
+                  + found.fields[i]
+                  + "' refers to it, and does not send that element again: the reference would"
+                  + " name a destroyed entity (a reference written in place reaches a replica only"
+                  + " if its type is tracked or opted in to everyValue)");
+        }
+      }
+    }
+  }
+
+  /** The local entities whose element of a storage the section sends again or removes. */
+  private LongLongMap covered(final Section section) {
+    if (null == section) {
+      return new LongLongMap(0);
+    }
+    final LongLongMap covered = new LongLongMap(section.entities.length + section.removed.length);
+    for (final long remote : section.entities) {
+      coverLocal(covered, remote);
+    }
+    for (final long remote : section.removed) {
+      coverLocal(covered, remote);
+    }
+    return covered;
+  }
+
+  private void coverLocal(final LongLongMap covered, final long remote) {
+    final long local = remoteToLocal.get(remote, Entity.NULL);
+    if (!Entity.isNull(local)) {
+      covered.put(local, 1);
+    }
+  }
+
+  /** Collects the references to a lost entity held by elements the delta leaves as they are. */
+  private static final class LostReferences implements dev.phalanx.ecs.EntityRefVisitor {
+    private final LongLongMap lost;
+    private final LongLongMap covered;
+    long[] owners = new long[0];
+    long[] references = new long[0];
+    String[] fields = new String[0];
+    int count;
+
+    LostReferences(final LongLongMap lost, final LongLongMap covered) {
+      this.lost = lost;
+      this.covered = covered;
+    }
+
+    @Override
+    public void visit(final long owner, final String field, final long reference) {
+      if (Entity.isNull(reference)
+          || Entity.isTombstone(owner)
+          || !lost.containsKey(reference)
+          || lost.containsKey(owner)
+          || covered.containsKey(owner)) {
+        return;
+      }
+      if (count == owners.length) {
+        owners = Arrays.copyOf(owners, Math.max(4, 2 * count));
+        references = Arrays.copyOf(references, owners.length);
+        fields = Arrays.copyOf(fields, owners.length);
+      }
+      owners[count] = owner;
+      references[count] = reference;
+      fields[count++] = field;
+    }
   }
 
   /**
@@ -571,6 +702,9 @@ public final class DeltaLoader {
       in.where = where + ", field '" + names[f] + "'";
       final Object values = column(in, codes[f], n, constants[f], classes[f]);
       if (null != classes[f]) {
+        if (SnapshotFormat.ENTITY == codes[f] && Hierarchy.TYPE != storage.type()) {
+          checkReferences(in, section.entities, (long[]) values, names[f], lost, gained);
+        }
         section.values.put(names[f], values);
       }
     }
@@ -630,6 +764,34 @@ public final class DeltaLoader {
       }
     }
     return null == target ? null : target.type();
+  }
+
+  /**
+   * Checks that every reference of an {@code @EntityRef} field names {@link Entity#NULL} or an
+   * entity the replica holds after the delta: the writer sends {@code NULL} for one the replica
+   * does not get, so any other would be mapped to nothing.
+   */
+  private void checkReferences(
+      final BinaryInput<RuntimeException> in,
+      final long[] owners,
+      final long[] references,
+      final String field,
+      final EntityIndexMap lost,
+      final EntityIndexMap gained)
+      throws SnapshotFormatException {
+    for (int i = 0; i < references.length; i++) {
+      final long reference = references[i];
+      if (!Entity.isNull(reference) && !heldAfter(reference, lost, gained)) {
+        throw in.error(
+            "the element of "
+                + Entity.toString(owners[i])
+                + " refers in field '"
+                + field
+                + "' to "
+                + Entity.toString(reference)
+                + ", which the replica does not hold after the delta (a writer sends NULL for it)");
+      }
+    }
   }
 
   /** Checks that every entity losing the component is held, not gained, and listed once. */

@@ -9,6 +9,7 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -52,7 +53,9 @@ import java.util.zip.CRC32C;
  *       in every delta. An untracked write leaves no trace, so that is the rule: a component
  *       written in place after it was added is replicated only if it is tracked (the cheap way: a
  *       tick compare per element, the changed ones sent) or opted in (all sent). The hierarchy's
- *       storage is untracked: opt it in when links change after they are made.
+ *       storage is untracked: opt it in when links change after they are made. An untracked type
+ *       listed in {@link #types} must say which it is ({@link #everyValue} or {@link #whenAdded}),
+ *       or the write is refused, naming it.
  *   <li>Elements that refer to an entity the replica gains or loses in this delta, so that its
  *       references follow.
  *   <li>After a restore (a {@link SnapshotLoader} load into the cleared registry since the base):
@@ -86,9 +89,10 @@ import java.util.zip.CRC32C;
  *
  * <p>{@link #interest} (a predicate, evaluated for every live entity at each write) or {@link
  * #entities} (a fixed set) chooses what this replica gets. A reference ({@code @EntityRef} field)
- * to an entity the replica does not have arrives as {@link Entity#NULL}; when an entity enters or
- * leaves the replica, every element of its storages that refers to it is sent again (one pass over
- * the storages with references, only in writes where the replica gains or loses entities), so the
+ * to an entity the replica does not have is sent as {@link Entity#NULL} (a {@link DeltaLoader}
+ * refuses any other reference to an entity it does not hold); when an entity enters or leaves the
+ * replica, every element of its storages that refers to it is sent again (one pass over the
+ * storages with references, only in writes where the replica gains or loses entities), so the
  * replica's references always name the mapped entity or {@code NULL}, as a full snapshot's would.
  * Hierarchy links are references too; the {@link DeltaLoader} rebuilds the replica's children lists
  * and counts from the parent links that arrive, so its hierarchy is whole with any interest set.
@@ -120,9 +124,9 @@ import java.util.zip.CRC32C;
  *
  * <p>Nested calls are refused: while a write runs, a call from its predicate or codecs to {@link
  * #write()}, {@link #write(OutputStream)}, {@link #interest}, {@link #entities}, {@link #types},
- * {@link #everyValue}, {@link #codec} or {@link #close} throws {@link IllegalStateException} naming
- * the write under way, before changing anything. {@link #base()} and {@link #bytes()} may be called
- * and show the last successful write.
+ * {@link #everyValue}, {@link #whenAdded}, {@link #codec} or {@link #close} throws {@link
+ * IllegalStateException} naming the write under way, before changing anything. {@link #base()} and
+ * {@link #bytes()} may be called and show the last successful write.
  *
  * <h2>Threading</h2>
  *
@@ -355,6 +359,9 @@ public final class DeltaWriter implements AutoCloseable {
    *     with a new writer
    * @throws IllegalStateException if a field's type has no codec, or if called from the interest
    *     predicate or a codec of a write under way; nothing is written or changed
+   * @throws IllegalArgumentException if a type listed in {@link #types} is untracked and neither
+   *     opted in to {@link #everyValue} nor declared {@link #whenAdded}; nothing is written or
+   *     changed
    * @throws RuntimeException what the interest predicate or a codec threw; the writer is left as
    *     before the call
    */
@@ -383,6 +390,9 @@ public final class DeltaWriter implements AutoCloseable {
    * @return the delta's length in bytes
    * @throws IllegalStateException if a field's type has no codec, or if called from the interest
    *     predicate or a codec of a write under way; nothing is written or changed
+   * @throws IllegalArgumentException if a type listed in {@link #types} is untracked and neither
+   *     opted in to {@link #everyValue} nor declared {@link #whenAdded}; nothing is written or
+   *     changed
    * @throws RuntimeException what the interest predicate or a codec threw; the writer is left as
    *     before the call, {@link #bytes()} included
    */
@@ -1135,10 +1145,14 @@ public final class DeltaWriter implements AutoCloseable {
     private final DataOutputStream codecData = new DataOutputStream(codecBytes);
     private int shift;
     private int mask;
+    // Whether references to an entity the replica does not hold go as NULL (all but the
+    // hierarchy's links, which the loader resolves by its own rule).
+    private boolean nullUnheld;
 
     void start(final Storage<?> storage) {
       shift = storage.pageShift();
       mask = storage.pageSize() - 1;
+      nullUnheld = Hierarchy.TYPE != storage.type();
     }
 
     @Override
@@ -1178,6 +1192,13 @@ public final class DeltaWriter implements AutoCloseable {
 
     @Override
     public void longs(final String name, final long[][] pages, final boolean entityRef) {
+      if (entityRef && nullUnheld) {
+        for (int i = 0; i < positionCount; i++) {
+          final long reference = pages[positions[i] >>> shift][positions[i] & mask];
+          out.putLong(!Entity.isNull(reference) && held(reference) ? reference : Entity.NULL);
+        }
+        return;
+      }
       for (int i = 0; i < positionCount; i++) {
         out.putLong(pages[positions[i] >>> shift][positions[i] & mask]);
       }

@@ -79,6 +79,23 @@ final class EntityIndexMap implements RemapLog.Mapping {
     return null != overflow && 0 != overflow.size() && overflow.containsKey(key);
   }
 
+  /** Puts every key of this map into {@code target} under its value: the inverse map. O(span). */
+  void invertInto(final LongLongMap target) {
+    for (int index = 0; index < span; index++) {
+      if (slots[3 * index + 2] == stamp && !Entity.isNull(slots[3 * index + 1])) {
+        target.put(slots[3 * index + 1], slots[3 * index]);
+      }
+    }
+    if (null != overflow) {
+      for (int slot = 0; slot < overflow.capacity(); slot++) {
+        final long key = overflow.keyAt(slot);
+        if (!Entity.isNull(key) && !Entity.isNull(overflow.valueAt(slot))) {
+          target.put(overflow.valueAt(slot), key);
+        }
+      }
+    }
+  }
+
   /** Returns the value of {@code key}, or {@code missing}. */
   @Override
   public long get(final long key, final long missing) {
