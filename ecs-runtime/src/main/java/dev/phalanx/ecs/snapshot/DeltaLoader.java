@@ -150,6 +150,11 @@ public final class DeltaLoader {
   private final LongPredicate isDropped = droppedLocals::containsKey;
   private final LongPredicate held = this::heldAfter;
   private final LongUnaryOperator keptLocal = this::keptLocal;
+  // The lost-references check's state, kept across deltas (see checkLostReferences): the visitor
+  // with its sets, and the local-to-remote map, built only when an element refers to a lost entity.
+  private final LostReferences lostReferences = new LostReferences();
+  private final LongLongMap localToRemote = new LongLongMap(16);
+  private boolean localsInverted;
   // Each delta is staged into this set, then committed.
   private final ChangeSet changes;
   // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
@@ -460,7 +465,7 @@ public final class DeltaLoader {
     if (0 == staged.gone.length) {
       return;
     }
-    final LongLongMap lostLocals = new LongLongMap(staged.gone.length);
+    final LongLongMap lostLocals = emptied(lostReferences.lost);
     for (final long remote : staged.gone) {
       final long local = remoteToLocal.get(remote, Entity.NULL);
       if (registry.valid(local)) {
@@ -470,60 +475,68 @@ public final class DeltaLoader {
     if (0 == lostLocals.size()) {
       return;
     }
-    final Map<Storage<?>, Section> sent = new HashMap<>();
+    localsInverted = false;
     for (final Section section : staged.sections) {
-      sent.put(section.storage, section);
+      checkLostReferences(in, section.storage, section);
     }
-    final java.util.Set<Storage<?>> streamed = new java.util.LinkedHashSet<>(sent.keySet());
     for (final ComponentType<?, ?> type : types.values()) {
       final Storage<?> storage = registry.findStorage(type);
-      if (null != storage) {
-        streamed.add(storage);
-      }
-    }
-    LongLongMap localToRemote = null;
-    for (final Storage<?> storage : streamed) {
-      if (Hierarchy.TYPE == storage.type() || storage.registry() != registry) {
-        continue;
-      }
-      final LostReferences found = new LostReferences(lostLocals, covered(sent.get(storage)));
-      storage.eachEntityRef(found);
-      for (int i = 0; i < found.count; i++) {
-        if (null == localToRemote) {
-          localToRemote = new LongLongMap(remoteToLocal.size());
-          remoteToLocal.invertInto(localToRemote);
-        }
-        final long owner = found.owners[i];
-        if (localToRemote.containsKey(owner)) {
-          in.where = storage.describe() + ", field '" + found.fields[i] + "'";
-          throw in.error(
-              "it loses "
-                  + Entity.toString(lostLocals.get(found.references[i], Entity.NULL))
-                  + " but not the element of "
-                  + Entity.toString(localToRemote.get(owner, Entity.NULL))
-                  + " whose field '"
-                  + found.fields[i]
-                  + "' refers to it, and does not send that element again: the reference would"
-                  + " name a destroyed entity (a reference written in place reaches a replica only"
-                  + " if its type is tracked or opted in to everyValue)");
-        }
+      if (null != storage && null == sectionOf(staged, storage)) {
+        checkLostReferences(in, storage, null);
       }
     }
   }
 
-  /** The local entities whose element of a storage the section sends again or removes. */
-  private LongLongMap covered(final Section section) {
-    if (null == section) {
-      return new LongLongMap(0);
+  /**
+   * Checks one streamed storage's references to the lost entities ({@code section} may be null).
+   */
+  private void checkLostReferences(
+      final BinaryInput<RuntimeException> in, final Storage<?> storage, final Section section)
+      throws SnapshotFormatException {
+    if (Hierarchy.TYPE == storage.type() || storage.registry() != registry) {
+      return;
     }
-    final LongLongMap covered = new LongLongMap(section.entities.length + section.removed.length);
-    for (final long remote : section.entities) {
-      coverLocal(covered, remote);
+    final LongLongMap covered = emptied(lostReferences.covered);
+    if (null != section) {
+      for (final long remote : section.entities) {
+        coverLocal(covered, remote);
+      }
+      for (final long remote : section.removed) {
+        coverLocal(covered, remote);
+      }
     }
-    for (final long remote : section.removed) {
-      coverLocal(covered, remote);
+    final LostReferences found = lostReferences;
+    found.count = 0;
+    storage.eachEntityRef(found);
+    for (int i = 0; i < found.count; i++) {
+      if (!localsInverted) {
+        remoteToLocal.invertInto(emptied(localToRemote));
+        localsInverted = true;
+      }
+      final long owner = found.owners[i];
+      if (localToRemote.containsKey(owner)) {
+        in.where = storage.describe() + ", field '" + found.fields[i] + "'";
+        throw in.error(
+            "it loses "
+                + Entity.toString(found.lost.get(found.references[i], Entity.NULL))
+                + " but not the element of "
+                + Entity.toString(localToRemote.get(owner, Entity.NULL))
+                + " whose field '"
+                + found.fields[i]
+                + "' refers to it, and does not send that element again: the reference would"
+                + " name a destroyed entity (a reference written in place reaches a replica only"
+                + " if its type is tracked or opted in to everyValue)");
+      }
     }
-    return covered;
+  }
+
+  private static Section sectionOf(final Staged staged, final Storage<?> storage) {
+    for (final Section section : staged.sections) {
+      if (storage == section.storage) {
+        return section;
+      }
+    }
+    return null;
   }
 
   private void coverLocal(final LongLongMap covered, final long remote) {
@@ -535,17 +548,14 @@ public final class DeltaLoader {
 
   /** Collects the references to a lost entity held by elements the delta leaves as they are. */
   private static final class LostReferences implements dev.phalanx.ecs.EntityRefVisitor {
-    private final LongLongMap lost;
-    private final LongLongMap covered;
+    // The local entities of the lost remote ones (to the remote), and those whose element the
+    // storage's section sends again or removes.
+    final LongLongMap lost = new LongLongMap(16);
+    final LongLongMap covered = new LongLongMap(16);
     long[] owners = new long[0];
     long[] references = new long[0];
     String[] fields = new String[0];
     int count;
-
-    LostReferences(final LongLongMap lost, final LongLongMap covered) {
-      this.lost = lost;
-      this.covered = covered;
-    }
 
     @Override
     public void visit(final long owner, final String field, final long reference) {
