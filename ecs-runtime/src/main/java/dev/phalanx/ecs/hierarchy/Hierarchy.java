@@ -137,6 +137,7 @@ public final class Hierarchy {
   private int changes;
   // The traversals' walks and their reused breadth-first queue.
   private final Traversals traversals = new Traversals(this);
+  private final ListRebuild listRebuild = new ListRebuild();
   // The checked link changes: their rules, and the nodes they create.
   private final LinkEdits edits;
   // Open beginRelink() batches: while any is, unlinking is deferred to the rebuild (endRelink).
@@ -614,11 +615,11 @@ public final class Hierarchy {
    * written list did not carry), in position order. A parent link that names the node itself or an
    * entity without a node becomes {@link Entity#NULL}, as do a root's sibling links. Cycles of
    * parent links are not broken: a loader checks there are none first ({@link #verify()} names
-   * them). Links that already agree are left as they are. O(nodes), allocating two arrays of that
-   * size.
+   * them). Links that already agree are left as they are. O(nodes); the two scratch arrays of that
+   * size are kept, so a relink allocates nothing once they have grown.
    */
   public void relink() {
-    ListRebuild.rebuild(nodes);
+    listRebuild.rebuild(nodes);
     changes++;
   }
 

@@ -39,7 +39,10 @@ final class LinkEdits {
    */
   void checkLink(final long child, final long parent, final String verb) {
     checkValid(child, verb);
-    checkValid(parent, verb + " to");
+    if (!registry.valid(parent)) {
+      // The message is built only when it is thrown: linking is a hot path.
+      checkValid(parent, verb + " to");
+    }
     if (child == parent) {
       throw new IllegalArgumentException(
           "cannot "

@@ -8,18 +8,20 @@ import dev.phalanx.ecs.SparseSet;
  * node values (a loader's) left them as they wanted. The parent links are the truth: afterwards
  * every list holds exactly the nodes that name its owner as parent, its count is its length, its
  * sibling links are symmetric, and a root has no siblings (see {@link Hierarchy#relink()} for the
- * order kept). Cycles of parent links are not broken: a loader refuses them first. Stateless: one
- * rebuild allocates two arrays of one entry per node position.
+ * order kept). Cycles of parent links are not broken: a loader refuses them first. One per
+ * hierarchy: its two scratch arrays (one entry per node position) grow to the largest storage
+ * rebuilt and are kept, so that a rebuild (one per delta a replica applies) allocates nothing.
  */
 final class ListRebuild {
 
-  private ListRebuild() {}
+  private boolean[] taken = new boolean[0];
+  private int[] tail = new int[0];
 
   /**
    * Rebuilds every children list and count of {@code nodes} from the parent links; see {@link
    * Hierarchy#relink()}.
    */
-  static void rebuild(final Hierarchy.NodeStorage nodes) {
+  void rebuild(final Hierarchy.NodeStorage nodes) {
     final int size = nodes.size();
     final long[] packed = nodes.packed();
     for (int at = 0; at < size; at++) {
@@ -30,8 +32,14 @@ final class ListRebuild {
         }
       }
     }
-    final boolean[] taken = new boolean[size];
-    final int[] tail = new int[size];
+    if (taken.length < size) {
+      taken = new boolean[Math.max(size, 2 * taken.length)];
+      tail = new int[taken.length];
+    } else {
+      java.util.Arrays.fill(taken, 0, size, false);
+    }
+    final boolean[] taken = this.taken;
+    final int[] tail = this.tail;
     for (int at = 0; at < size; at++) {
       if (!Entity.isTombstone(packed[at])) {
         tail[at] = keepListed(nodes, at, taken);

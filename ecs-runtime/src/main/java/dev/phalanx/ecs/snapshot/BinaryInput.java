@@ -10,6 +10,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.zip.Checksum;
 
@@ -64,17 +65,21 @@ final class BinaryInput<X extends Exception> {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  /** What is being read, named by every error ("storage Position, field x"). */
-  String where = "the header";
+  /**
+   * What is being read, named by every error ("storage Position, field x"): a string, or an object
+   * whose {@code toString()} names it, called only when an error is built (so that a reader that
+   * moves through many places need not build a string per place).
+   */
+  Object where = "the header";
 
   // What every error message starts with ("bad delta"), or null for nothing.
   private final String kind;
   // The channel refilling the buffer, or null when the buffer holds the whole input.
   private final ReadableByteChannel channel;
-  private final byte[] buffer;
+  private byte[] buffer;
 
   /** The buffer in the format's byte order, which a channel refills. */
-  private final ByteBuffer view;
+  private ByteBuffer view;
 
   /** The buffer's typed views: they copy whole runs in bulk. */
   private final TypedViews views;
@@ -82,6 +87,9 @@ final class BinaryInput<X extends Exception> {
   private int position;
   private int limit;
   private long consumed;
+  // The bytes of the last string getStringIndex read, for lastString.
+  private int lastStringAt;
+  private int lastStringLength;
 
   private BinaryInput(final ReadableByteChannel channel) {
     this.kind = null;
@@ -151,6 +159,35 @@ final class BinaryInput<X extends Exception> {
     cut.position = Objects.checkIndex(position, from + end + 1);
     cut.where = where;
     return cut;
+  }
+
+  /**
+   * Makes this array reader read the {@code length} bytes of {@code array} from {@code from}, from
+   * their start, as a new {@link #of(String, byte[], int, int)} would: a caller that reads input
+   * after input reuses one reader (and its views, as long as the array is the same). An array only.
+   */
+  void reset(final byte[] array, final int from, final int length) {
+    arrayStart();
+    Objects.checkFromIndexSize(from, length, array.length);
+    if (array != buffer) {
+      buffer = array;
+      view = ByteBuffer.wrap(array).order(ByteOrder.LITTLE_ENDIAN);
+      views.of(array);
+    }
+    position = from;
+    limit = from + length;
+    consumed = -from;
+    where = "the header";
+  }
+
+  /**
+   * Leaves out this array reader's bytes from offset {@code end} on, as {@link #upTo} does, in
+   * place.
+   */
+  void limitTo(final int end) {
+    final int from = arrayStart();
+    Objects.checkIndex(position, from + end + 1);
+    limit = from + end;
   }
 
   /** Moves {@code bytes}' position past the bytes read from it (see {@link #of(ByteBuffer)}). */
@@ -350,6 +387,44 @@ final class BinaryInput<X extends Exception> {
     }
     position += length;
     return value;
+  }
+
+  /**
+   * Reads a name as {@link #getString} does, without decoding it: returns the index of the
+   * candidate (a name's UTF-8 bytes) it equals, or -1. {@link #lastString} then decodes it, for a
+   * message. Allocates nothing.
+   */
+  int getStringIndex(final byte[][] candidates) throws SnapshotFormatException, X {
+    final int length = getCount("string bytes", CAPACITY);
+    need(length);
+    lastStringAt = position;
+    lastStringLength = length;
+    position += length;
+    for (int c = 0; c < candidates.length; c++) {
+      final byte[] candidate = candidates[c];
+      if (candidate.length == length
+          && Arrays.equals(buffer, lastStringAt, lastStringAt + length, candidate, 0, length)) {
+        return c;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * {@return the name the last {@link #getStringIndex} read, decoded} An array reader only (a
+   * channel's buffer may have moved on).
+   */
+  String lastString() throws SnapshotFormatException {
+    arrayStart();
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(buffer, lastStringAt, lastStringLength))
+          .toString();
+    } catch (final CharacterCodingException e) {
+      throw errorAt(offset() - lastStringLength, "malformed UTF-8 in a name");
+    }
   }
 
   /** Reads a string value written by {@code putChars}: {@code null} for length -1. */

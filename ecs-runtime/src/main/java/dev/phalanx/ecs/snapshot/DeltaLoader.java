@@ -14,10 +14,11 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongPredicate;
@@ -108,7 +109,17 @@ import java.util.zip.CRC32C;
  * twice the number mapped (an untrusted delta naming huge indices cannot make the loader allocate
  * more than that); 24 bytes per remote index. A small delta costs little whatever the replica's
  * size, except that a delta that loses entities costs one pass over the references of each streamed
- * storage with {@code @EntityRef} fields (as the writer's pass that sends such elements again).
+ * storage with {@code @EntityRef} fields (as the writer's pass that sends such elements again). A
+ * delta with a hierarchy section also costs one pass over the replica's nodes (its check and the
+ * rebuild of the children lists).
+ *
+ * <p>Garbage: none per delta once warm. The loader keeps its reader, its staging (the entity lists,
+ * one section per component type with its columns' arrays, grown to the largest delta and kept),
+ * the storages by key and the hierarchy check's arrays from one load to the next; names in the
+ * delta are matched against the replica's as bytes, not decoded. What still allocates: a first
+ * delta, one larger than any before, a load through a direct {@link ByteBuffer} or an {@link
+ * InputStream} (one copy of the delta), string, enum and codec fields (their values are objects),
+ * and errors.
  *
  * <h2>Threading</h2>
  *
@@ -155,6 +166,20 @@ public final class DeltaLoader {
   private final LostReferences lostReferences = new LostReferences();
   private final LongLongMap localToRemote = new LongLongMap(16);
   private boolean localsInverted;
+  // The staging of every load, kept with its arrays (see Staged, Section): the input reader, the
+  // staged delta, the sections by component type id, the storages by key, one field header's
+  // parts, the place being read (for messages), the count entities() read, and the loads so far.
+  private final BinaryInput<RuntimeException> input = DeltaFormat.input(new byte[0], 0, 0);
+  private final Staged staged = new Staged();
+  private Section[] sectionsByType = new Section[16];
+  private StorageKeys storageKeys;
+  private int[] fieldTargets = new int[8];
+  private byte[] fieldCodes = new byte[8];
+  private String[][] fieldConstants = new String[8][];
+  private String[] fieldNames = new String[8];
+  private final Place place = new Place();
+  private int readCount;
+  private long loads;
   // Each delta is staged into this set, then committed.
   private final ChangeSet changes;
   // Undoes a refused commit's staging; one instance, so that a load allocates no callback.
@@ -255,7 +280,8 @@ public final class DeltaLoader {
                 + " bytes"
                 + WRITE_FIRST);
       }
-      apply(stage(DeltaFormat.input(bytes, 0, length), length));
+      input.reset(bytes, 0, length);
+      apply(stage(input, length));
     } finally {
       guard.exit();
     }
@@ -292,12 +318,13 @@ public final class DeltaLoader {
       from = 0;
     }
     final int available = delta.remaining();
-    final BinaryInput<RuntimeException> header = DeltaFormat.input(bytes, from, available);
-    final int length = lengthOf(header);
+    input.reset(bytes, from, available);
+    final int length = lengthOf(input);
     if (length > available) {
-      throw header.error("its length is " + length + " but " + available + " bytes remain");
+      throw input.error("its length is " + length + " but " + available + " bytes remain");
     }
-    apply(stage(DeltaFormat.input(bytes, from, length), length));
+    input.reset(bytes, from, length);
+    apply(stage(input, length));
     delta.position(delta.position() + length);
   }
 
@@ -355,23 +382,97 @@ public final class DeltaLoader {
   // Staging: everything is read and checked before the replica changes.
   // ---------------------------------------------------------------------------------------------
 
-  /** A staged delta. */
+  /**
+   * The staged delta: one per loader, refilled by each load; its arrays grow to the largest delta
+   * and are kept, so that staging allocates nothing once they have.
+   */
   private static final class Staged {
     long stream;
     long base;
     long tick;
-    long[] gone;
-    long[] arrived;
-    final List<Section> sections = new ArrayList<>();
+    long[] gone = new long[16];
+    int goneCount;
+    long[] arrived = new long[16];
+    int arrivedCount;
+    Section[] sections = new Section[8];
+    int sectionCount;
+
+    void add(final Section section) {
+      if (sectionCount == sections.length) {
+        sections = Arrays.copyOf(sections, 2 * sectionCount);
+      }
+      sections[sectionCount++] = section;
+    }
   }
 
-  /** A staged storage section. */
+  /**
+   * A staged storage section: one per component type, kept from one load to the next with its
+   * arrays (grown, never shrunk) and the replica's columns of the type.
+   */
   private static final class Section {
     Storage<?> storage;
-    long[] removed;
-    long[] entities;
-    // Per target column name, the staged values (a primitive array or Object[]), or absent.
+    long[] removed = new long[16];
+    int removedCount;
+    long[] entities = new long[16];
+    int entityCount;
+    // Per target column name, the staged values (a primitive array or Object[], at least
+    // entityCount long), or null for a column this delta lacks.
     final Map<String, Object> values = new HashMap<>();
+    // Per target column name, the array its values were last read into, reused while it is long
+    // enough and of the column's type.
+    final Map<String, Object> buffers = new HashMap<>();
+    // The replica's columns of the type and their names' UTF-8 bytes, matched without decoding.
+    final List<SnapshotFormat.Column> targets;
+    final byte[][] targetNames;
+    // The load that last staged this section, to refuse a second section for it.
+    long stagedBy;
+
+    Section(final Storage<?> storage) {
+      targets = SnapshotFormat.columns(storage);
+      targetNames = new byte[targets.size()][];
+      for (int t = 0; t < targetNames.length; t++) {
+        targetNames[t] = targets.get(t).name().getBytes(StandardCharsets.UTF_8);
+      }
+    }
+  }
+
+  /**
+   * What staging reads, for the messages of its errors ({@link BinaryInput#where}): made into a
+   * string only when an error is.
+   */
+  private static final class Place {
+    String what;
+    Storage<?> storage;
+    String part = "";
+    String field;
+
+    Place at(final String description) {
+      what = description;
+      storage = null;
+      return this;
+    }
+
+    Place in(final Storage<?> section, final String sectionPart) {
+      storage = section;
+      part = sectionPart;
+      field = null;
+      return this;
+    }
+
+    Place field(final Storage<?> section, final String name) {
+      storage = section;
+      part = "";
+      field = name;
+      return this;
+    }
+
+    @Override
+    public String toString() {
+      if (null == storage) {
+        return what;
+      }
+      return storage.describe() + part + (null == field ? "" : ", field '" + field + "'");
+    }
   }
 
   private Staged stage(final BinaryInput<RuntimeException> in, final int length)
@@ -386,20 +487,24 @@ public final class DeltaLoader {
       throw new SnapshotFormatException(
           length - 4, "bad delta: its checksum does not match its bytes (corrupt or truncated)");
     }
-    final BinaryInput<RuntimeException> body = in.upTo(length - 4);
-    final Staged staged = new Staged();
-    body.where = "the header";
+    in.limitTo(length - 4);
+    final BinaryInput<RuntimeException> body = in;
+    loads++;
+    body.where = place.at("the header");
     staged.stream = body.getLong();
     staged.base = body.getLong();
     staged.tick = body.getLong();
     checkBase(body, staged);
-    body.where = "the lost entities";
-    staged.gone = entities(body);
-    body.where = "the gained entities";
-    staged.arrived = entities(body);
+    body.where = place.at("the lost entities");
+    staged.gone = entities(body, staged.gone);
+    staged.goneCount = readCount;
+    body.where = place.at("the gained entities");
+    staged.arrived = entities(body, staged.arrived);
+    staged.arrivedCount = readCount;
     // Which remote entities the replica holds after the delta: mapped and not lost, or gained.
     final EntityIndexMap lost = emptied(lostSet);
-    for (final long remote : staged.gone) {
+    for (int i = 0; i < staged.goneCount; i++) {
+      final long remote = staged.gone[i];
       if (!remoteToLocal.containsKey(remote)) {
         throw body.error(Entity.toString(remote) + " is lost but this replica does not hold it");
       }
@@ -409,7 +514,8 @@ public final class DeltaLoader {
       lost.put(remote, 1);
     }
     final EntityIndexMap gained = emptied(gainedSet);
-    for (final long remote : staged.arrived) {
+    for (int i = 0; i < staged.arrivedCount; i++) {
+      final long remote = staged.arrived[i];
       if (Entity.isNull(remote) || Entity.isTombstone(remote)) {
         throw body.error("a gained entity is " + Entity.toString(remote));
       }
@@ -421,33 +527,49 @@ public final class DeltaLoader {
       }
       gained.put(remote, 1);
     }
-    body.where = "the storage count";
+    body.where = place.at("the storage count");
     final int sections = body.count(body.getInt(), 12);
-    final Map<String, Storage<?>> byKey = storagesByKey();
-    final Map<Storage<?>, Boolean> seen = new HashMap<>();
+    final StorageKeys keys = storageKeys();
+    staged.sectionCount = 0;
     for (int s = 0; s < sections; s++) {
-      body.where = "storage section " + s;
-      final String key = body.getString();
-      final Storage<?> storage = byKey.get(key);
-      if (null == storage) {
+      body.where = place.at("a storage section");
+      final int k = body.getStringIndex(keys.names);
+      if (k < 0) {
         throw body.error(
             "storage '"
-                + key
+                + body.lastString()
                 + "' is neither a storage of the replica nor a type given to types(...)");
       }
-      body.where = storage.describe();
-      if (null != seen.put(storage, Boolean.TRUE)) {
+      final Storage<?> storage = keys.storages[k];
+      body.where = place.in(storage, "");
+      final Section section = sectionFor(storage);
+      if (loads == section.stagedBy) {
         throw body.error("the delta has two sections for it");
       }
-      staged.sections.add(section(body, storage, lost, gained));
+      section.stagedBy = loads;
+      staged.add(section(body, section, lost, gained));
     }
     if (0 != body.remainingBound()) {
       throw body.error(body.remainingBound() + " bytes follow the last section");
     }
-    body.where = "the lost entities";
+    body.where = place.at("the lost entities");
     checkLostReferences(body, staged);
     checkHierarchy(staged);
     return staged;
+  }
+
+  /** {@return the kept section of {@code storage}'s type, bound to {@code storage}} */
+  private Section sectionFor(final Storage<?> storage) {
+    final int id = storage.type().id();
+    if (id >= sectionsByType.length) {
+      sectionsByType = Arrays.copyOf(sectionsByType, Math.max(id + 1, 2 * sectionsByType.length));
+    }
+    if (null == sectionsByType[id]) {
+      sectionsByType[id] = new Section(storage);
+    }
+    final Section section = sectionsByType[id];
+    section.storage = storage;
+    return section;
   }
 
   /**
@@ -462,11 +584,12 @@ public final class DeltaLoader {
    */
   private void checkLostReferences(final BinaryInput<RuntimeException> in, final Staged staged)
       throws SnapshotFormatException {
-    if (0 == staged.gone.length) {
+    if (0 == staged.goneCount) {
       return;
     }
     final LongLongMap lostLocals = emptied(lostReferences.lost);
-    for (final long remote : staged.gone) {
+    for (int i = 0; i < staged.goneCount; i++) {
+      final long remote = staged.gone[i];
       final long local = remoteToLocal.get(remote, Entity.NULL);
       if (registry.valid(local)) {
         lostLocals.put(local, remote);
@@ -476,11 +599,17 @@ public final class DeltaLoader {
       return;
     }
     localsInverted = false;
-    for (final Section section : staged.sections) {
-      checkLostReferences(in, section.storage, section);
+    for (int s = 0; s < staged.sectionCount; s++) {
+      checkLostReferences(in, staged.sections[s].storage, staged.sections[s]);
     }
-    for (final ComponentType<?, ?> type : types.values()) {
-      final Storage<?> storage = registry.findStorage(type);
+    // The given types, through the kept key table (iterating the map would allocate).
+    final StorageKeys keys = storageKeys();
+    for (int k = 0; k < keys.storages.length; k++) {
+      final Storage<?> given = keys.storages[k];
+      if (!keys.given[k]) {
+        continue;
+      }
+      final Storage<?> storage = registry.findStorage(given.type());
       if (null != storage && null == sectionOf(staged, storage)) {
         checkLostReferences(in, storage, null);
       }
@@ -498,11 +627,11 @@ public final class DeltaLoader {
     }
     final LongLongMap covered = emptied(lostReferences.covered);
     if (null != section) {
-      for (final long remote : section.entities) {
-        coverLocal(covered, remote);
+      for (int i = 0; i < section.entityCount; i++) {
+        coverLocal(covered, section.entities[i]);
       }
-      for (final long remote : section.removed) {
-        coverLocal(covered, remote);
+      for (int i = 0; i < section.removedCount; i++) {
+        coverLocal(covered, section.removed[i]);
       }
     }
     final LostReferences found = lostReferences;
@@ -531,9 +660,9 @@ public final class DeltaLoader {
   }
 
   private static Section sectionOf(final Staged staged, final Storage<?> storage) {
-    for (final Section section : staged.sections) {
-      if (storage == section.storage) {
-        return section;
+    for (int s = 0; s < staged.sectionCount; s++) {
+      if (storage == staged.sections[s].storage) {
+        return staged.sections[s];
       }
     }
     return null;
@@ -587,14 +716,14 @@ public final class DeltaLoader {
       return;
     }
     final LongLongMap dropped = emptied(droppedLocals);
-    for (final long remote : staged.gone) {
-      dropped.put(remoteToLocal.get(remote, Entity.NULL), 1);
+    for (int i = 0; i < staged.goneCount; i++) {
+      dropped.put(remoteToLocal.get(staged.gone[i], Entity.NULL), 1);
     }
-    for (final long remote : nodes.removed) {
-      dropped.put(remoteToLocal.get(remote, Entity.NULL), 1);
+    for (int i = 0; i < nodes.removedCount; i++) {
+      dropped.put(remoteToLocal.get(nodes.removed[i], Entity.NULL), 1);
     }
     hierarchyCheck.check(
-        registry, nodes.entities, nodes.entities.length, nodes.values, keptLocal, held, isDropped);
+        registry, nodes.entities, nodes.entityCount, nodes.values, keptLocal, held, isDropped);
   }
 
   private static LongLongMap emptied(final LongLongMap map) {
@@ -603,9 +732,9 @@ public final class DeltaLoader {
   }
 
   private static Section hierarchySection(final Staged staged) {
-    for (final Section section : staged.sections) {
-      if (Hierarchy.TYPE == section.storage.type()) {
-        return section;
+    for (int s = 0; s < staged.sectionCount; s++) {
+      if (Hierarchy.TYPE == staged.sections[s].storage.type()) {
+        return staged.sections[s];
       }
     }
     return null;
@@ -636,33 +765,73 @@ public final class DeltaLoader {
     }
   }
 
-  private static long[] entities(final BinaryInput<RuntimeException> in)
+  /**
+   * Reads a list of entities into {@code into}, or a larger array if it is too short; returns the
+   * array and leaves the count in {@link #readCount}.
+   */
+  private long[] entities(final BinaryInput<RuntimeException> in, final long[] into)
       throws SnapshotFormatException {
     final int count = in.count(in.getInt(), 8);
-    final long[] list = new long[count];
-    for (int i = 0; i < count; i++) {
-      list[i] = in.getLong();
-    }
+    final long[] list = into.length >= count ? into : new long[Math.max(count, 2 * into.length)];
+    in.longs(list, 0, count);
+    readCount = count;
     return list;
   }
 
-  private Map<String, Storage<?>> storagesByKey() {
-    final Map<String, Storage<?>> byKey = new HashMap<>();
+  /**
+   * The storages a section may name, by key: the registry's, the hierarchy's, and those of the
+   * types given to {@link #types} (a type without a storage yet stands as a standalone storage
+   * until the checked delta is applied: staging creates nothing in the registry). Kept from one
+   * load to the next while the registry has as many storages and the given types are the same.
+   */
+  private StorageKeys storageKeys() {
+    if (null != storageKeys
+        && storageKeys.storageCount == registry.storageCount()
+        && storageKeys.typeCount == types.size()) {
+      return storageKeys;
+    }
+    final Map<String, Storage<?>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
       byKey.put(SnapshotFormat.key(storage), storage);
     }
-    // A given type without a storage yet stands as a standalone storage until the checked delta is
-    // applied: staging creates nothing in the registry. The hierarchy's is always known.
     byKey.putIfAbsent(SnapshotFormat.key(Hierarchy.TYPE), Hierarchy.TYPE.createStorage());
     for (final Map.Entry<String, ComponentType<?, ?>> given : types.entrySet()) {
       final Storage<?> existing = registry.findStorage(given.getValue());
       byKey.put(given.getKey(), null != existing ? existing : given.getValue().createStorage());
     }
-    return byKey;
+    storageKeys = new StorageKeys(byKey, types, registry.storageCount(), types.size());
+    return storageKeys;
   }
 
-  /** The rule an entity listed in a section must meet: held by the replica after the delta. */
+  /** The storages a section may name, and their keys' UTF-8 bytes, matched without decoding. */
+  private static final class StorageKeys {
+    final byte[][] names;
+    final Storage<?>[] storages;
+    // Whether the storage is that of a type given to types(...).
+    final boolean[] given;
+    final int storageCount;
+    final int typeCount;
+
+    StorageKeys(
+        final Map<String, Storage<?>> byKey,
+        final Map<String, ComponentType<?, ?>> givenTypes,
+        final int storageCount,
+        final int typeCount) {
+      names = new byte[byKey.size()][];
+      storages = new Storage<?>[byKey.size()];
+      given = new boolean[byKey.size()];
+      int k = 0;
+      for (final Map.Entry<String, Storage<?>> entry : byKey.entrySet()) {
+        names[k] = entry.getKey().getBytes(StandardCharsets.UTF_8);
+        given[k] = givenTypes.containsKey(entry.getKey());
+        storages[k++] = entry.getValue();
+      }
+      this.storageCount = storageCount;
+      this.typeCount = typeCount;
+    }
+  }
+
   /** Whether the replica holds {@code remote} after the delta being staged. */
   private boolean heldAfter(final long remote) {
     return heldAfter(remote, lostSet, gainedSet);
@@ -681,99 +850,106 @@ public final class DeltaLoader {
 
   private Section section(
       final BinaryInput<RuntimeException> in,
-      final Storage<?> storage,
+      final Section section,
       final EntityIndexMap lost,
       final EntityIndexMap gained)
       throws SnapshotFormatException {
-    final Section section = new Section();
-    section.storage = storage;
-    final Map<String, SnapshotFormat.Column> targets = new HashMap<>();
-    for (final SnapshotFormat.Column column : SnapshotFormat.columns(storage)) {
-      targets.put(column.name(), column);
-    }
+    final Storage<?> storage = section.storage;
     final int fieldCount = in.count(in.getInt(), 5);
-    final String[] names = new String[fieldCount];
-    final byte[] codes = new byte[fieldCount];
-    final String[][] constants = new String[fieldCount][];
-    final Class<?>[] classes = new Class<?>[fieldCount];
-    for (int f = 0; f < fieldCount; f++) {
-      classes[f] = fieldHeader(in, targets, f, names, codes, constants);
+    if (fieldTargets.length < fieldCount) {
+      fieldTargets = new int[Math.max(fieldCount, 2 * fieldTargets.length)];
+      fieldCodes = new byte[fieldTargets.length];
+      fieldConstants = new String[fieldTargets.length][];
+      fieldNames = new String[fieldTargets.length];
     }
-    final String where = in.where;
-    in.where = where + ", its removals";
-    section.removed = entities(in);
+    for (int f = 0; f < fieldCount; f++) {
+      fieldHeader(in, section, f);
+    }
+    section.values.replaceAll(DeltaLoader::absent);
+    in.where = place.in(storage, ", its removals");
+    section.removed = entities(in, section.removed);
+    section.removedCount = readCount;
     final EntityIndexMap listed = emptied(listedSet);
-    checkRemovals(in, section.removed, lost, gained, listed);
-    in.where = where + ", its elements";
-    section.entities = entities(in);
-    checkElements(in, section.entities, lost, gained, listed);
-    final int n = section.entities.length;
+    checkRemovals(in, section.removed, section.removedCount, lost, gained, listed);
+    in.where = place.in(storage, ", its elements");
+    section.entities = entities(in, section.entities);
+    section.entityCount = readCount;
+    checkElements(in, section.entities, section.entityCount, lost, gained, listed);
+    final int n = section.entityCount;
     for (int f = 0; f < fieldCount; f++) {
-      in.where = where + ", field '" + names[f] + "'";
-      final Object values = column(in, codes[f], n, constants[f], classes[f]);
-      if (null != classes[f]) {
-        if (SnapshotFormat.ENTITY == codes[f] && Hierarchy.TYPE != storage.type()) {
-          checkReferences(in, section.entities, (long[]) values, names[f], lost, gained);
-        }
-        section.values.put(names[f], values);
+      in.where = place.field(storage, fieldNames[f]);
+      final int t = fieldTargets[f];
+      if (t < 0) {
+        column(in, fieldCodes[f], n, fieldConstants[f], null, null);
+        continue;
       }
+      final SnapshotFormat.Column target = section.targets.get(t);
+      final Object buffer = section.buffers.get(target.name());
+      final Object values = column(in, fieldCodes[f], n, fieldConstants[f], target.type(), buffer);
+      if (values != buffer) {
+        section.buffers.put(target.name(), values);
+      }
+      if (SnapshotFormat.ENTITY == fieldCodes[f] && Hierarchy.TYPE != storage.type()) {
+        checkReferences(in, section.entities, n, (long[]) values, target.name(), lost, gained);
+      }
+      section.values.put(target.name(), values);
     }
-    in.where = where;
+    in.where = place.in(storage, "");
     return section;
   }
 
+  /** What a column a delta does not carry holds: nothing ({@code replaceAll}'s function). */
+  private static Object absent(final String name, final Object values) {
+    return null;
+  }
+
   /**
-   * Reads field {@code f}'s header into {@code names}, {@code codes} and {@code constants}, and
-   * checks it against the replica's column of that name.
-   *
-   * @return the type of the replica's column, or {@code null} if the replica has none (the values
-   *     are read and dropped)
+   * Reads field {@code f}'s header into {@link #fieldTargets} (the replica's column of that name,
+   * or -1 if it has none: the values are read and dropped), {@link #fieldCodes}, {@link
+   * #fieldConstants} and {@link #fieldNames}, and checks it against the replica's column.
    */
-  private Class<?> fieldHeader(
-      final BinaryInput<RuntimeException> in,
-      final Map<String, SnapshotFormat.Column> targets,
-      final int f,
-      final String[] names,
-      final byte[] codes,
-      final String[][] constants)
+  private void fieldHeader(
+      final BinaryInput<RuntimeException> in, final Section section, final int f)
       throws SnapshotFormatException {
-    names[f] = in.getString();
-    codes[f] = in.getByte();
-    if (codes[f] < SnapshotFormat.BOOLEAN || codes[f] > SnapshotFormat.CODEC) {
-      throw in.error("field '" + names[f] + "' has " + SnapshotFormat.typeName(codes[f]));
+    final int t = in.getStringIndex(section.targetNames);
+    final SnapshotFormat.Column target = t < 0 ? null : section.targets.get(t);
+    fieldTargets[f] = t;
+    fieldNames[f] = null == target ? in.lastString() : target.name();
+    final String name = fieldNames[f];
+    final byte code = in.getByte();
+    fieldCodes[f] = code;
+    fieldConstants[f] = null;
+    if (code < SnapshotFormat.BOOLEAN || code > SnapshotFormat.CODEC) {
+      throw in.error("field '" + name + "' has " + SnapshotFormat.typeName(code));
     }
-    final SnapshotFormat.Column target = targets.get(names[f]);
-    if (SnapshotFormat.ENUM == codes[f] || SnapshotFormat.CODEC == codes[f]) {
+    if (SnapshotFormat.ENUM == code || SnapshotFormat.CODEC == code) {
       final String className = in.getString();
       if (null != target && !target.type().getName().equals(className)) {
         throw in.error(
-            "field '" + names[f] + "' holds " + className + ", the replica's " + target.type());
+            "field '" + name + "' holds " + className + ", the replica's " + target.type());
       }
     }
-    if (SnapshotFormat.ENUM == codes[f]) {
+    if (SnapshotFormat.ENUM == code) {
       final int n = in.count(in.getInt(), 4);
-      constants[f] = new String[n];
+      final String[] constants = new String[n];
       for (int c = 0; c < n; c++) {
-        constants[f][c] = in.getString();
+        constants[c] = in.getString();
       }
+      fieldConstants[f] = constants;
     }
-    if (null != target && target.code() != codes[f]) {
+    if (null != target && target.code() != code) {
       throw in.error(
           "field '"
-              + names[f]
+              + name
               + "' is "
-              + SnapshotFormat.typeName(codes[f])
+              + SnapshotFormat.typeName(code)
               + " in the delta but "
               + SnapshotFormat.typeName(target.code())
               + " in the replica");
     }
-    if (null != target && SnapshotFormat.CODEC == codes[f]) {
-      if (!codecs.containsKey(target.type())) {
-        throw in.error(
-            "field '" + names[f] + "' needs a ValueCodec for " + target.type().getName());
-      }
+    if (null != target && SnapshotFormat.CODEC == code && !codecs.containsKey(target.type())) {
+      throw in.error("field '" + name + "' needs a ValueCodec for " + target.type().getName());
     }
-    return null == target ? null : target.type();
   }
 
   /**
@@ -784,12 +960,13 @@ public final class DeltaLoader {
   private void checkReferences(
       final BinaryInput<RuntimeException> in,
       final long[] owners,
+      final int count,
       final long[] references,
       final String field,
       final EntityIndexMap lost,
       final EntityIndexMap gained)
       throws SnapshotFormatException {
-    for (int i = 0; i < references.length; i++) {
+    for (int i = 0; i < count; i++) {
       final long reference = references[i];
       if (!Entity.isNull(reference) && !heldAfter(reference, lost, gained)) {
         throw in.error(
@@ -808,11 +985,13 @@ public final class DeltaLoader {
   private void checkRemovals(
       final BinaryInput<RuntimeException> in,
       final long[] removed,
+      final int count,
       final EntityIndexMap lost,
       final EntityIndexMap gained,
       final EntityIndexMap listed)
       throws SnapshotFormatException {
-    for (final long remote : removed) {
+    for (int i = 0; i < count; i++) {
+      final long remote = removed[i];
       if (!heldAfter(remote, lost, gained) || gained.containsKey(remote)) {
         throw in.error(Entity.toString(remote) + " loses the component but is not held");
       }
@@ -827,11 +1006,13 @@ public final class DeltaLoader {
   private void checkElements(
       final BinaryInput<RuntimeException> in,
       final long[] entities,
+      final int count,
       final EntityIndexMap lost,
       final EntityIndexMap gained,
       final EntityIndexMap listed)
       throws SnapshotFormatException {
-    for (final long remote : entities) {
+    for (int i = 0; i < count; i++) {
+      final long remote = entities[i];
       if (!heldAfter(remote, lost, gained)) {
         throw in.error(Entity.toString(remote) + " has values but is not held by the replica");
       }
@@ -852,35 +1033,56 @@ public final class DeltaLoader {
     return set;
   }
 
+  /**
+   * Reads a column of {@code n} values into {@code buffer} when it is an array of the column's type
+   * at least {@code n} long, else into a new one (twice as long as the last, for the next delta);
+   * returns the array read into.
+   */
   private Object column(
       final BinaryInput<RuntimeException> in,
       final byte code,
       final int n,
       final String[] constants,
-      final Class<?> target)
+      final Class<?> target,
+      final Object buffer)
       throws SnapshotFormatException {
     final int width = SnapshotFormat.width(code);
     in.count(n, 0 == width ? 4 : width);
     return switch (code) {
-      case SnapshotFormat.BOOLEAN -> readBooleans(in, n);
-      case SnapshotFormat.BYTE,
-          SnapshotFormat.SHORT,
-          SnapshotFormat.CHAR,
-          SnapshotFormat.INT,
-          SnapshotFormat.LONG,
-          SnapshotFormat.ENTITY ->
-          readIntegers(in, code, n);
-      case SnapshotFormat.FLOAT, SnapshotFormat.DOUBLE, SnapshotFormat.STRING ->
-          readFloatsOrStrings(in, code, n);
-      case SnapshotFormat.ENUM -> readEnums(in, n, constants, target);
-      default -> readCodecValues(in, n, target);
+      case SnapshotFormat.BOOLEAN -> readBooleans(in, n, buffer);
+      case SnapshotFormat.BYTE -> readBytes(in, n, buffer);
+      case SnapshotFormat.SHORT -> readShorts(in, n, buffer);
+      case SnapshotFormat.CHAR -> readChars(in, n, buffer);
+      case SnapshotFormat.INT -> readInts(in, n, buffer);
+      case SnapshotFormat.LONG, SnapshotFormat.ENTITY -> readLongs(in, n, buffer);
+      case SnapshotFormat.FLOAT -> readFloats(in, n, buffer);
+      case SnapshotFormat.DOUBLE -> readDoubles(in, n, buffer);
+      case SnapshotFormat.STRING -> readStrings(in, n, objects(buffer, n));
+      case SnapshotFormat.ENUM -> readEnums(in, n, constants, target, objects(buffer, n));
+      default -> readCodecValues(in, n, target, objects(buffer, n));
     };
   }
 
+  /** The length of the array that replaces a reused one too short for {@code n} values. */
+  private static int grown(final int n, final int length) {
+    return Math.max(n, 2 * length);
+  }
+
+  private static Object[] objects(final Object buffer, final int n) {
+    if (buffer instanceof Object[] reused && reused.length >= n) {
+      return reused;
+    }
+    return new Object[grown(n, buffer instanceof Object[] old ? old.length : 0)];
+  }
+
   /** A column of booleans, each a byte that must be 0 or 1. */
-  private static boolean[] readBooleans(final BinaryInput<RuntimeException> in, final int n)
+  private static boolean[] readBooleans(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
       throws SnapshotFormatException {
-    final boolean[] values = new boolean[n];
+    final boolean[] values =
+        buffer instanceof boolean[] reused && reused.length >= n
+            ? reused
+            : new boolean[grown(n, buffer instanceof boolean[] old ? old.length : 0)];
     for (int i = 0; i < n; i++) {
       final byte b = in.getByte();
       if (0 != b && 1 != b) {
@@ -891,76 +1093,91 @@ public final class DeltaLoader {
     return values;
   }
 
-  /** A column of an integral type or of entities, as its primitive array. */
-  private static Object readIntegers(
-      final BinaryInput<RuntimeException> in, final byte code, final int n)
+  private static byte[] readBytes(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
       throws SnapshotFormatException {
-    switch (code) {
-      case SnapshotFormat.BYTE -> {
-        final byte[] values = new byte[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = in.getByte();
-        }
-        return values;
-      }
-      case SnapshotFormat.SHORT -> {
-        final short[] values = new short[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = in.getShort();
-        }
-        return values;
-      }
-      case SnapshotFormat.CHAR -> {
-        final char[] values = new char[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = in.getChar();
-        }
-        return values;
-      }
-      case SnapshotFormat.INT -> {
-        final int[] values = new int[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = in.getInt();
-        }
-        return values;
-      }
-      default -> {
-        final long[] values = new long[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = in.getLong();
-        }
-        return values;
-      }
-    }
+    final byte[] values =
+        buffer instanceof byte[] reused && reused.length >= n
+            ? reused
+            : new byte[grown(n, buffer instanceof byte[] old ? old.length : 0)];
+    in.getBytes(values, 0, n);
+    return values;
   }
 
-  /** A column of {@code float}, {@code double} or {@code String}. */
-  private static Object readFloatsOrStrings(
-      final BinaryInput<RuntimeException> in, final byte code, final int n)
+  private static short[] readShorts(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
       throws SnapshotFormatException {
-    switch (code) {
-      case SnapshotFormat.FLOAT -> {
-        final float[] values = new float[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = Float.intBitsToFloat(in.getInt());
-        }
-        return values;
-      }
-      case SnapshotFormat.DOUBLE -> {
-        final double[] values = new double[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = Double.longBitsToDouble(in.getLong());
-        }
-        return values;
-      }
-      default -> {
-        final Object[] values = new Object[n];
-        for (int i = 0; i < n; i++) {
-          values[i] = in.getChars();
-        }
-        return values;
-      }
+    final short[] values =
+        buffer instanceof short[] reused && reused.length >= n
+            ? reused
+            : new short[grown(n, buffer instanceof short[] old ? old.length : 0)];
+    in.shorts(values, 0, n);
+    return values;
+  }
+
+  private static char[] readChars(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
+      throws SnapshotFormatException {
+    final char[] values =
+        buffer instanceof char[] reused && reused.length >= n
+            ? reused
+            : new char[grown(n, buffer instanceof char[] old ? old.length : 0)];
+    in.chars(values, 0, n);
+    return values;
+  }
+
+  private static int[] readInts(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
+      throws SnapshotFormatException {
+    final int[] values =
+        buffer instanceof int[] reused && reused.length >= n
+            ? reused
+            : new int[grown(n, buffer instanceof int[] old ? old.length : 0)];
+    in.ints(values, 0, n);
+    return values;
+  }
+
+  private static long[] readLongs(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
+      throws SnapshotFormatException {
+    final long[] values =
+        buffer instanceof long[] reused && reused.length >= n
+            ? reused
+            : new long[grown(n, buffer instanceof long[] old ? old.length : 0)];
+    in.longs(values, 0, n);
+    return values;
+  }
+
+  private static float[] readFloats(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
+      throws SnapshotFormatException {
+    final float[] values =
+        buffer instanceof float[] reused && reused.length >= n
+            ? reused
+            : new float[grown(n, buffer instanceof float[] old ? old.length : 0)];
+    in.floats(values, 0, n);
+    return values;
+  }
+
+  private static double[] readDoubles(
+      final BinaryInput<RuntimeException> in, final int n, final Object buffer)
+      throws SnapshotFormatException {
+    final double[] values =
+        buffer instanceof double[] reused && reused.length >= n
+            ? reused
+            : new double[grown(n, buffer instanceof double[] old ? old.length : 0)];
+    in.doubles(values, 0, n);
+    return values;
+  }
+
+  /** A column of strings, each written by {@code putChars}. */
+  private static Object[] readStrings(
+      final BinaryInput<RuntimeException> in, final int n, final Object[] values)
+      throws SnapshotFormatException {
+    for (int i = 0; i < n; i++) {
+      values[i] = in.getChars();
     }
+    return values;
   }
 
   /**
@@ -971,11 +1188,12 @@ public final class DeltaLoader {
       final BinaryInput<RuntimeException> in,
       final int n,
       final String[] constants,
-      final Class<?> target)
+      final Class<?> target,
+      final Object[] values)
       throws SnapshotFormatException {
-    final Object[] values = new Object[n];
     for (int i = 0; i < n; i++) {
       final int index = in.getInt();
+      values[i] = null;
       if (-1 == index) {
         continue;
       }
@@ -992,12 +1210,15 @@ public final class DeltaLoader {
    * target}; skipped (all {@code null}) when the replica has no such column.
    */
   private Object[] readCodecValues(
-      final BinaryInput<RuntimeException> in, final int n, final Class<?> target)
+      final BinaryInput<RuntimeException> in,
+      final int n,
+      final Class<?> target,
+      final Object[] values)
       throws SnapshotFormatException {
-    final Object[] values = new Object[n];
     final ValueCodec<?> codec = null == target ? null : codecs.get(target);
     for (int i = 0; i < n; i++) {
       final int length = in.getInt();
+      values[i] = null;
       if (-1 == length) {
         continue;
       }
@@ -1056,7 +1277,8 @@ public final class DeltaLoader {
     } finally {
       writer.clear();
     }
-    for (final long remote : staged.arrived) {
+    for (int i = 0; i < staged.arrivedCount; i++) {
+      final long remote = staged.arrived[i];
       remoteToLocal.put(remote, changes.entityOf(remoteToLocal.get(remote, Entity.NULL)));
     }
     remaps.forget();
@@ -1067,7 +1289,8 @@ public final class DeltaLoader {
 
   /** Stages the whole delta into {@link #changes}, updating the map (undo logged). */
   private void stageApply(final Staged staged) {
-    for (final long remote : staged.gone) {
+    for (int i = 0; i < staged.goneCount; i++) {
+      final long remote = staged.gone[i];
       final long local = remoteToLocal.get(remote, Entity.NULL);
       remap(remote, Entity.NULL);
       if (registry.valid(local)) {
@@ -1075,15 +1298,15 @@ public final class DeltaLoader {
       }
     }
     int indices = 0;
-    for (final long remote : staged.arrived) {
-      indices = Math.max(indices, Entity.index(remote) + 1);
+    for (int i = 0; i < staged.arrivedCount; i++) {
+      indices = Math.max(indices, Entity.index(staged.arrived[i]) + 1);
     }
-    remoteToLocal.reserve(indices, staged.arrived.length);
-    for (final long remote : staged.arrived) {
-      remap(remote, changes.create());
+    remoteToLocal.reserve(indices, staged.arrivedCount);
+    for (int i = 0; i < staged.arrivedCount; i++) {
+      remap(staged.arrived[i], changes.create());
     }
-    for (final Section section : staged.sections) {
-      stageSection(section);
+    for (int s = 0; s < staged.sectionCount; s++) {
+      stageSection(staged.sections[s]);
     }
   }
 
@@ -1097,14 +1320,14 @@ public final class DeltaLoader {
     // The registry's storage, or null if it has none yet (the commit creates it).
     final Storage<?> storage = registry.findStorage(type);
     writer.bind(section);
-    for (final long remote : section.removed) {
-      final long local = remoteToLocal.get(remote, Entity.NULL);
+    for (int i = 0; i < section.removedCount; i++) {
+      final long local = remoteToLocal.get(section.removed[i], Entity.NULL);
       if (registry.valid(local)) {
         changes.remove(local, type);
       }
     }
     final long[] entities = section.entities;
-    final int n = entities.length;
+    final int n = section.entityCount;
     if (targets.length < n) {
       targets = new long[n];
       rows = new int[n];
@@ -1145,13 +1368,13 @@ public final class DeltaLoader {
   }
 
   private void checkUnlocked(final Staged staged) {
-    if (0 != staged.gone.length) {
+    if (0 != staged.goneCount) {
       for (int i = 0; i < registry.storageCount(); i++) {
         checkUnlocked(registry.storageAt(i));
       }
     }
-    for (final Section section : staged.sections) {
-      checkUnlocked(section.storage);
+    for (int s = 0; s < staged.sectionCount; s++) {
+      checkUnlocked(staged.sections[s].storage);
     }
   }
 

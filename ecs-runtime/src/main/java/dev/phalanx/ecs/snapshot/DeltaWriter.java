@@ -110,8 +110,9 @@ import java.util.zip.CRC32C;
  * elements), every element of the replica's entities sent. The delta is built in an array of its
  * own and copied into the one {@link #bytes()} returns when the write succeeds (one copy of the
  * delta's bytes); those arrays, the copy of the entity storage, the sets and the undo logs (one
- * entry per changed entity index or position, for a failed write's rollback) are reused; no
- * allocation per element for primitive fields.
+ * entry per changed entity index or position, for a failed write's rollback) are reused, as are
+ * each section's encoded headers and the checksum: a write allocates nothing once warm, except for
+ * codec fields (their encoder's buffers), a delta larger than any before, and errors.
  *
  * <h2>Failures and nested calls</h2>
  *
@@ -141,6 +142,8 @@ public final class DeltaWriter implements AutoCloseable {
   private final List<Tracker> trackers = new ArrayList<>();
   private final CallGuard guard = new CallGuard("DeltaWriter");
   private final CRC32C crc = new CRC32C();
+  // The capacity up to which the churn set is kept however small the churn (see churnSet).
+  private static final int SMALL_CHURN_SET = 1 << 12;
   // The delta of the last successful write (what bytes() shows: one array, as long as it need not
   // grow), and the one being built, copied into it when a write commits: a failed write leaves the
   // last delta as it was.
@@ -582,9 +585,11 @@ public final class DeltaWriter implements AutoCloseable {
 
   /** The reused churn set, emptied, for {@code expected} entities. */
   private LongLongMap churnSet(final int expected) {
+    // Shrunk only when large as well as far too large: a small set is cleared faster than it is
+    // made again, and churn that varies from write to write would otherwise remake it each time.
     if (null == churnSet
         || churnSet.capacity() < 2L * expected
-        || churnSet.capacity() > 16L * expected) {
+        || (churnSet.capacity() > 16L * expected && churnSet.capacity() > SMALL_CHURN_SET)) {
       churnSet = new LongLongMap(expected);
     } else {
       churnSet.clear();
