@@ -272,7 +272,7 @@ public class ExampleWorldDelta {
     @Setup(Level.Trial)
     public void setup() throws IOException {
       try (World world = exampleWorld(roots);
-          DeltaWriter writer = new DeltaWriter(world.registry()).types(TYPES)) {
+          DeltaWriter writer = new DeltaWriter(world.registry()).types(TYPES).whenAdded(TYPES)) {
         replica = new Replica();
         final int first = writer.write();
         replica.apply(writer.bytes(), first);

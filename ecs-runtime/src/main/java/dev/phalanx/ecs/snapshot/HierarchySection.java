@@ -77,7 +77,7 @@ final class HierarchySection {
     long[] previouses;
     long[] nexts;
     int[] counts;
-    private final LongLongMap positions = new LongLongMap(16);
+    private LongLongMap positions = new LongLongMap(16);
     private final ParentCycles.Walk cycles = new ParentCycles.Walk();
     private final IntUnaryOperator parentAt = this::parentAt;
     private boolean[] listed = new boolean[0];
@@ -107,7 +107,12 @@ final class HierarchySection {
       this.previouses = previouses;
       this.nexts = nexts;
       this.counts = counts;
-      positions.clear();
+      if (positions.capacity() < 2L * size) {
+        // Sized once for all the nodes: growing while indexing would rehash again and again.
+        positions = new LongLongMap(size);
+      } else {
+        positions.clear();
+      }
       for (int at = 0; at < size; at++) {
         if (!Entity.isTombstone(packed[at])) {
           positions.put(packed[at], at);
