@@ -132,6 +132,9 @@ class ChangeSetReentrancyTest {
         w ->
             w.changes.copy(
                 new long[] {w.entities[3]}, 0, 1, w.registry.storage(TD), w.entities[0], null));
+    all.put(
+        "copyToCreations(first, count, source, sourceEntity, references)",
+        w -> w.changes.copyToCreations(w.handle, 1, w.registry.storage(TD), w.entities[0], null));
     all.put("replace", w -> w.changes.replace(w.entities[3], TA, value(TA, 9)));
     all.put(
         "emplace(row writer)",
