@@ -502,31 +502,8 @@ public final class DeltaLoader {
     staged.arrived = entities(body, staged.arrived);
     staged.arrivedCount = readCount;
     // Which remote entities the replica holds after the delta: mapped and not lost, or gained.
-    final EntityIndexMap lost = emptied(lostSet);
-    for (int i = 0; i < staged.goneCount; i++) {
-      final long remote = staged.gone[i];
-      if (!remoteToLocal.containsKey(remote)) {
-        throw body.error(Entity.toString(remote) + " is lost but this replica does not hold it");
-      }
-      if (lost.containsKey(remote)) {
-        throw body.error(Entity.toString(remote) + " is lost twice");
-      }
-      lost.put(remote, 1);
-    }
-    final EntityIndexMap gained = emptied(gainedSet);
-    for (int i = 0; i < staged.arrivedCount; i++) {
-      final long remote = staged.arrived[i];
-      if (Entity.isNull(remote) || Entity.isTombstone(remote)) {
-        throw body.error("a gained entity is " + Entity.toString(remote));
-      }
-      if (remoteToLocal.containsKey(remote) && !lost.containsKey(remote)) {
-        throw body.error(Entity.toString(remote) + " is gained but this replica holds it already");
-      }
-      if (gained.containsKey(remote)) {
-        throw body.error(Entity.toString(remote) + " is gained twice");
-      }
-      gained.put(remote, 1);
-    }
+    final EntityIndexMap lost = checkLost(body);
+    final EntityIndexMap gained = checkGained(body, lost);
     body.where = place.at("the storage count");
     final int sections = body.count(body.getInt(), 12);
     final StorageKeys keys = storageKeys();
@@ -556,6 +533,44 @@ public final class DeltaLoader {
     checkLostReferences(body, staged);
     checkHierarchy(staged);
     return staged;
+  }
+
+  /** Marks the entities the delta loses, each held by the replica and listed once. */
+  private EntityIndexMap checkLost(final BinaryInput<RuntimeException> body)
+      throws SnapshotFormatException {
+    final EntityIndexMap lost = emptied(lostSet);
+    for (int i = 0; i < staged.goneCount; i++) {
+      final long remote = staged.gone[i];
+      if (!remoteToLocal.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is lost but this replica does not hold it");
+      }
+      if (lost.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is lost twice");
+      }
+      lost.put(remote, 1);
+    }
+    return lost;
+  }
+
+  /** Marks the entities the delta gains, each new to the replica (or lost) and listed once. */
+  private EntityIndexMap checkGained(
+      final BinaryInput<RuntimeException> body, final EntityIndexMap lost)
+      throws SnapshotFormatException {
+    final EntityIndexMap gained = emptied(gainedSet);
+    for (int i = 0; i < staged.arrivedCount; i++) {
+      final long remote = staged.arrived[i];
+      if (Entity.isNull(remote) || Entity.isTombstone(remote)) {
+        throw body.error("a gained entity is " + Entity.toString(remote));
+      }
+      if (remoteToLocal.containsKey(remote) && !lost.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is gained but this replica holds it already");
+      }
+      if (gained.containsKey(remote)) {
+        throw body.error(Entity.toString(remote) + " is gained twice");
+      }
+      gained.put(remote, 1);
+    }
+    return gained;
   }
 
   /** {@return the kept section of {@code storage}'s type, bound to {@code storage}} */
