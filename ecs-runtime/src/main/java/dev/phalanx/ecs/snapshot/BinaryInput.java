@@ -20,7 +20,7 @@ import java.util.zip.Checksum;
  * <ul>
  *   <li>{@linkplain #of(byte[], int, int) an array} read in place, no copy first: a delta, or a
  *       snapshot already in memory. Only these can be read at random ({@link #getIntAt}, {@link
- *       #update}) and cut short ({@link #upTo}).
+ *       #update}) and cut short ({@link #limitTo}), and reused ({@link #reset}).
  *   <li>{@linkplain #of(ReadableByteChannel) a channel}, through a 64 KiB buffer refilled as reads
  *       need.
  * </ul>
@@ -150,18 +150,6 @@ final class BinaryInput<X extends Exception> {
   }
 
   /**
-   * {@return a reader of this array's bytes up to offset {@code end}, at this reader's offset} The
-   * bytes from {@code end} on are left out. An array only.
-   */
-  BinaryInput<X> upTo(final int end) {
-    final int from = arrayStart();
-    final BinaryInput<X> cut = new BinaryInput<>(kind, buffer, from, end);
-    cut.position = Objects.checkIndex(position, from + end + 1);
-    cut.where = where;
-    return cut;
-  }
-
-  /**
    * Makes this array reader read the {@code length} bytes of {@code array} from {@code from}, from
    * their start, as a new {@link #of(String, byte[], int, int)} would: a caller that reads input
    * after input reuses one reader (and its views, as long as the array is the same). An array only.
@@ -181,8 +169,8 @@ final class BinaryInput<X extends Exception> {
   }
 
   /**
-   * Leaves out this array reader's bytes from offset {@code end} on, as {@link #upTo} does, in
-   * place.
+   * Leaves out this array reader's bytes from offset {@code end} on (a delta's checksum, once
+   * checked); the reader stays where it is, which must be at or before {@code end}.
    */
   void limitTo(final int end) {
     final int from = arrayStart();

@@ -29,16 +29,6 @@ final class DeltaFormat {
     return BinaryInput.of("bad delta", bytes, from, length);
   }
 
-  /** {@return the CRC-32C of {@code bytes[from, to)}} */
-  static int crc(final byte[] bytes, final int from, final int to) {
-    return crc(new CRC32C(), bytes, from, to);
-  }
-
-  /** {@return the CRC-32C of the bytes {@code [from, to)} of {@code in}, an array's reader} */
-  static int crc(final BinaryInput<?> in, final int from, final int to) {
-    return crc(new CRC32C(), in, from, to);
-  }
-
   /** {@return the CRC-32C of {@code bytes[from, to)}, computed with {@code crc}, reset first} */
   static int crc(final CRC32C crc, final byte[] bytes, final int from, final int to) {
     crc.reset();

@@ -349,14 +349,16 @@ public final class DeltaLoader {
 
   private void loadStream(final InputStream in) throws IOException {
     final byte[] head = in.readNBytes(DeltaFormat.HEADER);
-    final int length = lengthOf(DeltaFormat.input(head, 0, head.length));
+    input.reset(head, 0, head.length);
+    final int length = lengthOf(input);
     final byte[] bytes = Arrays.copyOf(head, length);
     final int read = in.readNBytes(bytes, DeltaFormat.HEADER, length - DeltaFormat.HEADER);
     if (read != length - DeltaFormat.HEADER) {
       throw new SnapshotFormatException(
           DeltaFormat.HEADER + read, "bad delta: the stream ends before the delta's end");
     }
-    apply(stage(DeltaFormat.input(bytes, 0, length), length));
+    input.reset(bytes, 0, length);
+    apply(stage(input, length));
   }
 
   /** Reads magic, version and the delta's length. */

@@ -344,7 +344,7 @@ class DeltaHierarchyTest {
 
   /** Recomputes the checksum, as a hostile peer would. */
   private static void resign(final byte[] delta) {
-    final int crc = DeltaFormat.crc(delta, 0, delta.length - 4);
+    final int crc = DeltaFormat.crc(new java.util.zip.CRC32C(), delta, 0, delta.length - 4);
     for (int i = 0; i < 4; i++) {
       delta[delta.length - 4 + i] = (byte) (crc >>> (8 * i));
     }

@@ -100,7 +100,7 @@ class DeltaLoaderRefusalTest {
       final byte[] bytes = Arrays.copyOf(out.bytes(), out.size() + DeltaFormat.TRAILER);
       final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
       buffer.putInt(8, bytes.length);
-      buffer.putInt(out.size(), DeltaFormat.crc(bytes, 0, out.size()));
+      buffer.putInt(out.size(), DeltaFormat.crc(new java.util.zip.CRC32C(), bytes, 0, out.size()));
       return bytes;
     }
   }

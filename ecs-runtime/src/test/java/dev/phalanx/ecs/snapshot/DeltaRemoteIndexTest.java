@@ -57,7 +57,7 @@ class DeltaRemoteIndexTest {
       out.longs(marked, 0, marked.length);
     }
     out.putIntAt(8, out.size() + DeltaFormat.TRAILER);
-    out.putInt(DeltaFormat.crc(out.bytes(), 0, out.size()));
+    out.putInt(DeltaFormat.crc(new java.util.zip.CRC32C(), out.bytes(), 0, out.size()));
     return java.util.Arrays.copyOf(out.bytes(), out.size());
   }
 
