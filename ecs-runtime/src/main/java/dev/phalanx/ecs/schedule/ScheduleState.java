@@ -416,10 +416,7 @@ public final class ScheduleState {
       }
       return frame;
     } catch (final EOFException early) {
-      throw new SnapshotFormatException(
-          block.length,
-          "the " + what + " ends early: " + block.length + " bytes; nothing was restored",
-          early);
+      throw endsEarly(what, block, early);
     } catch (final SnapshotFormatException refused) {
       throw refused;
     } catch (final IOException malformed) {
@@ -506,10 +503,7 @@ public final class ScheduleState {
       checkVersion(in.readUnsignedByte(), what);
       presence = in.readUnsignedByte();
     } catch (final EOFException early) {
-      throw new SnapshotFormatException(
-          block.length,
-          "the " + what + " ends early: " + block.length + " bytes; nothing was restored",
-          early);
+      throw endsEarly(what, block, early);
     } catch (final SnapshotFormatException refused) {
       throw refused;
     } catch (final IOException failed) {
@@ -574,6 +568,15 @@ public final class ScheduleState {
               + VERSION
               + "; nothing was restored");
     }
+  }
+
+  /** The refusal of a block shorter than what it declares. */
+  private static SnapshotFormatException endsEarly(
+      final String what, final byte[] block, final EOFException early) {
+    return new SnapshotFormatException(
+        block.length,
+        "the " + what + " ends early: " + block.length + " bytes; nothing was restored",
+        early);
   }
 
   private static SnapshotFormatException malformed(
