@@ -1,6 +1,8 @@
 package dev.phalanx.examples.particles;
 
 import java.util.Arrays;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
  * The neighbourhood step: a uniform grid that counts the particles in each cell, so that the
@@ -11,26 +13,95 @@ import java.util.Arrays;
  * float} arrays: every element of a swap-and-pop storage at {@code [0, size())} is live, so the
  * loop needs no entity and no lookup. Counts are integers, so the result does not depend on the
  * order of the walk (a float sum would).
+ *
+ * <p>With a pool, the movers (the front of the storage, which {@link MoversQuery} owns) are counted
+ * by a parallel chunk pass: each thread counts into a grid of its own, and the grids are summed
+ * after the pass, so no two threads write one cell. The rest of the storage (frozen dust, comet
+ * tails) is counted on the calling thread.
  */
 public final class DensityGrid {
 
-  private final int[] counts = new int[Rules.CELLS * Rules.CELLS];
+  private static final int AREA = Rules.CELLS * Rules.CELLS;
+
+  private final int[] counts = new int[AREA];
+  private final MoversQuery movers;
+  private final ForkJoinPool pool;
+  // One grid per thread of the pass: the pool's workers by their index, then the calling thread.
+  private final int[][] partial;
+  // Created once: a method reference per frame would allocate.
+  private final MoversQuery.Chunk countMovers = this::countMovers;
+
+  /**
+   * Creates the grid.
+   *
+   * @param movers the owning group at the front of the {@code Position} storage
+   * @param pool where the movers are counted in parallel, or {@code null} to count on the calling
+   *     thread
+   */
+  public DensityGrid(final MoversQuery movers, final ForkJoinPool pool) {
+    this.movers = movers;
+    this.pool = pool;
+    this.partial = null == pool ? null : new int[pool.getParallelism() + 1][AREA];
+  }
 
   /** Recounts the cells from every position in {@code positions}. */
   public void count(final Position_Storage positions) {
     Arrays.fill(counts, 0);
+    int start = 0;
+    if (null != pool) {
+      movers.parallelEachChunkReadOnly(pool, countMovers);
+      sumPartials();
+      start = movers.size();
+    }
+    countRange(positions, start, positions.size(), counts);
+  }
+
+  /** Counts the positions at {@code [from, to)} of the storage into {@code cells}. */
+  private static void countRange(
+      final Position_Storage positions, final int from, final int to, final int[] cells) {
     final float[][] xs = positions.xPages();
     final float[][] ys = positions.yPages();
-    final int size = positions.size();
-    final int pageSize = positions.pageSize();
-    for (int start = 0, page = 0; start < size; start += pageSize, page++) {
-      countPage(xs[page], ys[page], Math.min(pageSize, size - start));
+    final int shift = positions.pageShift();
+    final int mask = positions.pageSize() - 1;
+    for (int start = from; start < to; ) {
+      final int page = start >>> shift;
+      final int end = Math.min(to, (page + 1) << shift);
+      countPage(xs[page], ys[page], start & mask, (end - 1 & mask) + 1, cells);
+      start = end;
     }
   }
 
-  private void countPage(final float[] x, final float[] y, final int length) {
+  private void countMovers(
+      final int from,
+      final int to,
+      final float[] x,
+      final float[] y,
+      final float[] dx,
+      final float[] dy) {
+    countPage(x, y, from, to, partial[threadSlot()]);
+  }
+
+  /** {@return the grid of the calling thread: a worker's by its index, the last otherwise} */
+  private int threadSlot() {
+    return Thread.currentThread() instanceof ForkJoinWorkerThread worker && worker.getPool() == pool
+        ? worker.getPoolIndex()
+        : partial.length - 1;
+  }
+
+  /** Adds every thread's grid into the counts and clears it for the next frame. */
+  private void sumPartials() {
     final int[] cells = counts;
-    for (int i = 0; i < length; i++) {
+    for (final int[] grid : partial) {
+      for (int i = 0; i < AREA; i++) {
+        cells[i] += grid[i];
+      }
+      Arrays.fill(grid, 0);
+    }
+  }
+
+  private static void countPage(
+      final float[] x, final float[] y, final int from, final int to, final int[] cells) {
+    for (int i = from; i < to; i++) {
       cells[cell(x[i], y[i])]++;
     }
   }

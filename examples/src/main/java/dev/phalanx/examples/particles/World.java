@@ -8,6 +8,7 @@ import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.snapshot.SnapshotFormatException;
 import dev.phalanx.ecs.snapshot.SnapshotLoader;
 import dev.phalanx.ecs.snapshot.SnapshotWriter;
+import dev.phalanx.examples.components.Velocity_Traits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,7 +22,8 @@ import java.util.concurrent.ForkJoinPool;
  * <p>A frame runs, in order:
  *
  * <ol>
- *   <li><b>density</b>: count every particle into the neighbourhood grid;
+ *   <li><b>density</b>: count every particle into the neighbourhood grid (the movers in a chunked,
+ *       optionally parallel pass, each thread into a grid of its own);
  *   <li><b>movement</b>: integrate the movers (owning group, chunked, optionally parallel);
  *   <li><b>follow</b>: snap comet tails to their heads (view over the hierarchy);
  *   <li><b>lifetime</b>: age the roots (a chunked, optionally parallel pass that records the dead
@@ -46,7 +48,7 @@ public final class World implements AutoCloseable {
   private final FollowersQuery followers;
   private final SparksQuery sparks;
   private final ForkJoinPool pool;
-  private final DensityGrid grid = new DensityGrid();
+  private final DensityGrid grid;
   private final MovementSystem movement;
   private final FollowSystem follow;
   private final LifetimeSystem lifetime;
@@ -75,6 +77,7 @@ public final class World implements AutoCloseable {
     followers = FollowersQuery.of(registry);
     sparks = SparksQuery.of(registry);
     pool = threads > 1 ? new ForkJoinPool(threads) : null;
+    grid = new DensityGrid(movers, pool);
     movement = new MovementSystem(movers, grid, pool);
     follow = new FollowSystem(followers, storages.hierarchy);
     lifetime = new LifetimeSystem(registry, storages, pool);
@@ -97,8 +100,10 @@ public final class World implements AutoCloseable {
    */
   private Schedule schedule(final int frames) {
     final ScheduleBuilder plan = Schedule.builder(registry).timingWindow(Math.max(1, frames));
+    // The movers' pass locks both storages the group owns; it reads positions only.
     plan.system("density", context -> countDensity())
         .iterates(Position_Traits.TYPE)
+        .iterates(Velocity_Traits.TYPE)
         .reads(Position_Traits.TYPE);
     plan.system("movement", context -> move()).uses(movers).after("density");
     plan.system("follow", context -> followComets()).uses(followers).after("movement");
