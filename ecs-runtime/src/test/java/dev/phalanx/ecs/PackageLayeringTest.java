@@ -37,6 +37,7 @@ class PackageLayeringTest {
   private static final String SNAPSHOT = CORE + ".snapshot";
   private static final String CLONE = CORE + ".clone";
   private static final String SCHEDULE = CORE + ".schedule";
+  private static final String EVENT = CORE + ".event";
 
   /** Every runtime package and the runtime packages it may use; each edge is also used. */
   private static final Map<String, Set<String>> LAYERS =
@@ -57,7 +58,9 @@ class PackageLayeringTest {
           // runs and permit each system its declared structural changes. Its saved state (frame
           // counter, resources) travels as a snapshot's extra blocks, through the snapshot
           // package's public API (SnapshotWriter.extra, ValueCodec, SnapshotFormatException).
-          SCHEDULE, Set.of(CORE, COMMAND, SNAPSHOT));
+          SCHEDULE, Set.of(CORE, COMMAND, SNAPSHOT),
+          // Events propagate from an entity to its parents in the hierarchy.
+          EVENT, Set.of(CORE, HIERARCHY, INTERNAL));
 
   @Test
   void everyPackageUsesExactlyTheLayersBelowIt() {
@@ -83,7 +86,7 @@ class PackageLayeringTest {
             .map(ModuleDescriptor.Exports::source)
             .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(
-        new TreeSet<>(Set.of(CORE, CLONE, COMMAND, HIERARCHY, SCHEDULE, SNAPSHOT, INTERNAL)),
+        new TreeSet<>(Set.of(CORE, CLONE, COMMAND, EVENT, HIERARCHY, SCHEDULE, SNAPSHOT, INTERNAL)),
         exported);
     assertEquals(
         new TreeSet<>(LAYERS.keySet()), new TreeSet<>(module.descriptor().packages()), "packages");
