@@ -68,6 +68,8 @@ public final class Observers {
   private final Registry registry;
   // The observers of every entity, and of entities with a component, by event type id.
   private Observation[][] byType = {};
+  // How many observers of one entity each event type has, by type id.
+  private int[] entityObservers = {};
   // The observers of one entity: its handle maps to a slot of entityLists.
   private final LongLongMap entitySlots = new LongLongMap(16);
   private Observation[][] entityLists = {};
@@ -152,6 +154,9 @@ public final class Observers {
     }
     watchDestroys();
     final Observation observation = new Observation(this, type, erased(observer), null, entity);
+    // The id first: the array is read before the call that may grow it.
+    final int id = cover(type);
+    entityObservers[id]++;
     final long slot = entitySlots.get(entity, -1);
     if (-1 == slot) {
       final int free = takeSlot();
@@ -183,14 +188,22 @@ public final class Observers {
   }
 
   private Observation add(final Observation observation) {
-    final int id = Objects.requireNonNull(observation.type, "type").id();
-    if (id >= byType.length) {
-      final int old = byType.length;
-      byType = Arrays.copyOf(byType, Math.max(id + 1, 2 * old));
-      Arrays.fill(byType, old, byType.length, NONE);
-    }
+    final int id = cover(observation.type);
     byType[id] = appended(byType[id], observation);
     return observation;
+  }
+
+  /** Grows the tables indexed by type id to hold {@code type}'s; returns its id. */
+  private int cover(final EventType<?> type) {
+    final int id = Objects.requireNonNull(type, "type").id();
+    if (id >= byType.length) {
+      final int old = byType.length;
+      final int length = Math.max(id + 1, 2 * old);
+      byType = Arrays.copyOf(byType, length);
+      Arrays.fill(byType, old, length, NONE);
+      entityObservers = Arrays.copyOf(entityObservers, length);
+    }
+    return id;
   }
 
   /** Removes a closed observation from its list (a copy: dispatches under way keep theirs). */
@@ -200,6 +213,7 @@ public final class Observers {
       byType[id] = without(byType[id], observation);
       return;
     }
+    entityObservers[observation.type.id()]--;
     final long slot = entitySlots.get(observation.entity, -1);
     if (-1 != slot) {
       final Observation[] left = without(entityLists[(int) slot], observation);
@@ -267,6 +281,7 @@ public final class Observers {
     if (-1 != slot) {
       for (final Observation observation : entityLists[(int) slot]) {
         observation.closedByOwner();
+        entityObservers[observation.type.id()]--;
       }
       releaseSlot(entity, (int) slot);
     }
@@ -343,7 +358,7 @@ public final class Observers {
   /** {@return whether no observer could see an event of {@code type}} */
   private boolean unobserved(final EventType<?> type) {
     final int id = type.id();
-    return (id >= byType.length || 0 == byType[id].length) && 0 == entitySlots.size();
+    return id >= byType.length || (0 == byType[id].length && 0 == entityObservers[id]);
   }
 
   /** Runs the observers of one trigger; returns {@code failure} or the first exception thrown. */

@@ -23,6 +23,8 @@ import dev.phalanx.ecs.View2;
 import dev.phalanx.ecs.VoidStorage;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.command.CommandBuffers;
+import dev.phalanx.ecs.event.EventType;
+import dev.phalanx.ecs.event.Observers;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.snapshot.ContinuousLoader;
 import dev.phalanx.ecs.snapshot.DeltaLoader;
@@ -595,6 +597,39 @@ class GuideSnippetsTest {
     assertTrue(registry.valid(ship));
     assertFalse(registry.valid(mast));
     assertEquals(0, hierarchy.childCount(ship));
+  }
+
+  /** A hit on a turret, as the guide's observers section triggers it. */
+  record Hit(int damage) {}
+
+  @Test
+  void observers() {
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final long ship = registry.create();
+    final long turret = registry.create();
+    hierarchy.attach(turret, ship);
+    final List<String> heard = new ArrayList<>();
+    // tag::observers[]
+    final EventType<Hit> hit = EventType.propagating("hit", Hit.class); // a constant, in a game
+    final Observers observers = Observers.of(registry);
+    observers.observe(hit, turret, t -> heard.add("turret takes " + t.event().damage()));
+    observers.observe(
+        hit,
+        t -> {
+          heard.add(Entity.toString(t.entity()) + " hears of it");
+          if (t.entity() == ship) {
+            t.stopPropagation(); // nothing above the ship hears it
+          }
+        });
+    observers.trigger(hit, turret, new Hit(5)); // the turret's observers, then the ship's
+    // end::observers[]
+    assertEquals(
+        List.of(
+            "turret takes 5",
+            Entity.toString(turret) + " hears of it",
+            Entity.toString(ship) + " hears of it"),
+        heard);
   }
 
   @Test
