@@ -1,6 +1,8 @@
 package dev.phalanx.ecs.event;
 
+import dev.phalanx.ecs.ComponentListener;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Signal;
 import dev.phalanx.ecs.Storage;
 
 /**
@@ -17,6 +19,9 @@ public final class Observation {
   final Storage<?> with;
   // The one entity observed, or Entity.NULL for every entity.
   final long entity;
+  // For a lifecycle event: the storage signal it listens to, and its listener there.
+  Signal signal;
+  ComponentListener listener;
   private boolean open = true;
 
   Observation(

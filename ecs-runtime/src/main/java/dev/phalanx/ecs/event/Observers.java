@@ -1,5 +1,6 @@
 package dev.phalanx.ecs.event;
 
+import dev.phalanx.ecs.ComponentListener;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
@@ -28,6 +29,11 @@ import java.util.Objects;
  *       entity's parent in the registry's {@link Hierarchy}, then its parent's parent, up to a
  *       root, until an observer {@linkplain Trigger#stopPropagation() stops} it.
  * </ol>
+ *
+ * <p>The lifecycle events {@link EventType#ADDED}, {@link EventType#CHANGED} and {@link
+ * EventType#REMOVED} are observed per component and triggered by the component's storage: such an
+ * observer is a listener of the storage's construct, update or destroy signal, and follows the
+ * rules of {@link dev.phalanx.ecs.Signal}.
  *
  * <p>Observers run on the triggering thread, at once, before {@code trigger} returns. They may
  * change the world under the rules that hold where the event was triggered: inside an iteration,
@@ -76,6 +82,8 @@ public final class Observers {
   private int[] freeSlots = new int[0];
   private int freeCount;
   private boolean destroyWatched;
+  // Open observations of lifecycle events: listeners on storage signals.
+  private int lifecycleObservers;
   // One reused trigger per nesting depth.
   private Trigger<?>[] triggers = new Trigger<?>[4];
   private int depth;
@@ -110,12 +118,16 @@ public final class Observers {
    * @return the observation, to close it
    */
   public <E> Observation observe(final EventType<E> type, final Observer<? super E> observer) {
+    refuseLifecycle(type, "on every entity");
     return add(new Observation(this, type, erased(observer), null, Entity.NULL));
   }
 
   /**
    * Runs {@code observer} for every event of {@code type} on an entity that has a component of
-   * {@code with} when the event reaches it (flecs's observer with a term).
+   * {@code with} when the event reaches it (flecs's observer with a term). For a lifecycle type
+   * ({@link EventType#ADDED}, {@link EventType#CHANGED}, {@link EventType#REMOVED}), it runs when
+   * {@code with} is added to, changed on or removed from an entity: as a listener of the storage's
+   * signal, under the signals' rules (an exception is rethrown once the change is complete).
    *
    * @param <E> the payload class
    * @param type the event type
@@ -125,8 +137,23 @@ public final class Observers {
    */
   public <E> Observation observe(
       final EventType<E> type, final ComponentType<?, ?> with, final Observer<? super E> observer) {
+    Objects.requireNonNull(type, "type");
     final Storage<?> storage = registry.storage(Objects.requireNonNull(with, "with"));
-    return add(new Observation(this, type, erased(observer), storage, Entity.NULL));
+    final Observation observation =
+        new Observation(this, type, erased(observer), storage, Entity.NULL);
+    if (type.isLifecycle()) {
+      observation.signal =
+          switch (type.lifecycle()) {
+            case EventType.CONSTRUCT -> storage.onConstruct();
+            case EventType.UPDATE -> storage.onUpdate();
+            default -> storage.onDestroy();
+          };
+      observation.listener = new LifecycleListener(observation);
+      observation.signal.connect(observation.listener);
+      lifecycleObservers++;
+      return observation;
+    }
+    return add(observation);
   }
 
   /**
@@ -142,7 +169,7 @@ public final class Observers {
    */
   public <E> Observation observe(
       final EventType<E> type, final long entity, final Observer<? super E> observer) {
-    Objects.requireNonNull(type, "type");
+    refuseLifecycle(type, "on one entity");
     Objects.requireNonNull(observer, "observer");
     if (!registry.valid(entity)) {
       throw new IllegalArgumentException(
@@ -170,7 +197,7 @@ public final class Observers {
 
   /** {@return how many observations are open: of every entity, of components, of one entity} */
   public int size() {
-    int open = 0;
+    int open = lifecycleObservers;
     for (final Observation[] list : byType) {
       open += list.length;
     }
@@ -206,8 +233,25 @@ public final class Observers {
     return id;
   }
 
+  private static void refuseLifecycle(final EventType<?> type, final String where) {
+    if (Objects.requireNonNull(type, "type").isLifecycle()) {
+      throw new IllegalArgumentException(
+          "cannot observe "
+              + type
+              + " "
+              + where
+              + ": a lifecycle event is observed per component, with observe(type, component,"
+              + " observer)");
+    }
+  }
+
   /** Removes a closed observation from its list (a copy: dispatches under way keep theirs). */
   void remove(final Observation observation) {
+    if (null != observation.signal) {
+      observation.signal.disconnect(observation.listener);
+      lifecycleObservers--;
+      return;
+    }
     if (Entity.isNull(observation.entity)) {
       final int id = observation.type.id();
       byType[id] = without(byType[id], observation);
@@ -346,9 +390,13 @@ public final class Observers {
   }
 
   private void checkLive(final EventType<?> type, final long entity) {
+    if (Objects.requireNonNull(type, "type").isLifecycle()) {
+      throw new IllegalArgumentException(
+          "cannot trigger " + type + ": storages trigger lifecycle events when components change");
+    }
     if (!registry.valid(entity)) {
       throw new IllegalArgumentException(
-          Objects.requireNonNull(type, "type")
+          type
               + " triggered on "
               + Entity.toString(entity)
               + ": it is not a live entity of this registry");
@@ -449,6 +497,43 @@ public final class Observers {
       return failure;
     } catch (final RuntimeException | Error thrown) {
       return Failures.add(failure, thrown);
+    }
+  }
+
+  /** Runs one lifecycle observer for {@code entity}; what it throws goes to the signal. */
+  @SuppressWarnings("unchecked") // the trigger at each depth is reused for every payload class
+  private void runLifecycle(final Observation observation, final long entity) {
+    if (MAX_DEPTH == depth) {
+      throw new IllegalStateException(
+          observation
+              + " reached by "
+              + Entity.toString(entity)
+              + " from observers nested "
+              + MAX_DEPTH
+              + " deep: an observer that causes what it observes loops forever");
+    }
+    final Trigger<Object> trigger = (Trigger<Object>) triggerAtDepth();
+    depth++;
+    trigger.begin((EventType<Object>) observation.type, null, entity);
+    try {
+      observation.observer.observe(trigger);
+    } finally {
+      trigger.end();
+      depth--;
+    }
+  }
+
+  /** The storage listener of one lifecycle observation. */
+  private final class LifecycleListener implements ComponentListener {
+    private final Observation observation;
+
+    LifecycleListener(final Observation observation) {
+      this.observation = observation;
+    }
+
+    @Override
+    public void onEvent(final Registry owner, final long entity) {
+      runLifecycle(observation, entity);
     }
   }
 

@@ -9,9 +9,10 @@
  * the entity to its parents in the {@link dev.phalanx.ecs.hierarchy.Hierarchy}. What runs when, and
  * what an observer may do, is stated on {@link dev.phalanx.ecs.event.Observers}.
  *
- * <p>Component lifecycle events (a component added, replaced or removed) are the storages' own
- * signals: {@link dev.phalanx.ecs.Storage#onConstruct()}, {@link
- * dev.phalanx.ecs.Storage#onUpdate()} and {@link dev.phalanx.ecs.Storage#onDestroy()}.
+ * <p>Component lifecycle events ({@link dev.phalanx.ecs.event.EventType#ADDED}, {@code CHANGED},
+ * {@code REMOVED}) are observed per component: such an observer listens to the storage's {@link
+ * dev.phalanx.ecs.Storage#onConstruct()}, {@link dev.phalanx.ecs.Storage#onUpdate()} or {@link
+ * dev.phalanx.ecs.Storage#onDestroy()} signal.
  *
  * <h2>Costs</h2>
  *

@@ -202,6 +202,63 @@ class ObserversTest {
   }
 
   @Test
+  void lifecycleEventsAreObservedPerComponentAndTriggeredByStorages() {
+    final ComponentType<Integer, ?> health = ComponentType.of(Integer.class);
+    final long entity = registry.create();
+    final List<String> seen = new ArrayList<>();
+    final Observation added =
+        observers.observe(
+            EventType.ADDED, health, t -> seen.add("added " + registry.get(t.entity(), health)));
+    observers.observe(
+        EventType.CHANGED, health, t -> seen.add("changed " + registry.get(t.entity(), health)));
+    observers.observe(
+        EventType.REMOVED,
+        health,
+        t ->
+            seen.add(
+                "removed " + registry.get(t.entity(), health) + " of " + (t.entity() == entity)));
+    assertEquals(3, observers.size());
+    registry.emplace(entity, health, 1);
+    registry.replace(entity, health, 2);
+    registry.remove(entity, health);
+    added.close();
+    registry.emplace(entity, health, 3);
+    registry.destroy(entity);
+    assertEquals(List.of("added 1", "changed 2", "removed 2 of true", "removed 3 of true"), seen);
+    assertEquals(2, observers.size());
+
+    assertThrows(IllegalArgumentException.class, () -> observers.observe(EventType.ADDED, t -> {}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> observers.observe(EventType.REMOVED, registry.create(), t -> {}));
+    final IllegalArgumentException trigger =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> observers.trigger(EventType.ADDED, registry.create(), null));
+    assertTrue(trigger.getMessage().contains("lifecycle"), trigger.getMessage());
+  }
+
+  @Test
+  void aThrowingLifecycleObserverFollowsTheSignalRule() {
+    final ComponentType<Integer, ?> health = ComponentType.of(Integer.class);
+    final long entity = registry.create();
+    final IllegalStateException boom = new IllegalStateException("boom");
+    final List<String> ran = new ArrayList<>();
+    observers.observe(
+        EventType.ADDED,
+        health,
+        t -> {
+          throw boom;
+        });
+    observers.observe(EventType.ADDED, health, t -> ran.add("second"));
+    assertSame(
+        boom, assertThrows(IllegalStateException.class, () -> registry.emplace(entity, health, 1)));
+    assertEquals(List.of("second"), ran, "the other observer ran");
+    assertTrue(registry.has(entity, health), "the insertion completed");
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
   void triggeringAllocatesNothingOnceWarm() {
     final Hierarchy hierarchy = Hierarchy.of(registry);
     final long parent = registry.create();
