@@ -6,6 +6,9 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.command.CommandRangeConsumer;
+import dev.phalanx.ecs.event.EventType;
+import dev.phalanx.ecs.event.Observers;
+import dev.phalanx.ecs.event.Trigger;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,6 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * records its dead into its own {@link CommandBuffer} ({@code destroyTree} for a comet: the
  * hierarchy takes the tail with it); the buffers are applied after the pass, in the order of the
  * runs, so the world is the same whatever the number of threads.
+ *
+ * <p>The tail particles that go with their comet are counted by an observer of {@link
+ * EventType#REMOVED} on {@code Attachment}: the storage runs it for each tail particle as it is
+ * destroyed, whichever path destroys it, so the aging loop does not look at the hierarchy.
  */
 public final class LifetimeSystem {
 
@@ -31,7 +38,6 @@ public final class LifetimeSystem {
   private final CommandRangeConsumer ageInParallel =
       (buffer, entities, from, to) -> age(buffer, from, to);
   private final AtomicLong dying = new AtomicLong();
-  private final AtomicLong dyingChildren = new AtomicLong();
   private long destroyedRoots;
   private long destroyedChildren;
 
@@ -46,6 +52,11 @@ public final class LifetimeSystem {
     this.storages = storages;
     this.pool = pool;
     this.commands = new CommandBuffers(registry);
+    Observers.of(registry).observe(EventType.REMOVED, Attachment_Traits.TYPE, this::tailGone);
+  }
+
+  private void tailGone(final Trigger<Void> trigger) {
+    destroyedChildren++;
   }
 
   /** Runs one frame; returns the number of root entities destroyed. */
@@ -59,7 +70,6 @@ public final class LifetimeSystem {
     commands.apply();
     final int died = (int) dying.get();
     destroyedRoots += died;
-    destroyedChildren += dyingChildren.getAndSet(0);
     return died;
   }
 
@@ -83,7 +93,6 @@ public final class LifetimeSystem {
     final long[] entities = lifetimes.packed();
     CommandBuffer buffer = run;
     int died = 0;
-    int children = 0;
     for (int position = from; position < to; position++) {
       final int left = --ticks[position & mask];
       if (left <= 0) {
@@ -92,7 +101,6 @@ public final class LifetimeSystem {
         }
         final long entity = entities[position];
         if (storages.comets.contains(entity)) {
-          children += storages.hierarchy.childCount(entity);
           buffer.destroyTree(entity);
         } else {
           buffer.destroy(entity);
@@ -102,7 +110,6 @@ public final class LifetimeSystem {
     }
     if (0 != died) {
       dying.addAndGet(died);
-      dyingChildren.addAndGet(children);
     }
   }
 }

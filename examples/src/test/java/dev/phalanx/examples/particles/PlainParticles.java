@@ -37,6 +37,7 @@ final class PlainParticles {
   private final boolean[] dead;
   private int frame;
   long deaths;
+  long tailDeaths;
 
   PlainParticles(final int roots, final long seed) {
     this.roots = roots;
@@ -97,6 +98,7 @@ final class PlainParticles {
     for (int r = 0; r < roots; r++) {
       if (dead[r]) {
         deaths++;
+        tailDeaths += COMET == kind[r] ? COMET_CHILDREN : 0;
         spawn(r);
       }
     }

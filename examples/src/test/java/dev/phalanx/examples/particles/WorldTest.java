@@ -25,6 +25,7 @@ class WorldTest {
       }
       assertEquals(model.alive(), world.registry().alive());
       assertEquals(model.deaths, world.lifetime().destroyedRoots());
+      assertEquals(model.tailDeaths, world.lifetime().destroyedChildren());
       // The run must have exercised what it claims to check: deaths, respawns and whole families.
       assertTrue(world.lifetime().destroyedRoots() > 100, "roots died");
       assertTrue(world.lifetime().destroyedChildren() > 0, "a comet died with its tail");
