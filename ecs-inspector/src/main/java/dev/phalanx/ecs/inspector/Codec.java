@@ -108,6 +108,8 @@ final class Codec {
     final String kind;
     final List<String> names = new ArrayList<>();
     final List<Class<?>> types = new ArrayList<>();
+    // A type of the runtime's own packages: no write of the inspector may add, change or remove it.
+    final boolean internal;
     private final String why;
     private Constructor<?> constructor;
     private final List<Method> accessors = new ArrayList<>();
@@ -119,8 +121,10 @@ final class Codec {
       String reason = null;
       String found;
       final String pkg = type.getPackageName();
-      if ("dev.phalanx.ecs".equals(pkg)
-          || (pkg.startsWith("dev.phalanx.ecs.") && !pkg.equals(Codec.class.getPackageName()))) {
+      this.internal =
+          "dev.phalanx.ecs".equals(pkg)
+              || (pkg.startsWith("dev.phalanx.ecs.") && !pkg.equals(Codec.class.getPackageName()));
+      if (internal) {
         // The runtime's own components (the hierarchy's links) keep invariants of their own.
         found = "readonly";
         reason = "it is kept by the runtime itself; change it through its own API";
@@ -231,6 +235,18 @@ final class Codec {
       return editable;
     }
 
+    /**
+     * Refuses a change of an internal type (the hierarchy's links): added, replaced or removed, it
+     * is kept through the runtime's own API, never by a raw write.
+     *
+     * @throws RpcError if the type is internal
+     */
+    void checkChangeable() {
+      if (internal) {
+        throw RpcError.params("component " + name() + " is read-only: " + why);
+      }
+    }
+
     /** {@return whether the inspector can build values of this type} */
     boolean writable() {
       return !"readonly".equals(kind);
@@ -247,6 +263,7 @@ final class Codec {
      * @throws RpcError naming the field if a value is wrong, or if the type is not writable
      */
     Object build(final JsonNode fields, final Object current) {
+      checkChangeable();
       if (!writable()) {
         throw RpcError.params(
             "component " + name() + " cannot be written through the inspector: " + why);

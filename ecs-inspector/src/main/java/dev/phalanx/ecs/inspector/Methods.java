@@ -19,7 +19,9 @@ import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.VoidStorage;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.SystemFailedException;
 import dev.phalanx.ecs.schedule.SystemTiming;
 import dev.phalanx.ecs.snapshot.SnapshotDump;
 import java.io.IOException;
@@ -54,6 +56,16 @@ final class Methods {
 
   /** The most positions one query call scans before it answers with a cursor to continue from. */
   static final int MAX_SCAN = 1 << 16;
+
+  /**
+   * The most membership tests one query call makes: a call scans {@code MAX_CHECKS / (1 + names)}
+   * positions at most (and at most {@link #MAX_SCAN}), where {@code names} counts its {@code with}
+   * and {@code without} components, so that its cost does not grow with the names it gives.
+   */
+  static final int MAX_CHECKS = 1 << 19;
+
+  /** The most components one query names in {@code with} or in {@code without}. */
+  static final int MAX_NAMES = 64;
 
   /** The most entities one watch call follows by value. */
   static final int MAX_WATCHED = 100;
@@ -102,7 +114,11 @@ final class Methods {
           new String[] {
             "world.spawn_entity", "components", "Creates an entity with the given components."
           },
-          new String[] {"world.despawn_entity", "entity", "Destroys an entity."},
+          new String[] {
+            "world.despawn_entity",
+            "entity",
+            "Destroys an entity and, in the hierarchy, every descendant of it."
+          },
           new String[] {"world.system_timings", "", "Per-system timings of the attached schedule."},
           new String[] {
             "world.watch",
@@ -142,6 +158,9 @@ final class Methods {
   // Builders per storage, made on first write or listing: reflection once per type.
   private final Map<Storage<?>, Codec.Builder> builders = new HashMap<>();
   private final MessageDigest sha256 = sha256();
+  // The last failure of the attached schedule the game loop reported, until schedule.resume.
+  private SystemFailedException failure;
+  private long failures;
 
   Methods(final Registry registry, final Schedule schedule, final ObjectMapper json) {
     this(registry, schedule, Map.of(), json);
@@ -192,7 +211,7 @@ final class Methods {
       case "world.watch" -> watch(params, mayWait);
       case "schedule.plan" -> plan(params);
       case "schedule.pause" -> control(params, "schedule.pause", Schedule::pause);
-      case "schedule.resume" -> control(params, "schedule.resume", Schedule::resume);
+      case "schedule.resume" -> control(params, "schedule.resume", this::resume);
       case "schedule.step_frame" -> control(params, "schedule.step_frame", Schedule::stepFrame);
       case "schedule.step_system" -> control(params, "schedule.step_system", Schedule::stepSystem);
       case "schedule.set_enabled" -> setEnabled(params);
@@ -237,7 +256,32 @@ final class Methods {
     if (null != schedule) {
       result.put("frame", schedule.frame());
     }
+    putFailure(result);
     return result;
+  }
+
+  /** Records a failure of the attached schedule and pauses it (see Inspector#systemFailed). */
+  void systemFailed(final SystemFailedException failed) {
+    failure = failed;
+    failures++;
+    if (null != schedule && !schedule.isPaused()) {
+      schedule.pause();
+    }
+  }
+
+  /** Puts the last reported failure, or null, and the count of failures reported. */
+  private void putFailure(final ObjectNode result) {
+    result.put("failures", failures);
+    if (null == failure) {
+      result.putNull("failure");
+      return;
+    }
+    result
+        .putObject("failure")
+        .put("system", failure.system())
+        .put("stage", failure.stage())
+        .put("frame", failure.frame())
+        .put("message", failure.getMessage());
   }
 
   private JsonNode listComponents(final ObjectNode params) {
@@ -252,6 +296,7 @@ final class Methods {
       type.put("kind", kind(storage));
       type.put("tracked", storage.isTracked());
       type.put("writable", builder(storage).writable());
+      type.put("internal", builder(storage).internal);
       final ArrayNode editable = type.putArray("editable");
       builder(storage).editable().forEach(editable::add);
       type.set("fields", fields.get(i).get("fields"));
@@ -360,7 +405,8 @@ final class Methods {
     final long[] found = new long[limit];
     int count = 0;
     int position = Math.min(cursor, size);
-    final int end = (int) Math.min(size, (long) position + MAX_SCAN);
+    final int scan = Math.min(MAX_SCAN, MAX_CHECKS / (1 + with.size() + without.size()));
+    final int end = (int) Math.min(size, (long) position + scan);
     for (; position < end && count < limit; position++) {
       final long entity = null == lead ? packed[position] : lead.at(position);
       if (matches(entity, with, without)) {
@@ -413,6 +459,7 @@ final class Methods {
     final List<Storage<?>> only =
         params.hasNonNull("components") ? storages(params.get("components"), "components") : null;
     final ObjectNode result = entityNode(dump(new long[] {entity}).get("components").get(0));
+    result.put("descendants", descendants(entity));
     if (null != only) {
       final ObjectNode components = (ObjectNode) result.get("components");
       final Set<String> keep = new HashSet<>();
@@ -482,6 +529,7 @@ final class Methods {
       throw RpcError.params("components must name at least one component to remove");
     }
     for (final Storage<?> storage : storages) {
+      builder(storage).checkChangeable();
       if (!storage.contains(entity)) {
         throw RpcError.params(
             "entity " + Codec.entity(entity) + " has no " + storage.type().name() + " to remove");
@@ -509,16 +557,48 @@ final class Methods {
     return result(changes.entityOf(staged));
   }
 
+  /**
+   * Destroys the entity, and with the hierarchy's {@link Hierarchy#destroyTree} every descendant:
+   * children left behind as roots would break what systems expect of them (as in flecs and Bevy,
+   * despawning a parent despawns its children). The runtime checks every entity first and changes
+   * nothing when it refuses.
+   */
   private JsonNode despawn(final ObjectNode params) {
     allow(params, "world.despawn_entity", "entity");
     final long entity = alive(params.get("entity"), "entity");
-    final ChangeSet changes = new ChangeSet(registry);
-    changes.destroy(entity);
-    commit(changes);
+    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
+    final int destroyed = 1 + descendants(entity);
+    if (destroyed > 1) {
+      try {
+        hierarchy.destroyTree(entity);
+      } catch (final RuntimeException e) {
+        if (registry.valid(entity)) {
+          throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
+        }
+        throw new RpcError(
+            RpcError.REFUSED, "the change was made, but a listener threw: " + e.getMessage());
+      }
+    } else {
+      final ChangeSet changes = new ChangeSet(registry);
+      changes.destroy(entity);
+      commit(changes);
+    }
     final ObjectNode result = nodes.objectNode();
     result.put("entity", Codec.entity(entity));
+    result.put("destroyed", destroyed);
     result.put("alive", registry.alive());
     return result;
+  }
+
+  /** {@return the number of descendants of {@code entity} in the hierarchy, if there is one} */
+  private int descendants(final long entity) {
+    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
+    if (null == hierarchy || 0 == hierarchy.childCount(entity)) {
+      return 0;
+    }
+    final int[] count = {-1}; // the walk visits the entity itself
+    hierarchy.depthFirst(entity, descendant -> count[0]++);
+    return count[0];
   }
 
   private JsonNode result(final long entity) {
@@ -678,6 +758,7 @@ final class Methods {
   private ObjectNode plan(final Schedule schedule) {
     final ObjectNode result = nodes.objectNode();
     result.put("paused", schedule.isPaused());
+    putFailure(result);
     result.put("frame", schedule.frame());
     final String next = schedule.nextSystem().orElse(null);
     result.put("next", next);
@@ -751,6 +832,12 @@ final class Methods {
       refusable(() -> attached.disable(name));
     }
     return plan(attached);
+  }
+
+  /** Resumes the schedule, and forgets the reported failure: it is the user's answer to it. */
+  private void resume(final Schedule attached) {
+    attached.resume();
+    failure = null;
   }
 
   /** Runs a schedule control; the schedule's refusal (it runs a frame) becomes a protocol error. */
@@ -997,8 +1084,8 @@ final class Methods {
       throw RpcError.params(
           what + " must be an array of component names, got " + Codec.kind(names));
     }
-    if (names.size() > 64) {
-      throw RpcError.params(what + " names " + names.size() + " components; at most 64");
+    if (names.size() > MAX_NAMES) {
+      throw RpcError.params(what + " names " + names.size() + " components; at most " + MAX_NAMES);
     }
     for (final JsonNode name : names) {
       if (!name.isTextual()) {
