@@ -9,16 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.schedule.Schedule;
+import dev.phalanx.ecs.schedule.SystemFailedException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -27,11 +25,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -94,13 +93,14 @@ public final class Inspector implements AutoCloseable {
   private static final int DONE = 3;
   private static final int EXPIRED = 4;
 
-  private static final String NODELAY = "sun.net.httpserver.nodelay";
-
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~-]{16,256}");
+
+  private static final Pattern IP_LITERAL =
+      Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|\\[[0-9a-fA-F:.]+\\]");
 
   private final Methods methods;
   private final ObjectMapper json;
-  private final HttpServer server;
+  private final Connections server;
   private final ExecutorService threads;
   private final String token;
   private final byte[] tokenBytes;
@@ -112,8 +112,8 @@ public final class Inspector implements AutoCloseable {
   private final byte[] page;
   private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
-  // Watches waiting for a change: touched by the serving thread only.
-  private final List<Call> waiting = new ArrayList<>();
+  // Watches waiting for a change, in the order of their next check: the serving thread's only.
+  private final ArrayDeque<Call> waiting = new ArrayDeque<>();
   private final AtomicLong served = new AtomicLong();
   private volatile boolean closed;
 
@@ -141,16 +141,14 @@ public final class Inspector implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    // The JDK's server leaves Nagle's algorithm on unless told otherwise, read once per JVM: a
-    // small answer then waits for the client's delayed acknowledgement (about 40 ms a call).
-    if (null == System.getProperty(NODELAY)) {
-      System.setProperty(NODELAY, "true");
-    }
-    this.server = HttpServer.create(new InetSocketAddress(builder.address, builder.port), 64);
-    server.setExecutor(threads);
-    server.createContext("/rpc", this::rpc);
-    server.createContext("/", this::page);
-    server.start();
+    this.server =
+        new Connections(
+            new InetSocketAddress(builder.address, builder.port),
+            threads,
+            this::handle,
+            builder.maxConnections,
+            builder.headerTimeout.toNanos(),
+            builder.bodyTimeout.toNanos());
     builder.announce.accept("Phalanx inspector: " + pageAddress());
   }
 
@@ -176,8 +174,10 @@ public final class Inspector implements AutoCloseable {
 
   /**
    * Runs the calls that arrived, on the calling thread (the game thread, at a safe point): first
-   * the watches waiting for a change (one check each), then queued calls until the budget is spent
-   * (at least one if any is queued). Calls left over wait for the next {@code serve()}.
+   * watches waiting for a change, one check each, round-robin from where the last {@code serve()}
+   * stopped, within the budget (half of it when calls are queued; at least one check); then queued
+   * calls until the budget is spent (at least one if any is queued). Calls and checks left over
+   * wait for the next {@code serve()}.
    *
    * @return the number of calls answered
    */
@@ -186,37 +186,82 @@ public final class Inspector implements AutoCloseable {
       return 0;
     }
     final long start = System.nanoTime();
-    int answered = 0;
-    for (final Iterator<Call> it = waiting.iterator(); it.hasNext(); ) {
-      final Call call = it.next();
-      if (!call.state.compareAndSet(WAITING, RUNNING)) {
-        it.remove(); // expired meanwhile
-        continue;
-      }
-      if (run(call, System.nanoTime() < call.deadline)) {
-        it.remove();
-        answered++;
-      }
-    }
+    int answered = recheck(start, queue.isEmpty() ? budgetNanos : budgetNanos / 2);
     boolean first = true;
     while (first || System.nanoTime() - start < budgetNanos) {
       final Call call = queue.poll();
       if (null == call) {
         break;
       }
-      queued.decrementAndGet();
       if (!call.state.compareAndSet(PENDING, RUNNING)) {
+        queued.decrementAndGet();
         continue; // expired before the game thread took it: it never runs
       }
       first = false;
       if (run(call, call.deadline > 0 && System.nanoTime() < call.deadline)) {
+        queued.decrementAndGet();
+        answered++;
+      } else {
+        waiting.add(call); // still counted against maxQueuedCalls
+      }
+    }
+    served.addAndGet(answered);
+    return answered;
+  }
+
+  /**
+   * Checks waiting watches, each at most once, from the head of the round, while {@code budget}
+   * lasts (at least one); a watch still waiting goes to the round's end. Drops the watches that
+   * expired or whose client left. Returns the number answered.
+   */
+  private int recheck(final long start, final long budget) {
+    int answered = 0;
+    boolean first = true;
+    for (int left = waiting.size(); left > 0; left--) {
+      final Call call = waiting.peek();
+      if (!call.abandoned && WAITING == call.state.get()) {
+        if (!first && System.nanoTime() - start >= budget) {
+          break;
+        }
+        first = false;
+      }
+      waiting.poll();
+      if (call.abandoned || !call.state.compareAndSet(WAITING, RUNNING)) {
+        queued.decrementAndGet(); // expired meanwhile, or its client left: dropped unanswered
+        continue;
+      }
+      if (run(call, System.nanoTime() < call.deadline)) {
+        queued.decrementAndGet();
         answered++;
       } else {
         waiting.add(call);
       }
     }
-    served.addAndGet(answered);
     return answered;
+  }
+
+  /**
+   * Hands the inspector a failure of the attached schedule, caught by the game loop around {@code
+   * schedule.run()} (the world holds every invariant after one, see {@link SystemFailedException}).
+   * The inspector pauses the schedule, so that the systems that are not always-run stop failing
+   * frame after frame, and reports the failure: {@code world.stats} and {@code schedule.plan} carry
+   * it as {@code failure} (the system, its stage, the frame, the message) until {@code
+   * schedule.resume}, and the page shows it. Call it on the game thread, between frames, as {@link
+   * #serve()}.
+   *
+   * <pre>{@code
+   * try {
+   *   schedule.run();
+   * } catch (SystemFailedException e) {
+   *   inspector.systemFailed(e); // paused and shown; fix the world from the page, then resume
+   * }
+   * inspector.serve();
+   * }</pre>
+   *
+   * @param failure what the schedule threw
+   */
+  public void systemFailed(final SystemFailedException failure) {
+    methods.systemFailed(Objects.requireNonNull(failure, "failure"));
   }
 
   /** Runs one call; returns false if it is a watch that waits (its state back to WAITING). */
@@ -254,7 +299,7 @@ public final class Inspector implements AutoCloseable {
 
   /** {@return the port the server listens on} */
   public int port() {
-    return server.getAddress().getPort();
+    return server.address().getPort();
   }
 
   /** {@return the address of the JSON-RPC endpoint, {@code http://host:port/rpc}} */
@@ -268,7 +313,7 @@ public final class Inspector implements AutoCloseable {
   }
 
   private String base() {
-    final InetAddress address = server.getAddress().getAddress();
+    final InetAddress address = server.address().getAddress();
     final String host =
         address.isAnyLocalAddress()
             ? InetAddress.getLoopbackAddress().getHostAddress()
@@ -290,7 +335,7 @@ public final class Inspector implements AutoCloseable {
       return;
     }
     closed = true;
-    server.stop(0);
+    server.close();
     for (Call call = queue.poll(); null != call; call = queue.poll()) {
       expire(call, "the inspector was closed");
     }
@@ -301,31 +346,88 @@ public final class Inspector implements AutoCloseable {
   // HTTP: these run on the server's threads and never touch the world.
   // ---------------------------------------------------------------------------------------------
 
-  private void page(final HttpExchange exchange) throws IOException {
-    try (exchange) {
-      final String path = exchange.getRequestURI().getPath();
-      if (!"GET".equals(exchange.getRequestMethod())
-          || !("/".equals(path) || "/index.html".equals(path))) {
-        final byte[] text = "not found\n".getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        exchange.sendResponseHeaders(404, text.length);
-        exchange.getResponseBody().write(text);
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      exchange.getResponseHeaders().set("Cache-Control", "no-store");
-      exchange
-          .getResponseHeaders()
-          .set(
-              "Content-Security-Policy",
-              "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline';"
-                  + " connect-src 'self'; img-src data:; base-uri 'none'; frame-ancestors 'none'");
-      exchange.sendResponseHeaders(200, page.length);
-      exchange.getResponseBody().write(page);
+  /** Routes a request whose head was read: {@code /rpc} to the protocol, the rest to the page. */
+  private void handle(final Exchange exchange) {
+    final String refusal = foreign(exchange);
+    if (null != refusal) {
+      respond(exchange, 403, error(null, new RpcError(RpcError.FORBIDDEN, refusal, 403)));
+    } else if (exchange.path().startsWith("/rpc")) {
+      rpc(exchange);
+    } else {
+      page(exchange);
     }
   }
 
-  private void rpc(final HttpExchange exchange) {
+  /**
+   * Checks the {@code Host} header, and {@code Origin} when present, against the address the server
+   * listens on (DNS rebinding: a page of another site whose name now resolves to the loopback
+   * address sends its own name). Accepted: {@code localhost} when bound to a loopback address, the
+   * bound address itself, any address literal when bound to the wildcard address; always with the
+   * server's port. Returns what is wrong, or null.
+   */
+  private String foreign(final Exchange exchange) {
+    final String host = exchange.header("Host");
+    if (null == host || !allowedHost(host)) {
+      return "the Host header "
+          + (null == host ? "is missing" : "\"" + Codec.clip(host) + "\" is not this server")
+          + ": call the inspector at "
+          + base();
+    }
+    final String origin = exchange.header("Origin");
+    if (null != origin
+        && !(origin.startsWith("http://") && allowedHost(origin.substring("http://".length())))) {
+      return "calls from the origin \"" + Codec.clip(origin) + "\" are refused: only " + base();
+    }
+    return null;
+  }
+
+  private boolean allowedHost(final String hostAndPort) {
+    final int colon = hostAndPort.lastIndexOf(':');
+    if (colon < 0 || hostAndPort.indexOf(']', colon) >= 0) {
+      return false; // no port
+    }
+    if (!hostAndPort.substring(colon + 1).equals(Integer.toString(port()))) {
+      return false;
+    }
+    final String host = hostAndPort.substring(0, colon).toLowerCase(Locale.ROOT);
+    final InetAddress bound = server.address().getAddress();
+    if (bound.isAnyLocalAddress()) {
+      return "localhost".equals(host) || IP_LITERAL.matcher(host).matches();
+    }
+    final String literal = bound.getHostAddress();
+    return host.equals(literal.contains(":") ? "[" + literal + "]" : literal)
+        || (bound.isLoopbackAddress() && "localhost".equals(host))
+        || (IP_LITERAL.matcher(host).matches() && sameAddress(host, bound));
+  }
+
+  /** Whether an address literal (IPv6 in brackets) names {@code bound}, however it is spelled. */
+  private static boolean sameAddress(final String literal, final InetAddress bound) {
+    try {
+      final String bare =
+          literal.startsWith("[") ? literal.substring(1, literal.length() - 1) : literal;
+      return InetAddress.getByName(bare).equals(bound); // a literal: no name is looked up
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private void page(final Exchange exchange) {
+    final String path = exchange.path();
+    if (!"GET".equals(exchange.method()) || !("/".equals(path) || "/index.html".equals(path))) {
+      exchange.respondText(404, "not found");
+      return;
+    }
+    exchange.respond(
+        200,
+        "text/html; charset=utf-8",
+        "Cache-Control: no-store\r\n"
+            + "Content-Security-Policy: default-src 'none'; script-src 'unsafe-inline';"
+            + " style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none';"
+            + " frame-ancestors 'none'\r\n",
+        page);
+  }
+
+  private void rpc(final Exchange exchange) {
     final Call call;
     try {
       call = accept(exchange);
@@ -339,6 +441,14 @@ public final class Inspector implements AutoCloseable {
     // Answered on a server thread, never on the game thread that completes the call.
     final CompletableFuture<Void> unused =
         call.answer.thenAcceptAsync(answer -> respond(exchange, 200, answer), threads);
+    if (call.deadline > 0) {
+      // A long poll: dropped as soon as its client leaves, not at its timeout.
+      exchange.onClientGone(
+          () -> {
+            call.abandoned = true;
+            expire(call, "the client closed its connection");
+          });
+    }
     final long timeout =
         callTimeoutMillis + Math.max(0, call.deadline - System.nanoTime()) / 1000000;
     CompletableFuture.delayedExecutor(timeout, TimeUnit.MILLISECONDS)
@@ -361,14 +471,14 @@ public final class Inspector implements AutoCloseable {
   }
 
   /** Checks a request and queues its call; throws what is wrong with it. */
-  private Call accept(final HttpExchange exchange) {
-    if (!"POST".equals(exchange.getRequestMethod())) {
+  private Call accept(final Exchange exchange) {
+    if (!"POST".equals(exchange.method())) {
       throw new RpcError(
           RpcError.INVALID_REQUEST,
-          "send calls with POST, not " + Codec.clip(exchange.getRequestMethod()),
+          "send calls with POST, not " + Codec.clip(exchange.method()),
           405);
     }
-    final String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    final String authorization = exchange.header("Authorization");
     if (null == authorization || !authorization.startsWith("Bearer ")) {
       throw new RpcError(
           RpcError.UNAUTHORIZED,
@@ -401,29 +511,21 @@ public final class Inspector implements AutoCloseable {
     return call;
   }
 
-  private byte[] body(final HttpExchange exchange) {
-    final String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (null != length) {
-      try {
-        if (Long.parseLong(length.trim()) > maxRequestBytes) {
-          throw tooLarge(Long.parseLong(length.trim()) + " bytes");
-        }
-      } catch (NumberFormatException e) {
-        throw new RpcError(RpcError.INVALID_REQUEST, "Content-Length is not a number", 400);
-      }
-    }
-    try (InputStream in = exchange.getRequestBody()) {
-      final byte[] body = in.readNBytes(maxRequestBytes + 1);
-      if (body.length > maxRequestBytes) {
-        throw tooLarge("more than " + maxRequestBytes + " bytes");
-      }
-      if (0 == body.length) {
-        throw new RpcError(RpcError.PARSE_ERROR, "the body is empty: send one JSON-RPC request");
-      }
-      return body;
+  private byte[] body(final Exchange exchange) {
+    final byte[] body;
+    try {
+      body = exchange.body(maxRequestBytes);
+    } catch (Exchange.BadRequest e) {
+      throw 413 == e.status
+          ? tooLarge(e.getMessage())
+          : new RpcError(RpcError.INVALID_REQUEST, e.getMessage(), e.status);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    if (0 == body.length) {
+      throw new RpcError(RpcError.PARSE_ERROR, "the body is empty: send one JSON-RPC request");
+    }
+    return body;
   }
 
   private RpcError tooLarge(final String size) {
@@ -499,9 +601,10 @@ public final class Inspector implements AutoCloseable {
         deadline);
   }
 
-  private void respond(final HttpExchange exchange, final int status, final JsonNode answer) {
-    try (exchange) {
-      byte[] bytes = json.writeValueAsBytes(answer);
+  private void respond(final Exchange exchange, final int status, final JsonNode answer) {
+    byte[] bytes;
+    try {
+      bytes = json.writeValueAsBytes(answer);
       if (bytes.length > maxResultBytes) {
         bytes =
             json.writeValueAsBytes(
@@ -515,16 +618,16 @@ public final class Inspector implements AutoCloseable {
                             + maxResultBytes
                             + " (the call ran; ask for fewer entities or fields)")));
       }
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.getResponseHeaders().set("Cache-Control", "no-store");
-      exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      exchange.sendResponseHeaders(status, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
-    } catch (IOException e) {
-      // The client went away; nothing to answer.
+    } catch (JsonProcessingException e) {
+      bytes =
+          "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"the answer cannot be written\"},\"id\":null}"
+              .getBytes(StandardCharsets.UTF_8);
     }
+    exchange.respond(
+        status,
+        "application/json",
+        "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n",
+        bytes);
   }
 
   private static ObjectNode error(final JsonNode id, final RpcError error) {
@@ -566,6 +669,8 @@ public final class Inspector implements AutoCloseable {
     final JsonNode id;
     final long deadline;
     final AtomicInteger state = new AtomicInteger(PENDING);
+    // Set when the client closed its connection: a waiting watch is then dropped.
+    volatile boolean abandoned;
     final CompletableFuture<JsonNode> answer = new CompletableFuture<>();
 
     Call(final String method, final ObjectNode params, final JsonNode id, final long deadline) {
@@ -591,6 +696,9 @@ public final class Inspector implements AutoCloseable {
     private int maxResultBytes = 4 * 1024 * 1024;
     private int maxQueuedCalls = 256;
     private int threads = 4;
+    private int maxConnections = 512;
+    private Duration headerTimeout = Duration.ofSeconds(2);
+    private Duration bodyTimeout = Duration.ofSeconds(5);
     private Duration budget = Duration.ofMillis(1);
     private Duration callTimeout = Duration.ofSeconds(10);
     private Consumer<String> announce = System.out::println;
@@ -725,6 +833,43 @@ public final class Inspector implements AutoCloseable {
     }
 
     /**
+     * Bounds the open connections (each carries one call; a waiting watch keeps its own); a
+     * connection over the bound is answered at once with HTTP 503 and error -32004, and closed.
+     *
+     * @param connections the most open connections, at least 1
+     * @return this builder
+     */
+    public Builder maxConnections(final int connections) {
+      this.maxConnections = atLeast("maxConnections", connections, 1);
+      return this;
+    }
+
+    /**
+     * Bounds the time a client has, from its connection's acceptance, to send the request line and
+     * headers; a late one is answered with HTTP 408 and closed, so that slow clients hold an HTTP
+     * thread at most this long.
+     *
+     * @param timeout the time, at least a millisecond
+     * @return this builder
+     */
+    public Builder headerTimeout(final Duration timeout) {
+      this.headerTimeout = atLeast("headerTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Bounds the time a client has to send the body once its headers are read; a late one is
+     * answered with HTTP 408 and error -32600, and closed.
+     *
+     * @param timeout the time, at least a millisecond
+     * @return this builder
+     */
+    public Builder bodyTimeout(final Duration timeout) {
+      this.bodyTimeout = atLeast("bodyTimeout", timeout);
+      return this;
+    }
+
+    /**
      * Sets the number of HTTP threads (they parse and answer; the world is not theirs).
      *
      * @param count the thread count, at least 1
@@ -785,6 +930,13 @@ public final class Inspector implements AutoCloseable {
      */
     public Inspector start() throws IOException {
       return new Inspector(this);
+    }
+
+    private static Duration atLeast(final String name, final Duration value) {
+      if (value.toMillis() < 1) {
+        throw new IllegalArgumentException("the " + name + " " + value + " is under 1 ms");
+      }
+      return value;
     }
 
     private static int atLeast(final String name, final int value, final int min) {

@@ -44,6 +44,9 @@ final class RpcError extends RuntimeException {
   /** A schedule method was called, and no schedule is attached to the inspector. */
   static final int NO_SCHEDULE = -32006;
 
+  /** The request's Host or Origin is not the inspector's own address (DNS rebinding). */
+  static final int FORBIDDEN = -32007;
+
   /** The world refused a change (a runtime check, a listener, a constructor). */
   static final int REFUSED = -32010;
 
