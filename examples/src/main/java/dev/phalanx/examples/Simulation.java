@@ -1,6 +1,7 @@
 package dev.phalanx.examples;
 
 import dev.phalanx.ecs.inspector.Inspector;
+import dev.phalanx.ecs.schedule.SystemFailedException;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
@@ -69,7 +70,14 @@ public final class Simulation {
       final DeltaWriter toReplica = options.replica() ? Replica.writer(world) : null;
       long deltaBytes = 0;
       for (int frame = 1; frame <= options.frames(); frame++) {
-        world.step();
+        try {
+          world.step();
+        } catch (SystemFailedException e) {
+          if (null == inspector) {
+            throw e;
+          }
+          inspector.systemFailed(e); // the world is consistent: pause, show it, keep serving
+        }
         if (null != inspector) {
           inspector.serve(); // between frames: the calls that arrived run here
         }

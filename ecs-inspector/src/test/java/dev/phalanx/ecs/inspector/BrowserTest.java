@@ -167,7 +167,18 @@ class BrowserTest {
         final Health_Storage healths = registry.storage(Health_Traits.TYPE);
         wait.until(d -> d.findElement(By.cssSelector("#add-type option[value='Health']")));
         new Select(driver.findElement(By.id("add-type"))).selectByValue("Health");
+        // The page asks first, naming the risk; cancelled, nothing is sent.
         driver.findElement(By.id("add-component")).click();
+        final WebElement question = wait.until(d -> visible(d, "confirm-text"));
+        assertTrue(question.getText().startsWith("Add Health to " + id), question.getText());
+        assertTrue(question.getText().contains("may fail"), question.getText());
+        driver.findElement(By.id("confirm-cancel")).click();
+        wait.until(d -> !d.findElement(By.id("confirm")).isDisplayed());
+        Thread.sleep(300);
+        assertFalse(
+            world.onGame(() -> healths.contains(target)), "a cancelled add changed nothing");
+        driver.findElement(By.id("add-component")).click();
+        wait.until(d -> visible(d, "confirm-go")).click();
         while (!world.onGame(() -> healths.contains(target))) {
           assertTrue(
               System.nanoTime() < deadline, "the added component never reached the registry");
@@ -257,5 +268,10 @@ class BrowserTest {
         "--disable-gpu",
         "--window-size=1400,1000");
     return new ChromeDriver(service, options);
+  }
+
+  private static WebElement visible(final WebDriver driver, final String id) {
+    final WebElement element = driver.findElement(By.id(id));
+    return element.isDisplayed() ? element : null;
   }
 }
