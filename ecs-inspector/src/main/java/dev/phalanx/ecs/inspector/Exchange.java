@@ -38,6 +38,8 @@ final class Exchange {
   private String path = "";
   private byte[] rest = new byte[0];
   private boolean bodyRead;
+  // Whether a read was already granted past its deadline.
+  private boolean late;
   private volatile Runnable gone;
 
   /** A request that cannot be read: its HTTP status and what is wrong. */
@@ -100,9 +102,15 @@ final class Exchange {
       final long deadline,
       final String what)
       throws IOException {
-    final long left = (deadline - System.nanoTime()) / 1_000_000;
+    long left = (deadline - System.nanoTime()) / 1_000_000;
     if (left < 1) {
-      throw new BadRequest(408, "the request's " + what + " did not arrive in time");
+      // Past the deadline (the connection waited for a thread): what arrived meanwhile is read
+      // once more, so an honest client whose request waited in full is still served.
+      if (late) {
+        throw new BadRequest(408, "the request's " + what + " did not arrive in time");
+      }
+      late = true;
+      left = 1;
     }
     channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
     try {
@@ -174,6 +182,7 @@ final class Exchange {
     if ("100-continue".equalsIgnoreCase(header("Expect"))) {
       write(ByteBuffer.wrap("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
     }
+    late = false;
     final byte[] body = Arrays.copyOf(rest, (int) length);
     int have = Math.min(rest.length, (int) length);
     final long deadline = System.nanoTime() + owner.bodyNanos();
@@ -274,6 +283,7 @@ final class Exchange {
    */
   private void drain() throws IOException {
     channel.shutdownOutput();
+    late = true; // no read past the drain's deadline
     final long deadline = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
     final InputStream in = channel.socket().getInputStream();
     final byte[] sink = new byte[4096];
