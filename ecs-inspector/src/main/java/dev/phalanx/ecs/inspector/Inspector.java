@@ -115,6 +115,8 @@ public final class Inspector implements AutoCloseable {
   // Watches waiting for a change, in the order of their next check: the serving thread's only.
   private final ArrayDeque<Call> waiting = new ArrayDeque<>();
   private final AtomicLong served = new AtomicLong();
+  // The watch checks the last serve() made: the serving thread's, for tests.
+  private int lastChecks;
   private volatile boolean closed;
 
   private Inspector(final Builder builder) throws IOException {
@@ -216,6 +218,7 @@ public final class Inspector implements AutoCloseable {
    */
   private int recheck(final long start, final long budget) {
     int answered = 0;
+    int checks = 0;
     boolean first = true;
     for (int left = waiting.size(); left > 0; left--) {
       final Call call = waiting.peek();
@@ -230,6 +233,7 @@ public final class Inspector implements AutoCloseable {
         queued.decrementAndGet(); // expired meanwhile, or its client left: dropped unanswered
         continue;
       }
+      checks++;
       if (run(call, System.nanoTime() < call.deadline)) {
         queued.decrementAndGet();
         answered++;
@@ -237,6 +241,7 @@ public final class Inspector implements AutoCloseable {
         waiting.add(call);
       }
     }
+    lastChecks = checks;
     return answered;
   }
 
@@ -319,6 +324,16 @@ public final class Inspector implements AutoCloseable {
             ? InetAddress.getLoopbackAddress().getHostAddress()
             : address.getHostAddress();
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** {@return the watches waiting for a change} Read on the serving thread (tests). */
+  int waitingWatches() {
+    return waiting.size();
+  }
+
+  /** {@return the watch checks the last {@link #serve()} made} Read on the serving thread. */
+  int lastChecks() {
+    return lastChecks;
   }
 
   /** {@return the number of calls answered by {@link #serve()} so far} */
