@@ -45,8 +45,8 @@ import java.util.regex.Pattern;
 
 /**
  * A live inspector attached to a registry: a JSON-RPC 2.0 server over HTTP (methods modelled on the
- * Bevy Remote Protocol, see {@code docs/inspector.md}) and a web page, both served by the JDK's
- * {@code com.sun.net.httpserver}.
+ * Bevy Remote Protocol, see {@code docs/inspector.md}) and a web page, both served by a small
+ * HTTP/1.1 front end on {@code java.nio} channels.
  *
  * <pre>{@code
  * Inspector inspector = Inspector.builder(registry).schedule(schedule).start(); // prints the URL
@@ -62,28 +62,35 @@ import java.util.regex.Pattern;
  * <p>The HTTP threads never touch the world: they check the token, read and parse a bounded body,
  * check the request's shape and queue it. The queued calls run only inside {@link #serve()}, on the
  * thread that calls it, which must be the thread that owns the registry (the game thread), at a
- * point where no iteration runs: no call sees a half-applied frame. {@link #serve()} runs calls
- * until its {@linkplain Builder#budget budget} is spent (at least one if any is queued) and leaves
- * the rest for the next call; each call's work is bounded (at most 1,000 entities listed or dumped,
- * 65,536 positions scanned, 100 entities watched), so a frame is delayed by at most the budget plus
- * one call: about a millisecond or two on a million-entity world. A call that the game thread does
- * not take within the {@linkplain Builder#callTimeout call timeout} is answered with an error and
- * never runs. {@link #serve()}, {@link #close()} and the accessors may be called from any one
- * thread; {@code serve()} from one thread at a time.
+ * point where no iteration runs: no call sees a half-applied frame. {@link #serve()} runs calls and
+ * re-checks waiting watches, round robin, until its {@linkplain Builder#budget budget} is spent (at
+ * least one of each) and leaves the rest for the next call; each call's work is bounded (at most
+ * 1,000 entities listed or dumped, 524,288 membership tests by a query, 100 entities watched), so a
+ * frame is delayed by at most the budget plus one watch check and one call: about a millisecond or
+ * two on a million-entity world. A system failure the game loop catches is handed to {@link
+ * #systemFailed}, which pauses the schedule and reports it. A call that the game thread does not
+ * take within the {@linkplain Builder#callTimeout call timeout} is answered with an error and never
+ * runs. {@link #serve()}, {@link #close()} and the accessors may be called from any one thread;
+ * {@code serve()} from one thread at a time.
  *
  * <h2>Security</h2>
  *
  * <p>The server binds to the loopback address unless {@link Builder#bind} says otherwise. Every
- * call must carry the token ({@code Authorization: Bearer <token>}), generated at start (32 random
- * bytes) unless configured, and announced once with the page's address. Bodies are bounded ({@link
- * Builder#maxRequestBytes}), so are results ({@link Builder#maxResultBytes}) and the queue ({@link
- * Builder#maxQueuedCalls}); every malformed, oversized or unauthorised request gets a JSON-RPC
- * error that says what is wrong, and never reaches the world.
+ * request's {@code Host}, and {@code Origin} when present, must name the server's own address and
+ * port (DNS rebinding), else HTTP 403. Heads and bodies are read against deadlines ({@link
+ * Builder#headerTimeout}, {@link Builder#bodyTimeout}) and open connections are bounded ({@link
+ * Builder#maxConnections}, HTTP 503 beyond). Every call must carry the token ({@code Authorization:
+ * Bearer <token>}), generated at start (32 random bytes) unless configured, and announced once with
+ * the page's address. Bodies are bounded ({@link Builder#maxRequestBytes}), so are results ({@link
+ * Builder#maxResultBytes}) and the queue ({@link Builder#maxQueuedCalls}); every malformed,
+ * oversized or unauthorised request gets a JSON-RPC error that says what is wrong, and never
+ * reaches the world.
  *
  * <h2>Costs</h2>
  *
  * <p>Attached and idle, {@link #serve()} is a poll of an empty queue: a few nanoseconds a frame.
- * The server's threads (4 by default) sleep until a request arrives.
+ * The server's threads (4 by default, and one that accepts) sleep until a request arrives; one more
+ * wakes every 100 ms to notice clients that left while their watch waits.
  */
 public final class Inspector implements AutoCloseable {
 

@@ -6,6 +6,7 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.inspector.Inspector;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
+import dev.phalanx.ecs.schedule.SystemFailedException;
 import dev.phalanx.examples.components.Position;
 import dev.phalanx.examples.components.Position_Traits;
 import java.io.PrintStream;
@@ -62,6 +63,30 @@ class InspectorSnippetsTest {
       System.setOut(out);
     }
     assertTrue(answer.get().contains("\"alive\":1"), answer.get());
+  }
+
+  @Test
+  void handSystemFailuresToTheInspector() throws Exception {
+    final Registry registry = new Registry();
+    final ScheduleBuilder systems = Schedule.builder(registry);
+    systems.system(
+        "fragile",
+        context -> {
+          throw new IllegalStateException("a rule of the game was broken");
+        });
+    final Schedule schedule = systems.build();
+    try (Inspector inspector =
+        Inspector.builder(registry).schedule(schedule).announce(line -> {}).start()) {
+      for (int frame = 0; frame < 3; frame++) {
+        try {
+          schedule.run();
+        } catch (SystemFailedException e) {
+          inspector.systemFailed(e); // pauses the schedule and shows the failure; the loop goes on
+        }
+        inspector.serve();
+      }
+    }
+    assertTrue(schedule.isPaused(), "the first failure paused the schedule");
   }
 
   /** Reads the printed address, calls world.stats with the token from its fragment. */
