@@ -36,6 +36,19 @@ import java.lang.annotation.Target;
  * <p>With {@link #owned()} empty the group is non-owning: it owns no storage, may include any type
  * (in-place ones too) and has no chunk forms.
  *
+ * <h2>Optional terms</h2>
+ *
+ * <p>The components listed in {@link #optional()} are those a member may or may not have. They are
+ * no part of the group (it neither owns them nor keeps them in its member set, and two declarations
+ * that differ only in them share one runtime group): each is looked up by the entity, one sparse
+ * lookup per visited member, allocation-free. {@code each} and {@code eachInOrder} pass, after the
+ * included components, the cursor of each optional component with fields, positioned on the
+ * member's component, or {@code null} when the member has none (a tag comes as a {@code boolean}, a
+ * field-less stored type as the instance or {@code null}). The chunk forms hand out owned arrays
+ * only and do not see optional terms. An optional component may be listed in {@link #readOnly()};
+ * the query declares its access as for an included one. {@code eachChangedSince} tests only the
+ * included tracked components, so that it visits the same members with or without optional terms.
+ *
  * <h2>Diagnostics</h2>
  *
  * <p>The processor reports these errors on the declaration (on the offending annotation value where
@@ -50,6 +63,10 @@ import java.lang.annotation.Target;
  *   <li>{@code [PhalanxQueryDuplicate]}: a class is listed twice (for example both owned and get);
  *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included (owned or get) and
  *       excluded;
+ *   <li>{@code [PhalanxQueryOptional]}: a class is both optional and owned or get (it would always
+ *       be present), or both optional and excluded (it would never be);
+ *   <li>{@code [PhalanxQueryReadOnly]}: a class in {@code readOnly} is neither owned, get nor
+ *       optional;
  *   <li>{@code [PhalanxQueryOwnedInPlace]}: an {@code @Component(inPlaceDelete = true)} class is
  *       owned (its elements must not move);
  *   <li>{@code [PhalanxQueryPageSize]}: owned components with fields have different page sizes (the
@@ -90,9 +107,17 @@ public @interface GroupQuery {
    * Foo_ReadCursor}, the superclass of {@code Foo_Cursor} without its setters, so a write through
    * it does not compile; the chunk interfaces, which hand out arrays, say in their Javadoc which
    * arrays are read-only, and chunk passes do not stamp a tracked component listed here. Each must
-   * also be listed as included ({@code [PhalanxQueryReadOnly]} otherwise).
+   * also be listed as owned, get or optional ({@code [PhalanxQueryReadOnly]} otherwise).
    */
   Class<?>[] readOnly() default {};
+
+  /**
+   * {@return the components the members may or may not have, looked up per member} They are no part
+   * of the group and do not change which entities are visited: the visitor receives each one's
+   * cursor, positioned on the member's component, or {@code null} when the member has none (a tag
+   * comes as a {@code boolean}). See "Optional terms" above.
+   */
+  Class<?>[] optional() default {};
 
   /**
    * The name of the registry (the world) this group is used with; {@code ""} by default. It changes

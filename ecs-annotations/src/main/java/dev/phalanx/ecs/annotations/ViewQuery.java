@@ -29,8 +29,28 @@ import java.lang.annotation.Target;
  *       ({@code Position_Cursor}) over every included component that has fields, and the nested
  *       {@code Visitor} interface;
  *   <li>{@code eachChangedSince(tick, Visitor)} when an included component is {@code tracked}: it
- *       visits the entities any of whose tracked components changed after {@code tick}.
+ *       visits the entities any of whose tracked included components changed after {@code tick}.
  * </ul>
+ *
+ * <h2>Optional terms</h2>
+ *
+ * <p>The components listed in {@link #optional()} are those a visited entity may or may not have;
+ * they never change which entities are visited. For each, the visitor receives, after the included
+ * ones:
+ *
+ * <ul>
+ *   <li>for a component with fields, its cursor, positioned on the entity's component, or {@code
+ *       null} when the entity has none ({@code if (velocity != null)} in Java, {@code velocity?.x}
+ *       in Kotlin);
+ *   <li>for a tag, a {@code boolean}: whether the entity has it;
+ *   <li>for a field-less stored type ({@code Empty.STORE}), the instance, or {@code null}.
+ * </ul>
+ *
+ * <p>Each costs one sparse lookup per visited entity and allocates nothing. An optional component
+ * may be listed in {@link #readOnly()}; the query declares its access as for an included one.
+ * {@code eachChangedSince} tests only the included tracked components: an optional one never makes
+ * an entity visited, so that {@code eachChangedSince} visits the same entities with or without
+ * optional terms; a visitor that cares asks the optional cursor's {@code changedSince(tick)}.
  *
  * <p>A view keeps nothing up to date: it costs nothing until iterated and then tests each entity of
  * its smallest included storage.
@@ -47,8 +67,11 @@ import java.lang.annotation.Target;
  *   <li>{@code [PhalanxQueryUnknownComponent]}: a listed class is not a {@link Component} (a class
  *       that does not resolve at all is left to the compiler's own error);
  *   <li>{@code [PhalanxQueryDuplicate]}: a class is listed twice;
- *   <li>{@code [PhalanxQueryReadOnly]}: a class in {@code readOnly} is not included;
+ *   <li>{@code [PhalanxQueryReadOnly]}: a class in {@code readOnly} is neither included nor
+ *       optional;
  *   <li>{@code [PhalanxQueryIncludedAndExcluded]}: a class is both included and excluded;
+ *   <li>{@code [PhalanxQueryOptional]}: a class is both optional and included (it would always be
+ *       present), or both optional and excluded (it would never be);
  *   <li>{@code [PhalanxQueryInvalidComponent]}: a listed component has errors of its own (reported
  *       on it);
  *   <li>{@code [PhalanxQueryTooWide]}: the visitor would take more parameters than a Java method
@@ -73,8 +96,16 @@ public @interface ViewQuery {
    * {@code dev.phalanx.ecs.schedule}) is then held to a read of them, not a write, so it may run
    * beside other readers. The generated visitor receives each of them as a read-only cursor, {@code
    * Foo_ReadCursor}, the superclass of {@code Foo_Cursor} without its setters, so a write through
-   * it does not compile. Each must also be listed as included ({@code [PhalanxQueryReadOnly]}
-   * otherwise).
+   * it does not compile. Each must also be listed as included or optional ({@code
+   * [PhalanxQueryReadOnly]} otherwise).
    */
   Class<?>[] readOnly() default {};
+
+  /**
+   * {@return the components the entities may or may not have} They do not change which entities are
+   * visited: the visitor receives each one's cursor, positioned on the entity's component, or
+   * {@code null} when the entity has none (a tag comes as a {@code boolean}). See "Optional terms"
+   * above.
+   */
+  Class<?>[] optional() default {};
 }

@@ -124,6 +124,35 @@ class QueryGeneratedSourcesTest {
   }
 
   @Test
+  void optionalView(final TestInfo test) {
+    // Optional terms of each kind: a cursor or null (Velocity), a read-only one (Label), a tag's
+    // presence (Frozen); eachChangedSince tests the included tracked Heat only.
+    check(
+        test,
+        "test.WarmQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Warm",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.ViewQuery;",
+            "@ViewQuery(include = Heat.class, optional = {Velocity.class, Frozen.class,"
+                + " Label.class}, readOnly = Label.class)",
+            "interface Warm {}"));
+  }
+
+  @Test
+  void optionalOwningGroup(final TestInfo test) {
+    check(
+        test,
+        "test.HurtQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Hurt",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "@GroupQuery(owned = Position.class, optional = Health.class)",
+            "interface Hurt {}"));
+  }
+
+  @Test
   void nonOwningGroup(final TestInfo test) {
     check(
         test,

@@ -171,8 +171,9 @@ class QueryValidationTest {
             "    readOnly = Velocity.class)",
             "interface Visible {}"),
         "[PhalanxQueryReadOnly]",
-        "test.Components.Velocity is listed in readOnly but not in include: a query can only read"
-            + " what it includes; add it to include, or remove it from readOnly",
+        "test.Components.Velocity is listed in readOnly but not in include or optional: a query can"
+            + " only read what it includes or looks up; add it to include or optional, or remove it"
+            + " from readOnly",
         "readOnly = Velocity.class");
   }
 
@@ -185,9 +186,164 @@ class QueryValidationTest {
             "    readOnly = Velocity.class)",
             "interface Movers {}"),
         "[PhalanxQueryReadOnly]",
-        "test.Components.Velocity is listed in readOnly but not in owned or get: a query can only"
-            + " read what it includes; add it to owned or get, or remove it from readOnly",
+        "test.Components.Velocity is listed in readOnly but not in owned, get or optional: a query"
+            + " can only read what it includes or looks up; add it to owned, get or optional, or"
+            + " remove it from readOnly",
         "readOnly = Velocity.class");
+  }
+
+  @Test
+  void optionalTermsCompileInViewsAndGroups() {
+    // Optional terms of every kind (fields, tag, stored instance, in-place, read-only), in a view,
+    // an owning and a non-owning group, compile warning-free; the visitor takes a cursor, a
+    // boolean for the tag, the instance for the stored type.
+    final Compilation compilation =
+        javac()
+            .withProcessors(new PhalanxProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(
+                COMPONENTS,
+                source(
+                    "Seen",
+                    "@ViewQuery(include = Position.class, optional = {Velocity.class,"
+                        + " Frozen.class, Token.class, Node.class}, readOnly = Velocity.class)",
+                    "interface Seen {}"),
+                source(
+                    "Moving",
+                    "@GroupQuery(owned = Position.class, optional = Velocity.class)",
+                    "interface Moving {}"),
+                source(
+                    "Looked",
+                    "@GroupQuery(get = Position.class, optional = {Velocity.class, Frozen.class},"
+                        + " readOnly = Position.class)",
+                    "interface Looked {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertGenerated(
+        compilation,
+        "test.SeenQuery",
+        "Components_Position_Cursor position,",
+        "Components_Velocity_ReadCursor velocity,",
+        "boolean frozen,",
+        "Components.Token token,",
+        "Components_Node_Cursor node);",
+        "access.iterates(Components_Velocity_Traits.TYPE).reads(Components_Velocity_Traits.TYPE);",
+        "access.iterates(Components_Frozen_Traits.TYPE).writes(Components_Frozen_Traits.TYPE);");
+    assertGenerated(
+        compilation,
+        "test.MovingQuery",
+        "Components_Velocity_Cursor velocity);",
+        "access.iterates(Components_Velocity_Traits.TYPE).writes(Components_Velocity_Traits.TYPE);");
+    assertGenerated(
+        compilation,
+        "test.LookedQuery",
+        "Components_Position_ReadCursor position,",
+        "Components_Velocity_Cursor velocity,",
+        "boolean frozen);");
+  }
+
+  private static void assertGenerated(
+      final Compilation compilation, final String query, final String... fragments) {
+    for (final String fragment : fragments) {
+      assertThat(compilation).generatedSourceFile(query).contentsAsUtf8String().contains(fragment);
+    }
+  }
+
+  @Test
+  void optionalTypeThatIsAlsoIncludedIsRejected() {
+    assertSingleError(
+        source(
+            "Visible",
+            "@ViewQuery(include = Position.class,",
+            "    optional = Position.class)",
+            "interface Visible {}"),
+        "[PhalanxQueryOptional]",
+        "test.Components.Position is both in optional and in include, so it would always be"
+            + " present: remove it from optional, or from include to visit entities without it too",
+        "optional = Position.class");
+  }
+
+  @Test
+  void optionalTypeThatIsAlsoOwnedIsRejected() {
+    assertSingleError(
+        source(
+            "Movers",
+            "@GroupQuery(owned = Position.class,",
+            "    optional = Position.class)",
+            "interface Movers {}"),
+        "[PhalanxQueryOptional]",
+        "test.Components.Position is both in optional and in owned, so it would always be"
+            + " present: remove it from optional, or from owned to visit entities without it too",
+        "optional = Position.class");
+  }
+
+  @Test
+  void optionalTypeThatIsAlsoGotIsRejected() {
+    assertSingleError(
+        source(
+            "Movers",
+            "@GroupQuery(get = Position.class,",
+            "    optional = Position.class)",
+            "interface Movers {}"),
+        "[PhalanxQueryOptional]",
+        "test.Components.Position is both in optional and in get, so it would always be"
+            + " present: remove it from optional, or from get to visit entities without it too",
+        "optional = Position.class");
+  }
+
+  @Test
+  void optionalTypeThatIsAlsoExcludedIsRejected() {
+    assertSingleError(
+        source(
+            "Visible",
+            "@ViewQuery(include = Position.class, optional = Velocity.class,",
+            "    exclude = Velocity.class)",
+            "interface Visible {}"),
+        "[PhalanxQueryOptional]",
+        "test.Components.Velocity is both in optional and in exclude, so it would never be"
+            + " present: remove it from optional, or from exclude to visit entities that have it"
+            + " too",
+        "exclude = Velocity.class");
+  }
+
+  @Test
+  void optionalTypeListedTwiceIsRejected() {
+    assertSingleError(
+        source(
+            "Visible",
+            "@ViewQuery(include = Position.class, optional = {Velocity.class,",
+            "    Velocity.class})",
+            "interface Visible {}"),
+        "[PhalanxQueryDuplicate]",
+        "test.Components.Velocity is listed twice (in optional and in optional): list each"
+            + " component once",
+        "    Velocity.class})");
+  }
+
+  @Test
+  void optionalTypeThatIsNotAComponentIsRejected() {
+    assertSingleError(
+        source(
+            "Visible",
+            "@ViewQuery(include = Position.class,",
+            "    optional = Plain.class)",
+            "interface Visible {}"),
+        "[PhalanxQueryUnknownComponent]",
+        "test.Components.Plain (in optional) is not a @Component, so it has no generated storage:"
+            + " annotate it with @Component, or remove it from the list",
+        "optional = Plain.class");
+  }
+
+  @Test
+  void optionalTermsAloneIncludeNothing() {
+    assertSingleError(
+        source(
+            "Visible",
+            "@ViewQuery(include = {},",
+            "    optional = Position.class)",
+            "interface Visible {}"),
+        "[PhalanxQueryEmpty]",
+        "@ViewQuery includes no component: list at least one class in include",
+        "interface Visible");
   }
 
   @Test

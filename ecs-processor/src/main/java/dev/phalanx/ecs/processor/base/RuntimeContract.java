@@ -256,6 +256,7 @@ public final class RuntimeContract {
           new Member(QUERY, "endIteration", 1),
           new Member(EMPTY_STORAGE, "<init>", 2),
           new Member(OBJECT_STORAGE, "<init>", 1),
+          new Member(OBJECT_STORAGE, "valueAt", 1),
           new Member(COMPONENT_TYPE, "define", 3),
           new Member(COMPONENT_TRAITS, "<init>", 3),
           new Member(DELETION_POLICY, "IN_PLACE", -1),

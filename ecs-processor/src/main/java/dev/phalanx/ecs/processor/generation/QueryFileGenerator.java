@@ -49,12 +49,13 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   enum Role {
     OWNED,
     GET,
+    OPTIONAL,
     EXCLUDE
   }
 
   /**
    * A listed component with the name it goes by in the generated code, and whether the query only
-   * reads it ({@code readOnly}, included components only).
+   * reads it ({@code readOnly}, included and optional components only).
    */
   record Slot(ComponentModel model, Role role, String name, boolean readOnly) {
     String storage() {
@@ -75,17 +76,43 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       return readOnly ? model.readCursor() : model.cursor();
     }
 
+    /** Whether every visited entity has the component: owned or get (a view's include). */
     boolean included() {
-      return Role.EXCLUDE != role;
+      return Role.OWNED == role || Role.GET == role;
+    }
+
+    /** Whether a visited entity may or may not have the component, looked up per entity. */
+    boolean optional() {
+      return Role.OPTIONAL == role;
+    }
+
+    boolean excluded() {
+      return Role.EXCLUDE == role;
     }
 
     boolean fields() {
       return StorageKind.FIELDS == model.kind();
     }
 
-    /** Whether the visitor receives something for this component (tags add nothing). */
+    /** Whether the query keeps a cursor over the component: included or optional, with fields. */
+    boolean hasCursor() {
+      return !excluded() && fields();
+    }
+
+    /**
+     * Whether the visitor receives something for this component: included tags add nothing, an
+     * optional tag its presence.
+     */
     boolean visited() {
-      return included() && StorageKind.TAG != model.kind();
+      return optional() || (included() && StorageKind.TAG != model.kind());
+    }
+
+    /**
+     * The name of the query's method that looks an optional component up: it returns the cursor
+     * placed on the entity's component (the instance, for a stored field-less type), or null.
+     */
+    String lookUp() {
+      return name + "OrNull$";
     }
   }
 
@@ -181,6 +208,11 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     if (slots.stream().anyMatch(QueryFileGenerator::tracked)) {
       type.addMethod(eachChangedSinceMethod(model, slots));
     }
+    for (final Slot slot : slots) {
+      if (slot.optional() && StorageKind.TAG != slot.model().kind()) {
+        type.addMethod(lookUpMethod(slot));
+      }
+    }
     type.addMethods(members.methodSpecs())
         .addType(visitorType(model, slots))
         .addTypes(members.typeSpecs());
@@ -205,7 +237,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       type.addField(slot.model().storage(), slot.storage(), Modifier.PRIVATE, Modifier.FINAL);
     }
     for (final Slot slot : slots) {
-      if (slot.included() && slot.fields()) {
+      if (slot.hasCursor()) {
         type.addField(slot.model().cursor(), slot.cursor(), Modifier.PRIVATE, Modifier.FINAL);
       }
     }
@@ -331,10 +363,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     final Set<String> taken = new HashSet<>();
     for (int i = 0; i < all.size(); i++) {
       final ComponentModel component = all.get(i);
-      final Role role =
-          i < model.owned().size()
-              ? Role.OWNED
-              : i < model.included().size() ? Role.GET : Role.EXCLUDE;
+      final Role role = role(model, i);
       String name = safe(decapitalize(component.component().simpleName()));
       if (taken.contains(name)) {
         name = safe(decapitalize(component.flatName()));
@@ -347,6 +376,16 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
           new Slot(component, role, name, Role.EXCLUDE != role && model.readsOnly(component)));
     }
     return slots;
+  }
+
+  /** The role of the {@code i}th of {@link QueryModel#all()}: owned, get, optional, excluded. */
+  private static Role role(final QueryModel model, final int i) {
+    final int owned = model.owned().size();
+    final int included = owned + model.get().size();
+    final int optional = included + model.optional().size();
+    return i < owned
+        ? Role.OWNED
+        : i < included ? Role.GET : i < optional ? Role.OPTIONAL : Role.EXCLUDE;
   }
 
   private static String decapitalize(final String name) {
@@ -392,7 +431,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
           "this.$L = registry.storage($T.TYPE)", slot.storage(), slot.model().traits());
     }
     for (final Slot slot : slots) {
-      if (slot.included() && slot.fields()) {
+      if (slot.hasCursor()) {
         method.addStatement("this.$L = $L.cursor()", slot.cursor(), slot.storage());
       }
     }
@@ -483,8 +522,8 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   }
 
   /**
-   * {@code declareAccess(access)}: every listed storage iterated; included components written, or
-   * read if listed in {@code readOnly}.
+   * {@code declareAccess(access)}: every listed storage iterated; included and optional components
+   * written, or read if listed in {@code readOnly}.
    */
   private static MethodSpec declareAccessMethod(final QueryModel model, final List<Slot> slots) {
     final MethodSpec.Builder method =
@@ -493,15 +532,16 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             .addJavadoc(
                 "Declares what this query touches, for a system that uses it (see {@code"
                     + " dev.phalanx.ecs.schedule}):\n"
-                    + "it iterates every listed storage, writes the included components and reads"
-                    + " those listed in\n"
+                    + "it iterates every listed storage, writes the included$L components and"
+                    + " reads those listed in\n"
                     + "{@code readOnly}.\n\n"
-                    + "@param access the builder of a system's access\n")
+                    + "@param access the builder of a system's access\n",
+                model.optional().isEmpty() ? "" : " and optional")
             .addModifiers(Modifier.PUBLIC)
             .addParameter(RuntimeContract.ACCESS_BUILDER, "access", Modifier.FINAL);
     for (final Slot slot : slots) {
       final String how =
-          !slot.included() ? null : model.readsOnly(slot.model()) ? "reads" : "writes";
+          slot.excluded() ? null : model.readsOnly(slot.model()) ? "reads" : "writes";
       if (null == how) {
         method.addStatement("access.iterates($T.TYPE)", slot.model().traits());
       } else {
@@ -729,14 +769,21 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             .addJavadoc(
                 "As {@link #each}, visiting only the entities $L after {@code tick}: pair it with"
                     + " {@code\n"
-                    + "registry.advanceChangeTick()}.\n\n"
-                    + "@param tick the change tick already seen\n"
-                    + "@param visitor the loop body\n",
+                    + "registry.advanceChangeTick()}.\n",
                 1 == tracked.size()
                     ? "whose tracked component (" + tracked.get(0) + ") was added or written"
                     : "of which any tracked component ("
                         + String.join(", ", tracked)
                         + "), not\nnecessarily all, was added or written")
+            .addJavadoc(
+                slots.stream().anyMatch(Slot::optional)
+                    ? "\n<p>Optional components never make an entity visited (so that optional"
+                        + " terms do not change\n"
+                        + "which entities are): a visitor that cares asks an optional cursor's"
+                        + " {@code changedSince}.\n"
+                    : "")
+            .addJavadoc(
+                "\n@param tick the change tick already seen\n@param visitor the loop body\n")
             .addModifiers(Modifier.PUBLIC)
             .addParameter(TypeName.LONG, "tick", Modifier.FINAL)
             .addParameter(visitorType(model), "visitor", Modifier.FINAL);
@@ -790,7 +837,15 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     final List<CodeBlock> arguments = new ArrayList<>();
     arguments.add(CodeBlock.of("entity"));
     for (final Slot slot : slots) {
-      if (slot.visited()) {
+      if (!slot.visited()) {
+        continue;
+      }
+      if (slot.optional()) {
+        arguments.add(
+            StorageKind.TAG == slot.model().kind()
+                ? CodeBlock.of("$L.contains(entity)", slot.storage())
+                : CodeBlock.of("$L(entity)", slot.lookUp()));
+      } else {
         arguments.add(
             slot.fields()
                 ? CodeBlock.of("$L", slot.cursor())
@@ -798,6 +853,87 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
       }
     }
     return CodeBlock.of("visitor.visit($L)", CodeBlock.join(arguments, ", "));
+  }
+
+  /**
+   * The type the visitor receives for {@code slot}: a cursor for a component with fields, the
+   * instance for a stored field-less type, an optional tag's presence.
+   */
+  private static TypeName parameterType(final Slot slot) {
+    if (slot.fields()) {
+      return slot.cursorType();
+    }
+    return slot.optional() && StorageKind.TAG == slot.model().kind()
+        ? TypeName.BOOLEAN
+        : slot.model().component();
+  }
+
+  /** The {@code @param} line of the visitor's parameter for {@code slot}. */
+  private static CodeBlock parameterDoc(final Slot slot) {
+    final String readOnly =
+        slot.fields() && slot.readOnly() ? " (listed in {@code readOnly}: no setters)" : "";
+    if (slot.optional() && StorageKind.TAG == slot.model().kind()) {
+      return CodeBlock.of(
+          "@param $L whether the entity has a {@link $T} (optional)\n",
+          slot.name(),
+          slot.model().component());
+    }
+    if (slot.optional()) {
+      return CodeBlock.of(
+          "@param $L $L {@link $T}$L, or {@code null} if it has none (optional)\n",
+          slot.name(),
+          !slot.fields()
+              ? "its"
+              : slot.readOnly() ? "a read-only cursor over its" : "a cursor over its",
+          slot.model().component(),
+          readOnly);
+    }
+    return CodeBlock.of(
+        "@param $L $L {@link $T}$L\n",
+        slot.name(),
+        !slot.fields()
+            ? "its"
+            : slot.readOnly() ? "a read-only cursor over its" : "a cursor over its",
+        slot.model().component(),
+        readOnly);
+  }
+
+  /**
+   * Returns the method that looks an optional component with a payload up for the visitor: one
+   * sparse lookup, then the query's cursor placed on the element (or the stored instance), or null.
+   */
+  private static MethodSpec lookUpMethod(final Slot slot) {
+    final MethodSpec.Builder method =
+        MethodSpec.methodBuilder(slot.lookUp())
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
+            .addStatement("final int index = $L.indexOf(entity)", slot.storage());
+    if (slot.fields()) {
+      return method
+          .addJavadoc(
+              "Places the cursor over {@link $T} on {@code entity}'s component: one sparse"
+                  + " lookup, no\n"
+                  + "allocation.\n\n"
+                  + "@param entity a visited entity\n"
+                  + "@return the cursor, or {@code null} if the entity has no {@link $T}\n",
+              slot.model().component(),
+              slot.model().component())
+          .returns(slot.model().cursor())
+          .addStatement("return index < 0 ? null : $L.moveTo(index)", slot.cursor())
+          .build();
+    }
+    return method
+        .addJavadoc(
+            """
+            Returns {@code entity}'s {@link $T}: one sparse lookup, no allocation.
+
+            @param entity a visited entity
+            @return the stored instance, or {@code null} if the entity has none
+            """,
+            slot.model().component())
+        .returns(slot.model().component())
+        .addStatement("return index < 0 ? null : $L.valueAt(index)", slot.storage())
+        .build();
   }
 
   private static TypeSpec visitorType(final QueryModel model, final List<Slot> slots) {
@@ -812,19 +948,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
             .addJavadoc("@param entity the entity\n");
     for (final Slot slot : slots) {
       if (slot.visited()) {
-        final TypeName type = slot.fields() ? slot.cursorType() : slot.model().component();
-        visit
-            .addParameter(type, slot.name())
-            .addJavadoc(
-                "@param $L $L {@link $T}$L\n",
-                slot.name(),
-                !slot.fields()
-                    ? "its"
-                    : slot.readOnly() ? "a read-only cursor over its" : "a cursor over its",
-                slot.model().component(),
-                slot.fields() && slot.readOnly()
-                    ? " (listed in {@code readOnly}: no setters)"
-                    : "");
+        visit.addParameter(parameterType(slot), slot.name()).addJavadoc(parameterDoc(slot));
       }
     }
     final List<String> readOnly =
@@ -848,6 +972,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
                         + " writable cursor is a\n"
                         + "deliberate escape that the schedule does not police.\n",
                     String.join(", ", readOnly)))
+        .addJavadoc(optionalDoc(slots))
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())
@@ -858,10 +983,28 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   // Javadoc.
   // -----------------------------------------------------------------------------------------------
 
+  /**
+   * The paragraph on optional terms, for the class and the visitor; empty for a query without any.
+   */
+  static CodeBlock optionalDoc(final List<Slot> slots) {
+    if (slots.stream().noneMatch(Slot::optional)) {
+      return CodeBlock.of("");
+    }
+    return CodeBlock.of(
+        "\n<p>Optional terms, which a visited entity may or may not have:\n$L.\n"
+            + "They do not change which entities are visited; each is looked up per visited"
+            + " entity (one sparse\n"
+            + "lookup, no allocation) and comes after the included components: a cursor, or"
+            + " {@code null} when\n"
+            + "the entity has none (a tag as a {@code boolean}, whether the entity has it).\n",
+        list(slots, Role.OPTIONAL));
+  }
+
   private CodeBlock classDoc(final QueryModel model, final List<Slot> slots) {
     final boolean view = QueryModel.Kind.VIEW == model.kind();
     return CodeBlock.builder()
         .add(summary(model, slots))
+        .add(optionalDoc(slots))
         .add(usage(model))
         .add("\n<h2>Costs</h2>\n\n<ul>\n")
         .add(costs())

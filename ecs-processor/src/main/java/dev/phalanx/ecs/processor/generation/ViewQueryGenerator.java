@@ -121,7 +121,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             AlignedRunLoop.Check.skip(
                 CodeBlock.of(
                     "lead != $L && !$L.contains(entity)", slot.storage(), slot.storage())));
-      } else if (testMembership) {
+      } else if (testMembership && slot.excluded()) {
         checks.add(AlignedRunLoop.Check.skip(CodeBlock.of("$L.contains(entity)", slot.storage())));
       }
     }

@@ -17,10 +17,11 @@ import javax.lang.model.element.TypeElement;
  * @param owned the owned components, in declaration order (empty unless {@code kind} is {@link
  *     Kind#OWNING_GROUP})
  * @param get the components looked up: a group's {@code get} list, or a view's {@code include} list
+ * @param optional the components a visited entity may or may not have, looked up per entity
  * @param exclude the excluded components
  * @param registry the registry name of a group ({@code ""} by default): owning groups of different
  *     names are never checked against each other
- * @param readOnly the qualified names of the included components the query only reads
+ * @param readOnly the qualified names of the included or optional components the query only reads
  */
 public record QueryModel(
     TypeElement element,
@@ -29,6 +30,7 @@ public record QueryModel(
     String flatName,
     List<ComponentModel> owned,
     List<ComponentModel> get,
+    List<ComponentModel> optional,
     List<ComponentModel> exclude,
     String registry,
     Set<String> readOnly) {
@@ -55,21 +57,24 @@ public record QueryModel(
    * @param flatName the declaration's nesting chain joined with underscores
    * @param owned the owned components, in declaration order; copied
    * @param get the components looked up (a group's {@code get}, a view's {@code include}); copied
+   * @param optional the components a visited entity may or may not have; copied
    * @param exclude the excluded components; copied
    * @param registry the registry name of a group ({@code ""} by default)
-   * @param readOnly the qualified names of the included components the query only reads; copied
+   * @param readOnly the qualified names of the included or optional components the query only
+   *     reads; copied
    */
   public QueryModel {
     readOnly = Set.copyOf(readOnly);
     owned = List.copyOf(owned);
     get = List.copyOf(get);
+    optional = List.copyOf(optional);
     exclude = List.copyOf(exclude);
   }
 
   /**
    * {@return whether the query only reads {@code component}}
    *
-   * @param component an included component
+   * @param component an included or optional component
    */
   public boolean readsOnly(final ComponentModel component) {
     return readOnly.contains(component.element().getQualifiedName().toString());
@@ -95,9 +100,10 @@ public record QueryModel(
     return all;
   }
 
-  /** {@return every listed component: owned, get, then excluded} */
+  /** {@return every listed component: owned, get, optional, then excluded} */
   public List<ComponentModel> all() {
     final List<ComponentModel> all = included();
+    all.addAll(optional);
     all.addAll(exclude);
     return all;
   }

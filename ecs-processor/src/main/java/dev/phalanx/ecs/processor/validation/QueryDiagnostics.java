@@ -104,6 +104,28 @@ public final class QueryDiagnostics {
   }
 
   /**
+   * A class both optional and included or excluded.
+   *
+   * @param type the listed class
+   * @param list the other list naming it: {@code "include"}, {@code "owned"}, {@code "get"} or
+   *     {@code "exclude"}
+   * @return the coded message
+   */
+  public static String optionalAndRequired(final String type, final String list) {
+    final boolean excluded = "exclude".equals(list);
+    return "[PhalanxQueryOptional] "
+        + type
+        + " is both in optional and in "
+        + list
+        + (excluded
+            ? ", so it would never be present: remove it from optional, or from exclude to visit"
+                + " entities that have it too"
+            : ", so it would always be present: remove it from optional, or from "
+                + list
+                + " to visit entities without it too");
+  }
+
+  /**
    * An in-place component listed as owned.
    *
    * @param type the component's qualified name
@@ -211,11 +233,11 @@ public final class QueryDiagnostics {
   }
 
   /**
-   * A class in {@code readOnly} that the query does not include.
+   * A class in {@code readOnly} that the query neither includes nor lists as optional.
    *
    * @param type the class's qualified name
-   * @param lists the lists a read-only class must be in, {@code "include"} or {@code "owned or
-   *     get"}
+   * @param lists the lists a read-only class must be in, {@code "include or optional"} or {@code
+   *     "owned, get or optional"}
    * @return the coded message
    */
   public static String readOnlyNotIncluded(final String type, final String lists) {
@@ -223,7 +245,7 @@ public final class QueryDiagnostics {
         + type
         + " is listed in readOnly but not in "
         + lists
-        + ": a query can only read what it includes; add it to "
+        + ": a query can only read what it includes or looks up; add it to "
         + lists
         + ", or remove it from readOnly";
   }

@@ -58,6 +58,12 @@ public final class QueryValidator {
       ValidationReport report,
       boolean missingTypes) {}
 
+  /** The list of optional terms. */
+  private static final String OPTIONAL = "optional";
+
+  /** The list of excluded components. */
+  private static final String EXCLUDE = "exclude";
+
   /** Parameter slots of an interface method: the JVM's 255, less one for {@code this}. */
   private static final int MAX_INTERFACE_SLOTS = 254;
 
@@ -104,7 +110,9 @@ public final class QueryValidator {
     }
 
     final List<String> lists =
-        null != group ? List.of("owned", "get", "exclude") : List.of("include", "exclude");
+        null != group
+            ? List.of("owned", "get", OPTIONAL, EXCLUDE)
+            : List.of("include", OPTIONAL, EXCLUDE);
     final Map<String, List<Listed>> listed = new HashMap<>();
     boolean missing = false;
     for (final String list : lists) {
@@ -116,10 +124,12 @@ public final class QueryValidator {
     checkDuplicates(declaration, annotation, lists, listed, report);
     final List<Listed> included = new ArrayList<>();
     for (final String list : lists) {
-      if (!"exclude".equals(list)) {
+      if (!EXCLUDE.equals(list) && !OPTIONAL.equals(list)) {
         included.addAll(listed.get(list));
       }
     }
+    final List<Listed> readable = new ArrayList<>(included);
+    readable.addAll(listed.get(OPTIONAL));
     final String includeLists = null != group ? "owned or get" : "include";
     if (included.isEmpty() && !missing && report.isClean()) {
       report.error(QueryDiagnostics.empty(name, includeLists), declaration, annotation, null);
@@ -128,7 +138,14 @@ public final class QueryValidator {
       checkOwned(declaration, annotation, listed.get("owned"), report);
     }
     final Set<String> readOnly = new HashSet<>();
-    missing |= collectReadOnly(declaration, annotation, included, includeLists, readOnly, report);
+    missing |=
+        collectReadOnly(
+            declaration,
+            annotation,
+            readable,
+            null != group ? "owned, get or optional" : "include or optional",
+            readOnly,
+            report);
     if (!report.isClean() || missing) {
       return new Result(null, annotation, report, missing && report.isClean());
     }
@@ -185,16 +202,17 @@ public final class QueryValidator {
 
   /**
    * Collects the qualified names listed in {@code readOnly} into {@code readOnly}, reporting one
-   * that the query does not include.
+   * that the query neither includes nor lists as optional.
    *
-   * @param includeLists the lists a read-only class must be in, as the diagnostic names them
+   * @param readable the included and optional classes
+   * @param readableLists the lists a read-only class must be in, as the diagnostic names them
    * @return whether a type was not resolved (the declaration is retried in a later round)
    */
   private boolean collectReadOnly(
       final TypeElement declaration,
       final AnnotationMirror annotation,
-      final List<Listed> included,
-      final String includeLists,
+      final List<Listed> readable,
+      final String readableLists,
       final Set<String> readOnly,
       final ValidationReport report) {
     boolean missing = false;
@@ -205,13 +223,13 @@ public final class QueryValidator {
       }
       final String key =
           ((TypeElement) ((DeclaredType) type).asElement()).getQualifiedName().toString();
-      boolean isIncluded = false;
-      for (final Listed entry : included) {
-        isIncluded |= entry.type().getQualifiedName().contentEquals(key);
+      boolean isReadable = false;
+      for (final Listed entry : readable) {
+        isReadable |= entry.type().getQualifiedName().contentEquals(key);
       }
-      if (!isIncluded) {
+      if (!isReadable) {
         report.error(
-            QueryDiagnostics.readOnlyNotIncluded(key, includeLists),
+            QueryDiagnostics.readOnlyNotIncluded(key, readableLists),
             declaration,
             annotation,
             value);
@@ -247,13 +265,16 @@ public final class QueryValidator {
             Names.flatName(declaration),
             owned,
             models(listed.get(isGroup ? "get" : "include")),
-            models(listed.get("exclude")),
+            models(listed.get(OPTIONAL)),
+            models(listed.get(EXCLUDE)),
             registry,
             readOnly);
     int visited = 2;
     for (final ComponentModel component : model.included()) {
       visited += StorageKind.TAG == component.kind() ? 0 : 1;
     }
+    // An optional component is always passed: its cursor, instance, or a tag's presence.
+    visited += model.optional().size();
     if (visited > MAX_INTERFACE_SLOTS) {
       report.error(QueryDiagnostics.tooWide(name, visited), declaration, annotation, null);
       return new Result(null, annotation, report, false);
@@ -334,16 +355,27 @@ public final class QueryValidator {
         if (null == first) {
           continue;
         }
-        final boolean excluded = "exclude".equals(list) != "exclude".equals(first.list());
-        report.error(
-            excluded
-                ? QueryDiagnostics.includedAndExcluded(key, first.list())
-                : QueryDiagnostics.duplicate(key, first.list(), list),
-            declaration,
-            annotation,
-            entry.value());
+        report.error(listedAgain(key, first.list(), list), declaration, annotation, entry.value());
       }
     }
+  }
+
+  /**
+   * The message for a class listed in {@code first}, then again in {@code second}: a duplicate, or
+   * a contradiction between an optional term and an included or excluded one, or between an
+   * included and an excluded one.
+   */
+  private static String listedAgain(final String key, final String first, final String second) {
+    if (first.equals(second)) {
+      return QueryDiagnostics.duplicate(key, first, second);
+    }
+    if (OPTIONAL.equals(first) || OPTIONAL.equals(second)) {
+      return QueryDiagnostics.optionalAndRequired(key, OPTIONAL.equals(first) ? second : first);
+    }
+    if (EXCLUDE.equals(first) || EXCLUDE.equals(second)) {
+      return QueryDiagnostics.includedAndExcluded(key, EXCLUDE.equals(first) ? second : first);
+    }
+    return QueryDiagnostics.duplicate(key, first, second);
   }
 
   private static void checkOwned(
