@@ -3,6 +3,7 @@ package dev.phalanx.ecs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * An entity together with its registry, for tools, tests and scripting: EnTT's {@code handle},
@@ -77,9 +78,69 @@ public final class EntityHandle {
    *
    * @param <T> the component type
    * @param type the component type's key
+   * @throws IllegalArgumentException if the entity is not valid
    */
   public <T> T tryGet(final ComponentType<T, ?> type) {
     return registry.tryGet(entity, type);
+  }
+
+  /**
+   * {@return the component of {@code type}, adding {@code supplier.get()} first if the entity has
+   * none} (see {@link Registry#getOrEmplace}) If the supplier throws, nothing is added.
+   *
+   * @param <T> the component type
+   * @param type the component type's key
+   * @param supplier makes the component to add; called only if the entity has none
+   * @throws IllegalArgumentException if the entity is not valid
+   */
+  public <T> T getOrEmplace(final ComponentType<T, ?> type, final Supplier<? extends T> supplier) {
+    return registry.getOrEmplace(entity, type, supplier);
+  }
+
+  /**
+   * {@return whether the entity has both components} (see {@link Registry#allOf(long,
+   * ComponentType, ComponentType)})
+   *
+   * @param first a component type's key
+   * @param second another component type's key
+   * @throws IllegalArgumentException if the entity is not valid
+   */
+  public boolean allOf(final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
+    return registry.allOf(entity, first, second);
+  }
+
+  /**
+   * {@return whether the entity has every component of {@code types}} (see {@link
+   * Registry#allOf(long, ComponentType[])})
+   *
+   * @param types the component types' keys; an empty array matches every valid entity
+   * @throws IllegalArgumentException if the entity is not valid
+   */
+  public boolean allOf(final ComponentType<?, ?>[] types) {
+    return registry.allOf(entity, types);
+  }
+
+  /**
+   * {@return whether the entity has at least one of the two components} (see {@link
+   * Registry#anyOf(long, ComponentType, ComponentType)})
+   *
+   * @param first a component type's key
+   * @param second another component type's key
+   * @throws IllegalArgumentException if the entity is not valid
+   */
+  public boolean anyOf(final ComponentType<?, ?> first, final ComponentType<?, ?> second) {
+    return registry.anyOf(entity, first, second);
+  }
+
+  /**
+   * {@return whether the entity has at least one component of {@code types}} (see {@link
+   * Registry#anyOf(long, ComponentType[])})
+   *
+   * @param types the component types' keys; an empty array matches no entity
+   * @throws IllegalArgumentException if the entity is not valid
+   */
+  public boolean anyOf(final ComponentType<?, ?>[] types) {
+    return registry.anyOf(entity, types);
   }
 
   /**
@@ -122,13 +183,44 @@ public final class EntityHandle {
   }
 
   /**
-   * Removes a component if the entity has it (see {@link Registry#remove}).
+   * Passes the component of {@code type} to {@code patcher} and publishes an update (see {@link
+   * Registry#patch}).
+   *
+   * @param <T> the component type
+   * @param type the component type's key
+   * @param patcher changes the component in place
+   * @return this handle, to chain calls
+   * @throws IllegalArgumentException if the entity is not valid or lacks the component
+   */
+  public <T> EntityHandle patch(final ComponentType<T, ?> type, final Consumer<? super T> patcher) {
+    registry.patch(entity, type, patcher);
+    return this;
+  }
+
+  /**
+   * Removes a component if the entity has it (tolerant; see {@link Registry#remove}): the
+   * counterpart of {@link #erase}, for a component that may be absent.
    *
    * @param type the component type's key
    * @return whether a component was removed
+   * @throws IllegalArgumentException if the entity is not valid
    */
   public boolean remove(final ComponentType<?, ?> type) {
     return registry.remove(entity, type);
+  }
+
+  /**
+   * Removes a component the entity must have (strict; see {@link Registry#erase}): the counterpart
+   * of {@link #remove}, which tolerates an absent one.
+   *
+   * @param type the component type's key
+   * @return this handle, to chain calls
+   * @throws IllegalArgumentException if the entity is not valid or lacks the component; nothing is
+   *     removed then
+   */
+  public EntityHandle erase(final ComponentType<?, ?> type) {
+    registry.erase(entity, type);
+    return this;
   }
 
   /**
