@@ -56,6 +56,14 @@ public final class Work {
     p.setY(p.y() + v.y() * DT);
   }
 
+  /** iterate2, scaled as iterate3 when the entity has a Scale (an optional term), else not. */
+  public static void move2Scaled(
+      final long e, final Position_Cursor p, final Velocity_Cursor v, final Scale_Cursor s) {
+    final float f = null == s ? DT : s.s() * DT;
+    p.setX(p.x() + v.x() * f);
+    p.setY(p.y() + v.y() * f);
+  }
+
   /** iterate3 through cursors. */
   public static void move3(
       final long e, final Position_Cursor p, final Velocity_Cursor v, final Scale_Cursor s) {

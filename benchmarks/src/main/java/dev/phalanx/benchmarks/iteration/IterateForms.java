@@ -20,6 +20,7 @@ import dev.phalanx.benchmarks.model.Position;
 import dev.phalanx.benchmarks.model.Scale;
 import dev.phalanx.benchmarks.model.Velocity;
 import dev.phalanx.benchmarks.queries.StableView1Query;
+import dev.phalanx.benchmarks.queries.View2OptionalQuery;
 import dev.phalanx.benchmarks.queries.View2Query;
 import dev.phalanx.benchmarks.worlds.PhalanxWorld;
 import dev.phalanx.benchmarks.worlds.Sizes;
@@ -64,6 +65,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       entity's positions from the view ({@code each(RuntimeView.PositionVisitor)}).
  *   <li>{@code half2}, {@code one2}: {@code View2Query.each} where every entity has a Position and
  *       only odd ones (half) or one a Velocity; time is per entity of the world, not per match.
+ *   <li>{@code optional2}, {@code plain2}: iterate2 over a world where every entity also has a
+ *       Scale, through {@code View2OptionalQuery.each} (Scale an optional term: one sparse lookup
+ *       per entity, the visitor scaling by it when present) and, beside it, through {@code
+ *       View2Query.each}, the same query without the optional term; their difference is the cost of
+ *       the optional term.
  * </ul>
  */
 public class IterateForms extends IterationBenchmark {
@@ -81,7 +87,9 @@ public class IterateForms extends IterationBenchmark {
       "runtimeViewPositions2",
       "runtimeViewPositions3",
       "half2",
-      "one2"
+      "one2",
+      "optional2",
+      "plain2"
     })
     public String form;
 
@@ -103,6 +111,8 @@ public class IterateForms extends IterationBenchmark {
           final int n = Sizes.entities(params);
           yield sparse2(n, i -> n / 2 == i);
         }
+        case "optional2" -> optional2(new PhalanxWorld(3, params));
+        case "plain2" -> plain2(new PhalanxWorld(3, params));
         default -> throw new IllegalArgumentException("unknown form " + form);
       };
     }
@@ -284,6 +294,20 @@ public class IterateForms extends IterationBenchmark {
   /**
    * iterate2 over n entities with a Position, those {@code withVelocity} selects with a Velocity.
    */
+  /** iterate2 with Scale, which every entity has, as an optional term. */
+  private static Runnable optional2(final PhalanxWorld w) {
+    final View2OptionalQuery query = View2OptionalQuery.of(w.registry);
+    final View2OptionalQuery.Visitor move = Work::move2Scaled;
+    return () -> query.each(move);
+  }
+
+  /** {@link #optional2}'s world and query without the optional term. */
+  private static Runnable plain2(final PhalanxWorld w) {
+    final View2Query query = View2Query.of(w.registry);
+    final View2Query.Visitor move = Work::move2;
+    return () -> query.each(move);
+  }
+
   private static Runnable sparse2(final int n, final IntPredicate withVelocity) {
     final Registry registry = new Registry();
     final Position_Storage positions = registry.storage(Position_Traits.TYPE);

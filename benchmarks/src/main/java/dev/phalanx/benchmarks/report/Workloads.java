@@ -43,6 +43,12 @@ public final class Workloads {
               "nested: a second query object inside each (1,024 x 1,024 pairs, ns per pair)",
               null),
           new Workload("IterateForms:one2", "iterate2, one entity matches", null),
+          new Workload(
+              "IterateForms:plain2", "iterate2, every entity also has a Scale", "Iterate:2"),
+          new Workload(
+              "IterateForms:optional2",
+              "iterate2 with Scale as an optional term (every entity has it)",
+              "IterateForms:plain2"),
           new Workload("Iterate:3", "iterate3, view (View3Query.each, cursors)", null),
           new Workload("Iterate:5", "iterate5, view (View5Query.each, cursors)", null),
           new Workload(
