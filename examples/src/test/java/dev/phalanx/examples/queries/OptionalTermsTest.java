@@ -332,6 +332,30 @@ class OptionalTermsTest {
   }
 
   @Test
+  void theGuidesExampleScalesByTheBoostWhereThereIsOne() {
+    final long plain = registry.create();
+    positions.emplace(plain, 1f, 0f);
+    final long boostedOnce = registry.create();
+    positions.emplace(boostedOnce, 1f, 0f);
+    boosts.emplace(boostedOnce, 3f, 0f);
+    final long boostedTwice = registry.create();
+    positions.emplace(boostedTwice, 1f, 0f);
+    boosts.emplace(boostedTwice, 3f, 0f);
+    registry.emplace(boostedTwice, Marked_Traits.TYPE, new Marked());
+    // tag::optional[]
+    final BoostedQuery boosted = BoostedQuery.of(registry);
+    boosted.each(
+        (entity, position, boost, marked) -> {
+          final float dx = null == boost ? 0f : boost.x(); // null: this entity has no Boost
+          position.setX(position.x() + (marked ? 2 * dx : dx));
+        });
+    // end::optional[]
+    assertEquals(1f, positions.x(plain));
+    assertEquals(4f, positions.x(boostedOnce));
+    assertEquals(7f, positions.x(boostedTwice));
+  }
+
+  @Test
   void anOptionalTermAllocatesNothing() {
     final Random random = new Random(800);
     for (int i = 0; i < 2_000; i++) {
