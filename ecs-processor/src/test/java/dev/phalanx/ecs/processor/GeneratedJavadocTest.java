@@ -58,7 +58,13 @@ class GeneratedJavadocTest {
                     + " Token.class}, readOnly = Velocity.class) public interface Watched {} /**"
                     + " View. */ @dev.phalanx.ecs.annotations.ViewQuery(include = {Position.class,"
                     + " Token.class, Frozen.class}, exclude = Label.class, readOnly ="
-                    + " Position.class) public interface Visible {} }"));
+                    + " Position.class) public interface Visible {} /** Optional view. */"
+                    + " @dev.phalanx.ecs.annotations.ViewQuery(include = Velocity.class, optional ="
+                    + " {Position.class, Label.class, Frozen.class, Token.class}, readOnly ="
+                    + " Label.class) public interface Seen {} /** Optional group. */"
+                    + " @dev.phalanx.ecs.annotations.GroupQuery(owned = {Position.class,"
+                    + " Label.class}, get = Velocity.class, exclude = Frozen.class, optional ="
+                    + " Token.class) public interface Lifted {} }"));
     final Compilation compilation = javac().withProcessors(new PhalanxProcessor()).compile(inputs);
     assertThat(compilation).succeededWithoutWarnings();
 
@@ -77,7 +83,7 @@ class GeneratedJavadocTest {
       documented.add(path);
     }
     assertEquals(
-        4 + 4 + 4 + 2 + 2 + 3,
+        4 + 4 + 4 + 2 + 2 + 5,
         documented.size(),
         "one file per storage, read cursor, cursor, traits and query");
 
