@@ -870,32 +870,21 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
 
   /** The {@code @param} line of the visitor's parameter for {@code slot}. */
   private static CodeBlock parameterDoc(final Slot slot) {
-    final String readOnly =
-        slot.fields() && slot.readOnly() ? " (listed in {@code readOnly}: no setters)" : "";
     if (slot.optional() && StorageKind.TAG == slot.model().kind()) {
       return CodeBlock.of(
           "@param $L whether the entity has a {@link $T} (optional)\n",
           slot.name(),
           slot.model().component());
     }
-    if (slot.optional()) {
-      return CodeBlock.of(
-          "@param $L $L {@link $T}$L, or {@code null} if it has none (optional)\n",
-          slot.name(),
-          !slot.fields()
-              ? "its"
-              : slot.readOnly() ? "a read-only cursor over its" : "a cursor over its",
-          slot.model().component(),
-          readOnly);
-    }
     return CodeBlock.of(
-        "@param $L $L {@link $T}$L\n",
+        "@param $L $L {@link $T}$L$L\n",
         slot.name(),
         !slot.fields()
             ? "its"
             : slot.readOnly() ? "a read-only cursor over its" : "a cursor over its",
         slot.model().component(),
-        readOnly);
+        slot.fields() && slot.readOnly() ? " (listed in {@code readOnly}: no setters)" : "",
+        slot.optional() ? ", or {@code null} if it has none (optional)" : "");
   }
 
   /**
