@@ -1,8 +1,9 @@
 package dev.phalanx.examples.particles;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
  * The neighbourhood step: a uniform grid that counts the particles in each cell, so that the
@@ -15,9 +16,10 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * order of the walk (a float sum would).
  *
  * <p>With a pool, the movers (the front of the storage, which {@link MoversQuery} owns) are counted
- * by a parallel chunk pass: each thread counts into a grid of its own, and the grids are summed
- * after the pass, so no two threads write one cell. The rest of the storage (frozen dust, comet
- * tails) is counted on the calling thread.
+ * by a parallel chunk pass: each thread counts into a grid of its own (made on its first chunk,
+ * found through a {@link ThreadLocal}), and the grids are summed after the pass, so no two threads
+ * write one cell. The rest of the storage (frozen dust, comet tails) is counted on the calling
+ * thread.
  */
 public final class DensityGrid {
 
@@ -26,8 +28,10 @@ public final class DensityGrid {
   private final int[] counts = new int[AREA];
   private final MoversQuery movers;
   private final ForkJoinPool pool;
-  // One grid per thread of the pass: the pool's workers by their index, then the calling thread.
-  private final int[][] partial;
+  // One grid per thread that ever ran a chunk of the pass, made on its first chunk.
+  private final ThreadLocal<int[]> threadGrid = ThreadLocal.withInitial(this::newThreadGrid);
+  // Every thread's grid, guarded by itself: summed on the calling thread after each pass.
+  private final List<int[]> threadGrids = new ArrayList<>();
   // Created once: a method reference per frame would allocate.
   private final MoversQuery.Chunk countMovers = this::countMovers;
 
@@ -41,7 +45,6 @@ public final class DensityGrid {
   public DensityGrid(final MoversQuery movers, final ForkJoinPool pool) {
     this.movers = movers;
     this.pool = pool;
-    this.partial = null == pool ? null : new int[pool.getParallelism() + 1][AREA];
   }
 
   /** Recounts the cells from every position in {@code positions}. */
@@ -78,24 +81,31 @@ public final class DensityGrid {
       final float[] y,
       final float[] dx,
       final float[] dy) {
-    countPage(x, y, from, to, partial[threadSlot()]);
+    countPage(x, y, from, to, threadGrid.get());
   }
 
-  /** {@return the grid of the calling thread: a worker's by its index, the last otherwise} */
-  private int threadSlot() {
-    return Thread.currentThread() instanceof ForkJoinWorkerThread worker && worker.getPool() == pool
-        ? worker.getPoolIndex()
-        : partial.length - 1;
+  private int[] newThreadGrid() {
+    final int[] grid = new int[AREA];
+    synchronized (threadGrids) {
+      threadGrids.add(grid);
+    }
+    return grid;
   }
 
-  /** Adds every thread's grid into the counts and clears it for the next frame. */
+  /**
+   * Adds every thread's grid into the counts and clears it for the next frame; the pass has ended,
+   * so no thread writes a grid meanwhile.
+   */
   private void sumPartials() {
     final int[] cells = counts;
-    for (final int[] grid : partial) {
-      for (int i = 0; i < AREA; i++) {
-        cells[i] += grid[i];
+    synchronized (threadGrids) {
+      for (int g = 0; g < threadGrids.size(); g++) {
+        final int[] grid = threadGrids.get(g);
+        for (int i = 0; i < AREA; i++) {
+          cells[i] += grid[i];
+        }
+        Arrays.fill(grid, 0);
       }
-      Arrays.fill(grid, 0);
     }
   }
 
