@@ -138,7 +138,6 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   /** Returns the list items of the class Javadoc's Costs section. */
   abstract String costs();
 
-  /** Adds the loop of {@code each} to {@code method}, after the cursor locals. */
   /**
    * Emits the per-entity loop: position the cursors, skip the entity unless {@code filter} (an
    * expression over the positioned cursors; empty for none) holds, call the visitor.
