@@ -46,6 +46,9 @@ public final class ValidationReport {
   private final List<Item> items = new ArrayList<>();
   private boolean errors;
 
+  /** Creates an empty report. */
+  public ValidationReport() {}
+
   /**
    * Records an error on {@code element}.
    *
