@@ -26,8 +26,9 @@ import javax.annotation.processing.Generated;
  *
  * <p>Optional terms, which a visited entity may or may not have:
  * {@link test.Health}.
- * They do not change which entities are visited; each is looked up per visited entity (one sparse
- * lookup, no allocation) and comes after the included components: a cursor, or {@code null} when
+ * They do not change which entities are visited; each is looked up per visited entity (at the
+ * lead's position when its storage holds the entity there, else by one sparse lookup; no
+ * allocation) and comes after the included components: a cursor, or {@code null} when
  * the entity has none (a tag as a {@code boolean}, whether the entity has it).
  *
  * <p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or
@@ -304,7 +305,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -340,7 +341,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -376,7 +377,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -412,7 +413,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -448,7 +449,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -484,7 +485,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -520,7 +521,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -556,7 +557,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -592,7 +593,7 @@ public final class HurtQuery extends Query implements AccessSource {
           final long entity = lead.packed()[position];
           Query.moveWithinPage(positionCursor, offset);
           Query.visit(lead, position);
-          visitor.visit(entity, positionCursor, healthOrNull$(entity));
+          visitor.visit(entity, positionCursor, healthOrNull$(entity, position));
           if (group.size() < position) {
             // Members besides the visited one left: go on from the new end.
             next = group.size() - 1;
@@ -660,18 +661,20 @@ public final class HurtQuery extends Query implements AccessSource {
     final Visitor visitor = this.inOrder$;
     final Position_Cursor positionCursor = this.positionCursor;
     positionCursor.moveToEntity(entity);
-    visitor.visit(entity, positionCursor, healthOrNull$(entity));
+    visitor.visit(entity, positionCursor, healthOrNull$(entity, -1));
   }
 
   /**
-   * Places the cursor over {@link Health} on {@code entity}'s component: one sparse lookup, no
+   * Places the cursor over {@link Health} on {@code entity}'s component: found at
+   * {@code position} when the storage holds the entity there, else by one sparse lookup; no
    * allocation.
    *
    * @param entity a visited entity
+   * @param position the entity's position in the loop's lead storage, or -1
    * @return the cursor, or {@code null} if the entity has no {@link Health}
    */
-  private Health_Cursor healthOrNull$(final long entity) {
-    final int index = healthStorage.indexOf(entity);
+  private Health_Cursor healthOrNull$(final long entity, final int position) {
+    final int index = Query.holdsAt(healthStorage, position, entity) ? position : healthStorage.indexOf(entity);
     return index < 0 ? null : healthCursor.moveTo(index);
   }
 
@@ -913,8 +916,9 @@ public final class HurtQuery extends Query implements AccessSource {
    *
    * <p>Optional terms, which a visited entity may or may not have:
    * {@link test.Health}.
-   * They do not change which entities are visited; each is looked up per visited entity (one sparse
-   * lookup, no allocation) and comes after the included components: a cursor, or {@code null} when
+   * They do not change which entities are visited; each is looked up per visited entity (at the
+   * lead's position when its storage holds the entity there, else by one sparse lookup; no
+   * allocation) and comes after the included components: a cursor, or {@code null} when
    * the entity has none (a tag as a {@code boolean}, whether the entity has it).
    */
   @FunctionalInterface

@@ -21,8 +21,9 @@ import javax.annotation.processing.Generated;
  *
  * <p>Optional terms, which a visited entity may or may not have:
  * {@link test.Velocity}, {@link test.Frozen}, {@link test.Label}.
- * They do not change which entities are visited; each is looked up per visited entity (one sparse
- * lookup, no allocation) and comes after the included components: a cursor, or {@code null} when
+ * They do not change which entities are visited; each is looked up per visited entity (at the
+ * lead's position when its storage holds the entity there, else by one sparse lookup; no
+ * allocation) and comes after the included components: a cursor, or {@code null} when
  * the entity has none (a tag as a {@code boolean}, whether the entity has it).
  *
  * <p>Create it with {@link #of}, then iterate with {@link #each}.
@@ -291,7 +292,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -317,7 +318,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -363,7 +364,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -389,7 +390,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -435,7 +436,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -461,7 +462,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -507,7 +508,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -533,7 +534,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -579,7 +580,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -605,7 +606,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -651,7 +652,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -677,7 +678,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -723,7 +724,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -749,7 +750,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -795,7 +796,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -821,7 +822,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -867,7 +868,7 @@ public final class WarmQuery extends Query implements AccessSource {
             }
             Query.moveWithinPage(heatCursor, offset);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
             if (Query.structureStamp(lead) != leadStamp$
                 || Query.structureStamp(heatStorage) != heatCursorStamp$) {
               // The run may no longer be aligned: test each storage for the rest of it.
@@ -893,7 +894,7 @@ public final class WarmQuery extends Query implements AccessSource {
             heatCursor.moveTo(heatCursorIndex$);
           }
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
         }
         from = pageStart - 1;
       }
@@ -952,7 +953,7 @@ public final class WarmQuery extends Query implements AccessSource {
                 continue;
               }
               Query.visit(lead, position);
-              visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+              visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
               if (Query.structureStamp(lead) != leadStamp$
                   || Query.structureStamp(heatStorage) != heatCursorStamp$) {
                 // The run may no longer be aligned: test each storage for the rest of it.
@@ -981,7 +982,7 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity), frozenStorage.contains(entity), labelOrNull$(entity));
+            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
           }
           from = pageStart - 1;
         }
@@ -994,26 +995,30 @@ public final class WarmQuery extends Query implements AccessSource {
   }
 
   /**
-   * Places the cursor over {@link Velocity} on {@code entity}'s component: one sparse lookup, no
+   * Places the cursor over {@link Velocity} on {@code entity}'s component: found at
+   * {@code position} when the storage holds the entity there, else by one sparse lookup; no
    * allocation.
    *
    * @param entity a visited entity
+   * @param position the entity's position in the loop's lead storage, or -1
    * @return the cursor, or {@code null} if the entity has no {@link Velocity}
    */
-  private Velocity_Cursor velocityOrNull$(final long entity) {
-    final int index = velocityStorage.indexOf(entity);
+  private Velocity_Cursor velocityOrNull$(final long entity, final int position) {
+    final int index = Query.holdsAt(velocityStorage, position, entity) ? position : velocityStorage.indexOf(entity);
     return index < 0 ? null : velocityCursor.moveTo(index);
   }
 
   /**
-   * Places the cursor over {@link Label} on {@code entity}'s component: one sparse lookup, no
+   * Places the cursor over {@link Label} on {@code entity}'s component: found at
+   * {@code position} when the storage holds the entity there, else by one sparse lookup; no
    * allocation.
    *
    * @param entity a visited entity
+   * @param position the entity's position in the loop's lead storage, or -1
    * @return the cursor, or {@code null} if the entity has no {@link Label}
    */
-  private Label_Cursor labelOrNull$(final long entity) {
-    final int index = labelStorage.indexOf(entity);
+  private Label_Cursor labelOrNull$(final long entity, final int position) {
+    final int index = Query.holdsAt(labelStorage, position, entity) ? position : labelStorage.indexOf(entity);
     return index < 0 ? null : labelCursor.moveTo(index);
   }
 
@@ -1027,8 +1032,9 @@ public final class WarmQuery extends Query implements AccessSource {
    *
    * <p>Optional terms, which a visited entity may or may not have:
    * {@link test.Velocity}, {@link test.Frozen}, {@link test.Label}.
-   * They do not change which entities are visited; each is looked up per visited entity (one sparse
-   * lookup, no allocation) and comes after the included components: a cursor, or {@code null} when
+   * They do not change which entities are visited; each is looked up per visited entity (at the
+   * lead's position when its storage holds the entity there, else by one sparse lookup; no
+   * allocation) and comes after the included components: a cursor, or {@code null} when
    * the entity has none (a tag as a {@code boolean}, whether the entity has it).
    */
   @FunctionalInterface

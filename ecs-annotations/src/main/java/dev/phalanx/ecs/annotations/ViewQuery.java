@@ -46,11 +46,13 @@ import java.lang.annotation.Target;
  *   <li>for a field-less stored type ({@code Empty.STORE}), the instance, or {@code null}.
  * </ul>
  *
- * <p>Each costs one sparse lookup per visited entity and allocates nothing. An optional component
- * may be listed in {@link #readOnly()}; the query declares its access as for an included one.
- * {@code eachChangedSince} tests only the included tracked components: an optional one never makes
- * an entity visited, so that {@code eachChangedSince} visits the same entities with or without
- * optional terms; a visitor that cares asks the optional cursor's {@code changedSince(tick)}.
+ * <p>Each costs a read of its storage at the lead's position per visited entity (storages filled in
+ * the same order hold an entity at the same position), and a sparse lookup when that misses; it
+ * allocates nothing. An optional component may be listed in {@link #readOnly()}; the query declares
+ * its access as for an included one. {@code eachChangedSince} tests only the included tracked
+ * components: an optional one never makes an entity visited, so that {@code eachChangedSince}
+ * visits the same entities with or without optional terms; a visitor that cares asks the optional
+ * cursor's {@code changedSince(tick)}.
  *
  * <p>A view keeps nothing up to date: it costs nothing until iterated and then tests each entity of
  * its smallest included storage.

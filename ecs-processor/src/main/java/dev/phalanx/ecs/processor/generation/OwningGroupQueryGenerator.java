@@ -188,7 +188,7 @@ public final class OwningGroupQueryGenerator extends QueryFileGenerator {
         pageMoves.build(),
         body.build(),
         filter,
-        visitCall(slots));
+        visitCall(slots, CodeBlock.of("position")));
   }
 
   @Override

@@ -749,7 +749,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         method.addStatement("$L.moveToEntity(entity)", slot.cursor());
       }
     }
-    return method.addStatement("$L", visitCall(slots)).build();
+    return method.addStatement("$L", visitCall(slots, CodeBlock.of("-1"))).build();
   }
 
   /** Whether a slot reads a tracked component (included, with fields). */
@@ -831,8 +831,12 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         .build();
   }
 
-  /** Returns the call of the visitor. */
-  static CodeBlock visitCall(final List<Slot> slots) {
+  /**
+   * Returns the call of the visitor; {@code position} is the visited entity's position in the
+   * loop's lead storage ({@code -1} where the loop has none), where an optional component is looked
+   * for before its sparse lookup.
+   */
+  static CodeBlock visitCall(final List<Slot> slots, final CodeBlock position) {
     final List<CodeBlock> arguments = new ArrayList<>();
     arguments.add(CodeBlock.of("entity"));
     for (final Slot slot : slots) {
@@ -843,7 +847,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         arguments.add(
             StorageKind.TAG == slot.model().kind()
                 ? CodeBlock.of("$L.contains(entity)", slot.storage())
-                : CodeBlock.of("$L(entity)", slot.lookUp()));
+                : CodeBlock.of("$L(entity, $L)", slot.lookUp(), position));
       } else {
         arguments.add(
             slot.fields()
@@ -887,22 +891,32 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   }
 
   /**
-   * Returns the method that looks an optional component with a payload up for the visitor: one
-   * sparse lookup, then the query's cursor placed on the element (or the stored instance), or null.
+   * Returns the method that looks an optional component with a payload up for the visitor: its
+   * storage at the lead's position when it holds the entity there (storages filled in the same
+   * order), else one sparse lookup; then the query's cursor placed on the element (or the stored
+   * instance), or null.
    */
   private static MethodSpec lookUpMethod(final Slot slot) {
     final MethodSpec.Builder method =
         MethodSpec.methodBuilder(slot.lookUp())
             .addModifiers(Modifier.PRIVATE)
             .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
-            .addStatement("final int index = $L.indexOf(entity)", slot.storage());
+            .addParameter(TypeName.INT, "position", Modifier.FINAL)
+            .addStatement(
+                "final int index = $T.holdsAt($L, position, entity) ? position :"
+                    + " $L.indexOf(entity)",
+                RuntimeContract.QUERY,
+                slot.storage(),
+                slot.storage());
     if (slot.fields()) {
       return method
           .addJavadoc(
-              "Places the cursor over {@link $T} on {@code entity}'s component: one sparse"
-                  + " lookup, no\n"
+              "Places the cursor over {@link $T} on {@code entity}'s component: found at\n"
+                  + "{@code position} when the storage holds the entity there, else by one sparse"
+                  + " lookup; no\n"
                   + "allocation.\n\n"
                   + "@param entity a visited entity\n"
+                  + "@param position the entity's position in the loop's lead storage, or -1\n"
                   + "@return the cursor, or {@code null} if the entity has no {@link $T}\n",
               slot.model().component(),
               slot.model().component())
@@ -913,9 +927,11 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     return method
         .addJavadoc(
             """
-            Returns {@code entity}'s {@link $T}: one sparse lookup, no allocation.
+            Returns {@code entity}'s {@link $T}: found at {@code position} when the storage
+            holds the entity there, else by one sparse lookup; no allocation.
 
             @param entity a visited entity
+            @param position the entity's position in the loop's lead storage, or -1
             @return the stored instance, or {@code null} if the entity has none
             """,
             slot.model().component())
@@ -981,8 +997,10 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
     return CodeBlock.of(
         "\n<p>Optional terms, which a visited entity may or may not have:\n$L.\n"
             + "They do not change which entities are visited; each is looked up per visited"
-            + " entity (one sparse\n"
-            + "lookup, no allocation) and comes after the included components: a cursor, or"
+            + " entity (at the\n"
+            + "lead's position when its storage holds the entity there, else by one sparse"
+            + " lookup; no\n"
+            + "allocation) and comes after the included components: a cursor, or"
             + " {@code null} when\n"
             + "the entity has none (a tag as a {@code boolean}, whether the entity has it).\n",
         list(slots, Role.OPTIONAL));

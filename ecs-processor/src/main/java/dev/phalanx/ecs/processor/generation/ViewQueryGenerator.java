@@ -137,7 +137,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             testMembership,
             "$L.moveTo($L)",
             filter,
-            visitCall(slots),
+            visitCall(slots, CodeBlock.of("position")),
             true));
   }
 
