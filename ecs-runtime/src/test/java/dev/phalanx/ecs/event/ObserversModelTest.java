@@ -62,6 +62,7 @@ class ObserversModelTest {
     final long throwAt;
     long calls;
     final List<RuntimeException> thrown = new ArrayList<>();
+    int surfaced;
 
     Run(final long seed, final long throwAt) {
       random = new SplittableRandom(seed);
@@ -160,6 +161,7 @@ class ObserversModelTest {
         observers.trigger(type, entity, 0);
       } catch (final IllegalStateException failure) {
         assertSame(thrown.get(0), failure, "the first exception surfaces");
+        surfaced++;
       }
     }
 
@@ -231,6 +233,7 @@ class ObserversModelTest {
       faulty.check();
       assertEquals(clean.realLog, faulty.realLog, "k = " + k);
       assertEquals(1, faulty.thrown.size(), "k = " + k);
+      assertEquals(1, faulty.surfaced, "the exception reached the trigger's caller, k = " + k);
     }
   }
 }

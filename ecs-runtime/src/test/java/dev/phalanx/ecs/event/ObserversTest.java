@@ -259,6 +259,79 @@ class ObserversTest {
   }
 
   @Test
+  void everyObserverRunsAndTheFirstExceptionCarriesTheLater() {
+    final long a = registry.create();
+    final long b = registry.create();
+    final IllegalStateException first = new IllegalStateException("first");
+    final IllegalArgumentException second = new IllegalArgumentException("second");
+    final List<Long> ran = new ArrayList<>();
+    observers.observe(
+        HIT,
+        t -> {
+          throw t.entity() == a ? first : second;
+        });
+    observers.observe(HIT, t -> ran.add(t.entity()));
+    final IllegalStateException thrown =
+        assertThrows(IllegalStateException.class, () -> observers.trigger(HIT, a, new Hit(1)));
+    assertSame(first, thrown);
+    assertEquals(List.of(a), ran, "the second observer ran");
+    ran.clear();
+    final IllegalStateException batch =
+        assertThrows(
+            IllegalStateException.class,
+            () -> observers.trigger(HIT, new long[] {a, b}, 0, 2, new Hit(1)));
+    assertSame(first, batch);
+    assertEquals(List.of(second), List.of(batch.getSuppressed()));
+    assertEquals(List.of(a, b), ran, "every entity of the batch was dispatched");
+  }
+
+  @Test
+  void lifecycleObserversUnwindTheirDepth() {
+    final ComponentType<Integer, ?> health = ComponentType.of(Integer.class);
+    final long entity = registry.create();
+    final int[] seen = {0};
+    observers.observe(EventType.ADDED, health, t -> seen[0]++);
+    for (int i = 0; i < 3 * Observers.MAX_DEPTH; i++) {
+      registry.emplace(entity, health, i);
+      registry.remove(entity, health);
+    }
+    assertEquals(3 * Observers.MAX_DEPTH, seen[0]);
+    final int[] depth = {0};
+    observers.observe(
+        HIT,
+        t -> {
+          if (++depth[0] < Observers.MAX_DEPTH) {
+            observers.trigger(HIT, t.entity(), t.event());
+          }
+        });
+    observers.trigger(HIT, entity, new Hit(0));
+    assertEquals(Observers.MAX_DEPTH, depth[0], "nesting as deep as allowed still works");
+  }
+
+  @Test
+  void anObservationSaysWhatItObserves() {
+    final long entity = registry.create();
+    final Observation any = observers.observe(HIT, t -> {});
+    final Observation own = observers.observe(BUBBLE, entity, t -> {});
+    final Observation with = observers.observe(HIT, SHIP, t -> {});
+    assertSame(HIT, any.type());
+    assertEquals(Entity.NULL, any.entity());
+    assertEquals(entity, own.entity());
+    assertEquals("observer of hit", any.toString());
+    assertEquals("observer of bubble on " + Entity.toString(entity), own.toString());
+    assertEquals("observer of hit with ship", with.toString());
+    assertEquals("hit", HIT.name());
+    assertSame(Hit.class, HIT.payload());
+    assertTrue(BUBBLE.propagates());
+    assertFalse(HIT.propagates());
+    assertTrue(any.isOpen());
+    any.close();
+    any.close();
+    assertFalse(any.isOpen());
+    assertEquals(2, observers.size());
+  }
+
+  @Test
   void triggeringAllocatesNothingOnceWarm() {
     final Hierarchy hierarchy = Hierarchy.of(registry);
     final long parent = registry.create();
