@@ -413,17 +413,7 @@ public final class Observers {
   @SuppressWarnings("unchecked") // the trigger at each depth is reused for every payload class
   private <E> Throwable dispatch(
       final EventType<E> type, final long entity, final E event, Throwable failure) {
-    if (MAX_DEPTH == depth) {
-      throw new IllegalStateException(
-          type
-              + " triggered on "
-              + Entity.toString(entity)
-              + " from observers nested "
-              + MAX_DEPTH
-              + " deep: an observer that triggers what it observes loops forever");
-    }
-    final Trigger<E> trigger = (Trigger<E>) triggerAtDepth();
-    depth++;
+    final Trigger<E> trigger = (Trigger<E>) enter(type, entity);
     trigger.begin(type, event, entity);
     final int id = type.id();
     final Observation[] everyEntity = id < byType.length ? byType[id] : NONE;
@@ -447,7 +437,21 @@ public final class Observers {
     return failure;
   }
 
-  private Trigger<?> triggerAtDepth() {
+  /**
+   * Goes one dispatch deeper and returns the reused trigger of that depth; refuses, changing
+   * nothing, when dispatches already nest {@link #MAX_DEPTH} deep. {@code what} (an event type or
+   * an observation) and {@code entity} name the refused dispatch.
+   */
+  private Trigger<?> enter(final Object what, final long entity) {
+    if (MAX_DEPTH == depth) {
+      throw new IllegalStateException(
+          what
+              + " on "
+              + Entity.toString(entity)
+              + " from observers nested "
+              + MAX_DEPTH
+              + " deep: an observer that causes what it observes loops forever");
+    }
     if (depth == triggers.length) {
       triggers = Arrays.copyOf(triggers, 2 * depth);
     }
@@ -456,6 +460,7 @@ public final class Observers {
       trigger = new Trigger<>();
       triggers[depth] = trigger;
     }
+    depth++;
     return trigger;
   }
 
@@ -503,17 +508,7 @@ public final class Observers {
   /** Runs one lifecycle observer for {@code entity}; what it throws goes to the signal. */
   @SuppressWarnings("unchecked") // the trigger at each depth is reused for every payload class
   private void runLifecycle(final Observation observation, final long entity) {
-    if (MAX_DEPTH == depth) {
-      throw new IllegalStateException(
-          observation
-              + " reached by "
-              + Entity.toString(entity)
-              + " from observers nested "
-              + MAX_DEPTH
-              + " deep: an observer that causes what it observes loops forever");
-    }
-    final Trigger<Object> trigger = (Trigger<Object>) triggerAtDepth();
-    depth++;
+    final Trigger<Object> trigger = (Trigger<Object>) enter(observation, entity);
     trigger.begin((EventType<Object>) observation.type, null, entity);
     try {
       observation.observer.observe(trigger);
