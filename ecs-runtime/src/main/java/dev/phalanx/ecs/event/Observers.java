@@ -84,6 +84,8 @@ public final class Observers {
   private boolean destroyWatched;
   // Open observations of lifecycle events: listeners on storage signals.
   private int lifecycleObservers;
+  // The registry's hierarchy, for propagation; null until one exists.
+  private Hierarchy hierarchy;
   // One reused trigger per nesting depth.
   private Trigger<?>[] triggers = new Trigger<?>[4];
   private int depth;
@@ -533,7 +535,14 @@ public final class Observers {
   }
 
   private long parentOf(final long entity) {
-    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
-    return null == hierarchy ? Entity.NULL : hierarchy.parent(entity);
+    if (null == hierarchy) {
+      // Looked up once it exists (a context lookup per level is a hash lookup per level); a
+      // registry keeps its hierarchy for good, with its links upkept by its own listeners.
+      hierarchy = registry.context().find(Hierarchy.class);
+      if (null == hierarchy) {
+        return Entity.NULL;
+      }
+    }
+    return hierarchy.parent(entity);
   }
 }
