@@ -13,9 +13,9 @@ import dev.phalanx.ecs.internal.Failures;
  * <p>Invariants kept:
  *
  * <ul>
- *   <li>Locks are checked first, reading only, before the destroying stack is written: destroys
- *       refused on several threads at once (the bodies of a parallel pass) change nothing of the
- *       registry.
+ *   <li>Locks are checked first, then the features' {@link DestroyCheck}s, reading only, before the
+ *       destroying stack is written: destroys refused on several threads at once (the bodies of a
+ *       parallel pass) change nothing of the registry.
  *   <li>While anything is iterated or locked, every removal is checked before the first is made: a
  *       refused destroy or batch changes nothing.
  *   <li>Once its checks passed a destroy completes: an entity is on the destroying stack from its
@@ -45,6 +45,8 @@ final class Destruction {
       // written: several threads refused at once then change nothing of the registry.
       checkUnlockedFor(entity, 1);
     }
+    // The features' rules (DestroyCheck) read only, like the locks.
+    registry.checkDestroyRules(entity);
     registry.pushDestroying(entity);
     if (guarded) {
       // Something is iterated or locked: every removal must be allowed before the first is made.
@@ -70,6 +72,7 @@ final class Destruction {
         checkUnlockedFor(batch[i], to - from);
       }
     }
+    registry.checkDestroyRules(batch, from, to);
     if (registry.destroysInBulk()) {
       destroyInBulk(batch, from, to);
       return;

@@ -70,6 +70,10 @@ public final class Registry {
   private final RegistryVerifier verifier = new RegistryVerifier(this);
   // The guarded and batch destroys, which run over the state above.
   private final Destruction destruction = new Destruction(this);
+  // Rules that may refuse a destroy before anything changes (addDestroyCheck), and the one-entry
+  // batch they are handed for a single destroy.
+  private DestroyCheck[] destroyChecks = new DestroyCheck[0];
+  private final long[] oneDestroyed = new long[1];
 
   /** Creates an empty registry. */
   public Registry() {
@@ -650,6 +654,7 @@ public final class Registry {
     }
     storages[storageCount++] = storage;
     refreshDirectUpkeep();
+    storage.bound();
     return storage;
   }
 
@@ -657,7 +662,7 @@ public final class Registry {
    * Makes every storage's group upkeep decisions again; see {@link Storage#refreshDirectUpkeep}.
    */
   void refreshDirectUpkeep() {
-    boolean plain = onDestroy.isEmpty();
+    boolean plain = onDestroy.isEmpty() && 0 == destroyChecks.length;
     for (int i = 0; i < storageCount; i++) {
       final Storage<?> storage = storages[i];
       storage.upkeep().decide();
@@ -1288,6 +1293,36 @@ public final class Registry {
    */
   public List<String> verify() {
     return verifier.verify();
+  }
+
+  /**
+   * Adds a rule that may refuse a destroy before anything changes; see {@link DestroyCheck}. Every
+   * destroy then takes the checked path (no destroy skips the protection's bookkeeping). Rules stay
+   * for the registry's life and run in the order they were added.
+   *
+   * @param check the rule
+   */
+  public void addDestroyCheck(final DestroyCheck check) {
+    Objects.requireNonNull(check, "check");
+    destroyChecks = Arrays.copyOf(destroyChecks, destroyChecks.length + 1);
+    destroyChecks[destroyChecks.length - 1] = check;
+    refreshDirectUpkeep();
+  }
+
+  /** Runs every {@link DestroyCheck} on {@code batch[from, to)}; see {@link #addDestroyCheck}. */
+  void checkDestroyRules(final long[] batch, final int from, final int to) {
+    final DestroyCheck[] checks = destroyChecks;
+    for (final DestroyCheck check : checks) {
+      check.check(this, batch, from, to);
+    }
+  }
+
+  /** Runs every {@link DestroyCheck} on the one {@code entity}. */
+  void checkDestroyRules(final long entity) {
+    if (0 != destroyChecks.length) {
+      oneDestroyed[0] = entity;
+      checkDestroyRules(oneDestroyed, 0, 1);
+    }
   }
 
   /**

@@ -609,6 +609,10 @@ public final class RegistryImage {
         }
       }
     }
+    // Every storage is in before any derives state from its values (a relationship's targets).
+    for (final StorageImage source : storages) {
+      registry.storage(source.type).restored();
+    }
     registry.groups().rebuild();
   }
 

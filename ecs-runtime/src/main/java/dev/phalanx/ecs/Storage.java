@@ -232,6 +232,7 @@ public abstract class Storage<T> extends SparseSet {
     checkValue(entity, value, "emplace");
     // Read the instance first: its accessors are user code, which must run before a slot is chosen.
     stage(value);
+    checkStaged(entity, "emplace");
     final int position = prepareInsert(entity);
     writeStaged(position);
     commitInsert(entity, position);
@@ -442,6 +443,32 @@ public abstract class Storage<T> extends SparseSet {
    * @param position the element's position
    */
   protected void markWritten(final int position) {}
+
+  /**
+   * Checks the value {@link #stage} read for {@code entity} before anything is written: a storage
+   * whose values must obey a rule of their own (a relationship's target must be live) refuses here,
+   * so that a refused {@code emplace}, {@code replace} or {@code patch} changes nothing. The
+   * default accepts every value. Runs after the instance's accessors and before the registry's own
+   * checks.
+   *
+   * @param entity the entity the value is for
+   * @param operation what is being done, for the message ("emplace", "replace", "patch")
+   */
+  protected void checkStaged(final long entity, final String operation) {}
+
+  /**
+   * Called once the storage belongs to its registry ({@link #registry()} is set and the registry
+   * lists it), before anything is inserted: a storage that keeps state of its own next to its
+   * elements (a relationship's reverse side) attaches it here. The default does nothing.
+   */
+  protected void bound() {}
+
+  /**
+   * Called once the storage's elements and values were replaced raw, without signals (a snapshot
+   * restored into the registry), before anything is announced: a storage that keeps state derived
+   * from its values rebuilds it here. The default does nothing.
+   */
+  protected void restored() {}
 
   /**
    * Returns the registry's current change tick, the stamp of a write made now (1 for a standalone
@@ -1044,6 +1071,7 @@ public abstract class Storage<T> extends SparseSet {
   private void writeChecked(final long entity, final T value, final String operation) {
     // Read the instance first (its accessors are user code), then find where to write it.
     stage(value);
+    checkStaged(entity, operation);
     writeStaged(positionFor(entity, operation));
   }
 
