@@ -17,6 +17,7 @@ module dev.phalanx.ecs {
   exports dev.phalanx.ecs.command;
   exports dev.phalanx.ecs.event;
   exports dev.phalanx.ecs.hierarchy;
+  exports dev.phalanx.ecs.relation;
   exports dev.phalanx.ecs.schedule;
   exports dev.phalanx.ecs.snapshot;
   exports dev.phalanx.ecs.internal;

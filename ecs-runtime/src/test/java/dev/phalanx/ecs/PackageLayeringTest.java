@@ -38,6 +38,7 @@ class PackageLayeringTest {
   private static final String CLONE = CORE + ".clone";
   private static final String SCHEDULE = CORE + ".schedule";
   private static final String EVENT = CORE + ".event";
+  private static final String RELATION = CORE + ".relation";
 
   /** Every runtime package and the runtime packages it may use; each edge is also used. */
   private static final Map<String, Set<String>> LAYERS =
@@ -50,6 +51,8 @@ class PackageLayeringTest {
           HIERARCHY, Set.of(CORE, INTERNAL),
           // Commands can reparent, detach and destroy trees; they use the core's public API only.
           COMMAND, Set.of(CORE, HIERARCHY, INTERNAL),
+          // Relationship kinds: generated storages on the core's protected API, kept by signals.
+          RELATION, Set.of(CORE, INTERNAL),
           // Snapshots carry the hierarchy's links and rebuild its lists after a load.
           SNAPSHOT, Set.of(CORE, HIERARCHY, INTERNAL),
           // Cloning stages into the core's change sets and copies subtrees with their links.
@@ -86,7 +89,8 @@ class PackageLayeringTest {
             .map(ModuleDescriptor.Exports::source)
             .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(
-        new TreeSet<>(Set.of(CORE, CLONE, COMMAND, EVENT, HIERARCHY, SCHEDULE, SNAPSHOT, INTERNAL)),
+        new TreeSet<>(
+            Set.of(CORE, CLONE, COMMAND, EVENT, HIERARCHY, RELATION, SCHEDULE, SNAPSHOT, INTERNAL)),
         exported);
     assertEquals(
         new TreeSet<>(LAYERS.keySet()), new TreeSet<>(module.descriptor().packages()), "packages");

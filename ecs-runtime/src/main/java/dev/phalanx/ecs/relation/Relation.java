@@ -1,0 +1,300 @@
+package dev.phalanx.ecs.relation;
+
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.internal.Failures;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One relationship kind in one registry: the kind's storage holds each source's target (the forward
+ * side, the truth), and the relation keeps each target's sources (the reverse side) exactly in step
+ * with it. Get it with {@link #of}; the registry creates it with the kind's storage.
+ *
+ * <p>How it stays in step: it listens first to the storage's construct, update and destroy signals
+ * (so every listener of the user sees both sides agree), follows in-place writes announced to the
+ * storage (a change set's rows, {@code patch}), and is rebuilt from the storage by {@link
+ * #rebuildAll} after raw writes (the snapshot and delta loaders call it). {@link Registry#verify()}
+ * checks both sides against each other.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>{@link #target}, {@link #sourceCount}, {@link #firstSource} and {@link #nextSource} are O(1);
+ * adding, replacing and removing a relationship cost a signal and O(1) list surgery, plus O(length
+ * of the target's chain) for an acyclic kind's cycle check; destroying a target costs O(its
+ * sources) under every policy; {@link #verify} and {@link #rebuildAll} are O(relationships).
+ *
+ * @param <T> the relationship's component class
+ */
+public final class Relation<T> {
+
+  private final Registry registry;
+  private final RelationshipStorage<T> storage;
+  private final SourceLists lists = new SourceLists();
+
+  Relation(final Registry registry, final RelationshipStorage<T> storage) {
+    this.registry = registry;
+    this.storage = storage;
+    storage.onConstruct().connectFirst((r, entity) -> linkSource(entity));
+    storage.onUpdate().connectFirst((r, entity) -> relink(entity));
+    storage.onDestroy().connectFirst((r, entity) -> unlink(entity));
+    registry.addCheck(storage.type().name() + " relationship", this::verify);
+  }
+
+  /**
+   * {@return the relation of {@code kind} in {@code registry}, creating the kind's storage if need
+   * be}
+   *
+   * @param <T> the relationship's component class
+   * @param registry the registry
+   * @param kind the relationship kind, a component declared with {@code @Relationship}
+   */
+  public static <T> Relation<T> of(
+      final Registry registry, final ComponentType<T, ? extends RelationshipStorage<T>> kind) {
+    return registry.storage(kind).relation();
+  }
+
+  /**
+   * Rebuilds the reverse side of every relationship kind of {@code registry} from the kinds'
+   * storages: for code that wrote the storages' pages raw (loaders). O(relationships). Does nothing
+   * in a registry without relationship kinds.
+   *
+   * @param registry the registry
+   */
+  public static void rebuildAll(final Registry registry) {
+    final Relations relations = registry.context().find(Relations.class);
+    if (null != relations) {
+      relations.rebuild();
+    }
+  }
+
+  /** {@return the kind's storage, the forward side} */
+  public RelationshipStorage<T> storage() {
+    return storage;
+  }
+
+  /** {@return what happens to the sources when a target is destroyed} */
+  public OnTargetDestroyed onTargetDestroyed() {
+    return storage.onTargetDestroyed();
+  }
+
+  /**
+   * {@return the target {@code source} names, or {@link Entity#NULL} if it has no relationship of
+   * this kind} O(1).
+   *
+   * @param source any handle
+   */
+  public long target(final long source) {
+    return storage.contains(source) ? lists.targetOf(source) : Entity.NULL;
+  }
+
+  /**
+   * {@return how many sources name {@code target}} O(1).
+   *
+   * @param target any handle; 0 if it is not live
+   */
+  public int sourceCount(final long target) {
+    return registry.valid(target) ? lists.countOf(target) : 0;
+  }
+
+  /**
+   * {@return the first source naming {@code target}, in the order they were linked, or {@link
+   * Entity#NULL}} With {@link #nextSource}, walks the sources without allocating; read the next
+   * source before changing the current one. O(1).
+   *
+   * @param target any handle
+   */
+  public long firstSource(final long target) {
+    return registry.valid(target) ? lists.firstOf(target) : Entity.NULL;
+  }
+
+  /**
+   * {@return the source after {@code source} naming the same target, or {@link Entity#NULL}} O(1).
+   *
+   * @param source a source of this kind
+   */
+  public long nextSource(final long source) {
+    return storage.contains(source) ? lists.nextOf(source) : Entity.NULL;
+  }
+
+  /**
+   * {@return the sources naming {@code target}, in the order they were linked, in a new array}
+   * O(sources).
+   *
+   * @param target any handle
+   */
+  public long[] sources(final long target) {
+    final long[] out = new long[sourceCount(target)];
+    int at = 0;
+    for (long source = firstSource(target); !Entity.isNull(source); source = lists.nextOf(source)) {
+      out[at++] = source;
+    }
+    return out;
+  }
+
+  /**
+   * {@return the broken invariants of this kind, in words; empty if both sides agree} Checks that
+   * every source names a live target, that each target's list holds exactly the sources naming it
+   * with symmetric links and the right count, and for an acyclic kind that no chain comes back to
+   * its start. {@link Registry#verify()} runs it. O(relationships); allocates.
+   */
+  public List<String> verify() {
+    final List<String> problems = new ArrayList<>();
+    verify(problems);
+    return problems;
+  }
+
+  private void verify(final List<String> problems) {
+    RelationCheck.verify(registry, storage, lists, problems);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Upkeep: called by the storage's signals and hooks, and by Relations.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Refuses, changing nothing, a {@code target} that {@code source} may not name; see {@link
+   * RelationshipStorage#checkTarget}.
+   */
+  void checkTarget(final long source, final long target, final String operation) {
+    if (!registry.valid(target)) {
+      throw new IllegalArgumentException(
+          "cannot "
+              + operation
+              + " "
+              + storage.type().name()
+              + " on "
+              + Entity.toString(source)
+              + ": its target "
+              + Entity.toString(target)
+              + " is not a live entity; a relationship names a live target");
+    }
+    if (storage.acyclic()) {
+      checkAcyclic(source, target, operation);
+    }
+  }
+
+  private void checkAcyclic(final long source, final long target, final String operation) {
+    // A bounded walk: a corrupted chain (raw writes) ends it rather than the thread.
+    long step = target;
+    for (int hops = 0; hops <= lists.linked() && !Entity.isNull(step); hops++) {
+      if (step == source) {
+        throw new IllegalArgumentException(
+            "cannot "
+                + operation
+                + " "
+                + storage.type().name()
+                + " on "
+                + Entity.toString(source)
+                + " naming "
+                + Entity.toString(target)
+                + ": "
+                + (source == target ? "an entity naming itself" : "the chain from the target")
+                + " comes back to "
+                + Entity.toString(source)
+                + ", and the kind is acyclic (@Relationship(acyclic = true))");
+      }
+      step = target(step);
+    }
+  }
+
+  /** Links a source just constructed. */
+  private void linkSource(final long source) {
+    final long target = storage.targetAt(storage.indexOf(source));
+    if (!Entity.isNull(target)) {
+      lists.link(source, target);
+    }
+  }
+
+  /** Follows an update of {@code source}: relinks it if its target changed. */
+  private void relink(final long source) {
+    final int position = storage.indexOf(source);
+    if (SparseSet.ABSENT == position) {
+      return;
+    }
+    final long target = storage.targetAt(position);
+    final long linked = lists.targetOf(source);
+    if (target != linked) {
+      if (!Entity.isNull(linked)) {
+        lists.cut(source);
+      }
+      if (!Entity.isNull(target)) {
+        lists.link(source, target);
+      }
+    }
+  }
+
+  /** Follows an in-place write of the element at {@code position}. */
+  void written(final int position) {
+    relink(storage.packed()[position]);
+  }
+
+  /** Unlinks a source whose element is being removed. */
+  private void unlink(final long source) {
+    if (!Entity.isNull(lists.targetOf(source))) {
+      lists.cut(source);
+    }
+  }
+
+  /** {@return the sources of {@code target} as the lists hold them; for Relations} */
+  SourceLists lists() {
+    return lists;
+  }
+
+  /** Forgets the reverse side and links every element of the storage again. */
+  void rebuild() {
+    lists.clear();
+    final long[] packed = storage.packed();
+    for (int position = 0, size = storage.size(); position < size; position++) {
+      final long source = packed[position];
+      if (!Entity.isTombstone(source)) {
+        final long target = storage.targetAt(position);
+        if (!Entity.isNull(target)) {
+          lists.link(source, target);
+        }
+      }
+    }
+  }
+
+  /**
+   * Removes the relationship from every source of {@code target}, in the order they were linked;
+   * returns {@code failure} or the first exception a removal's listener threw. A removal refused (a
+   * locked storage) ends the loop, and is returned.
+   */
+  Throwable removeSources(final long target, Throwable failure) {
+    for (long source = lists.firstOf(target); !Entity.isNull(source); ) {
+      try {
+        storage.remove(source);
+      } catch (final RuntimeException thrown) {
+        failure = Failures.add(failure, thrown);
+      }
+      final long next = lists.firstOf(target);
+      if (next == source) {
+        return failure;
+      }
+      source = next;
+    }
+    return failure;
+  }
+
+  /** Appends the sources of {@code target} to {@code queue}; returns the queue's new size. */
+  int appendSources(final long target, final long[][] queue, int size) {
+    for (long source = lists.firstOf(target);
+        !Entity.isNull(source);
+        source = lists.nextOf(source)) {
+      if (size == queue[0].length) {
+        queue[0] = Arrays.copyOf(queue[0], Math.max(16, size * 2));
+      }
+      queue[0][size++] = source;
+    }
+    return size;
+  }
+
+  @Override
+  public String toString() {
+    return "Relation(" + storage.type().name() + ", " + lists.linked() + " relationships)";
+  }
+}

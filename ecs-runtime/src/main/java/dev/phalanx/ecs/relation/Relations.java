@@ -1,0 +1,206 @@
+package dev.phalanx.ecs.relation;
+
+import dev.phalanx.ecs.DestroyCheck;
+import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.internal.Failures;
+import java.util.Arrays;
+
+/**
+ * The relationship kinds of one registry, kept in its context: what a destroy does to the kinds'
+ * sources ({@link OnTargetDestroyed}), and the rule that refuses a destroy before anything changes.
+ *
+ * <p>Invariants kept:
+ *
+ * <ul>
+ *   <li>After a target's destroy no source of any kind names it: under {@code REMOVE} (and under
+ *       {@code REFUSE}, whose remaining sources are being destroyed with it) each source's
+ *       relationship is removed before the destroy returns; under {@code DESTROY_SOURCES} each
+ *       source is destroyed before the outermost destroy returns.
+ *   <li>Linked destroys run from a queue, breadth first, not by recursion: a chain of any length
+ *       costs no stack.
+ *   <li>A destroy that would leave a source of a {@code REFUSE} kind naming a dead target is
+ *       refused before anything changes: the rule follows every {@code DESTROY_SOURCES} link from
+ *       the destroyed entities, and allows a source that goes with them.
+ * </ul>
+ */
+final class Relations {
+
+  private final Registry registry;
+  private Relation<?>[] kinds = new Relation<?>[0];
+  private boolean refusing;
+  // The linked destroys to make (DESTROY_SOURCES), drained by the outermost destroy.
+  private final long[][] pending = {new long[16]};
+  private int pendingHead;
+  private int pendingSize;
+  private boolean draining;
+  // The destroy rule's scratch: the entities going (a queue), marked by index with an epoch.
+  private final long[][] going = {new long[16]};
+  private int[] marks = new int[0];
+  private int epoch;
+
+  private Relations(final Registry registry) {
+    this.registry = registry;
+    registry.onDestroy().connect((r, entity) -> targetDestroyed(entity));
+  }
+
+  /** {@return the relationship kinds of {@code registry}, created on first use} */
+  static Relations of(final Registry registry) {
+    final Relations existing = registry.context().find(Relations.class);
+    return null != existing
+        ? existing
+        : registry.context().emplace(Relations.class, new Relations(registry));
+  }
+
+  /** Creates the relation of a kind's storage, which just joined the registry. */
+  <T> Relation<T> attach(final RelationshipStorage<T> storage) {
+    final Relation<T> relation = new Relation<>(registry, storage);
+    kinds = Arrays.copyOf(kinds, kinds.length + 1);
+    kinds[kinds.length - 1] = relation;
+    if (OnTargetDestroyed.REFUSE == storage.onTargetDestroyed() && !refusing) {
+      refusing = true;
+      registry.addDestroyCheck(new RefuseRule());
+    }
+    return relation;
+  }
+
+  /** Rebuilds every kind's reverse side; see {@link Relation#rebuildAll}. */
+  void rebuild() {
+    for (final Relation<?> kind : kinds) {
+      kind.rebuild();
+    }
+  }
+
+  /** Applies each kind's policy to the sources of {@code target}, which is being destroyed. */
+  private void targetDestroyed(final long target) {
+    Throwable failure = null;
+    final Relation<?>[] all = kinds;
+    for (final Relation<?> kind : all) {
+      if (0 == kind.lists().countOf(target)) {
+        continue;
+      }
+      if (OnTargetDestroyed.DESTROY_SOURCES == kind.onTargetDestroyed()) {
+        pendingSize = kind.appendSources(target, pending, pendingSize);
+      } else {
+        failure = kind.removeSources(target, failure);
+      }
+    }
+    if (!draining && pendingHead < pendingSize) {
+      failure = drain(failure);
+    }
+    Failures.rethrow(failure);
+  }
+
+  /** Destroys the queued sources, and those their destroys queue, breadth first. */
+  private Throwable drain(Throwable failure) {
+    draining = true;
+    try {
+      while (pendingHead < pendingSize) {
+        final long source = pending[0][pendingHead++];
+        if (registry.valid(source)) {
+          try {
+            registry.destroy(source);
+          } catch (final RuntimeException thrown) {
+            failure = Failures.add(failure, thrown);
+          }
+        }
+      }
+    } finally {
+      draining = false;
+      pendingHead = 0;
+      pendingSize = 0;
+    }
+    return failure;
+  }
+
+  /** The destroy rule of the {@code REFUSE} kinds; see the class comment. */
+  private final class RefuseRule implements DestroyCheck {
+
+    @Override
+    public void check(final Registry owner, final long[] batch, final int from, final int to) {
+      if (draining || !anyRefusingLink()) {
+        // A linked destroy of the drain: the outermost destroy's check covered it.
+        return;
+      }
+      if (++epoch == 0) {
+        Arrays.fill(marks, 0);
+        epoch = 1;
+      }
+      int size = 0;
+      for (int i = from; i < to; i++) {
+        size = markGoing(batch[i], size);
+      }
+      for (int head = 0; head < size; head++) {
+        final long entity = going[0][head];
+        for (final Relation<?> kind : kinds) {
+          if (OnTargetDestroyed.DESTROY_SOURCES == kind.onTargetDestroyed()) {
+            final SourceLists lists = kind.lists();
+            for (long s = lists.firstOf(entity); !Entity.isNull(s); s = lists.nextOf(s)) {
+              size = markGoing(s, size);
+            }
+          }
+        }
+      }
+      for (int at = 0; at < size; at++) {
+        checkKept(going[0][at]);
+      }
+    }
+
+    private boolean anyRefusingLink() {
+      for (final Relation<?> kind : kinds) {
+        if (OnTargetDestroyed.REFUSE == kind.onTargetDestroyed() && 0 != kind.lists().linked()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Marks {@code entity} as going and queues it, unless it is marked already. */
+    private int markGoing(final long entity, final int size) {
+      final int index = Entity.index(entity);
+      if (index >= marks.length) {
+        marks = Arrays.copyOf(marks, Math.max(index + 1, marks.length * 2));
+      }
+      if (epoch == marks[index]) {
+        return size;
+      }
+      marks[index] = epoch;
+      if (size == going[0].length) {
+        going[0] = Arrays.copyOf(going[0], size * 2);
+      }
+      going[0][size] = entity;
+      return size + 1;
+    }
+
+    /** Throws if a source of a {@code REFUSE} kind names {@code target} and stays. */
+    private void checkKept(final long target) {
+      for (final Relation<?> kind : kinds) {
+        if (OnTargetDestroyed.REFUSE != kind.onTargetDestroyed()) {
+          continue;
+        }
+        final SourceLists lists = kind.lists();
+        for (long s = lists.firstOf(target); !Entity.isNull(s); s = lists.nextOf(s)) {
+          final int index = Entity.index(s);
+          if (index >= marks.length || epoch != marks[index]) {
+            final String name = kind.storage().type().name();
+            throw new IllegalStateException(
+                "cannot destroy "
+                    + Entity.toString(target)
+                    + ": "
+                    + Entity.toString(s)
+                    + " names it as its "
+                    + name
+                    + " target, and "
+                    + name
+                    + " refuses the destroy of a target (@Relationship(onTargetDestroyed ="
+                    + " REFUSE)); remove "
+                    + name
+                    + " from "
+                    + Entity.toString(s)
+                    + " first, or destroy both in one batch");
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Relationships: components whose value names another entity, with the reverse side kept for you.
+ *
+ * <p>A relationship kind is a component declared with {@code @Relationship} whose one
+ * {@code @EntityRef} field names the target; each entity holding it (a source) has one target of
+ * that kind (an exclusive kind, like a {@code ChildOf}). The processor generates its storage on
+ * {@link dev.phalanx.ecs.relation.RelationshipStorage}; the registry gives it a {@link
+ * dev.phalanx.ecs.relation.Relation} that keeps each target's sources in step with the storage, so
+ * that "who names this entity" is O(result), and applies the kind's {@link
+ * dev.phalanx.ecs.relation.OnTargetDestroyed policy} when a target is destroyed: remove the
+ * relationship, destroy the sources (linked destroys, breadth first), or refuse the destroy before
+ * anything changes. An acyclic kind refuses a target whose chain comes back to the source.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>The reverse side is kept in pages of flat arrays indexed by entity index: a lookup is two
+ * array reads; a link or cut is O(1). Adding, replacing and removing a relationship publish the
+ * storage's signals (the relation listens first), so they take the storage's observed path rather
+ * than its quiet one. Destroying a target is O(its sources). {@link
+ * dev.phalanx.ecs.Registry#verify()} checks both sides of every kind, O(relationships).
+ *
+ * <h2>Files</h2>
+ *
+ * <ul>
+ *   <li>{@code RelationshipStorage}: the base of generated relationship storages; checks targets.
+ *   <li>{@code Relation}: one kind in one registry: queries and upkeep.
+ *   <li>{@code Relations}: every kind of a registry: the destroy policies and the refusing rule.
+ *   <li>{@code SourceLists}: the reverse side's arrays and list surgery.
+ *   <li>{@code RelationCheck}: the check behind {@code verify()}.
+ * </ul>
+ */
+package dev.phalanx.ecs.relation;
