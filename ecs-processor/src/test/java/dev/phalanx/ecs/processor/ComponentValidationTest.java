@@ -542,6 +542,84 @@ class ComponentValidationTest {
   }
 
   @Test
+  void aRelationshipNeedsOneEntityRefField() {
+    final JavaFileObject none =
+        source(
+            "Likes",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "import dev.phalanx.ecs.annotations.Relationship;",
+            "@Component",
+            "@Relationship",
+            "public record Likes(long whom) {}");
+    assertSingleError(
+        none,
+        "[PhalanxRelationshipTarget] @Relationship test.Likes has no @EntityRef field",
+        "mark the long field that names the target @EntityRef",
+        "public record Likes");
+    final JavaFileObject two =
+        source(
+            "Between",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "import dev.phalanx.ecs.annotations.EntityRef;",
+            "import dev.phalanx.ecs.annotations.Relationship;",
+            "@Component",
+            "@Relationship",
+            "public record Between(@EntityRef long from, @EntityRef long to) {}");
+    assertSingleError(
+        two,
+        "[PhalanxRelationshipTarget] @Relationship test.Between has 2 @EntityRef fields [from, to]",
+        "declare one relationship per target",
+        "public record Between");
+  }
+
+  @Test
+  void aRelationshipKeepsItsFieldsInArrays() {
+    final JavaFileObject tag =
+        source(
+            "Friend",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "import dev.phalanx.ecs.annotations.Relationship;",
+            "@Component",
+            "@Relationship",
+            "public final class Friend {}");
+    assertSingleError(
+        tag,
+        "[PhalanxRelationshipStorage] @Relationship test.Friend has no fields kept in arrays",
+        "give it a long @EntityRef field naming the target",
+        "public final class Friend");
+  }
+
+  @Test
+  void aRelationshipsTargetHasNoSetter() {
+    final JavaFileObject source =
+        source(
+            "Orbits",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "import dev.phalanx.ecs.annotations.EntityRef;",
+            "import dev.phalanx.ecs.annotations.Relationship;",
+            "@Component",
+            "@Relationship(onTargetDestroyed = Relationship.OnTargetDestroyed.DESTROY_SOURCES)",
+            "public record Orbits(@EntityRef long star, float radius) {}");
+    final JavaFileObject user =
+        source(
+            "Use",
+            "package test;",
+            "class Use {",
+            "  void move(Orbits_Storage storage, long entity) {",
+            "    storage.setStar(entity, 0L);",
+            "  }",
+            "}");
+    final Compilation compilation = compile(source, user);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorContaining("setStar").inFile(user);
+    assertThat(compile(source)).succeededWithoutWarnings();
+  }
+
+  @Test
   void entityRefMustBeLong() {
     final JavaFileObject source =
         source(

@@ -127,6 +127,17 @@ public final class RuntimeContract {
   /** {@code EntityRefVisitor}, what {@code eachEntityRef} hands references to. */
   public static final ClassName ENTITY_REF_VISITOR = ClassName.get(PACKAGE, "EntityRefVisitor");
 
+  /** The package of relationship kinds. */
+  public static final String RELATION_PACKAGE = PACKAGE + ".relation";
+
+  /** {@code RelationshipStorage}, the base of generated storages of relationship kinds. */
+  public static final ClassName RELATIONSHIP_STORAGE =
+      ClassName.get(RELATION_PACKAGE, "RelationshipStorage");
+
+  /** {@code OnTargetDestroyed}, a relationship kind's policy. */
+  public static final ClassName ON_TARGET_DESTROYED =
+      ClassName.get(RELATION_PACKAGE, "OnTargetDestroyed");
+
   /** {@code ColumnVisitor}, what {@code eachColumn} hands each field's pages to (snapshots). */
   public static final ClassName COLUMN_VISITOR = ClassName.get(PACKAGE, "ColumnVisitor");
 
@@ -162,6 +173,9 @@ public final class RuntimeContract {
           ENTITY_LONG_KEY,
           ENTITY_FLOAT_KEY,
           POSITION_COMPARATOR,
+          // Relationships.
+          RELATIONSHIP_STORAGE,
+          ON_TARGET_DESTROYED,
           // Snapshots.
           COLUMN_VISITOR);
 
@@ -198,6 +212,12 @@ public final class RuntimeContract {
           new Member(STORAGE, "clear", 0),
           new Member(STORAGE, "replace", 2),
           new Member(STORAGE, "emplace", 2),
+          new Member(STORAGE, "checkStaged", 2),
+          new Member(STORAGE, "bound", 0),
+          new Member(STORAGE, "restored", 0),
+          new Member(RELATIONSHIP_STORAGE, "<init>", 3),
+          new Member(RELATIONSHIP_STORAGE, "checkTarget", 3),
+          new Member(RELATIONSHIP_STORAGE, "markWritten", 1),
           new Member(STORAGE, "eachEntityRef", 1),
           new Member(ENTITY_REF_VISITOR, "visit", 3),
           new Member(STORAGE, "applyRecorded", 2),
@@ -402,6 +422,9 @@ public final class RuntimeContract {
           "changeTickPages/0",
           "changedSince/2",
           "markWritten/1",
+          "checkStaged/2",
+          "bound/0",
+          "restored/0",
           "changeTick/0",
           "stage/1",
           "stageFrom/2",

@@ -90,9 +90,12 @@ public final class CursorGenerator extends ComponentFileGenerator {
             .addMethod(ReadCursorGenerator.moveTo(model.cursor(), true))
             .addMethod(ReadCursorGenerator.moveToEntity(model, model.cursor(), true));
     for (final FieldModel field : model.fields()) {
-      type.addMethod(setter(field, model.tracked()));
+      // A relationship's target changes through the storage's replace, which the relation follows.
+      if (!model.isTarget(field)) {
+        type.addMethod(setter(field, model.tracked()));
+      }
     }
-    return type.addMethod(set(model));
+    return null == model.relationship() ? type.addMethod(set(model)) : type;
   }
 
   private static MethodSpec storageMethod(final ClassName storage) {

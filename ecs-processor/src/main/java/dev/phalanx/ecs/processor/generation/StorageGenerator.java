@@ -15,9 +15,11 @@ import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.Construction;
 import dev.phalanx.ecs.processor.model.FieldModel;
+import dev.phalanx.ecs.processor.model.RelationshipModel;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
@@ -229,7 +231,12 @@ public final class StorageGenerator extends ComponentFileGenerator {
         TypeSpec.classBuilder(model.storage())
             .addJavadoc(classDoc(model))
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-            .superclass(ParameterizedTypeName.get(RuntimeContract.STORAGE, model.component()))
+            .superclass(
+                ParameterizedTypeName.get(
+                    null == model.relationship()
+                        ? RuntimeContract.STORAGE
+                        : RuntimeContract.RELATIONSHIP_STORAGE,
+                    model.component()))
             .addSuperinterface(
                 ParameterizedTypeName.get(RuntimeContract.CURSOR_SOURCE, model.cursor()));
     for (final FieldSpec constant : pageConstants(model)) {
@@ -240,11 +247,18 @@ public final class StorageGenerator extends ComponentFileGenerator {
     }
     type.addMethod(constructor(model)).addMethod(cursorMethod(model));
     for (final FieldModel field : model.fields()) {
-      type.addMethod(getter(model, field))
-          .addMethod(setter(model, field))
-          .addMethod(positionalGetter(field))
-          .addMethod(positionalSetter(model, field))
-          .addMethod(pagesAccessor(field));
+      type.addMethod(getter(model, field));
+      if (!model.isTarget(field)) {
+        type.addMethod(setter(model, field));
+      }
+      type.addMethod(positionalGetter(field));
+      if (!model.isTarget(field)) {
+        type.addMethod(positionalSetter(model, field));
+      }
+      type.addMethod(pagesAccessor(field));
+    }
+    if (null != model.relationship()) {
+      type.addMethods(relationshipMethods(model));
     }
     if (hasTypedForms(model)) {
       type.addMethod(emplaceMethod(model));
@@ -286,7 +300,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
               FieldSpec.builder(long[][].class, TICKS, Modifier.PRIVATE)
                   .initializer("new long[0][]")
                   .build())
-          .addMethods(trackingMethods());
+          .addMethods(trackingMethods(null != model.relationship()));
     }
     type.addMethod(eachColumnMethod(model));
     return type;
@@ -441,6 +455,64 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .build();
   }
 
+  /** The constructor's call of the base class's: a relationship's passes its policies. */
+  private static CodeBlock superCall(final ComponentModel model) {
+    final RelationshipModel relationship = model.relationship();
+    return null == relationship
+        ? CodeBlock.of("super(type);\n")
+        : CodeBlock.of(
+            "super(type, $T.$L, $L);\n",
+            RuntimeContract.ON_TARGET_DESTROYED,
+            relationship.onTargetDestroyed(),
+            relationship.acyclic());
+  }
+
+  /** {@code targetAt} and {@code stagedTarget}, which a relationship's base class reads. */
+  private static List<MethodSpec> relationshipMethods(final ComponentModel model) {
+    final FieldModel target = model.relationship().target();
+    return List.of(
+        MethodSpec.methodBuilder("targetAt")
+            .addJavadoc(
+                """
+                Returns the target of the element at {@code position}: its {@code $L}.
+
+                @param position a position that holds an element
+                @return the target
+                """,
+                target.name())
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(TypeName.INT, "position", Modifier.FINAL)
+            .returns(TypeName.LONG)
+            .addStatement(
+                "return $L[position >>> PAGE_SHIFT][position & PAGE_MASK]",
+                Names.pages(target.name()))
+            .build(),
+        MethodSpec.methodBuilder("stagedTarget")
+            .addJavadoc("Returns the target {@link #stage} read last.\n\n@return the target\n")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PROTECTED)
+            .returns(TypeName.LONG)
+            .addStatement("return this.$L", staged(target))
+            .build());
+  }
+
+  /**
+   * The check of a relationship's target before a write, or nothing for a plain component.
+   *
+   * @param entity the expression of the source
+   * @param target the expression of the target
+   */
+  private static CodeBlock checkTarget(
+      final ComponentModel model,
+      final String entity,
+      final String target,
+      final String operation) {
+    return null == model.relationship()
+        ? CodeBlock.of("")
+        : CodeBlock.of("checkTarget($L, $L, $S);\n", entity, target, operation);
+  }
+
   private static MethodSpec constructor(final ComponentModel model) {
     return MethodSpec.constructorBuilder()
         .addJavadoc(
@@ -455,7 +527,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
             model.traits())
         .addModifiers(Modifier.PUBLIC)
         .addParameter(typeParameter(model))
-        .addStatement("super(type)")
+        .addCode(superCall(model))
         .beginControlFlow("if (PAGE_SIZE != pageSize())")
         .addStatement(
             "throw new $T($S$W+ type.name()$W+ $S$W+ pageSize()$W+ $S$W+ $S)",
@@ -544,7 +616,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         : CodeBlock.of("");
   }
 
-  private static java.util.List<MethodSpec> trackingMethods() {
+  private static java.util.List<MethodSpec> trackingMethods(final boolean relationship) {
     return List.of(
         MethodSpec.methodBuilder("isTracked")
             .addJavadoc("{@return {@code true}: this storage records a change tick per element}\n")
@@ -587,6 +659,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addModifiers(Modifier.PROTECTED)
             .addParameter(TypeName.INT, "position", Modifier.FINAL)
             .addStatement("$L[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick()", TICKS)
+            .addCode(
+                relationship
+                    ? CodeBlock.of(
+                        "// The relation follows the write.\nsuper.markWritten(position);\n")
+                    : CodeBlock.of(""))
             .build(),
         MethodSpec.methodBuilder("markWritten")
             .addJavadoc(
@@ -820,6 +897,36 @@ public final class StorageGenerator extends ComponentFileGenerator {
    * insert(first, last, from)}): {@code prepareInsertAll}, the page runs written, {@code
    * commitInsertAll}.
    */
+  /** Checks every target of a relationship's bulk insertion before anything changes. */
+  private static void checkInsertedTargets(
+      final MethodSpec.Builder method,
+      final ComponentModel model,
+      final BulkLocals locals,
+      final boolean columns) {
+    final String target = model.relationship().target().name();
+    method
+        .addStatement(
+            "$T.checkFromToIndex($L, $L, $L.length)",
+            Objects.class,
+            locals.from(),
+            locals.to(),
+            locals.entities())
+        .beginControlFlow(
+            "for (int $L = $L; $L < $L; $L++)",
+            locals.position(),
+            locals.from(),
+            locals.position(),
+            locals.to(),
+            locals.position())
+        .addCode(
+            checkTarget(
+                model,
+                locals.entities() + "[" + locals.position() + "]",
+                columns ? target + "[" + locals.position() + "]" : target,
+                "insert"))
+        .endControlFlow();
+  }
+
   private static MethodSpec insertMethod(final ComponentModel model, final boolean columns) {
     final BulkLocals locals = BulkLocals.of(model);
     final MethodSpec.Builder method =
@@ -833,6 +940,9 @@ public final class StorageGenerator extends ComponentFileGenerator {
     addInsertThrows(method, locals, columns);
     if (columns) {
       checkColumnLengths(method, model, locals);
+    }
+    if (null != model.relationship()) {
+      checkInsertedTargets(method, model, locals, columns);
     }
     method
         .addStatement(
@@ -1066,6 +1176,10 @@ public final class StorageGenerator extends ComponentFileGenerator {
                 "@throws IllegalArgumentException if the entity is not valid in the owning registry"
                     + " or already\n"
                     + "    has one\n");
+    if (null != model.relationship()) {
+      method.addCode(
+          checkTarget(model, locals.entity(), model.relationship().target().name(), "emplace"));
+    }
     RuntimeProtocols.insert(method, locals.entity(), locals.position(), writeFields(model, locals));
     return method.build();
   }
@@ -1256,6 +1370,14 @@ public final class StorageGenerator extends ComponentFileGenerator {
     // One lookup decides: the element's position if it exists, else an insertion prepared
     // (encoded).
     return method
+        .addCode(
+            null == model.relationship()
+                ? CodeBlock.of("")
+                : checkTarget(
+                    model,
+                    locals.entity(),
+                    model.relationship().target().name(),
+                    "apply the recorded emplace of"))
         .addStatement("final int $L = prepareRecorded($L)", at, locals.entity())
         .addStatement("final int $L = $L >= 0 ? $L : -2 - $L", locals.position(), at, at, at)
         .addCode(writeFields(model, locals))
@@ -1278,6 +1400,11 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addJavadoc("@throws IllegalArgumentException if the entity has none\n")
         .addStatement(
             "final int $L = positionFor($L, $S)", locals.position(), locals.entity(), "replace")
+        .addCode(
+            null == model.relationship()
+                ? CodeBlock.of("")
+                : checkTarget(
+                    model, locals.entity(), model.relationship().target().name(), "replace"))
         .addCode(writeFields(model, locals))
         .addStatement("notifyUpdate($L)", locals.entity())
         .build();
@@ -1297,7 +1424,16 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addParameter(TypeName.LONG, "entity", Modifier.FINAL)
         .addParameter(model.component(), "value", Modifier.FINAL)
         .addStatement("stage(value)")
-        .addStatement("writeStaged(positionFor(entity, $S))", "set")
+        .addCode(
+            null == model.relationship()
+                ? CodeBlock.of("writeStaged(positionFor(entity, $S));\n", "set")
+                : CodeBlock.builder()
+                    .addStatement("final int position = positionFor(entity, $S)", "set")
+                    .add(checkTarget(model, "entity", "stagedTarget()", "set"))
+                    .addStatement("writeStaged(position)")
+                    .add("// The relation follows the write.\n")
+                    .addStatement("markWritten(position)")
+                    .build())
         .build();
   }
 

@@ -34,7 +34,8 @@ public record ComponentModel(
     Construction construction,
     boolean record,
     boolean usesDeprecated,
-    boolean tracked) {
+    boolean tracked,
+    RelationshipModel relationship) {
 
   /**
    * Copies the field list.
@@ -51,9 +52,20 @@ public record ComponentModel(
    * @param record whether the component is a record
    * @param usesDeprecated whether generated code refers to a deprecated class or member
    * @param tracked whether the storage records a change tick per element
+   * @param relationship what {@code @Relationship} declares, or {@code null} for a plain component
    */
   public ComponentModel {
     fields = List.copyOf(fields);
+  }
+
+  /**
+   * {@return whether {@code field} is a relationship's target, which generated code never writes
+   * but through whole-value writes}
+   *
+   * @param field a field of this component
+   */
+  public boolean isTarget(final FieldModel field) {
+    return null != relationship && relationship.target().name().equals(field.name());
   }
 
   /** {@return the generated storage class, {@code Foo_Storage}} */

@@ -10,6 +10,7 @@ import dev.phalanx.ecs.processor.model.Access;
 import dev.phalanx.ecs.processor.model.ComponentModel;
 import dev.phalanx.ecs.processor.model.Construction;
 import dev.phalanx.ecs.processor.model.FieldModel;
+import dev.phalanx.ecs.processor.model.RelationshipModel;
 import dev.phalanx.ecs.processor.model.StorageKind;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,6 +50,9 @@ public final class ComponentValidator {
 
   /** Qualified name of the {@code @Component} annotation. */
   public static final String COMPONENT = "dev.phalanx.ecs.annotations.Component";
+
+  /** Qualified name of the {@code @Relationship} annotation. */
+  public static final String RELATIONSHIP = "dev.phalanx.ecs.annotations.Relationship";
 
   /** Qualified name of the {@code @EntityRef} annotation. */
   public static final String ENTITY_REF = "dev.phalanx.ecs.annotations.EntityRef";
@@ -113,6 +117,7 @@ public final class ComponentValidator {
     final List<FieldModel> fields = new ArrayList<>();
     final Construction construction =
         checkFields(type, raw, kind, isRecord, packageName, fields, report);
+    final RelationshipModel relationship = relationship(type, kind, fields, report);
     if (!report.isClean()) {
       return new Result(null, report, false);
     }
@@ -129,8 +134,42 @@ public final class ComponentValidator {
             construction,
             isRecord,
             usesDeprecated(type, raw),
-            tracked);
+            tracked,
+            relationship);
     return new Result(model, report, false);
+  }
+
+  /**
+   * Reads {@code @Relationship} if {@code type} has it, and reports it unless the component keeps
+   * its fields in arrays and has exactly one {@code @EntityRef} field; {@code null} without it.
+   */
+  private RelationshipModel relationship(
+      final TypeElement type,
+      final StorageKind kind,
+      final List<FieldModel> fields,
+      final ValidationReport report) {
+    final AnnotationMirror annotation = findAnnotation(type, RELATIONSHIP);
+    if (null == annotation) {
+      return null;
+    }
+    final String name = type.getQualifiedName().toString();
+    if (StorageKind.FIELDS != kind) {
+      report.error(Diagnostics.relationshipStorage(name), type);
+      return null;
+    }
+    final List<FieldModel> targets = fields.stream().filter(FieldModel::entityRef).toList();
+    if (1 != targets.size()) {
+      report.error(
+          Diagnostics.relationshipTarget(name, targets.stream().map(FieldModel::name).toList()),
+          type);
+      return null;
+    }
+    final String policy =
+        ((VariableElement) value(annotation, "onTargetDestroyed").getValue())
+            .getSimpleName()
+            .toString();
+    final boolean acyclic = (Boolean) value(annotation, "acyclic").getValue();
+    return new RelationshipModel(policy, acyclic, targets.get(0));
   }
 
   /** Reads {@code pageSize} and reports it unless it is a power of two within bounds. */

@@ -1,5 +1,7 @@
 package dev.phalanx.ecs.processor.validation;
 
+import java.util.List;
+
 /**
  * Every message the processor reports, each with a stable bracketed code and the fix. The codes are
  * listed in the Javadoc of {@code @Component} and {@code @EntityRef}; tests match on them.
@@ -296,6 +298,39 @@ public final class Diagnostics {
         + "' has type "
         + type
         + ", but entity handles are long: declare it long, or remove @EntityRef";
+  }
+
+  /**
+   * A {@code @Relationship} component without exactly one {@code @EntityRef} field.
+   *
+   * @param component the component's name
+   * @param targets the names of its {@code @EntityRef} fields
+   * @return the coded message
+   */
+  public static String relationshipTarget(final String component, final List<String> targets) {
+    return "[PhalanxRelationshipTarget] @Relationship "
+        + component
+        + (targets.isEmpty()
+            ? " has no @EntityRef field: mark the long field that names the target @EntityRef"
+            : " has "
+                + targets.size()
+                + " @EntityRef fields "
+                + targets
+                + ": a relationship names one target; keep @EntityRef on the target field only,"
+                + " or declare one relationship per target");
+  }
+
+  /**
+   * A {@code @Relationship} component whose storage is not generated field by field.
+   *
+   * @param component the component's name
+   * @return the coded message
+   */
+  public static String relationshipStorage(final String component) {
+    return "[PhalanxRelationshipStorage] @Relationship "
+        + component
+        + " has no fields kept in arrays (a tag, or instances kept whole): give it a long"
+        + " @EntityRef field naming the target, and leave @Component(empty) at its default";
   }
 
   /**
