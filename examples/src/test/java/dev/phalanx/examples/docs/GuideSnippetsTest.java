@@ -26,6 +26,7 @@ import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.event.EventType;
 import dev.phalanx.ecs.event.Observers;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.ContinuousLoader;
 import dev.phalanx.ecs.snapshot.DeltaLoader;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
@@ -38,6 +39,9 @@ import dev.phalanx.examples.components.Position_Storage;
 import dev.phalanx.examples.components.Position_Traits;
 import dev.phalanx.examples.components.Velocity_Cursor;
 import dev.phalanx.examples.components.Velocity_Traits;
+import dev.phalanx.examples.relations.Docked;
+import dev.phalanx.examples.relations.Docked_Storage;
+import dev.phalanx.examples.relations.Docked_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -597,6 +601,28 @@ class GuideSnippetsTest {
     assertTrue(registry.valid(ship));
     assertFalse(registry.valid(mast));
     assertEquals(0, hierarchy.childCount(ship));
+  }
+
+  @Test
+  void relationships() {
+    final Registry registry = new Registry();
+    final long carrier = registry.create();
+    final long fighter = registry.create();
+    final long drone = registry.create();
+    // tag::relationships[]
+    final Docked_Storage docked = registry.storage(Docked_Traits.TYPE);
+    docked.emplace(fighter, carrier, 1); // the fighter docks in bay 1 of the carrier
+    docked.emplace(drone, fighter, 0); // and a drone in the fighter
+    final Relation<Docked> docking = Relation.of(registry, Docked_Traits.TYPE);
+    final long[] inCarrier = docking.sources(carrier); // {fighter}, O(sources)
+    final long where = docking.target(drone); // fighter, O(1)
+    registry.destroy(carrier); // DESTROY_SOURCES: the fighter and the drone go with it
+    // end::relationships[]
+    assertEquals(1, inCarrier.length);
+    assertEquals(fighter, inCarrier[0]);
+    assertEquals(fighter, where);
+    assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
   }
 
   /** A hit on a turret, as the guide's observers section triggers it. */
