@@ -4,10 +4,12 @@ import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One relationship kind in one registry: the kind's storage holds each source's target (the forward
@@ -133,6 +135,66 @@ public final class Relation<T> {
       out[at++] = source;
     }
     return out;
+  }
+
+  /**
+   * {@return the nearest entity up {@code entity}'s chain of this kind (its target, its target's
+   * target, and so on) that has a component of {@code type}, or {@link Entity#NULL}} flecs's {@code
+   * up} traversal: {@code entity} itself is not looked at. O(chain length), a lookup per step; a
+   * chain that comes back to its start ends the walk.
+   *
+   * @param entity any handle
+   * @param type the component looked for
+   */
+  public long up(final long entity, final ComponentType<?, ?> type) {
+    final Storage<?> holders = registry.findStorage(type);
+    if (null == holders) {
+      return Entity.NULL;
+    }
+    long step = target(entity);
+    for (int hops = 0; hops <= lists.linked() && !Entity.isNull(step); hops++) {
+      if (holders.contains(step)) {
+        return step;
+      }
+      step = target(step);
+    }
+    return Entity.NULL;
+  }
+
+  /**
+   * Writes every source of this kind into {@code out} breadth first, so that a source whose target
+   * is itself a source comes after it (flecs's {@code cascade}): the order in which to propagate a
+   * value from targets to sources (a transform from a ship to its turrets) in one pass. Sources on
+   * a cycle (in a kind that allows cycles) are left out. O(relationships); allocates nothing.
+   *
+   * @param out receives the sources; at least {@link #size()} long
+   * @return how many were written
+   * @throws IndexOutOfBoundsException if {@code out} is shorter than {@link #size()}; {@code out}
+   *     is then left unchanged
+   */
+  public int breadthFirst(final long[] out) {
+    Objects.checkFromIndexSize(0, size(), out.length);
+    int size = 0;
+    // The first level: sources whose target is not a source of this kind.
+    final long[] packed = storage.packed();
+    for (int position = 0, end = storage.size(); position < end; position++) {
+      final long source = packed[position];
+      if (!Entity.isTombstone(source) && !storage.contains(storage.targetAt(position))) {
+        out[size++] = source;
+      }
+    }
+    // Each later level: the sources of the entities already written, in order.
+    for (int head = 0; head < size; head++) {
+      for (long s = lists.firstOf(out[head]); !Entity.isNull(s); s = lists.nextOf(s)) {
+        out[size++] = s;
+      }
+    }
+    return size;
+  }
+
+  /** {@return how many sources this kind has now} O(1). */
+  public int size() {
+    return lists.linked();
   }
 
   /**

@@ -13,6 +13,8 @@ import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.SnapshotLoader;
 import dev.phalanx.ecs.snapshot.SnapshotWriter;
+import dev.phalanx.examples.components.Position;
+import dev.phalanx.examples.components.Position_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -268,6 +270,41 @@ class RelationshipsTest {
     assertEquals(a, Relation.of(copy, OwnedBy_Traits.TYPE).target(b));
     assertThrows(IllegalStateException.class, () -> copy.destroy(a));
     assertEquals(List.of(), copy.verify());
+  }
+
+  @Test
+  void upFindsTheNearestHolderAndBreadthFirstPutsTargetsFirst() {
+    // carrier <- wing <- fighter <- drone, and a second carrier with one fighter.
+    final long carrier = registry.create();
+    final long wing = registry.create();
+    final long fighter = registry.create();
+    final long drone = registry.create();
+    final long carrier2 = registry.create();
+    final long fighter2 = registry.create();
+    docked.emplace(drone, fighter, 0);
+    docked.emplace(fighter, wing, 0);
+    docked.emplace(fighter2, carrier2, 0);
+    docked.emplace(wing, carrier, 0);
+    registry.emplace(carrier, Position_Traits.TYPE, new Position(1, 2));
+    registry.emplace(wing, Position_Traits.TYPE, new Position(3, 4));
+    assertEquals(wing, docking.up(drone, Position_Traits.TYPE));
+    assertEquals(carrier, docking.up(wing, Position_Traits.TYPE));
+    assertEquals(Entity.NULL, docking.up(carrier, Position_Traits.TYPE));
+    assertEquals(Entity.NULL, docking.up(fighter2, Position_Traits.TYPE));
+    final long[] order = new long[docking.size()];
+    assertEquals(4, docking.breadthFirst(order));
+    final List<Long> seen = new java.util.ArrayList<>();
+    for (final long source : order) {
+      final long target = docking.target(source);
+      assertTrue(!docked.contains(target) || seen.contains(target), Entity.toString(source));
+      seen.add(source);
+    }
+    assertThrows(IndexOutOfBoundsException.class, () -> docking.breadthFirst(new long[3]));
+    // A cycle's members are left out.
+    targets.emplace(carrier, wing, 0f);
+    targets.emplace(wing, carrier, 0f);
+    targets.emplace(drone, carrier, 0f);
+    assertEquals(0, locks.breadthFirst(new long[locks.size()]));
   }
 
   @Test
