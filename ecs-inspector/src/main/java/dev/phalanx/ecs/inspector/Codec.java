@@ -329,8 +329,28 @@ final class Codec {
       }
     }
 
+    /** Reads field {@code index} of {@code value} (a value this codec builds), or null. */
+    Object read(final int index, final Object value) {
+      return null == value ? null : invoke(accessors.get(index), value);
+    }
+
+    /** {@return the constants of each enum field, by field} */
+    Map<String, List<String>> enums() {
+      final Map<String, List<String>> enums = new LinkedHashMap<>();
+      for (int i = 0; i < names.size(); i++) {
+        if (types.get(i).isEnum()) {
+          final List<String> constants = new ArrayList<>();
+          for (final Object constant : types.get(i).getEnumConstants()) {
+            constants.add(((Enum<?>) constant).name());
+          }
+          enums.put(names.get(i), constants);
+        }
+      }
+      return enums;
+    }
+
     /** Converts {@code node} to {@code type}, checking its kind and range. */
-    private Object convert(final JsonNode node, final Class<?> type, final String field) {
+    Object convert(final JsonNode node, final Class<?> type, final String field) {
       final String where = "field " + field + " of " + name();
       if (node.isNull()) {
         if (type.isPrimitive()) {

@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -128,7 +129,8 @@ public final class Inspector implements AutoCloseable {
 
   private Inspector(final Builder builder) throws IOException {
     this.json = mapper(builder.maxRequestBytes);
-    this.methods = new Methods(builder.registry, builder.schedule, builder.views, json);
+    this.methods =
+        new Methods(builder.registry, builder.schedule, builder.views, builder.names, json);
     this.token = null != builder.token ? builder.token : newToken();
     this.tokenBytes = token.getBytes(StandardCharsets.US_ASCII);
     this.maxRequestBytes = builder.maxRequestBytes;
@@ -725,6 +727,7 @@ public final class Inspector implements AutoCloseable {
     private Duration callTimeout = Duration.ofSeconds(10);
     private Consumer<String> announce = System.out::println;
     private final Map<String, View> views = new LinkedHashMap<>();
+    private LongFunction<String> names;
 
     private Builder(final Registry registry) {
       this.registry = Objects.requireNonNull(registry, "registry");
@@ -777,6 +780,31 @@ public final class Inspector implements AutoCloseable {
         }
       }
       views.put(name, view);
+      return this;
+    }
+
+    /**
+     * Gives entities names: the protocol and the page show each entity with the name {@code names}
+     * returns for it (wherever it comes from: a component of the game's, a map), and {@code
+     * world.query} finds entities by name. The registry has no names of its own.
+     *
+     * <pre>{@code
+     * Inspector.builder(registry)
+     *     .names(entity -> names.has(entity) ? names.get(entity).text() : null)
+     *     .start();
+     * }</pre>
+     *
+     * <p>The function runs on the game thread, inside {@link Inspector#serve()}, for each entity a
+     * call lists (at most 1,000) and, for a search by name, for each entity it scans (at most
+     * 16,384 a call): it must be cheap and only read the world. It returns null or an empty string
+     * for an entity without a name; a name longer than 200 characters is cut; one that throws gives
+     * no name (the call goes on).
+     *
+     * @param names the name of an entity, or null
+     * @return this builder
+     */
+    public Builder names(final LongFunction<String> names) {
+      this.names = Objects.requireNonNull(names, "names");
       return this;
     }
 

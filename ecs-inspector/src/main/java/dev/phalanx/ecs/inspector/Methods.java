@@ -35,9 +35,11 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * The protocol's methods, run on the game thread by {@link Inspector#serve()}: each checks its
@@ -67,6 +69,24 @@ final class Methods {
   /** The most components one query names in {@code with} or in {@code without}. */
   static final int MAX_NAMES = 64;
 
+  /** The most value tests ({@code where}) one query makes of each entity. */
+  static final int MAX_FILTERS = 8;
+
+  /**
+   * What a value test costs, counted in membership tests: a field read through the column's pages
+   * or an accessor, boxed, and compared.
+   */
+  static final int FILTER_COST = 4;
+
+  /**
+   * What a name lookup costs, counted in membership tests: the game's name function is user code,
+   * of unknown cost, so a query by name scans at most {@code MAX_CHECKS / NAME_COST} positions.
+   */
+  static final int NAME_COST = 32;
+
+  /** The longest name shown; a longer one is cut. */
+  static final int MAX_NAME = 200;
+
   /** The most entities one watch call follows by value. */
   static final int MAX_WATCHED = 100;
 
@@ -92,8 +112,14 @@ final class Methods {
           },
           new String[] {
             "world.query",
-            "with, without, cursor, limit, values",
-            "Entities with every type of `with` and none of `without`, a page at a time."
+            "with, without, where, name, cursor, limit, values",
+            "Entities with every type of `with`, none of `without`, fields as `where` says and a"
+                + " name containing `name`, a page at a time."
+          },
+          new String[] {
+            "world.children",
+            "parent, cursor, limit",
+            "The hierarchy's roots (no parent given) or a parent's children, a page at a time."
           },
           new String[] {
             "world.get_components", "entity, components", "An entity's components, with fields."
@@ -150,6 +176,8 @@ final class Methods {
 
   private final Registry registry;
   private final Schedule schedule;
+  // The game's names of entities, or null: user code, called on the game thread.
+  private final LongFunction<String> names;
   // The views named by the builder, in the order they were named.
   private final Map<String, View> views;
   private final List<String> viewNames;
@@ -163,16 +191,18 @@ final class Methods {
   private long failures;
 
   Methods(final Registry registry, final Schedule schedule, final ObjectMapper json) {
-    this(registry, schedule, Map.of(), json);
+    this(registry, schedule, Map.of(), null, json);
   }
 
   Methods(
       final Registry registry,
       final Schedule schedule,
       final Map<String, View> views,
+      final LongFunction<String> names,
       final ObjectMapper json) {
     this.registry = registry;
     this.schedule = schedule;
+    this.names = names;
     this.views = Map.copyOf(views);
     this.viewNames = List.copyOf(views.keySet());
     this.json = json;
@@ -201,6 +231,7 @@ final class Methods {
       case "world.list_groups" -> listGroups(params);
       case "world.list_views" -> listViews(params);
       case "world.query" -> query(params);
+      case "world.children" -> children(params);
       case "world.get_components" -> getComponents(params);
       case "world.insert_components" -> insert(params);
       case "world.replace_components" -> replace(params);
@@ -297,6 +328,10 @@ final class Methods {
       type.put("tracked", storage.isTracked());
       type.put("writable", builder(storage).writable());
       type.put("internal", builder(storage).internal);
+      final ObjectNode enums = type.putObject("enums");
+      builder(storage)
+          .enums()
+          .forEach((field, constants) -> constants.forEach(enums.withArray(field)::add));
       final ArrayNode editable = type.putArray("editable");
       builder(storage).editable().forEach(editable::add);
       type.set("fields", fields.get(i).get("fields"));
@@ -388,16 +423,22 @@ final class Methods {
   }
 
   private JsonNode query(final ObjectNode params) {
-    allow(params, "world.query", "with", "without", "cursor", "limit", "values");
+    allow(params, "world.query", "with", "without", "where", "name", "cursor", "limit", "values");
     final List<Storage<?>> with = storages(params.get("with"), "with");
     final List<Storage<?>> without = storages(params.get("without"), "without");
+    final List<Filter> where = filters(params.get("where"));
+    final String name = nameParam(params.get("name"));
     final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
     final int cursor = intParam(params, "cursor", 0, 0, Integer.MAX_VALUE);
     final boolean values = boolParam(params, "values", false);
-    // The smallest included set leads; with none, the entity storage's live entities do.
+    // The smallest included set leads (a tested field's storage is included); with none, the
+    // entity storage's live entities do.
     SparseSet lead = null;
     for (final Storage<?> storage : with) {
       lead = null == lead || storage.size() < lead.size() ? storage : lead;
+    }
+    for (final Filter filter : where) {
+      lead = null == lead || filter.storage.size() < lead.size() ? filter.storage : lead;
     }
     final EntityStorage entities = registry.entities();
     final int size = null == lead ? entities.alive() : lead.size();
@@ -405,11 +446,19 @@ final class Methods {
     final long[] found = new long[limit];
     int count = 0;
     int position = Math.min(cursor, size);
-    final int scan = Math.min(MAX_SCAN, MAX_CHECKS / (1 + with.size() + without.size()));
+    final int checks =
+        1
+            + with.size()
+            + without.size()
+            + FILTER_COST * where.size()
+            + (null == name ? 0 : NAME_COST);
+    final int scan = Math.min(MAX_SCAN, MAX_CHECKS / checks);
     final int end = (int) Math.min(size, (long) position + scan);
-    for (; position < end && count < limit; position++) {
+    // The bound is re-read each step: a name function that changed the world (it must not) cannot
+    // send the scan past the lead's end.
+    for (; position < end && count < limit && position < leadSize(lead); position++) {
       final long entity = null == lead ? packed[position] : lead.at(position);
-      if (matches(entity, with, without)) {
+      if (matches(entity, with, without) && passes(entity, where) && named(entity, name)) {
         found[count++] = entity;
       }
     }
@@ -424,6 +473,7 @@ final class Methods {
     }
     final ArrayNode list = result.putArray("entities");
     final long[] page = java.util.Arrays.copyOf(found, count);
+    putNames(result, page);
     if (values) {
       result.remove("entities");
       result.putRawValue("entities", new RawValue(rawEntities(page)));
@@ -433,6 +483,174 @@ final class Methods {
       }
     }
     return result;
+  }
+
+  private int leadSize(final SparseSet lead) {
+    return null == lead ? registry.entities().alive() : lead.size();
+  }
+
+  /** Parses {@code where}: absent or null for no test, else an array of tests. */
+  private List<Filter> filters(final JsonNode where) {
+    final List<Filter> filters = new ArrayList<>();
+    if (null == where || where.isNull()) {
+      return filters;
+    }
+    if (!where.isArray()) {
+      throw RpcError.params(
+          "where must be an array of tests like {\"field\": \"Health.points\", \"eq\": 100}, got "
+              + Codec.kind(where));
+    }
+    if (where.size() > MAX_FILTERS) {
+      throw RpcError.params("where has " + where.size() + " tests; at most " + MAX_FILTERS);
+    }
+    for (final JsonNode spec : where) {
+      filters.add(Filter.parse(spec, "where[" + filters.size() + "]", this));
+    }
+    return filters;
+  }
+
+  private static boolean passes(final long entity, final List<Filter> where) {
+    for (final Filter filter : where) {
+      if (!filter.test(entity)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Parses {@code name}: absent or null for none; needs the game's names. */
+  private String nameParam(final JsonNode name) {
+    if (null == name || name.isNull()) {
+      return null;
+    }
+    if (!name.isTextual() || name.textValue().isEmpty() || name.textValue().length() > MAX_NAME) {
+      throw RpcError.params(
+          "name must be a string of 1 to " + MAX_NAME + " characters, got " + Codec.kind(name));
+    }
+    if (null == names) {
+      throw RpcError.params(
+          "name: entities have no names here (the game gives them with"
+              + " Inspector.builder(registry).names(entity -> ...))");
+    }
+    return name.textValue().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether the entity's name contains {@code part} (lower case), ignoring case; null: any. */
+  private boolean named(final long entity, final String part) {
+    if (null == part) {
+      return true;
+    }
+    final String name = name(entity);
+    return null != name && name.toLowerCase(Locale.ROOT).contains(part);
+  }
+
+  /**
+   * {@return the game's name of {@code entity}, cut to {@link #MAX_NAME} characters, or null} A
+   * name function that throws, or returns null or an empty name, gives no name: the inspector shows
+   * the handle alone and goes on.
+   */
+  String name(final long entity) {
+    if (null == names) {
+      return null;
+    }
+    final String name;
+    try {
+      name = names.apply(entity);
+    } catch (final RuntimeException e) {
+      return null;
+    }
+    if (null == name || name.isEmpty()) {
+      return null;
+    }
+    return name.length() <= MAX_NAME ? name : name.substring(0, MAX_NAME);
+  }
+
+  /** Puts {@code names}, the names of the entities of {@code page} that have one, if any can. */
+  private void putNames(final ObjectNode result, final long[] page) {
+    if (null == names) {
+      return;
+    }
+    final ObjectNode named = result.putObject("names");
+    for (final long entity : page) {
+      final String name = name(entity);
+      if (null != name) {
+        named.put(Codec.entity(entity), name);
+      }
+    }
+  }
+
+  /**
+   * The hierarchy a page at a time: without {@code parent}, the roots (live entities without a
+   * parent), scanned from position {@code cursor} of the live entities, at most {@link #MAX_SCAN}
+   * positions a call; with one, its children from the child {@code cursor} names (a handle, as
+   * {@code next} gave it), in the hierarchy's order. Each entity comes with its name and its number
+   * of children, so that a tree knows which nodes open.
+   */
+  private JsonNode children(final ObjectNode params) {
+    allow(params, "world.children", "parent", "cursor", "limit");
+    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
+    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
+    final ObjectNode result = nodes.objectNode();
+    final ArrayNode list = nodes.arrayNode();
+    final JsonNode parentNode = params.get("parent");
+    if (null == parentNode || parentNode.isNull()) {
+      final int cursor = intParam(params, "cursor", 0, 0, Integer.MAX_VALUE);
+      final EntityStorage entities = registry.entities();
+      final int size = entities.alive();
+      final long[] packed = entities.packed();
+      int position = Math.min(cursor, size);
+      final int end = (int) Math.min(size, (long) position + MAX_SCAN);
+      for (; position < end && list.size() < limit; position++) {
+        final long entity = packed[position];
+        if (null == hierarchy || Entity.isNull(hierarchy.parent(entity))) {
+          list.add(treeNode(entity, hierarchy));
+        }
+      }
+      result.putNull("parent");
+      result.put("size", size);
+      result.put("scanned", position - Math.min(cursor, size));
+      if (position < size) {
+        result.put("next", position);
+      } else {
+        result.putNull("next");
+      }
+    } else {
+      final long parent = alive(parentNode, "parent");
+      long child = null == hierarchy ? Entity.NULL : hierarchy.firstChild(parent);
+      final JsonNode cursor = params.get("cursor");
+      if (null != cursor && !cursor.isNull()) {
+        child = Codec.parseEntity(cursor, "cursor");
+        if (!registry.valid(child) || null == hierarchy || hierarchy.parent(child) != parent) {
+          throw RpcError.params(
+              "cursor "
+                  + Codec.entity(child)
+                  + " is not a child of "
+                  + Codec.entity(parent)
+                  + " (the hierarchy changed since: list its children from the start)");
+        }
+      }
+      for (; !Entity.isNull(child) && list.size() < limit; child = hierarchy.nextSibling(child)) {
+        list.add(treeNode(child, hierarchy));
+      }
+      result.put("parent", Codec.entity(parent));
+      result.put("size", null == hierarchy ? 0 : hierarchy.childCount(parent));
+      if (Entity.isNull(child)) {
+        result.putNull("next");
+      } else {
+        result.put("next", Codec.entity(child));
+      }
+    }
+    result.set("entities", list);
+    return result;
+  }
+
+  /** An entity of a tree page: {@code {entity, name, children}}. */
+  private ObjectNode treeNode(final long entity, final Hierarchy hierarchy) {
+    final ObjectNode node = nodes.objectNode();
+    node.put("entity", Codec.entity(entity));
+    node.put("name", name(entity));
+    node.put("children", null == hierarchy ? 0 : hierarchy.childCount(entity));
+    return node;
   }
 
   private boolean matches(
@@ -460,6 +678,11 @@ final class Methods {
         params.hasNonNull("components") ? storages(params.get("components"), "components") : null;
     final ObjectNode result = entityNode(dump(new long[] {entity}).get("components").get(0));
     result.put("descendants", descendants(entity));
+    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
+    final long parent = null == hierarchy ? Entity.NULL : hierarchy.parent(entity);
+    result.put("parent", Entity.isNull(parent) ? null : Codec.entity(parent));
+    result.put("children", null == hierarchy ? 0 : hierarchy.childCount(entity));
+    result.put("name", name(entity));
     if (null != only) {
       final ObjectNode components = (ObjectNode) result.get("components");
       final Set<String> keep = new HashSet<>();
@@ -1026,6 +1249,11 @@ final class Methods {
   /** The storages section of the dump: one entry per storage, in creation order, with fields. */
   private JsonNode dumpHeader() {
     return dump(new long[0]).get("storages");
+  }
+
+  /** {@return the codec of {@code storage}'s components} */
+  Codec.Builder codec(final Storage<?> storage) {
+    return builder(storage);
   }
 
   private Codec.Builder builder(final Storage<?> storage) {
