@@ -59,7 +59,7 @@ final class Filter {
       if (spec.has("min") || spec.has("max")) {
         throw RpcError.params(where + ": give eq, or min and max, not both");
       }
-      this.expected = codec.convert(eq, boxed(type), field(where));
+      this.expected = codec.convert(eq, type, field(where));
       this.min = 0;
       this.max = 0;
     } else {
@@ -194,7 +194,7 @@ final class Filter {
     return isIntegral(type) || box == Float.class || box == Double.class;
   }
 
-  /** The box of a primitive type, else the type: the codec converts to either the same way. */
+  /** The box of a primitive type, else the type. */
   private static Class<?> boxed(final Class<?> type) {
     if (!type.isPrimitive()) {
       return type;
