@@ -1,11 +1,13 @@
 package dev.phalanx.examples;
 
+import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.inspector.Inspector;
 import dev.phalanx.ecs.schedule.SystemFailedException;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
 import dev.phalanx.examples.particles.Replica;
+import dev.phalanx.examples.particles.Storages;
 import dev.phalanx.examples.particles.World;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -127,8 +129,18 @@ public final class Simulation {
     if (options.inspect() < 0) {
       return null;
     }
+    final Storages storages = world.storages();
     return Inspector.builder(world.registry())
         .schedule(world.schedule())
+        // Names for the page: comets by index, their tails after their head.
+        .names(
+            entity -> {
+              if (storages.comets.contains(entity)) {
+                return "comet " + Entity.index(entity);
+              }
+              final long head = storages.hierarchy.parent(entity);
+              return Entity.isNull(head) ? null : "tail of comet " + Entity.index(head);
+            })
         .view("followers", world.followers().view())
         .view("sparks", world.sparks().view())
         .port(options.inspect())

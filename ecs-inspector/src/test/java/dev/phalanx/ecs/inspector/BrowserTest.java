@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.View;
+import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import java.io.File;
@@ -16,7 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -231,6 +234,200 @@ class BrowserTest {
         driver.quit();
       }
     }
+  }
+
+  @Test
+  void browsesTheTreeSearchesByNameAndValueAndConfirms() throws Exception {
+    requireBrowser();
+    final Registry registry = new Registry();
+    final Hierarchy hierarchy = Hierarchy.of(registry);
+    final Map<Long, String> names = new HashMap<>();
+    final long ship = registry.create();
+    final long turret1 = registry.create();
+    final long turret2 = registry.create();
+    final long gunner = registry.create();
+    hierarchy.attach(turret1, ship);
+    hierarchy.attach(turret2, ship);
+    hierarchy.attach(gunner, turret1);
+    names.put(ship, "ship");
+    names.put(turret1, "turret one");
+    names.put(turret2, "turret two");
+    names.put(gunner, "gunner");
+    final Health_Storage health = registry.storage(Health_Traits.TYPE);
+    final List<Long> sevens = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      final long e = registry.create();
+      registry.storage(Position_Traits.TYPE).emplace(e, i, i);
+      if (i % 2 == 0) {
+        health.emplace(e, i % 6 == 0 ? 7 : 3);
+        if (i % 6 == 0) {
+          sevens.add(e);
+        }
+      }
+    }
+    final Label_Storage labels = registry.storage(Label_Traits.TYPE);
+    labels.emplace(ship, new Label("hull", Label.Color.RED, 0, null));
+    try (TestWorld world = new TestWorld(registry, b -> b.names(names::get), 2_000_000)) {
+      final WebDriver driver = driver();
+      try {
+        driver.get(world.page().toString());
+        final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        wait.until(d -> "104".equals(d.findElement(By.id("alive")).getText()));
+
+        // The tree: the ship is a root with two children; opening it lists them, named.
+        driver.findElement(By.id("tab-tree")).click();
+        final WebElement shipNode = wait.until(d -> node(d, ship));
+        assertTrue(shipNode.getText().contains("ship (2)"), shipNode.getText());
+        shipNode.findElement(By.className("toggle")).click();
+        final WebElement turretNode = wait.until(d -> node(d, turret1));
+        assertTrue(turretNode.getText().contains("turret one (1)"), turretNode.getText());
+        assertEquals(2, driver.findElements(By.cssSelector("#tree ul .node")).size());
+        // Selecting a node shows its name and its parent as a link, which selects the parent.
+        turretNode.click();
+        wait.until(d -> id(turret1).equals(d.findElement(By.id("selected-entity")).getText()));
+        wait.until(d -> "turret one".equals(d.findElement(By.id("selected-name")).getText()));
+        final WebElement up = wait.until(d -> d.findElement(By.cssSelector("#links a.goto")));
+        assertEquals(id(ship), up.getText());
+        up.click();
+        wait.until(d -> id(ship).equals(d.findElement(By.id("selected-entity")).getText()));
+        final Path treeShot =
+            Path.of(System.getProperty("inspector.tree-screenshot", "target/inspector-tree.png"));
+        screenshot(driver, treeShot);
+
+        // An enum field is a drop-down of its constants.
+        final Select color =
+            new Select(
+                wait.until(d -> d.findElement(By.cssSelector("select[data-field='Label.color']"))));
+        assertEquals("RED", color.getFirstSelectedOption().getText());
+        assertEquals(4, color.getOptions().size()); // null and three constants
+        color.selectByValue("BLUE");
+        driver.findElement(By.cssSelector("button[data-save='Label']")).click();
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (Label.Color.BLUE != world.onGame(() -> labels.color(ship))) {
+          assertTrue(System.nanoTime() < deadline, "the enum edit never reached the registry");
+          Thread.sleep(50);
+        }
+
+        // Search by name lists the matching entities with their names.
+        final WebElement search = driver.findElement(By.id("search"));
+        search.sendKeys("TURRET");
+        driver.findElement(By.id("search-go")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#entities li")).size() == 2);
+        assertEquals(
+            List.of(id(turret1) + "turret one", id(turret2) + "turret two"),
+            texts(driver.findElements(By.cssSelector("#entities li"))));
+        search.clear();
+
+        // Search by value: Health.points = 7, then a range.
+        driver.findElement(By.id("where-field")).sendKeys("Health.points");
+        driver.findElement(By.id("where-a")).sendKeys("7");
+        driver.findElement(By.id("filter-go")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#entities li")).size() == sevens.size());
+        final List<String> expected = new ArrayList<>();
+        sevens.forEach(e -> expected.add(id(e)));
+        assertEquals(expected, texts(driver.findElements(By.cssSelector("#entities li"))));
+        new Select(driver.findElement(By.id("where-op"))).selectByValue("range");
+        driver.findElement(By.id("where-a")).clear();
+        driver.findElement(By.id("where-a")).sendKeys("0");
+        driver.findElement(By.id("where-b")).sendKeys("5");
+        driver.findElement(By.id("filter-go")).click();
+        wait.until(
+            d -> d.findElements(By.cssSelector("#entities li")).size() == 50 - sevens.size());
+        // A bad field is refused, said in the status line.
+        driver.findElement(By.id("where-field")).clear();
+        driver.findElement(By.id("where-field")).sendKeys("Health.nothing");
+        driver.findElement(By.id("filter-go")).click();
+        wait.until(d -> d.findElement(By.id("status")).getText().contains("has no field"));
+
+        // Add a component with its fields filled in first: a refused value adds nothing.
+        driver.findElement(By.id("search")).sendKeys(String.valueOf(Entity.index(turret2)));
+        driver.findElement(By.id("search-go")).click();
+        wait.until(d -> id(turret2).equals(d.findElement(By.id("selected-entity")).getText()));
+        wait.until(d -> d.findElement(By.cssSelector("#add-type option[value='Health']")));
+        new Select(driver.findElement(By.id("add-type"))).selectByValue("Health");
+        driver.findElement(By.id("add-component")).click();
+        WebElement points =
+            wait.until(
+                d ->
+                    d.findElement(
+                        By.cssSelector("#confirm-fields input[data-field='Health.points']")));
+        assertEquals("0", points.getAttribute("value"));
+        points.clear();
+        points.sendKeys("-5");
+        driver.findElement(By.id("confirm-go")).click();
+        wait.until(d -> d.findElement(By.id("status")).getText().contains("must not be negative"));
+        assertFalse(world.onGame(() -> health.contains(turret2)), "a refused add changed nothing");
+        driver.findElement(By.id("add-component")).click();
+        points =
+            wait.until(
+                d ->
+                    d.findElement(
+                        By.cssSelector("#confirm-fields input[data-field='Health.points']")));
+        points.clear();
+        points.sendKeys("42");
+        driver.findElement(By.id("confirm-go")).click();
+        while (!world.onGame(() -> health.contains(turret2))) {
+          assertTrue(
+              System.nanoTime() < deadline, "the added component never reached the registry");
+          Thread.sleep(50);
+        }
+        assertEquals(42, world.onGame(() -> health.points(turret2)));
+
+        // Despawn asks first, naming the subtree; cancelled, nothing is destroyed.
+        driver.findElement(By.id("search")).clear();
+        driver.findElement(By.id("search")).sendKeys(String.valueOf(Entity.index(turret1)));
+        driver.findElement(By.id("search-go")).click();
+        wait.until(d -> id(turret1).equals(d.findElement(By.id("selected-entity")).getText()));
+        driver.findElement(By.id("despawn")).click();
+        final WebElement question = wait.until(d -> visible(d, "confirm-text"));
+        assertEquals(
+            "Despawn "
+                + id(turret1)
+                + " and its 1 descendant (the whole subtree)? This cannot be"
+                + " undone.",
+            question.getText());
+        driver.findElement(By.id("confirm-cancel")).click();
+        wait.until(d -> !d.findElement(By.id("confirm")).isDisplayed());
+        Thread.sleep(300);
+        assertTrue(world.onGame(() -> registry.valid(turret1) && registry.valid(gunner)));
+        driver.findElement(By.id("despawn")).click();
+        wait.until(d -> visible(d, "confirm-go")).click();
+        while (world.onGame(() -> registry.valid(turret1) || registry.valid(gunner))) {
+          assertTrue(System.nanoTime() < deadline, "the despawn never reached the registry");
+          Thread.sleep(50);
+        }
+        wait.until(d -> !d.findElement(By.id("despawn")).isEnabled());
+        assertEquals(1, world.onGame(() -> hierarchy.childCount(ship)));
+        world.assertConsistent();
+      } finally {
+        driver.quit();
+      }
+    }
+  }
+
+  private static String id(final long entity) {
+    return Entity.index(entity) + ":" + Entity.version(entity);
+  }
+
+  private static WebElement node(final WebDriver driver, final long entity) {
+    final List<WebElement> found =
+        driver.findElements(By.cssSelector("#tree .node[data-node='" + id(entity) + "']"));
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  private static List<String> texts(final List<WebElement> elements) {
+    final List<String> texts = new ArrayList<>();
+    for (final WebElement element : elements) {
+      texts.add(element.getText().replace("\n", ""));
+    }
+    return texts;
+  }
+
+  private static void screenshot(final WebDriver driver, final Path shot) throws Exception {
+    Files.createDirectories(shot.toAbsolutePath().getParent());
+    final File file = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+    Files.copy(file.toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+    System.out.println("screenshot: " + shot.toAbsolutePath());
   }
 
   private static void requireBrowser() {
