@@ -104,7 +104,7 @@ final class Codec {
    * {@code readonly} (the inspector cannot build it).
    */
   static final class Builder {
-    final Storage<?> storage;
+    private final String typeName;
     final String kind;
     final List<String> names = new ArrayList<>();
     final List<Class<?>> types = new ArrayList<>();
@@ -116,8 +116,27 @@ final class Codec {
     private final List<Method> setters = new ArrayList<>();
 
     Builder(final Storage<?> storage, final List<String> fieldNames) {
-      this.storage = storage;
-      final Class<?> type = storage.type().javaClass();
+      this(
+          storage.type().javaClass(),
+          storage.type().name(),
+          storage instanceof EmptyStorage<?>,
+          fieldNames);
+    }
+
+    /**
+     * A codec of a type that is not a component: a context value (a resource), its fields the
+     * record's components or the bean's properties with a getter and a setter.
+     */
+    Builder(final Class<?> type) {
+      this(type, type.getSimpleName(), false, properties(type));
+    }
+
+    private Builder(
+        final Class<?> type,
+        final String typeName,
+        final boolean tag,
+        final List<String> fieldNames) {
+      this.typeName = typeName;
       String reason = null;
       String found;
       final String pkg = type.getPackageName();
@@ -128,7 +147,7 @@ final class Codec {
         // The runtime's own components (the hierarchy's links) keep invariants of their own.
         found = "readonly";
         reason = "it is kept by the runtime itself; change it through its own API";
-      } else if (storage instanceof EmptyStorage<?>) {
+      } else if (tag) {
         found = "tag";
       } else if (type.isRecord()) {
         found = "record";
@@ -253,7 +272,35 @@ final class Codec {
     }
 
     String name() {
-      return storage.type().name();
+      return typeName;
+    }
+
+    /** {@return the value of each field of {@code value}, by name} */
+    Map<String, Object> values(final Object value) {
+      final Map<String, Object> values = new LinkedHashMap<>();
+      for (int i = 0; i < names.size() && i < accessors.size(); i++) {
+        values.put(names.get(i), invoke(accessors.get(i), value));
+      }
+      return values;
+    }
+
+    /** The properties of a class with a getter and a setter, by name, sorted. */
+    private static List<String> properties(final Class<?> type) {
+      final List<String> names = new ArrayList<>();
+      for (final Method method : type.getMethods()) {
+        final String name = method.getName();
+        if (name.startsWith("set")
+            && name.length() > 3
+            && 1 == method.getParameterCount()
+            && !Modifier.isStatic(method.getModifiers())) {
+          final String field = Character.toLowerCase(name.charAt(3)) + name.substring(4);
+          if (null != getter(type, field)) {
+            names.add(field);
+          }
+        }
+      }
+      java.util.Collections.sort(names);
+      return names;
     }
 
     /**

@@ -130,7 +130,13 @@ public final class Inspector implements AutoCloseable {
   private Inspector(final Builder builder) throws IOException {
     this.json = mapper(builder.maxRequestBytes);
     this.methods =
-        new Methods(builder.registry, builder.schedule, builder.views, builder.names, json);
+        new Methods(
+            builder.registry,
+            builder.schedule,
+            builder.views,
+            builder.names,
+            builder.resources,
+            json);
     this.token = null != builder.token ? builder.token : newToken();
     this.tokenBytes = token.getBytes(StandardCharsets.US_ASCII);
     this.maxRequestBytes = builder.maxRequestBytes;
@@ -728,6 +734,7 @@ public final class Inspector implements AutoCloseable {
     private Consumer<String> announce = System.out::println;
     private final Map<String, View> views = new LinkedHashMap<>();
     private LongFunction<String> names;
+    private final Map<Class<?>, Boolean> resources = new LinkedHashMap<>();
 
     private Builder(final Registry registry) {
       this.registry = Objects.requireNonNull(registry, "registry");
@@ -805,6 +812,41 @@ public final class Inspector implements AutoCloseable {
      */
     public Builder names(final LongFunction<String> names) {
       this.names = Objects.requireNonNull(names, "names");
+      return this;
+    }
+
+    /**
+     * Shows a context value ({@code registry.context()}, EnTT's context variables) read-only:
+     * {@code world.list_resources} lists its fields and values (a record's components, a class's
+     * properties with a getter and a setter), or that the context holds none. The context keeps no
+     * list of its types, so the ones worth showing are named here.
+     *
+     * @param type the value's class, its key in the context
+     * @return this builder
+     */
+    public Builder resource(final Class<?> type) {
+      return resource(type, false);
+    }
+
+    /**
+     * Shows a context value, and with {@code writable} lets {@code world.set_resource} replace it:
+     * a new value is built from the fields given and the current value's others (a record through
+     * its canonical constructor, which may refuse; a class through its no-argument constructor and
+     * setters), then assigned with {@code insertOrAssign}. Systems that fetch the value each run
+     * see the new one; one that kept the old instance does not. A type of the runtime's own
+     * packages stays read-only.
+     *
+     * @param type the value's class, its key in the context
+     * @param writable whether the inspector may replace it
+     * @return this builder
+     * @throws IllegalArgumentException if the type is already shown
+     */
+    public Builder resource(final Class<?> type, final boolean writable) {
+      Objects.requireNonNull(type, "type");
+      if (resources.containsKey(type)) {
+        throw new IllegalArgumentException("resource " + type.getName() + " is already shown");
+      }
+      resources.put(type, writable);
       return this;
     }
 

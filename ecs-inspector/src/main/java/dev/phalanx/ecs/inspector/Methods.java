@@ -147,6 +147,17 @@ final class Methods {
           },
           new String[] {"world.system_timings", "", "Per-system timings of the attached schedule."},
           new String[] {
+            "world.list_resources",
+            "",
+            "The context values named at attach: fields, values, whether the inspector may write."
+          },
+          new String[] {
+            "world.set_resource",
+            "resource, fields",
+            "Replaces a writable resource with one built from its fields (others keep their"
+                + " values)."
+          },
+          new String[] {
             "world.watch",
             "entities, digests, components, since, limit, timeout_ms",
             "What changed since the last call: watched entities by value, tracked types by tick."
@@ -178,6 +189,9 @@ final class Methods {
   private final Schedule schedule;
   // The game's names of entities, or null: user code, called on the game thread.
   private final LongFunction<String> names;
+  // The context values shown, in the order they were named, with whether they may be written.
+  private final Map<Class<?>, Boolean> resources;
+  private final Map<Class<?>, Codec.Builder> resourceCodecs = new HashMap<>();
   // The views named by the builder, in the order they were named.
   private final Map<String, View> views;
   private final List<String> viewNames;
@@ -191,7 +205,7 @@ final class Methods {
   private long failures;
 
   Methods(final Registry registry, final Schedule schedule, final ObjectMapper json) {
-    this(registry, schedule, Map.of(), null, json);
+    this(registry, schedule, Map.of(), null, Map.of(), json);
   }
 
   Methods(
@@ -199,10 +213,12 @@ final class Methods {
       final Schedule schedule,
       final Map<String, View> views,
       final LongFunction<String> names,
+      final Map<Class<?>, Boolean> resources,
       final ObjectMapper json) {
     this.registry = registry;
     this.schedule = schedule;
     this.names = names;
+    this.resources = new LinkedHashMap<>(resources);
     this.views = Map.copyOf(views);
     this.viewNames = List.copyOf(views.keySet());
     this.json = json;
@@ -239,6 +255,8 @@ final class Methods {
       case "world.spawn_entity" -> spawn(params);
       case "world.despawn_entity" -> despawn(params);
       case "world.system_timings" -> timings(params);
+      case "world.list_resources" -> listResources(params);
+      case "world.set_resource" -> setResource(params);
       case "world.watch" -> watch(params, mayWait);
       case "schedule.plan" -> plan(params);
       case "schedule.pause" -> control(params, "schedule.pause", Schedule::pause);
@@ -918,6 +936,132 @@ final class Methods {
       changes.clear();
       throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Resources: context values named at attach.
+  // ---------------------------------------------------------------------------------------------
+
+  private JsonNode listResources(final ObjectNode params) {
+    allow(params, "world.list_resources");
+    final ArrayNode result = nodes.arrayNode();
+    for (final Class<?> type : resources.keySet()) {
+      result.add(resourceNode(type));
+    }
+    return result;
+  }
+
+  /**
+   * A resource as the protocol gives it: {@code name}, {@code key}, {@code present}, {@code
+   * writable}, {@code fields} (name to type), {@code editable}, {@code enums} and {@code values}.
+   */
+  private ObjectNode resourceNode(final Class<?> type) {
+    final Codec.Builder codec = resourceCodec(type);
+    final ObjectNode node = nodes.objectNode();
+    node.put("name", type.getSimpleName());
+    node.put("key", type.getName());
+    final Object value = registry.context().find(type);
+    node.put("present", null != value);
+    node.put("writable", writable(type));
+    final ObjectNode fields = node.putObject("fields");
+    for (int i = 0; i < codec.names.size(); i++) {
+      final Class<?> field = codec.types.get(i);
+      fields.put(codec.names.get(i), field.getName());
+    }
+    final ArrayNode editable = node.putArray("editable");
+    if (writable(type)) {
+      codec.editable().forEach(editable::add);
+    }
+    final ObjectNode enums = node.putObject("enums");
+    codec.enums().forEach((field, constants) -> constants.forEach(enums.withArray(field)::add));
+    final ObjectNode values = node.putObject("values");
+    if (null != value) {
+      codec.values(value).forEach((field, v) -> putValue(values, field, v));
+    }
+    return node;
+  }
+
+  /** Puts a field's value as the dump writes one: numbers, strings, enums by name, else text. */
+  private static void putValue(final ObjectNode values, final String field, final Object value) {
+    if (null == value) {
+      values.putNull(field);
+    } else if (value instanceof Boolean b) {
+      values.put(field, b);
+    } else if (value instanceof Double || value instanceof Float) {
+      final double d = ((Number) value).doubleValue();
+      if (Double.isFinite(d)) {
+        values.put(field, value instanceof Float f ? f : d);
+      } else {
+        values.put(field, Double.toString(d));
+      }
+    } else if (value instanceof Number n) {
+      values.put(field, n.longValue());
+    } else if (value instanceof Enum<?> e) {
+      values.put(field, e.name());
+    } else {
+      values.put(field, Codec.clip(value));
+    }
+  }
+
+  /**
+   * Replaces a writable resource with a value built from {@code fields} (the others keep the
+   * current value's), in the context, as {@code Context.insertOrAssign} does: built and checked
+   * first (a record's constructor may refuse), then assigned, so a refusal changes nothing.
+   */
+  private JsonNode setResource(final ObjectNode params) {
+    allow(params, "world.set_resource", "resource", "fields");
+    final Class<?> type = resourceType(params.get("resource"));
+    if (!writable(type)) {
+      throw RpcError.params(
+          "resource "
+              + type.getSimpleName()
+              + " is read-only: the game shows it with resource(type); resource(type, true) lets"
+              + " the inspector write a record or a class with getters and setters");
+    }
+    final Object current = registry.context().find(type);
+    if (null == current) {
+      throw RpcError.params("the context holds no " + type.getSimpleName() + " to replace");
+    }
+    final JsonNode fields = params.get("fields");
+    if (null == fields || !fields.isObject() || fields.isEmpty()) {
+      throw RpcError.params(
+          "fields must be an object of at least one field, like {\"speed\": 2}, got "
+              + (null == fields ? "nothing" : Codec.kind(fields)));
+    }
+    assign(type, resourceCodec(type).build(fields, current));
+    return resourceNode(type);
+  }
+
+  private <T> void assign(final Class<T> type, final Object value) {
+    registry.context().insertOrAssign(type, type.cast(value));
+  }
+
+  private Class<?> resourceType(final JsonNode name) {
+    if (null == name || !name.isTextual()) {
+      throw RpcError.params(
+          "resource must be a resource's name (a string), got "
+              + (null == name ? "nothing" : Codec.kind(name)));
+    }
+    for (final Class<?> type : resources.keySet()) {
+      if (type.getName().equals(name.textValue())
+          || type.getSimpleName().equals(name.textValue())) {
+        return type;
+      }
+    }
+    throw RpcError.params(
+        "no resource \""
+            + Codec.clip(name.textValue())
+            + "\" is shown (world.list_resources lists them)");
+  }
+
+  /** Whether the game lets the inspector write {@code type} and the codec can build it. */
+  private boolean writable(final Class<?> type) {
+    final Codec.Builder codec = resourceCodec(type);
+    return resources.get(type) && codec.writable() && !codec.names.isEmpty();
+  }
+
+  private Codec.Builder resourceCodec(final Class<?> type) {
+    return resourceCodecs.computeIfAbsent(type, Codec.Builder::new);
   }
 
   // ---------------------------------------------------------------------------------------------

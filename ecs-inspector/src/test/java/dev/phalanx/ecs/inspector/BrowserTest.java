@@ -49,6 +49,9 @@ class BrowserTest {
   private static final String BROWSER =
       System.getProperty("inspector.chromium", "/usr/bin/chromium");
 
+  /** A resource the page may write. */
+  public record Wind(float speed, Label.Color color) {}
+
   /** A long that a JavaScript number cannot hold: 2^60 + 1. */
   private static final long BIG = (1L << 60) + 1;
 
@@ -267,12 +270,38 @@ class BrowserTest {
     }
     final Label_Storage labels = registry.storage(Label_Traits.TYPE);
     labels.emplace(ship, new Label("hull", Label.Color.RED, 0, null));
-    try (TestWorld world = new TestWorld(registry, b -> b.names(names::get), 2_000_000)) {
+    registry.context().emplace(Wind.class, new Wind(2, Label.Color.GREEN));
+    try (TestWorld world =
+        new TestWorld(registry, b -> b.names(names::get).resource(Wind.class, true), 2_000_000)) {
       final WebDriver driver = driver();
       try {
         driver.get(world.page().toString());
         final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
         wait.until(d -> "104".equals(d.findElement(By.id("alive")).getText()));
+
+        // A writable resource: its fields, an enum as a drop-down; saved into the context.
+        final WebElement speed =
+            wait.until(
+                d -> d.findElement(By.cssSelector("#resources input[data-field='Wind.speed']")));
+        assertEquals("2", speed.getAttribute("value"));
+        assertEquals(
+            "GREEN",
+            new Select(
+                    driver.findElement(
+                        By.cssSelector("#resources select[data-field='Wind.color']")))
+                .getFirstSelectedOption()
+                .getText());
+        speed.clear();
+        speed.sendKeys("5.5");
+        driver.findElement(By.cssSelector("button[data-save-resource='Wind']")).click();
+        final long windDeadline = System.nanoTime() + 30_000_000_000L;
+        while (5.5f != world.onGame(() -> registry.context().get(Wind.class).speed())) {
+          assertTrue(
+              System.nanoTime() < windDeadline, "the resource edit never reached the context");
+          Thread.sleep(50);
+        }
+        assertEquals(
+            Label.Color.GREEN, world.onGame(() -> registry.context().get(Wind.class).color()));
 
         // The tree: the ship is a root with two children; opening it lists them, named.
         driver.findElement(By.id("tab-tree")).click();

@@ -173,7 +173,8 @@ class NamesTest {
       }
       // An empty name is none; a long one is cut.
       final Methods methods =
-          new Methods(registry, null, Map.of(), entity -> "x".repeat(500), TestWorld.JSON);
+          new Methods(
+              registry, null, Map.of(), entity -> "x".repeat(500), Map.of(), TestWorld.JSON);
       final ObjectNode params = (ObjectNode) TestWorld.parse("{\"limit\": 1}");
       final JsonNode cut =
           world.onGame(() -> methods.run("world.query", params, false)).get("names");

@@ -67,7 +67,10 @@ class ValueSearchTest {
             .emplace(e, new Label(TEXTS[random.nextInt(3)], color, i, null));
       }
       colors.add(color);
-      final Tag tag = random.nextInt(2) == 0 ? null : new Tag(TEXTS[random.nextInt(3)], i % 7);
+      final Tag tag =
+          random.nextInt(2) == 0
+              ? null
+              : new Tag(0 == i % 11 ? null : TEXTS[random.nextInt(3)], i % 7);
       if (null != tag) {
         registry.storage(TAG).emplace(e, tag);
       }
@@ -155,6 +158,9 @@ class ValueSearchTest {
       assertEquals(
           model(e -> null != tags.get(at(e)) && "b".equals(tags.get(at(e)).kind())),
           all(world, "\"where\": [{\"field\": \"Tag.kind\", \"eq\": \"b\"}]"));
+      assertEquals(
+          model(e -> null != tags.get(at(e)) && null == tags.get(at(e)).kind()),
+          all(world, "\"where\": [{\"field\": \"Tag.kind\", \"eq\": null}]"));
       assertEquals(
           model(e -> null != tags.get(at(e)) && tags.get(at(e)).level() <= 2),
           all(world, "\"where\": [{\"field\": \"Tag.level\", \"max\": 2}]"));
