@@ -26,7 +26,6 @@ final class Filter {
   final Storage<?> storage;
 
   private final String where;
-  private final Class<?> type;
   // The field's pages (a primitive or reference page array per page), or null for an accessor.
   private final Object[] pages;
   // For an object storage: the stored values' pages and the accessor's index in the codec.
@@ -34,6 +33,9 @@ final class Filter {
   private final Codec.Builder codec;
   private final int accessor;
   private final boolean equality;
+  // Whether the field is a primitive number read from a column's pages, and whether integral.
+  private final boolean primitiveNumber;
+  private final boolean integral;
   private final Object expected;
   private final double min;
   private final double max;
@@ -48,11 +50,12 @@ final class Filter {
       final JsonNode spec) {
     this.storage = storage;
     this.where = where;
-    this.type = type;
     this.pages = pages;
     this.codec = codec;
     this.accessor = accessor;
     this.values = null == pages ? ((ObjectStorage<?>) storage).pages() : null;
+    this.integral = isIntegral(type);
+    this.primitiveNumber = null != pages && type.isPrimitive() && isNumber(type);
     final JsonNode eq = spec.get("eq");
     this.equality = spec.has("eq");
     if (equality) {
@@ -138,13 +141,17 @@ final class Filter {
     if (SparseSet.ABSENT == position) {
       return false;
     }
+    if (primitiveNumber) {
+      return testNumber(
+          pages[position >>> storage.pageShift()], position & (storage.pageSize() - 1));
+    }
     final Object value = read(position);
     if (equality) {
       if (null == value || null == expected) {
         return value == expected;
       }
       if (value instanceof Number number && expected instanceof Number wanted) {
-        return isIntegral(type)
+        return integral
             ? number.longValue() == wanted.longValue()
             : 0 == Double.compare(number.doubleValue(), wanted.doubleValue());
       }
@@ -155,6 +162,31 @@ final class Filter {
     }
     final double v = number.doubleValue();
     return v >= min && v <= max;
+  }
+
+  /** Tests a primitive number of a column's page without boxing it. */
+  private boolean testNumber(final Object page, final int slot) {
+    if (integral) {
+      final long v = integralAt(page, slot);
+      return equality ? v == ((Number) expected).longValue() : v >= min && v <= max;
+    }
+    final double v = page instanceof float[] floats ? floats[slot] : ((double[]) page)[slot];
+    return equality
+        ? 0 == Double.compare(v, ((Number) expected).doubleValue())
+        : v >= min && v <= max;
+  }
+
+  private static long integralAt(final Object page, final int slot) {
+    if (page instanceof int[] ints) {
+      return ints[slot];
+    }
+    if (page instanceof long[] longs) {
+      return longs[slot];
+    }
+    if (page instanceof short[] shorts) {
+      return shorts[slot];
+    }
+    return ((byte[]) page)[slot];
   }
 
   private Object read(final int position) {

@@ -802,10 +802,10 @@ public final class Inspector implements AutoCloseable {
      * }</pre>
      *
      * <p>The function runs on the game thread, inside {@link Inspector#serve()}, for each entity a
-     * call lists (at most 1,000) and, for a search by name, for each entity it scans (at most
-     * 16,384 a call): it must be cheap and only read the world. It returns null or an empty string
-     * for an entity without a name; a name longer than 200 characters is cut; one that throws gives
-     * no name (the call goes on).
+     * call lists (at most 1,000) and, for a search by name, for each entity it scans (at most 4,064
+     * a call): it must be cheap and only read the world. It returns null or an empty string for an
+     * entity without a name; a name longer than 200 characters is cut; one that throws gives no
+     * name (the call goes on).
      *
      * @param names the name of an entity, or null
      * @return this builder

@@ -35,7 +35,6 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -82,7 +81,7 @@ final class Methods {
    * What a name lookup costs, counted in membership tests: the game's name function is user code,
    * of unknown cost, so a query by name scans at most {@code MAX_CHECKS / NAME_COST} positions.
    */
-  static final int NAME_COST = 32;
+  static final int NAME_COST = 128;
 
   /** The longest name shown; a longer one is cut. */
   static final int MAX_NAME = 200;
@@ -550,16 +549,24 @@ final class Methods {
           "name: entities have no names here (the game gives them with"
               + " Inspector.builder(registry).names(entity -> ...))");
     }
-    return name.textValue().toLowerCase(Locale.ROOT);
+    return name.textValue();
   }
 
-  /** Whether the entity's name contains {@code part} (lower case), ignoring case; null: any. */
+  /** Whether the entity's name contains {@code part}, ignoring case; a null part: any. */
   private boolean named(final long entity, final String part) {
     if (null == part) {
       return true;
     }
     final String name = name(entity);
-    return null != name && name.toLowerCase(Locale.ROOT).contains(part);
+    if (null == name) {
+      return false;
+    }
+    for (int at = 0; at + part.length() <= name.length(); at++) {
+      if (name.regionMatches(true, at, part, 0, part.length())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -179,6 +179,10 @@ class NamesTest {
       final JsonNode cut =
           world.onGame(() -> methods.run("world.query", params, false)).get("names");
       assertEquals(Methods.MAX_NAME, cut.elements().next().asText().length());
+      final Methods empty =
+          new Methods(registry, null, Map.of(), entity -> "", Map.of(), TestWorld.JSON);
+      assertEquals(
+          0, world.onGame(() -> empty.run("world.query", params, false)).get("names").size());
     }
   }
 
