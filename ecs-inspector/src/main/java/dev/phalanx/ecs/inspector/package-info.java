@@ -10,8 +10,9 @@
  *
  * <p>Costs: attached and idle, {@code serve()} polls an empty queue (nanoseconds). A call costs at
  * most a bounded amount of work (1,000 entities listed or dumped, 524,288 membership tests and
- * 65,536 positions scanned by a query, 100 entities watched); waiting watches are checked round
- * robin within the same budget; field values are read through {@link
+ * 65,536 positions scanned by a query, a field test counting as 4 tests and a name lookup as 128,
+ * 65,536 positions scanned for the hierarchy's roots, 100 entities watched); waiting watches are
+ * checked round robin within the same budget; field values are read through {@link
  * dev.phalanx.ecs.snapshot.SnapshotDump} (O(entities × storages) for the chosen entities) and
  * written through reflection on the component class (records and JavaBean-style classes), once per
  * call.
@@ -25,7 +26,10 @@
  *       connection, with head and body deadlines, a bound on open connections, and the probe that
  *       notices a client that left while its call waits;
  *   <li>{@code Methods}: the protocol's methods, run on the game thread;
- *   <li>{@code Codec}: entity handles and field values between JSON and Java, component building;
+ *   <li>{@code Codec}: entity handles and field values between JSON and Java, component and
+ *       resource building;
+ *   <li>{@code Filter}: a field test of {@code world.query}'s {@code where}, read from a storage's
+ *       columns;
  *   <li>{@code RpcError}: a JSON-RPC error with its code and HTTP status;
  *   <li>{@code inspector.html} (a resource): the web page, plain JavaScript, no network resource.
  * </ul>

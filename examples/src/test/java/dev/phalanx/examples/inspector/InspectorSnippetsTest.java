@@ -7,6 +7,9 @@ import dev.phalanx.ecs.inspector.Inspector;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.ScheduleBuilder;
 import dev.phalanx.ecs.schedule.SystemFailedException;
+import dev.phalanx.examples.components.Label;
+import dev.phalanx.examples.components.Label_Storage;
+import dev.phalanx.examples.components.Label_Traits;
 import dev.phalanx.examples.components.Position;
 import dev.phalanx.examples.components.Position_Traits;
 import java.io.PrintStream;
@@ -87,6 +90,38 @@ class InspectorSnippetsTest {
       }
     }
     assertTrue(schedule.isPaused(), "the first failure paused the schedule");
+  }
+
+  @Test
+  void nameEntitiesForThePage() throws Exception {
+    final Registry registry = new Registry();
+    final Label_Storage labels = registry.storage(Label_Traits.TYPE);
+    final long player = registry.create();
+    labels.emplace(player, new Label("player one", Label.Color.RED, null, null));
+    registry.create(); // no label, no name
+    try (Inspector inspector =
+        Inspector.builder(registry)
+            .names(entity -> labels.contains(entity) ? labels.text(entity) : null)
+            .announce(line -> {})
+            .start()) {
+      final CompletableFuture<HttpResponse<String>> found =
+          HttpClient.newHttpClient()
+              .sendAsync(
+                  HttpRequest.newBuilder(inspector.rpcAddress())
+                      .header("Authorization", "Bearer " + inspector.token())
+                      .POST(
+                          HttpRequest.BodyPublishers.ofString(
+                              "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.query\","
+                                  + " \"params\": {\"name\": \"PLAYER\"}}"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      while (!found.isDone()) {
+        inspector.serve();
+        Thread.sleep(1);
+      }
+      assertTrue(
+          found.get().body().contains("\"names\":{\"0:0\":\"player one\"}"), found.get().body());
+    }
   }
 
   /** Reads the printed address, calls world.stats with the token from its fragment. */
