@@ -345,10 +345,7 @@ final class Methods {
       type.put("tracked", storage.isTracked());
       type.put("writable", builder(storage).writable());
       type.put("internal", builder(storage).internal);
-      final ObjectNode enums = type.putObject("enums");
-      builder(storage)
-          .enums()
-          .forEach((field, constants) -> constants.forEach(enums.withArray(field)::add));
+      putEnums(type, builder(storage));
       final ArrayNode editable = type.putArray("editable");
       builder(storage).editable().forEach(editable::add);
       type.set("fields", fields.get(i).get("fields"));
@@ -979,13 +976,18 @@ final class Methods {
     if (writable(type)) {
       codec.editable().forEach(editable::add);
     }
-    final ObjectNode enums = node.putObject("enums");
-    codec.enums().forEach((field, constants) -> constants.forEach(enums.withArray(field)::add));
+    putEnums(node, codec);
     final ObjectNode values = node.putObject("values");
     if (null != value) {
       codec.values(value).forEach((field, v) -> putValue(values, field, v));
     }
     return node;
+  }
+
+  /** Puts {@code enums}: the constants of each enum field of {@code codec}'s type, by field. */
+  private static void putEnums(final ObjectNode node, final Codec.Builder codec) {
+    final ObjectNode enums = node.putObject("enums");
+    codec.enums().forEach((field, constants) -> constants.forEach(enums.withArray(field)::add));
   }
 
   /** Puts a field's value as the dump writes one: numbers, strings, enums by name, else text. */
