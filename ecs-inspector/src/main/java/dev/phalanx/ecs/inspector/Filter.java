@@ -153,7 +153,7 @@ final class Filter {
       if (value instanceof Number number && expected instanceof Number wanted) {
         return integral
             ? number.longValue() == wanted.longValue()
-            : 0 == Double.compare(number.doubleValue(), wanted.doubleValue());
+            : same(number.doubleValue(), wanted.doubleValue());
       }
       return expected.equals(value);
     }
@@ -171,9 +171,12 @@ final class Filter {
       return equality ? v == ((Number) expected).longValue() : v >= min && v <= max;
     }
     final double v = page instanceof float[] floats ? floats[slot] : ((double[]) page)[slot];
-    return equality
-        ? 0 == Double.compare(v, ((Number) expected).doubleValue())
-        : v >= min && v <= max;
+    return equality ? same(v, ((Number) expected).doubleValue()) : v >= min && v <= max;
+  }
+
+  /** Equal as numbers ({@code -0.0} equals {@code 0.0}), or both NaN. */
+  private static boolean same(final double a, final double b) {
+    return a == b || (Double.isNaN(a) && Double.isNaN(b));
   }
 
   private static long integralAt(final Object page, final int slot) {

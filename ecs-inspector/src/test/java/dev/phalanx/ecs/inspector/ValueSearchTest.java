@@ -50,7 +50,8 @@ class ValueSearchTest {
     for (int i = 0; i < 4000; i++) {
       final long e = registry.create();
       entities.add(e);
-      final float x = random.nextInt(100) - 50;
+      // The first two hold -0.0 and NaN: equality treats them as numbers do.
+      final float x = 0 == i ? -0.0f : 1 == i ? Float.NaN : random.nextInt(100) - 50;
       final float y = random.nextInt(100) * 0.25f;
       registry.storage(Position_Traits.TYPE).emplace(e, x, y);
       positions.add(new float[] {x, y});
@@ -130,6 +131,12 @@ class ValueSearchTest {
       assertEquals(
           model(e -> positions.get(at(e))[0] >= -10 && positions.get(at(e))[0] <= 12.5),
           all(world, "\"where\": [{\"field\": \"Position.x\", \"min\": -10, \"max\": 12.5}]"));
+      assertEquals(
+          model(e -> positions.get(at(e))[0] == 0),
+          all(world, "\"where\": [{\"field\": \"Position.x\", \"eq\": 0}]"));
+      assertEquals(
+          model(e -> Float.isNaN(positions.get(at(e))[0])),
+          all(world, "\"where\": [{\"field\": \"Position.x\", \"eq\": \"NaN\"}]"));
       assertEquals(
           model(e -> positions.get(at(e))[1] == 3.25f),
           all(world, "\"where\": [{\"field\": \"Position.y\", \"eq\": 3.25}]"));
