@@ -371,6 +371,15 @@ final class Codec {
     private static Object invoke(final Method accessor, final Object target) {
       try {
         return accessor.invoke(target);
+      } catch (InvocationTargetException e) {
+        throw new RpcError(
+            RpcError.INTERNAL_ERROR,
+            accessor.getDeclaringClass().getSimpleName()
+                + "."
+                + accessor.getName()
+                + "() threw "
+                + e.getCause()
+                + "; nothing was changed");
       } catch (ReflectiveOperationException e) {
         throw new RpcError(RpcError.INTERNAL_ERROR, "cannot read " + accessor + ": " + e);
       }

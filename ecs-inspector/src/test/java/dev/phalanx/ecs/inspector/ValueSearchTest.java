@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -177,6 +178,42 @@ class ValueSearchTest {
           all(world, "\"where\": [{\"field\": \"Node.parent\", \"eq\": \"" + id(parent) + "\"}]"));
       assertEquals(before, world.dump());
       world.assertConsistent();
+    }
+  }
+
+  /** A record whose accessor throws when {@link #FAIL} counts down to zero. */
+  public record Flaky(int v) {
+    static final AtomicInteger FAIL = new AtomicInteger(-1);
+
+    /** {@return v, or throws when told to} */
+    @Override
+    public int v() {
+      if (0 == FAIL.decrementAndGet()) {
+        throw new IllegalStateException("injected");
+      }
+      return v;
+    }
+  }
+
+  @Test
+  void anAccessorThatThrowsAtAnyReadFailsTheCallAndChangesNothing() throws Exception {
+    final ComponentType<Flaky, ObjectStorage<Flaky>> flaky = ComponentType.object(Flaky.class);
+    for (int i = 0; i < 5; i++) {
+      registry.storage(flaky).emplace(entities.get(i), new Flaky(i % 2));
+    }
+    try (TestWorld world = new TestWorld(registry)) {
+      final String before = world.dump();
+      final String query = "{\"where\": [{\"field\": \"Flaky.v\", \"eq\": 1}]}";
+      Flaky.FAIL.set(-1);
+      assertEquals(2, world.result("world.query", query).get("entities").size());
+      for (int k = 1; k <= 5; k++) {
+        Flaky.FAIL.set(k);
+        final String message = world.error("world.query", query, RpcError.INTERNAL_ERROR);
+        assertTrue(message.contains("Flaky.v() threw"), message);
+        assertEquals(before, world.dump());
+        world.assertConsistent();
+      }
+      Flaky.FAIL.set(-1);
     }
   }
 
