@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -111,7 +112,7 @@ class BrowserTest {
       final WebDriver driver = driver();
       try {
         driver.get(world.page().toString());
-        final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        final WebDriverWait wait = waiting(driver);
         wait.until(d -> "300".equals(d.findElement(By.id("alive")).getText()));
         wait.until(d -> d.findElements(By.cssSelector("#entities li")).size() == 50);
         wait.until(
@@ -276,7 +277,7 @@ class BrowserTest {
       final WebDriver driver = driver();
       try {
         driver.get(world.page().toString());
-        final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        final WebDriverWait wait = waiting(driver);
         wait.until(d -> "104".equals(d.findElement(By.id("alive")).getText()));
 
         // A writable resource: its fields, an enum as a drop-down; saved into the context.
@@ -494,6 +495,16 @@ class BrowserTest {
         "--disable-gpu",
         "--window-size=1400,1000");
     return new ChromeDriver(service, options);
+  }
+
+  /**
+   * Waits up to 30 s, retrying a condition whose element was redrawn meanwhile (the overview's
+   * tables are rebuilt every second).
+   */
+  private static WebDriverWait waiting(final WebDriver driver) {
+    final WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+    wait.ignoring(StaleElementReferenceException.class);
+    return wait;
   }
 
   private static WebElement visible(final WebDriver driver, final String id) {

@@ -78,6 +78,9 @@ class ResourcesTest {
     }
   }
 
+  /** A writable resource the context does not hold. */
+  public record Absent(int value) {}
+
   /** A class without properties: nothing the inspector could write. */
   public static final class Opaque {
     /** An opaque value. */
@@ -109,7 +112,8 @@ class ResourcesTest {
                 .resource(Score.class, true)
                 .resource(Opaque.class, true)
                 .resource(Hierarchy.class, true)
-                .resource(String.class),
+                .resource(String.class)
+                .resource(Absent.class, true),
         200_000);
   }
 
@@ -117,7 +121,7 @@ class ResourcesTest {
   void resourcesAreListedWithTheirFieldsAndValues() throws Exception {
     try (TestWorld world = world()) {
       final JsonNode list = world.result("world.list_resources", null);
-      assertEquals(6, list.size());
+      assertEquals(7, list.size());
       final JsonNode weather = list.get(0);
       assertEquals("Weather", weather.get("name").asText());
       assertTrue(weather.get("present").asBoolean());
@@ -191,11 +195,14 @@ class ResourcesTest {
         assertSame(weather, world.onGame(() -> registry.context().get(Weather.class)));
         assertSame(score, world.onGame(() -> registry.context().get(Score.class)));
       }
-      // The context holds no String: nothing to replace, even were it writable.
-      world.error(
-          "world.set_resource",
-          "{\"resource\": \"String\", \"fields\": {\"x\": 1}}",
-          RpcError.INVALID_PARAMS);
+      // The context holds no Absent: nothing to replace, and nothing is added.
+      final String absent =
+          world.error(
+              "world.set_resource",
+              "{\"resource\": \"Absent\", \"fields\": {\"value\": 1}}",
+              RpcError.INVALID_PARAMS);
+      assertTrue(absent.contains("the context holds no Absent"), absent);
+      assertFalse(world.onGame(() -> registry.context().contains(Absent.class)));
       final String body =
           "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"world.set_resource\", \"params\":"
               + " {\"resource\": \"Weather\", \"fields\": {\"strength\": 9}}}";

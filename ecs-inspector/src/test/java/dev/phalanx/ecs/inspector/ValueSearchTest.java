@@ -133,6 +133,9 @@ class ValueSearchTest {
           model(e -> positions.get(at(e))[0] >= -10 && positions.get(at(e))[0] <= 12.5),
           all(world, "\"where\": [{\"field\": \"Position.x\", \"min\": -10, \"max\": 12.5}]"));
       assertEquals(
+          model(e -> points.get(at(e)) >= 5 && points.get(at(e)) <= 9),
+          all(world, "\"where\": [{\"field\": \"Health.points\", \"min\": 5, \"max\": 9}]"));
+      assertEquals(
           model(e -> positions.get(at(e))[0] == 0),
           all(world, "\"where\": [{\"field\": \"Position.x\", \"eq\": 0}]"));
       assertEquals(
