@@ -99,11 +99,11 @@ class InspectorSnippetsTest {
     final long player = registry.create();
     labels.emplace(player, new Label("player one", Label.Color.RED, null, null));
     registry.create(); // no label, no name
-    try (Inspector inspector =
+    final Inspector inspector =
         Inspector.builder(registry)
             .names(entity -> labels.contains(entity) ? labels.text(entity) : null)
-            .announce(line -> {})
-            .start()) {
+            .start();
+    try {
       final CompletableFuture<HttpResponse<String>> found =
           HttpClient.newHttpClient()
               .sendAsync(
@@ -121,6 +121,8 @@ class InspectorSnippetsTest {
       }
       assertTrue(
           found.get().body().contains("\"names\":{\"0:0\":\"player one\"}"), found.get().body());
+    } finally {
+      inspector.close();
     }
   }
 
