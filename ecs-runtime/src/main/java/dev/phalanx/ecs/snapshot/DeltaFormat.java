@@ -11,6 +11,12 @@ final class DeltaFormat {
 
   static final byte[] MAGIC = {'P', 'H', 'N', 'D'};
 
+  /**
+   * An acknowledged delta's magic ({@link AckedDeltaWriter}): the same layout, with the baseline's
+   * sequence number (0: a resync) and the delta's own in place of the base and new ticks.
+   */
+  static final byte[] ACKED_MAGIC = {'P', 'H', 'N', 'A'};
+
   static final int VERSION = 1;
 
   /** Magic, version and length: what a reader needs before it knows the delta's size. */

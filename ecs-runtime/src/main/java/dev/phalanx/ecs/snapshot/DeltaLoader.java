@@ -186,6 +186,12 @@ public final class DeltaLoader {
   private final Runnable undo = this::rollback;
   private long tick;
   private long stream;
+  // Whether this loader applies acknowledged deltas (see AckedDeltaLoader): then tick is the
+  // sequence of the newest delta applied, and heldAt maps each remote index the replica holds to
+  // the remote entity there (one version per index).
+  private final boolean acknowledged;
+  private final LongLongMap heldAt = new LongLongMap(16);
+  private long[] normalized = new long[16];
 
   /**
    * Creates a loader into {@code registry}, the replica, holding nothing of the remote world yet
@@ -194,8 +200,14 @@ public final class DeltaLoader {
    * @param registry the local registry
    */
   public DeltaLoader(final Registry registry) {
+    this(registry, false);
+  }
+
+  /** A loader of plain deltas, or of acknowledged ones (see {@link AckedDeltaLoader}). */
+  DeltaLoader(final Registry registry, final boolean acknowledged) {
     this.registry = registry;
     this.changes = new ChangeSet(registry);
+    this.acknowledged = acknowledged;
   }
 
   /**
@@ -268,6 +280,22 @@ public final class DeltaLoader {
    * @throws RuntimeException the first exception a listener threw, once the apply completed
    */
   public void load(final byte[] bytes, final int length) throws SnapshotFormatException {
+    loadArray(bytes, length);
+  }
+
+  /**
+   * Applies the acknowledged delta held in {@code bytes[0, length)} (see {@link AckedDeltaLoader}),
+   * or ignores it.
+   *
+   * @return what became of it
+   */
+  AckedDeltaLoader.Outcome loadAcknowledged(final byte[] bytes, final int length)
+      throws SnapshotFormatException {
+    return loadArray(bytes, length);
+  }
+
+  private AckedDeltaLoader.Outcome loadArray(final byte[] bytes, final int length)
+      throws SnapshotFormatException {
     guard.enter("load(byte[], int)", "load a delta");
     try {
       if (length < 0 || length > bytes.length) {
@@ -281,7 +309,12 @@ public final class DeltaLoader {
                 + WRITE_FIRST);
       }
       input.reset(bytes, 0, length);
-      apply(stage(input, length));
+      final Staged delta = stage(input, length);
+      if (AckedDeltaLoader.Outcome.APPLIED == delta.outcome
+          || AckedDeltaLoader.Outcome.RESYNCED == delta.outcome) {
+        apply(delta);
+      }
+      return delta.outcome;
     } finally {
       guard.exit();
     }
@@ -319,7 +352,7 @@ public final class DeltaLoader {
     }
     final int available = delta.remaining();
     input.reset(bytes, from, available);
-    final int length = lengthOf(input);
+    final int length = lengthOf(input, DeltaFormat.MAGIC);
     if (length > available) {
       throw input.error("its length is " + length + " but " + available + " bytes remain");
     }
@@ -350,7 +383,7 @@ public final class DeltaLoader {
   private void loadStream(final InputStream in) throws IOException {
     final byte[] head = in.readNBytes(DeltaFormat.HEADER);
     input.reset(head, 0, head.length);
-    final int length = lengthOf(input);
+    final int length = lengthOf(input, DeltaFormat.MAGIC);
     final byte[] bytes = Arrays.copyOf(head, length);
     final int read = in.readNBytes(bytes, DeltaFormat.HEADER, length - DeltaFormat.HEADER);
     if (read != length - DeltaFormat.HEADER) {
@@ -362,11 +395,16 @@ public final class DeltaLoader {
   }
 
   /** Reads magic, version and the delta's length. */
-  private static int lengthOf(final BinaryInput<RuntimeException> in)
+  private static int lengthOf(final BinaryInput<RuntimeException> in, final byte[] magic)
       throws SnapshotFormatException {
     for (int i = 0; i < 4; i++) {
-      if (in.getByte() != DeltaFormat.MAGIC[i]) {
-        throw in.error("not a delta (its magic is not PHND)");
+      if (in.getByte() != magic[i]) {
+        throw in.error(
+            DeltaFormat.MAGIC == magic
+                ? "not a delta (its magic is not PHND; an AckedDeltaWriter's, PHNA, is loaded by an"
+                    + " AckedDeltaLoader)"
+                : "not an acknowledged delta (its magic is not PHNA; a DeltaWriter's, PHND, is"
+                    + " loaded by a DeltaLoader)");
       }
     }
     final int version = in.getInt();
@@ -389,6 +427,8 @@ public final class DeltaLoader {
    * and are kept, so that staging allocates nothing once they have.
    */
   private static final class Staged {
+    // What a load does with it (an acknowledged delta may be ignored; a plain one is applied).
+    AckedDeltaLoader.Outcome outcome;
     long stream;
     long base;
     long tick;
@@ -479,7 +519,7 @@ public final class DeltaLoader {
 
   private Staged stage(final BinaryInput<RuntimeException> in, final int length)
       throws SnapshotFormatException {
-    final int declared = lengthOf(in);
+    final int declared = lengthOf(in, acknowledged ? DeltaFormat.ACKED_MAGIC : DeltaFormat.MAGIC);
     if (declared != length) {
       throw in.error(
           "its length is " + declared + " but it is given as " + length + " bytes" + WRITE_FIRST);
@@ -496,13 +536,21 @@ public final class DeltaLoader {
     staged.stream = body.getLong();
     staged.base = body.getLong();
     staged.tick = body.getLong();
-    checkBase(body, staged);
+    staged.outcome = AckedDeltaLoader.Outcome.APPLIED;
+    if (!acknowledged) {
+      checkBase(body, staged);
+    } else if (!checkSequence(body, staged)) {
+      return staged;
+    }
     body.where = place.at("the lost entities");
     staged.gone = entities(body, staged.gone);
     staged.goneCount = readCount;
     body.where = place.at("the gained entities");
     staged.arrived = entities(body, staged.arrived);
     staged.arrivedCount = readCount;
+    if (acknowledged) {
+      normalize(staged);
+    }
     // Which remote entities the replica holds after the delta: mapped and not lost, or gained.
     final EntityIndexMap lost = checkLost(body);
     final EntityIndexMap gained = checkGained(body, lost);
@@ -782,6 +830,106 @@ public final class DeltaLoader {
     }
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Acknowledged deltas (AckedDeltaLoader): checked against the sequence, then made plain.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Decides what becomes of an acknowledged delta from its header: its sequence must follow its
+   * baseline; it is stale if this replica applied its sequence or a newer one of its writer; it
+   * lacks its baseline if it comes from another writer or names a baseline newer than the replica's
+   * sequence (unless it is a resync, baseline 0, which applies on any state). Returns whether it is
+   * applied.
+   */
+  private boolean checkSequence(final BinaryInput<RuntimeException> in, final Staged staged)
+      throws SnapshotFormatException {
+    if (staged.base < 0 || staged.tick <= staged.base) {
+      throw in.error(
+          "its sequence "
+              + staged.tick
+              + " is not after its baseline "
+              + staged.base
+              + " (a delta follows the baseline it is computed against)");
+    }
+    if (0 != tick && staged.stream == stream && staged.tick <= tick) {
+      staged.outcome = AckedDeltaLoader.Outcome.STALE;
+    } else if (0 == staged.base) {
+      staged.outcome = AckedDeltaLoader.Outcome.RESYNCED;
+    } else if (0 == tick || staged.stream != stream || staged.base > tick) {
+      staged.outcome = AckedDeltaLoader.Outcome.NO_BASELINE;
+    }
+    return AckedDeltaLoader.Outcome.APPLIED == staged.outcome
+        || AckedDeltaLoader.Outcome.RESYNCED == staged.outcome;
+  }
+
+  /**
+   * Turns an acknowledged delta's entity lists, which say what each listed remote index holds now
+   * whatever the replica holds there, into the plain lists on this replica's state: a lost index
+   * loses the entity the replica holds there, if any; a gained entity the replica holds already is
+   * kept (its values and removals still apply), one whose index holds another version replaces it.
+   * A resync loses every entity the replica holds. The checks that follow are the plain ones.
+   */
+  private void normalize(final Staged staged) {
+    int lost = 0;
+    if (AckedDeltaLoader.Outcome.RESYNCED == staged.outcome) {
+      for (int slot = 0; slot < heldAt.capacity(); slot++) {
+        if (heldAt.keyAt(slot) >= 0) {
+          normalized = DeltaWriter.push(normalized, lost++, heldAt.valueAt(slot));
+        }
+      }
+    } else {
+      for (int i = 0; i < staged.goneCount; i++) {
+        final long holder = heldAt.get(Entity.index(staged.gone[i]), Entity.NULL);
+        if (!Entity.isNull(holder)) {
+          normalized = DeltaWriter.push(normalized, lost++, holder);
+        }
+      }
+    }
+    int gained = 0;
+    for (int i = 0; i < staged.arrivedCount; i++) {
+      final long remote = staged.arrived[i];
+      final long holder =
+          Entity.isNull(remote) ? Entity.NULL : heldAt.get(Entity.index(remote), Entity.NULL);
+      if (holder == remote && AckedDeltaLoader.Outcome.RESYNCED != staged.outcome) {
+        continue;
+      }
+      if (!Entity.isNull(holder) && AckedDeltaLoader.Outcome.RESYNCED != staged.outcome) {
+        normalized = DeltaWriter.push(normalized, lost++, holder);
+      }
+      staged.arrived[gained++] = remote;
+    }
+    staged.arrivedCount = gained;
+    final long[] swap = staged.gone;
+    staged.gone = normalized;
+    staged.goneCount = lost;
+    normalized = swap;
+  }
+
+  /**
+   * Keeps, of an acknowledged delta's removals from {@code storage}, those of entities the replica
+   * keeps whose local entity has the component (the delta lists an entity sent whole under every
+   * type it lacks); returns how many.
+   */
+  private int heldWith(
+      final Storage<?> storage,
+      final long[] removed,
+      final int count,
+      final EntityIndexMap lost,
+      final EntityIndexMap gained) {
+    final Storage<?> local = registry.findStorage(storage.type());
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+      final long remote = removed[i];
+      if (null != local
+          && !lost.containsKey(remote)
+          && !gained.containsKey(remote)
+          && local.contains(remoteToLocal.get(remote, Entity.NULL))) {
+        removed[kept++] = remote;
+      }
+    }
+    return kept;
+  }
+
   /**
    * Reads a list of entities into {@code into}, or a larger array if it is too short; returns the
    * array and leaves the count in {@link #readCount}.
@@ -886,6 +1034,9 @@ public final class DeltaLoader {
     in.where = place.in(storage, ", its removals");
     section.removed = entities(in, section.removed);
     section.removedCount = readCount;
+    if (acknowledged) {
+      section.removedCount = heldWith(storage, section.removed, section.removedCount, lost, gained);
+    }
     final EntityIndexMap listed = emptied(listedSet);
     checkRemovals(in, section.removed, section.removedCount, lost, gained, listed);
     in.where = place.in(storage, ", its elements");
@@ -1301,6 +1452,14 @@ public final class DeltaLoader {
     remaps.forget();
     tick = staged.tick;
     stream = staged.stream;
+    if (acknowledged) {
+      for (int i = 0; i < staged.goneCount; i++) {
+        heldAt.remove(Entity.index(staged.gone[i]));
+      }
+      for (int i = 0; i < staged.arrivedCount; i++) {
+        heldAt.put(Entity.index(staged.arrived[i]), staged.arrived[i]);
+      }
+    }
     Failures.rethrow(failure);
   }
 

@@ -193,6 +193,8 @@ public final class DeltaWriter implements AutoCloseable {
   // after a pass over the changed positions only (each gained entity was created since the base).
   private boolean arrivalsLogged;
   private final RefChooser refChooser = new RefChooser();
+  // The state of an acknowledged writer (see AckedDeltaWriter), or null for a plain one.
+  private Acked acked;
   // The registry's count of whole loads (shared by its writers) and its value at the previous
   // write: a load since then makes the next write a whole one (see restored).
   private final Restores restores;
@@ -447,6 +449,243 @@ public final class DeltaWriter implements AutoCloseable {
       tracker.storage.afterRemove().disconnect(tracker);
     }
     trackers.clear();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Acknowledged deltas (AckedDeltaWriter): each against a baseline the client acknowledged.
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * What an acknowledged writer keeps besides the plain writer's record of the replica ({@code
+   * has}: what the last write gave it): per entity index, the tick at which that record last
+   * changed and the tick at which the entity's components last changed. A delta against a baseline
+   * of tick {@code since} carries every index, component and value that changed after it, each as
+   * it is now, so that it is right on any state the replica may hold from the baseline on.
+   */
+  private static final class Acked {
+    long[] heldTick = new long[0];
+    long[] shapeTick = new long[0];
+    // The entities sent with all their components by the write under way: gained or reshaped.
+    long[] whole = new long[16];
+    int wholeCount;
+    // The baseline's tick during a write; the tick of the first committed write after a restore
+    // (an older baseline cannot be used); whether the write under way follows a restore.
+    long since;
+    long restoredAt;
+    boolean restoring;
+  }
+
+  /** Makes this writer an acknowledged one (see {@link AckedDeltaWriter}); before any write. */
+  void acknowledged() {
+    acked = new Acked();
+  }
+
+  /** Refuses {@code what} if a write is under way (see {@link CallGuard#check}). */
+  void checkIdle(final String what) {
+    guard.check(what);
+  }
+
+  /**
+   * Writes an acknowledged delta into a reused array ({@link #bytes()}): number {@code sequence},
+   * against the baseline of number {@code baseline} written at tick {@code since}, or a resync
+   * (every entity of the interest set with all its components) if {@code baseline} is 0 or the
+   * registry was restored since that baseline. All or nothing for the bytes; on failure, what the
+   * write recorded only widens what later deltas send. {@link #base()} is then this write's tick.
+   *
+   * @return the delta's length
+   */
+  int writeAcknowledged(final long sequence, final long baseline, final long since) {
+    guard.enter("write()", "write a delta");
+    try {
+      checkCodecs();
+      buildAcknowledged(sequence, baseline, since);
+      for (int k = 0; k < trackers.size(); k++) {
+        final Tracker tracker = trackers.get(k);
+        tracker.sentTick = 0 == tracker.sentTick ? pendingBase : tracker.sentTick;
+      }
+      if (acked.restoring) {
+        acked.restoring = false;
+        acked.restoredAt = pendingBase;
+        restoresSeen = restores.count;
+      }
+      base = pendingBase;
+      done.reset();
+      done.putBytes(out.bytes(), 0, out.size());
+      return done.size();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void buildAcknowledged(final long sequence, final long baseline, final long since) {
+    attachNewStorages();
+    final Acked state = acked;
+    state.restoring = restores.count != restoresSeen;
+    final boolean resync = 0 == baseline || since < state.restoredAt || state.restoring;
+    final long now = registry.advanceChangeTick();
+    state.since = resync ? Long.MAX_VALUE : since;
+    stampShapes(now);
+    out.reset();
+    out.putBytes(DeltaFormat.ACKED_MAGIC, 0, 4);
+    out.putInt(DeltaFormat.VERSION);
+    out.putInt(0); // the length, set at the end
+    out.putLong(stream);
+    out.putLong(resync ? 0 : baseline);
+    out.putLong(sequence);
+    passAcknowledged(resync, since, now);
+    out.putInt(goneCount);
+    out.longs(gone, 0, goneCount);
+    out.putInt(arrivedCount);
+    out.longs(arrived, 0, arrivedCount);
+    final int storageCountAt = out.size();
+    out.putInt(0);
+    final boolean churned = 0 != goneCount + arrivedCount;
+    int sections = 0;
+    for (int k = 0; k < trackers.size(); k++) {
+      final Tracker tracker = trackers.get(k);
+      final boolean fresh = resync || 0 == tracker.sentTick || tracker.sentTick > since;
+      if (writeAcknowledgedStorage(tracker, resync, fresh, since, churned)) {
+        sections++;
+      }
+    }
+    out.putIntAt(storageCountAt, sections);
+    out.putIntAt(8, out.size() + DeltaFormat.TRAILER);
+    out.putInt(DeltaFormat.crc(crc, out.bytes(), 0, out.size()));
+    pendingBase = now;
+  }
+
+  /**
+   * Empties the storages' logs into the entities' component ticks (and each storage's last removal
+   * tick). Done first and kept whatever follows: a failed write leaves ticks newer than any
+   * committed baseline, which only widens what the next deltas send.
+   */
+  private void stampShapes(final long now) {
+    ensureIndices(registry.entities().size());
+    final long[] shapes = acked.shapeTick;
+    for (int k = 0; k < trackers.size(); k++) {
+      final Tracker tracker = trackers.get(k);
+      for (int i = 0; i < tracker.size; i++) {
+        final long entity = tracker.log[i];
+        final int index = Entity.index(entity);
+        if (index < shapes.length) {
+          shapes[index] = now;
+        }
+        if (SparseSet.ABSENT == tracker.storage.indexOf(entity)) {
+          tracker.removedTick = now;
+        }
+      }
+      tracker.size = 0;
+      tracker.consumed = 0;
+    }
+  }
+
+  /** Grows the per-index records to {@code size} indices. */
+  private void ensureIndices(final int size) {
+    if (has.length < size) {
+      final int old = has.length;
+      has = Arrays.copyOf(has, size);
+      Arrays.fill(has, old, size, Entity.NULL);
+      entered = Arrays.copyOf(entered, size);
+      removedAt = Arrays.copyOf(removedAt, size);
+    }
+    if (acked.heldTick.length < has.length) {
+      acked.heldTick = Arrays.copyOf(acked.heldTick, has.length);
+      acked.shapeTick = Arrays.copyOf(acked.shapeTick, has.length);
+    }
+  }
+
+  /**
+   * One pass over the entity storage: records what the replica holds now, and lists, of the indices
+   * whose holder changed after the baseline, those now held (gained: sent whole) and the others
+   * (lost, whatever version the replica holds); then the held entities whose components changed
+   * after it (sent whole too). A resync gains every held entity and lists nothing lost.
+   */
+  private void passAcknowledged(final boolean resync, final long since, final long now) {
+    final EntityStorage entities = registry.entities();
+    final long[] packed = entities.packed();
+    final int size = entities.size();
+    final int alive = entities.alive();
+    final Acked state = acked;
+    final long[] heldTick = state.heldTick;
+    final long[] shapeTick = state.shapeTick;
+    final LongPredicate chosen = interest;
+    goneCount = 0;
+    arrivedCount = 0;
+    state.wholeCount = 0;
+    generation++;
+    for (int position = 0; position < size; position++) {
+      final long entity = packed[position];
+      final int index = Entity.index(entity);
+      final boolean wanted = position < alive && (null == chosen || chosen.test(entity));
+      final long holder = wanted ? entity : Entity.NULL;
+      if (has[index] != holder) {
+        has[index] = holder;
+        heldTick[index] = now;
+      }
+      if (resync || heldTick[index] > since) {
+        if (wanted) {
+          arrived = push(arrived, arrivedCount++, entity);
+          state.whole = push(state.whole, state.wholeCount++, entity);
+          entered[index] = generation;
+        } else if (!resync) {
+          gone = push(gone, goneCount++, entity);
+        }
+      } else if (wanted && shapeTick[index] > since) {
+        state.whole = push(state.whole, state.wholeCount++, entity);
+      }
+    }
+    // The indices a restore took away (a restore makes this write a resync).
+    for (int index = size; index < heldBound; index++) {
+      has[index] = Entity.NULL;
+      heldTick[index] = now;
+    }
+    heldBound = size;
+  }
+
+  /**
+   * Chooses one storage's elements for an acknowledged delta and writes its section: every held
+   * element when {@code fresh} (a resync, or a storage the baseline may lack), else the changed
+   * values (tracked, or all with {@link #everyValue}); unless a resync, the elements of the
+   * entities sent whole (listed as removed where they lack the component, if the storage lost any
+   * element since the baseline: the replica may hold a newer state that has it), and those whose
+   * references changed hands.
+   */
+  private boolean writeAcknowledgedStorage(
+      final Tracker tracker,
+      final boolean resync,
+      final boolean fresh,
+      final long since,
+      final boolean churned) {
+    final Storage<?> storage = tracker.storage;
+    final long[] packed = storage.packed();
+    final int size = storage.size();
+    if (chosenAt.length < size) {
+      chosenAt = Arrays.copyOf(chosenAt, Math.max(size, 2 * chosenAt.length));
+    }
+    positionCount = 0;
+    removedCount = 0;
+    final int mark = ++section;
+    chooseValues(tracker, packed, size, fresh, since, mark);
+    if (resync) {
+      return writeSection(tracker, packed);
+    }
+    final boolean removals = tracker.removedTick > since;
+    final Acked state = acked;
+    for (int i = 0; i < state.wholeCount; i++) {
+      final long entity = state.whole[i];
+      final int position = storage.indexOf(entity);
+      if (SparseSet.ABSENT != position) {
+        choose(position, mark);
+      } else if (removals) {
+        removed = push(removed, removedCount++, entity);
+      }
+    }
+    if (tracker.refs && churned) {
+      refChooser.storage = storage;
+      refChooser.mark = mark;
+      storage.eachEntityRef(refChooser);
+    }
+    return writeSection(tracker, packed);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -842,7 +1081,7 @@ public final class DeltaWriter implements AutoCloseable {
     copyUndoHad[copyUndoCount++] = had;
   }
 
-  private static long[] push(final long[] array, final int at, final long value) {
+  static long[] push(final long[] array, final int at, final long value) {
     final long[] target = at == array.length ? Arrays.copyOf(array, 2 * at) : array;
     target[at] = value;
     return target;
@@ -880,6 +1119,15 @@ public final class DeltaWriter implements AutoCloseable {
       chooseArrived(storage, mark);
     }
     chooseValues(tracker, packed, size, fresh, since, mark);
+    return writeSection(tracker, packed);
+  }
+
+  /**
+   * Writes the section of the chosen positions and removals, if there are any; returns whether it
+   * did: the one encoder of both kinds of delta.
+   */
+  private boolean writeSection(final Tracker tracker, final long[] packed) {
+    final Storage<?> storage = tracker.storage;
     if (0 == positionCount && 0 == removedCount) {
       return false;
     }
@@ -1025,9 +1273,9 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     }
-    if (tracker.refs && null != churn) {
+    if ((tracker.refs && null != churn) || null != acked) {
       for (int i = 0; i < positionCount; i++) {
-        chosenAt[positions[i]] = mark; // the references pass chooses after this one
+        chosenAt[positions[i]] = mark; // the passes that choose after this one
       }
     }
   }
@@ -1063,9 +1311,23 @@ public final class DeltaWriter implements AutoCloseable {
 
     @Override
     public void visit(final long owner, final String field, final long reference) {
-      if (!Entity.isTombstone(owner) && held(owner) && churn.containsKey(reference)) {
+      if (!Entity.isTombstone(owner) && held(owner) && churned(reference)) {
         choose(storage.indexOf(owner), mark);
       }
+    }
+
+    /**
+     * Whether the replica's view of {@code reference} may have changed: it was gained or lost by
+     * this delta, or, for an acknowledged one, its index changed hands since the baseline.
+     */
+    private boolean churned(final long reference) {
+      if (null == acked) {
+        return churn.containsKey(reference);
+      }
+      final int index = Entity.index(reference);
+      return !Entity.isNull(reference)
+          && index < acked.heldTick.length
+          && acked.heldTick[index] > acked.since;
     }
   }
 
@@ -1085,6 +1347,10 @@ public final class DeltaWriter implements AutoCloseable {
     int size;
     // How many entries of the log the write under way read: dropped when it commits.
     int consumed;
+    // Acknowledged writes only: the tick of the first committed write that sent the storage whole
+    // (0: none yet), and the last tick at which a logged entity was found without the component.
+    long sentTick;
+    long removedTick;
 
     Tracker(final Storage<?> storage) {
       this.storage = storage;
