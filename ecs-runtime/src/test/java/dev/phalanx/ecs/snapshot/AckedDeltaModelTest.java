@@ -233,12 +233,20 @@ class AckedDeltaModelTest {
     final Map<Long, List<Object>> expected =
         0 == sequence ? Map.of() : client.expected.get(sequence);
     assertNotNull(expected, where);
-    final Registry replica = client.replica;
-    assertEquals(expected.size(), client.loader.size(), where);
+    assertMirrors(client.replica, client.loader, expected, where);
+  }
+
+  /** The replica against {@code expected} ({@link #view}), and {@code verify()} empty. */
+  static void assertMirrors(
+      final Registry replica,
+      final AckedDeltaLoader loader,
+      final Map<Long, List<Object>> expected,
+      final String where) {
+    assertEquals(expected.size(), loader.size(), where);
     assertEquals(expected.size(), replica.alive(), where);
     final Map<Long, Long> remoteOf = new HashMap<>();
     for (final long remote : expected.keySet()) {
-      final long local = client.loader.map(remote);
+      final long local = loader.map(remote);
       assertTrue(replica.valid(local), where + ": " + Entity.toString(remote) + " unmapped");
       remoteOf.put(local, remote);
     }
