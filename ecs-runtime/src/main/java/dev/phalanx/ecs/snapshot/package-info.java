@@ -7,10 +7,12 @@
  * dev.phalanx.ecs.snapshot.SnapshotLoader} restores it into a registry, {@link
  * dev.phalanx.ecs.snapshot.ContinuousLoader} mirrors it into a live one, remapping entity
  * references, and {@link dev.phalanx.ecs.snapshot.DeltaWriter}/{@link
- * dev.phalanx.ecs.snapshot.DeltaLoader} stream only what changed since a tick. Streams are
- * untrusted input: every loader stages and checks the whole stream (format, bounds, keys, entity
- * rules, hierarchy links) before the first change, then applies it fully, collecting listener
- * exceptions; a refused stream has no effect.
+ * dev.phalanx.ecs.snapshot.DeltaLoader} stream only what changed since a tick ({@link
+ * dev.phalanx.ecs.snapshot.AckedDeltaWriter}/{@link dev.phalanx.ecs.snapshot.AckedDeltaLoader}:
+ * since the state a client acknowledged, over a lossy link). Streams are untrusted input: every
+ * loader stages and checks the whole stream (format, bounds, keys, entity rules, hierarchy links)
+ * before the first change, then applies it fully, collecting listener exceptions; a refused stream
+ * has no effect.
  *
  * <p>User code the writers and loaders run (an interest predicate, a codec, a listener) may throw
  * anywhere: a failed write leaves its writer as before the call, so the next write is right; a
@@ -34,6 +36,9 @@
  *       of reference types), {@code SnapshotDump} (a text dump).
  *   <li>{@code DeltaWriter}, {@code DeltaLoader}, {@code DeltaFormat}: deltas per replica; {@code
  *       EntityIndexMap}, a replica's remote-to-local handles, indexed by the remote index.
+ *   <li>{@code AckedDeltaWriter}, {@code AckedDeltaLoader}: deltas for lossy links, each against
+ *       the newest state the client acknowledged; their choosing, encoding, checks and apply are
+ *       {@code DeltaWriter}'s and {@code DeltaLoader}'s (an acknowledged mode of each).
  *   <li>{@code StagedSnapshot}: a stream read and checked, before any change.
  *   <li>{@code HierarchySection}: the hierarchy's links checked before a load (the loaders then
  *       write nodes raw between {@code Hierarchy.beginRelink()} and {@code endRelink()}).

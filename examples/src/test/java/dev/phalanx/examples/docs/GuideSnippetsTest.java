@@ -27,6 +27,8 @@ import dev.phalanx.ecs.event.EventType;
 import dev.phalanx.ecs.event.Observers;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.relation.Relation;
+import dev.phalanx.ecs.snapshot.AckedDeltaLoader;
+import dev.phalanx.ecs.snapshot.AckedDeltaWriter;
 import dev.phalanx.ecs.snapshot.ContinuousLoader;
 import dev.phalanx.ecs.snapshot.DeltaLoader;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
@@ -47,6 +49,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -734,6 +737,31 @@ class GuideSnippetsTest {
     assertThrows( // a delta on another base: refused, nothing changes
         SnapshotFormatException.class, () -> new DeltaLoader(client).load(toClient.bytes(), 60));
     // end::deltas[]
+    toClient.close();
+  }
+
+  @Test
+  void acknowledgedDeltas() throws IOException {
+    final Registry server = new Registry();
+    final long ship = server.create();
+    server.storage(Position_Traits.TYPE).emplace(ship, 1f, 2f);
+    final Registry client = new Registry();
+    // tag::acked-deltas[]
+    final AckedDeltaWriter toClient = new AckedDeltaWriter(server, 32); // keeps 32 baselines
+    final AckedDeltaLoader replica = new AckedDeltaLoader(client).types(Position_Traits.TYPE);
+    int length = toClient.write(); // sequence 1: a resync, as nothing is acknowledged yet
+    assertEquals(AckedDeltaLoader.Outcome.RESYNCED, replica.load(toClient.bytes(), length));
+    toClient.acknowledge(replica.sequence()); // the client sends its sequence back, every frame
+    server.remove(ship, Position_Traits.TYPE);
+    toClient.write(); // sequence 2, against 1: lost on the way
+    final long rock = server.create();
+    length = toClient.write(); // sequence 3, against 1 still: it carries the removal too
+    final byte[] datagram = Arrays.copyOf(toClient.bytes(), length);
+    assertEquals(AckedDeltaLoader.Outcome.APPLIED, replica.load(datagram, length));
+    assertEquals(AckedDeltaLoader.Outcome.STALE, replica.load(datagram, length)); // a duplicate
+    assertFalse(client.has(replica.map(ship), Position_Traits.TYPE));
+    assertTrue(client.valid(replica.map(rock)));
+    // end::acked-deltas[]
     toClient.close();
   }
 
