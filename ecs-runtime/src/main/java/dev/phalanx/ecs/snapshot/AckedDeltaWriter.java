@@ -44,12 +44,13 @@ import java.util.function.LongPredicate;
  * <h2>Memory</h2>
  *
  * <p>Per client: a ring of {@link #baselines()} ticks (one {@code long} per sequence kept: the
- * registry's change tick at that write), and three {@code long}s per entity index of the registry
- * (the entity the client holds there, the tick at which that changed, and the tick at which the
- * entity's components last changed), plus the buffers of the last delta. Nothing grows with the
- * number of sequences in flight or with time: the ring can be long (a second or more of frames) at
- * the cost of a {@code long} per frame, since a baseline is a tick, not a copy of the world. A
- * baseline older than the ring is not a delta's base, which is what bounds it.
+ * registry's change tick at that write), three {@code long}s per entity index of the registry (the
+ * entity the client holds there, the tick at which that changed, and the tick at which the entity's
+ * components last changed) and two {@code int}s of scratch marks, an {@code int} per element of the
+ * largest streamed storage, and the buffers of the largest delta. Nothing grows with the number of
+ * sequences in flight or with time: the ring can be long (a second or more of frames) at the cost
+ * of a {@code long} per frame, since a baseline is a tick, not a copy of the world. A baseline
+ * older than the ring is not a delta's base, which is what bounds it.
  *
  * <h2>Costs</h2>
  *
