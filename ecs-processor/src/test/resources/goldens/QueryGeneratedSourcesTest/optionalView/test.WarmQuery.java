@@ -272,6 +272,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -282,7 +284,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -291,10 +305,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -317,8 +347,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -344,6 +376,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -354,7 +388,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -363,10 +409,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -389,8 +451,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -416,6 +480,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -426,7 +492,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -435,10 +513,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -461,8 +555,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -488,6 +584,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -498,7 +596,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -507,10 +617,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -533,8 +659,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -560,6 +688,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -570,7 +700,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -579,10 +721,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -605,8 +763,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -632,6 +792,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -642,7 +804,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -651,10 +825,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -677,8 +867,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -704,6 +896,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -714,7 +908,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -723,10 +929,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -749,8 +971,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -776,6 +1000,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -786,7 +1012,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -795,10 +1033,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -821,8 +1075,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -848,6 +1104,8 @@ public final class WarmQuery extends Query implements AccessSource {
     final int pageShift = heatStorage.pageShift();
     final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
     final boolean paged$ = heatCursorPaged$;
+    final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+    final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -858,7 +1116,19 @@ public final class WarmQuery extends Query implements AccessSource {
             && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
           final long leadStamp$ = Query.structureStamp(lead);
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+          // An optional term's cursor walks the run too where its storage holds the
+          // run's entities at the lead's positions; else it is looked up per entity.
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
+          if (velocityCursorAligned$) {
+            Query.moveToPage(velocityCursor, page);
+          }
+          if (labelCursorAligned$) {
+            Query.moveToPage(labelCursor, page);
+          }
           for (; offset >= 0; offset--) {
             final int position = pageStart + offset;
             // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -867,10 +1137,26 @@ public final class WarmQuery extends Query implements AccessSource {
               continue;
             }
             Query.moveWithinPage(heatCursor, offset);
+            final Velocity_Cursor velocityCursorOrNull$;
+            if (velocityCursorAligned$) {
+              Query.moveWithinPage(velocityCursor, offset);
+              velocityCursorOrNull$ = velocityCursor;
+            } else {
+              velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            }
+            final Label_Cursor labelCursorOrNull$;
+            if (labelCursorAligned$) {
+              Query.moveWithinPage(labelCursor, offset);
+              labelCursorOrNull$ = labelCursor;
+            } else {
+              labelCursorOrNull$ = labelOrNull$(entity, position);
+            }
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
             if (Query.structureStamp(lead) != leadStamp$
-                || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                || Query.structureStamp(heatStorage) != heatCursorStamp$
+                || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
               // The run may no longer be aligned: test each storage for the rest of it.
               offset--;
               break;
@@ -893,8 +1179,10 @@ public final class WarmQuery extends Query implements AccessSource {
           } else {
             heatCursor.moveTo(heatCursorIndex$);
           }
+          final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+          final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
           Query.visit(lead, position);
-          visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+          visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
         }
         from = pageStart - 1;
       }
@@ -930,6 +1218,8 @@ public final class WarmQuery extends Query implements AccessSource {
       final int pageShift = heatStorage.pageShift();
       final boolean heatCursorPaged$ = heatStorage.pageShift() == pageShift;
       final boolean paged$ = heatCursorPaged$;
+      final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
+      final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
       Query.beginIteration(lead);
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
@@ -940,7 +1230,19 @@ public final class WarmQuery extends Query implements AccessSource {
               && Query.samePositions(lead, heatStorage, pageStart, from + 1)) {
             final long leadStamp$ = Query.structureStamp(lead);
             final long heatCursorStamp$ = Query.structureStamp(heatStorage);
+            // An optional term's cursor walks the run too where its storage holds the
+            // run's entities at the lead's positions; else it is looked up per entity.
+            final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+            final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
+            final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+            final long labelCursorStamp$ = Query.structureStamp(labelStorage);
             Query.moveToPage(heatCursor, page);
+            if (velocityCursorAligned$) {
+              Query.moveToPage(velocityCursor, page);
+            }
+            if (labelCursorAligned$) {
+              Query.moveToPage(labelCursor, page);
+            }
             for (; offset >= 0; offset--) {
               final int position = pageStart + offset;
               // Read the array again: the visitor may have grown it (appended elements are not visited).
@@ -952,10 +1254,26 @@ public final class WarmQuery extends Query implements AccessSource {
               if (!(heatCursor.changedSince(tick))) {
                 continue;
               }
+              final Velocity_Cursor velocityCursorOrNull$;
+              if (velocityCursorAligned$) {
+                Query.moveWithinPage(velocityCursor, offset);
+                velocityCursorOrNull$ = velocityCursor;
+              } else {
+                velocityCursorOrNull$ = velocityOrNull$(entity, position);
+              }
+              final Label_Cursor labelCursorOrNull$;
+              if (labelCursorAligned$) {
+                Query.moveWithinPage(labelCursor, offset);
+                labelCursorOrNull$ = labelCursor;
+              } else {
+                labelCursorOrNull$ = labelOrNull$(entity, position);
+              }
               Query.visit(lead, position);
-              visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+              visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
               if (Query.structureStamp(lead) != leadStamp$
-                  || Query.structureStamp(heatStorage) != heatCursorStamp$) {
+                  || Query.structureStamp(heatStorage) != heatCursorStamp$
+                  || (velocityCursorAligned$ && Query.structureStamp(velocityStorage) != velocityCursorStamp$)
+                  || (labelCursorAligned$ && Query.structureStamp(labelStorage) != labelCursorStamp$)) {
                 // The run may no longer be aligned: test each storage for the rest of it.
                 offset--;
                 break;
@@ -981,8 +1299,10 @@ public final class WarmQuery extends Query implements AccessSource {
             if (!(heatCursor.changedSince(tick))) {
               continue;
             }
+            final Velocity_Cursor velocityCursorOrNull$ = velocityOrNull$(entity, position);
+            final Label_Cursor labelCursorOrNull$ = labelOrNull$(entity, position);
             Query.visit(lead, position);
-            visitor.visit(entity, heatCursor, velocityOrNull$(entity, position), frozenStorage.contains(entity), labelOrNull$(entity, position));
+            visitor.visit(entity, heatCursor, velocityCursorOrNull$, frozenStorage.contains(entity), labelCursorOrNull$);
           }
           from = pageStart - 1;
         }

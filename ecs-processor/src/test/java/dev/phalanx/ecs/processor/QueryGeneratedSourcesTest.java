@@ -153,6 +153,20 @@ class QueryGeneratedSourcesTest {
   }
 
   @Test
+  void optionalNonOwningGroup(final TestInfo test) {
+    // The optional cursors' alignments are remembered across passes, as the included one's.
+    check(
+        test,
+        "test.DriftQuery",
+        JavaFileObjects.forSourceLines(
+            "test.Drift",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.GroupQuery;",
+            "@GroupQuery(get = Position.class, optional = {Velocity.class, Frozen.class})",
+            "interface Drift {}"));
+  }
+
+  @Test
   void nonOwningGroup(final TestInfo test) {
     check(
         test,

@@ -3,6 +3,7 @@ package dev.phalanx.ecs.processor.generation;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import dev.phalanx.ecs.processor.base.RuntimeContract;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +61,20 @@ final class AlignedRunLoop {
   record Walk(String set, String cursor, String paged, String stamp, String index) {}
 
   /**
+   * An optional term's storage with a cursor: on an aligned run where it too holds the run's
+   * entities at the lead's positions (and has the lead's page size), its cursor walks the run as a
+   * {@link Walk}'s does and the visitor gets it with no lookup; on the other runs, and off aligned
+   * runs, {@code lookUp} places it on the entity's element, or gives {@code null}.
+   *
+   * @param walk the names of its storage, cursor and locals ({@code index} unused)
+   * @param aligned the local telling whether it holds the current run
+   * @param found the local the visit reads: the placed cursor, or {@code null}
+   * @param type the type of its cursor
+   * @param lookUp the expression looking it up for {@code entity} at {@code position}
+   */
+  record OptionalWalk(Walk walk, String aligned, String found, TypeName type, CodeBlock lookUp) {}
+
+  /**
    * One membership test per entity, in the order they run: the position test of a {@link Walk} (off
    * an aligned run only), or a condition under which the entity is skipped (on and off).
    *
@@ -80,6 +95,7 @@ final class AlignedRunLoop {
    * What distinguishes one form of the loop from another; the statements are the same.
    *
    * @param checks the membership tests, in order
+   * @param optionals the optional terms with cursors, walked on the runs they hold
    * @param pageShift the expression of the run length's {@code log2}
    * @param paged whether a walked storage has that page size
    * @param helpers whether the set and cursor members are called through {@code Query}'s static
@@ -93,12 +109,13 @@ final class AlignedRunLoop {
    *     every member of the lead (a non-owning group)
    * @param place the format that points a cursor ({@code $L}) at a position ({@code $L})
    * @param filter the visitor-independent condition of a visit, empty for none
-   * @param visit the visitor call
+   * @param visit the visitor call, reading each optional walk's {@code found} local
    * @param guard whether to begin and end the lead's iteration guard around the loop (else the
    *     caller does)
    */
   record Form(
       List<Check> checks,
+      List<OptionalWalk> optionals,
       CodeBlock pageShift,
       Function<Walk, CodeBlock> paged,
       boolean helpers,
@@ -144,13 +161,12 @@ final class AlignedRunLoop {
   static void emit(final MethodSpec.Builder method, final Form form) {
     final List<Walk> walks = form.walks();
     setUp(method, form, walks);
-    if (form.remembered() && !walks.isEmpty()) {
-      refreshAlignments(method, walks);
+    if (form.remembered() && !(walks.isEmpty() && form.optionals().isEmpty())) {
+      refreshAlignments(method, form, walks);
     }
-    final CodeBlock visitAndFilter = visitAndFilter(form);
     beginLoop(method, form);
-    alignedRun(method, form, walks, visitAndFilter);
-    entityByEntity(method, form, walks, visitAndFilter);
+    alignedRun(method, form, walks);
+    entityByEntity(method, form, walks);
     endLoop(method, form);
   }
 
@@ -185,12 +201,17 @@ final class AlignedRunLoop {
     method.addStatement(
         "final boolean paged$$ = $L",
         paged.isEmpty() ? CodeBlock.of("true") : CodeBlock.join(paged, " && "));
+    for (final OptionalWalk optional : form.optionals()) {
+      method.addStatement(
+          "final boolean $L = $L", optional.walk().paged(), form.paged().apply(optional.walk()));
+    }
   }
 
   /**
    * Writes the update, before the loop, of the alignments a remembered loop keeps across passes.
    */
-  private static void refreshAlignments(final MethodSpec.Builder method, final List<Walk> walks) {
+  private static void refreshAlignments(
+      final MethodSpec.Builder method, final Form form, final List<Walk> walks) {
     method
         .addComment(
             "How far each storage agrees with the lead, kept from the last pass: compares only"
@@ -200,24 +221,39 @@ final class AlignedRunLoop {
     for (final Walk walk : walks) {
       method.addStatement("this.$L.refresh(lead)", alignmentField(walk));
     }
+    for (final OptionalWalk optional : form.optionals()) {
+      method
+          .beginControlFlow("if ($L)", optional.walk().paged())
+          .addStatement("this.$L.refresh(lead)", alignmentField(optional.walk()))
+          .endControlFlow();
+    }
     method.endControlFlow();
   }
 
   /**
    * The statements that end an entity's step, on and off an aligned run: skip it unless the filter
-   * holds, record the position the lead's iteration visits, call the visitor.
+   * holds, place each optional term's cursor (on a run that its storage holds, within the page;
+   * else by its lookup), record the position the lead's iteration visits, call the visitor.
    */
-  private static CodeBlock visitAndFilter(final Form form) {
-    return CodeBlock.builder()
-        .add(
-            form.filter().isEmpty()
-                ? CodeBlock.of("")
-                : CodeBlock.builder()
-                    .beginControlFlow("if (!($L))", form.filter())
-                    .addStatement("continue")
-                    .endControlFlow()
-                    .build())
-        .addStatement(form.call("visit", "lead", "position"))
+  private static CodeBlock visitAndFilter(final Form form, final boolean onRun) {
+    final CodeBlock.Builder body = CodeBlock.builder();
+    if (!form.filter().isEmpty()) {
+      body.beginControlFlow("if (!($L))", form.filter()).addStatement("continue").endControlFlow();
+    }
+    for (final OptionalWalk optional : form.optionals()) {
+      if (onRun) {
+        body.addStatement("final $T $L", optional.type(), optional.found())
+            .beginControlFlow("if ($L)", optional.aligned())
+            .addStatement(form.call("moveWithinPage", optional.walk().cursor(), "offset"))
+            .addStatement("$L = $L", optional.found(), optional.walk().cursor())
+            .nextControlFlow("else")
+            .addStatement("$L = $L", optional.found(), optional.lookUp())
+            .endControlFlow();
+      } else {
+        body.addStatement("final $T $L = $L", optional.type(), optional.found(), optional.lookUp());
+      }
+    }
+    return body.addStatement(form.call("visit", "lead", "position"))
         .addStatement(form.visit())
         .build();
   }
@@ -240,16 +276,16 @@ final class AlignedRunLoop {
   /**
    * Writes the aligned run: if every walked storage is paged and aligned with the lead on the page,
    * the cursors move to the page once and within it per entity, until a storage's structure
-   * changes.
+   * changes. So does the cursor of each optional term whose storage is paged and aligned with the
+   * lead on the run; the others are looked up per entity.
    */
   private static void alignedRun(
-      final MethodSpec.Builder method,
-      final Form form,
-      final List<Walk> walks,
-      final CodeBlock visitAndFilter) {
+      final MethodSpec.Builder method, final Form form, final List<Walk> walks) {
     final List<CodeBlock> runTest = new ArrayList<>();
     runTest.add(CodeBlock.of("paged$$"));
-    runTest.addAll(alignments(form, walks));
+    for (final Walk walk : walks) {
+      runTest.add(alignment(form, walk));
+    }
     method.beginControlFlow("if ($L)", CodeBlock.join(runTest, "\n    && "));
     if (!form.leadWalked()) {
       method.addStatement("final long leadStamp$$ = $L", form.call("structureStamp", "lead", ""));
@@ -258,8 +294,30 @@ final class AlignedRunLoop {
       method.addStatement(
           "final long $L = $L", walk.stamp(), form.call("structureStamp", walk.set(), ""));
     }
+    if (!form.optionals().isEmpty()) {
+      method
+          .addComment("An optional term's cursor walks the run too where its storage holds the")
+          .addComment("run's entities at the lead's positions; else it is looked up per entity.");
+    }
+    for (final OptionalWalk optional : form.optionals()) {
+      final Walk walk = optional.walk();
+      method
+          .addStatement(
+              "final boolean $L = $L && $L",
+              optional.aligned(),
+              walk.paged(),
+              alignment(form, walk))
+          .addStatement(
+              "final long $L = $L", walk.stamp(), form.call("structureStamp", walk.set(), ""));
+    }
     for (final Walk walk : walks) {
       method.addStatement(form.call("moveToPage", walk.cursor(), "page"));
+    }
+    for (final OptionalWalk optional : form.optionals()) {
+      method
+          .beginControlFlow("if ($L)", optional.aligned())
+          .addStatement(form.call("moveToPage", optional.walk().cursor(), "page"))
+          .endControlFlow();
     }
     method
         .beginControlFlow("for (; offset >= 0; offset--)")
@@ -269,7 +327,7 @@ final class AlignedRunLoop {
       method.addStatement(form.call("moveWithinPage", walk.cursor(), "offset"));
     }
     method
-        .addCode(visitAndFilter)
+        .addCode(visitAndFilter(form, true))
         .beginControlFlow("if ($L)", structureChanged(form, walks))
         .addComment("The run may no longer be aligned: test each storage for the rest of it.")
         .addStatement("offset--")
@@ -280,28 +338,24 @@ final class AlignedRunLoop {
   }
 
   /**
-   * The conditions under which a walked storage holds the page's entities at the lead's positions,
-   * one per walked storage: asked of its remembered alignment, or compared.
+   * The condition under which a walked storage holds the run's entities at the lead's positions:
+   * asked of its remembered alignment, or compared.
    */
-  private static List<CodeBlock> alignments(final Form form, final List<Walk> walks) {
-    final List<CodeBlock> aligned = new ArrayList<>();
-    for (final Walk walk : walks) {
-      aligned.add(
-          form.remembered()
-              ? CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(walk))
-              : form.helpers()
-                  ? CodeBlock.of(
-                      "$T.samePositions(lead, $L, pageStart, from + 1)",
-                      RuntimeContract.QUERY,
-                      walk.set())
-                  : CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", walk.set()));
-    }
-    return aligned;
+  private static CodeBlock alignment(final Form form, final Walk walk) {
+    return form.remembered()
+        ? CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(walk))
+        : form.helpers()
+            ? CodeBlock.of(
+                "$T.samePositions(lead, $L, pageStart, from + 1)",
+                RuntimeContract.QUERY,
+                walk.set())
+            : CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", walk.set());
   }
 
   /**
    * The condition that ends an aligned run: the structure stamp of the lead (unless a walked
-   * storage's covers it) or of a walked storage differs from the one read at the run's start.
+   * storage's covers it), of a walked storage, or of an optional term's storage walked on the run
+   * differs from the one read at the run's start.
    */
   private static CodeBlock structureChanged(final Form form, final List<Walk> walks) {
     final List<CodeBlock> changed = new ArrayList<>();
@@ -312,6 +366,15 @@ final class AlignedRunLoop {
       changed.add(
           CodeBlock.of("$L != $L", form.call("structureStamp", walk.set(), ""), walk.stamp()));
     }
+    for (final OptionalWalk optional : form.optionals()) {
+      final Walk walk = optional.walk();
+      changed.add(
+          CodeBlock.of(
+              "($L && $L != $L)",
+              optional.aligned(),
+              form.call("structureStamp", walk.set(), ""),
+              walk.stamp()));
+    }
     return CodeBlock.join(changed, "\n    || ");
   }
 
@@ -320,10 +383,7 @@ final class AlignedRunLoop {
    * cursor moved within the page where it agrees with the lead, else placed by its position.
    */
   private static void entityByEntity(
-      final MethodSpec.Builder method,
-      final Form form,
-      final List<Walk> walks,
-      final CodeBlock visitAndFilter) {
+      final MethodSpec.Builder method, final Form form, final List<Walk> walks) {
     method
         .beginControlFlow("for (; offset >= 0; offset--)")
         .addStatement("final int position = pageStart + offset")
@@ -336,7 +396,7 @@ final class AlignedRunLoop {
           .addStatement(form.place(), walk.cursor(), walk.index())
           .endControlFlow();
     }
-    method.addCode(visitAndFilter).endControlFlow();
+    method.addCode(visitAndFilter(form, false)).endControlFlow();
   }
 
   /**
@@ -441,6 +501,7 @@ final class AlignedRunLoop {
         method,
         new Form(
             checks,
+            List.of(),
             CodeBlock.of("(($T<?>) lead).pageShift()", RuntimeContract.STORAGE),
             walk -> CodeBlock.of("$L.pageShift == pageShift", walk.cursor()),
             false,

@@ -48,7 +48,7 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
       final QueryModel model,
       final List<Slot> slots) {
     for (final Slot slot : slots) {
-      if (slot.included() && slot.fields()) {
+      if (slot.hasCursor()) {
         final String field = ViewQueryGenerator.alignmentField(slot);
         type.addField(
             FieldSpec.builder(RuntimeContract.ALIGNMENT, field, Modifier.PRIVATE, Modifier.FINAL)

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
@@ -837,6 +838,14 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
    * for before its sparse lookup.
    */
   static CodeBlock visitCall(final List<Slot> slots, final CodeBlock position) {
+    return visitCall(slots, slot -> CodeBlock.of("$L(entity, $L)", slot.lookUp(), position));
+  }
+
+  /**
+   * Returns the call of the visitor, {@code found} giving the argument of each optional component
+   * that is not a tag (a cursor or {@code null}, the instance or {@code null}).
+   */
+  static CodeBlock visitCall(final List<Slot> slots, final Function<Slot, CodeBlock> found) {
     final List<CodeBlock> arguments = new ArrayList<>();
     arguments.add(CodeBlock.of("entity"));
     for (final Slot slot : slots) {
@@ -847,7 +856,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
         arguments.add(
             StorageKind.TAG == slot.model().kind()
                 ? CodeBlock.of("$L.contains(entity)", slot.storage())
-                : CodeBlock.of("$L(entity, $L)", slot.lookUp(), position));
+                : found.apply(slot));
       } else {
         arguments.add(
             slot.fields()

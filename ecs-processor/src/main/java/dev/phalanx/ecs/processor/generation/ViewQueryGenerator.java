@@ -104,18 +104,22 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
       final boolean testMembership,
       final boolean remembered) {
     final List<AlignedRunLoop.Check> checks = new ArrayList<>();
+    final List<AlignedRunLoop.OptionalWalk> optionals = new ArrayList<>();
+    // The runs are pages of the first included component with fields, else of the first optional
+    // one (the slots list included components first).
     Slot first = null;
     for (final Slot slot : slots) {
+      first = null == first && slot.hasCursor() ? slot : first;
       if (slot.included() && slot.fields()) {
-        first = null == first ? slot : first;
-        checks.add(
-            AlignedRunLoop.Check.walk(
-                new AlignedRunLoop.Walk(
-                    slot.storage(),
-                    slot.cursor(),
-                    slot.cursor() + "Paged$",
-                    slot.cursor() + "Stamp$",
-                    slot.cursor() + "Index$")));
+        checks.add(AlignedRunLoop.Check.walk(walk(slot)));
+      } else if (slot.optional() && slot.fields()) {
+        optionals.add(
+            new AlignedRunLoop.OptionalWalk(
+                walk(slot),
+                slot.cursor() + "Aligned$",
+                found(slot),
+                slot.model().cursor(),
+                CodeBlock.of("$L(entity, position)", slot.lookUp())));
       } else if (testMembership && slot.included()) {
         checks.add(
             AlignedRunLoop.Check.skip(
@@ -129,6 +133,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         method,
         new AlignedRunLoop.Form(
             checks,
+            optionals,
             null == first ? CodeBlock.of("31") : CodeBlock.of("$L.pageShift()", first.storage()),
             walk -> CodeBlock.of("$L.pageShift() == pageShift", walk.set()),
             true,
@@ -137,8 +142,31 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             testMembership,
             "$L.moveTo($L)",
             filter,
-            visitCall(slots, CodeBlock.of("position")),
+            visitCall(
+                slots,
+                slot ->
+                    slot.fields()
+                        ? CodeBlock.of("$L", found(slot))
+                        : CodeBlock.of("$L(entity, position)", slot.lookUp())),
             true));
+  }
+
+  /** The names of {@code slot}'s storage, cursor and loop locals, for an aligned-run loop. */
+  private static AlignedRunLoop.Walk walk(final Slot slot) {
+    return new AlignedRunLoop.Walk(
+        slot.storage(),
+        slot.cursor(),
+        slot.cursor() + "Paged$",
+        slot.cursor() + "Stamp$",
+        slot.cursor() + "Index$");
+  }
+
+  /**
+   * The local an aligned-run loop hands the visitor for an optional {@code slot} with fields: its
+   * cursor placed on the entity's element, or {@code null}.
+   */
+  private static String found(final Slot slot) {
+    return slot.cursor() + "OrNull$";
   }
 
   /**
