@@ -81,9 +81,10 @@ public final class Systems_HealthyQuery extends Query implements AccessSource {
   private final LongConsumer inOrderStep$;
 
   /**
-   * How far {@code healthStorage} holds the members at their positions, kept across passes of {@code each}:
-   * a pass compares only the positions appended since the last one, unless the member set or
-   * the storage changed otherwise (a move, removal or filled hole), which compares them all once.
+   * How far {@code healthStorage} holds the loop's lead at its positions, kept across passes of
+   * {@code each}: a pass compares only the positions appended since the last one, unless the
+   * lead or the storage changed otherwise (a move, removal or filled hole, or another lead),
+   * which compares them all once.
    */
   private final Query.Alignment healthCursorAlignment$;
 

@@ -25,10 +25,14 @@ import javax.annotation.processing.Generated;
  *
  * <p>Optional terms, which a visited entity may or may not have:
  * {@link test.Velocity}, {@link test.Frozen}.
- * They do not change which entities are visited; each is looked up per visited entity (at the
- * lead's position when its storage holds the entity there, else by one sparse lookup; no
- * allocation) and comes after the included components: a cursor, or {@code null} when
- * the entity has none (a tag as a {@code boolean}, whether the entity has it).
+ * They do not change which entities are visited, and allocate nothing. A cursor walks
+ * each page run of the lead with the included ones, with no lookup, where its storage holds the
+ * run's entities at the lead's positions (storages filled in the same order do); elsewhere, and
+ * for tags and field-less types, each is
+ * looked up per visited entity: at the lead's position when its storage holds the entity there,
+ * else by one sparse lookup.
+ * Each comes after the included components: a cursor, or {@code null} when the entity has
+ * none (a tag as a {@code boolean}, whether the entity has it).
  *
  * <p>Create it with {@link #of}, then iterate with {@link #each}.
  *
@@ -92,16 +96,18 @@ public final class DriftQuery extends Query implements AccessSource {
   private final LongConsumer inOrderStep$;
 
   /**
-   * How far {@code positionStorage} holds the members at their positions, kept across passes of {@code each}:
-   * a pass compares only the positions appended since the last one, unless the member set or
-   * the storage changed otherwise (a move, removal or filled hole), which compares them all once.
+   * How far {@code positionStorage} holds the loop's lead at its positions, kept across passes of
+   * {@code each}: a pass compares only the positions appended since the last one, unless the
+   * lead or the storage changed otherwise (a move, removal or filled hole, or another lead),
+   * which compares them all once.
    */
   private final Query.Alignment positionCursorAlignment$;
 
   /**
-   * How far {@code velocityStorage} holds the members at their positions, kept across passes of {@code each}:
-   * a pass compares only the positions appended since the last one, unless the member set or
-   * the storage changed otherwise (a move, removal or filled hole), which compares them all once.
+   * How far {@code velocityStorage} holds the loop's lead at its positions, kept across passes of
+   * {@code each}: a pass compares only the positions appended since the last one, unless the
+   * lead or the storage changed otherwise (a move, removal or filled hole, or another lead),
+   * which compares them all once.
    */
   private final Query.Alignment velocityCursorAlignment$;
 
@@ -282,6 +288,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each0(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -376,6 +383,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each1(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -470,6 +478,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each2(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -564,6 +573,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each3(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -658,6 +668,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each4(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -752,6 +763,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each5(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -846,6 +858,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each6(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -940,6 +953,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void each7(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -1034,6 +1048,7 @@ public final class DriftQuery extends Query implements AccessSource {
   private void eachShared(final Visitor visitor) {
     final Position_Cursor positionCursor = this.positionCursor;
     final SparseSet lead = group.members();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -1238,10 +1253,14 @@ public final class DriftQuery extends Query implements AccessSource {
    *
    * <p>Optional terms, which a visited entity may or may not have:
    * {@link test.Velocity}, {@link test.Frozen}.
-   * They do not change which entities are visited; each is looked up per visited entity (at the
-   * lead's position when its storage holds the entity there, else by one sparse lookup; no
-   * allocation) and comes after the included components: a cursor, or {@code null} when
-   * the entity has none (a tag as a {@code boolean}, whether the entity has it).
+   * They do not change which entities are visited, and allocate nothing. A cursor walks
+   * each page run of the lead with the included ones, with no lookup, where its storage holds the
+   * run's entities at the lead's positions (storages filled in the same order do); elsewhere, and
+   * for tags and field-less types, each is
+   * looked up per visited entity: at the lead's position when its storage holds the entity there,
+   * else by one sparse lookup.
+   * Each comes after the included components: a cursor, or {@code null} when the entity has
+   * none (a tag as a {@code boolean}, whether the entity has it).
    */
   @FunctionalInterface
   public interface Visitor {

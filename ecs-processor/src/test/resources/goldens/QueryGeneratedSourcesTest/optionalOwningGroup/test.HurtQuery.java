@@ -26,10 +26,11 @@ import javax.annotation.processing.Generated;
  *
  * <p>Optional terms, which a visited entity may or may not have:
  * {@link test.Health}.
- * They do not change which entities are visited; each is looked up per visited entity (at the
- * lead's position when its storage holds the entity there, else by one sparse lookup; no
- * allocation) and comes after the included components: a cursor, or {@code null} when
- * the entity has none (a tag as a {@code boolean}, whether the entity has it).
+ * They do not change which entities are visited, and allocate nothing. Each is
+ * looked up per visited entity: at the lead's position when its storage holds the entity there,
+ * else by one sparse lookup.
+ * Each comes after the included components: a cursor, or {@code null} when the entity has
+ * none (a tag as a {@code boolean}, whether the entity has it).
  *
  * <p>Create it with {@link #of}, then iterate with {@link #each}, {@link #eachChunk} or
  * {@link #parallelEachChunk(Chunk)}:
@@ -916,10 +917,11 @@ public final class HurtQuery extends Query implements AccessSource {
    *
    * <p>Optional terms, which a visited entity may or may not have:
    * {@link test.Health}.
-   * They do not change which entities are visited; each is looked up per visited entity (at the
-   * lead's position when its storage holds the entity there, else by one sparse lookup; no
-   * allocation) and comes after the included components: a cursor, or {@code null} when
-   * the entity has none (a tag as a {@code boolean}, whether the entity has it).
+   * They do not change which entities are visited, and allocate nothing. Each is
+   * looked up per visited entity: at the lead's position when its storage holds the entity there,
+   * else by one sparse lookup.
+   * Each comes after the included components: a cursor, or {@code null} when the entity has
+   * none (a tag as a {@code boolean}, whether the entity has it).
    */
   @FunctionalInterface
   public interface Visitor {

@@ -21,10 +21,14 @@ import javax.annotation.processing.Generated;
  *
  * <p>Optional terms, which a visited entity may or may not have:
  * {@link test.Velocity}, {@link test.Frozen}, {@link test.Label}.
- * They do not change which entities are visited; each is looked up per visited entity (at the
- * lead's position when its storage holds the entity there, else by one sparse lookup; no
- * allocation) and comes after the included components: a cursor, or {@code null} when
- * the entity has none (a tag as a {@code boolean}, whether the entity has it).
+ * They do not change which entities are visited, and allocate nothing. A cursor walks
+ * each page run of the lead with the included ones, with no lookup, where its storage holds the
+ * run's entities at the lead's positions (storages filled in the same order do); elsewhere, and
+ * for tags and field-less types, each is
+ * looked up per visited entity: at the lead's position when its storage holds the entity there,
+ * else by one sparse lookup.
+ * Each comes after the included components: a cursor, or {@code null} when the entity has
+ * none (a tag as a {@code boolean}, whether the entity has it).
  *
  * <p>Create it with {@link #of}, then iterate with {@link #each}.
  *
@@ -79,6 +83,22 @@ public final class WarmQuery extends Query implements AccessSource {
 
   private final Label_Cursor labelCursor;
 
+  /**
+   * How far {@code velocityStorage} holds the loop's lead at its positions, kept across passes of
+   * {@code each}: a pass compares only the positions appended since the last one, unless the
+   * lead or the storage changed otherwise (a move, removal or filled hole, or another lead),
+   * which compares them all once.
+   */
+  private final Query.Alignment velocityCursorAlignment$;
+
+  /**
+   * How far {@code labelStorage} holds the loop's lead at its positions, kept across passes of
+   * {@code each}: a pass compares only the positions appended since the last one, unless the
+   * lead or the storage changed otherwise (a move, removal or filled hole, or another lead),
+   * which compares them all once.
+   */
+  private final Query.Alignment labelCursorAlignment$;
+
   private WarmQuery(final Registry registry) {
     this.view = registry.view(
         new ComponentType<?, ?>[] {Heat_Traits.TYPE},
@@ -90,6 +110,8 @@ public final class WarmQuery extends Query implements AccessSource {
     this.heatCursor = heatStorage.cursor();
     this.velocityCursor = velocityStorage.cursor();
     this.labelCursor = labelStorage.cursor();
+    this.velocityCursorAlignment$ = new Query.Alignment(velocityStorage);
+    this.labelCursorAlignment$ = new Query.Alignment(labelStorage);
   }
 
   /**
@@ -263,6 +285,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each0(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -274,6 +298,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -286,9 +320,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -367,6 +401,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each1(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -378,6 +414,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -390,9 +436,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -471,6 +517,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each2(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -482,6 +530,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -494,9 +552,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -575,6 +633,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each3(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -586,6 +646,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -598,9 +668,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -679,6 +749,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each4(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -690,6 +762,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -702,9 +784,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -783,6 +865,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each5(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -794,6 +878,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -806,9 +900,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -887,6 +981,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each6(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -898,6 +994,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -910,9 +1016,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -991,6 +1097,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void each7(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -1002,6 +1110,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -1014,9 +1132,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -1095,6 +1213,8 @@ public final class WarmQuery extends Query implements AccessSource {
   private void eachShared(final Visitor visitor) {
     final Heat_Cursor heatCursor = this.heatCursor;
     final SparseSet lead = view.leader();
+    final Velocity_Cursor velocityCursor = this.velocityCursor;
+    final Label_Cursor labelCursor = this.labelCursor;
     final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
     // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
     // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -1106,6 +1226,16 @@ public final class WarmQuery extends Query implements AccessSource {
     final boolean paged$ = heatCursorPaged$;
     final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
     final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+    // How far each storage agrees with the lead, kept from the last pass: compares only what was
+    // appended since, unless a set changed (then everything, once).
+    if (paged$) {
+      if (velocityCursorPaged$) {
+        this.velocityCursorAlignment$.refresh(lead);
+      }
+      if (labelCursorPaged$) {
+        this.labelCursorAlignment$.refresh(lead);
+      }
+    }
     Query.beginIteration(lead);
     try {
       for (int from = lead.size() - 1; from >= 0; ) {
@@ -1118,9 +1248,9 @@ public final class WarmQuery extends Query implements AccessSource {
           final long heatCursorStamp$ = Query.structureStamp(heatStorage);
           // An optional term's cursor walks the run too where its storage holds the
           // run's entities at the lead's positions; else it is looked up per entity.
-          final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+          final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
           final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-          final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+          final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
           final long labelCursorStamp$ = Query.structureStamp(labelStorage);
           Query.moveToPage(heatCursor, page);
           if (velocityCursorAligned$) {
@@ -1209,6 +1339,8 @@ public final class WarmQuery extends Query implements AccessSource {
     this.iterating$ = true;
     try {
       final SparseSet lead = view.leader();
+      final Velocity_Cursor velocityCursor = this.velocityCursor;
+      final Label_Cursor labelCursor = this.labelCursor;
       final boolean stable = DeletionPolicy.IN_PLACE == lead.policy();
       // Runs of one page. When every storage with a cursor holds the run's entities at the lead's
       // positions (storages filled in the same order) and has the same page size, the cursors walk
@@ -1220,6 +1352,16 @@ public final class WarmQuery extends Query implements AccessSource {
       final boolean paged$ = heatCursorPaged$;
       final boolean velocityCursorPaged$ = velocityStorage.pageShift() == pageShift;
       final boolean labelCursorPaged$ = labelStorage.pageShift() == pageShift;
+      // How far each storage agrees with the lead, kept from the last pass: compares only what was
+      // appended since, unless a set changed (then everything, once).
+      if (paged$) {
+        if (velocityCursorPaged$) {
+          this.velocityCursorAlignment$.refresh(lead);
+        }
+        if (labelCursorPaged$) {
+          this.labelCursorAlignment$.refresh(lead);
+        }
+      }
       Query.beginIteration(lead);
       try {
         for (int from = lead.size() - 1; from >= 0; ) {
@@ -1232,9 +1374,9 @@ public final class WarmQuery extends Query implements AccessSource {
             final long heatCursorStamp$ = Query.structureStamp(heatStorage);
             // An optional term's cursor walks the run too where its storage holds the
             // run's entities at the lead's positions; else it is looked up per entity.
-            final boolean velocityCursorAligned$ = velocityCursorPaged$ && Query.samePositions(lead, velocityStorage, pageStart, from + 1);
+            final boolean velocityCursorAligned$ = velocityCursorPaged$ && velocityCursorAlignment$.holds(pageStart, from + 1);
             final long velocityCursorStamp$ = Query.structureStamp(velocityStorage);
-            final boolean labelCursorAligned$ = labelCursorPaged$ && Query.samePositions(lead, labelStorage, pageStart, from + 1);
+            final boolean labelCursorAligned$ = labelCursorPaged$ && labelCursorAlignment$.holds(pageStart, from + 1);
             final long labelCursorStamp$ = Query.structureStamp(labelStorage);
             Query.moveToPage(heatCursor, page);
             if (velocityCursorAligned$) {
@@ -1352,10 +1494,14 @@ public final class WarmQuery extends Query implements AccessSource {
    *
    * <p>Optional terms, which a visited entity may or may not have:
    * {@link test.Velocity}, {@link test.Frozen}, {@link test.Label}.
-   * They do not change which entities are visited; each is looked up per visited entity (at the
-   * lead's position when its storage holds the entity there, else by one sparse lookup; no
-   * allocation) and comes after the included components: a cursor, or {@code null} when
-   * the entity has none (a tag as a {@code boolean}, whether the entity has it).
+   * They do not change which entities are visited, and allocate nothing. A cursor walks
+   * each page run of the lead with the included ones, with no lookup, where its storage holds the
+   * run's entities at the lead's positions (storages filled in the same order do); elsewhere, and
+   * for tags and field-less types, each is
+   * looked up per visited entity: at the lead's position when its storage holds the entity there,
+   * else by one sparse lookup.
+   * Each comes after the included components: a cursor, or {@code null} when the entity has
+   * none (a tag as a {@code boolean}, whether the entity has it).
    */
   @FunctionalInterface
   public interface Visitor {

@@ -66,10 +66,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code half2}, {@code one2}: {@code View2Query.each} where every entity has a Position and
  *       only odd ones (half) or one a Velocity; time is per entity of the world, not per match.
  *   <li>{@code optional2}, {@code plain2}: iterate2 over a world where every entity also has a
- *       Scale, through {@code View2OptionalQuery.each} (Scale an optional term: one sparse lookup
- *       per entity, the visitor scaling by it when present) and, beside it, through {@code
- *       View2Query.each}, the same query without the optional term; their difference is the cost of
- *       the optional term.
+ *       Scale, through {@code View2OptionalQuery.each} (Scale an optional term, filled in the
+ *       lead's order: its cursor walks each run with the included ones', the visitor scaling by it
+ *       when present) and, beside it, through {@code View2Query.each}, the same query without the
+ *       optional term; their difference is the cost of the optional term.
  * </ul>
  */
 public class IterateForms extends IterationBenchmark {

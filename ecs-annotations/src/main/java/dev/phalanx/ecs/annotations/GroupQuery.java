@@ -40,15 +40,19 @@ import java.lang.annotation.Target;
  *
  * <p>The components listed in {@link #optional()} are those a member may or may not have. They are
  * no part of the group (it neither owns them nor keeps them in its member set, and two declarations
- * that differ only in them share one runtime group): each is looked up per visited member, at the
- * member's position when its storage holds the member there, else by one sparse lookup;
- * allocation-free. {@code each} and {@code eachInOrder} pass, after the included components, the
- * cursor of each optional component with fields, positioned on the member's component, or {@code
- * null} when the member has none (a tag comes as a {@code boolean}, a field-less stored type as the
- * instance or {@code null}). The chunk forms hand out owned arrays only and do not see optional
- * terms. An optional component may be listed in {@link #readOnly()}; the query declares its access
- * as for an included one. {@code eachChangedSince} tests only the included tracked components, so
- * that it visits the same members with or without optional terms.
+ * that differ only in them share one runtime group). In a non-owning group, a component with fields
+ * costs no lookup on a run of the members (a page of their positions) where its storage holds the
+ * run's members at the same positions and has the same page size: its cursor walks the run as a
+ * {@link #get()} component's does, and which runs agree is remembered from one pass to the next.
+ * Elsewhere, in an owning group, and for tags and field-less types, each is looked up per visited
+ * member: at the member's position when its storage holds the member there, else by one sparse
+ * lookup. Allocation-free either way. {@code each} and {@code eachInOrder} pass, after the included
+ * components, the cursor of each optional component with fields, positioned on the member's
+ * component, or {@code null} when the member has none (a tag comes as a {@code boolean}, a
+ * field-less stored type as the instance or {@code null}). The chunk forms hand out owned arrays
+ * only and do not see optional terms. An optional component may be listed in {@link #readOnly()};
+ * the query declares its access as for an included one. {@code eachChangedSince} tests only the
+ * included tracked components, so that it visits the same members with or without optional terms.
  *
  * <h2>Diagnostics</h2>
  *

@@ -46,13 +46,17 @@ import java.lang.annotation.Target;
  *   <li>for a field-less stored type ({@code Empty.STORE}), the instance, or {@code null}.
  * </ul>
  *
- * <p>Each costs a read of its storage at the lead's position per visited entity (storages filled in
- * the same order hold an entity at the same position), and a sparse lookup when that misses; it
- * allocates nothing. An optional component may be listed in {@link #readOnly()}; the query declares
- * its access as for an included one. {@code eachChangedSince} tests only the included tracked
- * components: an optional one never makes an entity visited, so that {@code eachChangedSince}
- * visits the same entities with or without optional terms; a visitor that cares asks the optional
- * cursor's {@code changedSince(tick)}.
+ * <p>A component with fields costs no lookup on a run of the lead (a page of its positions) where
+ * its storage holds the run's entities at the same positions and has the same page size, as
+ * storages filled in the same order do: its cursor walks the run as an included component's does.
+ * The query remembers which runs agree from one pass to the next, so a pass over storages that did
+ * not change compares nothing for it. Elsewhere, and for tags and field-less types, each costs a
+ * read of its storage at the lead's position per visited entity, and a sparse lookup when that
+ * misses. Either way it allocates nothing. An optional component may be listed in {@link
+ * #readOnly()}; the query declares its access as for an included one. {@code eachChangedSince}
+ * tests only the included tracked components: an optional one never makes an entity visited, so
+ * that {@code eachChangedSince} visits the same entities with or without optional terms; a visitor
+ * that cares asks the optional cursor's {@code changedSince(tick)}.
  *
  * <p>A view keeps nothing up to date: it costs nothing until iterated and then tests each entity of
  * its smallest included storage.

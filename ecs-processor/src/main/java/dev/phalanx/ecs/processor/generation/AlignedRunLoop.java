@@ -18,6 +18,11 @@ import java.util.function.Function;
  * of a run once a visitor has changed a storage's structure, each storage is tested per entity: one
  * read of its packed array at the lead's position, a sparse lookup only when that misses.
  *
+ * <p>An optional term with fields ({@link OptionalWalk}) never decides whether a run is aligned: on
+ * an aligned run, its cursor walks the run too if its storage holds the run's entities at the
+ * lead's positions (asked of an alignment the query remembers across passes, so that a pass over
+ * unchanged storages compares nothing), and is looked up per entity otherwise.
+ *
  * <p>The forms:
  *
  * <ul>
@@ -64,7 +69,9 @@ final class AlignedRunLoop {
    * An optional term's storage with a cursor: on an aligned run where it too holds the run's
    * entities at the lead's positions (and has the lead's page size), its cursor walks the run as a
    * {@link Walk}'s does and the visitor gets it with no lookup; on the other runs, and off aligned
-   * runs, {@code lookUp} places it on the entity's element, or gives {@code null}.
+   * runs, {@code lookUp} places it on the entity's element, or gives {@code null}. Whether it holds
+   * a run is always asked of the query's {@code Query.Alignment} field for it ({@link
+   * #alignmentField}), in every form.
    *
    * @param walk the names of its storage, cursor and locals ({@code index} unused)
    * @param aligned the local telling whether it holds the current run
@@ -103,8 +110,8 @@ final class AlignedRunLoop {
    *     a cursor call then has a call site, and a type profile, of its own in each loop)
    * @param leadWalked whether the lead is always one of the walked storages, so that their stamps
    *     cover its own
-   * @param remembered whether a run's alignment is asked of the query's {@code Query.Alignment}
-   *     fields rather than compared
+   * @param remembered whether a run's alignment with the walked storages is asked of the query's
+   *     {@code Query.Alignment} fields rather than compared (an optional term's always is)
    * @param testMembership whether a walked storage may lack the entity (a view), rather than hold
    *     every member of the lead (a non-owning group)
    * @param place the format that points a cursor ({@code $L}) at a position ({@code $L})
@@ -161,7 +168,7 @@ final class AlignedRunLoop {
   static void emit(final MethodSpec.Builder method, final Form form) {
     final List<Walk> walks = form.walks();
     setUp(method, form, walks);
-    if (form.remembered() && !(walks.isEmpty() && form.optionals().isEmpty())) {
+    if ((form.remembered() && !walks.isEmpty()) || !form.optionals().isEmpty()) {
       refreshAlignments(method, form, walks);
     }
     beginLoop(method, form);
@@ -208,7 +215,8 @@ final class AlignedRunLoop {
   }
 
   /**
-   * Writes the update, before the loop, of the alignments a remembered loop keeps across passes.
+   * Writes the update, before the loop, of the alignments kept across passes: a remembered loop's,
+   * and every optional term's.
    */
   private static void refreshAlignments(
       final MethodSpec.Builder method, final Form form, final List<Walk> walks) {
@@ -218,8 +226,10 @@ final class AlignedRunLoop {
                 + " what was")
         .addComment("appended since, unless a set changed (then everything, once).")
         .beginControlFlow("if (paged$$)");
-    for (final Walk walk : walks) {
-      method.addStatement("this.$L.refresh(lead)", alignmentField(walk));
+    if (form.remembered()) {
+      for (final Walk walk : walks) {
+        method.addStatement("this.$L.refresh(lead)", alignmentField(walk));
+      }
     }
     for (final OptionalWalk optional : form.optionals()) {
       method
@@ -303,10 +313,7 @@ final class AlignedRunLoop {
       final Walk walk = optional.walk();
       method
           .addStatement(
-              "final boolean $L = $L && $L",
-              optional.aligned(),
-              walk.paged(),
-              alignment(form, walk))
+              "final boolean $L = $L && $L", optional.aligned(), walk.paged(), remembered(walk))
           .addStatement(
               "final long $L = $L", walk.stamp(), form.call("structureStamp", walk.set(), ""));
     }
@@ -343,13 +350,21 @@ final class AlignedRunLoop {
    */
   private static CodeBlock alignment(final Form form, final Walk walk) {
     return form.remembered()
-        ? CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(walk))
+        ? remembered(walk)
         : form.helpers()
             ? CodeBlock.of(
                 "$T.samePositions(lead, $L, pageStart, from + 1)",
                 RuntimeContract.QUERY,
                 walk.set())
             : CodeBlock.of("lead.samePositions($L, pageStart, from + 1)", walk.set());
+  }
+
+  /**
+   * The condition under which a storage holds the run's entities at the lead's positions, asked of
+   * the alignment the query remembers for it.
+   */
+  private static CodeBlock remembered(final Walk walk) {
+    return CodeBlock.of("$L.holds(pageStart, from + 1)", alignmentField(walk));
   }
 
   /**
@@ -456,7 +471,7 @@ final class AlignedRunLoop {
 
   /**
    * The name of the query's {@code Query.Alignment} field for a walked storage, which a remembered
-   * loop asks.
+   * loop asks, or for an optional term's, which every loop asks.
    *
    * @param walk the walked storage
    * @return the field name

@@ -2,7 +2,6 @@ package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
-import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
 import dev.phalanx.ecs.processor.base.RuntimeContract;
@@ -47,24 +46,8 @@ public final class NonOwningGroupQueryGenerator extends QueryFileGenerator {
       final MethodSpec.Builder constructor,
       final QueryModel model,
       final List<Slot> slots) {
-    for (final Slot slot : slots) {
-      if (slot.hasCursor()) {
-        final String field = ViewQueryGenerator.alignmentField(slot);
-        type.addField(
-            FieldSpec.builder(RuntimeContract.ALIGNMENT, field, Modifier.PRIVATE, Modifier.FINAL)
-                .addJavadoc(
-                    "How far {@code $L} holds the members at their positions, kept across passes"
-                        + " of {@code each}:\n"
-                        + "a pass compares only the positions appended since the last one, unless"
-                        + " the member set or\n"
-                        + "the storage changed otherwise (a move, removal or filled hole), which"
-                        + " compares them all once.\n",
-                    slot.storage())
-                .build());
-        constructor.addStatement(
-            "this.$L = new $T($L)", field, RuntimeContract.ALIGNMENT, slot.storage());
-      }
-    }
+    // Every storage with a cursor: the included ones' alignments as the optional ones'.
+    ViewQueryGenerator.addAlignments(type, constructor, slots, Slot::hasCursor);
     type.addMethod(
             delegate(
                 "insertionSort",

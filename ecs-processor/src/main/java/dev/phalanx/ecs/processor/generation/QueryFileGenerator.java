@@ -985,7 +985,7 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
                         + " writable cursor is a\n"
                         + "deliberate escape that the schedule does not police.\n",
                     String.join(", ", readOnly)))
-        .addJavadoc(optionalDoc(slots))
+        .addJavadoc(optionalDoc(model, slots))
         .addModifiers(Modifier.PUBLIC)
         .addAnnotation(FunctionalInterface.class)
         .addMethod(visit.build())
@@ -999,27 +999,37 @@ abstract class QueryFileGenerator extends SourceFileGenerator<QueryModel> {
   /**
    * The paragraph on optional terms, for the class and the visitor; empty for a query without any.
    */
-  static CodeBlock optionalDoc(final List<Slot> slots) {
+  static CodeBlock optionalDoc(final QueryModel model, final List<Slot> slots) {
     if (slots.stream().noneMatch(Slot::optional)) {
       return CodeBlock.of("");
     }
+    final String lookedUp =
+        "looked up per visited entity: at the lead's position when its storage holds the entity"
+            + " there,\n"
+            + "else by one sparse lookup.\n";
     return CodeBlock.of(
         "\n<p>Optional terms, which a visited entity may or may not have:\n$L.\n"
-            + "They do not change which entities are visited; each is looked up per visited"
-            + " entity (at the\n"
-            + "lead's position when its storage holds the entity there, else by one sparse"
-            + " lookup; no\n"
-            + "allocation) and comes after the included components: a cursor, or"
-            + " {@code null} when\n"
-            + "the entity has none (a tag as a {@code boolean}, whether the entity has it).\n",
-        list(slots, Role.OPTIONAL));
+            + "They do not change which entities are visited, and allocate nothing. $L"
+            + "Each comes after the included components: a cursor, or {@code null} when the"
+            + " entity has\n"
+            + "none (a tag as a {@code boolean}, whether the entity has it).\n",
+        list(slots, Role.OPTIONAL),
+        QueryModel.Kind.OWNING_GROUP == model.kind()
+            ? "Each is\n" + lookedUp
+            : "A cursor walks\n"
+                + "each page run of the lead with the included ones, with no lookup, where its"
+                + " storage holds the\n"
+                + "run's entities at the lead's positions (storages filled in the same order do);"
+                + " elsewhere, and\n"
+                + "for tags and field-less types, each is\n"
+                + lookedUp);
   }
 
   private CodeBlock classDoc(final QueryModel model, final List<Slot> slots) {
     final boolean view = QueryModel.Kind.VIEW == model.kind();
     return CodeBlock.builder()
         .add(summary(model, slots))
-        .add(optionalDoc(slots))
+        .add(optionalDoc(model, slots))
         .add(usage(model))
         .add("\n<h2>Costs</h2>\n\n<ul>\n")
         .add(costs())

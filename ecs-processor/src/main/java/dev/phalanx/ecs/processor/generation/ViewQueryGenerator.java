@@ -2,18 +2,23 @@ package dev.phalanx.ecs.processor.generation;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
 import dev.phalanx.ecs.processor.base.RuntimeContract;
 import dev.phalanx.ecs.processor.model.QueryModel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
 /**
  * Generates the query of a {@code @ViewQuery}: it walks the view's leading storage and tests each
- * entity with one lookup per other listed component, which also places that component's cursor.
+ * entity with one lookup per other listed component, which also places that component's cursor,
+ * except on the page runs where a storage holds the leader's entities at the same positions: its
+ * cursor then walks the run.
  */
 public final class ViewQueryGenerator extends QueryFileGenerator {
 
@@ -39,6 +44,47 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
   @Override
   String containerName() {
     return "view";
+  }
+
+  @Override
+  void addOwnMembers(
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final QueryModel model,
+      final List<Slot> slots) {
+    // The optional terms' alignments only: the included ones are compared on each pass.
+    addAlignments(type, constructor, slots, slot -> slot.optional() && slot.fields());
+  }
+
+  /**
+   * Adds a {@code Query.Alignment} field ({@link #alignmentField}) for each of the {@code slots}
+   * that {@code kept} selects, made in the constructor: how far the slot's storage holds the loop's
+   * lead at its positions, remembered from one pass of the aligned-run loop to the next.
+   */
+  static void addAlignments(
+      final TypeSpec.Builder type,
+      final MethodSpec.Builder constructor,
+      final List<Slot> slots,
+      final Predicate<Slot> kept) {
+    for (final Slot slot : slots) {
+      if (kept.test(slot)) {
+        final String field = alignmentField(slot);
+        type.addField(
+            FieldSpec.builder(RuntimeContract.ALIGNMENT, field, Modifier.PRIVATE, Modifier.FINAL)
+                .addJavadoc(
+                    "How far {@code $L} holds the loop's lead at its positions, kept across passes"
+                        + " of\n"
+                        + "{@code each}: a pass compares only the positions appended since the last"
+                        + " one, unless the\n"
+                        + "lead or the storage changed otherwise (a move, removal or filled hole,"
+                        + " or another lead),\n"
+                        + "which compares them all once.\n",
+                    slot.storage())
+                .build());
+        constructor.addStatement(
+            "this.$L = new $T($L)", field, RuntimeContract.ALIGNMENT, slot.storage());
+      }
+    }
   }
 
   @Override
@@ -91,11 +137,14 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
   /**
    * Emits the aligned-run loop ({@link AlignedRunLoop}) over the local {@code lead} (declared by
    * the caller), its cursors being those of the included components with fields: the runs are pages
-   * of the first one's storage. With {@code testMembership}, the entity must also be in every
-   * included storage and in no excluded one (a view); without, the lead holds exactly the entities
-   * to visit (a non-owning group's members). With {@code remembered}, whether a run is aligned is
-   * asked of the query's {@link #alignmentField alignment} fields (refreshed once per pass: O(1)
-   * per run while no set changed) instead of comparing each run's packed arrays on every pass.
+   * of the first one's storage (of the first optional one's, if none). With {@code testMembership},
+   * the entity must also be in every included storage and in no excluded one (a view); without, the
+   * lead holds exactly the entities to visit (a non-owning group's members). With {@code
+   * remembered}, whether a run is aligned is asked of the query's {@link #alignmentField alignment}
+   * fields (refreshed once per pass: O(1) per run while no set changed) instead of comparing each
+   * run's packed arrays on every pass. The cursor of an optional component with fields walks each
+   * aligned run its storage holds, which is always asked of its alignment field; the other optional
+   * components are looked up per entity.
    */
   static void alignedRunLoop(
       final MethodSpec.Builder method,
@@ -113,13 +162,16 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
       if (slot.included() && slot.fields()) {
         checks.add(AlignedRunLoop.Check.walk(walk(slot)));
       } else if (slot.optional() && slot.fields()) {
+        // A local, as the included cursors are: the loop reads no field per entity.
+        method.addStatement(
+            "final $T $L = this.$L", slot.model().cursor(), slot.cursor(), slot.cursor());
         optionals.add(
             new AlignedRunLoop.OptionalWalk(
                 walk(slot),
                 slot.cursor() + "Aligned$",
                 found(slot),
                 slot.model().cursor(),
-                CodeBlock.of("$L(entity, position)", slot.lookUp())));
+                lookUp(slot)));
       } else if (testMembership && slot.included()) {
         checks.add(
             AlignedRunLoop.Check.skip(
@@ -143,11 +195,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
             "$L.moveTo($L)",
             filter,
             visitCall(
-                slots,
-                slot ->
-                    slot.fields()
-                        ? CodeBlock.of("$L", found(slot))
-                        : CodeBlock.of("$L(entity, position)", slot.lookUp())),
+                slots, slot -> slot.fields() ? CodeBlock.of("$L", found(slot)) : lookUp(slot)),
             true));
   }
 
@@ -161,6 +209,11 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
         slot.cursor() + "Index$");
   }
 
+  /** The call of an optional {@code slot}'s lookup for the entity at the lead's position. */
+  private static CodeBlock lookUp(final Slot slot) {
+    return CodeBlock.of("$L(entity, position)", slot.lookUp());
+  }
+
   /**
    * The local an aligned-run loop hands the visitor for an optional {@code slot} with fields: its
    * cursor placed on the entity's element, or {@code null}.
@@ -171,7 +224,7 @@ public final class ViewQueryGenerator extends QueryFileGenerator {
 
   /**
    * The name of the query's {@code Query.Alignment} field for {@code slot}'s storage, which a
-   * remembered aligned-run loop asks.
+   * remembered aligned-run loop asks, and every loop for an optional component.
    */
   static String alignmentField(final Slot slot) {
     return slot.cursor() + "Alignment$";
