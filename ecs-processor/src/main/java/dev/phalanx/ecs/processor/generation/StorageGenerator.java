@@ -890,13 +890,6 @@ public final class StorageGenerator extends ComponentFileGenerator {
         : CodeBlock.of("");
   }
 
-  /**
-   * The typed bulk insertions: {@code insert(entities, from, to, fields...)} (one value for every
-   * entity, EnTT's {@code insert(first, last, value)}) or, with {@code columns}, {@code
-   * insertColumns(entities, from, to, fieldArrays...)} (a value per entity, EnTT's {@code
-   * insert(first, last, from)}): {@code prepareInsertAll}, the page runs written, {@code
-   * commitInsertAll}.
-   */
   /** Checks every target of a relationship's bulk insertion before anything changes. */
   private static void checkInsertedTargets(
       final MethodSpec.Builder method,
@@ -927,6 +920,13 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .endControlFlow();
   }
 
+  /**
+   * The typed bulk insertions: {@code insert(entities, from, to, fields...)} (one value for every
+   * entity, EnTT's {@code insert(first, last, value)}) or, with {@code columns}, {@code
+   * insertColumns(entities, from, to, fieldArrays...)} (a value per entity, EnTT's {@code
+   * insert(first, last, from)}): {@code prepareInsertAll}, the page runs written, {@code
+   * commitInsertAll}.
+   */
   private static MethodSpec insertMethod(final ComponentModel model, final boolean columns) {
     final BulkLocals locals = BulkLocals.of(model);
     final MethodSpec.Builder method =
