@@ -223,14 +223,10 @@ public final class Relation<T> {
    */
   void checkTarget(final long source, final long target, final String operation) {
     if (!registry.valid(target)) {
-      throw new IllegalArgumentException(
-          "cannot "
-              + operation
-              + " "
-              + storage.type().name()
-              + " on "
-              + Entity.toString(source)
-              + ": its target "
+      throw refused(
+          operation,
+          source,
+          ": its target "
               + Entity.toString(target)
               + " is not a live entity; a relationship names a live target");
     }
@@ -244,14 +240,10 @@ public final class Relation<T> {
     long step = target;
     for (int hops = 0; hops <= lists.linked() && !Entity.isNull(step); hops++) {
       if (step == source) {
-        throw new IllegalArgumentException(
-            "cannot "
-                + operation
-                + " "
-                + storage.type().name()
-                + " on "
-                + Entity.toString(source)
-                + " naming "
+        throw refused(
+            operation,
+            source,
+            " naming "
                 + Entity.toString(target)
                 + ": "
                 + (source == target ? "an entity naming itself" : "the chain from the target")
@@ -261,6 +253,19 @@ public final class Relation<T> {
       }
       step = target(step);
     }
+  }
+
+  /** The refusal of {@code operation} on {@code source}'s relationship, for the reason given. */
+  private IllegalArgumentException refused(
+      final String operation, final long source, final String reason) {
+    return new IllegalArgumentException(
+        "cannot "
+            + operation
+            + " "
+            + storage.type().name()
+            + " on "
+            + Entity.toString(source)
+            + reason);
   }
 
   /** Links a source just constructed. */

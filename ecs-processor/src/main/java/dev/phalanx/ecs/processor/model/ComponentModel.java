@@ -21,6 +21,7 @@ import javax.lang.model.element.TypeElement;
  *     component, a field type, an accessor), so that it must suppress deprecation warnings to stay
  *     warning-free
  * @param tracked whether the storage records a change tick per element ({@code tracked = true})
+ * @param relationship what {@code @Relationship} declares, or {@code null} for a plain component
  */
 public record ComponentModel(
     TypeElement element,
