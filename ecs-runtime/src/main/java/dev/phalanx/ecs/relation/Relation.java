@@ -7,7 +7,6 @@ import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -347,17 +346,13 @@ public final class Relation<T> {
     return failure;
   }
 
-  /** Appends the sources of {@code target} to {@code queue}; returns the queue's new size. */
-  int appendSources(final long target, final long[][] queue, int size) {
+  /** Appends the sources of {@code target} to {@code queue}, in link order. */
+  void appendSources(final long target, final EntityQueue queue) {
     for (long source = lists.firstOf(target);
         !Entity.isNull(source);
         source = lists.nextOf(source)) {
-      if (size == queue[0].length) {
-        queue[0] = Arrays.copyOf(queue[0], Math.max(16, size * 2));
-      }
-      queue[0][size++] = source;
+      queue.add(source);
     }
-    return size;
   }
 
   @Override

@@ -30,12 +30,10 @@ final class Relations {
   private Relation<?>[] kinds = new Relation<?>[0];
   private boolean refusing;
   // The linked destroys to make (DESTROY_SOURCES), drained by the outermost destroy.
-  private final long[][] pending = {new long[16]};
-  private int pendingHead;
-  private int pendingSize;
+  private final EntityQueue pending = new EntityQueue();
   private boolean draining;
   // The destroy rule's scratch: the entities going (a queue), marked by index with an epoch.
-  private final long[][] going = {new long[16]};
+  private final EntityQueue going = new EntityQueue();
   private int[] marks = new int[0];
   private int epoch;
 
@@ -80,12 +78,12 @@ final class Relations {
         continue;
       }
       if (OnTargetDestroyed.DESTROY_SOURCES == kind.onTargetDestroyed()) {
-        pendingSize = kind.appendSources(target, pending, pendingSize);
+        kind.appendSources(target, pending);
       } else {
         failure = kind.removeSources(target, failure);
       }
     }
-    if (!draining && pendingHead < pendingSize) {
+    if (!draining && pending.hasNext()) {
       failure = drain(failure);
     }
     Failures.rethrow(failure);
@@ -95,8 +93,8 @@ final class Relations {
   private Throwable drain(Throwable failure) {
     draining = true;
     try {
-      while (pendingHead < pendingSize) {
-        final long source = pending[0][pendingHead++];
+      while (pending.hasNext()) {
+        final long source = pending.next();
         if (registry.valid(source)) {
           try {
             registry.destroy(source);
@@ -107,8 +105,7 @@ final class Relations {
       }
     } finally {
       draining = false;
-      pendingHead = 0;
-      pendingSize = 0;
+      pending.clear();
     }
     return failure;
   }
@@ -126,23 +123,23 @@ final class Relations {
         Arrays.fill(marks, 0);
         epoch = 1;
       }
-      int size = 0;
+      going.clear();
       for (int i = from; i < to; i++) {
-        size = markGoing(batch[i], size);
+        markGoing(batch[i]);
       }
-      for (int head = 0; head < size; head++) {
-        final long entity = going[0][head];
+      while (going.hasNext()) {
+        final long entity = going.next();
         for (final Relation<?> kind : kinds) {
           if (OnTargetDestroyed.DESTROY_SOURCES == kind.onTargetDestroyed()) {
             final SourceLists lists = kind.lists();
             for (long s = lists.firstOf(entity); !Entity.isNull(s); s = lists.nextOf(s)) {
-              size = markGoing(s, size);
+              markGoing(s);
             }
           }
         }
       }
-      for (int at = 0; at < size; at++) {
-        checkKept(going[0][at]);
+      for (int at = 0; at < going.size(); at++) {
+        checkKept(going.get(at));
       }
     }
 
@@ -156,20 +153,15 @@ final class Relations {
     }
 
     /** Marks {@code entity} as going and queues it, unless it is marked already. */
-    private int markGoing(final long entity, final int size) {
+    private void markGoing(final long entity) {
       final int index = Entity.index(entity);
       if (index >= marks.length) {
         marks = Arrays.copyOf(marks, Math.max(index + 1, marks.length * 2));
       }
-      if (epoch == marks[index]) {
-        return size;
+      if (epoch != marks[index]) {
+        marks[index] = epoch;
+        going.add(entity);
       }
-      marks[index] = epoch;
-      if (size == going[0].length) {
-        going[0] = Arrays.copyOf(going[0], size * 2);
-      }
-      going[0][size] = entity;
-      return size + 1;
     }
 
     /** Throws if a source of a {@code REFUSE} kind names {@code target} and stays. */

@@ -26,6 +26,7 @@
  *   <li>{@code Relation}: one kind in one registry: queries and upkeep.
  *   <li>{@code Relations}: every kind of a registry: the destroy policies and the refusing rule.
  *   <li>{@code SourceLists}: the reverse side's arrays and list surgery.
+ *   <li>{@code EntityQueue}: the worklists of linked destroys and of the refusing rule.
  *   <li>{@code RelationCheck}: the check behind {@code verify()}.
  * </ul>
  */
