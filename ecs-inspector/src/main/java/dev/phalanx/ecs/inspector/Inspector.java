@@ -216,7 +216,6 @@ public final class Inspector implements AutoCloseable {
       }
       first = false;
       if (run(call, call.deadline > 0 && System.nanoTime() < call.deadline)) {
-        queued.decrementAndGet();
         answered++;
       } else {
         waiting.add(call); // still counted against maxQueuedCalls
@@ -250,7 +249,6 @@ public final class Inspector implements AutoCloseable {
       }
       checks++;
       if (run(call, System.nanoTime() < call.deadline)) {
-        queued.decrementAndGet();
         answered++;
       } else {
         waiting.add(call);
@@ -284,32 +282,39 @@ public final class Inspector implements AutoCloseable {
     methods.systemFailed(Objects.requireNonNull(failure, "failure"));
   }
 
-  /** Runs one call; returns false if it is a watch that waits (its state back to WAITING). */
+  /**
+   * Runs one call; returns false if it is a watch that waits (its state back to WAITING). A call
+   * that ends gives back its place in the queue before its client sees the answer, so a client that
+   * calls again at once never finds its own finished call still counted.
+   */
   private boolean run(final Call call, final boolean mayWait) {
     JsonNode result;
     try {
       result = methods.run(call.method, call.params, mayWait);
     } catch (RpcError e) {
-      call.state.set(DONE);
-      call.answer.complete(error(call.id, e));
+      finish(call, error(call.id, e));
       return true;
     } catch (RuntimeException e) {
-      call.state.set(DONE);
-      call.answer.complete(
-          error(call.id, new RpcError(RpcError.INTERNAL_ERROR, "the call failed: " + e)));
+      finish(call, error(call.id, new RpcError(RpcError.INTERNAL_ERROR, "the call failed: " + e)));
       return true;
     }
     if (null == result) {
       call.state.set(WAITING);
       return false;
     }
-    call.state.set(DONE);
     final ObjectNode answer = JsonNodeFactory.instance.objectNode();
     answer.put("jsonrpc", "2.0");
     answer.set("result", result);
     answer.set("id", call.id);
-    call.answer.complete(answer);
+    finish(call, answer);
     return true;
+  }
+
+  /** Marks a running call done, gives back its place in the queue, then answers its client. */
+  private void finish(final Call call, final JsonNode answer) {
+    call.state.set(DONE);
+    queued.decrementAndGet();
+    call.answer.complete(answer);
   }
 
   /** {@return the token every call must carry} */
