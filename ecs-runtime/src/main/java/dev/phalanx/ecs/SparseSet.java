@@ -107,6 +107,9 @@ public class SparseSet {
   }
 
   private final DeletionPolicy policy;
+  // Whether every removal first calls elementRemoving (see removalsAnnounced): one field test for
+  // the sets that keep no index beside their elements.
+  private boolean announcesRemovals;
   private int[][] sparse = NO_PAGES;
   private long[] packed = NO_ENTITIES;
   private int size;
@@ -786,6 +789,9 @@ public class SparseSet {
    */
   final void removeAt(final int position) {
     final int index = (int) packed[position];
+    if (announcesRemovals) {
+      elementRemoving(packed[position], position);
+    }
     final int[] entityPage = sparse[index >>> SPARSE_SHIFT];
     if (DeletionPolicy.IN_PLACE == policy) {
       removeInPlace(position, entityPage, index & SPARSE_MASK);
@@ -818,6 +824,9 @@ public class SparseSet {
     final int position = ~entityPage[offset];
     if (position < 0 || packed[position] != entity) {
       return;
+    }
+    if (announcesRemovals) {
+      elementRemoving(entity, position);
     }
     if (DeletionPolicy.IN_PLACE == policy) {
       removeInPlace(position, entityPage, offset);
@@ -920,6 +929,9 @@ public class SparseSet {
       if (position < 0 || entities[position] != entity) {
         continue;
       }
+      if (announcesRemovals) {
+        elementRemoving(entity, position);
+      }
       if (position != last) {
         final long moved = entities[last];
         moveElement(last, position);
@@ -943,6 +955,9 @@ public class SparseSet {
     for (int position = size - 1; position >= 0; position--) {
       final long entity = entities[position];
       if (!Entity.isTombstone(entity)) {
+        if (announcesRemovals) {
+          elementRemoving(entity, position);
+        }
         sparse[((int) entity) >>> SPARSE_SHIFT][((int) entity) & SPARSE_MASK] = NO_ENTRY;
         releaseElement(position);
       }
@@ -1015,6 +1030,26 @@ public class SparseSet {
    * @param position the position being vacated
    */
   protected void releaseElement(final int position) {}
+
+  /**
+   * Makes every removal from this set call {@link #elementRemoving} first. For storages that keep
+   * an index by entity beside their elements; call it from the constructor.
+   */
+  protected final void announceRemovals() {
+    announcesRemovals = true;
+  }
+
+  /**
+   * Called by every removal of an element, once {@link #announceRemovals()} was called: single
+   * removals, batch removals of a destroy, and removing every element; after the destroy listeners
+   * ran and before the element leaves, so that its payload is still readable at {@code position}.
+   * It must not throw nor change this set. A relationship's storage unlinks the source from its
+   * target's list here, in O(1).
+   *
+   * @param entity the entity whose element is removed
+   * @param position its position
+   */
+  protected void elementRemoving(final long entity, final int position) {}
 
   // ---------------------------------------------------------------------------------------------
   // Sorting. Comparators see a set that does not change: the order is computed on a permutation of

@@ -15,18 +15,20 @@ import java.util.Objects;
  * side, the truth), and the relation keeps each target's sources (the reverse side) exactly in step
  * with it. Get it with {@link #of}; the registry creates it with the kind's storage.
  *
- * <p>How it stays in step: it listens first to the storage's construct, update and destroy signals
- * (so every listener of the user sees both sides agree), follows in-place writes announced to the
- * storage (a change set's rows, {@code patch}), and is rebuilt from the storage by {@link
- * #rebuildAll} after raw writes (the snapshot and delta loaders call it). {@link Registry#verify()}
- * checks both sides against each other.
+ * <p>How it stays in step: it listens first to the storage's construct and update signals, and cuts
+ * a source as its element leaves, through the storage's removal hook (so every listener of the user
+ * sees both sides agree: a destroy listener still finds the source linked, as its element is still
+ * there), follows in-place writes announced to the storage (a change set's rows, {@code patch}),
+ * and is rebuilt from the storage by {@link #rebuildAll} after raw writes (the snapshot and delta
+ * loaders call it). {@link Registry#verify()} checks both sides against each other.
  *
  * <h2>Costs</h2>
  *
  * <p>{@link #target}, {@link #sourceCount}, {@link #firstSource} and {@link #nextSource} are O(1);
- * adding, replacing and removing a relationship cost a signal and O(1) list surgery, plus O(length
- * of the target's chain) for an acyclic kind's cycle check; destroying a target costs O(its
- * sources) under every policy; {@link #verify} and {@link #rebuildAll} are O(relationships).
+ * adding and replacing a relationship cost a signal and O(1) list surgery, removing one the list
+ * surgery alone, plus O(length of the target's chain) for an acyclic kind's cycle check; destroying
+ * a target costs O(its sources) under every policy; {@link #verify} and {@link #rebuildAll} are
+ * O(relationships).
  *
  * @param <T> the relationship's component class
  */
@@ -41,7 +43,6 @@ public final class Relation<T> {
     this.storage = storage;
     storage.onConstruct().connectFirst((r, entity) -> linkSource(entity));
     storage.onUpdate().connectFirst((r, entity) -> relink(entity));
-    storage.onDestroy().connectFirst((r, entity) -> unlink(entity));
     registry.addCheck(storage.type().name() + " relationship", this::verify);
   }
 
@@ -298,8 +299,8 @@ public final class Relation<T> {
     relink(storage.packed()[position]);
   }
 
-  /** Unlinks a source whose element is being removed. */
-  private void unlink(final long source) {
+  /** Unlinks a source whose element is being removed; for the storage's removal hook. */
+  void unlinking(final long source) {
     if (!Entity.isNull(lists.targetOf(source))) {
       lists.cut(source);
     }

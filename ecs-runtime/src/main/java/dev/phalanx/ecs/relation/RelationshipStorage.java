@@ -37,6 +37,7 @@ public abstract class RelationshipStorage<T> extends Storage<T> {
     super(type);
     this.onTargetDestroyed = Objects.requireNonNull(onTargetDestroyed, "onTargetDestroyed");
     this.acyclic = acyclic;
+    announceRemovals();
   }
 
   /**
@@ -91,6 +92,14 @@ public abstract class RelationshipStorage<T> extends Storage<T> {
   @Override
   protected final void checkStaged(final long entity, final String operation) {
     checkTarget(entity, stagedTarget(), operation);
+  }
+
+  /** Unlinks the source from its target's list, by every removal path (see the superclass). */
+  @Override
+  protected final void elementRemoving(final long entity, final int position) {
+    if (null != relation) {
+      relation.unlinking(entity);
+    }
   }
 
   @Override

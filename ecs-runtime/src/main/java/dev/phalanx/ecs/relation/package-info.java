@@ -14,9 +14,10 @@
  * <h2>Costs</h2>
  *
  * <p>The reverse side is kept in pages of flat arrays indexed by entity index: a lookup is two
- * array reads; a link or cut is O(1). Adding, replacing and removing a relationship publish the
- * storage's signals (the relation listens first), so they take the storage's observed path rather
- * than its quiet one. Destroying a target is O(its sources). {@link
+ * array reads; a link or cut is O(1). Adding and replacing a relationship publish the storage's
+ * construct and update signals (the relation listens first); removing one cuts the source through
+ * the storage's removal hook, so a kind without destroy listeners of its own keeps the storage's
+ * quiet removal path. Destroying a target is O(its sources). {@link
  * dev.phalanx.ecs.Registry#verify()} checks both sides of every kind, O(relationships).
  *
  * <h2>Files</h2>

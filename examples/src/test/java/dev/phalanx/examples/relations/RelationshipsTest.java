@@ -120,6 +120,69 @@ class RelationshipsTest {
     assertEquals(List.of(), registry.verify());
   }
 
+  /**
+   * Listeners see both sides agree at every step: a destroy listener still finds its source linked
+   * (the element is still there), a construct listener finds it linked already, and after every
+   * path that removes elements (a remove, a destroy, a clear, a destroyed batch) the source is cut.
+   */
+  @Test
+  void listenersSeeBothSidesAgreeOnEveryRemovalPath() {
+    final long carrier = registry.create();
+    final long[] ships = new long[6];
+    registry.create(ships, 0, ships.length);
+    final int[] seen = new int[2];
+    docked
+        .onConstruct()
+        .connect(
+            (r, ship) -> {
+              assertEquals(carrier, docking.target(ship));
+              assertEquals(List.of(), docking.verify());
+              seen[0]++;
+            });
+    docked
+        .onDestroy()
+        .connect(
+            (r, ship) -> {
+              assertEquals(carrier, docking.target(ship));
+              assertEquals(List.of(), docking.verify());
+              seen[1]++;
+            });
+    for (int i = 0; i < ships.length; i++) {
+      docked.emplace(ships[i], carrier, i);
+    }
+    docked.remove(ships[0]);
+    registry.destroy(ships[1]);
+    registry.destroy(new long[] {ships[2], ships[3]}, 0, 2);
+    assertArrayEquals(new long[] {ships[4], ships[5]}, docking.sources(carrier));
+    docked.clear();
+    assertEquals(0, docking.sourceCount(carrier));
+    assertEquals(Entity.NULL, docking.target(ships[5]));
+    assertEquals(6, seen[0]);
+    assertEquals(6, seen[1]);
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /** Without listeners of its own, every removal path still cuts the source from its target. */
+  @Test
+  void quietRemovalsCutTheSourceOnEveryPath() {
+    final long carrier = registry.create();
+    final long[] ships = new long[8];
+    registry.create(ships, 0, ships.length);
+    for (int i = 0; i < ships.length; i++) {
+      docked.emplace(ships[i], carrier, i);
+    }
+    docked.remove(ships[0]);
+    registry.destroy(ships[1]);
+    registry.destroy(new long[] {ships[2], ships[3]}, 0, 2);
+    assertArrayEquals(
+        new long[] {ships[4], ships[5], ships[6], ships[7]}, docking.sources(carrier));
+    assertEquals(List.of(), registry.verify());
+    docked.clear();
+    assertEquals(0, docking.sourceCount(carrier));
+    registry.clear();
+    assertEquals(List.of(), registry.verify());
+  }
+
   @Test
   void removeDropsTheRelationshipOfEverySource() {
     final long enemy = registry.create();
