@@ -98,6 +98,24 @@ final class Destruction {
   }
 
   /**
+   * Checks, changing nothing, what a guarded {@link #destroy(long, int)} of the live {@code entity}
+   * checks before its first removal: the locks, then every removal (with the entity on the
+   * destroying stack meanwhile, as in a batch's check). See {@link Registry#checkDestroy}.
+   */
+  void checkDestroyable(final long entity) {
+    checkUnlockedFor(entity, 1);
+    if (registry.isBeingDestroyed(entity)) {
+      return; // its removals are under way: the destroy is a no-op
+    }
+    registry.pushDestroying(entity);
+    try {
+      checkDestroy(entity);
+    } finally {
+      registry.popDestroying();
+    }
+  }
+
+  /**
    * Throws a {@link java.util.ConcurrentModificationException} if a storage that holds {@code
    * entity} is locked (by a chunk or parallel iteration, or a sort's comparator): destroying the
    * entity would remove its element there. Reads only, and allocates nothing unless it throws, so

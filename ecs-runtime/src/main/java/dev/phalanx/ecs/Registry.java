@@ -458,8 +458,15 @@ public final class Registry {
     return destroyingDepth;
   }
 
-  /** Returns whether {@code entity} is being destroyed: its components are being removed. */
-  boolean isBeingDestroyed(final long entity) {
+  /**
+   * {@return whether {@code entity}'s destroy is under way} Its components are being removed or its
+   * destroy listeners run: it is still valid, but it will not stay. Code that keeps references to
+   * entities (a relationship naming a target) may refuse it. O(nested destroys); one field read
+   * when no destroy runs.
+   *
+   * @param entity any handle
+   */
+  public boolean isBeingDestroyed(final long entity) {
     for (int i = destroyingDepth - 1; i >= 0; i--) {
       if (destroying[i] == entity) {
         return true;
@@ -1307,6 +1314,33 @@ public final class Registry {
     destroyChecks = Arrays.copyOf(destroyChecks, destroyChecks.length + 1);
     destroyChecks[destroyChecks.length - 1] = check;
     refreshDirectUpkeep();
+  }
+
+  /**
+   * {@return whether a storage or group of this registry is iterated or locked now} While one is,
+   * structural changes are checked against the iterations and locks before they are made, and may
+   * be refused ({@link #checkDestroy}, {@link Storage#checkRemove}).
+   */
+  public boolean isIteratedOrLocked() {
+    return groups.guards.any();
+  }
+
+  /**
+   * Checks, changing nothing, that {@link #destroy(long)} of {@code entity} would not be refused
+   * now by a lock or an iteration of a storage that holds it; does nothing for an entity that is
+   * not valid. For a {@link DestroyCheck} whose destroy takes other entities along (a
+   * relationship's linked destroys), so that it can refuse the first destroy rather than stop
+   * midway. O(storages) while something is iterated or locked, O(1) otherwise; it runs no {@link
+   * DestroyCheck}.
+   *
+   * @param entity the entity that would be destroyed
+   * @throws java.util.ConcurrentModificationException naming the entity and the storage, if a lock
+   *     or an iteration would refuse the destroy
+   */
+  public void checkDestroy(final long entity) {
+    if (groups.guards.any() && entities.valid(entity)) {
+      destruction.checkDestroyable(entity);
+    }
   }
 
   /** Runs every {@link DestroyCheck} on {@code batch[from, to)}; see {@link #addDestroyCheck}. */

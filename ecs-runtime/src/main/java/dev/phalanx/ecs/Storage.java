@@ -346,6 +346,23 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
+   * Checks, changing nothing, that {@link #remove(long)} of {@code entity} would not be refused now
+   * by a lock, an iteration or a group's upkeep; does nothing if the entity has no element here.
+   * For code that must refuse a change of several removals before the first (a {@link
+   * DestroyCheck}). O(1) when nothing is iterated or locked and no group observes the storage.
+   *
+   * @param entity the entity whose element would be removed
+   * @throws java.util.ConcurrentModificationException naming the entity and the storage, if the
+   *     removal would be refused
+   */
+  public final void checkRemove(final long entity) {
+    final int position = indexOf(entity);
+    if (ABSENT != position && !isQuiet()) {
+      ElementRemoval.check(this, entity, position);
+    }
+  }
+
+  /**
    * The rest of {@link #remove}, kept apart so that the quiet path stays small enough to inline.
    */
   private boolean removeObserved(final long entity, final int position) {

@@ -230,6 +230,15 @@ public final class Relation<T> {
               + Entity.toString(target)
               + " is not a live entity; a relationship names a live target");
     }
+    if (registry.isBeingDestroyed(target)) {
+      throw refused(
+          operation,
+          source,
+          ": its target "
+              + Entity.toString(target)
+              + " is being destroyed (a destroy listener asked); a relationship names a target"
+              + " that stays");
+    }
     if (storage.acyclic()) {
       checkAcyclic(source, target, operation);
     }

@@ -22,6 +22,9 @@ import java.util.Arrays;
  *   <li>A destroy that would leave a source of a {@code REFUSE} kind naming a dead target is
  *       refused before anything changes: the rule follows every {@code DESTROY_SOURCES} link from
  *       the destroyed entities, and allows a source that goes with them.
+ *   <li>While something is iterated or locked, a destroy is refused before anything changes if a
+ *       lock or an iteration would refuse one of the changes its policies make: a linked destroy,
+ *       or the removal of a {@code REMOVE} kind's relationship. So a cascade never stops midway.
  * </ul>
  */
 final class Relations {
@@ -29,6 +32,7 @@ final class Relations {
   private final Registry registry;
   private Relation<?>[] kinds = new Relation<?>[0];
   private boolean refusing;
+  private boolean ruled;
   // The linked destroys to make (DESTROY_SOURCES), drained by the outermost destroy.
   private final EntityQueue pending = new EntityQueue();
   private boolean draining;
@@ -55,9 +59,10 @@ final class Relations {
     final Relation<T> relation = new Relation<>(registry, storage);
     kinds = Arrays.copyOf(kinds, kinds.length + 1);
     kinds[kinds.length - 1] = relation;
-    if (OnTargetDestroyed.REFUSE == storage.onTargetDestroyed() && !refusing) {
-      refusing = true;
-      registry.addDestroyCheck(new RefuseRule());
+    refusing |= OnTargetDestroyed.REFUSE == storage.onTargetDestroyed();
+    if (!ruled) {
+      ruled = true;
+      registry.addDestroyCheck(new DestroyRule());
     }
     return relation;
   }
@@ -110,15 +115,41 @@ final class Relations {
     return failure;
   }
 
-  /** The destroy rule of the {@code REFUSE} kinds; see the class comment. */
-  private final class RefuseRule implements DestroyCheck {
+  /**
+   * The destroy rule: the {@code REFUSE} kinds' refusal, and, while something is iterated or
+   * locked, the check of every change the policies will make; see the class comment. It finds the
+   * entities going (the batch, then every {@code DESTROY_SOURCES} source of one going, breadth
+   * first) only when one of the two may refuse.
+   */
+  private final class DestroyRule implements DestroyCheck {
 
     @Override
     public void check(final Registry owner, final long[] batch, final int from, final int to) {
-      if (draining || !anyRefusingLink()) {
+      if (draining) {
         // A linked destroy of the drain: the outermost destroy's check covered it.
         return;
       }
+      final boolean guarded = registry.isIteratedOrLocked();
+      if (!(refusing && anyRefusingLink()) && !(guarded && anyLink())) {
+        return;
+      }
+      final int batchGoing = findGoing(batch, from, to);
+      for (int at = 0; at < going.size(); at++) {
+        final long entity = going.get(at);
+        if (refusing) {
+          checkKept(entity);
+        }
+        if (guarded) {
+          checkChanges(entity, at >= batchGoing);
+        }
+      }
+    }
+
+    /**
+     * Queues and marks the entities going: those of the batch, then the sources their {@code
+     * DESTROY_SOURCES} links take along. Returns how many came from the batch (they come first).
+     */
+    private int findGoing(final long[] batch, final int from, final int to) {
       if (++epoch == 0) {
         Arrays.fill(marks, 0);
         epoch = 1;
@@ -127,6 +158,7 @@ final class Relations {
       for (int i = from; i < to; i++) {
         markGoing(batch[i]);
       }
+      final int batchGoing = going.size();
       while (going.hasNext()) {
         final long entity = going.next();
         for (final Relation<?> kind : kinds) {
@@ -138,9 +170,37 @@ final class Relations {
           }
         }
       }
-      for (int at = 0; at < going.size(); at++) {
-        checkKept(going.get(at));
+      return batchGoing;
+    }
+
+    /**
+     * Throws if a lock or an iteration would refuse a change that the destroy of {@code entity}
+     * makes beyond its own removals (which the registry checks for the batch): its destroy, if a
+     * link takes it along, and the removal of every relationship naming it that is not a linked
+     * destroy ({@code REMOVE} and {@code REFUSE} kinds).
+     */
+    private void checkChanges(final long entity, final boolean linked) {
+      if (linked) {
+        registry.checkDestroy(entity);
       }
+      for (final Relation<?> kind : kinds) {
+        // REFUSE kinds remove theirs too: their sources that name a going entity are going.
+        if (OnTargetDestroyed.DESTROY_SOURCES != kind.onTargetDestroyed()) {
+          final SourceLists lists = kind.lists();
+          for (long s = lists.firstOf(entity); !Entity.isNull(s); s = lists.nextOf(s)) {
+            kind.storage().checkRemove(s);
+          }
+        }
+      }
+    }
+
+    private boolean anyLink() {
+      for (final Relation<?> kind : kinds) {
+        if (0 != kind.lists().linked()) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private boolean anyRefusingLink() {

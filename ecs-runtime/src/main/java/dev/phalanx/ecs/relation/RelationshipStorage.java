@@ -74,9 +74,10 @@ public abstract class RelationshipStorage<T> extends Storage<T> {
   }
 
   /**
-   * Checks, changing nothing, that {@code source} may name {@code target}: the target is live and,
-   * for an acyclic kind, is not {@code source} nor has {@code source} up its chain. For generated
-   * code, before any write of a target.
+   * Checks, changing nothing, that {@code source} may name {@code target}: the target is live, its
+   * destroy is not under way ({@link dev.phalanx.ecs.Registry#isBeingDestroyed}), and, for an
+   * acyclic kind, is not {@code source} nor has {@code source} up its chain. For generated code,
+   * before any write of a target.
    *
    * @param source the entity whose relationship is written
    * @param target the target it would name

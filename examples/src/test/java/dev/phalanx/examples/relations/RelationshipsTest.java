@@ -14,6 +14,7 @@ import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.SnapshotLoader;
 import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import dev.phalanx.examples.components.Position;
+import dev.phalanx.examples.components.Position_Storage;
 import dev.phalanx.examples.components.Position_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -159,6 +160,80 @@ class RelationshipsTest {
     assertEquals(Entity.NULL, docking.target(ships[5]));
     assertEquals(6, seen[0]);
     assertEquals(6, seen[1]);
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /**
+   * A destroy listener that links a source to the entity being destroyed is refused, whichever
+   * listener asks and whenever: the target would not stay, and the policy of the kind may already
+   * have run. The destroy completes, the link is not made, both sides agree.
+   */
+  @Test
+  void aTargetBeingDestroyedIsRefused() {
+    final long carrier = registry.create();
+    final long ship = registry.create();
+    final long escort = registry.create();
+    registry.emplace(carrier, Position_Traits.TYPE, new Position(0, 0));
+    registry
+        .storage(Position_Traits.TYPE)
+        .onDestroy()
+        .connect((r, entity) -> docked.emplace(ship, entity, 1));
+    registry.onDestroy().connect((r, entity) -> docked.emplace(escort, entity, 2));
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> registry.destroy(carrier));
+    assertTrue(refused.getMessage().contains("is being destroyed"), refused::getMessage);
+    assertEquals(
+        1, refused.getSuppressed().length, () -> List.of(refused.getSuppressed()).toString());
+    assertFalse(registry.valid(carrier));
+    assertFalse(docked.contains(ship));
+    assertFalse(docked.contains(escort));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  /**
+   * While a storage is locked, a destroy whose policies would need to change it is refused before
+   * anything changes: the removal of a {@code REMOVE} relationship, and a linked destroy of a
+   * source that has a component in the locked storage. Without the lock both go through.
+   */
+  @Test
+  void aLockThatWouldStopAPolicyRefusesTheDestroyFirst() {
+    final long enemy = registry.create();
+    final long[] turrets = new long[3];
+    registry.create(turrets, 0, turrets.length);
+    targets.insert(turrets, 0, turrets.length, enemy, 0.5f);
+    final long carrier = registry.create();
+    final long[] ships = new long[3];
+    registry.create(ships, 0, ships.length);
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    for (int i = 0; i < ships.length; i++) {
+      docked.emplace(ships[i], carrier, i);
+    }
+    positions.emplace(ships[2], 1f, 2f); // the last source to go holds the locked component
+
+    targets.lock("a test", this);
+    assertThrows(java.util.ConcurrentModificationException.class, () -> registry.destroy(enemy));
+    assertTrue(registry.valid(enemy));
+    assertEquals(3, locks.sourceCount(enemy));
+    targets.unlock();
+
+    positions.lock("a test", this);
+    final RuntimeException refused =
+        assertThrows(
+            java.util.ConcurrentModificationException.class, () -> registry.destroy(carrier));
+    assertTrue(refused.getMessage().contains(Entity.toString(ships[2])), refused::getMessage);
+    assertTrue(registry.valid(carrier));
+    for (final long ship : ships) {
+      assertTrue(registry.valid(ship));
+    }
+    assertEquals(3, docking.sourceCount(carrier));
+    registry.destroy(enemy); // nothing of it is locked
+    positions.unlock();
+    assertEquals(List.of(), registry.verify());
+
+    registry.destroy(carrier);
+    for (final long ship : ships) {
+      assertFalse(registry.valid(ship));
+    }
     assertEquals(List.of(), registry.verify());
   }
 
