@@ -4,6 +4,9 @@
 #
 #   benchmarks/run.sh quick [all|iteration|structural]   # under 10 minutes on 2 cores
 #   benchmarks/run.sh full  [all|iteration|structural]   # careful run: forks, longer, 10k/1M/10M
+#   benchmarks/run.sh forks [regex]                      # fork stability: FORKS (5) forks per row,
+#                                                        # flags a row whose slowest fork is over
+#                                                        # 1.3x its fastest (exit status 1)
 #
 # Build first: mvn -B install (or mvn -q install -pl benchmarks -am). The JVM is $JAVA_HOME/bin/java
 # when JAVA_HOME is set, else java from PATH. RESULTS=dir writes elsewhere (default benchmarks/results).
@@ -22,6 +25,14 @@ if [[ ! -f "$jar" ]]; then
   echo "missing $jar: build it with 'mvn -B install' at the repository root" >&2
   exit 1
 fi
+if [[ "$mode" == forks ]]; then
+  # The rows whose speed has depended on the JVM launch, unless a regex is given.
+  rows="${2:-(iteration\.Iterate\.run|groups\.IterateGroup\.phalanx)}"
+  mkdir -p "$out"
+  "$java" -jar "$jar" "$rows" -f "${FORKS:-5}" -wi 2 -w 400ms -i 3 -r 400ms -jvmArgsAppend "-Xms4g -Xmx4g" \
+    -rf json -rff "$out/forks.json" "${extra[@]}"
+  exec "$java" -cp "$jar" dev.phalanx.benchmarks.report.ForkSpread "$out/forks.json"
+fi
 case "$mode" in
   quick)
     # One fork, short iterations (0.4 s: 83 iteration benchmarks must fit), 1M entities (10k/10M only in full mode).
@@ -37,7 +48,7 @@ case "$mode" in
     sizes=(10000:10k 10000000:10M)
     ;;
   *)
-    echo "usage: $0 quick|full [all|iteration|structural]" >&2
+    echo "usage: $0 quick|full [all|iteration|structural] | forks [regex]" >&2
     exit 2
     ;;
 esac
