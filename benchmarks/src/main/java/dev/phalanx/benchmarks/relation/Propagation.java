@@ -7,6 +7,7 @@ import dev.phalanx.benchmarks.components.Lock;
 import dev.phalanx.benchmarks.components.Lock_Storage;
 import dev.phalanx.benchmarks.components.Lock_Traits;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.relation.Cascade;
 import dev.phalanx.ecs.relation.Relation;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -20,7 +21,8 @@ import org.openjdk.jmh.annotations.State;
  * entities in chains {@value #DEPTH} deep: {@code propagate} orders the sources breadth first
  * ({@code Relation.breadthFirst}) and gives each the value of its target plus one, a lookup of the
  * target and of its value per source; {@code flat} adds one to every value in a chunk pass over the
- * same storage, the floor (target: {@code propagate} at most 2x {@code flat}).
+ * same storage, the floor (target: propagation at most 2x {@code flat}); {@code cascade} propagates
+ * through a {@link Cascade}'s runs.
  */
 @OperationsPerInvocation(Propagation.ENTITIES)
 public class Propagation extends IterationBenchmark {
@@ -36,6 +38,7 @@ public class Propagation extends IterationBenchmark {
     Lock_Storage locks;
     Relation<Lock> relation;
     long[] order;
+    Cascade cascade;
 
     @Setup(Level.Trial)
     public void setup() {
@@ -51,6 +54,7 @@ public class Propagation extends IterationBenchmark {
         }
       }
       order = new long[relation.size()];
+      cascade = Cascade.of(relation, heat); // arranged by its first pass, in the warm-up
     }
   }
 
@@ -65,6 +69,38 @@ public class Propagation extends IterationBenchmark {
       heat.setValue(source, heat.value(relation.target(source)) + 1f);
     }
     return heat.value(order[count - 1]);
+  }
+
+  /**
+   * The same propagation through a {@link Cascade}: the heat storage arranged breadth first once
+   * (by the first pass, in the warm-up), then runs whose targets are one element or a run of the
+   * same length, each a loop over two page arrays.
+   */
+  @Benchmark
+  public float cascade(final Forest forest) {
+    final float[][] pages = forest.heat.valuePages();
+    final int shift = forest.heat.pageShift();
+    final int mask = forest.heat.pageSize() - 1;
+    forest.cascade.each(
+        (from, to, parentFrom, oneParent) -> {
+          final float[] page = pages[from >>> shift];
+          final float[] parents = pages[parentFrom >>> shift];
+          final int start = from & mask;
+          final int end = start + (to - from);
+          final int parent = parentFrom & mask;
+          if (oneParent) {
+            final float value = parents[parent] + 1f;
+            for (int i = start; i < end; i++) {
+              page[i] = value;
+            }
+          } else {
+            final int shiftToParent = parent - start;
+            for (int i = start; i < end; i++) {
+              page[i] = parents[i + shiftToParent] + 1f;
+            }
+          }
+        });
+    return pages[0][0];
   }
 
   @Benchmark

@@ -37,6 +37,8 @@ public final class Relation<T> {
   private final Registry registry;
   private final RelationshipStorage<T> storage;
   private final SourceLists lists = new SourceLists();
+  // Bumped by every change of the reverse side, so that a Cascade knows when to arrange again.
+  private long changes;
 
   Relation(final Registry registry, final RelationshipStorage<T> storage) {
     this.registry = registry;
@@ -282,6 +284,7 @@ public final class Relation<T> {
     final long target = storage.targetAt(storage.indexOf(source));
     if (!Entity.isNull(target)) {
       lists.link(source, target);
+      changes++;
     }
   }
 
@@ -294,6 +297,7 @@ public final class Relation<T> {
     final long target = storage.targetAt(position);
     final long linked = lists.targetOf(source);
     if (target != linked) {
+      changes++;
       if (!Entity.isNull(linked)) {
         lists.cut(source);
       }
@@ -312,7 +316,13 @@ public final class Relation<T> {
   void unlinking(final long source) {
     if (!Entity.isNull(lists.targetOf(source))) {
       lists.cut(source);
+      changes++;
     }
+  }
+
+  /** {@return a count of the reverse side's changes, for a {@link Cascade} to notice them} */
+  long changes() {
+    return changes;
   }
 
   /** {@return the sources of {@code target} as the lists hold them; for Relations} */
@@ -323,6 +333,7 @@ public final class Relation<T> {
   /** Forgets the reverse side and links every element of the storage again. */
   void rebuild() {
     lists.clear();
+    changes++;
     final long[] packed = storage.packed();
     for (int position = 0, size = storage.size(); position < size; position++) {
       final long source = packed[position];

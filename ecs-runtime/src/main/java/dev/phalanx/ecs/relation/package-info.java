@@ -25,6 +25,7 @@
  * <ul>
  *   <li>{@code RelationshipStorage}: the base of generated relationship storages; checks targets.
  *   <li>{@code Relation}: one kind in one registry: queries and upkeep.
+ *   <li>{@code Cascade}: propagation down a kind's forest, as runs over one storage of values.
  *   <li>{@code Relations}: every kind of a registry: the destroy policies and the refusing rule.
  *   <li>{@code SourceLists}: the reverse side's arrays and list surgery.
  *   <li>{@code EntityQueue}: the worklists of linked destroys and of the refusing rule.

@@ -26,6 +26,7 @@ import dev.phalanx.ecs.command.CommandBuffers;
 import dev.phalanx.ecs.event.EventType;
 import dev.phalanx.ecs.event.Observers;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.relation.Cascade;
 import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.AckedDeltaLoader;
 import dev.phalanx.ecs.snapshot.AckedDeltaWriter;
@@ -625,6 +626,41 @@ class GuideSnippetsTest {
     assertEquals(fighter, inCarrier[0]);
     assertEquals(fighter, where);
     assertEquals(0, registry.alive());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void cascade() {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Docked_Storage docked = registry.storage(Docked_Traits.TYPE);
+    final long carrier = registry.create();
+    final long fighter = registry.create();
+    final long drone = registry.create();
+    positions.emplace(drone, 0f, 1f); // y: the x offset from the target
+    positions.emplace(fighter, 0f, 10f);
+    positions.emplace(carrier, 100f, 100f);
+    docked.emplace(fighter, carrier, 1);
+    docked.emplace(drone, fighter, 0);
+    // tag::cascade[]
+    final Cascade cascade = Cascade.of(Relation.of(registry, Docked_Traits.TYPE), positions);
+    final int shift = positions.pageShift();
+    final int mask = positions.pageSize() - 1;
+    final float[][] xs = positions.xPages(); // x in the world
+    final float[][] offsets = positions.yPages(); // x relative to the target
+    cascade.each(
+        (from, to, parentFrom, oneParent) -> {
+          final float[] x = xs[from >>> shift];
+          final float[] offset = offsets[from >>> shift];
+          final float[] parentX = xs[parentFrom >>> shift];
+          for (int i = from; i < to; i++) {
+            final int parent = oneParent ? parentFrom : parentFrom + (i - from);
+            x[i & mask] = parentX[parent & mask] + offset[i & mask];
+          }
+        });
+    // end::cascade[]
+    assertEquals(110f, positions.x(fighter));
+    assertEquals(111f, positions.x(drone));
     assertEquals(List.of(), registry.verify());
   }
 
