@@ -138,7 +138,7 @@ public final class Simulation {
               if (storages.comets.contains(entity)) {
                 return "comet " + Entity.index(entity);
               }
-              final long head = storages.hierarchy.parent(entity);
+              final long head = storages.tails.target(entity);
               return Entity.isNull(head) ? null : "tail of comet " + Entity.index(head);
             })
         .view("followers", world.followers().view())

@@ -4,7 +4,6 @@ import dev.phalanx.benchmarks.components.TrackedPosition_Storage;
 import dev.phalanx.benchmarks.components.TrackedPosition_Traits;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.examples.particles.Attachment_Storage;
 import dev.phalanx.examples.particles.Attachment_Traits;
@@ -77,8 +76,7 @@ public class ExampleWorldDelta {
     Frozen_Traits.TYPE,
     Glowing_Traits.TYPE,
     Comet_Traits.TYPE,
-    Attachment_Traits.TYPE,
-    Hierarchy.TYPE
+    Attachment_Traits.TYPE
   };
 
   static World exampleWorld(final int roots) {

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Save and load of the particle example's world (1M roots by default, after 20 frames, so with
- * comets, their tails' hierarchy links, holes and recycled identifiers), through the example's own
+ * comets, their tails' relationships, holes and recycled identifiers), through the example's own
  * {@code World.save} and {@code World.load}. Side by side, three limits, single-threaded:
  *
  * <ul>

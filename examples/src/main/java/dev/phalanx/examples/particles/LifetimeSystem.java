@@ -18,19 +18,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The lifetimes are a full-owning group of their own, walked in chunks of {@code int[]} pages
  * (in parallel when the world has a pool). A chunk pass may not change the world, so each run
- * records its dead into its own {@link CommandBuffer} ({@code destroyTree} for a comet: the
- * hierarchy takes the tail with it); the buffers are applied after the pass, in the order of the
- * runs, so the world is the same whatever the number of threads.
+ * records its dead into its own {@link CommandBuffer}; the buffers are applied after the pass, in
+ * the order of the runs, so the world is the same whatever the number of threads. A comet is
+ * destroyed like any root: its tail particles name it in their {@link Attachment} relationship,
+ * whose kind destroys its sources with their target.
  *
  * <p>The tail particles that go with their comet are counted by an observer of {@link
  * EventType#REMOVED} on {@code Attachment}: the storage runs it for each tail particle as it is
- * destroyed, whichever path destroys it, so the aging loop does not look at the hierarchy.
+ * destroyed, whichever path destroys it, so the aging loop does not look at the tails.
  */
 public final class LifetimeSystem {
 
   private final OwningGroup group;
   private final Lifetime_Storage lifetimes;
-  private final Storages storages;
   private final ForkJoinPool pool;
   private final CommandBuffers commands;
   private final RangeConsumer age = (from, to) -> age(null, from, to);
@@ -49,7 +49,6 @@ public final class LifetimeSystem {
   public LifetimeSystem(final Registry registry, final Storages storages, final ForkJoinPool pool) {
     this.group = registry.owningGroup(Lifetime_Traits.TYPE);
     this.lifetimes = storages.lifetimes;
-    this.storages = storages;
     this.pool = pool;
     this.commands = new CommandBuffers(registry);
     Observers.of(registry).observe(EventType.REMOVED, Attachment_Traits.TYPE, this::tailGone);
@@ -78,7 +77,7 @@ public final class LifetimeSystem {
     return destroyedRoots;
   }
 
-  /** Returns the number of comet children destroyed with their parent so far. */
+  /** Returns the number of comet tail particles destroyed with their comet so far. */
   public long destroyedChildren() {
     return destroyedChildren;
   }
@@ -99,12 +98,7 @@ public final class LifetimeSystem {
         if (null == buffer) {
           buffer = commands.forRun(from);
         }
-        final long entity = entities[position];
-        if (storages.comets.contains(entity)) {
-          buffer.destroyTree(entity);
-        } else {
-          buffer.destroy(entity);
-        }
+        buffer.destroy(entities[position]);
         died++;
       }
     }

@@ -2,7 +2,7 @@ package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.DeltaLoader;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.ecs.snapshot.SnapshotFormatException;
@@ -13,11 +13,12 @@ import dev.phalanx.ecs.snapshot.SnapshotFormatException;
  * applies what {@link #writer} sends. After each delta its {@link #checksum()} equals the world's.
  *
  * <p>Every particle moves and ages every frame, and the example's components are untracked, so
- * positions, velocities, lifetimes and hierarchy links are opted in to be sent whole ({@link
- * DeltaWriter#everyValue}); attachments, tags and comets travel only when they are added. Such a
- * delta is about as large as a full snapshot: deltas pay off when little changes per frame, or for
- * tracked components ({@code benchmarks}' {@code ExampleWorldDelta} measures 1% of the world
- * changing).
+ * positions, velocities and lifetimes are opted in to be sent whole ({@link
+ * DeltaWriter#everyValue}); attachments (the tails' relationships, whose targets the loader maps to
+ * the replica's comets), tags and comets travel only when they are added, and the replica's
+ * relation keeps each comet's tail as the attachments arrive and go. Such a delta is about as large
+ * as a full snapshot: deltas pay off when little changes per frame, or for tracked components
+ * ({@code benchmarks}' {@code ExampleWorldDelta} measures 1% of the world changing).
  */
 public final class Replica {
 
@@ -29,8 +30,7 @@ public final class Replica {
     Frozen_Traits.TYPE,
     Glowing_Traits.TYPE,
     Comet_Traits.TYPE,
-    Attachment_Traits.TYPE,
-    Hierarchy.TYPE
+    Attachment_Traits.TYPE
   };
 
   private final Registry registry = new Registry();
@@ -47,8 +47,7 @@ public final class Replica {
   public static DeltaWriter writer(final World world) {
     return new DeltaWriter(world.registry())
         .types(TYPES)
-        .everyValue(
-            Position_Traits.TYPE, Velocity_Traits.TYPE, Lifetime_Traits.TYPE, Hierarchy.TYPE)
+        .everyValue(Position_Traits.TYPE, Velocity_Traits.TYPE, Lifetime_Traits.TYPE)
         .whenAdded(
             Frozen_Traits.TYPE, Glowing_Traits.TYPE, Comet_Traits.TYPE, Attachment_Traits.TYPE);
   }
@@ -75,6 +74,10 @@ public final class Replica {
    */
   public void apply(final byte[] delta, final int length) throws SnapshotFormatException {
     loader.load(delta, length);
+    // The loader links each attachment it inserts twice on the reverse side (once as its value is
+    // written, once as its insertion is announced); rebuilding from the storage after the apply
+    // sets it right. O(tail particles).
+    Relation.rebuildAll(registry);
   }
 
   /** {@return the fingerprint of the replica's state, as {@link World#checksum()}} */

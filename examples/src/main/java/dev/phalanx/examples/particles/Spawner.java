@@ -37,8 +37,9 @@ public final class Spawner {
 
   /**
    * Spawns {@code count} root entities: records them in a command buffer (reserved entities, typed
-   * emplaces, hierarchy links), applied every few thousand commands and at the end. Reservations
-   * materialize in recording order, so the identifiers are those a direct spawn would give.
+   * emplaces), applied every few thousand commands, before each comet's tail and at the end.
+   * Reservations materialize in recording order, so the identifiers are those a direct spawn would
+   * give.
    */
   public void spawn(final int count) {
     for (int i = 0; i < count; i++) {
@@ -63,7 +64,11 @@ public final class Spawner {
     storages.lifetimes.emplace(commands, e, ticks);
     if (kind < Rules.COMET_ROLLS) {
       storages.velocities.emplace(commands, e, dx, dy);
-      spawnTail(e, x, y);
+      commands.emplace(e, Comet_Traits.TYPE, null);
+      // A tail particle's attachment names its comet in a field, where the buffer does not resolve
+      // reserved handles: the comet is created first.
+      commands.apply();
+      spawnTail(commands.entityOf(e), x, y);
     } else if (kind < Rules.COMET_ROLLS + Rules.FROZEN_ROLLS) {
       // Frozen dust keeps a (zero) velocity: it is the tag, not a missing component, that keeps it
       // out of the movers group.
@@ -77,16 +82,14 @@ public final class Spawner {
     }
   }
 
-  /** Creates the children of comet {@code head}, attached to it in the registry's hierarchy. */
+  /** Creates the tail particles of comet {@code head}, an entity, each naming it. */
   private void spawnTail(final long head, final float x, final float y) {
     for (int c = 0; c < Rules.COMET_CHILDREN; c++) {
       final float offsetX = (float) ((random.nextDouble() * 2 - 1) * Rules.CHILD_SPREAD);
       final float offsetY = (float) ((random.nextDouble() * 2 - 1) * Rules.CHILD_SPREAD);
       final long child = commands.create();
       storages.positions.emplace(commands, child, Rules.wrap(x + offsetX), Rules.wrap(y + offsetY));
-      storages.attachments.emplace(commands, child, offsetX, offsetY);
-      commands.attach(child, head);
+      storages.attachments.emplace(commands, child, head, offsetX, offsetY);
     }
-    commands.emplace(head, Comet_Traits.TYPE, null);
   }
 }

@@ -1,7 +1,7 @@
 package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.relation.Relation;
 
 /**
  * The typed storages of the particle world, fetched once from the registry. Each is a generated
@@ -24,14 +24,14 @@ public final class Storages {
   /** Glowing sparks (tag). */
   public final Glowing_Storage glowing;
 
-  /** Comet heads (tag); their tails are their children in {@link #hierarchy}. */
+  /** Comet heads (tag); their tails are the sources of {@link #tails}. */
   public final Comet_Storage comets;
 
-  /** Comet tails: the offset of each from its parent (in-place deletion). */
+  /** Comet tails: the comet of each and its offset from it (in-place deletion). */
   public final Attachment_Storage attachments;
 
-  /** The registry's built-in hierarchy: comet heads and their tails. */
-  public final Hierarchy hierarchy;
+  /** The reverse side of {@link #attachments}: each comet's tail particles. */
+  public final Relation<Attachment> tails;
 
   /** Fetches (creating) every storage of the world from {@code registry}. */
   public Storages(final Registry registry) {
@@ -42,6 +42,6 @@ public final class Storages {
     glowing = registry.storage(Glowing_Traits.TYPE);
     comets = registry.storage(Comet_Traits.TYPE);
     attachments = registry.storage(Attachment_Traits.TYPE);
-    hierarchy = Hierarchy.of(registry);
+    tails = attachments.relation();
   }
 }

@@ -25,9 +25,10 @@ import java.util.concurrent.ForkJoinPool;
  *   <li><b>density</b>: count every particle into the neighbourhood grid (the movers in a chunked,
  *       optionally parallel pass, each thread into a grid of its own);
  *   <li><b>movement</b>: integrate the movers (owning group, chunked, optionally parallel);
- *   <li><b>follow</b>: snap comet tails to their heads (view over the hierarchy);
+ *   <li><b>follow</b>: snap comet tails to their heads (a view of the tails' relationship);
  *   <li><b>lifetime</b>: age the roots (a chunked, optionally parallel pass that records the dead
- *       in command buffers, one per run) and destroy the dead, comets with their tails;
+ *       in command buffers, one per run) and destroy the dead; a comet's tail goes with it, as its
+ *       relationship kind destroys its sources;
  *   <li><b>spawn</b>: create as many roots as died (recorded in a command buffer; a reactive
  *       storage counts them).
  * </ol>
@@ -79,7 +80,7 @@ public final class World implements AutoCloseable {
     pool = threads > 1 ? new ForkJoinPool(threads) : null;
     grid = new DensityGrid(movers, pool);
     movement = new MovementSystem(movers, grid, pool);
-    follow = new FollowSystem(followers, storages.hierarchy);
+    follow = new FollowSystem(followers);
     lifetime = new LifetimeSystem(registry, storages, pool);
     spawner = new Spawner(registry, storages, seed);
     spawned =
@@ -160,8 +161,9 @@ public final class World implements AutoCloseable {
   /**
    * Returns a fingerprint of the whole state: the sum, over live entities, of a hash of each one's
    * components. A sum does not depend on the order of storages, so any implementation of the same
-   * rules (the tests use plain arrays) yields the same value for the same seed. A comet child's
-   * hash includes its parent's position, so the hierarchy counts too.
+   * rules (the tests use plain arrays) yields the same value for the same seed. A tail particle's
+   * hash includes its comet's position, and a comet's its number of tail particles, so both sides
+   * of the relationship count too.
    */
   public long checksum() {
     return checksum(storages);
@@ -189,8 +191,7 @@ public final class World implements AutoCloseable {
   private static long rootHash(final Storages storages, final long e) {
     int flags = storages.frozen.contains(e) ? Checksums.FROZEN : 0;
     flags |= storages.glowing.contains(e) ? Checksums.GLOWING : 0;
-    flags |=
-        storages.comets.contains(e) ? Checksums.COMET | storages.hierarchy.childCount(e) << 8 : 0;
+    flags |= storages.comets.contains(e) ? Checksums.COMET | storages.tails.sourceCount(e) << 8 : 0;
     return Checksums.root(
         storages.positions.x(e), storages.positions.y(e),
         storages.velocities.dx(e), storages.velocities.dy(e),
@@ -198,11 +199,11 @@ public final class World implements AutoCloseable {
   }
 
   private static long childHash(final Storages storages, final long e) {
-    final long parent = storages.hierarchy.parent(e);
+    final long comet = storages.tails.target(e);
     return Checksums.child(
         storages.positions.x(e), storages.positions.y(e),
         storages.attachments.offsetX(e), storages.attachments.offsetY(e),
-        storages.positions.x(parent), storages.positions.y(parent));
+        storages.positions.x(comet), storages.positions.y(comet));
   }
 
   /** Returns how many root entities the last frame spawned (counted by a reactive storage). */
@@ -212,9 +213,9 @@ public final class World implements AutoCloseable {
 
   // tag::save[]
   /**
-   * Saves the world: the registry (entities, components, hierarchy) plus an extra block with the
-   * frame number and the spawner's random state, so that a loaded world runs on exactly as this
-   * one.
+   * Saves the world: the registry (entities and components, the tails' relationships among them)
+   * plus an extra block with the frame number and the spawner's random state, so that a loaded
+   * world runs on exactly as this one.
    *
    * @param out where to write the snapshot (not closed)
    * @throws IOException if {@code out} fails
@@ -311,7 +312,7 @@ public final class World implements AutoCloseable {
     return sparks;
   }
 
-  /** Returns the query over the view of comet children. */
+  /** Returns the query over the view of comet tail particles. */
   public FollowersQuery followers() {
     return followers;
   }

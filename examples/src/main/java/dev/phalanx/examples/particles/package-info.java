@@ -9,8 +9,9 @@
  *   <li>{@link dev.phalanx.examples.particles.MovementSystem}, the hot loop, walks an owning group
  *       chunk by chunk over raw {@code float[]} pages, optionally on several threads.
  *   <li>{@link dev.phalanx.examples.particles.DensityGrid} is the O(n) neighbourhood step.
- *   <li>{@link dev.phalanx.examples.particles.FollowSystem} walks a view over the comet hierarchy,
- *       whose links are entity handles stored in an in-place ({@code inPlaceDelete}) component.
+ *   <li>{@link dev.phalanx.examples.particles.FollowSystem} walks a view over the comet tails,
+ *       whose links to their comet are a relationship kind ({@code @Relationship}, destroying the
+ *       tail with its comet) stored in an in-place ({@code inPlaceDelete}) component.
  *   <li>{@link dev.phalanx.examples.particles.LifetimeSystem} and {@link
  *       dev.phalanx.examples.particles.Spawner} destroy and create thousands of entities per frame.
  *   <li>{@link dev.phalanx.examples.particles.World} ties them together and fingerprints the state;

@@ -11,8 +11,9 @@ import java.util.SplittableRandom;
  * The rules of the particle world again, on plain arrays, with no ECS at all: one slot per root
  * entity (a dead root's slot is refilled by its replacement), and {@link Rules#COMET_CHILDREN}
  * slots per root for a comet's tail. Written from the rules, not from the systems, so that a {@link
- * World} that agrees with it shows that the storages, groups, views, hierarchy and entity recycling
- * did their job. Only the constants, {@link Rules#wrap} and the attractor orbits are shared.
+ * World} that agrees with it shows that the storages, groups, views, relationships and entity
+ * recycling did their job. Only the constants, {@link Rules#wrap} and the attractor orbits are
+ * shared.
  */
 final class PlainParticles {
 

@@ -74,7 +74,7 @@ class ReplicaAllocationTest {
   @Test
   void theExamplesFramesReplicateWithoutGarbage() throws SnapshotFormatException {
     // Every frame moves every particle (its values sent whole) and kills and spawns roots,
-    // comets with their tails (a hierarchy section in every delta).
+    // comets with their tails (attachments added, and destroyed with their comet).
     try (World world = new World(2_000, 7, 1, 60)) {
       final Link link = new Link(world, Replica.writer(world));
       assertEquals(0, link.leastPerTick(world::step));
