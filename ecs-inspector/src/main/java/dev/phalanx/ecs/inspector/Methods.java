@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.phalanx.ecs.ChangeSet;
+import dev.phalanx.ecs.ColumnVisitor;
+import dev.phalanx.ecs.ComponentListener;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
@@ -20,6 +23,8 @@ import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.View;
 import dev.phalanx.ecs.VoidStorage;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
+import dev.phalanx.ecs.relation.Relation;
+import dev.phalanx.ecs.relation.RelationshipStorage;
 import dev.phalanx.ecs.schedule.Schedule;
 import dev.phalanx.ecs.schedule.SystemFailedException;
 import dev.phalanx.ecs.schedule.SystemTiming;
@@ -117,8 +122,9 @@ final class Methods {
           },
           new String[] {
             "world.children",
-            "parent, cursor, limit",
-            "The hierarchy's roots (no parent given) or a parent's children, a page at a time."
+            "parent, cursor, limit, relation",
+            "The hierarchy's (or a relationship kind's) roots, or a parent's children (a target's"
+                + " sources), a page at a time."
           },
           new String[] {
             "world.get_components", "entity, components", "An entity's components, with fields."
@@ -142,7 +148,8 @@ final class Methods {
           new String[] {
             "world.despawn_entity",
             "entity",
-            "Destroys an entity and, in the hierarchy, every descendant of it."
+            "Destroys an entity, every descendant of it in the hierarchy, and the sources its"
+                + " relationship kinds destroy with it."
           },
           new String[] {"world.system_timings", "", "Per-system timings of the attached schedule."},
           new String[] {
@@ -349,6 +356,7 @@ final class Methods {
       final ArrayNode editable = type.putArray("editable");
       builder(storage).editable().forEach(editable::add);
       type.set("fields", fields.get(i).get("fields"));
+      type.set("relationship", relationship(storage));
     }
     return result;
   }
@@ -609,7 +617,10 @@ final class Methods {
    * of children, so that a tree knows which nodes open.
    */
   private JsonNode children(final ObjectNode params) {
-    allow(params, "world.children", "parent", "cursor", "limit");
+    allow(params, "world.children", "parent", "cursor", "limit", "relation");
+    if (params.hasNonNull("relation")) {
+      return relationTree(params);
+    }
     final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
     final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
     final ObjectNode result = nodes.objectNode();
@@ -675,6 +686,221 @@ final class Methods {
     return node;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Relationship kinds: read through each kind's Relation.
+  // ---------------------------------------------------------------------------------------------
+
+  /** {@return the relation of {@code storage}'s kind, or null if it holds no relationship kind} */
+  private static Relation<?> relationOf(final Storage<?> storage) {
+    return storage instanceof RelationshipStorage<?> kind ? kind.relation() : null;
+  }
+
+  /** {@return a relationship kind's policies, {@code {onTargetDestroyed, acyclic}}, or null} */
+  private JsonNode relationship(final Storage<?> storage) {
+    if (!(storage instanceof RelationshipStorage<?> kind)) {
+      return NullNode.getInstance();
+    }
+    final ObjectNode node = nodes.objectNode();
+    node.put("onTargetDestroyed", kind.onTargetDestroyed().name());
+    node.put("acyclic", kind.acyclic());
+    return node;
+  }
+
+  /** {@return the relation of the kind {@code name} names; refuses any other component} */
+  private Relation<?> relation(final JsonNode name) {
+    if (!name.isTextual()) {
+      throw RpcError.params(
+          "relation must be the name of a relationship kind, got " + Codec.kind(name));
+    }
+    final Storage<?> storage = storage(name.textValue());
+    final Relation<?> relation = relationOf(storage);
+    if (null == relation) {
+      throw RpcError.params(
+          "relation "
+              + storage.type().name()
+              + " is not a relationship kind (a @Component declared with @Relationship);"
+              + " world.list_components marks them");
+    }
+    return relation;
+  }
+
+  /**
+   * One relationship kind as a forest, a page at a time, shaped as the hierarchy's: without {@code
+   * parent}, its roots (targets that are no source of the kind), each found at its first source
+   * while the kind's storage is scanned from position {@code cursor}, at most {@link #MAX_SCAN}
+   * positions a call; with one, its sources from the source {@code cursor} names, in link order.
+   * Each entity comes with its name and its number of sources. Entities on a cycle (of a kind that
+   * allows them) have no root to be reached from.
+   */
+  private JsonNode relationTree(final ObjectNode params) {
+    final Relation<?> relation = relation(params.get("relation"));
+    final int limit = intParam(params, "limit", 100, 1, MAX_LIMIT);
+    final JsonNode parent = params.get("parent");
+    final ObjectNode result =
+        null == parent || parent.isNull()
+            ? relationRoots(relation, intParam(params, "cursor", 0, 0, Integer.MAX_VALUE), limit)
+            : relationSources(relation, alive(parent, "parent"), params.get("cursor"), limit);
+    result.put("relation", relation.storage().type().name());
+    return result;
+  }
+
+  private ObjectNode relationRoots(final Relation<?> relation, final int cursor, final int limit) {
+    final RelationshipStorage<?> sources = relation.storage();
+    final int size = sources.size();
+    final long[] packed = sources.packed();
+    final ArrayNode list = nodes.arrayNode();
+    int position = Math.min(cursor, size);
+    final int end = (int) Math.min(size, (long) position + MAX_SCAN);
+    for (; position < end && list.size() < limit; position++) {
+      final long source = packed[position];
+      if (!Entity.isTombstone(source)) {
+        final long target = relation.target(source);
+        if (relation.firstSource(target) == source && Entity.isNull(relation.target(target))) {
+          list.add(relationNode(relation, target));
+        }
+      }
+    }
+    final ObjectNode result = nodes.objectNode();
+    result.putNull("parent");
+    result.put("size", size);
+    result.put("scanned", position - Math.min(cursor, size));
+    if (position < size) {
+      result.put("next", position);
+    } else {
+      result.putNull("next");
+    }
+    result.set("entities", list);
+    return result;
+  }
+
+  private ObjectNode relationSources(
+      final Relation<?> relation, final long target, final JsonNode cursor, final int limit) {
+    long source = relation.firstSource(target);
+    if (null != cursor && !cursor.isNull()) {
+      source = Codec.parseEntity(cursor, "cursor");
+      if (!registry.valid(source) || relation.target(source) != target) {
+        throw RpcError.params(
+            "cursor "
+                + Codec.entity(source)
+                + " is not a source of "
+                + Codec.entity(target)
+                + " in "
+                + relation.storage().type().name()
+                + " (the relationship changed since: list its sources from the start)");
+      }
+    }
+    final ArrayNode list = nodes.arrayNode();
+    for (; !Entity.isNull(source) && list.size() < limit; source = relation.nextSource(source)) {
+      list.add(relationNode(relation, source));
+    }
+    final ObjectNode result = nodes.objectNode();
+    result.put("parent", Codec.entity(target));
+    result.put("size", relation.sourceCount(target));
+    if (Entity.isNull(source)) {
+      result.putNull("next");
+    } else {
+      result.put("next", Codec.entity(source));
+    }
+    result.set("entities", list);
+    return result;
+  }
+
+  /**
+   * Refuses, changing nothing, a relationship value of {@code values} whose target {@code source}
+   * may not name: a target that is not live, or, in an acyclic kind, one whose chain of the kind
+   * comes back to {@code source} ({@link Entity#NULL} for an entity being spawned, on no chain).
+   * The relation refuses the same values when a storage writes them; the change set the writes go
+   * through does not ask it, so the inspector does, in the relation's words.
+   */
+  private void checkTargets(final long source, final Map<Storage<?>, Object> values) {
+    for (final Map.Entry<Storage<?>, Object> entry : values.entrySet()) {
+      if (entry.getKey() instanceof RelationshipStorage<?> kind) {
+        final Object target = builder(kind).values(entry.getValue()).get(targetField(kind));
+        checkTarget(kind, source, (Long) target);
+      }
+    }
+  }
+
+  private void checkTarget(
+      final RelationshipStorage<?> kind, final long source, final long target) {
+    final String refused =
+        "the world refused the change: cannot write "
+            + kind.type().name()
+            + (Entity.isNull(source) ? " on a new entity" : " on " + Codec.entity(source));
+    if (!registry.valid(target)) {
+      throw RpcError.params(
+          refused
+              + ": its target "
+              + Codec.entity(target)
+              + " is not a live entity; a relationship names a live target");
+    }
+    final Relation<?> relation = kind.relation();
+    long step = target;
+    for (int hops = 0; kind.acyclic() && hops <= relation.size() && !Entity.isNull(step); hops++) {
+      if (step == source) {
+        throw RpcError.params(
+            refused
+                + " naming "
+                + Codec.entity(target)
+                + ": the chain from the target comes back to "
+                + Codec.entity(source)
+                + ", and the kind is acyclic (@Relationship(acyclic = true))");
+      }
+      step = relation.target(step);
+    }
+  }
+
+  /** {@return the name of the field of {@code kind} that holds the target, its one entity ref} */
+  private static String targetField(final RelationshipStorage<?> kind) {
+    final String[] found = new String[1];
+    kind.columns(
+        new ColumnVisitor() {
+          @Override
+          public void column(
+              final String name,
+              final Class<?> type,
+              final boolean entityRef,
+              final Object[] pages) {
+            if (entityRef) {
+              found[0] = name;
+            }
+          }
+        });
+    return found[0];
+  }
+
+  /** An entity of a relationship tree's page: {@code {entity, name, children}}. */
+  private ObjectNode relationNode(final Relation<?> relation, final long entity) {
+    final ObjectNode node = nodes.objectNode();
+    node.put("entity", Codec.entity(entity));
+    node.put("name", name(entity));
+    node.put("children", relation.sourceCount(entity));
+    return node;
+  }
+
+  /**
+   * {@return {@code entity}'s relationships: per kind in which it is a source or a target, {@code
+   * {target, sources, onTargetDestroyed}}} O(storages).
+   */
+  private ObjectNode relationships(final long entity) {
+    final ObjectNode result = nodes.objectNode();
+    for (int i = 0; i < registry.storageCount(); i++) {
+      final Relation<?> relation = relationOf(registry.storageAt(i));
+      if (null == relation) {
+        continue;
+      }
+      final long target = relation.target(entity);
+      final int sources = relation.sourceCount(entity);
+      if (!Entity.isNull(target) || 0 != sources) {
+        final ObjectNode kind = result.putObject(relation.storage().type().name());
+        kind.put("target", Entity.isNull(target) ? null : Codec.entity(target));
+        kind.put("sources", sources);
+        kind.put("onTargetDestroyed", relation.onTargetDestroyed().name());
+      }
+    }
+    return result;
+  }
+
   private boolean matches(
       final long entity, final List<Storage<?>> with, final List<Storage<?>> without) {
     if (!registry.valid(entity)) {
@@ -704,6 +930,7 @@ final class Methods {
     final long parent = null == hierarchy ? Entity.NULL : hierarchy.parent(entity);
     result.put("parent", Entity.isNull(parent) ? null : Codec.entity(parent));
     result.put("children", null == hierarchy ? 0 : hierarchy.childCount(entity));
+    result.set("relationships", relationships(entity));
     result.put("name", name(entity));
     if (null != only) {
       final ObjectNode components = (ObjectNode) result.get("components");
@@ -754,6 +981,7 @@ final class Methods {
                 + ": use world.replace_components");
       }
     }
+    checkTargets(entity, values);
     apply(entity, values, false);
     return result(entity);
   }
@@ -762,6 +990,7 @@ final class Methods {
     allow(params, "world.replace_components", "entity", "components");
     final long entity = alive(params.get("entity"), "entity");
     final Map<Storage<?>, Object> values = build(params.get("components"), entity, true);
+    checkTargets(entity, values);
     apply(entity, values, true);
     return result(entity);
   }
@@ -795,6 +1024,7 @@ final class Methods {
         null == components || components.isNull()
             ? new LinkedHashMap<>()
             : build(components, -1L, false);
+    checkTargets(Entity.NULL, values);
     final ChangeSet changes = new ChangeSet(registry);
     final long staged = changes.create();
     stage(changes, staged, values, false);
@@ -805,34 +1035,57 @@ final class Methods {
   /**
    * Destroys the entity, and with the hierarchy's {@link Hierarchy#destroyTree} every descendant:
    * children left behind as roots would break what systems expect of them (as in flecs and Bevy,
-   * despawning a parent despawns its children). The runtime checks every entity first and changes
-   * nothing when it refuses.
+   * despawning a parent despawns its children). The destroy applies each relationship kind's policy
+   * to the entity's sources, as any destroy does: linked destroys, removals, or a refusal. The
+   * runtime checks every entity first and changes nothing when it refuses. Answers how many
+   * entities the call destroyed, counted as the registry announces each.
    */
   private JsonNode despawn(final ObjectNode params) {
     allow(params, "world.despawn_entity", "entity");
     final long entity = alive(params.get("entity"), "entity");
-    final Hierarchy hierarchy = registry.context().find(Hierarchy.class);
-    final int destroyed = 1 + descendants(entity);
-    if (destroyed > 1) {
-      try {
-        hierarchy.destroyTree(entity);
-      } catch (final RuntimeException e) {
-        if (registry.valid(entity)) {
-          throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
-        }
-        throw new RpcError(
-            RpcError.REFUSED, "the change was made, but a listener threw: " + e.getMessage());
-      }
-    } else {
-      final ChangeSet changes = new ChangeSet(registry);
-      changes.destroy(entity);
-      commit(changes);
+    final DestroyCount destroyed = new DestroyCount();
+    registry.onDestroy().connect(destroyed);
+    try {
+      destroy(entity);
+    } finally {
+      registry.onDestroy().disconnect(destroyed);
     }
     final ObjectNode result = nodes.objectNode();
     result.put("entity", Codec.entity(entity));
-    result.put("destroyed", destroyed);
+    result.put("destroyed", destroyed.count);
     result.put("alive", registry.alive());
     return result;
+  }
+
+  /** Counts the entities the registry announces destroyed while it is connected. */
+  private static final class DestroyCount implements ComponentListener {
+    int count;
+
+    @Override
+    public void onEvent(final Registry owner, final long entity) {
+      count++;
+    }
+  }
+
+  /**
+   * Destroys {@code entity} with its descendants in the hierarchy, through the registry, whose
+   * destroy checks (a relationship kind that refuses) run before anything changes; see {@link
+   * #despawn}.
+   */
+  private void destroy(final long entity) {
+    try {
+      if (descendants(entity) > 0) {
+        registry.context().find(Hierarchy.class).destroyTree(entity);
+      } else {
+        registry.destroy(entity);
+      }
+    } catch (final RuntimeException e) {
+      if (registry.valid(entity)) {
+        throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
+      }
+      throw new RpcError(
+          RpcError.REFUSED, "the change was made, but a listener threw: " + e.getMessage());
+    }
   }
 
   /** {@return the number of descendants of {@code entity} in the hierarchy, if there is one} */
@@ -927,7 +1180,9 @@ final class Methods {
 
   /**
    * Commits a call's changes as one: a refusal (nothing changed) becomes a protocol error with the
-   * runtime's message; a listener's exception, thrown once every change is made, too, saying so.
+   * runtime's message, -32602 if the runtime refused a value as invalid ({@link
+   * IllegalArgumentException}: a relationship's dead target, a cycle of an acyclic kind); a
+   * listener's exception, thrown once every change is made, too, saying so.
    */
   private static void commit(final ChangeSet changes) {
     try {
@@ -938,7 +1193,9 @@ final class Methods {
             RpcError.REFUSED, "the change was made, but a listener threw: " + e.getMessage());
       }
       changes.clear();
-      throw new RpcError(RpcError.REFUSED, "the world refused the change: " + e.getMessage());
+      throw new RpcError(
+          e instanceof IllegalArgumentException ? RpcError.INVALID_PARAMS : RpcError.REFUSED,
+          "the world refused the change: " + e.getMessage());
     }
   }
 

@@ -435,6 +435,70 @@ class BrowserTest {
     }
   }
 
+  @Test
+  void browsesARelationshipKindAsATreeAndDespawnsByItsPolicy() throws Exception {
+    requireBrowser();
+    final Registry registry = new Registry();
+    final Docked_Storage docked = registry.storage(Docked_Traits.TYPE);
+    final Map<Long, String> names = new HashMap<>();
+    final long carrier = registry.create();
+    final long fighter = registry.create();
+    final long bomber = registry.create();
+    final long drone = registry.create();
+    final long bystander = registry.create();
+    docked.emplace(fighter, carrier, 1);
+    docked.emplace(bomber, carrier, 2);
+    docked.emplace(drone, fighter, 0);
+    names.put(carrier, "carrier");
+    names.put(fighter, "fighter");
+    try (TestWorld world = new TestWorld(registry, b -> b.names(names::get), 2_000_000)) {
+      final WebDriver driver = driver();
+      try {
+        driver.get(world.page().toString());
+        final WebDriverWait wait = waiting(driver);
+        wait.until(d -> "5".equals(d.findElement(By.id("alive")).getText()));
+        // The tree of the kind: the carrier is its one root, with its two sources.
+        driver.findElement(By.id("tab-tree")).click();
+        final Select kind = new Select(wait.until(d -> d.findElement(By.id("tree-kind"))));
+        wait.until(d -> kind.getOptions().size() == 2);
+        kind.selectByValue("Docked");
+        final WebElement carrierNode = wait.until(d -> node(d, carrier));
+        assertTrue(carrierNode.getText().contains("carrier (2)"), carrierNode.getText());
+        assertEquals(1, driver.findElements(By.cssSelector("#tree > li")).size());
+        carrierNode.findElement(By.className("toggle")).click();
+        final WebElement fighterNode = wait.until(d -> node(d, fighter));
+        assertTrue(fighterNode.getText().contains("fighter (1)"), fighterNode.getText());
+        wait.until(d -> null != node(d, bomber));
+        // A source's panel: its target as a link, which selects the target, and its sources.
+        fighterNode.click();
+        final WebElement line =
+            wait.until(
+                d -> d.findElement(By.cssSelector("#links .relationship[data-kind='Docked']")));
+        assertEquals("Docked target: " + id(carrier) + ", sources: 1", line.getText());
+        line.findElement(By.cssSelector("a.goto")).click();
+        wait.until(d -> id(carrier).equals(d.findElement(By.id("selected-entity")).getText()));
+        // Despawn names the linked destroys, then takes the sources and theirs.
+        driver.findElement(By.id("despawn")).click();
+        final WebElement question = wait.until(d -> visible(d, "confirm-text"));
+        assertEquals(
+            "Despawn "
+                + id(carrier)
+                + "? Its 2 sources of Docked (and theirs) go with it. This cannot be undone.",
+            question.getText());
+        driver.findElement(By.id("confirm-go")).click();
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (world.onGame(registry::alive) > 1) {
+          assertTrue(System.nanoTime() < deadline, "the despawn never reached the registry");
+          Thread.sleep(50);
+        }
+        assertTrue(world.onGame(() -> registry.valid(bystander)));
+        world.assertConsistent();
+      } finally {
+        driver.quit();
+      }
+    }
+  }
+
   private static String id(final long entity) {
     return Entity.index(entity) + ":" + Entity.version(entity);
   }
