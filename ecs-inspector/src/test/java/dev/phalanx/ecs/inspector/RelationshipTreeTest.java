@@ -191,6 +191,12 @@ class RelationshipTreeTest {
     docked.emplace(drone, fighter, 2);
     docked.emplace(other, registry.create(), 3);
     try (TestWorld world = new TestWorld(registry)) {
+      final JsonNode links =
+          world
+              .result("world.get_components", "{\"entity\": " + q(carrier) + "}")
+              .get("relationships");
+      assertTrue(links.get("Docked").get("target").isNull(), links::toString);
+      assertEquals(1, links.get("Docked").get("sources").asInt(), links::toString);
       final JsonNode despawned =
           world.result("world.despawn_entity", "{\"entity\": " + q(carrier) + "}");
       assertEquals(3, despawned.get("destroyed").asInt(), despawned::toString);
