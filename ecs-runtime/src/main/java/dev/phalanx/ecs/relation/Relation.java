@@ -3,12 +3,14 @@ package dev.phalanx.ecs.relation;
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.RuntimeView;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.internal.Failures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 
 /**
  * One relationship kind in one registry: the kind's storage holds each source's target (the forward
@@ -32,7 +34,7 @@ import java.util.Objects;
  *
  * @param <T> the relationship's component class
  */
-public final class Relation<T> {
+public final class Relation<T> extends TargetedKind {
 
   private final Registry registry;
   private final RelationshipStorage<T> storage;
@@ -81,6 +83,7 @@ public final class Relation<T> {
   }
 
   /** {@return what happens to the sources when a target is destroyed} */
+  @Override
   public OnTargetDestroyed onTargetDestroyed() {
     return storage.onTargetDestroyed();
   }
@@ -137,6 +140,28 @@ public final class Relation<T> {
       out[at++] = source;
     }
     return out;
+  }
+
+  /**
+   * Calls {@code visitor} with each source naming {@code target} that {@code filter} contains, in
+   * the order they were linked: a query that fixes the target, {@code (Kind, target)} with other
+   * terms. O(sources of the target), one membership test of {@code filter} per source; allocates
+   * nothing. The visitor may remove or retarget the relationship of the source it is called for; a
+   * walk whose next source was changed otherwise ends there.
+   *
+   * @param target any handle
+   * @param filter the other terms (include the components the sources must have, exclude those
+   *     they must not); a view with nothing included contains nothing
+   * @param visitor called with each source
+   */
+  public void eachSource(final long target, final RuntimeView filter, final LongConsumer visitor) {
+    for (long source = firstSource(target); !Entity.isNull(source); ) {
+      final long next = lists.nextOf(source);
+      if (filter.contains(source)) {
+        visitor.accept(source);
+      }
+      source = !Entity.isNull(next) && lists.targetOf(next) == target ? next : Entity.NULL;
+    }
   }
 
   /**
@@ -330,7 +355,30 @@ public final class Relation<T> {
     return lists;
   }
 
+  @Override
+  String name() {
+    return storage.type().name();
+  }
+
+  @Override
+  boolean hasSources(final long target) {
+    return 0 != lists.countOf(target);
+  }
+
+  @Override
+  void checkRemoveSources(final long target) {
+    for (long s = lists.firstOf(target); !Entity.isNull(s); s = lists.nextOf(s)) {
+      storage.checkRemove(s);
+    }
+  }
+
+  @Override
+  boolean anyLinked() {
+    return 0 != lists.linked();
+  }
+
   /** Forgets the reverse side and links every element of the storage again. */
+  @Override
   void rebuild() {
     lists.clear();
     changes++;
@@ -351,6 +399,7 @@ public final class Relation<T> {
    * returns {@code failure} or the first exception a removal's listener threw. A removal refused (a
    * locked storage) ends the loop, and is returned.
    */
+  @Override
   Throwable removeSources(final long target, Throwable failure) {
     for (long source = lists.firstOf(target); !Entity.isNull(source); ) {
       try {
@@ -368,6 +417,7 @@ public final class Relation<T> {
   }
 
   /** Appends the sources of {@code target} to {@code queue}, in link order. */
+  @Override
   void appendSources(final long target, final EntityQueue queue) {
     for (long source = lists.firstOf(target);
         !Entity.isNull(source);

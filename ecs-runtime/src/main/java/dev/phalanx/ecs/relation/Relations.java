@@ -1,10 +1,13 @@
 package dev.phalanx.ecs.relation;
 
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.DestroyCheck;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.internal.Failures;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The relationship kinds of one registry, kept in its context: what a destroy does to the kinds'
@@ -30,7 +33,7 @@ import java.util.Arrays;
 final class Relations {
 
   private final Registry registry;
-  private Relation<?>[] kinds = new Relation<?>[0];
+  private TargetedKind[] kinds = new TargetedKind[0];
   private boolean refusing;
   private boolean ruled;
   // The linked destroys to make (DESTROY_SOURCES), drained by the outermost destroy.
@@ -38,6 +41,8 @@ final class Relations {
   private boolean draining;
   // The destroy rule's scratch: the entities going (a queue), marked by index with an epoch.
   private final EntityQueue going = new EntityQueue();
+  // The sources of one target, as the destroy rule reads them.
+  private final EntityQueue named = new EntityQueue();
   private int[] marks = new int[0];
   private int epoch;
 
@@ -56,20 +61,50 @@ final class Relations {
 
   /** Creates the relation of a kind's storage, which just joined the registry. */
   <T> Relation<T> attach(final RelationshipStorage<T> storage) {
-    final Relation<T> relation = new Relation<>(registry, storage);
+    return add(new Relation<>(registry, storage));
+  }
+
+  /** Adds a pair kind just declared. */
+  <T> Pairs<T> attach(final Pairs<T> pairs) {
+    return add(pairs);
+  }
+
+  private <K extends TargetedKind> K add(final K kind) {
     kinds = Arrays.copyOf(kinds, kinds.length + 1);
-    kinds[kinds.length - 1] = relation;
-    refusing |= OnTargetDestroyed.REFUSE == storage.onTargetDestroyed();
+    kinds[kinds.length - 1] = kind;
+    refusing |= OnTargetDestroyed.REFUSE == kind.onTargetDestroyed();
     if (!ruled) {
       ruled = true;
       registry.addDestroyCheck(new DestroyRule());
     }
-    return relation;
+    return kind;
+  }
+
+  /** {@return the pair kind of tag {@code type}, or null if it was not declared} */
+  @SuppressWarnings("unchecked") // declare() keys each kind by its own tag type
+  <T> Pairs<T> pairs(final ComponentType<T, ?> type) {
+    for (final TargetedKind kind : kinds) {
+      if (kind instanceof Pairs<?> pairs && pairs.type() == type) {
+        return (Pairs<T>) pairs;
+      }
+    }
+    return null;
+  }
+
+  /** {@return the pair kinds declared, in declaration order} */
+  List<Pairs<?>> pairKinds() {
+    final List<Pairs<?>> out = new ArrayList<>();
+    for (final TargetedKind kind : kinds) {
+      if (kind instanceof Pairs<?> pairs) {
+        out.add(pairs);
+      }
+    }
+    return out;
   }
 
   /** Rebuilds every kind's reverse side; see {@link Relation#rebuildAll}. */
   void rebuild() {
-    for (final Relation<?> kind : kinds) {
+    for (final TargetedKind kind : kinds) {
       kind.rebuild();
     }
   }
@@ -77,9 +112,9 @@ final class Relations {
   /** Applies each kind's policy to the sources of {@code target}, which is being destroyed. */
   private void targetDestroyed(final long target) {
     Throwable failure = null;
-    final Relation<?>[] all = kinds;
-    for (final Relation<?> kind : all) {
-      if (0 == kind.lists().countOf(target)) {
+    final TargetedKind[] all = kinds;
+    for (final TargetedKind kind : all) {
+      if (!kind.hasSources(target)) {
         continue;
       }
       if (OnTargetDestroyed.DESTROY_SOURCES == kind.onTargetDestroyed()) {
@@ -161,11 +196,12 @@ final class Relations {
       final int batchGoing = going.size();
       while (going.hasNext()) {
         final long entity = going.next();
-        for (final Relation<?> kind : kinds) {
+        for (final TargetedKind kind : kinds) {
           if (OnTargetDestroyed.DESTROY_SOURCES == kind.onTargetDestroyed()) {
-            final SourceLists lists = kind.lists();
-            for (long s = lists.firstOf(entity); !Entity.isNull(s); s = lists.nextOf(s)) {
-              markGoing(s);
+            named.clear();
+            kind.appendSources(entity, named);
+            for (int at = 0; at < named.size(); at++) {
+              markGoing(named.get(at));
             }
           }
         }
@@ -183,20 +219,17 @@ final class Relations {
       if (linked) {
         registry.checkDestroy(entity);
       }
-      for (final Relation<?> kind : kinds) {
+      for (final TargetedKind kind : kinds) {
         // REFUSE kinds remove theirs too: their sources that name a going entity are going.
         if (OnTargetDestroyed.DESTROY_SOURCES != kind.onTargetDestroyed()) {
-          final SourceLists lists = kind.lists();
-          for (long s = lists.firstOf(entity); !Entity.isNull(s); s = lists.nextOf(s)) {
-            kind.storage().checkRemove(s);
-          }
+          kind.checkRemoveSources(entity);
         }
       }
     }
 
     private boolean anyLink() {
-      for (final Relation<?> kind : kinds) {
-        if (0 != kind.lists().linked()) {
+      for (final TargetedKind kind : kinds) {
+        if (kind.anyLinked()) {
           return true;
         }
       }
@@ -204,8 +237,8 @@ final class Relations {
     }
 
     private boolean anyRefusingLink() {
-      for (final Relation<?> kind : kinds) {
-        if (OnTargetDestroyed.REFUSE == kind.onTargetDestroyed() && 0 != kind.lists().linked()) {
+      for (final TargetedKind kind : kinds) {
+        if (OnTargetDestroyed.REFUSE == kind.onTargetDestroyed() && kind.anyLinked()) {
           return true;
         }
       }
@@ -226,15 +259,17 @@ final class Relations {
 
     /** Throws if a source of a {@code REFUSE} kind names {@code target} and stays. */
     private void checkKept(final long target) {
-      for (final Relation<?> kind : kinds) {
+      for (final TargetedKind kind : kinds) {
         if (OnTargetDestroyed.REFUSE != kind.onTargetDestroyed()) {
           continue;
         }
-        final SourceLists lists = kind.lists();
-        for (long s = lists.firstOf(target); !Entity.isNull(s); s = lists.nextOf(s)) {
+        named.clear();
+        kind.appendSources(target, named);
+        for (int at = 0; at < named.size(); at++) {
+          final long s = named.get(at);
           final int index = Entity.index(s);
           if (index >= marks.length || epoch != marks[index]) {
-            final String name = kind.storage().type().name();
+            final String name = kind.name();
             throw new IllegalStateException(
                 "cannot destroy "
                     + Entity.toString(target)
