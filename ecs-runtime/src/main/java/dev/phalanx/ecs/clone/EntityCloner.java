@@ -301,6 +301,7 @@ public final class EntityCloner {
               || isSkipped(from.type())) {
             continue;
           }
+          Copier.refusePairTag(source, from, member, "clone");
           if (!Entity.isNull(target)) {
             checkTarget(member, target, from.type());
           }

@@ -177,6 +177,7 @@ public final class Prefab {
         if (SparseSet.ABSENT == position) {
           continue;
         }
+        Copier.refusePairTag(registry, from, member, "make a prefab of");
         if (null == store) {
           store = standalone(from.type());
           stores.add(store);

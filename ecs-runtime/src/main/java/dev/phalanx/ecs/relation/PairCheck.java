@@ -146,7 +146,10 @@ final class PairCheck {
 
   /** Kahn's algorithm: the sources left once no entity with an unvisited source remains. */
   private static void verifyAcyclic(
-      final PairLinks links, final String name, final Set<Long> sources, final List<String> problems) {
+      final PairLinks links,
+      final String name,
+      final Set<Long> sources,
+      final List<String> problems) {
     final Map<Long, Integer> incoming = new HashMap<>();
     for (final long source : sources) {
       for (int p = links.firstTarget(source); PairLinks.NONE != p; p = links.nextTarget(p)) {
@@ -172,7 +175,10 @@ final class PairCheck {
     }
     if (done != sources.size()) {
       problems.add(
-          (sources.size() - done) + " sources of " + name + " are on or after a cycle, and it is acyclic");
+          (sources.size() - done)
+              + " sources of "
+              + name
+              + " are on or after a cycle, and it is acyclic");
     }
   }
 }

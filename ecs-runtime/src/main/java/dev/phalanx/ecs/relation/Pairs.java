@@ -14,11 +14,11 @@ import java.util.function.LongConsumer;
 
 /**
  * A non-exclusive relationship kind in one registry: any number of (source, target) pairs per
- * source, flecs's pairs such as {@code (Likes, bob)}. The kind is a tag component ({@code @Component}
- * class without fields) declared once per registry with {@link #declare}; its storage holds exactly
- * the sources that have at least one pair, so a view requires {@code (Likes, *)} by including the
- * tag and excludes it by excluding the tag. The pairs themselves are kept here, each in the list of
- * its source's targets and in the list of its target's sources.
+ * source, flecs's pairs such as {@code (Likes, bob)}. The kind is a tag component
+ * ({@code @Component} class without fields) declared once per registry with {@link #declare}; its
+ * storage holds exactly the sources that have at least one pair, so a view requires {@code (Likes,
+ * *)} by including the tag and excludes it by excluding the tag. The pairs themselves are kept
+ * here, each in the list of its source's targets and in the list of its target's sources.
  *
  * <pre>{@code
  * Pairs<Likes> likes = Pairs.declare(registry, Likes_Traits.TYPE, OnTargetDestroyed.REMOVE, false);
@@ -44,12 +44,13 @@ import java.util.function.LongConsumer;
  *       the source, drops every pair of the source (flecs's {@code remove(Likes, *)}). Emplacing
  *       the tag by hand (not through {@link #add}) is refused by an {@link IllegalStateException}
  *       from the kind's listener, after the storage inserted it: the source then has the tag and no
- *       pair, which {@link #verify()} names; remove the tag again. So does a clone or prefab that
- *       copies the tag: give {@code EntityCloner.skip} the kind's type, and add the clone's pairs.
+ *       pair, which {@link #verify()} names; remove the tag again. Clones and prefabs refuse an
+ *       entity with pairs (they do not copy pairs): give {@code EntityCloner.skip} the kind's type,
+ *       and add the clone's pairs.
  *   <li>When a target is destroyed the kind's {@link OnTargetDestroyed} policy applies to each pair
- *       naming it, as for exclusive kinds: {@code REMOVE} removes the pair, {@code
- *       DESTROY_SOURCES} destroys the source (breadth first, with the linked destroys of every
- *       kind), {@code REFUSE} refuses the destroy while a source that stays has such a pair.
+ *       naming it, as for exclusive kinds: {@code REMOVE} removes the pair, {@code DESTROY_SOURCES}
+ *       destroys the source (breadth first, with the linked destroys of every kind), {@code REFUSE}
+ *       refuses the destroy while a source that stays has such a pair.
  * </ul>
  *
  * <h2>Costs</h2>
@@ -59,8 +60,8 @@ import java.util.function.LongConsumer;
  * from the target; the first and last pair of a source also emplace or remove the tag, a signal.
  * Walking a source's targets or a target's sources is O(result) with no allocation ({@link
  * #firstTarget}, {@link #nextTarget}, {@link #firstSource}, {@link #nextSource}). Destroying a
- * target costs O(its pairs), a source O(its pairs). Memory: six {@code int}s per entity index
- * (the ends and lengths of both lists) and about 40 bytes per pair and 16 in the hash map.
+ * target costs O(its pairs), a source O(its pairs). Memory: six {@code int}s per entity index (the
+ * ends and lengths of both lists) and about 40 bytes per pair and 16 in the hash map.
  *
  * <h2>Snapshots, clones, deltas</h2>
  *
@@ -68,7 +69,8 @@ import java.util.function.LongConsumer;
  * SnapshotLoader} restores them into a registry where the kind is declared (it refuses, changing
  * nothing, a snapshot whose pairs name a kind that is not). Writers that cannot carry pairs (a
  * snapshot of chosen entities, deltas) refuse a registry holding pairs of a kind they would write,
- * naming the kind. Clones and prefabs do not copy pairs; see the rules above.
+ * naming the kind. Clones and prefabs refuse, before anything changes, an entity with pairs of a
+ * kind they would copy; see the rules above.
  *
  * @param <T> the kind's tag class
  */
@@ -174,6 +176,18 @@ public final class Pairs<T> extends TargetedKind {
     return pairs;
   }
 
+  /**
+   * {@return the pair kind whose tag is {@code type} in {@code registry}, or null if there is none}
+   * Allocates nothing.
+   *
+   * @param registry the registry
+   * @param type any component type
+   */
+  public static Pairs<?> find(final Registry registry, final ComponentType<?, ?> type) {
+    final Relations relations = registry.context().find(Relations.class);
+    return null == relations ? null : relations.pairs(type);
+  }
+
   /** {@return the kind's tag storage: the sources that have at least one pair} */
   public EmptyStorage<T> storage() {
     return tags;
@@ -233,8 +247,8 @@ public final class Pairs<T> extends TargetedKind {
   }
 
   /**
-   * Removes the pair ({@code source}, {@code target}); the source's last pair removes the tag.
-   * O(1) expected.
+   * Removes the pair ({@code source}, {@code target}); the source's last pair removes the tag. O(1)
+   * expected.
    *
    * @param source any handle
    * @param target any handle
@@ -272,10 +286,11 @@ public final class Pairs<T> extends TargetedKind {
   }
 
   /**
-   * Replaces the pair ({@code source}, {@code from}) by ({@code source}, {@code to}): the pair keeps
-   * its place among the source's targets and goes to the end of {@code to}'s sources. If the source
-   * already has ({@code source}, {@code to}), the pair with {@code from} is removed and the other
-   * stays where it was. Publishes nothing (the tag stays). O(1) expected, plus the cycle check.
+   * Replaces the pair ({@code source}, {@code from}) by ({@code source}, {@code to}): the pair
+   * keeps its place among the source's targets and goes to the end of {@code to}'s sources. If the
+   * source already has ({@code source}, {@code to}), the pair with {@code from} is removed and the
+   * other stays where it was. Publishes nothing (the tag stays). O(1) expected, plus the cycle
+   * check.
    *
    * @param source a source of the kind
    * @param from the target it has
@@ -434,13 +449,13 @@ public final class Pairs<T> extends TargetedKind {
 
   /**
    * Calls {@code visitor} with each source of {@code (Kind, target)} that {@code filter} contains,
-   * in the order the pairs were added: a query that fixes the target. O(sources of the target),
-   * one membership test of {@code filter} per source; allocates nothing. The visitor may remove
-   * the pair it is called for; a walk whose next pair was changed otherwise ends there.
+   * in the order the pairs were added: a query that fixes the target. O(sources of the target), one
+   * membership test of {@code filter} per source; allocates nothing. The visitor may remove the
+   * pair it is called for; a walk whose next pair was changed otherwise ends there.
    *
    * @param target any handle
-   * @param filter the other terms (include the components the sources must have, exclude those
-   *     they must not); a view with nothing included contains nothing
+   * @param filter the other terms (include the components the sources must have, exclude those they
+   *     must not); a view with nothing included contains nothing
    * @param visitor called with each source
    */
   public void eachSource(final long target, final RuntimeView filter, final LongConsumer visitor) {
@@ -463,8 +478,8 @@ public final class Pairs<T> extends TargetedKind {
    * {@return the broken invariants of this kind, in words; empty if all hold} Checks that every
    * pair names live entities, that both lists of every entity hold exactly its pairs with symmetric
    * links and the right ends and counts, that the hash map finds every pair, that the tag storage
-   * holds exactly the sources with a pair, and for an acyclic kind that no chain of pairs comes back
-   * to its start. {@link Registry#verify()} runs it. O(pairs); allocates.
+   * holds exactly the sources with a pair, and for an acyclic kind that no chain of pairs comes
+   * back to its start. {@link Registry#verify()} runs it. O(pairs); allocates.
    */
   public List<String> verify() {
     final List<String> problems = new ArrayList<>();
@@ -496,8 +511,8 @@ public final class Pairs<T> extends TargetedKind {
               + name()
               + " tag was added to "
               + Entity.toString(entity)
-              + " by hand: it is the tag of a pair kind, which follows the pairs; remove it, and add"
-              + " pairs with Pairs.add");
+              + " by hand: it is the tag of a pair kind, which follows the pairs; remove it, and"
+              + " add pairs with Pairs.add");
     }
     links.link(pendingSource, pendingTarget);
     pendingSource = Entity.NULL;
@@ -594,31 +609,113 @@ public final class Pairs<T> extends TargetedKind {
   }
 
   /**
-   * Restores the pairs of a loaded registry, where this kind has none yet; for the snapshot loader,
-   * which checked them first. Publishes nothing: the tag storage was restored with them.
+   * {@return the pair kinds declared in {@code registry}, in declaration order} Empty if none.
+   *
+   * @param registry the registry
    */
-  void restore(final long[] sourcesAndTargets) {
-    for (int i = 0; i < sourcesAndTargets.length; i += 2) {
-      links.link(sourcesAndTargets[i], sourcesAndTargets[i + 1]);
-    }
+  public static List<Pairs<?>> declared(final Registry registry) {
+    final Relations relations = registry.context().find(Relations.class);
+    return null == relations ? List.of() : relations.pairKinds();
   }
 
-  /** {@return every pair as source, target, source, target..., sources in tag order} */
-  long[] pairs() {
+  /**
+   * {@return every pair of this kind as {@code source, target, source, target, ...}, the sources in
+   * the order of the tag storage and each source's targets in the order they were added} For
+   * writers (snapshots). O(pairs); allocates the array.
+   */
+  public long[] toArray() {
     final long[] out = new long[2 * links.size()];
     int at = 0;
     final long[] packed = tags.packed();
-    for (int position = 0, size = tags.size(); position < size; position++) {
+    for (int position = 0, size = tags.size(); position < size && at < out.length; position++) {
       final long source = packed[position];
       if (Entity.isTombstone(source)) {
         continue;
       }
-      for (int p = links.firstTarget(source); NONE != p; p = links.nextTarget(p)) {
+      for (int p = links.firstTarget(source);
+          NONE != p && at < out.length;
+          p = links.nextTarget(p)) {
         out[at++] = source;
         out[at++] = links.target(p);
       }
     }
     return at == out.length ? out : Arrays.copyOf(out, at);
+  }
+
+  /**
+   * Restores the pairs of a registry whose tag storage was restored raw (a loaded snapshot), in the
+   * order of {@link #toArray()}; publishes nothing. For loaders. Everything is checked first: this
+   * kind holds no pair, every entity is live, no pair is listed twice, the sources are exactly the
+   * tag's holders, and an acyclic kind gets no cycle.
+   *
+   * @param pairs {@code source, target, source, target, ...}
+   * @throws IllegalStateException naming the kind, the pair and the rule broken; nothing changed
+   */
+  public void restore(final long[] pairs) {
+    if (0 != links.size() || 0 != (pairs.length & 1)) {
+      throw new IllegalStateException(
+          "cannot restore the pairs of " + name() + ": it holds pairs already, or the list is odd");
+    }
+    try {
+      for (int i = 0; i < pairs.length; i += 2) {
+        final long source = pairs[i];
+        final long target = pairs[i + 1];
+        if (!registry.valid(source) || !registry.valid(target) || !tags.contains(source)) {
+          throw restoreRefused(source, target, "names an entity that is not live or not tagged");
+        }
+        if (NONE != links.find(source, target)) {
+          throw restoreRefused(source, target, "is listed twice");
+        }
+        if (acyclic && reaches(target, source)) {
+          throw restoreRefused(source, target, "closes a cycle of an acyclic kind");
+        }
+        links.link(source, target);
+      }
+      if (countTagged() != sourcesWithPairs()) {
+        throw new IllegalStateException(
+            "cannot restore the pairs of " + name() + ": a holder of the tag has no pair");
+      }
+    } catch (final IllegalStateException refused) {
+      links.clear();
+      throw refused;
+    }
+  }
+
+  private IllegalStateException restoreRefused(
+      final long source, final long target, final String rule) {
+    return new IllegalStateException(
+        "cannot restore the pairs of "
+            + name()
+            + ": the pair ("
+            + name()
+            + ", "
+            + Entity.toString(target)
+            + ") of "
+            + Entity.toString(source)
+            + " "
+            + rule);
+  }
+
+  private int countTagged() {
+    int count = 0;
+    final long[] packed = tags.packed();
+    for (int position = 0, size = tags.size(); position < size; position++) {
+      if (!Entity.isTombstone(packed[position])) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private int sourcesWithPairs() {
+    int count = 0;
+    final long[] packed = tags.packed();
+    for (int position = 0, size = tags.size(); position < size; position++) {
+      if (!Entity.isTombstone(packed[position]) && 0 != links.targetCount(packed[position])) {
+        count++;
+      }
+    }
+    return count;
   }
 
   @Override

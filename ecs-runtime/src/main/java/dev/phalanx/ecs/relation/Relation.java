@@ -150,8 +150,8 @@ public final class Relation<T> extends TargetedKind {
    * walk whose next source was changed otherwise ends there.
    *
    * @param target any handle
-   * @param filter the other terms (include the components the sources must have, exclude those
-   *     they must not); a view with nothing included contains nothing
+   * @param filter the other terms (include the components the sources must have, exclude those they
+   *     must not); a view with nothing included contains nothing
    * @param visitor called with each source
    */
   public void eachSource(final long target, final RuntimeView filter, final LongConsumer visitor) {

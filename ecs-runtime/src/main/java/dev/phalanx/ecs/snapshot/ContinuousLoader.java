@@ -266,6 +266,7 @@ public final class ContinuousLoader extends LoaderSettings<ContinuousLoader> {
   private Map<String, byte[]> loadOnce(final BinaryInput<IOException> in) throws IOException {
     final StagedSnapshot staged = StagedSnapshot.read(in, registry, codecs, typesByKey, false);
     HierarchySection.checkStaged(staged);
+    PairSection.refuseIn(staged, "ContinuousLoader");
     // The loader's own refusals, before anything is staged; the change set checks the rest.
     SnapshotLoader.checkIdle(registry, "load a snapshot");
     if (registry.isClearing()) {

@@ -875,6 +875,7 @@ public final class DeltaWriter implements AutoCloseable {
   }
 
   private void checkCodecs(final Storage<?> storage, final List<SnapshotFormat.Column> columns) {
+    PairSection.refuseUncarried(registry, storage, "a delta");
     {
       // Indexed, not an iterator: this runs at every write.
       for (int c = 0; c < columns.size(); c++) {

@@ -199,10 +199,11 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
               + registry.entities().limit());
     }
     HierarchySection.checkStaged(staged);
+    final Runnable pairs = PairSection.plan(staged, registry);
     // Reading ran no user code, but a codec is user code: check again before changing anything.
     checkTarget(staged);
-    commit(staged);
-    return Collections.unmodifiableMap(staged.extras);
+    commit(staged, pairs);
+    return Collections.unmodifiableMap(PairSection.userExtras(staged.extras));
   }
 
   /**
@@ -286,7 +287,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
    * a loaded hierarchy its {@link Hierarchy} and tells the delta writers, even when an enter
    * listener threw.
    */
-  private void commit(final StagedSnapshot staged) {
+  private void commit(final StagedSnapshot staged, final Runnable pairs) {
     try {
       registry.restore(staged.image);
     } finally {
@@ -294,6 +295,7 @@ public final class SnapshotLoader extends LoaderSettings<SnapshotLoader> {
         if (staged.has(Hierarchy.TYPE)) {
           Hierarchy.of(registry);
         }
+        pairs.run();
         DeltaWriter.restored(registry);
       }
     }

@@ -235,13 +235,16 @@ public final class SnapshotWriter {
         selection.put(entity, 1);
       }
     }
+    // The pairs of non-exclusive kinds travel as extra blocks; refused for chosen entities.
+    final Map<String, byte[]> blocks = new LinkedHashMap<>(extras);
+    blocks.putAll(PairSection.blocks(registry, types, null != selection));
     final BinaryOutput<IOException> out = BinaryOutput.to(channel);
     out.putBytes(SnapshotFormat.MAGIC, 0, 4);
     out.putInt(SnapshotFormat.VERSION);
     out.putInt(null == selection ? SnapshotFormat.FLAG_FULL : 0);
     writeEntities(out, selection);
-    out.putInt(extras.size());
-    for (final Map.Entry<String, byte[]> extra : extras.entrySet()) {
+    out.putInt(blocks.size());
+    for (final Map.Entry<String, byte[]> extra : blocks.entrySet()) {
       out.putString(extra.getKey());
       out.putInt(extra.getValue().length);
       out.putBytes(extra.getValue(), 0, extra.getValue().length);

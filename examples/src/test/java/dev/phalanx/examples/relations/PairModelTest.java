@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeded random worlds with three pair kinds (one per destroy policy, the refusing one acyclic),
  * driven through adds, removes, replaces, removals of a source's every pair, destroys and batch
- * destroys, against a plain model of each kind (each source's targets and each target's sources,
- * in order). After every step both sides of every kind equal the model, the tag storages hold
- * exactly the sources with a pair, and {@code verify()} is empty. Then the same scenario with a
- * user listener throwing at every k: the change completes, the exception reaches the caller, and
- * every invariant holds.
+ * destroys, against a plain model of each kind (each source's targets and each target's sources, in
+ * order). After every step both sides of every kind equal the model, the tag storages hold exactly
+ * the sources with a pair, and {@code verify()} is empty. Then the same scenario with a user
+ * listener throwing at every k: the change completes, the exception reaches the caller, and every
+ * invariant holds.
  */
 class PairModelTest {
 
@@ -153,11 +153,16 @@ class PairModelTest {
         for (final long entity : live) {
           final String where = " of " + Entity.toString(entity) + " in " + kind.name();
           assertEquals(
-              targets(k, entity).toString(), asList(kind.targets(entity)).toString(), "targets" + where);
+              targets(k, entity).toString(),
+              asList(kind.targets(entity)).toString(),
+              "targets" + where);
           assertEquals(
-              sources(k, entity).toString(), asList(kind.sources(entity)).toString(), "sources" + where);
+              sources(k, entity).toString(),
+              asList(kind.sources(entity)).toString(),
+              "sources" + where);
           assertEquals(!targets(k, entity).isEmpty(), kind.has(entity), "the tag" + where);
-          assertEquals(!targets(k, entity).isEmpty(), kind.storage().contains(entity), "tag" + where);
+          assertEquals(
+              !targets(k, entity).isEmpty(), kind.storage().contains(entity), "tag" + where);
           for (final long target : targets(k, entity)) {
             assertTrue(kind.has(entity, target), "hasPair" + where);
           }
@@ -208,7 +213,12 @@ class PairModelTest {
   }
 
   private static void step(
-      final int operation, final World world, final int k, final long a, final long b, final long c) {
+      final int operation,
+      final World world,
+      final int k,
+      final long a,
+      final long b,
+      final long c) {
     final Pairs<?> kind = world.kinds.get(k);
     switch (operation) {
       case 0, 1, 2 -> {
@@ -279,8 +289,7 @@ class PairModelTest {
         final Set<Long> going = world.closure(batch);
         if (null == going) {
           assertThrows(
-              IllegalStateException.class,
-              () -> world.registry.destroy(batch, 0, batch.length));
+              IllegalStateException.class, () -> world.registry.destroy(batch, 0, batch.length));
         } else {
           try {
             world.registry.destroy(batch, 0, batch.length);
