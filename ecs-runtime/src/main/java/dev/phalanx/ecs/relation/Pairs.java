@@ -61,7 +61,8 @@ import java.util.function.LongConsumer;
  * Walking a source's targets or a target's sources is O(result) with no allocation ({@link
  * #firstTarget}, {@link #nextTarget}, {@link #firstSource}, {@link #nextSource}). Destroying a
  * target costs O(its pairs), a source O(its pairs). Memory: six {@code int}s per entity index (the
- * ends and lengths of both lists) and about 40 bytes per pair and 16 in the hash map.
+ * ends and lengths of both lists), 32 bytes per pair record and 32 to 64 per pair in the hash map
+ * (kept at most half full).
  *
  * <h2>Snapshots, clones, deltas</h2>
  *

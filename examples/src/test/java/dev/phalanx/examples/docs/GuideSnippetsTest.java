@@ -1,5 +1,6 @@
 package dev.phalanx.examples.docs;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,6 +28,8 @@ import dev.phalanx.ecs.event.EventType;
 import dev.phalanx.ecs.event.Observers;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.relation.Cascade;
+import dev.phalanx.ecs.relation.OnTargetDestroyed;
+import dev.phalanx.ecs.relation.Pairs;
 import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.AckedDeltaLoader;
 import dev.phalanx.ecs.snapshot.AckedDeltaWriter;
@@ -43,8 +46,11 @@ import dev.phalanx.examples.components.Position_Traits;
 import dev.phalanx.examples.components.Velocity_Cursor;
 import dev.phalanx.examples.components.Velocity_Traits;
 import dev.phalanx.examples.relations.Docked;
+import dev.phalanx.examples.relations.DockedShipsQuery;
 import dev.phalanx.examples.relations.Docked_Storage;
 import dev.phalanx.examples.relations.Docked_Traits;
+import dev.phalanx.examples.relations.Likes;
+import dev.phalanx.examples.relations.Likes_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -662,6 +668,66 @@ class GuideSnippetsTest {
     assertEquals(110f, positions.x(fighter));
     assertEquals(111f, positions.x(drone));
     assertEquals(List.of(), registry.verify());
+  }
+
+  void pairs() {
+    final Registry registry = new Registry();
+    final long alice = registry.create();
+    final long bob = registry.create();
+    final long carol = registry.create();
+    final long dave = registry.create();
+    final List<Long> fans = new ArrayList<>();
+    // tag::pairs[]
+    final Pairs<Likes> likes =
+        Pairs.declare(registry, Likes_Traits.TYPE, OnTargetDestroyed.REMOVE, false);
+    likes.add(alice, bob); // (Likes, bob) on alice: the first pair adds the Likes tag
+    likes.add(alice, carol); // and (Likes, carol): any number of targets
+    likes.add(dave, bob);
+    final boolean pair = likes.has(alice, carol); // true, O(1) expected
+    for (int p = likes.firstSource(bob); Pairs.NONE != p; p = likes.nextSource(p)) {
+      fans.add(likes.source(p)); // alice, then dave: O(result), no allocation
+    }
+    likes.replace(alice, carol, dave); // (Likes, carol) becomes (Likes, dave) in place
+    registry.destroy(bob); // REMOVE: alice and dave lose (Likes, bob)
+    // end::pairs[]
+    assertTrue(pair);
+    assertEquals(List.of(alice, dave), fans);
+    assertArrayEquals(new long[] {dave}, likes.targets(alice));
+    assertFalse(likes.has(dave));
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void relationshipQueries() {
+    final Registry registry = new Registry();
+    final Pairs<Likes> likes =
+        Pairs.declare(registry, Likes_Traits.TYPE, OnTargetDestroyed.REMOVE, false);
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Docked_Storage docked = registry.storage(Docked_Traits.TYPE);
+    final long bob = registry.create();
+    final long alice = registry.create();
+    final long dave = registry.create();
+    final long carrier = registry.create();
+    positions.emplace(alice, 0f, 0f);
+    positions.emplace(dave, 1f, 0f);
+    likes.add(alice, bob);
+    docked.emplace(dave, carrier, 3);
+    final List<Long> near = new ArrayList<>();
+    final List<Long> carriers = new ArrayList<>();
+    // tag::relationship-queries[]
+    // (Likes, *) with a Position: the kind's tag is the term; exclude it for "likes nobody".
+    final RuntimeView likers = new RuntimeView().iterate(positions).iterate(likes.storage());
+    final RuntimeView loners = new RuntimeView().iterate(positions).exclude(likes.storage());
+    // (Likes, bob) with a Position: the target fixed, O(sources of bob).
+    likes.eachSource(bob, new RuntimeView().iterate(positions), fan -> near.add(fan));
+    // An exclusive kind in a generated query: its cursor reads the target.
+    DockedShipsQuery.of(registry).each((ship, dock, position) -> carriers.add(dock.carrier()));
+    // end::relationship-queries[]
+    assertTrue(likers.contains(alice));
+    assertFalse(likers.contains(dave));
+    assertTrue(loners.contains(dave));
+    assertEquals(List.of(alice), near);
+    assertEquals(List.of(carrier), carriers);
   }
 
   /** A hit on a turret, as the guide's observers section triggers it. */

@@ -441,4 +441,21 @@ class PairScenariosTest {
     assertFalse(likes.has(copy));
     assertEquals(List.of(), registry.verify());
   }
+
+  @Test
+  void clearingTheRegistryOrTheTagStorageDropsEveryPair() {
+    final long a = registry.create();
+    final long b = registry.create();
+    likes.add(a, b);
+    likes.add(b, a);
+    likes.storage().clear();
+    assertEquals(0, likes.size());
+    assertEquals(List.of(), registry.verify());
+    likes.add(a, b);
+    depends.add(a, b);
+    escorts.add(b, a);
+    registry.clear();
+    assertEquals(0, likes.size() + depends.size() + escorts.size());
+    assertEquals(List.of(), registry.verify());
+  }
 }
