@@ -15,6 +15,7 @@ import dev.phalanx.ecs.relation.OnTargetDestroyed;
 import dev.phalanx.ecs.relation.Pairs;
 import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.snapshot.ContinuousLoader;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.ecs.snapshot.SnapshotFormatException;
 import dev.phalanx.ecs.snapshot.SnapshotLoader;
 import dev.phalanx.ecs.snapshot.SnapshotWriter;
@@ -422,6 +423,9 @@ class PairScenariosTest {
             () -> new ContinuousLoader(replica).load(new ByteArrayInputStream(snapshot)));
     assertTrue(continuous.getMessage().contains("Likes"), continuous.getMessage());
     assertEquals(0, replica.alive());
+    final IllegalStateException delta =
+        assertThrows(IllegalStateException.class, () -> new DeltaWriter(registry).write());
+    assertTrue(delta.getMessage().contains("Likes"), delta.getMessage());
   }
 
   @Test
@@ -456,6 +460,31 @@ class PairScenariosTest {
     escorts.add(b, a);
     registry.clear();
     assertEquals(0, likes.size() + depends.size() + escorts.size());
+    assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void listenersMayReenterTheKind() {
+    final long a = registry.create();
+    final long b = registry.create();
+    final long c = registry.create();
+    // A source's first pair brings a second; losing the tag takes c's pairs too.
+    likes.storage().onConstruct().connect((r, e) -> likes.add(e, c));
+    likes.storage().onDestroy().connect((r, e) -> likes.removeAll(c));
+    likes.add(a, b);
+    assertArrayEquals(new long[] {b, c}, likes.targets(a));
+    likes.add(c, b);
+    assertArrayEquals(new long[] {b, c}, likes.targets(c), "c's own first pair brought (c, c)");
+    likes.removeAll(a);
+    assertFalse(likes.has(a));
+    assertFalse(likes.has(c));
+    assertEquals(0, likes.size());
+    // A listener adding a pair to the source being untagged is refused: the tag is still there.
+    likes.storage().onDestroy().connect((r, e) -> likes.add(e, b));
+    likes.add(a, b);
+    assertThrows(IllegalArgumentException.class, () -> likes.removeAll(a));
+    assertFalse(likes.has(a));
+    assertEquals(0, likes.size());
     assertEquals(List.of(), registry.verify());
   }
 }
