@@ -53,10 +53,12 @@ class PackageLayeringTest {
           COMMAND, Set.of(CORE, HIERARCHY, INTERNAL),
           // Relationship kinds: generated storages on the core's protected API, kept by signals.
           RELATION, Set.of(CORE, INTERNAL),
-          // Snapshots carry the hierarchy's links and rebuild its lists after a load.
-          SNAPSHOT, Set.of(CORE, HIERARCHY, INTERNAL),
-          // Cloning stages into the core's change sets and copies subtrees with their links.
-          CLONE, Set.of(CORE, HIERARCHY, INTERNAL),
+          // Snapshots carry the hierarchy's links and rebuild its lists after a load, and carry
+          // the pairs of non-exclusive relationship kinds (Pairs.toArray, Pairs.restore).
+          SNAPSHOT, Set.of(CORE, HIERARCHY, INTERNAL, RELATION),
+          // Cloning stages into the core's change sets and copies subtrees with their links; it
+          // refuses entities with pairs, which it does not copy (Pairs.find).
+          CLONE, Set.of(CORE, HIERARCHY, INTERNAL, RELATION),
           // Systems apply their command buffers at sync points, lock the registry while a wave
           // runs and permit each system its declared structural changes. Its saved state (frame
           // counter, resources) travels as a snapshot's extra blocks, through the snapshot

@@ -60,19 +60,19 @@ final class PairSection {
    */
   static void refuseUncarried(
       final Registry registry, final Storage<?> storage, final String what) {
-    for (final Pairs<?> kind : Pairs.declared(registry)) {
-      if (kind.storage() == storage && 0 != kind.size()) {
-        throw new IllegalStateException(
-            "cannot write "
-                + what
-                + " of "
-                + kind.name()
-                + ": it is the tag of a pair kind holding "
-                + kind.size()
-                + " pairs, which "
-                + what
-                + " does not carry; leave it out of types(...)");
-      }
+    // Runs at every delta write: a lookup that allocates nothing.
+    final Pairs<?> kind = Pairs.find(registry, storage.type());
+    if (null != kind && 0 != kind.size()) {
+      throw new IllegalStateException(
+          "cannot write "
+              + what
+              + " of "
+              + kind.name()
+              + ": it is the tag of a pair kind holding "
+              + kind.size()
+              + " pairs, which "
+              + what
+              + " does not carry; leave it out of types(...)");
     }
   }
 
