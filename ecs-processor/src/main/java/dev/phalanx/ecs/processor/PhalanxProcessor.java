@@ -108,6 +108,7 @@ public final class PhalanxProcessor extends AbstractProcessor {
     return Set.of(
         ComponentValidator.COMPONENT,
         ComponentValidator.ENTITY_REF,
+        ComponentValidator.RELATIONSHIP,
         QueryValidator.GROUP_QUERY,
         QueryValidator.VIEW_QUERY,
         SourceFileGenerator.GENERATED);

@@ -220,6 +220,30 @@ class GeneratedSourcesTest {
             "}"));
   }
 
+  /**
+   * The processor claims {@code @Relationship} too: with {@code -Xlint:processing} (in {@code
+   * -Xlint:all}) an annotation no processor claims is a warning, which {@code -Werror} turns into a
+   * failed build of the user's relationship kind.
+   */
+  @Test
+  void aRelationshipKindCompilesWarningFree() {
+    final Compilation compilation =
+        javac()
+            .withProcessors(new PhalanxProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(
+                source(
+                    "Docked",
+                    "package test;",
+                    "import dev.phalanx.ecs.annotations.Component;",
+                    "import dev.phalanx.ecs.annotations.EntityRef;",
+                    "import dev.phalanx.ecs.annotations.Relationship;",
+                    "@Component",
+                    "@Relationship",
+                    "public record Docked(@EntityRef long carrier, int bay) {}"));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+
   @Test
   void deprecatedComponentAndFieldTypeStayWarningFree() {
     final Compilation compilation =
