@@ -639,14 +639,7 @@ final class Methods {
           list.add(treeNode(entity, hierarchy));
         }
       }
-      result.putNull("parent");
-      result.put("size", size);
-      result.put("scanned", position - Math.min(cursor, size));
-      if (position < size) {
-        result.put("next", position);
-      } else {
-        result.putNull("next");
-      }
+      rootsPage(result, size, cursor, position);
     } else {
       final long parent = alive(parentNode, "parent");
       long child = null == hierarchy ? Entity.NULL : hierarchy.firstChild(parent);
@@ -761,14 +754,7 @@ final class Methods {
       }
     }
     final ObjectNode result = nodes.objectNode();
-    result.putNull("parent");
-    result.put("size", size);
-    result.put("scanned", position - Math.min(cursor, size));
-    if (position < size) {
-      result.put("next", position);
-    } else {
-      result.putNull("next");
-    }
+    rootsPage(result, size, cursor, position);
     result.set("entities", list);
     return result;
   }
@@ -847,6 +833,23 @@ final class Methods {
                 + ", and the kind is acyclic (@Relationship(acyclic = true))");
       }
       step = relation.target(step);
+    }
+  }
+
+  /**
+   * Writes the paging fields of a page of roots (no parent): the entities scanned from {@code
+   * cursor} up to {@code position} of {@code size}, and where the next page starts ({@code null} at
+   * the end).
+   */
+  private static void rootsPage(
+      final ObjectNode result, final int size, final int cursor, final int position) {
+    result.putNull("parent");
+    result.put("size", size);
+    result.put("scanned", position - Math.min(cursor, size));
+    if (position < size) {
+      result.put("next", position);
+    } else {
+      result.putNull("next");
     }
   }
 
