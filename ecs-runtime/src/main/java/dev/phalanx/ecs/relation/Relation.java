@@ -45,7 +45,9 @@ public final class Relation<T> extends TargetedKind {
   Relation(final Registry registry, final RelationshipStorage<T> storage) {
     this.registry = registry;
     this.storage = storage;
-    storage.onConstruct().connectFirst((r, entity) -> linkSource(entity));
+    // A construct may follow a raw write of the same row (a change set's), already linked: relink
+    // links only what is not linked yet.
+    storage.onConstruct().connectFirst((r, entity) -> relink(entity));
     storage.onUpdate().connectFirst((r, entity) -> relink(entity));
     registry.addCheck(storage.type().name() + " relationship", this::verify);
   }
@@ -304,16 +306,7 @@ public final class Relation<T> extends TargetedKind {
             + reason);
   }
 
-  /** Links a source just constructed. */
-  private void linkSource(final long source) {
-    final long target = storage.targetAt(storage.indexOf(source));
-    if (!Entity.isNull(target)) {
-      lists.link(source, target);
-      changes++;
-    }
-  }
-
-  /** Follows an update of {@code source}: relinks it if its target changed. */
+  /** Follows a construct or an update of {@code source}: relinks it if its target changed. */
   private void relink(final long source) {
     final int position = storage.indexOf(source);
     if (SparseSet.ABSENT == position) {

@@ -11,6 +11,7 @@ import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.command.CommandBuffer;
 import dev.phalanx.ecs.relation.Relation;
+import dev.phalanx.ecs.snapshot.ContinuousLoader;
 import dev.phalanx.ecs.snapshot.SnapshotLoader;
 import dev.phalanx.ecs.snapshot.SnapshotWriter;
 import dev.phalanx.examples.components.Position;
@@ -408,6 +409,28 @@ class RelationshipsTest {
     assertEquals(a, Relation.of(copy, OwnedBy_Traits.TYPE).target(b));
     assertThrows(IllegalStateException.class, () -> copy.destroy(a));
     assertEquals(List.of(), copy.verify());
+  }
+
+  /** A mirror's change set writes each new row, then constructs it: the source is linked once. */
+  @Test
+  void aContinuousLoadLinksEachSourceOnce() throws IOException {
+    final long carrier = registry.create();
+    final long a = registry.create();
+    final long b = registry.create();
+    docked.emplace(a, carrier, 1);
+    docked.emplace(b, a, 2);
+    owned.emplace(b, carrier);
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotWriter(registry).write(out);
+    final Registry mirror = new Registry();
+    final ContinuousLoader loader =
+        new ContinuousLoader(mirror)
+            .types(Docked_Traits.TYPE, OwnedBy_Traits.TYPE, Targets_Traits.TYPE);
+    loader.load(new ByteArrayInputStream(out.toByteArray()));
+    assertEquals(List.of(), mirror.verify());
+    final Relation<Docked> copied = Relation.of(mirror, Docked_Traits.TYPE);
+    assertEquals(2, copied.size());
+    assertArrayEquals(new long[] {loader.map(b)}, copied.sources(loader.map(a)));
   }
 
   @Test
