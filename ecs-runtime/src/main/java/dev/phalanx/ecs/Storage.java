@@ -407,6 +407,16 @@ public abstract class Storage<T> extends SparseSet {
    */
   public void eachEntityRef(final EntityRefVisitor visitor) {}
 
+  /**
+   * {@return whether this storage holds links between entities: a relationship kind's, or the
+   * hierarchy's} Links are the world's structure rather than data of one entity, so every writer of
+   * chosen types ({@code types(...)} of the snapshot package's writers) streams these storages with
+   * the entities it streams, listed or not. The base holds none.
+   */
+  public boolean isRelationship() {
+    return false;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Change tracking. Generated storages of @Component(tracked = true) types override these.
   // ---------------------------------------------------------------------------------------------

@@ -938,6 +938,12 @@ public final class Hierarchy {
       return "storage of the hierarchy's nodes";
     }
 
+    /** {@return true: the nodes are parent links, streamed with the entities they link} */
+    @Override
+    public boolean isRelationship() {
+      return true;
+    }
+
     /**
      * Hands {@code visitor} the node's fields: the four links (entity references, remapped by
      * loaders) and the child count. The depth is not a field: it is computed from the parents.

@@ -50,6 +50,12 @@ public abstract class RelationshipStorage<T> extends Storage<T> {
   /** {@return the target of the value {@link #stage} read last; for {@link #checkStaged}} */
   protected abstract long stagedTarget();
 
+  /** {@return true: a relationship kind's elements are links, streamed with their sources} */
+  @Override
+  public final boolean isRelationship() {
+    return true;
+  }
+
   /** {@return what happens to this kind's sources when their target is destroyed} */
   public final OnTargetDestroyed onTargetDestroyed() {
     return onTargetDestroyed;

@@ -128,7 +128,8 @@ public final class AckedDeltaWriter implements AutoCloseable {
 
   /**
    * Adds {@code types} to the storages streamed, as {@link DeltaWriter#types}: each call adds to
-   * the earlier ones; only before the first write.
+   * the earlier ones; only before the first write. The links of every relationship kind and the
+   * hierarchy are streamed with the client's entities, listed or not.
    *
    * @param types the types to stream, besides those of earlier calls
    * @return this writer

@@ -270,6 +270,14 @@ public final class DeltaWriter implements AutoCloseable {
    * filters and Bevy's replication rules are built up one component at a time): a call never drops
    * what an earlier one chose. To stream other types, make a new writer (one per replica anyway).
    *
+   * <p>Links are streamed whether listed or not: the storage of every relationship kind and the
+   * hierarchy's ({@link Storage#isRelationship()}), for the replica's entities, as a writer of
+   * every type streams them; so a replica of chosen types keeps every parent and relationship
+   * target instead of seeing each child as a root. Links are the world's structure, not one
+   * entity's data. Like every storage a writer of every type streams, an unlisted link storage that
+   * is untracked carries its links when they are made; opt it in with {@link #everyValue} (or track
+   * the kind) if sources change targets in place later. A listed one follows the rule below.
+   *
    * <p>A listed type with fields whose in-place writes this writer cannot see must say how it is
    * replicated, or the next {@link #write} throws {@link IllegalArgumentException} naming it: an
    * untracked one needs {@link #everyValue} (written in place: every value sent in every delta) or
@@ -843,7 +851,7 @@ public final class DeltaWriter implements AutoCloseable {
     }
     for (int i = attachedUpTo; i < registry.storageCount(); i++) {
       final Storage<?> storage = registry.storageAt(i);
-      if (null == chosenTypes || chosenTypes.contains(storage.type())) {
+      if (streams(storage)) {
         final List<SnapshotFormat.Column> columns = SnapshotFormat.columns(storage);
         checkCodecs(storage, columns);
         checkReplicable(storage, !columns.isEmpty());
@@ -859,6 +867,7 @@ public final class DeltaWriter implements AutoCloseable {
   private void checkReplicable(final Storage<?> storage, final boolean fields) {
     final ComponentType<?, ?> type = storage.type();
     if (null == chosenTypes
+        || !chosenTypes.contains(type)
         || !fields
         || storage.isTracked()
         || everyValue.contains(type)
@@ -897,11 +906,19 @@ public final class DeltaWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * {@return whether this writer streams {@code storage}: every storage by default; else those of
+   * the chosen types and, listed or not, the links of every relationship kind and the hierarchy}
+   */
+  private boolean streams(final Storage<?> storage) {
+    return null == chosenTypes || chosenTypes.contains(storage.type()) || storage.isRelationship();
+  }
+
   /** Connects a tracker to each storage created since the last call. */
   private void attachNewStorages() {
     for (; attachedUpTo < registry.storageCount(); attachedUpTo++) {
       final Storage<?> storage = registry.storageAt(attachedUpTo);
-      if (null != chosenTypes && !chosenTypes.contains(storage.type())) {
+      if (!streams(storage)) {
         continue;
       }
       final Tracker tracker = new Tracker(storage);

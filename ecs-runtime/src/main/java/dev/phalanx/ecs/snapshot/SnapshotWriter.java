@@ -40,8 +40,9 @@ import java.util.Set;
  *       the entity storage verbatim, so that {@link SnapshotLoader} restores identical identifiers,
  *       versions and recycling order. Storages are written position by position, holes of in-place
  *       storages included (with their free list), so positions survive too.
- *   <li>{@link #types}: only those storages (each call adds to the earlier ones); the entity
- *       section stays whole.
+ *   <li>{@link #types}: only those storages (each call adds to the earlier ones), and the links of
+ *       the entities saved: every relationship kind's storage and the hierarchy's ({@link
+ *       Storage#isRelationship()}), listed or not; the entity section stays whole.
  *   <li>{@link #entities}: only those entities (their components in every chosen storage, holes
  *       dropped); the entity section lists just them, so such a snapshot is for {@link
  *       ContinuousLoader}, which maps identifiers, not for {@link SnapshotLoader}.
@@ -101,6 +102,12 @@ public final class SnapshotWriter {
    * calls, flecs' filters and Bevy's replication rules are built up one component at a time): a
    * call never drops what an earlier one chose. To save other types, make a new writer. The entity
    * section stays whole.
+   *
+   * <p>Links are saved whether listed or not: the storage of every relationship kind and the
+   * hierarchy's ({@link Storage#isRelationship()}) go with the entities saved, so that a save and
+   * load of chosen types keeps every parent and every relationship target, and not only the values.
+   * Links are the world's structure, not one entity's data: a copy without them would have every
+   * child arrive as a root, and still pass {@code verify()}. Listing them does no harm.
    *
    * @param chosenTypes the types to save, besides those of earlier calls
    * @return this writer
@@ -268,6 +275,13 @@ public final class SnapshotWriter {
     } else {
       for (final ComponentType<?, ?> type : types) {
         storages.add(registry.storage(type));
+      }
+      // Links are structure: every relationship kind and the hierarchy go with their entities.
+      for (int i = 0; i < registry.storageCount(); i++) {
+        final Storage<?> storage = registry.storageAt(i);
+        if (storage.isRelationship() && !types.contains(storage.type())) {
+          storages.add(storage);
+        }
       }
     }
     return storages;

@@ -266,15 +266,14 @@ class ContinuousLoaderMirrorTest {
     assertTrue(storage.contains(loader.map(tagged)));
   }
 
-  /** The hierarchy is set up locally only by a snapshot that has one, and mirrored in full. */
+  /**
+   * The hierarchy is set up locally only by a snapshot that has one, and mirrored in full; a
+   * snapshot of chosen types carries it too, unlisted, once the remote world has one.
+   */
   @Test
   void theHierarchyComesOnlyWithASnapshotThatHasOne() throws IOException {
     final Registry remote = remote(10);
     final long[] entities = live(remote);
-    final Hierarchy tree = Hierarchy.of(remote);
-    tree.attach(entities[1], entities[0]);
-    tree.attach(entities[2], entities[0]);
-    tree.attach(entities[3], entities[2]);
     final Registry local = new Registry();
     final ContinuousLoader loader =
         new ContinuousLoader(local)
@@ -283,7 +282,11 @@ class ContinuousLoaderMirrorTest {
     load(loader, save(new SnapshotWriter(remote).types(AllPrimitivesStorageB.SWAP)));
     assertNull(local.context().find(Hierarchy.class));
     assertNull(local.findStorage(Hierarchy.TYPE));
-    load(loader, save(new SnapshotWriter(remote)));
+    final Hierarchy tree = Hierarchy.of(remote);
+    tree.attach(entities[1], entities[0]);
+    tree.attach(entities[2], entities[0]);
+    tree.attach(entities[3], entities[2]);
+    load(loader, save(new SnapshotWriter(remote).types(AllPrimitivesStorageB.SWAP)));
     final Hierarchy mirrored = local.context().find(Hierarchy.class);
     assertNotNull(mirrored);
     assertEquals(tree.nodes().size(), mirrored.nodes().size());
