@@ -5,13 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.EmptyStorage;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.snapshot.DeltaLoader;
+import dev.phalanx.ecs.snapshot.DeltaWriter;
+import dev.phalanx.ecs.snapshot.SnapshotLoader;
+import dev.phalanx.ecs.snapshot.SnapshotWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +29,10 @@ import org.junit.jupiter.api.Test;
  * replaceChildren}, and {@code destroyDescendants}, against a plain model that keeps every list of
  * children in order. Each seeded run has a node construct listener that throws at its k-th call,
  * for every k up to the run's number of calls: every edit still completes, so the hierarchy must
- * equal the model after every step, order included, and both verifies be empty.
+ * equal the model after every step, order included, and both verifies be empty. Every few steps the
+ * world goes through a snapshot and a delta of chosen types (a tag every entity holds, not the
+ * hierarchy's type), and the copies must equal the model too, order included: writers of chosen
+ * types carry the links.
  */
 class HierarchyOrderedEditsTest {
 
@@ -74,6 +87,11 @@ class HierarchyOrderedEditsTest {
     }
   }
 
+  /** The game's own type of the round trips: every entity holds it. */
+  private record Mark() {}
+
+  private static final ComponentType<Mark, EmptyStorage<Mark>> MARK = ComponentType.tag(Mark.class);
+
   /** Throws at its {@code throwAt}-th call. */
   private static final class Injected extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -111,11 +129,18 @@ class HierarchyOrderedEditsTest {
       final long e = registry.create();
       model.create(e);
     }
+    for (final long e : model.parents.keySet()) {
+      registry.emplace(e, MARK, new Mark());
+    }
+    final DeltaWriter writer = new DeltaWriter(registry).types(MARK).everyValue(Hierarchy.TYPE);
+    final Registry client = new Registry();
+    final DeltaLoader replica = new DeltaLoader(client).types(MARK);
     for (int step = 0; step < 120; step++) {
       final List<Long> live = new ArrayList<>(model.parents.keySet());
       live.sort(null);
       if (live.size() < 4) {
         final long e = registry.create();
+        registry.emplace(e, MARK, new Mark());
         model.create(e);
         continue;
       }
@@ -186,6 +211,7 @@ class HierarchyOrderedEditsTest {
           }
           default -> {
             final long e = registry.create();
+            registry.emplace(e, MARK, new Mark());
             model.create(e);
           }
         }
@@ -193,6 +219,53 @@ class HierarchyOrderedEditsTest {
         // The listener's fault, rethrown once the edit completed: the model already has it.
       }
       check(registry, hierarchy, model, where);
+      if (0 == step % 10) {
+        checkRoundTrips(registry, model, writer, client, replica, where);
+      }
+    }
+  }
+
+  /** A snapshot and a delta of {@link #MARK} only: the copies hold the model's links, in order. */
+  private static void checkRoundTrips(
+      final Registry registry,
+      final Model model,
+      final DeltaWriter writer,
+      final Registry client,
+      final DeltaLoader replica,
+      final String where) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final Registry copy = new Registry();
+    try {
+      new SnapshotWriter(registry).types(MARK).write(out);
+      new SnapshotLoader(copy).types(MARK).load(new ByteArrayInputStream(out.toByteArray()));
+      final int length = writer.write();
+      replica.load(writer.bytes(), length);
+    } catch (final IOException e) {
+      throw new AssertionError(where, e);
+    }
+    checkCopy(copy, model, e -> e, where + ", snapshot of chosen types");
+    checkCopy(client, model, replica::map, where + ", delta of chosen types");
+  }
+
+  private static void checkCopy(
+      final Registry copy, final Model model, final LongUnaryOperator map, final String where) {
+    assertEquals(List.of(), copy.verify(), where);
+    final Hierarchy copied = Hierarchy.of(copy);
+    for (final Map.Entry<Long, List<Long>> entry : model.children.entrySet()) {
+      final long e = entry.getKey();
+      final long parent = model.parents.get(e);
+      final long mine = map.applyAsLong(e);
+      assertEquals(
+          Entity.isNull(parent) ? Entity.NULL : map.applyAsLong(parent),
+          copied.parent(mine),
+          where + ": parent of " + Entity.toString(e));
+      final List<Long> expected = new ArrayList<>();
+      for (final long c : entry.getValue()) {
+        expected.add(map.applyAsLong(c));
+      }
+      final List<Long> actual = new ArrayList<>();
+      copied.eachChild(mine, actual::add);
+      assertEquals(expected, actual, where + ": children of " + Entity.toString(e));
     }
   }
 
