@@ -111,10 +111,20 @@ class SnapshotTest {
     final byte[] bytes =
         Worlds.save(Worlds.writer(original).types(Position_Traits.TYPE, Velocity_Traits.TYPE));
     final Registry loaded = load(bytes, new Registry());
-    assertEquals(2, loaded.storageCount());
+    // The chosen types, and the hierarchy's links, which go with the entities whatever the types.
+    assertEquals(3, loaded.storageCount());
     assertEquals(
         original.storage(Position_Traits.TYPE).size(), loaded.storage(Position_Traits.TYPE).size());
     assertEquals(List.of(), loaded.verify());
+    final Hierarchy tree = Hierarchy.of(original);
+    assertTrue(tree.nodes().size() > 0);
+    for (int i = 0; i < tree.nodes().size(); i++) {
+      final long node = tree.nodes().packed()[i];
+      if (!Entity.isTombstone(node)) {
+        assertEquals(tree.parent(node), Hierarchy.of(loaded).parent(node));
+        assertEquals(tree.firstChild(node), Hierarchy.of(loaded).firstChild(node));
+      }
+    }
     final IllegalStateException refused =
         assertThrows(
             IllegalStateException.class,
