@@ -54,7 +54,8 @@ class PackageLayeringTest {
           // Relationship kinds: generated storages on the core's protected API, kept by signals.
           RELATION, Set.of(CORE, INTERNAL),
           // Snapshots carry the hierarchy's links and rebuild its lists after a load, and carry
-          // the pairs of non-exclusive relationship kinds (Pairs.toArray, Pairs.restore).
+          // the pairs of non-exclusive relationship kinds (Pairs.toArray, Pairs.restore); a
+          // snapshot of chosen entities leaves out a relationship whose target it does not save.
           SNAPSHOT, Set.of(CORE, HIERARCHY, INTERNAL, RELATION),
           // Cloning stages into the core's change sets and copies subtrees with their links; it
           // refuses entities with pairs, which it does not copy (Pairs.find).

@@ -9,6 +9,7 @@ import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
 import dev.phalanx.ecs.internal.LongLongMap;
+import dev.phalanx.ecs.relation.RelationshipStorage;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -45,7 +46,9 @@ import java.util.Set;
  *       Storage#isRelationship()}), listed or not; the entity section stays whole.
  *   <li>{@link #entities}: only those entities (their components in every chosen storage, holes
  *       dropped); the entity section lists just them, so such a snapshot is for {@link
- *       ContinuousLoader}, which maps identifiers, not for {@link SnapshotLoader}.
+ *       ContinuousLoader}, which maps identifiers, not for {@link SnapshotLoader}. A relationship
+ *       whose target is not saved is left out (its source arrives without it, as a child whose
+ *       parent is not saved arrives as a root), so that no copy names a target it lacks.
  *   <li>Fields through {@link Storage#eachColumn}: primitives as raw little-endian values, page by
  *       page; strings as UTF-16; enums by constant name (a table per column, then an index per
  *       element); any other reference type, and the instances of object storages, through the
@@ -334,9 +337,13 @@ public final class SnapshotWriter {
     } else {
       int[] positions = new int[16];
       int count = 0;
+      final RelationshipStorage<?> kind =
+          storage instanceof RelationshipStorage<?> relationships ? relationships : null;
       for (int position = 0; position < storage.size(); position++) {
         final long entity = packed[position];
-        if (!Entity.isTombstone(entity) && selection.containsKey(entity)) {
+        if (!Entity.isTombstone(entity)
+            && selection.containsKey(entity)
+            && (null == kind || selection.containsKey(kind.targetAt(position)))) {
           if (count == positions.length) {
             positions = Arrays.copyOf(positions, count * 2);
           }

@@ -102,6 +102,32 @@ class ChosenTypesCarryLinksTest {
     assertSameWorld(mirror, loader::map);
   }
 
+  /**
+   * A source saved without its target arrives without the relationship, as a child saved without
+   * its parent arrives as a root: no copy holds a relationship naming nothing.
+   */
+  @Test
+  void aSourceSavedWithoutItsTargetArrivesWithoutTheRelationship() throws IOException {
+    // Everything but entities[0], the parent of 1 to 3 and the carrier of 5 and 6.
+    final long[] chosen = java.util.Arrays.copyOfRange(entities, 1, entities.length);
+    final Registry mirror = new Registry();
+    final ContinuousLoader loader =
+        new ContinuousLoader(mirror)
+            .types(
+                Position_Traits.TYPE, Docked_Traits.TYPE, Targets_Traits.TYPE, OwnedBy_Traits.TYPE);
+    loader.load(
+        new ByteArrayInputStream(
+            save(new SnapshotWriter(server).types(Position_Traits.TYPE).entities(chosen))));
+    assertEquals(List.of(), mirror.verify());
+    final Relation<Docked> docking = Relation.of(mirror, Docked_Traits.TYPE);
+    assertEquals(Entity.NULL, docking.target(loader.map(entities[5])));
+    assertEquals(loader.map(entities[5]), docking.target(loader.map(entities[12])));
+    assertEquals(Entity.NULL, Hierarchy.of(mirror).parent(loader.map(entities[1])));
+    assertEquals(
+        Relation.of(server, OwnedBy_Traits.TYPE).size(),
+        Relation.of(mirror, OwnedBy_Traits.TYPE).size());
+  }
+
   @Test
   void aDeltaOfChosenTypesKeepsEveryLink() throws SnapshotFormatException {
     final DeltaWriter writer =
