@@ -14,6 +14,10 @@
  * before the first change, then applies it fully, collecting listener exceptions; a refused stream
  * has no effect.
  *
+ * <p>Links are structure: a writer given {@code types(...)} streams, besides those types, the
+ * hierarchy and every relationship kind ({@link dev.phalanx.ecs.Storage#isRelationship()}) for the
+ * entities it streams, so that a copy of chosen types keeps its parents and relationship targets.
+ *
  * <p>User code the writers and loaders run (an interest predicate, a codec, a listener) may throw
  * anywhere: a failed write leaves its writer as before the call, so the next write is right; a
  * codec that throws refuses a load before any change, and a listener's exception is rethrown once
