@@ -419,6 +419,7 @@ public final class RuntimeContract {
           "checkRemove/1",
           "clear/0",
           "eachEntityRef/1",
+          "isRelationship/0",
           "applyRecorded/2",
           "replayRecorded/2",
           "prepareRecorded/1",
