@@ -35,8 +35,8 @@ import java.util.Objects;
  *
  * <h2>Threading</h2>
  *
- * <p>Not thread-safe; the storage and the relation must not change while {@link #each} runs (the
- * visitor writes values in place, not structure).
+ * <p>Not thread-safe. The visitor writes values in place; the storage is locked while it runs, so a
+ * structural change of it is refused.
  */
 public final class Cascade {
 
@@ -71,6 +71,11 @@ public final class Cascade {
   private long arrangedStamp = -1;
   private int arrangedSize = -1;
   private long arrangedChanges = -1;
+  // Whether each() is visiting runs: a nested pass is refused.
+  private boolean visiting;
+  // What holds the storage's lock during a pass, for messages (built once: a pass allocates
+  // nothing).
+  private final String lockedBy;
   // Scratch: the breadth-first order, each entity index's rank in it, each position's target.
   private long[] order = new long[0];
   private int[] ranks = new int[0];
@@ -79,6 +84,7 @@ public final class Cascade {
   private Cascade(final Relation<?> relation, final Storage<?> values) {
     this.relation = relation;
     this.values = values;
+    this.lockedBy = "a cascade of " + relation.storage().type().name();
   }
 
   /**
@@ -104,19 +110,39 @@ public final class Cascade {
   }
 
   /**
-   * Visits every run, targets' runs before their sources', arranging first if anything changed.
+   * Visits every run, targets' runs before their sources', arranging first if anything changed. The
+   * storage is locked while the visitor runs, as during a chunk pass: a structural change of it
+   * from the visitor is refused ({@link java.util.ConcurrentModificationException}), and a nested
+   * {@code each} of this cascade is refused before it starts. A visitor that throws ends the pass;
+   * the lock is released and the next pass is whole.
    *
    * @param visitor receives the runs
-   * @throws IllegalStateException or {@link java.util.ConcurrentModificationException} if the
-   *     storage must be arranged and cannot be sorted now
+   * @throws IllegalStateException if this cascade's {@code each} is already running, or (as {@link
+   *     java.util.ConcurrentModificationException}) if the storage must be arranged and cannot be
+   *     sorted now
    */
   public void each(final Run visitor) {
+    if (visiting) {
+      throw new IllegalStateException(
+          "the cascade of "
+              + relation.storage().type().name()
+              + " over "
+              + values.type().name()
+              + " is already visiting its runs; a visitor may not start another pass of it");
+    }
     if (stale()) {
       arrange();
     }
-    final int[] all = runs;
-    for (int r = 0, end = 4 * runCount; r < end; r += 4) {
-      visitor.visit(all[r], all[r + 1], all[r + 2], 1 == all[r + 3]);
+    visiting = true;
+    values.lock(lockedBy, this);
+    try {
+      final int[] all = runs;
+      for (int r = 0, end = 4 * runCount; r < end; r += 4) {
+        visitor.visit(all[r], all[r + 1], all[r + 2], 1 == all[r + 3]);
+      }
+    } finally {
+      values.unlock();
+      visiting = false;
     }
   }
 
@@ -158,9 +184,14 @@ public final class Cascade {
     }
     final long[] packed = values.packed();
     int ranked = 0;
+    int highest = -1;
     for (int position = 0; position < size; position++) {
       final long entity = packed[position];
-      if (!Entity.isTombstone(entity) && !values.contains(relation.target(entity))) {
+      if (Entity.isTombstone(entity)) {
+        continue;
+      }
+      highest = Math.max(highest, Entity.index(entity));
+      if (!values.contains(relation.target(entity))) {
         order[ranked++] = entity;
       }
     }
@@ -171,10 +202,6 @@ public final class Cascade {
           order[ranked++] = s;
         }
       }
-    }
-    int highest = -1;
-    for (int position = 0; position < size; position++) {
-      highest = Math.max(highest, Entity.index(packed[position]));
     }
     if (ranks.length <= highest) {
       ranks = new int[highest + 1];

@@ -1,6 +1,8 @@
 package dev.phalanx.examples.relations;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.Entity;
@@ -157,6 +159,61 @@ class CascadeTest {
       }
     }
     return false;
+  }
+
+  /**
+   * A visitor that throws ends the pass and leaves the storage unlocked (the next pass is whole); a
+   * visitor that starts another pass of the same cascade is refused before it starts; one that
+   * changes the storage's structure is refused by the lock, with nothing changed.
+   */
+  @Test
+  void aVisitorThatThrowsOrReentersLeavesTheCascadeWhole() {
+    final Registry registry = new Registry();
+    final Position_Storage positions = registry.storage(Position_Traits.TYPE);
+    final Targets_Storage targets = registry.storage(Targets_Traits.TYPE);
+    final Relation<Targets> relation = Relation.of(registry, Targets_Traits.TYPE);
+    final Cascade cascade = Cascade.of(relation, positions);
+    final long[] chain = new long[3000];
+    registry.create(chain, 0, chain.length);
+    for (int i = 0; i < chain.length; i++) {
+      positions.emplace(chain[i], 0f, 1f);
+      if (0 != i % 3) {
+        targets.emplace(chain[i], chain[i - 1], 0f);
+      }
+    }
+    final int runs = cascade.runs();
+    for (int k = 0; k < runs; k++) {
+      final int failAt = k;
+      final int[] seen = {0};
+      assertThrows(
+          IllegalStateException.class,
+          () ->
+              cascade.each(
+                  (from, to, parentFrom, oneParent) -> {
+                    if (seen[0]++ == failAt) {
+                      throw new IllegalStateException("a visitor fails at run " + failAt);
+                    }
+                  }));
+      assertFalse(positions.isLocked());
+    }
+    final IllegalStateException again =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                cascade.each(
+                    (from, to, parentFrom, oneParent) -> cascade.each((a, b, c, d) -> {})));
+    assertTrue(again.getMessage().contains("already visiting"), again::getMessage);
+    final long spare = registry.create();
+    assertThrows(
+        java.util.ConcurrentModificationException.class,
+        () -> cascade.each((from, to, parentFrom, oneParent) -> positions.emplace(spare, 0f, 0f)));
+    assertFalse(positions.contains(spare));
+    assertFalse(positions.isLocked());
+    assertEquals(runs, cascade.runs());
+    final int[] visited = {0};
+    cascade.each((from, to, parentFrom, oneParent) -> visited[0] += to - from);
+    assertEquals(2000, visited[0]);
+    assertEquals(List.of(), registry.verify());
   }
 
   /** A second pass over an unchanged world reuses the runs: no allocation, no sort. */
