@@ -503,11 +503,7 @@ public final class EntityStorage {
   }
 
   private void grow(final int minimum) {
-    final int capacity =
-        (int)
-            Math.min(
-                (long) Entity.MAX_INDEX + 1,
-                Math.max(minimum, (long) packed.length + (packed.length >> 1)));
+    final int capacity = SparseSet.grownCapacity(packed.length, minimum, Entity.MAX_INDEX + 1);
     packed = Arrays.copyOf(packed, capacity);
     position = Arrays.copyOf(position, capacity);
   }

@@ -82,6 +82,9 @@ public class SparseSet {
   static final int SPARSE_SHIFT = 12;
   static final int SPARSE_MASK = SPARSE_PAGE_SIZE - 1;
 
+  /** The largest packed array the core allocates (the JVM's array limit, with its header room). */
+  static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
+
   /** A sparse entry that maps to no element: the complement of {@link #ABSENT}, {@code 0}. */
   static final int NO_ENTRY = ~ABSENT;
 
@@ -401,13 +404,25 @@ public class SparseSet {
    * Reserves room for {@code capacity} elements in the packed array, so that insertions up to that
    * size do not reallocate it; a storage also allocates its payload pages for positions {@code [0,
    * capacity)} (EnTT's {@code storage.reserve(n)}). Sparse pages depend on the entities' indices
-   * and are allocated on first use. O(capacity) when it grows.
+   * and are otherwise allocated on first use; reserving allocates those of indices {@code [0,
+   * capacity)}, the ones the first {@code capacity} entities of a fresh registry get, so that
+   * filling a fresh world of that size allocates nothing more. O(capacity) when it grows.
    *
    * @param capacity the number of elements to make room for
+   * @throws IllegalArgumentException if {@code capacity} is negative
    */
   public final void reserve(final int capacity) {
+    if (capacity < 0) {
+      throw new IllegalArgumentException(
+          "cannot reserve room for " + capacity + " elements in " + describe());
+    }
     if (capacity > packed.length) {
       packed = Arrays.copyOf(packed, capacity);
+    }
+    final int pages =
+        (int) ((Math.min(capacity, Entity.MAX_INDEX + 1L) + SPARSE_MASK) >>> SPARSE_SHIFT);
+    for (int page = 0; page < pages; page++) {
+      sparsePageFor(page << SPARSE_SHIFT);
     }
     reservePayload(capacity);
   }
@@ -730,7 +745,7 @@ public class SparseSet {
   final int prepareAppend(final long[] entities, final int from, final int to) {
     final int count = to - from;
     if (count > packed.length - size) {
-      growPacked((int) Math.min(Integer.MAX_VALUE - 8L, (long) size + count));
+      growPacked((int) Math.min(MAX_CAPACITY, (long) size + count));
     }
     final int first = size;
     int duplicate = -1;
@@ -1295,9 +1310,22 @@ public class SparseSet {
     return sparsePage;
   }
 
+  /**
+   * Grows the packed array to at least {@code minimum}, doubling it as EnTT's {@code std::vector}
+   * does: n insertions one by one copy fewer than n elements in all and leave as much garbage as
+   * the final array (growing by half would copy and leave twice that).
+   */
   private void growPacked(final int minimum) {
-    final int capacity = Math.max(minimum, Math.max(16, packed.length + (packed.length >> 1)));
-    packed = Arrays.copyOf(packed, capacity);
+    packed = Arrays.copyOf(packed, grownCapacity(packed.length, minimum, MAX_CAPACITY));
+  }
+
+  /**
+   * {@return the capacity an array of {@code length} grows to so that it holds at least {@code
+   * minimum}: twice {@code length} (at least 16), at most {@code limit}} Shared by every packed
+   * array of the core, so that all of them grow alike.
+   */
+  static int grownCapacity(final int length, final int minimum, final int limit) {
+    return (int) Math.min(limit, Math.max(minimum, Math.max(16L, 2L * length)));
   }
 
   // ---------------------------------------------------------------------------------------------
