@@ -2,7 +2,7 @@ package dev.phalanx.examples.particles;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
-import dev.phalanx.ecs.relation.Relation;
+import dev.phalanx.ecs.snapshot.AckedDeltaWriter;
 import dev.phalanx.ecs.snapshot.DeltaLoader;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.ecs.snapshot.SnapshotFormatException;
@@ -33,6 +33,16 @@ public final class Replica {
     Attachment_Traits.TYPE
   };
 
+  // Written in place every frame: sent whole each delta.
+  private static final ComponentType<?, ?>[] EVERY_VALUE = {
+    Position_Traits.TYPE, Velocity_Traits.TYPE, Lifetime_Traits.TYPE
+  };
+
+  // Never written in place once added: sent when added.
+  private static final ComponentType<?, ?>[] WHEN_ADDED = {
+    Frozen_Traits.TYPE, Glowing_Traits.TYPE, Comet_Traits.TYPE, Attachment_Traits.TYPE
+  };
+
   private final Registry registry = new Registry();
   private final Storages storages = new Storages(registry);
   private final DeltaLoader loader = new DeltaLoader(registry);
@@ -47,9 +57,18 @@ public final class Replica {
   public static DeltaWriter writer(final World world) {
     return new DeltaWriter(world.registry())
         .types(TYPES)
-        .everyValue(Position_Traits.TYPE, Velocity_Traits.TYPE, Lifetime_Traits.TYPE)
-        .whenAdded(
-            Frozen_Traits.TYPE, Glowing_Traits.TYPE, Comet_Traits.TYPE, Attachment_Traits.TYPE);
+        .everyValue(EVERY_VALUE)
+        .whenAdded(WHEN_ADDED);
+  }
+
+  /**
+   * Gives an acknowledged writer the types of {@link #writer}, sent the same way.
+   *
+   * @param writer a writer of the particle world, before its first write
+   * @return the writer
+   */
+  public static AckedDeltaWriter configure(final AckedDeltaWriter writer) {
+    return writer.types(TYPES).everyValue(EVERY_VALUE).whenAdded(WHEN_ADDED);
   }
 
   /**
@@ -74,10 +93,6 @@ public final class Replica {
    */
   public void apply(final byte[] delta, final int length) throws SnapshotFormatException {
     loader.load(delta, length);
-    // The loader links each attachment it inserts twice on the reverse side (once as its value is
-    // written, once as its insertion is announced); rebuilding from the storage after the apply
-    // sets it right. O(tail particles).
-    Relation.rebuildAll(registry);
   }
 
   /** {@return the fingerprint of the replica's state, as {@link World#checksum()}} */
