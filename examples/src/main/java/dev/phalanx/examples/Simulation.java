@@ -3,10 +3,9 @@ package dev.phalanx.examples;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.inspector.Inspector;
 import dev.phalanx.ecs.schedule.SystemFailedException;
-import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.examples.particles.Options;
 import dev.phalanx.examples.particles.Renderer;
-import dev.phalanx.examples.particles.Replica;
+import dev.phalanx.examples.particles.Replication;
 import dev.phalanx.examples.particles.Storages;
 import dev.phalanx.examples.particles.World;
 import java.io.BufferedOutputStream;
@@ -68,9 +67,11 @@ public final class Simulation {
           (System.nanoTime() - setupStart) / 1e6);
       final long runStart = System.nanoTime();
       final int every = Math.max(1, options.frames() / 10);
-      final Replica replica = options.replica() ? new Replica() : null;
-      final DeltaWriter toReplica = options.replica() ? Replica.writer(world) : null;
-      long deltaBytes = 0;
+      final Replication replication =
+          options.replica()
+              ? new Replication(
+                  world, options.clients(), options.seed(), options.loss(), options.reorder())
+              : null;
       for (int frame = 1; frame <= options.frames(); frame++) {
         try {
           world.step();
@@ -83,8 +84,8 @@ public final class Simulation {
         if (null != inspector) {
           inspector.serve(); // between frames: the calls that arrived run here
         }
-        if (null != replica) {
-          deltaBytes += feed(world, toReplica, replica, frame);
+        if (null != replication) {
+          replication.frame(frame);
         }
         if (null != options.save() && frame == options.saveAt()) {
           try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(options.save()))) {
@@ -107,14 +108,16 @@ public final class Simulation {
           world.lifetime().destroyedRoots(),
           world.lifetime().destroyedChildren());
       System.out.printf("checksum %016x%n", world.checksum());
-      if (null != replica) {
+      if (null != replication) {
         System.out.printf(
             Locale.ROOT,
-            "replica: %,d bytes per frame on average (a full snapshot: %,d), checksum %016x%n",
-            deltaBytes / options.frames(),
-            fullSnapshotBytes(world),
-            replica.checksum());
-        toReplica.close();
+            "replication over a link dropping %.0f%% and holding back %.0f%% of datagrams"
+                + " (a full snapshot of the world: %,d bytes):%n",
+            100 * options.loss(),
+            100 * options.reorder(),
+            fullSnapshotBytes(world));
+        System.out.print(replication.report(options.frames()));
+        replication.close();
       }
       new Renderer(options.imageSize()).write(world, options.out());
       System.out.println("picture: " + options.out());
@@ -174,22 +177,6 @@ public final class Simulation {
       inspector.serve();
       LockSupport.parkNanos(16_000_000L);
     }
-  }
-
-  /**
-   * Sends the frame's delta to the replica and checks it; returns its size.
-   *
-   * @throws IllegalStateException if the replica's checksum differs from the world's
-   */
-  private static int feed(
-      final World world, final DeltaWriter writer, final Replica replica, final int frame)
-      throws IOException {
-    final int length = writer.write();
-    replica.apply(writer.bytes(), length);
-    if (replica.checksum() != world.checksum()) {
-      throw new IllegalStateException("the replica differs from the world after frame " + frame);
-    }
-    return length;
   }
 
   private static long fullSnapshotBytes(final World world) throws IOException {

@@ -6,8 +6,9 @@ import java.nio.file.Path;
 /**
  * The command-line options of the simulation: {@code --entities N}, {@code --frames N}, {@code
  * --seed N}, {@code --threads N}, {@code --image N}, {@code --out PATH}, {@code --save FILE},
- * {@code --save-at N}, {@code --load FILE}, {@code --replica}, {@code --inspect [PORT]} and {@code
- * --help}; those with a value also as {@code --name=value}.
+ * {@code --save-at N}, {@code --load FILE}, {@code --replica}, {@code --clients N}, {@code --loss
+ * P}, {@code --reorder P}, {@code --inspect [PORT]} and {@code --help}; those with a value also as
+ * {@code --name=value}.
  *
  * @param entities root entities (particles and comets; comet tails come on top)
  * @param frames frames to run
@@ -19,7 +20,10 @@ import java.nio.file.Path;
  * @param save where to save a snapshot of the world, or {@code null}
  * @param saveAt after which frame to save it (counted from the start of this run)
  * @param load a snapshot to start from instead of a new world, or {@code null}
- * @param replica whether to feed a replica world the simulation's deltas each frame
+ * @param replica whether to replicate the world to clients over a lossy loopback link
+ * @param clients how many clients {@code --replica} runs
+ * @param loss the share of datagrams the link drops, each way
+ * @param reorder the share of datagrams the link holds back one to three frames, each way
  * @param inspect the port of a live inspector to attach (0: any free port), or -1 for none
  */
 public record Options(
@@ -34,6 +38,9 @@ public record Options(
     int saveAt,
     Path load,
     boolean replica,
+    int clients,
+    double loss,
+    double reorder,
     int inspect) {
 
   /** The usage text printed by {@code --help}. */
@@ -52,8 +59,13 @@ public record Options(
         --save FILE    save a snapshot of the world to FILE (after the last frame, or see --save-at)
         --save-at N    save the snapshot after frame N of this run
         --load FILE    start from a snapshot saved with --save instead of a new world
-        --replica      also run a client replica fed the world's deltas each frame; prints the
-                       bytes per frame and checks the replica's checksum against the world's
+        --replica      replicate the world to clients over loopback UDP through a link that
+                       drops, delays and reorders datagrams (seeded); each client holds the part
+                       of the world near its viewpoint, is checked against the server's view every
+                       frame, and its bytes per frame are printed
+        --clients N    clients of --replica (default 2)
+        --loss P       share of datagrams the link drops, each way (default 0.1)
+        --reorder P    share of datagrams the link holds back 1 to 3 frames (default 0.1)
         --inspect [PORT]
                        attach the live inspector (a web page and JSON-RPC on 127.0.0.1, any free
                        port unless given); prints its address with the token, serves it between
@@ -81,6 +93,9 @@ public record Options(
     int saveAt = -1;
     Path load = null;
     boolean replica = false;
+    int clients = 2;
+    double loss = 0.1;
+    double reorder = 0.1;
     int inspect = -1;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -122,6 +137,9 @@ public record Options(
         case "--save" -> save = Path.of(value);
         case "--save-at" -> saveAt = positive(name, value);
         case "--load" -> load = Path.of(value);
+        case "--clients" -> clients = positive(name, value);
+        case "--loss" -> loss = share(name, value, false);
+        case "--reorder" -> reorder = share(name, value, true);
         default -> throw new IllegalArgumentException("unknown option " + name + " (try --help)");
       }
     }
@@ -144,6 +162,9 @@ public record Options(
         saveAt < 0 ? frames : saveAt,
         load,
         replica,
+        clients,
+        loss,
+        reorder,
         inspect);
   }
 
@@ -171,6 +192,21 @@ public record Options(
       throw new IllegalArgumentException(name + " must be a positive int, got " + value);
     }
     return (int) parsed;
+  }
+
+  /** A share in {@code [0, 1)}, or {@code [0, 1]} if {@code upToOne}. */
+  private static double share(final String name, final String value, final boolean upToOne) {
+    final double parsed;
+    try {
+      parsed = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " takes a number, got '" + value + "'", e);
+    }
+    if (!(parsed >= 0 && (upToOne ? parsed <= 1 : parsed < 1))) {
+      throw new IllegalArgumentException(
+          name + " is a share in [0, 1" + (upToOne ? "]" : ")") + ", got " + value);
+    }
+    return parsed;
   }
 
   private static long number(final String name, final String value) {

@@ -15,6 +15,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongPredicate;
 
 /**
  * The particle world: a registry, its storages and queries, and the systems that run each frame.
@@ -177,10 +178,25 @@ public final class World implements AutoCloseable {
    * @return the fingerprint
    */
   public static long checksum(final Storages storages) {
+    return checksum(storages, null);
+  }
+
+  /**
+   * Returns the fingerprint of {@link #checksum()} over the entities {@code chosen} accepts (all if
+   * it is {@code null}): what a replica that holds exactly those entities has as its own checksum.
+   *
+   * @param storages the storages of the registry
+   * @param chosen the entities to count, or {@code null} for all
+   * @return the fingerprint
+   */
+  public static long checksum(final Storages storages, final LongPredicate chosen) {
     final Position_Storage positions = storages.positions;
     long sum = 0;
     for (int position = 0; position < positions.size(); position++) {
       final long e = positions.at(position);
+      if (null != chosen && !chosen.test(e)) {
+        continue;
+      }
       sum +=
           Checksums.mix(
               storages.attachments.contains(e) ? childHash(storages, e) : rootHash(storages, e));

@@ -14,6 +14,10 @@
  *       tail with its comet) stored in an in-place ({@code inPlaceDelete}) component.
  *   <li>{@link dev.phalanx.examples.particles.LifetimeSystem} and {@link
  *       dev.phalanx.examples.particles.Spawner} destroy and create thousands of entities per frame.
+ *   <li>{@link dev.phalanx.examples.particles.Replication} is a game server's replication: each
+ *       {@link dev.phalanx.examples.particles.RemoteClient} is sent acknowledged deltas of what its
+ *       {@link dev.phalanx.examples.particles.Viewpoint} sees, over loopback UDP through a {@link
+ *       dev.phalanx.examples.particles.LossyLink} that drops and reorders datagrams.
  *   <li>{@link dev.phalanx.examples.particles.World} ties them together and fingerprints the state;
  *       {@link dev.phalanx.examples.Simulation} is the command-line entry point.
  * </ul>
