@@ -14,7 +14,7 @@ import java.util.function.LongPredicate;
 public final class Viewpoint implements LongPredicate {
 
   /** How far a client sees, in world units (the world is {@value Rules#SIZE} across). */
-  public static final float RADIUS = 200f;
+  public static final float RADIUS = 80f;
 
   /** How far from the world's centre the viewpoints circle. */
   public static final double ORBIT = 260.0;
