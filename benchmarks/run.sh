@@ -29,7 +29,7 @@ if [[ "$mode" == forks ]]; then
   # The rows whose speed has depended on the JVM launch, unless a regex is given.
   rows="${2:-(iteration\.Iterate\.run|groups\.IterateGroup\.phalanx)}"
   mkdir -p "$out"
-  "$java" -jar "$jar" "$rows" -f "${FORKS:-5}" -wi 2 -w 400ms -i 3 -r 400ms -jvmArgsAppend "-Xms4g -Xmx4g" \
+  "$java" -jar "$jar" "$rows" -f "${FORKS:-5}" -wi 2 -w 400ms -i 3 -r 400ms -jvmArgsAppend "-Xms4g -Xmx4g -XX:+AlwaysPreTouch" \
     -rf json -rff "$out/forks.json" "${extra[@]}"
   exec "$java" -cp "$jar" dev.phalanx.benchmarks.report.ForkSpread "$out/forks.json"
 fi
@@ -38,13 +38,13 @@ case "$mode" in
     # One fork, short iterations (0.4 s: 83 iteration benchmarks must fit), 1M entities (10k/10M only in full mode).
     iter_opts=(-f 1 -wi 2 -w 400ms -i 3 -r 400ms)
     shot_opts=(-f 1 -wi 2 -i 4)
-    heap="-Xms4g -Xmx4g"
+    heap="-Xms4g -Xmx4g -XX:+AlwaysPreTouch"
     sizes=()
     ;;
   full)
     iter_opts=(-f 3 -wi 5 -w 2s -i 10 -r 2s)
     shot_opts=(-f 3 -wi 10 -i 20)
-    heap="-Xms12g -Xmx12g"
+    heap="-Xms12g -Xmx12g -XX:+AlwaysPreTouch"
     sizes=(10000:10k 10000000:10M)
     ;;
   *)
