@@ -4,8 +4,8 @@ import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.CountedCompleter;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RecursiveAction;
 import java.util.function.LongConsumer;
 
 /**
@@ -375,7 +375,8 @@ public final class OwningGroup extends Group {
         final Runs runs = new Runs(ranges, entities, owned[0].packed());
         final ChunkCounts.Source counting = groups.chunkCounts;
         runs.counts = null == counting ? null : counting.forThisThread();
-        final ChunkTask all = new ChunkTask(runs, 0, end, chunk, task, alignment(task, chunk));
+        final ChunkTask all =
+            new ChunkTask(null, runs, 0, end, chunk, task, alignment(task, chunk));
         if (end <= task) {
           // One task: run it here rather than hand it to a pool thread and wait for it, which
           // costs a wake-up each way (microseconds) and gains nothing.
@@ -838,11 +839,14 @@ public final class OwningGroup extends Group {
   }
 
   /**
-   * Splits a range of positions in halves, at multiples of the alignment, down to the task size; a
-   * task then visits its runs, each up to the end of a page. Tasks never throw: a run's exception
-   * is recorded in {@link Runs}, so that {@code invokeAll} waits for both halves.
+   * Splits a range of positions in halves, at multiples of the alignment, down to the task size,
+   * forking each right half and keeping the left; a task then visits its runs, each up to the end
+   * of a page. A counted completer, not a task that joins its halves: no pool thread ever blocks
+   * waiting for a half another thread stole, so the pool never starts a spare thread to make up for
+   * one (a pool of two on two cores would otherwise run three threads). The pass ends when every
+   * task completed. Tasks never throw: a run's exception is recorded in {@link Runs}.
    */
-  private static final class ChunkTask extends RecursiveAction {
+  private static final class ChunkTask extends CountedCompleter<Void> {
     private static final long serialVersionUID = 1L;
 
     private final transient Runs runs;
@@ -853,12 +857,14 @@ public final class OwningGroup extends Group {
     private final int unit;
 
     ChunkTask(
+        final CountedCompleter<?> parent,
         final Runs runs,
         final int from,
         final int to,
         final int chunk,
         final int grain,
         final int unit) {
+      super(parent);
       this.runs = runs;
       this.from = from;
       this.to = to;
@@ -868,29 +874,35 @@ public final class OwningGroup extends Group {
     }
 
     @Override
-    protected void compute() {
-      if (to - from <= grain) {
-        int start = from;
-        while (start < to && !runs.failed) {
-          // Up to the end of the page: (start & -chunk) is the page's first position.
-          final int end = (int) Math.min(to, (long) (start & -chunk) + chunk);
-          try {
-            run(runs.ranges, runs.entities, runs.packed, start, end);
-          } catch (final Throwable thrown) {
-            runs.fail(thrown);
-          }
-          start = end;
-        }
-        if (null != runs.counts) {
-          runs.counts.ran();
-        }
-        return;
+    public void compute() {
+      int end = to;
+      while (end - from > grain) {
+        final int units = (int) (((long) end - from + unit - 1) / unit);
+        final int middle = from + (units / 2) * unit;
+        addToPendingCount(1);
+        new ChunkTask(this, runs, middle, end, chunk, grain, unit).fork();
+        end = middle;
       }
-      final int units = (int) (((long) to - from + unit - 1) / unit);
-      final int middle = from + (units / 2) * unit;
-      invokeAll(
-          new ChunkTask(runs, from, middle, chunk, grain, unit),
-          new ChunkTask(runs, middle, to, chunk, grain, unit));
+      runAll(end);
+      tryComplete();
+    }
+
+    /** Visits the runs of {@code [from, end)}, each up to the end of a page. */
+    private void runAll(final int end) {
+      int start = from;
+      while (start < end && !runs.failed) {
+        // Up to the end of the page: (start & -chunk) is the page's first position.
+        final int stop = (int) Math.min(end, (long) (start & -chunk) + chunk);
+        try {
+          run(runs.ranges, runs.entities, runs.packed, start, stop);
+        } catch (final Throwable thrown) {
+          runs.fail(thrown);
+        }
+        start = stop;
+      }
+      if (null != runs.counts) {
+        runs.counts.ran();
+      }
     }
   }
 }
