@@ -107,6 +107,7 @@ public final class Inspector implements AutoCloseable {
       Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|\\[[0-9a-fA-F:.]+\\]");
 
   private final Methods methods;
+  private final History history;
   private final ObjectMapper json;
   private final Connections server;
   private final ExecutorService threads;
@@ -129,6 +130,13 @@ public final class Inspector implements AutoCloseable {
 
   private Inspector(final Builder builder) throws IOException {
     this.json = mapper(builder.maxRequestBytes);
+    this.history =
+        new History(
+            builder.registry,
+            builder.schedule,
+            builder.historyEvery.toNanos(),
+            builder.historySamples,
+            System.nanoTime());
     this.methods =
         new Methods(
             builder.registry,
@@ -136,6 +144,7 @@ public final class Inspector implements AutoCloseable {
             builder.views,
             builder.names,
             builder.resources,
+            history,
             json);
     this.token = null != builder.token ? builder.token : newToken();
     this.tokenBytes = token.getBytes(StandardCharsets.US_ASCII);
@@ -199,10 +208,11 @@ public final class Inspector implements AutoCloseable {
    * @return the number of calls answered
    */
   public int serve() {
+    final long start = System.nanoTime();
+    history.sample(start);
     if (waiting.isEmpty() && queue.isEmpty()) {
       return 0;
     }
-    final long start = System.nanoTime();
     int answered = recheck(start, queue.isEmpty() ? budgetNanos : budgetNanos / 2);
     boolean first = true;
     while (first || System.nanoTime() - start < budgetNanos) {
@@ -736,6 +746,8 @@ public final class Inspector implements AutoCloseable {
     private Duration bodyTimeout = Duration.ofSeconds(5);
     private Duration budget = Duration.ofMillis(1);
     private Duration callTimeout = Duration.ofSeconds(10);
+    private Duration historyEvery = Duration.ofSeconds(1);
+    private int historySamples = 300;
     private Consumer<String> announce = System.out::println;
     private final Map<String, View> views = new LinkedHashMap<>();
     private LongFunction<String> names;
@@ -1004,6 +1016,22 @@ public final class Inspector implements AutoCloseable {
         throw new IllegalArgumentException("the call timeout " + timeout + " is under 1 ms");
       }
       this.callTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Sets what {@code world.history} keeps for the page's charts: a sample (the live entity count
+     * and, with a schedule, the mean frame and system times) taken in {@link Inspector#serve()} at
+     * most once per {@code every}, the last {@code samples} of them. By default one a second for
+     * five minutes; 0 samples keeps none. Between samples, {@code serve()} reads the clock only.
+     *
+     * @param every the least time between samples, at least a millisecond
+     * @param samples how many samples are kept, not negative
+     * @return this builder
+     */
+    public Builder history(final Duration every, final int samples) {
+      this.historyEvery = atLeast("history interval", every);
+      this.historySamples = atLeast("history samples", samples, 0);
       return this;
     }
 

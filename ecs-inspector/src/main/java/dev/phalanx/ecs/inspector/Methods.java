@@ -153,6 +153,11 @@ final class Methods {
           },
           new String[] {"world.system_timings", "", "Per-system timings of the attached schedule."},
           new String[] {
+            "world.history",
+            "",
+            "The last minutes: entity counts and mean frame and system times, oldest first."
+          },
+          new String[] {
             "world.list_resources",
             "",
             "The context values named at attach: fields, values, whether the inspector may write."
@@ -192,6 +197,7 @@ final class Methods {
           });
 
   private final Registry registry;
+  private final History history;
   private final Schedule schedule;
   // The game's names of entities, or null: user code, called on the game thread.
   private final LongFunction<String> names;
@@ -214,6 +220,7 @@ final class Methods {
     this(registry, schedule, Map.of(), null, Map.of(), json);
   }
 
+  /** Methods that keep no history (tests). */
   Methods(
       final Registry registry,
       final Schedule schedule,
@@ -221,7 +228,26 @@ final class Methods {
       final LongFunction<String> names,
       final Map<Class<?>, Boolean> resources,
       final ObjectMapper json) {
+    this(
+        registry,
+        schedule,
+        views,
+        names,
+        resources,
+        new History(registry, schedule, 1_000_000_000L, 0, System.nanoTime()),
+        json);
+  }
+
+  Methods(
+      final Registry registry,
+      final Schedule schedule,
+      final Map<String, View> views,
+      final LongFunction<String> names,
+      final Map<Class<?>, Boolean> resources,
+      final History history,
+      final ObjectMapper json) {
     this.registry = registry;
+    this.history = history;
     this.schedule = schedule;
     this.names = names;
     this.resources = new LinkedHashMap<>(resources);
@@ -261,6 +287,7 @@ final class Methods {
       case "world.spawn_entity" -> spawn(params);
       case "world.despawn_entity" -> despawn(params);
       case "world.system_timings" -> timings(params);
+      case "world.history" -> history(params);
       case "world.list_resources" -> listResources(params);
       case "world.set_resource" -> setResource(params);
       case "world.watch" -> watch(params, mayWait);
@@ -1350,6 +1377,11 @@ final class Methods {
       }
     }
     return result;
+  }
+
+  private JsonNode history(final ObjectNode params) {
+    allow(params, "world.history");
+    return history.toJson(nodes);
   }
 
   private ObjectNode timing(final SystemTiming timing) {

@@ -195,6 +195,8 @@ class BrowserTest {
         world.assertConsistent();
         // The timings chart got its data.
         wait.until(d -> d.findElement(By.id("timings-note")).getText().startsWith("frame:"));
+        // The history charts: a sample a second, drawn once there are two.
+        wait.until(d -> d.findElement(By.id("history-note")).getText().contains("samples, one"));
 
         // The schedule panel: the plan with each system's sets; pause, step one system, disable
         // and enable a system, resume.
