@@ -1614,6 +1614,10 @@ final class Methods {
       if (null == known || !known.asText().equals(node.get("digest").asText())) {
         node.put("alive", true);
         node.remove("entity");
+        final String given = name(chosen[i]);
+        if (null != given) {
+          node.put("name", given);
+        }
         changedEntities.set(name, node);
         any = true;
       }

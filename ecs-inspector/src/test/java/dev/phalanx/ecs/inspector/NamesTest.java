@@ -96,6 +96,16 @@ class NamesTest {
               .result("world.get_components", "{\"entity\": \"" + id(named) + "\"}")
               .get("name")
               .asText());
+      // And on the entities a watch reports.
+      final long unnamed = registry.entities().packed()[0];
+      final JsonNode watched =
+          world
+              .result(
+                  "world.watch", "{\"entities\": [\"" + id(named) + "\", \"" + id(unnamed) + "\"]}")
+              .get("entities");
+      assertEquals(names.get(named), watched.get(id(named)).get("name").asText());
+      assertEquals(
+          names.containsKey(unnamed), watched.get(id(unnamed)).has("name"), watched::toString);
       assertEquals(before, world.dump());
       world.assertConsistent();
     }
