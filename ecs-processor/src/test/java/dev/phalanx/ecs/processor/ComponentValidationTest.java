@@ -575,21 +575,46 @@ class ComponentValidationTest {
   }
 
   @Test
-  void aRelationshipKeepsItsFieldsInArrays() {
-    final JavaFileObject tag =
+  void aRelationshipDoesNotKeepInstancesWhole() {
+    final JavaFileObject kept =
         source(
             "Friend",
             "package test;",
             "import dev.phalanx.ecs.annotations.Component;",
+            "import dev.phalanx.ecs.annotations.Empty;",
             "import dev.phalanx.ecs.annotations.Relationship;",
-            "@Component",
+            "@Component(empty = Empty.STORE)",
             "@Relationship",
             "public final class Friend {}");
     assertSingleError(
-        tag,
-        "[PhalanxRelationshipStorage] @Relationship test.Friend has no fields kept in arrays",
-        "give it a long @EntityRef field naming the target",
+        kept,
+        "[PhalanxRelationshipStorage] @Relationship test.Friend keeps its instances whole",
+        "or make it a tag without fields (a pair kind)",
         "public final class Friend");
+  }
+
+  @Test
+  void aRelationshipOnATagIsAPairKindThatDeclaresItself() {
+    final JavaFileObject tag =
+        source(
+            "Likes",
+            "package test;",
+            "import dev.phalanx.ecs.annotations.Component;",
+            "import dev.phalanx.ecs.annotations.Relationship;",
+            "@Component",
+            "@Relationship(onTargetDestroyed = Relationship.OnTargetDestroyed.REFUSE, acyclic ="
+                + " true)",
+            "public record Likes() {}");
+    final Compilation compilation = compile(tag);
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("test.Likes_Storage")
+        .contentsAsUtf8String()
+        .contains("extends PairStorage<Likes>");
+    assertThat(compilation)
+        .generatedSourceFile("test.Likes_Storage")
+        .contentsAsUtf8String()
+        .contains("super(type, new Likes(), OnTargetDestroyed.REFUSE, true);");
   }
 
   @Test

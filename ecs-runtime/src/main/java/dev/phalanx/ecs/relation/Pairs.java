@@ -168,8 +168,10 @@ public final class Pairs<T> extends TargetedKind {
    */
   public static <T> Pairs<T> of(
       final Registry registry, final ComponentType<T, ? extends EmptyStorage<T>> kind) {
-    final Relations relations = registry.context().find(Relations.class);
-    final Pairs<T> pairs = null == relations ? null : relations.pairs(kind);
+    Pairs<T> pairs = find(registry, kind, false);
+    if (null == pairs && registry.storage(kind) instanceof PairStorage) {
+      pairs = find(registry, kind, true); // a kind declared by annotation, on its first use
+    }
     if (null == pairs) {
       throw new IllegalStateException(
           kind.name() + " is not a pair kind of this registry: declare it with Pairs.declare");
@@ -187,6 +189,15 @@ public final class Pairs<T> extends TargetedKind {
   public static Pairs<?> find(final Registry registry, final ComponentType<?, ?> type) {
     final Relations relations = registry.context().find(Relations.class);
     return null == relations ? null : relations.pairs(type);
+  }
+
+  /** The kind of tag {@code kind}, or null; {@code declared}: it must exist (asserted). */
+  private static <T> Pairs<T> find(
+      final Registry registry, final ComponentType<T, ?> kind, final boolean declared) {
+    final Relations relations = registry.context().find(Relations.class);
+    final Pairs<T> pairs = null == relations ? null : relations.pairs(kind);
+    assert !declared || null != pairs : kind.name() + " was declared when its storage was made";
+    return pairs;
   }
 
   /** {@return the kind's tag storage: the sources that have at least one pair} */

@@ -12,9 +12,11 @@
  * anything changes. An acyclic kind refuses a target whose chain comes back to the source.
  *
  * <p>A non-exclusive kind ({@link dev.phalanx.ecs.relation.Pairs}, flecs's pairs) gives a source
- * any number of targets: a tag component declared per registry, whose storage holds the sources
- * that have a pair, and a pool of pair records, each in its source's list of targets and its
- * target's list of sources. The same destroy policies and acyclic rule apply, per pair.
+ * any number of targets: a tag component declared per registry (by {@link
+ * dev.phalanx.ecs.relation.Pairs#declare}, or by {@code @Relationship} on the tag, whose generated
+ * storage, a {@link dev.phalanx.ecs.relation.PairStorage}, declares it), whose storage holds the
+ * sources that have a pair, and a pool of pair records, each in its source's list of targets and
+ * its target's list of sources. The same destroy policies and acyclic rule apply, per pair.
  *
  * <h2>Costs</h2>
  *
@@ -36,6 +38,7 @@
  *   <li>{@code Relations}: every kind of a registry: the destroy policies and the refusing rule.
  *   <li>{@code SourceLists}: the reverse side's arrays and list surgery.
  *   <li>{@code Pairs}: one non-exclusive kind in one registry: its pairs, queries and upkeep.
+ *   <li>{@code PairStorage}: the base of generated pair kinds' tag storages; declares the kind.
  *   <li>{@code PairLinks}: the pair records, their two lists per entity and the lookup map.
  *   <li>{@code PairCheck}: the check of a pair kind behind {@code verify()}.
  *   <li>{@code TargetedKind}: what the destroy policies need of a kind of either sort.

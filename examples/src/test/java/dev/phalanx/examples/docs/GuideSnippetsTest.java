@@ -51,6 +51,8 @@ import dev.phalanx.examples.relations.Docked_Storage;
 import dev.phalanx.examples.relations.Docked_Traits;
 import dev.phalanx.examples.relations.Likes;
 import dev.phalanx.examples.relations.Likes_Traits;
+import dev.phalanx.examples.relations.Trusts;
+import dev.phalanx.examples.relations.Trusts_Traits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -695,6 +697,15 @@ class GuideSnippetsTest {
     assertArrayEquals(new long[] {dave}, likes.targets(alice));
     assertFalse(likes.has(dave));
     assertEquals(List.of(), registry.verify());
+  }
+
+  @Test
+  void pairsByAnnotation() {
+    final Registry registry = new Registry();
+    // tag::pairs-annotation[]
+    final Pairs<Trusts> trusts = Pairs.of(registry, Trusts_Traits.TYPE); // declared by its storage
+    // end::pairs-annotation[]
+    assertEquals(OnTargetDestroyed.DESTROY_SOURCES, trusts.onTargetDestroyed());
   }
 
   @Test

@@ -134,6 +134,9 @@ public final class RuntimeContract {
   public static final ClassName RELATIONSHIP_STORAGE =
       ClassName.get(RELATION_PACKAGE, "RelationshipStorage");
 
+  /** {@code PairStorage}, the base of generated storages of pair kinds (tags). */
+  public static final ClassName PAIR_STORAGE = ClassName.get(RELATION_PACKAGE, "PairStorage");
+
   /** {@code OnTargetDestroyed}, a relationship kind's policy. */
   public static final ClassName ON_TARGET_DESTROYED =
       ClassName.get(RELATION_PACKAGE, "OnTargetDestroyed");
@@ -175,6 +178,7 @@ public final class RuntimeContract {
           POSITION_COMPARATOR,
           // Relationships.
           RELATIONSHIP_STORAGE,
+          PAIR_STORAGE,
           ON_TARGET_DESTROYED,
           // Snapshots.
           COLUMN_VISITOR);
@@ -277,6 +281,7 @@ public final class RuntimeContract {
           new Member(QUERY, "visit", 2),
           new Member(QUERY, "endIteration", 1),
           new Member(EMPTY_STORAGE, "<init>", 2),
+          new Member(PAIR_STORAGE, "<init>", 4),
           new Member(OBJECT_STORAGE, "<init>", 1),
           new Member(OBJECT_STORAGE, "valueAt", 1),
           new Member(COMPONENT_TYPE, "define", 3),

@@ -101,7 +101,12 @@ public final class StorageGenerator extends ComponentFileGenerator {
                 + "page.\n")
         .addJavadoc(threading(model))
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .superclass(ParameterizedTypeName.get(RuntimeContract.EMPTY_STORAGE, component))
+        .superclass(
+            ParameterizedTypeName.get(
+                null == model.relationship()
+                    ? RuntimeContract.EMPTY_STORAGE
+                    : RuntimeContract.PAIR_STORAGE,
+                component))
         .addMethod(
             MethodSpec.constructorBuilder()
                 .addJavadoc(
@@ -114,12 +119,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
                     model.traits())
                 .addModifiers(Modifier.PUBLIC)
                 .addParameter(typeParameter(model))
-                .addCode(
-                    shared
-                        ? CodeBlock.builder()
-                            .addStatement("super(type, new $T())", component)
-                            .build()
-                        : CodeBlock.builder().addStatement("super(type, null)").build())
+                .addCode(tagSuperCall(model, shared))
                 .build());
   }
 
@@ -453,6 +453,24 @@ public final class StorageGenerator extends ComponentFileGenerator {
     return FieldSpec.builder(Code.pagesType(field), Names.pages(field.name()), Modifier.PRIVATE)
         .initializer(Code.newArray(field.slotType(), "0", 1))
         .build();
+  }
+
+  /**
+   * A tag storage's call of its base class's constructor: the shared instance (or null), and a pair
+   * kind's policies.
+   */
+  private static CodeBlock tagSuperCall(final ComponentModel model, final boolean shared) {
+    final CodeBlock instance =
+        shared ? CodeBlock.of("new $T()", model.component()) : CodeBlock.of("null");
+    final RelationshipModel relationship = model.relationship();
+    return null == relationship
+        ? CodeBlock.of("super(type, $L);\n", instance)
+        : CodeBlock.of(
+            "super(type, $L, $T.$L, $L);\n",
+            instance,
+            RuntimeContract.ON_TARGET_DESTROYED,
+            relationship.onTargetDestroyed(),
+            relationship.acyclic());
   }
 
   /** The constructor's call of the base class's: a relationship's passes its policies. */

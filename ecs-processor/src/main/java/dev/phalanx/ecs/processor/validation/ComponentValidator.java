@@ -140,8 +140,9 @@ public final class ComponentValidator {
   }
 
   /**
-   * Reads {@code @Relationship} if {@code type} has it, and reports it unless the component keeps
-   * its fields in arrays and has exactly one {@code @EntityRef} field; {@code null} without it.
+   * Reads {@code @Relationship} if {@code type} has it, and reports it unless the component is a
+   * tag (a pair kind) or keeps its fields in arrays with exactly one {@code @EntityRef} field (an
+   * exclusive kind); {@code null} without it.
    */
   private RelationshipModel relationship(
       final TypeElement type,
@@ -153,12 +154,12 @@ public final class ComponentValidator {
       return null;
     }
     final String name = type.getQualifiedName().toString();
-    if (StorageKind.FIELDS != kind) {
+    if (StorageKind.INSTANCES == kind) {
       report.error(Diagnostics.relationshipStorage(name), type);
       return null;
     }
     final List<FieldModel> targets = fields.stream().filter(FieldModel::entityRef).toList();
-    if (1 != targets.size()) {
+    if (StorageKind.FIELDS == kind && 1 != targets.size()) {
       report.error(
           Diagnostics.relationshipTarget(name, targets.stream().map(FieldModel::name).toList()),
           type);
@@ -169,7 +170,8 @@ public final class ComponentValidator {
             .getSimpleName()
             .toString();
     final boolean acyclic = (Boolean) value(annotation, "acyclic").getValue();
-    return new RelationshipModel(policy, acyclic, targets.get(0));
+    // A tag declares a pair kind: no target field, any number of targets per source.
+    return new RelationshipModel(policy, acyclic, targets.isEmpty() ? null : targets.get(0));
   }
 
   /** Reads {@code pageSize} and reports it unless it is a power of two within bounds. */

@@ -321,7 +321,7 @@ public final class Diagnostics {
   }
 
   /**
-   * A {@code @Relationship} component whose storage is not generated field by field.
+   * A {@code @Relationship} component whose instances are kept whole.
    *
    * @param component the component's name
    * @return the coded message
@@ -329,8 +329,9 @@ public final class Diagnostics {
   public static String relationshipStorage(final String component) {
     return "[PhalanxRelationshipStorage] @Relationship "
         + component
-        + " has no fields kept in arrays (a tag, or instances kept whole): give it a long"
-        + " @EntityRef field naming the target, and leave @Component(empty) at its default";
+        + " keeps its instances whole: give it a long @EntityRef field naming the target and"
+        + " leave @Component(empty) at its default (an exclusive kind), or make it a tag without"
+        + " fields (a pair kind)";
   }
 
   /**
