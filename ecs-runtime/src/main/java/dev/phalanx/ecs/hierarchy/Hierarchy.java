@@ -9,8 +9,8 @@ import dev.phalanx.ecs.EntityRefVisitor;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.internal.IntrusiveLists;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.function.LongConsumer;
@@ -396,7 +396,7 @@ public final class Hierarchy {
       return;
     }
     nodes.checkUnlockedFor(child);
-    ChildLists.cut(nodes, position);
+    nodes.links().cut(child);
     changes++;
   }
 
@@ -517,14 +517,15 @@ public final class Hierarchy {
     if (0 != relinking) {
       // Node values are being written raw (beginRelink): the lists are rebuilt from the parent
       // links when it ends.
-      ChildLists.clear(nodes, position);
+      nodes.links().clearMember(position);
+      nodes.links().clearOwner(position);
       changes++;
       return;
     }
     if (!Entity.isNull(nodes.parentAt(position))) {
-      ChildLists.cut(nodes, position);
+      nodes.links().cut(entity);
     }
-    ChildLists.orphanChildren(nodes, position);
+    nodes.links().orphanAt(position);
     changes++;
   }
 
@@ -657,16 +658,14 @@ public final class Hierarchy {
    * (they are entity handles, so they stay right).
    */
   public static final class NodeStorage extends Storage<Node> {
-    private long[][] parents = new long[0][];
-    private long[][] firsts = new long[0][];
-    private long[][] previouses = new long[0][];
-    private long[][] nexts = new long[0][];
-    private int[][] counts = new int[0][];
+    // The sibling lists, at node positions: the shared kernel of intrusive lists.
+    private final NodeLinks links;
     // Raw writes of node values announced through markWritten (a change set's row changes, patch).
     private long writes;
 
     NodeStorage(final ComponentType<Node, NodeStorage> type) {
       super(type);
+      links = new NodeLinks(this);
     }
 
     /**
@@ -685,13 +684,18 @@ public final class Hierarchy {
       return writes;
     }
 
+    /** {@return the sibling lists, kept at node positions} */
+    IntrusiveLists links() {
+      return links;
+    }
+
     /**
      * {@return the parent of the node at {@code position}, or {@link Entity#NULL}} O(1).
      *
      * @param position a position of this storage that holds a node
      */
     public long parentAt(final int position) {
-      return parents[position >>> pageShift()][position & (pageSize() - 1)];
+      return links.ownerAt(position);
     }
 
     /**
@@ -700,7 +704,7 @@ public final class Hierarchy {
      * @param position a position of this storage that holds a node
      */
     public long firstAt(final int position) {
-      return firsts[position >>> pageShift()][position & (pageSize() - 1)];
+      return links.firstAt(position);
     }
 
     /**
@@ -709,7 +713,7 @@ public final class Hierarchy {
      * @param position a position of this storage that holds a node
      */
     public long previousAt(final int position) {
-      return previouses[position >>> pageShift()][position & (pageSize() - 1)];
+      return links.previousAt(position);
     }
 
     /**
@@ -718,7 +722,7 @@ public final class Hierarchy {
      * @param position a position of this storage that holds a node
      */
     public long nextAt(final int position) {
-      return nexts[position >>> pageShift()][position & (pageSize() - 1)];
+      return links.nextAt(position);
     }
 
     /**
@@ -727,7 +731,7 @@ public final class Hierarchy {
      * @param position a position of this storage that holds a node
      */
     public int countAt(final int position) {
-      return counts[position >>> pageShift()][position & (pageSize() - 1)];
+      return links.countAt(position);
     }
 
     /**
@@ -764,30 +768,6 @@ public final class Hierarchy {
       }
     }
 
-    void setLinks(final int position, final long parent, final long previous, final long next) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      parents[page][offset] = parent;
-      previouses[page][offset] = previous;
-      nexts[page][offset] = next;
-    }
-
-    void setFirstAt(final int position, final long first) {
-      firsts[position >>> pageShift()][position & (pageSize() - 1)] = first;
-    }
-
-    void setPreviousAt(final int position, final long previous) {
-      previouses[position >>> pageShift()][position & (pageSize() - 1)] = previous;
-    }
-
-    void setNextAt(final int position, final long next) {
-      nexts[position >>> pageShift()][position & (pageSize() - 1)] = next;
-    }
-
-    void setCountAt(final int position, final int count) {
-      counts[position >>> pageShift()][position & (pageSize() - 1)] = count;
-    }
-
     /** Refuses a change of {@code entity}'s links while the node storage is locked. */
     void checkUnlockedFor(final long entity) {
       checkUnlocked(false, this, entity);
@@ -819,40 +799,13 @@ public final class Hierarchy {
     }
 
     private void writeRoot(final int position) {
-      final int page = position >>> pageShift();
-      final int offset = position & (pageSize() - 1);
-      parents[page][offset] = Entity.NULL;
-      firsts[page][offset] = Entity.NULL;
-      previouses[page][offset] = Entity.NULL;
-      nexts[page][offset] = Entity.NULL;
-      counts[page][offset] = 0;
+      links.clearMember(position);
+      links.clearOwner(position);
     }
 
     @Override
     protected void allocatePage(final int page) {
-      if (page >= parents.length) {
-        final int capacity = Math.max(page + 1, parents.length * 2);
-        parents = Arrays.copyOf(parents, capacity);
-        firsts = Arrays.copyOf(firsts, capacity);
-        previouses = Arrays.copyOf(previouses, capacity);
-        nexts = Arrays.copyOf(nexts, capacity);
-        counts = Arrays.copyOf(counts, capacity);
-      }
-      if (null == parents[page]) {
-        parents[page] = new long[pageSize()];
-      }
-      if (null == firsts[page]) {
-        firsts[page] = new long[pageSize()];
-      }
-      if (null == previouses[page]) {
-        previouses[page] = new long[pageSize()];
-      }
-      if (null == nexts[page]) {
-        nexts[page] = new long[pageSize()];
-      }
-      if (null == counts[page]) {
-        counts[page] = new int[pageSize()];
-      }
+      links.ensurePage(page);
     }
 
     @Override
@@ -875,42 +828,13 @@ public final class Hierarchy {
     /** Moves a node's links with it (compaction): they name entities, not positions. */
     @Override
     protected void moveElement(final int from, final int to) {
-      final int fromPage = from >>> pageShift();
-      final int fromOffset = from & (pageSize() - 1);
-      final int toPage = to >>> pageShift();
-      final int toOffset = to & (pageSize() - 1);
-      parents[toPage][toOffset] = parents[fromPage][fromOffset];
-      firsts[toPage][toOffset] = firsts[fromPage][fromOffset];
-      previouses[toPage][toOffset] = previouses[fromPage][fromOffset];
-      nexts[toPage][toOffset] = nexts[fromPage][fromOffset];
-      counts[toPage][toOffset] = counts[fromPage][fromOffset];
+      links.move(from, to);
     }
 
     /** Swaps two nodes' links (sorting). */
     @Override
     protected void swapElements(final int left, final int right) {
-      final int leftPage = left >>> pageShift();
-      final int leftOffset = left & (pageSize() - 1);
-      final int rightPage = right >>> pageShift();
-      final int rightOffset = right & (pageSize() - 1);
-      swap(parents, leftPage, leftOffset, rightPage, rightOffset);
-      swap(firsts, leftPage, leftOffset, rightPage, rightOffset);
-      swap(previouses, leftPage, leftOffset, rightPage, rightOffset);
-      swap(nexts, leftPage, leftOffset, rightPage, rightOffset);
-      final int count = counts[leftPage][leftOffset];
-      counts[leftPage][leftOffset] = counts[rightPage][rightOffset];
-      counts[rightPage][rightOffset] = count;
-    }
-
-    private static void swap(
-        final long[][] pages,
-        final int leftPage,
-        final int leftOffset,
-        final int rightPage,
-        final int rightOffset) {
-      final long value = pages[leftPage][leftOffset];
-      pages[leftPage][leftOffset] = pages[rightPage][rightOffset];
-      pages[rightPage][rightOffset] = value;
+      links.swap(left, right);
     }
 
     /** Clears a vacated slot's links, so that no stale handle lingers in a hole. */
@@ -950,11 +874,29 @@ public final class Hierarchy {
      */
     @Override
     protected void eachColumn(final ColumnVisitor visitor) {
-      visitor.longs("parent", parents, true);
-      visitor.longs("firstChild", firsts, true);
-      visitor.longs("previousSibling", previouses, true);
-      visitor.longs("nextSibling", nexts, true);
-      visitor.ints("childCount", counts);
+      visitor.longs("parent", links.ownerPages(), true);
+      visitor.longs("firstChild", links.firstPages(), true);
+      visitor.longs("previousSibling", links.previousPages(), true);
+      visitor.longs("nextSibling", links.nextPages(), true);
+      visitor.ints("childCount", links.countPages());
+    }
+
+    /**
+     * The kernel's lists at node positions. Lasts are not kept: a loader writes the other links'
+     * pages raw, and a list's last would go stale.
+     */
+    private static final class NodeLinks extends IntrusiveLists {
+      private final NodeStorage nodes;
+
+      NodeLinks(final NodeStorage nodes) {
+        super(nodes.pageShift(), false);
+        this.nodes = nodes;
+      }
+
+      @Override
+      protected int slot(final long entity) {
+        return nodes.indexOf(entity);
+      }
     }
   }
 }

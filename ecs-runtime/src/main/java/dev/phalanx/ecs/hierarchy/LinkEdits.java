@@ -3,6 +3,7 @@ package dev.phalanx.ecs.hierarchy;
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.internal.Failures;
+import dev.phalanx.ecs.internal.IntrusiveLists;
 
 /**
  * The checked link changes of one {@link Hierarchy}: attach, reparent and replaceChildren are built
@@ -11,9 +12,10 @@ import dev.phalanx.ecs.internal.Failures;
  * <ul>
  *   <li>it is checked in full first (valid entities, no cycle, the node storage unlocked, the
  *       registry's rules for a node an entity lacks) and refused with nothing changed;
- *   <li>then the nodes it needs are inserted unannounced, the lists edited ({@link ChildLists}),
- *       the hierarchy's change count bumped, and only then are the new nodes announced, so that a
- *       listener sees the finished link and one that throws cannot leave a change half done;
+ *   <li>then the nodes it needs are inserted unannounced, the lists edited (the shared kernel,
+ *       {@code IntrusiveLists}), the hierarchy's change count bumped, and only then are the new
+ *       nodes announced, so that a listener sees the finished link and one that throws cannot leave
+ *       a change half done;
  *   <li>the one refusal that comes after a node was inserted (a group upkeep refused under an
  *       iteration) leaves the nodes made so far without links, announced, and links nothing.
  * </ul>
@@ -109,11 +111,11 @@ final class LinkEdits {
       }
       throw refused;
     }
-    final int position = nodes.indexOf(child);
-    if (!Entity.isNull(nodes.parentAt(position))) {
-      ChildLists.cut(nodes, position);
+    final IntrusiveLists links = nodes.links();
+    if (!Entity.isNull(nodes.parentAt(nodes.indexOf(child)))) {
+      links.cut(child);
     }
-    ChildLists.link(nodes, position, child, parent, index);
+    links.insertAfter(child, parent, previousOfPlace(parent, index));
     hierarchy.changed();
     // The parent's pending group entries were pushed last: they are published first.
     Throwable failure = null;
@@ -124,6 +126,21 @@ final class LinkEdits {
       failure = nodes.announce(child, childMark, failure);
     }
     Failures.rethrow(failure);
+  }
+
+  /**
+   * {@return the child of {@code parent} after which the {@code index}th child goes, or {@link
+   * Entity#NULL} to go first} O(index): the list is walked.
+   */
+  private long previousOfPlace(final long parent, final int index) {
+    if (0 == index) {
+      return Entity.NULL;
+    }
+    long previous = nodes.firstAt(nodes.indexOf(parent));
+    for (int i = 1; i < index; i++) {
+      previous = nodes.nextAt(nodes.indexOf(previous));
+    }
+    return previous;
   }
 
   /** Checks that {@code child} has no parent yet: attach does not move a child. */
@@ -153,20 +170,14 @@ final class LinkEdits {
     final long[] created = new long[children.length + 1];
     final int[] marks = new int[children.length + 1];
     final int count = insertNodes(parent, children, created, marks);
-    final int parentPosition = nodes.indexOf(parent);
-    for (long child = nodes.firstAt(parentPosition); !Entity.isNull(child); ) {
-      final int childPosition = nodes.indexOf(child);
-      final long next = nodes.nextAt(childPosition);
-      ChildLists.cut(nodes, childPosition);
-      child = next;
-    }
+    final IntrusiveLists links = nodes.links();
+    links.orphanAt(nodes.indexOf(parent));
     // Each linked first, last to first: the list reads in the given order.
     for (int i = children.length - 1; i >= 0; i--) {
-      final int position = nodes.indexOf(children[i]);
-      if (!Entity.isNull(nodes.parentAt(position))) {
-        ChildLists.cut(nodes, position);
+      if (!Entity.isNull(nodes.parentAt(nodes.indexOf(children[i])))) {
+        links.cut(children[i]);
       }
-      ChildLists.link(nodes, position, children[i], parent, 0);
+      links.insertAfter(children[i], parent, Entity.NULL);
     }
     hierarchy.changed();
     Failures.rethrow(announce(created, marks, count));

@@ -2,6 +2,7 @@ package dev.phalanx.ecs.hierarchy;
 
 import dev.phalanx.ecs.Entity;
 import dev.phalanx.ecs.SparseSet;
+import dev.phalanx.ecs.internal.IntrusiveLists;
 
 /**
  * Rebuilds the hierarchy's children lists and counts from its parent links, after raw writes of
@@ -22,13 +23,14 @@ final class ListRebuild {
    * Hierarchy#relink()}.
    */
   void rebuild(final Hierarchy.NodeStorage nodes) {
+    final IntrusiveLists links = nodes.links();
     final int size = nodes.size();
     final long[] packed = nodes.packed();
     for (int at = 0; at < size; at++) {
       if (!Entity.isTombstone(packed[at])) {
         final long parent = nodes.parentAt(at);
         if (!Entity.isNull(parent) && (!nodes.contains(parent) || parent == packed[at])) {
-          nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
+          links.clearMember(at);
         }
       }
     }
@@ -42,7 +44,7 @@ final class ListRebuild {
     final int[] tail = this.tail;
     for (int at = 0; at < size; at++) {
       if (!Entity.isTombstone(packed[at])) {
-        tail[at] = keepListed(nodes, at, taken);
+        tail[at] = keepListed(nodes, links, at, taken);
       }
     }
     for (int at = 0; at < size; at++) {
@@ -52,20 +54,20 @@ final class ListRebuild {
       }
       final long parent = nodes.parentAt(at);
       if (Entity.isNull(parent)) {
-        nodes.setLinks(at, Entity.NULL, Entity.NULL, Entity.NULL);
+        links.clearMember(at);
         continue;
       }
       final int parentAt = nodes.indexOf(parent);
       final int last = tail[parentAt];
       if (SparseSet.ABSENT == last) {
-        nodes.setFirstAt(parentAt, entity);
-        nodes.setLinks(at, parent, Entity.NULL, Entity.NULL);
+        links.setMember(at, parent, Entity.NULL, Entity.NULL);
+        links.setOwner(parentAt, entity, entity, 1);
       } else {
-        nodes.setNextAt(last, entity);
-        nodes.setLinks(at, parent, packed[last], Entity.NULL);
+        links.setNext(last, entity);
+        links.setMember(at, parent, packed[last], Entity.NULL);
+        links.setOwner(parentAt, links.firstAt(parentAt), entity, links.countAt(parentAt) + 1);
       }
       tail[parentAt] = at;
-      nodes.setCountAt(parentAt, nodes.countAt(parentAt) + 1);
     }
   }
 
@@ -75,10 +77,13 @@ final class ListRebuild {
    * SparseSet#ABSENT}.
    */
   private static int keepListed(
-      final Hierarchy.NodeStorage nodes, final int at, final boolean[] taken) {
+      final Hierarchy.NodeStorage nodes,
+      final IntrusiveLists links,
+      final int at,
+      final boolean[] taken) {
     final long entity = nodes.packed()[at];
     long child = nodes.firstAt(at);
-    nodes.setFirstAt(at, Entity.NULL);
+    long first = Entity.NULL;
     int last = SparseSet.ABSENT;
     int count = 0;
     while (!Entity.isNull(child)) {
@@ -89,17 +94,17 @@ final class ListRebuild {
       final long next = nodes.nextAt(childAt);
       taken[childAt] = true;
       if (SparseSet.ABSENT == last) {
-        nodes.setFirstAt(at, child);
-        nodes.setLinks(childAt, entity, Entity.NULL, Entity.NULL);
+        first = child;
+        links.setMember(childAt, entity, Entity.NULL, Entity.NULL);
       } else {
-        nodes.setNextAt(last, child);
-        nodes.setLinks(childAt, entity, nodes.packed()[last], Entity.NULL);
+        links.setNext(last, child);
+        links.setMember(childAt, entity, nodes.packed()[last], Entity.NULL);
       }
       last = childAt;
       count++;
       child = next;
     }
-    nodes.setCountAt(at, count);
+    links.setOwner(at, first, SparseSet.ABSENT == last ? Entity.NULL : nodes.packed()[last], count);
     return last;
   }
 }

@@ -19,10 +19,10 @@
  * <ul>
  *   <li>{@code Hierarchy}: the public API: queries, changes, traversals, checks and the raw-write
  *       batches of loaders; its nested {@code Node} (a read snapshot of one node) and {@code
- *       NodeStorage} (the links' arrays).
+ *       NodeStorage} (the links' arrays, kept and edited by the list kernel relationship kinds
+ *       share, {@code dev.phalanx.ecs.internal.IntrusiveLists}, at node positions).
  *   <li>{@code LinkEdits}: the rules a link change is checked against, and its all-or-nothing
  *       sequence (insert nodes unannounced, edit the lists, announce).
- *   <li>{@code ChildLists}: the in-place edits of the sibling lists.
  *   <li>{@code Traversals}: the walks, without recursion, failing fast on a change.
  *   <li>{@code HierarchyCheck}: the consistency check behind {@code verify()}.
  *   <li>{@code ListRebuild}: the rebuild of the lists from the parent links after raw writes.

@@ -12,6 +12,8 @@
  *   <li>{@code Guards}: the count of active locks and iterations one registry's sets share.
  *   <li>{@code Failures}: collects listener exceptions, rethrows the first.
  *   <li>{@code LongLongMap}: a primitive open-addressing map for entity handles.
+ *   <li>{@code IntrusiveLists}: the one kernel of ordered intrusive lists over paged arrays: a
+ *       relationship kind's sources per target, the hierarchy's children per parent.
  *   <li>{@code ParentCycles}: the cycles of parent links, for the hierarchy's check and the
  *       snapshot loader's.
  * </ul>

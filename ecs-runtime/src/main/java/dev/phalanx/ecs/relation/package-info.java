@@ -36,7 +36,8 @@
  *   <li>{@code Relation}: one kind in one registry: queries and upkeep.
  *   <li>{@code Cascade}: propagation down a kind's forest, as runs over one storage of values.
  *   <li>{@code Relations}: every kind of a registry: the destroy policies and the refusing rule.
- *   <li>{@code SourceLists}: the reverse side's arrays and list surgery.
+ *   <li>{@code SourceLists}: the reverse side, on the list kernel the hierarchy shares ({@code
+ *       dev.phalanx.ecs.internal.IntrusiveLists}), at entity indices.
  *   <li>{@code Pairs}: one non-exclusive kind in one registry: its pairs, queries and upkeep.
  *   <li>{@code PairStorage}: the base of generated pair kinds' tag storages; declares the kind.
  *   <li>{@code PairLinks}: the pair records, their two lists per entity and the lookup map.

@@ -20,7 +20,7 @@ class HierarchyCheckCountsTest {
     final long root = registry.create();
     final long child = registry.create();
     hierarchy.attach(child, root);
-    nodes.setCountAt(nodes.indexOf(child), 2);
+    nodes.links().setCount(nodes.indexOf(child), 2);
     assertEquals(
         List.of(Entity.toString(child) + " counts 2 children but lists 0"), hierarchy.verify());
   }
@@ -32,7 +32,7 @@ class HierarchyCheckCountsTest {
     final long b = registry.create();
     hierarchy.replaceChildren(root, new long[] {a, b});
     // b's next is a again: the walk stops at a, met twice.
-    nodes.setNextAt(nodes.indexOf(b), a);
+    nodes.links().setNext(nodes.indexOf(b), a);
     assertEquals(
         List.of(Entity.toString(root) + ": child list broken at " + Entity.toString(a)),
         hierarchy.verify());
@@ -44,9 +44,9 @@ class HierarchyCheckCountsTest {
     final long child = registry.create();
     hierarchy.attach(child, root);
     final int at = nodes.indexOf(root);
-    nodes.setLinks(at, root, Entity.NULL, Entity.NULL);
-    nodes.setFirstAt(at, root);
-    nodes.setCountAt(at, 1);
+    nodes.links().setMember(at, root, Entity.NULL, Entity.NULL);
+    nodes.links().setFirst(at, root);
+    nodes.links().setCount(at, 1);
     final List<String> problems = hierarchy.verify();
     assertEquals(
         true, problems.contains(Entity.toString(root) + " is its own ancestor"), "" + problems);

@@ -240,13 +240,13 @@ class HierarchyNodeRulesTest {
     hierarchy.attach(child, root);
     assertEquals(List.of(), hierarchy.verify());
     final int rootPosition = nodes.indexOf(root);
-    nodes.setCountAt(rootPosition, 3);
+    nodes.links().setCount(rootPosition, 3);
     final String r = Entity.toString(root);
     final String c = Entity.toString(child);
     assertEquals(List.of(r + " counts 3 children but lists 1"), hierarchy.verify());
     assertEquals(List.of(r + " counts 3 children but lists 1"), registry.verify());
-    nodes.setCountAt(rootPosition, 0);
-    nodes.setFirstAt(rootPosition, Entity.NULL);
+    nodes.links().setCount(rootPosition, 0);
+    nodes.links().setFirst(rootPosition, Entity.NULL);
     assertEquals(
         List.of(c + " names " + r + " as parent but is not among its children"),
         hierarchy.verify());

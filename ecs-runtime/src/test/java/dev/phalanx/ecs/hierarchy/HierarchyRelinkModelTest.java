@@ -90,9 +90,11 @@ class HierarchyRelinkModelTest {
       } else {
         parent = packed[order[random.nextInt(k)]];
       }
-      nodes.setLinks(at, parent, garbage(random, packed, size), garbage(random, packed, size));
-      nodes.setFirstAt(at, garbage(random, packed, size));
-      nodes.setCountAt(at, random.nextInt(5));
+      nodes
+          .links()
+          .setMember(at, parent, garbage(random, packed, size), garbage(random, packed, size));
+      nodes.links().setFirst(at, garbage(random, packed, size));
+      nodes.links().setCount(at, random.nextInt(5));
     }
     // Sometimes, a written list that is right, so that the prefix kept is long.
     for (int at = 0; at < size; at++) {
@@ -102,11 +104,11 @@ class HierarchyRelinkModelTest {
         for (int c = 0; c < size; c++) {
           if (nodes.parentAt(c) == packed[at] && random.nextInt(4) != 0) {
             if (previousAt < 0) {
-              nodes.setFirstAt(at, packed[c]);
+              nodes.links().setFirst(at, packed[c]);
             } else {
-              nodes.setNextAt(previousAt, packed[c]);
+              nodes.links().setNext(previousAt, packed[c]);
             }
-            nodes.setPreviousAt(c, previous);
+            nodes.links().setPrevious(c, previous);
             previous = packed[c];
             previousAt = c;
           }

@@ -16,12 +16,12 @@ public final class HierarchyTestAccess {
       final long parent,
       final long previous,
       final long next) {
-    nodes.setLinks(position, parent, previous, next);
+    nodes.links().setMember(position, parent, previous, next);
   }
 
   /** Overwrites the child count of the node at {@code position}, unchecked. */
   public static void setCountAt(
       final Hierarchy.NodeStorage nodes, final int position, final int count) {
-    nodes.setCountAt(position, count);
+    nodes.links().setCount(position, count);
   }
 }

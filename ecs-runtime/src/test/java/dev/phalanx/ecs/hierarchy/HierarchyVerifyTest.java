@@ -47,7 +47,7 @@ class HierarchyVerifyTest {
   @Test
   void aCycleIsReportedForEveryEntityOnItWithoutLooping() {
     // root -> a -> b, then root's parent set to b: root, a and b form a cycle.
-    nodes.setLinks(nodes.indexOf(root), b, Entity.NULL, Entity.NULL);
+    nodes.links().setMember(nodes.indexOf(root), b, Entity.NULL, Entity.NULL);
     final List<String> problems = both();
     assertTrue(problems.contains(r + " is its own ancestor"), problems.toString());
     assertTrue(problems.contains(sa + " is its own ancestor"), problems.toString());
@@ -63,16 +63,16 @@ class HierarchyVerifyTest {
 
   @Test
   void aWrongCountIsReported() {
-    nodes.setCountAt(nodes.indexOf(a), 2);
+    nodes.links().setCount(nodes.indexOf(a), 2);
     assertEquals(List.of(sa + " counts 2 children but lists 1"), both());
   }
 
   @Test
   void aParentWithoutANodeOrADeadParentIsReported() {
     final long stranger = registry.create();
-    nodes.setFirstAt(nodes.indexOf(a), Entity.NULL);
-    nodes.setCountAt(nodes.indexOf(a), 0);
-    nodes.setLinks(nodes.indexOf(b), stranger, Entity.NULL, Entity.NULL);
+    nodes.links().setFirst(nodes.indexOf(a), Entity.NULL);
+    nodes.links().setCount(nodes.indexOf(a), 0);
+    nodes.links().setMember(nodes.indexOf(b), stranger, Entity.NULL, Entity.NULL);
     assertEquals(
         List.of(sb + " names " + Entity.toString(stranger) + " as parent, which has no node"),
         both());
@@ -89,7 +89,7 @@ class HierarchyVerifyTest {
   @Test
   void aDanglingParentEndsTheWalkUpOneLevelAbove() {
     final long stranger = registry.create();
-    nodes.setLinks(nodes.indexOf(a), stranger, Entity.NULL, Entity.NULL);
+    nodes.links().setMember(nodes.indexOf(a), stranger, Entity.NULL, Entity.NULL);
     assertEquals(1, hierarchy.depth(a));
     assertEquals(2, hierarchy.depth(b));
     assertEquals(0, hierarchy.depth(root));
@@ -101,7 +101,7 @@ class HierarchyVerifyTest {
     final long c = registry.create();
     hierarchy.attach(c, root); // root's children: c, a
     assertEquals(List.of(), both());
-    nodes.setPreviousAt(nodes.indexOf(a), Entity.NULL);
+    nodes.links().setPrevious(nodes.indexOf(a), Entity.NULL);
     final List<String> problems = both();
     assertEquals(
         List.of(
@@ -115,7 +115,7 @@ class HierarchyVerifyTest {
     final long c = registry.create();
     hierarchy.attach(c, registry.create());
     hierarchy.detach(c);
-    nodes.setNextAt(nodes.indexOf(c), a);
+    nodes.links().setNext(nodes.indexOf(c), a);
     assertEquals(List.of(Entity.toString(c) + " is a root but has sibling links"), both());
   }
 
