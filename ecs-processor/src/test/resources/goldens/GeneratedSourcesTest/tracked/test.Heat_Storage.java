@@ -134,7 +134,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   public void setCelsius(final long entity, final float value) {
     final int position = positionFor(entity, "set celsius of");
     celsiusPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
-    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
+    written$(position >>> PAGE_SHIFT, position & PAGE_MASK, position);
   }
 
   /**
@@ -159,7 +159,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   public void setCelsiusAt(final int position, final float value) {
     assert position >= 0 && position < size() : "no element at position " + position;
     celsiusPages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
-    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
+    written$(position >>> PAGE_SHIFT, position & PAGE_MASK, position);
   }
 
   /**
@@ -196,7 +196,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   public void setSource(final long entity, final int value) {
     final int position = positionFor(entity, "set source of");
     sourcePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
-    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
+    written$(position >>> PAGE_SHIFT, position & PAGE_MASK, position);
   }
 
   /**
@@ -221,7 +221,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   public void setSourceAt(final int position, final int value) {
     assert position >= 0 && position < size() : "no element at position " + position;
     sourcePages[position >>> PAGE_SHIFT][position & PAGE_MASK] = value;
-    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
+    written$(position >>> PAGE_SHIFT, position & PAGE_MASK, position);
   }
 
   /**
@@ -252,7 +252,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int offset$ = position$ & PAGE_MASK;
     this.celsiusPages[page$][offset$] = celsius;
     this.sourcePages[page$][offset$] = source;
-    changeTicks$[page$][offset$] = changeTick();
+    written$(page$, offset$, position$);
     commitInsert(entity, position$);
   }
 
@@ -342,7 +342,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int offset$ = position$ & PAGE_MASK;
     this.celsiusPages[page$][offset$] = celsius;
     this.sourcePages[page$][offset$] = source;
-    changeTicks$[page$][offset$] = changeTick();
+    written$(page$, offset$, position$);
     notifyUpdate(entity);
   }
 
@@ -402,7 +402,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int offset$ = position$ & PAGE_MASK;
     this.celsiusPages[page$][offset$] = celsius;
     this.sourcePages[page$][offset$] = source;
-    changeTicks$[page$][offset$] = changeTick();
+    written$(page$, offset$, position$);
     if (at$ >= 0) {
       notifyUpdate(entity);
     } else {
@@ -459,7 +459,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int v$1 = value.source();
     celsiusPages[page][offset] = v$0;
     sourcePages[page][offset] = v$1;
-    changeTicks$[page][offset] = changeTick();
+    written$(page, offset, position);
   }
 
   @Override
@@ -509,7 +509,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
     final int offset = position & PAGE_MASK;
     celsiusPages[page][offset] = this.celsius$staged;
     sourcePages[page][offset] = this.source$staged;
-    changeTicks$[page][offset] = changeTick();
+    written$(page, offset, position);
   }
 
   /**
@@ -563,6 +563,14 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
   }
 
   /**
+   * {@return {@code true}: this storage logs its in-place writes while a write log is read}
+   */
+  @Override
+  public boolean isWriteLogged() {
+    return true;
+  }
+
+  /**
    * Returns the change tick at which the element at {@code position} was last added or
    * written.
    *
@@ -591,7 +599,7 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    */
   @Override
   protected void markWritten(final int position) {
-    changeTicks$[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick();
+    written$(position >>> PAGE_SHIFT, position & PAGE_MASK, position);
   }
 
   /**
@@ -602,8 +610,27 @@ public final class Heat_Storage extends Storage<Heat> implements CursorSource<He
    * @param to the end of the run, exclusive
    */
   public void markWritten(final int from, final int to) {
+    if (logsWrites()) {
+      for (int position = from; position < to; position++) {
+        written$(from >>> PAGE_SHIFT, position & PAGE_MASK, position);
+      }
+      return;
+    }
     final int offset = from & PAGE_MASK;
     Arrays.fill(changeTicks$[from >>> PAGE_SHIFT], offset, offset + (to - from), changeTick());
+  }
+
+  private void written$(final int page, final int offset, final int position) {
+    final long tick = changeTick();
+    if (!logsWrites()) {
+      changeTicks$[page][offset] = tick;
+      return;
+    }
+    // Logged once per tick: the first write of the element at this tick.
+    if (changeTicks$[page][offset] != tick) {
+      changeTicks$[page][offset] = tick;
+      logWritten(position);
+    }
   }
 
   /**

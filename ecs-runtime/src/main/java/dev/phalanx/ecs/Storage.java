@@ -93,6 +93,8 @@ public abstract class Storage<T> extends SparseSet {
   Group[] excludedBy = NO_GROUPS;
   // Non-zero while clear() removes elements one by one: insertions are refused meanwhile.
   private int clearing;
+  // The log of in-place writes while someone reads it (see WriteLog), else null.
+  WriteLog writeLog;
   // The instance staged by the default stage(), until writeStaged() writes it.
   private T staged;
   private final Signal onConstruct = new Signal();
@@ -470,6 +472,61 @@ public abstract class Storage<T> extends SparseSet {
    * @param position the element's position
    */
   protected void markWritten(final int position) {}
+
+  /**
+   * Opens a reader of this storage's write log: from now on, the entities whose element is written
+   * in place are logged, once per change tick (see {@link WriteLog}). The log lives while a reader
+   * is open; close the reader when done.
+   *
+   * @return a reader that starts at the log's end
+   * @throws IllegalStateException if the storage keeps no change ticks
+   */
+  public final WriteLog.Reader readWrites() {
+    if (!isWriteLogged()) {
+      throw new IllegalStateException(
+          "cannot read the writes of "
+              + describe()
+              + ": it logs no writes; a storage generated for @Component(tracked = true) does");
+    }
+    return WriteLog.open(this);
+  }
+
+  /**
+   * Returns whether this storage logs its in-place writes while a {@link WriteLog} is read: tracked
+   * generated storages do (and override this); a custom storage that keeps ticks without logging
+   * returns {@code false}, and readers compare its ticks instead.
+   *
+   * @return whether {@link #readWrites()} is supported
+   */
+  public boolean isWriteLogged() {
+    return false;
+  }
+
+  /**
+   * Returns whether a write log is read: a generated in-place write that stamps a new tick then
+   * calls {@link #logWritten}. For generated code.
+   *
+   * @return whether writes are logged
+   */
+  protected final boolean logsWrites() {
+    return null != writeLog;
+  }
+
+  /**
+   * Logs the element at {@code position} as written in place for the first time at the current
+   * tick, if it is visible (an element being added is not: its addition is signalled). Call only
+   * when {@link #logsWrites()}. For generated code.
+   *
+   * @param position the element's position
+   */
+  protected final void logWritten(final int position) {
+    if (position < size()) {
+      final long entity = packed()[position];
+      if (!Entity.isTombstone(entity)) {
+        writeLog.append(entity);
+      }
+    }
+  }
 
   /**
    * Checks the value {@link #stage} read for {@code entity} before anything is written: a storage

@@ -154,9 +154,22 @@ public final class AllPrimitivesStorageB<T> extends Storage<T> {
   }
 
   @Override
+  public boolean isWriteLogged() {
+    return tracked;
+  }
+
+  @Override
   protected void markWritten(final int position) {
     if (tracked) {
-      ticks[position >>> pageShift()][position & (pageSize() - 1)] = changeTick();
+      // As generated storages: the first write of an element at a tick is logged, if read.
+      final long[] page = ticks[position >>> pageShift()];
+      final int offset = position & (pageSize() - 1);
+      if (page[offset] != changeTick()) {
+        page[offset] = changeTick();
+        if (logsWrites()) {
+          logWritten(position);
+        }
+      }
     }
   }
 

@@ -39,6 +39,8 @@ public final class StorageGenerator extends ComponentFileGenerator {
    */
   private static final String TICKS = "changeTicks$";
 
+  private static final String WRITTEN = "written$";
+
   private static final String OFFSET = "offset";
 
   /** The page and the offset of a method's {@code position} parameter, as generated code. */
@@ -619,7 +621,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addStatement("final int position = positionFor(entity, $S)", "set " + field.name() + " of")
         .addStatement(
             "$L[position >>> PAGE_SHIFT][position & PAGE_MASK] = value", Names.pages(field.name()))
-        .addCode(stamp(model, POSITION_PAGE, POSITION_OFFSET))
+        .addCode(stamp(model, POSITION_PAGE, POSITION_OFFSET, "position"))
         .build();
   }
 
@@ -628,16 +630,50 @@ public final class StorageGenerator extends ComponentFileGenerator {
    * none.
    */
   private static CodeBlock stamp(
-      final ComponentModel model, final String page, final String offset) {
+      final ComponentModel model, final String page, final String offset, final String position) {
     return model.tracked()
-        ? CodeBlock.builder().addStatement("$L[$L][$L] = changeTick()", TICKS, page, offset).build()
+        ? CodeBlock.builder()
+            .addStatement("$L($L, $L, $L)", WRITTEN, page, offset, position)
+            .build()
         : CodeBlock.of("");
+  }
+
+  /**
+   * The helper every single-element stamp calls: the tick, and while a write log is read, the
+   * entity of a visible element written for the first time at this tick.
+   */
+  private static MethodSpec writtenMethod() {
+    return MethodSpec.methodBuilder(WRITTEN)
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(TypeName.INT, "page", Modifier.FINAL)
+        .addParameter(TypeName.INT, "offset", Modifier.FINAL)
+        .addParameter(TypeName.INT, "position", Modifier.FINAL)
+        .addStatement("final long tick = changeTick()")
+        .beginControlFlow("if (!logsWrites())")
+        .addStatement("$L[page][offset] = tick", TICKS)
+        .addStatement("return")
+        .endControlFlow()
+        .addComment("Logged once per tick: the first write of the element at this tick.")
+        .beginControlFlow("if ($L[page][offset] != tick)", TICKS)
+        .addStatement("$L[page][offset] = tick", TICKS)
+        .addStatement("logWritten(position)")
+        .endControlFlow()
+        .build();
   }
 
   private static java.util.List<MethodSpec> trackingMethods(final boolean relationship) {
     return List.of(
         MethodSpec.methodBuilder("isTracked")
             .addJavadoc("{@return {@code true}: this storage records a change tick per element}\n")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(TypeName.BOOLEAN)
+            .addStatement("return true")
+            .build(),
+        MethodSpec.methodBuilder("isWriteLogged")
+            .addJavadoc(
+                "{@return {@code true}: this storage logs its in-place writes while a write log is"
+                    + " read}\n")
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PUBLIC)
             .returns(TypeName.BOOLEAN)
@@ -676,7 +712,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PROTECTED)
             .addParameter(TypeName.INT, "position", Modifier.FINAL)
-            .addStatement("$L[position >>> PAGE_SHIFT][position & PAGE_MASK] = changeTick()", TICKS)
+            .addStatement("$L(position >>> PAGE_SHIFT, position & PAGE_MASK, position)", WRITTEN)
             .addCode(
                 relationship
                     ? CodeBlock.of(
@@ -693,12 +729,19 @@ public final class StorageGenerator extends ComponentFileGenerator {
             .addModifiers(Modifier.PUBLIC)
             .addParameter(TypeName.INT, "from", Modifier.FINAL)
             .addParameter(TypeName.INT, "to", Modifier.FINAL)
+            .beginControlFlow("if (logsWrites())")
+            .beginControlFlow("for (int position = from; position < to; position++)")
+            .addStatement("$L(from >>> PAGE_SHIFT, position & PAGE_MASK, position)", WRITTEN)
+            .endControlFlow()
+            .addStatement("return")
+            .endControlFlow()
             .addStatement("final int offset = from & PAGE_MASK")
             .addStatement(
                 "$T.fill($L[from >>> PAGE_SHIFT], offset, offset + (to - from), changeTick())",
                 Arrays.class,
                 TICKS)
-            .build());
+            .build(),
+        writtenMethod());
   }
 
   private static MethodSpec positionalGetter(final FieldModel field) {
@@ -737,7 +780,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         .addCode(assertPosition())
         .addStatement(
             "$L[position >>> PAGE_SHIFT][position & PAGE_MASK] = value", Names.pages(field.name()))
-        .addCode(stamp(model, POSITION_PAGE, POSITION_OFFSET))
+        .addCode(stamp(model, POSITION_PAGE, POSITION_OFFSET, "position"))
         .build();
   }
 
@@ -831,7 +874,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
           locals.offset(),
           field.name());
     }
-    return code.add(stamp(model, locals.page(), locals.offset())).build();
+    return code.add(stamp(model, locals.page(), locals.offset(), locals.position())).build();
   }
 
   /**
@@ -1643,7 +1686,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
         method.addStatement("this.$L = null", staged(field));
       }
     }
-    return method.addCode(stamp(model, PAGE, OFFSET)).build();
+    return method.addCode(stamp(model, PAGE, OFFSET, "position")).build();
   }
 
   private static MethodSpec setAtMethod(final ComponentModel model) {
@@ -1665,7 +1708,7 @@ public final class StorageGenerator extends ComponentFileGenerator {
     for (int i = 0; i < fields.size(); i++) {
       method.addStatement("$L[$L][$L] = v$$$L", Names.pages(fields.get(i).name()), PAGE, OFFSET, i);
     }
-    return method.addCode(stamp(model, PAGE, OFFSET)).build();
+    return method.addCode(stamp(model, PAGE, OFFSET, "position")).build();
   }
 
   private static MethodSpec moveElementMethod(final ComponentModel model) {
