@@ -49,6 +49,8 @@ public final class EntityStorage {
   private int[] position = new int[16];
   private int alive;
   private int size;
+  // Counts the changes of the packed array's [0, size) or of alive (see changes()).
+  private long changes;
   // The walks in progress (see "Invalidation"). Raised and lowered atomically: several threads may
   // walk at once while nothing changes the registry, and none may leave the count wrong.
   private final AtomicInteger walks = new AtomicInteger();
@@ -140,6 +142,7 @@ public final class EntityStorage {
    * @throws IllegalStateException if every identifier is live and the limit is reached
    */
   long create() {
+    changes++;
     if (alive < size) {
       return packed[alive++];
     }
@@ -192,6 +195,7 @@ public final class EntityStorage {
           "range [" + offset + ", " + (offset + count) + ") of " + out.length);
     }
     checkCreatable(count);
+    changes++;
     final int recycled = Math.min(count, size - alive);
     final int fresh = count - recycled;
     for (int i = 0; i < recycled; i++) {
@@ -256,6 +260,7 @@ public final class EntityStorage {
     if (0 != walks.get()) {
       at = keepTurns(at);
     }
+    changes++;
     final int last = alive - 1;
     final long lastEntity = packed[last];
     packed[at] = lastEntity;
@@ -380,6 +385,7 @@ public final class EntityStorage {
       }
       final int top = lowest - 1;
       if (top != at) {
+        changes++;
         final long entity = packed[at];
         final long toCome = packed[top];
         packed[at] = toCome;
@@ -415,6 +421,7 @@ public final class EntityStorage {
       packed[at] = Entity.of((int) entity, Entity.nextVersion(Entity.version(entity)));
     }
     alive = 0;
+    changes++;
     resetFloors();
   }
 
@@ -449,6 +456,7 @@ public final class EntityStorage {
       position = checkedPositions;
       size = count;
       alive = aliveCount;
+      changes++;
       resetFloors();
       return;
     }
@@ -483,7 +491,19 @@ public final class EntityStorage {
     position = newPosition;
     size = count;
     alive = aliveCount;
+    changes++;
     resetFloors();
+  }
+
+  /**
+   * Returns how many times the packed array's live and released entries or the live count changed:
+   * equal counts at two moments mean {@link #packed()} {@code [0, size())} and {@link #alive()} are
+   * the same at both. Lets a reader that keeps a copy skip comparing it.
+   *
+   * @return the change count
+   */
+  public long changes() {
+    return changes;
   }
 
   /** Appends every broken invariant of the identifier index to {@code problems}. */

@@ -9,6 +9,7 @@ import dev.phalanx.ecs.EntityStorage;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.SparseSet;
 import dev.phalanx.ecs.Storage;
+import dev.phalanx.ecs.WriteLog;
 import dev.phalanx.ecs.hierarchy.Hierarchy;
 import dev.phalanx.ecs.internal.LongLongMap;
 import java.io.ByteArrayOutputStream;
@@ -99,20 +100,25 @@ import java.util.zip.CRC32C;
  *
  * <h2>Costs</h2>
  *
- * <p>O(entity storage size) for the entity pass, plus per storage O(size) for tracked ones (a tick
- * compare per element, page by page over a generated storage's tick pages) and those opted in with
- * {@link #everyValue}, plus O(log + sent), plus, in a write where the replica gains or loses
- * entities, one pass over the references of each storage that has {@code @EntityRef} fields.
- * Without an interest predicate the entity pass is a sequential compare against the writer's copy
- * of the entity storage ({@link Arrays#mismatch}, updated where it changed), and gained entities
- * are found through the logs; with one (and in the first write), every gained entity is looked up
- * in every storage. A write after a restore costs what a first write costs: O(entity storage size +
- * elements), every element of the replica's entities sent. The delta is built in an array of its
- * own and copied into the one {@link #bytes()} returns when the write succeeds (one copy of the
- * delta's bytes); those arrays, the copy of the entity storage, the sets and the undo logs (one
- * entry per changed entity index or position, for a failed write's rollback) are reused, as are
- * each section's encoded headers and the checksum: a write allocates nothing once warm, except for
- * codec fields (their encoder's buffers), a delta larger than any before, and errors.
+ * <p>O(entity storage size) for the entity pass (O(1) without an interest predicate when no entity
+ * was created or destroyed since the previous write: {@link EntityStorage#changes()} tells), plus
+ * per tracked storage O(written) when it keeps a {@link dev.phalanx.ecs.WriteLog} (generated
+ * storages do: the writer reads the entities written in place since its previous write, looks each
+ * up and sorts their positions, and sends the same bytes a compare of every tick would), else, in
+ * its first write or when it fell behind the log's bound, O(size) (a tick compare per element, page
+ * by page over a generated storage's tick pages), plus O(size) for those opted in with {@link
+ * #everyValue}, plus O(log + sent), plus, in a write where the replica gains or loses entities, one
+ * pass over the references of each storage that has {@code @EntityRef} fields. Without an interest
+ * predicate the entity pass is a sequential compare against the writer's copy of the entity storage
+ * ({@link Arrays#mismatch}, updated where it changed), and gained entities are found through the
+ * logs; with one (and in the first write), every gained entity is looked up in every storage. A
+ * write after a restore costs what a first write costs: O(entity storage size + elements), every
+ * element of the replica's entities sent. The delta is built in an array of its own and copied into
+ * the one {@link #bytes()} returns when the write succeeds (one copy of the delta's bytes); those
+ * arrays, the copy of the entity storage, the sets and the undo logs (one entry per changed entity
+ * index or position, for a failed write's rollback) are reused, as are each section's encoded
+ * headers and the checksum: a write allocates nothing once warm, except for codec fields (their
+ * encoder's buffers), a delta larger than any before, and errors.
  *
  * <h2>Failures and nested calls</h2>
  *
@@ -155,6 +161,8 @@ public final class DeltaWriter implements AutoCloseable {
   private long[] lastPacked = new long[0];
   private int lastAlive = -1;
   private int lastSize;
+  // The entity storage's change count when the copy was made equal to it (see passChanged).
+  private long lastChanges = -1;
   private final java.util.Set<ComponentType<?, ?>> everyValue = new java.util.HashSet<>();
   private final java.util.Set<ComponentType<?, ?>> whenAdded = new java.util.HashSet<>();
   // The types streamed, or null for every storage; and how many of the registry's storages have
@@ -177,6 +185,10 @@ public final class DeltaWriter implements AutoCloseable {
   private int[] removedAt = new int[0];
   private int section;
   private int[] positions = new int[16];
+  // Whether tracked storages' write logs are read (false: every tick compared; for tests).
+  boolean useWriteLogs = true;
+  // The positions read from a write log, before they are sorted (see chooseWritten).
+  private int[] written = new int[16];
   private int positionCount;
   private long[] removed = new long[16];
   private int removedCount;
@@ -215,6 +227,7 @@ public final class DeltaWriter implements AutoCloseable {
   private long restoresSeenBefore;
   private int lastAliveBefore;
   private int lastSizeBefore;
+  private long lastChangesBefore;
   private int heldBoundBefore;
   // The tick of the write under way: the base once it commits.
   private long pendingBase;
@@ -453,8 +466,7 @@ public final class DeltaWriter implements AutoCloseable {
   public void close() {
     guard.check("close the writer");
     for (final Tracker tracker : trackers) {
-      tracker.storage.afterInsert().disconnect(tracker);
-      tracker.storage.afterRemove().disconnect(tracker);
+      tracker.detach();
     }
     trackers.clear();
   }
@@ -713,6 +725,7 @@ public final class DeltaWriter implements AutoCloseable {
     restoresSeenBefore = restoresSeen;
     lastAliveBefore = lastAlive;
     lastSizeBefore = lastSize;
+    lastChangesBefore = lastChanges;
     heldBoundBefore = heldBound;
     undoCount = 0;
     copyUndoCount = 0;
@@ -758,15 +771,14 @@ public final class DeltaWriter implements AutoCloseable {
     // A copy replaced whole is not undone: the next pass without a predicate is a whole one.
     lastAlive = copyReplaced ? -1 : lastAliveBefore;
     lastSize = lastSizeBefore;
+    lastChanges = lastChangesBefore;
     heldBound = heldBoundBefore;
     restoresSeen = restoresSeenBefore;
     for (int k = 0; k < trackers.size(); k++) {
-      trackers.get(k).consumed = 0;
+      trackers.get(k).rollback();
     }
     for (int k = trackers.size() - 1; k >= trackersBefore; k--) {
-      final Tracker tracker = trackers.remove(k);
-      tracker.storage.afterInsert().disconnect(tracker);
-      tracker.storage.afterRemove().disconnect(tracker);
+      trackers.remove(k).detach();
     }
     attachedUpTo = attachedBefore;
     churn = null;
@@ -968,6 +980,7 @@ public final class DeltaWriter implements AutoCloseable {
     copyReplaced = true;
     lastAlive = entities.alive();
     lastSize = size;
+    lastChanges = entities.changes();
   }
 
   /** One pass over the entity storage: loses what is dead or not chosen, gains the rest. */
@@ -1004,6 +1017,9 @@ public final class DeltaWriter implements AutoCloseable {
    * positions between the two live counts changed liveness and are looked at whatever they hold.
    */
   private void passChanged(final EntityStorage entities) {
+    if (entities.changes() == lastChanges) {
+      return; // the copy equals the entity storage: nothing created or destroyed
+    }
     final long[] packed = entities.packed();
     final int size = entities.size();
     final int alive = entities.alive();
@@ -1037,6 +1053,7 @@ public final class DeltaWriter implements AutoCloseable {
     // The copy now equals the entity storage's [0, size): only changed positions were written.
     lastAlive = alive;
     lastSize = size;
+    lastChanges = entities.changes();
   }
 
   private void lookAt(
@@ -1206,6 +1223,14 @@ public final class DeltaWriter implements AutoCloseable {
       final int mark) {
     final Storage<?> storage = tracker.storage;
     final boolean fields = tracker.fields;
+    final boolean logged = null != tracker.writes;
+    if (useWriteLogs && null == acked && fields && storage.isWriteLogged() && !logged) {
+      tracker.writes = storage.readWrites(); // read from the next write on
+      tracker.writesOpened = true;
+    }
+    if (null != tracker.writes) {
+      tracker.writesEnd = tracker.writes.end();
+    }
     if (fresh || (fields && everyValue.contains(storage.type()))) {
       for (int position = 0; position < size; position++) {
         final long entity = packed[position];
@@ -1214,7 +1239,11 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     } else if (fields && storage.isTracked()) {
-      chooseChanged(tracker, packed, size, since, mark);
+      if (logged && !tracker.writes.lost()) {
+        chooseWritten(tracker, packed, since, mark);
+      } else {
+        chooseChanged(tracker, packed, size, since, mark);
+      }
     }
     if (tracker.refs && null != churn) {
       refChooser.storage = storage;
@@ -1291,10 +1320,54 @@ public final class DeltaWriter implements AutoCloseable {
         }
       }
     }
+    markAppended(tracker, mark);
+  }
+
+  /** Marks the positions appended unmarked as chosen, if a later pass of the section chooses. */
+  private void markAppended(final Tracker tracker, final int mark) {
     if ((tracker.refs && null != churn) || null != acked) {
       for (int i = 0; i < positionCount; i++) {
         chosenAt[positions[i]] = mark; // the passes that choose after this one
       }
+    }
+  }
+
+  /**
+   * Chooses what {@link #chooseChanged} would, in the same order, from the storage's write log: the
+   * positions of the logged entities whose tick is newer than {@code since}, ascending. O(logged
+   * entries + their sort). An element whose tick is newer and that the log lacks was added since
+   * the base, so the structural log has chosen it already.
+   */
+  private void chooseWritten(
+      final Tracker tracker, final long[] packed, final long since, final int mark) {
+    final Storage<?> storage = tracker.storage;
+    final WriteLog.Reader writes = tracker.writes;
+    int count = 0;
+    for (long sequence = writes.next(); sequence < tracker.writesEnd; sequence++) {
+      final int position = storage.indexOf(writes.entity(sequence));
+      if (SparseSet.ABSENT != position && storage.changeTickAt(position) > since) {
+        if (count == written.length) {
+          written = Arrays.copyOf(written, 2 * count);
+        }
+        written[count++] = position;
+      }
+    }
+    Arrays.sort(written, 0, count);
+    final boolean everyHeld =
+        0 != storage.changeTickPages().length && 0 == positionCount && null == interest;
+    for (int i = 0; i < count; i++) {
+      final int position = written[i];
+      if (i > 0 && written[i - 1] == position) {
+        continue; // logged at several ticks
+      }
+      if (everyHeld) {
+        append(position);
+      } else {
+        chooseHeld(packed, position, mark);
+      }
+    }
+    if (everyHeld) {
+      markAppended(tracker, mark);
     }
   }
 
@@ -1369,6 +1442,13 @@ public final class DeltaWriter implements AutoCloseable {
     // (0: none yet), and the last tick at which a logged entity was found without the component.
     long sentTick;
     long removedTick;
+    // The reader of the storage's write log (plain tracked storages with fields, from their first
+    // write on), and the log's end when the write under way chose its values: read up to there.
+    WriteLog.Reader writes;
+    long writesEnd;
+    // Whether the write under way opened the reader: a failed one closes it again (the log would
+    // miss what was written between the last successful write and the opening).
+    boolean writesOpened;
 
     Tracker(final Storage<?> storage) {
       this.storage = storage;
@@ -1382,8 +1462,32 @@ public final class DeltaWriter implements AutoCloseable {
       this.refs = anyRef;
     }
 
+    /** Forgets what the failed write under way read. */
+    void rollback() {
+      consumed = 0;
+      if (writesOpened) {
+        writes.close();
+        writes = null;
+        writesOpened = false;
+      }
+    }
+
+    /** Disconnects the listeners and closes the write log reader. */
+    void detach() {
+      storage.afterInsert().disconnect(this);
+      storage.afterRemove().disconnect(this);
+      if (null != writes) {
+        writes.close();
+        writes = null;
+      }
+    }
+
     /** Drops the entries a committed write read, keeping those appended since. */
     void consume() {
+      writesOpened = false;
+      if (null != writes) {
+        writes.advance(writesEnd);
+      }
       if (0 == consumed) {
         return;
       }

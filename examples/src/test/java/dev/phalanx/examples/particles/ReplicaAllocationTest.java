@@ -2,9 +2,12 @@ package dev.phalanx.examples.particles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.snapshot.DeltaWriter;
 import dev.phalanx.ecs.snapshot.SnapshotFormatException;
+import dev.phalanx.examples.tracking.Temperature_Storage;
+import dev.phalanx.examples.tracking.Temperature_Traits;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -29,9 +32,13 @@ class ReplicaAllocationTest {
     final DeltaWriter writer;
     final long thread = Thread.currentThread().getId();
 
-    Link(final World world, final DeltaWriter writer) throws SnapshotFormatException {
+    Link(final World world, final DeltaWriter writer, final ComponentType<?, ?>... more)
+        throws SnapshotFormatException {
       this.world = world;
       this.writer = writer;
+      if (0 != more.length) {
+        replica.loader().types(more);
+      }
       tick();
     }
 
@@ -91,6 +98,31 @@ class ReplicaAllocationTest {
       final SplittableRandom random = new SplittableRandom(7);
       final Link link = new Link(world, Replica.writerOfChanges(world));
       assertEquals(0, link.leastPerTick(() -> churn(world, random)));
+    }
+  }
+
+  @Test
+  void valueChurnReplicatesWithoutGarbage() throws SnapshotFormatException {
+    // Every particle also carries a tracked temperature; 1% of them get a new one per tick, read
+    // from the storage's write log.
+    try (World world = new World(2_000, 7, 1, 60)) {
+      final Temperature_Storage temperatures = world.registry().storage(Temperature_Traits.TYPE);
+      final long[] packed = world.storages().positions.packed();
+      for (int i = 0; i < world.storages().positions.size(); i++) {
+        temperatures.emplace(packed[i], i);
+      }
+      final DeltaWriter writer = Replica.writerOfChanges(world).types(Temperature_Traits.TYPE);
+      final SplittableRandom random = new SplittableRandom(7);
+      final Link link = new Link(world, writer, Temperature_Traits.TYPE);
+      assertEquals(
+          0,
+          link.leastPerTick(
+              () -> {
+                for (int i = 0; i < temperatures.size() / 100; i++) {
+                  temperatures.setCelsiusAt(
+                      random.nextInt(temperatures.size()), (float) random.nextDouble());
+                }
+              }));
     }
   }
 
