@@ -9,6 +9,7 @@ import dev.phalanx.benchmarks.components.Velocity_Traits;
 import dev.phalanx.benchmarks.queries.FullOwning2Query;
 import dev.phalanx.benchmarks.queries.TrackedOwning2Query;
 import dev.phalanx.ecs.Registry;
+import dev.phalanx.ecs.WriteLog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -36,6 +37,12 @@ public class Tracking extends IterationBenchmark {
   public static class Worlds {
     final Registry plain = new Registry();
     final Registry tracked = new Registry();
+
+    /** Whether a reader of the tracked positions' write log is open ("reader") or not ("none"). */
+    @Param({"none", "reader"})
+    String log;
+
+    WriteLog.Reader reader;
     FullOwning2Query plainQuery;
     TrackedOwning2Query trackedQuery;
     FullOwning2Query.Visitor plainBody;
@@ -63,6 +70,9 @@ public class Tracking extends IterationBenchmark {
           };
       plainChunk = Work::chunk2;
       trackedChunk = Work::chunk2;
+      if ("reader".equals(log)) {
+        reader = tracked.storage(TrackedPosition_Traits.TYPE).readWrites();
+      }
     }
   }
 
@@ -74,6 +84,19 @@ public class Tracking extends IterationBenchmark {
   @Benchmark
   public void iterate2EachTracked(final Worlds w) {
     w.trackedQuery.each(w.trackedBody);
+  }
+
+  /**
+   * As {@link #iterate2EachTracked}, each call at a new tick: every write is an element's first of
+   * its tick, logged when a reader is open (which then reads up to the end).
+   */
+  @Benchmark
+  public void iterate2EachTrackedNewTick(final Worlds w) {
+    w.tracked.advanceChangeTick();
+    w.trackedQuery.each(w.trackedBody);
+    if (null != w.reader) {
+      w.reader.advance(w.reader.end());
+    }
   }
 
   @Benchmark
