@@ -44,6 +44,9 @@ final class ChangeApply {
   private int[] logMarks = new int[16];
   private int logSize;
 
+  // A run of destroys, applied as one batch.
+  private long[] batch = new long[8];
+
   // A run of row changes handed to its writer at once: positions and rows.
   private int[] runPositions = new int[16];
   private int[] runRows = new int[16];
@@ -77,13 +80,17 @@ final class ChangeApply {
       change = next;
     }
     failure = announce(failure);
-    for (int later = 0; later < size; later++) {
+    int later = 0;
+    while (later < size) {
       final byte kind = changes.kinds[later];
+      int next = later + 1;
       if (ChangeSet.REMOVE == kind) {
         failure = removeLater(later, failure);
       } else if (ChangeSet.DESTROY == kind) {
-        failure = destroyLater(later, failure);
+        next = changes.destroyRunEnd(later);
+        failure = destroyLater(later, next, failure);
       }
+      later = next;
     }
     return failure;
   }
@@ -365,14 +372,26 @@ final class ChangeApply {
     return failure;
   }
 
-  /** Runs a staged destroy, unless listeners destroyed its target already. */
-  private Throwable destroyLater(final int change, Throwable failure) {
-    final long entity = changes.resolve(changes.targets[change]);
-    if (!registry.valid(entity)) {
+  /**
+   * Runs the staged destroys {@code [from, to)} as one batch, as the check ran the registry's
+   * destroy rules on them; a target that listeners destroyed already is left out.
+   */
+  private Throwable destroyLater(final int from, final int to, Throwable failure) {
+    int count = 0;
+    for (int change = from; change < to; change++) {
+      final long entity = changes.resolve(changes.targets[change]);
+      if (registry.valid(entity)) {
+        if (count == batch.length) {
+          batch = Arrays.copyOf(batch, count * 2);
+        }
+        batch[count++] = entity;
+      }
+    }
+    if (0 == count) {
       return failure;
     }
     try {
-      registry.destroy(entity);
+      registry.destroy(batch, 0, count);
     } catch (final RuntimeException | Error thrown) {
       failure = Failures.add(failure, thrown);
     }

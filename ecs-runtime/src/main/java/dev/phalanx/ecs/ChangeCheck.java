@@ -59,10 +59,15 @@ final class ChangeCheck {
   private Storage<?>[] guarded = new Storage<?>[8];
   private int guardedCount;
   private boolean guardedListed;
+  // The live entities of a run of destroys, for the registry's destroy rules.
+  private long[] batch = new long[8];
+  // The relationships the set stages, checked once every change is.
+  private final LinkCheck links;
 
   ChangeCheck(final ChangeSet changes, final Registry registry) {
     this.changes = changes;
     this.registry = registry;
+    this.links = new LinkCheck(changes, registry);
   }
 
   /** Grows the per-change records with the set's change arrays, to {@code length}. */
@@ -123,6 +128,9 @@ final class ChangeCheck {
       final byte kind = changes.kinds[change];
       if (ChangeSet.DESTROY == kind) {
         checkDestroy(changes.targets[change]);
+        if (change + 1 == size || ChangeSet.DESTROY != changes.kinds[change + 1]) {
+          checkDestroyRules(change + 1);
+        }
         continue;
       }
       final Storage<?> storage = storageFor(change);
@@ -139,7 +147,14 @@ final class ChangeCheck {
         }
         checkComponent(change, storage, target);
       }
+      links.note(change, storage);
     }
+    links.run(this);
+  }
+
+  /** {@return whether a change of the set destroys {@code entity} (live or staged here)} */
+  boolean destroys(final long entity) {
+    return 0 != destroyed.size() && destroyed.containsKey(entityKey(entity));
   }
 
   /**
@@ -443,6 +458,33 @@ final class ChangeCheck {
   }
 
   /**
+   * Runs the registry's destroy rules ({@link DestroyCheck}: a {@code REFUSE} relationship's, the
+   * policies' checks under an iteration) on the run of destroys that ends before change {@code
+   * end}, as one batch, as {@link Registry#destroy(long[], int, int)} runs them; the apply destroys
+   * the run as that batch. The set's own creations have no relationships in the world: the rules
+   * see the live entities.
+   */
+  private void checkDestroyRules(final int end) {
+    int from = end - 1;
+    while (from > 0 && ChangeSet.DESTROY == changes.kinds[from - 1]) {
+      from--;
+    }
+    int count = 0;
+    for (int change = from; change < end; change++) {
+      final long entity = changes.targets[change];
+      if (!ChangeSet.isStaged(entity)) {
+        if (count == batch.length) {
+          batch = Arrays.copyOf(batch, count * 2);
+        }
+        batch[count++] = entity;
+      }
+    }
+    if (0 != count) {
+      registry.checkDestroyRules(batch, 0, count);
+    }
+  }
+
+  /**
    * Lists the storages that could refuse a destroy: only they need asking whether they hold the
    * entity (a destroy of an entity with ten components then costs no lookup but its own).
    */
@@ -474,7 +516,7 @@ final class ChangeCheck {
   }
 
   /** A key for an entity: its index, or its staging number with bit 32 set; never -1. */
-  private static long entityKey(final long entity) {
+  static long entityKey(final long entity) {
     return ChangeSet.isStaged(entity)
         ? 0x1_0000_0000L | (Entity.version(entity) & 0xFFFF_FFFFL)
         : Entity.index(entity);
@@ -486,6 +528,7 @@ final class ChangeCheck {
       livePairs[(int) (liveMarks[i] >>> 32)][(int) liveMarks[i]] = 0L;
     }
     liveMarkCount = 0;
+    links.forget();
     destroysCreated = false;
     // The guarded storages are the registry's own, which it holds as long as the set: kept as they
     // are, overwritten by the next list.

@@ -56,7 +56,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       insertion's target lacks the component, a value write's target has it, the registry is not
  *       being cleared, the identifiers suffice, and no storage a change touches is locked, nor
  *       iterated when the change removes from it or groups observe it. One component of one entity
- *       may be inserted, written or removed once per set. The first failure is thrown (an {@link
+ *       may be inserted, written or removed once per set. A relationship an insertion, a value
+ *       write or a copy stages names a live entity or a handle of this set, not one the set
+ *       destroys or whose destroy is under way, and closes no cycle of an acyclic kind, counting
+ *       every relationship the set stages (a {@link References} mapping of a relationship kind's
+ *       copy runs here too; row writes are not read before the apply). Each run of destroys staged
+ *       one after another passes the registry's {@link DestroyCheck}s as one batch, as {@link
+ *       Registry#destroy(long[], int, int)}. The first failure is thrown (an {@link
  *       IllegalArgumentException}, {@link IllegalStateException} or {@link
  *       java.util.ConcurrentModificationException} naming the change, the entity and the rule) and
  *       nothing changes; the set keeps its changes. A storage created for a type the registry did
@@ -67,11 +73,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>Announce.</b> Creation is published for each created entity, then every insertion (group
  *       entries, construction) last staged first, then every value write (update; not for a target
  *       that listeners destroyed or stripped of the component meanwhile). Then the removals and
- *       destructions run in staging order, each announced as the registry announces it (their
- *       listeners see the component still there); a target that listeners already destroyed or
- *       stripped is skipped. A listener's exception stops nothing: every change is made and every
- *       listener runs, and the first exception is rethrown at the end with later ones suppressed (a
- *       row writer's exception too, the element written as far as it got).
+ *       destructions run in staging order (a run of destroys as one batch destroy), each announced
+ *       as the registry announces it (their listeners see the component still there); a target that
+ *       listeners already destroyed or stripped is skipped. A listener's exception stops nothing:
+ *       every change is made and every listener runs, and the first exception is rethrown at the
+ *       end with later ones suppressed (a row writer's exception too, the element written as far as
+ *       it got).
  * </ol>
  *
  * <p>After a commit that got to its second step, the set is empty and reusable, whatever a listener
@@ -846,6 +853,19 @@ public final class ChangeSet {
     createdSerial = serial;
     createdBase = base;
     createdCount = staged;
+  }
+
+  /**
+   * {@return the end of the run of destroys staged one after another from change {@code from}} The
+   * commit checks and applies each run as one batch, as {@link Registry#destroy(long[], int, int)}
+   * does: a rule that allows entities going together ({@code REFUSE}) sees the whole run.
+   */
+  int destroyRunEnd(final int from) {
+    int end = from + 1;
+    while (end < size && DESTROY == kinds[end]) {
+      end++;
+    }
+    return end;
   }
 
   /** {@return the entity {@code entity} names in the commit: created for a staged handle} */

@@ -529,6 +529,24 @@ public abstract class Storage<T> extends SparseSet {
   }
 
   /**
+   * {@return the links of the relationship kind this storage holds, or null for a storage of any
+   * other component (or one that belongs to no registry)} A relationship kind's storage answers
+   * with the relation that keeps its reverse side.
+   */
+  public EntityLinks links() {
+    return null;
+  }
+
+  /**
+   * {@return the target that the value {@link #stage} (or {@link #stageFrom}) read last names, for
+   * a relationship kind's storage; {@link Entity#NULL} for any other} A {@link ChangeSet} reads it
+   * to check the targets it stages before it commits. For generated code.
+   */
+  protected long stagedTarget() {
+    return Entity.NULL;
+  }
+
+  /**
    * Checks the value {@link #stage} read for {@code entity} before anything is written: a storage
    * whose values must obey a rule of their own (a relationship's target must be live) refuses here,
    * so that a refused {@code emplace}, {@code replace} or {@code patch} changes nothing. The

@@ -2,6 +2,7 @@ package dev.phalanx.ecs.relation;
 
 import dev.phalanx.ecs.ComponentType;
 import dev.phalanx.ecs.Entity;
+import dev.phalanx.ecs.EntityLinks;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.RuntimeView;
 import dev.phalanx.ecs.SparseSet;
@@ -34,7 +35,7 @@ import java.util.function.LongConsumer;
  *
  * @param <T> the relationship's component class
  */
-public final class Relation<T> extends TargetedKind {
+public final class Relation<T> extends TargetedKind implements EntityLinks {
 
   private final Registry registry;
   private final RelationshipStorage<T> storage;
@@ -84,6 +85,12 @@ public final class Relation<T> extends TargetedKind {
     return storage;
   }
 
+  /** {@return whether a chain of this kind may not come back to where it started} */
+  @Override
+  public boolean acyclic() {
+    return storage.acyclic();
+  }
+
   /** {@return what happens to the sources when a target is destroyed} */
   @Override
   public OnTargetDestroyed onTargetDestroyed() {
@@ -96,6 +103,7 @@ public final class Relation<T> extends TargetedKind {
    *
    * @param source any handle
    */
+  @Override
   public long target(final long source) {
     return storage.contains(source) ? lists.targetOf(source) : Entity.NULL;
   }
@@ -105,6 +113,7 @@ public final class Relation<T> extends TargetedKind {
    *
    * @param target any handle; 0 if it is not live
    */
+  @Override
   public int sourceCount(final long target) {
     return registry.valid(target) ? lists.countOf(target) : 0;
   }
@@ -116,6 +125,7 @@ public final class Relation<T> extends TargetedKind {
    *
    * @param target any handle
    */
+  @Override
   public long firstSource(final long target) {
     return registry.valid(target) ? lists.firstOf(target) : Entity.NULL;
   }
@@ -125,6 +135,7 @@ public final class Relation<T> extends TargetedKind {
    *
    * @param source a source of this kind
    */
+  @Override
   public long nextSource(final long source) {
     return storage.contains(source) ? lists.nextOf(source) : Entity.NULL;
   }

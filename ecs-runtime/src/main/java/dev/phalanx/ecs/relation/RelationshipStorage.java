@@ -1,6 +1,7 @@
 package dev.phalanx.ecs.relation;
 
 import dev.phalanx.ecs.ComponentType;
+import dev.phalanx.ecs.EntityLinks;
 import dev.phalanx.ecs.Storage;
 import java.util.Objects;
 
@@ -48,7 +49,14 @@ public abstract class RelationshipStorage<T> extends Storage<T> {
   public abstract long targetAt(int position);
 
   /** {@return the target of the value {@link #stage} read last; for {@link #checkStaged}} */
+  @Override
   protected abstract long stagedTarget();
+
+  /** {@return this kind's relation, or null while the storage belongs to no registry} */
+  @Override
+  public final EntityLinks links() {
+    return relation;
+  }
 
   /** {@return true: a relationship kind's elements are links, streamed with their sources} */
   @Override
