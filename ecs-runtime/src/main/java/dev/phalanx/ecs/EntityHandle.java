@@ -48,6 +48,57 @@ public final class EntityHandle {
     return entity;
   }
 
+  /**
+   * {@return the target the entity names by relationship kind {@code kind}, or {@link Entity#NULL}
+   * if it has none} O(1), through the kind's {@link Storage#links() links}.
+   *
+   * @param kind a relationship kind (a component declared with {@code @Relationship})
+   * @throws IllegalArgumentException if {@code kind} is not a relationship kind
+   */
+  public long target(final ComponentType<?, ?> kind) {
+    return linksOf(kind).target(entity);
+  }
+
+  /**
+   * {@return how many sources name the entity by relationship kind {@code kind}} O(1).
+   *
+   * @param kind a relationship kind
+   * @throws IllegalArgumentException if {@code kind} is not a relationship kind
+   */
+  public int sourceCount(final ComponentType<?, ?> kind) {
+    return linksOf(kind).sourceCount(entity);
+  }
+
+  /**
+   * {@return the sources naming the entity by relationship kind {@code kind}, in the order they
+   * were linked, in a new array} O(sources).
+   *
+   * @param kind a relationship kind
+   * @throws IllegalArgumentException if {@code kind} is not a relationship kind
+   */
+  public long[] sources(final ComponentType<?, ?> kind) {
+    final EntityLinks links = linksOf(kind);
+    final long[] out = new long[links.sourceCount(entity)];
+    long source = links.firstSource(entity);
+    for (int at = 0; at < out.length; at++) {
+      out[at] = source;
+      source = links.nextSource(source);
+    }
+    return out;
+  }
+
+  private EntityLinks linksOf(final ComponentType<?, ?> kind) {
+    final EntityLinks links = registry.storage(kind).links();
+    if (null == links) {
+      throw new IllegalArgumentException(
+          kind.name()
+              + " is not a relationship kind (a component declared with @Relationship): "
+              + Entity.toString(entity)
+              + " has no target or sources of it");
+    }
+    return links;
+  }
+
   /** {@return whether the entity is live} */
   public boolean valid() {
     return registry.valid(entity);

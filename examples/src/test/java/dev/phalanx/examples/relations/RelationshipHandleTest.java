@@ -1,6 +1,8 @@
 package dev.phalanx.examples.relations;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.phalanx.ecs.ComponentType;
@@ -9,6 +11,7 @@ import dev.phalanx.ecs.EntityHandle;
 import dev.phalanx.ecs.Registry;
 import dev.phalanx.ecs.relation.Relation;
 import dev.phalanx.ecs.relation.RelationshipStorage;
+import dev.phalanx.examples.components.Position_Traits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -148,6 +151,39 @@ class RelationshipHandleTest {
     return out.toString();
   }
 
+  /** A handle's {@code target}, {@code sourceCount} and {@code sources} answer as the relation. */
+  private static void assertLinksAgree(final Registry registry, final List<Long> entities) {
+    for (final long e : entities) {
+      final EntityHandle handle = registry.handle(e);
+      for (final ComponentType<?, ?> kind : KINDS) {
+        final Relation<?> relation =
+            ((RelationshipStorage<?>) registry.findStorage(kind)).relation();
+        assertEquals(relation.target(e), handle.target(kind));
+        assertEquals(relation.sourceCount(e), handle.sourceCount(kind));
+        assertArrayEquals(relation.sources(e), handle.sources(kind));
+      }
+    }
+  }
+
+  @Test
+  void aHandleRefusesTheLinksOfAKindThatIsNoRelationship() {
+    final Registry registry = new Registry();
+    final EntityHandle handle = registry.handle(registry.create());
+    final IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> handle.target(Position_Traits.TYPE));
+    assertTrue(refused.getMessage().contains("Position"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("not a relationship kind"), refused.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> handle.sources(Position_Traits.TYPE));
+    assertThrows(IllegalArgumentException.class, () -> handle.sourceCount(Position_Traits.TYPE));
+    final long carrier = registry.create();
+    registry.emplace(handle.entity(), Docked_Traits.TYPE, new Docked(carrier, 0));
+    assertEquals(carrier, handle.target(Docked_Traits.TYPE));
+    assertArrayEquals(
+        new long[] {handle.entity()}, registry.handle(carrier).sources(Docked_Traits.TYPE));
+    assertEquals(1, registry.handle(carrier).sourceCount(Docked_Traits.TYPE));
+    assertEquals(Entity.NULL, registry.handle(carrier).target(Docked_Traits.TYPE));
+  }
+
   @Test
   void handlesAnswerAndChangeRelationshipsAsTheRegistryDoes() {
     int answers = 0;
@@ -179,6 +215,7 @@ class RelationshipHandleTest {
           refusals += expected.startsWith("=") ? 0 : 1;
         }
         assertEquals(state(byRegistry, entities), state(byHandle, entities));
+        assertLinksAgree(byHandle, entities);
       }
       assertEquals(List.of(), byHandle.verify());
       assertEquals(List.of(), byRegistry.verify());
