@@ -50,7 +50,7 @@ public final class EntityHandle {
 
   /**
    * {@return the target the entity names by relationship kind {@code kind}, or {@link Entity#NULL}
-   * if it has none} O(1), through the kind's {@link Storage#links() links}.
+   * if it has none} O(1), through the kind's {@link Storage#entityLinks() links}.
    *
    * @param kind a relationship kind (a component declared with {@code @Relationship})
    * @throws IllegalArgumentException if {@code kind} is not a relationship kind
@@ -88,7 +88,7 @@ public final class EntityHandle {
   }
 
   private EntityLinks linksOf(final ComponentType<?, ?> kind) {
-    final EntityLinks links = registry.storage(kind).links();
+    final EntityLinks links = registry.storage(kind).entityLinks();
     if (null == links) {
       throw new IllegalArgumentException(
           kind.name()

@@ -3,7 +3,7 @@ package dev.phalanx.ecs;
 /**
  * The links of one exclusive relationship kind as the core reads them: each source's target, and
  * each target's sources in the order they were linked. A relationship kind's storage answers {@link
- * Storage#links()} with it ({@code dev.phalanx.ecs.relation.Relation} implements it); {@link
+ * Storage#entityLinks()} with it ({@code dev.phalanx.ecs.relation.Relation} implements it); {@link
  * EntityHandle#target} and {@link EntityHandle#sources} read it, and a {@link ChangeSet}'s commit
  * checks the targets it stages against it. Every query is O(1), by entity index, and allocates
  * nothing.

@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * The relationship part of a {@link ChangeSet}'s check: every target an insertion, a value write or
- * a copy stages for a relationship kind ({@link Storage#links()}) obeys the kind's rules before
- * anything changes, as {@code RelationshipStorage} checks a target written directly.
+ * a copy stages for a relationship kind ({@link Storage#entityLinks()}) obeys the kind's rules
+ * before anything changes, as {@code RelationshipStorage} checks a target written directly.
  *
  * <p>The rules, for the world as the commit's apply step leaves it (every insertion and value write
  * made; the set's removals and destroys come after, so they close no gap):
@@ -49,7 +49,7 @@ final class LinkCheck {
    * through the storage's staging, which runs the instance's accessors.
    */
   void note(final int change, final Storage<?> storage) {
-    if (null == storage || null == storage.links()) {
+    if (null == storage || null == storage.entityLinks()) {
       return;
     }
     final byte kind = changes.kinds[change];
@@ -110,7 +110,7 @@ final class LinkCheck {
       final long target = linkTargets[i];
       checkTarget(check, change, source, target);
       final Storage<?> storage = check.storage(change);
-      if (storage.links().acyclic()) {
+      if (storage.entityLinks().acyclic()) {
         checkAcyclic(change, storage, source, target);
       }
     }
@@ -148,7 +148,7 @@ final class LinkCheck {
    */
   private void checkAcyclic(
       final int change, final Storage<?> storage, final long source, final long target) {
-    final EntityLinks links = storage.links();
+    final EntityLinks links = storage.entityLinks();
     final int id = changes.types[change].id();
     final int bound = storage.size() + count;
     long step = target;

@@ -533,7 +533,7 @@ public abstract class Storage<T> extends SparseSet {
    * other component (or one that belongs to no registry)} A relationship kind's storage answers
    * with the relation that keeps its reverse side.
    */
-  public EntityLinks links() {
+  public EntityLinks entityLinks() {
     return null;
   }
 

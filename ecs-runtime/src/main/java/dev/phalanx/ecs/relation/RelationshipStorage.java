@@ -54,7 +54,7 @@ public abstract class RelationshipStorage<T> extends Storage<T> {
 
   /** {@return this kind's relation, or null while the storage belongs to no registry} */
   @Override
-  public final EntityLinks links() {
+  public final EntityLinks entityLinks() {
     return relation;
   }
 

@@ -27,7 +27,7 @@ final class WorldText {
       out.append(Entity.toString(entity)).append(':');
       for (int s = 0; s < registry.storageCount(); s++) {
         final Storage<?> storage = registry.storageAt(s);
-        final EntityLinks links = storage.links();
+        final EntityLinks links = storage.entityLinks();
         if (storage.contains(entity)) {
           out.append(' ').append(storage.get(entity));
         }

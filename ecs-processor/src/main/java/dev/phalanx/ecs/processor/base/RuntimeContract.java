@@ -439,7 +439,7 @@ public final class RuntimeContract {
           "markWritten/1",
           "checkStaged/2",
           "stagedTarget/0",
-          "links/0",
+          "entityLinks/0",
           "bound/0",
           "restored/0",
           "changeTick/0",
