@@ -95,6 +95,9 @@ public abstract class Storage<T> extends SparseSet {
   private int clearing;
   // The log of in-place writes while someone reads it (see WriteLog), else null.
   WriteLog writeLog;
+  // The same log while it appends; null while it has none or drops every write (every reader
+  // has fallen behind its bound), so that logging costs nothing more then than no log.
+  WriteLog appendingLog;
   // The instance staged by the default stage(), until writeStaged() writes it.
   private T staged;
   private final Signal onConstruct = new Signal();
@@ -509,7 +512,7 @@ public abstract class Storage<T> extends SparseSet {
    * @return whether writes are logged
    */
   protected final boolean logsWrites() {
-    return null != writeLog;
+    return null != appendingLog;
   }
 
   /**
@@ -523,7 +526,7 @@ public abstract class Storage<T> extends SparseSet {
     if (position < size()) {
       final long entity = packed()[position];
       if (!Entity.isTombstone(entity)) {
-        writeLog.append(entity);
+        appendingLog.append(entity);
       }
     }
   }

@@ -31,6 +31,10 @@ import java.util.Arrays;
  * size when the log fills: 8 bytes per entry, so at most one byte per element (32 KiB for a small
  * storage). A reader that falls further behind than that is told so ({@link Reader#lost()}) and
  * must compare ticks instead (the full scan) for that read; it then goes on from the log's end.
+ * When the log is full and some reader still needs what it holds, it drops its oldest quarter at
+ * once. When no reader needs it any more (every one would compare ticks on its next read), the log
+ * empties and stops logging until a reader reads to the end or a new one opens: writes then cost
+ * what they cost with no reader, however many follow.
  *
  * <h2>Threading</h2>
  *
@@ -46,26 +50,39 @@ public final class WriteLog {
   private long[] ring = new long[16];
   private long head;
   private long oldest;
+  // Whether the log drops every write: every reader fell behind its bound. While it does, the
+  // storage does not call append, head stays put, and oldest = head leaves every reader lost.
+  private boolean dropping;
   private Reader[] readers = new Reader[0];
 
   WriteLog(final Storage<?> storage) {
     this.storage = storage;
+    storage.writeLog = this;
+    storage.appendingLog = this;
   }
 
   /** Appends {@code entity}: written in place for the first time at the current tick. */
   void append(final long entity) {
     if (head - oldest == ring.length) {
       makeRoom();
+      if (dropping) {
+        return;
+      }
     }
     ring[(int) head & (ring.length - 1)] = entity;
     head++;
   }
 
-  /** Drops what every reader has read; then grows up to the bound, else drops the oldest. */
+  /**
+   * Drops what every reader has read; then grows up to the bound; else, full, drops its oldest
+   * quarter, or everything and stops logging if no reader would be left with an entry it needs.
+   */
   private void makeRoom() {
     long least = head;
+    long most = oldest;
     for (final Reader reader : readers) {
       least = Math.min(least, reader.next);
+      most = Math.max(most, reader.next);
     }
     oldest = Math.max(oldest, least);
     if (head - oldest < ring.length) {
@@ -77,9 +94,22 @@ public final class WriteLog {
         grown[(int) s & (grown.length - 1)] = ring[(int) s & (ring.length - 1)];
       }
       ring = grown;
+    } else if (most > oldest) {
+      oldest += ring.length >>> 2;
     } else {
-      oldest++;
+      oldest = head;
+      dropping = true;
+      storage.appendingLog = null;
     }
+  }
+
+  /**
+   * Logs again after {@link #dropping}. Every reader that has not read up to now stays {@link
+   * Reader#lost() lost}: it was behind the log's oldest entry when the log emptied.
+   */
+  private void resume() {
+    dropping = false;
+    storage.appendingLog = this;
   }
 
   /** {@return the most entries this log holds now: {@code max(4096, size / 8)}} */
@@ -88,6 +118,9 @@ public final class WriteLog {
   }
 
   private Reader open() {
+    if (dropping) {
+      resume();
+    }
     final Reader reader = new Reader();
     reader.next = head;
     readers = Arrays.copyOf(readers, readers.length + 1);
@@ -97,10 +130,8 @@ public final class WriteLog {
 
   /** {@return a new reader of {@code storage}'s log, which starts at its end} */
   static Reader open(final Storage<?> storage) {
-    if (null == storage.writeLog) {
-      storage.writeLog = new WriteLog(storage);
-    }
-    return storage.writeLog.open();
+    final WriteLog log = null == storage.writeLog ? new WriteLog(storage) : storage.writeLog;
+    return log.open();
   }
 
   /**
@@ -158,6 +189,8 @@ public final class WriteLog {
 
     /**
      * Marks the entries before {@code sequence} read: the log may drop them once every reader has.
+     * A reader that was {@link #lost()} and advances to {@link #end()} has compared ticks, so a log
+     * that stopped logging for lack of readers that could use it logs again from here.
      *
      * @param sequence a sequence number in {@code [next(), end()]}
      * @throws IllegalArgumentException if it is outside that range
@@ -174,6 +207,9 @@ public final class WriteLog {
                 + ", end() = "
                 + head
                 + "]");
+      }
+      if (dropping && sequence == head) {
+        resume();
       }
       next = sequence;
     }
@@ -198,6 +234,7 @@ public final class WriteLog {
       readers = kept;
       if (0 == kept.length && storage.writeLog == WriteLog.this) {
         storage.writeLog = null;
+        storage.appendingLog = null;
       }
     }
   }

@@ -50,8 +50,10 @@ class DeltaWriteLogBytesTest {
       tracked.patch(e);
       tracked.patch(e); // once per tick
     }
-    assertEquals(entities.size(), reader.end() - reader.next(), "one entry per element");
     assertTrue(reader.lost(), "more than the bound written: entries were dropped");
+    assertTrue(
+        reader.end() - reader.next() < entities.size(),
+        "the log stopped logging once no reader could use it");
     reader.advance(reader.end());
     registry.advanceChangeTick();
     tracked.patch(entities.get(7));
