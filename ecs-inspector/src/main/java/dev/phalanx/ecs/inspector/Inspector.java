@@ -126,6 +126,8 @@ public final class Inspector implements AutoCloseable {
   private final AtomicLong served = new AtomicLong();
   // The watch checks the last serve() made: the serving thread's, for tests.
   private int lastChecks;
+  // How long the last watch check took: the serving thread's, to keep checks within the budget.
+  private long checkNanos;
   private volatile boolean closed;
 
   private Inspector(final Builder builder) throws IOException {
@@ -201,9 +203,10 @@ public final class Inspector implements AutoCloseable {
   /**
    * Runs the calls that arrived, on the calling thread (the game thread, at a safe point): first
    * watches waiting for a change, one check each, round-robin from where the last {@code serve()}
-   * stopped, within the budget (half of it when calls are queued; at least one check); then queued
-   * calls until the budget is spent (at least one if any is queued). Calls and checks left over
-   * wait for the next {@code serve()}.
+   * stopped, within the budget (half of it when calls are queued; at least one check; a check is
+   * left for the next {@code serve()} if it would end past the budget, as long as the last one
+   * took); then queued calls until the budget is spent (at least one if any is queued). Calls and
+   * checks left over wait for the next {@code serve()}.
    *
    * @return the number of calls answered
    */
@@ -247,7 +250,8 @@ public final class Inspector implements AutoCloseable {
     for (int left = waiting.size(); left > 0; left--) {
       final Call call = waiting.peek();
       if (!call.abandoned && WAITING == call.state.get()) {
-        if (!first && System.nanoTime() - start >= budget) {
+        // A check that would end past the budget (if it costs what the last one did) waits.
+        if (!first && System.nanoTime() - start + checkNanos > budget) {
           break;
         }
         first = false;
@@ -258,7 +262,10 @@ public final class Inspector implements AutoCloseable {
         continue;
       }
       checks++;
-      if (run(call, System.nanoTime() < call.deadline)) {
+      final long checkStart = System.nanoTime();
+      final boolean ended = run(call, checkStart < call.deadline);
+      checkNanos = System.nanoTime() - checkStart;
+      if (ended) {
         answered++;
       } else {
         waiting.add(call);
@@ -364,6 +371,15 @@ public final class Inspector implements AutoCloseable {
   /** {@return the watch checks the last {@link #serve()} made} Read on the serving thread. */
   int lastChecks() {
     return lastChecks;
+  }
+
+  /**
+   * {@return the calls received and not answered yet: queued for the next {@link #serve()}, or
+   * watches waiting for a change} Any thread may read it; a game loop may serve more often while it
+   * is high.
+   */
+  public int pendingCalls() {
+    return queued.get();
   }
 
   /** {@return the number of calls answered by {@link #serve()} so far} */

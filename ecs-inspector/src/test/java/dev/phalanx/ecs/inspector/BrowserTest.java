@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -236,6 +237,16 @@ class BrowserTest {
         final File file = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Files.copy(file.toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
         System.out.println("screenshot: " + shot.toAbsolutePath());
+        // The history charts, with the samples of the whole test drawn.
+        ((JavascriptExecutor) driver)
+            .executeScript(
+                "arguments[0].scrollIntoView()", driver.findElement(By.id("history-entities")));
+        wait.until(d -> d.findElement(By.id("history-note")).getText().contains("samples, one"));
+        screenshot(
+            driver,
+            Path.of(
+                System.getProperty(
+                    "inspector.history-screenshot", "target/inspector-history.png")));
       } finally {
         driver.quit();
       }

@@ -48,6 +48,7 @@ class WatchFloodTest {
         clients.add(new RawHttp(inspector.port()).send(watch(world, entities, w)));
       }
       waitFor(() -> WATCHES == world.onGame(inspector::waitingWatches), "every watch waits");
+      assertEquals(WATCHES, inspector.pendingCalls(), "waiting watches are pending calls");
 
       // The queue is full of watches: another call is refused as busy.
       assertEquals(
@@ -97,6 +98,7 @@ class WatchFloodTest {
         client.close();
       }
       waitFor(() -> 0 == world.onGame(inspector::waitingWatches), "every watch is dropped");
+      assertEquals(0, inspector.pendingCalls(), "dropped watches are not pending");
       // Dropped watches no longer count: calls are taken again.
       assertEquals(WATCHES * EACH, world.result("world.stats", null).get("alive").asInt());
       world.assertConsistent();
