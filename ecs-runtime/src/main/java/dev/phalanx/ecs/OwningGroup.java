@@ -4,7 +4,6 @@ import dev.phalanx.ecs.internal.Failures;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.List;
-import java.util.concurrent.CountedCompleter;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
 
@@ -35,8 +34,9 @@ import java.util.function.LongConsumer;
  *   <tr><td>{@code each}, {@code eachChunk}</td><td>O(n), no lookup, no allocation</td></tr>
  *   <tr><td>{@code eachInOrder}</td><td>O(n), no allocation; the storages locked</td></tr>
  *   <tr><td>{@code parallelEachChunk}</td>
- *       <td>O(n / threads), allocates its fork-join tasks: about 4 per thread of the pool, of at
- *       least {@value #MIN_AUTOMATIC_GRAIN} positions, unless a grain is set</td></tr>
+ *       <td>O(n / threads); about 4 tasks per thread (the pool's and the calling one), of at least
+ *       {@value #MIN_AUTOMATIC_GRAIN} positions, unless a grain is set; allocates the pass and one
+ *       submission per pool thread</td></tr>
  *   <tr><td>{@code contains}</td><td>O(1)</td></tr>
  *   <tr><td>{@code sort}, {@code sortByPosition}</td>
  *       <td>O(n log n) plus O(n) per other owned storage</td></tr>
@@ -52,15 +52,16 @@ import java.util.function.LongConsumer;
  *
  * <h2>Threading</h2>
  *
- * <p>{@link #parallelEachChunk} runs on several threads of a {@link ForkJoinPool}. While it runs,
- * every storage the group observes is locked: inserting, removing or moving their elements is
- * refused with a {@link ConcurrentModificationException} before anything changes (from any thread),
- * and the lock is released when the call returns, which it does only once every run has ended.
- * Writing component fields in place is allowed, each position from one thread only. How many tasks
- * a pass makes is its <em>grain</em>: per call ({@link #parallelEachChunk(ForkJoinPool, int,
- * RangeConsumer)}), per group ({@link #parallelGrain(int)}), or automatic. A pass that fits one
- * task runs on the calling thread alone: with the automatic grain, any group of at most {@value
- * #MIN_AUTOMATIC_GRAIN} members.
+ * <p>{@link #parallelEachChunk} runs on the calling thread and the threads of a {@link
+ * ForkJoinPool}, which take its tasks in order until none is left. While it runs, every storage the
+ * group observes is locked: inserting, removing or moving their elements is refused with a {@link
+ * ConcurrentModificationException} before anything changes (from any thread), and the lock is
+ * released when the call returns, which it does only once every run has ended. Writing component
+ * fields in place is allowed, each position from one thread only. How many tasks a pass makes is
+ * its <em>grain</em>: per call ({@link #parallelEachChunk(ForkJoinPool, int, RangeConsumer)}), per
+ * group ({@link #parallelGrain(int)}), or automatic. A pass that fits one task runs on the calling
+ * thread alone: with the automatic grain, any group of at most {@value #MIN_AUTOMATIC_GRAIN}
+ * members.
  *
  * <h2>Order</h2>
  *
@@ -76,7 +77,7 @@ public final class OwningGroup extends Group {
    */
   public static final int MIN_AUTOMATIC_GRAIN = 1024;
 
-  /** Tasks per thread of the pool the automatic grain aims at, so that threads can balance. */
+  /** Tasks per thread (the pool's and the calling one) the automatic grain aims at. */
   private static final int TASKS_PER_THREAD = 4;
 
   private final Groups groups;
@@ -253,18 +254,19 @@ public final class OwningGroup extends Group {
 
   /**
    * As {@link #parallelEachChunk(ForkJoinPool, RangeConsumer)} with a grain for this call: the
-   * positions {@code [0, size())} are halved, at multiples of the alignment, until each task holds
-   * at most {@code grain} positions; a task then calls {@code action} for its runs, each within one
-   * page. The alignment is the grain rounded up to a power of two if it is below the chunk size
+   * positions {@code [0, size())} are cut into tasks of {@code grain} positions, rounded up to the
+   * alignment (the last task shorter); a task then calls {@code action} for its runs, each within
+   * one page. The alignment is the grain rounded up to a power of two if it is below the chunk size
    * ({@link #chunkSize()}), else the chunk size (and the grain is rounded up to whole chunks):
-   * tasks start at multiples of it, so the same size and grain always give the same runs.
+   * tasks start at multiples of it, so the same size and grain always give the same runs. The
+   * calling thread and the pool's threads take the tasks in order until none is left.
    *
    * <p>{@code grain == 0} chooses automatically: {@code max(}{@value #MIN_AUTOMATIC_GRAIN}{@code ,
-   * ceil(size() / (4 * pool.getParallelism())))}, about four tasks per thread of the pool and never
-   * fewer than {@value #MIN_AUTOMATIC_GRAIN} positions each, so 8,192 cheap elements make eight
-   * tasks on a 2-thread pool. Each task costs a fork and a join (about a microsecond, and an
-   * allocation of a few dozen bytes); pick a larger grain for a body of a few nanoseconds per
-   * element on a large group, a smaller one for a costly body on a small one.
+   * ceil(size() / (4 * (pool.getParallelism() + 1))))}, about four tasks per thread (the calling
+   * one included) and never fewer than {@value #MIN_AUTOMATIC_GRAIN} positions each, so 8,192 cheap
+   * elements make eight tasks on a 2-thread pool. Taking a task costs an atomic increment; pick a
+   * larger grain for a body of a few nanoseconds per element on a large group, a smaller one for a
+   * costly body on a small one.
    *
    * @param pool the pool whose threads run the tasks
    * @param grain the most positions a task holds (rounded up as above), or 0 for the automatic
@@ -371,20 +373,21 @@ public final class OwningGroup extends Group {
     try {
       final int end = length;
       if (end > 0) {
-        final int task = taskSize(grain, end, Math.max(1, pool.getParallelism()), chunk);
-        final Runs runs = new Runs(ranges, entities, owned[0].packed());
+        // The calling thread takes tasks too: the pool's threads are its helpers.
+        final int helpers = Math.max(1, pool.getParallelism());
+        final int task = taskSize(grain, end, helpers + 1, chunk);
         final ChunkCounts.Source counting = groups.chunkCounts;
-        runs.counts = null == counting ? null : counting.forThisThread();
-        final ChunkTask all =
-            new ChunkTask(null, runs, 0, end, chunk, task, alignment(task, chunk));
-        if (end <= task) {
-          // One task: run it here rather than hand it to a pool thread and wait for it, which
-          // costs a wake-up each way (microseconds) and gains nothing.
-          all.compute();
-        } else {
-          pool.invoke(all);
-        }
-        Failures.rethrow(runs.failure);
+        final ChunkPass pass =
+            new ChunkPass(
+                ranges,
+                entities,
+                owned[0].packed(),
+                end,
+                chunk,
+                task,
+                null == counting ? null : counting.forThisThread());
+        // A pass of one task runs here alone: waking a pool thread would gain nothing.
+        Failures.rethrow(pass.run(pool, end <= task ? 0 : helpers));
       }
     } finally {
       unlockAll();
@@ -813,96 +816,5 @@ public final class OwningGroup extends Group {
       }
     }
     verifyMembership(problems);
-  }
-
-  /** The body of a parallel iteration and its first failure, shared by all tasks. */
-  private static final class Runs {
-    // Exactly one of the two bodies is set.
-    final RangeConsumer ranges;
-    final EntityRangeConsumer entities;
-    final long[] packed;
-    volatile boolean failed;
-    Throwable failure;
-    // Where each task counts itself, or null (see Registry.countChunks).
-    ChunkCounts counts;
-
-    Runs(final RangeConsumer ranges, final EntityRangeConsumer entities, final long[] packed) {
-      this.ranges = ranges;
-      this.entities = entities;
-      this.packed = packed;
-    }
-
-    synchronized void fail(final Throwable thrown) {
-      failure = Failures.add(failure, thrown);
-      failed = true;
-    }
-  }
-
-  /**
-   * Splits a range of positions in halves, at multiples of the alignment, down to the task size,
-   * forking each right half and keeping the left; a task then visits its runs, each up to the end
-   * of a page. A counted completer, not a task that joins its halves: no pool thread ever blocks
-   * waiting for a half another thread stole, so the pool never starts a spare thread to make up for
-   * one (a pool of two on two cores would otherwise run three threads). The pass ends when every
-   * task completed. Tasks never throw: a run's exception is recorded in {@link Runs}.
-   */
-  private static final class ChunkTask extends CountedCompleter<Void> {
-    private static final long serialVersionUID = 1L;
-
-    private final transient Runs runs;
-    private final int from;
-    private final int to;
-    private final int chunk;
-    private final int grain;
-    private final int unit;
-
-    ChunkTask(
-        final CountedCompleter<?> parent,
-        final Runs runs,
-        final int from,
-        final int to,
-        final int chunk,
-        final int grain,
-        final int unit) {
-      super(parent);
-      this.runs = runs;
-      this.from = from;
-      this.to = to;
-      this.chunk = chunk;
-      this.grain = grain;
-      this.unit = unit;
-    }
-
-    @Override
-    public void compute() {
-      int end = to;
-      while (end - from > grain) {
-        final int units = (int) (((long) end - from + unit - 1) / unit);
-        final int middle = from + (units / 2) * unit;
-        addToPendingCount(1);
-        new ChunkTask(this, runs, middle, end, chunk, grain, unit).fork();
-        end = middle;
-      }
-      runAll(end);
-      tryComplete();
-    }
-
-    /** Visits the runs of {@code [from, end)}, each up to the end of a page. */
-    private void runAll(final int end) {
-      int start = from;
-      while (start < end && !runs.failed) {
-        // Up to the end of the page: (start & -chunk) is the page's first position.
-        final int stop = (int) Math.min(end, (long) (start & -chunk) + chunk);
-        try {
-          run(runs.ranges, runs.entities, runs.packed, start, stop);
-        } catch (final Throwable thrown) {
-          runs.fail(thrown);
-        }
-        start = stop;
-      }
-      if (null != runs.counts) {
-        runs.counts.ran();
-      }
-    }
   }
 }

@@ -100,7 +100,8 @@ class ParallelGrainTest {
     }
     final ForkJoinPool one = new ForkJoinPool(1);
     try {
-      assertEquals(4, runs(group, one, null).size(), "2,048 positions a task on one thread");
+      // A pool of one and the calling thread: ceil(8,192 / 8) = 1,024 positions a task.
+      assertEquals(8, runs(group, one, null).size(), "1,024 positions a task on two threads");
     } finally {
       one.shutdown();
     }
@@ -116,10 +117,11 @@ class ParallelGrainTest {
       // One task: runs are whole pages, as eachChunk's.
       assertEquals(3, runs(group, pool, null).size());
       assertEquals(10, runs(group, pool, 1_000).size(), "a grain per call: 1,024-aligned tasks");
-      // Automatic: ceil(10,000 / 8) = 1,250, aligned to 2,048: five tasks.
-      assertEquals(5, runs(group, pool, 0).size(), "0 per call: automatic");
+      // Automatic on a pool of two and the calling thread: ceil(10,000 / 12) = 834, below the
+      // least automatic grain: ten tasks of 1,024.
+      assertEquals(10, runs(group, pool, 0).size(), "0 per call: automatic");
       group.parallelGrain(0);
-      assertEquals(5, runs(group, pool, null).size(), "back to automatic");
+      assertEquals(10, runs(group, pool, null).size(), "back to automatic");
     } finally {
       pool.shutdown();
     }

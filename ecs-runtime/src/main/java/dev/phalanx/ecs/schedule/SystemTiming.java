@@ -20,8 +20,8 @@ import java.util.List;
  * @param maxNanos the longest run in the window
  * @param chunksByThread how many tasks of the parallel chunk passes the system started (an {@code
  *     OwningGroup}'s or a generated query's {@code parallelEachChunk}) ran on each thread since the
- *     schedule was built: element 0 on threads outside any pool (the schedule's thread, which runs
- *     a pass that fits one task alone when the system runs there), element {@code i + 1} on the
+ *     schedule was built: element 0 on threads outside any pool (the schedule's thread, which takes
+ *     tasks of every pass it starts when the system runs there), element {@code i + 1} on the
  *     worker of pool index {@code i} (the last element also counts higher indices); up to the last
  *     thread that ran one, empty if none did (and for whole frames, and when the schedule does not
  *     time systems)

@@ -22,6 +22,14 @@ class ScheduleChunkCountsTest {
   static final ComponentType<Payload, ObjectStorage<Payload>> B =
       Fixtures.beta(DeletionPolicy.SWAP_AND_POP);
 
+  private static void sleep() {
+    try {
+      Thread.sleep(2);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static long sum(final List<Long> counts) {
     long total = 0;
     for (final long count : counts) {
@@ -45,7 +53,10 @@ class ScheduleChunkCountsTest {
       final OwningGroup big = registry.owningGroup(A);
       final OwningGroup small = registry.owningGroup(B);
       final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
-      builder.system("big", c -> big.parallelEachChunk(pool, 1_024, (from, to) -> {})).iterates(A);
+      // Each task takes a while, so that the pool's threads wake in time to take some.
+      builder
+          .system("big", c -> big.parallelEachChunk(pool, 1_024, (from, to) -> sleep()))
+          .iterates(A);
       builder.system("small", c -> small.parallelEachChunk(pool, (from, to) -> {})).iterates(B);
       builder.system("none", c -> {});
       final Schedule schedule = builder.build();

@@ -78,7 +78,8 @@ public final class World implements AutoCloseable {
     movers = MoversQuery.of(registry);
     followers = FollowersQuery.of(registry);
     sparks = SparksQuery.of(registry);
-    pool = threads > 1 ? new ForkJoinPool(threads) : null;
+    // A parallel pass runs on the calling thread too: the pool holds the other threads.
+    pool = threads > 1 ? new ForkJoinPool(threads - 1) : null;
     grid = new DensityGrid(movers, pool);
     movement = new MovementSystem(movers, grid, pool);
     follow = new FollowSystem(followers);
