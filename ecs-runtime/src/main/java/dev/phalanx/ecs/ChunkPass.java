@@ -1,6 +1,7 @@
 package dev.phalanx.ecs;
 
 import dev.phalanx.ecs.internal.Failures;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,6 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * returns at once, touching nothing). The pass ends when every task has completed: the starting
  * thread, out of tasks, waits only for those other threads took, which are running, so it never
  * waits on a pool that is busy elsewhere, or on itself when it is one of the pool's threads.
+ *
+ * <p>While a pass of several tasks is under way it is listed in its registry's open passes: a
+ * thread that would otherwise wait ({@link Registry#helpParallelPasses}, a schedule's thread whose
+ * own system of a wave ended first) takes tasks too.
  *
  * <p>Tasks never throw: a run's exception is recorded ({@link #failure}) and the runs not started
  * yet are skipped. Nothing here allocates per task; a pass allocates itself and one submission per
@@ -71,16 +76,25 @@ final class ChunkPass implements Runnable {
    *
    * @return the first exception a run threw, others attached, or {@code null}
    */
-  Throwable run(final ForkJoinPool pool, final int helpers) {
+  Throwable run(
+      final ForkJoinPool pool, final int helpers, final ConcurrentLinkedQueue<ChunkPass> open) {
+    if (0 == helpers) {
+      takeTasks();
+      return failure;
+    }
+    // Listed while under way: a thread waiting for others (Registry.helpParallelPasses) helps too.
+    open.add(this);
     try {
       for (int h = Math.min(helpers, tasks - 1); h > 0; h--) {
         pool.execute(this);
       }
     } catch (final RejectedExecutionException shutDown) {
       // The calling thread takes every task left.
+    } finally {
+      takeTasks();
+      awaitTasks();
+      open.remove(this);
     }
-    takeTasks();
-    awaitTasks();
     return failure;
   }
 
@@ -90,8 +104,11 @@ final class ChunkPass implements Runnable {
     takeTasks();
   }
 
-  private void takeTasks() {
+  /** Takes tasks until none is left; returns how many it ran. */
+  int takeTasks() {
+    int ran = 0;
     for (int t = next.getAndIncrement(); t < tasks; t = next.getAndIncrement()) {
+      ran++;
       final int from = t * task;
       visit(from, (int) Math.min(end, (long) from + task));
       if (null != counts) {
@@ -101,6 +118,7 @@ final class ChunkPass implements Runnable {
         LockSupport.unpark(starter);
       }
     }
+    return ran;
   }
 
   /** Visits the runs of {@code [from, to)}, each up to the end of a page. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The groups of one registry, and the upkeep that keeps them exact.
@@ -71,6 +72,10 @@ public final class Groups {
 
   // While set (Registry.countChunks), parallel chunk passes count their tasks per thread.
   ChunkCounts.Source chunkCounts;
+
+  // The parallel chunk passes of several tasks under way, which waiting threads may help
+  // (Registry.helpParallelPasses).
+  final ConcurrentLinkedQueue<ChunkPass> openPasses = new ConcurrentLinkedQueue<>();
 
   // Enter and leave signals waiting to be published, as a stack: each change pushes what its plan
   // did, publishes its own entries, and pops them; changes made by those listeners push above.

@@ -387,7 +387,7 @@ public final class OwningGroup extends Group {
                 task,
                 null == counting ? null : counting.forThisThread());
         // A pass of one task runs here alone: waking a pool thread would gain nothing.
-        Failures.rethrow(pass.run(pool, end <= task ? 0 : helpers));
+        Failures.rethrow(pass.run(pool, end <= task ? 0 : helpers, groups.openPasses));
       }
     } finally {
       unlockAll();

@@ -249,6 +249,25 @@ public final class Registry {
   }
 
   /**
+   * Takes tasks of this registry's parallel chunk passes that other threads started and that still
+   * have tasks left, until none is left: for a thread that would otherwise wait while they run (a
+   * schedule's thread whose own system of a wave ended before the others). A task runs the pass's
+   * body, as a pool thread would. Returns at once, allocating nothing, when no pass is under way.
+   *
+   * @return whether it ran any task
+   */
+  public boolean helpParallelPasses() {
+    if (groups.openPasses.isEmpty()) {
+      return false;
+    }
+    boolean ran = false;
+    for (final ChunkPass pass : groups.openPasses) {
+      ran |= pass.takeTasks() > 0;
+    }
+    return ran;
+  }
+
+  /**
    * Creates an entity without publishing {@link #onCreate()}: a feature that must not be stopped
    * half-way by a listener creates first and publishes {@link #onCreate()} once its own state is
    * consistent.

@@ -20,13 +20,14 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A frame of the particle example ({@value #ROOTS} roots, the README's seed), in microseconds:
- * {@code schedule} runs it through the example's {@link World#schedule() schedule} (five systems,
- * timed, storages locked while the value systems run), {@code hand} calls the same five systems one
- * after the other ({@link World#stepWithoutSchedule()}), the hand-written loop the schedule
- * replaced; {@code inspected} runs the scheduled frame with the live inspector attached and idle
- * ({@link Inspector#serve()} once a frame, no client). The world keeps its size (each root that
- * dies is replaced), so every frame does the same kind of work. Targets: {@code schedule} within
- * 1.05 times {@code hand}, {@code inspected} within 1.01 times {@code schedule}.
+ * {@code schedule} runs it through the example's {@link World#schedule() schedule} (six systems,
+ * timed, storages locked while the value systems run; with two threads, aging beside follow),
+ * {@code hand} calls the same systems one after the other ({@link World#stepWithoutSchedule()}),
+ * the hand-written loop the schedule replaced; {@code inspected} runs the scheduled frame with the
+ * live inspector attached and idle ({@link Inspector#serve()} once a frame, no client). The world
+ * keeps its size (each root that dies is replaced), so every frame does the same kind of work.
+ * Targets: {@code schedule} within 1.05 times {@code hand}, {@code inspected} within 1.01 times
+ * {@code schedule}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -395,8 +395,11 @@ public final class Schedule {
       }
     }
     runSlot(own, start, timed);
+    // Out of work of its own, this thread helps the others' parallel passes before it parks.
     while (0 != pending.get()) {
-      LockSupport.park(this);
+      if (!registry.helpParallelPasses()) {
+        LockSupport.park(this);
+      }
     }
     waiter = null;
     // A task counts itself finished just before the pool marks it done; reinitialising it before

@@ -23,8 +23,12 @@ class ScheduleChunkCountsTest {
       Fixtures.beta(DeletionPolicy.SWAP_AND_POP);
 
   private static void sleep() {
+    sleep(2);
+  }
+
+  private static void sleep(final long millis) {
     try {
-      Thread.sleep(2);
+      Thread.sleep(millis);
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -72,6 +76,77 @@ class ScheduleChunkCountsTest {
       assertEquals(3, sum(smallCounts), smallCounts.toString());
       assertEquals(List.of(), schedule.timing("none").chunksByThread());
       assertEquals(List.of(), schedule.frameTiming().chunksByThread());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
+  void theScheduleThreadHelpsAPassOfAnotherSystemOfItsWave() {
+    final ForkJoinPool pool = new ForkJoinPool(1);
+    try {
+      final Registry registry = new Registry();
+      for (int i = 0; i < 8_192; i++) {
+        registry.emplace(registry.create(), A, new Payload(i));
+      }
+      final OwningGroup group = registry.owningGroup(A);
+      final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
+      // The first system of the wave runs on the schedule's thread, the second on the pool's one
+      // thread, whose pass's own helper waits behind it: only the schedule's thread can help.
+      builder.system("short", c -> sleep(20));
+      builder
+          .system("pass", c -> group.parallelEachChunk(pool, 1_024, (from, to) -> sleep(5)))
+          .iterates(A);
+      final Schedule schedule = builder.build();
+      assertEquals(List.of(List.of("short", "pass")), schedule.waves(Schedule.UPDATE));
+      schedule.run();
+      final List<Long> counts = schedule.timing("pass").chunksByThread();
+      assertEquals(8, sum(counts), counts.toString());
+      assertTrue(counts.get(0) > 0, "the schedule's thread took tasks: " + counts);
+      assertEquals(List.of(), schedule.timing("short").chunksByThread());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
+  void aHelpedTaskThatThrowsFailsItsSystemAndLeavesTheWorldWhole() {
+    final ForkJoinPool pool = new ForkJoinPool(1);
+    try {
+      final Registry registry = new Registry();
+      for (int i = 0; i < 8_192; i++) {
+        registry.emplace(registry.create(), A, new Payload(i));
+      }
+      final OwningGroup group = registry.owningGroup(A);
+      final int[] failAt = {-1};
+      final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
+      builder.system("short", c -> sleep(10));
+      builder
+          .system(
+              "pass",
+              c ->
+                  group.parallelEachChunk(
+                      pool,
+                      1_024,
+                      (from, to) -> {
+                        sleep(2);
+                        if (from == failAt[0]) {
+                          throw new IllegalStateException("task at " + from);
+                        }
+                      }))
+          .iterates(A);
+      final Schedule schedule = builder.build();
+      for (int k = 0; k < 8; k++) {
+        failAt[0] = k * 1_024;
+        final SystemFailedException failed =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                SystemFailedException.class, schedule::run);
+        assertEquals("pass", failed.system());
+        assertEquals(List.of(), registry.verify());
+        failAt[0] = -1;
+        schedule.run();
+      }
+      assertTrue(schedule.timing("pass").chunksByThread().get(0) > 0, "helped");
     } finally {
       pool.shutdown();
     }

@@ -58,16 +58,28 @@ public final class LifetimeSystem {
     destroyedChildren++;
   }
 
-  /** Runs one frame; returns the number of root entities destroyed. */
+  /** Runs one frame, {@link #age} then {@link #reap}; returns the number of roots destroyed. */
   public int run() {
-    dying.set(0);
+    age();
+    return reap();
+  }
+
+  /**
+   * Ages every root by one frame and records the dead, changing nothing but the lifetimes: it may
+   * run beside systems that touch neither lifetimes nor the world's structure.
+   */
+  public void age() {
     if (null == pool) {
       group.eachChunk(age);
     } else {
       commands.parallelEachChunk(group, pool, ageInParallel);
     }
+  }
+
+  /** Destroys the roots {@link #age} found dead; returns how many. */
+  public int reap() {
     commands.apply();
-    final int died = (int) dying.get();
+    final int died = (int) dying.getAndSet(0);
     destroyedRoots += died;
     return died;
   }

@@ -27,9 +27,10 @@ import java.util.function.LongPredicate;
  *       optionally parallel pass, each thread into a grid of its own);
  *   <li><b>movement</b>: integrate the movers (owning group, chunked, optionally parallel);
  *   <li><b>follow</b>: snap comet tails to their heads (a view of the tails' relationship);
- *   <li><b>lifetime</b>: age the roots (a chunked, optionally parallel pass that records the dead
- *       in command buffers, one per run) and destroy the dead; a comet's tail goes with it, as its
- *       relationship kind destroys its sources;
+ *   <li><b>aging</b>: age the roots (a chunked, optionally parallel pass that records the dead in
+ *       command buffers, one per run); with a pool, beside follow;
+ *   <li><b>lifetime</b>: destroy the dead; a comet's tail goes with it, as its relationship kind
+ *       destroys its sources;
  *   <li><b>spawn</b>: create as many roots as died (recorded in a command buffer; a reactive
  *       storage counts them).
  * </ol>
@@ -96,13 +97,14 @@ public final class World implements AutoCloseable {
 
   // tag::schedule[]
   /**
-   * The frame as a schedule: one stage, five systems in a chain. The first three only read and
-   * write values (the schedule locks every storage against structural changes while they run); the
-   * lifetime and spawn systems destroy and create entities, so they declare that they need the
-   * world alone.
+   * The frame as a schedule: one stage, six systems. The first four only read and write values (the
+   * schedule locks every storage against structural changes while they run); aging touches the
+   * lifetimes alone, so with a pool it runs beside follow, on another thread. The lifetime and
+   * spawn systems destroy and create entities, so they declare that they need the world alone.
    */
   private Schedule schedule(final int frames) {
-    final ScheduleBuilder plan = Schedule.builder(registry).timingWindow(Math.max(1, frames));
+    final ScheduleBuilder plan =
+        Schedule.builder(registry).timingWindow(Math.max(1, frames)).executor(pool);
     // The movers' pass locks both storages the group owns; it reads positions only.
     plan.system("density", context -> countDensity())
         .iterates(Position_Traits.TYPE)
@@ -110,7 +112,12 @@ public final class World implements AutoCloseable {
         .reads(Position_Traits.TYPE);
     plan.system("movement", context -> move()).uses(movers).after("density");
     plan.system("follow", context -> followComets()).uses(followers).after("movement");
-    plan.system("lifetime", context -> ageRoots()).exclusive().after("follow");
+    // The dead are recorded in command buffers; the lifetime system destroys them.
+    plan.system("aging", context -> lifetime.age())
+        .iterates(Lifetime_Traits.TYPE)
+        .writes(Lifetime_Traits.TYPE)
+        .after("movement");
+    plan.system("lifetime", context -> reapRoots()).exclusive().after("follow", "aging");
     plan.system("spawn", context -> spawnRoots()).exclusive().after("lifetime");
     return plan.build();
   }
@@ -124,9 +131,9 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * Runs one frame without the schedule: the five systems called one after the other, as the
-   * example did before it had a schedule. Same world, same checksum; no timings, no storage locks.
-   * It exists so that a benchmark can measure what the schedule costs a frame.
+   * Runs one frame without the schedule: the systems called one after the other, as the example did
+   * before it had a schedule. Same world, same checksum; no timings, no storage locks. It exists so
+   * that a benchmark can measure what the schedule costs a frame.
    */
   public void stepWithoutSchedule() {
     countDensity();
@@ -151,6 +158,10 @@ public final class World implements AutoCloseable {
 
   private void ageRoots() {
     diedThisFrame = lifetime.run();
+  }
+
+  private void reapRoots() {
+    diedThisFrame = lifetime.reap();
   }
 
   private void spawnRoots() {
