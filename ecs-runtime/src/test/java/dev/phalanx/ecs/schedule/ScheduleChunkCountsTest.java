@@ -22,6 +22,15 @@ class ScheduleChunkCountsTest {
   static final ComponentType<Payload, ObjectStorage<Payload>> B =
       Fixtures.beta(DeletionPolicy.SWAP_AND_POP);
 
+  /** {@return a registry of {@code count} entities, each with an A} */
+  private static Registry registryOf(final int count) {
+    final Registry registry = new Registry();
+    for (int i = 0; i < count; i++) {
+      registry.emplace(registry.create(), A, new Payload(i));
+    }
+    return registry;
+  }
+
   private static void sleep() {
     sleep(2);
   }
@@ -85,10 +94,7 @@ class ScheduleChunkCountsTest {
   void theScheduleThreadHelpsAPassOfAnotherSystemOfItsWave() {
     final ForkJoinPool pool = new ForkJoinPool(1);
     try {
-      final Registry registry = new Registry();
-      for (int i = 0; i < 8_192; i++) {
-        registry.emplace(registry.create(), A, new Payload(i));
-      }
+      final Registry registry = registryOf(8_192);
       final OwningGroup group = registry.owningGroup(A);
       final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
       // The first system of the wave runs on the schedule's thread, the second on the pool's one
@@ -113,10 +119,7 @@ class ScheduleChunkCountsTest {
   void aHelpedTaskThatThrowsFailsItsSystemAndLeavesTheWorldWhole() {
     final ForkJoinPool pool = new ForkJoinPool(1);
     try {
-      final Registry registry = new Registry();
-      for (int i = 0; i < 8_192; i++) {
-        registry.emplace(registry.create(), A, new Payload(i));
-      }
+      final Registry registry = registryOf(8_192);
       final OwningGroup group = registry.owningGroup(A);
       final int[] failAt = {-1};
       final ScheduleBuilder builder = Schedule.builder(registry).executor(pool);
