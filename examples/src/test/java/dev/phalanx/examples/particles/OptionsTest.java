@@ -61,4 +61,28 @@ class OptionsTest {
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--frames", "many"));
     assertThrows(IllegalArgumentException.class, () -> Options.parse("--speed", "3"));
   }
+
+  @Test
+  void theLossyLinkTakesClientsAndShares() {
+    final Options defaults = Options.parse("--replica");
+    assertEquals(2, defaults.clients());
+    assertEquals(0.1, defaults.loss());
+    assertEquals(0.1, defaults.reorder());
+    final Options given =
+        Options.parse("--replica", "--clients=5", "--loss", "0.25", "--reorder", "1");
+    assertEquals(5, given.clients());
+    assertEquals(0.25, given.loss());
+    assertEquals(1.0, given.reorder(), "every datagram may be held back");
+    assertEquals(0.0, Options.parse("--loss", "0").loss());
+    // A link that loses every datagram never delivers: loss stays below 1.
+    final IllegalArgumentException all =
+        assertThrows(IllegalArgumentException.class, () -> Options.parse("--loss", "1"));
+    assertTrue(all.getMessage().contains("[0, 1)"), all.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Options.parse("--reorder", "1.5"));
+    assertThrows(IllegalArgumentException.class, () -> Options.parse("--loss", "-0.1"));
+    assertThrows(IllegalArgumentException.class, () -> Options.parse("--loss", "NaN"));
+    assertThrows(IllegalArgumentException.class, () -> Options.parse("--loss", "some"));
+    assertThrows(IllegalArgumentException.class, () -> Options.parse("--clients", "0"));
+    assertTrue(Options.USAGE.contains("--loss") && Options.USAGE.contains("--reorder"));
+  }
 }
