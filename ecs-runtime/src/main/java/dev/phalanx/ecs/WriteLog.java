@@ -50,9 +50,6 @@ public final class WriteLog {
   private long[] ring = new long[16];
   private long head;
   private long oldest;
-  // Whether the log drops every write: every reader fell behind its bound. While it does, the
-  // storage does not call append, head stays put, and oldest = head leaves every reader lost.
-  private boolean dropping;
   private Reader[] readers = new Reader[0];
 
   WriteLog(final Storage<?> storage) {
@@ -65,7 +62,7 @@ public final class WriteLog {
   void append(final long entity) {
     if (head - oldest == ring.length) {
       makeRoom();
-      if (dropping) {
+      if (dropping()) {
         return;
       }
     }
@@ -98,17 +95,24 @@ public final class WriteLog {
       oldest += ring.length >>> 2;
     } else {
       oldest = head;
-      dropping = true;
       storage.appendingLog = null;
     }
   }
 
   /**
-   * Logs again after {@link #dropping}. Every reader that has not read up to now stays {@link
+   * {@return whether the log drops every write: every reader fell behind its bound} While it does,
+   * the storage does not call append (its appending log is null), head stays put, and oldest = head
+   * leaves every reader lost.
+   */
+  private boolean dropping() {
+    return storage.appendingLog != this;
+  }
+
+  /**
+   * Logs again after {@link #dropping()}. Every reader that has not read up to now stays {@link
    * Reader#lost() lost}: it was behind the log's oldest entry when the log emptied.
    */
   private void resume() {
-    dropping = false;
     storage.appendingLog = this;
   }
 
@@ -118,7 +122,7 @@ public final class WriteLog {
   }
 
   private Reader open() {
-    if (dropping) {
+    if (dropping()) {
       resume();
     }
     final Reader reader = new Reader();
@@ -208,7 +212,7 @@ public final class WriteLog {
                 + head
                 + "]");
       }
-      if (dropping && sequence == head) {
+      if (dropping() && sequence == head) {
         resume();
       }
       next = sequence;
