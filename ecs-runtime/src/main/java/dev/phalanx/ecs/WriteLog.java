@@ -100,12 +100,13 @@ public final class WriteLog {
   }
 
   /**
-   * {@return whether the log drops every write: every reader fell behind its bound} While it does,
-   * the storage does not call append (its appending log is null), head stays put, and oldest = head
-   * leaves every reader lost.
+   * {@return whether the log, still its storage's, drops every write: every reader fell behind its
+   * bound} While it does, the storage does not call append (its appending log is null), head stays
+   * put, and oldest = head leaves every reader lost. A log whose last reader closed is nobody's and
+   * never logs again, so a closed reader that advances cannot revive it.
    */
   private boolean dropping() {
-    return storage.appendingLog != this;
+    return storage.writeLog == this && storage.appendingLog != this;
   }
 
   /**
