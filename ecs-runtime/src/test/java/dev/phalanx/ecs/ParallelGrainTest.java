@@ -241,4 +241,36 @@ class ParallelGrainTest {
       pool.shutdown();
     }
   }
+
+  @Test
+  void aBodyThatHelpsItsOwnPassVisitsEveryPositionOnce() {
+    final OwningGroup group = group(TW, 8_192);
+    final ForkJoinPool pool = new ForkJoinPool(1);
+    try {
+      final java.util.concurrent.atomic.AtomicIntegerArray visits =
+          new java.util.concurrent.atomic.AtomicIntegerArray(group.size());
+      final int[] helped = new int[1];
+      group.parallelEachChunk(
+          pool,
+          1_024,
+          (from, to) -> {
+            for (int p = from; p < to; p++) {
+              visits.incrementAndGet(p);
+            }
+            // Re-entered from its own body: the registry hands it tasks of this very pass.
+            if (0 == from && registry.helpParallelPasses()) {
+              helped[0]++;
+            }
+          });
+      for (int p = 0; p < visits.length(); p++) {
+        assertEquals(1, visits.get(p), "position " + p);
+      }
+      assertEquals(List.of(), registry.verify());
+      assertTrue(helped[0] <= 1, "one nested help at most: " + helped[0]);
+      // With nothing under way, helping does nothing.
+      assertTrue(!registry.helpParallelPasses());
+    } finally {
+      pool.shutdown();
+    }
+  }
 }
